@@ -1,0 +1,2 @@
+/** Special functions. */
+package org.approxgp.special;
