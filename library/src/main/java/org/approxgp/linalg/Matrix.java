@@ -1,0 +1,299 @@
+package org.approxgp.linalg;
+
+import java.util.Arrays;
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.CommonOps_DDRM;
+
+/**
+ * A dense real matrix stored row-major in one {@code double[]}.
+ *
+ * <p>Mutable by design (it is a numerical work array); methods document whether they modify
+ * {@code this} ("Modified") or return a new matrix. {@link #data()} exposes the backing array for hot
+ * loops in the packages above: element (i, j) is {@code data()[i * cols() + j]}.
+ */
+public final class Matrix {
+  private final int rows;
+  private final int cols;
+  private final double[] data;
+
+  private Matrix(int rows, int cols, double[] data) {
+    if (rows < 0 || cols < 0) {
+      throw new IllegalArgumentException("negative dimension " + rows + "x" + cols);
+    }
+    if (data.length != rows * cols) {
+      throw new IllegalArgumentException("data length " + data.length + " != " + rows + "*" + cols);
+    }
+    this.rows = rows;
+    this.cols = cols;
+    this.data = data;
+  }
+
+  /** A rows × cols matrix of zeros. */
+  public static Matrix zeros(int rows, int cols) {
+    return new Matrix(rows, cols, new double[rows * cols]);
+  }
+
+  /** The n × n identity. */
+  public static Matrix identity(int n) {
+    Matrix m = zeros(n, n);
+    for (int i = 0; i < n; i++) {
+      m.data[i * n + i] = 1.0;
+    }
+    return m;
+  }
+
+  /** Wraps (does not copy) a row-major array. */
+  public static Matrix wrap(int rows, int cols, double[] rowMajor) {
+    return new Matrix(rows, cols, rowMajor);
+  }
+
+  /** Copies a rectangular {@code double[][]} (rows of equal length). */
+  public static Matrix of(double[][] a) {
+    int r = a.length;
+    int c = r == 0 ? 0 : a[0].length;
+    double[] d = new double[r * c];
+    for (int i = 0; i < r; i++) {
+      if (a[i].length != c) {
+        throw new IllegalArgumentException("ragged array: row " + i + " has " + a[i].length + " != " + c);
+      }
+      System.arraycopy(a[i], 0, d, i * c, c);
+    }
+    return new Matrix(r, c, d);
+  }
+
+  /** The diagonal matrix diag(v). */
+  public static Matrix diagonal(double[] v) {
+    Matrix m = zeros(v.length, v.length);
+    for (int i = 0; i < v.length; i++) {
+      m.data[i * v.length + i] = v[i];
+    }
+    return m;
+  }
+
+  public int rows() {
+    return rows;
+  }
+
+  public int cols() {
+    return cols;
+  }
+
+  /** The backing row-major array (not a copy). */
+  public double[] data() {
+    return data;
+  }
+
+  public double get(int i, int j) {
+    return data[i * cols + j];
+  }
+
+  /** Modified. */
+  public void set(int i, int j, double v) {
+    data[i * cols + j] = v;
+  }
+
+  public Matrix copy() {
+    return new Matrix(rows, cols, data.clone());
+  }
+
+  /** The diagonal as a new array. */
+  public double[] diag() {
+    int n = Math.min(rows, cols);
+    double[] d = new double[n];
+    for (int i = 0; i < n; i++) {
+      d[i] = data[i * cols + i];
+    }
+    return d;
+  }
+
+  /** Row i as a new array. */
+  public double[] row(int i) {
+    return Arrays.copyOfRange(data, i * cols, (i + 1) * cols);
+  }
+
+  /** Column j as a new array. */
+  public double[] col(int j) {
+    double[] c = new double[rows];
+    for (int i = 0; i < rows; i++) {
+      c[i] = data[i * cols + j];
+    }
+    return c;
+  }
+
+  public double[][] toArray() {
+    double[][] a = new double[rows][];
+    for (int i = 0; i < rows; i++) {
+      a[i] = row(i);
+    }
+    return a;
+  }
+
+  public Matrix transpose() {
+    Matrix t = zeros(cols, rows);
+    for (int i = 0; i < rows; i++) {
+      for (int j = 0; j < cols; j++) {
+        t.data[j * rows + i] = data[i * cols + j];
+      }
+    }
+    return t;
+  }
+
+  /** this · b (new matrix). */
+  public Matrix mult(Matrix b) {
+    requireInner(cols, b.rows);
+    Matrix c = zeros(rows, b.cols);
+    CommonOps_DDRM.mult(ejml(), b.ejml(), c.ejml());
+    return c;
+  }
+
+  /** thisᵀ · b (new matrix). */
+  public Matrix multTransA(Matrix b) {
+    requireInner(rows, b.rows);
+    Matrix c = zeros(cols, b.cols);
+    CommonOps_DDRM.multTransA(ejml(), b.ejml(), c.ejml());
+    return c;
+  }
+
+  /** this · bᵀ (new matrix). */
+  public Matrix multTransB(Matrix b) {
+    requireInner(cols, b.cols);
+    Matrix c = zeros(rows, b.rows);
+    CommonOps_DDRM.multTransB(ejml(), b.ejml(), c.ejml());
+    return c;
+  }
+
+  /** this · v (new vector). */
+  public double[] mult(double[] v) {
+    requireInner(cols, v.length);
+    double[] out = new double[rows];
+    for (int i = 0; i < rows; i++) {
+      double s = 0;
+      int o = i * cols;
+      for (int j = 0; j < cols; j++) {
+        s += data[o + j] * v[j];
+      }
+      out[i] = s;
+    }
+    return out;
+  }
+
+  /** thisᵀ · v (new vector). */
+  public double[] multTransA(double[] v) {
+    requireInner(rows, v.length);
+    double[] out = new double[cols];
+    for (int i = 0; i < rows; i++) {
+      double vi = v[i];
+      if (vi == 0) {
+        continue;
+      }
+      int o = i * cols;
+      for (int j = 0; j < cols; j++) {
+        out[j] += data[o + j] * vi;
+      }
+    }
+    return out;
+  }
+
+  /** Modified: this ← this + alpha · x xᵀ (symmetric rank-one update; square matrices). */
+  public void addRank1(double alpha, double[] x) {
+    requireSquare();
+    requireInner(rows, x.length);
+    for (int i = 0; i < rows; i++) {
+      double ax = alpha * x[i];
+      if (ax == 0) {
+        continue;
+      }
+      int o = i * cols;
+      for (int j = 0; j < cols; j++) {
+        data[o + j] += ax * x[j];
+      }
+    }
+  }
+
+  /** Modified: this ← this + alpha · I. */
+  public void addDiagonal(double alpha) {
+    requireSquare();
+    for (int i = 0; i < rows; i++) {
+      data[i * cols + i] += alpha;
+    }
+  }
+
+  /** Modified: this ← alpha · this. */
+  public void scale(double alpha) {
+    for (int k = 0; k < data.length; k++) {
+      data[k] *= alpha;
+    }
+  }
+
+  /** Modified: row i ← row i · r[i] and column j ← column j · c[j], i.e. this ← diag(r) · this · diag(c). */
+  public void scaleRowsCols(double[] r, double[] c) {
+    requireInner(rows, r.length);
+    requireInner(cols, c.length);
+    for (int i = 0; i < rows; i++) {
+      int o = i * cols;
+      double ri = r[i];
+      for (int j = 0; j < cols; j++) {
+        data[o + j] *= ri * c[j];
+      }
+    }
+  }
+
+  /** Σ_ij this_ij · b_ij (Frobenius inner product). */
+  public double dot(Matrix b) {
+    requireInner(rows, b.rows);
+    requireInner(cols, b.cols);
+    double s = 0;
+    for (int k = 0; k < data.length; k++) {
+      s += data[k] * b.data[k];
+    }
+    return s;
+  }
+
+  /** xᵀ · this · y. */
+  public double bilinear(double[] x, double[] y) {
+    requireInner(rows, x.length);
+    requireInner(cols, y.length);
+    double s = 0;
+    for (int i = 0; i < rows; i++) {
+      double t = 0;
+      int o = i * cols;
+      for (int j = 0; j < cols; j++) {
+        t += data[o + j] * y[j];
+      }
+      s += x[i] * t;
+    }
+    return s;
+  }
+
+  /** Largest |this_ij − b_ij|. */
+  public double maxAbsDiff(Matrix b) {
+    requireInner(rows, b.rows);
+    requireInner(cols, b.cols);
+    double m = 0;
+    for (int k = 0; k < data.length; k++) {
+      m = Math.max(m, Math.abs(data[k] - b.data[k]));
+    }
+    return m;
+  }
+
+  DMatrixRMaj ejml() {
+    return DMatrixRMaj.wrap(rows, cols, data);
+  }
+
+  void requireSquare() {
+    if (rows != cols) {
+      throw new IllegalArgumentException("matrix is " + rows + "x" + cols + ", not square");
+    }
+  }
+
+  static void requireInner(int a, int b) {
+    if (a != b) {
+      throw new IllegalArgumentException("dimension mismatch: " + a + " vs " + b);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Matrix[" + rows + "x" + cols + "]";
+  }
+}

@@ -1,0 +1,17 @@
+package org.approxgp.linalg;
+
+/** A Cholesky factorisation failed even after the jitter its {@link JitterPolicy} allowed. */
+public final class NotPositiveDefiniteException extends ArithmeticException {
+  private static final long serialVersionUID = 1L;
+  private final double lastJitter;
+
+  public NotPositiveDefiniteException(String message, double lastJitter) {
+    super(message);
+    this.lastJitter = lastJitter;
+  }
+
+  /** The largest jitter tried (0 if none was allowed). */
+  public double lastJitter() {
+    return lastJitter;
+  }
+}
