@@ -1,0 +1,95 @@
+package org.approxgp.kernel;
+
+import java.util.List;
+import org.approxgp.linalg.Matrix;
+
+/**
+ * Linear kernel k(x, x') = s · xᵀx' (R&amp;W eq. 4.29 with Σ_p = s I). θ = (log s); ∂K/∂log s = K.
+ */
+public final class Linear implements Kernel {
+  private final double signalVariance;
+
+  private Linear(double signalVariance) {
+    if (!(signalVariance > 0) || !Double.isFinite(signalVariance)) {
+      throw new IllegalArgumentException("signal variance must be positive and finite, got " + signalVariance);
+    }
+    this.signalVariance = signalVariance;
+  }
+
+  public static Linear of(double signalVariance) {
+    return new Linear(signalVariance);
+  }
+
+  public double signalVariance() {
+    return signalVariance;
+  }
+
+  @Override
+  public String name() {
+    return "linear";
+  }
+
+  @Override
+  public double[] logHyperparameters() {
+    return new double[] {Math.log(signalVariance)};
+  }
+
+  @Override
+  public List<String> hyperparameterNames() {
+    return List.of("log_signal_variance");
+  }
+
+  @Override
+  public Linear withLogHyperparameters(double[] theta) {
+    if (theta.length != 1) {
+      throw new IllegalArgumentException("expected 1 hyperparameter, got " + theta.length);
+    }
+    return new Linear(Math.exp(theta[0]));
+  }
+
+  @Override
+  public Matrix matrix(double[][] x) {
+    return cross(x, x);
+  }
+
+  @Override
+  public Matrix cross(double[][] a, double[][] b) {
+    Matrix k = Matrix.zeros(a.length, b.length);
+    for (int i = 0; i < a.length; i++) {
+      for (int j = 0; j < b.length; j++) {
+        double s = 0;
+        for (int t = 0; t < a[i].length; t++) {
+          s += a[i][t] * b[j][t];
+        }
+        k.set(i, j, signalVariance * s);
+      }
+    }
+    return k;
+  }
+
+  @Override
+  public double[] diagonal(double[][] x) {
+    double[] d = new double[x.length];
+    for (int i = 0; i < x.length; i++) {
+      double s = 0;
+      for (double v : x[i]) {
+        s += v * v;
+      }
+      d[i] = signalVariance * s;
+    }
+    return d;
+  }
+
+  @Override
+  public Matrix gradient(double[][] x, int j) {
+    if (j != 0) {
+      throw new IndexOutOfBoundsException("hyperparameter " + j + " of 1");
+    }
+    return matrix(x);
+  }
+
+  @Override
+  public double[] traceGradient(double[][] x, Matrix w) {
+    return new double[] {matrix(x).dot(w)};
+  }
+}

@@ -1,0 +1,255 @@
+package org.approxgp.kernel;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.approxgp.linalg.Matrix;
+
+/**
+ * Squared-exponential kernel k(x, x') = s · exp(−½ Σ_k (x_k − x'_k)² / ℓ_k²) (R&amp;W eq. 4.9; ARD
+ * form eq. 5.1 with M = diag(ℓ)⁻²). Isotropic: one ℓ shared by all inputs; ARD: one ℓ_k per input.
+ *
+ * <p>θ = (log ℓ_1, …, log ℓ_m, log s). Gradients: ∂K/∂log s = K; ∂K_ab/∂log ℓ_k = K_ab ·
+ * (x_ak − x_bk)²/ℓ_k² (ARD) and K_ab · r²_ab (iso, r² the scaled squared distance).
+ */
+public final class SquaredExponential implements Kernel {
+  private final double[] lengthscales; // length 1 (iso) or d (ARD)
+  private final double signalVariance;
+  private final boolean ard;
+
+  private SquaredExponential(double[] lengthscales, double signalVariance, boolean ard) {
+    for (double l : lengthscales) {
+      if (!(l > 0) || !Double.isFinite(l)) {
+        throw new IllegalArgumentException("length-scale must be positive and finite, got " + l);
+      }
+    }
+    if (!(signalVariance > 0) || !Double.isFinite(signalVariance)) {
+      throw new IllegalArgumentException("signal variance must be positive and finite, got " + signalVariance);
+    }
+    this.lengthscales = lengthscales.clone();
+    this.signalVariance = signalVariance;
+    this.ard = ard;
+  }
+
+  /** Isotropic SE with one length-scale. */
+  public static SquaredExponential iso(double lengthscale, double signalVariance) {
+    return new SquaredExponential(new double[] {lengthscale}, signalVariance, false);
+  }
+
+  /** ARD SE with one length-scale per input dimension. */
+  public static SquaredExponential ard(double[] lengthscales, double signalVariance) {
+    if (lengthscales.length == 0) {
+      throw new IllegalArgumentException("ARD kernel needs at least one length-scale");
+    }
+    return new SquaredExponential(lengthscales, signalVariance, true);
+  }
+
+  public boolean isArd() {
+    return ard;
+  }
+
+  public double[] lengthscales() {
+    return lengthscales.clone();
+  }
+
+  public double signalVariance() {
+    return signalVariance;
+  }
+
+  @Override
+  public String name() {
+    return ard ? "se-ard" : "se-iso";
+  }
+
+  @Override
+  public double[] logHyperparameters() {
+    double[] t = new double[lengthscales.length + 1];
+    for (int k = 0; k < lengthscales.length; k++) {
+      t[k] = Math.log(lengthscales[k]);
+    }
+    t[lengthscales.length] = Math.log(signalVariance);
+    return t;
+  }
+
+  @Override
+  public List<String> hyperparameterNames() {
+    List<String> names = new ArrayList<>();
+    if (ard) {
+      for (int k = 0; k < lengthscales.length; k++) {
+        names.add("log_lengthscale_" + k);
+      }
+    } else {
+      names.add("log_lengthscale");
+    }
+    names.add("log_signal_variance");
+    return names;
+  }
+
+  @Override
+  public SquaredExponential withLogHyperparameters(double[] theta) {
+    if (theta.length != lengthscales.length + 1) {
+      throw new IllegalArgumentException("expected " + (lengthscales.length + 1) + " hyperparameters, got " + theta.length);
+    }
+    double[] l = new double[lengthscales.length];
+    for (int k = 0; k < l.length; k++) {
+      l[k] = Math.exp(theta[k]);
+    }
+    return new SquaredExponential(l, Math.exp(theta[l.length]), ard);
+  }
+
+  private double[] inverseLengthscales(int d) {
+    double[] inv = new double[d];
+    if (ard) {
+      if (d != lengthscales.length) {
+        throw new IllegalArgumentException("inputs have " + d + " columns but the ARD kernel has " + lengthscales.length + " length-scales");
+      }
+      for (int k = 0; k < d; k++) {
+        inv[k] = 1.0 / lengthscales[k];
+      }
+    } else {
+      Arrays.fill(inv, 1.0 / lengthscales[0]);
+    }
+    return inv;
+  }
+
+  /** Rows of x divided element-wise by the length-scales. */
+  private double[][] scaled(double[][] x, double[] inv) {
+    double[][] z = new double[x.length][];
+    for (int i = 0; i < x.length; i++) {
+      if (x[i].length != inv.length) {
+        throw new IllegalArgumentException("row " + i + " has " + x[i].length + " columns, expected " + inv.length);
+      }
+      z[i] = new double[inv.length];
+      for (int k = 0; k < inv.length; k++) {
+        z[i][k] = x[i][k] * inv[k];
+      }
+    }
+    return z;
+  }
+
+  private static int dim(double[][] x) {
+    return x.length == 0 ? 0 : x[0].length;
+  }
+
+  private static double sqDist(double[] a, double[] b) {
+    double s = 0;
+    for (int k = 0; k < a.length; k++) {
+      double t = a[k] - b[k];
+      s += t * t;
+    }
+    return s;
+  }
+
+  @Override
+  public Matrix matrix(double[][] x) {
+    int n = x.length;
+    double[][] z = scaled(x, inverseLengthscales(dim(x)));
+    Matrix k = Matrix.zeros(n, n);
+    double[] kd = k.data();
+    for (int i = 0; i < n; i++) {
+      kd[i * n + i] = signalVariance;
+      for (int j = 0; j < i; j++) {
+        double v = signalVariance * Math.exp(-0.5 * sqDist(z[i], z[j]));
+        kd[i * n + j] = v;
+        kd[j * n + i] = v;
+      }
+    }
+    return k;
+  }
+
+  @Override
+  public Matrix cross(double[][] a, double[][] b) {
+    int d = a.length > 0 ? a[0].length : dim(b);
+    double[] inv = inverseLengthscales(d);
+    double[][] za = scaled(a, inv);
+    double[][] zb = scaled(b, inv);
+    Matrix k = Matrix.zeros(a.length, b.length);
+    double[] kd = k.data();
+    for (int i = 0; i < a.length; i++) {
+      for (int j = 0; j < b.length; j++) {
+        kd[i * b.length + j] = signalVariance * Math.exp(-0.5 * sqDist(za[i], zb[j]));
+      }
+    }
+    return k;
+  }
+
+  @Override
+  public double[] diagonal(double[][] x) {
+    double[] d = new double[x.length];
+    Arrays.fill(d, signalVariance);
+    return d;
+  }
+
+  @Override
+  public Matrix gradient(double[][] x, int j) {
+    int m = lengthscales.length;
+    if (j < 0 || j > m) {
+      throw new IndexOutOfBoundsException("hyperparameter " + j + " of " + (m + 1));
+    }
+    Matrix k = matrix(x);
+    if (j == m) {
+      return k; // ∂K/∂log s = K
+    }
+    int n = x.length;
+    double[] kd = k.data();
+    if (ard) {
+      // ∂K_ab/∂log ℓ_j = K_ab (x_aj − x_bj)²/ℓ_j²
+      double inv2 = 1.0 / (lengthscales[j] * lengthscales[j]);
+      for (int a = 0; a < n; a++) {
+        for (int b = 0; b < n; b++) {
+          double t = x[a][j] - x[b][j];
+          kd[a * n + b] *= t * t * inv2;
+        }
+      }
+    } else {
+      double[][] z = scaled(x, inverseLengthscales(dim(x)));
+      for (int a = 0; a < n; a++) {
+        for (int b = 0; b < n; b++) {
+          kd[a * n + b] *= sqDist(z[a], z[b]);
+        }
+      }
+    }
+    return k;
+  }
+
+  @Override
+  public double[] traceGradient(double[][] x, Matrix w) {
+    int n = x.length;
+    int d = dim(x);
+    int m = lengthscales.length;
+    double[] inv = inverseLengthscales(d);
+    double[][] z = scaled(x, inv);
+    double[] g = new double[m + 1];
+    double[] wd = w.data();
+    for (int a = 0; a < n; a++) {
+      // diagonal: r = 0, only the signal-variance term
+      g[m] += wd[a * n + a] * signalVariance;
+      for (int b = 0; b < a; b++) {
+        double[] za = z[a];
+        double[] zb = z[b];
+        double r2 = 0;
+        for (int k = 0; k < d; k++) {
+          double t = za[k] - zb[k];
+          r2 += t * t;
+        }
+        // W symmetric: the (a,b) and (b,a) terms are equal
+        double kw = 2 * wd[a * n + b] * signalVariance * Math.exp(-0.5 * r2);
+        g[m] += kw;
+        if (ard) {
+          for (int k = 0; k < d; k++) {
+            double t = za[k] - zb[k];
+            g[k] += kw * t * t;
+          }
+        } else {
+          g[0] += kw * r2;
+        }
+      }
+    }
+    return g;
+  }
+
+  @Override
+  public String toString() {
+    return name() + "(lengthscales=" + Arrays.toString(lengthscales) + ", signalVariance=" + signalVariance + ")";
+  }
+}

@@ -1,0 +1,97 @@
+package org.approxgp.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.stream.Stream;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import org.approxgp.linalg.Matrix;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class KernelTest {
+
+  static double[][] points(int n, int d, long seed) {
+    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
+    double[][] x = new double[n][d];
+    for (double[] r : x) {
+      for (int k = 0; k < d; k++) {
+        r[k] = rng.nextDouble() * 4 - 2;
+      }
+    }
+    return x;
+  }
+
+  static Stream<Kernel> kernels() {
+    return Stream.of(
+        SquaredExponential.iso(1.3, 0.7),
+        SquaredExponential.ard(new double[] {0.5, 2.0, 1.1}, 2.5),
+        Linear.of(0.4));
+  }
+
+  @Test
+  void seValueByHand() {
+    SquaredExponential k = SquaredExponential.ard(new double[] {2, 0.5}, 3);
+    double[][] x = {{0, 0}, {1, 1}};
+    // r² = (1/2)² + (1/0.5)² = 4.25
+    assertEquals(3 * Math.exp(-0.5 * 4.25), k.matrix(x).get(0, 1), 1e-15);
+    assertEquals(3 * Math.exp(-0.5 * 4.25), k.cross(x, x).get(1, 0), 1e-15);
+    assertEquals(3, k.diagonal(x)[1]);
+  }
+
+  /** Analytic gradients against central differences in θ. */
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void gradientsMatchFiniteDifferences(Kernel k) {
+    double[][] x = points(6, 3, 1);
+    double[] theta = k.logHyperparameters();
+    Matrix w = Matrix.zeros(6, 6);
+    double[][] p = points(6, 6, 2);
+    for (int a = 0; a < 6; a++) {
+      for (int b = 0; b < 6; b++) {
+        w.set(a, b, p[a][b] + p[b][a]);
+      }
+    }
+    double[] tg = k.traceGradient(x, w);
+    double h = 1e-6;
+    for (int j = 0; j < theta.length; j++) {
+      double[] tp = theta.clone();
+      double[] tm = theta.clone();
+      tp[j] += h;
+      tm[j] -= h;
+      Matrix kp = k.withLogHyperparameters(tp).matrix(x);
+      Matrix km = k.withLogHyperparameters(tm).matrix(x);
+      Matrix g = k.gradient(x, j);
+      for (int a = 0; a < 6; a++) {
+        for (int b = 0; b < 6; b++) {
+          double fd = (kp.get(a, b) - km.get(a, b)) / (2 * h);
+          assertEquals(fd, g.get(a, b), 1e-8 * Math.max(1, Math.abs(fd)));
+        }
+      }
+      assertEquals(g.dot(w), tg[j], 1e-12 * Math.max(1, Math.abs(tg[j])));
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void matrixEqualsCrossAndDiagonal(Kernel k) {
+    double[][] x = points(5, 3, 3);
+    Matrix m = k.matrix(x);
+    Matrix c = k.cross(x, x);
+    assertEquals(0.0, m.maxAbsDiff(c), 1e-15);
+    double[] d = k.diagonal(x);
+    for (int i = 0; i < 5; i++) {
+      assertEquals(m.get(i, i), d[i], 1e-15);
+    }
+    assertEquals(0.0, k.withLogHyperparameters(k.logHyperparameters()).matrix(x).maxAbsDiff(m), 1e-14);
+  }
+
+  @Test
+  void badArgumentsAreRejected() {
+    assertThrows(IllegalArgumentException.class, () -> SquaredExponential.iso(0, 1));
+    assertThrows(IllegalArgumentException.class, () -> SquaredExponential.iso(1, Double.NaN));
+    assertThrows(IllegalArgumentException.class, () -> SquaredExponential.ard(new double[] {1, 1}, 1).matrix(points(2, 3, 1)));
+  }
+}
