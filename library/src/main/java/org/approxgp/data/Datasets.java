@@ -1,0 +1,448 @@
+package org.approxgp.data;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.DoublePredicate;
+
+/**
+ * The registry of committed data sets and validated CSV loading.
+ *
+ * <p>CSV format: a header row of unique column names, then one row per record with the same
+ * number of comma-separated fields; every feature is a finite decimal number. One column is the
+ * target; all others are features, in file order. Blank lines at the end are ignored; fields and
+ * names are trimmed and may be enclosed in double quotes (without embedded commas).
+ *
+ * <p>Errors are reported as {@link DataException}s naming the file, the row (1-based line number,
+ * the header being row 1) and the column.
+ */
+public final class Datasets {
+  /** Classpath folder of the committed data sets (copied from {@code datasets/} by the build). */
+  public static final String RESOURCE_DIR = "org/approxgp/datasets/";
+
+  /** The committed data sets, by name; see {@code datasets/README.md}. */
+  private static final List<String> NAMES = List.of(
+      "breast-cancer", "coal", "crabs", "glass", "heart-scale", "ionosphere",
+      "pima-indians-diabetes", "pima-mass", "pima-tr2", "sonar", "spam", "wine");
+
+  private Datasets() {}
+
+  /** Names of the committed data sets, sorted; each loads with {@link #load}. */
+  public static List<String> names() {
+    return NAMES;
+  }
+
+  /**
+   * Loads a CSV file: {@code nameOrPath} is first looked up as the classpath resource
+   * {@code org/approxgp/datasets/<name>.csv} (the committed data sets), otherwise read as a file
+   * path. With {@link TargetKind#BINARY} the labels are mapped to ±1 as by
+   * {@code loadBinary(nameOrPath, targetColumn, null)}.
+   *
+   * @throws DataException on a missing file, an empty file, duplicate column names, an unknown
+   *     target column, ragged rows, non-numeric or NaN/infinite values, a binary target without
+   *     exactly two classes, or negative / non-integer counts
+   */
+  public static Dataset load(String nameOrPath, String targetColumn, TargetKind kind) {
+    if (kind == TargetKind.BINARY) {
+      return loadBinary(nameOrPath, targetColumn, null);
+    }
+    Raw raw = read(nameOrPath, targetColumn);
+    double[] y = new double[raw.n()];
+    for (int i = 0; i < raw.n(); i++) {
+      y[i] = raw.number(i, raw.targetIndex);
+      if (kind == TargetKind.COUNT && (y[i] < 0 || y[i] != Math.rint(y[i]))) {
+        throw new DataException(raw.file, raw.lines[i], targetColumn,
+            "count must be a non-negative integer, found '" + raw.cell(i, raw.targetIndex) + "'");
+      }
+    }
+    return raw.dataset(y, kind.name().toLowerCase() + " target '" + targetColumn + "'");
+  }
+
+  /**
+   * Loads a binary classification data set with labels mapped to ±1: {@code positiveValue} → +1,
+   * the other value → −1. Labels are compared as numbers when both parse as numbers (so "1", "+1"
+   * and "1.0" are one class), otherwise as trimmed strings. With {@code positiveValue == null} the
+   * positive class is 1 if present, otherwise the larger value (numerically, or lexicographically
+   * for text labels).
+   *
+   * @throws DataException as {@link #load}, and if the target has one class, more than two classes,
+   *     or lacks {@code positiveValue}
+   */
+  public static Dataset loadBinary(String nameOrPath, String targetColumn, String positiveValue) {
+    Raw raw = read(nameOrPath, targetColumn);
+    Map<Object, Integer> firstRow = new LinkedHashMap<>();
+    Object[] keys = new Object[raw.n()];
+    for (int i = 0; i < raw.n(); i++) {
+      keys[i] = labelKey(raw.cell(i, raw.targetIndex));
+      if (keys[i].equals("")) {
+        throw new DataException(raw.file, raw.lines[i], targetColumn, "empty label");
+      }
+      firstRow.putIfAbsent(keys[i], i);
+    }
+    if (firstRow.size() != 2) {
+      List<String> seen = new ArrayList<>();
+      for (Integer i : firstRow.values()) {
+        seen.add(raw.cell(i, raw.targetIndex));
+        if (seen.size() == 10) {
+          seen.add("...");
+          break;
+        }
+      }
+      throw new DataException(raw.file, 0, targetColumn, "binary labels need exactly 2 classes, found "
+          + firstRow.size() + " " + seen);
+    }
+    Object[] classes = firstRow.keySet().toArray();
+    Object positive;
+    if (positiveValue != null) {
+      positive = labelKey(positiveValue);
+      if (!firstRow.containsKey(positive)) {
+        throw new DataException(raw.file, 0, targetColumn, "positive label '" + positiveValue
+            + "' is not one of the classes " + labelsOf(raw, firstRow));
+      }
+    } else if (firstRow.containsKey(1.0)) {
+      positive = 1.0;
+    } else {
+      positive = compare(classes[0], classes[1]) > 0 ? classes[0] : classes[1];
+    }
+    double[] y = new double[raw.n()];
+    for (int i = 0; i < raw.n(); i++) {
+      y[i] = keys[i].equals(positive) ? 1.0 : -1.0;
+    }
+    Object negative = classes[0].equals(positive) ? classes[1] : classes[0];
+    return raw.dataset(y, "binary target '" + targetColumn + "': "
+        + raw.cell(firstRow.get(positive), raw.targetIndex) + " -> +1, "
+        + raw.cell(firstRow.get(negative), raw.targetIndex) + " -> -1");
+  }
+
+  /**
+   * The coal-mining disasters (committed {@code coal.csv}, 191 dates) as yearly counts: 112 rows
+   * for 1851..1962, feature {@code year}, target {@code count}.
+   */
+  public static Dataset coalYearlyCounts() {
+    Dataset dates = load("coal", "date", TargetKind.REAL);
+    int first = 1851;
+    int last = 1962;
+    int[] counts = Coal.yearlyCounts(dates.target(), first, last);
+    double[][] x = new double[counts.length][];
+    double[] y = new double[counts.length];
+    for (int i = 0; i < counts.length; i++) {
+      x[i] = new double[] {first + i};
+      y[i] = counts[i];
+    }
+    return Dataset.of("coal-yearly", List.of("year"), "count", x, y,
+        dates.provenance().derived("events counted per calendar year " + first + ".." + last));
+  }
+
+  /**
+   * Maps a class-valued target to ±1: rows whose target satisfies {@code isPositive} get +1, all
+   * others −1 (one-vs-rest, e.g. the QP authors' Glass: {@code t -> t > 4}).
+   */
+  public static Dataset binarize(Dataset data, DoublePredicate isPositive) {
+    double[] t = data.target();
+    for (int i = 0; i < t.length; i++) {
+      t[i] = isPositive.test(t[i]) ? 1.0 : -1.0;
+    }
+    return data.withTarget(t);
+  }
+
+  /**
+   * Keeps only the rows of two classes and maps {@code negativeClass} → −1, {@code positiveClass}
+   * → +1 (the QP paper's Wine1 = classes 1 vs 2, Wine2 = 1 vs 3, Wine3 = 2 vs 3, with the first
+   * class of each pair → −1 as in the authors' code). Row order is kept.
+   *
+   * @throws IllegalArgumentException if either class has no rows
+   */
+  public static Dataset classPair(Dataset data, double negativeClass, double positiveClass) {
+    double[] t = data.target();
+    int[] keep = new int[t.length];
+    int m = 0;
+    int pos = 0;
+    for (int i = 0; i < t.length; i++) {
+      if (t[i] == negativeClass || t[i] == positiveClass) {
+        keep[m++] = i;
+        pos += t[i] == positiveClass ? 1 : 0;
+      }
+    }
+    if (pos == 0 || pos == m) {
+      throw new IllegalArgumentException(data.name() + ": class " + (pos == 0 ? positiveClass
+          : negativeClass) + " has no rows");
+    }
+    Dataset sub = data.rows(Arrays.copyOf(keep, m));
+    double[] s = sub.target();
+    for (int i = 0; i < m; i++) {
+      s[i] = s[i] == positiveClass ? 1.0 : -1.0;
+    }
+    return sub.withTarget(s).withName(
+        data.name() + "-" + fmt(negativeClass) + "v" + fmt(positiveClass));
+  }
+
+  /**
+   * The QP paper's "Pima 732 × 7": MASS {@code Pima.tr} + the 200 complete rows of {@code Pima.tr2}
+   * + {@code Pima.te}, in that order, labels Yes → +1, No → −1. The 200 {@code Pima.tr2} rows are
+   * exact duplicates of {@code Pima.tr}; with {@code deduplicated} they are left out, giving the
+   * 532 rows of {@code pima-mass.csv}.
+   */
+  public static Dataset pimaQp(boolean deduplicated) {
+    Dataset trte = loadBinary("pima-mass", "type", "1");
+    if (deduplicated) {
+      return trte.withName("pima-532");
+    }
+    Dataset tr2 = loadBinary("pima-tr2", "type", "1");
+    int nTr = 200;
+    double[][] a = trte.features();
+    double[][] b = tr2.features();
+    double[] ya = trte.target();
+    double[] yb = tr2.target();
+    int n = a.length + b.length;
+    double[][] x = new double[n][];
+    double[] y = new double[n];
+    int k = 0;
+    for (int i = 0; i < nTr; i++, k++) {
+      x[k] = a[i];
+      y[k] = ya[i];
+    }
+    for (int i = 0; i < b.length; i++, k++) {
+      x[k] = b[i];
+      y[k] = yb[i];
+    }
+    for (int i = nTr; i < a.length; i++, k++) {
+      x[k] = a[i];
+      y[k] = ya[i];
+    }
+    return Dataset.of("pima-732", trte.featureNames(), trte.targetName(), x, y, new Provenance(
+        trte.provenance().source() + " + " + tr2.provenance().source(),
+        "Pima.tr + Pima.tr2 (200 complete rows, duplicates of Pima.tr) + Pima.te, as the QP"
+            + " authors built it; labels Yes -> +1, No -> -1"));
+  }
+
+  private static String fmt(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+  }
+
+  // ---------------------------------------------------------------- CSV reading
+
+  /** Parsed text of a CSV file: header, cells, and the line number of every data row. */
+  private static final class Raw {
+    final String file;
+    final String source;
+    final String sha256;
+    final String name;
+    final String[] header;
+    final int targetIndex;
+    final List<String[]> cells;
+    final int[] lines;
+
+    Raw(String file, String source, String sha256, String name, String[] header, int targetIndex,
+        List<String[]> cells, int[] lines) {
+      this.file = file;
+      this.source = source;
+      this.sha256 = sha256;
+      this.name = name;
+      this.header = header;
+      this.targetIndex = targetIndex;
+      this.cells = cells;
+      this.lines = lines;
+    }
+
+    int n() {
+      return cells.size();
+    }
+
+    String cell(int i, int j) {
+      return cells.get(i)[j];
+    }
+
+    double number(int i, int j) {
+      String s = cell(i, j);
+      double v;
+      try {
+        v = Double.parseDouble(s);
+      } catch (NumberFormatException e) {
+        throw new DataException(file, lines[i], header[j], "not a number: '" + s + "'");
+      }
+      if (!Double.isFinite(v) || s.contains("x") || s.contains("X")) {
+        // parseDouble also accepts "NaN", "Infinity" and hex floats such as "0x1p3"
+        throw new DataException(file, lines[i], header[j], "not a finite decimal number: '" + s + "'");
+      }
+      return v;
+    }
+
+    Dataset dataset(double[] y, String targetNote) {
+      int d = header.length - 1;
+      List<String> names = new ArrayList<>(d);
+      for (int j = 0; j < header.length; j++) {
+        if (j != targetIndex) {
+          names.add(header[j]);
+        }
+      }
+      double[][] x = new double[n()][d];
+      for (int i = 0; i < n(); i++) {
+        for (int j = 0, c = 0; j < header.length; j++) {
+          if (j != targetIndex) {
+            x[i][c++] = number(i, j);
+          }
+        }
+      }
+      return Dataset.of(name, names, header[targetIndex], x, y, new Provenance(source,
+          "sha256 " + sha256 + ", " + n() + " rows x " + d + " features, " + targetNote));
+    }
+  }
+
+  private static Raw read(String nameOrPath, String targetColumn) {
+    if (nameOrPath == null || nameOrPath.isBlank()) {
+      throw new DataException(String.valueOf(nameOrPath), 0, null, "no file name given");
+    }
+    String resource = RESOURCE_DIR + nameOrPath + ".csv";
+    byte[] bytes;
+    String file;
+    String source;
+    String name;
+    InputStream in = nameOrPath.contains("/") || nameOrPath.contains("\\") ? null
+        : Datasets.class.getClassLoader().getResourceAsStream(resource);
+    try {
+      if (in != null) {
+        try (InputStream s = in) {
+          bytes = s.readAllBytes();
+        }
+        file = nameOrPath + ".csv";
+        source = "classpath:" + resource;
+        name = nameOrPath;
+      } else {
+        Path p = Path.of(nameOrPath);
+        if (!Files.isRegularFile(p)) {
+          throw new DataException(nameOrPath, 0, null, "no such file, and not a committed data set"
+              + " name (known: " + String.join(", ", NAMES) + ")");
+        }
+        bytes = Files.readAllBytes(p);
+        file = nameOrPath;
+        source = p.toAbsolutePath().normalize().toString();
+        String base = p.getFileName().toString();
+        name = base.toLowerCase().endsWith(".csv") ? base.substring(0, base.length() - 4) : base;
+      }
+    } catch (IOException e) {
+      throw new DataException(nameOrPath, 0, null, "cannot read: " + e.getMessage());
+    }
+    return parse(file, source, sha256(bytes), name, bytes, targetColumn);
+  }
+
+  private static Raw parse(String file, String source, String sha, String name, byte[] bytes,
+      String targetColumn) {
+    List<String> text = new ArrayList<>();
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(
+        new java.io.ByteArrayInputStream(bytes), StandardCharsets.UTF_8))) {
+      for (String line; (line = r.readLine()) != null; ) {
+        text.add(line);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    int last = text.size();
+    while (last > 0 && text.get(last - 1).isBlank()) {
+      last--;
+    }
+    if (last == 0) {
+      throw new DataException(file, 0, null, "empty file (no header row)");
+    }
+    String headerLine = text.get(0);
+    if (headerLine.startsWith("\uFEFF")) {
+      headerLine = headerLine.substring(1);
+    }
+    String[] header = fields(headerLine);
+    Map<String, Integer> index = new HashMap<>();
+    for (int j = 0; j < header.length; j++) {
+      if (header[j].isEmpty()) {
+        throw new DataException(file, 1, null, "empty column name in header field " + (j + 1));
+      }
+      Integer prev = index.putIfAbsent(header[j], j);
+      if (prev != null) {
+        throw new DataException(file, 1, header[j],
+            "duplicate column name (header fields " + (prev + 1) + " and " + (j + 1) + ")");
+      }
+    }
+    Integer t = index.get(targetColumn);
+    if (t == null) {
+      throw new DataException(file, 1, targetColumn,
+          "unknown target column; columns are " + Arrays.toString(header));
+    }
+    if (last == 1) {
+      throw new DataException(file, 0, null, "no data rows after the header");
+    }
+    List<String[]> cells = new ArrayList<>(last - 1);
+    int[] lines = new int[last - 1];
+    for (int i = 1; i < last; i++) {
+      String[] f = fields(text.get(i));
+      if (f.length != header.length) {
+        String col = f.length < header.length ? header[Math.max(f.length, 0)] : null;
+        throw new DataException(file, i + 1, col, "ragged row: " + f.length + " fields, header has "
+            + header.length);
+      }
+      cells.add(f);
+      lines[i - 1] = i + 1;
+    }
+    return new Raw(file, source, sha, name, header, t, cells, lines);
+  }
+
+  /** Splits one line on commas, trimming fields and removing enclosing double quotes. */
+  private static String[] fields(String line) {
+    String[] f = line.split(",", -1);
+    for (int j = 0; j < f.length; j++) {
+      String s = f[j].trim();
+      if (s.length() >= 2 && s.charAt(0) == '"' && s.charAt(s.length() - 1) == '"') {
+        s = s.substring(1, s.length() - 1).trim();
+      }
+      f[j] = s;
+    }
+    return f;
+  }
+
+  /** A label's identity: its numeric value when it parses as a finite number, else its text. */
+  private static Object labelKey(String s) {
+    String t = s.trim();
+    try {
+      double v = Double.parseDouble(t);
+      if (Double.isFinite(v) && !t.contains("x") && !t.contains("X")) {
+        return v == 0 ? 0.0 : v; // -0 and 0 are one class
+      }
+    } catch (NumberFormatException e) {
+      // a text label
+    }
+    return t;
+  }
+
+  private static int compare(Object a, Object b) {
+    if (a instanceof Double x && b instanceof Double y) {
+      return Double.compare(x, y);
+    }
+    return a.toString().compareTo(b.toString());
+  }
+
+  private static String labelsOf(Raw raw, Map<Object, Integer> firstRow) {
+    List<String> s = new ArrayList<>();
+    for (Integer i : firstRow.values()) {
+      s.add(raw.cell(i, raw.targetIndex));
+    }
+    return s.toString();
+  }
+
+  static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 unavailable", e);
+    }
+  }
+}
