@@ -1,0 +1,28 @@
+package org.approxgp.inference;
+
+/**
+ * How an inference run went.
+ *
+ * @param method "ep", "qp", "laplace", "vb", …
+ * @param iterations sweeps (EP/QP), Newton steps (Laplace) or optimiser iterations (VB)
+ * @param converged whether the stopping rule was met before the iteration cap
+ * @param finalChange the last value the stopping rule looked at (RMS site change for EP/QP, …)
+ * @param seconds wall-clock time of the run
+ * @param jitter largest Cholesky jitter that had to be added (0 = none)
+ * @param clippedSites site updates whose negative precision was clipped to 0 (EP/QP policy)
+ * @param skippedSites site updates skipped because the cavity precision was not positive
+ * @param message free text: what the method wants a user to know ("" if nothing)
+ */
+public record Diagnostics(String method, int iterations, boolean converged, double finalChange,
+    double seconds, double jitter, int clippedSites, int skippedSites, String message) {
+
+  @Override
+  public String toString() {
+    return method + ": " + iterations + " iterations, " + (converged ? "converged" : "NOT converged")
+        + String.format(" (final change %.3g, %.3f s", finalChange, seconds)
+        + (jitter > 0 ? ", jitter " + jitter : "")
+        + (clippedSites > 0 ? ", " + clippedSites + " clipped sites" : "")
+        + (skippedSites > 0 ? ", " + skippedSites + " skipped sites" : "")
+        + ")" + (message.isEmpty() ? "" : " " + message);
+  }
+}
