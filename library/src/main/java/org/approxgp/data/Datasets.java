@@ -233,6 +233,110 @@ public final class Datasets {
     return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 
+  /**
+   * A training file and a test file read together, as the command line needs them: the test
+   * file's columns are matched to the training features by name, its target column may be absent,
+   * and binary test labels are mapped with the training file's two classes (a test file may hold
+   * only one of them).
+   *
+   * @param train the training set (binary targets as ±1)
+   * @param test the test set, features in the training order; target all 0 when absent
+   * @param testHasTarget whether the test file had the target column
+   * @param positiveLabel the training label mapped to +1 (binary only, else null)
+   */
+  public record TrainTest(Dataset train, Dataset test, boolean testHasTarget, String positiveLabel) {}
+
+  /**
+   * Reads TRAIN and TEST for a fit. See {@link TrainTest}.
+   *
+   * @throws DataException for everything {@link #load} rejects, a test file lacking (or adding) a
+   *     training feature column, or a test label that is not one of the training classes
+   */
+  public static TrainTest loadTrainTest(String trainPath, String testPath, String targetColumn, TargetKind kind,
+      String positiveValue) {
+    Dataset train = kind == TargetKind.BINARY ? loadBinary(trainPath, targetColumn, positiveValue)
+        : load(trainPath, targetColumn, kind);
+    String positiveLabel = null;
+    Object positiveKey = null;
+    Raw trainRaw = null;
+    if (kind == TargetKind.BINARY) {
+      trainRaw = read(trainPath, targetColumn);
+      double[] y = train.target();
+      for (int i = 0; i < y.length; i++) {
+        if (y[i] > 0) {
+          positiveLabel = trainRaw.cell(i, trainRaw.targetIndex);
+          positiveKey = labelKey(positiveLabel);
+          break;
+        }
+      }
+    }
+    Raw raw = read(testPath, targetColumn, true);
+    boolean hasTarget = raw.targetIndex >= 0;
+    Map<String, Integer> byName = new HashMap<>();
+    for (int j = 0; j < raw.header.length; j++) {
+      byName.put(raw.header[j], j);
+    }
+    List<String> features = train.featureNames();
+    int[] col = new int[features.size()];
+    for (int k = 0; k < col.length; k++) {
+      Integer j = byName.get(features.get(k));
+      if (j == null) {
+        throw new DataException(raw.file, 1, features.get(k), "training feature column missing from the test file");
+      }
+      col[k] = j;
+    }
+    int expected = features.size() + (hasTarget ? 1 : 0);
+    if (raw.header.length != expected) {
+      for (int j = 0; j < raw.header.length; j++) {
+        if (j != raw.targetIndex && !features.contains(raw.header[j])) {
+          throw new DataException(raw.file, 1, raw.header[j], "column is not a training feature");
+        }
+      }
+    }
+    double[][] x = new double[raw.n()][col.length];
+    double[] y = new double[raw.n()];
+    for (int i = 0; i < raw.n(); i++) {
+      for (int k = 0; k < col.length; k++) {
+        x[i][k] = raw.number(i, col[k]);
+      }
+      if (!hasTarget) {
+        continue;
+      }
+      if (kind == TargetKind.BINARY) {
+        String cell = raw.cell(i, raw.targetIndex);
+        Object key = labelKey(cell);
+        if (key.equals(positiveKey)) {
+          y[i] = 1.0;
+        } else if (isOtherTrainingClass(trainRaw, key, positiveKey)) {
+          y[i] = -1.0;
+        } else {
+          throw new DataException(raw.file, raw.lines[i], targetColumn,
+              "label '" + cell + "' is not one of the training classes");
+        }
+      } else {
+        y[i] = raw.number(i, raw.targetIndex);
+        if (kind == TargetKind.COUNT && (y[i] < 0 || y[i] != Math.rint(y[i]))) {
+          throw new DataException(raw.file, raw.lines[i], targetColumn,
+              "count must be a non-negative integer, found '" + raw.cell(i, raw.targetIndex) + "'");
+        }
+      }
+    }
+    Dataset test = Dataset.of(raw.name, features, hasTarget ? targetColumn : "(none)", x, y,
+        new Provenance(raw.source, "sha256 " + raw.sha256 + ", " + raw.n() + " rows"
+            + (hasTarget ? "" : ", no target column")));
+    return new TrainTest(train, test, hasTarget, positiveLabel);
+  }
+
+  private static boolean isOtherTrainingClass(Raw trainRaw, Object key, Object positiveKey) {
+    for (int i = 0; i < trainRaw.n(); i++) {
+      Object k = labelKey(trainRaw.cell(i, trainRaw.targetIndex));
+      if (!k.equals(positiveKey) && k.equals(key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   // ---------------------------------------------------------------- CSV reading
 
   /** Parsed text of a CSV file: header, cells, and the line number of every data row. */
@@ -282,7 +386,7 @@ public final class Datasets {
     }
 
     Dataset dataset(double[] y, String targetNote) {
-      int d = header.length - 1;
+      int d = targetIndex < 0 ? header.length : header.length - 1;
       List<String> names = new ArrayList<>(d);
       for (int j = 0; j < header.length; j++) {
         if (j != targetIndex) {
@@ -297,12 +401,16 @@ public final class Datasets {
           }
         }
       }
-      return Dataset.of(name, names, header[targetIndex], x, y, new Provenance(source,
+      return Dataset.of(name, names, targetIndex < 0 ? "(none)" : header[targetIndex], x, y, new Provenance(source,
           "sha256 " + sha256 + ", " + n() + " rows x " + d + " features, " + targetNote));
     }
   }
 
   private static Raw read(String nameOrPath, String targetColumn) {
+    return read(nameOrPath, targetColumn, false);
+  }
+
+  private static Raw read(String nameOrPath, String targetColumn, boolean targetOptional) {
     if (nameOrPath == null || nameOrPath.isBlank()) {
       throw new DataException(String.valueOf(nameOrPath), 0, null, "no file name given");
     }
@@ -336,11 +444,11 @@ public final class Datasets {
     } catch (IOException e) {
       throw new DataException(nameOrPath, 0, null, "cannot read: " + e.getMessage());
     }
-    return parse(file, source, sha256(bytes), name, bytes, targetColumn);
+    return parse(file, source, sha256(bytes), name, bytes, targetColumn, targetOptional);
   }
 
   private static Raw parse(String file, String source, String sha, String name, byte[] bytes,
-      String targetColumn) {
+      String targetColumn, boolean targetOptional) {
     List<String> text = new ArrayList<>();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(
         new java.io.ByteArrayInputStream(bytes), StandardCharsets.UTF_8))) {
@@ -374,7 +482,9 @@ public final class Datasets {
       }
     }
     Integer t = index.get(targetColumn);
-    if (t == null) {
+    if (t == null && targetOptional) {
+      t = -1;
+    } else if (t == null) {
       throw new DataException(file, 1, targetColumn,
           "unknown target column; columns are " + Arrays.toString(header));
     }

@@ -1,0 +1,59 @@
+package org.approxgp.optimize;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LbfgsTest {
+
+  /** Rosenbrock's function, minimum 0 at (1, 1). */
+  static double rosenbrock(double[] x, double[] g) {
+    double a = 1 - x[0];
+    double b = x[1] - x[0] * x[0];
+    g[0] = -2 * a - 400 * x[0] * b;
+    g[1] = 200 * b;
+    return a * a + 100 * b * b;
+  }
+
+  @Test
+  void findsRosenbrockMinimum() {
+    Lbfgs.Result r = Lbfgs.minimize(LbfgsTest::rosenbrock, new double[] {-1.2, 1},
+        new Lbfgs.Settings(1000, 0, 1e-10, 10));
+    assertTrue(r.converged(), r.status());
+    assertEquals(1.0, r.x()[0], 1e-6);
+    assertEquals(1.0, r.x()[1], 1e-6);
+    assertTrue(r.activeBounds().isEmpty());
+  }
+
+  @Test
+  void reportsActiveBound() {
+    // minimum of (x − 3)² + (y + 1)² at (3, −1); box x ≤ 2 makes x's bound active
+    Objective f = (x, g) -> {
+      g[0] = 2 * (x[0] - 3);
+      g[1] = 2 * (x[1] + 1);
+      return (x[0] - 3) * (x[0] - 3) + (x[1] + 1) * (x[1] + 1);
+    };
+    Lbfgs.Result r = Lbfgs.minimize(f, new double[] {0, 0}, new double[] {-5, -5}, new double[] {2, 5},
+        Lbfgs.Settings.paper());
+    assertEquals(List.of(0), r.activeBounds());
+    assertEquals(2.0, r.x()[0]);
+    assertEquals(-1.0, r.x()[1], 1e-4);
+    assertEquals(1.0, r.value(), 1e-6);
+  }
+
+  @Test
+  void nonFiniteRegionIsAvoided() {
+    // f = x² − log(x) … undefined for x ≤ 0; minimum at x = 1/√2
+    Objective f = (x, g) -> {
+      if (x[0] <= 0) {
+        return Double.NaN;
+      }
+      g[0] = 2 * x[0] - 1 / x[0];
+      return x[0] * x[0] - Math.log(x[0]);
+    };
+    Lbfgs.Result r = Lbfgs.minimize(f, new double[] {3}, Lbfgs.Settings.paper());
+    assertEquals(1 / Math.sqrt(2), r.x()[0], 1e-4);
+  }
+}
