@@ -34,7 +34,8 @@ import org.approxgp.likelihood.LogDensity;
  * GPML anchors were made with that); Newton converges quadratically near the mode, so the tighter
  * default costs one or two extra steps and makes f̂ accurate to far below the anchors' 1e-5 budget.
  * Each Newton direction is safeguarded by step halving: the step is halved (up to 30 times) until Ψ
- * increases.
+ * increases; the full step is accepted if Ψ falls by no more than its roundoff (1e-12 (1 + |Ψ|)), so
+ * the run always ends on a full Newton step (quadratically accurate) rather than a halved one.
  */
 public final class Laplace {
 
@@ -172,7 +173,10 @@ public final class Laplace {
             ft[i] = f[i] + step * kda[i];
           }
           double p = psi(problem, at, ft);
-          if (p >= psi) {
+          // the full Newton step is accepted when Ψ does not fall by more than its roundoff: near the mode
+          // Ψ is flat to ~1e-13 and rejecting would leave f̂ at a halved step, ~√tolerance from the mode
+          double slack = h == 0 ? 1e-12 * (1 + Math.abs(psi)) : 0;
+          if (p >= psi - slack) {
             aNew = at;
             fNew = ft;
             psiNew = p;
@@ -194,7 +198,7 @@ public final class Laplace {
         if (!Double.isFinite(psi)) {
           throw new InferenceException("Ψ became " + psi, run.diagnostics(false, change), null);
         }
-        if (change < options.tolerance()) {
+        if (Math.abs(change) < options.tolerance()) {
           converged = true;
           break;
         }
@@ -241,11 +245,17 @@ public final class Laplace {
    * ∂ log q(y|X,θ)/∂θⱼ = tr(∂K/∂θⱼ · M) with (R&amp;W Alg. 5.1 lines 8–15 folded into one matrix)
    * <pre>
    * M = ½ α̂α̂ᵀ − ½ R + ½ (u ∇ᵀ + ∇ uᵀ),   R = W½ B⁻¹ W½ = (K + W⁻¹)⁻¹,
-   * s₂ = −½ diag(Σ) ∘ ∇³,   u = (I − R K) s₂,   Σ = (K⁻¹ + W)⁻¹.
+   * s₂ = +½ diag(Σ) ∘ ∇³,   u = (I − R K) s₂,   Σ = (K⁻¹ + W)⁻¹.
    * </pre>
    * Explicit part: ½ α̂ᵀ C α̂ − ½ tr(R C) (eq. 5.22, C = ∂K/∂θⱼ). Implicit part (eq. 5.23–5.24):
    * s₂ᵀ ∂f̂/∂θⱼ with ∂f̂/∂θⱼ = (I − K R) C ∇, and s₂ᵀ(I − KR) C ∇ = uᵀ C ∇ = tr(C ½(∇uᵀ + u∇ᵀ)) as C is
    * symmetric.
+   *
+   * <p>Sign of s₂: log q = Ψ(f̂) − ½ log|B| and ∂Ψ/∂f̂ = 0, so ∂ log q/∂f̂ᵢ = −½ tr(Σ ∂W/∂f̂ᵢ) with
+   * ∂Wᵢᵢ/∂f̂ᵢ = −∇³ᵢ, i.e. s₂ = +½ diag(Σ) ∘ ∇³. (Our brief wrote −½, as R&amp;W's eq. 5.23 reads when
+   * ∇³ is taken of log p; GPML's infLaplace agrees with +½ — it subtracts {@code dfhat = g.*d3lp} from
+   * the gradient of −log q — and so do the finite differences in {@code EvidenceGradientTest}: with −½
+   * they disagree in the first digit.)
    */
   static double[] gradient(Problem problem, GaussianSiteApproximation approx, double[] alpha, double[] d1,
       double[] d3) {
@@ -253,7 +263,7 @@ public final class Laplace {
     Matrix r = approx.rMatrix();
     double[] s2 = new double[n];
     for (int i = 0; i < n; i++) {
-      s2[i] = -0.5 * approx.sigmaDiag[i] * d3[i];
+      s2[i] = 0.5 * approx.sigmaDiag[i] * d3[i];
     }
     double[] rks2 = r.mult(approx.k.mult(s2));
     double[] u = new double[n];
