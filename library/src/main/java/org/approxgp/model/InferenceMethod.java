@@ -30,6 +30,36 @@ public interface InferenceMethod {
     };
   }
 
+  /** Laplace's method (warm-started from the previous sites). */
+  static InferenceMethod laplace(org.approxgp.inference.Laplace.Options options) {
+    return new InferenceMethod() {
+      @Override
+      public String name() {
+        return "laplace";
+      }
+
+      @Override
+      public Posterior infer(Problem problem, Sites warmStart) {
+        return org.approxgp.inference.Laplace.infer(problem, options, warmStart);
+      }
+    };
+  }
+
+  /** Variational Gaussian approximation (Opper &amp; Archambeau 2009); the objective is the ELBO. */
+  static InferenceMethod vb(org.approxgp.inference.Vb.Options options) {
+    return new InferenceMethod() {
+      @Override
+      public String name() {
+        return "vb";
+      }
+
+      @Override
+      public Posterior infer(Problem problem, Sites warmStart) {
+        return org.approxgp.inference.Vb.infer(problem, options, warmStart);
+      }
+    };
+  }
+
   /** EP with default options. */
   static InferenceMethod ep() {
     return ep(Ep.Options.defaults());

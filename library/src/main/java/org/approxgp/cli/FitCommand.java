@@ -1,0 +1,221 @@
+package org.approxgp.cli;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.approxgp.data.DataException;
+import org.approxgp.data.Dataset;
+import org.approxgp.data.Datasets;
+import org.approxgp.data.Standardizer;
+import org.approxgp.data.TargetKind;
+import org.approxgp.inference.InferenceException;
+import org.approxgp.inference.Prediction;
+import org.approxgp.inference.Problem;
+import org.approxgp.kernel.Kernel;
+import org.approxgp.kernel.Linear;
+import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.likelihood.Likelihood;
+import org.approxgp.likelihood.Probit;
+import org.approxgp.metrics.Metrics;
+import org.approxgp.model.FittedGp;
+import org.approxgp.model.GpModel;
+import org.approxgp.model.InferenceMethod;
+import org.approxgp.model.Methods;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code approxgp fit}: learn a GP on TRAIN, predict TEST, write PRED.csv (+ SUMMARY.json). */
+@Command(name = "fit", mixinStandardHelpOptions = true,
+    description = "Fit a latent GP on TRAIN and predict TEST. Every column except --label is a feature.")
+final class FitCommand implements Callable<Integer> {
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--train", required = true, paramLabel = "TRAIN.csv", description = "training CSV (header row)")
+  String train;
+
+  @Option(names = "--test", required = true, paramLabel = "TEST.csv",
+      description = "test CSV; its --label column may be absent")
+  String test;
+
+  @Option(names = "--label", required = true, paramLabel = "COLUMN", description = "target column")
+  String label;
+
+  @Option(names = "--likelihood", defaultValue = "probit", description = "probit (default)")
+  String likelihood;
+
+  @Option(names = "--inference", defaultValue = "ep", description = "ep (default), laplace, vb, qp")
+  String inference;
+
+  @Option(names = "--kernel", defaultValue = "se-iso", description = "se-iso (default), se-ard, linear")
+  String kernel;
+
+  @Option(names = "--lengthscale", paramLabel = "L", description = "one length-scale (se-iso; se-ard: all inputs)")
+  Double lengthscale;
+
+  @Option(names = "--lengthscales", split = ",", paramLabel = "L1,L2,...", description = "se-ard: one per feature")
+  double[] lengthscales;
+
+  @Option(names = "--signal-variance", defaultValue = "1.0", paramLabel = "S", description = "signal variance (default 1)")
+  double signalVariance;
+
+  @Option(names = "--optimize", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "learn hyperparameters by L-BFGS from the given values (default on)")
+  boolean optimize;
+
+  @Option(names = "--standardize", description = "standardise features with TRAIN's mean and sd (default off)")
+  boolean standardize;
+
+  @Option(names = "--positive", paramLabel = "VALUE", description = "label mapped to +1 (default: 1/+1 or the larger)")
+  String positive;
+
+  @Option(names = "--out", required = true, paramLabel = "PRED.csv", description = "predictions, one row per TEST row")
+  Path out;
+
+  @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "fit summary")
+  Path summary;
+
+  @Option(names = "--seed", defaultValue = "0", description = "random seed (recorded; the methods here are deterministic)")
+  long seed;
+
+  @Override
+  public Integer call() {
+    java.io.PrintWriter err = spec.commandLine().getErr();
+    AtomicFiles.checkWritable(out, "--out");
+    if (summary != null) {
+      AtomicFiles.checkWritable(summary, "--summary");
+    }
+    Likelihood lik = switch (likelihood) {
+      case "probit" -> Probit.get();
+      default -> throw CliException.badInput("--likelihood: unknown '" + likelihood + "' (known: probit)");
+    };
+    InferenceMethod method;
+    try {
+      method = Methods.byName(inference);
+    } catch (IllegalArgumentException e) {
+      throw CliException.badInput("--inference: " + e.getMessage());
+    }
+    Datasets.TrainTest data;
+    try {
+      data = Datasets.loadTrainTest(train, test, label, TargetKind.BINARY, positive);
+    } catch (DataException e) {
+      throw CliException.badInput(e.getMessage());
+    }
+    Dataset tr = data.train();
+    Dataset te = data.test();
+    double[][] xTrain = tr.features();
+    double[][] xTest = te.features();
+    if (standardize) {
+      Standardizer s = Standardizer.fit(xTrain);
+      xTrain = s.apply(xTrain);
+      xTest = s.apply(xTest);
+    }
+    Kernel k0 = kernel(tr.dimension());
+    Problem problem = Problem.of(k0, xTrain, tr.target(), lik);
+    FittedGp fit;
+    try {
+      fit = GpModel.fit(problem, method, optimize ? GpModel.FitOptions.optimize(k0) : GpModel.FitOptions.fixed());
+    } catch (InferenceException e) {
+      throw new CliException("inference failed: " + e.getMessage(), 1);
+    }
+    Prediction pred = fit.predict(xTest);
+    double[] p = new double[te.size()];
+    for (int j = 0; j < p.length; j++) {
+      p[j] = Probit.get().predictivePositive(pred.latentMean()[j], pred.latentVariance()[j]);
+    }
+    double[] logLik = data.testHasTarget() ? fit.logPredictive(xTest, te.target()) : null;
+    StringBuilder csv = new StringBuilder("latent_mean,latent_variance,p_positive" + (logLik != null ? ",log_lik" : "") + "\n");
+    for (int j = 0; j < p.length; j++) {
+      csv.append(pred.latentMean()[j]).append(',').append(pred.latentVariance()[j]).append(',').append(p[j]);
+      if (logLik != null) {
+        csv.append(',').append(logLik[j]);
+      }
+      csv.append('\n');
+    }
+    Map<String, Object> sum = new LinkedHashMap<>();
+    sum.put("likelihood", likelihood);
+    sum.put("inference", inference);
+    sum.put("kernel", kernel);
+    sum.put("log_evidence", fit.logEvidence());
+    Map<String, Object> hyp = new LinkedHashMap<>();
+    Kernel k = fit.kernel();
+    if (k instanceof SquaredExponential se) {
+      hyp.put("signal_variance", se.signalVariance());
+      hyp.put("lengthscales", se.lengthscales());
+    } else if (k instanceof Linear lin) {
+      hyp.put("signal_variance", lin.signalVariance());
+      hyp.put("lengthscales", new double[0]);
+    }
+    sum.put("hyperparameters", hyp);
+    sum.put("iterations", fit.iterations());
+    sum.put("inference_iterations", fit.posterior().diagnostics().iterations());
+    sum.put("converged", fit.converged());
+    sum.put("seconds", fit.seconds());
+    if (logLik != null) {
+      sum.put("test_error", Metrics.testError(p, te.target()));
+      sum.put("nll", Metrics.negativeLogLikelihood(logLik));
+    }
+    sum.put("active_bounds", fit.activeBounds());
+    sum.put("optimizer_status", fit.optimizerStatus());
+    sum.put("inference_diagnostics", fit.posterior().diagnostics().toString());
+    sum.put("positive_label", data.positiveLabel());
+    sum.put("seed", seed);
+    AtomicFiles.write(out, csv.toString());
+    if (summary != null) {
+      AtomicFiles.write(summary, Json.write(sum));
+    }
+    err.printf(Locale.ROOT, "%s/%s/%s: log evidence %.6f, %d iterations, %s, %.2f s%s%s%n", likelihood, inference,
+        kernel, fit.logEvidence(), fit.iterations(), fit.converged() ? "converged" : "NOT converged", fit.seconds(),
+        logLik != null ? String.format(Locale.ROOT, ", test error %.4f, nll %.4f", Metrics.testError(p, te.target()),
+            Metrics.negativeLogLikelihood(logLik)) : "",
+        fit.activeBounds().isEmpty() ? "" : ", bounds active: " + fit.activeBounds());
+    return 0;
+  }
+
+  private Kernel kernel(int d) {
+    if (lengthscale != null && lengthscales != null) {
+      throw CliException.badInput("give --lengthscale or --lengthscales, not both");
+    }
+    if (!(signalVariance > 0) || !Double.isFinite(signalVariance)) {
+      throw CliException.badInput("--signal-variance must be positive, got " + signalVariance);
+    }
+    double l = lengthscale == null ? 1.0 : lengthscale;
+    if (!(l > 0) || !Double.isFinite(l)) {
+      throw CliException.badInput("--lengthscale must be positive, got " + l);
+    }
+    switch (kernel) {
+      case "se-iso":
+        if (lengthscales != null) {
+          throw CliException.badInput("--lengthscales is for se-ard; use --lengthscale with se-iso");
+        }
+        return SquaredExponential.iso(l, signalVariance);
+      case "se-ard":
+        double[] ls;
+        if (lengthscales != null) {
+          if (lengthscales.length != d) {
+            throw CliException.badInput("--lengthscales has " + lengthscales.length + " values but TRAIN has " + d + " features");
+          }
+          ls = lengthscales.clone();
+        } else {
+          ls = new double[d];
+          Arrays.fill(ls, l);
+        }
+        for (double v : ls) {
+          if (!(v > 0) || !Double.isFinite(v)) {
+            throw CliException.badInput("--lengthscales must be positive, got " + v);
+          }
+        }
+        return SquaredExponential.ard(ls, signalVariance);
+      case "linear":
+        if (lengthscale != null || lengthscales != null) {
+          throw CliException.badInput("the linear kernel has no length-scale");
+        }
+        return Linear.of(signalVariance);
+      default:
+        throw CliException.badInput("--kernel: unknown '" + kernel + "' (known: se-iso, se-ard, linear)");
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package org.approxgp.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * Entry point of {@code bin/approxgp}. Exit codes: 0 success, 2 bad input or usage (the message
+ * names file, row and column), 1 a computation that failed (diagnostics printed). No output file is
+ * created or left half-written on failure.
+ */
+@Command(name = "approxgp", mixinStandardHelpOptions = true, version = "approxgp 0.1.0",
+    description = "Approximate inference for Gaussian-process models.",
+    subcommands = {FitCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.err);
+  }
+
+  /** Runs the command line and returns the exit code (for tests). */
+  public static int run(String... args) {
+    return run(new java.io.PrintWriter(System.err, true), args);
+  }
+
+  /** Runs the command line with messages to {@code err}; returns the exit code. */
+  public static int run(java.io.PrintWriter err, String... args) {
+    CommandLine cl = new CommandLine(new Main());
+    cl.setErr(err);
+    cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
+      if (ex instanceof CliException ce) {
+        cmd.getErr().println("approxgp: " + ce.getMessage());
+        return ce.exitCode();
+      }
+      cmd.getErr().println("approxgp: internal error: " + ex);
+      ex.printStackTrace(cmd.getErr());
+      return 1;
+    });
+    return cl.execute(args);
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+}

@@ -1,0 +1,28 @@
+package org.approxgp.model;
+
+import java.util.List;
+import org.approxgp.inference.Ep;
+
+/** Inference methods by name, as the command line and notebooks select them. */
+public final class Methods {
+  private Methods() {}
+
+  /** Names accepted by {@link #byName}. */
+  public static List<String> names() {
+    return List.of("ep", "laplace", "vb");
+  }
+
+  /**
+   * The method called {@code name} with its default options.
+   *
+   * @throws IllegalArgumentException for an unknown name (the message lists the known ones)
+   */
+  public static InferenceMethod byName(String name) {
+    return switch (name) {
+      case "ep" -> InferenceMethod.ep(Ep.Options.defaults());
+      case "laplace" -> InferenceMethod.laplace(org.approxgp.inference.Laplace.Options.defaults());
+      case "vb" -> InferenceMethod.vb(org.approxgp.inference.Vb.Options.defaults());
+      default -> throw new IllegalArgumentException("unknown inference method '" + name + "'; known: " + names());
+    };
+  }
+}

@@ -1,0 +1,175 @@
+package org.approxgp.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.approxgp.anchors.GpmlIonosphere;
+import org.approxgp.anchors.GpmlIonosphere.Entry;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The {@code approxgp fit} contract: GPML anchors through the command line, and bad input. */
+class FitCommandTest {
+  @TempDir
+  static Path dir;
+  static Path train;
+  static Path test;
+
+  @BeforeAll
+  static void copyAnchorSplit() throws IOException {
+    train = dir.resolve("train.csv");
+    test = dir.resolve("test.csv");
+    try (var in = FitCommandTest.class.getResourceAsStream("/anchors/gpml-ionosphere-train.csv")) {
+      Files.copy(in, train);
+    }
+    try (var in = FitCommandTest.class.getResourceAsStream("/anchors/gpml-ionosphere-test.csv")) {
+      Files.copy(in, test);
+    }
+  }
+
+  record Run(int code, String err) {}
+
+  static Run run(String... args) {
+    StringWriter sw = new StringWriter();
+    int code = Main.run(new PrintWriter(sw, true), args);
+    return new Run(code, sw.toString());
+  }
+
+  static List<Entry> anchorEntries() {
+    return GpmlIonosphere.entries().stream().filter(e -> List.of("ep", "laplace").contains(e.inference())).toList();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("anchorEntries")
+  void fixedHyperparametersReproduceGpml(Entry e) throws IOException {
+    String tag = e.kernel() + "-" + e.setting() + "-" + e.inference();
+    Path out = dir.resolve("pred-" + tag + ".csv");
+    Path sum = dir.resolve("sum-" + tag + ".json");
+    List<String> args = new ArrayList<>(List.of("fit", "--train", train.toString(), "--test", test.toString(),
+        "--label", "label", "--likelihood", "probit", "--inference", e.inference(), "--kernel", e.kernel(),
+        "--signal-variance", Double.toString(e.signalVariance()), "--no-optimize", "--out", out.toString(),
+        "--summary", sum.toString()));
+    if (e.kernel().equals("se-ard")) {
+      args.add("--lengthscales");
+      args.add(Arrays.stream(e.lengthscales()).mapToObj(Double::toString).collect(Collectors.joining(",")));
+    } else {
+      args.add("--lengthscale");
+      args.add(Double.toString(e.lengthscales()[0]));
+    }
+    Run r = run(args.toArray(String[]::new));
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = Files.readAllLines(out);
+    assertEquals("latent_mean,latent_variance,p_positive,log_lik", lines.get(0));
+    assertEquals(e.latentMean().length + 1, lines.size());
+    for (int j = 0; j < e.latentMean().length; j++) {
+      double[] v = Arrays.stream(lines.get(j + 1).split(",")).mapToDouble(Double::parseDouble).toArray();
+      assertEquals(e.latentMean()[j], v[0], 1e-5);
+      assertEquals(e.latentVariance()[j], v[1], 1e-5);
+      assertEquals(e.logLik()[j], v[3], 1e-5);
+    }
+    String json = Files.readString(sum);
+    double logEv = Double.parseDouble(json.replaceAll("(?s).*\"log_evidence\": ([-0-9.eE]+).*", "$1"));
+    assertEquals(e.logEvidence(), logEv, 1e-6 * Math.abs(e.logEvidence()));
+    assertTrue(json.contains("\"test_error\"") && json.contains("\"nll\""), json);
+  }
+
+  @Test
+  void testFileWithoutLabelGivesNoLogLik() throws IOException {
+    Path unl = dir.resolve("unlabelled.csv");
+    List<String> l = Files.readAllLines(test);
+    Files.write(unl, l.stream().map(s -> s.substring(0, s.lastIndexOf(','))).toList());
+    Path out = dir.resolve("pred-unl.csv");
+    Path sum = dir.resolve("sum-unl.json");
+    Run r = run("fit", "--train", train.toString(), "--test", unl.toString(), "--label", "label", "--no-optimize",
+        "--out", out.toString(), "--summary", sum.toString());
+    assertEquals(0, r.code(), r.err());
+    assertEquals("latent_mean,latent_variance,p_positive", Files.readAllLines(out).get(0));
+    assertFalse(Files.readString(sum).contains("test_error"));
+  }
+
+  static Stream<Arguments> badInputs() {
+    return Stream.of(
+        Arguments.of("missing file", "a,b,label\n", "MISSING", "no such file"),
+        Arguments.of("empty file", "", null, "empty"),
+        Arguments.of("ragged row", "a,b,label\n1,2,1\n3,-1\n4,5,-1\n", null, "row 3"),
+        Arguments.of("non-numeric feature", "a,b,label\n1,2,1\n3,x,-1\n", null, "column 'b'"),
+        Arguments.of("NaN feature", "a,b,label\n1,NaN,1\n3,4,-1\n", null, "column 'b'"),
+        Arguments.of("Inf feature", "a,b,label\n1,2,1\nInfinity,4,-1\n", null, "column 'a'"),
+        Arguments.of("unknown label column", "a,b,y\n1,2,1\n3,4,-1\n", null, "label"),
+        Arguments.of("one class", "a,b,label\n1,2,1\n3,4,1\n", null, "2 classes"),
+        Arguments.of("three classes", "a,b,label\n1,2,1\n3,4,2\n5,6,3\n", null, "2 classes"),
+        Arguments.of("duplicate column", "a,a,label\n1,2,1\n3,4,-1\n", null, "duplicate"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badInputs")
+  void badTrainingFileFailsCleanly(String name, String content, String special, String mentions) throws IOException {
+    Path bad = dir.resolve("bad-" + name.replace(' ', '-') + ".csv");
+    if (special == null) {
+      Files.writeString(bad, content);
+    }
+    Path out = dir.resolve("out-" + name.replace(' ', '-') + ".csv");
+    Path sum = dir.resolve("sum-" + name.replace(' ', '-') + ".json");
+    Run r = run("fit", "--train", bad.toString(), "--test", bad.toString(), "--label", "label", "--no-optimize",
+        "--out", out.toString(), "--summary", sum.toString());
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains(bad.getFileName().toString()), "names the file: " + r.err());
+    assertTrue(r.err().toLowerCase().contains(mentions.toLowerCase()), "mentions '" + mentions + "': " + r.err());
+    assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+    assertFalse(Files.exists(out), "no output file");
+    assertFalse(Files.exists(sum), "no summary file");
+    try (Stream<Path> s = Files.list(dir)) {
+      assertTrue(s.noneMatch(p -> p.getFileName().toString().endsWith(".tmp")), "no temporary left behind");
+    }
+  }
+
+  @Test
+  void testFileMissingAFeatureColumn() throws IOException {
+    Path bad = dir.resolve("test-missing-col.csv");
+    List<String> l = Files.readAllLines(test);
+    Files.write(bad, l.stream().map(s -> s.substring(s.indexOf(',') + 1)).toList());
+    Path out = dir.resolve("out-missing-col.csv");
+    Run r = run("fit", "--train", train.toString(), "--test", bad.toString(), "--label", "label", "--no-optimize",
+        "--out", out.toString());
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains("V1"), r.err());
+    assertFalse(Files.exists(out));
+  }
+
+  @Test
+  void badOptionsAreUsageErrors() {
+    Path out = dir.resolve("out-opts.csv");
+    String[][] cases = {
+        {"--kernel", "matern"},
+        {"--inference", "magic"},
+        {"--kernel", "se-ard", "--lengthscales", "1,2,3"},
+        {"--signal-variance", "-1"},
+        {"--likelihood", "cauchy"}};
+    for (String[] c : cases) {
+      List<String> args = new ArrayList<>(List.of("fit", "--train", train.toString(), "--test", test.toString(),
+          "--label", "label", "--no-optimize", "--out", out.toString()));
+      args.addAll(List.of(c));
+      Run r = run(args.toArray(String[]::new));
+      assertEquals(2, r.code(), Arrays.toString(c) + ": " + r.err());
+      assertFalse(Files.exists(out));
+    }
+    Run r = run("fit", "--train", train.toString(), "--test", test.toString(), "--label", "label",
+        "--out", dir.resolve("no/such/dir/p.csv").toString());
+    assertEquals(2, r.code(), r.err());
+  }
+}
