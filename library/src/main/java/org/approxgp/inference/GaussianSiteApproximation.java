@@ -100,7 +100,7 @@ final class GaussianSiteApproximation {
     Matrix sigma = null;
     if (fullSigma) {
       sigma = k.copy();
-      Matrix vtv = v.multTransA(v);
+      Matrix vtv = v.gram();
       double[] sd = sigma.data();
       double[] qd = vtv.data();
       for (int i = 0; i < sd.length; i++) {

@@ -154,6 +154,13 @@ public final class Matrix {
     return c;
   }
 
+  /** thisᵀ · this (new symmetric matrix; half the work of {@code multTransA(this)}). */
+  public Matrix gram() {
+    Matrix c = zeros(cols, cols);
+    org.ejml.dense.row.CommonOps_DDRM.multInner(ejml(), c.ejml());
+    return c;
+  }
+
   /** this · bᵀ (new matrix). */
   public Matrix multTransB(Matrix b) {
     requireInner(cols, b.cols);

@@ -73,6 +73,14 @@ class CholeskyTest {
   }
 
   @ParameterizedTest
+  @ValueSource(ints = {1, 3, 64})
+  void gramEqualsTransposeProduct(int n) {
+    Matrix v = randomSpd(n, 5 * n);
+    v.set(0, n - 1, 0.25);
+    assertTrue(v.gram().maxAbsDiff(v.multTransA(v)) < 1e-12 * n);
+  }
+
+  @ParameterizedTest
   @ValueSource(ints = {1, 5, 40})
   void rank1UpdateAndDowndateMatchRefactoring(int n) {
     Matrix a = randomSpd(n, 3 * n);
