@@ -20,7 +20,7 @@ public final class Summaries {
      * Groups {@code table} by the {@code groupBy} columns (groups in order of first appearance) and,
      * for each numeric column {@code v} in {@code values}, gives {@code v mean} and {@code v sd}
      * (sample standard deviation, n − 1 denominator; NaN for a single row), plus the group size
-     * {@code n}. Missing values are skipped.
+     * {@code count}. Missing values are skipped.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public static Table meanSd(Table table, List<String> groupBy, List<String> values) {
@@ -39,7 +39,7 @@ public final class Summaries {
             groupCols.add(c);
             out.addColumns(c);
         }
-        IntColumn n = IntColumn.create("n");
+        IntColumn n = IntColumn.create("count");
         out.addColumns(n);
         List<DoubleColumn[]> stats = new ArrayList<>();
         for (String v : values) {
