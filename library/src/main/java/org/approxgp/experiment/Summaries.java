@@ -19,7 +19,7 @@ public final class Summaries {
     /**
      * Groups {@code table} by the {@code groupBy} columns (groups in order of first appearance) and,
      * for each numeric column {@code v} in {@code values}, gives {@code v mean} and {@code v sd}
-     * (sample standard deviation, n − 1 denominator; NaN for a single row), plus the group size
+     * (sample standard deviation, n − 1 denominator; NaN — missing in Tablesaw — for a single row), plus the group size
      * {@code count}. Missing values are skipped.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
