@@ -112,4 +112,24 @@ with open(path, "w") as f:
 PY
   export JUPYTER_PATH="$JUPYTER_DIR${JUPYTER_PATH:+:$JUPYTER_PATH}"
   say "kernel: $KERNEL_NAME ($KERNEL_GAV) installed in $KERNEL_DIR (via JUPYTER_PATH)"
+  jjava_hooks
+}
+
+# Optional, for JJava users (pip install jjava): with JJAVA_JAR pointing at JJava's kernel jar,
+# compile the JJava display hooks and print the JJAVA_CLASSPATH to give that kernel. Not
+# exercised here (JJava is not installable on our build machines).
+jjava_hooks() {
+  [[ -n "${JJAVA_JAR:-}" ]] || return 0
+  [[ -f "$JJAVA_JAR" ]] || die "JJAVA_JAR=$JJAVA_JAR is not a file"
+  local jar classes="$TARGET/kernel/hooks-jjava" out="$TARGET/kernel/approxgp-display-jjava.jar"
+  jar=$(library_jar)
+  rm -rf "$classes" && mkdir -p "$classes"
+  javac --release 17 -nowarn -d "$classes" -cp "$JJAVA_JAR:$jar:$TARGET/lib/*" \
+    $(find "$HOOKS_SRC/jjava" -name '*.java') || die "compiling JJava display hooks failed"
+  cp -r "$HOOKS_SRC/jjava/META-INF" "$classes/"
+  (cd "$classes" && jar cf "$out" .)
+  local cp="$jar:$out" f
+  for f in "$TARGET"/lib/*.jar; do cp+=":$f"; done
+  say "jjava: hooks in $out; run JJava with"
+  say "  JJAVA_CLASSPATH='$cp'"
 }
