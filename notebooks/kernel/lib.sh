@@ -94,11 +94,11 @@ install_kernel() {
   local f
   for f in "$TARGET"/lib/*.jar; do rjk_cp+=";$f"; done
   mkdir -p "$KERNEL_DIR"
-  python3 - "$KERNEL_DIR/kernel.json" "$java_bin" "$cp" "$rjk_cp" <<'PY'
+  python3 - "$KERNEL_DIR/kernel.json" "$ROOT/notebooks/kernel/run-kernel.sh" "$java_bin" "$cp" "$rjk_cp" <<'PY'
 import json, sys
-path, java, cp, rjk_cp = sys.argv[1:]
+path, launcher, java, cp, rjk_cp = sys.argv[1:]
 spec = {
-    "argv": [java, "-Djava.awt.headless=true", "-cp", cp,
+    "argv": [launcher, java, "-Djava.awt.headless=true", "-cp", cp,
              "org.rapaio.jupyter.kernel.MainApp", "{connection_file}"],
     "display_name": "Java (approxgp)",
     "language": "java",
