@@ -98,7 +98,7 @@ install_kernel() {
 import json, sys
 path, launcher, java, cp, rjk_cp = sys.argv[1:]
 spec = {
-    "argv": [launcher, java, "-Djava.awt.headless=true", "-cp", cp,
+    "argv": [launcher, java, "-Djava.awt.headless=true", "-Dslf4j.internal.verbosity=ERROR", "-cp", cp,
              "org.rapaio.jupyter.kernel.MainApp", "{connection_file}"],
     "display_name": "Java (approxgp)",
     "language": "java",

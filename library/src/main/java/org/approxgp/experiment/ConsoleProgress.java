@@ -40,8 +40,9 @@ public final class ConsoleProgress implements ProgressListener {
         this.reused = reused;
         this.startNanos = nanoClock.getAsLong();
         this.lastDraw = Long.MIN_VALUE;
-        out.printf("%s: %d trials, %d already in the results file, %d to run%n",
-                experiment, total, reused, total - reused);
+        // one println per line: notebook kernels turn every separate write into a separate output chunk
+        out.println(String.format("%s: %d trials, %d already in the results file, %d to run",
+                experiment, total, reused, total - reused));
         out.flush();
     }
 
@@ -70,8 +71,8 @@ public final class ConsoleProgress implements ProgressListener {
         if (interactive) {
             out.println();
         }
-        out.printf("%s: finished %d/%d trials (%d failed) in %s%n", name, done, total, failed,
-                clock((now - startNanos) / 1e9));
+        out.println(String.format("%s: finished %d/%d trials (%d failed) in %s", name, done, total, failed,
+                clock((now - startNanos) / 1e9)));
         out.flush();
     }
 
