@@ -1,0 +1,46 @@
+package org.approxgp.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+import tech.tablesaw.api.NumericColumn;
+import tech.tablesaw.api.Table;
+
+/** XChart figures from result tables. */
+public final class Charts {
+
+    public static final int WIDTH = 640;
+    public static final int HEIGHT = 420;
+
+    private Charts() {
+    }
+
+    /**
+     * One line per distinct value of {@code series}: y against x, rows in table order.
+     *
+     * @param logLog log scale on both axes
+     */
+    public static XYChart lines(Table t, String x, String y, String series, String title, boolean logLog) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
+        chart.getStyler().setXAxisLogarithmic(logLog).setYAxisLogarithmic(logLog);
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        NumericColumn<?> xs = (NumericColumn<?>) t.column(x);
+        NumericColumn<?> ys = (NumericColumn<?>) t.column(y);
+        Map<String, List<double[]>> groups = new LinkedHashMap<>();
+        for (int r = 0; r < t.rowCount(); r++) {
+            groups.computeIfAbsent(t.column(series).getString(r), k -> new ArrayList<>())
+                    .add(new double[] {xs.getDouble(r), ys.getDouble(r)});
+        }
+        groups.forEach((name, pts) -> {
+            XYSeries s = chart.addSeries(name, pts.stream().mapToDouble(p -> p[0]).toArray(),
+                    pts.stream().mapToDouble(p -> p[1]).toArray());
+            s.setMarker(SeriesMarkers.CIRCLE);
+        });
+        return chart;
+    }
+}

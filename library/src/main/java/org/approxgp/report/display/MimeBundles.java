@@ -1,0 +1,42 @@
+package org.approxgp.report.display;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.approxgp.report.Figures;
+import org.approxgp.report.Tables;
+import org.knowm.xchart.internal.chartpart.Chart;
+import tech.tablesaw.api.Table;
+
+/**
+ * Kernel-independent rendering: the MIME bundle (MIME type → data) a notebook should show for an
+ * object. Images are base64 PNG under {@code image/png}, as the Jupyter protocol requires.
+ */
+public final class MimeBundles {
+
+    public static final String HTML = "text/html";
+    public static final String PNG = "image/png";
+    public static final String TEXT = "text/plain";
+
+    private MimeBundles() {
+    }
+
+    /** Whether this class has a bundle for objects of type {@code c}. */
+    public static boolean supports(Class<?> c) {
+        return Table.class.isAssignableFrom(c) || Chart.class.isAssignableFrom(c);
+    }
+
+    public static Optional<Map<String, String>> of(Object o) {
+        Map<String, String> m = new LinkedHashMap<>();
+        if (o instanceof Table t) {
+            m.put(HTML, Tables.toHtml(t));
+            m.put(TEXT, t.printAll());
+        } else if (o instanceof Chart<?, ?> c) {
+            m.put(PNG, Figures.pngBase64(c));
+            m.put(TEXT, "XChart " + c.getClass().getSimpleName() + ": " + c.getTitle());
+        } else {
+            return Optional.empty();
+        }
+        return Optional.of(m);
+    }
+}

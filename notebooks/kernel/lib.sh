@@ -1,0 +1,135 @@
+# shellcheck shell=bash
+# Shared by bin/reproduce and bin/lab: build the library, find or install Jupyter, install the
+# project-local Java kernelspec. Source it with ROOT set to the project root; nothing here touches
+# the user's global Jupyter configuration (kernelspecs go under $ROOT/library/target/jupyter and are
+# found through JUPYTER_PATH).
+
+KERNEL_GAV="${APPROXGP_KERNEL_GAV:-io.github.padreati:rapaio-jupyter-kernel:3.0.1}"
+KERNEL_NAME="approxgp-java"
+TARGET="$ROOT/library/target"
+JUPYTER_DIR="$TARGET/jupyter"
+KERNEL_DIR="$JUPYTER_DIR/kernels/$KERNEL_NAME"
+HOOKS_SRC="$ROOT/notebooks/kernel/hooks"
+
+say() { printf '%s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# 1. Build library/target/approxgp-*.jar and library/target/lib/*.jar unless up to date.
+build_library() {
+  command -v mvn >/dev/null || die "Maven (mvn) is not on PATH; install it or use environment.yml"
+  command -v java >/dev/null || die "java is not on PATH; install a JDK 17+ or use environment.yml"
+  local jar
+  jar=$(library_jar || true)
+  if [[ -n "$jar" && -d "$TARGET/lib" ]] && [[ -z "$(find "$ROOT/pom.xml" "$ROOT/library/pom.xml" "$ROOT/library/src/main" \
+        $( [[ -d "$ROOT/datasets" ]] && echo "$ROOT/datasets" ) -newer "$jar" -type f -print -quit)" ]]; then
+    say "library: up to date ($(basename "$jar"))"
+    return
+  fi
+  say "library: building with Maven (mvn -B -ntp -q package -DskipTests) ..."
+  (cd "$ROOT" && mvn -B -ntp -q package -DskipTests) || die "library build failed"
+  library_jar >/dev/null || die "build produced no library/target/approxgp-*.jar"
+}
+
+library_jar() {
+  local j
+  for j in "$TARGET"/approxgp-*.jar; do
+    [[ -f "$j" && "$j" != *-sources.jar && "$j" != *-javadoc.jar && "$j" != *-tests.jar ]] && { echo "$j"; return 0; }
+  done
+  return 1
+}
+
+# 2. Find Jupyter (with nbconvert; with JupyterLab when $1 = lab), else make $ROOT/.venv.
+find_jupyter() {
+  local need_lab="${1:-}"
+  if command -v jupyter >/dev/null && jupyter nbconvert --version >/dev/null 2>&1 \
+      && { [[ -z "$need_lab" ]] || jupyter lab --version >/dev/null 2>&1; }; then
+    JUPYTER=$(command -v jupyter)
+    say "jupyter: using $JUPYTER"
+    return
+  fi
+  local venv="$ROOT/.venv"
+  if [[ ! -f "$venv/.approxgp-jupyter-ok" ]]; then
+    command -v python3 >/dev/null || die "no jupyter on PATH and no python3 to make $venv"
+    say "jupyter: not found on PATH; installing JupyterLab + nbconvert into $venv ..."
+    [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv" || die "python3 -m venv $venv failed (Debian: apt-get install python3-venv)"
+    local pip_opts=()
+    # Fail fast on an unreachable index unless the user configured pip themselves.
+    [[ -n "${PIP_RETRIES:-}" ]] || pip_opts+=(--retries 0 --timeout 5)
+    "$venv/bin/python" -m pip install "${pip_opts[@]}" jupyterlab nbconvert ipykernel >"$venv/pip-install.log" 2>&1 \
+      || { tail -20 "$venv/pip-install.log" >&2; die "pip install into $venv failed (log: $venv/pip-install.log)"; }
+    touch "$venv/.approxgp-jupyter-ok"
+  fi
+  JUPYTER="$venv/bin/jupyter"
+  say "jupyter: using $JUPYTER"
+}
+
+# 3. Kernel jar from Maven Central (via Maven), display hooks jar, kernelspec.
+install_kernel() {
+  local jar java_bin kernel_jar hooks_jar cp rjk_cp
+  jar=$(library_jar) || die "library jar missing; build first"
+  java_bin="${JAVA_HOME:+$JAVA_HOME/bin/java}"
+  [[ -n "$java_bin" && -x "$java_bin" ]] || java_bin=$(command -v java)
+  local a="${KERNEL_GAV#*:}"; a="${a%%:*}"; local v="${KERNEL_GAV##*:}"
+  kernel_jar="$TARGET/kernel/$a-$v.jar"
+  if [[ ! -f "$kernel_jar" ]]; then
+    say "kernel: fetching $KERNEL_GAV with Maven ..."
+    (cd "$ROOT" && mvn -B -ntp -q -N dependency:copy -Dartifact="$KERNEL_GAV" -DoutputDirectory="$TARGET/kernel" -Dmdep.overWriteIfNewer=true) \
+      || die "could not fetch $KERNEL_GAV from Maven Central"
+  fi
+  hooks_jar="$TARGET/kernel/approxgp-display-rapaio.jar"
+  if [[ ! -f "$hooks_jar" || -n "$(find "$HOOKS_SRC/rapaio" "$jar" -newer "$hooks_jar" -print -quit)" ]]; then
+    say "kernel: compiling display hooks for rapaio-jupyter-kernel ..."
+    local classes="$TARGET/kernel/hooks-rapaio"
+    rm -rf "$classes" && mkdir -p "$classes"
+    javac --release 17 -nowarn -d "$classes" -cp "$kernel_jar:$jar:$TARGET/lib/*" \
+      $(find "$HOOKS_SRC/rapaio" -name '*.java') || die "compiling display hooks failed"
+    cp -r "$HOOKS_SRC/rapaio/META-INF" "$classes/"
+    (cd "$classes" && jar cf "$hooks_jar" .) || die "jar of display hooks failed"
+  fi
+  # The kernel JVM's own class path holds the library, its deps and the hooks, so the kernel's
+  # ServiceLoader sees the hooks; RJK_CLASSPATH (';'-separated) puts the same jars on the JShell
+  # compiler's class path so cells can import org.approxgp.* without any magic.
+  cp="$kernel_jar:$jar:$TARGET/lib/*:$hooks_jar"
+  rjk_cp="$jar"
+  local f
+  for f in "$TARGET"/lib/*.jar; do rjk_cp+=";$f"; done
+  mkdir -p "$KERNEL_DIR"
+  python3 - "$KERNEL_DIR/kernel.json" "$ROOT/notebooks/kernel/run-kernel.sh" "$java_bin" "$cp" "$rjk_cp" <<'PY'
+import json, sys
+path, launcher, java, cp, rjk_cp = sys.argv[1:]
+spec = {
+    "argv": [launcher, java, "-Djava.awt.headless=true", "-Dslf4j.internal.verbosity=ERROR", "-cp", cp,
+             "org.rapaio.jupyter.kernel.MainApp", "{connection_file}"],
+    "display_name": "Java (approxgp)",
+    "language": "java",
+    "interrupt_mode": "message",
+    "env": {"RJK_CLASSPATH": rjk_cp, "RJK_TIMEOUT_MILLIS": "-1",
+            "RJK_COMPILER_OPTIONS": "", "RJK_INIT_SCRIPT": ""},
+    "metadata": {"generated_by": "approxgp notebooks/kernel/lib.sh"},
+}
+with open(path, "w") as f:
+    json.dump(spec, f, indent=1)
+PY
+  export JUPYTER_PATH="$JUPYTER_DIR${JUPYTER_PATH:+:$JUPYTER_PATH}"
+  say "kernel: $KERNEL_NAME ($KERNEL_GAV) installed in $KERNEL_DIR (via JUPYTER_PATH)"
+  jjava_hooks
+}
+
+# Optional, for JJava users (pip install jjava): with JJAVA_JAR pointing at JJava's kernel jar,
+# compile the JJava display hooks and print the JJAVA_CLASSPATH to give that kernel. Not
+# exercised here (JJava is not installable on our build machines).
+jjava_hooks() {
+  [[ -n "${JJAVA_JAR:-}" ]] || return 0
+  [[ -f "$JJAVA_JAR" ]] || die "JJAVA_JAR=$JJAVA_JAR is not a file"
+  local jar classes="$TARGET/kernel/hooks-jjava" out="$TARGET/kernel/approxgp-display-jjava.jar"
+  jar=$(library_jar)
+  rm -rf "$classes" && mkdir -p "$classes"
+  javac --release 17 -nowarn -d "$classes" -cp "$JJAVA_JAR:$jar:$TARGET/lib/*" \
+    $(find "$HOOKS_SRC/jjava" -name '*.java') || die "compiling JJava display hooks failed"
+  cp -r "$HOOKS_SRC/jjava/META-INF" "$classes/"
+  (cd "$classes" && jar cf "$out" .)
+  local cp="$jar:$out" f
+  for f in "$TARGET"/lib/*.jar; do cp+=":$f"; done
+  say "jjava: hooks in $out; run JJava with"
+  say "  JJAVA_CLASSPATH='$cp'"
+}
