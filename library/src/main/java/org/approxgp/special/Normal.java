@@ -42,6 +42,9 @@ public final class Normal {
      */
     private static double expHalfSquare(double z) {
         final double s = z * z;
+        if (s > 1e300) {
+            return 0.0; // includes z = ±∞
+        }
         final double e = Math.fma(z, z, -s);
         // e^{−z²/2} = e^{−s/2} · e^{−e/2} ≈ e^{−s/2}(1 − e/2), |e| ≤ ulp(s)/2
         return Math.exp(-0.5 * s) * (1.0 - 0.5 * e);
@@ -52,6 +55,9 @@ public final class Normal {
      */
     private static double minusHalfSquare(double z) {
         final double s = z * z;
+        if (Double.isInfinite(s)) {
+            return Double.NEGATIVE_INFINITY;
+        }
         final double e = Math.fma(z, z, -s);
         return -0.5 * s - 0.5 * e;
     }
