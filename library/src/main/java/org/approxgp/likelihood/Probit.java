@@ -212,8 +212,8 @@ public final class Probit implements Likelihood {
 
   /**
    * ∫₀^∞ g(t) dt by the exp–sinh trapezoid rule t = L exp(π/2 sinh τ), dt = t (π/2) cosh τ dτ
-   * (Takahasi &amp; Mori 1974), τ ∈ [−4, 4], step halved from ½ to 1/32 until two consecutive levels agree
-   * to 1e-14 relative (the integrand here is positive, smooth and decays at least like a Gaussian). L is
+   * (Takahasi &amp; Mori 1974), τ ∈ [−4, 4], step halved from ½ to 1/32 until the estimated relative error
+   * (Δ²/I for the level difference Δ, once Δ decreases) is below 1e-14 (the integrand here is positive, smooth and decays at least like a Gaussian). L is
    * the length scale of the integrand (1/|c| for c ≪ 0).
    */
   private static double expSinh(DoubleUnaryOperator g, double scale) {
@@ -223,16 +223,20 @@ public final class Probit implements Likelihood {
       sum += expSinhNode(g, scale, k * h);
     }
     double prev = sum * h;
+    double prevDelta = Double.POSITIVE_INFINITY;
     for (int level = 2; level <= 6; level++) {
       h *= 0.5;
       for (double t = -4 + h; t < 4; t += 2 * h) {
         sum += expSinhNode(g, scale, t);
       }
       double cur = sum * h;
-      if (Math.abs(cur - prev) <= 1e-14 * cur) {
+      double delta = Math.abs(cur - prev);
+      // exponential convergence: once Δ decreases, the error of the finer level is about Δ²/I
+      if (delta <= 1e-15 * cur || (level >= 3 && delta < prevDelta && delta * delta <= 1e-14 * cur * cur)) {
         return cur;
       }
       prev = cur;
+      prevDelta = delta;
     }
     return prev;
   }
