@@ -55,8 +55,23 @@ def write(name, description, columns, rows):
 
 def quad_checked(f, pts):
     """mpmath.quad on the given break points, cross-checked against a second evaluation on a 4x finer
-    partition (mpmath.quad can be silently inaccurate); the two must agree to 1e-25 relative."""
-    v1 = mp.quad(f, pts)
+    partition; the two must agree to 1e-25 relative (or 1e-330 absolute: below every double).
+    mpmath.quad's stopping rule is an absolute error of about 10^-dps, so the integrand is first divided
+    by its largest absolute value over 64 sample points per finite interval (without this, integrands of
+    size 1e-89 come back with relative errors of 1e-5)."""
+    samples = []
+    for lo, hi in zip(pts[:-1], pts[1:]):
+        if not (mp.isinf(lo) or mp.isinf(hi)):
+            samples += [lo + (hi - lo) * (k + mp.mpf(1) / 2) / 64 for k in range(64)]
+        elif not mp.isinf(lo):
+            samples += [lo + k for k in range(64)]
+        elif not mp.isinf(hi):
+            samples += [hi - k for k in range(64)]
+    scale = max(abs(f(t)) for t in samples)
+    if scale == 0:
+        raise RuntimeError("integrand vanishes at every sample point")
+    g = lambda t: f(t) / scale
+    v1 = mp.quad(g, pts)
     fine = []
     for lo, hi in zip(pts[:-1], pts[1:]):
         if mp.isinf(lo) or mp.isinf(hi):
@@ -64,10 +79,10 @@ def quad_checked(f, pts):
         else:
             fine += [lo + (hi - lo) * k / 4 for k in range(4)]
     fine.append(pts[-1])
-    v2 = mp.quad(f, fine)
-    if abs(v1 - v2) > mp.mpf(10) ** -25 * abs(v2):
-        raise RuntimeError(f"mpmath.quad disagreement {v1} vs {v2}")
-    return v2
+    v2 = mp.quad(g, fine)
+    if abs(v1 - v2) > mp.mpf(10) ** -25 * abs(v2) + mp.mpf(10) ** -330 / scale:
+        raise RuntimeError(f"mpmath.quad disagreement {v1 * scale} vs {v2 * scale}")
+    return v2 * scale
 
 
 def rng(k):
@@ -229,8 +244,8 @@ def table_owens_t():
         rows.append([f2s(h), f2s(a), m2s(owen_t(h, a))])
     write("owens_t.csv", """
         Owen's T function T(h, a) = 1/(2 pi) int_0^a exp(-h^2 (1 + x^2)/2)/(1 + x^2) dx by mpmath.quad
-        (split at c/h, c = 0.5, 1, 2, 3, 5, 7, 10, 15, 20, 30, 40; cross-checked against a 4x finer split
-        to 1e-25 relative) for |a| <= 1; for |a| > 1 the exact identity
+        (split at c/h, c = 0.5, 1, 2, 3, 5, 7, 10, 15, 20, 30, 40; integrand scaled to max 1 (mpmath.quad's
+        tolerance is absolute); cross-checked against a 4x finer split to 1e-25 relative) for |a| <= 1; for |a| > 1 the exact identity
         T(h,a) = Phi(h)/2 + Phi(ah)/2 - Phi(h) Phi(ah) - T(ah, 1/a) (h >= 0, a > 0) evaluated at 50 digits;
         T(h, +-inf) = +-Phi(-|h|)/2; T(-h, a) = T(h, a); T(h, -a) = -T(h, a).
         points: special cases (h = 0; a = 0, +-0, +-1, 0.99999, 1.00001, +-1e10, +-inf; negative h and a),
@@ -249,7 +264,16 @@ def bvn(x, y, rho):
     # Plackett/Drezner: Phi2 = Phi(x) Phi(y) + 1/(2 pi) int_0^{asin rho} exp(-(x^2 + y^2 - 2xy sin t)/(2 cos^2 t)) dt
     f = lambda t: mp.exp(-(x * x + y * y - 2 * x * y * mp.sin(t)) / (2 * mp.cos(t) ** 2))
     th = mp.asin(rho)
-    return mp.ncdf(x) * mp.ncdf(y) + quad_checked(f, mp.linspace(0, th, 5)) / (2 * mp.pi)
+    # for x, y < 0 and rho < 0 the two terms cancel: log10 of the digits lost is about
+    # (Q - (x^2 + y^2)/2)/ln 10, Q = (x^2 + y^2 - 2 rho x y)/(2(1 - rho^2)); raise the precision by that
+    # (unless the value is below 1e-400, i.e. zero in every double comparison)
+    extra = 0
+    if x < 0 and y < 0 and rho < 0:
+        q = (x * x + y * y - 2 * rho * x * y) / (2 * (1 - rho * rho))
+        if q / mp.log(10) < 400:
+            extra = int((q - (x * x + y * y) / 2) / mp.log(10)) + 10
+    with mp.workdps(mp.dps + extra):
+        return +(mp.ncdf(x) * mp.ncdf(y) + quad_checked(f, mp.linspace(0, th, 5)) / (2 * mp.pi))
 
 
 def table_bvn():
@@ -272,8 +296,9 @@ def table_bvn():
     write("bivariate_normal.csv", """
         bivariate standard normal CDF P(X <= x, Y <= y), corr(X, Y) = rho: Phi(x)Phi(y) + 1/(2 pi) int_0^asin(rho)
         exp(-(x^2 + y^2 - 2 x y sin t)/(2 cos^2 t)) dt (Plackett 1954 / Drezner & Wesolowsky 1990) by mpmath.quad
-        (cross-checked against a 4x finer split to 1e-25 relative);
-        rho = 1: Phi(min(x, y)); rho = -1: max(0, Phi(x) - Phi(-y)).
+        (integrand scaled to max 1, cross-checked against a 4x finer split to 1e-25 relative);
+        rho = 1: Phi(min(x, y)); rho = -1: max(0, Phi(x) - Phi(-y)). For x, y < 0 > rho the precision is raised by
+        the digits lost to cancellation (values below 1e-400 are only absolutely accurate).
         points: specials (x or y = 0, rho = 0, +-0.5, +-0.999999, +-1) 70, 500 uniform x, y in [-8, 8],
         rho in [-1, 1]; 200 with |rho| = 1 - loguniform[1e-10, 0.1]; 100 with |rho| < 0.1; 150 in the lower
         tail (x, y = -loguniform[1, 30]); 50 with x ~ y and rho = 1 - loguniform[1e-12, 1e-4].
@@ -395,7 +420,11 @@ def table_gamma():
                 Q = upper_gamma_cf(am, xm)
             P = 1 - Q if P is None else P
             Q = 1 - P if Q is None else Q
-        rows.append([f2s(a), f2s(x), m2s(P), m2s(Q), m2s(mp.loggamma(am))])
+        with mp.workdps(60):
+            xdens = mp.exp(am * mp.log(xm) - xm - mp.loggamma(am)) if x > 0 else mp.mpf(0)  # x dP/dx
+            kP = xdens / P if P != 0 else mp.inf
+            kQ = xdens / Q if Q != 0 else mp.inf
+        rows.append([f2s(a), f2s(x), m2s(P), m2s(Q), m2s(mp.loggamma(am)), m2s(kP), m2s(kQ)])
     write("incomplete_gamma.csv", """
         regularised incomplete gamma P(a, x) = gammainc(a, 0, x, regularized) and Q(a, x) = gammainc(a, x, inf,
         regularized) (mpmath at 60 digits, separately, so the small one is relatively accurate; where mpmath's
@@ -403,7 +432,9 @@ def table_gamma():
         (a > 2e4, x well above a), Q by Legendre's continued fraction (A&S 6.5.31, modified Lentz to 1e-55), P = 1 - Q), and log Gamma(a).
         points: specials, 400 loguniform a, x in [1e-3, 1e3]; 300 a loguniform [1, 1e6], x = a + u sqrt(a),
         u uniform [-6, 6]; 200 a loguniform [1e2, 1e6], x/a loguniform [0.5, 2]; 100 small a, x.
-    """, ["a", "x", "P", "Q", "logGamma"], rows)
+        kP = x (dP/dx)/P, kQ = x (dP/dx)/Q: relative condition numbers of P and Q with respect to x (dP/dx =
+        x^(a-1) e^-x / Gamma(a)); for large a in the tails they reach ~|x - a|, e.g. 3.6e4.
+    """, ["a", "x", "P", "Q", "logGamma", "kP", "kQ"], rows)
 
 
 def table_gauss_hermite():
