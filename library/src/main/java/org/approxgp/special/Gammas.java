@@ -13,7 +13,11 @@ import org.apache.commons.numbers.gamma.RegularizedGamma;
  * (series, continued fraction, and Temme's uniform asymptotic expansion for large a; A. R. DiDonato
  * &amp; A. H. Morris (1986), "Computation of the incomplete gamma function ratios and their inverse",
  * ACM TOMS 12, 377–393). P and Q are each computed directly (not as 1 − the other), so the smaller
- * one is relatively accurate in both tails. Accuracy measured against mpmath in {@code GammasTest}.
+ * one is relatively accurate in both tails. Accuracy measured against mpmath in {@code GammasTest}:
+ * about 1e-15 relative where the problem is well conditioned, but for large a far in a tail
+ * (a ~ 1e6, |x − a| ~ 36√a, where the relative condition number κ = |x ∂F/∂x|/F ≈ |x − a| ~ 3.6e4)
+ * Commons Numbers 1.3 loses up to 1.3e-10 relative, i.e. about 30·κ·ε — close to, but not at, the
+ * κ·ε that the rounding of x alone would cause.
  */
 public final class Gammas {
 
