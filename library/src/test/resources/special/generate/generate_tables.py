@@ -53,21 +53,42 @@ def write(name, description, columns, rows):
     print(f"wrote {path}: {len(rows)} rows", file=sys.stderr)
 
 
-def quad_checked(f, pts):
-    """mpmath.quad on the given break points, cross-checked against a second evaluation on a 4x finer
-    partition (mpmath.quad can be silently inaccurate); the two must agree to 1e-25 relative."""
-    v1 = mp.quad(f, pts)
-    fine = []
-    for lo, hi in zip(pts[:-1], pts[1:]):
-        if mp.isinf(lo) or mp.isinf(hi):
-            fine.append(lo)
-        else:
-            fine += [lo + (hi - lo) * k / 4 for k in range(4)]
-    fine.append(pts[-1])
-    v2 = mp.quad(f, fine)
-    if abs(v1 - v2) > mp.mpf(10) ** -25 * abs(v2):
-        raise RuntimeError(f"mpmath.quad disagreement {v1} vs {v2}")
-    return v2
+_QUAD_CALLS = [0]
+
+
+def quad_checked(f, pts, scale=None):
+    """mpmath.quad on the given break points. mpmath.quad's stopping rule is an absolute error of about
+    10^-dps, so the integrand is first divided by `scale` (its known maximum, or else the largest absolute
+    value over 16 sample points per interval); without this, integrands of size 1e-89 come back with
+    relative errors of 1e-5. Every 5th call is cross-checked against Gauss-Legendre quadrature on a 4x
+    finer partition (agreement to 1e-25 relative or 1e-330 absolute required, else the script stops)."""
+    if scale is None:
+        samples = []
+        for lo, hi in zip(pts[:-1], pts[1:]):
+            if not (mp.isinf(lo) or mp.isinf(hi)):
+                samples += [lo + (hi - lo) * (k + mp.mpf(1) / 2) / 16 for k in range(16)]
+            elif not mp.isinf(lo):
+                samples += [lo + k for k in range(16)]
+            elif not mp.isinf(hi):
+                samples += [hi - k for k in range(16)]
+        scale = max(abs(f(t)) for t in samples)
+    if scale == 0:
+        raise RuntimeError("integrand vanishes at every sample point")
+    g = lambda t: f(t) / scale
+    v1 = mp.quad(g, pts)
+    _QUAD_CALLS[0] += 1
+    if _QUAD_CALLS[0] % 5 == 0:
+        fine = []
+        for lo, hi in zip(pts[:-1], pts[1:]):
+            if mp.isinf(lo) or mp.isinf(hi):
+                fine.append(lo)
+            else:
+                fine += [lo + (hi - lo) * k / 4 for k in range(4)]
+        fine.append(pts[-1])
+        v2 = mp.quad(g, fine, method="gauss-legendre")
+        if abs(v1 - v2) > mp.mpf(10) ** -25 * abs(v2) + mp.mpf(10) ** -330 / scale:
+            raise RuntimeError(f"mpmath.quad disagreement {v1 * scale} vs {v2 * scale}")
+    return v1 * scale
 
 
 def rng(k):
@@ -187,9 +208,11 @@ def owen_t(h, a):
     if a == 0:
         return mp.mpf(0)
     if a > 1:
-        # T(h,a) = 1/2 Phi(h) + 1/2 Phi(ah) - Phi(h) Phi(ah) - T(ah, 1/a)   (h >= 0, a > 0)
+        # T(h,a) = 1/2 Phi(h) + 1/2 Phi(ah) - Phi(h) Phi(ah) - T(ah, 1/a)   (h >= 0, a > 0), written with upper tails
+        # q = Phi(-h), qa = Phi(-ah) as (q + qa)/2 - q qa - T(ah, 1/a) to avoid the cancellation 1 - Phi(h)
         ah = a * h
-        return (mp.ncdf(h) + mp.ncdf(ah)) / 2 - mp.ncdf(h) * mp.ncdf(ah) - owen_t(ah, 1 / a)
+        q, qa = mp.ncdf(-h), mp.ncdf(-ah)
+        return (q + qa) / 2 - q * qa - owen_t(ah, 1 / a)
     f = lambda x: mp.exp(-h * h * (1 + x * x) / 2) / (1 + x * x)
     pts = [mp.mpf(0)]
     if h > 0:
@@ -197,7 +220,7 @@ def owen_t(h, a):
             if c / h < a:
                 pts.append(c / h)
     pts.append(a)
-    return quad_checked(f, pts) / (2 * mp.pi)
+    return quad_checked(f, pts, scale=mp.exp(-h * h / 2)) / (2 * mp.pi)
 
 
 def table_owens_t():
@@ -229,9 +252,9 @@ def table_owens_t():
         rows.append([f2s(h), f2s(a), m2s(owen_t(h, a))])
     write("owens_t.csv", """
         Owen's T function T(h, a) = 1/(2 pi) int_0^a exp(-h^2 (1 + x^2)/2)/(1 + x^2) dx by mpmath.quad
-        (split at c/h, c = 0.5, 1, 2, 3, 5, 7, 10, 15, 20, 30, 40; cross-checked against a 4x finer split
-        to 1e-25 relative) for |a| <= 1; for |a| > 1 the exact identity
-        T(h,a) = Phi(h)/2 + Phi(ah)/2 - Phi(h) Phi(ah) - T(ah, 1/a) (h >= 0, a > 0) evaluated at 50 digits;
+        (split at c/h, c = 0.5, 1, 2, 3, 5, 7, 10, 15, 20, 30, 40; integrand divided by its maximum e^{-h^2/2} (mpmath.quad's
+        tolerance is absolute); every 5th point cross-checked by Gauss-Legendre on a 4x finer split to 1e-25) for |a| <= 1; for |a| > 1 the exact identity
+        T(h,a) = (Q(h) + Q(ah))/2 - Q(h) Q(ah) - T(ah, 1/a), Q(t) = Phi(-t) (h >= 0, a > 0), at 50 digits;
         T(h, +-inf) = +-Phi(-|h|)/2; T(-h, a) = T(h, a); T(h, -a) = -T(h, a).
         points: special cases (h = 0; a = 0, +-0, +-1, 0.99999, 1.00001, +-1e10, +-inf; negative h and a),
         2 random points in every cell of the Patefield-Tandy (h, a) selection grid (random signs),
@@ -246,10 +269,28 @@ def bvn(x, y, rho):
         return mp.ncdf(min(x, y))
     if rho == -1:
         return max(mp.mpf(0), mp.ncdf(x) - mp.ncdf(-y))
+    if abs(rho) > 0.9:
+        # the Drezner integrand below is too steep near t = +-pi/2 for mpmath.quad; use
+        # Phi2 = int_{-inf}^x phi(t) Phi((y - rho t)/sqrt(1 - rho^2)) dt, split around the step at t0 = y/rho
+        s = mp.sqrt((1 - rho) * (1 + rho))
+        t0, w = y / rho, s / abs(rho)
+        cuts = sorted({t0 + c * w for c in (-30, -10, -3, -1, 0, 1, 3, 10, 30)} | {x - 40, x - 10, x - 3})
+        pts = [-mp.inf] + [c for c in cuts if c < x] + [x]
+        g = lambda t: mp.npdf(t) * mp.ncdf((y - rho * t) / s)
+        return quad_checked(g, pts)
     # Plackett/Drezner: Phi2 = Phi(x) Phi(y) + 1/(2 pi) int_0^{asin rho} exp(-(x^2 + y^2 - 2xy sin t)/(2 cos^2 t)) dt
     f = lambda t: mp.exp(-(x * x + y * y - 2 * x * y * mp.sin(t)) / (2 * mp.cos(t) ** 2))
     th = mp.asin(rho)
-    return mp.ncdf(x) * mp.ncdf(y) + quad_checked(f, mp.linspace(0, th, 5)) / (2 * mp.pi)
+    # for x, y < 0 and rho < 0 the two terms cancel: log10 of the digits lost is about
+    # (Q - (x^2 + y^2)/2)/ln 10, Q = (x^2 + y^2 - 2 rho x y)/(2(1 - rho^2)); raise the precision by that
+    # (unless the value is below 1e-400, i.e. zero in every double comparison)
+    extra = 0
+    if x < 0 and y < 0 and rho < 0:
+        q = (x * x + y * y - 2 * rho * x * y) / (2 * (1 - rho * rho))
+        if q / mp.log(10) < 400:
+            extra = int((q - (x * x + y * y) / 2) / mp.log(10)) + 10
+    with mp.workdps(mp.dps + extra):
+        return +(mp.ncdf(x) * mp.ncdf(y) + quad_checked(f, mp.linspace(0, th, 5)) / (2 * mp.pi))
 
 
 def table_bvn():
@@ -272,8 +313,10 @@ def table_bvn():
     write("bivariate_normal.csv", """
         bivariate standard normal CDF P(X <= x, Y <= y), corr(X, Y) = rho: Phi(x)Phi(y) + 1/(2 pi) int_0^asin(rho)
         exp(-(x^2 + y^2 - 2 x y sin t)/(2 cos^2 t)) dt (Plackett 1954 / Drezner & Wesolowsky 1990) by mpmath.quad
-        (cross-checked against a 4x finer split to 1e-25 relative);
-        rho = 1: Phi(min(x, y)); rho = -1: max(0, Phi(x) - Phi(-y)).
+        for |rho| <= 0.9; for |rho| > 0.9 int_{-inf}^x phi(t) Phi((y - rho t)/sqrt(1 - rho^2)) dt split around t = y/rho
+        (integrand scaled to max 1; every 5th point cross-checked by Gauss-Legendre on a 4x finer split to 1e-25);
+        rho = 1: Phi(min(x, y)); rho = -1: max(0, Phi(x) - Phi(-y)). For x, y < 0 > rho the precision is raised by
+        the digits lost to cancellation (values below 1e-400 are only absolutely accurate).
         points: specials (x or y = 0, rho = 0, +-0.5, +-0.999999, +-1) 70, 500 uniform x, y in [-8, 8],
         rho in [-1, 1]; 200 with |rho| = 1 - loguniform[1e-10, 0.1]; 100 with |rho| < 0.1; 150 in the lower
         tail (x, y = -loguniform[1, 30]); 50 with x ~ y and rho = 1 - loguniform[1e-12, 1e-4].
@@ -395,7 +438,11 @@ def table_gamma():
                 Q = upper_gamma_cf(am, xm)
             P = 1 - Q if P is None else P
             Q = 1 - P if Q is None else Q
-        rows.append([f2s(a), f2s(x), m2s(P), m2s(Q), m2s(mp.loggamma(am))])
+        with mp.workdps(60):
+            xdens = mp.exp(am * mp.log(xm) - xm - mp.loggamma(am)) if x > 0 else mp.mpf(0)  # x dP/dx
+            kP = xdens / P if P != 0 else mp.inf
+            kQ = xdens / Q if Q != 0 else mp.inf
+        rows.append([f2s(a), f2s(x), m2s(P), m2s(Q), m2s(mp.loggamma(am)), m2s(kP), m2s(kQ)])
     write("incomplete_gamma.csv", """
         regularised incomplete gamma P(a, x) = gammainc(a, 0, x, regularized) and Q(a, x) = gammainc(a, x, inf,
         regularized) (mpmath at 60 digits, separately, so the small one is relatively accurate; where mpmath's
@@ -403,7 +450,9 @@ def table_gamma():
         (a > 2e4, x well above a), Q by Legendre's continued fraction (A&S 6.5.31, modified Lentz to 1e-55), P = 1 - Q), and log Gamma(a).
         points: specials, 400 loguniform a, x in [1e-3, 1e3]; 300 a loguniform [1, 1e6], x = a + u sqrt(a),
         u uniform [-6, 6]; 200 a loguniform [1e2, 1e6], x/a loguniform [0.5, 2]; 100 small a, x.
-    """, ["a", "x", "P", "Q", "logGamma"], rows)
+        kP = x (dP/dx)/P, kQ = x (dP/dx)/Q: relative condition numbers of P and Q with respect to x (dP/dx =
+        x^(a-1) e^-x / Gamma(a)); for large a in the tails they reach ~|x - a|, e.g. 3.6e4.
+    """, ["a", "x", "P", "Q", "logGamma", "kP", "kQ"], rows)
 
 
 def table_gauss_hermite():
@@ -471,7 +520,7 @@ def table_quadrature():
         at 50 digits for logprobit):
         probit:       int_{-inf}^{inf} N(f|p1, p2^2) Phi(f) df = Phi(p1/sqrt(1 + p2^2)); p1 ~ U[-8, 8], p2 ~ logU[0.05, 10]
         probit_mean:  int f N(f|p1, p2^2) Phi(f) df = p1 Phi(z) + p2^2 N(z)/sqrt(1 + p2^2), z = p1/sqrt(1 + p2^2)
-        logprobit:    int N(f|p1, p2^2) log Phi(f) df (mpmath.quad, cross-checked on a finer split to 1e-25); p1 ~ U[-6, 6], p2 ~ logU[0.05, 5]
+        logprobit:    int N(f|p1, p2^2) log Phi(f) df (mpmath.quad, every 5th cross-checked by Gauss-Legendre); p1 ~ U[-6, 6], p2 ~ logU[0.05, 5]
         powexp:       int_0^inf x^p1 e^{-x} dx = p1!, p1 = 0..20
         gauss_tail:   int_{p1}^inf e^{-x^2/2} dx = sqrt(2 pi) Phi(-p1); p1 ~ U[-6, 6]
         lorentz_left: int_{-inf}^{p1} dx/(1 + x^2) = pi/2 + atan(p1); p1 ~ U[-50, 50];  lorentz: over R = pi

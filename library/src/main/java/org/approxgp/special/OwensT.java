@@ -131,6 +131,10 @@ public final class OwensT {
             // T(h, ∞) = ½Φ(−|h|)
             return 0.5 * Normal.cdf(-h);
         }
+        if (h == 0.0) {
+            // T(0, a) = atan(a)/(2π), also for a > 1
+            return Math.atan(a) * ONE_DIV_TWO_PI;
+        }
         if (a <= 1.0) {
             return dispatch(h, a, a * h);
         }
