@@ -167,6 +167,7 @@ def table_erf():
     xs += [r.uniform(-6.0, 6.0) for _ in range(400)]
     xs += [r.uniform(-26.5, 27.0) for _ in range(300)]
     xs += [loguniform(r, 1e-8, 1e5) * r.choice([-1, 1]) for _ in range(300)]
+    xs += [r.uniform(-26.5, 27.0) for _ in range(50)]  # so erfcx (finite for x > -26.6) has >= 1000 points
     rows = []
     for x in xs:
         xm = mp.mpf(x)
@@ -174,7 +175,8 @@ def table_erf():
         rows.append([f2s(x), m2s(mp.erf(xm)), m2s(mp.erfc(xm)), m2s(erfcx)])
     write("erf.csv", """
         erf, erfc, erfcx(x) = exp(x^2) erfc(x).
-        x: specials, 400 uniform on [-6, 6], 300 uniform on [-26.5, 27], 300 signed loguniform on [1e-8, 1e5].
+        x: specials, 400 uniform on [-6, 6], 300 uniform on [-26.5, 27], 300 signed loguniform on [1e-8, 1e5],
+        50 more uniform on [-26.5, 27].
     """, ["x", "erf", "erfc", "erfcx"], rows)
 
 

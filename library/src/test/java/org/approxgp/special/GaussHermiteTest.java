@@ -96,6 +96,16 @@ class GaussHermiteTest {
     }
 
     @Test
+    void cacheIsThreadSafe() {
+        // many threads asking for the same fresh n get one instance with identical contents
+        final java.util.List<GaussHermite> got = java.util.stream.IntStream.range(0, 64).parallel()
+            .mapToObj(i -> GaussHermite.of(77)).toList();
+        for (GaussHermite g : got) {
+            assertSame(got.get(0), g);
+        }
+    }
+
+    @Test
     void cacheAndImmutability() {
         assertSame(GaussHermite.of(20), GaussHermite.of(20));
         final double[] x = GaussHermite.of(5).nodes();
