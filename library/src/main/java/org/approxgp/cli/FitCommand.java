@@ -88,10 +88,7 @@ final class FitCommand implements Callable<Integer> {
     if (summary != null) {
       AtomicFiles.checkWritable(summary, "--summary");
     }
-    Likelihood lik = switch (likelihood) {
-      case "probit" -> Probit.get();
-      default -> throw CliException.badInput("--likelihood: unknown '" + likelihood + "' (known: probit)");
-    };
+    Likelihood lik = Likelihoods.byName(likelihood);
     InferenceMethod method;
     try {
       method = Methods.byName(inference);

@@ -39,7 +39,7 @@ import org.approxgp.likelihood.VariationalExpectation;
  *
  * <p><b>Stopping rule.</b> Converged when the RMS distance between the current sites and the
  * fixed-point target (−2g_v, g_m − 2g_v∘m) — the undamped proposal, so independent of ρ — is below
- * {@link Options#tolerance()} (default 1e-9).
+ * {@link Options#tolerance()} (default 1e-6).
  *
  * <p><b>Evidence and gradient.</b> {@link Posterior#logEvidence()} is the ELBO at the optimum and
  * {@link Posterior#logEvidenceGradient()} its partial derivative in θ at fixed (α, λ). By the envelope
@@ -72,9 +72,9 @@ public final class Vb {
       }
     }
 
-    /** Tolerance 1e-9, 2000 iterations, ρ₀ = 1, no jitter, gradient on. */
+    /** Tolerance 1e-6 (the EP/QP stopping rule of the QP paper, §6), 2000 iterations, ρ₀ = 1, no jitter, gradient on. */
     public static Options defaults() {
-      return new Options(1e-9, 2000, 1.0, JitterPolicy.none(), true);
+      return new Options(1e-6, 2000, 1.0, JitterPolicy.none(), true);
     }
 
     public Options withTolerance(double t) {

@@ -60,6 +60,24 @@ public interface InferenceMethod {
     };
   }
 
+  /**
+   * Quantile Propagation: the EP loop with the W2 projection (table-backed for probit). Its objective
+   * is the EP-form evidence at QP's sites (QP paper eq. 2), as in the paper.
+   */
+  static InferenceMethod qp(Ep.Options options) {
+    return new InferenceMethod() {
+      @Override
+      public String name() {
+        return "qp";
+      }
+
+      @Override
+      public Posterior infer(Problem problem, Sites warmStart) {
+        return org.approxgp.inference.Qp.infer(problem, options, warmStart);
+      }
+    };
+  }
+
   /** EP with default options. */
   static InferenceMethod ep() {
     return ep(Ep.Options.defaults());

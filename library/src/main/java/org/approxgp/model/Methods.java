@@ -9,7 +9,7 @@ public final class Methods {
 
   /** Names accepted by {@link #byName}. */
   public static List<String> names() {
-    return List.of("ep", "laplace", "vb");
+    return List.of("ep", "qp", "laplace", "vb");
   }
 
   /**
@@ -20,6 +20,7 @@ public final class Methods {
   public static InferenceMethod byName(String name) {
     return switch (name) {
       case "ep" -> InferenceMethod.ep(Ep.Options.defaults());
+      case "qp" -> InferenceMethod.qp(Ep.Options.defaults());
       case "laplace" -> InferenceMethod.laplace(org.approxgp.inference.Laplace.Options.defaults());
       case "vb" -> InferenceMethod.vb(org.approxgp.inference.Vb.Options.defaults());
       default -> throw new IllegalArgumentException("unknown inference method '" + name + "'; known: " + names());

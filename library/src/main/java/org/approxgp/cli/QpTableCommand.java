@@ -1,0 +1,56 @@
+package org.approxgp.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.approxgp.projection.QpTable;
+import org.approxgp.projection.QpTables;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code approxgp qp-table build}: rebuild the QP lookup table (deterministic to the bit). */
+@Command(name = "qp-table", mixinStandardHelpOptions = true, description = "QP lookup tables.",
+    subcommands = QpTableCommand.Build.class)
+final class QpTableCommand implements Runnable {
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+  }
+
+  @Command(name = "build", mixinStandardHelpOptions = true,
+      description = "Build the probit σ_QP/σ_EP table (the one shipped in the JAR) and write it to --out.")
+  static final class Build implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "where to write the table")
+    Path out;
+
+    @Parameters(arity = "0..1", paramLabel = "LIKELIHOOD", defaultValue = "probit", description = "probit (default)")
+    String likelihood;
+
+    @Override
+    public Integer call() throws IOException {
+      if (!likelihood.equals("probit")) {
+        throw CliException.badInput("qp-table build: only the probit table exists, got '" + likelihood + "'");
+      }
+      AtomicFiles.checkWritable(out, "--out");
+      long t0 = System.nanoTime();
+      Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), "." + out.getFileName(), ".tmp");
+      try {
+        QpTable t = QpTables.buildProbit(tmp);
+        Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        spec.commandLine().getErr().printf("qp-table: %d x %d grid written to %s (%d bytes) in %.1f s%n",
+            t.muCount(), t.logSigmaCount(), out, Files.size(out), (System.nanoTime() - t0) * 1e-9);
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package org.approxgp.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.approxgp.likelihood.Likelihood;
+import org.approxgp.likelihood.TiltedMoments;
+import org.approxgp.projection.LpProjection;
+import org.approxgp.projection.QpTable;
+import org.approxgp.projection.QpTables;
+import org.approxgp.projection.W2Projection;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code approxgp tilted}: moments of the tilted distribution q̃(f) ∝ N(f | m, v) p(y | f) and its
+ * projections, as JSON on standard output.
+ */
+@Command(name = "tilted", mixinStandardHelpOptions = true,
+    description = "Tilted-distribution log Z, mean, EP (KL) variance and QP (W2) variance as JSON.")
+final class TiltedCommand implements Callable<Integer> {
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--likelihood", defaultValue = "probit", description = "probit (default)")
+  String likelihood;
+
+  @Option(names = "--y", required = true, description = "observation (probit: -1 or +1)")
+  double y;
+
+  @Option(names = "--cavity-mean", required = true, paramLabel = "M")
+  double cavityMean;
+
+  @Option(names = "--cavity-variance", required = true, paramLabel = "V")
+  double cavityVariance;
+
+  @Option(names = "--p", paramLabel = "P", description = "Lp-Wasserstein projection with this p >= 1 instead of p = 2")
+  Double p;
+
+  @Override
+  public Integer call() {
+    Likelihood lik = Likelihoods.byName(likelihood);
+    try {
+      lik.validate(y);
+    } catch (IllegalArgumentException e) {
+      throw CliException.badInput("--y: " + e.getMessage());
+    }
+    if (!Double.isFinite(cavityMean)) {
+      throw CliException.badInput("--cavity-mean must be finite, got " + cavityMean);
+    }
+    if (!(cavityVariance > 0) || !Double.isFinite(cavityVariance)) {
+      throw CliException.badInput("--cavity-variance must be positive and finite, got " + cavityVariance);
+    }
+    if (p != null && !(p >= 1) ) {
+      throw CliException.badInput("--p must be >= 1, got " + p);
+    }
+    TiltedMoments ep = lik.tilted(y, cavityMean, cavityVariance);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("log_z", ep.logZ());
+    out.put("mean", ep.mean());
+    out.put("variance_ep", ep.variance());
+    if (p == null || p == 2.0) {
+      W2Projection.Sigma s = W2Projection.sigma(lik, y, cavityMean, cavityVariance, W2Projection.DEFAULT_REL_TOL);
+      out.put("variance_qp", s.value() * s.value());
+      QpTable table = likelihood.equals("probit") ? QpTables.probit() : null;
+      if (table != null && table.covers(lik, y, cavityMean, cavityVariance)) {
+        TiltedMoments t = W2Projection.tabulated(table).project(lik, y, cavityMean, cavityVariance);
+        out.put("variance_qp_table", t.variance());
+      }
+    } else {
+      LpProjection.Result r = LpProjection.of(p).minimise(lik, y, cavityMean, cavityVariance);
+      out.put("p", p);
+      out.put("mean_lp", r.mean());
+      out.put("variance_qp", r.sd() * r.sd());
+      out.put("converged", r.converged());
+    }
+    spec.commandLine().getOut().print(Json.write(out));
+    spec.commandLine().getOut().flush();
+    return 0;
+  }
+}
