@@ -43,4 +43,29 @@ public final class Charts {
         });
         return chart;
     }
+
+    /**
+     * Scatter of y against x with the diagonal y = x drawn in, for comparing two methods point by
+     * point (e.g. QP against EP predictive variances).
+     */
+    public static XYChart scatterWithDiagonal(double[] x, double[] y, String seriesName, String title, String xTitle,
+            String yTitle) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xTitle)
+                .yAxisTitle(yTitle).build();
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        chart.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < x.length; i++) {
+            lo = Math.min(lo, Math.min(x[i], y[i]));
+            hi = Math.max(hi, Math.max(x[i], y[i]));
+        }
+        XYSeries s = chart.addSeries(seriesName, x, y);
+        s.setMarker(SeriesMarkers.CIRCLE);
+        XYSeries d = chart.addSeries("y = x", new double[] {lo, hi}, new double[] {lo, hi});
+        d.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Line);
+        d.setMarker(SeriesMarkers.NONE);
+        d.setLineColor(java.awt.Color.GRAY);
+        return chart;
+    }
 }

@@ -25,6 +25,11 @@ public final class JJavaDisplayExtension implements Extension {
         kernel.getRenderer().createRegistration(TABLE)
                 .preferring("text/html").supporting("text/plain")
                 .register((o, ctx) -> put(o, ctx.getOutputContainer()));
+        for (String type : new String[] {"org.approxgp.model.FittedGp", "org.approxgp.inference.Posterior"}) {
+            kernel.getRenderer().createRegistration(type)
+                    .preferring("text/html").supporting("text/plain")
+                    .register((o, ctx) -> put(o, ctx.getOutputContainer()));
+        }
         kernel.getRenderer().createRegistration(CHART)
                 .preferring("image/png").supporting("text/plain")
                 .register((o, ctx) -> put(o, ctx.getOutputContainer()));

@@ -20,7 +20,8 @@ public final class RapaioDisplayProvider implements DisplayProvider {
 
     @Override
     public List<DisplayRenderer> getDisplayRenderers() {
-        return List.of(new BundleRenderer(Table.class), new BundleRenderer(Chart.class));
+        return List.of(new BundleRenderer(Table.class), new BundleRenderer(Chart.class),
+                new BundleRenderer(org.approxgp.model.FittedGp.class), new BundleRenderer(org.approxgp.inference.Posterior.class));
     }
 
     @Override

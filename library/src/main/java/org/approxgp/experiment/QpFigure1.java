@@ -1,0 +1,142 @@
+package org.approxgp.experiment;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.approxgp.data.Dataset;
+import org.approxgp.data.Split;
+import org.approxgp.data.Splits;
+import org.approxgp.data.Standardizer;
+import org.approxgp.inference.Prediction;
+import org.approxgp.inference.Problem;
+import org.approxgp.kernel.Kernel;
+import org.approxgp.likelihood.Probit;
+import org.approxgp.model.FittedGp;
+import org.approxgp.model.GpModel;
+import org.approxgp.model.Methods;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+
+/**
+ * QP paper Figure 1a: predictive variances of the latent function at test points, QP against EP,
+ * each at its own fitted hyperparameters and fixed point (the paper's empirical claim: no point above
+ * the diagonal). Same protocol as {@link QpTable1} (10-fold split by seed, standardised features,
+ * se-iso, QP started from EP's optimum).
+ */
+public final class QpFigure1 {
+  public static final String NAME = "qp-figure1a";
+
+  /**
+   * @param datasets Table 1 data sets (see {@link QpTable1#dataset})
+   * @param seeds seeds 0..seeds−1
+   * @param folds folds per seed (≤ 10)
+   */
+  public record Config(List<String> datasets, int seeds, int folds) {
+    public Config {
+      datasets = List.copyOf(datasets);
+    }
+
+    /** smoke: crabs, one fold; quick: all nine data sets, one fold each; full: all, 10 folds of seed 0. */
+    public static Config forMode(ProjectPaths.Mode mode) {
+      return switch (mode) {
+        case SMOKE -> new Config(List.of("crabs"), 1, 1);
+        case QUICK -> new Config(QpTable1.DATASETS, 1, 1);
+        case FULL -> new Config(QpTable1.DATASETS, 1, 10);
+      };
+    }
+  }
+
+  private QpFigure1() {}
+
+  public static Experiment<Config> experiment(Config c) {
+    List<TrialKey> keys = new ArrayList<>();
+    for (String d : c.datasets()) {
+      for (int s = 0; s < c.seeds(); s++) {
+        for (int f = 0; f < c.folds(); f++) {
+          keys.add(TrialKey.of(d, s, f));
+        }
+      }
+    }
+    return Experiment.of(NAME, c, keys, QpFigure1::trial);
+  }
+
+  static ResultRow trial(Config c, TrialKey key) {
+    Dataset data = QpTable1.dataset(key.method());
+    Split split = Splits.kFold(data.size(), 10, key.seed()).get(key.fold());
+    Dataset train = data.rows(split.train());
+    Dataset test = data.rows(split.test());
+    Standardizer st = Standardizer.fit(train.features());
+    double[][] xTrain = st.apply(train.features());
+    double[][] xTest = st.apply(test.features());
+    Kernel k0 = QpTable1.initialKernel("se-iso", data.dimension());
+    Problem problem = Problem.of(k0, xTrain, train.target(), Probit.get());
+    FittedGp ep = GpModel.fit(problem, Methods.byName("ep"), GpModel.FitOptions.optimize(k0));
+    FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()), Methods.byName("qp"), GpModel.FitOptions.optimize(k0));
+    Prediction pe = ep.predict(xTest);
+    Prediction pq = qp.predict(xTest);
+    return ResultRow.builder()
+        .put("var_ep", join(pe.latentVariance()))
+        .put("var_qp", join(pq.latentVariance()))
+        .build();
+  }
+
+  private static String join(double[] v) {
+    return Arrays.stream(v).mapToObj(Double::toString).collect(Collectors.joining(" "));
+  }
+
+  private static double[] split(String s) {
+    return Arrays.stream(s.trim().split(" ")).mapToDouble(Double::parseDouble).toArray();
+  }
+
+  /** One row per test point: data set, EP variance, QP variance. */
+  public static Table points(Table rows) {
+    StringColumn ds = StringColumn.create("data");
+    DoubleColumn ve = DoubleColumn.create("var_ep");
+    DoubleColumn vq = DoubleColumn.create("var_qp");
+    for (int i = 0; i < rows.rowCount(); i++) {
+      double[] e = split(rows.stringColumn("var_ep").get(i));
+      double[] q = split(rows.stringColumn("var_qp").get(i));
+      for (int j = 0; j < e.length; j++) {
+        ds.append(rows.stringColumn("method").get(i));
+        ve.append(e[j]);
+        vq.append(q[j]);
+      }
+    }
+    return Table.create("test-point predictive variances", ds, ve, vq);
+  }
+
+  /**
+   * Per data set: test points, how many have σ²_QP &gt; σ²_EP (strictly, beyond a relative 1e-9 for
+   * round-off), and the largest ratio σ²_QP/σ²_EP.
+   */
+  public static Table aboveDiagonal(Table points) {
+    StringColumn ds = StringColumn.create("data");
+    DoubleColumn n = DoubleColumn.create("test points");
+    DoubleColumn above = DoubleColumn.create("QP above EP");
+    DoubleColumn maxRatio = DoubleColumn.create("max var_qp / var_ep");
+    List<String> names = points.stringColumn("data").unique().asList();
+    names.add("all");
+    for (String d : names) {
+      int count = 0;
+      int up = 0;
+      double mr = 0;
+      for (int i = 0; i < points.rowCount(); i++) {
+        if (!d.equals("all") && !points.stringColumn("data").get(i).equals(d)) {
+          continue;
+        }
+        double e = points.doubleColumn("var_ep").get(i);
+        double q = points.doubleColumn("var_qp").get(i);
+        count++;
+        up += q > e * (1 + 1e-9) ? 1 : 0;
+        mr = Math.max(mr, q / e);
+      }
+      ds.append(d);
+      n.append(count);
+      above.append(up);
+      maxRatio.append(mr);
+    }
+    return Table.create("points above the diagonal", ds, n, above, maxRatio);
+  }
+}
