@@ -1,0 +1,60 @@
+package org.approxgp.inference;
+
+import org.approxgp.likelihood.Probit;
+import org.approxgp.projection.KlProjection;
+import org.approxgp.projection.Projection;
+import org.approxgp.projection.W2Projection;
+
+/**
+ * Quantile Propagation (Zhang, Walder, Bonilla, Rizoiu &amp; Chen, NeurIPS 2020): EP's site loop
+ * ({@link Ep}) with the L2-Wasserstein projection of the tilted distribution instead of moment
+ * matching (Algorithm 1, line 10: same mean as EP, σ* of eq. 23 ≤ σ_EP, Theorem 2). This class only
+ * chooses the projection; there is no second copy of the loop.
+ *
+ * <p><b>Hyperparameters.</b> The paper's outer loop (Algorithm 1, line 15; §6) optimises θ by L-BFGS-B
+ * on the EP form of the log marginal likelihood, eq. 2/4, evaluated at QP's site parameters, starting
+ * from the same initial values as EP (in their code, QP's inner loop starts from EP's solution). That is
+ * what {@link Posterior#logEvidence()} of a QP posterior is: the EP energy at the W2 sites, with the
+ * tilted normalisers Ẑᵢ. Its gradient {@link Posterior#logEvidenceGradient()} is R&amp;W eq. 5.27, which is
+ * exact for EP only (at an EP fixed point the sites' implicit dependence on θ cancels); at QP's fixed
+ * point it is the partial derivative with the sites held fixed. Hyperparameter fitting is left to the
+ * model layer; to reproduce the paper, maximise {@code Qp.infer(problem(θ), …).logEvidence()} starting
+ * from EP's optimum, warm-starting each QP run from the previous sites.
+ */
+public final class Qp {
+  private Qp() {}
+
+  /** The default QP options: {@link Ep.Options#defaults()} with {@link #defaultProjection}. */
+  public static Ep.Options options(Problem problem) {
+    return Ep.Options.defaults().withProjection(defaultProjection(problem));
+  }
+
+  /**
+   * The W2 projection for this problem: table-backed for the probit likelihood (the shipped table,
+   * exact off its grid), exact otherwise.
+   */
+  public static Projection defaultProjection(Problem problem) {
+    return problem.likelihood() instanceof Probit ? W2Projection.probitTabulated() : W2Projection.exact();
+  }
+
+  /** QP from the prior with default options. */
+  public static Posterior infer(Problem problem) {
+    return infer(problem, Ep.Options.defaults(), null);
+  }
+
+  /**
+   * Runs QP: {@link Ep#infer} with the W2 projection.
+   *
+   * @param options EP options (schedule, damping, tolerance, sweep cap, …); if its projection is the KL
+   *     projection it is replaced by {@link #defaultProjection}, any other projection (an exact or
+   *     table-backed {@link W2Projection}, an {@link org.approxgp.projection.LpProjection}) is used as
+   *     given
+   * @param warmStart sites to start from (e.g. EP's, as in the paper, or the previous hyperparameters'),
+   *     or null for the prior
+   */
+  public static Posterior infer(Problem problem, Ep.Options options, Sites warmStart) {
+    Ep.Options o = options.projection() instanceof KlProjection
+        ? options.withProjection(defaultProjection(problem)) : options;
+    return Ep.infer(problem, o, warmStart);
+  }
+}
