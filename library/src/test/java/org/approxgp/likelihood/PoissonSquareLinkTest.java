@@ -116,6 +116,9 @@ class PoissonSquareLinkTest {
         assertEquals(Double.parseDouble(p[4]), t.logZ(), 1e-9 * Math.abs(Double.parseDouble(p[4])), "log Z");
         assertEquals(Double.parseDouble(p[5]), t.mean(), 1e-9 * Math.abs(Double.parseDouble(p[5])), "mean");
         assertEquals(Double.parseDouble(p[6]), t.variance(), 1e-9 * Math.abs(Double.parseDouble(p[6])), "variance");
+        // variance_qp: the W2 projection (eq. 23) driven by this class's closed-form tilted CDF
+        double qp = org.approxgp.projection.W2Projection.exact().project(LIK, y, m, v).variance();
+        assertEquals(Double.parseDouble(p[7]), qp, 1e-9 * Math.abs(Double.parseDouble(p[7])), "variance_qp");
         rows++;
       }
       assertTrue(rows >= 1);

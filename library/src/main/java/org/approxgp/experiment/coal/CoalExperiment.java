@@ -1,7 +1,6 @@
 package org.approxgp.experiment.coal;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -9,7 +8,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.Supplier;
 import org.approxgp.data.Coal;
 import org.approxgp.data.Datasets;
 import org.approxgp.data.Split;
@@ -27,6 +25,7 @@ import org.approxgp.likelihood.PoissonSquareLink;
 import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
 import org.approxgp.model.InferenceMethod;
+import org.approxgp.projection.W2Projection;
 
 /**
  * QP paper (Zhang et al. 2020) §6.2 and Table 1, last row: Poisson regression with the square link on
@@ -79,10 +78,11 @@ public final class CoalExperiment {
    * @param testEvents events in the test sequence
    * @param seconds wall time of the fit
    * @param error "" or why the trial failed (then the metrics are NaN)
+   * @param status the optimiser's stop reason and the final inference's diagnostics
    */
   public record Row(long seed, String method, double te, double ntll, double ntllExact, double lengthscale,
       double signalVariance, double negLogEvidence, boolean converged, long clipped, long siteUpdates,
-      int trainEvents, int testEvents, double seconds, String error) {}
+      int trainEvents, int testEvents, double seconds, String error, String status) {}
 
   /** The train/test yearly counts of one seed. */
   public record CoalSplit(double[][] x, double[] trainCounts, double[] testCounts, int trainEvents, int testEvents) {}
@@ -113,13 +113,8 @@ public final class CoalExperiment {
     return new CoalSplit(x, ytr, yte, tr.length, te.length);
   }
 
-  /** The methods of Table 1 available here, by name, each a fresh instance per trial. */
-  public static Map<String, Supplier<InferenceMethod>> methods() {
-    Map<String, Supplier<InferenceMethod>> m = new LinkedHashMap<>();
-    m.put("ep", () -> InferenceMethod.ep(Ep.Options.defaults()));
-    m.put("vb", () -> likelihoodModeStart(InferenceMethod.vb(Vb.Options.defaults())));
-    return m;
-  }
+  /** The methods of Table 1: "ep", "qp", "vb". */
+  public static final List<String> METHODS = List.of("ep", "qp", "vb");
 
   /**
    * Starts a cold inference from the likelihood's own Gaussian approximation at its positive mode
@@ -180,15 +175,80 @@ public final class CoalExperiment {
     }
   }
 
-  /** Fits one method on one seed's training counts and scores it on the test counts. */
-  public static Row trial(long seed, String methodName, InferenceMethod method) {
-    long t0 = System.nanoTime();
+  /** Everything one seed produces: a row per method and the QP-vs-EP variance check. */
+  public record SeedResult(List<Row> rows, int qpVarianceViolations, int varianceComparisons) {}
+
+  /**
+   * Fits the requested methods on one seed. EP and VB start from (ℓ₀, σ_f²₀); QP, as in the authors'
+   * code, starts from EP's learnt hyperparameters and EP's sites (so "qp" implies an EP fit).
+   */
+  public static SeedResult trial(long seed, List<String> methods) {
     CoalSplit d = split(seed);
+    SquaredExponential k0 = SquaredExponential.iso(INITIAL_LENGTHSCALE, INITIAL_SIGNAL_VARIANCE);
+    Problem problem = new Problem(k0, d.x(), d.trainCounts(), PoissonSquareLink.get(), PRIOR_MEAN);
+    List<Row> rows = new ArrayList<>();
+    FittedGp ep = null;
+    Prediction epPred = null;
+    Prediction qpPred = null;
+    double[] epSiteVar = null;
+    double[] qpSiteVar = null;
+    if (methods.contains("ep") || methods.contains("qp")) {
+      Object[] r = fitAndScore(seed, "ep", InferenceMethod.ep(Ep.Options.defaults()), problem, d);
+      ep = (FittedGp) r[1];
+      if (methods.contains("ep")) {
+        rows.add((Row) r[0]);
+      }
+      epPred = ep == null ? null : ep.predict(d.x());
+      epSiteVar = ep == null ? null : ep.posterior().variance();
+    }
+    if (methods.contains("qp") && ep != null) {
+      Sites epSites = ep.posterior().sites();
+      InferenceMethod qp = InferenceMethod.ep(Ep.Options.defaults().withProjection(W2Projection.exact()));
+      InferenceMethod fromEp = new InferenceMethod() {
+        @Override
+        public String name() {
+          return "qp";
+        }
+
+        @Override
+        public Posterior infer(Problem p, Sites warm) {
+          return qp.infer(p, warm == null ? epSites : warm);
+        }
+      };
+      Object[] r = fitAndScore(seed, "qp", fromEp, problem.withKernel(ep.kernel()), d);
+      rows.add((Row) r[0]);
+      FittedGp q = (FittedGp) r[1];
+      qpPred = q == null ? null : q.predict(d.x());
+      qpSiteVar = q == null ? null : q.posterior().variance();
+    }
+    if (methods.contains("vb")) {
+      rows.add((Row) fitAndScore(seed, "vb", likelihoodModeStart(InferenceMethod.vb(Vb.Options.defaults())), problem, d)[0]);
+    }
+    int violations = 0;
+    int comparisons = 0;
+    if (epPred != null && qpPred != null) {
+      for (int j = 0; j < epPred.size(); j++) {
+        comparisons++;
+        if (qpPred.latentVariance()[j] > epPred.latentVariance()[j] * (1 + 1e-9)) {
+          violations++;
+        }
+      }
+      for (int i = 0; i < epSiteVar.length; i++) {
+        comparisons++;
+        if (qpSiteVar[i] > epSiteVar[i] * (1 + 1e-9)) {
+          violations++;
+        }
+      }
+    }
+    return new SeedResult(rows, violations, comparisons);
+  }
+
+  /** Fits one method and scores it; returns {Row, FittedGp or null}. */
+  private static Object[] fitAndScore(long seed, String methodName, InferenceMethod method, Problem problem, CoalSplit d) {
+    long t0 = System.nanoTime();
     Counting counting = new Counting(method);
     try {
-      SquaredExponential k0 = SquaredExponential.iso(INITIAL_LENGTHSCALE, INITIAL_SIGNAL_VARIANCE);
-      Problem problem = new Problem(k0, d.x(), d.trainCounts(), PoissonSquareLink.get(), PRIOR_MEAN);
-      FittedGp fit = GpModel.fit(problem, counting, GpModel.FitOptions.optimize(k0));
+      FittedGp fit = GpModel.fit(problem, counting, GpModel.FitOptions.optimize(problem.kernel()));
       Prediction p = fit.predict(d.x());
       int m = d.testCounts().length;
       double te = 0;
@@ -202,34 +262,34 @@ public final class CoalExperiment {
         ntllExact -= PoissonSquareLink.get().logPredictive(y, p.latentMean()[j], Math.max(p.latentVariance()[j], 1e-300));
       }
       SquaredExponential k = (SquaredExponential) fit.kernel();
-      return new Row(seed, methodName, te / m, ntll / m, ntllExact / m, k.lengthscales()[0], k.signalVariance(),
+      Row row = new Row(seed, methodName, te / m, ntll / m, ntllExact / m, k.lengthscales()[0], k.signalVariance(),
           -fit.logEvidence(), fit.converged(), counting.clipped, counting.updates, d.trainEvents(), d.testEvents(),
-          (System.nanoTime() - t0) * 1e-9, "");
+          (System.nanoTime() - t0) * 1e-9, "", fit.optimizerStatus() + "; " + fit.posterior().diagnostics());
+      return new Object[] {row, fit};
     } catch (RuntimeException e) {
-      return new Row(seed, methodName, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, false,
+      Row row = new Row(seed, methodName, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, false,
           counting.clipped, counting.updates, d.trainEvents(), d.testEvents(), (System.nanoTime() - t0) * 1e-9,
-          e.getClass().getSimpleName() + ": " + e.getMessage());
+          e.getClass().getSimpleName() + ": " + e.getMessage(), "");
+      return new Object[] {row, null};
     }
   }
 
   /**
-   * Runs every (seed, method) trial on {@code threads} threads; rows come back ordered by seed, then
-   * method, whatever the thread count.
+   * Runs every seed on {@code threads} threads; results come back ordered by seed (rows within a seed
+   * in the order ep, qp, vb), identical whatever the thread count.
    */
-  public static List<Row> run(long[] seeds, Map<String, Supplier<InferenceMethod>> methods, int threads) {
+  public static List<SeedResult> run(long[] seeds, List<String> methods, int threads) {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
-      List<Future<Row>> fs = new ArrayList<>();
+      List<Future<SeedResult>> fs = new ArrayList<>();
       for (long s : seeds) {
-        for (Map.Entry<String, Supplier<InferenceMethod>> e : methods.entrySet()) {
-          fs.add(pool.submit(() -> trial(s, e.getKey(), e.getValue().get())));
-        }
+        fs.add(pool.submit(() -> trial(s, methods)));
       }
-      List<Row> rows = new ArrayList<>(fs.size());
-      for (Future<Row> f : fs) {
-        rows.add(f.get());
+      List<SeedResult> out = new ArrayList<>(fs.size());
+      for (Future<SeedResult> f : fs) {
+        out.add(f.get());
       }
-      return rows;
+      return out;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
@@ -238,6 +298,15 @@ public final class CoalExperiment {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /** All rows of the results, in order. */
+  public static List<Row> rows(List<SeedResult> results) {
+    List<Row> rows = new ArrayList<>();
+    for (SeedResult r : results) {
+      rows.addAll(r.rows());
+    }
+    return rows;
   }
 
   /** Mean and sample standard deviation of a column over the rows of one method (failed rows skipped). */
@@ -298,7 +367,7 @@ public final class CoalExperiment {
     return n % 2 == 1 ? s.get(n / 2) : 0.5 * (s.get(n / 2 - 1) + s.get(n / 2));
   }
 
-  /** Usage: {@code CoalExperiment [seeds=200] [threads=available processors]}. */
+  /** Usage: {@code CoalExperiment [seeds=200] [threads=available processors] [methods=ep,qp,vb]}. */
   public static void main(String[] args) {
     int nSeeds = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     int threads = args.length > 1 ? Integer.parseInt(args[1]) : Runtime.getRuntime().availableProcessors();
@@ -306,13 +375,17 @@ public final class CoalExperiment {
     for (int i = 0; i < nSeeds; i++) {
       seeds[i] = i;
     }
-    Map<String, Supplier<InferenceMethod>> methods = methods();
+    List<String> methods = args.length > 2 ? List.of(args[2].split(",")) : METHODS;
     long t0 = System.nanoTime();
-    List<Row> rows = run(seeds, methods, threads);
+    List<SeedResult> results = run(seeds, methods, threads);
+    List<Row> rows = rows(results);
     double secs = (System.nanoTime() - t0) * 1e-9;
     System.out.println("Coal mining, Poisson square link, " + nSeeds + " seeds, " + threads + " threads, "
         + String.format(Locale.ROOT, "%.1f s", secs));
-    System.out.print(table(rows, methods.keySet()));
+    System.out.print(table(rows, methods));
+    int viol = results.stream().mapToInt(SeedResult::qpVarianceViolations).sum();
+    int comp = results.stream().mapToInt(SeedResult::varianceComparisons).sum();
+    System.out.println("σ²_QP > σ²_EP (training sites and test years, each method at its own θ): " + viol + " of " + comp);
     for (Row r : rows) {
       if (r.seed() == 0) {
         System.out.printf(Locale.ROOT, "seed 0 %s: -log Z = %.4f, lengthscale %.3f years, signal variance %.4f, converged %s%s%n",
@@ -323,6 +396,12 @@ public final class CoalExperiment {
     long failed = rows.stream().filter(r -> !r.error().isEmpty()).count();
     long notConv = rows.stream().filter(r -> r.error().isEmpty() && !r.converged()).count();
     System.out.println("failed trials: " + failed + ", not converged: " + notConv);
+    for (String m : methods) {
+      java.util.Map<String, Long> why = new java.util.TreeMap<>();
+      rows.stream().filter(r -> r.method().equals(m) && r.error().isEmpty() && !r.converged())
+          .forEach(r -> why.merge(r.status().replaceAll("[0-9.eE+-]+", "#"), 1L, Long::sum));
+      why.forEach((k, c) -> System.out.println("  not converged " + m + " x" + c + ": " + k));
+    }
     rows.stream().filter(r -> !r.error().isEmpty()).limit(5).forEach(r -> System.out.println("  " + r.seed() + " " + r.method() + ": " + r.error()));
   }
 }
