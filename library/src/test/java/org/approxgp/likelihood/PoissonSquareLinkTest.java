@@ -222,4 +222,22 @@ class PoissonSquareLinkTest {
     // with y ≥ 1 and small m, ∂E/∂v > 0: the non-concavity VB has to live with
     assertTrue(LIK.variationalExpectation(3, 0.1, 0.5).dVariance() > 0);
   }
+
+  @Test
+  void w2VarianceNeverExceedsKlVariance() {
+    // Theorem 2 (σ_QP ≤ σ_EP), with the W2 projection driven by this class's closed-form CDF
+    org.approxgp.projection.W2Projection w2 = org.approxgp.projection.W2Projection.exact();
+    for (int y : new int[] {0, 1, 3, 10}) {
+      for (double mu : new double[] {-2, 0, 0.5, 1, 4}) {
+        for (double v : new double[] {0.05, 1, 10}) {
+          double ep = LIK.tilted(y, mu, v).variance();
+          double qp = w2.project(LIK, y, mu, v).variance();
+          assertTrue(qp <= ep * (1 + 1e-10), "y=" + y + " mu=" + mu + " v=" + v + ": " + qp + " > " + ep);
+          if (y == 0) {
+            assertEquals(ep, qp, 1e-8 * ep, "y = 0: the tilted is Gaussian");
+          }
+        }
+      }
+    }
+  }
 }

@@ -397,9 +397,15 @@ public final class CoalExperiment {
     long notConv = rows.stream().filter(r -> r.error().isEmpty() && !r.converged()).count();
     System.out.println("failed trials: " + failed + ", not converged: " + notConv);
     for (String m : methods) {
+      long finalClips = rows.stream().filter(r -> r.method().equals(m) && r.status().contains("clipped")).count();
+      long anyClips = rows.stream().filter(r -> r.method().equals(m) && r.clipped() > 0).count();
+      System.out.println("  " + m + ": trials with clipped site updates anywhere in the fit " + anyClips
+          + ", in the final inference " + finalClips);
+    }
+    for (String m : methods) {
       java.util.Map<String, Long> why = new java.util.TreeMap<>();
       rows.stream().filter(r -> r.method().equals(m) && r.error().isEmpty() && !r.converged())
-          .forEach(r -> why.merge(r.status().replaceAll("[0-9.eE+-]+", "#"), 1L, Long::sum));
+          .forEach(r -> why.merge(r.status().replaceAll("\\b[0-9][0-9.eE+-]*", "#"), 1L, Long::sum));
       why.forEach((k, c) -> System.out.println("  not converged " + m + " x" + c + ": " + k));
     }
     rows.stream().filter(r -> !r.error().isEmpty()).limit(5).forEach(r -> System.out.println("  " + r.seed() + " " + r.method() + ": " + r.error()));
