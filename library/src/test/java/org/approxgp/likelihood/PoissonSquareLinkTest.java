@@ -232,7 +232,8 @@ class PoissonSquareLinkTest {
         for (double v : new double[] {0.05, 1, 10}) {
           double ep = LIK.tilted(y, mu, v).variance();
           double qp = w2.project(LIK, y, mu, v).variance();
-          assertTrue(qp <= ep * (1 + 1e-10), "y=" + y + " mu=" + mu + " v=" + v + ": " + qp + " > " + ep);
+          // 1e-9: the W2 quadrature is not exact (measured 1.6e-10 relative excess on a Gaussian tilted, y = 0)
+          assertTrue(qp <= ep * (1 + 1e-9), "y=" + y + " mu=" + mu + " v=" + v + ": " + qp + " > " + ep);
           if (y == 0) {
             assertEquals(ep, qp, 1e-8 * ep, "y = 0: the tilted is Gaussian");
           }
