@@ -90,6 +90,21 @@ public final class QpFigure1 {
     return Arrays.stream(s.trim().split(" ")).mapToDouble(Double::parseDouble).toArray();
   }
 
+  /**
+   * Figure 1b: predictive latent variances at the 112 test years of the coal split of {@code seed},
+   * EP and QP each at its own fitted hyperparameters (QP from EP's optimum), as {EP, QP}.
+   */
+  public static double[][] coalVariances(long seed) {
+    org.approxgp.experiment.coal.CoalExperiment.CoalSplit d = org.approxgp.experiment.coal.CoalExperiment.split(seed);
+    Kernel k0 = org.approxgp.kernel.SquaredExponential.iso(org.approxgp.experiment.coal.CoalExperiment.INITIAL_LENGTHSCALE,
+        org.approxgp.experiment.coal.CoalExperiment.INITIAL_SIGNAL_VARIANCE);
+    Problem problem = new Problem(k0, d.x(), d.trainCounts(), org.approxgp.likelihood.PoissonSquareLink.get(),
+        org.approxgp.experiment.coal.CoalExperiment.PRIOR_MEAN);
+    FittedGp ep = GpModel.fit(problem, Methods.byName("ep"), GpModel.FitOptions.optimize(k0));
+    FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()), Methods.byName("qp"), GpModel.FitOptions.optimize(k0));
+    return new double[][] {ep.predict(d.x()).latentVariance(), qp.predict(d.x()).latentVariance()};
+  }
+
   /** One row per test point: data set, EP variance, QP variance. */
   public static Table points(Table rows) {
     StringColumn ds = StringColumn.create("data");

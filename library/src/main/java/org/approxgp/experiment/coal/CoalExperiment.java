@@ -46,9 +46,9 @@ import org.approxgp.projection.W2Projection;
  * same rows in the same order.
  */
 public final class CoalExperiment {
-  static final double INITIAL_LENGTHSCALE = 10.0;
-  static final double INITIAL_SIGNAL_VARIANCE = 0.1;
-  static final double PRIOR_MEAN = 1.0;
+  public static final double INITIAL_LENGTHSCALE = 10.0;
+  public static final double INITIAL_SIGNAL_VARIANCE = 0.1;
+  public static final double PRIOR_MEAN = 1.0;
   static final int FIRST_YEAR = 1851;
   static final int LAST_YEAR = 1962;
 
