@@ -32,8 +32,10 @@ public final class QpFigure1 {
    * @param datasets Table 1 data sets (see {@link QpTable1#dataset})
    * @param seeds seeds 0..seeds−1
    * @param folds folds per seed (≤ 10)
+   * @param sameHyperparameters also run QP at EP's hyperparameters (the fixed-point comparison
+   *     with θ held equal), besides QP at its own optimum
    */
-  public record Config(List<String> datasets, int seeds, int folds) {
+  public record Config(List<String> datasets, int seeds, int folds, boolean sameHyperparameters) {
     public Config {
       datasets = List.copyOf(datasets);
     }
@@ -41,9 +43,9 @@ public final class QpFigure1 {
     /** smoke: crabs, one fold; quick: all nine data sets, one fold each; full: all, 10 folds of seed 0. */
     public static Config forMode(ProjectPaths.Mode mode) {
       return switch (mode) {
-        case SMOKE -> new Config(List.of("crabs"), 1, 1);
-        case QUICK -> new Config(QpTable1.DATASETS, 1, 1);
-        case FULL -> new Config(QpTable1.DATASETS, 1, 10);
+        case SMOKE -> new Config(List.of("crabs"), 1, 1, true);
+        case QUICK -> new Config(QpTable1.DATASETS, 1, 1, true);
+        case FULL -> new Config(QpTable1.DATASETS, 1, 10, true);
       };
     }
   }
@@ -76,10 +78,18 @@ public final class QpFigure1 {
     FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()), Methods.byName("qp"), GpModel.FitOptions.optimize(k0));
     Prediction pe = ep.predict(xTest);
     Prediction pq = qp.predict(xTest);
-    return ResultRow.builder()
+    ResultRow.Builder b = ResultRow.builder()
         .put("var_ep", join(pe.latentVariance()))
         .put("var_qp", join(pq.latentVariance()))
-        .build();
+        .put("signal_variance_ep", ((org.approxgp.kernel.SquaredExponential) ep.kernel()).signalVariance())
+        .put("signal_variance_qp", ((org.approxgp.kernel.SquaredExponential) qp.kernel()).signalVariance());
+    if (c.sameHyperparameters()) {
+      // QP at EP's θ, started from EP's sites: the two algorithms' fixed points for one model
+      org.approxgp.inference.Posterior same = org.approxgp.inference.Qp.infer(problem.withKernel(ep.kernel()),
+          org.approxgp.inference.Ep.Options.defaults(), ep.posterior().sites());
+      b.put("var_qp_same", join(same.predict(xTest).latentVariance()));
+    }
+    return b.build();
   }
 
   private static String join(double[] v) {
@@ -92,7 +102,7 @@ public final class QpFigure1 {
 
   /**
    * Figure 1b: predictive latent variances at the 112 test years of the coal split of {@code seed},
-   * EP and QP each at its own fitted hyperparameters (QP from EP's optimum), as {EP, QP}.
+   * as {EP, QP at its own fitted hyperparameters (from EP's optimum), QP at EP's hyperparameters}.
    */
   public static double[][] coalVariances(long seed) {
     org.approxgp.experiment.coal.CoalExperiment.CoalSplit d = org.approxgp.experiment.coal.CoalExperiment.split(seed);
@@ -102,24 +112,31 @@ public final class QpFigure1 {
         org.approxgp.experiment.coal.CoalExperiment.PRIOR_MEAN);
     FittedGp ep = GpModel.fit(problem, Methods.byName("ep"), GpModel.FitOptions.optimize(k0));
     FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()), Methods.byName("qp"), GpModel.FitOptions.optimize(k0));
-    return new double[][] {ep.predict(d.x()).latentVariance(), qp.predict(d.x()).latentVariance()};
+    org.approxgp.inference.Posterior same = org.approxgp.inference.Qp.infer(problem.withKernel(ep.kernel()),
+        org.approxgp.inference.Ep.Options.defaults(), ep.posterior().sites());
+    return new double[][] {ep.predict(d.x()).latentVariance(), qp.predict(d.x()).latentVariance(),
+        same.predict(d.x()).latentVariance()};
   }
 
-  /** One row per test point: data set, EP variance, QP variance. */
-  public static Table points(Table rows) {
+  /**
+   * One row per test point: data set, EP variance, and QP variance from column {@code qpColumn}
+   * ({@code var_qp}: QP at its own optimum; {@code var_qp_same}: QP at EP's hyperparameters), renamed
+   * {@code var_qp}.
+   */
+  public static Table points(Table rows, String qpColumn) {
     StringColumn ds = StringColumn.create("data");
     DoubleColumn ve = DoubleColumn.create("var_ep");
     DoubleColumn vq = DoubleColumn.create("var_qp");
     for (int i = 0; i < rows.rowCount(); i++) {
       double[] e = split(rows.stringColumn("var_ep").get(i));
-      double[] q = split(rows.stringColumn("var_qp").get(i));
+      double[] q = split(rows.stringColumn(qpColumn).get(i));
       for (int j = 0; j < e.length; j++) {
         ds.append(rows.stringColumn("method").get(i));
         ve.append(e[j]);
         vq.append(q[j]);
       }
     }
-    return Table.create("test-point predictive variances", ds, ve, vq);
+    return Table.create("test-point predictive variances (" + qpColumn + ")", ds, ve, vq);
   }
 
   /**

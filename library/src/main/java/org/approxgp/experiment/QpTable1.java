@@ -318,10 +318,10 @@ public final class QpTable1 {
       if (paper == null || j < 0) {
         continue;
       }
-      double te = summary.doubleColumn("TE ×1e-2").get(i);
-      double teSd = summary.doubleColumn("TE sd").get(i);
-      double nt = summary.doubleColumn("NTLL ×1e-3").get(i);
-      double ntSd = summary.doubleColumn("NTLL sd").get(i);
+      double te = summary.doubleColumn("TE ×1e-2").getDouble(i);
+      double teSd = summary.doubleColumn("TE sd").getDouble(i);
+      double nt = summary.doubleColumn("NTLL ×1e-3").getDouble(i);
+      double ntSd = summary.doubleColumn("NTLL sd").getDouble(i);
       ds.append(d);
       ms.append(m);
       dte.append(te - paper[j][0]);
