@@ -209,8 +209,9 @@ public final class Ep {
   private static void sequentialSweep(Problem problem, Options options, GaussianSiteApproximation approx, double[] tau,
       double[] nu, SweepCounters counters) {
     int n = tau.length;
-    Matrix sigma = approx.sigma.copy();
-    double[] sd = sigma.data();
+    // Σ is symmetric: only its lower triangle is read and updated below (half the work of a full
+    // rank-one update); column i is row i up to the diagonal and column i below it.
+    double[] sd = approx.sigma.data().clone();
     double[] mu = approx.mu.clone();
     double[] s = new double[n];
     for (int i = 0; i < n; i++) {
@@ -230,14 +231,26 @@ public final class Ep {
       }
       // Σ ← Σ − c s sᵀ with s = Σ_{:,i}, c = Δτ/(1 + Δτ Σᵢᵢ)   (R&W eq. 3.70)
       // μ ← μ + s [Δν − c (μᵢ + Δν Σᵢᵢ)]                        (μ = Σ ν̃ after both changes)
-      System.arraycopy(sd, i * n, s, 0, n);
+      System.arraycopy(sd, i * n, s, 0, i + 1);
+      for (int j = i + 1; j < n; j++) {
+        s[j] = sd[j * n + i];
+      }
       double c = dtau / (1 + dtau * sii);
       double a = dnu - c * (mu[i] + dnu * sii);
       for (int j = 0; j < n; j++) {
         mu[j] += a * s[j];
       }
       if (c != 0) {
-        sigma.addRank1(-c, s);
+        for (int r = 0; r < n; r++) {
+          double cs = c * s[r];
+          if (cs == 0) {
+            continue;
+          }
+          int o = r * n;
+          for (int j = 0; j <= r; j++) {
+            sd[o + j] -= cs * s[j];
+          }
+        }
       }
     }
   }
