@@ -44,7 +44,7 @@ final class FitCommand implements Callable<Integer> {
   @Option(names = "--label", required = true, paramLabel = "COLUMN", description = "target column")
   String label;
 
-  @Option(names = "--likelihood", defaultValue = "probit", description = "probit (default)")
+  @Option(names = "--likelihood", defaultValue = "probit", description = "probit (default) or poisson-square (counts, rate f²)")
   String likelihood;
 
   @Option(names = "--inference", defaultValue = "ep", description = "ep (default), laplace, vb, qp")
@@ -61,6 +61,10 @@ final class FitCommand implements Callable<Integer> {
 
   @Option(names = "--signal-variance", defaultValue = "1.0", paramLabel = "S", description = "signal variance (default 1)")
   double signalVariance;
+
+  @Option(names = "--prior-mean", defaultValue = "0", paramLabel = "M",
+      description = "constant prior mean of the latent f (default 0; the QP paper's coal runs use 1)")
+  double priorMean;
 
   @Option(names = "--optimize", negatable = true, defaultValue = "true", fallbackValue = "true",
       description = "learn hyperparameters by L-BFGS from the given values (default on)")
@@ -97,7 +101,11 @@ final class FitCommand implements Callable<Integer> {
     }
     Datasets.TrainTest data;
     try {
-      data = Datasets.loadTrainTest(train, test, label, TargetKind.BINARY, positive);
+      boolean counts = lik instanceof org.approxgp.likelihood.PoissonSquareLink;
+      if (counts && positive != null) {
+        throw CliException.badInput("--positive applies to binary labels, not to counts");
+      }
+      data = Datasets.loadTrainTest(train, test, label, counts ? TargetKind.COUNT : TargetKind.BINARY, positive);
     } catch (DataException e) {
       throw CliException.badInput(e.getMessage());
     }
@@ -111,7 +119,10 @@ final class FitCommand implements Callable<Integer> {
       xTest = s.apply(xTest);
     }
     Kernel k0 = kernel(tr.dimension());
-    Problem problem = Problem.of(k0, xTrain, tr.target(), lik);
+    if (!Double.isFinite(priorMean)) {
+      throw CliException.badInput("--prior-mean must be finite, got " + priorMean);
+    }
+    Problem problem = new Problem(k0, xTrain, tr.target(), lik, priorMean);
     FittedGp fit;
     try {
       fit = GpModel.fit(problem, method, optimize ? GpModel.FitOptions.optimize(k0) : GpModel.FitOptions.fixed());
@@ -119,19 +130,41 @@ final class FitCommand implements Callable<Integer> {
       throw new CliException("inference failed: " + e.getMessage(), 1);
     }
     Prediction pred = fit.predict(xTest);
-    double[] p = new double[te.size()];
-    for (int j = 0; j < p.length; j++) {
-      p[j] = Probit.get().predictivePositive(pred.latentMean()[j], pred.latentVariance()[j]);
-    }
-    double[] logLik = data.testHasTarget() ? fit.logPredictive(xTest, te.target()) : null;
-    StringBuilder csv = new StringBuilder("latent_mean,latent_variance,p_positive" + (logLik != null ? ",log_lik" : "") + "\n");
-    for (int j = 0; j < p.length; j++) {
-      csv.append(pred.latentMean()[j]).append(',').append(pred.latentVariance()[j]).append(',').append(p[j]);
+    boolean counts = lik instanceof org.approxgp.likelihood.PoissonSquareLink;
+    int m = te.size();
+    double[] y = te.target();
+    double[] logLik = data.testHasTarget() ? new double[m] : null;
+    double errorSum = 0;
+    StringBuilder csv = new StringBuilder(counts ? "latent_mean,latent_variance,rate_mean,mode"
+        : "latent_mean,latent_variance,p_positive");
+    csv.append(logLik != null ? ",log_lik\n" : "\n");
+    for (int j = 0; j < m; j++) {
+      double mu = pred.latentMean()[j];
+      double var = pred.latentVariance()[j];
+      csv.append(mu).append(',').append(var).append(',');
+      if (counts) {
+        // QP paper appendix H: g* = f*² ≈ Gamma ⇒ y* ~ NegBin (eq. 119–122); E[g*] = μ² + σ²
+        org.approxgp.likelihood.NegativeBinomialPredictive nb = org.approxgp.likelihood.NegativeBinomialPredictive.of(mu, var);
+        csv.append(mu * mu + var).append(',').append(nb.mode());
+        if (logLik != null) {
+          logLik[j] = nb.logPmf(y[j]);
+          errorSum += Math.abs(y[j] - nb.mode());
+        }
+      } else {
+        double p = Probit.get().predictivePositive(mu, var);
+        csv.append(p);
+        if (logLik != null) {
+          logLik[j] = Probit.get().logPredictive(y[j], mu, var);
+          errorSum += p == 0.5 ? 0.5 : ((p > 0.5) != (y[j] > 0) ? 1 : 0);
+        }
+      }
       if (logLik != null) {
         csv.append(',').append(logLik[j]);
       }
       csv.append('\n');
     }
+    // test error: misclassification rate (probit) or mean |y* − mode| (counts, QP paper §6.2)
+    double testError = errorSum / m;
     Map<String, Object> sum = new LinkedHashMap<>();
     sum.put("likelihood", likelihood);
     sum.put("inference", inference);
@@ -152,13 +185,16 @@ final class FitCommand implements Callable<Integer> {
     sum.put("converged", fit.converged());
     sum.put("seconds", fit.seconds());
     if (logLik != null) {
-      sum.put("test_error", Metrics.testError(p, te.target()));
+      sum.put("test_error", testError);
       sum.put("nll", Metrics.negativeLogLikelihood(logLik));
     }
     sum.put("active_bounds", fit.activeBounds());
     sum.put("optimizer_status", fit.optimizerStatus());
     sum.put("inference_diagnostics", fit.posterior().diagnostics().toString());
-    sum.put("positive_label", data.positiveLabel());
+    sum.put("prior_mean", priorMean);
+    if (!counts) {
+      sum.put("positive_label", data.positiveLabel());
+    }
     sum.put("seed", seed);
     AtomicFiles.write(out, csv.toString());
     if (summary != null) {
@@ -166,7 +202,7 @@ final class FitCommand implements Callable<Integer> {
     }
     err.printf(Locale.ROOT, "%s/%s/%s: log evidence %.6f, %d iterations, %s, %.2f s%s%s%n", likelihood, inference,
         kernel, fit.logEvidence(), fit.iterations(), fit.converged() ? "converged" : "NOT converged", fit.seconds(),
-        logLik != null ? String.format(Locale.ROOT, ", test error %.4f, nll %.4f", Metrics.testError(p, te.target()),
+        logLik != null ? String.format(Locale.ROOT, ", test error %.4f, nll %.4f", testError,
             Metrics.negativeLogLikelihood(logLik)) : "",
         fit.activeBounds().isEmpty() ? "" : ", bounds active: " + fit.activeBounds());
     return 0;

@@ -9,12 +9,13 @@ final class Likelihoods {
   private Likelihoods() {}
 
   static List<String> names() {
-    return List.of("probit");
+    return List.of("probit", "poisson-square");
   }
 
   static Likelihood byName(String name) {
     return switch (name) {
       case "probit" -> Probit.get();
+      case "poisson-square" -> org.approxgp.likelihood.PoissonSquareLink.get();
       default -> throw CliException.badInput("--likelihood: unknown '" + name + "' (known: " + String.join(", ", names()) + ")");
     };
   }

@@ -139,6 +139,48 @@ class FitCommandTest {
   }
 
   @Test
+  void poissonSquareFitWritesRatesModesAndNegativeBinomialLogLik() throws IOException {
+    Path tr = dir.resolve("counts-train.csv");
+    Path te = dir.resolve("counts-test.csv");
+    StringBuilder a = new StringBuilder("year,count\n");
+    StringBuilder b = new StringBuilder("year,count\n");
+    for (int i = 0; i < 40; i++) {
+      a.append(i).append(',').append((i * 7) % 4).append('\n');
+      b.append(i).append(',').append((i * 5) % 3).append('\n');
+    }
+    Files.writeString(tr, a);
+    Files.writeString(te, b);
+    Path out = dir.resolve("counts-pred.csv");
+    Path sum = dir.resolve("counts-sum.json");
+    Run r = run("fit", "--train", tr.toString(), "--test", te.toString(), "--label", "count", "--likelihood",
+        "poisson-square", "--inference", "ep", "--lengthscale", "5", "--signal-variance", "0.3", "--prior-mean", "1",
+        "--no-optimize", "--out", out.toString(), "--summary", sum.toString());
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = Files.readAllLines(out);
+    assertEquals("latent_mean,latent_variance,rate_mean,mode,log_lik", lines.get(0));
+    double te2 = 0;
+    for (int j = 0; j < 40; j++) {
+      double[] v = Arrays.stream(lines.get(j + 1).split(",")).mapToDouble(Double::parseDouble).toArray();
+      assertEquals(v[0] * v[0] + v[1], v[2], 1e-12 * v[2]);
+      var nb = org.approxgp.likelihood.NegativeBinomialPredictive.of(v[0], v[1]);
+      assertEquals(nb.mode(), v[3]);
+      assertEquals(nb.logPmf((j * 5) % 3), v[4], 1e-12);
+      te2 += Math.abs((j * 5) % 3 - v[3]);
+    }
+    String json = Files.readString(sum);
+    double teJson = Double.parseDouble(json.replaceAll("(?s).*\"test_error\": ([-0-9.eE]+).*", "$1"));
+    assertEquals(te2 / 40, teJson, 1e-12);
+    // counts must be non-negative integers
+    Path bad = dir.resolve("counts-bad.csv");
+    Files.writeString(bad, "year,count\n0,1\n1,2.5\n");
+    Run r2 = run("fit", "--train", bad.toString(), "--test", te.toString(), "--label", "count", "--likelihood",
+        "poisson-square", "--no-optimize", "--out", dir.resolve("counts-bad-pred.csv").toString());
+    assertEquals(2, r2.code(), r2.err());
+    assertTrue(r2.err().contains("row 3") && r2.err().contains("count"), r2.err());
+    assertFalse(Files.exists(dir.resolve("counts-bad-pred.csv")));
+  }
+
+  @Test
   void testFileMissingAFeatureColumn() throws IOException {
     Path bad = dir.resolve("test-missing-col.csv");
     List<String> l = Files.readAllLines(test);
