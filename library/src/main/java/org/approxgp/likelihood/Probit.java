@@ -1,7 +1,6 @@
 package org.approxgp.likelihood;
 
 import java.util.function.DoubleUnaryOperator;
-import org.approxgp.special.GaussHermite;
 import org.approxgp.special.Normal;
 import org.approxgp.special.OwensT;
 
@@ -18,8 +17,8 @@ import org.approxgp.special.OwensT;
 public final class Probit implements Likelihood {
   static final double CF_SWITCH = 6.0;
   private static final Probit INSTANCE = new Probit();
-  /** Gauss–Hermite order for E[log Φ(y f)], which has no closed form. */
-  private static final int HERMITE_ORDER = 64;
+  /** Relative tolerance of the adaptive quadrature for E[log Φ(y f)], which has no closed form. */
+  private static final double VE_REL_TOL = 1e-12;
 
   private Probit() {}
 
@@ -329,13 +328,29 @@ public final class Probit implements Likelihood {
 
   @Override
   public VariationalExpectation variationalExpectation(double y, double m, double v) {
-    // No closed form for E[log Φ(y f)]: Gauss–Hermite on the smooth integrand; derivatives by
-    // Bonnet's and Price's theorems, ∂E/∂m = E[∂ log p/∂f], ∂E/∂v = ½ E[∂² log p/∂f²].
-    GaussHermite gh = GaussHermite.of(HERMITE_ORDER);
-    double e = gh.expectNormal(m, v, f -> Normal.logCdf(y * f));
-    double dm = gh.expectNormal(m, v, f -> y * Normal.ratio(y * f));
-    double dv = 0.5 * gh.expectNormal(m, v, f -> -Normal.ratio(y * f) * zPlusRatio(y * f));
+    // No closed form for E[log Φ(y f)]: adaptive quadrature over t with f = m + √v t, weight φ(t),
+    // split where y f = 0 (log Φ turns from ≈ −f²/2 to ≈ 0 there, which defeats Gauss–Hermite for
+    // large v). Derivatives by Bonnet's and Price's theorems: ∂E/∂m = E[∂ log p/∂f],
+    // ∂E/∂v = ½ E[∂² log p/∂f²].
+    double s = Math.sqrt(v);
+    double t0 = -m / s;
+    double e = expectation(m, s, t0, f -> Normal.logCdf(y * f));
+    double dm = expectation(m, s, t0, f -> y * Normal.ratio(y * f));
+    double dv = 0.5 * expectation(m, s, t0, f -> -Normal.ratio(y * f) * zPlusRatio(y * f));
     return new VariationalExpectation(e, dm, dv);
+  }
+
+  /** ∫ φ(t) h(m + s t) dt over the real line, split at t0 (and 0). */
+  private static double expectation(double m, double s, double t0, java.util.function.DoubleUnaryOperator h) {
+    java.util.function.DoubleUnaryOperator g = t -> Normal.pdf(t) * h.applyAsDouble(m + s * t);
+    double a = Math.min(t0, 0);
+    double b = Math.max(t0, 0);
+    double sum = org.approxgp.special.Quadrature.integrate(g, Double.NEGATIVE_INFINITY, a, 0, VE_REL_TOL).value()
+        + org.approxgp.special.Quadrature.integrate(g, b, Double.POSITIVE_INFINITY, 0, VE_REL_TOL).value();
+    if (b > a) {
+      sum += org.approxgp.special.Quadrature.integrate(g, a, b, 0, VE_REL_TOL).value();
+    }
+    return sum;
   }
 
   @Override

@@ -1,7 +1,6 @@
 package org.approxgp.likelihood;
 
 import java.util.function.DoubleUnaryOperator;
-import org.approxgp.special.GaussHermite;
 import org.approxgp.special.Quadrature;
 
 /**
@@ -17,7 +16,6 @@ public abstract class QuadratureLikelihood implements Likelihood {
   /** Relative tolerance asked of the adaptive quadrature. */
   static final double REL_TOL = 1e-13;
   private static final double LOG_2PI = Math.log(2 * Math.PI);
-  private static final int HERMITE_ORDER = 80;
 
   @Override
   public TiltedMoments tilted(double y, double m, double v) {
@@ -110,12 +108,19 @@ public abstract class QuadratureLikelihood implements Likelihood {
     return Math.max(0, 1 - integrate(g, x, Double.POSITIVE_INFINITY) / z);
   }
 
-  /** E[log p], ∂/∂m and ∂/∂v by Gauss–Hermite with Bonnet's and Price's theorems. */
+  /**
+   * E[log p], ∂/∂m and ∂/∂v by adaptive quadrature in f (split at m, tolerance 1e-13) with Bonnet's
+   * and Price's theorems (∂E/∂m = E[∂ log p/∂f], ∂E/∂v = ½ E[∂² log p/∂f²]).
+   */
   public static VariationalExpectation variationalExpectationByQuadrature(Likelihood lik, double y, double m, double v) {
-    GaussHermite gh = GaussHermite.of(HERMITE_ORDER);
-    double e = gh.expectNormal(m, v, f -> lik.logDensity(y, f).value());
-    double dm = gh.expectNormal(m, v, f -> lik.logDensity(y, f).d1());
-    double dv = 0.5 * gh.expectNormal(m, v, f -> lik.logDensity(y, f).d2());
+    double e = normalExpectation(m, v, f -> lik.logDensity(y, f).value());
+    double dm = normalExpectation(m, v, f -> lik.logDensity(y, f).d1());
+    double dv = 0.5 * normalExpectation(m, v, f -> lik.logDensity(y, f).d2());
     return new VariationalExpectation(e, dm, dv);
+  }
+
+  private static double normalExpectation(double m, double v, DoubleUnaryOperator h) {
+    DoubleUnaryOperator g = f -> Math.exp(-0.5 * (LOG_2PI + Math.log(v)) - (f - m) * (f - m) / (2 * v)) * h.applyAsDouble(f);
+    return integrate(g, Double.NEGATIVE_INFINITY, m) + integrate(g, m, Double.POSITIVE_INFINITY);
   }
 }

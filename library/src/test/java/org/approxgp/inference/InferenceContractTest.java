@@ -1,0 +1,80 @@
+package org.approxgp.inference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.approxgp.kernel.Kernel;
+import org.approxgp.likelihood.Gaussian;
+import org.approxgp.likelihood.Probit;
+import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.Matrix;
+import org.approxgp.model.Methods;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The contract of every inference method the library offers by name ({@link Methods#names()}, so a
+ * new method is covered automatically): with a Gaussian likelihood it is exact GP regression
+ * (posterior, predictions, log evidence); with a probit likelihood it converges, returns finite
+ * values and a gradient, and warm-starting from its own sites changes nothing.
+ */
+class InferenceContractTest {
+
+  static List<String> methods() {
+    return Methods.names();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("methods")
+  void gaussianLikelihoodGivesExactRegression(String method) {
+    double[][] x = SmallProblems.inputs(3, 15, 2);
+    double[] y = SmallProblems.targets(4, x);
+    Kernel k = SmallProblems.ard(2);
+    double noise = 0.2;
+    double m0 = 0.3;
+    Posterior post = Methods.byName(method).infer(new Problem(k, x, y, Gaussian.of(noise), m0), null);
+    // exact: A = K + σ²I, mean = m0 + K A⁻¹(y − m0), cov = K − K A⁻¹ K, log N(y | m0, A)
+    Matrix kk = k.matrix(x);
+    Matrix a = kk.copy();
+    a.addDiagonal(noise);
+    Cholesky ch = Cholesky.factor(a);
+    double[] r = new double[y.length];
+    for (int i = 0; i < y.length; i++) {
+      r[i] = y[i] - m0;
+    }
+    double[] alpha = ch.solve(r);
+    double[] mean = kk.mult(alpha);
+    Matrix cov = kk.copy();
+    Matrix ak = ch.solve(kk);
+    Matrix kak = kk.mult(ak);
+    double logEv = -0.5 * ch.quadForm(r) - 0.5 * ch.logDet() - 0.5 * y.length * Math.log(2 * Math.PI);
+    for (int i = 0; i < y.length; i++) {
+      assertEquals(m0 + mean[i], post.mean()[i], 1e-8, "mean " + i);
+      assertEquals(cov.get(i, i) - kak.get(i, i), post.variance()[i], 1e-8, "variance " + i);
+    }
+    assertEquals(logEv, post.logEvidence(), 1e-8 * Math.abs(logEv), "log evidence");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("methods")
+  void probitRunConvergesWithFiniteResultsAndIsAFixedPoint(String method) {
+    double[][] x = SmallProblems.inputs(5, 30, 3);
+    double[] y = SmallProblems.labels(6, x);
+    Problem p = Problem.of(SmallProblems.iso(), x, y, Probit.get());
+    Posterior post = Methods.byName(method).infer(p, null);
+    assertTrue(post.diagnostics().converged(), post.diagnostics().toString());
+    assertTrue(Double.isFinite(post.logEvidence()));
+    assertNotNull(post.logEvidenceGradient());
+    for (double g : post.logEvidenceGradient()) {
+      assertTrue(Double.isFinite(g));
+    }
+    for (double v : post.variance()) {
+      assertTrue(v > 0 && Double.isFinite(v));
+    }
+    Posterior again = Methods.byName(method).infer(p, post.sites());
+    assertEquals(post.logEvidence(), again.logEvidence(), 1e-6 * Math.abs(post.logEvidence()));
+    assertTrue(again.diagnostics().iterations() <= 2, "warm start from the fixed point: " + again.diagnostics());
+  }
+}
