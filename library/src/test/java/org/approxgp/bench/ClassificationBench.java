@@ -44,7 +44,9 @@ public final class ClassificationBench {
           s, reps, best, post.diagnostics().iterations(), GPML_EP_SECONDS / best);
     }
     for (Ep.Schedule s : Ep.Schedule.values()) {
-      for (String kernel : new String[] {"se-iso", "se-ard"}) {
+      // the parallel schedule is slow to converge at some hyperparameters the optimiser visits with
+      // ARD (hundreds of sweeps without damping), so only its isotropic fold is timed
+      for (String kernel : s == Ep.Schedule.PARALLEL ? new String[] {"se-iso"} : new String[] {"se-iso", "se-ard"}) {
         Kernel k0 = kernel.equals("se-iso") ? SquaredExponential.iso(1, 1) : SquaredExponential.ard(onesTimes(d, 1), 1);
         long t0 = System.nanoTime();
         FittedGp fit = GpModel.fit(Problem.of(k0, train.x(), train.y(), Probit.get()),
