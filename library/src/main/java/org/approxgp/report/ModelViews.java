@@ -25,24 +25,26 @@ public final class ModelViews {
     StringColumn ls = StringColumn.create("length-scale(s)");
     IntColumn it = IntColumn.create("optimiser iterations");
     BooleanColumn conv = BooleanColumn.create("converged");
+    StringColumn status = StringColumn.create("optimiser status");
     StringColumn diag = StringColumn.create("last inference");
     DoubleColumn sec = DoubleColumn.create("seconds");
     fits.forEach((name, f) -> {
       label.append(name);
       method.append(f.method());
       kernel.append(f.kernel().name());
-      ev.append(f.logEvidence());
+      ev.append(Math.round(f.logEvidence() * 1e4) / 1e4);
       double[] theta = f.kernel().logHyperparameters();
-      sv.append(Math.exp(theta[theta.length - 1]));
+      sv.append(Double.parseDouble(String.format("%.4g", Math.exp(theta[theta.length - 1]))));
       double[] l = Arrays.stream(theta, 0, theta.length - 1).map(Math::exp).toArray();
       ls.append(l.length <= 3 ? Arrays.toString(round(l)) : l.length + " values, geometric mean "
           + String.format("%.4g", Math.exp(Arrays.stream(theta, 0, theta.length - 1).average().orElse(0))));
       it.append(f.iterations());
       conv.append(f.converged());
+      status.append(f.optimized() ? f.optimizerStatus().replace("LBFGS_", "").replace("LBFGSERR_", "") : "fixed θ");
       diag.append(describe(f.posterior().diagnostics()) + (f.activeBounds().isEmpty() ? "" : "; at bound: " + f.activeBounds()));
-      sec.append(f.seconds());
+      sec.append(Math.round(f.seconds() * 100) / 100.0);
     });
-    return Table.create("fits", label, method, kernel, ev, sv, ls, it, conv, diag, sec);
+    return Table.create("fits", label, method, kernel, ev, sv, ls, it, conv, status, diag, sec);
   }
 
   /** A one-row table for a single fit. */
