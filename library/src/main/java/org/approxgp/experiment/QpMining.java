@@ -21,9 +21,9 @@ public final class QpMining {
       methods = List.copyOf(methods);
     }
 
-    /** smoke: 2 seeds; quick: 20; full: the paper's 200. */
+    /** smoke: 2 seeds; quick: 10; full: the paper's 200. */
     public static Config forMode(ProjectPaths.Mode mode) {
-      return new Config(mode.pick(2, 20, 200), CoalExperiment.METHODS);
+      return new Config(mode.pick(2, 10, 200), CoalExperiment.METHODS);
     }
   }
 
