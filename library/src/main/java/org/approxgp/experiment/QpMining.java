@@ -68,10 +68,10 @@ public final class QpMining {
       double[] t = rows.doubleColumn("te_" + m).asDoubleArray();
       double[] n = rows.doubleColumn("ntll_" + m).asDoubleArray();
       ms.append(m);
-      te.append(100 * QpTable1.mean(t));
-      teSd.append(100 * QpTable1.sd(t));
-      nt.append(1000 * QpTable1.mean(n));
-      ntSd.append(1000 * QpTable1.sd(n));
+      te.append(100 * Summaries.mean(t));
+      teSd.append(100 * Summaries.sd(t));
+      nt.append(1000 * Summaries.mean(n));
+      ntSd.append(1000 * Summaries.sd(n));
       int j = order.indexOf(m);
       pte.append(j < 0 ? Double.NaN : paper[j][0]);
       pnt.append(j < 0 ? Double.NaN : paper[3 + j][0]);

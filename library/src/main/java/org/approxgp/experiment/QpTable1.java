@@ -246,10 +246,10 @@ public final class QpTable1 {
       ds.append(d);
       ms.append(m);
       seeds.append(teSeeds.length);
-      te.append(100 * mean(teSeeds));
-      teSd.append(100 * sd(teSeeds));
-      nt.append(1000 * mean(ntSeeds));
-      ntSd.append(1000 * sd(ntSeeds));
+      te.append(100 * Summaries.mean(teSeeds));
+      teSd.append(100 * Summaries.sd(teSeeds));
+      nt.append(1000 * Summaries.mean(ntSeeds));
+      ntSd.append(1000 * Summaries.sd(ntSeeds));
       double[][] paper = PAPER.get(d);
       int j = order.indexOf(m);
       paperTe.append(paper == null || j < 0 ? Double.NaN : paper[j][0]);
@@ -331,22 +331,6 @@ public final class QpTable1 {
       ant.append(Math.abs(nt - paper[3 + j][0]) <= 2 * Math.hypot(paper[3 + j][1], Double.isNaN(ntSd) ? 0 : ntSd) ? "yes" : "no");
     }
     return Table.create("agreement with the paper (within 2 combined sd)", ds, ms, dte, ate, dnt, ant);
-  }
-
-  static double mean(double[] v) {
-    return Arrays.stream(v).average().orElse(Double.NaN);
-  }
-
-  static double sd(double[] v) {
-    if (v.length < 2) {
-      return Double.NaN;
-    }
-    double m = mean(v);
-    double s = 0;
-    for (double x : v) {
-      s += (x - m) * (x - m);
-    }
-    return Math.sqrt(s / (v.length - 1));
   }
 
   private static Map<String, double[][]> paper() {

@@ -1,9 +1,13 @@
 package org.approxgp.model;
 
+import java.util.function.BiFunction;
 import org.approxgp.inference.Ep;
+import org.approxgp.inference.Laplace;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Problem;
+import org.approxgp.inference.Qp;
 import org.approxgp.inference.Sites;
+import org.approxgp.inference.Vb;
 
 /** An approximate-inference method: problem + optional warm start → posterior. */
 public interface InferenceMethod {
@@ -14,50 +18,30 @@ public interface InferenceMethod {
   /** Runs inference; {@code warmStart} may be null (cold start) and may be ignored by a method. */
   Posterior infer(Problem problem, Sites warmStart);
 
+  /** A method from its name and its inference function. */
+  static InferenceMethod of(String name, BiFunction<Problem, Sites, Posterior> infer) {
+    return new InferenceMethod() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public Posterior infer(Problem problem, Sites warmStart) {
+        return infer.apply(problem, warmStart);
+      }
+
+      @Override
+      public String toString() {
+        return name;
+      }
+    };
+  }
+
   /** EP with the given options (the projection in the options decides EP vs QP). */
   static InferenceMethod ep(Ep.Options options) {
-    return new InferenceMethod() {
-      @Override
-      public String name() {
-        return options.projection().name().equals("kl") ? "ep" : options.projection().name().equals("w2") ? "qp"
-            : "ep-" + options.projection().name();
-      }
-
-      @Override
-      public Posterior infer(Problem problem, Sites warmStart) {
-        return Ep.infer(problem, options, warmStart);
-      }
-    };
-  }
-
-  /** Laplace's method (warm-started from the previous sites). */
-  static InferenceMethod laplace(org.approxgp.inference.Laplace.Options options) {
-    return new InferenceMethod() {
-      @Override
-      public String name() {
-        return "laplace";
-      }
-
-      @Override
-      public Posterior infer(Problem problem, Sites warmStart) {
-        return org.approxgp.inference.Laplace.infer(problem, options, warmStart);
-      }
-    };
-  }
-
-  /** Variational Gaussian approximation (Opper &amp; Archambeau 2009); the objective is the ELBO. */
-  static InferenceMethod vb(org.approxgp.inference.Vb.Options options) {
-    return new InferenceMethod() {
-      @Override
-      public String name() {
-        return "vb";
-      }
-
-      @Override
-      public Posterior infer(Problem problem, Sites warmStart) {
-        return org.approxgp.inference.Vb.infer(problem, options, warmStart);
-      }
-    };
+    String p = options.projection().name();
+    return of(p.equals("kl") ? "ep" : p.startsWith("w2") ? "qp" : "ep-" + p, (pr, w) -> Ep.infer(pr, options, w));
   }
 
   /**
@@ -65,17 +49,17 @@ public interface InferenceMethod {
    * is the EP-form evidence at QP's sites (QP paper eq. 2), as in the paper.
    */
   static InferenceMethod qp(Ep.Options options) {
-    return new InferenceMethod() {
-      @Override
-      public String name() {
-        return "qp";
-      }
+    return of("qp", (pr, w) -> Qp.infer(pr, options, w));
+  }
 
-      @Override
-      public Posterior infer(Problem problem, Sites warmStart) {
-        return org.approxgp.inference.Qp.infer(problem, options, warmStart);
-      }
-    };
+  /** Laplace's method (warm-started from the previous sites). */
+  static InferenceMethod laplace(Laplace.Options options) {
+    return of("laplace", (pr, w) -> Laplace.infer(pr, options, w));
+  }
+
+  /** Variational Gaussian approximation (Opper &amp; Archambeau 2009); the objective is the ELBO. */
+  static InferenceMethod vb(Vb.Options options) {
+    return of("vb", (pr, w) -> Vb.infer(pr, options, w));
   }
 
   /** EP with default options. */
