@@ -53,6 +53,24 @@ class TiltedCommandTest {
   }
 
   @Test
+  void poissonAnchorThroughTheCommandLine() throws Exception {
+    List<String> rows;
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(
+        getClass().getResourceAsStream("/anchors/tilted-moments.txt"), StandardCharsets.UTF_8))) {
+      rows = r.lines().filter(l -> l.startsWith("poisson-square ")).collect(Collectors.toList());
+    }
+    assertEquals(1, rows.size());
+    String[] f = rows.get(0).split(" ");
+    String json = run("tilted", "--likelihood", "poisson-square", "--y", f[1], "--cavity-mean", f[2],
+        "--cavity-variance", f[3]);
+    String[] names = {"log_z", "mean", "variance_ep", "variance_qp"};
+    for (int j = 0; j < 4; j++) {
+      double expect = Double.parseDouble(f[4 + j]);
+      assertEquals(expect, field(json, names[j]), 1e-9 * Math.abs(expect), names[j]);
+    }
+  }
+
+  @Test
   void lpWithPTwoIsTheW2Projection() {
     String w2 = run("tilted", "--y", "-1", "--cavity-mean", "0.7", "--cavity-variance", "3");
     String lp = run("tilted", "--y", "-1", "--cavity-mean", "0.7", "--cavity-variance", "3", "--p", "2");
