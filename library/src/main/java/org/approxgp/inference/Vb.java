@@ -34,8 +34,9 @@ import org.approxgp.likelihood.VariationalExpectation;
  * (α, log λ): ∂ELBO/∂α = K(g_m − α) carries K's spectrum (condition numbers 1e8 and worse for SE
  * kernels), so first-order methods on α crawl; the natural gradient is invariant to that
  * parameterisation. For log-concave likelihoods −2 g_v ≥ 0, so τ̃ = λ stays non-negative (no exp or
- * softplus is needed); a likelihood with g_v &gt; 0 makes {@link #infer} throw
- * {@link InferenceException}.
+ * softplus is needed). Where a likelihood gives g_v &gt; 0 the target precision is clipped at 0 (as EP
+ * clips negative site precisions); if a clip is still active at the end the posterior is returned with
+ * {@code converged = false} and a message, since it is then not a stationary point of the ELBO.
  *
  * <p><b>Stopping rule.</b> Converged when the RMS distance between the current sites and the
  * fixed-point target (−2g_v, g_m − 2g_v∘m) — the undamped proposal, so independent of ρ — is below
@@ -130,6 +131,7 @@ public final class Vb {
     boolean converged = false;
     String message = "";
     double rho = options.initialStep();
+    int clipped = 0;
     try {
       State s = State.of(problem, k, tau, nu, options.jitter());
       jitter = Math.max(jitter, s.approx.chol.jitter());
@@ -139,12 +141,19 @@ public final class Vb {
         double[] tauT = new double[n];
         double[] nuT = new double[n];
         double ss = 0;
+        clipped = 0;
         for (int i = 0; i < n; i++) {
           tauT[i] = -2 * s.gv[i];
-          if (!(tauT[i] >= 0)) {
-            throw new InferenceException("∂E/∂v = " + s.gv[i] + " at site " + i
-                + " would make the site precision negative (likelihood not log-concave there)",
-                diagnostics(iterations, false, change, t0, jitter, ""), null);
+          if (Double.isNaN(tauT[i])) {
+            throw new InferenceException("∂E/∂v is NaN at site " + i, diagnostics(iterations, false, change, t0,
+                jitter, ""), null);
+          }
+          if (tauT[i] < 0) {
+            // ∂E/∂v > 0 (likelihood not log-concave there): the site form needs λ ≥ 0, so the target is
+            // clipped to 0 as EP clips negative site precisions; a clip still active at the end means
+            // the result is not a stationary point of the ELBO and is reported as not converged
+            tauT[i] = 0;
+            clipped++;
           }
           nuT[i] = s.gm[i] + tauT[i] * s.approx.mu[i];
           double dt = tauT[i] - s.approx.tau[i];
@@ -187,6 +196,10 @@ public final class Vb {
         for (double g : grad) {
           requireFinite(g, "ELBO gradient", iterations, change, t0, jitter);
         }
+      }
+      if (clipped > 0) {
+        converged = false;
+        message = clipped + " site precision target(s) clipped at 0 (∂E/∂v > 0): not a stationary point";
       }
       return new Posterior(problem, s.approx, s.elbo, grad,
           diagnostics(iterations, converged, change, t0, jitter, message));
