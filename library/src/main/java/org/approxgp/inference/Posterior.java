@@ -63,6 +63,17 @@ public final class Posterior {
   }
 
   /**
+   * The same posterior with another log-evidence gradient (e.g. a numerical one, for a method whose
+   * analytic gradient is not exact, as QP's).
+   */
+  public Posterior withLogEvidenceGradient(double[] g) {
+    if (g.length != problem.kernel().size()) {
+      throw new IllegalArgumentException("gradient has " + g.length + " entries, kernel has " + problem.kernel().size());
+    }
+    return new Posterior(problem, approx, logEvidence, g, diagnostics);
+  }
+
+  /**
    * Latent predictive distribution at test inputs (R&amp;W eq. 3.60–3.61 in the stable form of
    * Alg. 3.6): mean m₀ + K*ᵀ α, variance k** − ‖L⁻¹ S̃^½ K*‖².
    */
