@@ -39,34 +39,15 @@ final class Json {
       int k = 0;
       for (Map.Entry<?, ?> e : m.entrySet()) {
         sb.append("  ".repeat(indent + 1));
-        string(sb, e.getKey().toString());
+        org.approxgp.experiment.JsonStrings.append(sb, e.getKey().toString());
         sb.append(": ");
         write(sb, e.getValue(), indent + 1);
         sb.append(++k < m.size() ? ",\n" : "\n");
       }
       sb.append("  ".repeat(indent)).append('}');
     } else {
-      string(sb, v.toString());
+      org.approxgp.experiment.JsonStrings.append(sb, v.toString());
     }
   }
 
-  private static void string(StringBuilder sb, String s) {
-    sb.append('"');
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\t' -> sb.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            sb.append(String.format("\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
-      }
-    }
-    sb.append('"');
-  }
 }

@@ -24,7 +24,7 @@ final class FlatJson {
                 sb.append(',');
             }
             first = false;
-            string(sb, e.getKey());
+            JsonStrings.append(sb, e.getKey());
             sb.append(':');
             Object v = e.getValue();
             if (v instanceof Double d) {
@@ -32,39 +32,17 @@ final class FlatJson {
                     // always keep a '.' or exponent so it reads back as a double
                     sb.append(Double.toString(d));
                 } else {
-                    string(sb, DOUBLE_TAG + d);
+                    JsonStrings.append(sb, DOUBLE_TAG + d);
                 }
             } else if (v instanceof Long || v instanceof Integer || v instanceof Boolean) {
                 sb.append(v);
             } else if (v instanceof String s) {
-                string(sb, s);
+                JsonStrings.append(sb, s);
             } else {
                 throw new IllegalArgumentException("unsupported value " + v);
             }
         }
         return sb.append('}').toString();
-    }
-
-    private static void string(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        sb.append('"');
     }
 
     /** Parses one line; throws {@link IllegalArgumentException} on anything malformed or truncated. */
