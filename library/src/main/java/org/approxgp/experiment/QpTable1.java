@@ -51,8 +51,12 @@ public final class QpTable1 {
    * @param kernel se-iso or se-ard
    * @param seeds seeds 0..seeds−1
    * @param folds folds per seed actually run (the split always has 10 folds; fewer run only the first)
+   * @param qpOptimized QP's hyperparameters as the paper: start at EP's optimum and maximise eq. 2 at
+   *     QP's sites (central-difference gradient, ≈ 6× an EP fit for se-iso); otherwise QP runs at EP's
+   *     optimum (the issue's option). On Ionosphere the two differ by ~1e-6 in evidence.
    */
-  public record Config(List<String> datasets, List<String> methods, String kernel, int seeds, int folds) {
+  public record Config(List<String> datasets, List<String> methods, String kernel, int seeds, int folds,
+      boolean qpOptimized) {
     public Config {
       datasets = List.copyOf(datasets);
       methods = List.copyOf(methods);
@@ -64,27 +68,29 @@ public final class QpTable1 {
     /**
      * The isotropic run (the authors' kernel). smoke: crabs and wine2, seed 0, fold 0; quick: all
      * data sets plus de-duplicated Pima, seed 0, folds 0–1 (sized for the 10-minute quick budget on
-     * 2 cores); full: the paper's 100 seeds × 10 folds.
+     * 2 cores); full: the paper's 100 seeds × 10 folds. QP's hyperparameters are optimised as in the
+     * paper in full mode only; smoke and quick run QP at EP's optimum.
      */
     public static Config forMode(ProjectPaths.Mode mode, List<String> methods) {
       List<String> all = new ArrayList<>(DATASETS);
       all.add(3, "pima-dedup");
       return switch (mode) {
-        case SMOKE -> new Config(List.of("crabs", "wine2"), methods, "se-iso", 1, 1);
-        case QUICK -> new Config(all, methods, "se-iso", 1, 2);
-        case FULL -> new Config(all, methods, "se-iso", 100, 10);
+        case SMOKE -> new Config(List.of("crabs", "wine2"), methods, "se-iso", 1, 1, false);
+        case QUICK -> new Config(all, methods, "se-iso", 1, 2, false);
+        case FULL -> new Config(all, methods, "se-iso", 100, 10, true);
       };
     }
 
     /**
      * The ARD run (the paper's text). smoke: wine2, seed 0, fold 0; quick: crabs and the three wine
-     * pairs, seed 0, fold 0; full: all, 10 seeds × 10 folds.
+     * pairs, seed 0, fold 0; full: all, 10 seeds × 10 folds. QP at EP's hyperparameters throughout
+     * (differencing 34 hyperparameters costs ~70 inferences per optimiser step).
      */
     public static Config ardForMode(ProjectPaths.Mode mode, List<String> methods) {
       return switch (mode) {
-        case SMOKE -> new Config(List.of("wine2"), methods, "se-ard", 1, 1);
-        case QUICK -> new Config(List.of("crabs", "wine1", "wine2", "wine3"), methods, "se-ard", 1, 1);
-        case FULL -> new Config(DATASETS, methods, "se-ard", 10, 10);
+        case SMOKE -> new Config(List.of("wine2"), methods, "se-ard", 1, 1, false);
+        case QUICK -> new Config(List.of("crabs", "wine1", "wine2", "wine3"), methods, "se-ard", 1, 1, false);
+        case FULL -> new Config(DATASETS, methods, "se-ard", 10, 10, false);
       };
     }
   }
@@ -186,7 +192,14 @@ public final class QpTable1 {
     if (method.equals("qp")) {
       // the authors' protocol: EP's optimum is QP's starting point
       FittedGp ep = GpModel.fit(problem, Methods.byName("ep"), GpModel.FitOptions.optimize(k0));
-      fit = GpModel.fit(problem.withKernel(ep.kernel()), Methods.byName("qp"), GpModel.FitOptions.optimize(k0));
+      if (c.qpOptimized()) {
+        fit = GpModel.fit(problem.withKernel(ep.kernel()), Methods.byName("qp"), GpModel.FitOptions.optimize(k0));
+      } else {
+        org.approxgp.inference.Posterior q = org.approxgp.inference.Qp.infer(problem.withKernel(ep.kernel()),
+            org.approxgp.inference.Ep.Options.defaults(), ep.posterior().sites());
+        fit = new FittedGp(q, "qp", false, 0, 1, q.diagnostics().converged(), "EP's hyperparameters", List.of(),
+            (System.nanoTime() - t0) * 1e-9);
+      }
     } else {
       fit = GpModel.fit(problem, Methods.byName(method), GpModel.FitOptions.optimize(k0));
     }
