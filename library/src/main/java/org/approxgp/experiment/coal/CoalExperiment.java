@@ -203,7 +203,9 @@ public final class CoalExperiment {
     }
     if (methods.contains("qp") && ep != null) {
       Sites epSites = ep.posterior().sites();
-      InferenceMethod qp = InferenceMethod.ep(Ep.Options.defaults().withProjection(W2Projection.exact()));
+      // QP's objective (eq. 2 at QP's sites) by central differences: the EP-form gradient is not its gradient
+      InferenceMethod qp = InferenceMethod.withNumericalGradient(
+          InferenceMethod.ep(Ep.Options.defaults().withProjection(W2Projection.exact())), 1e-4);
       InferenceMethod fromEp = new InferenceMethod() {
         @Override
         public String name() {

@@ -35,7 +35,8 @@ class CoalExperimentTest {
         CoalExperiment.rows(two).stream().map(r -> List.of(r.seed(), r.method(), r.te(), r.ntll(), r.lengthscale(),
             r.signalVariance(), r.negLogEvidence())).toList());
     for (CoalExperiment.SeedResult r : one) {
-      // Theorem 2 / Corollary 2.2: σ_QP ≤ σ_EP at every training site and test year
+      // σ_QP ≤ σ_EP at every training site and test year for these seeds — empirical, each method at its
+      // own fitted θ (Theorem 2 compares equal cavities; over 200 seeds 8 of 44,800 comparisons exceed)
       assertEquals(0, r.qpVarianceViolations());
       assertEquals(2 * 112, r.varianceComparisons());
       assertEquals(3, r.rows().size());
