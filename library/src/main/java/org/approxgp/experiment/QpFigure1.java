@@ -4,14 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.approxgp.data.Dataset;
-import org.approxgp.data.Split;
-import org.approxgp.data.Splits;
-import org.approxgp.data.Standardizer;
 import org.approxgp.inference.Prediction;
 import org.approxgp.inference.Problem;
 import org.approxgp.kernel.Kernel;
-import org.approxgp.likelihood.Probit;
 import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
 import org.approxgp.model.Methods;
@@ -65,15 +60,10 @@ public final class QpFigure1 {
   }
 
   static ResultRow trial(Config c, TrialKey key) {
-    Dataset data = QpTable1.dataset(key.method());
-    Split split = Splits.kFold(data.size(), 10, key.seed()).get(key.fold());
-    Dataset train = data.rows(split.train());
-    Dataset test = data.rows(split.test());
-    Standardizer st = Standardizer.fit(train.features());
-    double[][] xTrain = st.apply(train.features());
-    double[][] xTest = st.apply(test.features());
-    Kernel k0 = QpTable1.initialKernel("se-iso", data.dimension());
-    Problem problem = Problem.of(k0, xTrain, train.target(), Probit.get());
+    QpTable1.FoldProblem fp = QpTable1.foldProblem(key.method(), "se-iso", key.seed(), key.fold());
+    Problem problem = fp.problem();
+    Kernel k0 = problem.kernel();
+    double[][] xTest = fp.xTest();
     FittedGp ep = GpModel.fit(problem, Methods.byName("ep"), GpModel.FitOptions.optimize(k0));
     FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()), Methods.byName("qp"), GpModel.FitOptions.optimize(k0));
     Prediction pe = ep.predict(xTest);

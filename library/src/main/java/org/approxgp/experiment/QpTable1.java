@@ -175,18 +175,35 @@ public final class QpTable1 {
     return SquaredExponential.iso(1.0, 1.0);
   }
 
-  static ResultRow trial(Config c, TrialKey key) {
-    String[] dm = key.method().split("/", 2);
-    Dataset data = dataset(dm[0]);
-    String method = dm[1];
-    Split split = Splits.kFold(data.size(), 10, key.seed()).get(key.fold());
+  /**
+   * One experiment of the protocol: fold {@code fold} of the seeded 10-fold split of a Table 1 data
+   * set, features standardised on the training part, a probit problem at the initial kernel.
+   *
+   * @param problem the training problem
+   * @param xTest standardised test inputs
+   * @param yTest test labels (±1)
+   */
+  record FoldProblem(Problem problem, double[][] xTest, double[] yTest) {}
+
+  static FoldProblem foldProblem(String dataset, String kernel, long seed, int fold) {
+    Dataset data = dataset(dataset);
+    Split split = Splits.kFold(data.size(), 10, seed).get(fold);
     Dataset train = data.rows(split.train());
     Dataset test = data.rows(split.test());
     Standardizer st = Standardizer.fit(train.features());
-    double[][] xTrain = st.apply(train.features());
-    double[][] xTest = st.apply(test.features());
-    Kernel k0 = initialKernel(c.kernel(), data.dimension());
-    Problem problem = Problem.of(k0, xTrain, train.target(), Probit.get());
+    Kernel k0 = initialKernel(kernel, data.dimension());
+    return new FoldProblem(Problem.of(k0, st.apply(train.features()), train.target(), Probit.get()),
+        st.apply(test.features()), test.target());
+  }
+
+  static ResultRow trial(Config c, TrialKey key) {
+    String[] dm = key.method().split("/", 2);
+    String method = dm[1];
+    FoldProblem fp = foldProblem(dm[0], c.kernel(), key.seed(), key.fold());
+    Problem problem = fp.problem();
+    Kernel k0 = problem.kernel();
+    double[][] xTest = fp.xTest();
+    double[] yTest = fp.yTest();
     long t0 = System.nanoTime();
     FittedGp fit;
     if (method.equals("qp")) {
@@ -205,16 +222,16 @@ public final class QpTable1 {
     }
     double seconds = (System.nanoTime() - t0) * 1e-9;
     Prediction pred = fit.predict(xTest);
-    double[] p = new double[test.size()];
+    double[] p = new double[yTest.length];
     for (int j = 0; j < p.length; j++) {
       p[j] = Probit.get().predictivePositive(pred.latentMean()[j], pred.latentVariance()[j]);
     }
-    double[] ll = fit.logPredictive(xTest, test.target());
+    double[] ll = fit.logPredictive(xTest, yTest);
     double[] theta = fit.kernel().logHyperparameters();
     return ResultRow.builder()
         .put("dataset", dm[0])
         .put("inference", method)
-        .put("te", Metrics.testError(p, test.target()))
+        .put("te", Metrics.testError(p, yTest))
         .put("ntll", Metrics.negativeLogLikelihood(ll))
         .put("log_evidence", fit.logEvidence())
         .put("signal_variance", Math.exp(theta[theta.length - 1]))

@@ -46,6 +46,9 @@ public final class GpModel {
     }
     Kernel k0 = problem.kernel();
     Sites[] warm = {null};
+    // the best posterior evaluated: usually the optimiser's answer, which then needs no further inference
+    Posterior[] best = {null};
+    double[][] bestTheta = {null};
     Lbfgs.Result r = Lbfgs.minimize((theta, grad) -> {
       Problem p = problem.withKernel(k0.withLogHyperparameters(theta));
       Posterior post;
@@ -59,20 +62,24 @@ public final class GpModel {
         return Double.POSITIVE_INFINITY;
       }
       warm[0] = post.sites();
+      if (best[0] == null || post.logEvidence() > best[0].logEvidence()) {
+        best[0] = post;
+        bestTheta[0] = theta.clone();
+      }
       for (int j = 0; j < g.length; j++) {
         grad[j] = -g[j];
       }
       return -post.logEvidence();
     }, k0.logHyperparameters(), options.bounds() == null ? null : options.bounds().lower(),
         options.bounds() == null ? null : options.bounds().upper(), options.settings());
-    Problem fin = problem.withKernel(k0.withLogHyperparameters(r.x()));
-    Posterior post = method.infer(fin, warm[0]);
+    boolean reuse = best[0] != null && java.util.Arrays.equals(bestTheta[0], r.x());
+    Posterior post = reuse ? best[0] : method.infer(problem.withKernel(k0.withLogHyperparameters(r.x())), warm[0]);
     List<String> names = k0.hyperparameterNames();
     List<String> active = new ArrayList<>();
     for (int j : r.activeBounds()) {
       active.add(names.get(j));
     }
-    return new FittedGp(post, method.name(), true, r.iterations(), r.evaluations() + 1,
+    return new FittedGp(post, method.name(), true, r.iterations(), r.evaluations() + (reuse ? 0 : 1),
         r.converged() && post.diagnostics().converged(), r.status(), List.copyOf(active),
         (System.nanoTime() - t0) * 1e-9);
   }
