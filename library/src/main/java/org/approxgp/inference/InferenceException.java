@@ -1,7 +1,9 @@
 package org.approxgp.inference;
 
+import org.approxgp.special.NumericalException;
+
 /** An inference run failed (a non-finite value, a failed factorisation); carries its diagnostics. */
-public final class InferenceException extends RuntimeException {
+public final class InferenceException extends NumericalException {
   private static final long serialVersionUID = 1L;
   private final transient Diagnostics diagnostics;
 

@@ -1,7 +1,9 @@
 package org.approxgp.linalg;
 
+import org.approxgp.special.NumericalException;
+
 /** A Cholesky factorisation failed even after the jitter its {@link JitterPolicy} allowed. */
-public final class NotPositiveDefiniteException extends ArithmeticException {
+public final class NotPositiveDefiniteException extends NumericalException {
   private static final long serialVersionUID = 1L;
   private final double lastJitter;
 
