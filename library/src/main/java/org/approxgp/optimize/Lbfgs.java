@@ -56,59 +56,37 @@ public final class Lbfgs {
     return minimize(f, x0, null, null, settings);
   }
 
+  /** Restarts after a failed evaluation (see {@link #minimize(Objective, double[], double[], double[], Settings)}). */
+  static final int MAX_RESTARTS = 5;
+
   /**
    * Minimises f from x0 within [lower, upper] (either may be null = unbounded).
+   *
+   * <p><b>Points where f fails.</b> An objective may return a non-finite value where it cannot be
+   * evaluated (an inference that fails at extreme hyperparameters). liblbfgs' Moré–Thuente line search
+   * cannot use such a point: it interpolates with it and ends the run with a rounding or line-search
+   * error, often at the first failed trial step. So when a run that met a failed evaluation ends
+   * without converging, L-BFGS is restarted from the best point seen, with a backtracking (Wolfe) line
+   * search, which only shrinks the step after a failure; at most {@value #MAX_RESTARTS} restarts, and
+   * only while each improves the best value. A run that never meets a failure is exactly one
+   * Moré–Thuente run, as before.
    */
   public static Result minimize(Objective f, double[] x0, double[] lower, double[] upper, Settings settings) {
     int n = x0.length;
-    LbfgsConstant.LBFGS_Param p = com.github.lbfgs4j.liblbfgs.Lbfgs.defaultParams();
-    p.max_iterations = settings.maxIterations();
-    p.past = 1;
-    p.delta = settings.relativeFunctionTolerance();
-    p.epsilon = settings.gradientTolerance();
-    p.m = settings.memory();
-    int[] evals = {0};
-    int[] iters = {0};
-    double[] best = {Double.POSITIVE_INFINITY};
-    double[] bestX = x0.clone();
-    LbfgsConstant.LBFGS_Evaluate eval = (instance, x, g, size, step) -> {
-      evals[0]++;
-      double v = f.evaluate(x, g);
-      if (!Double.isFinite(v)) {
-        java.util.Arrays.fill(g, 0);
-        return Double.MAX_VALUE / 4; // lets the line search back off instead of failing on NaN
+    Search s = new Search(f, lower, upper, x0);
+    LbfgsConstant.ReturnValue rv = s.run(x0.clone(), settings, null);
+    int restarts = 0;
+    while (s.failures > 0 && !converged(rv) && restarts < MAX_RESTARTS) {
+      double before = s.best;
+      s.failures = 0;
+      rv = s.run(s.bestX.clone(), settings, LbfgsConstant.LineSearch.LBFGS_LINESEARCH_BACKTRACKING_WOLFE);
+      restarts++;
+      if (!(s.best < before)) {
+        break;
       }
-      double pen = 0;
-      for (int i = 0; i < size; i++) {
-        if (lower != null && x[i] < lower[i]) {
-          double d = x[i] - lower[i];
-          pen += 0.5 * PENALTY * d * d;
-          g[i] += PENALTY * d;
-        } else if (upper != null && x[i] > upper[i]) {
-          double d = x[i] - upper[i];
-          pen += 0.5 * PENALTY * d * d;
-          g[i] += PENALTY * d;
-        }
-      }
-      if (v + pen < best[0]) {
-        best[0] = v + pen;
-        System.arraycopy(x, 0, bestX, 0, size);
-      }
-      return v + pen;
-    };
-    LbfgsConstant.LBFGS_Progress progress = (instance, x, g, fx, xnorm, gnorm, step, size, k, ls) -> {
-      iters[0] = k;
-      return LbfgsConstant.ReturnValue.LBFGS_SUCCESS;
-    };
-    double[] x = x0.clone();
-    LbfgsConstant.ReturnValue rv =
-        com.github.lbfgs4j.liblbfgs.Lbfgs.lbfgs(n, x, new MutableDouble(), eval, progress, null, p);
-    boolean converged = rv == LbfgsConstant.ReturnValue.LBFGS_SUCCESS
-        || rv == LbfgsConstant.ReturnValue.LBFGS_CONVERGENCE
-        || rv == LbfgsConstant.ReturnValue.LBFGS_STOP
-        || rv == LbfgsConstant.ReturnValue.LBFGS_ALREADY_MINIMIZED;
+    }
     // liblbfgs returns its last iterate; a failed line search may leave it worse than the best seen
-    double[] out = bestX.clone();
+    double[] out = s.bestX.clone();
     List<Integer> active = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       if (lower != null && out[i] <= lower[i]) {
@@ -119,12 +97,83 @@ public final class Lbfgs {
         active.add(i);
       }
     }
-    double value = best[0];
+    double value = s.best;
     if (!active.isEmpty()) {
       // the point moved onto the box: evaluate the objective there (no penalty applies)
       value = f.evaluate(out, new double[n]);
-      evals[0]++;
+      s.evals++;
     }
-    return new Result(out, value, iters[0], evals[0], converged, rv.name(), List.copyOf(active));
+    String status = rv.name() + (restarts > 0 ? " after " + restarts + " restart(s) past failed evaluations" : "");
+    return new Result(out, value, s.iters, s.evals, converged(rv), status, List.copyOf(active));
+  }
+
+  private static boolean converged(LbfgsConstant.ReturnValue rv) {
+    return rv == LbfgsConstant.ReturnValue.LBFGS_SUCCESS
+        || rv == LbfgsConstant.ReturnValue.LBFGS_CONVERGENCE
+        || rv == LbfgsConstant.ReturnValue.LBFGS_STOP
+        || rv == LbfgsConstant.ReturnValue.LBFGS_ALREADY_MINIMIZED;
+  }
+
+  /** One minimisation's state across restarts: counters and the best penalised point seen. */
+  private static final class Search {
+    final Objective f;
+    final double[] lower;
+    final double[] upper;
+    final double[] bestX;
+    double best = Double.POSITIVE_INFINITY;
+    int evals;
+    int iters;
+    int failures;
+
+    Search(Objective f, double[] lower, double[] upper, double[] x0) {
+      this.f = f;
+      this.lower = lower;
+      this.upper = upper;
+      this.bestX = x0.clone();
+    }
+
+    LbfgsConstant.ReturnValue run(double[] x, Settings settings, LbfgsConstant.LineSearch lineSearch) {
+      LbfgsConstant.LBFGS_Param p = com.github.lbfgs4j.liblbfgs.Lbfgs.defaultParams();
+      p.max_iterations = settings.maxIterations();
+      p.past = 1;
+      p.delta = settings.relativeFunctionTolerance();
+      p.epsilon = settings.gradientTolerance();
+      p.m = settings.memory();
+      if (lineSearch != null) {
+        p.lineSearch = lineSearch; // null: liblbfgs' default, Moré–Thuente
+      }
+      int itersBefore = iters;
+      LbfgsConstant.LBFGS_Evaluate eval = (instance, xs, g, size, step) -> {
+        evals++;
+        double v = f.evaluate(xs, g);
+        if (!Double.isFinite(v)) {
+          failures++;
+          java.util.Arrays.fill(g, 0);
+          return Double.MAX_VALUE / 4; // larger than any finite value: the line search backs off
+        }
+        double pen = 0;
+        for (int i = 0; i < size; i++) {
+          if (lower != null && xs[i] < lower[i]) {
+            double d = xs[i] - lower[i];
+            pen += 0.5 * PENALTY * d * d;
+            g[i] += PENALTY * d;
+          } else if (upper != null && xs[i] > upper[i]) {
+            double d = xs[i] - upper[i];
+            pen += 0.5 * PENALTY * d * d;
+            g[i] += PENALTY * d;
+          }
+        }
+        if (v + pen < best) {
+          best = v + pen;
+          System.arraycopy(xs, 0, bestX, 0, size);
+        }
+        return v + pen;
+      };
+      LbfgsConstant.LBFGS_Progress progress = (instance, xs, g, fx, xnorm, gnorm, step, size, k, ls) -> {
+        iters = itersBefore + k;
+        return LbfgsConstant.ReturnValue.LBFGS_SUCCESS;
+      };
+      return com.github.lbfgs4j.liblbfgs.Lbfgs.lbfgs(x.length, x, new MutableDouble(), eval, progress, null, p);
+    }
   }
 }

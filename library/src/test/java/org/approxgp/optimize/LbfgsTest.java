@@ -56,4 +56,31 @@ class LbfgsTest {
     Lbfgs.Result r = Lbfgs.minimize(f, new double[] {3}, Lbfgs.Settings.paper());
     assertEquals(1 / Math.sqrt(2), r.x()[0], 1e-4);
   }
+
+  /**
+   * A pseudo-Huber bowl √(1 + |x − c|²) with its minimum at c = (2, 2) beside a wall where f cannot be
+   * evaluated (x₀ + x₁ > 4.5, as an inference that fails there). Far from c the bowl is nearly flat,
+   * so quasi-Newton steps overshoot into the wall. The minimiser must back off and still reach the
+   * minimum, not stop at the first failed trial point.
+   */
+  @Test
+  void failedTrialPointsDoNotEndTheSearch() {
+    int[] failures = {0};
+    Objective f = (x, g) -> {
+      if (x[0] + x[1] > 4.5) {
+        failures[0]++;
+        return Double.POSITIVE_INFINITY;
+      }
+      double a = x[0] - 2;
+      double b = x[1] - 2;
+      double v = Math.sqrt(1 + a * a + b * b);
+      g[0] = a / v;
+      g[1] = b / v;
+      return v;
+    };
+    Lbfgs.Result r = Lbfgs.minimize(f, new double[] {-20, -30}, Lbfgs.Settings.paper());
+    assertTrue(failures[0] > 0, "the test must actually hit the wall");
+    assertEquals(2.0, r.x()[0], 1e-5, r.toString());
+    assertEquals(2.0, r.x()[1], 1e-5, r.toString());
+  }
 }
