@@ -72,6 +72,11 @@ public interface InferenceMethod {
    * gradient (R&amp;W 5.27) holds only at an EP fixed point, not at QP's. Costs 2·dim(θ) extra
    * warm-started inferences per evaluation; {@code inner} should stop tightly, so that its
    * evidence's round-off stays far below h times the gradient.
+   *
+   * <p>Failures propagate as the inner method's do: a numerical failure of the centre or of a side run
+   * is an {@link InferenceException} (a side run's message names the coordinate), so that
+   * {@link GpModel#fit} backs off; a non-finite side evidence is one too, never a NaN gradient; anything
+   * else (e.g. an {@link IllegalArgumentException}) propagates unchanged.
    */
   static InferenceMethod withNumericalGradient(InferenceMethod inner, double h) {
     if (!(h > 0)) {
