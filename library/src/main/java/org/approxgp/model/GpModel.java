@@ -58,6 +58,10 @@ public final class GpModel {
     Posterior[] best = {null};
     double[][] bestTheta = {null};
     Lbfgs.Result r = Lbfgs.minimize((theta, grad) -> {
+      if (!allFinite(theta)) {
+        // the line search extrapolated from a backed-off (infinite) value to a non-finite trial point
+        return Double.POSITIVE_INFINITY;
+      }
       Problem p = problem.withKernel(k0.withLogHyperparameters(theta));
       Posterior post;
       try {
