@@ -95,7 +95,8 @@ public final class Laplace {
     double[] alpha0 = null;
     if (warmStart != null) {
       if (warmStart.size() != problem.size()) {
-        throw new IllegalArgumentException("warm start has " + warmStart.size() + " sites, problem has " + problem.size());
+        throw new IllegalArgumentException("warm start has " + warmStart.size() + " sites, problem has "
+            + problem.size());
       }
       Matrix k = problem.kernel().matrix(problem.x());
       try {
@@ -128,7 +129,8 @@ public final class Laplace {
     } catch (InferenceException e) {
       throw e;
     } catch (NotPositiveDefiniteException e) {
-      throw new InferenceException("B = I + W^1/2 K W^1/2 could not be factored", run.diagnostics(false, run.change), e);
+      throw new InferenceException("B = I + W^1/2 K W^1/2 could not be factored", run.diagnostics(false, run.change),
+          e);
     } catch (ArithmeticException e) {
       // a likelihood or kernel computation failed numerically (e.g. a NumericalException)
       throw new InferenceException(e.getMessage() + " (after " + run.iterations + " Newton steps)",

@@ -74,7 +74,10 @@ public final class Vb {
       }
     }
 
-    /** Tolerance 1e-6 (the EP/QP stopping rule of the QP paper, §6), 2000 iterations, ρ₀ = 1, no jitter, gradient on. */
+    /**
+     * Tolerance 1e-6 (the EP/QP stopping rule of the QP paper, §6), 2000 iterations, ρ₀ = 1, no jitter,
+     * gradient on.
+     */
     public static Options defaults() {
       return new Options(1e-6, 2000, 1.0, JitterPolicy.none(), true);
     }
