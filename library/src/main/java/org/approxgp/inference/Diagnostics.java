@@ -1,9 +1,11 @@
 package org.approxgp.inference;
 
+import java.util.List;
+
 /**
  * How an inference run went.
  *
- * @param method "ep", "qp", "laplace", "vb", …
+ * @param method "ep", "qp", "laplace", "vb", … (the method's own name)
  * @param iterations sweeps (EP/QP), Newton steps (Laplace) or optimiser iterations (VB)
  * @param converged whether the stopping rule was met before the iteration cap
  * @param finalChange the last value the stopping rule looked at (RMS site change for EP/QP, …)
@@ -12,9 +14,21 @@ package org.approxgp.inference;
  * @param clippedSites site updates whose negative precision was clipped to 0 (EP/QP policy)
  * @param skippedSites site updates skipped because the cavity precision was not positive
  * @param message free text: what the method wants a user to know ("" if nothing)
+ * @param trace the stopping rule's value after each iteration, in order (for EP/QP the RMS site change
+ *     of each sweep; its last entry is {@code finalChange}); empty when a method records none
  */
 public record Diagnostics(String method, int iterations, boolean converged, double finalChange,
-    double seconds, double jitter, int clippedSites, int skippedSites, String message) {
+    double seconds, double jitter, int clippedSites, int skippedSites, String message, List<Double> trace) {
+
+  public Diagnostics {
+    trace = trace == null ? List.of() : List.copyOf(trace);
+  }
+
+  /** Diagnostics without a convergence trace. */
+  public Diagnostics(String method, int iterations, boolean converged, double finalChange, double seconds,
+      double jitter, int clippedSites, int skippedSites, String message) {
+    this(method, iterations, converged, finalChange, seconds, jitter, clippedSites, skippedSites, message, List.of());
+  }
 
   @Override
   public String toString() {

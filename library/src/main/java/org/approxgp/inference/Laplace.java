@@ -95,11 +95,17 @@ public final class Laplace {
     double[] alpha0 = null;
     if (warmStart != null) {
       if (warmStart.size() != problem.size()) {
-        throw new IllegalArgumentException("warm start has " + warmStart.size() + " sites, problem has " + problem.size());
+        throw new IllegalArgumentException("warm start has " + warmStart.size() + " sites, problem has "
+            + problem.size());
       }
       Matrix k = problem.kernel().matrix(problem.x());
-      alpha0 = GaussianSiteApproximation.compute(k, problem.priorMean(), warmStart.tau(), warmStart.nu(),
-          options.jitter(), false).alpha;
+      try {
+        alpha0 = GaussianSiteApproximation.compute(k, problem.priorMean(), warmStart.tau(), warmStart.nu(),
+            options.jitter(), false).alpha;
+      } catch (ArithmeticException e) {
+        throw new InferenceException("the warm start's posterior could not be formed: " + e.getMessage(),
+            new Diagnostics("laplace", 0, false, Double.NaN, 0, 0, 0, 0, "warm start"), e);
+      }
     }
     return inferFrom(problem, options, alpha0);
   }
@@ -117,9 +123,26 @@ public final class Laplace {
     if (alpha0 != null && alpha0.length != n) {
       throw new IllegalArgumentException("warm start has length " + alpha0.length + ", problem has " + n);
     }
+    Run run = new Run(t0);
+    try {
+      return newton(problem, options, alpha0, run);
+    } catch (InferenceException e) {
+      throw e;
+    } catch (NotPositiveDefiniteException e) {
+      throw new InferenceException("B = I + W^1/2 K W^1/2 could not be factored", run.diagnostics(false, run.change),
+          e);
+    } catch (ArithmeticException e) {
+      // a likelihood or kernel computation failed numerically (e.g. a NumericalException)
+      throw new InferenceException(e.getMessage() + " (after " + run.iterations + " Newton steps)",
+          run.diagnostics(false, run.change), e);
+    }
+  }
+
+  /** Newton's method for the mode and the posterior there; numerical failures propagate to {@link #inferFrom}. */
+  private static Posterior newton(Problem problem, Options options, double[] alpha0, Run run) {
+    int n = problem.size();
     double m0 = problem.priorMean();
     Matrix k = problem.kernel().matrix(problem.x());
-    Run run = new Run(t0);
     double[] a = new double[n];
     double[] f = mean(k, m0, a);
     double psi = psi(problem, a, f);
@@ -188,10 +211,12 @@ public final class Laplace {
         if (aNew == null) {
           // no increase even at step 2^-30: Ψ is flat to roundoff along the Newton direction
           change = 0;
+          run.note(change);
           converged = true;
           break;
         }
         change = psiNew - psi;
+        run.note(change);
         a = aNew;
         f = mean(k, m0, a); // recomputed (not accumulated) so f = m₀ + Kα holds to roundoff
         psi = psi(problem, a, f);
@@ -284,8 +309,10 @@ public final class Laplace {
   /** Per-run counters (confined to one call). */
   private static final class Run {
     final long t0;
+    final java.util.List<Double> trace = new java.util.ArrayList<>();
     int iterations;
     double jitter;
+    double change = Double.POSITIVE_INFINITY;
 
     Run(long t0) {
       this.t0 = t0;
@@ -295,9 +322,15 @@ public final class Laplace {
       jitter = Math.max(jitter, j);
     }
 
+    /** Records the Ψ increase of a Newton step. */
+    void note(double c) {
+      change = c;
+      trace.add(c);
+    }
+
     Diagnostics diagnostics(boolean converged, double change) {
       return new Diagnostics("laplace", iterations, converged, change, (System.nanoTime() - t0) * 1e-9, jitter, 0, 0,
-          "");
+          "", trace);
     }
   }
 

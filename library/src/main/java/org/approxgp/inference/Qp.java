@@ -6,10 +6,11 @@ import org.approxgp.projection.Projection;
 import org.approxgp.projection.W2Projection;
 
 /**
- * Quantile Propagation (Zhang, Walder, Bonilla, Rizoiu &amp; Chen, NeurIPS 2020): EP's site loop
- * ({@link Ep}) with the L2-Wasserstein projection of the tilted distribution instead of moment
- * matching (Algorithm 1, line 10: same mean as EP, σ* of eq. 23 ≤ σ_EP, Theorem 2). This class only
- * chooses the projection; there is no second copy of the loop.
+ * Quantile Propagation (Zhang, Walder, Bonilla, Rizoiu &amp; Xie, NeurIPS 2020): EP's site loop
+ * ({@link SiteLoop}) with the L2-Wasserstein projection of the tilted distribution instead of moment
+ * matching ({@link MomentMatching#qp}; Algorithm 1, line 10: same mean as EP, σ* of eq. 23 ≤ σ_EP,
+ * Theorem 2). This class only chooses the projection; there is no second copy of the loop. Its
+ * posteriors' diagnostics name the method "qp".
  *
  * <p><b>Hyperparameters.</b> The paper's outer loop (Algorithm 1, line 15; §6) optimises θ by L-BFGS-B
  * on the EP form of the log marginal likelihood, eq. 2/4, evaluated at QP's site parameters, starting
@@ -35,7 +36,7 @@ public final class Qp {
    * The W2 projection for this problem: table-backed for the probit likelihood (the shipped table,
    * exact off its grid), exact otherwise.
    */
-  public static Projection defaultProjection(Problem problem) {
+  public static W2Projection defaultProjection(Problem problem) {
     return problem.likelihood() instanceof Probit ? W2Projection.probitTabulated() : W2Projection.exact();
   }
 
@@ -45,7 +46,18 @@ public final class Qp {
   }
 
   /**
-   * Runs QP: {@link Ep#infer} with the W2 projection.
+   * The site rule {@link #infer} runs: {@link MomentMatching#qp} with {@link #defaultProjection} when the
+   * options carry the KL projection, else {@link MomentMatching#forProjection} of the given projection
+   * (an exact or table-backed {@link W2Projection} → "qp", an {@link org.approxgp.projection.LpProjection}
+   * → "lp(p=…)").
+   */
+  public static MomentMatching siteUpdate(Problem problem, Ep.Options options) {
+    Projection p = options.projection();
+    return p instanceof KlProjection ? MomentMatching.qp(defaultProjection(problem)) : MomentMatching.forProjection(p);
+  }
+
+  /**
+   * Runs QP: the site loop with the W2 projection.
    *
    * @param options EP options (schedule, damping, tolerance, sweep cap, …); if its projection is the KL
    *     projection it is replaced by {@link #defaultProjection}, any other projection (an exact or
@@ -53,10 +65,10 @@ public final class Qp {
    *     given
    * @param warmStart sites to start from (e.g. EP's, as in the paper, or the previous hyperparameters'),
    *     or null for the prior
+   * @throws InferenceException on a numerical failure (e.g. a W2 integral that does not converge), with
+   *     the diagnostics so far
    */
   public static Posterior infer(Problem problem, Ep.Options options, Sites warmStart) {
-    Ep.Options o = options.projection() instanceof KlProjection
-        ? options.withProjection(defaultProjection(problem)) : options;
-    return Ep.infer(problem, o, warmStart);
+    return SiteLoop.run(problem, siteUpdate(problem, options), options.loop(), warmStart);
   }
 }

@@ -6,6 +6,7 @@ import org.approxgp.linalg.Matrix;
 import org.approxgp.linalg.NotPositiveDefiniteException;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.VariationalExpectation;
+import org.approxgp.special.NumericalException;
 
 /**
  * The variational Gaussian approximation (Opper &amp; Archambeau 2009): the q(f) = N(m, Σ) maximising
@@ -21,7 +22,7 @@ import org.approxgp.likelihood.VariationalExpectation;
  * </pre>
  * where g_m = ∂E/∂m, g_v = ∂E/∂v from {@link Likelihood#variationalExpectation}. (Derivation: ∂m = ∂K α;
  * ∂Σ = A ∂K Aᵀ since ΣK⁻¹ = I − KR; ∂ log|B| = tr(R ∂K); ∂ tr(RK) = tr(R∂K) − tr(R∂K RK). Checked
- * against central differences in {@code VbGradientTest}.) Stationarity gives α = g_m and
+ * against central differences in {@code EvidenceGradientTest}.) Stationarity gives α = g_m and
  * λ = −2 g_v (Opper &amp; Archambeau 2009, §3).
  *
  * <p><b>Optimiser: natural gradient in site form, not L-BFGS.</b> q is the Gaussian-site posterior with
@@ -73,7 +74,10 @@ public final class Vb {
       }
     }
 
-    /** Tolerance 1e-6 (the EP/QP stopping rule of the QP paper, §6), 2000 iterations, ρ₀ = 1, no jitter, gradient on. */
+    /**
+     * Tolerance 1e-6 (the EP/QP stopping rule of the QP paper, §6), 2000 iterations, ρ₀ = 1, no jitter,
+     * gradient on.
+     */
     public static Options defaults() {
       return new Options(1e-6, 2000, 1.0, JitterPolicy.none(), true);
     }
@@ -132,6 +136,7 @@ public final class Vb {
     String message = "";
     double rho = options.initialStep();
     int clipped = 0;
+    java.util.List<Double> trace = new java.util.ArrayList<>();
     try {
       State s = State.of(problem, k, tau, nu, options.jitter());
       jitter = Math.max(jitter, s.approx.chol.jitter());
@@ -161,6 +166,7 @@ public final class Vb {
           ss += dt * dt + dn * dn;
         }
         change = Math.sqrt(ss / (2 * n));
+        trace.add(change);
         requireFinite(change, "site change", iterations, change, t0, jitter);
         if (change < options.tolerance()) {
           converged = true;
@@ -201,10 +207,16 @@ public final class Vb {
         converged = false;
         message = clipped + " site precision target(s) clipped at 0 (∂E/∂v > 0): not a stationary point";
       }
-      return new Posterior(problem, s.approx, s.elbo, grad,
-          diagnostics(iterations, converged, change, t0, jitter, message));
+      return new Posterior(problem, s.approx, s.elbo, grad, new Diagnostics("vb", iterations, converged, change,
+          (System.nanoTime() - t0) * 1e-9, jitter, 0, 0, message, trace));
+    } catch (InferenceException e) {
+      throw e;
     } catch (NotPositiveDefiniteException e) {
       throw new InferenceException("B = I + Λ^1/2 K Λ^1/2 could not be factored",
+          diagnostics(iterations, false, change, t0, jitter, ""), e);
+    } catch (ArithmeticException e) {
+      // a variational expectation or a marginal failed numerically (e.g. a NumericalException)
+      throw new InferenceException(e.getMessage() + " (after " + iterations + " iterations)",
           diagnostics(iterations, false, change, t0, jitter, ""), e);
     }
   }
@@ -245,11 +257,18 @@ public final class Vb {
     }
   }
 
-  /** Σ E_{N(mᵢ, vᵢ)}[log p(yᵢ | fᵢ)]; fills g_m, g_v. */
+  /**
+   * Σ E_{N(mᵢ, vᵢ)}[log p(yᵢ | fᵢ)]; fills g_m, g_v.
+   *
+   * @throws NumericalException if a marginal is not a usable Gaussian (non-finite, or a variance below 0)
+   */
   private static double expectedLogLik(Problem problem, double[] m, double[] v, double[] gm, double[] gv) {
     Likelihood lik = problem.likelihood();
     double s = 0;
     for (int i = 0; i < m.length; i++) {
+      if (!Double.isFinite(m[i]) || !(v[i] >= 0) || !Double.isFinite(v[i])) {
+        throw new NumericalException("marginal N(" + m[i] + ", " + v[i] + ") of site " + i + " is not usable");
+      }
       VariationalExpectation ve = lik.variationalExpectation(problem.y()[i], m[i], v[i]);
       s += ve.value();
       gm[i] = ve.dMean();

@@ -37,6 +37,14 @@ public final class GpModel {
 
   private GpModel() {}
 
+  /**
+   * Fits {@code problem}'s kernel hyperparameters (or keeps them) and returns the posterior.
+   *
+   * <p>Failures: an {@link InferenceException} (numerical failure) at a trial θ makes the objective +∞
+   * there, so the line search backs off; at the final θ, or without optimisation, it propagates. Any
+   * other exception — in particular an {@link IllegalArgumentException}, a programming error —
+   * propagates at once.
+   */
   public static FittedGp fit(Problem problem, InferenceMethod method, FitOptions options) {
     long t0 = System.nanoTime();
     if (!options.optimize()) {
@@ -50,15 +58,25 @@ public final class GpModel {
     Posterior[] best = {null};
     double[][] bestTheta = {null};
     Lbfgs.Result r = Lbfgs.minimize((theta, grad) -> {
+      if (!allFinite(theta)) {
+        // the line search extrapolated from a backed-off (infinite) value to a non-finite trial point
+        return Double.POSITIVE_INFINITY;
+      }
       Problem p = problem.withKernel(k0.withLogHyperparameters(theta));
       Posterior post;
       try {
         post = method.infer(p, warm[0]);
-      } catch (InferenceException | IllegalArgumentException e) {
-        return Double.POSITIVE_INFINITY; // the line search backs off
+      } catch (InferenceException e) {
+        // a numerical failure at this θ: the line search backs off. Anything else (an
+        // IllegalArgumentException is a programming error) propagates and ends the fit.
+        return Double.POSITIVE_INFINITY;
       }
       double[] g = post.logEvidenceGradient();
-      if (!Double.isFinite(post.logEvidence()) || g == null) {
+      if (g == null) {
+        throw new IllegalArgumentException("inference method " + method.name() + " returned no log-evidence "
+            + "gradient; fitting needs one (e.g. Ep.Options.withGradient(true))");
+      }
+      if (!Double.isFinite(post.logEvidence()) || !allFinite(g)) {
         return Double.POSITIVE_INFINITY;
       }
       warm[0] = post.sites();
@@ -82,5 +100,14 @@ public final class GpModel {
     return new FittedGp(post, method.name(), true, r.iterations(), r.evaluations() + (reuse ? 0 : 1),
         r.converged() && post.diagnostics().converged(), r.status(), List.copyOf(active),
         (System.nanoTime() - t0) * 1e-9);
+  }
+
+  private static boolean allFinite(double[] v) {
+    for (double x : v) {
+      if (!Double.isFinite(x)) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -2,12 +2,16 @@ package org.approxgp.model;
 
 import java.util.function.BiFunction;
 import org.approxgp.inference.Ep;
+import org.approxgp.inference.InferenceException;
 import org.approxgp.inference.Laplace;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Problem;
 import org.approxgp.inference.Qp;
+import org.approxgp.inference.SiteLoop;
+import org.approxgp.inference.SiteUpdate;
 import org.approxgp.inference.Sites;
 import org.approxgp.inference.Vb;
+import org.approxgp.projection.KlProjection;
 
 /** An approximate-inference method: problem + optional warm start → posterior. */
 public interface InferenceMethod {
@@ -38,10 +42,18 @@ public interface InferenceMethod {
     };
   }
 
-  /** EP with the given options (the projection in the options decides EP vs QP). */
+  /**
+   * EP with the given options. The method is the one the options' projection defines
+   * ({@link org.approxgp.inference.MomentMatching#forProjection}: KL → "ep", W2 → "qp", Lp → "lp(p=…)"),
+   * and is named by that rule, as are its posteriors' diagnostics.
+   */
   static InferenceMethod ep(Ep.Options options) {
-    String p = options.projection().name();
-    return of(p.equals("kl") ? "ep" : p.startsWith("w2") ? "qp" : "ep-" + p, (pr, w) -> Ep.infer(pr, options, w));
+    return of(options.siteUpdate().name(), (pr, w) -> Ep.infer(pr, options, w));
+  }
+
+  /** Any site rule (EP, QP, Lp, and later Power EP, Relaxed EP) in the site loop, named by the rule. */
+  static InferenceMethod siteLoop(SiteUpdate<?> update, SiteLoop.Options options) {
+    return of(update.name(), (pr, w) -> SiteLoop.run(pr, update, options, w));
   }
 
   /**
@@ -49,7 +61,8 @@ public interface InferenceMethod {
    * is the EP-form evidence at QP's sites (QP paper eq. 2), as in the paper.
    */
   static InferenceMethod qp(Ep.Options options) {
-    return of("qp", (pr, w) -> Qp.infer(pr, options, w));
+    String name = options.projection() instanceof KlProjection ? "qp" : options.siteUpdate().name();
+    return of(name, (pr, w) -> Qp.infer(pr, options, w));
   }
 
   /**
@@ -59,6 +72,11 @@ public interface InferenceMethod {
    * gradient (R&amp;W 5.27) holds only at an EP fixed point, not at QP's. Costs 2·dim(θ) extra
    * warm-started inferences per evaluation; {@code inner} should stop tightly, so that its
    * evidence's round-off stays far below h times the gradient.
+   *
+   * <p>Failures propagate as the inner method's do: a numerical failure of the centre or of a side run
+   * is an {@link InferenceException} (a side run's message names the coordinate), so that
+   * {@link GpModel#fit} backs off; a non-finite side evidence is one too, never a NaN gradient; anything
+   * else (e.g. an {@link IllegalArgumentException}) propagates unchanged.
    */
   static InferenceMethod withNumericalGradient(InferenceMethod inner, double h) {
     if (!(h > 0)) {
@@ -73,12 +91,33 @@ public interface InferenceMethod {
         double[] tm = theta.clone();
         tp[j] += h;
         tm[j] -= h;
-        double fp = inner.infer(pr.withKernel(pr.kernel().withLogHyperparameters(tp)), centre.sites()).logEvidence();
-        double fm = inner.infer(pr.withKernel(pr.kernel().withLogHyperparameters(tm)), centre.sites()).logEvidence();
+        double fp = side(inner, pr, tp, centre, j, "+");
+        double fm = side(inner, pr, tm, centre, j, "-");
         g[j] = (fp - fm) / (2 * h);
       }
       return centre.withLogEvidenceGradient(g);
     });
+  }
+
+  /**
+   * The log evidence at θ ± h eⱼ, warm-started from the centre's sites. A numerical failure there is an
+   * {@link InferenceException} (the side run's, with its diagnostics, named in the message); a non-finite
+   * evidence is one too, carrying the centre's diagnostics. Anything else propagates unchanged.
+   */
+  private static double side(InferenceMethod inner, Problem pr, double[] theta, Posterior centre, int j,
+      String sign) {
+    Posterior p;
+    try {
+      p = inner.infer(pr.withKernel(pr.kernel().withLogHyperparameters(theta)), centre.sites());
+    } catch (InferenceException e) {
+      throw new InferenceException("numerical gradient: inference at θ" + j + " " + sign + " h failed: "
+          + e.getMessage(), e.diagnostics(), e);
+    }
+    if (!Double.isFinite(p.logEvidence())) {
+      throw new InferenceException("numerical gradient: log evidence at θ" + j + " " + sign + " h is "
+          + p.logEvidence(), centre.diagnostics(), null);
+    }
+    return p.logEvidence();
   }
 
   /** Laplace's method (warm-started from the previous sites). */

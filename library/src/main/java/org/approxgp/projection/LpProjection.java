@@ -3,6 +3,7 @@ package org.approxgp.projection;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.special.Normal;
+import org.approxgp.special.NumericalException;
 
 /**
  * The Lp-Wasserstein projection argmin_{μ,σ} W_p^p(q̃, N(μ, σ²)), p ≥ 1, of the W2 family (Zhang et al.
@@ -69,7 +70,7 @@ public final class LpProjection implements Projection {
     TiltedMoments kl = likelihood.tilted(y, m, v);
     Result r = minimise(likelihood, y, m, v, kl);
     if (!r.converged()) {
-      throw new ArithmeticException("Lp projection (p = " + p + ") did not converge for y = " + y + ", cavity N(" + m
+      throw new NumericalException("Lp projection (p = " + p + ") did not converge for y = " + y + ", cavity N(" + m
           + ", " + v + "): " + r);
     }
     return new TiltedMoments(kl.logZ(), r.mean(), r.sd() * r.sd());

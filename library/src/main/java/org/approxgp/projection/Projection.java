@@ -10,7 +10,13 @@ import org.approxgp.likelihood.TiltedMoments;
  */
 public interface Projection {
 
-  /** Projects q̃ for observation y and cavity N(m, v). */
+  /**
+   * Projects q̃ for observation y and cavity N(m, v).
+   *
+   * @throws org.approxgp.special.NumericalException when the projection cannot be computed (an integral
+   *     or an inner optimisation that does not converge); the site loop reports it as an
+   *     {@code InferenceException} naming the site
+   */
   TiltedMoments project(Likelihood likelihood, double y, double m, double v);
 
   /** "kl" or "w2" (etc.), for diagnostics and reports. */

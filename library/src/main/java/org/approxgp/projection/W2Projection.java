@@ -4,6 +4,7 @@ import java.util.function.DoubleUnaryOperator;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.special.Normal;
+import org.approxgp.special.NumericalException;
 
 /**
  * The L2-Wasserstein projection argmin_N W₂²(q̃, N) of Quantile Propagation (Zhang et al. 2020, eq. 5
@@ -112,12 +113,12 @@ public final class W2Projection implements Projection {
     double c = kl.mean();
     double s = Math.sqrt(kl.variance());
     if (!(s > 0) || !Double.isFinite(c)) {
-      throw new ArithmeticException("tilted moments not usable: mean " + c + ", variance " + kl.variance());
+      throw new NumericalException("tilted moments not usable: mean " + c + ", variance " + kl.variance());
     }
     DoubleUnaryOperator g = f -> tailDensity(lik.tiltedCdf(y, m, v, f));
     Sigma r = sinhTrapezoid(g, c, s, relTol);
     if (!(r.value() > 0) || !Double.isFinite(r.value()) || (!r.converged() && !(r.errorEstimate() <= ACCEPT_REL_ERR * r.value()))) {
-      throw new ArithmeticException("W2 projection integral failed: sigma* = " + r.value() + " +- " + r.errorEstimate()
+      throw new NumericalException("W2 projection integral failed: sigma* = " + r.value() + " +- " + r.errorEstimate()
           + " for y = " + y + ", cavity N(" + m + ", " + v + ")");
     }
     return r;

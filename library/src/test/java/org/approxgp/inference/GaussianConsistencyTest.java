@@ -7,8 +7,6 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.approxgp.kernel.Kernel;
 import org.approxgp.likelihood.Gaussian;
-import org.approxgp.linalg.Cholesky;
-import org.approxgp.linalg.Matrix;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -17,61 +15,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * GPflow-style consistency: with a Gaussian likelihood, Laplace, VB and EP are all exact, so each must
  * equal exact GP regression (R&amp;W Alg. 2.1, here with a constant prior mean m₀ ≠ 0), computed
- * independently below from one Cholesky of K + σ²I.
+ * independently by the shared fixture {@link ExactGpr}.
  */
 class GaussianConsistencyTest {
   static final double NOISE = 0.09;
   static final double M0 = 0.4;
   static final double TOL = 1e-8;
 
-  /** Exact GPR quantities. */
-  record Exact(double[] mean, double[] variance, double[] predMean, double[] predVar, double logEvidence) {}
-
-  static Exact exact(Kernel kern, double[][] x, double[] y, double[][] xs) {
-    int n = y.length;
-    Matrix k = kern.matrix(x);
-    Matrix ky = k.copy();
-    ky.addDiagonal(NOISE);
-    Cholesky l = Cholesky.factor(ky);
-    double[] r = new double[n];
-    for (int i = 0; i < n; i++) {
-      r[i] = y[i] - M0;
-    }
-    double[] a = l.solve(r);
-    double[] mean = k.mult(a);
-    for (int i = 0; i < n; i++) {
-      mean[i] += M0;
-    }
-    // Σ = K − K Ky⁻¹ K
-    Matrix v = l.solveLower(k);
-    double[] var = new double[n];
-    for (int i = 0; i < n; i++) {
-      double s = k.get(i, i);
-      for (int q = 0; q < n; q++) {
-        s -= v.get(q, i) * v.get(q, i);
-      }
-      var[i] = s;
-    }
-    Matrix ks = kern.cross(x, xs);
-    double[] pm = ks.multTransA(a);
-    double[] kss = kern.diagonal(xs);
-    Matrix vs = l.solveLower(ks);
-    double[] pv = new double[xs.length];
-    for (int j = 0; j < xs.length; j++) {
-      pm[j] += M0;
-      double s = kss[j];
-      for (int q = 0; q < n; q++) {
-        s -= vs.get(q, j) * vs.get(q, j);
-      }
-      pv[j] = s;
-    }
-    // log N(y | m₀, K + σ²I) = −½ rᵀ Ky⁻¹ r − ½ log|Ky| − n/2 log 2π
-    double quad = 0;
-    for (int i = 0; i < n; i++) {
-      quad += r[i] * a[i];
-    }
-    double lz = -0.5 * quad - 0.5 * l.logDet() - 0.5 * n * Math.log(2 * Math.PI);
-    return new Exact(mean, var, pm, pv, lz);
+  static ExactGpr exact(Kernel kern, double[][] x, double[] y, double[][] xs) {
+    return ExactGpr.of(kern, x, y, NOISE, M0, xs);
   }
 
   static Stream<Arguments> cases() {
@@ -101,7 +53,7 @@ class GaussianConsistencyTest {
     for (Kernel kern : new Kernel[] {SmallProblems.iso(), SmallProblems.ard(2)}) {
       Problem p = problem(kern);
       double[][] xs = SmallProblems.inputs(12, 9, 2);
-      Exact ex = exact(kern, p.x(), p.y(), xs);
+      ExactGpr ex = exact(kern, p.x(), p.y(), xs);
       Posterior post = method.apply(p);
       assertTrue(post.diagnostics().converged(), post.diagnostics().toString());
       assertClose(ex.mean(), post.mean(), name + " mean");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.approxgp.anchors.GpmlIonosphere;
 import org.approxgp.inference.Ep;
+import org.approxgp.inference.ExactGpr;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Prediction;
 import org.approxgp.inference.Problem;
@@ -45,28 +46,13 @@ class QpInferenceTest {
     Posterior qp = Qp.infer(problem, Ep.Options.defaults().withTolerance(1e-12), null);
     Posterior e = Ep.infer(problem, Ep.Options.defaults().withTolerance(1e-12), null);
     assertTrue(qp.diagnostics().converged(), qp.diagnostics().toString());
-    // exact GPR: mean = K (K + σ²I)⁻¹ y, cov = K − K (K + σ²I)⁻¹ K
-    int n = y.length;
-    double[][] kk = k.matrix(x).toArray();
-    double[][] a = new double[n][n];
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < n; j++) {
-        a[i][j] = kk[i][j] + (i == j ? noise : 0);
-      }
-    }
-    double[][] ainvK = solve(a, kk);
-    double[] ainvY = col(solve(a, column(y)));
+    // exact GPR (the shared fixture)
+    ExactGpr ex = ExactGpr.of(k, x, y, noise, 0.0);
     double[] mu = qp.mean();
     double[] var = qp.variance();
-    for (int i = 0; i < n; i++) {
-      double m = 0;
-      double c = kk[i][i];
-      for (int j = 0; j < n; j++) {
-        m += kk[i][j] * ainvY[j];
-        c -= kk[i][j] * ainvK[j][i];
-      }
-      assertEquals(m, mu[i], 1e-9, "mean " + i);
-      assertEquals(c, var[i], 1e-9, "variance " + i);
+    for (int i = 0; i < y.length; i++) {
+      assertEquals(ex.mean()[i], mu[i], 1e-9, "mean " + i);
+      assertEquals(ex.variance()[i], var[i], 1e-9, "variance " + i);
       assertEquals(e.mean()[i], mu[i], 1e-10);
       assertEquals(e.variance()[i], var[i], 1e-10);
     }
@@ -117,66 +103,5 @@ class QpInferenceTest {
     }
     System.out.printf("QP table vs exact: max site-parameter difference %.3e%n", max);
     assertTrue(max < 5e-8, "max site difference " + max);
-  }
-
-  private static double[][] column(double[] v) {
-    double[][] c = new double[v.length][1];
-    for (int i = 0; i < v.length; i++) {
-      c[i][0] = v[i];
-    }
-    return c;
-  }
-
-  private static double[] col(double[][] c) {
-    double[] v = new double[c.length];
-    for (int i = 0; i < c.length; i++) {
-      v[i] = c[i][0];
-    }
-    return v;
-  }
-
-  /** A⁻¹ B by Gaussian elimination with partial pivoting (A small, symmetric positive definite). */
-  private static double[][] solve(double[][] a0, double[][] b0) {
-    int n = a0.length;
-    int m = b0[0].length;
-    double[][] a = new double[n][];
-    double[][] b = new double[n][];
-    for (int i = 0; i < n; i++) {
-      a[i] = a0[i].clone();
-      b[i] = b0[i].clone();
-    }
-    for (int c = 0; c < n; c++) {
-      int p = c;
-      for (int r = c + 1; r < n; r++) {
-        if (Math.abs(a[r][c]) > Math.abs(a[p][c])) {
-          p = r;
-        }
-      }
-      double[] t = a[c];
-      a[c] = a[p];
-      a[p] = t;
-      t = b[c];
-      b[c] = b[p];
-      b[p] = t;
-      for (int r = c + 1; r < n; r++) {
-        double f = a[r][c] / a[c][c];
-        for (int j = c; j < n; j++) {
-          a[r][j] -= f * a[c][j];
-        }
-        for (int j = 0; j < m; j++) {
-          b[r][j] -= f * b[c][j];
-        }
-      }
-    }
-    for (int c = n - 1; c >= 0; c--) {
-      for (int j = 0; j < m; j++) {
-        double s = b[c][j];
-        for (int k = c + 1; k < n; k++) {
-          s -= a[c][k] * b[k][j];
-        }
-        b[c][j] = s / a[c][c];
-      }
-    }
-    return b;
   }
 }

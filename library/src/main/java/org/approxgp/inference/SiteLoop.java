@@ -1,0 +1,377 @@
+package org.approxgp.inference;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.approxgp.linalg.JitterPolicy;
+import org.approxgp.linalg.Matrix;
+import org.approxgp.linalg.NotPositiveDefiniteException;
+
+/**
+ * The one site loop of the EP family (EP, QP, Lp; Power EP and Relaxed EP enter the same way), driving
+ * a {@link SiteUpdate}: sweeps over the sites (sequential with rank-one updates of Σ, or parallel),
+ * damping, the negative-site-precision policy, the recompute of the posterior after every sweep, the
+ * stopping rule, a convergence trace, and the log evidence with its gradient.
+ *
+ * <p>References: T. Minka (2001); Rasmussen &amp; Williams (2006) §3.6, Alg. 3.5 (sequential EP in the
+ * stable parameterisation), eq. 3.65/3.73–3.74 (log evidence), eq. 5.27 (its gradient); Zhang et al.
+ * (2020) §6 (stopping rule: RMS change of the site parameters &lt; 1e-6).
+ *
+ * <p><b>Negative site precisions.</b> The stable parameterisation needs τ̃ ≥ 0 (it takes √τ̃). A proposed
+ * site with τ̃ &lt; 0 (a projection whose variance exceeds the cavity's) is handled by
+ * {@link Options#negativeSites()}: {@link NegativeSitePrecision#CLIP} (default) sets τ̃ = 0 and keeps the
+ * ν̃ of the unclipped update, as GPML does, and counts the clip in {@link Diagnostics#clippedSites()}.
+ * For log-concave likelihoods (probit, Gaussian) the tilted variance never exceeds the cavity variance,
+ * so the clip never fires. A cavity with τ₋ ≤ 0 (possible only after clipping) is not updated that
+ * sweep and counted in {@link Diagnostics#skippedSites()}.
+ *
+ * <p><b>Failures.</b> Every numerical failure — a projection or likelihood that throws an
+ * {@link ArithmeticException} (e.g. {@link org.approxgp.special.NumericalException}), a non-finite
+ * cavity or proposed site, a factorisation of B that fails, a non-finite evidence or gradient — leaves
+ * as an {@link InferenceException} carrying the diagnostics so far, its message naming the sweep and
+ * the site. Non-convergence within the sweep cap is not a failure; it is reported in the diagnostics.
+ */
+public final class SiteLoop {
+
+  /** What to do with a proposed site whose precision τ̃ is negative. */
+  public enum NegativeSitePrecision {
+    /**
+     * τ̃ ← 0, ν̃ kept (GPML's {@code infEP}); counted in {@link Diagnostics#clippedSites()}. A policy
+     * that keeps τ̃ &lt; 0 needs a factorisation of the posterior that does not take √τ̃ (R&amp;W §3.6
+     * does); it would be added here as a further constant, handled where {@code CLIP} is.
+     */
+    CLIP
+  }
+
+  /**
+   * The loop's settings (everything but the site rule).
+   *
+   * @param schedule sequential (default) or parallel
+   * @param damping δ ∈ (0, 1]: new site = (1 − δ) old + δ proposed, in natural parameters (1 = none)
+   * @param tolerance stop when the RMS change of the 2n site parameters over a sweep is below this
+   * @param maxSweeps sweep cap; hitting it is reported as non-convergence, not an error
+   * @param jitter Cholesky jitter policy for B (reported in the diagnostics)
+   * @param gradient whether to compute ∂ log Z / ∂θ
+   * @param negativeSites what to do with a negative proposed site precision
+   */
+  public record Options(Ep.Schedule schedule, double damping, double tolerance, int maxSweeps, JitterPolicy jitter,
+      boolean gradient, NegativeSitePrecision negativeSites) {
+
+    public Options {
+      if (schedule == null || jitter == null || negativeSites == null) {
+        throw new IllegalArgumentException("schedule, jitter and negativeSites must not be null");
+      }
+      if (!(damping > 0 && damping <= 1)) {
+        throw new IllegalArgumentException("damping must be in (0, 1], got " + damping);
+      }
+      if (!(tolerance > 0)) {
+        throw new IllegalArgumentException("tolerance must be positive, got " + tolerance);
+      }
+      if (maxSweeps < 1) {
+        throw new IllegalArgumentException("maxSweeps must be >= 1, got " + maxSweeps);
+      }
+    }
+
+    /** Sequential, no damping, tolerance 1e-6 (QP paper §6), 1000 sweeps, no jitter, gradient on, clip. */
+    public static Options defaults() {
+      return new Options(Ep.Schedule.SEQUENTIAL, 1.0, 1e-6, 1000, JitterPolicy.none(), true,
+          NegativeSitePrecision.CLIP);
+    }
+
+    public Options withSchedule(Ep.Schedule s) {
+      return new Options(s, damping, tolerance, maxSweeps, jitter, gradient, negativeSites);
+    }
+
+    public Options withDamping(double d) {
+      return new Options(schedule, d, tolerance, maxSweeps, jitter, gradient, negativeSites);
+    }
+
+    public Options withTolerance(double t) {
+      return new Options(schedule, damping, t, maxSweeps, jitter, gradient, negativeSites);
+    }
+
+    public Options withMaxSweeps(int m) {
+      return new Options(schedule, damping, tolerance, m, jitter, gradient, negativeSites);
+    }
+
+    public Options withJitter(JitterPolicy j) {
+      return new Options(schedule, damping, tolerance, maxSweeps, j, gradient, negativeSites);
+    }
+
+    public Options withGradient(boolean g) {
+      return new Options(schedule, damping, tolerance, maxSweeps, jitter, g, negativeSites);
+    }
+
+    public Options withNegativeSites(NegativeSitePrecision p) {
+      return new Options(schedule, damping, tolerance, maxSweeps, jitter, gradient, p);
+    }
+  }
+
+  private SiteLoop() {}
+
+  /**
+   * Runs the site loop to convergence (or the sweep cap).
+   *
+   * @param update the site rule; its {@link SiteUpdate#start} state is created here and confined to this call
+   * @param warmStart sites to start from (τ̃ ≥ 0; e.g. the previous optimiser step's), or null for the prior
+   * @throws InferenceException on any numerical failure (see the class comment)
+   */
+  public static <S> Posterior run(Problem problem, SiteUpdate<S> update, Options options, Sites warmStart) {
+    long t0 = System.nanoTime();
+    int n = problem.size();
+    if (warmStart != null && warmStart.size() != n) {
+      throw new IllegalArgumentException("warm start has " + warmStart.size() + " sites, problem has " + n);
+    }
+    Run run = new Run(update.name(), t0);
+    Matrix k = problem.kernel().matrix(problem.x());
+    double[] tau = warmStart == null ? new double[n] : warmStart.tau();
+    double[] nu = warmStart == null ? new double[n] : warmStart.nu();
+    S state = update.start(problem);
+    boolean converged = false;
+    GaussianSiteApproximation approx;
+    double logZ;
+    double[] grad;
+    try {
+      boolean seq = options.schedule() == Ep.Schedule.SEQUENTIAL;
+      approx = GaussianSiteApproximation.compute(k, problem.priorMean(), tau, nu, options.jitter(), seq);
+      run.noteJitter(approx.chol.jitter());
+      while (run.sweeps < options.maxSweeps()) {
+        Sites before = Sites.of(tau, nu);
+        if (seq) {
+          sequentialSweep(problem, update, state, options, approx, tau, nu, run);
+        } else {
+          parallelSweep(problem, update, state, options, approx, tau, nu, run);
+        }
+        run.site = -1;
+        run.sweeps++;
+        approx = GaussianSiteApproximation.compute(k, problem.priorMean(), tau, nu, options.jitter(), seq);
+        run.noteJitter(approx.chol.jitter());
+        run.change = before.rmsChange(Sites.of(tau, nu));
+        run.trace.add(run.change);
+        if (!Double.isFinite(run.change)) {
+          throw new InferenceException("non-finite site parameters after sweep " + run.sweeps,
+              run.diagnostics(false), null);
+        }
+        if (run.change < options.tolerance()) {
+          converged = true;
+          break;
+        }
+      }
+      logZ = logEvidence(problem, update, state, approx, run);
+      run.site = -1;
+      if (!Double.isFinite(logZ)) {
+        throw new InferenceException("log evidence is " + logZ, run.diagnostics(converged), null);
+      }
+      grad = options.gradient() ? gradient(problem, approx) : null;
+      if (grad != null) {
+        for (double g : grad) {
+          if (!Double.isFinite(g)) {
+            throw new InferenceException("non-finite log-evidence gradient", run.diagnostics(converged), null);
+          }
+        }
+      }
+    } catch (InferenceException e) {
+      throw e;
+    } catch (NotPositiveDefiniteException e) {
+      throw new InferenceException("B = I + S^1/2 K S^1/2 could not be factored" + run.where(),
+          run.diagnostics(false), e);
+    } catch (ArithmeticException e) {
+      throw new InferenceException(e.getMessage() + run.where(), run.diagnostics(false), e);
+    }
+    return new Posterior(problem, approx, logZ, grad, run.diagnostics(converged));
+  }
+
+  /** Mutable per-run counters and progress (confined to one call). */
+  private static final class Run {
+    final String method;
+    final long t0;
+    final List<Double> trace = new ArrayList<>();
+    int sweeps;
+    int site = -1;
+    boolean evidence;
+    double change = Double.POSITIVE_INFINITY;
+    int clipped;
+    int skipped;
+    double jitter;
+
+    Run(String method, long t0) {
+      this.method = method;
+      this.t0 = t0;
+    }
+
+    void noteJitter(double j) {
+      jitter = Math.max(jitter, j);
+    }
+
+    /** " at site i in sweep s" or " in the log evidence at site i", or "" outside a site. */
+    String where() {
+      if (site < 0) {
+        return evidence ? " (in the log evidence)" : " (after sweep " + sweeps + ")";
+      }
+      return evidence ? " (in the log evidence, site " + site + ")"
+          : " (at site " + site + " in sweep " + (sweeps + 1) + ")";
+    }
+
+    Diagnostics diagnostics(boolean converged) {
+      return new Diagnostics(method, sweeps, converged, change, (System.nanoTime() - t0) * 1e-9, jitter, clipped,
+          skipped, "", trace);
+    }
+  }
+
+  /**
+   * One site update from cavity {@code cav}: the proposed site after the negative-precision policy and
+   * damping, or null when the cavity is improper and the site is skipped.
+   */
+  private static <S> SiteUpdate.Site siteUpdate(Problem problem, SiteUpdate<S> update, S state, Options options,
+      int i, SiteUpdate.Cavity cav, double tauOld, double nuOld, Run run) {
+    run.site = i;
+    if (!(cav.tau() > 0)) {
+      run.skipped++;
+      return null;
+    }
+    if (!Double.isFinite(cav.mean()) || !Double.isFinite(cav.variance())) {
+      throw new InferenceException("cavity N(" + cav.mean() + ", " + cav.variance() + ") is not finite" + run.where(),
+          run.diagnostics(false), null);
+    }
+    SiteUpdate.Site proposed = update.propose(state, problem, i, cav);
+    double tauNew = proposed.tau();
+    double nuNew = proposed.nu();
+    if (tauNew < 0) {
+      switch (options.negativeSites()) {
+        case CLIP -> {
+          tauNew = 0;
+          run.clipped++;
+        }
+        default -> throw new IllegalStateException("unhandled policy " + options.negativeSites());
+      }
+    }
+    double d = options.damping();
+    if (d < 1) {
+      tauNew = (1 - d) * tauOld + d * tauNew;
+      nuNew = (1 - d) * nuOld + d * nuNew;
+    }
+    if (!Double.isFinite(tauNew) || !Double.isFinite(nuNew)) {
+      throw new InferenceException("proposed site (" + proposed.tau() + ", " + proposed.nu() + ") is not finite"
+          + run.where(), run.diagnostics(false), null);
+    }
+    return new SiteUpdate.Site(tauNew, nuNew);
+  }
+
+  /** R&amp;W Alg. 3.5 lines 4–8: sequential updates with rank-one downdates of Σ. Modifies τ̃, ν̃. */
+  private static <S> void sequentialSweep(Problem problem, SiteUpdate<S> update, S state, Options options,
+      GaussianSiteApproximation approx, double[] tau, double[] nu, Run run) {
+    int n = tau.length;
+    // Σ is symmetric: only its lower triangle is read and updated below (half the work of a full
+    // rank-one update); column i is row i up to the diagonal and column i below it.
+    double[] sd = approx.sigma.data().clone();
+    double[] mu = approx.mu.clone();
+    double[] s = new double[n];
+    for (int i = 0; i < n; i++) {
+      double sii = sd[i * n + i];
+      SiteUpdate.Cavity cav = update.cavity(state, i, mu[i], sii, tau[i], nu[i]);
+      SiteUpdate.Site upd = siteUpdate(problem, update, state, options, i, cav, tau[i], nu[i], run);
+      if (upd == null) {
+        continue;
+      }
+      double dtau = upd.tau() - tau[i];
+      double dnu = upd.nu() - nu[i];
+      tau[i] = upd.tau();
+      nu[i] = upd.nu();
+      if (dtau == 0 && dnu == 0) {
+        continue;
+      }
+      // Σ ← Σ − c s sᵀ with s = Σ_{:,i}, c = Δτ/(1 + Δτ Σᵢᵢ)   (R&W eq. 3.70)
+      // μ ← μ + s [Δν − c (μᵢ + Δν Σᵢᵢ)]                        (μ = Σ ν̃ after both changes)
+      System.arraycopy(sd, i * n, s, 0, i + 1);
+      for (int j = i + 1; j < n; j++) {
+        s[j] = sd[j * n + i];
+      }
+      double c = dtau / (1 + dtau * sii);
+      double a = dnu - c * (mu[i] + dnu * sii);
+      for (int j = 0; j < n; j++) {
+        mu[j] += a * s[j];
+      }
+      if (c != 0) {
+        for (int r = 0; r < n; r++) {
+          double cs = c * s[r];
+          if (cs == 0) {
+            continue;
+          }
+          int o = r * n;
+          for (int j = 0; j <= r; j++) {
+            sd[o + j] -= cs * s[j];
+          }
+        }
+      }
+    }
+  }
+
+  /** All sites from the marginals at the start of the sweep. Modifies τ̃, ν̃. */
+  private static <S> void parallelSweep(Problem problem, SiteUpdate<S> update, S state, Options options,
+      GaussianSiteApproximation approx, double[] tau, double[] nu, Run run) {
+    for (int i = 0; i < tau.length; i++) {
+      SiteUpdate.Cavity cav = update.cavity(state, i, approx.mu[i], approx.sigmaDiag[i], approx.tau[i], approx.nu[i]);
+      SiteUpdate.Site upd = siteUpdate(problem, update, state, options, i, cav, tau[i], nu[i], run);
+      if (upd != null) {
+        tau[i] = upd.tau();
+        nu[i] = upd.nu();
+      }
+    }
+  }
+
+  /**
+   * log Z_EP, R&amp;W eq. 3.65 in the stable form of §3.6 (eq. 3.73–3.74): with EP's cavity (τ₋, ν₋) at the
+   * final posterior,
+   * <pre>
+   * log Z_EP = Σ log Ẑᵢ − Σ log Lᵢᵢ + ½ Σ log(1 + τ̃ᵢ/τ₋ᵢ) + ½ ν̃ᵀΣν̃
+   *          + ½ Σ [ν₋ᵢ² τ̃ᵢ/(τ₋ᵢ(τ₋ᵢ + τ̃ᵢ)) − (2ν₋ᵢν̃ᵢ + ν̃ᵢ²)/(τ₋ᵢ + τ̃ᵢ)]
+   * </pre>
+   * (log|B| = 2 Σ log Lᵢᵢ replaces ½ log|K + S̃⁻¹| of eq. 3.73, and the cavity terms of eq. 3.74 are
+   * written in natural parameters), with ν̃, ν₋ taken relative to the prior mean (ν − τ m₀), and
+   * log Ẑᵢ from {@link SiteUpdate#logZ} (the tilted normaliser for every moment-matching rule, QP paper
+   * eq. 2 evaluated at the rule's sites).
+   */
+  private static <S> double logEvidence(Problem problem, SiteUpdate<S> update, S state, GaussianSiteApproximation a,
+      Run run) {
+    run.evidence = true;
+    int n = a.n;
+    double m0 = a.priorMean;
+    double[][] cav = a.cavities();
+    double[] nuc = new double[n];
+    for (int i = 0; i < n; i++) {
+      nuc[i] = a.nu[i] - a.tau[i] * m0;
+    }
+    // ν̃cᵀ Σ ν̃c = ν̃cᵀ (μ − m₀) since μ − m₀ = Σ ν̃c
+    double quad = 0;
+    for (int i = 0; i < n; i++) {
+      quad += nuc[i] * (a.mu[i] - m0);
+    }
+    double s = 0.5 * quad - 0.5 * a.chol.logDet();
+    for (int i = 0; i < n; i++) {
+      run.site = i;
+      double tc = cav[0][i];
+      if (!(tc > 0) || !Double.isFinite(tc) || !Double.isFinite(cav[1][i])) {
+        throw new InferenceException("cavity (τ₋, ν₋) = (" + tc + ", " + cav[1][i] + ") at the final posterior is"
+            + " improper: the log evidence is undefined" + run.where(), run.diagnostics(false), null);
+      }
+      double nc = cav[1][i] - tc * m0;
+      double tt = a.tau[i];
+      double nt = nuc[i];
+      double logZi = update.logZ(state, problem, i, a.mu[i], a.sigmaDiag[i], a.tau[i], a.nu[i]);
+      s += logZi + 0.5 * Math.log1p(tt / tc)
+          + 0.5 * (nc * nc * tt / (tc * (tc + tt)) - (2 * nc * nt + nt * nt) / (tc + tt));
+    }
+    return s;
+  }
+
+  /**
+   * ∂ log Z_EP / ∂θⱼ = ½ tr((bbᵀ − R) ∂K/∂θⱼ), b = α, R = S̃½ B⁻¹ S̃½ (R&amp;W eq. 5.27), valid at a fixed
+   * point of the EP site updates (at another rule's fixed point it is the partial derivative with the
+   * sites held fixed).
+   */
+  static double[] gradient(Problem problem, GaussianSiteApproximation a) {
+    Matrix w = a.rMatrix();
+    w.scale(-0.5);
+    w.addRank1(0.5, a.alpha);
+    return problem.kernel().traceGradient(problem.x(), w);
+  }
+}

@@ -1,0 +1,142 @@
+package org.approxgp.inference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.approxgp.anchors.GpmlIonosphere;
+import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.likelihood.PoissonSquareLink;
+import org.approxgp.likelihood.Probit;
+import org.approxgp.projection.LpProjection;
+import org.approxgp.projection.W2Projection;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * EP and QP through the site loop reproduce, to the bit, what {@code Ep.infer} returned before the loop
+ * was lifted into {@link SiteLoop} (commit a9e3c21). The pins in the test resource
+ * {@code inference/ep-regression-pins.txt} were written by {@link #main} run against that commit; each
+ * line is a case name and the SHA-256 of the exact bits of its log evidence, gradient, sites, sweep count
+ * and clip/skip counts. Any change of arithmetic order in the loop changes a digest; a deliberate change
+ * of EP's numbers must regenerate the file (and say why in its header).
+ */
+class EpRegressionPinTest {
+
+  /** The cases: Ionosphere (n = 200) with probit, small probit and Poisson-square problems. */
+  static Map<String, Supplier<Posterior>> cases() {
+    Map<String, Supplier<Posterior>> c = new LinkedHashMap<>();
+    GpmlIonosphere.Split tr = GpmlIonosphere.train();
+    Problem iono = Problem.of(SquaredExponential.iso(2.0, 2.25), tr.x(), tr.y(), Probit.get());
+    c.put("ionosphere-ep-sequential", () -> Ep.infer(iono));
+    c.put("ionosphere-ep-sequential-damped", () -> Ep.infer(iono, Ep.Options.defaults().withDamping(0.7), null));
+    c.put("ionosphere-ep-parallel", () -> Ep.infer(iono,
+        Ep.Options.defaults().withSchedule(Ep.Schedule.PARALLEL).withTolerance(1e-9).withMaxSweeps(5000), null));
+    c.put("ionosphere-qp-table", () -> Qp.infer(iono));
+    double[][] x = SmallProblems.inputs(5, 30, 3);
+    Problem small = Problem.of(SmallProblems.ard(3), x, SmallProblems.labels(5, x), Probit.get());
+    c.put("small-qp-exact", () -> Qp.infer(small, Ep.Options.defaults().withProjection(W2Projection.exact()), null));
+    c.put("small-lp-1.5", () -> Ep.infer(small, Ep.Options.defaults().withProjection(LpProjection.of(1.5)), null));
+    c.put("small-ep-warm", () -> Ep.infer(small, Ep.Options.defaults().withTolerance(1e-10),
+        Ep.infer(small, Ep.Options.defaults().withMaxSweeps(2), null).sites()));
+    double[][] xp = SmallProblems.inputs(9, 40, 1);
+    double[] counts = new double[xp.length];
+    for (int i = 0; i < xp.length; i++) {
+      counts[i] = Math.floor(2.5 + 2 * Math.sin(2 * xp[i][0]) + (i % 3));
+    }
+    Problem poisson = new Problem(SquaredExponential.iso(0.6, 0.8), xp, counts, PoissonSquareLink.get(), 1.0);
+    c.put("poisson-ep", () -> Ep.infer(poisson));
+    c.put("poisson-qp-exact", () -> Qp.infer(poisson, Ep.Options.defaults().withProjection(W2Projection.exact()),
+        null));
+    c.put("poisson-ep-parallel-damped", () -> Ep.infer(poisson,
+        Ep.Options.defaults().withSchedule(Ep.Schedule.PARALLEL).withDamping(0.5), null));
+    return c;
+  }
+
+  /** SHA-256 over the exact bits of everything a run returns except the timing. */
+  static String digest(Posterior p) {
+    try {
+      MessageDigest md = MessageDigest.getInstance("SHA-256");
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * (4 * p.problem().size() + 64));
+      b.putLong(Double.doubleToRawLongBits(p.logEvidence()));
+      double[] g = p.logEvidenceGradient();
+      for (double v : g) {
+        b.putLong(Double.doubleToRawLongBits(v));
+      }
+      for (double v : p.sites().tau()) {
+        b.putLong(Double.doubleToRawLongBits(v));
+      }
+      for (double v : p.sites().nu()) {
+        b.putLong(Double.doubleToRawLongBits(v));
+      }
+      for (double v : p.mean()) {
+        b.putLong(Double.doubleToRawLongBits(v));
+      }
+      for (double v : p.variance()) {
+        b.putLong(Double.doubleToRawLongBits(v));
+      }
+      Diagnostics d = p.diagnostics();
+      b.putInt(d.iterations()).putInt(d.clippedSites()).putInt(d.skippedSites()).putInt(d.converged() ? 1 : 0);
+      b.putLong(Double.doubleToRawLongBits(d.finalChange()));
+      md.update(b.array(), 0, b.position());
+      return HexFormat.of().formatHex(md.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static Map<String, String> pins() {
+    Map<String, String> m = new LinkedHashMap<>();
+    try (InputStream in = EpRegressionPinTest.class.getResourceAsStream("/inference/ep-regression-pins.txt")) {
+      if (in == null) {
+        throw new IllegalStateException("missing test resource inference/ep-regression-pins.txt");
+      }
+      BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+      for (String line; (line = r.readLine()) != null;) {
+        if (!line.isBlank() && !line.startsWith("#")) {
+          String[] f = line.trim().split("\\s+");
+          m.put(f[0], f[1]);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return m;
+  }
+
+  static List<String> names() {
+    return new ArrayList<>(cases().keySet());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("names")
+  void bitIdenticalToThePreRefactorLoop(String name) {
+    String expected = pins().get(name);
+    assertEquals(expected, digest(cases().get(name).get()), name);
+  }
+
+  /** Prints the pin file for the current code (run once against the reference commit). */
+  public static void main(String[] args) {
+    System.out.println("# SHA-256 of the exact bits of EP/QP results (log evidence, gradient, sites, mean,");
+    System.out.println("# variance, sweeps, clips, skips, converged, final change); see EpRegressionPinTest.");
+    System.out.println("# Generated by EpRegressionPinTest.main at commit <fill in> (say why the numbers changed).");
+    for (Map.Entry<String, Supplier<Posterior>> e : cases().entrySet()) {
+      Posterior p = e.getValue().get();
+      System.out.println(e.getKey() + " " + digest(p) + "   # " + p.diagnostics().method() + ", "
+          + p.diagnostics().iterations() + " sweeps, clipped " + p.diagnostics().clippedSites() + ", log Z "
+          + p.logEvidence());
+    }
+  }
+}
