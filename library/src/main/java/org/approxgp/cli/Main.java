@@ -27,9 +27,17 @@ public final class Main implements Runnable {
   public static int run(java.io.PrintWriter err, String... args) {
     CommandLine cl = new CommandLine(new Main());
     cl.setErr(err);
+    // usage errors (unknown option, missing required option, unparsable value): one line, exit 2
+    cl.setParameterExceptionHandler((ex, a) -> {
+      CommandLine cmd = ex.getCommandLine();
+      String name = cmd.getCommandSpec().qualifiedName(" ");
+      cmd.getErr().println(name + ": " + ex.getMessage().replace('\n', ' ').replace('\r', ' ').strip()
+          + " (see " + name + " --help)");
+      return 2;
+    });
     cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
       if (ex instanceof CliException ce) {
-        cmd.getErr().println("approxgp: " + ce.getMessage());
+        cmd.getErr().println("approxgp: " + ce.getMessage().replace('\n', ' ').replace('\r', ' '));
         return ce.exitCode();
       }
       cmd.getErr().println("approxgp: internal error: " + ex);
