@@ -411,7 +411,15 @@ public final class Datasets {
       }
       double v = decimal(s);
       if (Double.isNaN(v)) {
-        throw new DataException(file, lines[i], header[j], "not a finite decimal number: '" + s + "'");
+        boolean javaNumber;
+        try {
+          Double.parseDouble(s);
+          javaNumber = true; // NaN, Infinity, 1e999, hex floats, 1d
+        } catch (NumberFormatException e) {
+          javaNumber = false;
+        }
+        throw new DataException(file, lines[i], header[j],
+            (javaNumber ? "not a finite decimal number: '" : "not a number: '") + s + "'");
       }
       return v;
     }

@@ -156,7 +156,7 @@ class BadInputTest {
     c.add(fitTrain("-Inf cell", "a,b,label\n1,-Infinity,1\n3,4,-1\n", t, "row 2", "column 'b'"));
     c.add(fitTrain("overflowing number 1e999", "a,b,label\n1,1e999,1\n3,4,-1\n", t, "row 2", "column 'b'"));
     c.add(fitTrain("empty cell", "a,b,label\n1,,1\n3,4,-1\n", t, "row 2", "column 'b'", "empty cell"));
-    c.add(fitTrain("non-numeric cell", "a,b,label\n1,2,1\n3,x,-1\n", t, "row 3", "column 'b'", "'x'"));
+    c.add(fitTrain("non-numeric cell", "a,b,label\n1,2,1\n3,x,-1\n", t, "row 3", "column 'b'", "not a number: 'x'"));
     c.add(fitTrain("hex float", "a,b,label\n0x1p3,2,1\n3,4,-1\n", t, "row 2", "column 'a'"));
     c.add(fitTrain("Java suffix 1d", "a,b,label\n1d,2,1\n3,4,-1\n", t, "row 2", "column 'a'"));
     c.add(fitTrain("quoted field with comma", "a,b,label\n\"1,5\",2,1\n3,4,-1\n", t, "row 2", "column 'a'",
