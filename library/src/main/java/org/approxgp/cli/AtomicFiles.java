@@ -68,26 +68,57 @@ final class AtomicFiles {
     }
   }
 
+  /**
+   * Writes {@code content} to {@code p} all-or-nothing: a temporary sibling is written, then renamed
+   * over {@code p}. On failure the temporary file is removed and an existing {@code p} is untouched.
+   */
   static void write(Path p, String content) {
-    Path dir = p.toAbsolutePath().getParent();
     Path tmp = null;
     try {
-      tmp = Files.createTempFile(dir, "." + p.getFileName(), ".tmp");
+      tmp = tempSibling(p);
       Files.writeString(tmp, content, StandardCharsets.UTF_8);
-      try {
-        Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (java.nio.file.AtomicMoveNotSupportedException e) {
-        Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING);
-      }
+      commit(tmp, p);
     } catch (IOException e) {
-      if (tmp != null) {
-        try {
-          Files.deleteIfExists(tmp);
-        } catch (IOException ignored) {
-          // best effort
-        }
-      }
+      deleteQuietly(tmp);
       throw new CliException("cannot write " + p + ": " + e.getMessage(), 1);
+    }
+  }
+
+  /** A new empty temporary file beside {@code p} (same directory, so the final rename is atomic). */
+  static Path tempSibling(Path p) throws IOException {
+    return Files.createTempFile(p.toAbsolutePath().getParent(), "." + p.getFileName(), ".tmp");
+  }
+
+  /**
+   * Renames {@code tmp} over {@code p}, atomically where the file system can. The temporary file was
+   * created owner-only (rw-------); the result gets the permissions of the file it replaces, or
+   * rw-r--r-- when new, as an ordinary file written under the usual umask 022 would.
+   */
+  static void commit(Path tmp, Path p) throws IOException {
+    try {
+      java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = Files.exists(p)
+          ? Files.getPosixFilePermissions(p)
+          : java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
+      Files.setPosixFilePermissions(tmp, perms);
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX file system: keep the platform's default
+    }
+    try {
+      Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+      Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  /** Deletes {@code p} if it exists, ignoring failure (cleanup after an error). */
+  static void deleteQuietly(Path p) {
+    if (p == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException ignored) {
+      // best effort: the error being reported matters more
     }
   }
 }

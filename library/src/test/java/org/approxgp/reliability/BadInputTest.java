@@ -408,6 +408,29 @@ class BadInputTest {
   }
 
   @Test
+  void successfulRunGivesOrdinaryPermissionsOrKeepsTheReplacedFilesOwn() throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        base.getFileSystem().supportedFileAttributeViews().contains("posix"), "POSIX permissions");
+    Path dir = setUp("perms", null, null, null);
+    assertEquals(0, run(substitute(FIT_PROBIT, dir)).code());
+    Path out = dir.resolve("out.csv");
+    // the temporary file is created owner-only; the result must not stay rw------- (others could not read it)
+    assertEquals("rw-r--r--", perms(out));
+    Files.writeString(out, "old\n");
+    Files.setPosixFilePermissions(out, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw----"));
+    assertEquals(0, run(substitute(FIT_PROBIT, dir)).code());
+    assertTrue(Files.readString(out).startsWith("latent_mean,"), "replaced on success");
+    assertEquals("rw-rw----", perms(out));
+    try (Stream<Path> s = Files.list(dir)) {
+      assertTrue(s.noneMatch(p -> p.getFileName().toString().endsWith(".tmp")), "no temporary left");
+    }
+  }
+
+  static String perms(Path p) throws IOException {
+    return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+  }
+
+  @Test
   void oneTrainingRowOfCountsFits() throws IOException {
     // one row is a valid (if weak) Poisson data set: the GP prior with one observation is well defined
     Path dir = Files.createDirectories(base.resolve("ok-one-count-row"));
