@@ -117,6 +117,10 @@ final class FitCommand implements Callable<Integer> {
     }
     Dataset tr = data.train();
     Dataset te = data.test();
+    if (tr.dimension() == 0) {
+      throw CliException.badInput(train + ": row 1: no feature columns (every column except --label '" + label
+          + "' is a feature, and there is none)");
+    }
     checkTargets(lik, train, tr.target());
     if (data.testHasTarget()) {
       checkTargets(lik, test, te.target());

@@ -179,6 +179,8 @@ class BadInputTest {
     c.add(fitCounts("fractional count", "year,count\n0,1\n1,2.5\n", t, "row 3", "column 'count'", "'2.5'"));
     c.add(new Case("count above the likelihood's maximum", "fit", "year,count\n0,1\n1,1000000000\n", countsTrain(),
         FIT_COUNTS, null, List.of(t, "row 3", "column 'count'", "100000"), null, null));
+    c.add(new Case("no feature columns (label only)", "fit", "label\n1\n-1\n1\n", "label\n1\n", FIT_PROBIT, null,
+        List.of(t, "row 1", "no feature columns"), null, null));
     c.add(new Case("missing training file", "fit", null, null, replace(FIT_PROBIT, "--train", "{dir}/nope.csv"),
         null, List.of("nope.csv", "no such file"), null, null));
     // --- the test file
@@ -238,6 +240,7 @@ class BadInputTest {
         replace(replace(TILTED, "--likelihood", "poisson-square"), "--y", "2.5"), "--y", "2.5"));
     c.add(cli("--likelihood foo", "tilted", replace(TILTED, "--likelihood", "foo"), "--likelihood", "'foo'"));
     c.add(cli("--p 0.5", "tilted", concat(TILTED, "--p", "0.5"), "--p"));
+    c.add(cli("--p Infinity", "tilted", concat(TILTED, "--p", "Infinity"), "--p", "finite"));
     c.add(cli("missing required --y", "tilted", without(TILTED, "--y"), "--y"));
     // --- qp-table build
     c.add(cli("unknown likelihood", "qp-table", new String[] {"qp-table", "build", "--out", "{out}", "foo"},
@@ -424,6 +427,18 @@ class BadInputTest {
     try (Stream<Path> s = Files.list(dir)) {
       assertTrue(s.noneMatch(p -> p.getFileName().toString().endsWith(".tmp")), "no temporary left");
     }
+  }
+
+  /** A valid question the numerics cannot answer is a failed computation: exit 1, one line, no trace. */
+  @Test
+  void tiltedComputationFailureIsOneLineExitOne() {
+    Run r = run(replace(replace(TILTED, "--cavity-mean", "1e308"), "--cavity-variance", "1e308"));
+    TABLE.add("| cavity N(1e308, 1e308) (computation fails) | `tilted` | " + r.code() + " | `" + r.err().strip()
+        + "` |");
+    assertEquals(1, r.code(), r.err());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+    assertTrue(r.err().contains("--cavity-variance 1.0E308") && r.err().contains("computation failed"), r.err());
+    assertEquals("", r.out());
   }
 
   static String perms(Path p) throws IOException {
