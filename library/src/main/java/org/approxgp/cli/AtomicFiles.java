@@ -13,7 +13,15 @@ final class AtomicFiles {
   /** Checks early (before any computation) that {@code p}'s directory exists and is writable. */
   static void checkWritable(Path p, String option) {
     Path dir = p.toAbsolutePath().getParent();
-    if (dir == null || !Files.isDirectory(dir)) {
+    if (dir == null) {
+      throw CliException.badInput(option + " " + p + ": not a file path");
+    }
+    for (Path a = dir; a != null; a = a.getParent()) {
+      if (Files.exists(a) && !Files.isDirectory(a)) {
+        throw CliException.badInput(option + " " + p + ": " + a + " is a file, not a directory");
+      }
+    }
+    if (!Files.isDirectory(dir)) {
       throw CliException.badInput(option + " " + p + ": directory " + dir + " does not exist");
     }
     if (!Files.isWritable(dir)) {
@@ -24,26 +32,93 @@ final class AtomicFiles {
     }
   }
 
-  static void write(Path p, String content) {
-    Path dir = p.toAbsolutePath().getParent();
-    Path tmp = null;
-    try {
-      tmp = Files.createTempFile(dir, "." + p.getFileName(), ".tmp");
-      Files.writeString(tmp, content, StandardCharsets.UTF_8);
-      try {
-        Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (java.nio.file.AtomicMoveNotSupportedException e) {
-        Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING);
+  /**
+   * Refuses an output path that is one of the inputs (or another output), so that a run can never
+   * overwrite what it reads. Paths are compared after normalisation, and through
+   * {@link Files#isSameFile} (symbolic and hard links) when both exist.
+   *
+   * @param out the output path
+   * @param option its option name, for the message
+   * @param others option name → path (input files, other outputs); null paths are skipped
+   */
+  static void checkDistinct(Path out, String option, java.util.Map<String, String> others) {
+    Path o = out.toAbsolutePath().normalize();
+    for (var e : others.entrySet()) {
+      if (e.getValue() == null) {
+        continue;
       }
-    } catch (IOException e) {
-      if (tmp != null) {
+      Path q;
+      try {
+        q = Path.of(e.getValue()).toAbsolutePath().normalize();
+      } catch (java.nio.file.InvalidPathException ex) {
+        continue;
+      }
+      boolean same = o.equals(q);
+      if (!same && Files.exists(o) && Files.exists(q)) {
         try {
-          Files.deleteIfExists(tmp);
-        } catch (IOException ignored) {
-          // best effort
+          same = Files.isSameFile(o, q);
+        } catch (IOException ex) {
+          same = false;
         }
       }
+      if (same) {
+        throw CliException.badInput(option + " " + out + " is the same file as " + e.getKey() + " " + e.getValue()
+            + "; refusing to overwrite it");
+      }
+    }
+  }
+
+  /**
+   * Writes {@code content} to {@code p} all-or-nothing: a temporary sibling is written, then renamed
+   * over {@code p}. On failure the temporary file is removed and an existing {@code p} is untouched.
+   */
+  static void write(Path p, String content) {
+    Path tmp = null;
+    try {
+      tmp = tempSibling(p);
+      Files.writeString(tmp, content, StandardCharsets.UTF_8);
+      commit(tmp, p);
+    } catch (IOException e) {
+      deleteQuietly(tmp);
       throw new CliException("cannot write " + p + ": " + e.getMessage(), 1);
+    }
+  }
+
+  /** A new empty temporary file beside {@code p} (same directory, so the final rename is atomic). */
+  static Path tempSibling(Path p) throws IOException {
+    return Files.createTempFile(p.toAbsolutePath().getParent(), "." + p.getFileName(), ".tmp");
+  }
+
+  /**
+   * Renames {@code tmp} over {@code p}, atomically where the file system can. The temporary file was
+   * created owner-only (rw-------); the result gets the permissions of the file it replaces, or
+   * rw-r--r-- when new, as an ordinary file written under the usual umask 022 would.
+   */
+  static void commit(Path tmp, Path p) throws IOException {
+    try {
+      java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = Files.exists(p)
+          ? Files.getPosixFilePermissions(p)
+          : java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
+      Files.setPosixFilePermissions(tmp, perms);
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX file system: keep the platform's default
+    }
+    try {
+      Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+      Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  /** Deletes {@code p} if it exists, ignoring failure (cleanup after an error). */
+  static void deleteQuietly(Path p) {
+    if (p == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException ignored) {
+      // best effort: the error being reported matters more
     }
   }
 }

@@ -89,8 +89,14 @@ final class FitCommand implements Callable<Integer> {
   public Integer call() {
     java.io.PrintWriter err = spec.commandLine().getErr();
     AtomicFiles.checkWritable(out, "--out");
+    Map<String, String> inputs = new LinkedHashMap<>();
+    inputs.put("--train", train);
+    inputs.put("--test", test);
+    AtomicFiles.checkDistinct(out, "--out", inputs);
     if (summary != null) {
       AtomicFiles.checkWritable(summary, "--summary");
+      inputs.put("--out", out.toString());
+      AtomicFiles.checkDistinct(summary, "--summary", inputs);
     }
     Likelihood lik = Likelihoods.byName(likelihood);
     InferenceMethod method;
@@ -111,6 +117,14 @@ final class FitCommand implements Callable<Integer> {
     }
     Dataset tr = data.train();
     Dataset te = data.test();
+    if (tr.dimension() == 0) {
+      throw CliException.badInput(train + ": row 1: no feature columns (every column except --label '" + label
+          + "' is a feature, and there is none)");
+    }
+    checkTargets(lik, train, tr.target());
+    if (data.testHasTarget()) {
+      checkTargets(lik, test, te.target());
+    }
     double[][] xTrain = tr.features();
     double[][] xTest = te.features();
     if (standardize) {
@@ -206,6 +220,22 @@ final class FitCommand implements Callable<Integer> {
             Metrics.negativeLogLikelihood(logLik)) : "",
         fit.activeBounds().isEmpty() ? "" : ", bounds active: " + fit.activeBounds());
     return 0;
+  }
+
+  /**
+   * Checks every target against the likelihood's own range (e.g. poisson-square counts up to
+   * {@code PoissonSquareLink.MAX_COUNT}) so that an out-of-range value is a bad-input error naming
+   * file, row and column rather than a failure deep inside inference. Data rows are the file's lines
+   * 2, 3, ... (the loader rejects blank lines between rows).
+   */
+  private void checkTargets(Likelihood lik, String file, double[] y) {
+    for (int i = 0; i < y.length; i++) {
+      try {
+        lik.validate(y[i]);
+      } catch (IllegalArgumentException e) {
+        throw CliException.badInput(file + ": row " + (i + 2) + ", column '" + label + "': " + e.getMessage());
+      }
+    }
   }
 
   private Kernel kernel(int d) {

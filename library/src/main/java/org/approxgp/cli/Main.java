@@ -4,9 +4,12 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * Entry point of {@code bin/approxgp}. Exit codes: 0 success, 2 bad input or usage (the message
- * names file, row and column), 1 a computation that failed (diagnostics printed). No output file is
- * created or left half-written on failure.
+ * Entry point of {@code bin/approxgp}. Exit codes: 0 success, 2 bad input or usage, 1 a computation
+ * that failed. Every failure is exactly one line on standard error: a data error names the file, row
+ * and column; an option error names the option (usage errors end with a pointer to {@code --help}
+ * instead of printing the whole usage text). Outputs are checked before any work (writable, not one
+ * of the inputs) and written all-or-nothing (see {@link AtomicFiles}), so a failed run creates no
+ * file and leaves an existing output unchanged. Only an internal error (a bug) prints a stack trace.
  */
 @Command(name = "approxgp", mixinStandardHelpOptions = true, version = "approxgp 0.1.0",
     description = "Approximate inference for Gaussian-process models.",
@@ -27,9 +30,17 @@ public final class Main implements Runnable {
   public static int run(java.io.PrintWriter err, String... args) {
     CommandLine cl = new CommandLine(new Main());
     cl.setErr(err);
+    // usage errors (unknown option, missing required option, unparsable value): one line, exit 2
+    cl.setParameterExceptionHandler((ex, a) -> {
+      CommandLine cmd = ex.getCommandLine();
+      String name = cmd.getCommandSpec().qualifiedName(" ");
+      cmd.getErr().println(name + ": " + ex.getMessage().replace('\n', ' ').replace('\r', ' ').strip()
+          + " (see " + name + " --help)");
+      return 2;
+    });
     cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
       if (ex instanceof CliException ce) {
-        cmd.getErr().println("approxgp: " + ce.getMessage());
+        cmd.getErr().println("approxgp: " + ce.getMessage().replace('\n', ' ').replace('\r', ' '));
         return ce.exitCode();
       }
       cmd.getErr().println("approxgp: internal error: " + ex);

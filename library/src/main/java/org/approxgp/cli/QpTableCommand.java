@@ -41,10 +41,10 @@ final class QpTableCommand implements Runnable {
       }
       AtomicFiles.checkWritable(out, "--out");
       long t0 = System.nanoTime();
-      Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), "." + out.getFileName(), ".tmp");
+      Path tmp = AtomicFiles.tempSibling(out);
       try {
         QpTable t = QpTables.buildProbit(tmp);
-        Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        AtomicFiles.commit(tmp, out);
         spec.commandLine().getErr().printf("qp-table: %d x %d grid written to %s (%d bytes) in %.1f s%n",
             t.muCount(), t.logSigmaCount(), out, Files.size(out), (System.nanoTime() - t0) * 1e-9);
       } finally {

@@ -51,9 +51,19 @@ final class TiltedCommand implements Callable<Integer> {
     if (!(cavityVariance > 0) || !Double.isFinite(cavityVariance)) {
       throw CliException.badInput("--cavity-variance must be positive and finite, got " + cavityVariance);
     }
-    if (p != null && !(p >= 1) ) {
-      throw CliException.badInput("--p must be >= 1, got " + p);
+    if (p != null && !(p >= 1 && Double.isFinite(p))) {
+      throw CliException.badInput("--p must be a finite number >= 1, got " + p);
     }
+    try {
+      return compute(lik);
+    } catch (ArithmeticException e) {
+      // a valid question the numerics cannot answer (e.g. cavity variance 1e308): one line, exit 1
+      throw new CliException("tilted: computation failed for --y " + y + " --cavity-mean " + cavityMean
+          + " --cavity-variance " + cavityVariance + ": " + e.getMessage(), 1);
+    }
+  }
+
+  private Integer compute(Likelihood lik) {
     TiltedMoments ep = lik.tilted(y, cavityMean, cavityVariance);
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("log_z", ep.logZ());

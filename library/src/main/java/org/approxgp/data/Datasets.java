@@ -22,13 +22,40 @@ import java.util.function.DoublePredicate;
 /**
  * The registry of committed data sets and validated CSV loading.
  *
- * <p>CSV format: a header row of unique column names, then one row per record with the same
- * number of comma-separated fields; every feature is a finite decimal number. One column is the
- * target; all others are features, in file order. Blank lines at the end are ignored; fields and
- * names are trimmed and may be enclosed in double quotes (without embedded commas).
+ * <p><b>What a valid CSV file is</b> (decided deliberately; every rule is tested in
+ * {@code CsvValidationTest} and {@code reliability.BadInputTest}):
+ * <ul>
+ *   <li>UTF-8 text. A UTF-8 byte-order mark at the start of the file is accepted and stripped (it is
+ *       an encoding marker, not data). Lines end with LF, CRLF or CR; blank lines at the end of the
+ *       file are ignored, blank lines elsewhere are ragged rows.
+ *   <li>A header row of non-empty, unique column names (after trimming and unquoting); a duplicate
+ *       name is rejected.
+ *   <li>Then at least one data row, each with exactly as many fields as the header (a ragged row is
+ *       rejected naming the row and the first missing or first extra field).
+ *   <li>Fields are separated by commas and trimmed. A field may be enclosed in double quotes as in
+ *       RFC 4180: inside quotes a comma is part of the field and {@code ""} is one quote character.
+ *       A quoted comma is therefore never split into extra columns; in a feature column
+ *       {@code "1,5"} is simply not a number and is rejected naming row and column. An unterminated
+ *       quote (quoted line breaks are not supported), text after a closing quote, or a quote inside
+ *       an unquoted field is rejected naming row and column.
+ *   <li>Every feature is a finite decimal number: optional sign, digits with an optional point,
+ *       optional exponent ({@code 1}, {@code -0.5}, {@code .5}, {@code 4e-1}). Empty cells,
+ *       {@code NaN}, {@code Infinity}, hex floats and Java suffixes such as {@code 1d} are rejected
+ *       naming row and column: a GP cannot use them, and imputing would be a silent guess.
+ *   <li>A constant feature column is accepted: it adds nothing to any kernel distance, and
+ *       {@link Standardizer} maps it to 0 with scale 1 (no division by a zero sd, no NaN).
+ *   <li>Targets: {@link TargetKind#REAL} as features; {@link TargetKind#COUNT} non-negative integers
+ *       ({@code 3.0} is 3; {@code -1} and {@code 2.5} are rejected naming row and column);
+ *       {@link TargetKind#BINARY} exactly two distinct labels, numbers or text, mapped to ±1 as
+ *       described at {@link #loadBinary} (text labels {@code no}/{@code yes}: {@code yes} → +1, the
+ *       lexicographically larger). One class is rejected naming the column; a third class is
+ *       rejected naming the row where it first appears.
+ *   <li>One data row is a valid file; whether it suffices is the caller's business (a binary target
+ *       with one row has one class and is rejected for that reason).
+ * </ul>
  *
- * <p>Errors are reported as {@link DataException}s naming the file, the row (1-based line number,
- * the header being row 1) and the column.
+ * <p>Errors are reported as {@link DataException}s whose one-line message names the file, the row
+ * (1-based line number, the header being row 1) and the column.
  */
 public final class Datasets {
   /** Classpath folder of the committed data sets (copied from {@code datasets/} by the build). */
@@ -92,6 +119,13 @@ public final class Datasets {
         throw new DataException(raw.file, raw.lines[i], targetColumn, "empty label");
       }
       firstRow.putIfAbsent(keys[i], i);
+    }
+    if (firstRow.size() > 2) {
+      Integer[] first = firstRow.values().toArray(Integer[]::new);
+      int i = first[2];
+      throw new DataException(raw.file, raw.lines[i], targetColumn, "binary labels need exactly 2 classes,"
+          + " found a third class '" + raw.cell(i, raw.targetIndex) + "' after '" + raw.cell(first[0], raw.targetIndex)
+          + "' and '" + raw.cell(first[1], raw.targetIndex) + "' (" + firstRow.size() + " classes in all)");
     }
     if (firstRow.size() != 2) {
       List<String> seen = new ArrayList<>();
@@ -372,15 +406,20 @@ public final class Datasets {
 
     double number(int i, int j) {
       String s = cell(i, j);
-      double v;
-      try {
-        v = Double.parseDouble(s);
-      } catch (NumberFormatException e) {
-        throw new DataException(file, lines[i], header[j], "not a number: '" + s + "'");
+      if (s.isEmpty()) {
+        throw new DataException(file, lines[i], header[j], "empty cell (missing values are not allowed)");
       }
-      if (!Double.isFinite(v) || s.contains("x") || s.contains("X")) {
-        // parseDouble also accepts "NaN", "Infinity" and hex floats such as "0x1p3"
-        throw new DataException(file, lines[i], header[j], "not a finite decimal number: '" + s + "'");
+      double v = decimal(s);
+      if (Double.isNaN(v)) {
+        boolean javaNumber;
+        try {
+          Double.parseDouble(s);
+          javaNumber = true; // NaN, Infinity, 1e999, hex floats, 1d
+        } catch (NumberFormatException e) {
+          javaNumber = false;
+        }
+        throw new DataException(file, lines[i], header[j],
+            (javaNumber ? "not a finite decimal number: '" : "not a number: '") + s + "'");
       }
       return v;
     }
@@ -469,7 +508,7 @@ public final class Datasets {
     if (headerLine.startsWith("\uFEFF")) {
       headerLine = headerLine.substring(1);
     }
-    String[] header = fields(headerLine);
+    String[] header = fields(file, 1, headerLine, null);
     Map<String, Integer> index = new HashMap<>();
     for (int j = 0; j < header.length; j++) {
       if (header[j].isEmpty()) {
@@ -494,11 +533,15 @@ public final class Datasets {
     List<String[]> cells = new ArrayList<>(last - 1);
     int[] lines = new int[last - 1];
     for (int i = 1; i < last; i++) {
-      String[] f = fields(text.get(i));
-      if (f.length != header.length) {
-        String col = f.length < header.length ? header[Math.max(f.length, 0)] : null;
-        throw new DataException(file, i + 1, col, "ragged row: " + f.length + " fields, header has "
-            + header.length);
+      String[] f = fields(file, i + 1, text.get(i), header);
+      if (f.length < header.length) {
+        throw new DataException(file, i + 1, header[f.length], "ragged row: " + f.length + " fields, header has "
+            + header.length + " (first missing field is column '" + header[f.length] + "')");
+      }
+      if (f.length > header.length) {
+        throw new DataException(file, i + 1, null, "ragged row: " + f.length + " fields, header has "
+            + header.length + " (extra field " + (header.length + 1) + " '" + f[header.length] + "' beyond the last"
+            + " column '" + header[header.length - 1] + "')");
       }
       cells.add(f);
       lines[i - 1] = i + 1;
@@ -506,29 +549,96 @@ public final class Datasets {
     return new Raw(file, source, sha, name, header, t, cells, lines);
   }
 
-  /** Splits one line on commas, trimming fields and removing enclosing double quotes. */
-  private static String[] fields(String line) {
-    String[] f = line.split(",", -1);
-    for (int j = 0; j < f.length; j++) {
-      String s = f[j].trim();
-      if (s.length() >= 2 && s.charAt(0) == '"' && s.charAt(s.length() - 1) == '"') {
-        s = s.substring(1, s.length() - 1).trim();
+  /**
+   * Splits one line into fields as RFC 4180 does within a line: commas separate fields, a field in
+   * double quotes may contain commas and {@code ""} (one quote). Fields are trimmed outside the
+   * quotes and inside them.
+   *
+   * @param header the column names for error messages, or null while reading the header itself
+   */
+  private static String[] fields(String file, int row, String line, String[] header) {
+    List<String> out = new ArrayList<>();
+    int n = line.length();
+    int k = 0;
+    while (true) {
+      int field = out.size();
+      while (k < n && isBlank(line.charAt(k))) {
+        k++;
       }
-      f[j] = s;
+      StringBuilder sb = new StringBuilder();
+      if (k < n && line.charAt(k) == '"') {
+        k++;
+        boolean closed = false;
+        while (k < n) {
+          char c = line.charAt(k++);
+          if (c != '"') {
+            sb.append(c);
+          } else if (k < n && line.charAt(k) == '"') {
+            sb.append('"');
+            k++;
+          } else {
+            closed = true;
+            break;
+          }
+        }
+        if (!closed) {
+          throw fieldError(file, row, header, field,
+              "unterminated quoted field (a quote opens it but none closes it on this line)");
+        }
+        while (k < n && isBlank(line.charAt(k))) {
+          k++;
+        }
+        if (k < n && line.charAt(k) != ',') {
+          throw fieldError(file, row, header, field, "text after the closing quote of a quoted field");
+        }
+      } else {
+        while (k < n && line.charAt(k) != ',') {
+          char c = line.charAt(k++);
+          if (c == '"') {
+            throw fieldError(file, row, header, field, "double quote inside an unquoted field");
+          }
+          sb.append(c);
+        }
+      }
+      out.add(sb.toString().trim());
+      if (k >= n) {
+        return out.toArray(String[]::new);
+      }
+      k++; // the comma
     }
-    return f;
+  }
+
+  private static boolean isBlank(char c) {
+    return c == ' ' || c == '\t';
+  }
+
+  private static DataException fieldError(String file, int row, String[] header, int field, String problem) {
+    if (header != null && field < header.length) {
+      return new DataException(file, row, header[field], problem);
+    }
+    return new DataException(file, row, null, (header == null ? "header field " : "field ") + (field + 1) + ": "
+        + problem);
+  }
+
+  /** A finite decimal number: [+-] digits [. digits] [e[+-]digits]; no NaN, Infinity, hex or suffix. */
+  private static final java.util.regex.Pattern DECIMAL =
+      java.util.regex.Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+
+  /** The value of a strict decimal, or NaN when {@code s} is not one or overflows to infinity. */
+  static double decimal(String s) {
+    if (!DECIMAL.matcher(s).matches()) {
+      return Double.NaN;
+    }
+    double v = Double.parseDouble(s);
+    return Double.isFinite(v) ? v : Double.NaN;
   }
 
   /** A label's identity: its numeric value when it parses as a finite number, else its text. */
   private static Object labelKey(String s) {
     String t = s.trim();
-    try {
-      double v = Double.parseDouble(t);
-      if (Double.isFinite(v) && !t.contains("x") && !t.contains("X")) {
-        return v == 0 ? 0.0 : v; // -0 and 0 are one class
-      }
-    } catch (NumberFormatException e) {
-      // a text label
+    double v = decimal(t);
+    if (!Double.isNaN(v)) {
+      return v == 0 ? 0.0 : v; // -0 and 0 are one class
     }
     return t;
   }

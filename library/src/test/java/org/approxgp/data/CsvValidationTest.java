@@ -85,7 +85,7 @@ class CsvValidationTest {
     String q = write("na.csv", "a,b,y\n1,NA,0\n");
     assertAt(fails(q, "y", TargetKind.REAL), 2, "b", "not a number: 'NA'");
     String r = write("blankcell.csv", "a,b,y\n1,,0\n");
-    assertAt(fails(r, "y", TargetKind.REAL), 2, "b", "not a number: ''");
+    assertAt(fails(r, "y", TargetKind.REAL), 2, "b", "empty cell");
   }
 
   @Test
@@ -124,7 +124,8 @@ class CsvValidationTest {
   void binaryTargetWithThreeClasses() throws IOException {
     String p = write("three.csv", "a,y\n1,a\n2,b\n3,c\n");
     DataException e = assertThrows(DataException.class, () -> Datasets.loadBinary(p, "y", "a"));
-    assertAt(e, 0, "y", "exactly 2 classes, found 3 [a, b, c]");
+    // the row where the third class first appears is named
+    assertAt(e, 4, "y", "exactly 2 classes, found a third class 'c' after 'a' and 'b'");
   }
 
   @Test
@@ -159,6 +160,27 @@ class CsvValidationTest {
     assertAt(fails(frac, "n", TargetKind.COUNT), 2, "n", "non-negative integer, found '2.5'");
     String ok = write("ok.csv", "t,n\n1,0\n2,3.0\n");
     assertArrayEquals(new double[] {0, 3}, Datasets.load(ok, "n", TargetKind.COUNT).target());
+  }
+
+  @Test
+  void rfc4180QuotesBomAndLineEnds() throws IOException {
+    // BOM stripped; CR, CRLF and LF line ends; a quoted comma stays in its field; "" is one quote
+    String p = write("q.csv", "\uFEFF\"x, first\",y\r1,\"say \"\"hi\"\", ok\"\r\n2, \"no\" \n");
+    Dataset d = Datasets.loadBinary(p, "y", "no");
+    assertEquals(java.util.List.of("x, first"), d.featureNames());
+    assertArrayEquals(new double[] {-1, 1}, d.target());
+    assertTrue(d.provenance().detail().contains("say \"hi\", ok -> -1"), d.provenance().detail());
+    // a quoted comma in a feature is one field that is not a number, never two columns
+    String c = write("comma.csv", "a,y\n\"1,5\",0\n");
+    assertAt(fails(c, "y", TargetKind.REAL), 2, "a", "not a number: '1,5'");
+    String u = write("open.csv", "a,y\n1,\"0\n");
+    assertAt(fails(u, "y", TargetKind.REAL), 2, "y", "unterminated quoted field");
+    String s = write("stray.csv", "a,y\n1\"2,0\n");
+    assertAt(fails(s, "y", TargetKind.REAL), 2, "a", "double quote inside an unquoted field");
+    String t = write("after.csv", "a,y\n\"1\"2,0\n");
+    assertAt(fails(t, "y", TargetKind.REAL), 2, "a", "text after the closing quote");
+    String h = write("javasuffix.csv", "a,y\n1d,0\n");
+    assertAt(fails(h, "y", TargetKind.REAL), 2, "a", "not a finite decimal number: '1d'");
   }
 
   @Test
