@@ -30,6 +30,10 @@ public final class Main implements Runnable {
   public static int run(java.io.PrintWriter err, String... args) {
     CommandLine cl = new CommandLine(new Main());
     cl.setErr(err);
+    if (args.length == 0) {
+      cl.usage(err); // no command is a usage error, as git's: the usage, exit 2
+      return 2;
+    }
     // usage errors (unknown option, missing required option, unparsable value): one line, exit 2
     cl.setParameterExceptionHandler((ex, a) -> {
       CommandLine cmd = ex.getCommandLine();

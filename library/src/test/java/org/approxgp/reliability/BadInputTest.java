@@ -446,6 +446,15 @@ class BadInputTest {
   }
 
   @Test
+  void noCommandIsAUsageError() {
+    java.io.StringWriter err = new java.io.StringWriter();
+    int code = Main.run(new PrintWriter(err, true));
+    TABLE.add("| no command | `approxgp` | " + code + " | usage text |");
+    assertEquals(2, code);
+    assertTrue(err.toString().contains("Usage: approxgp"), err.toString());
+  }
+
+  @Test
   void oneTrainingRowOfCountsFits() throws IOException {
     // one row is a valid (if weak) Poisson data set: the GP prior with one observation is well defined
     Path dir = Files.createDirectories(base.resolve("ok-one-count-row"));
