@@ -18,97 +18,97 @@ import java.util.TreeMap;
  */
 public final class ConfigHash {
 
-    private static final int HASH_HEX_CHARS = 16;
+  private static final int HASH_HEX_CHARS = 16;
 
-    private ConfigHash() {
+  private ConfigHash() {
+  }
+
+  /** The canonical one-line string of {@code config}. */
+  public static String canonical(Record config) {
+    StringBuilder sb = new StringBuilder();
+    append(sb, config);
+    return sb.toString();
+  }
+
+  /** First 16 hex digits of the SHA-256 of the canonical string. */
+  public static String hash(Record config) {
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256")
+          .digest(canonical(config).getBytes(StandardCharsets.UTF_8));
+      StringBuilder hex = new StringBuilder();
+      for (int i = 0; i < HASH_HEX_CHARS / 2; i++) {
+        hex.append(String.format("%02x", d[i]));
+      }
+      return hex.toString();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 unavailable", e);
     }
+  }
 
-    /** The canonical one-line string of {@code config}. */
-    public static String canonical(Record config) {
-        StringBuilder sb = new StringBuilder();
-        append(sb, config);
-        return sb.toString();
-    }
-
-    /** First 16 hex digits of the SHA-256 of the canonical string. */
-    public static String hash(Record config) {
+  private static void append(StringBuilder sb, Object v) {
+    if (v == null) {
+      sb.append("null");
+    } else if (v instanceof Record r) {
+      sb.append(r.getClass().getSimpleName()).append('{');
+      RecordComponent[] comps = r.getClass().getRecordComponents();
+      for (int i = 0; i < comps.length; i++) {
+        if (i > 0) {
+          sb.append(", ");
+        }
+        sb.append(comps[i].getName()).append('=');
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256")
-                    .digest(canonical(config).getBytes(StandardCharsets.UTF_8));
-            StringBuilder hex = new StringBuilder();
-            for (int i = 0; i < HASH_HEX_CHARS / 2; i++) {
-                hex.append(String.format("%02x", d[i]));
-            }
-            return hex.toString();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 unavailable", e);
+          comps[i].getAccessor().setAccessible(true);
+          append(sb, comps[i].getAccessor().invoke(r));
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalArgumentException("cannot read component " + comps[i].getName(), e);
         }
-    }
-
-    private static void append(StringBuilder sb, Object v) {
-        if (v == null) {
-            sb.append("null");
-        } else if (v instanceof Record r) {
-            sb.append(r.getClass().getSimpleName()).append('{');
-            RecordComponent[] comps = r.getClass().getRecordComponents();
-            for (int i = 0; i < comps.length; i++) {
-                if (i > 0) {
-                    sb.append(", ");
-                }
-                sb.append(comps[i].getName()).append('=');
-                try {
-                    comps[i].getAccessor().setAccessible(true);
-                    append(sb, comps[i].getAccessor().invoke(r));
-                } catch (ReflectiveOperationException e) {
-                    throw new IllegalArgumentException("cannot read component " + comps[i].getName(), e);
-                }
-            }
-            sb.append('}');
-        } else if (v instanceof String s) {
-            sb.append('"').append(s.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
-        } else if (v instanceof Double || v instanceof Float) {
-            sb.append(Double.toString(((Number) v).doubleValue()));
-        } else if (v instanceof Number || v instanceof Boolean || v instanceof Character) {
-            sb.append(v);
-        } else if (v instanceof Enum<?> e) {
-            sb.append(e.name());
-        } else if (v instanceof Map<?, ?> m) {
-            TreeMap<String, Object> sorted = new TreeMap<>();
-            m.forEach((k, val) -> sorted.put(String.valueOf(k), val));
-            sb.append('{');
-            boolean first = true;
-            for (Map.Entry<String, Object> e : sorted.entrySet()) {
-                if (!first) {
-                    sb.append(", ");
-                }
-                first = false;
-                sb.append(e.getKey()).append('=');
-                append(sb, e.getValue());
-            }
-            sb.append('}');
-        } else if (v instanceof Collection<?> c) {
-            sb.append('[');
-            boolean first = true;
-            for (Object o : c) {
-                if (!first) {
-                    sb.append(", ");
-                }
-                first = false;
-                append(sb, o);
-            }
-            sb.append(']');
-        } else if (v.getClass().isArray()) {
-            sb.append('[');
-            for (int i = 0; i < Array.getLength(v); i++) {
-                if (i > 0) {
-                    sb.append(", ");
-                }
-                append(sb, Array.get(v, i));
-            }
-            sb.append(']');
-        } else {
-            throw new IllegalArgumentException("config values must be records, strings, numbers, booleans,"
-                    + " enums, collections, maps or arrays; got " + v.getClass().getName());
+      }
+      sb.append('}');
+    } else if (v instanceof String s) {
+      sb.append('"').append(s.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+    } else if (v instanceof Double || v instanceof Float) {
+      sb.append(Double.toString(((Number) v).doubleValue()));
+    } else if (v instanceof Number || v instanceof Boolean || v instanceof Character) {
+      sb.append(v);
+    } else if (v instanceof Enum<?> e) {
+      sb.append(e.name());
+    } else if (v instanceof Map<?, ?> m) {
+      TreeMap<String, Object> sorted = new TreeMap<>();
+      m.forEach((k, val) -> sorted.put(String.valueOf(k), val));
+      sb.append('{');
+      boolean first = true;
+      for (Map.Entry<String, Object> e : sorted.entrySet()) {
+        if (!first) {
+          sb.append(", ");
         }
+        first = false;
+        sb.append(e.getKey()).append('=');
+        append(sb, e.getValue());
+      }
+      sb.append('}');
+    } else if (v instanceof Collection<?> c) {
+      sb.append('[');
+      boolean first = true;
+      for (Object o : c) {
+        if (!first) {
+          sb.append(", ");
+        }
+        first = false;
+        append(sb, o);
+      }
+      sb.append(']');
+    } else if (v.getClass().isArray()) {
+      sb.append('[');
+      for (int i = 0; i < Array.getLength(v); i++) {
+        if (i > 0) {
+          sb.append(", ");
+        }
+        append(sb, Array.get(v, i));
+      }
+      sb.append(']');
+    } else {
+      throw new IllegalArgumentException("config values must be records, strings, numbers, booleans,"
+          + " enums, collections, maps or arrays; got " + v.getClass().getName());
     }
+  }
 }

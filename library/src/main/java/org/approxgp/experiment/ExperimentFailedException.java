@@ -9,24 +9,24 @@ import java.util.stream.Collectors;
  */
 public final class ExperimentFailedException extends RuntimeException {
 
-    private final transient List<TrialFailure> failures;
-    private final transient Results partial;
+  private final transient List<TrialFailure> failures;
+  private final transient Results partial;
 
-    ExperimentFailedException(String experiment, List<TrialFailure> failures, Results partial) {
-        super(failures.size() + " trial(s) of " + experiment + " failed:\n  "
-                + failures.stream().map(TrialFailure::toString).collect(Collectors.joining("\n  ")),
-                failures.get(0).cause());
-        failures.stream().skip(1).forEach(f -> addSuppressed(f.cause()));
-        this.failures = List.copyOf(failures);
-        this.partial = partial;
-    }
+  ExperimentFailedException(String experiment, List<TrialFailure> failures, Results partial) {
+    super(failures.size() + " trial(s) of " + experiment + " failed:\n  "
+        + failures.stream().map(TrialFailure::toString).collect(Collectors.joining("\n  ")),
+        failures.get(0).cause());
+    failures.stream().skip(1).forEach(f -> addSuppressed(f.cause()));
+    this.failures = List.copyOf(failures);
+    this.partial = partial;
+  }
 
-    public List<TrialFailure> failures() {
-        return failures;
-    }
+  public List<TrialFailure> failures() {
+    return failures;
+  }
 
-    /** The rows that did finish (stored, and reused by the next run). */
-    public Results partial() {
-        return partial;
-    }
+  /** The rows that did finish (stored, and reused by the next run). */
+  public Results partial() {
+    return partial;
+  }
 }

@@ -3,28 +3,28 @@ package org.approxgp.experiment;
 /** Receives progress of a run; called from the thread that called {@link Runner#run}. */
 public interface ProgressListener {
 
-    /** {@code reused} trials were found finished in the results file and will not run again. */
-    void started(String experiment, int total, int reused);
+  /** {@code reused} trials were found finished in the results file and will not run again. */
+  void started(String experiment, int total, int reused);
 
-    /** One more trial finished (successfully or not); {@code done} counts reused trials too. */
-    void advanced(int done, int failed, int total);
+  /** One more trial finished (successfully or not); {@code done} counts reused trials too. */
+  void advanced(int done, int failed, int total);
 
-    void finished(int done, int failed, int total);
+  void finished(int done, int failed, int total);
 
-    /** A listener that ignores everything. */
-    static ProgressListener none() {
-        return new ProgressListener() {
-            @Override
-            public void started(String experiment, int total, int reused) {
-            }
+  /** A listener that ignores everything. */
+  static ProgressListener none() {
+    return new ProgressListener() {
+      @Override
+      public void started(String experiment, int total, int reused) {
+      }
 
-            @Override
-            public void advanced(int done, int failed, int total) {
-            }
+      @Override
+      public void advanced(int done, int failed, int total) {
+      }
 
-            @Override
-            public void finished(int done, int failed, int total) {
-            }
-        };
-    }
+      @Override
+      public void finished(int done, int failed, int total) {
+      }
+    };
+  }
 }

@@ -12,63 +12,63 @@ import java.nio.file.Path;
  */
 public final class ProjectPaths {
 
-    private ProjectPaths() {
+  private ProjectPaths() {
+  }
+
+  public static Path resultsRoot() {
+    return configured("approxgp.results", "APPROXGP_RESULTS", "results");
+  }
+
+  public static Path reportsRoot() {
+    return configured("approxgp.reports", "APPROXGP_REPORTS", "reports");
+  }
+
+  /** Run mode from {@code approxgp.mode} / {@code APPROXGP_MODE}: smoke, quick (default) or full. */
+  public static Mode mode() {
+    String m = System.getProperty("approxgp.mode", System.getenv("APPROXGP_MODE"));
+    return Mode.parse(m == null ? "quick" : m);
+  }
+
+  public static Path projectRoot() {
+    Path cwd = Path.of("").toAbsolutePath();
+    for (Path p = cwd; p != null; p = p.getParent()) {
+      if (Files.isRegularFile(p.resolve("pom.xml")) && Files.isDirectory(p.resolve("notebooks"))) {
+        return p;
+      }
+    }
+    return cwd;
+  }
+
+  private static Path configured(String property, String env, String defaultDir) {
+    String v = System.getProperty(property);
+    if (v == null || v.isBlank()) {
+      v = System.getenv(env);
+    }
+    if (v != null && !v.isBlank()) {
+      return Path.of(v).toAbsolutePath();
+    }
+    return projectRoot().resolve(defaultDir);
+  }
+
+  /** How much work a notebook does: smoke (seconds, CI), quick (default), full (the paper's). */
+  public enum Mode {
+    SMOKE, QUICK, FULL;
+
+    static Mode parse(String s) {
+      try {
+        return valueOf(s.strip().toUpperCase(java.util.Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("APPROXGP_MODE must be smoke, quick or full; got '" + s + "'");
+      }
     }
 
-    public static Path resultsRoot() {
-        return configured("approxgp.results", "APPROXGP_RESULTS", "results");
+    /** Picks the value for this mode. */
+    public <T> T pick(T smoke, T quick, T full) {
+      return switch (this) {
+        case SMOKE -> smoke;
+        case QUICK -> quick;
+        case FULL -> full;
+      };
     }
-
-    public static Path reportsRoot() {
-        return configured("approxgp.reports", "APPROXGP_REPORTS", "reports");
-    }
-
-    /** Run mode from {@code approxgp.mode} / {@code APPROXGP_MODE}: smoke, quick (default) or full. */
-    public static Mode mode() {
-        String m = System.getProperty("approxgp.mode", System.getenv("APPROXGP_MODE"));
-        return Mode.parse(m == null ? "quick" : m);
-    }
-
-    public static Path projectRoot() {
-        Path cwd = Path.of("").toAbsolutePath();
-        for (Path p = cwd; p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve("pom.xml")) && Files.isDirectory(p.resolve("notebooks"))) {
-                return p;
-            }
-        }
-        return cwd;
-    }
-
-    private static Path configured(String property, String env, String defaultDir) {
-        String v = System.getProperty(property);
-        if (v == null || v.isBlank()) {
-            v = System.getenv(env);
-        }
-        if (v != null && !v.isBlank()) {
-            return Path.of(v).toAbsolutePath();
-        }
-        return projectRoot().resolve(defaultDir);
-    }
-
-    /** How much work a notebook does: smoke (seconds, CI), quick (default), full (the paper's). */
-    public enum Mode {
-        SMOKE, QUICK, FULL;
-
-        static Mode parse(String s) {
-            try {
-                return valueOf(s.strip().toUpperCase(java.util.Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("APPROXGP_MODE must be smoke, quick or full; got '" + s + "'");
-            }
-        }
-
-        /** Picks the value for this mode. */
-        public <T> T pick(T smoke, T quick, T full) {
-            return switch (this) {
-                case SMOKE -> smoke;
-                case QUICK -> quick;
-                case FULL -> full;
-            };
-        }
-    }
+  }
 }

@@ -11,86 +11,86 @@ import java.util.Objects;
  */
 public final class ResultRow {
 
-    private final Map<String, Object> values;
+  private final Map<String, Object> values;
 
-    private ResultRow(Map<String, Object> values) {
-        this.values = Collections.unmodifiableMap(values);
+  private ResultRow(Map<String, Object> values) {
+    this.values = Collections.unmodifiableMap(values);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Values in insertion order: {@link Double}, {@link Long}, {@link String} or {@link Boolean}. */
+  public Map<String, Object> values() {
+    return values;
+  }
+
+  public Object get(String name) {
+    return values.get(name);
+  }
+
+  public double getDouble(String name) {
+    Object v = values.get(name);
+    if (!(v instanceof Number n)) {
+      throw new IllegalArgumentException("no numeric value '" + name + "' in " + values);
+    }
+    return n.doubleValue();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ResultRow r && r.values.equals(values);
+  }
+
+  @Override
+  public int hashCode() {
+    return values.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return values.toString();
+  }
+
+  /** Mutable builder; not thread-safe. */
+  public static final class Builder {
+    private final LinkedHashMap<String, Object> values = new LinkedHashMap<>();
+
+    public Builder put(String name, double value) {
+      return putChecked(name, value);
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public Builder put(String name, long value) {
+      return putChecked(name, value);
     }
 
-    /** Values in insertion order: {@link Double}, {@link Long}, {@link String} or {@link Boolean}. */
-    public Map<String, Object> values() {
-        return values;
+    public Builder put(String name, String value) {
+      return putChecked(name, Objects.requireNonNull(value, name));
     }
 
-    public Object get(String name) {
-        return values.get(name);
+    public Builder put(String name, boolean value) {
+      return putChecked(name, value);
     }
 
-    public double getDouble(String name) {
-        Object v = values.get(name);
-        if (!(v instanceof Number n)) {
-            throw new IllegalArgumentException("no numeric value '" + name + "' in " + values);
-        }
-        return n.doubleValue();
+    private Builder putChecked(String name, Object value) {
+      Objects.requireNonNull(name, "name");
+      if (TrialKeyColumns.isKeyColumn(name)) {
+        throw new IllegalArgumentException("'" + name + "' is a key column name");
+      }
+      if (values.put(name, value) != null) {
+        throw new IllegalArgumentException("duplicate column '" + name + "'");
+      }
+      return this;
     }
 
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof ResultRow r && r.values.equals(values);
+    public ResultRow build() {
+      return new ResultRow(new LinkedHashMap<>(values));
     }
+  }
 
-    @Override
-    public int hashCode() {
-        return values.hashCode();
-    }
-
-    @Override
-    public String toString() {
-        return values.toString();
-    }
-
-    /** Mutable builder; not thread-safe. */
-    public static final class Builder {
-        private final LinkedHashMap<String, Object> values = new LinkedHashMap<>();
-
-        public Builder put(String name, double value) {
-            return putChecked(name, value);
-        }
-
-        public Builder put(String name, long value) {
-            return putChecked(name, value);
-        }
-
-        public Builder put(String name, String value) {
-            return putChecked(name, Objects.requireNonNull(value, name));
-        }
-
-        public Builder put(String name, boolean value) {
-            return putChecked(name, value);
-        }
-
-        private Builder putChecked(String name, Object value) {
-            Objects.requireNonNull(name, "name");
-            if (TrialKeyColumns.isKeyColumn(name)) {
-                throw new IllegalArgumentException("'" + name + "' is a key column name");
-            }
-            if (values.put(name, value) != null) {
-                throw new IllegalArgumentException("duplicate column '" + name + "'");
-            }
-            return this;
-        }
-
-        public ResultRow build() {
-            return new ResultRow(new LinkedHashMap<>(values));
-        }
-    }
-
-    /** Package-internal: builds a row without the key-name check (used when reading files). */
-    static ResultRow ofRaw(Map<String, Object> values) {
-        return new ResultRow(new LinkedHashMap<>(values));
-    }
+  /** Package-internal: builds a row without the key-name check (used when reading files). */
+  static ResultRow ofRaw(Map<String, Object> values) {
+    return new ResultRow(new LinkedHashMap<>(values));
+  }
 }

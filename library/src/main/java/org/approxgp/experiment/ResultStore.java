@@ -19,122 +19,122 @@ import java.util.Map;
  */
 final class ResultStore implements AutoCloseable {
 
-    private final Path file;
-    private final Map<String, ResultRow> existing;
-    private final OutputStream out;
+  private final Path file;
+  private final Map<String, ResultRow> existing;
+  private final OutputStream out;
 
-    private ResultStore(Path file, Map<String, ResultRow> existing, OutputStream out) {
-        this.file = file;
-        this.existing = existing;
-        this.out = out;
-    }
+  private ResultStore(Path file, Map<String, ResultRow> existing, OutputStream out) {
+    this.file = file;
+    this.existing = existing;
+    this.out = out;
+  }
 
-    static ResultStore open(Path root, String experiment, Record config) {
-        String canonical = ConfigHash.canonical(config);
-        String hash = ConfigHash.hash(config);
-        Path dir = root.resolve(experiment);
-        Path file = dir.resolve(hash + ".jsonl");
-        Path sidecar = dir.resolve(hash + ".config.txt");
-        try {
-            Files.createDirectories(dir);
-            String header = "# approxgp results: one JSON row per line in " + file.getFileName() + "\n"
-                    + "experiment: " + experiment + "\n"
-                    + "class: " + config.getClass().getName() + "\n"
-                    + "config: " + canonical + "\n";
-            if (Files.exists(sidecar)) {
-                String old = Files.readString(sidecar, StandardCharsets.UTF_8);
-                if (!old.contains("config: " + canonical + "\n")) {
-                    throw new IllegalStateException("hash collision or edited sidecar: " + sidecar
-                            + " does not hold config " + canonical);
-                }
-            } else {
-                Files.writeString(sidecar, header, StandardCharsets.UTF_8);
-            }
-            Map<String, ResultRow> rows = readAndRepair(file);
-            OutputStream os = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            return new ResultStore(file, rows, os);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open results " + file, e);
+  static ResultStore open(Path root, String experiment, Record config) {
+    String canonical = ConfigHash.canonical(config);
+    String hash = ConfigHash.hash(config);
+    Path dir = root.resolve(experiment);
+    Path file = dir.resolve(hash + ".jsonl");
+    Path sidecar = dir.resolve(hash + ".config.txt");
+    try {
+      Files.createDirectories(dir);
+      String header = "# approxgp results: one JSON row per line in " + file.getFileName() + "\n"
+          + "experiment: " + experiment + "\n"
+          + "class: " + config.getClass().getName() + "\n"
+          + "config: " + canonical + "\n";
+      if (Files.exists(sidecar)) {
+        String old = Files.readString(sidecar, StandardCharsets.UTF_8);
+        if (!old.contains("config: " + canonical + "\n")) {
+          throw new IllegalStateException("hash collision or edited sidecar: " + sidecar
+              + " does not hold config " + canonical);
         }
+      } else {
+        Files.writeString(sidecar, header, StandardCharsets.UTF_8);
+      }
+      Map<String, ResultRow> rows = readAndRepair(file);
+      OutputStream os = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      return new ResultStore(file, rows, os);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open results " + file, e);
     }
+  }
 
-    /** Reads complete lines; truncates a partial (unterminated or unparsable) last line. */
-    private static Map<String, ResultRow> readAndRepair(Path file) throws IOException {
-        Map<String, ResultRow> rows = new LinkedHashMap<>();
-        if (!Files.exists(file)) {
-            return rows;
-        }
-        byte[] bytes = Files.readAllBytes(file);
-        String text = new String(bytes, StandardCharsets.UTF_8);
-        int lastNewline = text.lastIndexOf('\n');
-        String complete = lastNewline < 0 ? "" : text.substring(0, lastNewline + 1);
-        String[] lines = complete.split("\n");
-        long goodBytes = 0;
-        for (int i = 0; i < lines.length; i++) {
-            String line = lines[i];
-            if (line.isBlank()) {
-                goodBytes += line.getBytes(StandardCharsets.UTF_8).length + 1;
-                continue;
-            }
-            Map<String, Object> m;
-            try {
-                m = FlatJson.read(line);
-            } catch (IllegalArgumentException e) {
-                if (i == lines.length - 1) {
-                    break; // a torn last line (e.g. killed mid-write on a filesystem that reorders)
-                }
-                throw new IllegalStateException(file + ": corrupt line " + (i + 1) + ": " + e.getMessage());
-            }
-            Object id = m.remove("trial");
-            if (!(id instanceof String trialId)) {
-                throw new IllegalStateException(file + ": line " + (i + 1) + " has no trial id");
-            }
-            m.remove(TrialKeyColumns.METHOD);
-            m.remove(TrialKeyColumns.SEED);
-            m.remove(TrialKeyColumns.FOLD);
-            rows.put(trialId, ResultRow.ofRaw(m));
-            goodBytes += line.getBytes(StandardCharsets.UTF_8).length + 1;
-        }
-        if (goodBytes < bytes.length) {
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                ch.truncate(goodBytes);
-            }
-        }
-        return rows;
+  /** Reads complete lines; truncates a partial (unterminated or unparsable) last line. */
+  private static Map<String, ResultRow> readAndRepair(Path file) throws IOException {
+    Map<String, ResultRow> rows = new LinkedHashMap<>();
+    if (!Files.exists(file)) {
+      return rows;
     }
+    byte[] bytes = Files.readAllBytes(file);
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    int lastNewline = text.lastIndexOf('\n');
+    String complete = lastNewline < 0 ? "" : text.substring(0, lastNewline + 1);
+    String[] lines = complete.split("\n");
+    long goodBytes = 0;
+    for (int i = 0; i < lines.length; i++) {
+      String line = lines[i];
+      if (line.isBlank()) {
+        goodBytes += line.getBytes(StandardCharsets.UTF_8).length + 1;
+        continue;
+      }
+      Map<String, Object> m;
+      try {
+        m = FlatJson.read(line);
+      } catch (IllegalArgumentException e) {
+        if (i == lines.length - 1) {
+          break; // a torn last line (e.g. killed mid-write on a filesystem that reorders)
+        }
+        throw new IllegalStateException(file + ": corrupt line " + (i + 1) + ": " + e.getMessage());
+      }
+      Object id = m.remove("trial");
+      if (!(id instanceof String trialId)) {
+        throw new IllegalStateException(file + ": line " + (i + 1) + " has no trial id");
+      }
+      m.remove(TrialKeyColumns.METHOD);
+      m.remove(TrialKeyColumns.SEED);
+      m.remove(TrialKeyColumns.FOLD);
+      rows.put(trialId, ResultRow.ofRaw(m));
+      goodBytes += line.getBytes(StandardCharsets.UTF_8).length + 1;
+    }
+    if (goodBytes < bytes.length) {
+      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+        ch.truncate(goodBytes);
+      }
+    }
+    return rows;
+  }
 
-    Path file() {
-        return file;
-    }
+  Path file() {
+    return file;
+  }
 
-    /** Rows already in the file when it was opened, by trial id. */
-    Map<String, ResultRow> existing() {
-        return existing;
-    }
+  /** Rows already in the file when it was opened, by trial id. */
+  Map<String, ResultRow> existing() {
+    return existing;
+  }
 
-    /** Appends one complete line and flushes it to the OS before returning. Thread-safe. */
-    synchronized void append(TrialKey key, ResultRow row) {
-        LinkedHashMap<String, Object> m = new LinkedHashMap<>();
-        m.put("trial", key.id());
-        m.put(TrialKeyColumns.METHOD, key.method());
-        m.put(TrialKeyColumns.SEED, key.seed());
-        m.put(TrialKeyColumns.FOLD, (long) key.fold());
-        m.putAll(row.values());
-        byte[] line = (FlatJson.write(m) + "\n").getBytes(StandardCharsets.UTF_8);
-        try {
-            out.write(line);
-            out.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to " + file, e);
-        }
+  /** Appends one complete line and flushes it to the OS before returning. Thread-safe. */
+  synchronized void append(TrialKey key, ResultRow row) {
+    LinkedHashMap<String, Object> m = new LinkedHashMap<>();
+    m.put("trial", key.id());
+    m.put(TrialKeyColumns.METHOD, key.method());
+    m.put(TrialKeyColumns.SEED, key.seed());
+    m.put(TrialKeyColumns.FOLD, (long) key.fold());
+    m.putAll(row.values());
+    byte[] line = (FlatJson.write(m) + "\n").getBytes(StandardCharsets.UTF_8);
+    try {
+      out.write(line);
+      out.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot append to " + file, e);
     }
+  }
 
-    @Override
-    public synchronized void close() {
-        try {
-            out.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+  @Override
+  public synchronized void close() {
+    try {
+      out.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+  }
 }

@@ -19,139 +19,139 @@ import tech.tablesaw.columns.Column;
  */
 public final class Results {
 
-    private final String experiment;
-    private final Path file;
-    private final List<TrialKey> keys;
-    private final List<ResultRow> rows;
-    private final int reused;
-    private final int computed;
+  private final String experiment;
+  private final Path file;
+  private final List<TrialKey> keys;
+  private final List<ResultRow> rows;
+  private final int reused;
+  private final int computed;
 
-    Results(String experiment, Path file, List<TrialKey> keys, List<ResultRow> rows, int reused, int computed) {
-        this.experiment = experiment;
-        this.file = file;
-        this.keys = List.copyOf(keys);
-        this.rows = List.copyOf(rows);
-        this.reused = reused;
-        this.computed = computed;
+  Results(String experiment, Path file, List<TrialKey> keys, List<ResultRow> rows, int reused, int computed) {
+    this.experiment = experiment;
+    this.file = file;
+    this.keys = List.copyOf(keys);
+    this.rows = List.copyOf(rows);
+    this.reused = reused;
+    this.computed = computed;
+  }
+
+  public String experiment() {
+    return experiment;
+  }
+
+  /** The results file ({@code <results>/<experiment>/<config-hash>.jsonl}). */
+  public Path file() {
+    return file;
+  }
+
+  public List<TrialKey> keys() {
+    return keys;
+  }
+
+  public List<ResultRow> rows() {
+    return rows;
+  }
+
+  /** Trials found finished in the results file. */
+  public int reused() {
+    return reused;
+  }
+
+  /** Trials computed by this run. */
+  public int computed() {
+    return computed;
+  }
+
+  /**
+   * One row per trial: {@code method, seed, fold}, then every result column in first-seen order.
+   * A column is a double column when all its values are numbers and one is a double, a long
+   * column when all are integers, boolean when all are booleans, otherwise strings.
+   */
+  public Table table() {
+    StringColumn method = StringColumn.create(TrialKeyColumns.METHOD);
+    LongColumn seed = LongColumn.create(TrialKeyColumns.SEED);
+    IntColumn fold = IntColumn.create(TrialKeyColumns.FOLD);
+    for (TrialKey k : keys) {
+      method.append(k.method());
+      seed.append(k.seed());
+      fold.append(k.fold());
     }
-
-    public String experiment() {
-        return experiment;
-    }
-
-    /** The results file ({@code <results>/<experiment>/<config-hash>.jsonl}). */
-    public Path file() {
-        return file;
-    }
-
-    public List<TrialKey> keys() {
-        return keys;
-    }
-
-    public List<ResultRow> rows() {
-        return rows;
-    }
-
-    /** Trials found finished in the results file. */
-    public int reused() {
-        return reused;
-    }
-
-    /** Trials computed by this run. */
-    public int computed() {
-        return computed;
-    }
-
-    /**
-     * One row per trial: {@code method, seed, fold}, then every result column in first-seen order.
-     * A column is a double column when all its values are numbers and one is a double, a long
-     * column when all are integers, boolean when all are booleans, otherwise strings.
-     */
-    public Table table() {
-        StringColumn method = StringColumn.create(TrialKeyColumns.METHOD);
-        LongColumn seed = LongColumn.create(TrialKeyColumns.SEED);
-        IntColumn fold = IntColumn.create(TrialKeyColumns.FOLD);
-        for (TrialKey k : keys) {
-            method.append(k.method());
-            seed.append(k.seed());
-            fold.append(k.fold());
+    Map<String, List<Object>> cols = new LinkedHashMap<>();
+    for (int i = 0; i < rows.size(); i++) {
+      for (Map.Entry<String, Object> e : rows.get(i).values().entrySet()) {
+        int row = i;
+        List<Object> col = cols.computeIfAbsent(e.getKey(), n -> new ArrayList<>());
+        while (col.size() < row) {
+          col.add(null);
         }
-        Map<String, List<Object>> cols = new LinkedHashMap<>();
-        for (int i = 0; i < rows.size(); i++) {
-            for (Map.Entry<String, Object> e : rows.get(i).values().entrySet()) {
-                int row = i;
-                List<Object> col = cols.computeIfAbsent(e.getKey(), n -> new ArrayList<>());
-                while (col.size() < row) {
-                    col.add(null);
-                }
-                col.add(e.getValue());
-            }
-        }
-        Table t = Table.create(experiment, method, seed, fold);
-        cols.forEach((name, values) -> {
-            while (values.size() < rows.size()) {
-                values.add(null);
-            }
-            t.addColumns(column(name, values));
-        });
-        return t;
+        col.add(e.getValue());
+      }
     }
+    Table t = Table.create(experiment, method, seed, fold);
+    cols.forEach((name, values) -> {
+      while (values.size() < rows.size()) {
+        values.add(null);
+      }
+      t.addColumns(column(name, values));
+    });
+    return t;
+  }
 
-    private static Column<?> column(String name, List<Object> values) {
-        boolean allNumbers = values.stream().allMatch(v -> v == null || v instanceof Number);
-        boolean anyDouble = values.stream().anyMatch(v -> v instanceof Double);
-        boolean allBooleans = values.stream().allMatch(v -> v == null || v instanceof Boolean);
-        if (allNumbers && anyDouble) {
-            DoubleColumn c = DoubleColumn.create(name);
-            values.forEach(v -> {
-                if (v == null) {
-                    c.appendMissing();
-                } else {
-                    c.append(((Number) v).doubleValue());
-                }
-            });
-            return c;
+  private static Column<?> column(String name, List<Object> values) {
+    boolean allNumbers = values.stream().allMatch(v -> v == null || v instanceof Number);
+    boolean anyDouble = values.stream().anyMatch(v -> v instanceof Double);
+    boolean allBooleans = values.stream().allMatch(v -> v == null || v instanceof Boolean);
+    if (allNumbers && anyDouble) {
+      DoubleColumn c = DoubleColumn.create(name);
+      values.forEach(v -> {
+        if (v == null) {
+          c.appendMissing();
+        } else {
+          c.append(((Number) v).doubleValue());
         }
-        if (allNumbers && values.stream().anyMatch(v -> v != null)) {
-            LongColumn c = LongColumn.create(name);
-            values.forEach(v -> {
-                if (v == null) {
-                    c.appendMissing();
-                } else {
-                    c.append(((Number) v).longValue());
-                }
-            });
-            return c;
-        }
-        if (allBooleans && values.stream().anyMatch(v -> v != null)) {
-            BooleanColumn c = BooleanColumn.create(name);
-            values.forEach(v -> {
-                if (v == null) {
-                    c.appendMissing();
-                } else {
-                    c.append((Boolean) v);
-                }
-            });
-            return c;
-        }
-        StringColumn c = StringColumn.create(name);
-        values.forEach(v -> {
-            if (v == null) {
-                c.appendMissing();
-            } else {
-                c.append(String.valueOf(v));
-            }
-        });
-        return c;
+      });
+      return c;
     }
+    if (allNumbers && values.stream().anyMatch(v -> v != null)) {
+      LongColumn c = LongColumn.create(name);
+      values.forEach(v -> {
+        if (v == null) {
+          c.appendMissing();
+        } else {
+          c.append(((Number) v).longValue());
+        }
+      });
+      return c;
+    }
+    if (allBooleans && values.stream().anyMatch(v -> v != null)) {
+      BooleanColumn c = BooleanColumn.create(name);
+      values.forEach(v -> {
+        if (v == null) {
+          c.appendMissing();
+        } else {
+          c.append((Boolean) v);
+        }
+      });
+      return c;
+    }
+    StringColumn c = StringColumn.create(name);
+    values.forEach(v -> {
+      if (v == null) {
+        c.appendMissing();
+      } else {
+        c.append(String.valueOf(v));
+      }
+    });
+    return c;
+  }
 
-    /** Mean ± sd of {@code values} over the rows of each group of {@code groupBy}; see {@link Summaries}. */
-    public Table summary(List<String> groupBy, List<String> values) {
-        return Summaries.meanSd(table(), groupBy, values);
-    }
+  /** Mean ± sd of {@code values} over the rows of each group of {@code groupBy}; see {@link Summaries}. */
+  public Table summary(List<String> groupBy, List<String> values) {
+    return Summaries.meanSd(table(), groupBy, values);
+  }
 
-    @Override
-    public String toString() {
-        return experiment + ": " + rows.size() + " rows (" + reused + " reused, " + computed + " computed) in " + file;
-    }
+  @Override
+  public String toString() {
+    return experiment + ": " + rows.size() + " rows (" + reused + " reused, " + computed + " computed) in " + file;
+  }
 }

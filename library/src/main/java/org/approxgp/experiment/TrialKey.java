@@ -12,24 +12,24 @@ import java.util.Objects;
  */
 public record TrialKey(String method, long seed, int fold) {
 
-    public TrialKey {
-        Objects.requireNonNull(method, "method");
-        if (method.isBlank() || method.contains("\n") || method.contains("\r")) {
-            throw new IllegalArgumentException("method must be a non-blank single line: '" + method + "'");
-        }
+  public TrialKey {
+    Objects.requireNonNull(method, "method");
+    if (method.isBlank() || method.contains("\n") || method.contains("\r")) {
+      throw new IllegalArgumentException("method must be a non-blank single line: '" + method + "'");
     }
+  }
 
-    public static TrialKey of(String method, long seed, int fold) {
-        return new TrialKey(method, seed, fold);
-    }
+  public static TrialKey of(String method, long seed, int fold) {
+    return new TrialKey(method, seed, fold);
+  }
 
-    /** Stable identifier used in the results file, e.g. {@code method=ep;seed=3;fold=0}. */
-    public String id() {
-        return "method=" + method + ";seed=" + seed + ";fold=" + fold;
-    }
+  /** Stable identifier used in the results file, e.g. {@code method=ep;seed=3;fold=0}. */
+  public String id() {
+    return "method=" + method + ";seed=" + seed + ";fold=" + fold;
+  }
 
-    @Override
-    public String toString() {
-        return id();
-    }
+  @Override
+  public String toString() {
+    return id();
+  }
 }

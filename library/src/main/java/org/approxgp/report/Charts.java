@@ -14,58 +14,58 @@ import tech.tablesaw.api.Table;
 /** XChart figures from result tables. */
 public final class Charts {
 
-    public static final int WIDTH = 640;
-    public static final int HEIGHT = 420;
+  public static final int WIDTH = 640;
+  public static final int HEIGHT = 420;
 
-    private Charts() {
-    }
+  private Charts() {
+  }
 
-    /**
-     * One line per distinct value of {@code series}: y against x, rows in table order.
-     *
-     * @param logLog log scale on both axes
-     */
-    public static XYChart lines(Table t, String x, String y, String series, String title, boolean logLog) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
-        chart.getStyler().setXAxisLogarithmic(logLog).setYAxisLogarithmic(logLog);
-        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-        NumericColumn<?> xs = (NumericColumn<?>) t.column(x);
-        NumericColumn<?> ys = (NumericColumn<?>) t.column(y);
-        Map<String, List<double[]>> groups = new LinkedHashMap<>();
-        for (int r = 0; r < t.rowCount(); r++) {
-            groups.computeIfAbsent(t.column(series).getString(r), k -> new ArrayList<>())
-                    .add(new double[] {xs.getDouble(r), ys.getDouble(r)});
-        }
-        groups.forEach((name, pts) -> {
-            XYSeries s = chart.addSeries(name, pts.stream().mapToDouble(p -> p[0]).toArray(),
-                    pts.stream().mapToDouble(p -> p[1]).toArray());
-            s.setMarker(SeriesMarkers.CIRCLE);
-        });
-        return chart;
+  /**
+   * One line per distinct value of {@code series}: y against x, rows in table order.
+   *
+   * @param logLog log scale on both axes
+   */
+  public static XYChart lines(Table t, String x, String y, String series, String title, boolean logLog) {
+    XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
+    chart.getStyler().setXAxisLogarithmic(logLog).setYAxisLogarithmic(logLog);
+    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    NumericColumn<?> xs = (NumericColumn<?>) t.column(x);
+    NumericColumn<?> ys = (NumericColumn<?>) t.column(y);
+    Map<String, List<double[]>> groups = new LinkedHashMap<>();
+    for (int r = 0; r < t.rowCount(); r++) {
+      groups.computeIfAbsent(t.column(series).getString(r), k -> new ArrayList<>())
+          .add(new double[] {xs.getDouble(r), ys.getDouble(r)});
     }
+    groups.forEach((name, pts) -> {
+      XYSeries s = chart.addSeries(name, pts.stream().mapToDouble(p -> p[0]).toArray(),
+          pts.stream().mapToDouble(p -> p[1]).toArray());
+      s.setMarker(SeriesMarkers.CIRCLE);
+    });
+    return chart;
+  }
 
-    /**
-     * Scatter of y against x with the diagonal y = x drawn in, for comparing two methods point by
-     * point (e.g. QP against EP predictive variances).
-     */
-    public static XYChart scatterWithDiagonal(double[] x, double[] y, String seriesName, String title, String xTitle,
-            String yTitle) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xTitle)
-                .yAxisTitle(yTitle).build();
-        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-        chart.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
-        double lo = Double.POSITIVE_INFINITY;
-        double hi = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < x.length; i++) {
-            lo = Math.min(lo, Math.min(x[i], y[i]));
-            hi = Math.max(hi, Math.max(x[i], y[i]));
-        }
-        XYSeries s = chart.addSeries(seriesName, x, y);
-        s.setMarker(SeriesMarkers.CIRCLE);
-        XYSeries d = chart.addSeries("y = x", new double[] {lo, hi}, new double[] {lo, hi});
-        d.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Line);
-        d.setMarker(SeriesMarkers.NONE);
-        d.setLineColor(java.awt.Color.GRAY);
-        return chart;
+  /**
+   * Scatter of y against x with the diagonal y = x drawn in, for comparing two methods point by
+   * point (e.g. QP against EP predictive variances).
+   */
+  public static XYChart scatterWithDiagonal(double[] x, double[] y, String seriesName, String title, String xTitle,
+      String yTitle) {
+    XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xTitle)
+        .yAxisTitle(yTitle).build();
+    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    chart.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+    double lo = Double.POSITIVE_INFINITY;
+    double hi = Double.NEGATIVE_INFINITY;
+    for (int i = 0; i < x.length; i++) {
+      lo = Math.min(lo, Math.min(x[i], y[i]));
+      hi = Math.max(hi, Math.max(x[i], y[i]));
     }
+    XYSeries s = chart.addSeries(seriesName, x, y);
+    s.setMarker(SeriesMarkers.CIRCLE);
+    XYSeries d = chart.addSeries("y = x", new double[] {lo, hi}, new double[] {lo, hi});
+    d.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Line);
+    d.setMarker(SeriesMarkers.NONE);
+    d.setLineColor(java.awt.Color.GRAY);
+    return chart;
+  }
 }

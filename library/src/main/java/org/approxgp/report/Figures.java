@@ -16,54 +16,54 @@ import org.knowm.xchart.internal.chartpart.Chart;
  */
 public final class Figures {
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
-    private Figures() {
-    }
+  private Figures() {
+  }
 
-    public static byte[] png(Chart<?, ?> chart) {
-        try {
-            return BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot encode chart as PNG", e);
-        }
+  public static byte[] png(Chart<?, ?> chart) {
+    try {
+      return BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot encode chart as PNG", e);
     }
+  }
 
-    public static String pngBase64(Chart<?, ?> chart) {
-        return Base64.getEncoder().encodeToString(png(chart));
-    }
+  public static String pngBase64(Chart<?, ?> chart) {
+    return Base64.getEncoder().encodeToString(png(chart));
+  }
 
-    public static String dataUri(Chart<?, ?> chart) {
-        return "data:image/png;base64," + pngBase64(chart);
-    }
+  public static String dataUri(Chart<?, ?> chart) {
+    return "data:image/png;base64," + pngBase64(chart);
+  }
 
-    /** {@code <img src="data:image/png;base64,..." alt="title">}. */
-    public static String imgTag(Chart<?, ?> chart) {
-        String alt = chart.getTitle() == null ? "figure" : chart.getTitle();
-        return "<img src=\"" + dataUri(chart) + "\" alt=\"" + escape(alt) + "\">";
-    }
+  /** {@code <img src="data:image/png;base64,..." alt="title">}. */
+  public static String imgTag(Chart<?, ?> chart) {
+    String alt = chart.getTitle() == null ? "figure" : chart.getTitle();
+    return "<img src=\"" + dataUri(chart) + "\" alt=\"" + escape(alt) + "\">";
+  }
 
-    /** Saves the chart to {@code <reports>/figures/<name>.png} and returns the path. */
-    public static Path save(Chart<?, ?> chart, String name) {
-        return save(chart, ProjectPaths.reportsRoot().resolve("figures"), name);
-    }
+  /** Saves the chart to {@code <reports>/figures/<name>.png} and returns the path. */
+  public static Path save(Chart<?, ?> chart, String name) {
+    return save(chart, ProjectPaths.reportsRoot().resolve("figures"), name);
+  }
 
-    /** Saves the chart to {@code <dir>/<name>.png} and returns the path. */
-    public static Path save(Chart<?, ?> chart, Path dir, String name) {
-        if (!NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("figure name must match " + NAME + ": '" + name + "'");
-        }
-        try {
-            Files.createDirectories(dir);
-            Path file = dir.resolve(name.endsWith(".png") ? name : name + ".png");
-            Files.write(file, png(chart));
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot save figure " + name + " in " + dir, e);
-        }
+  /** Saves the chart to {@code <dir>/<name>.png} and returns the path. */
+  public static Path save(Chart<?, ?> chart, Path dir, String name) {
+    if (!NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("figure name must match " + NAME + ": '" + name + "'");
     }
+    try {
+      Files.createDirectories(dir);
+      Path file = dir.resolve(name.endsWith(".png") ? name : name + ".png");
+      Files.write(file, png(chart));
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot save figure " + name + " in " + dir, e);
+    }
+  }
 
-    static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-    }
+  static String escape(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+  }
 }

@@ -16,60 +16,60 @@ package org.approxgp.special;
  */
 public final class Erf {
 
-    private Erf() {
-    }
+  private Erf() {
+  }
 
-    /**
-     * The error function.
-     *
-     * @param x argument
-     * @return {@code erf(x)}
-     */
-    public static double erf(double x) {
-        return org.apache.commons.numbers.gamma.Erf.value(x);
-    }
+  /**
+   * The error function.
+   *
+   * @param x argument
+   * @return {@code erf(x)}
+   */
+  public static double erf(double x) {
+    return org.apache.commons.numbers.gamma.Erf.value(x);
+  }
 
-    /**
-     * The complementary error function, with full relative accuracy for large positive x
-     * (until underflow near x = 26.5).
-     *
-     * @param x argument
-     * @return {@code erfc(x)}
-     */
-    public static double erfc(double x) {
-        return org.apache.commons.numbers.gamma.Erfc.value(x);
-    }
+  /**
+   * The complementary error function, with full relative accuracy for large positive x
+   * (until underflow near x = 26.5).
+   *
+   * @param x argument
+   * @return {@code erfc(x)}
+   */
+  public static double erfc(double x) {
+    return org.apache.commons.numbers.gamma.Erfc.value(x);
+  }
 
-    /**
-     * The scaled complementary error function {@code erfcx(x) = exp(x²) erfc(x)}; for large x it
-     * behaves as {@code 1/(x√π)}, so it never underflows for positive x. Overflows for
-     * x below about −26.6.
-     *
-     * @param x argument
-     * @return {@code exp(x²) erfc(x)}
-     */
-    public static double erfcx(double x) {
-        return org.apache.commons.numbers.gamma.Erfcx.value(x);
-    }
+  /**
+   * The scaled complementary error function {@code erfcx(x) = exp(x²) erfc(x)}; for large x it
+   * behaves as {@code 1/(x√π)}, so it never underflows for positive x. Overflows for
+   * x below about −26.6.
+   *
+   * @param x argument
+   * @return {@code exp(x²) erfc(x)}
+   */
+  public static double erfcx(double x) {
+    return org.apache.commons.numbers.gamma.Erfcx.value(x);
+  }
 
-    /**
-     * The inverse error function on (−1, 1); ±Infinity at ±1, NaN outside [−1, 1]. Arguments near
-     * ±1 are accurate because {@code 1 − |x|} is exact there (Sterbenz).
-     *
-     * @param x argument in [−1, 1]
-     * @return y with {@code erf(y) = x}
-     */
-    public static double erfinv(double x) {
-        return org.apache.commons.numbers.gamma.InverseErf.value(x);
-    }
+  /**
+   * The inverse error function on (−1, 1); ±Infinity at ±1, NaN outside [−1, 1]. Arguments near
+   * ±1 are accurate because {@code 1 − |x|} is exact there (Sterbenz).
+   *
+   * @param x argument in [−1, 1]
+   * @return y with {@code erf(y) = x}
+   */
+  public static double erfinv(double x) {
+    return org.apache.commons.numbers.gamma.InverseErf.value(x);
+  }
 
-    /**
-     * The inverse complementary error function on (0, 2), accurate down to the smallest subnormal.
-     *
-     * @param x argument in [0, 2]
-     * @return y with {@code erfc(y) = x}
-     */
-    public static double erfcinv(double x) {
-        return org.apache.commons.numbers.gamma.InverseErfc.value(x);
-    }
+  /**
+   * The inverse complementary error function on (0, 2), accurate down to the smallest subnormal.
+   *
+   * @param x argument in [0, 2]
+   * @return y with {@code erfc(y) = x}
+   */
+  public static double erfcinv(double x) {
+    return org.apache.commons.numbers.gamma.InverseErfc.value(x);
+  }
 }

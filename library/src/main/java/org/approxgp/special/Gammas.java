@@ -21,84 +21,84 @@ import org.apache.commons.numbers.gamma.RegularizedGamma;
  */
 public final class Gammas {
 
-    private Gammas() {
-    }
+  private Gammas() {
+  }
 
-    /**
-     * log Γ(x) for x &gt; 0 (log|Γ(x)| for negative non-integer x).
-     *
-     * @param x argument
-     * @return log Γ(x)
-     */
-    public static double logGamma(double x) {
-        return LogGamma.value(x);
-    }
+  /**
+   * log Γ(x) for x &gt; 0 (log|Γ(x)| for negative non-integer x).
+   *
+   * @param x argument
+   * @return log Γ(x)
+   */
+  public static double logGamma(double x) {
+    return LogGamma.value(x);
+  }
 
-    /**
-     * Digamma ψ(x) = d log Γ(x)/dx.
-     *
-     * @param x argument
-     * @return ψ(x)
-     */
-    public static double digamma(double x) {
-        return Digamma.value(x);
-    }
+  /**
+   * Digamma ψ(x) = d log Γ(x)/dx.
+   *
+   * @param x argument
+   * @return ψ(x)
+   */
+  public static double digamma(double x) {
+    return Digamma.value(x);
+  }
 
-    /**
-     * Regularised lower incomplete gamma P(a, x).
-     *
-     * @param a shape, a &gt; 0
-     * @param x argument, x ≥ 0
-     * @return P(a, x)
-     */
-    public static double regularizedP(double a, double x) {
-        return RegularizedGamma.P.value(a, x);
-    }
+  /**
+   * Regularised lower incomplete gamma P(a, x).
+   *
+   * @param a shape, a &gt; 0
+   * @param x argument, x ≥ 0
+   * @return P(a, x)
+   */
+  public static double regularizedP(double a, double x) {
+    return RegularizedGamma.P.value(a, x);
+  }
 
-    /**
-     * Regularised upper incomplete gamma Q(a, x) = 1 − P(a, x), relatively accurate when small.
-     *
-     * @param a shape, a &gt; 0
-     * @param x argument, x ≥ 0
-     * @return Q(a, x)
-     */
-    public static double regularizedQ(double a, double x) {
-        return RegularizedGamma.Q.value(a, x);
-    }
+  /**
+   * Regularised upper incomplete gamma Q(a, x) = 1 − P(a, x), relatively accurate when small.
+   *
+   * @param a shape, a &gt; 0
+   * @param x argument, x ≥ 0
+   * @return Q(a, x)
+   */
+  public static double regularizedQ(double a, double x) {
+    return RegularizedGamma.Q.value(a, x);
+  }
 
-    /**
-     * log P(a, x): log of P where P ≤ ½, log1p(−Q) otherwise (no cancellation near P = 1).
-     * Returns −Infinity where P underflows.
-     *
-     * @param a shape, a &gt; 0
-     * @param x argument, x ≥ 0
-     * @return log P(a, x)
-     */
-    public static double logRegularizedP(double a, double x) {
-        final double p = regularizedP(a, x);
-        return p <= 0.5 ? Math.log(p) : Math.log1p(-regularizedQ(a, x));
-    }
+  /**
+   * log P(a, x): log of P where P ≤ ½, log1p(−Q) otherwise (no cancellation near P = 1).
+   * Returns −Infinity where P underflows.
+   *
+   * @param a shape, a &gt; 0
+   * @param x argument, x ≥ 0
+   * @return log P(a, x)
+   */
+  public static double logRegularizedP(double a, double x) {
+    final double p = regularizedP(a, x);
+    return p <= 0.5 ? Math.log(p) : Math.log1p(-regularizedQ(a, x));
+  }
 
-    /**
-     * log Q(a, x): log of Q where Q ≤ ½, log1p(−P) otherwise. Returns −Infinity where Q underflows.
-     *
-     * @param a shape, a &gt; 0
-     * @param x argument, x ≥ 0
-     * @return log Q(a, x)
-     */
-    public static double logRegularizedQ(double a, double x) {
-        final double q = regularizedQ(a, x);
-        return q <= 0.5 ? Math.log(q) : Math.log1p(-regularizedP(a, x));
-    }
+  /**
+   * log Q(a, x): log of Q where Q ≤ ½, log1p(−P) otherwise. Returns −Infinity where Q underflows.
+   *
+   * @param a shape, a &gt; 0
+   * @param x argument, x ≥ 0
+   * @return log Q(a, x)
+   */
+  public static double logRegularizedQ(double a, double x) {
+    final double q = regularizedQ(a, x);
+    return q <= 0.5 ? Math.log(q) : Math.log1p(-regularizedP(a, x));
+  }
 
-    /**
-     * ∂P(a, x)/∂x = x^{a−1} e^{−x}/Γ(a), the Gamma(a, 1) density.
-     *
-     * @param a shape, a &gt; 0
-     * @param x argument, x ≥ 0
-     * @return the derivative of P with respect to x
-     */
-    public static double regularizedPDerivative(double a, double x) {
-        return RegularizedGamma.P.derivative(a, x);
-    }
+  /**
+   * ∂P(a, x)/∂x = x^{a−1} e^{−x}/Γ(a), the Gamma(a, 1) density.
+   *
+   * @param a shape, a &gt; 0
+   * @param x argument, x ≥ 0
+   * @return the derivative of P with respect to x
+   */
+  public static double regularizedPDerivative(double a, double x) {
+    return RegularizedGamma.P.derivative(a, x);
+  }
 }

@@ -12,76 +12,76 @@ package org.approxgp.special;
  */
 public record SignedLog(double logAbs, int sign) {
 
-    /** The value zero. */
-    public static final SignedLog ZERO = new SignedLog(Double.NEGATIVE_INFINITY, 0);
-    /** The value one. */
-    public static final SignedLog ONE = new SignedLog(0.0, 1);
+  /** The value zero. */
+  public static final SignedLog ZERO = new SignedLog(Double.NEGATIVE_INFINITY, 0);
+  /** The value one. */
+  public static final SignedLog ONE = new SignedLog(0.0, 1);
 
-    /** Validates and normalises: a zero sign forces {@code logAbs = -Inf} and vice versa. */
-    public SignedLog {
-        if (sign < -1 || sign > 1) {
-            throw new IllegalArgumentException("sign must be -1, 0 or +1: " + sign);
-        }
-        if (Double.isNaN(logAbs)) {
-            throw new IllegalArgumentException("logAbs is NaN");
-        }
-        if (sign == 0 || logAbs == Double.NEGATIVE_INFINITY) {
-            sign = 0;
-            logAbs = Double.NEGATIVE_INFINITY;
-        }
+  /** Validates and normalises: a zero sign forces {@code logAbs = -Inf} and vice versa. */
+  public SignedLog {
+    if (sign < -1 || sign > 1) {
+      throw new IllegalArgumentException("sign must be -1, 0 or +1: " + sign);
     }
+    if (Double.isNaN(logAbs)) {
+      throw new IllegalArgumentException("logAbs is NaN");
+    }
+    if (sign == 0 || logAbs == Double.NEGATIVE_INFINITY) {
+      sign = 0;
+      logAbs = Double.NEGATIVE_INFINITY;
+    }
+  }
 
-    /**
-     * Represents an ordinary double.
-     *
-     * @param v the value (not NaN)
-     * @return {@code (log|v|, signum v)}
-     */
-    public static SignedLog of(double v) {
-        if (Double.isNaN(v)) {
-            throw new IllegalArgumentException("value is NaN");
-        }
-        return new SignedLog(Math.log(Math.abs(v)), (int) Math.signum(v));
+  /**
+   * Represents an ordinary double.
+   *
+   * @param v the value (not NaN)
+   * @return {@code (log|v|, signum v)}
+   */
+  public static SignedLog of(double v) {
+    if (Double.isNaN(v)) {
+      throw new IllegalArgumentException("value is NaN");
     }
+    return new SignedLog(Math.log(Math.abs(v)), (int) Math.signum(v));
+  }
 
-    /**
-     * The value as a double; overflows to ±Infinity and underflows to ±0 outside the double range.
-     *
-     * @return {@code sign * exp(logAbs)}
-     */
-    public double value() {
-        return sign == 0 ? 0.0 : sign * Math.exp(logAbs);
-    }
+  /**
+   * The value as a double; overflows to ±Infinity and underflows to ±0 outside the double range.
+   *
+   * @return {@code sign * exp(logAbs)}
+   */
+  public double value() {
+    return sign == 0 ? 0.0 : sign * Math.exp(logAbs);
+  }
 
-    /**
-     * Product of two signed logs (exact apart from one rounding of the log sum).
-     *
-     * @param other the other factor
-     * @return {@code this * other}
-     */
-    public SignedLog multiply(SignedLog other) {
-        if (sign == 0 || other.sign == 0) {
-            return ZERO;
-        }
-        return new SignedLog(logAbs + other.logAbs, sign * other.sign);
+  /**
+   * Product of two signed logs (exact apart from one rounding of the log sum).
+   *
+   * @param other the other factor
+   * @return {@code this * other}
+   */
+  public SignedLog multiply(SignedLog other) {
+    if (sign == 0 || other.sign == 0) {
+      return ZERO;
     }
+    return new SignedLog(logAbs + other.logAbs, sign * other.sign);
+  }
 
-    /**
-     * Sum of two signed logs, see {@link LogSpace#signedSum(SignedLog...)}.
-     *
-     * @param other the other term
-     * @return {@code this + other}
-     */
-    public SignedLog add(SignedLog other) {
-        return LogSpace.signedSum(this, other);
-    }
+  /**
+   * Sum of two signed logs, see {@link LogSpace#signedSum(SignedLog...)}.
+   *
+   * @param other the other term
+   * @return {@code this + other}
+   */
+  public SignedLog add(SignedLog other) {
+    return LogSpace.signedSum(this, other);
+  }
 
-    /**
-     * Negation.
-     *
-     * @return {@code -this}
-     */
-    public SignedLog negate() {
-        return new SignedLog(logAbs, -sign);
-    }
+  /**
+   * Negation.
+   *
+   * @return {@code -this}
+   */
+  public SignedLog negate() {
+    return new SignedLog(logAbs, -sign);
+  }
 }

@@ -21,161 +21,161 @@ import tech.tablesaw.api.Table;
 
 class RunnerTest {
 
-    record Cfg(int draws, double scale) {
+  record Cfg(int draws, double scale) {
+  }
+
+  @TempDir
+  Path dir;
+
+  private final AtomicInteger calls = new AtomicInteger();
+
+  /** Deterministic in (config, key): the mean of {@code draws} uniforms seeded by the key. */
+  private ResultRow compute(Cfg c, TrialKey k) {
+    calls.incrementAndGet();
+    UniformRandomProvider rng = RandomSource.SPLIT_MIX_64.create(k.seed() * 31 + k.fold() + k.method().hashCode());
+    double s = 0;
+    for (int i = 0; i < c.draws(); i++) {
+      s += rng.nextDouble();
     }
+    return ResultRow.builder().put("mean", c.scale() * s / c.draws()).put("draws", (long) c.draws())
+        .put("method name", k.method()).build();
+  }
 
-    @TempDir
-    Path dir;
+  private Experiment<Cfg> experiment(Cfg cfg, Trial<Cfg> trial) {
+    return Experiment.of("unit", cfg, Experiment.grid(List.of("a", "b"), 5, 2), trial);
+  }
 
-    private final AtomicInteger calls = new AtomicInteger();
+  private Runner runner(Path root, int threads) {
+    return Runner.defaults().withResultsRoot(root).withThreads(threads).withProgress(ProgressListener.none());
+  }
 
-    /** Deterministic in (config, key): the mean of {@code draws} uniforms seeded by the key. */
-    private ResultRow compute(Cfg c, TrialKey k) {
-        calls.incrementAndGet();
-        UniformRandomProvider rng = RandomSource.SPLIT_MIX_64.create(k.seed() * 31 + k.fold() + k.method().hashCode());
-        double s = 0;
-        for (int i = 0; i < c.draws(); i++) {
-            s += rng.nextDouble();
-        }
-        return ResultRow.builder().put("mean", c.scale() * s / c.draws()).put("draws", (long) c.draws())
-                .put("method name", k.method()).build();
+  private static List<String> lines(Path file) throws IOException {
+    return Files.readAllLines(file, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void interruptedRunResumesWithoutRecomputingFinishedTrials() throws IOException {
+    Cfg cfg = new Cfg(100, 1.0);
+    int k = 7;
+    // First run "dies" after k trials: every later trial throws.
+    ExperimentFailedException e = assertThrows(ExperimentFailedException.class,
+        () -> runner(dir, 1).run(experiment(cfg, (c, key) -> {
+          if (calls.get() >= k) {
+            throw new IllegalStateException("killed");
+          }
+          return compute(c, key);
+        })));
+    assertEquals(k, e.partial().rows().size());
+    Path file = e.partial().file();
+    assertEquals(k, lines(file).size());
+
+    calls.set(0);
+    Results resumed = runner(dir, 2).run(experiment(cfg, this::compute));
+    assertEquals(20 - k, calls.get(), "only the unfinished trials run again");
+    assertEquals(k, resumed.reused());
+    assertEquals(20 - k, resumed.computed());
+    assertEquals(20, lines(file).size());
+
+    calls.set(0);
+    Results again = runner(dir, 2).run(experiment(cfg, this::compute));
+    assertEquals(0, calls.get(), "a finished experiment computes nothing");
+    assertEquals(20, again.reused());
+
+    Results fresh = runner(dir.resolve("fresh"), 1).run(experiment(cfg, this::compute));
+    assertEquals(fresh.table().printAll(), again.table().printAll(), "resumed results equal a clean run");
+  }
+
+  @Test
+  void partialLastLineIsIgnoredAndRepaired() throws IOException {
+    Cfg cfg = new Cfg(10, 1.0);
+    Results first = runner(dir, 2).run(experiment(cfg, this::compute));
+    Path file = first.file();
+    List<String> full = lines(file);
+    // Simulate a kill mid-write: drop the last 3 rows, leave half of the next one.
+    List<String> kept = full.subList(0, full.size() - 3);
+    String torn = full.get(full.size() - 3).substring(0, 25);
+    Files.writeString(file, String.join("\n", kept) + "\n" + torn, StandardCharsets.UTF_8);
+
+    calls.set(0);
+    Results resumed = runner(dir, 2).run(experiment(cfg, this::compute));
+    assertEquals(3, calls.get());
+    assertEquals(first.table().printAll(), resumed.table().printAll());
+    List<String> repaired = lines(file);
+    assertEquals(20, repaired.size());
+    repaired.forEach(l -> FlatJson.read(l)); // every line complete
+  }
+
+  @Test
+  void changedConfigWritesNewResultsFile() throws IOException {
+    Results a = runner(dir, 2).run(experiment(new Cfg(10, 1.0), this::compute));
+    calls.set(0);
+    Results b = runner(dir, 2).run(experiment(new Cfg(10, 2.0), this::compute));
+    assertEquals(20, calls.get(), "nothing reused across configs");
+    assertFalse(a.file().equals(b.file()));
+    try (Stream<Path> s = Files.list(dir.resolve("unit"))) {
+      assertEquals(4, s.count(), "two .jsonl files and two .config.txt sidecars");
     }
+    String sidecar = Files.readString(Path.of(b.file().toString().replace(".jsonl", ".config.txt")));
+    assertTrue(sidecar.contains("config: Cfg{draws=10, scale=2.0}"), sidecar);
+    assertEquals(2.0 * a.rows().get(3).getDouble("mean"), b.rows().get(3).getDouble("mean"), 1e-15);
+  }
 
-    private Experiment<Cfg> experiment(Cfg cfg, Trial<Cfg> trial) {
-        return Experiment.of("unit", cfg, Experiment.grid(List.of("a", "b"), 5, 2), trial);
+  @Test
+  void resultsDoNotDependOnThreadCount() throws IOException {
+    Cfg cfg = new Cfg(1000, 1.0);
+    Table one = runner(dir.resolve("t1"), 1).run(experiment(cfg, this::compute)).table();
+    Table four = runner(dir.resolve("t4"), 4).run(experiment(cfg, this::compute)).table();
+    assertEquals(20, one.rowCount());
+    assertEquals(one.printAll(), four.printAll());
+    for (int r = 0; r < one.rowCount(); r++) {
+      assertEquals(one.doubleColumn("mean").get(r), four.doubleColumn("mean").get(r)); // bit-identical
     }
+  }
 
-    private Runner runner(Path root, int threads) {
-        return Runner.defaults().withResultsRoot(root).withThreads(threads).withProgress(ProgressListener.none());
-    }
+  @Test
+  void failingTrialIsReportedWithItsKeyAndRetriedNextRun() {
+    Cfg cfg = new Cfg(10, 1.0);
+    TrialKey bad = TrialKey.of("b", 3, 1);
+    ExperimentFailedException e = assertThrows(ExperimentFailedException.class,
+        () -> runner(dir, 3).run(experiment(cfg, (c, k) -> {
+          if (k.equals(bad)) {
+            throw new ArithmeticException("boom");
+          }
+          return compute(c, k);
+        })));
+    assertEquals(1, e.failures().size());
+    assertEquals(bad, e.failures().get(0).key());
+    assertTrue(e.getMessage().contains("method=b;seed=3;fold=1"), e.getMessage());
+    assertTrue(e.getCause() instanceof ArithmeticException);
+    assertEquals(19, e.partial().rows().size());
+    assertFalse(e.partial().keys().contains(bad));
 
-    private static List<String> lines(Path file) throws IOException {
-        return Files.readAllLines(file, StandardCharsets.UTF_8);
-    }
+    calls.set(0);
+    Results r = runner(dir, 3).run(experiment(cfg, this::compute));
+    assertEquals(1, calls.get(), "only the failed trial runs again");
+    assertEquals(20, r.rows().size());
+  }
 
-    @Test
-    void interruptedRunResumesWithoutRecomputingFinishedTrials() throws IOException {
-        Cfg cfg = new Cfg(100, 1.0);
-        int k = 7;
-        // First run "dies" after k trials: every later trial throws.
-        ExperimentFailedException e = assertThrows(ExperimentFailedException.class,
-                () -> runner(dir, 1).run(experiment(cfg, (c, key) -> {
-                    if (calls.get() >= k) {
-                        throw new IllegalStateException("killed");
-                    }
-                    return compute(c, key);
-                })));
-        assertEquals(k, e.partial().rows().size());
-        Path file = e.partial().file();
-        assertEquals(k, lines(file).size());
+  @Test
+  void tableHasKeyColumnsThenResultColumnsInTrialOrder() {
+    Results r = runner(dir, 2).run(experiment(new Cfg(10, 1.0), this::compute));
+    Table t = r.table();
+    assertEquals(List.of("method", "seed", "fold", "mean", "draws", "method name"), t.columnNames());
+    assertEquals("a", t.stringColumn("method").get(0));
+    assertEquals("b", t.stringColumn("method").get(19));
+    assertEquals(4L, t.longColumn("seed").get(9));
+    assertEquals(1, t.intColumn("fold").get(9));
+    assertEquals("b", t.stringColumn("method name").get(19));
+  }
 
-        calls.set(0);
-        Results resumed = runner(dir, 2).run(experiment(cfg, this::compute));
-        assertEquals(20 - k, calls.get(), "only the unfinished trials run again");
-        assertEquals(k, resumed.reused());
-        assertEquals(20 - k, resumed.computed());
-        assertEquals(20, lines(file).size());
-
-        calls.set(0);
-        Results again = runner(dir, 2).run(experiment(cfg, this::compute));
-        assertEquals(0, calls.get(), "a finished experiment computes nothing");
-        assertEquals(20, again.reused());
-
-        Results fresh = runner(dir.resolve("fresh"), 1).run(experiment(cfg, this::compute));
-        assertEquals(fresh.table().printAll(), again.table().printAll(), "resumed results equal a clean run");
-    }
-
-    @Test
-    void partialLastLineIsIgnoredAndRepaired() throws IOException {
-        Cfg cfg = new Cfg(10, 1.0);
-        Results first = runner(dir, 2).run(experiment(cfg, this::compute));
-        Path file = first.file();
-        List<String> full = lines(file);
-        // Simulate a kill mid-write: drop the last 3 rows, leave half of the next one.
-        List<String> kept = full.subList(0, full.size() - 3);
-        String torn = full.get(full.size() - 3).substring(0, 25);
-        Files.writeString(file, String.join("\n", kept) + "\n" + torn, StandardCharsets.UTF_8);
-
-        calls.set(0);
-        Results resumed = runner(dir, 2).run(experiment(cfg, this::compute));
-        assertEquals(3, calls.get());
-        assertEquals(first.table().printAll(), resumed.table().printAll());
-        List<String> repaired = lines(file);
-        assertEquals(20, repaired.size());
-        repaired.forEach(l -> FlatJson.read(l)); // every line complete
-    }
-
-    @Test
-    void changedConfigWritesNewResultsFile() throws IOException {
-        Results a = runner(dir, 2).run(experiment(new Cfg(10, 1.0), this::compute));
-        calls.set(0);
-        Results b = runner(dir, 2).run(experiment(new Cfg(10, 2.0), this::compute));
-        assertEquals(20, calls.get(), "nothing reused across configs");
-        assertFalse(a.file().equals(b.file()));
-        try (Stream<Path> s = Files.list(dir.resolve("unit"))) {
-            assertEquals(4, s.count(), "two .jsonl files and two .config.txt sidecars");
-        }
-        String sidecar = Files.readString(Path.of(b.file().toString().replace(".jsonl", ".config.txt")));
-        assertTrue(sidecar.contains("config: Cfg{draws=10, scale=2.0}"), sidecar);
-        assertEquals(2.0 * a.rows().get(3).getDouble("mean"), b.rows().get(3).getDouble("mean"), 1e-15);
-    }
-
-    @Test
-    void resultsDoNotDependOnThreadCount() throws IOException {
-        Cfg cfg = new Cfg(1000, 1.0);
-        Table one = runner(dir.resolve("t1"), 1).run(experiment(cfg, this::compute)).table();
-        Table four = runner(dir.resolve("t4"), 4).run(experiment(cfg, this::compute)).table();
-        assertEquals(20, one.rowCount());
-        assertEquals(one.printAll(), four.printAll());
-        for (int r = 0; r < one.rowCount(); r++) {
-            assertEquals(one.doubleColumn("mean").get(r), four.doubleColumn("mean").get(r)); // bit-identical
-        }
-    }
-
-    @Test
-    void failingTrialIsReportedWithItsKeyAndRetriedNextRun() {
-        Cfg cfg = new Cfg(10, 1.0);
-        TrialKey bad = TrialKey.of("b", 3, 1);
-        ExperimentFailedException e = assertThrows(ExperimentFailedException.class,
-                () -> runner(dir, 3).run(experiment(cfg, (c, k) -> {
-                    if (k.equals(bad)) {
-                        throw new ArithmeticException("boom");
-                    }
-                    return compute(c, k);
-                })));
-        assertEquals(1, e.failures().size());
-        assertEquals(bad, e.failures().get(0).key());
-        assertTrue(e.getMessage().contains("method=b;seed=3;fold=1"), e.getMessage());
-        assertTrue(e.getCause() instanceof ArithmeticException);
-        assertEquals(19, e.partial().rows().size());
-        assertFalse(e.partial().keys().contains(bad));
-
-        calls.set(0);
-        Results r = runner(dir, 3).run(experiment(cfg, this::compute));
-        assertEquals(1, calls.get(), "only the failed trial runs again");
-        assertEquals(20, r.rows().size());
-    }
-
-    @Test
-    void tableHasKeyColumnsThenResultColumnsInTrialOrder() {
-        Results r = runner(dir, 2).run(experiment(new Cfg(10, 1.0), this::compute));
-        Table t = r.table();
-        assertEquals(List.of("method", "seed", "fold", "mean", "draws", "method name"), t.columnNames());
-        assertEquals("a", t.stringColumn("method").get(0));
-        assertEquals("b", t.stringColumn("method").get(19));
-        assertEquals(4L, t.longColumn("seed").get(9));
-        assertEquals(1, t.intColumn("fold").get(9));
-        assertEquals("b", t.stringColumn("method name").get(19));
-    }
-
-    @Test
-    void corruptLineInTheMiddleIsAnErrorNotSilentlyDropped() throws IOException {
-        Results first = runner(dir, 1).run(experiment(new Cfg(10, 1.0), this::compute));
-        List<String> ls = new java.util.ArrayList<>(lines(first.file()));
-        ls.set(4, "{\"trial\":\"broken");
-        Files.write(first.file(), ls, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> runner(dir, 1).run(experiment(new Cfg(10, 1.0), this::compute)));
-        assertTrue(e.getMessage().contains("corrupt line 5"), e.getMessage());
-    }
+  @Test
+  void corruptLineInTheMiddleIsAnErrorNotSilentlyDropped() throws IOException {
+    Results first = runner(dir, 1).run(experiment(new Cfg(10, 1.0), this::compute));
+    List<String> ls = new java.util.ArrayList<>(lines(first.file()));
+    ls.set(4, "{\"trial\":\"broken");
+    Files.write(first.file(), ls, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> runner(dir, 1).run(experiment(new Cfg(10, 1.0), this::compute)));
+    assertTrue(e.getMessage().contains("corrupt line 5"), e.getMessage());
+  }
 }

@@ -4,45 +4,45 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Max and RMS of an error measure over a table, with the point of the maximum, checked against a budget. */
 final class ErrorStats {
-    private final String name;
-    private final double budget;
-    private int n;
-    private double max;
-    private double sumSq;
-    private String worst = "";
+  private final String name;
+  private final double budget;
+  private int n;
+  private double max;
+  private double sumSq;
+  private String worst = "";
 
-    ErrorStats(String name, double budget) {
-        this.name = name;
-        this.budget = budget;
-    }
+  ErrorStats(String name, double budget) {
+    this.name = name;
+    this.budget = budget;
+  }
 
-    void add(double err, Object where) {
-        n++;
-        if (!(err <= max)) { // also catches NaN
-            max = Double.isNaN(err) ? Double.POSITIVE_INFINITY : err;
-            worst = String.valueOf(where);
-        }
-        sumSq += Double.isFinite(err) ? err * err : 0.0;
+  void add(double err, Object where) {
+    n++;
+    if (!(err <= max)) { // also catches NaN
+      max = Double.isNaN(err) ? Double.POSITIVE_INFINITY : err;
+      worst = String.valueOf(where);
     }
+    sumSq += Double.isFinite(err) ? err * err : 0.0;
+  }
 
-    int count() {
-        return n;
-    }
+  int count() {
+    return n;
+  }
 
-    double max() {
-        return max;
-    }
+  double max() {
+    return max;
+  }
 
-    double rms() {
-        return n == 0 ? 0.0 : Math.sqrt(sumSq / n);
-    }
+  double rms() {
+    return n == 0 ? 0.0 : Math.sqrt(sumSq / n);
+  }
 
-    /** Prints the summary line (collected into the accuracy report) and asserts max ≤ budget. */
-    void check() {
-        final String line = String.format("ACCURACY %-34s points=%5d budget=%.1e max=%.3e rms=%.3e worst=[%s]",
-            name, n, budget, max, rms(), worst);
-        System.out.println(line);
-        assertTrue(n > 0, name + ": no points");
-        assertTrue(max <= budget, line);
-    }
+  /** Prints the summary line (collected into the accuracy report) and asserts max ≤ budget. */
+  void check() {
+    final String line = String.format("ACCURACY %-34s points=%5d budget=%.1e max=%.3e rms=%.3e worst=[%s]",
+      name, n, budget, max, rms(), worst);
+    System.out.println(line);
+    assertTrue(n > 0, name + ": no points");
+    assertTrue(max <= budget, line);
+  }
 }

@@ -24,87 +24,87 @@ import org.junit.jupiter.api.Test;
  */
 class Hypergeometric1F1Test {
 
-    @Test
-    void table() {
-        final ErrorStats relFar = new ErrorStats("hyp1f1_negint.csv rel, kappa<=10", 1e-12);
-        final ErrorStats scaled = new ErrorStats("hyp1f1_negint.csv |d|/(|M|+|xM'|)", 1e-12);
-        final ErrorStats logRelFar = new ErrorStats("hyp1f1_negint.csv log form rel, kappa<=10", 1e-12);
-        final ErrorStats logScaled = new ErrorStats("hyp1f1_negint.csv log form scaled", 1e-12);
-        final ErrorStats relAll = new ErrorStats("hyp1f1_negint.csv rel, all points incl. near roots (info)",
-            Double.POSITIVE_INFINITY);
-        int signErrors = 0;
-        for (ReferenceTable.Row r : ReferenceTable.load("hyp1f1_negint.csv")) {
-            final int n = r.i("n");
-            final double b = r.d("b");
-            final double x = r.d("x");
-            final double logAbs = r.d("logabs");
-            final int sign = r.i("sign");
-            final BigDecimal m = r.big("value");
-            final BigDecimal xdm = r.big("xdM");
-            // κ = |xM'|/|M| from the decimal strings (values can exceed the double range)
-            final double kappa = xdm.signum() == 0 ? 0.0 : Math.exp(logOf(xdm) - logAbs);
-            if (Math.abs(logAbs) < 700) {
-                final double got = Hypergeometric1F1.negativeInteger(n, b, x);
-                final double diff = ReferenceTable.absDiff(got, m);
-                if (kappa <= 10) {
-                    relFar.add(diff / m.abs().doubleValue(), r);
-                }
-                scaled.add(diff / (m.abs().doubleValue() + xdm.doubleValue()), r);
-                relAll.add(diff / m.abs().doubleValue(), r);
-            }
-            final SignedLog g = Hypergeometric1F1.logNegativeInteger(n, b, x);
-            if (g.sign() != sign) {
-                signErrors++;
-            }
-            final double rel = Math.abs(Math.expm1(g.logAbs() - logAbs));
-            if (kappa <= 10) {
-                logRelFar.add(g.sign() == sign ? rel : Double.POSITIVE_INFINITY, r);
-            }
-            // sign may legitimately differ only where the error budget covers a sign change (|M| < 1e-12 |xM'|)
-            logScaled.add(g.sign() == sign ? rel / (1 + kappa) : (1 + Math.exp(g.logAbs() - logAbs)) / (1 + kappa), r);
+  @Test
+  void table() {
+    final ErrorStats relFar = new ErrorStats("hyp1f1_negint.csv rel, kappa<=10", 1e-12);
+    final ErrorStats scaled = new ErrorStats("hyp1f1_negint.csv |d|/(|M|+|xM'|)", 1e-12);
+    final ErrorStats logRelFar = new ErrorStats("hyp1f1_negint.csv log form rel, kappa<=10", 1e-12);
+    final ErrorStats logScaled = new ErrorStats("hyp1f1_negint.csv log form scaled", 1e-12);
+    final ErrorStats relAll = new ErrorStats("hyp1f1_negint.csv rel, all points incl. near roots (info)",
+      Double.POSITIVE_INFINITY);
+    int signErrors = 0;
+    for (ReferenceTable.Row r : ReferenceTable.load("hyp1f1_negint.csv")) {
+      final int n = r.i("n");
+      final double b = r.d("b");
+      final double x = r.d("x");
+      final double logAbs = r.d("logabs");
+      final int sign = r.i("sign");
+      final BigDecimal m = r.big("value");
+      final BigDecimal xdm = r.big("xdM");
+      // κ = |xM'|/|M| from the decimal strings (values can exceed the double range)
+      final double kappa = xdm.signum() == 0 ? 0.0 : Math.exp(logOf(xdm) - logAbs);
+      if (Math.abs(logAbs) < 700) {
+        final double got = Hypergeometric1F1.negativeInteger(n, b, x);
+        final double diff = ReferenceTable.absDiff(got, m);
+        if (kappa <= 10) {
+          relFar.add(diff / m.abs().doubleValue(), r);
         }
-        relFar.check();
-        scaled.check();
-        logRelFar.check();
-        logScaled.check();
-        relAll.check();
-        assertEquals(0, signErrors, "sign errors");
+        scaled.add(diff / (m.abs().doubleValue() + xdm.doubleValue()), r);
+        relAll.add(diff / m.abs().doubleValue(), r);
+      }
+      final SignedLog g = Hypergeometric1F1.logNegativeInteger(n, b, x);
+      if (g.sign() != sign) {
+        signErrors++;
+      }
+      final double rel = Math.abs(Math.expm1(g.logAbs() - logAbs));
+      if (kappa <= 10) {
+        logRelFar.add(g.sign() == sign ? rel : Double.POSITIVE_INFINITY, r);
+      }
+      // sign may legitimately differ only where the error budget covers a sign change (|M| < 1e-12 |xM'|)
+      logScaled.add(g.sign() == sign ? rel / (1 + kappa) : (1 + Math.exp(g.logAbs() - logAbs)) / (1 + kappa), r);
     }
+    relFar.check();
+    scaled.check();
+    logRelFar.check();
+    logScaled.check();
+    relAll.check();
+    assertEquals(0, signErrors, "sign errors");
+  }
 
-    private static double logOf(BigDecimal v) {
-        // log of a positive decimal of any exponent: log(unscaled) − scale·log 10, via its leading digits
-        final BigDecimal a = v.abs();
-        final int exp10 = a.precision() - a.scale() - 1;
-        final double mant = a.movePointLeft(exp10).doubleValue();
-        return Math.log(mant) + exp10 * Math.log(10.0);
-    }
+  private static double logOf(BigDecimal v) {
+    // log of a positive decimal of any exponent: log(unscaled) − scale·log 10, via its leading digits
+    final BigDecimal a = v.abs();
+    final int exp10 = a.precision() - a.scale() - 1;
+    final double mant = a.movePointLeft(exp10).doubleValue();
+    return Math.log(mant) + exp10 * Math.log(10.0);
+  }
 
-    @Test
-    void naiveSumLosesDigitsRecurrenceDoesNot() {
-        // 1F1(−30; ½; 10) = −146.6652092433409050873884988876...; the power sum cancels terms summing to 6.8e12 in magnitude
-        final double exact = -146.6652092433409050873884988876;
-        double term = 1;
-        double naive = 1;
-        for (int k = 0; k < 30; k++) {
-            term *= (-30.0 + k) / (0.5 + k) * 10.0 / (k + 1);
-            naive += term;
-        }
-        assertTrue(Math.abs(naive - exact) / Math.abs(exact) > 1e-12, "naive sum unexpectedly accurate");
-        assertEquals(exact, Hypergeometric1F1.negativeInteger(30, 0.5, 10.0), 1e-14 * 146.67);
+  @Test
+  void naiveSumLosesDigitsRecurrenceDoesNot() {
+    // 1F1(−30; ½; 10) = −146.6652092433409050873884988876...; the power sum cancels terms summing to 6.8e12 in magnitude
+    final double exact = -146.6652092433409050873884988876;
+    double term = 1;
+    double naive = 1;
+    for (int k = 0; k < 30; k++) {
+      term *= (-30.0 + k) / (0.5 + k) * 10.0 / (k + 1);
+      naive += term;
     }
+    assertTrue(Math.abs(naive - exact) / Math.abs(exact) > 1e-12, "naive sum unexpectedly accurate");
+    assertEquals(exact, Hypergeometric1F1.negativeInteger(30, 0.5, 10.0), 1e-14 * 146.67);
+  }
 
-    @Test
-    void smallCasesAndValidation() {
-        assertEquals(1.0, Hypergeometric1F1.negativeInteger(0, 2.5, 7.0), 0.0);
-        assertEquals(1 - 7.0 / 2.5, Hypergeometric1F1.negativeInteger(1, 2.5, 7.0), 1e-15);
-        // 1F1(−2; b; x) = 1 − 2x/b + x²/(b(b+1))
-        assertEquals(1 - 2 * 3.0 / 1.5 + 9.0 / (1.5 * 2.5), Hypergeometric1F1.negativeInteger(2, 1.5, 3.0), 1e-15);
-        // no overflow: n = 200, x = −5000
-        final SignedLog big = Hypergeometric1F1.logNegativeInteger(200, 0.5, -5000);
-        assertTrue(big.logAbs() > 710 && big.sign() == 1);
-        assertEquals(Double.POSITIVE_INFINITY, Hypergeometric1F1.negativeInteger(200, 0.5, -5000));
-        assertThrows(IllegalArgumentException.class, () -> Hypergeometric1F1.negativeInteger(-1, 1, 1));
-        assertThrows(IllegalArgumentException.class, () -> Hypergeometric1F1.negativeInteger(3, 0, 1));
-        assertThrows(IllegalArgumentException.class, () -> Hypergeometric1F1.negativeInteger(3, 1, Double.NaN));
-    }
+  @Test
+  void smallCasesAndValidation() {
+    assertEquals(1.0, Hypergeometric1F1.negativeInteger(0, 2.5, 7.0), 0.0);
+    assertEquals(1 - 7.0 / 2.5, Hypergeometric1F1.negativeInteger(1, 2.5, 7.0), 1e-15);
+    // 1F1(−2; b; x) = 1 − 2x/b + x²/(b(b+1))
+    assertEquals(1 - 2 * 3.0 / 1.5 + 9.0 / (1.5 * 2.5), Hypergeometric1F1.negativeInteger(2, 1.5, 3.0), 1e-15);
+    // no overflow: n = 200, x = −5000
+    final SignedLog big = Hypergeometric1F1.logNegativeInteger(200, 0.5, -5000);
+    assertTrue(big.logAbs() > 710 && big.sign() == 1);
+    assertEquals(Double.POSITIVE_INFINITY, Hypergeometric1F1.negativeInteger(200, 0.5, -5000));
+    assertThrows(IllegalArgumentException.class, () -> Hypergeometric1F1.negativeInteger(-1, 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> Hypergeometric1F1.negativeInteger(3, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> Hypergeometric1F1.negativeInteger(3, 1, Double.NaN));
+  }
 }

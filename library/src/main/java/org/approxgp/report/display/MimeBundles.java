@@ -14,37 +14,37 @@ import tech.tablesaw.api.Table;
  */
 public final class MimeBundles {
 
-    public static final String HTML = "text/html";
-    public static final String PNG = "image/png";
-    public static final String TEXT = "text/plain";
+  public static final String HTML = "text/html";
+  public static final String PNG = "image/png";
+  public static final String TEXT = "text/plain";
 
-    private MimeBundles() {
-    }
+  private MimeBundles() {
+  }
 
-    /** Whether this class has a bundle for objects of type {@code c}. */
-    public static boolean supports(Class<?> c) {
-        return Table.class.isAssignableFrom(c) || Chart.class.isAssignableFrom(c)
-                || org.approxgp.model.FittedGp.class.isAssignableFrom(c)
-                || org.approxgp.inference.Posterior.class.isAssignableFrom(c);
-    }
+  /** Whether this class has a bundle for objects of type {@code c}. */
+  public static boolean supports(Class<?> c) {
+    return Table.class.isAssignableFrom(c) || Chart.class.isAssignableFrom(c)
+        || org.approxgp.model.FittedGp.class.isAssignableFrom(c)
+        || org.approxgp.inference.Posterior.class.isAssignableFrom(c);
+  }
 
-    public static Optional<Map<String, String>> of(Object o) {
-        Map<String, String> m = new LinkedHashMap<>();
-        if (o instanceof Table t) {
-            m.put(HTML, Tables.toHtml(t));
-            m.put(TEXT, t.printAll());
-        } else if (o instanceof org.approxgp.model.FittedGp f) {
-            m.put(HTML, Tables.toHtml(org.approxgp.report.ModelViews.of(f)));
-            m.put(TEXT, f.toString());
-        } else if (o instanceof org.approxgp.inference.Posterior p) {
-            m.put(HTML, Tables.toHtml(org.approxgp.report.ModelViews.of(p)));
-            m.put(TEXT, p.toString());
-        } else if (o instanceof Chart<?, ?> c) {
-            m.put(PNG, Figures.pngBase64(c));
-            m.put(TEXT, "XChart " + c.getClass().getSimpleName() + ": " + c.getTitle());
-        } else {
-            return Optional.empty();
-        }
-        return Optional.of(m);
+  public static Optional<Map<String, String>> of(Object o) {
+    Map<String, String> m = new LinkedHashMap<>();
+    if (o instanceof Table t) {
+      m.put(HTML, Tables.toHtml(t));
+      m.put(TEXT, t.printAll());
+    } else if (o instanceof org.approxgp.model.FittedGp f) {
+      m.put(HTML, Tables.toHtml(org.approxgp.report.ModelViews.of(f)));
+      m.put(TEXT, f.toString());
+    } else if (o instanceof org.approxgp.inference.Posterior p) {
+      m.put(HTML, Tables.toHtml(org.approxgp.report.ModelViews.of(p)));
+      m.put(TEXT, p.toString());
+    } else if (o instanceof Chart<?, ?> c) {
+      m.put(PNG, Figures.pngBase64(c));
+      m.put(TEXT, "XChart " + c.getClass().getSimpleName() + ": " + c.getTitle());
+    } else {
+      return Optional.empty();
     }
+    return Optional.of(m);
+  }
 }
