@@ -1,0 +1,115 @@
+package org.approxgp.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.approxgp.experiment.QpMining;
+import org.approxgp.experiment.ResultRow;
+import org.approxgp.experiment.Results;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Kill and resume (issue 15): a real experiment runs in a child JVM that is killed with SIGKILL
+ * ({@link Process#destroyForcibly()} on Linux) at {@value #KILLS} seeded random moments, resumed each
+ * time, and finally run to completion. The resumed results must equal an uninterrupted run's to the
+ * last bit (every value of every row, compared by {@link ResultRow#equals}, which compares doubles by
+ * their bits), and the results file must hold each trial exactly once, every line complete.
+ */
+class KillAndResumeTest {
+  static final int KILLS = 20;
+  static final long SEED = 20261123L;
+
+  @TempDir
+  Path tmp;
+
+  /** Starts the child on {@code root}; returns the process (its output goes to a log file). */
+  private Process start(Path root, int threads, Path log) throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        KillResumeChild.class.getName(), root.toString(), Integer.toString(threads));
+    pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    return pb.start();
+  }
+
+  private static int finish(Process p) throws InterruptedException {
+    if (!p.waitFor(10, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError("child did not finish in 10 minutes");
+    }
+    return p.exitValue();
+  }
+
+  /** Lines of the experiment's results file(s) under {@code root}. */
+  private static List<String> resultLines(Path root) throws IOException {
+    List<String> lines = new ArrayList<>();
+    try (Stream<Path> s = Files.walk(root)) {
+      for (Path f : s.filter(p -> p.toString().endsWith(".jsonl")).toList()) {
+        String text = Files.readString(f, StandardCharsets.UTF_8);
+        assertTrue(text.isEmpty() || text.endsWith("\n"), f + " ends in a torn line");
+        text.lines().filter(l -> !l.isBlank()).forEach(lines::add);
+      }
+    }
+    return lines;
+  }
+
+  @Test
+  void killedRunsResumeToTheUninterruptedResultBitForBit() throws Exception {
+    Path log = tmp.resolve("children.log");
+    // the reference: one uninterrupted run
+    Path clean = tmp.resolve("clean");
+    assertEquals(0, finish(start(clean, 2, log)), () -> "uninterrupted child failed; see " + log);
+
+    Path killed = tmp.resolve("killed");
+    SplittableRandom rng = new SplittableRandom(SEED);
+    int killedMidRun = 0;
+    List<Integer> storedAfterKill = new ArrayList<>();
+    for (int k = 0; k < KILLS; k++) {
+      Process p = start(killed, 2, log);
+      // a moment between JVM start-up and well past the first trials (a run takes a few seconds)
+      long delayMs = 200 + rng.nextLong(3000);
+      boolean exited = p.waitFor(delayMs, TimeUnit.MILLISECONDS);
+      if (!exited) {
+        p.destroyForcibly();
+        p.waitFor(1, TimeUnit.MINUTES);
+        killedMidRun++;
+      } else {
+        assertEquals(0, p.exitValue(), () -> "child failed; see " + log);
+      }
+      storedAfterKill.add(Files.exists(killed) ? resultLines(killed).size() : 0);
+    }
+    assertEquals(0, finish(start(killed, 2, log)), () -> "resuming child failed; see " + log);
+
+    // no duplicate and no torn rows: each trial exactly once
+    List<String> lines = resultLines(killed);
+    Map<String, Integer> count = new HashMap<>();
+    for (String l : lines) {
+      assertTrue(l.startsWith("{") && l.endsWith("}"), "incomplete line: " + l);
+      String id = l.substring(l.indexOf("\"trial\""), l.indexOf(',', l.indexOf("\"trial\"")));
+      count.merge(id, 1, Integer::sum);
+    }
+    assertEquals(KillResumeChild.SEEDS, lines.size(), "rows in the resumed file: " + count);
+    assertTrue(count.values().stream().allMatch(c -> c == 1), "duplicate trials: " + count);
+
+    // identical to the last bit: read both stores through the runner (all trials are reused)
+    Results a = KillResumeChild.runner(clean, 1).run(QpMining.experiment(KillResumeChild.config()));
+    Results b = KillResumeChild.runner(killed, 1).run(QpMining.experiment(KillResumeChild.config()));
+    assertEquals(KillResumeChild.SEEDS, a.rows().size());
+    assertEquals(a.rows(), b.rows());
+    assertEquals(a.table().toString(), b.table().toString());
+    System.out.println("kill and resume: " + KILLS + " kills (" + killedMidRun + " mid-run), rows stored after each: "
+        + storedAfterKill + "; final " + lines.size() + " rows, identical to the uninterrupted run");
+    assertTrue(killedMidRun >= KILLS / 2, "too few kills landed mid-run: " + killedMidRun);
+  }
+}
