@@ -22,19 +22,28 @@ import org.approxgp.special.NumericalException;
  * x = μ̂ + σ̂ sinh τ (step 1/16), nodes where q̃ is negligible dropped — so F, z and q̃ are evaluated once
  * per projection and every gradient step is a cheap sum. Minimisation is gradient descent from the EP
  * moments with Barzilai–Borwein steps and an Armijo backtracking safeguard, stopped when a step moves
- * (μ, σ) by less than {@code tol} σ̂.
+ * (μ, σ) by less than {@code tol} σ̂. It runs in units of the EP moments (μ̂, σ̂), where |η| is of order
+ * one, with W_p^p divided by its starting value, so |η|^p neither underflows nor overflows (before, a
+ * narrow tilted distribution at p = 30 stopped at the EP moments, reported as converged).
+ * p = 1 makes the objective non-smooth: there the rule's error is about 4e-3 (relative, mean).
  */
 public final class LpProjection implements Projection {
   private static final double H = 1.0 / 16;
   private static final double TAU_MAX = 12;
   private static final int MAX_ITER = 2000;
+  /**
+   * The largest p accepted. The fixed trapezoid rule's error grows with p, because |η|^p puts the
+   * weight on the farthest nodes: halving the step moved the probit projection at cavity N(−2, 9) by
+   * 2e-9 (relative, mean) at p = 10, 2e-4 at p = 30 and 5e-3 at p = 100.
+   */
+  public static final double MAX_P = 10;
 
   private final double p;
   private final double tol;
 
   private LpProjection(double p, double tol) {
-    if (!(p >= 1) || !Double.isFinite(p)) {
-      throw new IllegalArgumentException("p must be a finite number >= 1, got " + p);
+    if (!(p >= 1 && p <= MAX_P)) {
+      throw new IllegalArgumentException("p must be in [1, " + (int) MAX_P + "], got " + p);
     }
     if (!(tol > 0 && tol < 1e-2)) {
       throw new IllegalArgumentException("tolerance must be in (0, 1e-2), got " + tol);
@@ -83,10 +92,24 @@ public final class LpProjection implements Projection {
 
   private Result minimise(Likelihood lik, double y, double m, double v, TiltedMoments kl) {
     Nodes nd = nodes(lik, y, m, v, kl);
+    double c = kl.mean();
     double s0 = Math.sqrt(kl.variance());
-    double[] th = {kl.mean(), s0};
+    // Work in units of the EP moments, x' = (x − c)/s0, θ' = ((μ − c)/s0, σ/s0): the minimiser is the
+    // same (W_p^p scales by s0^p), and |η'| is of order one whatever the cavity's scale, so |η'|^p
+    // neither underflows for a narrow tilted distribution nor overflows for a wide one. The objective
+    // is also divided by its value at the start (log-sum-exp), so large p stays in range.
+    double[] xs = new double[nd.x.length];
+    for (int k = 0; k < xs.length; k++) {
+      xs[k] = (nd.x[k] - c) / s0;
+    }
+    Nodes sc = new Nodes(xs, nd.wq, nd.z);
+    double[] th = {0, 1};
+    double logRef = logObjective(sc, th);
+    if (!Double.isFinite(logRef)) {
+      return new Result(c, s0, Double.NaN, 0, false);
+    }
     double[] g = new double[2];
-    double f = objective(nd, th, g);
+    double f = objective(sc, th, logRef, g);
     double[] thPrev = null;
     double[] gPrev = null;
     double step = 0.5 / (p * Math.max(1, p - 1)); // exact Newton step for p = 2 (Hessian 2 I)
@@ -103,20 +126,29 @@ public final class LpProjection implements Projection {
         }
       }
       double gg = g[0] * g[0] + g[1] * g[1];
+      if (!Double.isFinite(gg)) {
+        return new Result(c + s0 * th[0], s0 * th[1], f, it, false);
+      }
       double[] trial = new double[2];
       double[] gTrial = new double[2];
-      double fTrial;
+      double fTrial = Double.NaN;
       double a = step;
-      while (true) {
+      boolean accepted = false;
+      // Armijo backtracking, at most 200 halvings (a step below 2^-200 of the first cannot move θ)
+      for (int halvings = 0; halvings < 200; halvings++) {
         trial[0] = th[0] - a * g[0];
         trial[1] = th[1] - a * g[1];
         if (trial[1] > 0) {
-          fTrial = objective(nd, trial, gTrial);
-          if (fTrial <= f - 1e-4 * a * gg || a * Math.sqrt(gg) < 1e-3 * tol * s0) {
+          fTrial = objective(sc, trial, logRef, gTrial);
+          if (fTrial <= f - 1e-4 * a * gg || a * Math.sqrt(gg) < 1e-3 * tol) {
+            accepted = true;
             break;
           }
         }
         a *= 0.5;
+      }
+      if (!accepted || !Double.isFinite(fTrial)) {
+        return new Result(c + s0 * th[0], s0 * th[1], f, it, false);
       }
       double move = Math.hypot(trial[0] - th[0], trial[1] - th[1]);
       thPrev = th.clone();
@@ -124,25 +156,43 @@ public final class LpProjection implements Projection {
       th = trial;
       g = gTrial;
       f = fTrial;
-      if (move < tol * s0) {
-        return new Result(th[0], th[1], f, it, true);
+      if (move < tol) {
+        return new Result(c + s0 * th[0], s0 * th[1], f * Math.exp(logRef) * Math.pow(s0, p), it, true);
       }
     }
-    return new Result(th[0], th[1], f, MAX_ITER, false);
+    return new Result(c + s0 * th[0], s0 * th[1], f, MAX_ITER, false);
   }
 
-  /** W_p^p at θ = (μ, σ); writes its gradient into grad. */
-  private double objective(Nodes nd, double[] th, double[] grad) {
+  /** log W_p^p at θ (log-sum-exp over the nodes). */
+  private double logObjective(Nodes nd, double[] th) {
+    double max = Double.NEGATIVE_INFINITY;
+    double[] l = new double[nd.x.length];
+    for (int k = 0; k < l.length; k++) {
+      double eta = nd.x[k] - th[0] - th[1] * nd.z[k];
+      l[k] = Math.log(nd.wq[k]) + p * Math.log(Math.abs(eta));
+      max = Math.max(max, l[k]);
+    }
+    double sum = 0;
+    for (double lk : l) {
+      sum += Math.exp(lk - max);
+    }
+    return max + Math.log(sum);
+  }
+
+  /** W_p^p(θ) / exp(logRef); writes its gradient into grad. */
+  private double objective(Nodes nd, double[] th, double logRef, double[] grad) {
     double f = 0;
     double gm = 0;
     double gs = 0;
     for (int k = 0; k < nd.x.length; k++) {
       double eta = nd.x[k] - th[0] - th[1] * nd.z[k];
-      double ae = Math.abs(eta);
-      double pw = p == 2 ? ae : Math.pow(ae, p - 1);
-      double wq = nd.wq[k];
-      f += wq * pw * ae;
-      double d = wq * pw * Math.signum(eta);
+      if (eta == 0) {
+        continue;
+      }
+      double la = Math.log(Math.abs(eta));
+      double lw = Math.log(nd.wq[k]) - logRef;
+      f += Math.exp(lw + p * la);
+      double d = Math.exp(lw + (p - 1) * la) * Math.signum(eta);
       gm += d;
       gs += d * nd.z[k];
     }

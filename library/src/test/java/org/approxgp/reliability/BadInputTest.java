@@ -240,7 +240,8 @@ class BadInputTest {
         replace(replace(TILTED, "--likelihood", "poisson-square"), "--y", "2.5"), "--y", "2.5"));
     c.add(cli("--likelihood foo", "tilted", replace(TILTED, "--likelihood", "foo"), "--likelihood", "'foo'"));
     c.add(cli("--p 0.5", "tilted", concat(TILTED, "--p", "0.5"), "--p"));
-    c.add(cli("--p Infinity", "tilted", concat(TILTED, "--p", "Infinity"), "--p", "finite"));
+    c.add(cli("--p Infinity", "tilted", concat(TILTED, "--p", "Infinity"), "--p", "[1, 10]"));
+    c.add(cli("--p 1000 (beyond the accurate range)", "tilted", concat(TILTED, "--p", "1000"), "--p", "[1, 10]"));
     c.add(cli("missing required --y", "tilted", without(TILTED, "--y"), "--y"));
     // --- qp-table build
     c.add(cli("unknown likelihood", "qp-table", new String[] {"qp-table", "build", "--out", "{out}", "foo"},
