@@ -33,6 +33,19 @@ Cavity N(f | m, v), s = sqrt(v), z = y m / s, phi/Phi = standard normal pdf/cdf 
     No closed form; the generator computes E_q[f Phi^{-1}(F(f))] (reference) and cross-checks with the eq. 23 form.
   Log predictive: log p(y*|D) = log Z with (m, v) the latent predictive mean/variance, i.e. the log_z column.
   eps -> 0: Z = Phi(z), alpha = phi(z)/(s Phi(z)) (probit-like with the step: R&W eq. 3.58 with 1 + v replaced by v).
+
+Paper formulas checked numerically (here and in a scratch double-precision script):
+  - eq. 14, 15 (u = 1) and eq. 41 (power u) are right, with the label absorbed (y = +1; Minka's convention). For
+    y = -1 use z = y h/sqrt(lambda), mean = h + y lambda alpha, v_site = lambda (1/(alpha y mean) - 1),
+    m_site = mean + y v_site alpha.  The eq.-15 site agrees with the moment-derived one to 5e-28 (limited by the
+    cancellation in 1/var - 1/v of the reference, not by the formula).
+  - eq. 11 writes r_i = N(f | m_i, b_i) with b_i a variance, but eq. 13 (lambda~ = 1/(1/lambda + b_i)), eq. 39 and the
+    initialisation b_i = 0 need b_i to be a PRECISION.
+  - eq. 16 ("remove r_i": v_i = 1/(1/v_ib + b_i)) adds the precision b_i, which contradicts the stated definition
+    t~_ib = r_i t~_i (removing r_i subtracts b_i); see /work/briefs/rep-notes.md for the three possible readings.
+  - eq. 36 (appendix B line-search objective) is not the normalised KL of the relaxed tilted distribution to its
+    Gaussian projection plus a b-independent constant (difference 0.241 ... 0.347 for b = 1e-3 ... 3 at eps = 0.2),
+    and it is singular at b = 0.
 """
 import math
 import os
