@@ -180,4 +180,22 @@ class JsonRowsTest {
     assertThrows(IllegalArgumentException.class, () -> r.getDoubles("label"));
     assertThrows(IllegalArgumentException.class, () -> r.getDoubles("missing"));
   }
+
+  record VecCfg(int n) {
+  }
+
+  @Test
+  void vectorRowsGoThroughTheStoreBitExactlyAndShowInTheTable(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    Trial<VecCfg> trial = (c, k) -> ResultRow.builder()
+        .put("v", java.util.Arrays.copyOf(awkwardDoubles(k.seed(), c.n()), 20 + c.n())).put("s", k.seed()).build();
+    Experiment<VecCfg> exp = Experiment.of("vectors", new VecCfg(5), Experiment.grid(List.of("a"), 3, 1), trial);
+    Runner runner = Runner.defaults().withResultsRoot(dir).withThreads(2).withProgress(ProgressListener.none());
+    Results first = runner.run(exp);
+    Results again = runner.run(exp);
+    assertEquals(3, again.reused());
+    assertEquals(first.rows(), again.rows(), "read back from the file equal to the computed rows");
+    assertArrayEquals(awkwardDoubles(2, 5), java.util.Arrays.copyOf(again.rows().get(2).getDoubles("v"), 22));
+    String cell = again.table().stringColumn("v").get(0);
+    assertTrue(cell.startsWith("[0.0, -0.0, 4.9E-324, "), cell);
+  }
 }
