@@ -6,19 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class JsonRowsTest {
 
   /** Doubles from every part of the range: random bit patterns, subnormals, signed zeros, extremes. */
   private static double[] awkwardDoubles(long seed, int n) {
     UniformRandomProvider rng = RandomSource.SPLIT_MIX_64.create(seed);
-    double[] fixed = {0.0, -0.0, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL, Math.nextDown(Double.MIN_NORMAL),
+    double[] fixed = {0.0, -0.0, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL,
+        Math.nextDown(Double.MIN_NORMAL),
         Double.MAX_VALUE, -Double.MAX_VALUE, 0.1 + 0.2, 1.0 / 3, 1e23, 2e-323, 9007199254740993.0, 3.0,
         Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
     double[] out = new double[fixed.length + n];
@@ -185,7 +188,7 @@ class JsonRowsTest {
   }
 
   @Test
-  void vectorRowsGoThroughTheStoreBitExactlyAndShowInTheTable(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+  void vectorRowsGoThroughTheStoreBitExactlyAndShowInTheTable(@TempDir Path dir) {
     Trial<VecCfg> trial = (c, k) -> ResultRow.builder()
         .put("v", java.util.Arrays.copyOf(awkwardDoubles(k.seed(), c.n()), 20 + c.n())).put("s", k.seed()).build();
     Experiment<VecCfg> exp = Experiment.of("vectors", new VecCfg(5), Experiment.grid(List.of("a"), 3, 1), trial);

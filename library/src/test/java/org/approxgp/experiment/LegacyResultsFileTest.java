@@ -63,7 +63,8 @@ class LegacyResultsFileTest {
         assertEquals(Double.NEGATIVE_INFINITY, read.getDouble("neg_inf"));
         assertEquals(Double.doubleToLongBits(-0.0), Double.doubleToLongBits(read.getDouble("neg_zero")));
         assertEquals(Long.MIN_VALUE, read.get("min_long"));
-        assertTrue(((String) read.get("text")).contains("q\"uote\" back\\slash tab\there é ü 中 \uD83D\uDE00 ctl\u0001"));
+        assertTrue(((String) read.get("text"))
+            .contains("q\"uote\" back\\slash tab\there é ü 中 \uD83D\uDE00 ctl\u0001"));
         // the old space-joined vector stays a string; getDoubles parses it on request
         assertEquals(String.class, read.get("var").getClass());
         double s = k.seed() + (k.method().equals("qp") ? 10 : 0);
@@ -102,7 +103,8 @@ class LegacyResultsFileTest {
     Files.writeString(file, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> ResultStore.open(root, "legacy", CFG));
     assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("corrupt line 2"), e.getMessage());
-    IllegalStateException again = assertThrows(IllegalStateException.class, () -> ResultStore.open(root, "legacy", CFG));
+    IllegalStateException again = assertThrows(IllegalStateException.class,
+        () -> ResultStore.open(root, "legacy", CFG));
     assertTrue(!(again instanceof ResultsLockedException) && again.getMessage().contains("corrupt line 2"),
         "the failed open released its lock: " + again.getMessage());
   }

@@ -39,7 +39,8 @@ public final class LegacyResultsMaker {
         .put("count", 12345678901L + k.seed())
         .put("min_long", Long.MIN_VALUE)
         .put("ok", k.seed() == 0)
-        .put("text", String.format(Locale.ROOT, "q\"uote\" back\\slash tab\there é ü 中 \uD83D\uDE00 ctl\u0001 #%d", k.seed()))
+        .put("text", String.format(Locale.ROOT,
+            "q\"uote\" back\\slash tab\there é ü 中 \uD83D\uDE00 ctl\u0001 #%d", k.seed()))
         .put("bounds_active", "lengthscale signal")
         .put("var", vec)
         .build();
