@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,28 +48,32 @@ class LegacyResultsFileTest {
   void completeRowsReadWithEqualValuesAndTheTornLineIsTruncated() throws IOException {
     assertEquals(HASH, ConfigHash.hash(CFG), "the config still hashes to the legacy file");
     assertTrue(!original.endsWith("\n") && original.lines().count() == 5, "the resource has a torn 5th line");
-    try (ResultStore store = ResultStore.open(root, "legacy", CFG)) {
-      assertEquals(file, store.file());
-      Map<String, ResultRow> rows = store.existing();
-      assertEquals(KEYS.stream().map(TrialKey::id).toList(), List.copyOf(rows.keySet()));
-      for (TrialKey k : KEYS) {
-        ResultRow expected = LegacyResultsMaker.row(CFG, k);
-        ResultRow read = rows.get(k.id());
-        assertEquals(expected, read, k.id()); // Double.equals: bit-exact, NaN == NaN, -0.0 != 0.0
-        assertEquals(List.copyOf(expected.values().keySet()), List.copyOf(read.values().keySet()), "column order");
-        read.values().forEach((name, v) -> assertEquals(expected.get(name).getClass(), v.getClass(), name));
-        assertTrue(Double.isNaN(read.getDouble("nan")));
-        assertEquals(Double.NEGATIVE_INFINITY, read.getDouble("neg_inf"));
-        assertEquals(Double.doubleToLongBits(-0.0), Double.doubleToLongBits(read.getDouble("neg_zero")));
-        assertEquals(Long.MIN_VALUE, read.get("min_long"));
-        assertTrue(((String) read.get("text"))
-            .contains("q\"uote\" back\\slash tab\there é ü 中 \uD83D\uDE00 ctl\u0001"));
-        // the old space-joined vector stays a string; getDoubles parses it on request
-        assertEquals(String.class, read.get("var").getClass());
-        double s = k.seed() + (k.method().equals("qp") ? 10 : 0);
-        assertArrayEquals(new double[] {0.1 + s, -0.0, 1e-300 * (s + 1), Double.NaN, 4.9e-324, Double.MAX_VALUE},
-            read.getDoubles("var"));
-      }
+    // through the public API: every trial must come from the file, none recomputed
+    Results r = Runner.defaults().withResultsRoot(root).withThreads(1).withProgress(ProgressListener.none())
+        .run(Experiment.of("legacy", CFG, KEYS, (c, k) -> {
+          throw new AssertionError("recomputed " + k);
+        }));
+    assertEquals(file, r.file());
+    assertEquals(4, r.reused());
+    assertEquals(KEYS, r.keys());
+    for (int i = 0; i < KEYS.size(); i++) {
+      TrialKey k = KEYS.get(i);
+      ResultRow expected = LegacyResultsMaker.row(CFG, k);
+      ResultRow read = r.rows().get(i);
+      assertEquals(expected, read, k.toString()); // Double.equals: bit-exact, NaN == NaN, -0.0 != 0.0
+      assertEquals(List.copyOf(expected.values().keySet()), List.copyOf(read.values().keySet()), "column order");
+      read.values().forEach((name, v) -> assertEquals(expected.get(name).getClass(), v.getClass(), name));
+      assertTrue(Double.isNaN(read.getDouble("nan")));
+      assertEquals(Double.NEGATIVE_INFINITY, read.getDouble("neg_inf"));
+      assertEquals(Double.doubleToLongBits(-0.0), Double.doubleToLongBits(read.getDouble("neg_zero")));
+      assertEquals(Long.MIN_VALUE, read.get("min_long"));
+      assertTrue(((String) read.get("text"))
+          .contains("q\"uote\" back\\slash tab\there é ü 中 \uD83D\uDE00 ctl\u0001"));
+      // the old space-joined vector stays a string; getDoubles parses it on request
+      assertEquals(String.class, read.get("var").getClass());
+      double s = k.seed() + (k.method().equals("qp") ? 10 : 0);
+      assertArrayEquals(new double[] {0.1 + s, -0.0, 1e-300 * (s + 1), Double.NaN, 4.9e-324, Double.MAX_VALUE},
+          read.getDoubles("var"));
     }
     String repaired = Files.readString(file, StandardCharsets.UTF_8);
     assertEquals(original.substring(0, original.lastIndexOf('\n') + 1), repaired, "torn line cut, rest untouched");
@@ -92,7 +95,7 @@ class LegacyResultsFileTest {
     Results again = runner.run(Experiment.of("legacy", CFG, keys, LegacyResultsMaker::row));
     assertEquals(5, again.reused(), "a file mixing both dialects reads whole");
     for (int i = 0; i < keys.size(); i++) {
-      assertEquals(LegacyResultsMaker.row(CFG, keys.get(i)), again.rows().get(i), keys.get(i).id());
+      assertEquals(LegacyResultsMaker.row(CFG, keys.get(i)), again.rows().get(i), keys.get(i).toString());
     }
   }
 

@@ -44,8 +44,7 @@ class StoreLockTest {
       first.close();
     }
     try (ResultStore again = ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG)) {
-      assertEquals(List.of("method=a;seed=0;fold=0"), List.copyOf(again.existing().keySet()),
-          "the refused open changed nothing");
+      assertEquals(1, again.existing().size(), "the refused open changed nothing");
     }
   }
 
