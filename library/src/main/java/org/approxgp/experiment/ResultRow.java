@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * An ordered, immutable row of named results: numbers, strings or booleans. Names must not clash
- * with the key columns {@code method}, {@code seed}, {@code fold}.
+ * An ordered, immutable row of named results: numbers, strings, booleans or vectors
+ * ({@code double[]}). Names must not clash with the key columns {@code method}, {@code seed},
+ * {@code fold}.
  */
 public final class ResultRow {
 
@@ -21,7 +22,10 @@ public final class ResultRow {
     return new Builder();
   }
 
-  /** Values in insertion order: {@link Double}, {@link Long}, {@link String} or {@link Boolean}. */
+  /**
+   * Values in insertion order: {@link Double}, {@link Long}, {@link String}, {@link Boolean} or
+   * {@code double[]} (do not modify an array; {@link #getDoubles} returns a copy).
+   */
   public Map<String, Object> values() {
     return values;
   }
@@ -40,17 +44,17 @@ public final class ResultRow {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ResultRow r && r.values.equals(values);
+    return o instanceof ResultRow r && sameValues(values, r.values);
   }
 
   @Override
   public int hashCode() {
-    return values.hashCode();
+    return deepHash(values);
   }
 
   @Override
   public String toString() {
-    return values.toString();
+    return printable(values).toString();
   }
 
   /** Mutable builder; not thread-safe. */
@@ -87,10 +91,77 @@ public final class ResultRow {
     public ResultRow build() {
       return new ResultRow(new LinkedHashMap<>(values));
     }
+
+    /** Adds a vector column, written to results files as a JSON array (the array is copied). */
+    public Builder put(String name, double[] value) {
+      return putChecked(name, Objects.requireNonNull(value, name).clone());
+    }
   }
 
   /** Package-internal: builds a row without the key-name check (used when reading files). */
   static ResultRow ofRaw(Map<String, Object> values) {
     return new ResultRow(new LinkedHashMap<>(values));
+  }
+
+  // ---- vectors (issue 15): double[] values, written as JSON arrays by JsonRows ----
+
+  /**
+   * The vector {@code name}: a copy of a {@code double[]} value, or, for a results file written before
+   * vectors were JSON arrays, the parsed space-joined {@link Double#toString} values of a string (a
+   * blank string is an empty vector).
+   *
+   * @throws IllegalArgumentException if there is no such value, or it is neither a vector nor such a
+   *                                  string
+   */
+  public double[] getDoubles(String name) {
+    Object v = values.get(name);
+    if (v instanceof double[] a) {
+      return a.clone();
+    }
+    if (v instanceof String s) {
+      String t = s.strip();
+      if (t.isEmpty()) {
+        return new double[0];
+      }
+      try {
+        return java.util.Arrays.stream(t.split(" +")).mapToDouble(Double::parseDouble).toArray();
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("value '" + name + "' is not a vector: '" + s + "'", e);
+      }
+    }
+    throw new IllegalArgumentException("no vector value '" + name + "' in " + this);
+  }
+
+  private static boolean sameValues(Map<String, Object> a, Map<String, Object> b) {
+    if (a.size() != b.size() || !a.keySet().equals(b.keySet())) {
+      return false;
+    }
+    for (Map.Entry<String, Object> e : a.entrySet()) {
+      Object x = e.getValue();
+      Object y = b.get(e.getKey());
+      boolean same = x instanceof double[] xa
+          ? y instanceof double[] ya && java.util.Arrays.equals(xa, ya)
+          : java.util.Objects.equals(x, y);
+      if (!same) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int deepHash(Map<String, Object> m) {
+    int h = 0;
+    for (Map.Entry<String, Object> e : m.entrySet()) {
+      Object v = e.getValue();
+      int vh = v instanceof double[] a ? java.util.Arrays.hashCode(a) : java.util.Objects.hashCode(v);
+      h += e.getKey().hashCode() ^ vh;
+    }
+    return h;
+  }
+
+  private static Map<String, Object> printable(Map<String, Object> m) {
+    LinkedHashMap<String, Object> out = new LinkedHashMap<>();
+    m.forEach((k, v) -> out.put(k, v instanceof double[] a ? java.util.Arrays.toString(a) : v));
+    return out;
   }
 }

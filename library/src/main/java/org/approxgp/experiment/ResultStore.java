@@ -15,18 +15,23 @@ import java.util.Map;
  * Append-only results file {@code <root>/<experiment>/<hash>.jsonl}, one complete JSON object per
  * line, plus the sidecar {@code <hash>.config.txt} holding the config's class and canonical
  * string. Each appended line is written whole and flushed under a lock, so a killed process
- * leaves at most one partial last line; {@link #open} drops such a line before appending.
+ * leaves at most one partial last line; {@link #open} drops such a line before appending. Rows are
+ * in the {@link JsonRows} dialect. The store holds an exclusive {@link StoreLock} on
+ * {@code <hash>.lock} from {@link #open} to {@link #close}, so a second run of the same experiment and
+ * config, in this JVM or another process, fails with {@link ResultsLockedException}.
  */
 final class ResultStore implements AutoCloseable {
 
   private final Path file;
   private final Map<String, ResultRow> existing;
   private final OutputStream out;
+  private final StoreLock lock;
 
-  private ResultStore(Path file, Map<String, ResultRow> existing, OutputStream out) {
+  private ResultStore(Path file, Map<String, ResultRow> existing, OutputStream out, StoreLock lock) {
     this.file = file;
     this.existing = existing;
     this.out = out;
+    this.lock = lock;
   }
 
   static ResultStore open(Path root, String experiment, Record config) {
@@ -35,8 +40,10 @@ final class ResultStore implements AutoCloseable {
     Path dir = root.resolve(experiment);
     Path file = dir.resolve(hash + ".jsonl");
     Path sidecar = dir.resolve(hash + ".config.txt");
+    StoreLock lock = null;
     try {
       Files.createDirectories(dir);
+      lock = StoreLock.acquire(file, dir.resolve(hash + ".lock"));
       String header = "# approxgp results: one JSON row per line in " + file.getFileName() + "\n"
           + "experiment: " + experiment + "\n"
           + "class: " + config.getClass().getName() + "\n"
@@ -52,9 +59,15 @@ final class ResultStore implements AutoCloseable {
       }
       Map<String, ResultRow> rows = readAndRepair(file);
       OutputStream os = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      return new ResultStore(file, rows, os);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot open results " + file, e);
+      return new ResultStore(file, rows, os, lock);
+    } catch (IOException | RuntimeException e) {
+      if (lock != null) {
+        lock.close();
+      }
+      if (e instanceof IOException io) {
+        throw new UncheckedIOException("cannot open results " + file, io);
+      }
+      throw (RuntimeException) e;
     }
   }
 
@@ -78,7 +91,7 @@ final class ResultStore implements AutoCloseable {
       }
       Map<String, Object> m;
       try {
-        m = FlatJson.read(line);
+        m = JsonRows.read(line);
       } catch (IllegalArgumentException e) {
         if (i == lines.length - 1) {
           break; // a torn last line (e.g. killed mid-write on a filesystem that reorders)
@@ -120,7 +133,7 @@ final class ResultStore implements AutoCloseable {
     m.put(TrialKeyColumns.SEED, key.seed());
     m.put(TrialKeyColumns.FOLD, (long) key.fold());
     m.putAll(row.values());
-    byte[] line = (FlatJson.write(m) + "\n").getBytes(StandardCharsets.UTF_8);
+    byte[] line = (JsonRows.write(m) + "\n").getBytes(StandardCharsets.UTF_8);
     try {
       out.write(line);
       out.flush();
@@ -135,6 +148,8 @@ final class ResultStore implements AutoCloseable {
       out.close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      lock.close();
     }
   }
 }

@@ -65,7 +65,8 @@ public final class Results {
   /**
    * One row per trial: {@code method, seed, fold}, then every result column in first-seen order.
    * A column is a double column when all its values are numbers and one is a double, a long
-   * column when all are integers, boolean when all are booleans, otherwise strings.
+   * column when all are integers, boolean when all are booleans, otherwise strings (a vector as
+   * {@code [1.0, 2.0]}; {@link ResultRow#getDoubles} gives the numbers).
    */
   public Table table() {
     StringColumn method = StringColumn.create(TrialKeyColumns.METHOD);
@@ -139,7 +140,7 @@ public final class Results {
       if (v == null) {
         c.appendMissing();
       } else {
-        c.append(String.valueOf(v));
+        c.append(v instanceof double[] a ? java.util.Arrays.toString(a) : String.valueOf(v)); // vector: "[1.0, 2.0]"
       }
     });
     return c;
