@@ -12,7 +12,7 @@ import org.approxgp.experiment.Runner;
  * argument, on the thread count given as the second, and exits 0 when every trial is stored.
  */
 public final class KillResumeChild {
-  static final int SEEDS = 16;
+  static final int SEEDS = 48;
 
   private KillResumeChild() {}
 
@@ -24,7 +24,23 @@ public final class KillResumeChild {
     return new QpMining.Config(SEEDS, List.of("ep", "vb"));
   }
 
+  /** Prints {@value #STARTED} on stdout once the results store is open and trials are about to run. */
   public static void main(String[] args) {
-    runner(Path.of(args[0]), Integer.parseInt(args[1])).run(QpMining.experiment(config()));
+    ProgressListener announce = new ProgressListener() {
+      @Override
+      public void started(String experiment, int total, int reused) {
+        System.out.println(STARTED);
+        System.out.flush();
+      }
+
+      @Override
+      public void advanced(int done, int failed, int total) {}
+
+      @Override
+      public void finished(int done, int failed, int total) {}
+    };
+    runner(Path.of(args[0]), Integer.parseInt(args[1])).withProgress(announce).run(QpMining.experiment(config()));
   }
+
+  static final String STARTED = "started";
 }
