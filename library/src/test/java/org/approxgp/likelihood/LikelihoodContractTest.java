@@ -58,7 +58,7 @@ class LikelihoodContractTest {
   @MethodSource("points")
   void tiltedMomentsEqualQuadrature(Case c, double y, double m, double v) {
     TiltedMoments a = c.lik().tilted(y, m, v);
-    TiltedMoments q = QuadratureLikelihood.tiltedByQuadrature(c.lik(), y, m, v);
+    TiltedMoments q = LikelihoodQuadrature.tilted(c.lik(), y, m, v);
     assertEquals(q.logZ(), a.logZ(), 1e-9 * Math.max(1, Math.abs(q.logZ())), "log Z");
     assertEquals(q.mean(), a.mean(), 1e-9 * Math.max(Math.sqrt(v), Math.abs(q.mean())), "mean");
     assertEquals(q.variance(), a.variance(), 1e-8 * q.variance(), "variance");
@@ -73,7 +73,7 @@ class LikelihoodContractTest {
     for (double z : new double[] {-3, -0.5, 0, 1, 2.5}) {
       double x = t.mean() + z * s;
       double a = c.lik().tiltedCdf(y, m, v, x);
-      double q = QuadratureLikelihood.tiltedCdfByQuadrature(c.lik(), y, m, v, x);
+      double q = LikelihoodQuadrature.tiltedCdf(c.lik(), y, m, v, x);
       assertEquals(q, a, 1e-9, "F(" + x + ")");
       assertTrue(a >= 0 && a <= 1);
     }
