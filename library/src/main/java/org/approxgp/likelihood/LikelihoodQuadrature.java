@@ -161,8 +161,24 @@ final class LikelihoodQuadrature {
     double c = -0.5 * LOG_2PI;
     return integrateLine(w -> {
       double e = Math.exp(c - 0.5 * w * w);
-      return e == 0 ? 0 : e * h.applyAsDouble(m + s * w);
+      if (e == 0) {
+        return 0;
+      }
+      double f = m + s * w;
+      double hv = h.applyAsDouble(f);
+      // the semi-infinite map of Quadrature evaluates its finite end, here a breakpoint where log p may be
+      // −∞ (Poisson, y > 0: log f² at 0, an integrable singularity): one point of measure zero
+      return !Double.isFinite(hv) && atBreakpoint(f, bp) ? 0 : e * hv;
     }, cuts);
+  }
+
+  private static boolean atBreakpoint(double f, double[] bp) {
+    for (double b : bp) {
+      if (Math.abs(f - b) <= 1e-12 * (1 + Math.abs(b))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
