@@ -10,9 +10,10 @@ import org.approxgp.special.Quadrature;
  * analytic overrides are tested against).
  *
  * <p>Tilted integrals ∫ h(f) N(f | m, v) p(y | f)^u df are done by adaptive Gauss–Kronrod quadrature of
- * exp(ℓ(f) − ℓ(f₀)), ℓ the log integrand and f₀ its numerically located mode, on the pieces of the real line
- * cut at f₀ and at the likelihood's {@link Likelihood#breakpoints breakpoints} (where log p is not smooth, e.g.
- * the jump of a step likelihood at 0), so nothing under- or overflows and no piece contains a kink.
+ * exp(ℓ(f) − ℓ(f₀)), ℓ the log integrand and f₀ its numerically located mode, on the pieces of the real
+ * line cut at f₀ and at the likelihood's {@link Likelihood#breakpoints breakpoints} (where log p is not
+ * smooth, e.g. the jump of a step likelihood at 0), so nothing under- or overflows and no piece contains a
+ * kink.
  * Gaussian expectations E_{N(m,v)}[h(f)] are integrated in t = (f − m)/√v with the same cuts.
  */
 final class LikelihoodQuadrature {
