@@ -5,7 +5,7 @@ import org.approxgp.kernel.Kernel;
 import org.approxgp.likelihood.Likelihood;
 
 /**
- * Box bounds on the kernel's log-hyperparameters, on by default.
+ * Box bounds on the log-hyperparameters (the kernel's, then the likelihood's), on by default.
  *
  * <p>Why: with separable data the evidence keeps growing as the signal variance grows (GPML let
  * Sonar's run off to 3e18), and ARD length-scales of irrelevant inputs grow without limit. The
