@@ -2,6 +2,7 @@ package org.approxgp.likelihood;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -144,6 +145,15 @@ class StepLikelihoodQuadratureTest {
     assertEquals(Math.log(eps) + d * Normal.cdf(z), q.value(), 1e-10, "value");
     assertEquals(d * Normal.pdf(z) * y / s, q.dMean(), 1e-9, "dMean");
     assertEquals(d * Normal.pdf(z) * (-0.5 * z / v), q.dVariance(), 1e-9, "dVariance");
+  }
+
+  /** The default predictive: log density = log Z; moments need E[y | f], which the step does not define. */
+  @Test
+  void defaultPredictiveUsesLogPredictiveAndRefusesUndefinedMoments() {
+    Predictive p = new NoisyStep(0.1).predictive(0.4, 1.5);
+    assertEquals(closedForm(0.1, 0.9, -1, 0.4, 1.5).logZ(), p.logDensity(-1), 1e-10);
+    assertTrue(Double.isNaN(p.mode()));
+    assertThrows(UnsupportedOperationException.class, p::mean);
   }
 
   @Test
