@@ -18,7 +18,7 @@ import org.approxgp.kernel.Kernel;
 import org.approxgp.kernel.Linear;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.Likelihood;
-import org.approxgp.likelihood.Probit;
+import org.approxgp.likelihood.Predictive;
 import org.approxgp.metrics.Metrics;
 import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
@@ -107,7 +107,7 @@ final class FitCommand implements Callable<Integer> {
     }
     Datasets.TrainTest data;
     try {
-      boolean counts = lik instanceof org.approxgp.likelihood.PoissonSquareLink;
+      boolean counts = countTargets(lik);
       if (counts && positive != null) {
         throw CliException.badInput("--positive applies to binary labels, not to counts");
       }
@@ -144,7 +144,8 @@ final class FitCommand implements Callable<Integer> {
       throw new CliException("inference failed: " + e.getMessage(), 1);
     }
     Prediction pred = fit.predict(xTest);
-    boolean counts = lik instanceof org.approxgp.likelihood.PoissonSquareLink;
+    boolean counts = countTargets(lik);
+    Likelihood fitted = fit.posterior().problem().likelihood();
     int m = te.size();
     double[] y = te.target();
     double[] logLik = data.testHasTarget() ? new double[m] : null;
@@ -156,19 +157,21 @@ final class FitCommand implements Callable<Integer> {
       double mu = pred.latentMean()[j];
       double var = pred.latentVariance()[j];
       csv.append(mu).append(',').append(var).append(',');
+      Predictive yPred = fitted.predictive(mu, var);
       if (counts) {
-        // QP paper appendix H: g* = f*² ≈ Gamma ⇒ y* ~ NegBin (eq. 119–122); E[g*] = μ² + σ²
-        org.approxgp.likelihood.NegativeBinomialPredictive nb = org.approxgp.likelihood.NegativeBinomialPredictive.of(mu, var);
-        csv.append(mu * mu + var).append(',').append(nb.mode());
+        // QP paper appendix H: g* = f*² ≈ Gamma ⇒ y* ~ NegBin (eq. 119–122); E[y*] = E[g*] = μ² + σ²
+        double mode = yPred.mode();
+        csv.append(yPred.mean()).append(',').append((long) mode);
         if (logLik != null) {
-          logLik[j] = nb.logPmf(y[j]);
-          errorSum += Math.abs(y[j] - nb.mode());
+          logLik[j] = yPred.logDensity(y[j]);
+          errorSum += Math.abs(y[j] - mode);
         }
       } else {
-        double p = Probit.get().predictivePositive(mu, var);
+        // p(y* = +1) = Φ(μ/√(1 + σ²)) (R&W eq. 3.82)
+        double p = yPred.density(1);
         csv.append(p);
         if (logLik != null) {
-          logLik[j] = Probit.get().logPredictive(y[j], mu, var);
+          logLik[j] = yPred.logDensity(y[j]);
           errorSum += p == 0.5 ? 0.5 : ((p > 0.5) != (y[j] > 0) ? 1 : 0);
         }
       }
@@ -220,6 +223,11 @@ final class FitCommand implements Callable<Integer> {
             Metrics.negativeLogLikelihood(logLik)) : "",
         fit.activeBounds().isEmpty() ? "" : ", bounds active: " + fit.activeBounds());
     return 0;
+  }
+
+  /** Whether the likelihood's targets are counts (columns rate_mean, mode) rather than ±1 labels. */
+  private static boolean countTargets(Likelihood lik) {
+    return lik.name().equals("poisson-square");
   }
 
   /**

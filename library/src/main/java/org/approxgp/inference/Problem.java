@@ -46,4 +46,9 @@ public record Problem(Kernel kernel, double[][] x, double[] y, Likelihood likeli
   public Problem withKernel(Kernel k) {
     return new Problem(k, x, y, likelihood, priorMean);
   }
+
+  /** The same problem with another likelihood (e.g. new likelihood hyperparameters). */
+  public Problem withLikelihood(Likelihood l) {
+    return new Problem(kernel, x, y, l, priorMean);
+  }
 }

@@ -16,16 +16,21 @@ import org.approxgp.special.Gammas;
  * with mean k c = μ² + σ² and mode ⌊c (k − 1)⌋ if k &gt; 1, else 0. With σ² = 0 the Gamma degenerates
  * and the predictive is Poisson(μ²). Immutable.
  */
-public final class NegativeBinomialPredictive {
+public final class NegativeBinomialPredictive implements Predictive {
   private final double shape;
   private final double scale;
   /** Poisson rate when the latent variance is 0 (then shape and scale are NaN). */
   private final double poissonRate;
+  /** E[y*] = μ*² + σ*² and Var[y*] = E[g*] + Var[g*], stored as computed from μ*, σ*². */
+  private final double mean;
+  private final double variance;
 
-  private NegativeBinomialPredictive(double shape, double scale, double poissonRate) {
+  private NegativeBinomialPredictive(double shape, double scale, double poissonRate, double mean, double variance) {
     this.shape = shape;
     this.scale = scale;
     this.poissonRate = poissonRate;
+    this.mean = mean;
+    this.variance = variance;
   }
 
   /**
@@ -42,12 +47,12 @@ public final class NegativeBinomialPredictive {
       throw new IllegalArgumentException("f* = 0 almost surely: the predictive is a point mass at y = 0");
     }
     if (variance == 0) {
-      return new NegativeBinomialPredictive(Double.NaN, Double.NaN, m2);
+      return new NegativeBinomialPredictive(Double.NaN, Double.NaN, m2, m2, m2);
     }
     double e = m2 + variance; // E[g*]
     double q = 2 * variance * (2 * m2 + variance); // Var[g*]
     // eq. 119
-    return new NegativeBinomialPredictive(e * e / q, q / e, Double.NaN);
+    return new NegativeBinomialPredictive(e * e / q, q / e, Double.NaN, e, e + q);
   }
 
   /** Gamma shape k* (NaN in the Poisson limit σ*² = 0). */
@@ -65,20 +70,28 @@ public final class NegativeBinomialPredictive {
     return scale / (1 + scale);
   }
 
-  /** E[y*] = k c = μ*² + σ*². */
+  /** E[y*] = k c = μ*² + σ*² (exact: E[E[y* | f*]] = E[f*²]). */
+  @Override
   public double mean() {
-    return Double.isNaN(poissonRate) ? shape * scale : poissonRate;
+    return mean;
   }
 
-  /** Var[y*] = k c (1 + c). */
+  /** Var[y*] = k c (1 + c) = E[f*²] + Var[f*²] (exact, law of total variance). */
+  @Override
   public double variance() {
-    return Double.isNaN(poissonRate) ? shape * scale * (1 + scale) : poissonRate;
+    return variance;
   }
 
   /** The mode ⌊c (k − 1)⌋ for k &gt; 1, else 0 (appendix H); ⌊λ⌋ in the Poisson limit. */
-  public int mode() {
-    double md = Double.isNaN(poissonRate) ? (shape > 1 ? Math.floor(scale * (shape - 1)) : 0) : Math.floor(poissonRate);
-    return (int) Math.min(Integer.MAX_VALUE, md);
+  @Override
+  public double mode() {
+    return Double.isNaN(poissonRate) ? (shape > 1 ? Math.floor(scale * (shape - 1)) : 0) : Math.floor(poissonRate);
+  }
+
+  /** The same as {@link #logPmf}. */
+  @Override
+  public double logDensity(double y) {
+    return logPmf(y);
   }
 
   /**

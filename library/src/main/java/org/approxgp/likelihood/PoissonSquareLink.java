@@ -94,6 +94,24 @@ public final class PoissonSquareLink implements Likelihood {
     }
   }
 
+  /** For y &gt; 0, log p = 2y log|f| − f² − log y! is singular at f = 0. */
+  @Override
+  public double[] breakpoints(double y) {
+    return count(y) > 0 ? new double[] {0} : new double[0];
+  }
+
+  /** E[y | f] = f² (the Poisson rate). */
+  @Override
+  public double conditionalMean(double f) {
+    return f * f;
+  }
+
+  /** Var[y | f] = f². */
+  @Override
+  public double conditionalVariance(double f) {
+    return f * f;
+  }
+
   @Override
   public LogDensity logDensity(double y, double f) {
     int n = count(y);
@@ -261,8 +279,11 @@ public final class PoissonSquareLink implements Likelihood {
 
   /**
    * The predictive distribution of a count y* when f* ~ N(m, v): f*² moment-matched by a Gamma and
-   * integrated against the Poisson (QP paper appendix H, eq. 119–122).
+   * integrated against the Poisson (QP paper appendix H, eq. 119–122). Its mean and variance are exact
+   * (the Gamma matches E[f*²] and Var[f*²]); its log density is the paper's approximation of
+   * {@link #logPredictive}.
    */
+  @Override
   public NegativeBinomialPredictive predictive(double m, double v) {
     return NegativeBinomialPredictive.of(m, v);
   }

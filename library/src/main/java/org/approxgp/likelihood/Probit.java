@@ -362,4 +362,55 @@ public final class Probit implements Likelihood {
   public double predictivePositive(double m, double v) {
     return Normal.cdf(m / Math.sqrt(1 + v));
   }
+
+  /** E[y | f] = Φ(f) − Φ(−f) = 2Φ(f) − 1 for y ∈ {−1, +1}. */
+  @Override
+  public double conditionalMean(double f) {
+    return Normal.cdf(f) - Normal.cdf(-f);
+  }
+
+  /** Var[y | f] = 1 − (2Φ(f) − 1)² = 4Φ(f)Φ(−f). */
+  @Override
+  public double conditionalVariance(double f) {
+    return 4 * Normal.cdf(f) * Normal.cdf(-f);
+  }
+
+  /** The Bernoulli predictive p(y* = ±1) = Φ(±m/√(1+v)) (R&amp;W eq. 3.82). */
+  @Override
+  public Predictive predictive(double m, double v) {
+    if (!(v >= 0) || !Double.isFinite(v) || !Double.isFinite(m)) {
+      throw new IllegalArgumentException("need finite m and v >= 0, got N(" + m + ", " + v + ")");
+    }
+    return new LabelPredictive(m / Math.sqrt(1 + v));
+  }
+
+  /** p(y* = ±1) = Φ(±z); mean 2Φ(z) − 1, variance 4Φ(z)Φ(−z), mode sign(z) (NaN at z = 0). */
+  record LabelPredictive(double z) implements Predictive {
+    @Override
+    public double logDensity(double y) {
+      INSTANCE.validate(y);
+      return Normal.logCdf(y * z);
+    }
+
+    @Override
+    public double density(double y) {
+      INSTANCE.validate(y);
+      return Normal.cdf(y * z);
+    }
+
+    @Override
+    public double mean() {
+      return Normal.cdf(z) - Normal.cdf(-z);
+    }
+
+    @Override
+    public double variance() {
+      return 4 * Normal.cdf(z) * Normal.cdf(-z);
+    }
+
+    @Override
+    public double mode() {
+      return z > 0 ? 1 : z < 0 ? -1 : Double.NaN;
+    }
+  }
 }

@@ -10,10 +10,13 @@
  *   <li>its CDF (Quantile Propagation, Zhang et al. 2020, eq. 5);</li>
  *   <li>the variational expectation E[log p(y | f)] and its derivatives in m and v (Opper &amp;
  *       Archambeau 2009);</li>
- *   <li>log p(y | f) and three derivatives in f (Laplace, R&amp;W Alg. 3.1/5.1).</li>
+ *   <li>log p(y | f) and three derivatives in f (Laplace, R&amp;W Alg. 3.1/5.1);</li>
+ *   <li>the power-tilted moments of N(f | m, v) p(y | f)^u (Power EP, Minka 2004);</li>
+ *   <li>the predictive distribution of y* ({@link org.approxgp.likelihood.Predictive}).</li>
  * </ul>
- * {@link org.approxgp.likelihood.QuadratureLikelihood} supplies every one of these by adaptive
- * quadrature from the log density alone; analytic implementations override them and are tested
- * against it.
+ * Only the log density is required: the interface's default methods supply every other quantity by
+ * adaptive quadrature, split at the likelihood's breakpoints; analytic implementations override them and
+ * {@code LikelihoodContractTest} checks each override against its default. Likelihood hyperparameters
+ * (Gaussian noise variance) are exposed on a log scale and learned by {@code GpModel.fit}.
  */
 package org.approxgp.likelihood;

@@ -4,6 +4,7 @@ import java.util.List;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Prediction;
 import org.approxgp.kernel.Kernel;
+import org.approxgp.likelihood.Likelihood;
 
 /**
  * The result of {@link GpModel#fit}: the posterior at the final hyperparameters and how the
@@ -24,6 +25,11 @@ public record FittedGp(Posterior posterior, String method, boolean optimized, in
 
   public Kernel kernel() {
     return posterior.problem().kernel();
+  }
+
+  /** The likelihood at the final hyperparameters (learned when it has any and the fit optimised). */
+  public Likelihood likelihood() {
+    return posterior.problem().likelihood();
   }
 
   public double logEvidence() {

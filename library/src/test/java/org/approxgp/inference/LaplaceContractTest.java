@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.LogDensity;
 import org.approxgp.likelihood.Probit;
-import org.approxgp.likelihood.TiltedMoments;
-import org.approxgp.likelihood.VariationalExpectation;
 import org.junit.jupiter.api.Test;
 
 /** Laplace's failure modes and warm starts. */
@@ -34,21 +32,6 @@ class LaplaceContractTest {
       // log p = −(ν+1)/2 log(1 + r²/(ν s²)) + const;  d1 = (ν+1) r/q;  d2 = (ν+1)(r² − ν s²)/q²
       return new LogDensity(-(nu + 1) / 2 * Math.log(q / (nu * s2)), (nu + 1) * r / q,
           (nu + 1) * (r * r - nu * s2) / (q * q), 0);
-    }
-
-    @Override
-    public TiltedMoments tilted(double y, double m, double v) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public double tiltedCdf(double y, double m, double v, double x) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public VariationalExpectation variationalExpectation(double y, double m, double v) {
-      throw new UnsupportedOperationException();
     }
   }
 

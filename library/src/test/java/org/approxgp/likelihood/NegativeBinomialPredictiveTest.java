@@ -67,7 +67,7 @@ class NegativeBinomialPredictiveTest {
         }
       }
       // ⌊c(k − 1)⌋ is a mode; with c(k−1) an integer, y−1 ties with it
-      int mode = nb.mode();
+      int mode = (int) nb.mode();
       assertTrue(Math.abs(nb.logPmf(mode) - nb.logPmf(best)) < 1e-12, nb + ": mode " + mode + " vs argmax " + best);
       assertTrue(mode <= nb.mean() + 1, "mode ≤ mean + 1");
     }

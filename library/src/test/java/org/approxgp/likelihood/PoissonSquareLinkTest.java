@@ -36,7 +36,7 @@ class PoissonSquareLinkTest {
       for (double mu : MUS) {
         for (double v : VS) {
           TiltedMoments a = LIK.tilted(y, mu, v);
-          TiltedMoments q = QuadratureLikelihood.tiltedByQuadrature(LIK, y, mu, v);
+          TiltedMoments q = LikelihoodQuadrature.tilted(LIK, y, mu, v);
           String at = "y=" + y + " mu=" + mu + " v=" + v + " closed=" + a + " quad=" + q;
           double ez = Math.abs(a.logZ() - q.logZ()) / Math.max(1, Math.abs(q.logZ()));
           // mean relative to the tilted scale: |Δμ| / max(|μ̃|, σ̃)
@@ -71,7 +71,7 @@ class PoissonSquareLinkTest {
               -t.mean(), 0.0, -t.mean() + sd};
           for (double x : xs) {
             double a = LIK.tiltedCdf(y, mu, v, x);
-            double q = QuadratureLikelihood.tiltedCdfByQuadrature(LIK, y, mu, v, x);
+            double q = LikelihoodQuadrature.tiltedCdf(LIK, y, mu, v, x);
             double err = Math.abs(a - q);
             maxErr = Math.max(maxErr, err);
             assertTrue(err < 1e-10, "cdf y=" + y + " mu=" + mu + " v=" + v + " x=" + x + ": " + a + " vs " + q);

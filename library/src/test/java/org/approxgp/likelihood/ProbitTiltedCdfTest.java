@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@link Probit#tiltedCdf} (closed form via Owen's T, appendix C.1) against adaptive quadrature of the
- * tilted density ({@link QuadratureLikelihood#tiltedCdfByQuadrature}), its special cases (eq. 47–49) and
+ * tilted density ({@link LikelihoodQuadrature#tiltedCdf}), its special cases (eq. 47–49) and
  * its symmetries.
  */
 class ProbitTiltedCdfTest {
@@ -48,7 +48,7 @@ class ProbitTiltedCdfTest {
     for (double d : offsets) {
       double x = t.mean() + d * sd;
       double f = P.tiltedCdf(y, m, v, x);
-      double q = QuadratureLikelihood.tiltedCdfByQuadrature(P, y, m, v, x);
+      double q = LikelihoodQuadrature.tiltedCdf(P, y, m, v, x);
       String at = "y=" + y + " m=" + m + " v=" + v + " x=" + x;
       assertTrue(f >= 0 && f <= 1, "F outside [0,1] at " + at + ": " + f);
       assertEquals(q, f, 2e-13, "absolute, " + at);
@@ -69,7 +69,7 @@ class ProbitTiltedCdfTest {
       double x = t.mean() + d * sd;
       // 1 − F_y(x; m) = F_{−y}(−x; −m), the latter computed as a lower tail
       double upper = P.tiltedCdf(-y, -m, v, -x);
-      double ref = QuadratureLikelihood.tiltedCdfByQuadrature(P, -y, -m, v, -x);
+      double ref = LikelihoodQuadrature.tiltedCdf(P, -y, -m, v, -x);
       if (ref > 1e-280) {
         assertEquals(ref, upper, 1e-9 * ref, "upper tail at y=" + y + " m=" + m + " v=" + v + " x=" + x);
       }
@@ -94,13 +94,13 @@ class ProbitTiltedCdfTest {
       for (double v : new double[] {0.2, 3}) {
         for (double m : new double[] {-2, 0.7}) {
           double at = P.tiltedCdf(y, m, v, m);
-          assertEquals(QuadratureLikelihood.tiltedCdfByQuadrature(P, y, m, v, m), at, 1e-13);
+          assertEquals(LikelihoodQuadrature.tiltedCdf(P, y, m, v, m), at, 1e-13);
           assertEquals(at, P.tiltedCdf(y, m, v, m + 1e-9), 1e-8);
           assertEquals(at, P.tiltedCdf(y, m, v, m - 1e-9), 1e-8);
         }
         for (double x : new double[] {-1.3, 0.4}) {
           double at = P.tiltedCdf(y, 0, v, x);
-          assertEquals(QuadratureLikelihood.tiltedCdfByQuadrature(P, y, 0, v, x), at, 1e-13);
+          assertEquals(LikelihoodQuadrature.tiltedCdf(P, y, 0, v, x), at, 1e-13);
           assertEquals(at, P.tiltedCdf(y, 1e-12, v, x), 1e-10);
           assertEquals(at, P.tiltedCdf(y, -1e-12, v, x), 1e-10);
         }

@@ -45,11 +45,12 @@ class QuadratureTest {
 
   @Test
   void knownIntegrals() {
-    final ErrorStats trueRel = new ErrorStats("quadrature.csv true error/tolerance", 1.0);
-    final ErrorStats bound = new ErrorStats("quadrature.csv true error/estimate", 1.0);
-    final ErrorStats relErr = new ErrorStats("quadrature.csv true rel error (info)", Double.POSITIVE_INFINITY);
+    final ErrorStats trueRel = new ErrorStats("quadrature.csv true error/tolerance", 1.0, 0.3);
+    final ErrorStats bound = new ErrorStats("quadrature.csv true error/estimate", 1.0, 0.3);
+    final ErrorStats relErr = new ErrorStats("quadrature.csv true rel error (info)", Double.POSITIVE_INFINITY,
+        Double.POSITIVE_INFINITY);
     final ErrorStats raw = new ErrorStats("quadrature.csv probit* w/o break points true/tol (info)",
-      Double.POSITIVE_INFINITY);
+      Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
     int notConverged = 0;
     int rawMisses = 0;
     int rawCount = 0;
