@@ -76,13 +76,18 @@ class LikelihoodContractTest {
 
   @ParameterizedTest(name = "{0} y={1} m={2} v={3}")
   @MethodSource("points")
-  void powerTiltedMomentsEqualQuadrature(Case c, double y, double m, double v) {
+  void powerTiltedMomentsEqualQuadrature(Case c, double y, double m, double v) throws NoSuchMethodException {
+    // u = 1 is the tilted distribution, whichever implementation answers each
+    assertMoments(c.lik().tilted(y, m, v), c.lik().powerTilted(y, m, v, 1.0), v, "u=1 vs tilted");
+    // other u: only an analytic override can be checked against the default (the default against
+    // itself would be a test that cannot fail); the default itself is checked through Gaussian's
+    Class<?> owner = c.lik().getClass()
+        .getMethod("powerTilted", double.class, double.class, double.class, double.class).getDeclaringClass();
+    Assumptions.assumeTrue(owner != Likelihood.class, c.lik().name() + " has no analytic power-tilted moments");
     for (double u : POWERS) {
       TiltedMoments a = c.lik().powerTilted(y, m, v, u);
       assertMoments(LikelihoodQuadrature.powerTilted(c.lik(), y, m, v, u), a, v, "u=" + u);
     }
-    // u = 1 is the tilted distribution, whichever implementation answers each
-    assertMoments(c.lik().tilted(y, m, v), c.lik().powerTilted(y, m, v, 1.0), v, "u=1 vs tilted");
   }
 
   @ParameterizedTest(name = "{0} y={1} m={2} v={3}")
