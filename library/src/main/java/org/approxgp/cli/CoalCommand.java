@@ -1,9 +1,11 @@
 package org.approxgp.cli;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.approxgp.experiment.ExperimentFailedException;
+import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.Results;
 import org.approxgp.experiment.Runner;
 import org.approxgp.papers.qp.QpMining;
@@ -32,6 +34,10 @@ final class CoalCommand implements Callable<Integer> {
   @Option(names = "--methods", split = ",", defaultValue = "ep,qp,vb", description = "subset of ep,qp,vb")
   List<String> methods;
 
+  @Option(names = "--results", paramLabel = "DIR",
+      description = "results root (default: approxgp.results / APPROXGP_RESULTS / results/ of the project)")
+  Path results;
+
   @Override
   public Integer call() {
     if (seeds < 1) {
@@ -49,21 +55,22 @@ final class CoalCommand implements Callable<Integer> {
     var out = spec.commandLine().getOut();
     QpMining.Config config = new QpMining.Config(seeds, methods);
     long t0 = System.nanoTime();
-    Results<QpMining.Key> results;
+    Results<QpMining.Key> run;
     ExperimentFailedException failed = null;
     try {
-      results = Runner.defaults().withThreads(t).run(QpMining.experiment(config));
+      Path root = results == null ? ProjectPaths.resultsRoot() : results.toAbsolutePath();
+      run = Runner.defaults().withThreads(t).withResultsRoot(root).run(QpMining.experiment(config));
     } catch (ExperimentFailedException e) {
       failed = e;
       @SuppressWarnings("unchecked")
       Results<QpMining.Key> partial = (Results<QpMining.Key>) e.partial();
-      results = partial;
+      run = partial;
     }
     double secs = (System.nanoTime() - t0) * 1e-9;
     out.println("Coal mining, Poisson square link, " + seeds + " seeds, " + t + " threads, "
-        + String.format(Locale.ROOT, "%.1f s", secs) + " (" + results.reused() + " seeds reused from "
-        + results.file() + ")");
-    out.print(QpMining.report(QpMining.seedResults(results, config.methods()), config.methods()));
+        + String.format(Locale.ROOT, "%.1f s", secs) + " (" + run.reused() + " seeds reused from "
+        + run.file() + ")");
+    out.print(QpMining.report(QpMining.seedResults(run, config.methods()), config.methods()));
     int nFailed = failed == null ? 0 : failed.failures().size();
     out.println("failed trials: " + nFailed);
     if (failed != null) {
