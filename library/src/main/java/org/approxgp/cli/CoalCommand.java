@@ -1,18 +1,29 @@
 package org.approxgp.cli;
 
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.approxgp.experiment.coal.CoalExperiment;
+import org.approxgp.experiment.ExperimentFailedException;
+import org.approxgp.experiment.ProjectPaths;
+import org.approxgp.experiment.Results;
+import org.approxgp.experiment.Runner;
+import org.approxgp.papers.qp.QpMining;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code approxgp coal}: the QP paper's coal-mining experiment (Table 1, Mining row) — EP, QP and VB
- * with the square link over seeded event splits — printed beside the paper's numbers.
+ * with the square link over seeded event splits — printed beside the paper's numbers. It runs
+ * {@link QpMining}'s experiment through the same resumable {@link Runner} and results store as the
+ * notebook ({@code results/qp-mining/}), so finished seeds are reused by the next run.
  */
 @Command(name = "coal", mixinStandardHelpOptions = true,
     description = "Coal-mining Poisson experiment (QP paper Table 1, last row), beside the paper's numbers.")
 final class CoalCommand implements Callable<Integer> {
+
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--seeds", defaultValue = "200", description = "seeds 0..N-1 (default 200, the paper's)")
   int seeds;
@@ -23,21 +34,49 @@ final class CoalCommand implements Callable<Integer> {
   @Option(names = "--methods", split = ",", defaultValue = "ep,qp,vb", description = "subset of ep,qp,vb")
   List<String> methods;
 
+  @Option(names = "--results", paramLabel = "DIR",
+      description = "results root (default: approxgp.results / APPROXGP_RESULTS / results/ of the project)")
+  Path results;
+
   @Override
   public Integer call() {
     if (seeds < 1) {
       throw CliException.badInput("--seeds must be >= 1, got " + seeds);
     }
     for (String m : methods) {
-      if (!CoalExperiment.METHODS.contains(m)) {
-        throw CliException.badInput("--methods: unknown '" + m + "' (known: " + CoalExperiment.METHODS + ")");
+      if (!QpMining.METHODS.contains(m)) {
+        throw CliException.badInput("--methods: unknown '" + m + "' (known: " + QpMining.METHODS + ")");
       }
     }
     int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
     if (t < 1) {
       throw CliException.badInput("--threads must be >= 1, got " + t);
     }
-    CoalExperiment.main(new String[] {Integer.toString(seeds), Integer.toString(t), String.join(",", methods)});
-    return 0;
+    var out = spec.commandLine().getOut();
+    QpMining.Config config = new QpMining.Config(seeds, methods);
+    long t0 = System.nanoTime();
+    Results<QpMining.Key> run;
+    ExperimentFailedException failed = null;
+    try {
+      Path root = results == null ? ProjectPaths.resultsRoot() : results.toAbsolutePath();
+      run = Runner.defaults().withThreads(t).withResultsRoot(root).run(QpMining.experiment(config));
+    } catch (ExperimentFailedException e) {
+      failed = e;
+      @SuppressWarnings("unchecked")
+      Results<QpMining.Key> partial = (Results<QpMining.Key>) e.partial();
+      run = partial;
+    }
+    double secs = (System.nanoTime() - t0) * 1e-9;
+    out.println("Coal mining, Poisson square link, " + seeds + " seeds, " + t + " threads, "
+        + String.format(Locale.ROOT, "%.1f s", secs) + " (" + run.reused() + " seeds reused from "
+        + run.file() + ")");
+    out.print(QpMining.report(QpMining.seedResults(run, config.methods()), config.methods()));
+    int nFailed = failed == null ? 0 : failed.failures().size();
+    out.println("failed trials: " + nFailed);
+    if (failed != null) {
+      failed.failures().stream().limit(5).forEach(f -> out.println("  " + f));
+    }
+    out.flush();
+    return failed == null ? 0 : 1;
   }
 }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -37,7 +38,7 @@ public final class ConfigHash {
           .digest(canonical(config).getBytes(StandardCharsets.UTF_8));
       StringBuilder hex = new StringBuilder();
       for (int i = 0; i < HASH_HEX_CHARS / 2; i++) {
-        hex.append(String.format("%02x", d[i]));
+        hex.append(String.format(Locale.ROOT, "%02x", d[i]));
       }
       return hex.toString();
     } catch (NoSuchAlgorithmException e) {

@@ -1,13 +1,15 @@
 package org.approxgp.experiment;
 
 import java.io.PrintStream;
+import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
  * Progress on a text stream (stderr by default). On an interactive terminal it redraws one bar
  * line with {@code \r} (at most ten times a second); elsewhere — a notebook cell, a CI log — it
  * prints a plain line at start, at each 10% step and at the end, so the output stays short.
- * ETA = elapsed time per trial computed in this run × trials left.
+ * ETA = elapsed time per trial computed in this run × trials left. Numbers are formatted with
+ * {@link Locale#ROOT}, whatever the default locale.
  */
 public final class ConsoleProgress implements ProgressListener {
 
@@ -41,7 +43,7 @@ public final class ConsoleProgress implements ProgressListener {
     this.startNanos = nanoClock.getAsLong();
     this.lastDraw = Long.MIN_VALUE;
     // one println per line: notebook kernels turn every separate write into a separate output chunk
-    out.println(String.format("%s: %d trials, %d already in the results file, %d to run",
+    out.println(String.format(Locale.ROOT, "%s: %d trials, %d already in the results file, %d to run",
         experiment, total, reused, total - reused));
     out.flush();
   }
@@ -71,7 +73,7 @@ public final class ConsoleProgress implements ProgressListener {
     if (interactive) {
       out.println();
     }
-    out.println(String.format("%s: finished %d/%d trials (%d failed) in %s", name, done, total, failed,
+    out.println(String.format(Locale.ROOT, "%s: finished %d/%d trials (%d failed) in %s", name, done, total, failed,
         clock((now - startNanos) / 1e9)));
     out.flush();
   }
@@ -82,14 +84,14 @@ public final class ConsoleProgress implements ProgressListener {
     double elapsed = (now - startNanos) / 1e9;
     int computed = done - reused;
     String eta = computed <= 0 ? "?" : clock(elapsed / computed * (total - done));
-    return String.format("%s [%s%s] %d/%d %3.0f%% elapsed %s ETA %s%s", name, "#".repeat(filled),
+    return String.format(Locale.ROOT, "%s [%s%s] %d/%d %3.0f%% elapsed %s ETA %s%s", name, "#".repeat(filled),
         ".".repeat(BAR_WIDTH - filled), done, total, 100 * frac, clock(elapsed), eta,
         failed > 0 ? " (" + failed + " failed)" : "");
   }
 
   static String clock(double seconds) {
     long s = Math.round(seconds);
-    return s >= 3600 ? String.format("%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
-        : String.format("%02d:%02d", s / 60, s % 60);
+    return s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
+        : String.format(Locale.ROOT, "%02d:%02d", s / 60, s % 60);
   }
 }

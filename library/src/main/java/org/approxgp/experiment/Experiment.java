@@ -1,5 +1,6 @@
 package org.approxgp.experiment;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -8,32 +9,53 @@ import java.util.regex.Pattern;
 
 /**
  * An experiment: a name (the results sub-directory), a config record, the list of independent
- * trials, and the function computing one trial. The config's canonical string (see
- * {@link ConfigHash}) decides the results file, so changing any config value starts new results.
+ * trials — each identified by a key record of the experiment's own type — and the function computing
+ * one trial. The config's canonical string (see {@link ConfigHash}) decides the results file, so
+ * changing any config value starts new results; the key record's components (see {@link TrialKeys})
+ * are the key columns of the result table.
  *
  * @param <C> config record type
+ * @param <K> trial-key record type
  */
-public record Experiment<C extends Record>(String name, C config, List<TrialKey> trials, Trial<C> trial) {
+public record Experiment<C extends Record, K extends Record>(String name, C config, Class<K> keyType,
+    List<K> trials, Trial<C, K> trial) {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
   public Experiment {
     Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(keyType, "keyType");
     Objects.requireNonNull(trial, "trial");
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException("experiment name must match " + NAME + ": '" + name + "'");
     }
+    TrialKeys.columns(keyType); // checks the component types
     trials = List.copyOf(trials);
-    Set<TrialKey> seen = new HashSet<>();
-    for (TrialKey k : trials) {
-      if (!seen.add(k)) {
-        throw new IllegalArgumentException("duplicate trial " + k);
+    Set<String> seen = new HashSet<>();
+    for (K k : trials) {
+      if (k.getClass() != keyType) {
+        throw new IllegalArgumentException("trial key " + k + " is not a " + keyType.getSimpleName());
+      }
+      if (!seen.add(TrialKeys.id(k))) {
+        throw new IllegalArgumentException("duplicate trial " + TrialKeys.id(k));
       }
     }
   }
 
-  public static <C extends Record> Experiment<C> of(String name, C config, List<TrialKey> trials, Trial<C> trial) {
-    return new Experiment<>(name, config, trials, trial);
+  public static <C extends Record, K extends Record> Experiment<C, K> of(String name, C config, Class<K> keyType,
+      List<K> trials, Trial<C, K> trial) {
+    return new Experiment<>(name, config, keyType, trials, trial);
+  }
+
+  /** An experiment keyed by the ready-made {@link TrialKey} (method, seed, fold). */
+  public static <C extends Record> Experiment<C, TrialKey> of(String name, C config, List<TrialKey> trials,
+      Trial<C, TrialKey> trial) {
+    return new Experiment<>(name, config, TrialKey.class, trials, trial);
+  }
+
+  /** The key column names, in the key record's declaration order. */
+  public List<String> keyColumns() {
+    return TrialKeys.columns(keyType);
   }
 
   /** Trials for every combination of methods × seeds {@code 0..seeds-1} × folds {@code 0..folds-1}. */
@@ -41,7 +63,7 @@ public record Experiment<C extends Record>(String name, C config, List<TrialKey>
     if (seeds < 1 || folds < 1) {
       throw new IllegalArgumentException("seeds and folds must be >= 1");
     }
-    java.util.ArrayList<TrialKey> out = new java.util.ArrayList<>();
+    List<TrialKey> out = new ArrayList<>();
     for (String m : methods) {
       for (int s = 0; s < seeds; s++) {
         for (int f = 0; f < folds; f++) {

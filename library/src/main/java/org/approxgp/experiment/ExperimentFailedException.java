@@ -10,9 +10,9 @@ import java.util.stream.Collectors;
 public final class ExperimentFailedException extends RuntimeException {
 
   private final transient List<TrialFailure> failures;
-  private final transient Results partial;
+  private final transient Results<?> partial;
 
-  ExperimentFailedException(String experiment, List<TrialFailure> failures, Results partial) {
+  ExperimentFailedException(String experiment, List<TrialFailure> failures, Results<?> partial) {
     super(failures.size() + " trial(s) of " + experiment + " failed:\n  "
         + failures.stream().map(TrialFailure::toString).collect(Collectors.joining("\n  ")),
         failures.get(0).cause());
@@ -26,7 +26,7 @@ public final class ExperimentFailedException extends RuntimeException {
   }
 
   /** The rows that did finish (stored, and reused by the next run). */
-  public Results partial() {
+  public Results<?> partial() {
     return partial;
   }
 }

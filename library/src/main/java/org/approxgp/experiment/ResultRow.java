@@ -7,8 +7,8 @@ import java.util.Objects;
 
 /**
  * An ordered, immutable row of named results: numbers, strings, booleans or vectors
- * ({@code double[]}). Names must not clash with the key columns {@code method}, {@code seed},
- * {@code fold}.
+ * ({@code double[]}). Names must not clash with the experiment's key columns (the {@link Runner}
+ * reports a clash as a failed trial) nor be the reserved {@code trial}.
  */
 public final class ResultRow {
 
@@ -79,8 +79,8 @@ public final class ResultRow {
 
     private Builder putChecked(String name, Object value) {
       Objects.requireNonNull(name, "name");
-      if (TrialKeyColumns.isKeyColumn(name)) {
-        throw new IllegalArgumentException("'" + name + "' is a key column name");
+      if (TrialKeys.TRIAL.equals(name)) {
+        throw new IllegalArgumentException("'" + name + "' is reserved for the trial id");
       }
       if (values.put(name, value) != null) {
         throw new IllegalArgumentException("duplicate column '" + name + "'");

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,7 +35,11 @@ final class ResultStore implements AutoCloseable {
     this.lock = lock;
   }
 
-  static ResultStore open(Path root, String experiment, Record config) {
+  /**
+   * Opens (creating if needed) the results file of {@code config}; {@code keyColumns} are the
+   * experiment's key columns, stored in every line beside the trial id and dropped from the rows read back.
+   */
+  static ResultStore open(Path root, String experiment, Record config, List<String> keyColumns) {
     String canonical = ConfigHash.canonical(config);
     String hash = ConfigHash.hash(config);
     Path dir = root.resolve(experiment);
@@ -57,7 +62,7 @@ final class ResultStore implements AutoCloseable {
       } else {
         Files.writeString(sidecar, header, StandardCharsets.UTF_8);
       }
-      Map<String, ResultRow> rows = readAndRepair(file);
+      Map<String, ResultRow> rows = readAndRepair(file, keyColumns);
       OutputStream os = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
       return new ResultStore(file, rows, os, lock);
     } catch (IOException | RuntimeException e) {
@@ -72,7 +77,7 @@ final class ResultStore implements AutoCloseable {
   }
 
   /** Reads complete lines; truncates a partial (unterminated or unparsable) last line. */
-  private static Map<String, ResultRow> readAndRepair(Path file) throws IOException {
+  private static Map<String, ResultRow> readAndRepair(Path file, List<String> keyColumns) throws IOException {
     Map<String, ResultRow> rows = new LinkedHashMap<>();
     if (!Files.exists(file)) {
       return rows;
@@ -98,13 +103,11 @@ final class ResultStore implements AutoCloseable {
         }
         throw new IllegalStateException(file + ": corrupt line " + (i + 1) + ": " + e.getMessage());
       }
-      Object id = m.remove("trial");
+      Object id = m.remove(TrialKeys.TRIAL);
       if (!(id instanceof String trialId)) {
         throw new IllegalStateException(file + ": line " + (i + 1) + " has no trial id");
       }
-      m.remove(TrialKeyColumns.METHOD);
-      m.remove(TrialKeyColumns.SEED);
-      m.remove(TrialKeyColumns.FOLD);
+      m.keySet().removeAll(keyColumns);
       rows.put(trialId, ResultRow.ofRaw(m));
       goodBytes += line.getBytes(StandardCharsets.UTF_8).length + 1;
     }
@@ -125,13 +128,11 @@ final class ResultStore implements AutoCloseable {
     return existing;
   }
 
-  /** Appends one complete line and flushes it to the OS before returning. Thread-safe. */
-  synchronized void append(TrialKey key, ResultRow row) {
+  /** Appends one complete line (trial id, key columns, results) and flushes it to the OS before returning. Thread-safe. */
+  synchronized void append(String trialId, Map<String, Object> keyValues, ResultRow row) {
     LinkedHashMap<String, Object> m = new LinkedHashMap<>();
-    m.put("trial", key.id());
-    m.put(TrialKeyColumns.METHOD, key.method());
-    m.put(TrialKeyColumns.SEED, key.seed());
-    m.put(TrialKeyColumns.FOLD, (long) key.fold());
+    m.put(TrialKeys.TRIAL, trialId);
+    m.putAll(keyValues);
     m.putAll(row.values());
     byte[] line = (JsonRows.write(m) + "\n").getBytes(StandardCharsets.UTF_8);
     try {

@@ -1,5 +1,6 @@
 package org.approxgp.experiment;
 
+import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,19 +17,24 @@ import tech.tablesaw.columns.Column;
 /**
  * The rows of a run, in the order of the experiment's trial list (never completion order), with
  * how many were reused from the results file and how many computed now.
+ *
+ * @param <K> the experiment's trial-key record type
  */
-public final class Results {
+public final class Results<K extends Record> {
 
   private final String experiment;
   private final Path file;
-  private final List<TrialKey> keys;
+  private final Class<K> keyType;
+  private final List<K> keys;
   private final List<ResultRow> rows;
   private final int reused;
   private final int computed;
 
-  Results(String experiment, Path file, List<TrialKey> keys, List<ResultRow> rows, int reused, int computed) {
+  Results(String experiment, Path file, Class<K> keyType, List<K> keys, List<ResultRow> rows, int reused,
+      int computed) {
     this.experiment = experiment;
     this.file = file;
+    this.keyType = keyType;
     this.keys = List.copyOf(keys);
     this.rows = List.copyOf(rows);
     this.reused = reused;
@@ -44,7 +50,8 @@ public final class Results {
     return file;
   }
 
-  public List<TrialKey> keys() {
+  /** The trial keys of {@link #rows()}, position by position. */
+  public List<K> keys() {
     return keys;
   }
 
@@ -63,19 +70,16 @@ public final class Results {
   }
 
   /**
-   * One row per trial: {@code method, seed, fold}, then every result column in first-seen order.
-   * A column is a double column when all its values are numbers and one is a double, a long
-   * column when all are integers, boolean when all are booleans, otherwise strings (a vector as
+   * One row per trial: the key record's components (a string column for strings and enums, int,
+   * long or boolean column as declared), then every result column in first-seen order. A result
+   * column is a double column when all its values are numbers and one is a double, a long column
+   * when all are integers, boolean when all are booleans, otherwise strings (a vector as
    * {@code [1.0, 2.0]}; {@link ResultRow#getDoubles} gives the numbers).
    */
   public Table table() {
-    StringColumn method = StringColumn.create(TrialKeyColumns.METHOD);
-    LongColumn seed = LongColumn.create(TrialKeyColumns.SEED);
-    IntColumn fold = IntColumn.create(TrialKeyColumns.FOLD);
-    for (TrialKey k : keys) {
-      method.append(k.method());
-      seed.append(k.seed());
-      fold.append(k.fold());
+    Table t = Table.create(experiment);
+    for (RecordComponent rc : keyType.getRecordComponents()) {
+      t.addColumns(keyColumn(rc));
     }
     Map<String, List<Object>> cols = new LinkedHashMap<>();
     for (int i = 0; i < rows.size(); i++) {
@@ -88,7 +92,6 @@ public final class Results {
         col.add(e.getValue());
       }
     }
-    Table t = Table.create(experiment, method, seed, fold);
     cols.forEach((name, values) -> {
       while (values.size() < rows.size()) {
         values.add(null);
@@ -96,6 +99,26 @@ public final class Results {
       t.addColumns(column(name, values));
     });
     return t;
+  }
+
+  private Column<?> keyColumn(RecordComponent rc) {
+    String name = rc.getName();
+    Class<?> type = rc.getType();
+    Column<?> c = type == int.class ? IntColumn.create(name) : type == long.class ? LongColumn.create(name)
+        : type == boolean.class ? BooleanColumn.create(name) : StringColumn.create(name);
+    for (K k : keys) {
+      Object v = TrialKeys.values(k).get(name);
+      if (c instanceof IntColumn ic) {
+        ic.append(((Long) v).intValue());
+      } else if (c instanceof LongColumn lc) {
+        lc.append((Long) v);
+      } else if (c instanceof BooleanColumn bc) {
+        bc.append((Boolean) v);
+      } else {
+        ((StringColumn) c).append((String) v);
+      }
+    }
+    return c;
   }
 
   private static Column<?> column(String name, List<Object> values) {

@@ -47,7 +47,7 @@ public final class SmokePipeline {
     return Math.exp(c.mu() + 0.5 * c.sigma() * c.sigma());
   }
 
-  public static Experiment<Config> experiment(Config config) {
+  public static Experiment<Config, TrialKey> experiment(Config config) {
     List<TrialKey> keys = new ArrayList<>();
     for (String m : METHODS) {
       for (int s = 0; s < config.seeds(); s++) {

@@ -66,7 +66,8 @@ public final class Summaries {
     return out;
   }
 
-  static double mean(double[] xs) {
+  /** Arithmetic mean; NaN for no values. */
+  public static double mean(double[] xs) {
     if (xs.length == 0) {
       return Double.NaN;
     }
@@ -78,7 +79,7 @@ public final class Summaries {
   }
 
   /** Two-pass sample standard deviation. */
-  static double sd(double[] xs) {
+  public static double sd(double[] xs) {
     if (xs.length < 2) {
       return Double.NaN;
     }

@@ -5,8 +5,9 @@ package org.approxgp.experiment;
  * Implementations must be thread-safe and deterministic given {@code (config, key)}.
  *
  * @param <C> the experiment's config record type
+ * @param <K> the experiment's trial-key record type
  */
 @FunctionalInterface
-public interface Trial<C extends Record> {
-    ResultRow run(C config, TrialKey key) throws Exception;
+public interface Trial<C extends Record, K extends Record> {
+  ResultRow run(C config, K key) throws Exception;
 }

@@ -3,10 +3,10 @@ package org.approxgp.experiment;
 import java.util.Objects;
 
 /**
- * Identifies one independent trial of an experiment: which method, which seed, which fold.
- * Use {@code fold = 0} and/or {@code method = "-"} when an experiment has no folds or methods.
+ * A ready-made trial key for experiments whose trials are exactly (method, seed, fold); experiments
+ * with other coordinates declare their own key record (see {@link TrialKeys}).
  *
- * @param method name of the method (never blank, no line breaks)
+ * @param method name of the method (non-blank, one line, no {@code ;} or {@code =})
  * @param seed   seed from which the trial derives all its randomness
  * @param fold   cross-validation fold or split index
  */
@@ -14,8 +14,10 @@ public record TrialKey(String method, long seed, int fold) {
 
   public TrialKey {
     Objects.requireNonNull(method, "method");
-    if (method.isBlank() || method.contains("\n") || method.contains("\r")) {
-      throw new IllegalArgumentException("method must be a non-blank single line: '" + method + "'");
+    if (method.isBlank() || method.contains("\n") || method.contains("\r") || method.contains(";")
+        || method.contains("=")) {
+      throw new IllegalArgumentException("method must be a non-blank single line without ';' or '=': '"
+          + method + "'");
     }
   }
 
@@ -25,7 +27,7 @@ public record TrialKey(String method, long seed, int fold) {
 
   /** Stable identifier used in the results file, e.g. {@code method=ep;seed=3;fold=0}. */
   public String id() {
-    return "method=" + method + ";seed=" + seed + ";fold=" + fold;
+    return TrialKeys.id(this);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package org.approxgp.report;
 
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Map;
 import org.approxgp.inference.Diagnostics;
 import org.approxgp.inference.Posterior;
@@ -34,10 +35,10 @@ public final class ModelViews {
       kernel.append(f.kernel().name());
       ev.append(Math.round(f.logEvidence() * 1e4) / 1e4);
       double[] theta = f.kernel().logHyperparameters();
-      sv.append(Double.parseDouble(String.format("%.4g", Math.exp(theta[theta.length - 1]))));
+      sv.append(round4(Math.exp(theta[theta.length - 1])));
       double[] l = Arrays.stream(theta, 0, theta.length - 1).map(Math::exp).toArray();
       ls.append(l.length <= 3 ? Arrays.toString(round(l)) : l.length + " values, geometric mean "
-          + String.format("%.4g", Math.exp(Arrays.stream(theta, 0, theta.length - 1).average().orElse(0))));
+          + String.format(Locale.ROOT, "%.4g", Math.exp(Arrays.stream(theta, 0, theta.length - 1).average().orElse(0))));
       it.append(f.iterations());
       conv.append(f.converged());
       status.append(f.optimized() ? f.optimizerStatus().replace("LBFGS_", "").replace("LBFGSERR_", "") : "fixed θ");
@@ -68,6 +69,14 @@ public final class ModelViews {
   }
 
   private static double[] round(double[] v) {
-    return Arrays.stream(v).map(x -> Double.parseDouble(String.format("%.4g", x))).toArray();
+    return Arrays.stream(v).map(ModelViews::round4).toArray();
+  }
+
+  /**
+   * {@code x} to 4 significant digits. Formatted with {@link Locale#ROOT} because the text is parsed
+   * back: under the default locale a German or French JVM writes "1,234" and the parse throws.
+   */
+  static double round4(double x) {
+    return Double.parseDouble(String.format(Locale.ROOT, "%.4g", x));
   }
 }

@@ -189,12 +189,12 @@ class JsonRowsTest {
 
   @Test
   void vectorRowsGoThroughTheStoreBitExactlyAndShowInTheTable(@TempDir Path dir) {
-    Trial<VecCfg> trial = (c, k) -> ResultRow.builder()
+    Trial<VecCfg, TrialKey> trial = (c, k) -> ResultRow.builder()
         .put("v", java.util.Arrays.copyOf(awkwardDoubles(k.seed(), c.n()), 20 + c.n())).put("s", k.seed()).build();
-    Experiment<VecCfg> exp = Experiment.of("vectors", new VecCfg(5), Experiment.grid(List.of("a"), 3, 1), trial);
+    Experiment<VecCfg, TrialKey> exp = Experiment.of("vectors", new VecCfg(5), Experiment.grid(List.of("a"), 3, 1), trial);
     Runner runner = Runner.defaults().withResultsRoot(dir).withThreads(2).withProgress(ProgressListener.none());
-    Results first = runner.run(exp);
-    Results again = runner.run(exp);
+    Results<TrialKey> first = runner.run(exp);
+    Results<TrialKey> again = runner.run(exp);
     assertEquals(3, again.reused());
     assertEquals(first.rows(), again.rows(), "read back from the file equal to the computed rows");
     assertArrayEquals(awkwardDoubles(2, 5), java.util.Arrays.copyOf(again.rows().get(2).getDoubles("v"), 22));

@@ -49,7 +49,7 @@ class LegacyResultsFileTest {
     assertEquals(HASH, ConfigHash.hash(CFG), "the config still hashes to the legacy file");
     assertTrue(!original.endsWith("\n") && original.lines().count() == 5, "the resource has a torn 5th line");
     // through the public API: every trial must come from the file, none recomputed
-    Results r = Runner.defaults().withResultsRoot(root).withThreads(1).withProgress(ProgressListener.none())
+    Results<TrialKey> r = Runner.defaults().withResultsRoot(root).withThreads(1).withProgress(ProgressListener.none())
         .run(Experiment.of("legacy", CFG, KEYS, (c, k) -> {
           throw new AssertionError("recomputed " + k);
         }));
@@ -84,7 +84,7 @@ class LegacyResultsFileTest {
     List<TrialKey> keys = new ArrayList<>(KEYS);
     keys.add(TrialKey.of("vb", 0, 0));
     Runner runner = Runner.defaults().withResultsRoot(root).withThreads(1).withProgress(ProgressListener.none());
-    Results r = runner.run(Experiment.of("legacy", CFG, keys, LegacyResultsMaker::row));
+    Results<TrialKey> r = runner.run(Experiment.of("legacy", CFG, keys, LegacyResultsMaker::row));
     assertEquals(4, r.reused());
     assertEquals(1, r.computed());
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -92,7 +92,7 @@ class LegacyResultsFileTest {
     assertTrue(lines.get(0).contains("\"nan\":\"__d:NaN\""), lines.get(0));
     assertTrue(lines.get(4).contains("\"nan\":NaN,\"pos_inf\":Infinity,\"neg_inf\":-Infinity"), lines.get(4));
 
-    Results again = runner.run(Experiment.of("legacy", CFG, keys, LegacyResultsMaker::row));
+    Results<TrialKey> again = runner.run(Experiment.of("legacy", CFG, keys, LegacyResultsMaker::row));
     assertEquals(5, again.reused(), "a file mixing both dialects reads whole");
     for (int i = 0; i < keys.size(); i++) {
       assertEquals(LegacyResultsMaker.row(CFG, keys.get(i)), again.rows().get(i), keys.get(i).toString());
@@ -104,10 +104,10 @@ class LegacyResultsFileTest {
     List<String> lines = new ArrayList<>(original.lines().toList());
     lines.set(1, lines.get(1).substring(0, 60));
     Files.writeString(file, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> ResultStore.open(root, "legacy", CFG));
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> ResultStore.open(root, "legacy", CFG, TrialKeys.columns(TrialKey.class)));
     assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("corrupt line 2"), e.getMessage());
     IllegalStateException again = assertThrows(IllegalStateException.class,
-        () -> ResultStore.open(root, "legacy", CFG));
+        () -> ResultStore.open(root, "legacy", CFG, TrialKeys.columns(TrialKey.class)));
     assertTrue(!(again instanceof ResultsLockedException) && again.getMessage().contains("corrupt line 2"),
         "the failed open released its lock: " + again.getMessage());
   }
@@ -115,13 +115,13 @@ class LegacyResultsFileTest {
   @Test
   void changedConfigGetsANewFileAndAnEditedSidecarIsRefused() throws IOException {
     LegacyResultsMaker.LegacyCfg other = new LegacyResultsMaker.LegacyCfg(3, 0.25, "legacy \"v1\"");
-    try (ResultStore store = ResultStore.open(root, "legacy", other)) {
+    try (ResultStore store = ResultStore.open(root, "legacy", other, TrialKeys.columns(TrialKey.class))) {
       assertTrue(store.existing().isEmpty());
       assertTrue(!store.file().equals(file));
     }
     Path sidecar = root.resolve("legacy").resolve(HASH + ".config.txt");
     Files.writeString(sidecar, Files.readString(sidecar).replace("scale=0.5", "scale=0.75"));
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> ResultStore.open(root, "legacy", CFG));
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> ResultStore.open(root, "legacy", CFG, TrialKeys.columns(TrialKey.class)));
     assertTrue(e.getMessage().contains(sidecar.toString()), e.getMessage());
   }
 }

@@ -15,9 +15,9 @@ public final class LegacyResultsMaker {
   public static void main(String[] args) {
     Path root = Path.of(args[0]);
     LegacyCfg cfg = new LegacyCfg(3, 0.5, "legacy \"v1\"");
-    Experiment<LegacyCfg> exp = Experiment.of("legacy", cfg,
+    Experiment<LegacyCfg, TrialKey> exp = Experiment.of("legacy", cfg,
         Experiment.grid(List.of("ep", "qp"), 2, 1), LegacyResultsMaker::row);
-    Results r = Runner.defaults().withResultsRoot(root).withThreads(1).withProgress(ProgressListener.none())
+    Results<TrialKey> r = Runner.defaults().withResultsRoot(root).withThreads(1).withProgress(ProgressListener.none())
         .run(exp);
     System.out.println(r.file());
   }

@@ -41,7 +41,7 @@ class RunnerTest {
         .put("method name", k.method()).build();
   }
 
-  private Experiment<Cfg> experiment(Cfg cfg, Trial<Cfg> trial) {
+  private Experiment<Cfg, TrialKey> experiment(Cfg cfg, Trial<Cfg, TrialKey> trial) {
     return Experiment.of("unit", cfg, Experiment.grid(List.of("a", "b"), 5, 2), trial);
   }
 
@@ -70,25 +70,25 @@ class RunnerTest {
     assertEquals(k, lines(file).size());
 
     calls.set(0);
-    Results resumed = runner(dir, 2).run(experiment(cfg, this::compute));
+    Results<TrialKey> resumed = runner(dir, 2).run(experiment(cfg, this::compute));
     assertEquals(20 - k, calls.get(), "only the unfinished trials run again");
     assertEquals(k, resumed.reused());
     assertEquals(20 - k, resumed.computed());
     assertEquals(20, lines(file).size());
 
     calls.set(0);
-    Results again = runner(dir, 2).run(experiment(cfg, this::compute));
+    Results<TrialKey> again = runner(dir, 2).run(experiment(cfg, this::compute));
     assertEquals(0, calls.get(), "a finished experiment computes nothing");
     assertEquals(20, again.reused());
 
-    Results fresh = runner(dir.resolve("fresh"), 1).run(experiment(cfg, this::compute));
+    Results<TrialKey> fresh = runner(dir.resolve("fresh"), 1).run(experiment(cfg, this::compute));
     assertEquals(fresh.table().printAll(), again.table().printAll(), "resumed results equal a clean run");
   }
 
   @Test
   void partialLastLineIsIgnoredAndRepaired() throws IOException {
     Cfg cfg = new Cfg(10, 1.0);
-    Results first = runner(dir, 2).run(experiment(cfg, this::compute));
+    Results<TrialKey> first = runner(dir, 2).run(experiment(cfg, this::compute));
     Path file = first.file();
     List<String> full = lines(file);
     // Simulate a kill mid-write: drop the last 3 rows, leave half of the next one.
@@ -97,7 +97,7 @@ class RunnerTest {
     Files.writeString(file, String.join("\n", kept) + "\n" + torn, StandardCharsets.UTF_8);
 
     calls.set(0);
-    Results resumed = runner(dir, 2).run(experiment(cfg, this::compute));
+    Results<TrialKey> resumed = runner(dir, 2).run(experiment(cfg, this::compute));
     assertEquals(3, calls.get());
     assertEquals(first.table().printAll(), resumed.table().printAll());
     List<String> repaired = lines(file);
@@ -107,9 +107,9 @@ class RunnerTest {
 
   @Test
   void changedConfigWritesNewResultsFile() throws IOException {
-    Results a = runner(dir, 2).run(experiment(new Cfg(10, 1.0), this::compute));
+    Results<TrialKey> a = runner(dir, 2).run(experiment(new Cfg(10, 1.0), this::compute));
     calls.set(0);
-    Results b = runner(dir, 2).run(experiment(new Cfg(10, 2.0), this::compute));
+    Results<TrialKey> b = runner(dir, 2).run(experiment(new Cfg(10, 2.0), this::compute));
     assertEquals(20, calls.get(), "nothing reused across configs");
     assertFalse(a.file().equals(b.file()));
     try (Stream<Path> s = Files.list(dir.resolve("unit"))) {
@@ -152,14 +152,14 @@ class RunnerTest {
     assertFalse(e.partial().keys().contains(bad));
 
     calls.set(0);
-    Results r = runner(dir, 3).run(experiment(cfg, this::compute));
+    Results<TrialKey> r = runner(dir, 3).run(experiment(cfg, this::compute));
     assertEquals(1, calls.get(), "only the failed trial runs again");
     assertEquals(20, r.rows().size());
   }
 
   @Test
   void tableHasKeyColumnsThenResultColumnsInTrialOrder() {
-    Results r = runner(dir, 2).run(experiment(new Cfg(10, 1.0), this::compute));
+    Results<TrialKey> r = runner(dir, 2).run(experiment(new Cfg(10, 1.0), this::compute));
     Table t = r.table();
     assertEquals(List.of("method", "seed", "fold", "mean", "draws", "method name"), t.columnNames());
     assertEquals("a", t.stringColumn("method").get(0));
@@ -171,12 +171,107 @@ class RunnerTest {
 
   @Test
   void corruptLineInTheMiddleIsAnErrorNotSilentlyDropped() throws IOException {
-    Results first = runner(dir, 1).run(experiment(new Cfg(10, 1.0), this::compute));
+    Results<TrialKey> first = runner(dir, 1).run(experiment(new Cfg(10, 1.0), this::compute));
     List<String> ls = new java.util.ArrayList<>(lines(first.file()));
     ls.set(4, "{\"trial\":\"broken");
     Files.write(first.file(), ls, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
     IllegalStateException e = assertThrows(IllegalStateException.class,
         () -> runner(dir, 1).run(experiment(new Cfg(10, 1.0), this::compute)));
     assertTrue(e.getMessage().contains("corrupt line 5"), e.getMessage());
+  }
+
+  /** A key record of the experiment's own shape: two strings, an int seed, an enum, a boolean. */
+  enum Variant { PLAIN, FANCY }
+
+  record PairKey(String dataset, String method, int seed, Variant variant, boolean warm) {
+  }
+
+  private static Experiment<Cfg, PairKey> pairExperiment(Cfg cfg) {
+    List<PairKey> keys = new java.util.ArrayList<>();
+    for (String d : List.of("iono", "crabs")) {
+      for (String m : List.of("ep", "qp")) {
+        for (int s = 0; s < 3; s++) {
+          keys.add(new PairKey(d, m, s, s == 2 ? Variant.FANCY : Variant.PLAIN, s == 1));
+        }
+      }
+    }
+    return Experiment.of("pairs", cfg, PairKey.class, keys,
+        (c, k) -> ResultRow.builder().put("value", c.scale() * (k.seed() + 10 * k.method().length())).build());
+  }
+
+  @Test
+  void ownKeyRecordGivesTheKeyColumnsAndTheStoredTrialId() throws IOException {
+    Results<PairKey> r = runner(dir, 3).run(pairExperiment(new Cfg(1, 1.0)));
+    Table t = r.table();
+    assertEquals(List.of("dataset", "method", "seed", "variant", "warm", "value"), t.columnNames());
+    assertEquals("crabs", t.stringColumn("dataset").get(6));
+    assertEquals("ep", t.stringColumn("method").get(6));
+    assertEquals(2, t.intColumn("seed").get(2));
+    assertEquals("FANCY", t.stringColumn("variant").get(2));
+    assertTrue(t.booleanColumn("warm").get(1));
+    assertEquals(new PairKey("iono", "qp", 1, Variant.PLAIN, true), r.keys().get(4));
+    List<String> stored = lines(r.file());
+    assertTrue(stored.stream().anyMatch(l -> l.contains(
+        "\"trial\":\"dataset=crabs;method=qp;seed=2;variant=FANCY;warm=false\"")), stored.get(0));
+    Results<PairKey> again = runner(dir, 1).run(pairExperiment(new Cfg(1, 1.0)));
+    assertEquals(12, again.reused());
+    assertEquals(t.printAll(), again.table().printAll(), "rows read back under the same keys");
+  }
+
+  @Test
+  void keyRecordsWithUnsupportedComponentsOrBadValuesAreRejected() {
+    record DoubleKey(double x) {
+    }
+    assertThrows(IllegalArgumentException.class,
+        () -> Experiment.of("bad", new Cfg(1, 1.0), DoubleKey.class, List.of(new DoubleKey(1)), (c, k) -> null));
+    assertThrows(IllegalArgumentException.class, () -> TrialKeys.id(new PairKey("a;b", "ep", 0, Variant.PLAIN,
+        false)));
+  }
+
+  @Test
+  void resultColumnNamedLikeAKeyColumnFailsTheTrial() {
+    ExperimentFailedException e = assertThrows(ExperimentFailedException.class, () -> runner(dir, 1).run(
+        Experiment.of("clash", new Cfg(1, 1.0), List.of(TrialKey.of("a", 0, 0)),
+            (c, k) -> ResultRow.builder().put("seed", 1.0).build())));
+    assertTrue(e.getMessage().contains("clashes with a key column"), e.getMessage());
+  }
+
+  /** Runs the pending trials backwards on the calling thread, recording what it was given. */
+  private static final class ReverseExecutor implements TrialExecutor {
+    final List<Record> given = new java.util.ArrayList<>();
+
+    @Override
+    public <C extends Record, K extends Record> void execute(Experiment<C, K> exp, List<K> pending,
+        Callback<K> callback) {
+      given.addAll(pending);
+      for (int i = pending.size() - 1; i >= 0; i--) {
+        K k = pending.get(i);
+        try {
+          callback.finished(k, exp.trial().run(exp.config(), k));
+        } catch (Exception e) {
+          callback.failed(k, e);
+        }
+      }
+    }
+  }
+
+  @Test
+  void executorSeamReceivesOnlyPendingTrialsAndRowsKeepTrialOrder() {
+    Cfg cfg = new Cfg(10, 1.0);
+    assertThrows(ExperimentFailedException.class, () -> runner(dir, 2).run(experiment(cfg, (c, k) -> {
+      if (k.seed() >= 2) {
+        throw new IllegalStateException("not yet");
+      }
+      return compute(c, k);
+    })));
+    ReverseExecutor reverse = new ReverseExecutor();
+    Results<TrialKey> r = runner(dir, 1).withExecutor(reverse).run(experiment(cfg, this::compute));
+    List<TrialKey> expected = Experiment.grid(List.of("a", "b"), 5, 2).stream().filter(k -> k.seed() >= 2).toList();
+    assertEquals(expected, reverse.given, "the executor gets the pending trials, in trial order");
+    assertEquals(8, r.reused());
+    assertEquals(12, r.computed());
+    Results<TrialKey> clean = runner(dir.resolve("clean"), 1).run(experiment(cfg, this::compute));
+    assertEquals(clean.keys(), r.keys());
+    assertEquals(clean.table().printAll(), r.table().printAll());
   }
 }

@@ -22,7 +22,7 @@ public final class StoreLockHolder {
   }
 
   public static void main(String[] args) throws IOException {
-    try (ResultStore store = ResultStore.open(Path.of(args[0]), EXPERIMENT, CONFIG)) {
+    try (ResultStore store = ResultStore.open(Path.of(args[0]), EXPERIMENT, CONFIG, TrialKeys.columns(TrialKey.class))) {
       System.out.println(READY + " " + store.file());
       System.out.flush();
       while (System.in.read() >= 0) {

@@ -26,35 +26,35 @@ class StoreLockTest {
 
   @Test
   void secondOpenInTheSameJvmRefusesUntilTheFirstCloses() {
-    ResultStore first = ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG);
+    ResultStore first = ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class));
     try {
-      first.append(TrialKey.of("a", 0, 0), row(0));
+      first.append(TrialKeys.id(TrialKey.of("a", 0, 0)), TrialKeys.values(TrialKey.of("a", 0, 0)), row(0));
       ResultsLockedException e = assertThrows(ResultsLockedException.class,
-          () -> ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG));
+          () -> ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class)));
       assertEquals(first.file(), e.resultsFile());
       assertTrue(e.getMessage().contains(first.file().toString()), e.getMessage());
       assertTrue(e.getMessage().contains("in use by another run"), e.getMessage());
       assertEquals(1, e.getMessage().lines().count(), "one line: " + e.getMessage());
       // a different config is a different file and a different lock
       try (ResultStore other = ResultStore.open(dir, StoreLockHolder.EXPERIMENT,
-          new StoreLockHolder.LockCfg(3, "lock test"))) {
+          new StoreLockHolder.LockCfg(3, "lock test"), TrialKeys.columns(TrialKey.class))) {
         assertFalse(other.file().equals(first.file()));
       }
     } finally {
       first.close();
     }
-    try (ResultStore again = ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG)) {
+    try (ResultStore again = ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class))) {
       assertEquals(1, again.existing().size(), "the refused open changed nothing");
     }
   }
 
   @Test
   void runnerRefusesWhileTheStoreIsHeldAndLeavesTheFileAlone() throws IOException {
-    Experiment<StoreLockHolder.LockCfg> exp = Experiment.of(StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG,
+    Experiment<StoreLockHolder.LockCfg, TrialKey> exp = Experiment.of(StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG,
         Experiment.grid(List.of("a"), 2, 1), (c, k) -> row(k.seed()));
     Runner runner = Runner.defaults().withResultsRoot(dir).withThreads(1).withProgress(ProgressListener.none());
-    try (ResultStore held = ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG)) {
-      held.append(TrialKey.of("a", 0, 0), row(0));
+    try (ResultStore held = ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class))) {
+      held.append(TrialKeys.id(TrialKey.of("a", 0, 0)), TrialKeys.values(TrialKey.of("a", 0, 0)), row(0));
       // an unterminated line: the refused run must not "repair" (truncate) the file under the holder
       Files.writeString(held.file(), "{\"trial\":", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
       long size = Files.size(held.file());
@@ -62,7 +62,7 @@ class StoreLockTest {
       assertTrue(e.getMessage().contains(held.file().toString()), e.getMessage());
       assertEquals(size, Files.size(held.file()));
     }
-    Results r = runner.run(exp);
+    Results<TrialKey> r = runner.run(exp);
     assertEquals(1, r.reused());
     assertEquals(1, r.computed());
   }
@@ -84,7 +84,7 @@ class StoreLockTest {
       assertTrue(child.isAlive());
 
       ResultsLockedException e = assertThrows(ResultsLockedException.class,
-          () -> ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG));
+          () -> ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class)));
       Path file = Path.of(line.substring(StoreLockHolder.READY.length() + 1));
       assertEquals(file, e.resultsFile());
       assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("another run"),
@@ -92,7 +92,7 @@ class StoreLockTest {
 
       child.destroyForcibly();
       child.waitFor();
-      try (ResultStore s = ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG)) {
+      try (ResultStore s = ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class))) {
         assertEquals(file, s.file(), "the OS released the dead process's lock");
       }
     } finally {

@@ -3,8 +3,8 @@ package org.approxgp.reliability;
 import java.nio.file.Path;
 import java.util.List;
 import org.approxgp.experiment.ProgressListener;
-import org.approxgp.experiment.QpMining;
 import org.approxgp.experiment.Runner;
+import org.approxgp.papers.qp.QpMining;
 
 /**
  * The child JVM of {@link KillAndResumeTest}: runs a real experiment (the QP paper's Mining row,

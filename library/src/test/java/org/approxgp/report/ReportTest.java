@@ -69,4 +69,45 @@ class ReportTest {
     assertTrue(MimeBundles.of("a string").isEmpty());
     assertTrue(MimeBundles.supports(XYChart.class));
   }
+
+  /** A fit at fixed hyperparameters (no optimisation): 8 points in {@code d} dimensions, probit. */
+  private static org.approxgp.model.FittedGp fixedFit(org.approxgp.kernel.Kernel k, int d) {
+    double[][] x = new double[8][d];
+    double[] y = new double[8];
+    for (int i = 0; i < 8; i++) {
+      for (int j = 0; j < d; j++) {
+        x[i][j] = Math.sin(1.7 * i + j);
+      }
+      y[i] = i % 3 == 0 ? -1 : 1;
+    }
+    var problem = org.approxgp.inference.Problem.of(k, x, y, org.approxgp.likelihood.Probit.get());
+    return org.approxgp.model.GpModel.fit(problem, org.approxgp.model.Methods.byName("ep"),
+        org.approxgp.model.GpModel.FitOptions.fixed());
+  }
+
+  /**
+   * Displaying a fit under a locale with a decimal comma: {@link ModelViews} used to format with the
+   * default locale and parse the text back, which threw under Locale.GERMANY.
+   */
+  @Test
+  void displayWorksUnderAGermanLocale() {
+    java.util.Locale saved = java.util.Locale.getDefault();
+    java.util.Locale.setDefault(java.util.Locale.GERMANY);
+    try {
+      var iso = fixedFit(org.approxgp.kernel.SquaredExponential.iso(0.7654321, 1.2345678), 2);
+      Table t = ModelViews.of(iso);
+      assertEquals(1.235, t.doubleColumn("signal variance").get(0));
+      assertEquals("[0.7654]", t.stringColumn("length-scale(s)").get(0));
+      var ard = fixedFit(org.approxgp.kernel.SquaredExponential.ard(new double[] {0.5, 2.345678, 7, 1}, 2.5), 4);
+      Table a = ModelViews.compare(new java.util.LinkedHashMap<>(Map.of("ard", ard)));
+      double geo = Math.pow(0.5 * 2.345678 * 7, 0.25);
+      assertEquals("4 values, geometric mean " + String.format(java.util.Locale.ROOT, "%.4g", geo),
+          a.stringColumn("length-scale(s)").get(0));
+      assertTrue(a.stringColumn("length-scale(s)").get(0).contains("."), "a decimal point, not a comma");
+      assertTrue(Tables.toHtml(Tables.rounded(t, 3)).contains("1.24"), "rounded display uses a decimal point");
+      assertTrue(MimeBundles.of(t).orElseThrow().get(MimeBundles.HTML).contains("<table"));
+    } finally {
+      java.util.Locale.setDefault(saved);
+    }
+  }
 }

@@ -1,4 +1,4 @@
-package org.approxgp.experiment;
+package org.approxgp.papers.qp;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,6 +12,10 @@ import org.approxgp.data.Split;
 import org.approxgp.data.Splits;
 import org.approxgp.data.Standardizer;
 import org.approxgp.data.TargetKind;
+import org.approxgp.experiment.Experiment;
+import org.approxgp.experiment.ProjectPaths;
+import org.approxgp.experiment.ResultRow;
+import org.approxgp.experiment.Summaries;
 import org.approxgp.inference.Prediction;
 import org.approxgp.inference.Problem;
 import org.approxgp.kernel.Kernel;
@@ -42,8 +46,13 @@ public final class QpTable1 {
   /** Table 1's classification rows, in the paper's order. */
   public static final List<String> DATASETS =
       List.of("ionosphere", "cancer", "pima", "crabs", "sonar", "glass", "wine1", "wine2", "wine3");
-  /** The paper's numbers: TE ×10⁻² and NTLL ×10⁻³ (mean, sd) for EP, QP, VB. */
-  public static final Map<String, double[][]> PAPER = paper();
+
+  /**
+   * One trial: fold {@code fold} of seed {@code seed}'s 10-fold split of {@code dataset}, fitted by
+   * {@code method}.
+   */
+  public record Key(String dataset, String method, long seed, int fold) {
+  }
 
   /**
    * @param datasets data set names (see {@link #dataset(String)})
@@ -151,19 +160,19 @@ public final class QpTable1 {
     return Table.create("data sets", ds, rows, feats, pos, paperShape, note);
   }
 
-  /** Trials: every data set × method × seed × fold; the trial key's method is "dataset/method". */
-  public static Experiment<Config> experiment(Config c) {
-    List<TrialKey> keys = new ArrayList<>();
+  /** Trials: every data set × method × seed × fold, in that nesting order. */
+  public static Experiment<Config, Key> experiment(Config c) {
+    List<Key> keys = new ArrayList<>();
     for (String d : c.datasets()) {
       for (String m : c.methods()) {
         for (int s = 0; s < c.seeds(); s++) {
           for (int f = 0; f < c.folds(); f++) {
-            keys.add(TrialKey.of(d + "/" + m, s, f));
+            keys.add(new Key(d, m, s, f));
           }
         }
       }
     }
-    return Experiment.of(NAME + "-" + c.kernel(), c, keys, QpTable1::trial);
+    return Experiment.of(NAME + "-" + c.kernel(), c, Key.class, keys, QpTable1::trial);
   }
 
   static Kernel initialKernel(String kernel, int d) {
@@ -196,10 +205,9 @@ public final class QpTable1 {
         st.apply(test.features()), test.target());
   }
 
-  static ResultRow trial(Config c, TrialKey key) {
-    String[] dm = key.method().split("/", 2);
-    String method = dm[1];
-    FoldProblem fp = foldProblem(dm[0], c.kernel(), key.seed(), key.fold());
+  static ResultRow trial(Config c, Key key) {
+    String method = key.method();
+    FoldProblem fp = foldProblem(key.dataset(), c.kernel(), key.seed(), key.fold());
     Problem problem = fp.problem();
     Kernel k0 = problem.kernel();
     double[][] xTest = fp.xTest();
@@ -229,8 +237,6 @@ public final class QpTable1 {
     double[] ll = fit.logPredictive(xTest, yTest);
     double[] theta = fit.kernel().logHyperparameters();
     return ResultRow.builder()
-        .put("dataset", dm[0])
-        .put("inference", method)
         .put("te", Metrics.testError(p, yTest))
         .put("ntll", Metrics.negativeLogLikelihood(ll))
         .put("log_evidence", fit.logEvidence())
@@ -252,7 +258,7 @@ public final class QpTable1 {
     Map<String, Map<String, TreeMap<Long, double[]>>> acc = new LinkedHashMap<>();
     for (int i = 0; i < rows.rowCount(); i++) {
       String d = rows.stringColumn("dataset").get(i);
-      String m = rows.stringColumn("inference").get(i);
+      String m = rows.stringColumn("method").get(i);
       long seed = rows.longColumn("seed").get(i);
       double[] a = acc.computeIfAbsent(d, x -> new LinkedHashMap<>()).computeIfAbsent(m, x -> new TreeMap<>())
           .computeIfAbsent(seed, x -> new double[3]);
@@ -269,7 +275,6 @@ public final class QpTable1 {
     DoubleColumn nt = DoubleColumn.create("NTLL ×1e-3");
     DoubleColumn ntSd = DoubleColumn.create("NTLL sd");
     DoubleColumn paperNt = DoubleColumn.create("paper NTLL");
-    List<String> order = List.of("ep", "qp", "vb");
     acc.forEach((d, byMethod) -> byMethod.forEach((m, bySeed) -> {
       double[] teSeeds = bySeed.values().stream().mapToDouble(a -> a[0] / a[2]).toArray();
       double[] ntSeeds = bySeed.values().stream().mapToDouble(a -> a[1] / a[2]).toArray();
@@ -280,10 +285,9 @@ public final class QpTable1 {
       teSd.append(100 * Summaries.sd(teSeeds));
       nt.append(1000 * Summaries.mean(ntSeeds));
       ntSd.append(1000 * Summaries.sd(ntSeeds));
-      double[][] paper = PAPER.get(d);
-      int j = order.indexOf(m);
-      paperTe.append(paper == null || j < 0 ? Double.NaN : paper[j][0]);
-      paperNt.append(paper == null || j < 0 ? Double.NaN : paper[3 + j][0]);
+      var paper = QpPaper.table1(d, m);
+      paperTe.append(paper.map(p -> p.te().mean()).orElse(Double.NaN));
+      paperNt.append(paper.map(p -> p.ntll().mean()).orElse(Double.NaN));
     }));
     return Table.create("Table 1 (ours beside the paper's)", ds, ms, seeds, te, teSd, paperTe, nt, ntSd, paperNt);
   }
@@ -296,7 +300,7 @@ public final class QpTable1 {
     Map<String, Map<String, double[]>> byKey = new LinkedHashMap<>();
     for (int i = 0; i < rows.rowCount(); i++) {
       String d = rows.stringColumn("dataset").get(i);
-      String m = rows.stringColumn("inference").get(i);
+      String m = rows.stringColumn("method").get(i);
       String k = rows.longColumn("seed").get(i) + "/" + rows.intColumn("fold").get(i);
       double[] v = byKey.computeIfAbsent(d, x -> new LinkedHashMap<>()).computeIfAbsent(k, x -> new double[] {Double.NaN, Double.NaN});
       if (m.equals("ep")) {
@@ -340,42 +344,26 @@ public final class QpTable1 {
     StringColumn ate = StringColumn.create("TE agrees");
     DoubleColumn dnt = DoubleColumn.create("NTLL diff ×1e-3");
     StringColumn ant = StringColumn.create("NTLL agrees");
-    List<String> order = List.of("ep", "qp", "vb");
     for (int i = 0; i < summary.rowCount(); i++) {
       String d = summary.containsColumn("data") ? summary.stringColumn("data").get(i) : "mining";
       String m = summary.stringColumn("method").get(i);
-      double[][] paper = PAPER.get(d);
-      int j = order.indexOf(m);
-      if (paper == null || j < 0) {
+      var entry = QpPaper.table1(d, m);
+      if (entry.isEmpty()) {
         continue;
       }
+      QpPaper.Stat pte = entry.get().te();
+      QpPaper.Stat pnt = entry.get().ntll();
       double te = summary.doubleColumn("TE ×1e-2").getDouble(i);
       double teSd = summary.doubleColumn("TE sd").getDouble(i);
       double nt = summary.doubleColumn("NTLL ×1e-3").getDouble(i);
       double ntSd = summary.doubleColumn("NTLL sd").getDouble(i);
       ds.append(d);
       ms.append(m);
-      dte.append(te - paper[j][0]);
-      dnt.append(nt - paper[3 + j][0]);
-      ate.append(Math.abs(te - paper[j][0]) <= 2 * Math.hypot(paper[j][1], Double.isNaN(teSd) ? 0 : teSd) ? "yes" : "no");
-      ant.append(Math.abs(nt - paper[3 + j][0]) <= 2 * Math.hypot(paper[3 + j][1], Double.isNaN(ntSd) ? 0 : ntSd) ? "yes" : "no");
+      dte.append(te - pte.mean());
+      dnt.append(nt - pnt.mean());
+      ate.append(Math.abs(te - pte.mean()) <= 2 * Math.hypot(pte.sd(), Double.isNaN(teSd) ? 0 : teSd) ? "yes" : "no");
+      ant.append(Math.abs(nt - pnt.mean()) <= 2 * Math.hypot(pnt.sd(), Double.isNaN(ntSd) ? 0 : ntSd) ? "yes" : "no");
     }
     return Table.create("agreement with the paper (within 2 combined sd)", ds, ms, dte, ate, dnt, ant);
-  }
-
-  private static Map<String, double[][]> paper() {
-    // rows: EP, QP, VB TE (mean, sd); then EP, QP, VB NTLL (mean, sd) — Zhang et al. 2020, Table 1
-    Map<String, double[][]> m = new LinkedHashMap<>();
-    m.put("ionosphere", new double[][] {{7.9, 0.5}, {7.9, 0.5}, {18.9, 6.9}, {215.9, 8.4}, {215.9, 8.5}, {337.4, 70.8}});
-    m.put("cancer", new double[][] {{3.2, 0.2}, {3.2, 0.2}, {3.1, 0.2}, {88.2, 3.1}, {88.2, 3.1}, {88.9, 19.1}});
-    m.put("pima", new double[][] {{20.3, 1.0}, {20.3, 1.0}, {21.9, 0.4}, {424.7, 13.0}, {424.0, 13.2}, {450.3, 2.6}});
-    m.put("crabs", new double[][] {{2.7, 0.5}, {2.7, 0.5}, {3.7, 0.7}, {64.4, 8.2}, {64.3, 8.4}, {164.7, 7.5}});
-    m.put("sonar", new double[][] {{14.0, 1.1}, {14.0, 1.1}, {25.7, 3.9}, {306.7, 10.8}, {306.2, 10.9}, {693.1, 0.0}});
-    m.put("glass", new double[][] {{1.1, 0.4}, {1.0, 0.4}, {2.6, 0.5}, {29.5, 5.4}, {29.0, 5.5}, {79.5, 6.3}});
-    m.put("wine1", new double[][] {{1.5, 0.5}, {1.5, 0.5}, {1.7, 0.6}, {48.0, 3.4}, {47.4, 3.4}, {83.9, 5.2}});
-    m.put("wine2", new double[][] {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, {18.0, 1.2}, {17.8, 1.2}, {26.7, 1.9}});
-    m.put("wine3", new double[][] {{2.0, 1.0}, {2.0, 1.0}, {1.2, 0.7}, {52.1, 5.6}, {51.8, 5.6}, {69.4, 5.0}});
-    m.put("mining", new double[][] {{118.6, 27.0}, {118.6, 27.0}, {170.3, 15.9}, {1606.8, 116.3}, {1606.5, 116.3}, {2007.3, 119.8}});
-    return m;
   }
 }

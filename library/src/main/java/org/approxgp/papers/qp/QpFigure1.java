@@ -1,9 +1,12 @@
-package org.approxgp.experiment;
+package org.approxgp.papers.qp;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.approxgp.experiment.Experiment;
+import org.approxgp.experiment.ProjectPaths;
+import org.approxgp.experiment.ResultRow;
 import org.approxgp.inference.Prediction;
 import org.approxgp.inference.Problem;
 import org.approxgp.kernel.Kernel;
@@ -45,22 +48,37 @@ public final class QpFigure1 {
     }
   }
 
+  /** One trial: fold {@code fold} of seed {@code seed}'s 10-fold split of {@code dataset}. */
+  public record Key(String dataset, long seed, int fold) {
+  }
+
+  /**
+   * Figure 1b's variances at the 112 test years of one coal split.
+   *
+   * @param ep     EP at its fitted hyperparameters
+   * @param qpOwn  QP at its own fitted hyperparameters (optimised from EP's optimum)
+   * @param qpSame QP at EP's hyperparameters, started from EP's sites
+   */
+  public record CoalVariances(double[] ep, double[] qpOwn, double[] qpSame) {
+  }
+
   private QpFigure1() {}
 
-  public static Experiment<Config> experiment(Config c) {
-    List<TrialKey> keys = new ArrayList<>();
+  /** Trials: every data set × seed × fold. */
+  public static Experiment<Config, Key> experiment(Config c) {
+    List<Key> keys = new ArrayList<>();
     for (String d : c.datasets()) {
       for (int s = 0; s < c.seeds(); s++) {
         for (int f = 0; f < c.folds(); f++) {
-          keys.add(TrialKey.of(d, s, f));
+          keys.add(new Key(d, s, f));
         }
       }
     }
-    return Experiment.of(NAME, c, keys, QpFigure1::trial);
+    return Experiment.of(NAME, c, Key.class, keys, QpFigure1::trial);
   }
 
-  static ResultRow trial(Config c, TrialKey key) {
-    QpTable1.FoldProblem fp = QpTable1.foldProblem(key.method(), "se-iso", key.seed(), key.fold());
+  static ResultRow trial(Config c, Key key) {
+    QpTable1.FoldProblem fp = QpTable1.foldProblem(key.dataset(), "se-iso", key.seed(), key.fold());
     Problem problem = fp.problem();
     Kernel k0 = problem.kernel();
     double[][] xTest = fp.xTest();
@@ -91,21 +109,21 @@ public final class QpFigure1 {
   }
 
   /**
-   * Figure 1b: predictive latent variances at the 112 test years of the coal split of {@code seed},
-   * as {EP, QP at its own fitted hyperparameters (from EP's optimum), QP at EP's hyperparameters}.
+   * Figure 1b: predictive latent variances at the 112 test years of the coal split of {@code seed}
+   * (the Mining protocol of {@link QpMining}).
    */
-  public static double[][] coalVariances(long seed) {
-    org.approxgp.experiment.coal.CoalExperiment.CoalSplit d = org.approxgp.experiment.coal.CoalExperiment.split(seed);
-    Kernel k0 = org.approxgp.kernel.SquaredExponential.iso(org.approxgp.experiment.coal.CoalExperiment.INITIAL_LENGTHSCALE,
-        org.approxgp.experiment.coal.CoalExperiment.INITIAL_SIGNAL_VARIANCE);
+  public static CoalVariances coalVariances(long seed) {
+    QpMining.CoalSplit d = QpMining.split(seed);
+    Kernel k0 = org.approxgp.kernel.SquaredExponential.iso(QpMining.INITIAL_LENGTHSCALE,
+        QpMining.INITIAL_SIGNAL_VARIANCE);
     Problem problem = new Problem(k0, d.x(), d.trainCounts(), org.approxgp.likelihood.PoissonSquareLink.get(),
-        org.approxgp.experiment.coal.CoalExperiment.PRIOR_MEAN);
+        QpMining.PRIOR_MEAN);
     FittedGp ep = GpModel.fit(problem, Methods.byName("ep"), GpModel.FitOptions.optimize(k0));
     FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()), Methods.byName("qp"), GpModel.FitOptions.optimize(k0));
     org.approxgp.inference.Posterior same = org.approxgp.inference.Qp.infer(problem.withKernel(ep.kernel()),
         org.approxgp.inference.Ep.Options.defaults(), ep.posterior().sites());
-    return new double[][] {ep.predict(d.x()).latentVariance(), qp.predict(d.x()).latentVariance(),
-        same.predict(d.x()).latentVariance()};
+    return new CoalVariances(ep.predict(d.x()).latentVariance(), qp.predict(d.x()).latentVariance(),
+        same.predict(d.x()).latentVariance());
   }
 
   /**
@@ -121,7 +139,7 @@ public final class QpFigure1 {
       double[] e = split(rows.stringColumn("var_ep").get(i));
       double[] q = split(rows.stringColumn(qpColumn).get(i));
       for (int j = 0; j < e.length; j++) {
-        ds.append(rows.stringColumn("method").get(i));
+        ds.append(rows.stringColumn("dataset").get(i));
         ve.append(e[j]);
         vq.append(q[j]);
       }

@@ -1,0 +1,463 @@
+package org.approxgp.papers.qp;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.approxgp.data.Coal;
+import org.approxgp.data.Datasets;
+import org.approxgp.data.Split;
+import org.approxgp.data.Splits;
+import org.approxgp.data.TargetKind;
+import org.approxgp.experiment.Experiment;
+import org.approxgp.experiment.ProjectPaths;
+import org.approxgp.experiment.ResultRow;
+import org.approxgp.experiment.Results;
+import org.approxgp.experiment.Summaries;
+import org.approxgp.inference.Ep;
+import org.approxgp.inference.Posterior;
+import org.approxgp.inference.Prediction;
+import org.approxgp.inference.Problem;
+import org.approxgp.inference.Sites;
+import org.approxgp.inference.Vb;
+import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.likelihood.NegativeBinomialPredictive;
+import org.approxgp.likelihood.PoissonSquareLink;
+import org.approxgp.model.FittedGp;
+import org.approxgp.model.GpModel;
+import org.approxgp.model.InferenceMethod;
+import org.approxgp.projection.W2Projection;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+
+/**
+ * QP paper (Zhang et al. 2020) §6.2 and Table 1, "Mining" row: Poisson regression with the square
+ * link on the coal-mining disasters, on the resumable {@link org.approxgp.experiment.Runner}. One trial
+ * per seed fits EP, QP (from EP's optimum) and VB and stores each method's TE, NTLL and
+ * hyperparameters, plus the σ²_QP ≤ σ²_EP check over sites and test years. This is the only coal
+ * code path: the notebook and {@code approxgp coal} both run it.
+ *
+ * <p>Protocol. For seed s each of the 191 event dates goes to the test sequence with probability ½
+ * ({@link Splits#bernoulli}, commons-rng seeded by s — not the authors' NumPy stream), and both
+ * sequences are binned into yearly counts over the same 112 years 1851–1962. Input: year − 1851 (a
+ * shift only, so length-scales are in years; the SE kernel is shift-invariant, so this changes nothing
+ * but the printout). Model: f ~ GP(1, k_SE-iso) — the constant prior mean 1 of the authors' code —
+ * and y | f ~ Poisson(f²). Hyperparameters (length-scale, signal variance) are learnt per method by
+ * L-BFGS on that method's log evidence (ELBO for VB) from ℓ₀ = {@value #INITIAL_LENGTHSCALE} years,
+ * σ_f² = {@value #INITIAL_SIGNAL_VARIANCE}, the same start for every method. Prediction at the 112
+ * years: f* ~ N(μ*, σ*²) → NB(k*, c*÷(1+c*)) (appendix H); TE = mean |y* − mode|, NTLL = −mean log NB
+ * pmf (the paper's metrics); we also report the NTLL under the exact predictive ∫ N(f*) p(y* | f*) df*.
+ */
+public final class QpMining {
+  public static final String NAME = "qp-mining";
+  public static final double INITIAL_LENGTHSCALE = 10.0;
+  public static final double INITIAL_SIGNAL_VARIANCE = 0.1;
+  public static final double PRIOR_MEAN = 1.0;
+  static final int FIRST_YEAR = 1851;
+  static final int LAST_YEAR = 1962;
+  /** The methods of Table 1: "ep", "qp", "vb". */
+  public static final List<String> METHODS = QpPaper.METHODS;
+
+  /**
+   * @param seeds   seeds 0..seeds−1 (the paper: 200)
+   * @param methods a subset of {@link #METHODS} ("qp" implies an EP fit, its starting point)
+   */
+  public record Config(int seeds, List<String> methods) {
+    public Config {
+      methods = List.copyOf(methods);
+      if (seeds < 1) {
+        throw new IllegalArgumentException("seeds must be >= 1, got " + seeds);
+      }
+      for (String m : methods) {
+        if (!METHODS.contains(m)) {
+          throw new IllegalArgumentException("unknown method '" + m + "' (known: " + METHODS + ")");
+        }
+      }
+    }
+
+    /** smoke: 2 seeds; quick: 10; full: the paper's 200. */
+    public static Config forMode(ProjectPaths.Mode mode) {
+      return new Config(mode.pick(2, 10, 200), METHODS);
+    }
+  }
+
+  /** One trial: the event split of {@code seed}. */
+  public record Key(long seed) {
+  }
+
+  /** The train/test yearly counts of one seed. */
+  public record CoalSplit(double[][] x, double[] trainCounts, double[] testCounts, int trainEvents, int testEvents) {
+  }
+
+  /**
+   * One method's fit on one seed.
+   *
+   * @param method         "ep", "qp", "vb"
+   * @param te             mean |y* − mode of NB| over the test years
+   * @param ntll           −mean log NB(y*) over the test years (paper's NTLL)
+   * @param ntllExact      −mean log ∫ N(f* | μ*, σ*²) p(y* | f*) df*
+   * @param lengthscale    learnt length-scale (years)
+   * @param signalVariance learnt signal variance
+   * @param negLogEvidence −log Z (EP/QP) or −ELBO (VB) at the learnt hyperparameters
+   * @param converged      optimiser and final inference converged
+   * @param clipped        EP/QP site updates clipped to τ̃ = 0 over the whole fit (all evaluations)
+   * @param siteUpdates    EP/QP site updates over the whole fit
+   * @param seconds        wall time of the fit
+   * @param status         the optimiser's stop reason and the final inference's diagnostics
+   */
+  public record MethodResult(String method, double te, double ntll, double ntllExact, double lengthscale,
+      double signalVariance, double negLogEvidence, boolean converged, long clipped, long siteUpdates,
+      double seconds, String status) {
+  }
+
+  /**
+   * Everything one seed produces (one trial's row).
+   *
+   * @param seed                 split seed
+   * @param trainEvents          events in the training sequence
+   * @param testEvents           events in the test sequence
+   * @param methods              one result per requested method, in the order ep, qp, vb
+   * @param qpVarianceViolations training sites and test years where σ²_QP &gt; σ²_EP (relative 1e-9)
+   * @param varianceComparisons  how many were compared (0 unless both EP and QP ran)
+   */
+  public record SeedResult(long seed, int trainEvents, int testEvents, List<MethodResult> methods,
+      int qpVarianceViolations, int varianceComparisons) {
+    public SeedResult {
+      methods = List.copyOf(methods);
+    }
+
+    /** The stored row: per method m the columns {@code te_m, ntll_m, …}, then the counts. */
+    public ResultRow toRow() {
+      ResultRow.Builder b = ResultRow.builder();
+      for (MethodResult r : methods) {
+        String m = r.method();
+        b.put("te_" + m, r.te()).put("ntll_" + m, r.ntll()).put("lengthscale_" + m, r.lengthscale())
+            .put("signal_variance_" + m, r.signalVariance()).put("neg_log_evidence_" + m, r.negLogEvidence())
+            .put("converged_" + m, r.converged()).put("ntll_exact_" + m, r.ntllExact())
+            .put("clipped_" + m, r.clipped()).put("site_updates_" + m, r.siteUpdates())
+            .put("seconds_" + m, r.seconds()).put("status_" + m, r.status());
+      }
+      return b.put("qp_variance_violations", (long) qpVarianceViolations)
+          .put("variance_comparisons", (long) varianceComparisons)
+          .put("train_events", (long) trainEvents).put("test_events", (long) testEvents).build();
+    }
+
+    /** Reads a stored row back ({@link #toRow()}'s inverse). */
+    public static SeedResult fromRow(long seed, ResultRow row, List<String> methods) {
+      List<MethodResult> rs = new ArrayList<>();
+      for (String m : methods) {
+        rs.add(new MethodResult(m, row.getDouble("te_" + m), row.getDouble("ntll_" + m),
+            row.getDouble("ntll_exact_" + m), row.getDouble("lengthscale_" + m),
+            row.getDouble("signal_variance_" + m), row.getDouble("neg_log_evidence_" + m),
+            (Boolean) row.get("converged_" + m), (long) row.getDouble("clipped_" + m),
+            (long) row.getDouble("site_updates_" + m), row.getDouble("seconds_" + m),
+            (String) row.get("status_" + m)));
+      }
+      return new SeedResult(seed, (int) row.getDouble("train_events"), (int) row.getDouble("test_events"), rs,
+          (int) row.getDouble("qp_variance_violations"), (int) row.getDouble("variance_comparisons"));
+    }
+  }
+
+  private QpMining() {}
+
+  /** One trial per seed. */
+  public static Experiment<Config, Key> experiment(Config c) {
+    List<Key> keys = new ArrayList<>();
+    for (int s = 0; s < c.seeds(); s++) {
+      keys.add(new Key(s));
+    }
+    return Experiment.of(NAME, c, Key.class, keys, QpMining::trial);
+  }
+
+  static ResultRow trial(Config c, Key key) {
+    return fit(key.seed(), c.methods()).toRow();
+  }
+
+  /** Splits the events for a seed and bins both sequences per year. */
+  public static CoalSplit split(long seed) {
+    double[] dates = Datasets.load("coal", "date", TargetKind.REAL).target();
+    Split s = Splits.bernoulli(dates.length, 0.5, seed);
+    double[] tr = new double[s.train().length];
+    double[] te = new double[s.test().length];
+    for (int i = 0; i < tr.length; i++) {
+      tr[i] = dates[s.train()[i]];
+    }
+    for (int i = 0; i < te.length; i++) {
+      te[i] = dates[s.test()[i]];
+    }
+    int[] ctr = Coal.yearlyCounts(tr, FIRST_YEAR, LAST_YEAR);
+    int[] cte = Coal.yearlyCounts(te, FIRST_YEAR, LAST_YEAR);
+    int n = ctr.length;
+    double[][] x = new double[n][];
+    double[] ytr = new double[n];
+    double[] yte = new double[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = new double[] {i}; // year − 1851
+      ytr[i] = ctr[i];
+      yte[i] = cte[i];
+    }
+    return new CoalSplit(x, ytr, yte, tr.length, te.length);
+  }
+
+  /**
+   * Starts a cold inference from the likelihood's own Gaussian approximation at its positive mode
+   * instead of from the prior: for y = 0, p(0 | f) = e^{−f²} is Gaussian (τ̃ = 2, ν̃ = 0); for y ≥ 1 the
+   * mode of log p is f̂ = √y with −∂² log p = 2y/f̂² + 2 = 4 (τ̃ = 4, ν̃ = 4√y). Warm starts pass through.
+   *
+   * <p>Why: {@link Vb} requires ∂E/∂v ≤ 0 at every site (its site precision is −2∂E/∂v), but at the
+   * prior N(1, σ_f²) ∂E/∂v = y(1 − a S₁)/v − 1 is positive for counts y ≥ 2 or so (log p is not
+   * concave in f across 0), so VB from the prior throws before its first step. From these sites the
+   * marginal variances are ≤ ¼ and ∂E/∂v &lt; 0 everywhere on the coal data.
+   */
+  static InferenceMethod likelihoodModeStart(InferenceMethod inner) {
+    return new InferenceMethod() {
+      @Override
+      public String name() {
+        return inner.name();
+      }
+
+      @Override
+      public Posterior infer(Problem problem, Sites warmStart) {
+        if (warmStart != null) {
+          return inner.infer(problem, warmStart);
+        }
+        int n = problem.size();
+        double[] tau = new double[n];
+        double[] nu = new double[n];
+        for (int i = 0; i < n; i++) {
+          double y = problem.y()[i];
+          tau[i] = y == 0 ? 2 : 4;
+          nu[i] = y == 0 ? 0 : 4 * Math.sqrt(y);
+        }
+        return inner.infer(problem, Sites.of(tau, nu));
+      }
+    };
+  }
+
+  /** Counts clipped and total site updates over every inference run of a fit. */
+  private static final class Counting implements InferenceMethod {
+    final InferenceMethod inner;
+    long clipped;
+    long updates;
+
+    Counting(InferenceMethod inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public String name() {
+      return inner.name();
+    }
+
+    @Override
+    public Posterior infer(Problem problem, Sites warmStart) {
+      Posterior p = inner.infer(problem, warmStart);
+      clipped += p.diagnostics().clippedSites();
+      updates += (long) p.diagnostics().iterations() * problem.size();
+      return p;
+    }
+  }
+
+  /** A method's scored fit and the fit itself. */
+  private record Scored(MethodResult result, FittedGp fit) {
+  }
+
+  /**
+   * Fits the requested methods on one seed (the Mining trial). EP and VB start from (ℓ₀, σ_f²₀); QP,
+   * as in the authors' code, starts from EP's learnt hyperparameters and EP's sites (so "qp" implies
+   * an EP fit).
+   *
+   * @throws IllegalStateException if a method's fit fails (the trial fails and a rerun retries it)
+   */
+  public static SeedResult fit(long seed, List<String> methods) {
+    CoalSplit d = split(seed);
+    SquaredExponential k0 = SquaredExponential.iso(INITIAL_LENGTHSCALE, INITIAL_SIGNAL_VARIANCE);
+    Problem problem = new Problem(k0, d.x(), d.trainCounts(), PoissonSquareLink.get(), PRIOR_MEAN);
+    List<MethodResult> rows = new ArrayList<>();
+    Scored ep = null;
+    Scored qp = null;
+    if (methods.contains("ep") || methods.contains("qp")) {
+      ep = fitAndScore(seed, "ep", InferenceMethod.ep(Ep.Options.defaults()), problem, d);
+      if (methods.contains("ep")) {
+        rows.add(ep.result());
+      }
+    }
+    if (methods.contains("qp")) {
+      Sites epSites = ep.fit().posterior().sites();
+      // QP's objective (eq. 2 at QP's sites) by central differences: the EP-form gradient is not its gradient
+      InferenceMethod qpMethod = InferenceMethod.withNumericalGradient(
+          InferenceMethod.ep(Ep.Options.defaults().withProjection(W2Projection.exact())), 1e-4);
+      InferenceMethod fromEp = new InferenceMethod() {
+        @Override
+        public String name() {
+          return "qp";
+        }
+
+        @Override
+        public Posterior infer(Problem p, Sites warm) {
+          return qpMethod.infer(p, warm == null ? epSites : warm);
+        }
+      };
+      qp = fitAndScore(seed, "qp", fromEp, problem.withKernel(ep.fit().kernel()), d);
+      rows.add(qp.result());
+    }
+    if (methods.contains("vb")) {
+      rows.add(fitAndScore(seed, "vb", likelihoodModeStart(InferenceMethod.vb(Vb.Options.defaults())), problem, d)
+          .result());
+    }
+    int violations = 0;
+    int comparisons = 0;
+    if (qp != null) {
+      Prediction epPred = ep.fit().predict(d.x());
+      Prediction qpPred = qp.fit().predict(d.x());
+      double[] epSiteVar = ep.fit().posterior().variance();
+      double[] qpSiteVar = qp.fit().posterior().variance();
+      for (int j = 0; j < epPred.size(); j++) {
+        comparisons++;
+        if (qpPred.latentVariance()[j] > epPred.latentVariance()[j] * (1 + 1e-9)) {
+          violations++;
+        }
+      }
+      for (int i = 0; i < epSiteVar.length; i++) {
+        comparisons++;
+        if (qpSiteVar[i] > epSiteVar[i] * (1 + 1e-9)) {
+          violations++;
+        }
+      }
+    }
+    return new SeedResult(seed, d.trainEvents(), d.testEvents(), rows, violations, comparisons);
+  }
+
+  /** Fits one method by L-BFGS from the problem's kernel and scores it on the test years. */
+  private static Scored fitAndScore(long seed, String methodName, InferenceMethod method, Problem problem,
+      CoalSplit d) {
+    long t0 = System.nanoTime();
+    Counting counting = new Counting(method);
+    FittedGp fit;
+    try {
+      fit = GpModel.fit(problem, counting, GpModel.FitOptions.optimize(problem.kernel()));
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(methodName + " failed on seed " + seed + ": " + e, e);
+    }
+    Prediction p = fit.predict(d.x());
+    int m = d.testCounts().length;
+    double te = 0;
+    double ntll = 0;
+    double ntllExact = 0;
+    for (int j = 0; j < m; j++) {
+      NegativeBinomialPredictive nb = NegativeBinomialPredictive.of(p.latentMean()[j], p.latentVariance()[j]);
+      double y = d.testCounts()[j];
+      te += Math.abs(y - nb.mode());
+      ntll -= nb.logPmf(y);
+      ntllExact -= PoissonSquareLink.get().logPredictive(y, p.latentMean()[j], Math.max(p.latentVariance()[j], 1e-300));
+    }
+    SquaredExponential k = (SquaredExponential) fit.kernel();
+    MethodResult r = new MethodResult(methodName, te / m, ntll / m, ntllExact / m, k.lengthscales()[0],
+        k.signalVariance(), -fit.logEvidence(), fit.converged(), counting.clipped, counting.updates,
+        (System.nanoTime() - t0) * 1e-9, fit.optimizerStatus() + "; " + fit.posterior().diagnostics());
+    return new Scored(r, fit);
+  }
+
+  /** The stored rows of a run as records, in trial order. */
+  public static List<SeedResult> seedResults(Results<Key> results, List<String> methods) {
+    List<SeedResult> out = new ArrayList<>();
+    for (int i = 0; i < results.rows().size(); i++) {
+      out.add(SeedResult.fromRow(results.keys().get(i).seed(), results.rows().get(i), methods));
+    }
+    return out;
+  }
+
+  /** Mean ± sd over seeds of TE and NTLL per method (×10⁻² and ×10⁻³ as in the paper) beside the paper's. */
+  public static Table summary(Table rows, List<String> methods) {
+    StringColumn ms = StringColumn.create("method");
+    DoubleColumn te = DoubleColumn.create("TE ×1e-2");
+    DoubleColumn teSd = DoubleColumn.create("TE sd");
+    DoubleColumn pte = DoubleColumn.create("paper TE");
+    DoubleColumn nt = DoubleColumn.create("NTLL ×1e-3");
+    DoubleColumn ntSd = DoubleColumn.create("NTLL sd");
+    DoubleColumn pnt = DoubleColumn.create("paper NTLL");
+    for (String m : methods) {
+      double[] t = rows.doubleColumn("te_" + m).asDoubleArray();
+      double[] n = rows.doubleColumn("ntll_" + m).asDoubleArray();
+      ms.append(m);
+      te.append(100 * Summaries.mean(t));
+      teSd.append(100 * Summaries.sd(t));
+      nt.append(1000 * Summaries.mean(n));
+      ntSd.append(1000 * Summaries.sd(n));
+      var paper = QpPaper.table1("mining", m);
+      pte.append(paper.map(p -> p.te().mean()).orElse(Double.NaN));
+      pnt.append(paper.map(p -> p.ntll().mean()).orElse(Double.NaN));
+    }
+    return Table.create("Mining (coal), " + rows.rowCount() + " seeds", ms, te, teSd, pte, nt, ntSd, pnt);
+  }
+
+  /**
+   * The plain-text report of {@code approxgp coal}: per method TE, NTLL (paper's and exact predictive)
+   * in natural units beside the paper's, median hyperparameters and the share of clipped site
+   * updates; then the σ²_QP ≤ σ²_EP check, seed 0's fits and convergence notes.
+   */
+  public static String report(List<SeedResult> results, List<String> methods) {
+    StringBuilder b = new StringBuilder();
+    b.append(String.format(Locale.ROOT, "%-4s %6s %18s %18s %18s %18s %12s %10s %10s %8s%n", "", "trials",
+        "TE (ours)", "TE (paper)", "NTLL (ours)", "NTLL (paper)", "NTLL exact", "ℓ median", "σf² med", "clip %"));
+    for (String m : methods) {
+      List<MethodResult> rs = ofMethod(results, m);
+      double[] te = rs.stream().mapToDouble(MethodResult::te).toArray();
+      double[] nt = rs.stream().mapToDouble(MethodResult::ntll).toArray();
+      double[] ne = rs.stream().mapToDouble(MethodResult::ntllExact).toArray();
+      var paper = QpPaper.table1("mining", m);
+      // the paper's TE is ×1e-2 and NTLL ×1e-3: undo the scaling for natural units
+      double[] p = paper.map(e -> new double[] {e.te().mean() / 100, e.te().sd() / 100, e.ntll().mean() / 1000,
+          e.ntll().sd() / 1000}).orElse(new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
+      long clipped = rs.stream().mapToLong(MethodResult::clipped).sum();
+      long updates = rs.stream().mapToLong(MethodResult::siteUpdates).sum();
+      b.append(String.format(Locale.ROOT,
+          "%-4s %6d %9.3f ± %6.3f %9.3f ± %6.3f %9.4f ± %6.4f %9.4f ± %6.4f %12.4f %10.2f %10.3f %8.3f%n",
+          m, rs.size(), Summaries.mean(te), Summaries.sd(te), p[0], p[1], Summaries.mean(nt), Summaries.sd(nt), p[2],
+          p[3], Summaries.mean(ne), median(rs.stream().mapToDouble(MethodResult::lengthscale).toArray()),
+          median(rs.stream().mapToDouble(MethodResult::signalVariance).toArray()),
+          updates == 0 ? 0.0 : 100.0 * clipped / updates));
+    }
+    int viol = results.stream().mapToInt(SeedResult::qpVarianceViolations).sum();
+    int comp = results.stream().mapToInt(SeedResult::varianceComparisons).sum();
+    b.append("σ²_QP > σ²_EP (training sites and test years, each method at its own θ): " + viol + " of " + comp + "\n");
+    for (SeedResult s : results) {
+      if (s.seed() == 0) {
+        for (MethodResult r : s.methods()) {
+          b.append(String.format(Locale.ROOT,
+              "seed 0 %s: -log Z = %.4f, lengthscale %.3f years, signal variance %.4f, converged %s%n",
+              r.method(), r.negLogEvidence(), r.lengthscale(), r.signalVariance(), r.converged()));
+        }
+      }
+    }
+    for (String m : methods) {
+      List<MethodResult> rs = ofMethod(results, m);
+      long notConv = rs.stream().filter(r -> !r.converged()).count();
+      long finalClips = rs.stream().filter(r -> r.status().contains("clipped")).count();
+      long anyClips = rs.stream().filter(r -> r.clipped() > 0).count();
+      b.append("  " + m + ": not converged " + notConv + ", trials with clipped site updates anywhere in the fit "
+          + anyClips + ", in the final inference " + finalClips + "\n");
+      Map<String, Long> why = new TreeMap<>();
+      rs.stream().filter(r -> !r.converged())
+          .forEach(r -> why.merge(r.status().replaceAll("\\b[0-9][0-9.eE+-]*", "#"), 1L, Long::sum));
+      why.forEach((k, c) -> b.append("  not converged " + m + " x" + c + ": " + k + "\n"));
+    }
+    return b.toString();
+  }
+
+  private static List<MethodResult> ofMethod(List<SeedResult> results, String method) {
+    return results.stream().flatMap(s -> s.methods().stream()).filter(r -> r.method().equals(method)).toList();
+  }
+
+  private static double median(double[] v) {
+    if (v.length == 0) {
+      return Double.NaN;
+    }
+    double[] s = v.clone();
+    java.util.Arrays.sort(s);
+    int n = s.length;
+    return n % 2 == 1 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+  }
+}
