@@ -33,7 +33,7 @@ public record Diagnostics(String method, int iterations, boolean converged, doub
   @Override
   public String toString() {
     return method + ": " + iterations + " iterations, " + (converged ? "converged" : "NOT converged")
-        + String.format(" (final change %.3g, %.3f s", finalChange, seconds)
+        + String.format(java.util.Locale.ROOT, " (final change %.3g, %.3f s", finalChange, seconds)
         + (jitter > 0 ? ", jitter " + jitter : "")
         + (clippedSites > 0 ? ", " + clippedSites + " clipped sites" : "")
         + (skippedSites > 0 ? ", " + skippedSites + " skipped sites" : "")

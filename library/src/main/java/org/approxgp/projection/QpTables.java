@@ -69,6 +69,7 @@ public final class QpTables {
     }
     long t0 = System.nanoTime();
     QpTable t = buildProbit(Path.of(args[0]));
-    System.out.printf("%s written to %s in %.1f s%n", t, args[0], (System.nanoTime() - t0) * 1e-9);
+    System.out.printf(java.util.Locale.ROOT, "%s written to %s in %.1f s%n", t, args[0],
+        (System.nanoTime() - t0) * 1e-9);
   }
 }
