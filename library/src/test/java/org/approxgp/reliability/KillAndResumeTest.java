@@ -43,12 +43,20 @@ class KillAndResumeTest {
     return pb.start();
   }
 
-  /** Blocks until the child says its trials start (true) or its stdout ends first (false). */
-  private static boolean awaitStarted(Process p) throws IOException {
-    java.io.BufferedReader r = new java.io.BufferedReader(
-        new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-    for (String line = r.readLine(); line != null; line = r.readLine()) {
+  /**
+   * Reads the child's stdout until it has announced the start of its trials and then {@code trials}
+   * more stored trials; false if the child ended first.
+   */
+  private static boolean await(java.io.BufferedReader out, int trials) throws IOException {
+    boolean started = false;
+    int seen = 0;
+    for (String line = out.readLine(); line != null; line = out.readLine()) {
       if (line.equals(KillResumeChild.STARTED)) {
+        started = true;
+      } else if (line.startsWith(KillResumeChild.ADVANCED)) {
+        seen++;
+      }
+      if (started && seen >= trials) {
         return true;
       }
     }
@@ -61,6 +69,10 @@ class KillAndResumeTest {
       throw new AssertionError("child did not finish in 10 minutes");
     }
     return p.exitValue();
+  }
+
+  private static java.io.BufferedReader stdout(Process p) {
+    return new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
   }
 
   /** Lines of the experiment's results file(s) under {@code root}. */
@@ -82,10 +94,13 @@ class KillAndResumeTest {
     // the reference: one uninterrupted run
     Path clean = tmp.resolve("clean");
     Process first = start(clean, 2, log);
-    assertTrue(awaitStarted(first), () -> "uninterrupted child did not start; see " + log);
+    java.io.BufferedReader firstOut = stdout(first);
+    assertTrue(await(firstOut, 1), () -> "uninterrupted child did not store a trial; see " + log);
     long t0 = System.nanoTime();
+    await(firstOut, Integer.MAX_VALUE);
     assertEquals(0, finish(first), () -> "uninterrupted child failed; see " + log);
-    long runMs = (System.nanoTime() - t0) / 1_000_000; // the trials' time, without JVM start-up
+    // the mean time of a trial once the JVM is warm (after the first stored one)
+    long trialMs = (System.nanoTime() - t0) / 1_000_000 / (KillResumeChild.SEEDS - 1);
 
     Path killed = tmp.resolve("killed");
     SplittableRandom rng = new SplittableRandom(SEED);
@@ -93,11 +108,11 @@ class KillAndResumeTest {
     List<Integer> storedAfterKill = new ArrayList<>();
     for (int k = 0; k < KILLS; k++) {
       Process p = start(killed, 2, log);
-      // a moment after the trials start, up to a quarter of the uninterrupted run's trial time: on a
-      // fast or a busy machine alike, a killed run has finished a few trials or none (the first trials
-      // of every JVM are slow), and the kills spread over the whole experiment
-      long delayMs = rng.nextLong(Math.max(1, runMs / 4));
-      assertTrue(awaitStarted(p), () -> "child did not start; see " + log);
+      // a random moment defined by progress, so it does not depend on the machine's speed: after 0–3
+      // more stored trials, then up to two trials' time more (mid-trial, or mid-write of a row)
+      int trials = rng.nextInt(4);
+      long delayMs = rng.nextLong(Math.max(1, 2 * trialMs));
+      await(stdout(p), trials);
       boolean exited = p.waitFor(delayMs, TimeUnit.MILLISECONDS);
       if (!exited) {
         p.destroyForcibly();
@@ -126,7 +141,7 @@ class KillAndResumeTest {
     Results<QpMining.Key> b = KillResumeChild.runner(killed, 1).run(QpMining.experiment(KillResumeChild.config()));
     assertEquals(KillResumeChild.SEEDS, a.rows().size());
     assertEquals(ComparableRows.of(a), ComparableRows.of(b), "all but wall-clock values, to the bit");
-    System.out.println("kill and resume: uninterrupted trials " + runMs + " ms; " + KILLS + " kills (" + killedMidRun
+    System.out.println("kill and resume: a warm trial " + trialMs + " ms; " + KILLS + " kills (" + killedMidRun
         + " mid-run), rows stored after each: "
         + storedAfterKill + "; final " + lines.size() + " rows, identical to the uninterrupted run");
     long partial = storedAfterKill.stream().filter(n -> n > 0 && n < KillResumeChild.SEEDS).count();

@@ -24,7 +24,10 @@ public final class KillResumeChild {
     return new QpMining.Config(SEEDS, List.of("ep", "vb"));
   }
 
-  /** Prints {@value #STARTED} on stdout once the results store is open and trials are about to run. */
+  /**
+   * Prints {@value #STARTED} on stdout once the results store is open and trials are about to run,
+   * and a line after every stored trial.
+   */
   public static void main(String[] args) {
     ProgressListener announce = new ProgressListener() {
       @Override
@@ -34,7 +37,10 @@ public final class KillResumeChild {
       }
 
       @Override
-      public void advanced(int done, int failed, int total) {}
+      public void advanced(int done, int failed, int total) {
+        System.out.println(ADVANCED + done); // after the row is in the results file
+        System.out.flush();
+      }
 
       @Override
       public void finished(int done, int failed, int total) {}
@@ -43,4 +49,5 @@ public final class KillResumeChild {
   }
 
   static final String STARTED = "started";
+  static final String ADVANCED = "advanced ";
 }
