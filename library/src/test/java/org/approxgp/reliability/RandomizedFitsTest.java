@@ -1,0 +1,44 @@
+package org.approxgp.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Collectors;
+import org.approxgp.model.Methods;
+import org.approxgp.reliability.ReliabilitySweep.Outcome;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Randomized fixed-θ fits (issue 15): {@value #FITS} fits for every method of {@link Methods#names()}
+ * and every likelihood of {@link ReliabilitySweep#LIKELIHOODS} (three real data sets, duplicated rows,
+ * near-separable data; θ uniform in [−5, 8] in log space; see {@link ReliabilitySweep}). Each must
+ * converge, report non-convergence, or throw the typed {@code InferenceException}; no output of a
+ * returned posterior may be NaN or infinite and no other exception may escape. The count table is
+ * printed and written to {@code target/reliability-counts.md}.
+ */
+class RandomizedFitsTest {
+  static final int FITS = 500;
+
+  @Test
+  void everyFitConvergesOrFailsTyped() throws IOException {
+    ReliabilitySweep.Report r = ReliabilitySweep.sweep(Methods.names(), ReliabilitySweep.LIKELIHOODS, FITS,
+        Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())), 0, null);
+    String table = r.markdown();
+    System.out.print(table);
+    Files.createDirectories(Path.of("target"));
+    Files.writeString(Path.of("target", "reliability-counts.md"), "# Randomized fixed-θ fits (RandomizedFitsTest, "
+        + FITS + " per method and likelihood)\n\n" + table, StandardCharsets.UTF_8);
+    assertEquals((long) FITS * Methods.names().size() * ReliabilitySweep.LIKELIHOODS.size(), r.fits());
+    String failures = r.failures().stream().limit(20)
+        .map(f -> f.outcome() + " " + f.method() + ": " + f.spec().describe() + ": " + f.detail())
+        .collect(Collectors.joining("\n"));
+    assertEquals(0, r.total(Outcome.NON_FINITE), "fits with NaN/Inf outputs:\n" + failures);
+    assertEquals(0, r.total(Outcome.UNCAUGHT), "uncaught exceptions:\n" + failures);
+    // the sweep must mostly produce usable posteriors, or it tests nothing
+    assertTrue(r.total(Outcome.CONVERGED) > r.fits() / 2, table);
+  }
+}
