@@ -63,9 +63,14 @@ public interface Likelihood {
 
   /**
    * log p(y* | D) = log ∫ N(f* | m, v) p(y* | f*) df* for a Gaussian predictive latent N(m, v): the
-   * log predictive probability (density) of an observed test target. Equals {@code tilted(...).logZ()}.
+   * log predictive probability (density) of an observed test target. Equals {@code tilted(...).logZ()};
+   * at v = 0 (a predictive variance clamped at zero, e.g. at a training input with a very precise site)
+   * it is the limit log p(y* | m).
    */
   default double logPredictive(double y, double m, double v) {
+    if (v == 0) {
+      return logDensity(y, m).value();
+    }
     return tilted(y, m, v).logZ();
   }
 
