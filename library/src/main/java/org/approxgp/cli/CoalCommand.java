@@ -57,9 +57,18 @@ final class CoalCommand implements Callable<Integer> {
     long t0 = System.nanoTime();
     Results<QpMining.Key> run;
     ExperimentFailedException failed = null;
+    Path root = results == null ? ProjectPaths.resultsRoot() : results.toAbsolutePath();
     try {
-      Path root = results == null ? ProjectPaths.resultsRoot() : results.toAbsolutePath();
+      java.nio.file.Files.createDirectories(root);
+    } catch (java.io.IOException | UnsupportedOperationException e) {
+      throw CliException.badInput((results == null ? "results directory " : "--results ") + root
+          + " cannot be created: " + (e instanceof java.nio.file.FileSystemException f && f.getReason() != null
+              ? f.getReason() : e.getMessage()));
+    }
+    try {
       run = Runner.defaults().withThreads(t).withResultsRoot(root).run(QpMining.experiment(config));
+    } catch (org.approxgp.experiment.ResultsLockedException e) {
+      throw new CliException(e.getMessage(), 1);
     } catch (ExperimentFailedException e) {
       failed = e;
       @SuppressWarnings("unchecked")

@@ -243,6 +243,15 @@ class BadInputTest {
     c.add(cli("--p Infinity", "tilted", concat(TILTED, "--p", "Infinity"), "--p", "[1, 10]"));
     c.add(cli("--p 1000 (beyond the accurate range)", "tilted", concat(TILTED, "--p", "1000"), "--p", "[1, 10]"));
     c.add(cli("missing required --y", "tilted", without(TILTED, "--y"), "--y"));
+    // --- coal (the QP paper's Mining experiment through the Runner)
+    c.add(cli("--seeds 0", "coal", new String[] {"coal", "--seeds", "0", "--results", "{dir}/r"}, "--seeds"));
+    c.add(cli("--seeds -3", "coal", new String[] {"coal", "--seeds", "-3", "--results", "{dir}/r"}, "--seeds"));
+    c.add(cli("--seeds two", "coal", new String[] {"coal", "--seeds", "two", "--results", "{dir}/r"}, "--seeds"));
+    c.add(cli("--methods ep,foo", "coal", new String[] {"coal", "--methods", "ep,foo", "--results", "{dir}/r"},
+        "--methods", "'foo'"));
+    c.add(cli("--threads 0", "coal", new String[] {"coal", "--threads", "0", "--results", "{dir}/r"}, "--threads"));
+    c.add(cli("--results under a regular file", "coal",
+        new String[] {"coal", "--seeds", "1", "--results", "/dev/null/results"}, "--results", "/dev/null/results"));
     // --- qp-table build
     c.add(cli("unknown likelihood", "qp-table", new String[] {"qp-table", "build", "--out", "{out}", "foo"},
         "'foo'"));
