@@ -46,7 +46,8 @@ final class QpTableCommand implements Runnable {
         QpTable t = QpTables.buildProbit(tmp);
         AtomicFiles.commit(tmp, out);
         spec.commandLine().getErr().printf(java.util.Locale.ROOT,
-            "qp-table: %d x %d grid written to %s (%d bytes) in %.1f s%n", t.muCount(), t.logSigmaCount(), out, Files.size(out), (System.nanoTime() - t0) * 1e-9);
+            "qp-table: %d x %d grid written to %s (%d bytes) in %.1f s%n", t.muCount(), t.logSigmaCount(), out,
+            Files.size(out), (System.nanoTime() - t0) * 1e-9);
       } finally {
         Files.deleteIfExists(tmp);
       }

@@ -34,7 +34,8 @@ final class TiltedCommand implements Callable<Integer> {
   @Option(names = "--cavity-variance", required = true, paramLabel = "V")
   double cavityVariance;
 
-  @Option(names = "--p", paramLabel = "P", description = "Lp-Wasserstein projection with this p in [1, 10] instead of p = 2")
+  @Option(names = "--p", paramLabel = "P",
+      description = "Lp-Wasserstein projection with this p in [1, 10] instead of p = 2")
   Double p;
 
   @Override
@@ -51,8 +52,9 @@ final class TiltedCommand implements Callable<Integer> {
     if (!(cavityVariance > 0) || !Double.isFinite(cavityVariance)) {
       throw CliException.badInput("--cavity-variance must be positive and finite, got " + cavityVariance);
     }
-    if (p != null && !(p >= 1 && p <= org.approxgp.projection.LpProjection.MAX_P)) {
-      throw CliException.badInput("--p must be in [1, " + (int) org.approxgp.projection.LpProjection.MAX_P + "], got " + p);
+    double maxP = org.approxgp.projection.LpProjection.MAX_P;
+    if (p != null && !(p >= 1 && p <= maxP)) {
+      throw CliException.badInput("--p must be in [1, " + (int) maxP + "], got " + p);
     }
     try {
       return compute(lik);
