@@ -103,13 +103,17 @@ public final class LpProjection implements Projection {
       xs[k] = (nd.x[k] - c) / s0;
     }
     Nodes sc = new Nodes(xs, nd.wq, nd.z);
+    double[] logW = new double[nd.wq.length]; // the objective works in log space; log once, not per evaluation
+    for (int k = 0; k < logW.length; k++) {
+      logW[k] = Math.log(nd.wq[k]);
+    }
     double[] th = {0, 1};
-    double logRef = logObjective(sc, th);
+    double logRef = logObjective(sc, logW, th);
     if (!Double.isFinite(logRef)) {
       return new Result(c, s0, Double.NaN, 0, false);
     }
     double[] g = new double[2];
-    double f = objective(sc, th, logRef, g);
+    double f = objective(sc, logW, th, logRef, g);
     double[] thPrev = null;
     double[] gPrev = null;
     double step = 0.5 / (p * Math.max(1, p - 1)); // exact Newton step for p = 2 (Hessian 2 I)
@@ -139,7 +143,7 @@ public final class LpProjection implements Projection {
         trial[0] = th[0] - a * g[0];
         trial[1] = th[1] - a * g[1];
         if (trial[1] > 0) {
-          fTrial = objective(sc, trial, logRef, gTrial);
+          fTrial = objective(sc, logW, trial, logRef, gTrial);
           if (fTrial <= f - 1e-4 * a * gg || a * Math.sqrt(gg) < 1e-3 * tol) {
             accepted = true;
             break;
@@ -164,12 +168,12 @@ public final class LpProjection implements Projection {
   }
 
   /** log W_p^p at θ (log-sum-exp over the nodes). */
-  private double logObjective(Nodes nd, double[] th) {
+  private double logObjective(Nodes nd, double[] logW, double[] th) {
     double max = Double.NEGATIVE_INFINITY;
     double[] l = new double[nd.x.length];
     for (int k = 0; k < l.length; k++) {
       double eta = nd.x[k] - th[0] - th[1] * nd.z[k];
-      l[k] = Math.log(nd.wq[k]) + p * Math.log(Math.abs(eta));
+      l[k] = logW[k] + p * Math.log(Math.abs(eta));
       max = Math.max(max, l[k]);
     }
     double sum = 0;
@@ -180,7 +184,7 @@ public final class LpProjection implements Projection {
   }
 
   /** W_p^p(θ) / exp(logRef); writes its gradient into grad. */
-  private double objective(Nodes nd, double[] th, double logRef, double[] grad) {
+  private double objective(Nodes nd, double[] logW, double[] th, double logRef, double[] grad) {
     double f = 0;
     double gm = 0;
     double gs = 0;
@@ -190,7 +194,7 @@ public final class LpProjection implements Projection {
         continue;
       }
       double la = Math.log(Math.abs(eta));
-      double lw = Math.log(nd.wq[k]) - logRef;
+      double lw = logW[k] - logRef;
       f += Math.exp(lw + p * la);
       double d = Math.exp(lw + (p - 1) * la) * Math.signum(eta);
       gm += d;
