@@ -1,0 +1,53 @@
+package org.approxgp.sparse;
+
+/**
+ * Predictions at test rows: mean and variance of the noisy target y* (the latent variance plus the noise
+ * variance), the quantities the paper's RMSE and MNLP use (§5).
+ *
+ * @param mean predictive means
+ * @param variance predictive variances of y* (positive)
+ */
+public record RegressionPrediction(double[] mean, double[] variance) {
+
+  public RegressionPrediction {
+    if (mean.length != variance.length) {
+      throw new IllegalArgumentException(mean.length + " means but " + variance.length + " variances");
+    }
+  }
+
+  /** Number of test rows. */
+  public int size() {
+    return mean.length;
+  }
+
+  /** Root mean squared error against {@code y} (paper §5). */
+  public double rmse(double[] y) {
+    check(y);
+    double s = 0;
+    for (int i = 0; i < y.length; i++) {
+      double e = y[i] - mean[i];
+      s += e * e;
+    }
+    return Math.sqrt(s / y.length);
+  }
+
+  /**
+   * Mean negative log predictive density of {@code y} under N(mean, variance) (paper §5, MNLP):
+   * (1/n) Σ ½ [log(2π v) + (y − μ)²/v].
+   */
+  public double mnlp(double[] y) {
+    check(y);
+    double s = 0;
+    for (int i = 0; i < y.length; i++) {
+      double e = y[i] - mean[i];
+      s += 0.5 * (Math.log(2 * Math.PI * variance[i]) + e * e / variance[i]);
+    }
+    return s / y.length;
+  }
+
+  private void check(double[] y) {
+    if (y.length != mean.length) {
+      throw new IllegalArgumentException(y.length + " targets for " + mean.length + " predictions");
+    }
+  }
+}
