@@ -61,7 +61,7 @@ public record SpectralFeatures(double[] frequencies, int m, int d) {
 
   /**
    * The 2m basis functions at the input stored at {@code x[offset … offset+d)} (e.g. a row of
-   * {@link RegressionData#x()}), written to {@code out[0 … 2m)}: out[2i] = cos(2π rᵢᵀx),
+   * {@link org.approxgp.data.RegressionData#x()}), written to {@code out[0 … 2m)}: out[2i] = cos(2π rᵢᵀx),
    * out[2i+1] = sin(2π rᵢᵀx).
    */
   public void features(double[] x, int offset, double[] out) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
+import org.approxgp.data.RegressionData;
 import org.junit.jupiter.api.Test;
 
 class SpectralFeaturesTest {

@@ -1,4 +1,4 @@
-package org.approxgp.sparse;
+package org.approxgp.data;
 
 import java.util.Arrays;
 
