@@ -216,31 +216,82 @@ public final class NoisyStep implements Likelihood {
     double lower;
     double upper;
     if (y > 0) {
-      lower = epsilon * Normal.cdf(t) + (x > 0 ? q * normalMass(t0, t) : 0);
+      lower = epsilon * Normal.cdf(t) + (x > 0 ? q * normalMass(t0, x / s) : 0);
       upper = epsilon * Normal.survival(t) + q * Normal.survival(Math.max(t, t0));
     } else {
       lower = epsilon * Normal.cdf(t) + q * Normal.cdf(Math.min(t, t0));
-      upper = epsilon * Normal.survival(t) + (x < 0 ? q * normalMass(t, t0) : 0);
+      upper = epsilon * Normal.survival(t) + (x < 0 ? q * normalMass(t0, x / s) : 0);
     }
     double total = lower + upper;
     return lower <= upper ? lower / total : 1 - upper / total;
   }
 
   /**
-   * P(a &lt; T ≤ b) for a standard normal T and a ≤ b, from the tails when both ends are on one side of 0
-   * (so a small mass far out is a difference of two small numbers, not of two numbers near 1).
+   * The standard normal mass between t₀ and t₀ + w (w of either sign), w passed separately so that a short
+   * interval keeps its width exactly (forming t₀ + w first would cost the absolute rounding error of t₀). From
+   * the tails when both ends are on one side of 0 (a small mass far out is a difference of two small numbers,
+   * not of two numbers near 1); when that difference would still cancel (the smaller tail more than half the
+   * larger: a short interval, e.g. x just past the jump) as ∫₀^|w| φ(t₀ ± u) du by 16-point Gauss–Legendre,
+   * whose integrand φ(t₀) e^{∓t₀u − u²/2} is analytic with scale 1/(|t₀| + |w|) ≳ |w| there, so the rule is
+   * exact to rounding.
    */
-  static double normalMass(double a, double b) {
-    if (!(b > a)) {
+  static double normalMass(double t0, double w) {
+    if (w == 0) {
       return 0;
     }
+    double a = w > 0 ? t0 : t0 + w;
+    double b = w > 0 ? t0 + w : t0;
+    double big;
+    double small;
     if (a >= 0) {
-      return Normal.survival(a) - Normal.survival(b);
+      big = Normal.survival(a);
+      small = Normal.survival(b);
+    } else if (b <= 0) {
+      big = Normal.cdf(b);
+      small = Normal.cdf(a);
+    } else {
+      return 1 - Normal.cdf(a) - Normal.survival(b);
     }
-    if (b <= 0) {
-      return Normal.cdf(b) - Normal.cdf(a);
+    if (small <= 0.5 * big) {
+      return big - small;
     }
-    return 1 - Normal.cdf(a) - Normal.survival(b);
+    double len = Math.abs(w);
+    double sign = Math.signum(w);
+    double sum = 0;
+    for (int i = 0; i < GL_X.length; i++) {
+      double u = 0.5 * len * (1 + GL_X[i]);
+      sum += GL_W[i] * Normal.pdf(t0 + sign * u);
+    }
+    return 0.5 * len * sum;
+  }
+
+  /** 16-point Gauss–Legendre nodes and weights on [−1, 1] (Newton on the Legendre recurrence). */
+  private static final double[] GL_X = new double[16];
+  private static final double[] GL_W = new double[16];
+
+  static {
+    int n = GL_X.length;
+    for (int i = 0; i < n; i++) {
+      double x = Math.cos(Math.PI * (i + 0.75) / (n + 0.5));
+      double dp = 0;
+      for (int it = 0; it < 100; it++) {
+        double p0 = 1;
+        double p1 = x;
+        for (int k = 2; k <= n; k++) {
+          double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+          p0 = p1;
+          p1 = p2;
+        }
+        dp = n * (x * p1 - p0) / (x * x - 1);
+        double dx = p1 / dp;
+        x -= dx;
+        if (Math.abs(dx) < 1e-16) {
+          break;
+        }
+      }
+      GL_X[i] = x;
+      GL_W[i] = 2 / ((1 - x * x) * dp * dp);
+    }
   }
 
   /** E[log p] = log ε + log((1 − ε)/ε) Φ(z), z = y m/√v; ∂/∂m = y L φ(z)/√v, ∂/∂v = −L φ(z) z/(2v). */
