@@ -36,10 +36,10 @@ import org.junit.jupiter.api.Test;
  *       the jump), where the budget is 1e-12 · (the tail mass subtracted), see {@link #cdfTable()}.</li>
  * </ul>
  */
-class NoisyStepTest {
+public class NoisyStepTest {
 
   /** The data rows of a table as decimal strings (header and # lines dropped). */
-  static List<String[]> raw(String name) throws IOException {
+  public static List<String[]> raw(String name) throws IOException {
     List<String[]> rows = new ArrayList<>();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
         NoisyStepTest.class.getResourceAsStream("/likelihood/noisy-step/" + name)), StandardCharsets.UTF_8))) {
@@ -133,7 +133,8 @@ class NoisyStepTest {
       boolean lower = r[5] <= 0.5;
       double tail = lower ? f : lik.tiltedCdf(-r[1], -r[2], r[3], -r[4]);
       // 1 − F from the 30-digit decimal, not from F rounded to double
-      double expected = lower ? r[5] : java.math.BigDecimal.ONE.subtract(new java.math.BigDecimal(str[5])).doubleValue();
+      double expected = lower ? r[5]
+          : java.math.BigDecimal.ONE.subtract(new java.math.BigDecimal(str[5])).doubleValue();
       // the table's 30 significant digits of F near 1 leave 1 − F an absolute resolution of 1e-30
       assertEquals(expected, tail, 1e-12 * expected + 1e-30, "tail " + java.util.Arrays.toString(r));
       if (expected > 1e-17) {
