@@ -268,6 +268,13 @@ public final class Ssgp {
     return alpha.clone();
   }
 
+  /** Posterior covariance of the weights a, σₙ² A⁻¹ (a new 2m × 2m matrix). */
+  public Matrix weightCovariance() {
+    Matrix c = chol.inverse();
+    c.scale(hyp.noiseVariance());
+    return c;
+  }
+
   /** L-BFGS iterations run. */
   public int iterations() {
     return iterations;
