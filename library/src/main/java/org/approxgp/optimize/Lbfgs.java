@@ -87,7 +87,10 @@ public final class Lbfgs {
     return minimize(f, x0, lower, upper, settings, null);
   }
 
-  /** As {@link #minimize(Objective, double[], double[], double[], Settings)}, telling {@code progress} (may be null). */
+  /**
+   * As {@link #minimize(Objective, double[], double[], double[], Settings)}, telling {@code progress} (may be
+   * null) after every iteration.
+   */
   public static Result minimize(Objective f, double[] x0, double[] lower, double[] upper, Settings settings,
       Progress progress) {
     int n = x0.length;

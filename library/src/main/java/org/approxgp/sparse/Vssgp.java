@@ -310,7 +310,8 @@ public final class Vssgp {
   }
 
   /**
-   * The expectations of row x (at xo) under q: φ̄ (2m, written at phibar[off…]) and the 2 × 2 block covariances dvar[3k..3k+3) =
+   * The expectations of row x (at xo) under q: φ̄ (2m, written at phibar[off…]) and the 2 × 2 block covariances
+   * dvar[3k..3k+3) =
    * (Var cos zₖ, Var sin zₖ, Cov(cos zₖ, sin zₖ)); if trig is not null also trig[3k..3k+3) = (e^{−2v}, cos 2m,
    * sin 2m); always u = x/ℓ.
    */
