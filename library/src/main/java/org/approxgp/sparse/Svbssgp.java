@@ -342,6 +342,7 @@ public final class Svbssgp {
     private final double[] gAlpha;
     private final double[] scratchM;
     private final double[] cosBuf;
+    private final double[] stepScale;
     private final double[] sinBuf;
     private int iteration;
 
@@ -380,6 +381,7 @@ public final class Svbssgp {
       this.gAlpha = new double[dim];
       this.scratchM = new double[nTri];
       this.cosBuf = new double[m];
+      this.stepScale = new double[dim];
       this.sinBuf = new double[m];
       this.rng = RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {options.seed(), 0x5b55L});
       this.normal = ZigguratSampler.NormalizedGaussian.of(rng);
@@ -428,15 +430,101 @@ public final class Svbssgp {
       eta[iNoise] = Math.log(n2);
       eta[iSignal] = Math.log(s2);
 
-      // Initial q: b_θ drawn from the prior (random features), b_s = 0; M diagonal at a tenth of the prior
-      // standard deviations.
-      double lambda = s2 / m;
-      for (int k = 0; k < dim; k++) {
-        double priorSd = k < m * d ? 1 / Math.sqrt(priorPrecisionTheta[k]) : Math.sqrt(lambda);
-        if (k < m * d) {
-          eta[k] = priorSd * normal.sample();
-        }
+      // Initial q: b_θ drawn from the prior (random features) with M_θθ at a tenth of the prior standard
+      // deviations; (b_s, M_ss) from the Gaussian posterior of s given θ = b_θ on a sample of partitions.
+      for (int k = 0; k < m * d; k++) {
+        double priorSd = 1 / Math.sqrt(priorPrecisionTheta[k]);
+        eta[k] = priorSd * normal.sample();
         eta[diagIndex(k)] = Math.log(0.1 * priorSd);
+      }
+      initialiseWeights(Double.isNaN(options.noiseVariance()));
+    }
+
+    /**
+     * b_s and M_ss from p(s | y_I, θ = b_θ) = N(Γ⁻¹ Φ y, σ_n² Γ⁻¹), Γ = w Φ Φᵀ + σ_n² Λ⁻¹ (the posterior behind
+     * Proposition 1's μ and Σ, Appendix A), on the rows of min(p, 10a) partitions drawn uniformly with
+     * replacement, the sums weighted by w = p / draws so that they estimate the full-data sums. When σ_n² has
+     * no user value it starts at the weighted mean squared residual of that fit (at least 1e-6 var(y)).
+     */
+    private void initialiseWeights(boolean setNoise) {
+      int p = parts.count();
+      int draws = Math.min(p, 10 * options.partitionsPerIteration());
+      int two = 2 * m;
+      int md = m * d;
+      double noise = Math.exp(eta[iNoise]);
+      double lambda = Math.exp(eta[iSignal]) / m;
+      SpectralFeatures features = new SpectralFeatures(Arrays.copyOf(eta, md), m, d);
+      double[] phi = new double[two];
+      Matrix gram = Matrix.zeros(two, two);
+      double[] g = gram.data();
+      double[] rhs = new double[two];
+      int[] chosen = new int[draws];
+      double rows = 0;
+      for (int k = 0; k < draws; k++) {
+        chosen[k] = rng.nextInt(p);
+        for (int t = parts.start()[chosen[k]]; t < parts.start()[chosen[k] + 1]; t++) {
+          int row = parts.rows()[t];
+          features.features(train.x(), row * d, phi);
+          double yr = train.y()[row];
+          for (int u = 0; u < two; u++) {
+            rhs[u] += phi[u] * yr;
+            for (int v = 0; v <= u; v++) {
+              g[u * two + v] += phi[u] * phi[v];
+            }
+          }
+          rows++;
+        }
+      }
+      double w = (double) p / draws;
+      for (int u = 0; u < two; u++) {
+        rhs[u] *= w;
+        for (int v = 0; v <= u; v++) {
+          g[u * two + v] *= w;
+          g[v * two + u] = g[u * two + v];
+        }
+        g[u * two + u] += noise / lambda;
+      }
+      Cholesky chol = Cholesky.factor(gram);
+      double[] mean = chol.solve(rhs);
+      if (setNoise && rows > 0) {
+        double sse = 0;
+        for (int k = 0; k < draws; k++) {
+          for (int t = parts.start()[chosen[k]]; t < parts.start()[chosen[k] + 1]; t++) {
+            int row = parts.rows()[t];
+            features.features(train.x(), row * d, phi);
+            double f = 0;
+            for (int u = 0; u < two; u++) {
+              f += phi[u] * mean[u];
+            }
+            double e = train.y()[row] - f;
+            sse += e * e;
+          }
+        }
+        noise = Math.max(sse / rows, 1e-6 * Math.exp(eta[iSignal]));
+        eta[iNoise] = Math.log(noise);
+      }
+      // Cholesky factor of σ_n² Γ⁻¹ (symmetrised inverse), written into the s block of M
+      Matrix cov = chol.inverse();
+      double[] c = cov.data();
+      for (int u = 0; u < two; u++) {
+        for (int v = 0; v < two; v++) {
+          c[u * two + v] *= noise;
+        }
+      }
+      for (int u = 0; u < two; u++) {
+        for (int v = 0; v < u; v++) {
+          double avg = 0.5 * (c[u * two + v] + c[v * two + u]);
+          c[u * two + v] = avg;
+          c[v * two + u] = avg;
+        }
+      }
+      Cholesky factor = Cholesky.factor(cov, org.approxgp.linalg.JitterPolicy.standard());
+      for (int u = 0; u < two; u++) {
+        eta[md + u] = mean[u];
+        for (int v = 0; v < u; v++) {
+          eta[triIndex(md + u, md + v)] = factor.lowerAt(u, v);
+        }
+        eta[diagIndex(md + u)] = Math.log(factor.lowerAt(u, u));
       }
     }
 
@@ -470,13 +558,32 @@ public final class Svbssgp {
       double c1 = 1 - Math.pow(BETA1, iteration);
       double c2 = 1 - Math.pow(BETA2, iteration);
       double lr = options.learningRate();
+      // Per-coordinate step scale: b_i and the entries M_ij of row i move in units of q's current standard
+      // deviation M_ii along α_i; log M_ii and the log-hyperparameters move in absolute units.
+      for (int i = 0; i < dim; i++) {
+        stepScale[i] = Math.exp(eta[diagIndex(i)]);
+      }
       for (int k = 0; k < eta.length; k++) {
         double g = grad[k];
         adamM[k] = BETA1 * adamM[k] + (1 - BETA1) * g;
         adamV[k] = BETA2 * adamV[k] + (1 - BETA2) * g * g;
-        eta[k] += lr * (adamM[k] / c1) / (Math.sqrt(adamV[k] / c2) + EPS);
+        double unit = k < dim ? stepScale[k] : k < iNoise ? rowScale(k) : 1;
+        eta[k] += lr * unit * (adamM[k] / c1) / (Math.sqrt(adamV[k] / c2) + EPS);
       }
       return elbo;
+    }
+
+    /** The step unit of η[k] for an entry of M: M_ii of its row i, or 1 on the (log) diagonal. */
+    private double rowScale(int k) {
+      int t = k - dim;
+      int i = (int) ((Math.sqrt(8.0 * t + 1) - 1) / 2);
+      while (i * (i + 1) / 2 > t) {
+        i--;
+      }
+      while ((i + 1) * (i + 2) / 2 <= t) {
+        i++;
+      }
+      return t - i * (i + 1) / 2 == i ? 1 : stepScale[i];
     }
 
     /** The current q(α) and hyperparameters as an immutable model. */
