@@ -7,6 +7,7 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
 import org.approxgp.data.RegressionData;
 import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
 
 /**
@@ -41,7 +42,15 @@ import org.approxgp.linalg.Matrix;
  *
  * <p><b>Step sizes.</b> The paper only requires an appropriate schedule (§4.1) and states none, so this
  * class uses a private Adam (Kingma &amp; Ba 2015) with the step size {@link Options#learningRate()}
- * (ascent, bias-corrected moments, β₁ = 0.9, β₂ = 0.999, ε = 1e-8).
+ * (ascent, bias-corrected moments, β₁ = 0.9, β₂ = 0.999, ε = 1e-8). Adam's steps have the size of the step size
+ * in each coordinate's own units, so the units are chosen: b_i and the entries of row i of M move in units of
+ * M_ii (q's current scale along α_i; a frequency known to 1e-3 is not moved by 1e-2), while log M_ii, log σ_n²
+ * and log σ_s² move in absolute units. Without this the first steps destroy the initial fit.
+ *
+ * <p><b>Initialisation.</b> b_θ is a draw from the prior (random Fourier features) with M_θθ at a tenth of the
+ * prior standard deviations; (b_s, M_ss) is the exact Gaussian posterior of s given θ = b_θ on the rows of
+ * min(p, 10a) randomly drawn partitions (reweighted), and the default σ_n² is that fit's mean squared
+ * residual.
  *
  * <p><b>Prediction</b> (Proposition 1, §4.2): see {@link #predict(RegressionData, int[], double, int, long)}.
  *
@@ -129,6 +138,12 @@ public final class Svbssgp {
           }
         }
       }
+    }
+
+    /** ℓ of the frequency prior (a copy), or null for the default. */
+    @Override
+    public double[] lengthscales() {
+      return lengthscales == null ? null : lengthscales.clone();
     }
 
     /** A builder holding the defaults. */
@@ -342,7 +357,6 @@ public final class Svbssgp {
     private final double[] gAlpha;
     private final double[] scratchM;
     private final double[] cosBuf;
-    private final double[] stepScale;
     private final double[] sinBuf;
     private int iteration;
 
@@ -381,7 +395,6 @@ public final class Svbssgp {
       this.gAlpha = new double[dim];
       this.scratchM = new double[nTri];
       this.cosBuf = new double[m];
-      this.stepScale = new double[dim];
       this.sinBuf = new double[m];
       this.rng = RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {options.seed(), 0x5b55L});
       this.normal = ZigguratSampler.NormalizedGaussian.of(rng);
@@ -484,7 +497,7 @@ public final class Svbssgp {
         }
         g[u * two + u] += noise / lambda;
       }
-      Cholesky chol = Cholesky.factor(gram);
+      Cholesky chol = Cholesky.factor(gram, JitterPolicy.standard());
       double[] mean = chol.solve(rhs);
       if (setNoise && rows > 0) {
         double sse = 0;
@@ -518,7 +531,7 @@ public final class Svbssgp {
           c[v * two + u] = avg;
         }
       }
-      Cholesky factor = Cholesky.factor(cov, org.approxgp.linalg.JitterPolicy.standard());
+      Cholesky factor = Cholesky.factor(cov, JitterPolicy.standard());
       for (int u = 0; u < two; u++) {
         eta[md + u] = mean[u];
         for (int v = 0; v < u; v++) {
@@ -558,32 +571,28 @@ public final class Svbssgp {
       double c1 = 1 - Math.pow(BETA1, iteration);
       double c2 = 1 - Math.pow(BETA2, iteration);
       double lr = options.learningRate();
-      // Per-coordinate step scale: b_i and the entries M_ij of row i move in units of q's current standard
-      // deviation M_ii along α_i; log M_ii and the log-hyperparameters move in absolute units.
+      // Per-coordinate step unit: b_i and the entries M_ij of row i move in units of q's current standard
+      // deviation scale M_ii along α_i; log M_ii and the log-hyperparameters move in absolute units.
       for (int i = 0; i < dim; i++) {
-        stepScale[i] = Math.exp(eta[diagIndex(i)]);
+        double rowUnit = Math.exp(eta[diagIndex(i)]);
+        adam(i, rowUnit, lr, c1, c2);
+        int row = dim + i * (i + 1) / 2;
+        for (int j = 0; j < i; j++) {
+          adam(row + j, rowUnit, lr, c1, c2);
+        }
+        adam(row + i, 1, lr, c1, c2);
       }
-      for (int k = 0; k < eta.length; k++) {
-        double g = grad[k];
-        adamM[k] = BETA1 * adamM[k] + (1 - BETA1) * g;
-        adamV[k] = BETA2 * adamV[k] + (1 - BETA2) * g * g;
-        double unit = k < dim ? stepScale[k] : k < iNoise ? rowScale(k) : 1;
-        eta[k] += lr * unit * (adamM[k] / c1) / (Math.sqrt(adamV[k] / c2) + EPS);
-      }
+      adam(iNoise, 1, lr, c1, c2);
+      adam(iSignal, 1, lr, c1, c2);
       return elbo;
     }
 
-    /** The step unit of η[k] for an entry of M: M_ii of its row i, or 1 on the (log) diagonal. */
-    private double rowScale(int k) {
-      int t = k - dim;
-      int i = (int) ((Math.sqrt(8.0 * t + 1) - 1) / 2);
-      while (i * (i + 1) / 2 > t) {
-        i--;
-      }
-      while ((i + 1) * (i + 2) / 2 <= t) {
-        i++;
-      }
-      return t - i * (i + 1) / 2 == i ? 1 : stepScale[i];
+    /** Adam's ascent update of η[k] (bias-corrected moments), the step scaled by {@code unit}. */
+    private void adam(int k, double unit, double lr, double c1, double c2) {
+      double g = grad[k];
+      adamM[k] = BETA1 * adamM[k] + (1 - BETA1) * g;
+      adamV[k] = BETA2 * adamV[k] + (1 - BETA2) * g * g;
+      eta[k] += lr * unit * (adamM[k] / c1) / (Math.sqrt(adamV[k] / c2) + EPS);
     }
 
     /** The current q(α) and hyperparameters as an immutable model. */
@@ -909,7 +918,7 @@ public final class Svbssgp {
               g[v * two + u] = g[u * two + v];
             }
           }
-          chol = Cholesky.factor(gram);
+          chol = Cholesky.factor(gram, JitterPolicy.standard());
           weights = chol.solve(rhs);
         }
         for (int t = tlo; t < thi; t++) {
