@@ -564,9 +564,16 @@ public final class Svbssgp {
      * One Adam ascent step along the stochastic gradient of Appendix G (eq. 22).
      *
      * @return the step's unbiased estimate of the data and prior terms of L plus the exact entropy of q
+     * @throws IllegalStateException if the gradient or the bound is not finite (divergence)
      */
     public double step() {
       double elbo = stochasticGradient(rng, grad);
+      for (double g : grad) {
+        if (!Double.isFinite(g) || !Double.isFinite(elbo)) {
+          throw new IllegalStateException("sVBSSGP diverged at iteration " + (iteration + 1)
+              + " (non-finite gradient or bound); lower the learning rate");
+        }
+      }
       iteration++;
       double c1 = 1 - Math.pow(BETA1, iteration);
       double c2 = 1 - Math.pow(BETA2, iteration);
