@@ -1,0 +1,459 @@
+package org.approxgp.sparse;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.approxgp.data.RegressionData;
+import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.JitterPolicy;
+import org.approxgp.linalg.Matrix;
+
+/**
+ * PIC++: the partitioned inducing-point baseline of the sVBSSGP paper (§5, Table 1) — the anytime PIC of
+ * Hoang, Hoang &amp; Low (2015, ICML, "A unifying framework of anytime sparse GP regression models with
+ * stochastic variational inference for big data").
+ *
+ * <p><b>Source of the formulation.</b> The ICML paper's text was not available to us; the formulation below
+ * is the one implemented in the authors' public code (RVGP, {@code SGPPlus.cpp}, {@code PICPlus.cpp},
+ * {@code PrecomputedData.cpp}), which the sVBSSGP paper says it ran ("run with their GitHub codes"), restated
+ * as a variational bound whose natural gradient is exactly that code's update:
+ *
+ * <p>Partition the training rows into blocks D₁ … D_p (labels are an input, e.g. {@link KMeans}). PITC's
+ * likelihood given the inducing outputs u = f(Z) (Quiñonero-Candela &amp; Rasmussen 2005, §6; Snelson &amp;
+ * Ghahramani 2007) is p(y | u) = Πᵢ N(y_i | P_i u, Γ_i), P_i = K_iu K_uu⁻¹, Γ_i = K_ii − Q_ii + σ²I,
+ * Q_ii = K_iu K_uu⁻¹ K_ui. With q(u) = N(m, S) the bound
+ * <pre>
+ *   F(q) = Σᵢ E_q[log N(y_i | P_i u, Γ_i)] − KL(q ‖ p(u))
+ *        = Σᵢ [ log N(y_i | P_i m, Γ_i) − ½ tr(Γ_i⁻¹ P_i S P_iᵀ) ] − KL(q ‖ p(u))  ≤  log p_PITC(y)
+ * </pre>
+ * is tight at q = p_PITC(u | y). Its natural gradient from a sample of s blocks gives the step
+ * S⁻¹ ← (1 − ρ)S⁻¹ + ρ(K_uu⁻¹ + (p/s) Σ K_uu⁻¹K_ui Γ_i⁻¹ K_iu K_uu⁻¹), S⁻¹m ← (1 − ρ)S⁻¹m + ρ (p/s) Σ
+ * K_uu⁻¹K_ui Γ_i⁻¹ y_i — the RVGP update (without its extra shrinkage term −τE, which moves the fixed point by
+ * 1/(1 + τ); we drop it so the fixed point is the PITC posterior).
+ *
+ * <p><b>Prediction</b> (PIC, Snelson &amp; Ghahramani 2007; RVGP {@code PrecomputedData.cpp}): a test input x* of
+ * block k keeps its exact covariance with that block's training rows: with J_*k = K_*k − Q_*k and
+ * H = J_*k Γ_k⁻¹, q(f*) = N(P_* m + H(y_k − P_k m), k** − Q** − H J_k* + M S Mᵀ), M = P_* − H P_k; the noise σ²
+ * is added for y*. A block with no training rows gives FITC/DTC's prediction (H = 0).
+ *
+ * <p><b>Hyperparameters are fixed</b> (as in RVGP, which reads them from a file): pass the kernel and noise
+ * learned elsewhere, e.g. by {@link Dtc}. Inducing inputs are fixed. Each iteration samples s partitions
+ * uniformly without replacement from the non-empty ones; its cost is O(Σ_sampled (n_i³ + n_i² M + n_i M²) + M³).
+ */
+public final class Pic {
+
+  private Pic() {
+  }
+
+  /**
+   * Options of a PIC++ fit.
+   *
+   * @param blocksPerIteration partitions sampled per iteration s (capped at the number of non-empty ones)
+   * @param iterations number of iterations
+   * @param seed seed of the partition sampling
+   * @param naturalStep ρ_t of the q(u) natural-gradient step
+   */
+  public record Options(int blocksPerIteration, int iterations, long seed, StepSchedule naturalStep) {
+
+    public Options {
+      if (blocksPerIteration < 1 || iterations < 0) {
+        throw new IllegalArgumentException("need blocksPerIteration >= 1 and iterations >= 0, got "
+            + blocksPerIteration + ", " + iterations);
+      }
+      if (naturalStep == null) {
+        throw new IllegalArgumentException("naturalStep is required");
+      }
+    }
+
+    /** Defaults: ρ_t = 0.5/(1 + 0.05 (t − 1))^0.6, as {@link Dtc.Options#defaults}. */
+    public static Options defaults(int blocksPerIteration, int iterations, long seed) {
+      return new Options(blocksPerIteration, iterations, seed, new StepSchedule(0.5, 0.05, 0.6));
+    }
+  }
+
+  /**
+   * A fitted PIC++ model.
+   *
+   * @param kernel SE kernel (fixed during the fit)
+   * @param noiseVariance σ²
+   * @param inducing inducing inputs Z
+   * @param mean m (owned)
+   * @param covariance S (owned)
+   * @param train the training rows (referenced, not copied; prediction needs each test block's local data)
+   * @param blocks the training partition (referenced)
+   * @param iterations iterations run
+   * @param objective last stochastic estimate of F (NaN before the first iteration)
+   */
+  public record Fit(SquaredExponential kernel, double noiseVariance, RegressionData inducing, double[] mean,
+      Matrix covariance, RegressionData train, Blocks blocks, int iterations, double objective) {
+
+    /**
+     * Predictive mean and variance of y* for test rows with partition labels {@code testPartition} (labels
+     * beyond the training partitions, or of partitions without training rows, use no local block).
+     */
+    public RegressionPrediction predict(RegressionData test, int[] testPartition) {
+      int d = train.d();
+      Dtc.requireDim(test, d);
+      if (testPartition.length != test.n()) {
+        throw new IllegalArgumentException(testPartition.length + " labels for " + test.n() + " test rows");
+      }
+      SeArd k = new SeArd(SeArd.logParams(kernel, d), d, kernel.isArd());
+      Cholesky kuu = Dtc.kuu(k, inducing);
+      Blocks testBlocks = Blocks.of(testPartition, Math.max(blocks.count(), max(testPartition) + 1));
+      double[] mu = new double[test.n()];
+      double[] var = new double[test.n()];
+      for (int c = 0; c < testBlocks.count(); c++) {
+        int[] rows = testBlocks.rows(c);
+        if (rows.length == 0) {
+          continue;
+        }
+        double[] xt = SeArd.gatherX(test, rows, 0, rows.length);
+        Block local = c < blocks.count() && blocks.size(c) > 0 ? Block.of(k, noiseVariance, inducing, kuu, train,
+            blocks.rows(c)) : null;
+        predictBlock(k, kuu, local, xt, rows, mu, var);
+      }
+      return new RegressionPrediction(mu, var);
+    }
+
+    private void predictBlock(SeArd k, Cholesky kuu, Block local, double[] xt, int[] rows, double[] mu,
+        double[] var) {
+      int mM = inducing.n();
+      int nt = rows.length;
+      Matrix kut = k.cross(inducing.x(), mM, xt, nt);
+      Matrix at = kuu.solve(kut); // M × n_t: columns P_*ᵀ
+      double[] mt = at.data().clone(); // will hold Mᵀ = P_*ᵀ − P_kᵀ Hᵀ
+      double[] extraMean = new double[nt];
+      double[] hj = new double[nt]; // diag(H J_k*)
+      if (local != null) {
+        int nb = local.size;
+        Matrix ktb = k.cross(xt, nt, local.x, nb);
+        Matrix qtb = kut.multTransA(local.a); // K_*u K⁻¹ K_uk
+        Matrix jtb = ktb.copy(); // J_*k = K_*k − Q_*k
+        double[] jd = jtb.data();
+        double[] qd = qtb.data();
+        for (int i = 0; i < jd.length; i++) {
+          jd[i] -= qd[i];
+        }
+        Matrix ht = local.gamma.solve(jtb.transpose()); // Hᵀ = Γ⁻¹ J_k*   (n_b × n_t)
+        double[] r = local.residual(mean);
+        double[] htd = ht.data();
+        Matrix pkht = local.a.mult(ht); // P_kᵀ Hᵀ (M × n_t)
+        double[] pd = pkht.data();
+        for (int i = 0; i < mt.length; i++) {
+          mt[i] -= pd[i];
+        }
+        for (int t = 0; t < nt; t++) {
+          double em = 0;
+          double dj = 0;
+          for (int j = 0; j < nb; j++) {
+            em += htd[j * nt + t] * r[j];
+            dj += htd[j * nt + t] * jd[t * nb + j];
+          }
+          extraMean[t] = em;
+          hj[t] = dj;
+        }
+      }
+      Matrix mtm = Matrix.wrap(mM, nt, mt);
+      Matrix smt = covariance.mult(mtm);
+      double[] kd = kut.data();
+      double[] ad = at.data();
+      double[] sd = smt.data();
+      for (int t = 0; t < nt; t++) {
+        double m0 = 0;
+        double q = 0;
+        double v = 0;
+        for (int a = 0; a < mM; a++) {
+          m0 += ad[a * nt + t] * mean[a];
+          q += kd[a * nt + t] * ad[a * nt + t];
+          v += mt[a * nt + t] * sd[a * nt + t];
+        }
+        int row = rows[t];
+        mu[row] = m0 + extraMean[t];
+        var[row] = Math.max(k.signalVariance() - q - hj[t], 0) + v + noiseVariance;
+      }
+    }
+
+    /** F on all training blocks at this q(u) (exact, not stochastic). */
+    public double elbo() {
+      int d = train.d();
+      SeArd k = new SeArd(SeArd.logParams(kernel, d), d, kernel.isArd());
+      Cholesky kuu = Dtc.kuu(k, inducing);
+      double s = 0;
+      for (int c = 0; c < blocks.count(); c++) {
+        if (blocks.size(c) > 0) {
+          s += Block.of(k, noiseVariance, inducing, kuu, train, blocks.rows(c)).expectedLogLik(mean, covariance);
+        }
+      }
+      return s - kl(kuu, mean, covariance);
+    }
+  }
+
+  /**
+   * Fits PIC++'s q(u) with the kernel and noise held fixed.
+   *
+   * @param train training rows with targets
+   * @param partition partition label (≥ 0) of every training row
+   * @param inducing inducing inputs Z
+   */
+  public static Fit fit(RegressionData train, int[] partition, RegressionData inducing, SquaredExponential kernel,
+      double noiseVariance, Options options, IterationListener listener) {
+    Trainer t = new Trainer(train, partition, inducing, kernel, noiseVariance, options);
+    IterationListener l = listener == null ? IterationListener.NONE : listener;
+    long start = System.nanoTime();
+    for (int i = 0; i < options.iterations(); i++) {
+      double obj = t.step();
+      l.onIteration(t.iteration(), obj, (System.nanoTime() - start) * 1e-9);
+    }
+    return t.snapshot();
+  }
+
+  /** A PIC++ fit advanced one iteration at a time (for per-iteration traces). */
+  public static final class Trainer {
+    private final RegressionData train;
+    private final RegressionData inducing;
+    private final SquaredExponential kernel;
+    private final double noise;
+    private final Options options;
+    private final Blocks blocks;
+    private final int[] nonEmpty;
+    private final SplittableRandom rng;
+    private final SeArd k;
+    private final Cholesky kuu;
+    private final Matrix kinv;
+    private final InducingPosterior q;
+    private int iteration;
+    private double last = Double.NaN;
+
+    public Trainer(RegressionData train, int[] partition, RegressionData inducing, SquaredExponential kernel,
+        double noiseVariance, Options options) {
+      if (!train.hasTargets()) {
+        throw new IllegalArgumentException("training rows need targets");
+      }
+      if (partition.length != train.n()) {
+        throw new IllegalArgumentException(partition.length + " labels for " + train.n() + " training rows");
+      }
+      Dtc.requireDim(inducing, train.d());
+      if (!(noiseVariance > 0) || !Double.isFinite(noiseVariance)) {
+        throw new IllegalArgumentException("noise variance must be positive, got " + noiseVariance);
+      }
+      this.train = train;
+      this.inducing = inducing;
+      this.kernel = kernel;
+      this.noise = noiseVariance;
+      this.options = options;
+      this.blocks = Blocks.of(partition, max(partition) + 1);
+      int ne = 0;
+      for (int c = 0; c < blocks.count(); c++) {
+        ne += blocks.size(c) > 0 ? 1 : 0;
+      }
+      this.nonEmpty = new int[ne];
+      for (int c = 0, i = 0; c < blocks.count(); c++) {
+        if (blocks.size(c) > 0) {
+          nonEmpty[i++] = c;
+        }
+      }
+      this.rng = new SplittableRandom(options.seed());
+      int d = train.d();
+      this.k = new SeArd(SeArd.logParams(kernel, d), d, kernel.isArd());
+      this.kuu = Dtc.kuu(k, inducing);
+      this.kinv = kuu.inverse();
+      this.q = InducingPosterior.prior(kuu);
+    }
+
+    /** Runs one iteration; returns the stochastic estimate of F (at q before the step). */
+    public double step() {
+      int p = nonEmpty.length;
+      int s = Math.min(options.blocksPerIteration(), p);
+      // s of the p non-empty blocks uniformly without replacement (partial Fisher–Yates on a copy)
+      int[] pool = nonEmpty.clone();
+      for (int i = 0; i < s; i++) {
+        int j = i + rng.nextInt(p - i);
+        int t = pool[i];
+        pool[i] = pool[j];
+        pool[j] = t;
+      }
+      iteration++;
+      double scale = (double) p / s;
+      int mM = inducing.n();
+      Matrix lam = Matrix.zeros(mM, mM);
+      double[] t1 = new double[mM];
+      double sum = 0;
+      for (int i = 0; i < s; i++) {
+        Block b = Block.of(k, noise, inducing, kuu, train, blocks.rows(pool[i]));
+        sum += b.expectedLogLik(q.mean(), q.covariance());
+        b.addNatural(lam, t1);
+      }
+      double value = scale * sum - q.kl(kuu, kinv);
+      Matrix target = kinv.copy();
+      double[] td = target.data();
+      double[] ld = lam.data();
+      for (int i = 0; i < td.length; i++) {
+        td[i] += scale * ld[i];
+      }
+      for (int a = 0; a < mM; a++) {
+        t1[a] *= scale;
+      }
+      q.step(target, t1, options.naturalStep().at(iteration));
+      last = value;
+      return value;
+    }
+
+    public int iteration() {
+      return iteration;
+    }
+
+    /** The current model (copies of m and S). */
+    public Fit snapshot() {
+      return new Fit(kernel, noise, inducing, q.mean().clone(), q.covariance().copy(), train, blocks, iteration,
+          last);
+    }
+  }
+
+  /** KL(N(m, S) ‖ N(0, K_uu)). */
+  static double kl(Cholesky kuu, double[] m, Matrix s) {
+    Matrix kinv = kuu.inverse();
+    double[] nu = kuu.solve(m);
+    double mt = 0;
+    for (int a = 0; a < m.length; a++) {
+      mt += m[a] * nu[a];
+    }
+    double logDetS = Cholesky.factor(s.copy(), JitterPolicy.standard()).logDet();
+    return 0.5 * (kinv.dot(s) + mt - m.length + kuu.logDet() - logDetS);
+  }
+
+  private static int max(int[] labels) {
+    int m = -1;
+    for (int l : labels) {
+      if (l < 0) {
+        throw new IllegalArgumentException("partition labels must be >= 0, got " + l);
+      }
+      m = Math.max(m, l);
+    }
+    return m;
+  }
+
+  /** One training block's quantities: x, y, A = K_uu⁻¹K_uk, the Cholesky of Γ_k = K_kk − Q_kk + σ²I. */
+  private static final class Block {
+    final int size;
+    final double[] x;
+    final double[] y;
+    final Matrix a; // M × n_k
+    final Cholesky gamma;
+
+    private Block(int size, double[] x, double[] y, Matrix a, Cholesky gamma) {
+      this.size = size;
+      this.x = x;
+      this.y = y;
+      this.a = a;
+      this.gamma = gamma;
+    }
+
+    static Block of(SeArd k, double noise, RegressionData z, Cholesky kuu, RegressionData train, int[] rows) {
+      int nb = rows.length;
+      double[] x = SeArd.gatherX(train, rows, 0, nb);
+      double[] y = SeArd.gatherY(train, rows, 0, nb);
+      Matrix kub = k.cross(z.x(), z.n(), x, nb);
+      Matrix a = kuu.solve(kub);
+      Matrix g = k.cross(x, nb, x, nb);
+      Matrix qbb = kub.multTransA(a);
+      double[] gd = g.data();
+      double[] qd = qbb.data();
+      for (int i = 0; i < gd.length; i++) {
+        gd[i] -= qd[i];
+      }
+      g.addDiagonal(noise);
+      return new Block(nb, x, y, a, Cholesky.factor(g, JitterPolicy.standard()));
+    }
+
+    /** r = y − P_k m = y − Aᵀm. */
+    double[] residual(double[] m) {
+      double[] mu = a.multTransA(m);
+      double[] r = new double[size];
+      for (int i = 0; i < size; i++) {
+        r[i] = y[i] - mu[i];
+      }
+      return r;
+    }
+
+    /** E_q[log N(y_k | P_k u, Γ_k)] = log N(y_k | Aᵀm, Γ_k) − ½ tr(Γ_k⁻¹ Aᵀ S A). */
+    double expectedLogLik(double[] m, Matrix s) {
+      double[] r = residual(m);
+      Matrix w = gamma.solve(a.transpose()); // Γ⁻¹Aᵀ  (n_k × M)
+      Matrix sa = s.mult(a); // M × n_k
+      double tr = 0;
+      double[] wd = w.data();
+      double[] sd = sa.data();
+      int mM = a.rows();
+      for (int i = 0; i < size; i++) {
+        for (int p = 0; p < mM; p++) {
+          tr += wd[i * mM + p] * sd[p * size + i];
+        }
+      }
+      return -0.5 * (size * Math.log(2 * Math.PI) + gamma.logDet() + gamma.quadForm(r) + tr);
+    }
+
+    /** Adds A Γ⁻¹ Aᵀ to {@code lam} and A Γ⁻¹ y to {@code t1}. */
+    void addNatural(Matrix lam, double[] t1) {
+      Matrix w = gamma.solve(a.transpose()); // n_k × M
+      Matrix awt = a.mult(w);
+      double[] ld = lam.data();
+      double[] ad = awt.data();
+      for (int i = 0; i < ld.length; i++) {
+        ld[i] += ad[i];
+      }
+      double[] gy = gamma.solve(y);
+      double[] ay = a.mult(gy);
+      for (int p = 0; p < t1.length; p++) {
+        t1[p] += ay[p];
+      }
+    }
+  }
+
+  /**
+   * Row indices grouped by partition label (a counting sort: O(n) ints, no per-row objects).
+   */
+  public static final class Blocks {
+    private final int[] start; // count + 1
+    private final int[] rows;
+
+    private Blocks(int[] start, int[] rows) {
+      this.start = start;
+      this.rows = rows;
+    }
+
+    /** Groups rows 0 … n−1 by their labels, which must lie in [0, count). */
+    public static Blocks of(int[] labels, int count) {
+      int[] start = new int[count + 1];
+      for (int l : labels) {
+        if (l < 0 || l >= count) {
+          throw new IllegalArgumentException("label " + l + " outside [0, " + count + ")");
+        }
+        start[l + 1]++;
+      }
+      for (int c = 0; c < count; c++) {
+        start[c + 1] += start[c];
+      }
+      int[] fill = Arrays.copyOf(start, count);
+      int[] rows = new int[labels.length];
+      for (int i = 0; i < labels.length; i++) {
+        rows[fill[labels[i]]++] = i;
+      }
+      return new Blocks(start, rows);
+    }
+
+    /** Number of partitions (labels 0 … count−1). */
+    public int count() {
+      return start.length - 1;
+    }
+
+    /** Rows in partition c. */
+    public int size(int c) {
+      return start[c + 1] - start[c];
+    }
+
+    /** The row indices of partition c (a copy, ascending). */
+    public int[] rows(int c) {
+      return Arrays.copyOfRange(rows, start[c], start[c + 1]);
+    }
+  }
+}
