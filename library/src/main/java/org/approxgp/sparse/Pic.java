@@ -89,88 +89,24 @@ public final class Pic {
 
     /**
      * Predictive mean and variance of y* for test rows with partition labels {@code testPartition} (labels
-     * beyond the training partitions, or of partitions without training rows, use no local block).
+     * beyond the training partitions, or of partitions without training rows, use no local block). Streams over
+     * the test partitions; for repeated predictions on one test set (per-iteration traces) build a
+     * {@link #predictor} once.
      */
     public RegressionPrediction predict(RegressionData test, int[] testPartition) {
-      int d = train.d();
-      Dtc.requireDim(test, d);
-      if (testPartition.length != test.n()) {
-        throw new IllegalArgumentException(testPartition.length + " labels for " + test.n() + " test rows");
-      }
-      SeArd k = new SeArd(SeArd.logParams(kernel, d), d, kernel.isArd());
-      Cholesky kuu = Dtc.kuu(k, inducing);
-      Blocks testBlocks = Blocks.of(testPartition, Math.max(blocks.count(), max(testPartition) + 1));
       double[] mu = new double[test.n()];
       double[] var = new double[test.n()];
-      for (int c = 0; c < testBlocks.count(); c++) {
-        int[] rows = testBlocks.rows(c);
-        if (rows.length == 0) {
-          continue;
-        }
-        double[] xt = SeArd.gatherX(test, rows, 0, rows.length);
-        Block local = c < blocks.count() && blocks.size(c) > 0 ? Block.of(k, noiseVariance, inducing, kuu, train,
-            blocks.rows(c)) : null;
-        predictBlock(k, kuu, local, xt, rows, mu, var);
-      }
+      Predictor.forEachBlock(this, test, testPartition, (rows, prep) -> prep.apply(mean, covariance, rows, mu, var));
       return new RegressionPrediction(mu, var);
     }
 
-    private void predictBlock(SeArd k, Cholesky kuu, Block local, double[] xt, int[] rows, double[] mu,
-        double[] var) {
-      int mM = inducing.n();
-      int nt = rows.length;
-      Matrix kut = k.cross(inducing.x(), mM, xt, nt);
-      Matrix at = kuu.solve(kut); // M × n_t: columns P_*ᵀ
-      double[] mt = at.data().clone(); // will hold Mᵀ = P_*ᵀ − P_kᵀ Hᵀ
-      double[] extraMean = new double[nt];
-      double[] hj = new double[nt]; // diag(H J_k*)
-      if (local != null) {
-        int nb = local.size;
-        Matrix ktb = k.cross(xt, nt, local.x, nb);
-        Matrix qtb = kut.multTransA(local.a); // K_*u K⁻¹ K_uk
-        Matrix jtb = ktb.copy(); // J_*k = K_*k − Q_*k
-        double[] jd = jtb.data();
-        double[] qd = qtb.data();
-        for (int i = 0; i < jd.length; i++) {
-          jd[i] -= qd[i];
-        }
-        Matrix ht = local.gamma.solve(jtb.transpose()); // Hᵀ = Γ⁻¹ J_k*   (n_b × n_t)
-        double[] r = local.residual(mean);
-        double[] htd = ht.data();
-        Matrix pkht = local.a.mult(ht); // P_kᵀ Hᵀ (M × n_t)
-        double[] pd = pkht.data();
-        for (int i = 0; i < mt.length; i++) {
-          mt[i] -= pd[i];
-        }
-        for (int t = 0; t < nt; t++) {
-          double em = 0;
-          double dj = 0;
-          for (int j = 0; j < nb; j++) {
-            em += htd[j * nt + t] * r[j];
-            dj += htd[j * nt + t] * jd[t * nb + j];
-          }
-          extraMean[t] = em;
-          hj[t] = dj;
-        }
-      }
-      Matrix mtm = Matrix.wrap(mM, nt, mt);
-      Matrix smt = covariance.mult(mtm);
-      double[] kd = kut.data();
-      double[] ad = at.data();
-      double[] sd = smt.data();
-      for (int t = 0; t < nt; t++) {
-        double m0 = 0;
-        double q = 0;
-        double v = 0;
-        for (int a = 0; a < mM; a++) {
-          m0 += ad[a * nt + t] * mean[a];
-          q += kd[a * nt + t] * ad[a * nt + t];
-          v += mt[a * nt + t] * sd[a * nt + t];
-        }
-        int row = rows[t];
-        mu[row] = m0 + extraMean[t];
-        var[row] = Math.max(k.signalVariance() - q - hj[t], 0) + v + noiseVariance;
-      }
+    /**
+     * The parts of the PIC predictive at these test rows that do not depend on q(u) (the kernel and noise are
+     * fixed in PIC++), computed once: M = P_* − H P_k (M doubles per test row), H y_k and the q-free variance.
+     * Memory n_test × M doubles.
+     */
+    public Predictor predictor(RegressionData test, int[] testPartition) {
+      return new Predictor(this, test, testPartition);
     }
 
     /** F on all training blocks at this q(u) (exact, not stochastic). */
@@ -339,6 +275,7 @@ public final class Pic {
     final double[] y;
     final Matrix a; // M × n_k
     final Cholesky gamma;
+    private Matrix w; // Γ⁻¹Aᵀ, computed on first use
 
     private Block(int size, double[] x, double[] y, Matrix a, Cholesky gamma) {
       this.size = size;
@@ -348,16 +285,23 @@ public final class Pic {
       this.gamma = gamma;
     }
 
+    /** W = Γ_k⁻¹ A_kᵀ (n_k × M). */
+    Matrix w() {
+      if (w == null) {
+        w = gamma.solve(a.transpose());
+      }
+      return w;
+    }
+
     static Block of(SeArd k, double noise, RegressionData z, Cholesky kuu, RegressionData train, int[] rows) {
       int nb = rows.length;
       double[] x = SeArd.gatherX(train, rows, 0, nb);
       double[] y = SeArd.gatherY(train, rows, 0, nb);
-      Matrix kub = k.cross(z.x(), z.n(), x, nb);
-      Matrix a = kuu.solve(kub);
+      Matrix v = kuu.solveLower(k.cross(z.x(), z.n(), x, nb)); // V = L⁻¹K_uk, Q_kk = VᵀV
+      Matrix a = kuu.solveUpper(v);
       Matrix g = k.cross(x, nb, x, nb);
-      Matrix qbb = kub.multTransA(a);
       double[] gd = g.data();
-      double[] qd = qbb.data();
+      double[] qd = v.gram().data();
       for (int i = 0; i < gd.length; i++) {
         gd[i] -= qd[i];
       }
@@ -378,7 +322,7 @@ public final class Pic {
     /** E_q[log N(y_k | P_k u, Γ_k)] = log N(y_k | Aᵀm, Γ_k) − ½ tr(Γ_k⁻¹ Aᵀ S A). */
     double expectedLogLik(double[] m, Matrix s) {
       double[] r = residual(m);
-      Matrix w = gamma.solve(a.transpose()); // Γ⁻¹Aᵀ  (n_k × M)
+      Matrix w = w(); // Γ⁻¹Aᵀ  (n_k × M)
       Matrix sa = s.mult(a); // M × n_k
       double tr = 0;
       double[] wd = w.data();
@@ -394,18 +338,182 @@ public final class Pic {
 
     /** Adds A Γ⁻¹ Aᵀ to {@code lam} and A Γ⁻¹ y to {@code t1}. */
     void addNatural(Matrix lam, double[] t1) {
-      Matrix w = gamma.solve(a.transpose()); // n_k × M
-      Matrix awt = a.mult(w);
+      Matrix awt = a.mult(w()); // A Γ⁻¹ Aᵀ
       double[] ld = lam.data();
       double[] ad = awt.data();
       for (int i = 0; i < ld.length; i++) {
         ld[i] += ad[i];
       }
-      double[] gy = gamma.solve(y);
-      double[] ay = a.mult(gy);
+      double[] ay = w().multTransA(y); // A Γ⁻¹ y = Wᵀ y
       for (int p = 0; p < t1.length; p++) {
         t1[p] += ay[p];
       }
+    }
+  }
+
+  /**
+   * PIC's predictive at a fixed test set with the q(u)-free parts precomputed (RVGP's {@code PrecomputedData}):
+   * μ* = M m + H y_k, σ*² = v₀ + (M S Mᵀ)** with v₀ = k** − Q** − H J_k* + σ². Valid for every q(u) of fits
+   * that share the kernel, noise, inducing inputs and training partition of the fit it was built from.
+   */
+  public static final class Predictor {
+    private final Fit source;
+    private final int mM;
+    private final double[] rowsM; // n_t × M, row-major
+    private final double[] offset; // H y_k
+    private final double[] base; // v₀
+
+    private Predictor(Fit fit, RegressionData test, int[] testPartition) {
+      this.source = fit;
+      this.mM = fit.inducing().n();
+      int nt = test.n();
+      rowsM = new double[nt * mM];
+      offset = new double[nt];
+      base = new double[nt];
+      forEachBlock(fit, test, testPartition, (rows, prep) -> {
+        int c = rows.length;
+        for (int t = 0; t < c; t++) {
+          int row = rows[t];
+          for (int a = 0; a < mM; a++) {
+            rowsM[row * mM + a] = prep.mt[a * c + t];
+          }
+          offset[row] = prep.offset[t];
+          base[row] = prep.base[t];
+        }
+      });
+    }
+
+    /** Predictions at q(u) of {@code fit}, which must share the kernel, noise, Z and training data. */
+    public RegressionPrediction predict(Fit fit) {
+      if (fit.kernel() != source.kernel() || fit.noiseVariance() != source.noiseVariance()
+          || fit.inducing() != source.inducing() || fit.train() != source.train()) {
+        throw new IllegalArgumentException("this predictor was built for another kernel, noise, Z or training set");
+      }
+      int nt = offset.length;
+      double[] mu = new double[nt];
+      double[] var = new double[nt];
+      double[] m = fit.mean();
+      double[] s = fit.covariance().data();
+      double[] sm = new double[mM];
+      for (int t = 0; t < nt; t++) {
+        int o = t * mM;
+        double mean = offset[t];
+        for (int a = 0; a < mM; a++) {
+          mean += rowsM[o + a] * m[a];
+        }
+        // (M S Mᵀ)_tt = Σ_a M_ta (S M_tᵀ)_a
+        double v = 0;
+        for (int a = 0; a < mM; a++) {
+          double acc = 0;
+          int sa = a * mM;
+          for (int b = 0; b < mM; b++) {
+            acc += s[sa + b] * rowsM[o + b];
+          }
+          sm[a] = acc;
+          v += rowsM[o + a] * acc;
+        }
+        mu[t] = mean;
+        var[t] = base[t] + v;
+      }
+      return new RegressionPrediction(mu, var);
+    }
+
+    /** One test partition's q-free quantities: Mᵀ (M × n_t, column per test row), H y_k, v₀. */
+    private record Prepared(double[] mt, double[] offset, double[] base) {
+      void apply(double[] m, Matrix s, int[] rows, double[] mu, double[] var) {
+        int c = rows.length;
+        int mM = m.length;
+        Matrix smt = s.mult(Matrix.wrap(mM, c, mt));
+        double[] sd = smt.data();
+        for (int t = 0; t < c; t++) {
+          double mean = offset[t];
+          double v = 0;
+          for (int a = 0; a < mM; a++) {
+            mean += mt[a * c + t] * m[a];
+            v += mt[a * c + t] * sd[a * c + t];
+          }
+          mu[rows[t]] = mean;
+          var[rows[t]] = base[t] + v;
+        }
+      }
+    }
+
+    private interface BlockSink {
+      void accept(int[] rows, Prepared prep);
+    }
+
+    /** Calls {@code sink} for every test partition with its rows and prepared quantities. */
+    static void forEachBlock(Fit fit, RegressionData test, int[] testPartition, BlockSink sink) {
+      RegressionData train = fit.train();
+      int d = train.d();
+      Dtc.requireDim(test, d);
+      if (testPartition.length != test.n()) {
+        throw new IllegalArgumentException(testPartition.length + " labels for " + test.n() + " test rows");
+      }
+      SeArd k = new SeArd(SeArd.logParams(fit.kernel(), d), d, fit.kernel().isArd());
+      Cholesky kuu = Dtc.kuu(k, fit.inducing());
+      Blocks blocks = fit.blocks();
+      Blocks testBlocks = Blocks.of(testPartition, Math.max(blocks.count(), max(testPartition) + 1));
+      for (int c = 0; c < testBlocks.count(); c++) {
+        int[] rows = testBlocks.rows(c);
+        if (rows.length == 0) {
+          continue;
+        }
+        double[] xt = SeArd.gatherX(test, rows, 0, rows.length);
+        Block local = c < blocks.count() && blocks.size(c) > 0
+            ? Block.of(k, fit.noiseVariance(), fit.inducing(), kuu, train, blocks.rows(c)) : null;
+        sink.accept(rows, prepare(k, kuu, fit.inducing(), fit.noiseVariance(), local, xt, rows.length));
+      }
+    }
+
+    /**
+     * With A_* = K_uu⁻¹K_u* (columns P_*ᵀ), J_*k = K_*k − Q_*k and Hᵀ = Γ_k⁻¹ J_k*: Mᵀ = A_* − A_k Hᵀ,
+     * offset = H y_k, v₀ = k** − Q** − (H J_k*)** + σ² (no local block: H = 0).
+     */
+    private static Prepared prepare(SeArd k, Cholesky kuu, RegressionData z, double noise, Block local,
+        double[] xt, int nt) {
+      int mM = z.n();
+      Matrix kut = k.cross(z.x(), mM, xt, nt);
+      Matrix at = kuu.solve(kut);
+      double[] mt = at.data().clone();
+      double[] off = new double[nt];
+      double[] hj = new double[nt];
+      if (local != null) {
+        int nb = local.size;
+        Matrix jtb = k.cross(xt, nt, local.x, nb);
+        double[] jd = jtb.data();
+        double[] qd = kut.multTransA(local.a).data(); // Q_*k = K_*u K⁻¹ K_uk
+        for (int i = 0; i < jd.length; i++) {
+          jd[i] -= qd[i];
+        }
+        Matrix ht = local.gamma.solve(jtb.transpose()); // n_b × n_t
+        double[] htd = ht.data();
+        double[] pd = local.a.mult(ht).data(); // A_k Hᵀ
+        for (int i = 0; i < mt.length; i++) {
+          mt[i] -= pd[i];
+        }
+        for (int t = 0; t < nt; t++) {
+          double o = 0;
+          double dj = 0;
+          for (int j = 0; j < nb; j++) {
+            o += htd[j * nt + t] * local.y[j];
+            dj += htd[j * nt + t] * jd[t * nb + j];
+          }
+          off[t] = o;
+          hj[t] = dj;
+        }
+      }
+      double[] kd = kut.data();
+      double[] ad = at.data();
+      double[] base = new double[nt];
+      for (int t = 0; t < nt; t++) {
+        double q = 0;
+        for (int a = 0; a < mM; a++) {
+          q += kd[a * nt + t] * ad[a * nt + t];
+        }
+        base[t] = Math.max(k.signalVariance() - q - hj[t], 0) + noise;
+      }
+      return new Prepared(mt, off, base);
     }
   }
 

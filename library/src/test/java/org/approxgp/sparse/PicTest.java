@@ -123,6 +123,11 @@ class PicTest {
     RegressionPrediction ref = densePic(train, labels, z, test, testLabels);
     assertEquals(0, DenseGp.maxAbsDiff(ref.mean(), ours.mean()), 1e-8);
     assertEquals(0, DenseGp.maxAbsDiff(ref.variance(), ours.variance()), 1e-8);
+    // the precomputed predictor gives the same numbers, also for another q(u) of the same trainer
+    Pic.Predictor pre = fit.predictor(test, testLabels);
+    RegressionPrediction again = pre.predict(fit);
+    assertEquals(0, DenseGp.maxAbsDiff(ours.mean(), again.mean()), 1e-10);
+    assertEquals(0, DenseGp.maxAbsDiff(ours.variance(), again.variance()), 1e-10);
     // the local block matters: PIC differs from FITC-style prediction without it
     int[] none = new int[test.n()];
     Arrays.fill(none, 99);
@@ -163,7 +168,15 @@ class PicTest {
     for (int i = 0; i < o.iterations(); i++) {
       t.step();
     }
-    double end = t.snapshot().elbo();
+    Pic.Fit last = t.snapshot();
+    double end = last.elbo();
+    Pic.Predictor pre = last.predictor(train, labels);
+    t.step();
+    Pic.Fit next = t.snapshot();
+    RegressionPrediction direct = next.predict(train, labels);
+    RegressionPrediction cached = pre.predict(next);
+    assertEquals(0, DenseGp.maxAbsDiff(direct.mean(), cached.mean()), 1e-9);
+    assertEquals(0, DenseGp.maxAbsDiff(direct.variance(), cached.variance()), 1e-9);
     assertTrue(end <= opt + 1e-9, "a bound cannot exceed its maximum");
     assertTrue(opt - end < 0.05 * (opt - start), "end " + end + " vs optimum " + opt + ", start " + start);
   }
