@@ -36,9 +36,13 @@ import org.approxgp.linalg.Matrix;
  * H = J_*k Γ_k⁻¹, q(f*) = N(P_* m + H(y_k − P_k m), k** − Q** − H J_k* + M S Mᵀ), M = P_* − H P_k; the noise σ²
  * is added for y*. A block with no training rows gives FITC/DTC's prediction (H = 0).
  *
- * <p><b>Hyperparameters are fixed</b> (as in RVGP, which reads them from a file): pass the kernel and noise
- * learned elsewhere, e.g. by {@link Dtc}. Inducing inputs are fixed. Each iteration samples s partitions
- * uniformly without replacement from the non-empty ones; its cost is O(Σ_sampled (n_i³ + n_i² M + n_i M²) + M³).
+ * <p><b>Hyperparameters.</b> RVGP fixes them (it reads them from a file); by default so do we — pass a kernel
+ * and noise learned elsewhere, e.g. by {@link Dtc}. Optionally ({@link Options#learnHyperparameters}) they take
+ * an Adam step per iteration along the sampled blocks' estimate of ∂F/∂(log ℓ, log σ_f², log σ²) at the current
+ * q(u) (formulas in {@code Block.gradient}); the sVBSSGP paper says DTC++ and PIC++ "find point estimates of the
+ * kernel hyperparameters", without saying how. Inducing inputs are fixed. Each iteration samples s partitions
+ * uniformly without replacement from the p non-empty ones and scales their sum by p/s; its cost is
+ * O(Σ_sampled (n_i³ + n_i² M + n_i M²) + M³).
  */
 public final class Pic {
 
@@ -52,8 +56,12 @@ public final class Pic {
    * @param iterations number of iterations
    * @param seed seed of the partition sampling
    * @param naturalStep ρ_t of the q(u) natural-gradient step
+   * @param hyperLearningRate Adam learning rate on the log-hyperparameters (> 0; unused when not learning)
+   * @param learnHyperparameters whether (log ℓ, log σ_f², log σ²) are learned by stochastic gradient ascent on
+   *     F (not in the authors' code, which fixes them)
    */
-  public record Options(int blocksPerIteration, int iterations, long seed, StepSchedule naturalStep) {
+  public record Options(int blocksPerIteration, int iterations, long seed, StepSchedule naturalStep,
+      double hyperLearningRate, boolean learnHyperparameters) {
 
     public Options {
       if (blocksPerIteration < 1 || iterations < 0) {
@@ -63,18 +71,24 @@ public final class Pic {
       if (naturalStep == null) {
         throw new IllegalArgumentException("naturalStep is required");
       }
+      if (!(hyperLearningRate > 0) || !Double.isFinite(hyperLearningRate)) {
+        throw new IllegalArgumentException("hyperLearningRate must be positive, got " + hyperLearningRate);
+      }
     }
 
-    /** Defaults: ρ_t = 0.5/(1 + 0.05 (t − 1))^0.6, as {@link Dtc.Options#defaults}. */
+    /**
+     * Defaults: ρ_t = 0.5/(1 + 0.05 (t − 1))^0.6 (as {@link Dtc.Options#defaults}); hyperparameters fixed, as
+     * in the authors' code.
+     */
     public static Options defaults(int blocksPerIteration, int iterations, long seed) {
-      return new Options(blocksPerIteration, iterations, seed, new StepSchedule(0.5, 0.05, 0.6));
+      return new Options(blocksPerIteration, iterations, seed, new StepSchedule(0.5, 0.05, 0.6), 0.01, false);
     }
   }
 
   /**
    * A fitted PIC++ model.
    *
-   * @param kernel SE kernel (fixed during the fit)
+   * @param kernel SE kernel (at the end of the fit)
    * @param noiseVariance σ²
    * @param inducing inducing inputs Z
    * @param mean m (owned)
@@ -109,18 +123,19 @@ public final class Pic {
       return new Predictor(this, test, testPartition);
     }
 
-    /** F on all training blocks at this q(u) (exact, not stochastic). */
+    /** F on all training blocks at this q(u) and these hyperparameters (exact, not stochastic). */
     public double elbo() {
-      int d = train.d();
-      SeArd k = new SeArd(SeArd.logParams(kernel, d), d, kernel.isArd());
-      Cholesky kuu = Dtc.kuu(k, inducing);
-      double s = 0;
+      double[] params = Dtc.params(kernel, noiseVariance, train.d());
+      int[] all = new int[blocks.count()];
+      int ne = 0;
       for (int c = 0; c < blocks.count(); c++) {
         if (blocks.size(c) > 0) {
-          s += Block.of(k, noiseVariance, inducing, kuu, train, blocks.rows(c)).expectedLogLik(mean, covariance);
+          all[ne++] = c;
         }
       }
-      return s - kl(kuu, mean, covariance);
+      double logDetS = Cholesky.factor(covariance.copy(), JitterPolicy.standard()).logDet();
+      return evaluate(train, blocks, all, ne, 1.0, inducing, params, kernel.isArd(), mean, covariance, logDetS,
+          null, null, null).value();
     }
   }
 
@@ -147,16 +162,15 @@ public final class Pic {
   public static final class Trainer {
     private final RegressionData train;
     private final RegressionData inducing;
-    private final SquaredExponential kernel;
-    private final double noise;
+    private final boolean ard;
     private final Options options;
     private final Blocks blocks;
     private final int[] nonEmpty;
     private final SplittableRandom rng;
-    private final SeArd k;
-    private final Cholesky kuu;
-    private final Matrix kinv;
+    private final Dtc.Adam adam;
+    private final double[] params; // (log ℓ…, log σ_f², log σ²)
     private final InducingPosterior q;
+    private SquaredExponential kernel;
     private int iteration;
     private double last = Double.NaN;
 
@@ -175,7 +189,8 @@ public final class Pic {
       this.train = train;
       this.inducing = inducing;
       this.kernel = kernel;
-      this.noise = noiseVariance;
+      this.ard = kernel.isArd();
+      this.params = Dtc.params(kernel, noiseVariance, train.d());
       this.options = options;
       this.blocks = Blocks.of(partition, max(partition) + 1);
       int ne = 0;
@@ -189,14 +204,11 @@ public final class Pic {
         }
       }
       this.rng = new SplittableRandom(options.seed());
-      int d = train.d();
-      this.k = new SeArd(SeArd.logParams(kernel, d), d, kernel.isArd());
-      this.kuu = Dtc.kuu(k, inducing);
-      this.kinv = kuu.inverse();
-      this.q = InducingPosterior.prior(kuu);
+      this.adam = new Dtc.Adam(params.length, options.hyperLearningRate());
+      this.q = InducingPosterior.prior(Dtc.kuu(Dtc.kernelOf(params, train.d(), ard), inducing));
     }
 
-    /** Runs one iteration; returns the stochastic estimate of F (at q before the step). */
+    /** Runs one iteration; returns the stochastic estimate of F (at q and θ before the step). */
     public double step() {
       int p = nonEmpty.length;
       int s = Math.min(options.blocksPerIteration(), p);
@@ -213,14 +225,10 @@ public final class Pic {
       int mM = inducing.n();
       Matrix lam = Matrix.zeros(mM, mM);
       double[] t1 = new double[mM];
-      double sum = 0;
-      for (int i = 0; i < s; i++) {
-        Block b = Block.of(k, noise, inducing, kuu, train, blocks.rows(pool[i]));
-        sum += b.expectedLogLik(q.mean(), q.covariance());
-        b.addNatural(lam, t1);
-      }
-      double value = scale * sum - q.kl(kuu, kinv);
-      Matrix target = kinv.copy();
+      double[] grad = options.learnHyperparameters() ? new double[params.length] : null;
+      Eval e = evaluate(train, blocks, pool, s, scale, inducing, params, ard, q.mean(), q.covariance(),
+          q.logDetCovariance(), lam, t1, grad);
+      Matrix target = e.kinv().copy();
       double[] td = target.data();
       double[] ld = lam.data();
       for (int i = 0; i < td.length; i++) {
@@ -230,8 +238,12 @@ public final class Pic {
         t1[a] *= scale;
       }
       q.step(target, t1, options.naturalStep().at(iteration));
-      last = value;
-      return value;
+      if (grad != null) {
+        adam.ascend(params, grad);
+        kernel = SeArd.kernel(Arrays.copyOf(params, params.length - 1), ard);
+      }
+      last = e.value();
+      return last;
     }
 
     public int iteration() {
@@ -240,21 +252,78 @@ public final class Pic {
 
     /** The current model (copies of m and S). */
     public Fit snapshot() {
-      return new Fit(kernel, noise, inducing, q.mean().clone(), q.covariance().copy(), train, blocks, iteration,
-          last);
+      return new Fit(kernel, Math.exp(params[params.length - 1]), inducing, q.mean().clone(), q.covariance().copy(),
+          train, blocks, iteration, last);
     }
   }
 
-  /** KL(N(m, S) ‖ N(0, K_uu)). */
-  static double kl(Cholesky kuu, double[] m, Matrix s) {
+  /** The value of an evaluation and the K_uu⁻¹ it used. */
+  record Eval(double value, Matrix kinv) {
+  }
+
+  /**
+   * F restricted to {@code which[0 … count)} blocks, their sum scaled by {@code scale}, minus KL; optionally the
+   * natural-gradient sums Σ AΓ⁻¹Aᵀ into {@code lam} and Σ AΓ⁻¹y into {@code t1} (unscaled), and ∂/∂params into
+   * {@code grad} (scaled). The KL part of the gradient (as in {@link Dtc}): ∂(−KL)/∂K_uu = ½[K⁻¹SK⁻¹ + ννᵀ − K⁻¹].
+   */
+  static Eval evaluate(RegressionData train, Blocks blocks, int[] which, int count, double scale,
+      RegressionData z, double[] params, boolean ard, double[] m, Matrix s, double logDetS, Matrix lam,
+      double[] t1, double[] grad) {
+    int d = train.d();
+    int mM = z.n();
+    SeArd k = Dtc.kernelOf(params, d, ard);
+    Cholesky kuu = Dtc.kuu(k, z);
     Matrix kinv = kuu.inverse();
+    double noise = Math.exp(params[params.length - 1]);
     double[] nu = kuu.solve(m);
+    Matrix kinvS = grad == null ? null : kinv.mult(s);
+    double[] gK = grad == null ? null : new double[mM * mM];
+    double sum = 0;
+    for (int i = 0; i < count; i++) {
+      Block b = Block.of(k, noise, z, kuu, train, blocks.rows(which[i]));
+      sum += b.expectedLogLik(m, s);
+      if (lam != null) {
+        b.addNatural(lam, t1);
+      }
+      if (grad != null) {
+        b.gradient(k, z, noise, m, s, nu, kinvS, scale, gK, grad);
+      }
+    }
     double mt = 0;
-    for (int a = 0; a < m.length; a++) {
+    for (int a = 0; a < mM; a++) {
       mt += m[a] * nu[a];
     }
-    double logDetS = Cholesky.factor(s.copy(), JitterPolicy.standard()).logDet();
-    return 0.5 * (kinv.dot(s) + mt - m.length + kuu.logDet() - logDetS);
+    double kl = 0.5 * (kinv.dot(s) + mt - mM + kuu.logDet() - logDetS);
+    if (grad != null) {
+      double[] kisk = kinvS.mult(kinv).data();
+      double[] ki = kinv.data();
+      for (int a = 0; a < mM; a++) {
+        for (int c = 0; c < mM; c++) {
+          int o = a * mM + c;
+          gK[o] += 0.5 * (kisk[o] + nu[a] * nu[c] - ki[o]);
+        }
+      }
+      k.accumulateGradient(Matrix.wrap(mM, mM, gK), k.cross(z.x(), mM, z.x(), mM), z.x(), z.x(), grad);
+    }
+    return new Eval(scale * sum - kl, kinv);
+  }
+
+  /**
+   * F on all training blocks at hyperparameters {@code params} and q(u) = N(m, S), with ∂F/∂params into
+   * {@code grad} if non-null (m, S fixed) — for the gradient test.
+   */
+  static double objective(RegressionData train, int[] partition, RegressionData z, double[] params, boolean ard,
+      double[] m, Matrix s, double[] grad) {
+    Blocks blocks = Blocks.of(partition, max(partition) + 1);
+    int[] all = new int[blocks.count()];
+    int ne = 0;
+    for (int c = 0; c < blocks.count(); c++) {
+      if (blocks.size(c) > 0) {
+        all[ne++] = c;
+      }
+    }
+    double logDetS = Cholesky.factor(s.copy(), JitterPolicy.none()).logDet();
+    return evaluate(train, blocks, all, ne, 1.0, z, params, ard, m, s, logDetS, null, null, grad).value();
   }
 
   private static int max(int[] labels) {
@@ -273,14 +342,16 @@ public final class Pic {
     final int size;
     final double[] x;
     final double[] y;
+    final Matrix kub; // K_uk, M × n_k
     final Matrix a; // M × n_k
     final Cholesky gamma;
     private Matrix w; // Γ⁻¹Aᵀ, computed on first use
 
-    private Block(int size, double[] x, double[] y, Matrix a, Cholesky gamma) {
+    private Block(int size, double[] x, double[] y, Matrix kub, Matrix a, Cholesky gamma) {
       this.size = size;
       this.x = x;
       this.y = y;
+      this.kub = kub;
       this.a = a;
       this.gamma = gamma;
     }
@@ -297,7 +368,8 @@ public final class Pic {
       int nb = rows.length;
       double[] x = SeArd.gatherX(train, rows, 0, nb);
       double[] y = SeArd.gatherY(train, rows, 0, nb);
-      Matrix v = kuu.solveLower(k.cross(z.x(), z.n(), x, nb)); // V = L⁻¹K_uk, Q_kk = VᵀV
+      Matrix kub = k.cross(z.x(), z.n(), x, nb);
+      Matrix v = kuu.solveLower(kub); // V = L⁻¹K_uk, Q_kk = VᵀV
       Matrix a = kuu.solveUpper(v);
       Matrix g = k.cross(x, nb, x, nb);
       double[] gd = g.data();
@@ -306,7 +378,7 @@ public final class Pic {
         gd[i] -= qd[i];
       }
       g.addDiagonal(noise);
-      return new Block(nb, x, y, a, Cholesky.factor(g, JitterPolicy.standard()));
+      return new Block(nb, x, y, kub, a, Cholesky.factor(g, JitterPolicy.standard()));
     }
 
     /** r = y − P_k m = y − Aᵀm. */
@@ -334,6 +406,61 @@ public final class Pic {
         }
       }
       return -0.5 * (size * Math.log(2 * Math.PI) + gamma.logDet() + gamma.quadForm(r) + tr);
+    }
+
+    /**
+     * Adds scale · ∂f_k/∂θ to {@code grad} and scale · ∂f_k/∂K_uu to {@code gK}, where
+     * f_k = −½[log|Γ| + rᵀΓ⁻¹r + tr(Γ⁻¹C)] + const, r = y − Aᵀm, C = AᵀSA, Γ = K_kk − K_kuK⁻¹K_uk + σ²I.
+     * With α = Γ⁻¹r, W = Γ⁻¹Aᵀ, U = AW, ν = K⁻¹m and G_Γ = ∂f/∂Γ = ½[ααᵀ + WSWᵀ − Γ⁻¹]:
+     * ∂f/∂K_kk = G_Γ; ∂f/∂K_uk = ναᵀ − K⁻¹SWᵀ − 2AG_Γ; ∂f/∂K_uu = −(Aα)νᵀ + ½(USK⁻¹ + K⁻¹SU) + AG_ΓAᵀ;
+     * ∂f/∂log σ² = σ² tr(G_Γ). (With Γ = σ²I these are DTC's terms without the trace term of Titsias.)
+     */
+    void gradient(SeArd k, RegressionData z, double noise, double[] m, Matrix s, double[] nu, Matrix kinvS,
+        double scale, double[] gK, double[] grad) {
+      int mM = a.rows();
+      int n = size;
+      double[] alpha = gamma.solve(residual(m));
+      Matrix wm = w();
+      Matrix wsw = wm.mult(s).multTransB(wm); // W S Wᵀ (n × n)
+      double[] gg = gamma.inverse().data();
+      double[] wswd = wsw.data();
+      for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+          int o = i * n + j;
+          gg[o] = 0.5 * (alpha[i] * alpha[j] + wswd[o] - gg[o]);
+        }
+      }
+      Matrix gGamma = Matrix.wrap(n, n, gg);
+      double tr = 0;
+      for (int i = 0; i < n; i++) {
+        tr += gg[i * n + i];
+      }
+      grad[grad.length - 1] += scale * noise * tr;
+      Matrix gScaled = gGamma.copy();
+      gScaled.scale(scale);
+      k.accumulateGradient(gScaled, k.cross(x, n, x, n), x, x, grad);
+      Matrix ag = a.mult(gGamma); // A G_Γ (M × n)
+      double[] agd = ag.data();
+      double[] ksw = kinvS.multTransB(wm).data(); // K⁻¹ S Wᵀ (M × n)
+      double[] gub = new double[mM * n];
+      for (int p = 0; p < mM; p++) {
+        for (int i = 0; i < n; i++) {
+          int o = p * n + i;
+          gub[o] = scale * (nu[p] * alpha[i] - ksw[o] - 2 * agd[o]);
+        }
+      }
+      k.accumulateGradient(Matrix.wrap(mM, n, gub), kub, z.x(), x, grad);
+      double[] aAlpha = a.mult(alpha);
+      Matrix u = a.mult(wm); // A Γ⁻¹ Aᵀ
+      double[] usk = u.mult(kinvS.transpose()).data(); // U S K⁻¹
+      double[] ksu = kinvS.mult(u).data(); // K⁻¹ S U
+      double[] agat = ag.multTransB(a).data(); // A G_Γ Aᵀ
+      for (int p = 0; p < mM; p++) {
+        for (int c = 0; c < mM; c++) {
+          int o = p * mM + c;
+          gK[o] += scale * (-aAlpha[p] * nu[c] + 0.5 * (usk[o] + ksu[o]) + agat[o]);
+        }
+      }
     }
 
     /** Adds A Γ⁻¹ Aᵀ to {@code lam} and A Γ⁻¹ y to {@code t1}. */
@@ -385,7 +512,8 @@ public final class Pic {
 
     /** Predictions at q(u) of {@code fit}, which must share the kernel, noise, Z and training data. */
     public RegressionPrediction predict(Fit fit) {
-      if (fit.kernel() != source.kernel() || fit.noiseVariance() != source.noiseVariance()
+      if (!Arrays.equals(fit.kernel().logHyperparameters(), source.kernel().logHyperparameters())
+          || fit.kernel().isArd() != source.kernel().isArd() || fit.noiseVariance() != source.noiseVariance()
           || fit.inducing() != source.inducing() || fit.train() != source.train()) {
         throw new IllegalArgumentException("this predictor was built for another kernel, noise, Z or training set");
       }

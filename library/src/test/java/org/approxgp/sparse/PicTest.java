@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Matrix;
@@ -21,7 +22,7 @@ class PicTest {
   /** One iteration over all blocks with step 1: the optimum q(u) = p_PITC(u | y). */
   private static Pic.Fit optimum(RegressionData train, int[] labels, RegressionData z) {
     int p = Arrays.stream(labels).max().getAsInt() + 1;
-    return Pic.fit(train, labels, z, KERNEL, NOISE, new Pic.Options(p, 1, 1, StepSchedule.constant(1.0)), null);
+    return Pic.fit(train, labels, z, KERNEL, NOISE, new Pic.Options(p, 1, 1, StepSchedule.constant(1.0), 0.01, false), null);
   }
 
   /** The PITC training covariance Q + blkdiag(K − Q) + σ²I for the given labels. */
@@ -161,7 +162,7 @@ class PicTest {
     RegressionData z = KMeans.fit(train, 10, 1, 30).centroidInputs();
     int[] labels = KMeans.fit(train, 20, 2, 30).assign(train);
     double opt = DenseGp.logNormal(train.y(), pitc(train, labels, z));
-    Pic.Options o = new Pic.Options(2, 300, 3, new StepSchedule(0.5, 0.05, 0.6));
+    Pic.Options o = new Pic.Options(2, 300, 3, new StepSchedule(0.5, 0.05, 0.6), 0.01, false);
     Pic.Trainer t = new Pic.Trainer(train, labels, z, KERNEL, NOISE, o);
     double start = t.snapshot().elbo();
     assertTrue(start < opt - 100, "start " + start + " vs " + opt);
@@ -179,5 +180,55 @@ class PicTest {
     assertEquals(0, DenseGp.maxAbsDiff(direct.variance(), cached.variance()), 1e-9);
     assertTrue(end <= opt + 1e-9, "a bound cannot exceed its maximum");
     assertTrue(opt - end < 0.05 * (opt - start), "end " + end + " vs optimum " + opt + ", start " + start);
+  }
+
+  /** ∂F/∂(log ℓ, log σ_f², log σ²) at a fixed, arbitrary q(u) against central differences (ARD and iso). */
+  @Test
+  void hyperparameterGradientMatchesCentralDifferences() {
+    RegressionData train = DenseGp.synthetic(36, 0.2, 11);
+    RegressionData z = KMeans.fit(train, 6, 2, 30).centroidInputs();
+    int[] labels = KMeans.fit(train, 4, 3, 30).assign(train);
+    int mM = z.n();
+    SplittableRandom rng = new SplittableRandom(19);
+    double[] m = new double[mM];
+    double[] b = new double[mM * mM];
+    for (int i = 0; i < mM; i++) {
+      m[i] = rng.nextGaussian();
+      for (int j = 0; j < mM; j++) {
+        b[i * mM + j] = 0.3 * rng.nextGaussian();
+      }
+    }
+    Matrix s = Matrix.wrap(mM, mM, b).multTransB(Matrix.wrap(mM, mM, b));
+    s.addDiagonal(0.1);
+    for (SquaredExponential kernel : new SquaredExponential[] {KERNEL, SquaredExponential.iso(0.8, 0.7)}) {
+      double[] p = Dtc.params(kernel, 0.1, 2);
+      double[] g = new double[p.length];
+      Pic.objective(train, labels, z, p, kernel.isArd(), m, s, g);
+      double h = 1e-5;
+      for (int j = 0; j < p.length; j++) {
+        double[] pp = p.clone();
+        double[] pm = p.clone();
+        pp[j] += h;
+        pm[j] -= h;
+        double fd = (Pic.objective(train, labels, z, pp, kernel.isArd(), m, s, null)
+            - Pic.objective(train, labels, z, pm, kernel.isArd(), m, s, null)) / (2 * h);
+        assertEquals(fd, g[j], 1e-6 * Math.max(1, Math.abs(fd)), kernel.name() + " parameter " + j);
+      }
+    }
+  }
+
+  /** Learning the hyperparameters from a poor start raises the PITC log marginal likelihood (the optimum of F). */
+  @Test
+  void hyperparameterLearningImprovesThePitcEvidence() {
+    RegressionData train = DenseGp.synthetic(240, 0.2, 12);
+    RegressionData z = KMeans.fit(train, 8, 2, 30).centroidInputs();
+    int[] labels = KMeans.fit(train, 12, 3, 30).assign(train);
+    SquaredExponential poor = SquaredExponential.ard(new double[] {4, 4}, 0.3);
+    Pic.Options o = new Pic.Options(3, 200, 5, new StepSchedule(0.5, 0.05, 0.6), 0.05, true);
+    Pic.Fit fit = Pic.fit(train, labels, z, poor, 0.8, o, null);
+    Pic.Options full = new Pic.Options(12, 1, 1, StepSchedule.constant(1.0), 0.01, false);
+    double before = Pic.fit(train, labels, z, poor, 0.8, full, null).elbo();
+    double after = Pic.fit(train, labels, z, fit.kernel(), fit.noiseVariance(), full, null).elbo();
+    assertTrue(after > before + 100, "before " + before + ", after " + after);
   }
 }
