@@ -65,6 +65,29 @@ public final class KMeans {
   }
 
   /**
+   * k-means on the inputs of a seeded uniform subsample of {@code sampleSize} training rows (all rows when
+   * sampleSize ≥ n): the usual way to partition millions of rows (each pass costs O(sampleSize · k · d));
+   * every row is then {@link #assign assigned} to its nearest centroid.
+   */
+  public static KMeans fit(RegressionData x, int k, long seed, int maxIterations, int sampleSize) {
+    if (sampleSize >= x.n()) {
+      return fit(x, k, seed, maxIterations);
+    }
+    if (sampleSize < k) {
+      throw new IllegalArgumentException("sample of " + sampleSize + " rows is smaller than k = " + k);
+    }
+    // Floyd's algorithm: sampleSize distinct rows, then ascending order (deterministic for a seed)
+    SplittableRandom rng = new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L);
+    java.util.BitSet chosen = new java.util.BitSet(x.n());
+    for (int j = x.n() - sampleSize; j < x.n(); j++) {
+      int t = rng.nextInt(j + 1);
+      chosen.set(chosen.get(t) ? j : t);
+    }
+    int[] idx = chosen.stream().toArray();
+    return fit(x.subset(idx), k, seed, maxIterations);
+  }
+
+  /**
    * <b>Leaky variant</b> (the sVBSSGP/PIC++ authors' code): k-means on (inputs, output) of the training
    * <i>and</i> test rows together, so test targets influence the partition. Both data sets must have targets.
    * The centroids have d + 1 coordinates (inputs, then output); {@link #assign} of this model needs rows with
@@ -228,7 +251,6 @@ public final class KMeans {
     int n = rows.n();
     int dim = rows.dim();
     double[] c = new double[k * dim];
-    double[] buf = new double[dim];
     double[] cur = new double[dim];
     rows.row(rng.nextInt(n), cur);
     System.arraycopy(cur, 0, c, 0, dim);
@@ -237,8 +259,7 @@ public final class KMeans {
     for (int q = 1; q < k; q++) {
       double total = 0;
       for (int i = 0; i < n; i++) {
-        rows.row(i, buf);
-        double s = sqDist(buf, 0, cur, 0, dim);
+        double s = rows.sqDist(i, cur);
         if (s < d2[i]) {
           d2[i] = s;
         }
@@ -270,7 +291,13 @@ public final class KMeans {
     int arg = 0;
     double best = Double.POSITIVE_INFINITY;
     for (int q = 0; q < k; q++) {
-      double s = sqDist(c, q * dim, x, 0, dim);
+      // partial distance: stop as soon as the running sum cannot beat the best (exact: same argmin)
+      double s = 0;
+      int o = q * dim;
+      for (int j = 0; j < dim && s < best; j++) {
+        double t = c[o + j] - x[j];
+        s += t * t;
+      }
       if (s < best) {
         best = s;
         arg = q;
@@ -280,15 +307,6 @@ public final class KMeans {
       bestOut[0] = best;
     }
     return arg;
-  }
-
-  private static double sqDist(double[] a, int oa, double[] b, int ob, int dim) {
-    double s = 0;
-    for (int j = 0; j < dim; j++) {
-      double t = a[oa + j] - b[ob + j];
-      s += t * t;
-    }
-    return s;
   }
 
   /**
@@ -317,6 +335,29 @@ public final class KMeans {
       if (y1 != null) {
         out[d] = y[r];
       }
+    }
+
+    /** Squared distance of row i to the point c (length dim), without copying the row. */
+    double sqDist(int i, double[] c) {
+      double[] x = x1;
+      double[] y = y1;
+      int r = i;
+      if (i >= n1) {
+        x = x2;
+        y = y2;
+        r = i - n1;
+      }
+      int o = r * d;
+      double s = 0;
+      for (int j = 0; j < d; j++) {
+        double t = x[o + j] - c[j];
+        s += t * t;
+      }
+      if (y1 != null) {
+        double t = y[r] - c[d];
+        s += t * t;
+      }
+      return s;
     }
   }
 }

@@ -157,4 +157,24 @@ class KMeansTest {
     assertThrows(IllegalArgumentException.class, () -> KMeans.fit(x, 11, 1, 5));
     assertThrows(IllegalArgumentException.class, () -> KMeans.fit(x, 3, 1, -1));
   }
+
+  /** Fitting on a seeded subsample of the training rows: deterministic, and still finds the three blobs. */
+  @Test
+  void subsampleFit() {
+    int[] truth = new int[3000];
+    RegressionData x = blobs(12, truth);
+    KMeans a = KMeans.fit(x, 3, 4, 50, 300);
+    KMeans b = KMeans.fit(x, 3, 4, 50, 300);
+    assertArrayEquals(a.centroids(), b.centroids(), 0.0);
+    assertEquals(300, java.util.Arrays.stream(a.sizes()).sum());
+    int[] got = a.assign(x);
+    int[] map = {-1, -1, -1};
+    for (int i = 0; i < truth.length; i++) {
+      if (map[truth[i]] < 0) {
+        map[truth[i]] = got[i];
+      }
+      assertEquals(map[truth[i]], got[i], "row " + i);
+    }
+    assertThrows(IllegalArgumentException.class, () -> KMeans.fit(x, 3, 4, 50, 2));
+  }
 }
