@@ -22,7 +22,8 @@ class PicTest {
   /** One iteration over all blocks with step 1: the optimum q(u) = p_PITC(u | y). */
   private static Pic.Fit optimum(RegressionData train, int[] labels, RegressionData z) {
     int p = Arrays.stream(labels).max().getAsInt() + 1;
-    return Pic.fit(train, labels, z, KERNEL, NOISE, new Pic.Options(p, 1, 1, StepSchedule.constant(1.0), 0.01, false), null);
+    Pic.Options once = new Pic.Options(p, 1, 1, StepSchedule.constant(1.0), 0.01, false);
+    return Pic.fit(train, labels, z, KERNEL, NOISE, once, null);
   }
 
   /** The PITC training covariance Q + blkdiag(K − Q) + σ²I for the given labels. */
