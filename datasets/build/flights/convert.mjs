@@ -3,7 +3,8 @@
 // npm tarball and checks its sha256:
 //   node convert.mjs <flights-3m.parquet> <out.apc> <source-label> <source-sha256>
 // The columns are the source's, unchanged: date (MMDDHHMM as the integer MMDDHHMM), delay and distance
-// (int32), origin and destination (int32 codes into the column's "levels", the IATA codes sorted). All feature engineering (calendar, coordinates) happens in Java (org.approxgp.data.Flights).
+// (int32), origin and destination (int32 codes into the column's "levels", the IATA codes sorted).
+// All feature engineering (calendar, coordinates) happens in Java (org.approxgp.data.Flights).
 import { createHash } from 'node:crypto'
 import { openSync, writeSync, closeSync, renameSync } from 'node:fs'
 import { asyncBufferFromFile, parquetMetadataAsync, parquetRead } from 'hyparquet'
@@ -36,7 +37,7 @@ const toInt = (name, v, row) => {
   return x
 }
 let done = 0
-let lastPct = -1
+let lastPct = -10
 await parquetRead({
   file, compressors, columns: ['date', 'delay', 'distance', 'origin', 'destination'],
   onChunk: ({ columnName, columnData, rowStart }) => {
@@ -61,7 +62,7 @@ await parquetRead({
     }
     done += columnData.length
     const pct = Math.floor(100 * done / (5 * n))
-    if (pct !== lastPct && pct % 10 === 0) {
+    if (pct >= lastPct + 10) {
       process.stderr.write(`  converting flights-3m: ${pct} %\n`)
       lastPct = pct
     }
@@ -109,5 +110,5 @@ for (const c of header.columns) {
 }
 closeSync(fd)
 renameSync(tmp, output)
-console.error(`  wrote ${output}: ${n} rows, ${levels.origin.length} origins, ${levels.destination.length} destinations,`
-  + ` sha256 ${hash.digest('hex')}`)
+console.error(`  wrote ${output}: ${n} rows, ${levels.origin.length} origins,`
+  + ` ${levels.destination.length} destinations, sha256 ${hash.digest('hex')}`)
