@@ -40,8 +40,8 @@ command -v node >/dev/null && command -v npm >/dev/null \
 work=$(mktemp -d "$cache/.work.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 say "downloading $PKG (17 MB) with npm into $cache ..."
-if ! (cd "$work" && npm pack "$PKG" --silent --fetch-retries=1 --fetch-timeout=30000 >pack.log 2>&1); then
-  sed 's/^/  /' "$work/pack.log" >&2 || true
+if ! (cd "$work" && npm pack "$PKG" --loglevel=error --fetch-retries=1 --fetch-timeout=30000 >pack.log 2>&1); then
+  grep -E 'npm error (code|errno|network|request to|404)' "$work/pack.log" | head -n 4 | sed 's/^/  /' >&2 || true
   die "could not download $PKG with npm (offline, or the npm registry unreachable?). Connect and run again:" \
       "datasets/build/flights.sh"
 fi
@@ -55,9 +55,9 @@ check "$work/package/data/airports.csv" "$AIRPORTS_SHA256"
 say "installing the converter's parquet reader (hyparquet, pinned in datasets/build/flights/package-lock.json) ..."
 mkdir -p "$work/conv"
 cp "$here/flights/package.json" "$here/flights/package-lock.json" "$here/flights/convert.mjs" "$work/conv/"
-if ! (cd "$work/conv" && npm ci --silent --no-audit --no-fund --fetch-retries=1 --fetch-timeout=30000 \
+if ! (cd "$work/conv" && npm ci --loglevel=error --no-audit --no-fund --fetch-retries=1 --fetch-timeout=30000 \
       >npm.log 2>&1); then
-  sed 's/^/  /' "$work/conv/npm.log" >&2 || true
+  grep -v -e '^npm warn' "$work/conv/npm.log" | tail -n 5 | sed 's/^/  /' >&2 || true
   die "npm ci of the converter failed (offline?)"
 fi
 say "converting 3,000,000 rows (seconds) ..."

@@ -116,6 +116,70 @@ class FlightsTest {
     assertThrows(DataException.class, () -> Flights.read(g, dir.resolve("none.csv"), 9));
   }
 
+  /** Runs {@code body} with the project root and cache directory pointed at {@code root} and {@code cache}. */
+  private static void withPaths(Path root, Path cache, Runnable body) {
+    String home = System.getProperty("approxgp.home");
+    String dataCache = System.getProperty("approxgp.data.cache");
+    System.setProperty("approxgp.home", root.toString());
+    System.setProperty("approxgp.data.cache", cache.toString());
+    try {
+      body.run();
+    } finally {
+      restore("approxgp.home", home);
+      restore("approxgp.data.cache", dataCache);
+    }
+  }
+
+  private static void restore(String key, String value) {
+    if (value == null) {
+      System.clearProperty(key);
+    } else {
+      System.setProperty(key, value);
+    }
+  }
+
+  private Path fakeProject(String scriptBody) throws IOException {
+    Path root = dir.resolve("project");
+    Path script = root.resolve(Flights.FETCH_SCRIPT);
+    Files.createDirectories(script.getParent());
+    Files.writeString(script, "#!/usr/bin/env bash\nset -eu\n" + scriptBody + "\n", StandardCharsets.UTF_8);
+    return root;
+  }
+
+  @Test
+  void firstUseRunsTheFetchScriptOnceThenReadsTheCache() throws IOException {
+    Path tiny = flights(new int[] {3150830}, new int[] {42}, new int[] {900}, new int[] {0}, new int[] {2});
+    Path air = airports();
+    Path log = dir.resolve("runs.log");
+    // a stand-in for datasets/build/flights.sh: copies the tiny files into the cache dir given as $1
+    Path root = fakeProject("echo run >> '" + log + "'\nmkdir -p \"$1\"\ncp '" + tiny + "' \"$1/"
+        + Flights.COLUMN_FILE + "\"\ncp '" + air + "' \"$1/" + Flights.AIRPORTS_FILE + "\"");
+    Path cache = dir.resolve("cache");
+    withPaths(root, cache, () -> {
+      assertTrue(!Flights.isCached());
+      RegressionSet s = Flights.load();
+      assertEquals(1, s.size());
+      assertArrayEquals(new double[] {3, 15, 4, 510, 900}, java.util.Arrays.copyOf(s.data().row(0), 5));
+      assertTrue(Flights.isCached());
+      assertEquals(42.0, Flights.load().data().y()[0]);
+    });
+    assertEquals(List.of("run"), Files.readAllLines(log), "the script runs only on first use");
+  }
+
+  @Test
+  void aFailedFetchIsOneClearError() throws IOException {
+    Path root = fakeProject("echo 'flights-3m: error: could not download (offline?)' >&2\nexit 1");
+    withPaths(root, dir.resolve("cache"), () -> {
+      DataException e = assertThrows(DataException.class, Flights::load);
+      assertTrue(e.getMessage().contains("could not download (offline?)"), e.getMessage());
+      assertTrue(e.getMessage().contains("exit 1"), e.getMessage());
+    });
+    withPaths(dir.resolve("no-project"), dir.resolve("cache2"), () -> {
+      DataException e = assertThrows(DataException.class, Flights::load);
+      assertTrue(e.getMessage().contains("was not found"), e.getMessage());
+    });
+  }
+
   @Test
   void theRealThreeMillionRowsWhenCached() throws IOException {
     Assumptions.assumeTrue(Flights.isCached(), "flights-3m not cached in " + Flights.cacheDir()
