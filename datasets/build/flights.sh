@@ -16,7 +16,7 @@ PKG=vega-datasets@2.11.0
 TGZ_SHA256=d888f3d9f0a9799a2f6066e5dbe5ed40eb86f75b4568b493d9bdd55e9652050a
 PARQUET_SHA256=756f1be82d0dbbb9acc77c3bdbcb9b994054a157ea09357a731395b6948ebf69
 AIRPORTS_SHA256=903c7169e6d558eefb95295fe2947ec8503135fbb855ea5c737cf4a90ea603ad
-APC_SHA256=f80233936d0439b15c1950dd3c1c607a0cc0ee7b6573c9c906e38d4daa5b86e6
+APC_SHA256=e68e003deeafd8534bf836f19bc2d79e43f9fc679abeed170037c2c0bf003092
 
 say() { printf 'flights-3m: %s\n' "$*" >&2; }
 die() { printf 'flights-3m: error: %s\n' "$*" >&2; exit 1; }

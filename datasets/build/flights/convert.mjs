@@ -82,7 +82,7 @@ for (const name of ['origin', 'destination']) {
 const header = {
   format: 'approxgp-columns', version: 1, n,
   columns: [
-    { name: 'date', type: 'i32', description: 'MMDDHHMM of 2001 (scheduled departure, local time)' },
+    { name: 'date', type: 'i32', description: 'MMDDHHMM of 2001, departure time' },
     { name: 'delay', type: 'i32', description: 'arrival delay, minutes' },
     { name: 'distance', type: 'i32', description: 'miles' },
     { name: 'origin', type: 'i32', levels: levels.origin },

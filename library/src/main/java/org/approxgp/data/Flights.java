@@ -29,9 +29,10 @@ import java.util.Map;
  * <p>Features ({@link #FEATURES}), derived here from the source columns {@code date} (MMDDHHMM),
  * {@code distance}, {@code origin}, {@code destination}: month (1–12), day of month, day of week of the
  * 2001 calendar (ISO: 1 = Monday … 7 = Sunday; 1 January 2001 was a Monday), departure minute of the day
- * (60·HH + MM, 0–1439), distance (miles), origin latitude/longitude, destination latitude/longitude
- * (degrees). Target: {@code delay}, the arrival delay in minutes, unchanged (negative = early). Rows whose
- * origin or destination has no coordinates in {@code airports.csv} are dropped and counted in the
+ * (60·HH + MM, 0–1439; vega-datasets does not say whether scheduled or actual), distance (miles), origin
+ * latitude/longitude, destination latitude/longitude (degrees). Target: {@code delay}, the arrival delay in
+ * minutes, unchanged (negative = early). Rows whose origin or destination has no coordinates in
+ * {@code airports.csv} are dropped and counted in the
  * provenance (none in vega-datasets 2.11.0: all 229 origins and 228 destinations have coordinates).
  */
 public final class Flights {
