@@ -196,11 +196,11 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
         }
       }
       Map<String, String> meta = new LinkedHashMap<>();
-      h.fields().forEachRemaining(e -> {
+      for (Map.Entry<String, JsonNode> e : h.properties()) {
         if (e.getValue().isTextual() && !e.getKey().equals("format")) {
           meta.put(e.getKey(), e.getValue().asText());
         }
-      });
+      }
       return new ColumnFile(m, out, meta);
     } catch (NoSuchFileException e) {
       throw new DataException(name, 0, null, "file not found");

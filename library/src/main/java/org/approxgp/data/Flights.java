@@ -81,6 +81,8 @@ public final class Flights {
     int[] date = ints(f, "date", columnFile);
     int[] delay = ints(f, "delay", columnFile);
     int[] distance = ints(f, "distance", columnFile);
+    ints(f, "origin", columnFile);
+    ints(f, "destination", columnFile);
     ColumnFile.Column origin = f.column("origin");
     ColumnFile.Column dest = f.column("destination");
     double[][] oc = levelCoords(origin.levels(), coords);
@@ -246,6 +248,9 @@ public final class Flights {
   }
 
   private static int[] ints(ColumnFile f, String name, Path file) {
+    if (f.columns().stream().noneMatch(c -> c.name().equals(name))) {
+      throw new DataException(file.toString(), 0, name, "column missing from the column file");
+    }
     int[] v = f.column(name).i32();
     if (v == null) {
       throw new DataException(file.toString(), 0, name, "expected an i32 column");

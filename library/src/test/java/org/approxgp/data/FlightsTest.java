@@ -113,6 +113,12 @@ class FlightsTest {
     Path g = flights(new int[] {1012400}, new int[] {1}, new int[] {5}, new int[] {0}, new int[] {2});
     assertThrows(DataException.class, () -> Flights.read(g, a, 9));
     assertThrows(DataException.class, () -> Flights.read(dir.resolve("none.apc"), a, 9));
+    Path noDest = dir.resolve("nodest.apc");
+    new ColumnFile(1, List.of(ColumnFile.Column.ofInts("date", new int[] {1010001}),
+        ColumnFile.Column.ofInts("delay", new int[] {1}), ColumnFile.Column.ofInts("distance", new int[] {2}),
+        ColumnFile.Column.ofCodes("origin", new int[] {0}, List.of("ANC"))), Map.of()).write(noDest);
+    DataException m = assertThrows(DataException.class, () -> Flights.read(noDest, a, 9));
+    assertTrue(m.getMessage().contains("destination"), m.getMessage());
     assertThrows(DataException.class, () -> Flights.read(g, dir.resolve("none.csv"), 9));
   }
 
