@@ -46,8 +46,8 @@ public final class LinearExactPosterior {
 
   private LinearExactPosterior(double[][] x, double[] y, double priorVariance, Likelihood likelihood) {
     if (x.length != y.length || x.length == 0) {
-      throw new IllegalArgumentException("need as many labels as inputs (at least one), got " + x.length + " inputs and "
-          + y.length + " labels");
+      throw new IllegalArgumentException("need as many labels as inputs (at least one), got " + x.length
+          + " inputs and " + y.length + " labels");
     }
     if (!(priorVariance > 0) || !Double.isFinite(priorVariance)) {
       throw new IllegalArgumentException("prior variance must be positive and finite, got " + priorVariance);
@@ -55,7 +55,8 @@ public final class LinearExactPosterior {
     this.x = new double[x.length][];
     for (int i = 0; i < x.length; i++) {
       if (x[i].length != 2 || !Double.isFinite(x[i][0]) || !Double.isFinite(x[i][1])) {
-        throw new IllegalArgumentException("input " + i + " must be a finite point in 2-D, got " + Arrays.toString(x[i]));
+        throw new IllegalArgumentException("input " + i + " must be a finite point in 2-D, got "
+            + Arrays.toString(x[i]));
       }
       likelihood.validate(y[i]);
       this.x[i] = x[i].clone();

@@ -117,8 +117,8 @@ public final class W2Projection implements Projection {
       throw new NumericalException("tilted moments not usable: mean " + c + ", variance " + kl.variance());
     }
     DoubleUnaryOperator g = f -> tailDensity(lik.tiltedCdf(y, m, v, f));
-    double[] kinks = lik.breakpoints(y);
-    Sigma r = kinks.length == 0 ? sinhTrapezoid(g, c, s, relTol) : splitAtKinks(g, c, s, kinks, relTol);
+    double[] jumps = jumps(lik, y);
+    Sigma r = jumps.length == 0 ? sinhTrapezoid(g, c, s, relTol) : splitAtKinks(g, c, s, jumps, relTol);
     if (!(r.value() > 0) || !Double.isFinite(r.value()) || (!r.converged() && !(r.errorEstimate() <= ACCEPT_REL_ERR * r.value()))) {
       throw new NumericalException("W2 projection integral failed: sigma* = " + r.value() + " +- " + r.errorEstimate()
           + " for y = " + y + ", cavity N(" + m + ", " + v + ")");
@@ -195,7 +195,21 @@ public final class W2Projection implements Projection {
   }
 
   /**
-   * ∫ g over ℝ for a likelihood with breakpoints (a step: q̃ jumps there, so N(Φ⁻¹(F)) has a kink and the
+   * The breakpoints b of the likelihood where log p(y | ·) jumps (a step), probed at b ± 1e-9 (1 + |b|): there
+   * q̃ jumps and N(Φ⁻¹(F)) has a kink. A breakpoint where log p is continuous (the Poisson square link's
+   * log f² → −∞ from both sides at 0) leaves q̃ smooth enough for the trapezoid rule and is not returned.
+   */
+  static double[] jumps(Likelihood lik, double y) {
+    return java.util.Arrays.stream(lik.breakpoints(y)).filter(b -> {
+      double h = 1e-9 * (1 + Math.abs(b));
+      double lo = lik.logDensity(y, b - h).value();
+      double hi = lik.logDensity(y, b + h).value();
+      return Double.isFinite(lo) && Double.isFinite(hi) && Math.abs(hi - lo) > 1e-6;
+    }).toArray();
+  }
+
+  /**
+   * ∫ g over ℝ for a likelihood whose log density jumps (a step: q̃ jumps there, so N(Φ⁻¹(F)) has a kink and the
    * trapezoid rule's exponential convergence is lost): adaptive Gauss–Kronrod ({@link Quadrature}) with the
    * range split at the breakpoints and, to keep the scale of the tilted distribution in view, at
    * c, c ± 2s, c ± 8s, c ± 30s.
