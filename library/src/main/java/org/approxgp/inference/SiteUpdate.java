@@ -76,4 +76,12 @@ public interface SiteUpdate<S> {
    * (siteTau, siteNu); see the class comment.
    */
   double logZ(S state, Problem problem, int i, double mean, double variance, double siteTau, double siteNu);
+
+  /**
+   * How many sites the run relaxed (Relaxed EP: last update with bᵢ ≠ 0), read once at the end of the
+   * run for {@link Diagnostics#relaxedSites()}. Default 0.
+   */
+  default int relaxedSites(S state) {
+    return 0;
+  }
 }
