@@ -3,6 +3,7 @@ package org.approxgp.inference;
 import java.util.Locale;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.TiltedMoments;
+import org.approxgp.special.GaussHermite;
 
 /**
  * Relaxed EP (Qi &amp; Guo, "Message passing with relaxed moment matching", §3–5, Algorithm 1, eq. 5,
@@ -44,14 +45,17 @@ import org.approxgp.likelihood.TiltedMoments;
  * term, (1/Ẑ){[(1−ε) log(1−ε) − ε log ε] Φ(z) + ε log ε}; for any likelihood it equals
  * ∂/∂u log ∫ N(f | h̃, λ̃) p(y | f)^u df at u = 1, computed here by a central difference of
  * {@link Likelihood#powerTilted} (step 1e-4; exact to O(1e-8) for a closed-form power-tilted, as the noisy
- * step's eq. 41). So both objectives run for every likelihood; eq. 36's printed closed forms are the
+ * step's eq. 41), or, for a likelihood smooth in f, as E_N[p log p]/E_N[p] by 64-point Gauss–Hermite. So both objectives run for every likelihood; eq. 36's printed closed forms are the
  * noisy step's, and for other likelihoods only the clean form has a derivation behind it.
  *
  * <p><b>Line search</b> (the paper specifies none): G(b) = Q(b) + c|b| is minimised over the admissible
- * b &gt; −1/λ (the relaxed cavity must be proper) restricted to b λ ∈ [{@code −0.9}, {@code 100}]: Brent's
- * method (golden section with parabolic steps, Brent 1973 ch. 5; relative tolerance 1e-6 on bλ) on
- * [−0.9/λ, 0] and on [0, 100/λ], plus the point b = 0 itself; the smallest of the three wins, b = 0 unless
- * a side is strictly lower. A non-finite G is +∞. Each side finds a local minimum only.
+ * b &gt; −1/λ (the relaxed cavity must be proper) restricted to b λ ∈ [{@code −0.9}, {@code 100}], starting
+ * from b = 0 (EP). G is probed at b = ±δ, δλ = 1e-3; a side is searched only when its probe is strictly
+ * below G(0) (so b = 0 is kept whenever it is a local minimum at that resolution — the search is local,
+ * and large c costs three evaluations per update). A side that descends is searched by Brent's method
+ * (golden section with parabolic steps, Brent 1973 ch. 5; tolerance 1e-6 on bλ) on [−0.9/λ, 0] or
+ * [0, 100/λ]; the smallest value found wins, b = 0 unless strictly beaten. A non-finite G is +∞. Brent
+ * finds a local minimum of its side only.
  *
  * <p><b>Evidence.</b> {@link #logZ} is EP's tilted normaliser at the unrelaxed cavity: the evidence of a
  * REP posterior is the EP-form evidence at its sites (as QP's is); its gradient is not EP's, so the model
@@ -77,6 +81,9 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   /** Upper end of the bracket, in units of the cavity precision (b ≤ 100/λ). */
   public static final double MAX_RELATIVE_B = 100;
   private static final double E1_STEP = 1e-4;
+  /** The probe δλ on each side of b = 0 (class comment). */
+  private static final double PROBE = 1e-3;
+  private static final GaussHermite GH = GaussHermite.of(64);
 
   /**
    * Per-run state: the current bᵢ, whether site i's last update relaxed (bᵢ ≠ 0), and the old site of
@@ -182,16 +189,23 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   double lineSearch(Likelihood lik, double y, Cavity cav, double siteMean) {
     double lambda = cav.variance();
     double g0 = objective(lik, y, cav, siteMean, 0);
+    double probe = PROBE / lambda;
+    boolean right = objective(lik, y, cav, siteMean, probe) < g0;
+    boolean left = objective(lik, y, cav, siteMean, -probe) < g0;
     double best = 0;
     double gBest = g0;
-    double[] right = brent(lik, y, cav, siteMean, 0, MAX_RELATIVE_B / lambda, lambda);
-    if (right[1] < gBest) {
-      best = right[0];
-      gBest = right[1];
+    if (right) {
+      double[] r = brent(lik, y, cav, siteMean, 0, MAX_RELATIVE_B / lambda, lambda);
+      if (r[1] < gBest) {
+        best = r[0];
+        gBest = r[1];
+      }
     }
-    double[] left = brent(lik, y, cav, siteMean, MIN_RELATIVE_B / lambda, 0, lambda);
-    if (left[1] < gBest) {
-      best = left[0];
+    if (left) {
+      double[] l = brent(lik, y, cav, siteMean, MIN_RELATIVE_B / lambda, 0, lambda);
+      if (l[1] < gBest) {
+        best = l[0];
+      }
     }
     return best;
   }
@@ -245,10 +259,20 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   }
 
   /**
-   * E₁ = E_p̂[log p(y | f)] for p̂ ∝ N(f | m, v) p(y | f): ∂/∂u log ∫ N p^u at u = 1 by a central
-   * difference of {@link Likelihood#powerTilted} (class comment).
+   * E₁ = E_p̂[log p(y | f)] for p̂ ∝ N(f | m, v) p(y | f) (class comment): for a likelihood smooth in f
+   * (no {@link Likelihood#breakpoints}) E_N[p log p]/E_N[p] by a 64-point Gauss–Hermite rule; otherwise
+   * ∂/∂u log ∫ N p^u at u = 1 by a central difference of {@link Likelihood#powerTilted}.
    */
   static double expectedLogLikelihood(Likelihood lik, double y, double m, double v) {
+    if (lik.breakpoints(y).length == 0) {
+      double den = GH.expectNormal(m, v, f -> Math.exp(lik.logDensity(y, f).value()));
+      double num = GH.expectNormal(m, v, f -> {
+        double l = lik.logDensity(y, f).value();
+        double p = Math.exp(l);
+        return p == 0 ? 0 : p * l;
+      });
+      return num / den;
+    }
     double hi = lik.powerTilted(y, m, v, 1 + E1_STEP).logZ();
     double lo = lik.powerTilted(y, m, v, 1 - E1_STEP).logZ();
     return (hi - lo) / (2 * E1_STEP);
