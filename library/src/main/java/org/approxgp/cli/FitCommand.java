@@ -47,8 +47,19 @@ final class FitCommand implements Callable<Integer> {
   @Option(names = "--likelihood", defaultValue = "probit", description = "probit (default) or poisson-square (counts, rate f²)")
   String likelihood;
 
-  @Option(names = "--inference", defaultValue = "ep", description = "ep (default), laplace, vb, qp")
+  @Option(names = "--inference", defaultValue = "ep", description = "ep (default), laplace, vb, qp, power-ep, rep")
   String inference;
+
+  @Option(names = "--power", paramLabel = "U", description = "power-ep: the power u in (0, 1] (default 0.8)")
+  Double power;
+
+  @Option(names = "--penalty", paramLabel = "C", description = "rep: the l1 penalty c >= 0 (default 20)")
+  Double penalty;
+
+  @Option(names = "--negative-sites", paramLabel = "keep|clip",
+      description = "EP family: keep negative site precisions or clip them to 0 (default clip for ep/qp, keep for"
+          + " power-ep/rep)")
+  String negativeSites;
 
   @Option(names = "--kernel", defaultValue = "se-iso", description = "se-iso (default), se-ard, linear")
   String kernel;
@@ -101,9 +112,9 @@ final class FitCommand implements Callable<Integer> {
     Likelihood lik = Likelihoods.byName(likelihood);
     InferenceMethod method;
     try {
-      method = Methods.byName(inference);
+      method = Methods.configured(inference, power, penalty, negativeSites);
     } catch (IllegalArgumentException e) {
-      throw CliException.badInput("--inference: " + e.getMessage());
+      throw CliException.badInput(e.getMessage());
     }
     Datasets.TrainTest data;
     try {
@@ -200,6 +211,12 @@ final class FitCommand implements Callable<Integer> {
     sum.put("iterations", fit.iterations());
     sum.put("inference_iterations", fit.posterior().diagnostics().iterations());
     sum.put("converged", fit.converged());
+    org.approxgp.inference.Diagnostics diag = fit.posterior().diagnostics();
+    sum.put("sweeps", diag.iterations());
+    sum.put("diverged", diag.diverged());
+    if (inference.equals("rep")) {
+      sum.put("relaxed_sites", diag.relaxedSites());
+    }
     sum.put("seconds", fit.seconds());
     if (logLik != null) {
       sum.put("test_error", testError);

@@ -81,4 +81,62 @@ public final class Methods {
     return InferenceMethod.withNumericalGradient(
         InferenceMethod.of("rep", (pr, w) -> SiteLoop.run(pr, rule, o, w)), 1e-4);
   }
+
+  /**
+   * The method called {@code name} with the command line's settings (null = the method's default):
+   * {@code power} u ∈ (0, 1] for "power-ep" only, {@code penalty} c ≥ 0 (finite) for "rep" only,
+   * {@code negativeSites} "keep" or "clip" for the EP family (ep, qp, power-ep, rep; default clip for
+   * ep/qp, keep for power-ep/rep).
+   *
+   * @throws IllegalArgumentException naming the option, for an unknown name, an out-of-range value or a
+   *     setting the method does not take
+   */
+  public static InferenceMethod configured(String name, Double power, Double penalty, String negativeSites) {
+    if (!names().contains(name)) {
+      throw new IllegalArgumentException("--inference: unknown inference method '" + name + "'; known: " + names());
+    }
+    if (power != null && !name.equals("power-ep")) {
+      throw new IllegalArgumentException("--power applies to --inference power-ep only, not to " + name);
+    }
+    if (penalty != null && !name.equals("rep")) {
+      throw new IllegalArgumentException("--penalty applies to --inference rep only, not to " + name);
+    }
+    if (power != null && !(power > 0 && power <= 1)) {
+      throw new IllegalArgumentException("--power must be in (0, 1], got " + power);
+    }
+    if (penalty != null && !(penalty >= 0 && Double.isFinite(penalty))) {
+      throw new IllegalArgumentException("--penalty must be finite and >= 0, got " + penalty);
+    }
+    boolean epFamily = List.of("ep", "qp", "power-ep", "rep").contains(name);
+    SiteLoop.NegativeSitePrecision policy = null;
+    if (negativeSites != null) {
+      if (!epFamily) {
+        throw new IllegalArgumentException("--negative-sites applies to ep, qp, power-ep and rep, not to " + name);
+      }
+      policy = switch (negativeSites) {
+        case "keep" -> SiteLoop.NegativeSitePrecision.KEEP;
+        case "clip" -> SiteLoop.NegativeSitePrecision.CLIP;
+        default -> throw new IllegalArgumentException("--negative-sites must be keep or clip, got '" + negativeSites
+            + "'");
+      };
+    }
+    if (policy == null) {
+      if (name.equals("power-ep") && power != null) {
+        return powerEp(power);
+      }
+      if (name.equals("rep") && penalty != null) {
+        return relaxedEp(penalty);
+      }
+      return byName(name);
+    }
+    return switch (name) {
+      case "ep" -> InferenceMethod.ep(Ep.Options.defaults().withNegativeSites(policy));
+      case "qp" -> InferenceMethod.withNumericalGradient(
+          InferenceMethod.qp(Ep.Options.defaults().withNegativeSites(policy)), 1e-4);
+      case "power-ep" -> powerEp(power == null ? DEFAULT_POWER : power,
+          SiteLoop.Options.defaults().withNegativeSites(policy));
+      default -> relaxedEp(RelaxedEp.of(penalty == null ? DEFAULT_PENALTY : penalty),
+          SiteLoop.Options.defaults().withNegativeSites(policy));
+    };
+  }
 }
