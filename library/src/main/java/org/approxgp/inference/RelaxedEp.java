@@ -2,8 +2,10 @@ package org.approxgp.inference;
 
 import java.util.Locale;
 import org.approxgp.likelihood.Likelihood;
+import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.special.GaussHermite;
+import org.approxgp.special.Normal;
 
 /**
  * Relaxed EP (Qi &amp; Guo, "Message passing with relaxed moment matching", §3–5, Algorithm 1, eq. 5,
@@ -259,11 +261,20 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   }
 
   /**
-   * E₁ = E_p̂[log p(y | f)] for p̂ ∝ N(f | m, v) p(y | f) (class comment): for a likelihood smooth in f
+   * E₁ = E_p̂[log p(y | f)] for p̂ ∝ N(f | m, v) p(y | f) (class comment): closed form for the
+   * {@link NoisyStep} (eq. 36's first term); for a likelihood smooth in f
    * (no {@link Likelihood#breakpoints}) E_N[p log p]/E_N[p] by a 64-point Gauss–Hermite rule; otherwise
    * ∂/∂u log ∫ N p^u at u = 1 by a central difference of {@link Likelihood#powerTilted}.
    */
   static double expectedLogLikelihood(Likelihood lik, double y, double m, double v) {
+    if (lik instanceof NoisyStep ns) {
+      // eq. 36's first term: (1/Ẑ){[(1−ε) log(1−ε) − ε log ε] Φ(z) + ε log ε}, z = y h̃/√λ̃
+      double eps = ns.epsilon();
+      double phi = Normal.cdf(y * m / Math.sqrt(v));
+      double z = eps + (1 - 2 * eps) * phi;
+      double le = eps * Math.log(eps);
+      return (((1 - eps) * Math.log1p(-eps) - le) * phi + le) / z;
+    }
     if (lik.breakpoints(y).length == 0) {
       double den = GH.expectNormal(m, v, f -> Math.exp(lik.logDensity(y, f).value()));
       double num = GH.expectNormal(m, v, f -> {

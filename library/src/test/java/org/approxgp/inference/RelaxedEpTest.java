@@ -51,20 +51,25 @@ class RelaxedEpTest {
    * against the KL integrated directly (trapezoid on a fine grid, split at the step), for b = 0 and
    * b ≠ 0 of both signs; and E₁ by its central difference against the integral.
    */
-  @Test
-  void cleanObjectiveIsTheKlOfTheRelaxedTiltedFromItsProjection() {
-    TestNoisyStep lik = new TestNoisyStep(0.2);
-    double y = 1;
+  static java.util.stream.Stream<Likelihood> steps() {
+    return java.util.stream.Stream.of(new TestNoisyStep(0.2), org.approxgp.likelihood.NoisyStep.of(0.2));
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.MethodSource("steps")
+  void cleanObjectiveIsTheKlOfTheRelaxedTiltedFromItsProjection(Likelihood lik) {
     SiteUpdate.Cavity cav = new SiteUpdate.Cavity(1 / 1.3, -1.1 / 1.3);
     double siteMean = 0.4;
     RelaxedEp rep = RelaxedEp.of(0);
-    for (double b : new double[] {0, 0.3, 2.0, -0.5}) {
-      double tr = cav.tau() + b;
-      double ht = (cav.nu() + b * siteMean) / tr;
-      double lt = 1 / tr;
-      double[] direct = klByQuadrature(lik, y, ht, lt);
-      assertEquals(direct[1], RelaxedEp.expectedLogLikelihood(lik, y, ht, lt), 1e-7, "E1 at b=" + b);
-      assertEquals(direct[0], rep.objective(lik, y, cav, siteMean, b), 1e-7, "KL at b=" + b);
+    for (double y : new double[] {1, -1}) {
+      for (double b : new double[] {0, 0.3, 2.0, -0.5}) {
+        double tr = cav.tau() + b;
+        double ht = (cav.nu() + b * siteMean) / tr;
+        double lt = 1 / tr;
+        double[] direct = klByQuadrature(lik, y, ht, lt);
+        assertEquals(direct[1], RelaxedEp.expectedLogLikelihood(lik, y, ht, lt), 1e-7, "E1 at y=" + y + " b=" + b);
+        assertEquals(direct[0], rep.objective(lik, y, cav, siteMean, b), 1e-7, "KL at y=" + y + " b=" + b);
+      }
     }
   }
 
