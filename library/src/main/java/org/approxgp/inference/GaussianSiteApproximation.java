@@ -122,7 +122,8 @@ final class GaussianSiteApproximation {
    * The posterior for site precisions of any sign (the KEEP policy, Minka 2001): a parameterisation that
    * never takes √τ̃. With K = L Lᵀ (factored once per run by the caller, jitter reported),
    * <pre>
-   * B = I + Lᵀ S̃ L,   Σ = (K⁻¹ + S̃)⁻¹ = L B⁻¹ Lᵀ,   μ = m₀ + Σ (ν̃ − τ̃ m₀),   α = K⁻¹(μ − m₀) = L⁻ᵀ B⁻¹ Lᵀ (ν̃ − τ̃ m₀).
+   * B = I + Lᵀ S̃ L,   Σ = (K⁻¹ + S̃)⁻¹ = L B⁻¹ Lᵀ,   μ = m₀ + Σ (ν̃ − τ̃ m₀),
+   * α = K⁻¹(μ − m₀) = L⁻ᵀ B⁻¹ Lᵀ (ν̃ − τ̃ m₀).
    * </pre>
    * Since Lᵀ Σ⁻¹ L = B, B is symmetric positive definite exactly when the posterior is, so its Cholesky
    * factorisation (no jitter: a jitter would hide an indefinite posterior) is the positive-definiteness

@@ -47,7 +47,9 @@ import org.approxgp.special.Normal;
  * term, (1/Ẑ){[(1−ε) log(1−ε) − ε log ε] Φ(z) + ε log ε}; for any likelihood it equals
  * ∂/∂u log ∫ N(f | h̃, λ̃) p(y | f)^u df at u = 1, computed here by a central difference of
  * {@link Likelihood#powerTilted} (step 1e-4; exact to O(1e-8) for a closed-form power-tilted, as the noisy
- * step's eq. 41), or, for a likelihood smooth in f, as E_N[p log p]/E_N[p] by 64-point Gauss–Hermite. So both objectives run for every likelihood; eq. 36's printed closed forms are the
+ * step's eq. 41), or, for a likelihood smooth in f, as E_N[p log p]/E_N[p] by 64-point Gauss–Hermite
+ * ({@link NoisyStep}: the closed form above). So both objectives run for every likelihood; eq. 36's
+ * printed closed forms are the
  * noisy step's, and for other likelihoods only the clean form has a derivation behind it.
  *
  * <p><b>Line search</b> (the paper specifies none): G(b) = Q(b) + c|b| is minimised over the admissible
