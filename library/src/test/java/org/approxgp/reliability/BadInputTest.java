@@ -224,6 +224,20 @@ class BadInputTest {
         "--lengthscales", "3 values"));
     c.add(fitOption("--positive not a class", new String[] {"--positive", "7"}, "'7'", "column 'label'"));
     c.add(fitOption("unknown option", new String[] {"--frobnicate"}, "--frobnicate"));
+    // --- the EP family's options (issue 14)
+    c.add(cli("--power 1.5", "fit", concat(FIT_PROBIT, "--inference", "power-ep", "--power", "1.5"), "--power",
+        "(0, 1]"));
+    c.add(cli("--power 0", "fit", concat(FIT_PROBIT, "--inference", "power-ep", "--power", "0"), "--power"));
+    c.add(cli("--power with ep", "fit", concat(FIT_PROBIT, "--power", "0.5"), "--power", "power-ep"));
+    c.add(cli("--penalty -1", "fit", concat(FIT_PROBIT, "--inference", "rep", "--penalty", "-1"), "--penalty"));
+    c.add(cli("--penalty Infinity", "fit", concat(FIT_PROBIT, "--inference", "rep", "--penalty", "Infinity"),
+        "--penalty"));
+    c.add(cli("--penalty with power-ep", "fit", concat(FIT_PROBIT, "--inference", "power-ep", "--penalty", "3"),
+        "--penalty", "rep"));
+    c.add(cli("--negative-sites foo", "fit", concat(FIT_PROBIT, "--negative-sites", "foo"), "--negative-sites",
+        "'foo'"));
+    c.add(cli("--negative-sites with laplace", "fit", concat(FIT_PROBIT, "--inference", "laplace",
+        "--negative-sites", "keep"), "--negative-sites", "laplace"));
     String[] fitNoisy = concat(FIT_PROBIT, "--likelihood", "noisy-step", "--epsilon", "0.2");
     c.add(fitOption("noisy-step without --epsilon", new String[] {"--likelihood", "noisy-step"}, "--epsilon"));
     c.add(cli("noisy-step --epsilon 0.7", "fit", replace(fitNoisy, "--epsilon", "0.7"), "--epsilon", "(0, 0.5)"));
