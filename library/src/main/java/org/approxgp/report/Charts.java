@@ -68,4 +68,30 @@ public final class Charts {
     d.setLineColor(java.awt.Color.GRAY);
     return chart;
   }
+  /**
+   * One scatter series per distinct value of {@code series}: y against x; a series whose name starts with
+   * {@code linePrefix} (if not null) is drawn as a line without markers instead (e.g. a decision boundary).
+   */
+  public static XYChart scatter(Table t, String x, String y, String series, String title, String linePrefix) {
+    XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
+    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+    chart.getStyler().setMarkerSize(5);
+    NumericColumn<?> xs = (NumericColumn<?>) t.column(x);
+    NumericColumn<?> ys = (NumericColumn<?>) t.column(y);
+    Map<String, List<double[]>> groups = new LinkedHashMap<>();
+    for (int r = 0; r < t.rowCount(); r++) {
+      groups.computeIfAbsent(t.column(series).getString(r), k -> new ArrayList<>())
+          .add(new double[] {xs.getDouble(r), ys.getDouble(r)});
+    }
+    groups.forEach((name, pts) -> {
+      XYSeries s = chart.addSeries(name, pts.stream().mapToDouble(p -> p[0]).toArray(),
+          pts.stream().mapToDouble(p -> p[1]).toArray());
+      if (linePrefix != null && name.startsWith(linePrefix)) {
+        s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        s.setMarker(SeriesMarkers.NONE);
+      }
+    });
+    return chart;
+  }
 }
