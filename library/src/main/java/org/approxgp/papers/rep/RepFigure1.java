@@ -344,6 +344,76 @@ public final class RepFigure1 {
     return Table.create("Figure 1a: decision boundaries (" + negativeSites + ")", x1, x2, series);
   }
 
+  /**
+   * The claims of Figure 1 ({@link RepPaper#CLAIMS} 1a, 1b–c, 1d–e) against our numbers for one policy: the
+   * squared distances of Fig. 1a's three fits, the fraction of the u grid (u &lt; 1) where PEP is closer to the
+   * exact posterior than EP, the fraction of the c grid where REP is closer than EP, and whether REP equals EP
+   * (to 1e-6 in both distances) at the largest c. Each row says whether the claim reproduces.
+   */
+  public static Table agreement(Table posteriors, Table pepSweep, Table repSweep, String negativeSites) {
+    StringColumn fig = StringColumn.create("figure");
+    StringColumn claim = StringColumn.create("paper's claim");
+    StringColumn ours = StringColumn.create("ours");
+    StringColumn verdict = StringColumn.create("reproduces");
+    double[] d = new double[3];
+    double[] dc = new double[3];
+    String[] names = {"ep", "power-ep", "rep"};
+    for (int r = 0; r < posteriors.rowCount(); r++) {
+      int k = List.of(names).indexOf(posteriors.stringColumn("method").get(r));
+      if (k >= 0 && posteriors.stringColumn("negative sites").get(r).equals(negativeSites)) {
+        d[k] = posteriors.doubleColumn("mean sq. dist").get(r);
+        dc[k] = posteriors.doubleColumn("cov sq. dist").get(r);
+      }
+    }
+    fig.append("1a");
+    claim.append("boundary: REP overlaps the exact one, PEP closer than EP");
+    ours.append(String.format(java.util.Locale.ROOT, "mean sq. dist EP %.3g, PEP %.3g, REP %.3g", d[0], d[1], d[2]));
+    verdict.append(d[2] < d[1] && d[1] < d[0] ? "yes" : d[2] < d[0] ? "partly (REP better than EP)" : "no");
+    double[] pep = fractionBetter(pepSweep, "power-ep", false);
+    fig.append("1b–c");
+    claim.append("PEP's mean and covariance always further from exact than EP's");
+    ours.append(String.format(java.util.Locale.ROOT, "PEP closer than EP for %.0f%% (mean) / %.0f%% (cov) of u < 1",
+        100 * pep[0], 100 * pep[1]));
+    verdict.append(pep[0] == 0 && pep[1] == 0 ? "yes" : "no");
+    double[] rep = fractionBetter(repSweep, "rep", false);
+    double[] last = fractionBetter(repSweep, "rep", true);
+    fig.append("1d–e");
+    claim.append("REP = EP for large c; REP closer than EP for a wide range of c");
+    ours.append(String.format(java.util.Locale.ROOT, "REP closer for %.0f%% (mean) / %.0f%% (cov) of the c grid; "
+        + "REP = EP at the largest c: %s", 100 * rep[0], 100 * rep[1], last[2] > 0 ? "yes" : "no"));
+    verdict.append(last[2] > 0 && rep[0] >= 0.3 && rep[1] >= 0.3 ? "yes" : last[2] > 0 ? "partly (REP = EP only)"
+        : "no");
+    return Table.create("Figure 1: the paper's claims against ours (" + negativeSites + ")", fig, claim, ours, verdict);
+  }
+
+  /**
+   * From a {@link #sweep} table: {fraction of grid points where {@code method} beats EP in mean distance, the same
+   * for covariance, (only with {@code lastOnly}) 1 if it equals EP to 1e-6 at the last grid point}. Grid points
+   * where the method is EP itself (u = 1) are left out; a failed fit counts as not better.
+   */
+  static double[] fractionBetter(Table sweep, String method, boolean lastOnly) {
+    int n = 0;
+    int bm = 0;
+    int bc = 0;
+    double equal = 0;
+    for (int r = 0; r + 1 < sweep.rowCount(); r += 2) {
+      double par = sweep.doubleColumn("parameter").get(r);
+      if (method.equals("power-ep") && par >= 1) {
+        continue;
+      }
+      double mm = sweep.doubleColumn("mean sq. dist").get(r);
+      double mc = sweep.doubleColumn("cov sq. dist").get(r);
+      double em = sweep.doubleColumn("mean sq. dist").get(r + 1);
+      double ec = sweep.doubleColumn("cov sq. dist").get(r + 1);
+      n++;
+      bm += mm < em ? 1 : 0;
+      bc += mc < ec ? 1 : 0;
+      equal = Math.abs(mm - em) < 1e-6 && Math.abs(mc - ec) < 1e-6 ? 1 : 0;
+    }
+    return new double[] {n == 0 ? Double.NaN : (double) bm / n, n == 0 ? Double.NaN : (double) bc / n,
+        lastOnly ? equal : Double.NaN};
+  }
+
   private static Table emptyTable(String name) {
     return Table.create(name, StringColumn.create("method"), StringColumn.create("negative sites"),
         DoubleColumn.create("parameter"), DoubleColumn.create("mean w1"), DoubleColumn.create("mean w2"),

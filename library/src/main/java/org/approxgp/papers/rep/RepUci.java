@@ -246,4 +246,39 @@ public final class RepUci {
     }
     return Table.create("Figures 5–6: test error", ds, flip, method, splits, te, sd, div, paper, note);
   }
+  /**
+   * Figures 5–6's claims against a {@link #summary} table: per data set and flip rate, whether REP's mean test
+   * error is below both EP's and PEP's, with the differences in percentage points beside the split-to-split sd
+   * (the paper's bar heights are not available, so only the direction can be compared).
+   */
+  public static Table agreement(Table summary) {
+    Map<String, double[]> byKey = new LinkedHashMap<>();
+    for (int r = 0; r < summary.rowCount(); r++) {
+      int k = RepMethods.METHODS.indexOf(summary.stringColumn("method").get(r));
+      if (k < 0) {
+        continue;
+      }
+      String key = summary.stringColumn("data").get(r) + "|" + (int) summary.doubleColumn("extra flips %").getDouble(r);
+      double[] v = byKey.computeIfAbsent(key, x -> new double[] {Double.NaN, Double.NaN, Double.NaN, 0});
+      v[k] = summary.doubleColumn("test error %").get(r);
+      v[3] = Math.max(v[3], summary.doubleColumn("sd").get(r));
+    }
+    StringColumn ds = StringColumn.create("data");
+    DoubleColumn flip = DoubleColumn.create("extra flips %");
+    DoubleColumn dEp = DoubleColumn.create("REP − EP (pp)");
+    DoubleColumn dPep = DoubleColumn.create("REP − PEP (pp)");
+    DoubleColumn sd = DoubleColumn.create("largest sd (pp)");
+    StringColumn verdict = StringColumn.create("REP lowest (paper: yes)");
+    byKey.forEach((k, v) -> {
+      String[] p = k.split("\\|");
+      ds.append(p[0]);
+      flip.append(Double.parseDouble(p[1]));
+      dEp.append(v[2] - v[0]);
+      dPep.append(v[2] - v[1]);
+      sd.append(v[3]);
+      verdict.append(v[2] < v[0] && v[2] < v[1] ? "yes" : v[2] <= v[0] && v[2] <= v[1] ? "tie" : "no");
+    });
+    return Table.create("Figures 5–6: the paper's claim (REP lowest test error) against ours", ds, flip, dEp, dPep,
+        sd, verdict);
+  }
 }
