@@ -328,8 +328,8 @@ public final class RepFigure1 {
       if (!pol.isEmpty() && !pol.equals(negativeSites)) {
         continue;
       }
-      double w0 = posteriors.doubleColumn("mean w1").get(r);
-      double w1 = posteriors.doubleColumn("mean w2").get(r);
+      double w0 = posteriors.doubleColumn("mean w1").getDouble(r);
+      double w1 = posteriors.doubleColumn("mean w2").getDouble(r);
       double norm = Math.hypot(w0, w1);
       if (!(norm > 0)) {
         continue;
@@ -361,8 +361,8 @@ public final class RepFigure1 {
     for (int r = 0; r < posteriors.rowCount(); r++) {
       int k = List.of(names).indexOf(posteriors.stringColumn("method").get(r));
       if (k >= 0 && posteriors.stringColumn("negative sites").get(r).equals(negativeSites)) {
-        d[k] = posteriors.doubleColumn("mean sq. dist").get(r);
-        dc[k] = posteriors.doubleColumn("cov sq. dist").get(r);
+        d[k] = posteriors.doubleColumn("mean sq. dist").getDouble(r);
+        dc[k] = posteriors.doubleColumn("cov sq. dist").getDouble(r);
       }
     }
     fig.append("1a");
@@ -397,14 +397,14 @@ public final class RepFigure1 {
     int bc = 0;
     double equal = 0;
     for (int r = 0; r + 1 < sweep.rowCount(); r += 2) {
-      double par = sweep.doubleColumn("parameter").get(r);
+      double par = sweep.doubleColumn("parameter").getDouble(r);
       if (method.equals("power-ep") && par >= 1) {
         continue;
       }
-      double mm = sweep.doubleColumn("mean sq. dist").get(r);
-      double mc = sweep.doubleColumn("cov sq. dist").get(r);
-      double em = sweep.doubleColumn("mean sq. dist").get(r + 1);
-      double ec = sweep.doubleColumn("cov sq. dist").get(r + 1);
+      double mm = sweep.doubleColumn("mean sq. dist").getDouble(r);
+      double mc = sweep.doubleColumn("cov sq. dist").getDouble(r);
+      double em = sweep.doubleColumn("mean sq. dist").getDouble(r + 1);
+      double ec = sweep.doubleColumn("cov sq. dist").getDouble(r + 1);
       n++;
       bm += mm < em ? 1 : 0;
       bc += mc < ec ? 1 : 0;

@@ -308,7 +308,7 @@ public final class RepSynthetic {
       String k = rows.intColumn("flipPercent").get(i) + "|" + rows.stringColumn("method").get(i);
       acc.computeIfAbsent(k, x -> new ArrayList<>()).add(new double[] {
           rows.numberColumn("sweeps_to_R").getDouble(i), rows.booleanColumn("diverged").get(i) ? 1 : 0,
-          rows.doubleColumn("test_error").get(i)});
+          rows.doubleColumn("test_error").getDouble(i)});
     }
     DoubleColumn flip = DoubleColumn.create("flip %");
     StringColumn method = StringColumn.create("method");
@@ -347,10 +347,10 @@ public final class RepSynthetic {
       double[][] v = new double[3][];
       for (int r = 0; r < summary.rowCount(); r++) {
         int k = RepMethods.METHODS.indexOf(summary.stringColumn("method").get(r));
-        if (k >= 0 && summary.doubleColumn("flip %").get(r) == f) {
-          v[k] = new double[] {summary.doubleColumn("sweeps to R<1e-3").get(r),
-              summary.doubleColumn("fraction diverged").get(r), summary.doubleColumn("test error").get(r),
-              summary.doubleColumn("test error sd").get(r)};
+        if (k >= 0 && summary.doubleColumn("flip %").getDouble(r) == f) {
+          v[k] = new double[] {summary.doubleColumn("sweeps to R<1e-3").getDouble(r),
+              summary.doubleColumn("fraction diverged").getDouble(r), summary.doubleColumn("test error").getDouble(r),
+              summary.doubleColumn("test error sd").getDouble(r)};
         }
       }
       if (v[0] == null || v[1] == null || v[2] == null) {

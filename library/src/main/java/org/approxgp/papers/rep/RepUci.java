@@ -206,7 +206,7 @@ public final class RepUci {
     for (int i = 0; i < rows.rowCount(); i++) {
       String k = rows.stringColumn("dataset").get(i) + "|" + rows.intColumn("flipPercent").get(i) + "|"
           + rows.stringColumn("method").get(i);
-      acc.computeIfAbsent(k, x -> new ArrayList<>()).add(new double[] {rows.doubleColumn("test_error").get(i),
+      acc.computeIfAbsent(k, x -> new ArrayList<>()).add(new double[] {rows.doubleColumn("test_error").getDouble(i),
           rows.booleanColumn("diverged").get(i) ? 1 : 0});
     }
     StringColumn ds = StringColumn.create("data");
@@ -260,8 +260,8 @@ public final class RepUci {
       }
       String key = summary.stringColumn("data").get(r) + "|" + (int) summary.doubleColumn("extra flips %").getDouble(r);
       double[] v = byKey.computeIfAbsent(key, x -> new double[] {Double.NaN, Double.NaN, Double.NaN, 0});
-      v[k] = summary.doubleColumn("test error %").get(r);
-      v[3] = Math.max(v[3], summary.doubleColumn("sd").get(r));
+      v[k] = summary.doubleColumn("test error %").getDouble(r);
+      v[3] = Math.max(v[3], summary.doubleColumn("sd").getDouble(r));
     }
     StringColumn ds = StringColumn.create("data");
     DoubleColumn flip = DoubleColumn.create("extra flips %");
