@@ -44,8 +44,13 @@ final class FitCommand implements Callable<Integer> {
   @Option(names = "--label", required = true, paramLabel = "COLUMN", description = "target column")
   String label;
 
-  @Option(names = "--likelihood", defaultValue = "probit", description = "probit (default) or poisson-square (counts, rate f²)")
+  @Option(names = "--likelihood", defaultValue = "probit",
+      description = "probit (default), poisson-square (counts, rate f²) or noisy-step (labels; needs --epsilon)")
   String likelihood;
+
+  @Option(names = "--epsilon", paramLabel = "E",
+      description = "noisy-step: label-flip probability in (0, 0.5), fixed (not learned)")
+  Double epsilon;
 
   @Option(names = "--inference", defaultValue = "ep", description = "ep (default), laplace, vb, qp")
   String inference;
@@ -98,7 +103,7 @@ final class FitCommand implements Callable<Integer> {
       inputs.put("--out", out.toString());
       AtomicFiles.checkDistinct(summary, "--summary", inputs);
     }
-    Likelihood lik = Likelihoods.byName(likelihood);
+    Likelihood lik = Likelihoods.byName(likelihood, epsilon);
     InferenceMethod method;
     try {
       method = Methods.byName(inference);
@@ -167,7 +172,7 @@ final class FitCommand implements Callable<Integer> {
           errorSum += Math.abs(y[j] - mode);
         }
       } else {
-        // p(y* = +1) = Φ(μ/√(1 + σ²)) (R&W eq. 3.82)
+        // probit: p(y* = +1) = Φ(μ/√(1 + σ²)) (R&W eq. 3.82); noisy-step: ε + (1 − 2ε) Φ(μ/σ)
         double p = yPred.density(1);
         csv.append(p);
         if (logLik != null) {
@@ -184,6 +189,9 @@ final class FitCommand implements Callable<Integer> {
     double testError = errorSum / m;
     Map<String, Object> sum = new LinkedHashMap<>();
     sum.put("likelihood", likelihood);
+    if (epsilon != null) {
+      sum.put("epsilon", epsilon);
+    }
     sum.put("inference", inference);
     sum.put("kernel", kernel);
     sum.put("log_evidence", fit.logEvidence());

@@ -22,11 +22,19 @@ final class TiltedCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--likelihood", defaultValue = "probit", description = "probit (default)")
+  @Option(names = "--likelihood", defaultValue = "probit",
+      description = "probit (default), poisson-square or noisy-step (needs --epsilon)")
   String likelihood;
 
-  @Option(names = "--y", required = true, description = "observation (probit: -1 or +1)")
+  @Option(names = "--epsilon", paramLabel = "E", description = "noisy-step: label-flip probability in (0, 0.5)")
+  Double epsilon;
+
+  @Option(names = "--y", required = true, description = "observation (probit, noisy-step: -1 or +1)")
   double y;
+
+  @Option(names = "--power", paramLabel = "U",
+      description = "moments of N(f | M, V) p(y | f)^U (Power EP), U in (0, 1]; default 1 (the tilted distribution)")
+  Double power;
 
   @Option(names = "--cavity-mean", required = true, paramLabel = "M")
   double cavityMean;
@@ -40,7 +48,7 @@ final class TiltedCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Likelihood lik = Likelihoods.byName(likelihood);
+    Likelihood lik = Likelihoods.byName(likelihood, epsilon);
     try {
       lik.validate(y);
     } catch (IllegalArgumentException e) {
@@ -56,6 +64,13 @@ final class TiltedCommand implements Callable<Integer> {
     if (p != null && !(p >= 1 && p <= maxP)) {
       throw CliException.badInput("--p must be in [1, " + (int) maxP + "], got " + p);
     }
+    if (power != null && !(power > 0 && power <= 1)) {
+      throw CliException.badInput("--power must be in (0, 1], got " + power);
+    }
+    if (power != null && power != 1.0 && p != null) {
+      throw CliException.badInput("--power and --p cannot be combined (the Lp projection is of the tilted"
+          + " distribution, u = 1)");
+    }
     try {
       return compute(lik);
     } catch (ArithmeticException e) {
@@ -66,8 +81,23 @@ final class TiltedCommand implements Callable<Integer> {
   }
 
   private Integer compute(Likelihood lik) {
+    if (power != null && power != 1.0) {
+      // Power EP (Minka 2004; REP appendix C, eq. 41 for the noisy step): moments of N p^u, no QP projection
+      TiltedMoments pw = lik.powerTilted(y, cavityMean, cavityVariance, power);
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("power", power);
+      out.put("log_z", pw.logZ());
+      out.put("mean", pw.mean());
+      out.put("variance_ep", pw.variance());
+      spec.commandLine().getOut().print(Json.write(out));
+      spec.commandLine().getOut().flush();
+      return 0;
+    }
     TiltedMoments ep = lik.tilted(y, cavityMean, cavityVariance);
     Map<String, Object> out = new LinkedHashMap<>();
+    if (power != null) {
+      out.put("power", power);
+    }
     out.put("log_z", ep.logZ());
     out.put("mean", ep.mean());
     out.put("variance_ep", ep.variance());

@@ -5,6 +5,7 @@ import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.special.Normal;
 import org.approxgp.special.NumericalException;
+import org.approxgp.special.Quadrature;
 
 /**
  * The L2-Wasserstein projection argmin_N W₂²(q̃, N) of Quantile Propagation (Zhang et al. 2020, eq. 5
@@ -116,7 +117,8 @@ public final class W2Projection implements Projection {
       throw new NumericalException("tilted moments not usable: mean " + c + ", variance " + kl.variance());
     }
     DoubleUnaryOperator g = f -> tailDensity(lik.tiltedCdf(y, m, v, f));
-    Sigma r = sinhTrapezoid(g, c, s, relTol);
+    double[] kinks = lik.breakpoints(y);
+    Sigma r = kinks.length == 0 ? sinhTrapezoid(g, c, s, relTol) : splitAtKinks(g, c, s, kinks, relTol);
     if (!(r.value() > 0) || !Double.isFinite(r.value()) || (!r.converged() && !(r.errorEstimate() <= ACCEPT_REL_ERR * r.value()))) {
       throw new NumericalException("W2 projection integral failed: sigma* = " + r.value() + " +- " + r.errorEstimate()
           + " for y = " + y + ", cavity N(" + m + ", " + v + ")");
@@ -190,6 +192,23 @@ public final class W2Projection implements Projection {
       }
     }
     return new Sigma(prev, err, evals, false);
+  }
+
+  /**
+   * ∫ g over ℝ for a likelihood with breakpoints (a step: q̃ jumps there, so N(Φ⁻¹(F)) has a kink and the
+   * trapezoid rule's exponential convergence is lost): adaptive Gauss–Kronrod ({@link Quadrature}) with the
+   * range split at the breakpoints and, to keep the scale of the tilted distribution in view, at
+   * c, c ± 2s, c ± 8s, c ± 30s.
+   */
+  static Sigma splitAtKinks(DoubleUnaryOperator g, double c, double s, double[] kinks, double relTol) {
+    double[] pts = new double[kinks.length + 7];
+    System.arraycopy(kinks, 0, pts, 0, kinks.length);
+    double[] offsets = {0, -2, 2, -8, 8, -30, 30};
+    for (int i = 0; i < offsets.length; i++) {
+      pts[kinks.length + i] = c + offsets[i] * s;
+    }
+    Quadrature.Result q = Quadrature.integrate(g, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0, relTol, pts);
+    return new Sigma(q.value(), q.errorEstimate(), q.evaluations(), q.converged());
   }
 
   private static double node(DoubleUnaryOperator g, double c, double s, double tau) {

@@ -214,4 +214,34 @@ class FitCommandTest {
         "--out", dir.resolve("no/such/dir/p.csv").toString());
     assertEquals(2, r.code(), r.err());
   }
+
+  /**
+   * fit with the noisy-step likelihood (EP, fixed hyperparameters) writes the probit-style PRED.csv with
+   * p_positive = ε + (1 − 2ε) Φ(μ/σ) (not √(1 + σ²)) and log_lik = log p(y* | μ, σ²) per row.
+   */
+  @Test
+  void noisyStepFitWritesProbabilitiesWithTheStepPredictive() throws IOException {
+    Path out = dir.resolve("noisy-pred.csv");
+    Path sum = dir.resolve("noisy-sum.json");
+    Run r = run("fit", "--train", train.toString(), "--test", test.toString(), "--label", "label", "--likelihood",
+        "noisy-step", "--epsilon", "0.1", "--lengthscale", "2", "--no-optimize", "--out", out.toString(),
+        "--summary", sum.toString());
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = Files.readAllLines(out);
+    assertEquals("latent_mean,latent_variance,p_positive,log_lik", lines.get(0));
+    var lik = org.approxgp.likelihood.NoisyStep.of(0.1);
+    for (String line : lines.subList(1, lines.size())) {
+      double[] v = Arrays.stream(line.split(",")).mapToDouble(Double::parseDouble).toArray();
+      assertTrue(v[1] > 0 && Double.isFinite(v[0]), line);
+      double p = 0.1 + 0.8 * org.approxgp.special.Normal.cdf(v[0] / Math.sqrt(v[1]));
+      assertEquals(p, v[2], 1e-15, line);
+      assertTrue(v[2] > 0.1 && v[2] < 0.9, line);
+      double ll = v[3];
+      assertTrue(Math.abs(ll - Math.log(p)) < 1e-12 || Math.abs(ll - Math.log(1 - p)) < 1e-12, line);
+      double label = Math.abs(ll - Math.log(p)) < Math.abs(ll - Math.log(1 - p)) ? 1 : -1;
+      assertEquals(lik.logPredictive(label, v[0], v[1]), ll, 1e-12, line);
+    }
+    String json = Files.readString(sum);
+    assertTrue(json.contains("\"likelihood\": \"noisy-step\"") && json.contains("\"epsilon\": 0.1"), json);
+  }
 }

@@ -84,4 +84,53 @@ class TiltedCommandTest {
     assertEquals(2, Main.run(new PrintWriter(err, true), "tilted", "--y", "1", "--cavity-mean", "0", "--cavity-variance", "-1"));
     assertEquals(2, Main.run(new PrintWriter(err, true), "tilted", "--y", "1", "--cavity-mean", "0", "--cavity-variance", "1", "--p", "0.5"));
   }
+
+  /**
+   * noisy-step through the command line: the first row of each (ε, y) block of the mpmath table
+   * likelihood/noisy-step/tilted.csv (log Z, mean, variance) and of power-tilted.csv with --power; the JSON
+   * carries the library's doubles, so the tolerances are those of {@code NoisyStepTest}.
+   */
+  @Test
+  void noisyStepTiltedAndPowerTiltedThroughTheCommandLine() throws Exception {
+    List<String[]> tilted = org.approxgp.likelihood.NoisyStepTest.raw("tilted.csv");
+    for (int i = 0; i < tilted.size(); i += 24) {
+      String[] f = tilted.get(i);
+      String json = run("tilted", "--likelihood", "noisy-step", "--epsilon", f[0], "--y", f[1], "--cavity-mean", f[2],
+          "--cavity-variance", f[3]);
+      double logZ = Double.parseDouble(f[4]);
+      assertEquals(logZ, field(json, "log_z"), 1e-14 * Math.max(1, Math.abs(logZ)), json);
+      double m = Double.parseDouble(f[2]);
+      double mean = Double.parseDouble(f[5]);
+      assertEquals(mean, field(json, "mean"), 1e-13 * (Math.abs(m) + Math.abs(mean - m)), json);
+      assertEquals(Double.parseDouble(f[6]), field(json, "variance_ep"), 1e-12 * Double.parseDouble(f[6]), json);
+      assertTrue(field(json, "variance_qp") <= field(json, "variance_ep") * (1 + 1e-10), json);
+    }
+    List<String[]> power = org.approxgp.likelihood.NoisyStepTest.raw("power-tilted.csv");
+    for (int i = 0; i < power.size(); i += 7) {
+      String[] f = power.get(i);
+      double u = Double.parseDouble(f[4]);
+      if (u > 1) {
+        continue; // the command line takes u in (0, 1] (Power EP); u = 2 is covered by NoisyStepTest
+      }
+      String json = run("tilted", "--likelihood", "noisy-step", "--epsilon", f[0], "--y", f[1], "--cavity-mean", f[2],
+          "--cavity-variance", f[3], "--power", f[4]);
+      assertEquals(u, field(json, "power"), 0, json);
+      double logZ = Double.parseDouble(f[5]);
+      assertEquals(logZ, field(json, "log_z"), 1e-14 * Math.max(1, Math.abs(logZ)), json);
+      double m = Double.parseDouble(f[2]);
+      double mean = Double.parseDouble(f[6]);
+      assertEquals(mean, field(json, "mean"), 1e-13 * (Math.abs(m) + Math.abs(mean - m)), json);
+      assertEquals(Double.parseDouble(f[7]), field(json, "variance_ep"), 1e-12 * Double.parseDouble(f[7]), json);
+    }
+  }
+
+  /** --power 1 (explicit) is the plain tilted output plus the power field. */
+  @Test
+  void powerOneIsTheTiltedDistribution() {
+    String a = run("tilted", "--y", "1", "--cavity-mean", "-0.4", "--cavity-variance", "2");
+    String b = run("tilted", "--y", "1", "--cavity-mean", "-0.4", "--cavity-variance", "2", "--power", "1");
+    assertEquals(field(a, "variance_ep"), field(b, "variance_ep"), 0);
+    assertEquals(field(a, "variance_qp"), field(b, "variance_qp"), 0);
+    assertEquals(1.0, field(b, "power"), 0);
+  }
 }

@@ -41,7 +41,9 @@ class LikelihoodContractTest {
   static final List<Case> LIKELIHOODS = List.of(
       new Case(Probit.get(), new double[] {-1, 1}, true),
       new Case(Gaussian.of(0.3), new double[] {-1.2, 0.4, 2.5}, true),
-      new Case(PoissonSquareLink.get(), new double[] {0, 1, 3, 7}, false));
+      new Case(PoissonSquareLink.get(), new double[] {0, 1, 3, 7}, false),
+      new Case(NoisyStep.of(0.1), new double[] {-1, 1}, true),
+      new Case(NoisyStep.of(1e-4), new double[] {-1, 1}, true));
 
   static final double[] POWERS = {0.3, 0.5, 1.0, 1.7};
 

@@ -224,6 +224,15 @@ class BadInputTest {
         "--lengthscales", "3 values"));
     c.add(fitOption("--positive not a class", new String[] {"--positive", "7"}, "'7'", "column 'label'"));
     c.add(fitOption("unknown option", new String[] {"--frobnicate"}, "--frobnicate"));
+    String[] fitNoisy = concat(FIT_PROBIT, "--likelihood", "noisy-step", "--epsilon", "0.2");
+    c.add(fitOption("noisy-step without --epsilon", new String[] {"--likelihood", "noisy-step"}, "--epsilon"));
+    c.add(cli("noisy-step --epsilon 0.7", "fit", replace(fitNoisy, "--epsilon", "0.7"), "--epsilon", "(0, 0.5)"));
+    c.add(cli("noisy-step --epsilon Infinity", "fit", replace(fitNoisy, "--epsilon", "Infinity"), "--epsilon"));
+    c.add(fitOption("--epsilon with probit", new String[] {"--epsilon", "0.1"}, "--epsilon", "noisy-step"));
+    c.add(new Case("noisy-step three classes", "fit", "a,b,label\n1,2,1\n3,4,2\n5,6,3\n", null, fitNoisy, null,
+        List.of(t, "row 4", "column 'label'", "'3'"), null, null));
+    c.add(new Case("noisy-step one class", "fit", "a,b,label\n1,2,1\n3,4,1\n", null, fitNoisy, null,
+        List.of(t, "column 'label'", "2 classes"), null, null));
     c.add(new Case("missing required --label", "fit", null, null, without(FIT_PROBIT, "--label"), null,
         List.of("--label"), null, null));
     c.add(new Case("--positive with counts", "fit", countsTrain(), countsTrain(), concat(FIT_COUNTS, "--positive",
@@ -243,6 +252,20 @@ class BadInputTest {
     c.add(cli("--p Infinity", "tilted", concat(TILTED, "--p", "Infinity"), "--p", "[1, 10]"));
     c.add(cli("--p 1000 (beyond the accurate range)", "tilted", concat(TILTED, "--p", "1000"), "--p", "[1, 10]"));
     c.add(cli("missing required --y", "tilted", without(TILTED, "--y"), "--y"));
+    String[] noisy = concat(replace(TILTED, "--likelihood", "noisy-step"), "--epsilon", "0.1");
+    c.add(cli("noisy-step without --epsilon", "tilted", replace(TILTED, "--likelihood", "noisy-step"), "--epsilon"));
+    c.add(cli("--epsilon 0.5", "tilted", replace(noisy, "--epsilon", "0.5"), "--epsilon", "(0, 0.5)"));
+    c.add(cli("--epsilon 0", "tilted", replace(noisy, "--epsilon", "0"), "--epsilon", "(0, 0.5)"));
+    c.add(cli("--epsilon -0.1", "tilted", replace(noisy, "--epsilon", "-0.1"), "--epsilon"));
+    c.add(cli("--epsilon NaN", "tilted", replace(noisy, "--epsilon", "NaN"), "--epsilon"));
+    c.add(cli("--epsilon abc", "tilted", replace(noisy, "--epsilon", "abc"), "--epsilon", "'abc'"));
+    c.add(cli("--epsilon with probit", "tilted", concat(TILTED, "--epsilon", "0.1"), "--epsilon", "noisy-step"));
+    c.add(cli("--y 0 for noisy-step", "tilted", replace(noisy, "--y", "0"), "--y", "-1 or +1"));
+    c.add(cli("--power 0", "tilted", concat(noisy, "--power", "0"), "--power", "(0, 1]"));
+    c.add(cli("--power 1.5", "tilted", concat(noisy, "--power", "1.5"), "--power", "(0, 1]"));
+    c.add(cli("--power -0.5", "tilted", concat(noisy, "--power", "-0.5"), "--power"));
+    c.add(cli("--power NaN", "tilted", concat(noisy, "--power", "NaN"), "--power"));
+    c.add(cli("--power with --p", "tilted", concat(noisy, "--power", "0.5", "--p", "3"), "--power", "--p"));
     // --- coal (the QP paper's Mining experiment through the Runner)
     c.add(cli("--seeds 0", "coal", new String[] {"coal", "--seeds", "0", "--results", "{dir}/r"}, "--seeds"));
     c.add(cli("--seeds -3", "coal", new String[] {"coal", "--seeds", "-3", "--results", "{dir}/r"}, "--seeds"));
