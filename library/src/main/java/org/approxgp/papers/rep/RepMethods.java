@@ -4,7 +4,7 @@ import java.util.List;
 import org.approxgp.inference.Ep;
 import org.approxgp.inference.Posterior;
 import org.approxgp.likelihood.Likelihood;
-import org.approxgp.likelihood.Probit;
+import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.model.InferenceMethod;
 
 /**
@@ -13,9 +13,9 @@ import org.approxgp.model.InferenceMethod;
  * (paper eq. 8), and the negative-site-precision policy ({@code "keep"}: Minka's EP, most likely the paper's;
  * {@code "clip"}: GPML's τ̃ ← 0).
  *
- * <p>While Power EP, Relaxed EP and the noisy step are not in the library, {@link #placeholders()} is
- * non-empty and names what stands in for what (EP for both, probit for the noisy step); the notebooks print
- * it, so no figure is mistaken for the paper's methods.
+ * <p>While Power EP, Relaxed EP or the "keep" policy are not in the library, {@link #placeholders()} is
+ * non-empty and names what stands in for what; the notebooks print it, so no figure is mistaken for the paper's
+ * methods.
  */
 public final class RepMethods {
 
@@ -30,16 +30,12 @@ public final class RepMethods {
   /** What stands in for a method or likelihood not yet in the library ("" entries are omitted); empty = none. */
   public static List<String> placeholders() {
     return List.of("power-ep and rep run as EP (Power EP / Relaxed EP not yet in the library)",
-        "probit stands in for the noisy-step likelihood (NoisyStep not yet in the library)",
         "negative-site policy 'keep' runs as 'clip' (KEEP not yet in the site loop)");
   }
 
   /** The noisy-step likelihood with labelling-error rate ε (paper eq. 8). */
   static Likelihood likelihood(double epsilon) {
-    if (!(epsilon >= 0 && epsilon < 0.5)) {
-      throw new IllegalArgumentException("epsilon must be in [0, 0.5), got " + epsilon);
-    }
-    return Probit.get();
+    return NoisyStep.of(epsilon);
   }
 
   /**
