@@ -30,7 +30,8 @@ public final class RepMethods {
   /** What stands in for a method or likelihood not yet in the library ("" entries are omitted); empty = none. */
   public static List<String> placeholders() {
     return List.of("power-ep and rep run as EP (Power EP / Relaxed EP not yet in the library)",
-        "negative-site policy 'keep' runs as 'clip' (KEEP not yet in the site loop)");
+        "negative-site policy 'keep' runs as 'clip' (KEEP not yet in the site loop)",
+        "R(iter) is the RMS change of the site parameters per sweep (the alpha trace is not yet recorded)");
   }
 
   /** The noisy-step likelihood with labelling-error rate ε (paper eq. 8). */
