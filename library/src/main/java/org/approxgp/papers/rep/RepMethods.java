@@ -63,9 +63,14 @@ public final class RepMethods {
     return p.diagnostics().trace().stream().mapToDouble(Double::doubleValue).toArray();
   }
 
-  /** Whether the run diverged: no convergence within the sweep cap (or the loop's oscillation verdict). */
+  /**
+   * Whether the run diverged by the paper's criterion (§6.2: convergence is R(iter) &lt; 10⁻³): R never fell below
+   * 10⁻³ before the run ended (at the sweep cap, or stopped early by the site loop's oscillation verdict). A run
+   * that reached R &lt; 10⁻³ but not the loop's own stricter site-change tolerance counts as converged.
+   */
   static boolean diverged(Posterior p) {
-    return !p.diagnostics().converged();
+    double[] t = trace(p);
+    return RepMethods.sweepsTo(t, RepPaper.CONVERGENCE_THRESHOLD) > t.length;
   }
 
   /**
