@@ -82,3 +82,19 @@ for (i in seq_along(lines)) {
   for (t in tok[-1]) { kv <- strsplit(t, ":")[[1]]; x[i, as.integer(kv[1])] <- as.numeric(kv[2]) }
 }
 put(data.frame(x, label = y), "heart-scale.csv")
+
+# ggplot2: diamonds -- 53,940 diamonds; the ordered factors cut, color, clarity one-hot encoded with one
+# 0/1 column per level (all levels kept: no reference level, so every level is equidistant under an SE
+# kernel), named <factor>_<level> ("Very Good" -> Very_Good); target price (US dollars) kept as in the
+# source (the Java loader offers log price). x, y, z of 0 (20 rows: unmeasured) are left as in the source.
+invisible(lazyLoad(file.path(root, "usr/lib/R/site-library/ggplot2/data/Rdata"), envir = e))
+d <- as.data.frame(e$diamonds)
+stopifnot(nrow(d) == 53940)
+onehot <- function(f, prefix) {
+  m <- sapply(levels(f), function(l) as.integer(f == l))
+  colnames(m) <- paste0(prefix, "_", gsub(" ", "_", levels(f)))
+  as.data.frame(m)
+}
+d <- data.frame(d[c("carat", "depth", "table", "x", "y", "z")], onehot(d$cut, "cut"), onehot(d$color, "color"),
+                onehot(d$clarity, "clarity"), price = d$price)
+put(d, "diamonds.csv")

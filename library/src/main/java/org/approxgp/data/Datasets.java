@@ -63,7 +63,7 @@ public final class Datasets {
 
   /** The committed data sets, by name; see {@code datasets/README.md}. */
   private static final List<String> NAMES = List.of(
-      "breast-cancer", "coal", "crabs", "glass", "heart-scale", "ionosphere",
+      "breast-cancer", "coal", "crabs", "diamonds", "glass", "heart-scale", "ionosphere",
       "pima-indians-diabetes", "pima-mass", "pima-tr2", "sonar", "spam", "wine");
 
   private Datasets() {}

@@ -18,7 +18,7 @@ public final class Lbfgs {
 
   /**
    * @param maxIterations iteration cap (QP paper: 1000)
-   * @param relativeFunctionTolerance stop when (f_{k−1} − f_k)/max(|f_k|, 1) &lt; this (QP paper: 1e-9)
+   * @param relativeFunctionTolerance stop when (f_{k−1} − f_k)/|f_k| &lt; this (QP paper: 1e-9)
    * @param gradientTolerance stop when ‖g‖ &lt; this · max(1, ‖x‖) (liblbfgs' ε)
    * @param memory number of correction pairs
    */
@@ -49,6 +49,18 @@ public final class Lbfgs {
   public record Result(double[] x, double value, int iterations, int evaluations, boolean converged, String status,
       List<Integer> activeBounds) {}
 
+  /** Told after every L-BFGS iteration (for progress bars and per-iteration traces). */
+  @FunctionalInterface
+  public interface Progress {
+
+    /**
+     * @param iteration 1-based iteration number (counting on across restarts)
+     * @param x the iterate (Not modified; valid only during the call)
+     * @param value the objective at x (with the bound penalty, zero inside the box)
+     */
+    void onIteration(int iteration, double[] x, double value);
+  }
+
   private Lbfgs() {}
 
   /** Unbounded minimisation. */
@@ -72,8 +84,17 @@ public final class Lbfgs {
    * Moré–Thuente run, as before.
    */
   public static Result minimize(Objective f, double[] x0, double[] lower, double[] upper, Settings settings) {
+    return minimize(f, x0, lower, upper, settings, null);
+  }
+
+  /**
+   * As {@link #minimize(Objective, double[], double[], double[], Settings)}, telling {@code progress} (may be
+   * null) after every iteration.
+   */
+  public static Result minimize(Objective f, double[] x0, double[] lower, double[] upper, Settings settings,
+      Progress progress) {
     int n = x0.length;
-    Search s = new Search(f, lower, upper, x0);
+    Search s = new Search(f, lower, upper, x0, progress);
     LbfgsConstant.ReturnValue rv = s.run(x0.clone(), settings, null);
     int restarts = 0;
     while (s.failures > 0 && !converged(rv) && restarts < MAX_RESTARTS) {
@@ -120,13 +141,15 @@ public final class Lbfgs {
     final double[] lower;
     final double[] upper;
     final double[] bestX;
+    final Progress progress;
     double best = Double.POSITIVE_INFINITY;
     int evals;
     int iters;
     int failures;
 
-    Search(Objective f, double[] lower, double[] upper, double[] x0) {
+    Search(Objective f, double[] lower, double[] upper, double[] x0, Progress progress) {
       this.f = f;
+      this.progress = progress;
       this.lower = lower;
       this.upper = upper;
       this.bestX = x0.clone();
@@ -135,14 +158,18 @@ public final class Lbfgs {
     LbfgsConstant.ReturnValue run(double[] x, Settings settings, LbfgsConstant.LineSearch lineSearch) {
       LbfgsConstant.LBFGS_Param p = com.github.lbfgs4j.liblbfgs.Lbfgs.defaultParams();
       p.max_iterations = settings.maxIterations();
-      p.past = 1;
-      p.delta = settings.relativeFunctionTolerance();
+      // liblbfgs' own relative-decrease test, (f_{k−1} − f_k)/f_k < δ, stops at once whenever f_k < 0 (the
+      // rate is then negative); it is switched off (past = 0) and done in the progress callback below with
+      // |f_k| in the denominator — the same decision as liblbfgs' whenever f_k > 0.
+      p.past = 0;
+      double delta = settings.relativeFunctionTolerance();
       p.epsilon = settings.gradientTolerance();
       p.m = settings.memory();
       if (lineSearch != null) {
         p.lineSearch = lineSearch; // null: liblbfgs' default, Moré–Thuente
       }
       int itersBefore = iters;
+      double[] previous = {Double.NaN}; // f at the previous iterate; the first evaluation of a run is at x
       LbfgsConstant.LBFGS_Evaluate eval = (instance, xs, g, size, step) -> {
         evals++;
         double v = f.evaluate(xs, g);
@@ -163,6 +190,9 @@ public final class Lbfgs {
             g[i] += PENALTY * d;
           }
         }
+        if (Double.isNaN(previous[0])) {
+          previous[0] = v + pen;
+        }
         if (v + pen < best) {
           best = v + pen;
           System.arraycopy(xs, 0, bestX, 0, size);
@@ -171,7 +201,15 @@ public final class Lbfgs {
       };
       LbfgsConstant.LBFGS_Progress progress = (instance, xs, g, fx, xnorm, gnorm, step, size, k, ls) -> {
         iters = itersBefore + k;
-        return LbfgsConstant.ReturnValue.LBFGS_SUCCESS;
+        if (Search.this.progress != null) {
+          Search.this.progress.onIteration(iters, xs, fx);
+        }
+        if (gnorm / Math.max(xnorm, 1) <= p.epsilon) {
+          return LbfgsConstant.ReturnValue.LBFGS_SUCCESS; // liblbfgs' gradient test comes next and ends the run
+        }
+        double rate = (previous[0] - fx) / Math.abs(fx);
+        previous[0] = fx;
+        return rate < delta ? LbfgsConstant.ReturnValue.LBFGS_STOP : LbfgsConstant.ReturnValue.LBFGS_SUCCESS;
       };
       return com.github.lbfgs4j.liblbfgs.Lbfgs.lbfgs(x.length, x, new MutableDouble(), eval, progress, null, p);
     }

@@ -5,5 +5,14 @@
  * <p>Shared pieces: {@link org.approxgp.data.RegressionData} (row-major inputs, targets, never an n×n or
  * n×m matrix for the whole data), {@link org.approxgp.sparse.SpectralFeatures} (the trigonometric basis
  * of paper eq. 1–2), {@link org.approxgp.sparse.RegressionPrediction} (mean and variance per test row).
+ *
+ * <p>{@link org.approxgp.sparse.Ssgp} (Lázaro-Gredilla et al. 2010) and {@link org.approxgp.sparse.Vssgp} (Gal &amp;
+ * Turner 2015): the sparse-spectrum baselines. {@link org.approxgp.sparse.Svbssgp}: the paper's own method
+ * (joint Gaussian q over frequencies and weights, partition-sampled unbiased gradient of Theorem 1, γ-family of test conditionals of Proposition 1).
+ *
+ * <p>Partitions and inducing-point baselines: {@link org.approxgp.sparse.KMeans} (k-means++ and Lloyd on the
+ * training inputs; a documented leaky variant as in the authors' code), {@link org.approxgp.sparse.Dtc} (DTC++ =
+ * SVGP, Hensman, Fusi &amp; Lawrence 2013) and {@link org.approxgp.sparse.Pic} (PIC++, Hoang, Hoang &amp; Low 2015),
+ * both with q(u) = N(m, S) updated by natural-gradient steps ({@link org.approxgp.sparse.StepSchedule}).
  */
 package org.approxgp.sparse;

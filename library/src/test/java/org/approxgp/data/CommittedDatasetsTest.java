@@ -53,6 +53,7 @@ class CommittedDatasetsTest {
       "coal,  date,  191, 0,  caf1eaec4d0ed3c01cc1664813478cd3b79dd9588747c82cd98c225e8c40f73e",
       "glass, Type,  214, 9,  2149f02ac25f885c7c5eb83c0555a9729242791a2b37c5a6386604ba570680c7",
       "wine,  class, 178, 13, 7db7ba766e08efb197208c47206451b2e0c1553df5390b18266442b12ffb96a8",
+      "diamonds, price, 53940, 26, 23469f97b7dc29a004687767f78829945e24d6f642af62830d78bbc981490881",
   })
   void multiClassAndRealFilesArePinned(String name, String target, int rows, int d, String sha)
       throws IOException {
@@ -72,6 +73,40 @@ class CommittedDatasetsTest {
       assertEquals(onDisk, Datasets.names());
     }
     assertEquals(new TreeSet<>(Datasets.names()).stream().toList(), Datasets.names(), "sorted");
+  }
+
+  @Test
+  void diamondsOneHotHasOneLevelPerFactorAndLogPrice() {
+    RegressionSet s = RegressionDatasets.diamonds(true);
+    assertEquals(53_940, s.size());
+    assertEquals(26, s.data().d());
+    assertEquals("log_price", s.targetName());
+    List<String> f = s.featureNames();
+    assertEquals(List.of("carat", "depth", "table", "x", "y", "z"), f.subList(0, 6));
+    assertEquals("cut_Very_Good", f.get(8));
+    assertEquals("clarity_IF", f.get(25));
+    int[][] groups = {{6, 11}, {11, 18}, {18, 26}};   // cut (5), color (7), clarity (8)
+    int[] ideal = new int[1];
+    for (int i = 0; i < s.size(); i++) {
+      for (int[] g : groups) {
+        double sum = 0;
+        for (int j = g[0]; j < g[1]; j++) {
+          double v = s.data().x(i, j);
+          assertTrue(v == 0 || v == 1);
+          sum += v;
+        }
+        assertEquals(1.0, sum, "row " + i);
+      }
+      ideal[0] += (int) s.data().x(i, 10);
+    }
+    assertEquals(21_551, ideal[0], "ggplot2's count of Ideal cuts");
+    // first row: 0.23 carat, Ideal, E, SI2, price 326
+    assertEquals(Math.log(326), s.data().y()[0]);
+    assertEquals(0.23, s.data().x(0, 0));
+    Dataset raw = Datasets.load("diamonds", "price", TargetKind.REAL);
+    assertEquals(326.0, raw.target()[0]);
+    assertEquals(18_823.0, java.util.Arrays.stream(raw.target()).max().orElseThrow());
+    assertEquals("price", RegressionDatasets.diamonds(false).targetName());
   }
 
   @Test

@@ -83,4 +83,20 @@ class LbfgsTest {
     assertEquals(2.0, r.x()[0], 1e-5, r.toString());
     assertEquals(2.0, r.x()[1], 1e-5, r.toString());
   }
+
+  /**
+   * A negative objective: liblbfgs' relative-decrease test (f_{k−1} − f_k)/f_k &lt; δ is met at once when f_k &lt; 0;
+   * the facade's test divides by |f_k|, so Rosenbrock − 1000 is minimised like Rosenbrock, and the progress
+   * callback sees every iteration.
+   */
+  @Test
+  void negativeObjectiveIsMinimisedToo() {
+    int[] calls = {0};
+    Lbfgs.Result r = Lbfgs.minimize((x, g) -> rosenbrock(x, g) - 1000, new double[] {-1.2, 1}, null, null,
+        new Lbfgs.Settings(1000, 1e-12, 1e-10, 10), (it, x, fx) -> calls[0] = it);
+    assertEquals(1.0, r.x()[0], 1e-4);
+    assertEquals(1.0, r.x()[1], 1e-4);
+    assertTrue(r.iterations() > 10, r.status());
+    assertEquals(r.iterations(), calls[0]);
+  }
 }

@@ -1,0 +1,289 @@
+package org.approxgp.data;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A compact column file ("approxgp columns", version 1): large numeric tables that are not committed (e.g.
+ * flights-3m) are converted into it once and then read in well under a second.
+ *
+ * <p>Layout (all integers little-endian):
+ * <pre>
+ *   8 bytes   magic "APXCOLS1"
+ *   4 bytes   L, unsigned length of the header
+ *   L bytes   UTF-8 JSON header, padded with spaces so that 12 + L is a multiple of 8:
+ *             {"format":"approxgp-columns","version":1,"n":N,
+ *              "columns":[{"name":..., "type":"i32"|"f64", "levels":[...]?, "description":...?}, ...],
+ *              "source":..., "source_sha256":...}
+ *   then every column in header order, N values each: i32 = 4-byte two's complement, f64 = 8-byte IEEE 754
+ * </pre>
+ * An {@code i32} column with {@code levels} holds codes 0..levels−1 of a categorical column (e.g. airport
+ * codes). Any other header fields are kept as text in {@link #meta()}. The file length must be exactly the
+ * header plus the columns; anything else is rejected as truncated or corrupt.
+ *
+ * @param n number of rows
+ * @param columns the columns, in file order
+ * @param meta the header's other top-level string fields (e.g. {@code source}, {@code source_sha256})
+ */
+public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) {
+  /** The 8 magic bytes at the start of every column file. */
+  public static final String MAGIC = "APXCOLS1";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * One column: exactly one of {@code i32} and {@code f64} is non-null.
+   *
+   * @param name column name
+   * @param i32 integer values, or null
+   * @param f64 real values, or null
+   * @param levels category names of an integer code column, or an empty list
+   */
+  public record Column(String name, int[] i32, double[] f64, List<String> levels) {
+    public Column {
+      Objects.requireNonNull(name, "name");
+      if ((i32 == null) == (f64 == null)) {
+        throw new IllegalArgumentException("column " + name + ": exactly one of i32, f64 must be given");
+      }
+      levels = List.copyOf(levels);
+      if (!levels.isEmpty() && i32 == null) {
+        throw new IllegalArgumentException("column " + name + ": levels need an i32 code column");
+      }
+    }
+
+    /** An integer column. */
+    public static Column ofInts(String name, int[] values) {
+      return new Column(name, values, null, List.of());
+    }
+
+    /** A categorical column: codes into {@code levels}. */
+    public static Column ofCodes(String name, int[] codes, List<String> levels) {
+      return new Column(name, codes, null, levels);
+    }
+
+    /** A real column. */
+    public static Column ofDoubles(String name, double[] values) {
+      return new Column(name, null, values, List.of());
+    }
+
+    int length() {
+      return i32 != null ? i32.length : f64.length;
+    }
+
+    String type() {
+      return i32 != null ? "i32" : "f64";
+    }
+  }
+
+  public ColumnFile {
+    columns = List.copyOf(columns);
+    meta = Map.copyOf(meta);
+    for (Column c : columns) {
+      if (c.length() != n) {
+        throw new IllegalArgumentException("column " + c.name() + " has " + c.length() + " values, n = " + n);
+      }
+    }
+  }
+
+  /** The column named {@code name}. */
+  public Column column(String name) {
+    for (Column c : columns) {
+      if (c.name().equals(name)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("no column '" + name + "'; columns: " + columns.stream().map(Column::name)
+        .toList());
+  }
+
+  /** Reads the whole file. */
+  public static ColumnFile read(Path file) {
+    return read(file, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Reads the first {@code min(limit, n)} rows of every column.
+   *
+   * @throws DataException if the file is missing, not a column file, of another version, truncated or
+   *     longer than its header says, or if a categorical code is outside its levels
+   */
+  public static ColumnFile read(Path file, int limit) {
+    if (limit < 0) {
+      throw new IllegalArgumentException("limit must be >= 0, got " + limit);
+    }
+    String name = file.toString();
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = ch.size();
+      ByteBuffer head = readFully(ch, 0, 12, name);
+      byte[] magic = new byte[8];
+      head.get(magic);
+      if (!MAGIC.equals(new String(magic, StandardCharsets.US_ASCII))) {
+        throw new DataException(name, 0, null, "not an approxgp column file (no " + MAGIC + " magic)");
+      }
+      long headerLen = Integer.toUnsignedLong(head.getInt());
+      if (12 + headerLen > size) {
+        throw new DataException(name, 0, null, "truncated header (" + size + " bytes)");
+      }
+      ByteBuffer hb = readFully(ch, 12, (int) headerLen, name);
+      JsonNode h;
+      try {
+        h = JSON.readTree(new String(hb.array(), StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new DataException(name, 0, null, "header is not JSON: " + e.getMessage());
+      }
+      if (!"approxgp-columns".equals(h.path("format").asText()) || h.path("version").asInt() != 1) {
+        throw new DataException(name, 0, null, "unsupported format " + h.path("format") + " version "
+            + h.path("version") + " (this reader knows approxgp-columns version 1)");
+      }
+      long n = h.path("n").asLong(-1);
+      JsonNode cols = h.path("columns");
+      if (n < 0 || n > Integer.MAX_VALUE || !cols.isArray() || cols.isEmpty()) {
+        throw new DataException(name, 0, null, "header needs n >= 0 and a non-empty columns array");
+      }
+      long expected = 12 + headerLen;
+      for (JsonNode c : cols) {
+        expected += n * width(c.path("type").asText(), name, c.path("name").asText());
+      }
+      if (expected != size) {
+        throw new DataException(name, 0, null, "file has " + size + " bytes, header says " + expected
+            + (size < expected ? " (truncated download or conversion?)" : ""));
+      }
+      int m = (int) Math.min(n, limit);
+      List<Column> out = new ArrayList<>();
+      long offset = 12 + headerLen;
+      for (JsonNode c : cols) {
+        String cname = c.path("name").asText();
+        String type = c.path("type").asText();
+        int w = width(type, name, cname);
+        ByteBuffer b = readFully(ch, offset, Math.multiplyExact(m, w), name);
+        offset += n * w;
+        if (type.equals("i32")) {
+          int[] v = new int[m];
+          b.asIntBuffer().get(v);
+          List<String> levels = new ArrayList<>();
+          c.path("levels").forEach(l -> levels.add(l.asText()));
+          if (!levels.isEmpty()) {
+            for (int i = 0; i < m; i++) {
+              if (v[i] < 0 || v[i] >= levels.size()) {
+                throw new DataException(name, 0, cname, "row " + i + ": code " + v[i] + " outside 0.."
+                    + (levels.size() - 1));
+              }
+            }
+          }
+          out.add(new Column(cname, v, null, levels));
+        } else {
+          double[] v = new double[m];
+          b.asDoubleBuffer().get(v);
+          out.add(Column.ofDoubles(cname, v));
+        }
+      }
+      Map<String, String> meta = new LinkedHashMap<>();
+      for (Map.Entry<String, JsonNode> e : h.properties()) {
+        if (e.getValue().isTextual() && !e.getKey().equals("format")) {
+          meta.put(e.getKey(), e.getValue().asText());
+        }
+      }
+      return new ColumnFile(m, out, meta);
+    } catch (NoSuchFileException e) {
+      throw new DataException(name, 0, null, "file not found");
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading " + name, e);
+    }
+  }
+
+  /** Writes this table as a column file (atomically: to a temporary file, then renamed). */
+  public void write(Path file) {
+    ObjectNode h = JSON.createObjectNode();
+    h.put("format", "approxgp-columns");
+    h.put("version", 1);
+    h.put("n", n);
+    ArrayNode cols = h.putArray("columns");
+    for (Column c : columns) {
+      ObjectNode o = cols.addObject();
+      o.put("name", c.name());
+      o.put("type", c.type());
+      if (!c.levels().isEmpty()) {
+        ArrayNode l = o.putArray("levels");
+        c.levels().forEach(l::add);
+      }
+    }
+    meta.forEach((k, v) -> {
+      if (!h.has(k)) {
+        h.put(k, v);
+      }
+    });
+    byte[] json = h.toString().getBytes(StandardCharsets.UTF_8);
+    int pad = (int) ((8 - (12 + json.length) % 8) % 8);
+    byte[] header = Arrays.copyOf(json, json.length + pad);
+    Arrays.fill(header, json.length, header.length, (byte) ' ');
+    Path tmp = file.resolveSibling(file.getFileName() + ".part");
+    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      ByteBuffer head = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+      head.put(MAGIC.getBytes(StandardCharsets.US_ASCII)).putInt(header.length).flip();
+      writeFully(ch, head);
+      writeFully(ch, ByteBuffer.wrap(header));
+      for (Column c : columns) {
+        ByteBuffer b = ByteBuffer.allocate(n * (c.i32() != null ? 4 : 8)).order(ByteOrder.LITTLE_ENDIAN);
+        if (c.i32() != null) {
+          b.asIntBuffer().put(c.i32());
+        } else {
+          b.asDoubleBuffer().put(c.f64());
+        }
+        writeFully(ch, b);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing " + tmp, e);
+    }
+    try {
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("renaming " + tmp + " to " + file, e);
+    }
+  }
+
+  private static int width(String type, String file, String column) {
+    return switch (type) {
+      case "i32" -> 4;
+      case "f64" -> 8;
+      default -> throw new DataException(file, 0, column, "unknown column type '" + type + "' (i32 or f64)");
+    };
+  }
+
+  private static ByteBuffer readFully(FileChannel ch, long position, int length, String name) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+    long pos = position;
+    while (b.hasRemaining()) {
+      int r = ch.read(b, pos);
+      if (r < 0) {
+        throw new DataException(name, 0, null, "unexpected end of file at byte " + pos);
+      }
+      pos += r;
+    }
+    return b.flip();
+  }
+
+  private static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {
+    while (b.hasRemaining()) {
+      ch.write(b);
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package org.approxgp.data;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The sVBSSGP paper's evaluation protocol (Hoang, Hoang &amp; Low 2017, §5): "split into 95 % training data
+ * and 5 % test data ... averaged over 5 random splits", with inputs (and optionally the target)
+ * standardised by statistics of the training part only.
+ */
+public final class RegressionSplits {
+  /** The paper's test fraction. */
+  public static final double TEST_FRACTION = 0.05;
+  /** The paper's number of random splits. */
+  public static final int SPLITS = 5;
+
+  private RegressionSplits() {}
+
+  /**
+   * The paper's five 95 % / 5 % splits of n rows: split i (0..4) is {@code Splits.random(n, 0.05, seed + i)}
+   * (round(0.05·n) test rows, both index arrays ascending).
+   */
+  public static List<Split> paper(int n, long seed) {
+    return random(n, TEST_FRACTION, SPLITS, seed);
+  }
+
+  /** {@code count} random splits, split i drawn with seed {@code seed + i}. */
+  public static List<Split> random(int n, double testFraction, int count, long seed) {
+    if (count < 1) {
+      throw new IllegalArgumentException("need at least one split, got " + count);
+    }
+    List<Split> out = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      out.add(Splits.random(n, testFraction, seed + i));
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Training and test rows of one split, standardised with the training part's statistics: input j becomes
+   * (x_j − mean_j) / scale_j and, when the target is standardised, y becomes (y − yMean) / yScale. Means
+   * and scales are the training part's means and population standard deviations (ddof 0; a constant column
+   * has scale 1, as {@link Standardizer}); with the target left alone yMean = 0 and yScale = 1.
+   * Predictions on the standardised scale map back by {@link #mean(double)} and {@link #variance(double)};
+   * the paper's RMSE and MNLP are in the target's original units.
+   *
+   * @param train standardised training rows
+   * @param test standardised test rows (test targets standardised with the training statistics)
+   * @param xMean training input means
+   * @param xScale training input scales
+   * @param yMean training target mean (0 when the target is not standardised)
+   * @param yScale training target scale (1 when the target is not standardised)
+   */
+  public record Standardized(RegressionData train, RegressionData test, double[] xMean, double[] xScale,
+      double yMean, double yScale) {
+
+    /** A predictive mean on the standardised scale in original units: yMean + yScale·m. */
+    public double mean(double standardizedMean) {
+      return yMean + yScale * standardizedMean;
+    }
+
+    /** A predictive variance on the standardised scale in original units: yScale²·v. */
+    public double variance(double standardizedVariance) {
+      return yScale * yScale * standardizedVariance;
+    }
+
+    /** The training input means (copy). */
+    @Override
+    public double[] xMean() {
+      return xMean.clone();
+    }
+
+    /** The training input scales (copy). */
+    @Override
+    public double[] xScale() {
+      return xScale.clone();
+    }
+  }
+
+  /**
+   * Copies the split's rows of {@code data} into a training and a test part and standardises them with the
+   * training part's statistics (see {@link Standardized}); {@code data} is not modified. Statistics are
+   * accumulated in two passes (mean, then squared deviations) for accuracy over millions of rows.
+   *
+   * @param standardizeTarget whether to standardise the target too (it must then be known)
+   */
+  public static Standardized standardize(RegressionData data, Split split, boolean standardizeTarget) {
+    if (standardizeTarget && !data.hasTargets()) {
+      throw new IllegalArgumentException("cannot standardise unknown targets");
+    }
+    int[] trainRows = split.train();
+    if (trainRows.length == 0) {
+      throw new IllegalArgumentException("empty training part");
+    }
+    RegressionData tr = data.subset(trainRows);
+    RegressionData te = data.subset(split.test());
+    int d = data.d();
+    int n = tr.n();
+    double[] mean = new double[d];
+    double[] scale = new double[d];
+    double[] x = tr.x();
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < d; j++) {
+        mean[j] += x[i * d + j];
+      }
+    }
+    for (int j = 0; j < d; j++) {
+      mean[j] /= n;
+    }
+    boolean[] varies = new boolean[d];
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < d; j++) {
+        double e = x[i * d + j] - mean[j];
+        scale[j] += e * e;
+        varies[j] |= x[i * d + j] != x[j];
+      }
+    }
+    for (int j = 0; j < d; j++) {
+      double sd = Math.sqrt(scale[j] / n);
+      scale[j] = varies[j] && sd > 0 ? sd : 1.0;
+    }
+    double yMean = 0;
+    double yScale = 1;
+    if (standardizeTarget) {
+      double[] y = tr.y();
+      double s = 0;
+      for (double v : y) {
+        s += v;
+      }
+      yMean = s / n;
+      double ss = 0;
+      boolean yVaries = false;
+      for (double v : y) {
+        ss += (v - yMean) * (v - yMean);
+        yVaries |= v != y[0];
+      }
+      double sd = Math.sqrt(ss / n);
+      yScale = yVaries && sd > 0 ? sd : 1.0;
+    }
+    return new Standardized(apply(tr, mean, scale, yMean, yScale), apply(te, mean, scale, yMean, yScale),
+        mean, scale, yMean, yScale);
+  }
+
+  /** Standardises in place the freshly copied rows {@code r} and returns them. */
+  private static RegressionData apply(RegressionData r, double[] mean, double[] scale, double yMean,
+      double yScale) {
+    double[] x = r.x();
+    int d = r.d();
+    for (int i = 0; i < r.n(); i++) {
+      for (int j = 0; j < d; j++) {
+        x[i * d + j] = (x[i * d + j] - mean[j]) / scale[j];
+      }
+    }
+    double[] y = r.y();
+    if (y != null) {
+      for (int i = 0; i < y.length; i++) {
+        y[i] = (y[i] - yMean) / yScale;
+      }
+    }
+    return r;
+  }
+}

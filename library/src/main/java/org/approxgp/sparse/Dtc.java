@@ -1,0 +1,486 @@
+package org.approxgp.sparse;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.approxgp.data.RegressionData;
+import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.JitterPolicy;
+import org.approxgp.linalg.Matrix;
+
+/**
+ * DTC++: stochastic variational GP regression with inducing points (SVGP; Hensman, Fusi &amp; Lawrence 2013,
+ * "Gaussian processes for big data", UAI), the inducing-point baseline of the sVBSSGP paper (§5, Table 1).
+ *
+ * <p>Model: y = f(x) + ε, ε ∼ N(0, σ²), f ∼ GP(0, k) with the SE kernel; inducing outputs u = f(Z) at M fixed
+ * inducing inputs Z (k-means centroids of the training inputs, {@link KMeans#centroidInputs}; Z is not
+ * optimised). Variational posterior q(u) = N(m, S). The bound (Hensman et al. 2013, eq. 8):
+ * <pre>
+ *   L = Σᵢ [ log N(yᵢ | aᵢᵀm, σ²) − k̃ᵢᵢ/(2σ²) − aᵢᵀ S aᵢ/(2σ²) ] − KL(q(u) ‖ p(u)),
+ *   aᵢ = K_uu⁻¹ k_u(xᵢ),  k̃ᵢᵢ = k(xᵢ, xᵢ) − k_u(xᵢ)ᵀ K_uu⁻¹ k_u(xᵢ),
+ * </pre>
+ * estimated on a minibatch B of rows by scaling the sum by n/|B|. Each iteration:
+ * <ol>
+ *   <li>q(u): one natural-gradient step of size ρ_t (a {@link StepSchedule}) in the natural parameters:
+ *       S⁻¹ ← (1 − ρ)S⁻¹ + ρ(K_uu⁻¹ + (n/|B|) σ⁻² A_B A_Bᵀ), S⁻¹m ← (1 − ρ)S⁻¹m + ρ (n/|B|) σ⁻² A_B y_B
+ *       with A_B = K_uu⁻¹ K_uB (Hensman et al. 2013, §3.1). With ρ = 1 on the full data this is the optimum
+ *       q of Titsias (2009) in one step;</li>
+ *   <li>hyperparameters θ = (log ℓ, log σ_f², log σ²), if learned: one Adam step (Kingma &amp; Ba 2015; a private
+ *       step rule here, β₁ = 0.9, β₂ = 0.999, ε = 10⁻⁸) along the minibatch estimate of ∂L/∂θ at the current
+ *       (m, S), computed analytically (formulas at {@code accumulate} and {@code finishWith} below).</li>
+ * </ol>
+ * The minibatch estimate of L before the step is reported to the {@link IterationListener}. Minibatches are
+ * consecutive slices of a seeded permutation of the rows, re-shuffled every epoch.
+ *
+ * <p>Cost per iteration O(|B| M² + M³); memory O(M² + |B| M) plus one int per training row (the permutation).
+ * No n × M matrix is formed: prediction and full-data bounds stream over rows in chunks.
+ */
+public final class Dtc {
+  static final int CHUNK = 2048;
+
+  private Dtc() {
+  }
+
+  /**
+   * Options of a DTC++ fit.
+   *
+   * @param minibatch rows per iteration |B| (capped at n)
+   * @param iterations number of iterations
+   * @param seed seed of the minibatch permutation
+   * @param naturalStep ρ_t of the q(u) natural-gradient step
+   * @param hyperLearningRate Adam learning rate on the log-hyperparameters (> 0)
+   * @param learnHyperparameters whether θ is learned (false: kernel and noise stay as given)
+   */
+  public record Options(int minibatch, int iterations, long seed, StepSchedule naturalStep, double hyperLearningRate,
+      boolean learnHyperparameters) {
+
+    public Options {
+      if (minibatch < 1 || iterations < 0) {
+        throw new IllegalArgumentException("need minibatch >= 1 and iterations >= 0, got " + minibatch + ", "
+            + iterations);
+      }
+      if (naturalStep == null) {
+        throw new IllegalArgumentException("naturalStep is required");
+      }
+      if (!(hyperLearningRate > 0) || !Double.isFinite(hyperLearningRate)) {
+        throw new IllegalArgumentException("hyperLearningRate must be positive, got " + hyperLearningRate);
+      }
+    }
+
+    /**
+     * Defaults: ρ_t = 0.5/(1 + 0.05 (t − 1))^0.6 (κ in the Robbins–Monro range), Adam learning rate 0.01,
+     * hyperparameters learned.
+     */
+    public static Options defaults(int minibatch, int iterations, long seed) {
+      return new Options(minibatch, iterations, seed, new StepSchedule(0.5, 0.05, 0.6), 0.01, true);
+    }
+  }
+
+  /**
+   * A fitted DTC++ model: the hyperparameters and q(u) = N(m, S) at the end of the fit.
+   *
+   * @param kernel the SE kernel at the final hyperparameters
+   * @param noiseVariance σ²
+   * @param inducing the inducing inputs Z (M rows, no targets)
+   * @param mean m (length M; owned, not copied)
+   * @param covariance S (M × M; owned, not copied)
+   * @param iterations iterations run
+   * @param objective the last minibatch estimate of the bound (NaN before the first iteration)
+   */
+  public record Fit(SquaredExponential kernel, double noiseVariance, RegressionData inducing, double[] mean,
+      Matrix covariance, int iterations, double objective) {
+
+    /**
+     * Predictive mean and variance of y* (Hensman et al. 2013, §4: q(f*) = ∫ p(f* | u) q(u) du):
+     * μ* = a*ᵀ m, σ*² = k** − k*ᵀK_uu⁻¹k* + a*ᵀ S a* + σ², a* = K_uu⁻¹ k*. Streams over test rows.
+     */
+    public RegressionPrediction predict(RegressionData test) {
+      int d = inducing.d();
+      requireDim(test, d);
+      boolean ard = kernel.isArd();
+      SeArd k = new SeArd(SeArd.logParams(kernel, d), d, ard);
+      int mM = inducing.n();
+      Cholesky kuu = Cholesky.factor(k.cross(inducing.x(), mM, inducing.x(), mM), JitterPolicy.standard());
+      double[] mu = new double[test.n()];
+      double[] var = new double[test.n()];
+      for (int from = 0; from < test.n(); from += CHUNK) {
+        int to = Math.min(test.n(), from + CHUNK);
+        int c = to - from;
+        double[] xt = Arrays.copyOfRange(test.x(), from * d, to * d);
+        Matrix kut = k.cross(inducing.x(), mM, xt, c);
+        Matrix at = kuu.solve(kut);
+        Matrix sat = covariance.mult(at);
+        double[] kd = kut.data();
+        double[] ad = at.data();
+        double[] sd = sat.data();
+        for (int i = 0; i < c; i++) {
+          double mi = 0;
+          double q = 0;
+          double v = 0;
+          for (int a = 0; a < mM; a++) {
+            double aa = ad[a * c + i];
+            mi += aa * mean[a];
+            q += kd[a * c + i] * aa;
+            v += aa * sd[a * c + i];
+          }
+          mu[from + i] = mi;
+          var[from + i] = Math.max(k.signalVariance() - q, 0) + v + noiseVariance;
+        }
+      }
+      return new RegressionPrediction(mu, var);
+    }
+
+    /** The bound L on the full training data at this q(u) and these hyperparameters (streams over rows). */
+    public double elbo(RegressionData train) {
+      boolean ard = kernel.isArd();
+      return Dtc.objective(train, inducing, params(kernel, noiseVariance, train.d()), ard, mean, covariance, null);
+    }
+  }
+
+  /**
+   * Fits DTC++.
+   *
+   * @param train training rows with targets
+   * @param inducing inducing inputs Z (e.g. {@code KMeans.fit(train, M, seed, iters).centroidInputs()})
+   * @param kernel initial SE kernel (ARD or isotropic)
+   * @param noiseVariance initial σ² (> 0)
+   */
+  public static Fit fit(RegressionData train, RegressionData inducing, SquaredExponential kernel,
+      double noiseVariance, Options options, IterationListener listener) {
+    Trainer t = new Trainer(train, inducing, kernel, noiseVariance, options);
+    IterationListener l = listener == null ? IterationListener.NONE : listener;
+    long start = System.nanoTime();
+    for (int i = 0; i < options.iterations(); i++) {
+      double obj = t.step();
+      l.onIteration(t.iteration(), obj, (System.nanoTime() - start) * 1e-9);
+    }
+    return t.snapshot();
+  }
+
+  /**
+   * A DTC++ fit advanced one iteration at a time, for per-iteration traces (RMSE vs iterations, the paper's
+   * Fig. 2): call {@link #step} and take a {@link #snapshot} whenever predictions are wanted.
+   */
+  public static final class Trainer {
+    private final RegressionData train;
+    private final RegressionData inducing;
+    private final Options options;
+    private final boolean ard;
+    private final int[] perm;
+    private final SplittableRandom rng;
+    private final Adam adam;
+    private double[] params; // (log ℓ…, log σ_f², log σ²)
+    private InducingPosterior q;
+    private int position;
+    private int iteration;
+    private double last = Double.NaN;
+
+    public Trainer(RegressionData train, RegressionData inducing, SquaredExponential kernel, double noiseVariance,
+        Options options) {
+      if (!train.hasTargets()) {
+        throw new IllegalArgumentException("training rows need targets");
+      }
+      if (train.n() < 1) {
+        throw new IllegalArgumentException("no training rows");
+      }
+      requireDim(inducing, train.d());
+      if (!(noiseVariance > 0) || !Double.isFinite(noiseVariance)) {
+        throw new IllegalArgumentException("noise variance must be positive, got " + noiseVariance);
+      }
+      this.train = train;
+      this.inducing = inducing;
+      this.options = options;
+      this.ard = kernel.isArd();
+      this.params = params(kernel, noiseVariance, train.d());
+      this.perm = new int[train.n()];
+      for (int i = 0; i < perm.length; i++) {
+        perm[i] = i;
+      }
+      this.rng = new SplittableRandom(options.seed());
+      shuffle();
+      this.adam = new Adam(params.length, options.hyperLearningRate());
+      SeArd k = kernelOf(params, train.d(), ard);
+      this.q = InducingPosterior.prior(kuu(k, inducing));
+    }
+
+    private void shuffle() {
+      for (int i = perm.length - 1; i > 0; i--) {
+        int j = rng.nextInt(i + 1);
+        int t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+      }
+      position = 0;
+    }
+
+    /** Runs one iteration; returns the minibatch estimate of the bound before the step. */
+    public double step() {
+      int n = train.n();
+      int b = Math.min(options.minibatch(), n);
+      if (position + b > n) {
+        shuffle();
+      }
+      int from = position;
+      position += b;
+      iteration++;
+      int d = train.d();
+      SeArd k = kernelOf(params, d, ard);
+      Cholesky kuu = kuu(k, inducing);
+      Matrix kinv = kuu.inverse();
+      double scale = (double) n / b;
+      Terms terms = new Terms(inducing.n(), params.length);
+      double[] xb = SeArd.gatherX(train, perm, from, from + b);
+      double[] yb = SeArd.gatherY(train, perm, from, from + b);
+      accumulate(k, params, inducing, kuu, kinv, q.mean(), q.covariance(), xb, yb, b, terms);
+      double[] grad = options.learnHyperparameters() ? new double[params.length] : null;
+      double value = finish(k, params, inducing, kuu, kinv, q, scale, terms, grad);
+      // natural-gradient step on q(u) at the current hyperparameters
+      double beta = Math.exp(-params[params.length - 1]);
+      Matrix target = kinv.copy();
+      double[] td = target.data();
+      double[] ad = terms.aat.data();
+      for (int i = 0; i < td.length; i++) {
+        td[i] += scale * beta * ad[i];
+      }
+      double[] t1 = new double[inducing.n()];
+      for (int a = 0; a < t1.length; a++) {
+        t1[a] = scale * beta * terms.ay[a];
+      }
+      q.step(target, t1, options.naturalStep().at(iteration));
+      if (grad != null) {
+        adam.ascend(params, grad);
+      }
+      last = value;
+      return value;
+    }
+
+    /** Iterations run so far. */
+    public int iteration() {
+      return iteration;
+    }
+
+    /** The current model (copies of m and S). */
+    public Fit snapshot() {
+      double[] kp = Arrays.copyOf(params, params.length - 1);
+      return new Fit(SeArd.kernel(kp, ard), Math.exp(params[params.length - 1]), inducing, q.mean().clone(),
+          q.covariance().copy(), iteration, last);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // The bound and its gradient, shared by the trainer, Fit.elbo and the gradient test.
+
+  /** (log ℓ…, log σ_f², log σ²) of a kernel and noise. */
+  static double[] params(SquaredExponential kernel, double noiseVariance, int d) {
+    double[] kp = SeArd.logParams(kernel, d);
+    double[] p = Arrays.copyOf(kp, kp.length + 1);
+    p[kp.length] = Math.log(noiseVariance);
+    return p;
+  }
+
+  static SeArd kernelOf(double[] params, int d, boolean ard) {
+    return new SeArd(Arrays.copyOf(params, params.length - 1), d, ard);
+  }
+
+  static Cholesky kuu(SeArd k, RegressionData z) {
+    return Cholesky.factor(k.cross(z.x(), z.n(), z.x(), z.n()), JitterPolicy.standard());
+  }
+
+  static void requireDim(RegressionData rows, int d) {
+    if (rows.d() != d) {
+      throw new IllegalArgumentException("rows have " + rows.d() + " inputs, expected " + d);
+    }
+  }
+
+  /**
+   * The bound L (full data, scale 1) at hyperparameters {@code params} and q(u) = N(m, S); if {@code grad} is
+   * non-null, ∂L/∂params (m, S held fixed) is written into it. Streams over rows in chunks.
+   */
+  static double objective(RegressionData train, RegressionData z, double[] params, boolean ard, double[] m,
+      Matrix s, double[] grad) {
+    int d = train.d();
+    SeArd k = kernelOf(params, d, ard);
+    Cholesky kuu = kuu(k, z);
+    Matrix kinv = kuu.inverse();
+    Terms terms = new Terms(z.n(), params.length);
+    int n = train.n();
+    for (int from = 0; from < n; from += CHUNK) {
+      int to = Math.min(n, from + CHUNK);
+      double[] xb = Arrays.copyOfRange(train.x(), from * d, to * d);
+      double[] yb = Arrays.copyOfRange(train.y(), from, to);
+      accumulate(k, params, z, kuu, kinv, m, s, xb, yb, to - from, terms);
+    }
+    return finishWith(k, params, z, kuu, kinv, m, s, null, 1.0, terms, grad);
+  }
+
+  /** Sums over rows that the bound and its gradient need (unscaled). */
+  static final class Terms {
+    final Matrix aat; // Σ A Aᵀ
+    final double[] ar; // Σ A r
+    final double[] ay; // Σ A y
+    double quad; // Σ (rᵢ² + k̃ᵢᵢ + aᵢᵀSaᵢ)
+    int rows;
+    final double[] gradUb; // Σ_ab G_ub,ab ∂K_ub,ab/∂θ_kernel without the factor σ⁻², per kernel parameter
+
+    Terms(int mM, int np) {
+      aat = Matrix.zeros(mM, mM);
+      ar = new double[mM];
+      ay = new double[mM];
+      gradUb = new double[np - 1];
+    }
+  }
+
+  /**
+   * Adds one block of rows (xb, yb; b rows) to {@code terms}. With A = K_uu⁻¹K_uB, r = y − Aᵀm, ν = K_uu⁻¹m,
+   * the data part of L is D = −½ Σᵢ[log 2πσ² + σ⁻²(rᵢ² + k̃ᵢᵢ + aᵢᵀSaᵢ)], and (K_uB entries independent)
+   * ∂D/∂K_uB = σ⁻²(ν rᵀ + A − K_uu⁻¹ S A); that matrix is contracted here with ∂K_uB/∂θ.
+   */
+  static void accumulate(SeArd k, double[] params, RegressionData z, Cholesky kuu, Matrix kinv, double[] m,
+      Matrix s, double[] xb, double[] yb, int b, Terms t) {
+    int mM = z.n();
+    Matrix kub = k.cross(z.x(), mM, xb, b);
+    Matrix a = kuu.solve(kub);
+    Matrix sa = s.mult(a);
+    double[] nu = kuu.solve(m);
+    double[] ad = a.data();
+    double[] kd = kub.data();
+    double[] sd = sa.data();
+    double[] r = new double[b];
+    double sf2 = k.signalVariance();
+    for (int i = 0; i < b; i++) {
+      double mu = 0;
+      double qii = 0;
+      double c = 0;
+      for (int p = 0; p < mM; p++) {
+        double av = ad[p * b + i];
+        mu += av * m[p];
+        qii += kd[p * b + i] * av;
+        c += av * sd[p * b + i];
+      }
+      r[i] = yb[i] - mu;
+      t.quad += r[i] * r[i] + (sf2 - qii) + c;
+    }
+    t.rows += b;
+    // Σ A Aᵀ, Σ A r, Σ A y
+    Matrix aat = a.multTransB(a);
+    double[] tad = t.aat.data();
+    double[] nad = aat.data();
+    for (int i = 0; i < tad.length; i++) {
+      tad[i] += nad[i];
+    }
+    for (int p = 0; p < mM; p++) {
+      double sr = 0;
+      double sy = 0;
+      for (int i = 0; i < b; i++) {
+        sr += ad[p * b + i] * r[i];
+        sy += ad[p * b + i] * yb[i];
+      }
+      t.ar[p] += sr;
+      t.ay[p] += sy;
+    }
+    // G_ub / σ⁻² = ν rᵀ + A − K⁻¹ S A
+    Matrix kisa = kinv.mult(sa);
+    double[] gd = new double[mM * b];
+    double[] kisad = kisa.data();
+    for (int p = 0; p < mM; p++) {
+      for (int i = 0; i < b; i++) {
+        int o = p * b + i;
+        gd[o] = nu[p] * r[i] + ad[o] - kisad[o];
+      }
+    }
+    k.accumulateGradient(Matrix.wrap(mM, b, gd), kub, z.x(), xb, t.gradUb);
+  }
+
+  private static double finish(SeArd k, double[] params, RegressionData z, Cholesky kuu, Matrix kinv,
+      InducingPosterior q, double scale, Terms t, double[] grad) {
+    double[] m = q.mean();
+    Matrix s = q.covariance();
+    return finishWith(k, params, z, kuu, kinv, m, s, q, scale, t, grad);
+  }
+
+  /**
+   * L = scale · D − KL and, if asked, ∂L/∂θ. With β = σ⁻², s = scale, ν = K⁻¹m:
+   * <ul>
+   *   <li>∂L/∂log σ² = s Σᵢ[−½ + ½β(rᵢ² + k̃ᵢᵢ + aᵢᵀSaᵢ)];</li>
+   *   <li>∂L/∂K_uB = sβ(ν rᵀ + A − K⁻¹SA) (accumulated), ∂L/∂kᵢᵢ = −½sβ;</li>
+   *   <li>∂L/∂K_uu = sβ[−(A r)νᵀ − ½AAᵀ + ½(AAᵀSK⁻¹ + K⁻¹SAAᵀ)] + ½[K⁻¹SK⁻¹ + ννᵀ − K⁻¹] (the last bracket
+   *       from −KL), contracted with ∂K_uu/∂θ.</li>
+   * </ul>
+   */
+  static double finishWith(SeArd k, double[] params, RegressionData z, Cholesky kuu, Matrix kinv, double[] m,
+      Matrix s, InducingPosterior q, double scale, Terms t, double[] grad) {
+    int mM = z.n();
+    double noise = Math.exp(params[params.length - 1]);
+    double beta = 1 / noise;
+    double data = scale * (-0.5 * t.rows * Math.log(2 * Math.PI * noise) - 0.5 * beta * t.quad);
+    double logDetS;
+    if (q != null) {
+      logDetS = q.logDetCovariance();
+    } else {
+      logDetS = Cholesky.factor(s.copy(), JitterPolicy.none()).logDet();
+    }
+    double[] nu = kuu.solve(m);
+    double mt = 0;
+    for (int p = 0; p < mM; p++) {
+      mt += m[p] * nu[p];
+    }
+    double kl = 0.5 * (kinv.dot(s) + mt - mM + kuu.logDet() - logDetS);
+    double value = data - kl;
+    if (grad != null) {
+      int nk = params.length - 1;
+      double sf2 = k.signalVariance();
+      for (int j = 0; j < nk; j++) {
+        grad[j] = scale * beta * t.gradUb[j];
+      }
+      grad[nk - 1] += -0.5 * scale * beta * t.rows * sf2; // k_ii = σ_f², ∂k_ii/∂log σ_f² = σ_f²
+      grad[nk] = scale * (-0.5 * t.rows + 0.5 * beta * t.quad);
+      Matrix kis = kinv.mult(s); // K⁻¹S
+      Matrix aatSki = t.aat.mult(kis.transpose()); // AAᵀ S K⁻¹
+      Matrix kisAat = kis.mult(t.aat); // K⁻¹ S AAᵀ
+      Matrix kisk = kis.mult(kinv); // K⁻¹ S K⁻¹
+      double[] g = new double[mM * mM];
+      double[] aat = t.aat.data();
+      double[] x1 = aatSki.data();
+      double[] x2 = kisAat.data();
+      double[] x3 = kisk.data();
+      double[] ki = kinv.data();
+      double sb = scale * beta;
+      for (int p = 0; p < mM; p++) {
+        for (int c = 0; c < mM; c++) {
+          int o = p * mM + c;
+          g[o] = sb * (-t.ar[p] * nu[c] - 0.5 * aat[o] + 0.5 * (x1[o] + x2[o]))
+              + 0.5 * (x3[o] + nu[p] * nu[c] - ki[o]);
+        }
+      }
+      Matrix kzz = k.cross(z.x(), mM, z.x(), mM);
+      k.accumulateGradient(Matrix.wrap(mM, mM, g), kzz, z.x(), z.x(), grad);
+    }
+    return value;
+  }
+
+  /** Adam (Kingma &amp; Ba 2015, Algorithm 1) for ascent, private to the inducing-point methods. */
+  static final class Adam {
+    private final double[] m1;
+    private final double[] m2;
+    private final double rate;
+    private int t;
+
+    Adam(int n, double rate) {
+      this.m1 = new double[n];
+      this.m2 = new double[n];
+      this.rate = rate;
+    }
+
+    /** x ← x + α m̂/(√v̂ + ε) with bias-corrected moments of g (β₁ = 0.9, β₂ = 0.999, ε = 1e-8). */
+    void ascend(double[] x, double[] g) {
+      t++;
+      double c1 = 1 - Math.pow(0.9, t);
+      double c2 = 1 - Math.pow(0.999, t);
+      for (int i = 0; i < x.length; i++) {
+        m1[i] = 0.9 * m1[i] + 0.1 * g[i];
+        m2[i] = 0.999 * m2[i] + 0.001 * g[i] * g[i];
+        x[i] += rate * (m1[i] / c1) / (Math.sqrt(m2[i] / c2) + 1e-8);
+      }
+    }
+  }
+}

@@ -1,0 +1,542 @@
+package org.approxgp.sparse;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.approxgp.data.RegressionData;
+import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.Matrix;
+import org.approxgp.linalg.NotPositiveDefiniteException;
+import org.approxgp.optimize.Lbfgs;
+
+/**
+ * Sparse-spectrum GP regression, SSGP (Lázaro-Gredilla, Quiñonero-Candela, Rasmussen &amp; Figueiras-Vidal,
+ * "Sparse spectrum Gaussian process regression", JMLR 11, 2010; the sVBSSGP paper §2, eq. 1–2, calls it the
+ * m-point model): y = Φᵀa + ε with the 2m trigonometric basis functions φ(x) of eq. 2, weights
+ * a ∼ N(0, (σ²/m) I) and noise ε ∼ N(0, σₙ² I). The m spectral frequencies and the hyperparameters (length-scales
+ * ℓ, signal variance σ², noise variance σₙ²) are point estimates maximising the exact log marginal likelihood
+ * with L-BFGS and its analytic gradient; the prior mean is zero (standardise the targets first).
+ *
+ * <p><b>Parameterisation.</b> The frequencies are learned in units scaled by the length-scales,
+ * rᵢⱼ = ωᵢⱼ/(2πℓⱼ), as in Lázaro-Gredilla et al.'s own parameterisation (their §3, ARD version): the
+ * argument of the basis functions is then 2π rᵢᵀx = ωᵢᵀ(x/ℓ), the ω start as standard normal draws (the
+ * spectral density of eq. 1 in these units is N(0, I) whatever ℓ), every ω coordinate is O(1) whatever the scale
+ * of the inputs (a better conditioned problem for L-BFGS), and ℓⱼ moves all m frequencies of input j at once
+ * (a relevance per input). The parameterisation is redundant (ℓⱼ and a common scaling of column j of ω give the
+ * same model) — harmless for L-BFGS. The paper's θ = vec(r) (with the length-scales inside) is
+ * {@link #features()}.
+ *
+ * <p><b>Cost and memory.</b> One evaluation of the objective and its gradient makes two streaming passes over
+ * the rows (O(n m²) time): the first accumulates ΦΦᵀ, Φy and yᵀy, the second the gradient through each row's
+ * features; neither ever holds Φ (2m × n), only O(m²) accumulators and one row's features, beside the O(n d)
+ * input array itself. Prediction costs O(m²) per test row.
+ */
+public final class Ssgp {
+
+  /**
+   * Hyperparameters of the SE-ARD kernel k(x, x') = σ² exp(−½ Σⱼ (xⱼ − x'ⱼ)²/ℓⱼ²) (eq. 1) and the noise.
+   *
+   * @param lengthscales ℓ, one per input, positive
+   * @param signalVariance σ², positive
+   * @param noiseVariance σₙ², positive
+   */
+  public record Hyperparameters(double[] lengthscales, double signalVariance, double noiseVariance) {
+
+    public Hyperparameters {
+      lengthscales = lengthscales.clone();
+      for (double l : lengthscales) {
+        if (!(l > 0) || !Double.isFinite(l)) {
+          throw new IllegalArgumentException("length-scales must be positive and finite, got " + l);
+        }
+      }
+      if (!(signalVariance > 0) || !Double.isFinite(signalVariance)) {
+        throw new IllegalArgumentException("signal variance must be positive and finite, got " + signalVariance);
+      }
+      if (!(noiseVariance > 0) || !Double.isFinite(noiseVariance)) {
+        throw new IllegalArgumentException("noise variance must be positive and finite, got " + noiseVariance);
+      }
+    }
+
+    @Override
+    public double[] lengthscales() {
+      return lengthscales.clone();
+    }
+
+    /**
+     * Defaults from the training data (GPML-style): ℓⱼ = half the range of input j (1 for a constant input),
+     * σ² = var(y) and σₙ² = var(y)/4 (both 1 if y is constant).
+     */
+    public static Hyperparameters fromData(RegressionData train) {
+      requireTargets(train);
+      int d = train.d();
+      double[] ell = new double[d];
+      for (int j = 0; j < d; j++) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < train.n(); i++) {
+          double v = train.x(i, j);
+          lo = Math.min(lo, v);
+          hi = Math.max(hi, v);
+        }
+        ell[j] = hi > lo ? (hi - lo) / 2 : 1.0;
+      }
+      double mean = 0;
+      for (double v : train.y()) {
+        mean += v;
+      }
+      mean /= train.n();
+      double var = 0;
+      for (double v : train.y()) {
+        var += (v - mean) * (v - mean);
+      }
+      var /= train.n();
+      if (!(var > 0)) {
+        var = 1;
+      }
+      return new Hyperparameters(ell, var, var / 4);
+    }
+
+    @Override
+    public String toString() {
+      return "Hyperparameters[ℓ=" + Arrays.toString(lengthscales) + ", σ²=" + signalVariance + ", σₙ²="
+          + noiseVariance + "]";
+    }
+  }
+
+  /**
+   * How to fit.
+   *
+   * @param m number of spectral frequencies (2m basis functions), ≥ 1
+   * @param iterations L-BFGS iteration cap, ≥ 0 (0: no optimisation, the initial model conditioned on the data)
+   * @param seed seed of the initial frequency draw
+   * @param initial initial hyperparameters, or null for {@link Hyperparameters#fromData}
+   */
+  public record Options(int m, int iterations, long seed, Hyperparameters initial) {
+
+    public Options {
+      if (m < 1 || iterations < 0) {
+        throw new IllegalArgumentException("need m >= 1 and iterations >= 0, got m=" + m + ", iterations="
+            + iterations);
+      }
+    }
+
+    /** Options with the data-driven initial hyperparameters. */
+    public static Options of(int m, int iterations, long seed) {
+      return new Options(m, iterations, seed, null);
+    }
+  }
+
+  /** Rows per block of the streaming passes (only for memory locality; results do not depend on it). */
+  private static final int BLOCK = 512;
+
+  private final double[] omega; // m × d, scaled units
+  private final Hyperparameters hyp;
+  private final SpectralFeatures features;
+  private final Cholesky chol; // of A = ΦΦᵀ + (m σₙ²/σ²) I
+  private final double[] alpha; // A⁻¹ Φ y: posterior mean of a
+  private final double logMarginalLikelihood;
+  private final int iterations;
+  private final boolean converged;
+  private final String status;
+
+  private Ssgp(double[] omega, Hyperparameters hyp, Stats st, int iterations, boolean converged, String status) {
+    this.omega = omega;
+    this.hyp = hyp;
+    this.features = toFeatures(omega, hyp.lengthscales, hyp.lengthscales.length);
+    this.chol = st.chol;
+    this.alpha = st.alpha;
+    this.logMarginalLikelihood = -st.negLogMarginal;
+    this.iterations = iterations;
+    this.converged = converged;
+    this.status = status;
+  }
+
+  /**
+   * Fits SSGP to {@code train}: draws ω ∼ N(0, I) (m × d, seeded), then maximises the log marginal likelihood
+   * over (ω, log ℓ, log σ², log σₙ²) with L-BFGS for at most {@code options.iterations()} iterations, telling
+   * {@code listener} the log marginal likelihood after each.
+   */
+  public static Ssgp fit(RegressionData train, Options options, IterationListener listener) {
+    requireTargets(train);
+    int m = options.m();
+    int d = train.d();
+    Hyperparameters h0 = options.initial() != null ? options.initial() : Hyperparameters.fromData(train);
+    if (h0.lengthscales.length != d) {
+      throw new IllegalArgumentException(h0.lengthscales.length + " length-scales for " + d + " inputs");
+    }
+    SplittableRandom rng = new SplittableRandom(options.seed());
+    double[] p0 = new double[m * d + d + 2];
+    for (int k = 0; k < m * d; k++) {
+      p0[k] = rng.nextGaussian();
+    }
+    for (int j = 0; j < d; j++) {
+      p0[m * d + j] = Math.log(h0.lengthscales[j]);
+    }
+    p0[m * d + d] = Math.log(h0.signalVariance());
+    p0[m * d + d + 1] = Math.log(h0.noiseVariance());
+    double[] p = p0;
+    int iters = 0;
+    boolean conv = true;
+    String status = "no optimisation (0 iterations)";
+    if (options.iterations() > 0) {
+      long t0 = System.nanoTime();
+      IterationListener l = listener == null ? IterationListener.NONE : listener;
+      Lbfgs.Result r = Lbfgs.minimize((x, g) -> negLogMarginal(train, m, x, g), p0, null, null,
+          new Lbfgs.Settings(options.iterations(), 1e-9, 1e-5, 10),
+          (it, x, fx) -> l.onIteration(it, -fx, (System.nanoTime() - t0) * 1e-9));
+      p = r.x();
+      iters = r.iterations();
+      conv = r.converged();
+      status = r.status();
+    }
+    Hyperparameters h = unpack(p, m, d);
+    double[] w = Arrays.copyOf(p, m * d);
+    Stats st = stats(train, m, w, h.lengthscales, h.signalVariance(), h.noiseVariance());
+    return new Ssgp(w, h, st, iters, conv, status);
+  }
+
+  /**
+   * The SSGP posterior at fixed frequencies θ = vec(r) and hyperparameters (no optimisation).
+   *
+   * @throws NotPositiveDefiniteException if ΦΦᵀ + (mσₙ²/σ²) I is numerically singular
+   */
+  public static Ssgp condition(RegressionData train, SpectralFeatures f, double signalVariance,
+      double noiseVariance) {
+    requireTargets(train);
+    if (f.d() != train.d()) {
+      throw new IllegalArgumentException(f.d() + "-dimensional frequencies for " + train.d() + " inputs");
+    }
+    double[] ones = new double[f.d()];
+    Arrays.fill(ones, 1.0);
+    double[] w = scaled(f);
+    Stats st = stats(train, f.m(), w, ones, signalVariance, noiseVariance);
+    Hyperparameters h = new Hyperparameters(ones, signalVariance, noiseVariance);
+    return new Ssgp(w, h, st, 0, true, "conditioned at fixed frequencies");
+  }
+
+  /**
+   * The exact log marginal likelihood of the m-point model at fixed frequencies (Lázaro-Gredilla et al. 2010,
+   * eq. 8): with A = ΦΦᵀ + (mσₙ²/σ²) I and Φ = Φ_θ(X) (2m × n),
+   * log p(y) = −[yᵀy − yᵀΦᵀA⁻¹Φy]/(2σₙ²) − ½ log|A| + m log(mσₙ²/σ²) − (n/2) log(2πσₙ²),
+   * i.e. log N(y | 0, (σ²/m) ΦᵀΦ + σₙ² I) by the Woodbury identity and the matrix determinant lemma.
+   */
+  public static double logMarginalLikelihood(RegressionData train, SpectralFeatures f, double signalVariance,
+      double noiseVariance) {
+    return condition(train, f, signalVariance, noiseVariance).logMarginalLikelihood();
+  }
+
+  /** Predictive mean and variance of y* (eq. 7 of Lázaro-Gredilla et al.): φ*ᵀA⁻¹Φy and σₙ²(1 + φ*ᵀA⁻¹φ*). */
+  public RegressionPrediction predict(RegressionData test) {
+    if (test.d() != hyp.lengthscales.length) {
+      throw new IllegalArgumentException("test rows have " + test.d() + " inputs, the model " + features.d());
+    }
+    int n = test.n();
+    double[] mean = new double[n];
+    double[] var = new double[n];
+    double[] phi = new double[features.size()];
+    double sn2 = hyp.noiseVariance();
+    for (int i = 0; i < n; i++) {
+      features.features(test.x(), i * test.d(), phi);
+      mean[i] = dot(phi, alpha);
+      double[] v = chol.solveLower(phi);
+      var[i] = sn2 * (1 + dot(v, v));
+    }
+    return new RegressionPrediction(mean, var);
+  }
+
+  /** The fitted frequencies θ = vec(r), rᵢⱼ = ωᵢⱼ/(2πℓⱼ) (the paper's units, length-scales inside). */
+  public SpectralFeatures features() {
+    return features;
+  }
+
+  /** The frequencies in length-scale units, ω (row-major m × d), the optimised coordinates. */
+  public double[] scaledFrequencies() {
+    return omega.clone();
+  }
+
+  /** The fitted (or given) hyperparameters. */
+  public Hyperparameters hyperparameters() {
+    return hyp;
+  }
+
+  /** log p(y) at the fitted parameters (eq. 8 of Lázaro-Gredilla et al.). */
+  public double logMarginalLikelihood() {
+    return logMarginalLikelihood;
+  }
+
+  /** Posterior mean of the weights a, A⁻¹Φy (copy). */
+  public double[] weightMean() {
+    return alpha.clone();
+  }
+
+  /** Posterior covariance of the weights a, σₙ² A⁻¹ (a new 2m × 2m matrix). */
+  public Matrix weightCovariance() {
+    Matrix c = chol.inverse();
+    c.scale(hyp.noiseVariance());
+    return c;
+  }
+
+  /** L-BFGS iterations run. */
+  public int iterations() {
+    return iterations;
+  }
+
+  /** Whether L-BFGS met a stopping test (false at the iteration cap). */
+  public boolean converged() {
+    return converged;
+  }
+
+  /** L-BFGS's status. */
+  public String status() {
+    return status;
+  }
+
+  @Override
+  public String toString() {
+    return "Ssgp[m=" + features.m() + ", " + hyp + ", log p(y)=" + logMarginalLikelihood + ", " + iterations
+        + " iterations, " + status + "]";
+  }
+
+  // ---- the objective ------------------------------------------------------------------------------------------
+
+  /** Sufficient statistics of one pass and the quantities derived from them. */
+  private static final class Stats {
+    Cholesky chol;
+    double[] alpha;
+    double negLogMarginal;
+    double c;
+    double yy;
+    double bAb;
+    int n;
+  }
+
+  /**
+   * First pass: A = ΦΦᵀ + cI (c = mσₙ²/σ²), b = Φy, yᵀy; then L Lᵀ = A, α = A⁻¹b and −log p(y) (class comment).
+   */
+  private static Stats stats(RegressionData data, int m, double[] w, double[] ell, double s2, double sn2) {
+    int d = data.d();
+    int k2 = 2 * m;
+    int n = data.n();
+    double[] a = new double[k2 * k2];
+    double[] b = new double[k2];
+    double yy = 0;
+    double[] x = data.x();
+    double[] y = data.y();
+    double[] inv = inverse(ell);
+    double[] buf = new double[BLOCK * k2];
+    for (int start = 0; start < n; start += BLOCK) {
+      int rows = Math.min(BLOCK, n - start);
+      for (int t = 0; t < rows; t++) {
+        int i = start + t;
+        features(x, i * d, d, m, w, inv, buf, t * k2);
+        double yi = y[i];
+        yy += yi * yi;
+        for (int p = 0; p < k2; p++) {
+          b[p] += buf[t * k2 + p] * yi;
+        }
+      }
+      accumulateGram(buf, rows, k2, a);
+    }
+    for (int p = 0; p < k2; p++) {
+      for (int q = 0; q < p; q++) {
+        a[q * k2 + p] = a[p * k2 + q];
+      }
+    }
+    double c = m * sn2 / s2;
+    for (int p = 0; p < k2; p++) {
+      a[p * k2 + p] += c;
+    }
+    Stats st = new Stats();
+    st.chol = Cholesky.factor(Matrix.wrap(k2, k2, a));
+    double[] beta = st.chol.solveLower(b);
+    st.bAb = dot(beta, beta);
+    st.alpha = st.chol.solveUpper(beta);
+    st.c = c;
+    st.yy = yy;
+    st.n = n;
+    st.negLogMarginal = (yy - st.bAb) / (2 * sn2) + 0.5 * st.chol.logDet() - m * Math.log(c)
+        + 0.5 * n * Math.log(2 * Math.PI * sn2);
+    return st;
+  }
+
+  /**
+   * −log p(y) at packed parameters p = [ω (m·d, row-major), log ℓ (d), log σ², log σₙ²] and, if {@code grad} is
+   * not null, its gradient (written into grad). Returns +∞ where A is numerically singular.
+   *
+   * <p>Gradient (derived from the class formula with dA = dΦΦᵀ + ΦdΦᵀ, db = dΦ y): for row i,
+   * ∂(−log p)/∂φᵢ = A⁻¹φᵢ − σₙ⁻²(yᵢ − φᵢᵀα) α =: Gᵢ; with zᵢₖ = ωₖᵀ(xᵢ/ℓ), ∂cos zᵢₖ/∂ωₖⱼ = −sin zᵢₖ · xᵢⱼ/ℓⱼ and
+   * ∂sin zᵢₖ/∂ωₖⱼ = cos zᵢₖ · xᵢⱼ/ℓⱼ; ∂/∂log ℓⱼ = −Σₖ ωₖⱼ ∂/∂ωₖⱼ (zᵢₖ depends on ωₖⱼ/ℓⱼ only). Through
+   * c = mσₙ²/σ²: ∂(−log p)/∂c = αᵀα/(2σₙ²) + ½ tr A⁻¹ − m/c, with ∂c/∂log σ² = −c, ∂c/∂log σₙ² = c, and the
+   * explicit σₙ² terms give −(yᵀy − bᵀα)/(2σₙ²) + n/2 for log σₙ².
+   */
+  static double negLogMarginal(RegressionData data, int m, double[] p, double[] grad) {
+    int d = data.d();
+    int md = m * d;
+    double[] w = Arrays.copyOf(p, md);
+    double[] ell = new double[d];
+    for (int j = 0; j < d; j++) {
+      ell[j] = Math.exp(p[md + j]);
+    }
+    double s2 = Math.exp(p[md + d]);
+    double sn2 = Math.exp(p[md + d + 1]);
+    Stats st;
+    try {
+      st = stats(data, m, w, ell, s2, sn2);
+    } catch (NotPositiveDefiniteException e) {
+      return Double.POSITIVE_INFINITY;
+    }
+    if (grad == null) {
+      return st.negLogMarginal;
+    }
+    int k2 = 2 * m;
+    double[] ainv = st.chol.inverse().data();
+    double[] alpha = st.alpha;
+    double[] inv = inverse(ell);
+    double[] x = data.x();
+    double[] y = data.y();
+    double[] phi = new double[k2];
+    double[] g = new double[k2];
+    double[] u = new double[d];
+    double[] gw = new double[md];
+    double[] h = new double[m];
+    for (int i = 0; i < st.n; i++) {
+      int o = i * d;
+      for (int j = 0; j < d; j++) {
+        u[j] = x[o + j] * inv[j];
+      }
+      features(x, o, d, m, w, inv, phi, 0);
+      double r = (y[i] - dot(phi, alpha)) / sn2;
+      for (int q = 0; q < k2; q++) {
+        double s = 0;
+        int oq = q * k2;
+        for (int t = 0; t < k2; t++) {
+          s += ainv[oq + t] * phi[t];
+        }
+        g[q] = s - r * alpha[q];
+      }
+      for (int k = 0; k < m; k++) {
+        // ∂/∂z of G·φ: −G_cos sin z + G_sin cos z, with φ = (cos z, sin z)
+        h[k] = -g[2 * k] * phi[2 * k + 1] + g[2 * k + 1] * phi[2 * k];
+      }
+      for (int k = 0; k < m; k++) {
+        double hk = h[k];
+        int ok = k * d;
+        for (int j = 0; j < d; j++) {
+          gw[ok + j] += hk * u[j];
+        }
+      }
+    }
+    System.arraycopy(gw, 0, grad, 0, md);
+    for (int j = 0; j < d; j++) {
+      double s = 0;
+      for (int k = 0; k < m; k++) {
+        s += w[k * d + j] * gw[k * d + j];
+      }
+      grad[md + j] = -s;
+    }
+    double trInv = 0;
+    for (int q = 0; q < k2; q++) {
+      trInv += ainv[q * k2 + q];
+    }
+    double dc = dot(alpha, alpha) / (2 * sn2) + 0.5 * trInv - m / st.c;
+    grad[md + d] = -st.c * dc;
+    grad[md + d + 1] = st.c * dc - (st.yy - st.bAb) / (2 * sn2) + 0.5 * st.n;
+    return st.negLogMarginal;
+  }
+
+  // ---- helpers shared with Vssgp --------------------------------------------------------------------------------
+
+  /** 1/ℓ elementwise. */
+  static double[] inverse(double[] ell) {
+    double[] inv = new double[ell.length];
+    for (int j = 0; j < ell.length; j++) {
+      inv[j] = 1.0 / ell[j];
+    }
+    return inv;
+  }
+
+  /** out[off + 2k] = cos zₖ, out[off + 2k + 1] = sin zₖ with zₖ = Σⱼ ωₖⱼ xⱼ/ℓⱼ (= 2π rₖᵀx, eq. 2). */
+  static void features(double[] x, int xo, int d, int m, double[] w, double[] invEll, double[] out, int off) {
+    for (int k = 0; k < m; k++) {
+      double z = 0;
+      int ok = k * d;
+      for (int j = 0; j < d; j++) {
+        z += w[ok + j] * x[xo + j] * invEll[j];
+      }
+      out[off + 2 * k] = Math.cos(z);
+      out[off + 2 * k + 1] = Math.sin(z);
+    }
+  }
+
+  /** Lower triangle of acc += Σ_t buf_t buf_tᵀ over the first {@code rows} rows (length k) of buf. */
+  static void accumulateGram(double[] buf, int rows, int k, double[] acc) {
+    int t = 0;
+    for (; t + 2 <= rows; t += 2) {
+      int a0 = t * k;
+      int a1 = a0 + k;
+      for (int p = 0; p < k; p++) {
+        double v0 = buf[a0 + p];
+        double v1 = buf[a1 + p];
+        int op = p * k;
+        for (int q = 0; q <= p; q++) {
+          acc[op + q] += v0 * buf[a0 + q] + v1 * buf[a1 + q];
+        }
+      }
+    }
+    for (; t < rows; t++) {
+      int a0 = t * k;
+      for (int p = 0; p < k; p++) {
+        double v0 = buf[a0 + p];
+        int op = p * k;
+        for (int q = 0; q <= p; q++) {
+          acc[op + q] += v0 * buf[a0 + q];
+        }
+      }
+    }
+  }
+
+  /** ω = 2π r (the frequencies in the units of unit length-scales). */
+  static double[] scaled(SpectralFeatures f) {
+    double[] w = f.frequencies().clone();
+    for (int k = 0; k < w.length; k++) {
+      w[k] *= 2 * Math.PI;
+    }
+    return w;
+  }
+
+  /** rₖⱼ = ωₖⱼ/(2πℓⱼ). */
+  static SpectralFeatures toFeatures(double[] w, double[] ell, int d) {
+    int m = w.length / d;
+    double[] r = new double[w.length];
+    for (int k = 0; k < m; k++) {
+      for (int j = 0; j < d; j++) {
+        r[k * d + j] = w[k * d + j] / (2 * Math.PI * ell[j]);
+      }
+    }
+    return new SpectralFeatures(r, m, d);
+  }
+
+  static Hyperparameters unpack(double[] p, int m, int d) {
+    double[] ell = new double[d];
+    for (int j = 0; j < d; j++) {
+      ell[j] = Math.exp(p[m * d + j]);
+    }
+    return new Hyperparameters(ell, Math.exp(p[m * d + d]), Math.exp(p[m * d + d + 1]));
+  }
+
+  static double dot(double[] a, double[] b) {
+    double s = 0;
+    for (int k = 0; k < a.length; k++) {
+      s += a[k] * b[k];
+    }
+    return s;
+  }
+
+  static void requireTargets(RegressionData train) {
+    if (!train.hasTargets()) {
+      throw new IllegalArgumentException("training data must have targets");
+    }
+    if (train.n() < 1) {
+      throw new IllegalArgumentException("no training rows");
+    }
+  }
+}

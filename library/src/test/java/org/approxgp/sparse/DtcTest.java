@@ -1,0 +1,189 @@
+package org.approxgp.sparse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.approxgp.data.RegressionData;
+import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.Matrix;
+import org.junit.jupiter.api.Test;
+
+class DtcTest {
+  private static final SquaredExponential KERNEL = SquaredExponential.ard(new double[] {0.9, 1.2}, 1.3);
+  private static final double NOISE = 0.05;
+
+  private static Dtc.Options fullStep(int n) {
+    return new Dtc.Options(n, 1, 1, StepSchedule.constant(1.0), 0.01, false);
+  }
+
+  /**
+   * With Z = X and the full batch, the optimal q(u) is the exact posterior of f(X), and the bound equals the
+   * exact log marginal likelihood (the Titsias gap ½σ⁻² tr(K − Q) vanishes). One natural-gradient step of size 1
+   * reaches it from the prior.
+   */
+  @Test
+  void inducingAtTrainingInputsGivesTheExactGp() {
+    RegressionData train = DenseGp.synthetic(25, 0.2, 1);
+    RegressionData z = new RegressionData(train.x(), train.n(), train.d(), null);
+    Dtc.Fit fit = Dtc.fit(train, z, KERNEL, NOISE, fullStep(train.n()), null);
+
+    double[][] x = DenseGp.rows(train);
+    Matrix k = KERNEL.matrix(x);
+    Matrix c = k.copy();
+    c.addDiagonal(NOISE);
+    Cholesky lc = Cholesky.factor(c);
+    double[] postMean = k.mult(lc.solve(train.y()));
+    Matrix kck = k.mult(lc.solve(k));
+    for (int i = 0; i < train.n(); i++) {
+      assertEquals(postMean[i], fit.mean()[i], 1e-8, "mean " + i);
+      for (int j = 0; j < train.n(); j++) {
+        assertEquals(k.get(i, j) - kck.get(i, j), fit.covariance().get(i, j), 1e-8, "cov " + i + "," + j);
+      }
+    }
+    double exact = DenseGp.exactLogMarginal(KERNEL, NOISE, train);
+    assertEquals(exact, fit.elbo(train), 1e-8);
+    // the minibatch estimate with B = n is the same bound, evaluated at the prior before the step
+    assertTrue(fit.objective() < exact);
+
+    RegressionData test = DenseGp.synthetic(15, 0.2, 2);
+    RegressionPrediction ours = fit.predict(test);
+    RegressionPrediction ref = DenseGp.exactPredictive(KERNEL, NOISE, train, test);
+    assertEquals(0, DenseGp.maxAbsDiff(ref.mean(), ours.mean()), 1e-8);
+    assertEquals(0, DenseGp.maxAbsDiff(ref.variance(), ours.variance()), 1e-8);
+  }
+
+  /** Titsias's collapsed bound log N(y | 0, Q + σ²I) − tr(K − Q)/(2σ²), the maximum of L over q(u). */
+  private static double titsias(RegressionData train, RegressionData z) {
+    double[][] x = DenseGp.rows(train);
+    double[][] zz = DenseGp.rows(z);
+    Matrix q = DenseGp.nystrom(KERNEL, x, zz, x);
+    double tr = 0;
+    for (int i = 0; i < train.n(); i++) {
+      tr += KERNEL.signalVariance() - q.get(i, i);
+    }
+    q.addDiagonal(NOISE);
+    return DenseGp.logNormal(train.y(), q) - 0.5 * tr / NOISE;
+  }
+
+  /**
+   * Hensman et al. 2013 (§3.1): for Gaussian likelihoods a natural-gradient step of length 1 on the full data
+   * lands on the optimal q(u) (the bound then equals Titsias's collapsed bound), and the optimum is a fixed point.
+   */
+  @Test
+  void oneNaturalStepOfSizeOneReachesTheOptimum() {
+    RegressionData train = DenseGp.synthetic(60, 0.2, 3);
+    RegressionData z = KMeans.fit(train, 8, 7, 30).centroidInputs();
+    Dtc.Trainer t = new Dtc.Trainer(train, z, KERNEL, NOISE, new Dtc.Options(60, 2, 1, StepSchedule.constant(1.0),
+        0.01, false));
+    double atPrior = t.step();
+    Dtc.Fit one = t.snapshot();
+    double opt = titsias(train, z);
+    assertEquals(opt, one.elbo(train), 1e-9 * Math.abs(opt));
+    assertTrue(atPrior < opt - 1);
+    double again = t.step();
+    assertEquals(opt, again, 1e-9 * Math.abs(opt));
+    Dtc.Fit two = t.snapshot();
+    assertEquals(0, DenseGp.maxAbsDiff(one.mean(), two.mean()), 1e-9);
+    assertEquals(0, one.covariance().maxAbsDiff(two.covariance()), 1e-9);
+  }
+
+  /** ∂L/∂(log ℓ, log σ_f², log σ²) at a fixed, arbitrary q(u) against central differences. */
+  @Test
+  void hyperparameterGradientMatchesCentralDifferences() {
+    RegressionData train = DenseGp.synthetic(40, 0.2, 5);
+    RegressionData z = KMeans.fit(train, 7, 2, 30).centroidInputs();
+    int mM = z.n();
+    SplittableRandom rng = new SplittableRandom(17);
+    double[] m = new double[mM];
+    double[] b = new double[mM * mM];
+    for (int i = 0; i < mM; i++) {
+      m[i] = rng.nextGaussian();
+      for (int j = 0; j < mM; j++) {
+        b[i * mM + j] = 0.3 * rng.nextGaussian();
+      }
+    }
+    Matrix s = Matrix.wrap(mM, mM, b).multTransB(Matrix.wrap(mM, mM, b));
+    s.addDiagonal(0.1);
+    List<SquaredExponential> kernels = new ArrayList<>();
+    kernels.add(KERNEL);
+    kernels.add(SquaredExponential.iso(0.8, 0.7));
+    for (SquaredExponential kernel : kernels) {
+      double[] p = Dtc.params(kernel, NOISE * 2, 2);
+      double[] g = new double[p.length];
+      Dtc.objective(train, z, p, kernel.isArd(), m, s, g);
+      double h = 1e-5;
+      for (int j = 0; j < p.length; j++) {
+        double[] pp = p.clone();
+        double[] pm = p.clone();
+        pp[j] += h;
+        pm[j] -= h;
+        double fd = (Dtc.objective(train, z, pp, kernel.isArd(), m, s, null)
+            - Dtc.objective(train, z, pm, kernel.isArd(), m, s, null)) / (2 * h);
+        assertEquals(fd, g[j], 1e-6 * Math.max(1, Math.abs(fd)), kernel.name() + " parameter " + j);
+      }
+    }
+  }
+
+  /**
+   * Minibatch SVI with fixed hyperparameters approaches the optimum: after 400 steps of |B| = 40 on n = 400 the
+   * full-data bound is within 1 nat of Titsias's bound (it starts hundreds of nats below).
+   */
+  @Test
+  void minibatchFitApproachesTheOptimum() {
+    RegressionData train = DenseGp.synthetic(400, 0.2, 6);
+    RegressionData z = KMeans.fit(train, 15, 3, 30).centroidInputs();
+    double opt = titsias(train, z);
+    Dtc.Options o = new Dtc.Options(40, 400, 9, new StepSchedule(0.5, 0.05, 0.6), 0.01, false);
+    Dtc.Trainer t = new Dtc.Trainer(train, z, KERNEL, NOISE, o);
+    double start = t.snapshot().elbo(train);
+    assertTrue(start < opt - 100, "start " + start + " vs optimum " + opt);
+    for (int i = 0; i < o.iterations(); i++) {
+      t.step();
+    }
+    double end = t.snapshot().elbo(train);
+    assertTrue(end <= opt + 1e-9, "a bound cannot exceed its maximum over q");
+    assertTrue(end > opt - 1, "end " + end + " vs optimum " + opt);
+  }
+
+  /** Learning the hyperparameters from a poor start raises the collapsed (optimal-q) bound. */
+  @Test
+  void hyperparameterLearningImprovesTheBound() {
+    RegressionData train = DenseGp.synthetic(300, 0.2, 8);
+    RegressionData z = KMeans.fit(train, 12, 3, 30).centroidInputs();
+    SquaredExponential poor = SquaredExponential.ard(new double[] {4, 4}, 0.3);
+    Dtc.Options o = new Dtc.Options(50, 300, 4, new StepSchedule(0.5, 0.05, 0.6), 0.05, true);
+    Dtc.Fit fit = Dtc.fit(train, z, poor, 0.8, o, null);
+    // the collapsed bound at the learned vs the initial hyperparameters (optimal q for each: one full step)
+    Dtc.Options full = fullStep(train.n());
+    double before = Dtc.fit(train, z, poor, 0.8, full, null).elbo(train);
+    double after = Dtc.fit(train, z, fit.kernel(), fit.noiseVariance(), full, null).elbo(train);
+    assertTrue(after > before + 100, "before " + before + ", after " + after);
+    assertTrue(fit.noiseVariance() < 0.8 / 2, "noise " + fit.noiseVariance());
+  }
+
+  /** Same data and seed give bit-identical DTC++ and PIC++ fits (minibatch and partition sampling seeded). */
+  @Test
+  void sameSeedSameFit() {
+    RegressionData train = DenseGp.synthetic(200, 0.2, 10);
+    RegressionData z = KMeans.fit(train, 10, 3, 30).centroidInputs();
+    Dtc.Options o = Dtc.Options.defaults(30, 25, 77);
+    Dtc.Fit a = Dtc.fit(train, z, KERNEL, NOISE, o, null);
+    Dtc.Fit b = Dtc.fit(train, z, KERNEL, NOISE, o, null);
+    assertEquals(0, DenseGp.maxAbsDiff(a.mean(), b.mean()), 0.0);
+    assertEquals(0, a.covariance().maxAbsDiff(b.covariance()), 0.0);
+    assertEquals(a.noiseVariance(), b.noiseVariance(), 0.0);
+    int[] labels = KMeans.fit(train, 8, 1, 30).assign(train);
+    Pic.Options po = new Pic.Options(2, 15, 5, new StepSchedule(0.5, 0.05, 0.6), 0.01, true);
+    Pic.Fit pa = Pic.fit(train, labels, z, KERNEL, NOISE, po, null);
+    Pic.Fit pb = Pic.fit(train, labels, z, KERNEL, NOISE, po, null);
+    assertEquals(0, DenseGp.maxAbsDiff(pa.mean(), pb.mean()), 0.0);
+    assertEquals(pa.objective(), pb.objective(), 0.0);
+    // and a different seed samples different minibatches
+    Dtc.Fit c = Dtc.fit(train, z, KERNEL, NOISE, Dtc.Options.defaults(30, 25, 78), null);
+    assertTrue(DenseGp.maxAbsDiff(a.mean(), c.mean()) > 0);
+  }
+}

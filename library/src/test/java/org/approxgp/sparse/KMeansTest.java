@@ -1,0 +1,180 @@
+package org.approxgp.sparse;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.approxgp.data.RegressionData;
+import org.junit.jupiter.api.Test;
+
+class KMeansTest {
+
+  /** 3 blobs (sd 0.5) centred 10 apart, 60 rows each, shuffled; returns rows and writes true labels. */
+  private static RegressionData blobs(long seed, int[] labelsOut) {
+    double[][] centres = {{0, 0}, {10, 0}, {0, 10}};
+    SplittableRandom rng = new SplittableRandom(seed);
+    int n = labelsOut.length;
+    double[][] x = new double[n][2];
+    for (int i = 0; i < n; i++) {
+      int c = i % 3;
+      labelsOut[i] = c;
+      x[i][0] = centres[c][0] + 0.5 * rng.nextGaussian();
+      x[i][1] = centres[c][1] + 0.5 * rng.nextGaussian();
+    }
+    return RegressionData.of(x, null);
+  }
+
+  @Test
+  void recoversWellSeparatedClusters() {
+    int[] truth = new int[180];
+    RegressionData x = blobs(11, truth);
+    KMeans km = KMeans.fit(x, 3, 5, 50);
+    assertTrue(km.converged());
+    int[] got = km.assign(x);
+    // the labelling is a bijection of the true one
+    int[] map = {-1, -1, -1};
+    for (int i = 0; i < truth.length; i++) {
+      if (map[truth[i]] < 0) {
+        map[truth[i]] = got[i];
+      }
+      assertEquals(map[truth[i]], got[i], "row " + i);
+    }
+    assertNotEquals(map[0], map[1]);
+    assertNotEquals(map[0], map[2]);
+    assertNotEquals(map[1], map[2]);
+    assertArrayEquals(new int[] {60, 60, 60}, km.sizes());
+    double[][] centres = {{0, 0}, {10, 0}, {0, 10}};
+    for (int c = 0; c < 3; c++) {
+      double[] z = km.centroid(map[c]);
+      // mean of 60 rows with sd 0.5: standard error 0.065 per coordinate
+      assertEquals(centres[c][0], z[0], 0.3);
+      assertEquals(centres[c][1], z[1], 0.3);
+    }
+  }
+
+  @Test
+  void sameSeedSameCentroidsDifferentSeedMayDiffer() {
+    RegressionData x = DenseGp.synthetic(500, 0.1, 3);
+    KMeans a = KMeans.fit(x, 12, 42, 30);
+    KMeans b = KMeans.fit(x, 12, 42, 30);
+    assertArrayEquals(a.centroids(), b.centroids(), 0.0);
+    assertArrayEquals(a.assign(x), b.assign(x));
+    assertEquals(a.iterations(), b.iterations());
+  }
+
+  @Test
+  void assignIsTheNearestCentroid() {
+    RegressionData x = DenseGp.synthetic(400, 0.1, 4);
+    KMeans km = KMeans.fit(x, 9, 1, 20);
+    RegressionData probe = DenseGp.synthetic(300, 0.1, 99);
+    int[] got = km.assign(probe);
+    double[] c = km.centroids();
+    for (int i = 0; i < probe.n(); i++) {
+      int best = -1;
+      double bd = Double.POSITIVE_INFINITY;
+      for (int q = 0; q < km.k(); q++) {
+        double s = 0;
+        for (int j = 0; j < 2; j++) {
+          double t = probe.x(i, j) - c[q * 2 + j];
+          s += t * t;
+        }
+        if (s < bd) {
+          bd = s;
+          best = q;
+        }
+      }
+      assertEquals(best, got[i], "row " + i);
+    }
+    // after Lloyd convergence every fitting row is also assigned to the centroid it was averaged into
+    KMeans conv = KMeans.fit(x, 9, 1, 500);
+    assertTrue(conv.converged());
+    int[] lab = conv.assign(x);
+    int[] count = new int[9];
+    for (int l : lab) {
+      count[l]++;
+    }
+    assertArrayEquals(conv.sizes(), count);
+  }
+
+  /**
+   * The leaky variant clusters outputs: with inputs that carry no information about a bimodal output (±10),
+   * two leaky clusters split exactly by the sign of y — including the test rows — while input-only clusters
+   * cannot.
+   */
+  @Test
+  void leakyVariantUsesTestOutputs() {
+    SplittableRandom rng = new SplittableRandom(8);
+    int n = 200;
+    double[][] x = new double[n][1];
+    double[] y = new double[n];
+    for (int i = 0; i < n; i++) {
+      x[i][0] = rng.nextDouble();
+      y[i] = (rng.nextBoolean() ? 10 : -10) + 0.1 * rng.nextGaussian();
+    }
+    RegressionData all = RegressionData.of(x, y);
+    int[] tr = new int[150];
+    int[] te = new int[50];
+    for (int i = 0; i < n; i++) {
+      if (i < 150) {
+        tr[i] = i;
+      } else {
+        te[i - 150] = i;
+      }
+    }
+    RegressionData train = all.subset(tr);
+    RegressionData test = all.subset(te);
+    KMeans leaky = KMeans.fitLeaky(train, test, 2, 3, 50);
+    assertTrue(leaky.usesOutputs());
+    assertEquals(2, leaky.centroidInputs().d() + 1);
+    int[] lt = leaky.assign(test);
+    int pos = -1;
+    for (int i = 0; i < test.n(); i++) {
+      if (test.y()[i] > 0) {
+        pos = lt[i];
+      }
+    }
+    for (int i = 0; i < test.n(); i++) {
+      assertEquals(test.y()[i] > 0, lt[i] == pos, "test row " + i);
+    }
+    // honest: clusters of inputs only; the test labels do not follow the sign of y
+    KMeans honest = KMeans.fit(train, 2, 3, 50);
+    int[] ht = honest.assign(test);
+    int agree = 0;
+    for (int i = 0; i < test.n(); i++) {
+      agree += (test.y()[i] > 0) == (ht[i] == 0) ? 1 : 0;
+    }
+    assertTrue(agree > 5 && agree < 45, "input-only clusters should not separate outputs: " + agree);
+    assertThrows(IllegalArgumentException.class, () -> leaky.assign(new RegressionData(new double[1], 1, 1, null)));
+  }
+
+  @Test
+  void badArgumentsAreRejected() {
+    RegressionData x = DenseGp.synthetic(10, 0.1, 1);
+    assertThrows(IllegalArgumentException.class, () -> KMeans.fit(x, 0, 1, 5));
+    assertThrows(IllegalArgumentException.class, () -> KMeans.fit(x, 11, 1, 5));
+    assertThrows(IllegalArgumentException.class, () -> KMeans.fit(x, 3, 1, -1));
+  }
+
+  /** Fitting on a seeded subsample of the training rows: deterministic, and still finds the three blobs. */
+  @Test
+  void subsampleFit() {
+    int[] truth = new int[3000];
+    RegressionData x = blobs(12, truth);
+    KMeans a = KMeans.fit(x, 3, 4, 50, 300);
+    KMeans b = KMeans.fit(x, 3, 4, 50, 300);
+    assertArrayEquals(a.centroids(), b.centroids(), 0.0);
+    assertEquals(300, java.util.Arrays.stream(a.sizes()).sum());
+    int[] got = a.assign(x);
+    int[] map = {-1, -1, -1};
+    for (int i = 0; i < truth.length; i++) {
+      if (map[truth[i]] < 0) {
+        map[truth[i]] = got[i];
+      }
+      assertEquals(map[truth[i]], got[i], "row " + i);
+    }
+    assertThrows(IllegalArgumentException.class, () -> KMeans.fit(x, 3, 4, 50, 2));
+  }
+}
