@@ -135,4 +135,19 @@ class RepFigure1Test {
     }
     assertEquals(1e5, full.penalties().get(full.penalties().size() - 1), 1e-6);
   }
+  @Test
+  void fractionBetterComparesEachGridPointWithEpAndSkipsUEqualOne() {
+    tech.tablesaw.api.Table t = tech.tablesaw.api.Table.create("s",
+        tech.tablesaw.api.StringColumn.create("method", "power-ep", "ep", "power-ep", "ep", "power-ep", "ep"),
+        tech.tablesaw.api.DoubleColumn.create("parameter", 0.5, 0.5, 0.8, 0.8, 1.0, 1.0),
+        tech.tablesaw.api.DoubleColumn.create("mean sq. dist", 0.1, 0.2, 0.3, 0.2, 0.0, 0.2),
+        tech.tablesaw.api.DoubleColumn.create("cov sq. dist", 0.5, 0.2, Double.NaN, 0.2, 0.0, 0.2));
+    double[] f = RepFigure1.fractionBetter(t, "power-ep", true);
+    assertEquals(0.5, f[0]); // better at u = 0.5, worse at 0.8; u = 1 (EP itself) left out
+    assertEquals(0.0, f[1]); // a failed (NaN) fit is not better
+    assertEquals(0.0, f[2]); // not equal to EP at the last grid point used (u = 0.8)
+    double[] r = RepFigure1.fractionBetter(t, "rep", true);
+    assertEquals(2.0 / 3, r[0], 1e-15); // 0.1 < 0.2, 0.3 > 0.2, 0.0 < 0.2
+    assertEquals(0.0, r[2]); // 0.0 vs 0.2 at the last point
+  }
 }
