@@ -68,4 +68,67 @@ public final class Charts {
     d.setLineColor(java.awt.Color.GRAY);
     return chart;
   }
+  /**
+   * One scatter series per distinct value of {@code series}: y against x; a series whose name starts with
+   * {@code linePrefix} (if not null) is drawn as a line without markers instead (e.g. a decision boundary).
+   */
+  public static XYChart scatter(Table t, String x, String y, String series, String title, String linePrefix) {
+    XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
+    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+    chart.getStyler().setMarkerSize(5);
+    NumericColumn<?> xs = (NumericColumn<?>) t.column(x);
+    NumericColumn<?> ys = (NumericColumn<?>) t.column(y);
+    Map<String, List<double[]>> groups = new LinkedHashMap<>();
+    for (int r = 0; r < t.rowCount(); r++) {
+      groups.computeIfAbsent(t.column(series).getString(r), k -> new ArrayList<>())
+          .add(new double[] {xs.getDouble(r), ys.getDouble(r)});
+    }
+    groups.forEach((name, pts) -> {
+      XYSeries s = chart.addSeries(name, pts.stream().mapToDouble(p -> p[0]).toArray(),
+          pts.stream().mapToDouble(p -> p[1]).toArray());
+      if (linePrefix != null && name.startsWith(linePrefix)) {
+        s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        s.setMarker(SeriesMarkers.NONE);
+      }
+    });
+    return chart;
+  }
+  /**
+   * Grouped bars: one bar group per distinct value of {@code category} (in first-seen order), one bar colour per
+   * value of {@code series}, height {@code value}; with {@code error} (may be null) as error bars.
+   */
+  public static org.knowm.xchart.CategoryChart bars(Table t, String category, String value, String error,
+      String series, String title) {
+    org.knowm.xchart.CategoryChart chart = new org.knowm.xchart.CategoryChartBuilder().width(WIDTH).height(HEIGHT)
+        .title(title).xAxisTitle(category).yAxisTitle(value).build();
+    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    List<String> cats = new ArrayList<>();
+    Map<String, Map<String, double[]>> bySeries = new LinkedHashMap<>();
+    NumericColumn<?> vs = (NumericColumn<?>) t.column(value);
+    for (int r = 0; r < t.rowCount(); r++) {
+      String c = t.column(category).getString(r);
+      if (!cats.contains(c)) {
+        cats.add(c);
+      }
+      double e = error == null ? 0 : ((NumericColumn<?>) t.column(error)).getDouble(r);
+      bySeries.computeIfAbsent(t.column(series).getString(r), k -> new LinkedHashMap<>())
+          .put(c, new double[] {vs.getDouble(r), Double.isNaN(e) ? 0 : e});
+    }
+    bySeries.forEach((name, m) -> {
+      List<Double> ys = new ArrayList<>();
+      List<Double> es = new ArrayList<>();
+      for (String c : cats) {
+        double[] v = m.getOrDefault(c, new double[] {0, 0});
+        ys.add(Double.isNaN(v[0]) ? 0 : v[0]);
+        es.add(v[1]);
+      }
+      if (error == null) {
+        chart.addSeries(name, cats, ys);
+      } else {
+        chart.addSeries(name, cats, ys, es);
+      }
+    });
+    return chart;
+  }
 }

@@ -12,6 +12,7 @@ import org.approxgp.report.display.MimeBundles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
@@ -109,5 +110,22 @@ class ReportTest {
     } finally {
       java.util.Locale.setDefault(saved);
     }
+  }
+  @Test
+  void scatterDrawsLineSeriesByPrefixAndBarsGroupByCategory() {
+    Table t = Table.create("s", StringColumn.create("series", "pts", "pts", "boundary a", "boundary a"),
+        DoubleColumn.create("x", 0, 1, -1, 1), DoubleColumn.create("y", 0, 1, -1, 1));
+    XYChart c = Charts.scatter(t, "x", "y", "series", "title", "boundary");
+    assertEquals(java.util.Optional.of(XYSeries.XYSeriesRenderStyle.Scatter), c.getSeries("pts").getXYSeriesRenderStyle());
+    assertEquals(java.util.Optional.of(XYSeries.XYSeriesRenderStyle.Line),
+        c.getSeries("boundary a").getXYSeriesRenderStyle());
+    Table b = Table.create("b", StringColumn.create("data", "heart", "heart", "pima"),
+        StringColumn.create("method", "ep", "rep", "ep"), DoubleColumn.create("err", 10, 8, 20),
+        DoubleColumn.create("sd", 1, Double.NaN, 2));
+    var bars = Charts.bars(b, "data", "err", "sd", "method", "title");
+    assertEquals(2, bars.getSeriesCollection().size());
+    // "rep" has no pima bar: drawn as 0, every series spans both categories
+    assertEquals(2, bars.getSeries("rep").getYData().length);
+    assertArrayEquals(PNG_MAGIC, Arrays.copyOf(Figures.png(bars), 8));
   }
 }

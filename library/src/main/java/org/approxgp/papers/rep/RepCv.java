@@ -1,0 +1,132 @@
+package org.approxgp.papers.rep;
+
+import java.util.List;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import org.approxgp.data.Split;
+import org.approxgp.data.Splits;
+import org.approxgp.inference.InferenceException;
+import org.approxgp.inference.Posterior;
+import org.approxgp.inference.Problem;
+import org.approxgp.kernel.SquaredExponential;
+
+/**
+ * Fits and model selection shared by the REP experiments: one GP classifier with the isotropic SE kernel and the
+ * noisy-step likelihood, its test error, and k-fold cross-validation of (length-scale, method parameter) on the
+ * training data (paper §6.2: "cross-validation on the training data to tune the kernel width ... also tuned the
+ * relaxation weight c for REP and the power for PEP").
+ *
+ * <p>The SE kernel's signal variance is fixed at 1: the noisy step depends on f only through sign(f), so scaling
+ * the prior covariance by s scales f and leaves every predictive class probability, and EP's fixed points up to
+ * the same scaling, unchanged — the amplitude is not a free parameter of this model.
+ */
+final class RepCv {
+
+  private RepCv() {
+  }
+
+  /**
+   * A model choice.
+   *
+   * @param lengthscale SE length-scale
+   * @param parameter   u (power-ep), c (rep), NaN (ep)
+   * @param cvError     the mean held-out error (NaN when not cross-validated)
+   */
+  record Choice(double lengthscale, double parameter, double cvError) {
+  }
+
+  /** The posterior of one run (never null), or null on a numerical failure. */
+  static Posterior fit(double[][] x, double[] y, double lengthscale, String method, double parameter,
+      double epsilon, String negativeSites, int maxSweeps) {
+    Problem p = Problem.of(SquaredExponential.iso(lengthscale, 1.0), x, y, RepMethods.likelihood(epsilon));
+    try {
+      return RepMethods.method(method, parameter, negativeSites, maxSweeps).infer(p, null);
+    } catch (InferenceException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Fraction of test points whose label differs from sign of the posterior latent mean (p(y = +1) &gt; ½ exactly
+   * when μ &gt; 0 for the noisy step; a mean of exactly 0 predicts +1, as H(0) = 1 in eq. 8).
+   */
+  static double testError(Posterior p, double[][] xTest, double[] yTest) {
+    double[] mu = p.predict(xTest).latentMean();
+    int wrong = 0;
+    for (int j = 0; j < mu.length; j++) {
+      wrong += (mu[j] >= 0 ? 1.0 : -1.0) != yTest[j] ? 1 : 0;
+    }
+    return (double) wrong / mu.length;
+  }
+
+  /**
+   * Chooses (ℓ, parameter) on the grid by {@code folds}-fold cross-validation (seeded split) of the held-out
+   * error; a failed fit counts as error 1; ties keep the earlier grid point (length-scale-major order).
+   */
+  static Choice select(double[][] x, double[] y, List<Double> lengthscales, List<Double> parameters, String method,
+      double epsilon, String negativeSites, int folds, long seed, int maxSweeps) {
+    List<Double> pars = method.equals("ep") ? List.of(Double.NaN) : parameters;
+    if (lengthscales.size() == 1 && pars.size() == 1) {
+      return new Choice(lengthscales.get(0), pars.get(0), Double.NaN);
+    }
+    List<Split> split = Splits.kFold(x.length, folds, seed);
+    Choice best = null;
+    for (double l : lengthscales) {
+      for (double par : pars) {
+        double err = 0;
+        for (Split s : split) {
+          Posterior p = fit(rows(x, s.train()), rows(y, s.train()), l, method, par, epsilon, negativeSites,
+              maxSweeps);
+          err += p == null ? 1.0 : testError(p, rows(x, s.test()), rows(y, s.test()));
+        }
+        err /= folds;
+        if (best == null || err < best.cvError()) {
+          best = new Choice(l, par, err);
+        }
+      }
+    }
+    return best;
+  }
+
+  static double[][] rows(double[][] x, int[] idx) {
+    double[][] out = new double[idx.length][];
+    for (int i = 0; i < idx.length; i++) {
+      out[i] = x[idx[i]];
+    }
+    return out;
+  }
+
+  static double[] rows(double[] y, int[] idx) {
+    double[] out = new double[idx.length];
+    for (int i = 0; i < idx.length; i++) {
+      out[i] = y[idx[i]];
+    }
+    return out;
+  }
+
+  /**
+   * Flips exactly round(rate·n) labels, chosen uniformly without replacement by a seeded generator; returns a new
+   * array.
+   */
+  static double[] flip(double[] y, double rate, long seed) {
+    if (!(rate >= 0 && rate <= 1)) {
+      throw new IllegalArgumentException("flip rate must be in [0, 1], got " + rate);
+    }
+    double[] out = y.clone();
+    int n = y.length;
+    int k = (int) Math.round(rate * n);
+    int[] idx = new int[n];
+    for (int i = 0; i < n; i++) {
+      idx[i] = i;
+    }
+    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
+    for (int i = 0; i < k; i++) { // partial Fisher–Yates: idx[0..k) is a uniform k-subset
+      int j = i + rng.nextInt(n - i);
+      int t = idx[i];
+      idx[i] = idx[j];
+      idx[j] = t;
+      out[idx[i]] = -out[idx[i]];
+    }
+    return out;
+  }
+}

@@ -1,0 +1,284 @@
+package org.approxgp.papers.rep;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.approxgp.data.Dataset;
+import org.approxgp.data.Datasets;
+import org.approxgp.data.Split;
+import org.approxgp.data.Splits;
+import org.approxgp.data.Standardizer;
+import org.approxgp.experiment.Experiment;
+import org.approxgp.experiment.ProjectPaths;
+import org.approxgp.experiment.ResultRow;
+import org.approxgp.experiment.Summaries;
+import org.approxgp.inference.Posterior;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+
+/**
+ * REP paper Figures 5–6 (§6.3): test error of EP, Power EP and Relaxed EP for GP classification on UCI data —
+ * Heart (81 train / 189 test, 20 random splits), Pima (319 / 213, 20), Diabetes (468 / 300, 100), Haberman
+ * (183 / 123, 100) — and on Spam (276 / 4,325, 100 repetitions) with extra labels flipped in train and test.
+ *
+ * <p><b>Differences from the paper</b> (see also datasets/README.md, rows "REP …"): Diabetes uses seeded random
+ * 468/300 splits of the 768 rows (Rätsch et al.'s fixed partitions are not available here); Haberman is not in
+ * any source reachable here (no Debian package, no npm or PyPI package ships it) and its row is reported as
+ * missing; Heart is LIBSVM's {@code heart_scale} copy; Pima is MASS's 532 complete rows (319 + 213 = 532, as the
+ * paper's split sizes imply). The paper states neither ε, the kernel, nor the grids for this section; we use
+ * the noisy step with ε = max(0.05, flip rate), the isotropic SE kernel on features standardised on the training
+ * part, and (ℓ, u) or (ℓ, c) by k-fold CV on the training part over stated grids, ℓ scaled by √d.
+ *
+ * <p>Split s of a data set: {@code Splits.random(n, nTest/n, seed s)}; for Spam at flip rate ρ, round(ρ·n)
+ * labels flipped in the training part and round(ρ·n) in the test part (seeded by s), and the test error is
+ * measured against the flipped test labels, as the paper's protocol implies ("flipped the labels of randomly
+ * selected data points from both the training and test samples").
+ */
+public final class RepUci {
+  public static final String NAME = "rep-uci";
+
+  /** Figure 5's data sets, in the paper's order, and Figure 6's. */
+  public static final List<String> FIGURE5 = List.of("heart", "pima", "diabetes", "haberman");
+  public static final String SPAM = "spam";
+  /** Why Haberman has no numbers. */
+  public static final String HABERMAN_MISSING = "Haberman (306 × 3) is in no source reachable here: no Debian "
+      + "package (apt-cache search), npm or PyPI package ships it; the row is reported as missing";
+
+  /**
+   * One data set's protocol.
+   *
+   * @param name    "heart", "pima", "diabetes", "haberman", "spam"
+   * @param nTrain  training rows
+   * @param nTest   test rows
+   * @param splits  the paper's number of splits
+   */
+  public record Protocol(String name, int nTrain, int nTest, int splits) {
+  }
+
+  /** The paper's protocols (§6.3). */
+  public static final Map<String, Protocol> PROTOCOLS = Map.of(
+      "heart", new Protocol("heart", 81, 189, 20),
+      "pima", new Protocol("pima", 319, 213, 20),
+      "diabetes", new Protocol("diabetes", 468, 300, 100),
+      "haberman", new Protocol("haberman", 183, 123, 100),
+      "spam", new Protocol("spam", 276, 4325, 100));
+
+  /**
+   * @param datasets      data sets to run (Figure 5's and/or "spam")
+   * @param splits        splits per data set (capped at the paper's)
+   * @param spamFlipPercents Spam's extra flip rates in percent (Figure 6; 0 = none)
+   * @param lengthscales  ℓ grid in units of √d
+   * @param powers        Power EP's u grid
+   * @param penalties     Relaxed EP's c grid
+   * @param cvFolds       CV folds on the training part
+   * @param maxSweeps     sweep cap
+   * @param negativeSites "keep" or "clip"
+   */
+  public record Config(List<String> datasets, int splits, List<Integer> spamFlipPercents, List<Double> lengthscales,
+      List<Double> powers, List<Double> penalties, int cvFolds, int maxSweeps, String negativeSites) {
+    public Config {
+      datasets = List.copyOf(datasets);
+      spamFlipPercents = List.copyOf(spamFlipPercents);
+      lengthscales = List.copyOf(lengthscales);
+      powers = List.copyOf(powers);
+      penalties = List.copyOf(penalties);
+      if (splits < 1 || cvFolds < 2 || maxSweeps < 1) {
+        throw new IllegalArgumentException("need splits >= 1, cvFolds >= 2, maxSweeps >= 1");
+      }
+      if (!RepMethods.POLICIES.contains(negativeSites)) {
+        throw new IllegalArgumentException("negativeSites must be one of " + RepMethods.POLICIES);
+      }
+    }
+
+    /**
+     * smoke: Heart, one split, no CV (ℓ = √d, u = 0.8, c = 10), no Spam; quick: Heart, Pima, Diabetes and Spam,
+     * 2 splits each, Spam flips {0, 10, 20} %, ℓ ∈ {0.5, 1, 2}·√d by 3-fold CV, u = 0.8, c = 10, 60 sweeps; full:
+     * the paper's split counts, Spam flips {0, 5, 10, 15, 20} %, ℓ ∈ {0.25, 0.5, 1, 2, 4}·√d, u ∈ {0.5, …, 0.9},
+     * c ∈ {1, 3, 10, 30, 100} by 5-fold CV, 200 sweeps.
+     */
+    public static Config forMode(ProjectPaths.Mode mode, String negativeSites) {
+      return switch (mode) {
+        case SMOKE -> new Config(List.of("heart"), 1, List.of(), List.of(1.0), List.of(0.8), List.of(10.0), 2, 30,
+            negativeSites);
+        case QUICK -> new Config(List.of("heart", "pima", "diabetes", "haberman", "spam"), 2, List.of(0, 10, 20),
+            List.of(0.5, 1.0, 2.0), List.of(0.8), List.of(10.0), 3, 60, negativeSites);
+        case FULL -> new Config(List.of("heart", "pima", "diabetes", "haberman", "spam"), 100,
+            List.of(0, 5, 10, 15, 20), List.of(0.25, 0.5, 1.0, 2.0, 4.0), List.of(0.5, 0.6, 0.7, 0.8, 0.9),
+            List.of(1.0, 3.0, 10.0, 30.0, 100.0), 5, 200, negativeSites);
+      };
+    }
+  }
+
+  /** One trial: {@code method} on split {@code split} of {@code dataset} with {@code flipPercent} % extra flips. */
+  public record Key(String dataset, int flipPercent, int split, String method) {
+  }
+
+  private RepUci() {
+  }
+
+  /** Whether a data set is available here (all but Haberman). */
+  public static boolean available(String name) {
+    return !name.equals("haberman");
+  }
+
+  /** The data set behind a name (labels ±1). */
+  public static Dataset dataset(String name) {
+    return switch (name) {
+      case "heart" -> Datasets.loadBinary("heart-scale", "label", null);
+      case "pima" -> Datasets.loadBinary("pima-mass", "type", "1");
+      case "diabetes" -> Datasets.loadBinary("pima-indians-diabetes", "diabetes", "1");
+      case "spam" -> Datasets.loadBinary("spam", "type", "1");
+      case "haberman" -> throw new IllegalArgumentException(HABERMAN_MISSING);
+      default -> throw new IllegalArgumentException("unknown REP data set '" + name + "'");
+    };
+  }
+
+  /** Split {@code seed} of a data set: the paper's train/test sizes, rows drawn at random (sorted index arrays). */
+  public static Split split(String name, int n, long seed) {
+    Protocol p = PROTOCOLS.get(name);
+    if (p.nTrain() + p.nTest() != n) {
+      throw new IllegalArgumentException(name + ": " + n + " rows, protocol needs " + (p.nTrain() + p.nTest()));
+    }
+    return Splits.random(n, (double) p.nTest() / n, seed);
+  }
+
+  /** Trials: data set × flip rate (Spam only; 0 elsewhere) × split × method; Haberman gets none. */
+  public static Experiment<Config, Key> experiment(Config c) {
+    List<Key> keys = new ArrayList<>();
+    for (String d : c.datasets()) {
+      if (!available(d)) {
+        continue;
+      }
+      List<Integer> flips = d.equals(SPAM) ? c.spamFlipPercents() : List.of(0);
+      int splits = Math.min(c.splits(), PROTOCOLS.get(d).splits());
+      for (int f : flips) {
+        for (int s = 0; s < splits; s++) {
+          for (String m : RepMethods.METHODS) {
+            keys.add(new Key(d, f, s, m));
+          }
+        }
+      }
+    }
+    return Experiment.of(NAME + "-" + c.negativeSites(), c, Key.class, keys, RepUci::trial);
+  }
+
+  static ResultRow trial(Config c, Key key) {
+    Dataset data = dataset(key.dataset());
+    Split sp = split(key.dataset(), data.size(), key.split());
+    Dataset train = data.rows(sp.train());
+    Dataset test = data.rows(sp.test());
+    Standardizer st = Standardizer.fit(train.features());
+    double[][] xTrain = st.apply(train.features());
+    double[][] xTest = st.apply(test.features());
+    double rate = key.flipPercent() / 100.0;
+    double[] yTrain = RepCv.flip(train.target(), rate, 2L * key.split() + 1);
+    double[] yTest = RepCv.flip(test.target(), rate, 2L * key.split() + 2);
+    double eps = Math.max(0.05, rate);
+    double root = Math.sqrt(data.dimension());
+    List<Double> ls = c.lengthscales().stream().map(l -> l * root).toList();
+    List<Double> pars = key.method().equals("power-ep") ? c.powers() : c.penalties();
+    long t0 = System.nanoTime();
+    RepCv.Choice ch = RepCv.select(xTrain, yTrain, ls, pars, key.method(), eps, c.negativeSites(), c.cvFolds(),
+        key.split(), c.maxSweeps());
+    Posterior p = RepCv.fit(xTrain, yTrain, ch.lengthscale(), key.method(), ch.parameter(), eps, c.negativeSites(),
+        c.maxSweeps());
+    ResultRow.Builder b = ResultRow.builder()
+        .put("lengthscale", ch.lengthscale())
+        .put("parameter", ch.parameter())
+        .put("cv_error", ch.cvError())
+        .put("epsilon", eps)
+        .put("failed", p == null)
+        .put("test_error", p == null ? Double.NaN : RepCv.testError(p, xTest, yTest))
+        .put("sweeps", p == null ? (long) c.maxSweeps() : (long) p.diagnostics().iterations())
+        .put("diverged", p == null || RepMethods.diverged(p));
+    return b.put("seconds", (System.nanoTime() - t0) * 1e-9).build();
+  }
+
+  /**
+   * Figures 5–6: per data set, flip rate and method, test error mean ± sd over splits (×100, percent), fraction
+   * diverged, the paper's value ({@link RepPaper#figureTestError}: not available, NaN), and a row per missing data
+   * set with the reason.
+   */
+  public static Table summary(Table rows, Config c) {
+    Map<String, List<double[]>> acc = new LinkedHashMap<>();
+    for (int i = 0; i < rows.rowCount(); i++) {
+      String k = rows.stringColumn("dataset").get(i) + "|" + rows.intColumn("flipPercent").get(i) + "|"
+          + rows.stringColumn("method").get(i);
+      acc.computeIfAbsent(k, x -> new ArrayList<>()).add(new double[] {rows.doubleColumn("test_error").getDouble(i),
+          rows.booleanColumn("diverged").get(i) ? 1 : 0});
+    }
+    StringColumn ds = StringColumn.create("data");
+    DoubleColumn flip = DoubleColumn.create("extra flips %");
+    StringColumn method = StringColumn.create("method");
+    DoubleColumn splits = DoubleColumn.create("splits");
+    DoubleColumn te = DoubleColumn.create("test error %");
+    DoubleColumn sd = DoubleColumn.create("sd");
+    DoubleColumn div = DoubleColumn.create("fraction diverged");
+    DoubleColumn paper = DoubleColumn.create("paper (not available)");
+    StringColumn note = StringColumn.create("note");
+    acc.forEach((k, v) -> {
+      String[] p = k.split("\\|");
+      double[] e = v.stream().mapToDouble(a -> 100 * a[0]).toArray();
+      ds.append(p[0]);
+      flip.append(Double.parseDouble(p[1]));
+      method.append(p[2]);
+      splits.append(v.size());
+      te.append(Summaries.mean(e));
+      sd.append(Summaries.sd(e));
+      div.append(Summaries.mean(v.stream().mapToDouble(a -> a[1]).toArray()));
+      paper.append(RepPaper.figureTestError(p[0], p[2]));
+      note.append(p[0].equals("diabetes") ? "random splits (Rätsch's partitions unavailable)" : "");
+    });
+    for (String d : c.datasets()) {
+      if (!available(d)) {
+        ds.append(d);
+        flip.append(0);
+        method.append("all");
+        splits.append(0);
+        te.append(Double.NaN);
+        sd.append(Double.NaN);
+        div.append(Double.NaN);
+        paper.append(Double.NaN);
+        note.append("MISSING: " + HABERMAN_MISSING);
+      }
+    }
+    return Table.create("Figures 5–6: test error", ds, flip, method, splits, te, sd, div, paper, note);
+  }
+  /**
+   * Figures 5–6's claims against a {@link #summary} table: per data set and flip rate, whether REP's mean test
+   * error is below both EP's and PEP's, with the differences in percentage points beside the split-to-split sd
+   * (the paper's bar heights are not available, so only the direction can be compared).
+   */
+  public static Table agreement(Table summary) {
+    Map<String, double[]> byKey = new LinkedHashMap<>();
+    for (int r = 0; r < summary.rowCount(); r++) {
+      int k = RepMethods.METHODS.indexOf(summary.stringColumn("method").get(r));
+      if (k < 0) {
+        continue;
+      }
+      String key = summary.stringColumn("data").get(r) + "|" + (int) summary.doubleColumn("extra flips %").getDouble(r);
+      double[] v = byKey.computeIfAbsent(key, x -> new double[] {Double.NaN, Double.NaN, Double.NaN, 0});
+      v[k] = summary.doubleColumn("test error %").getDouble(r);
+      v[3] = Math.max(v[3], summary.doubleColumn("sd").getDouble(r));
+    }
+    StringColumn ds = StringColumn.create("data");
+    DoubleColumn flip = DoubleColumn.create("extra flips %");
+    DoubleColumn dEp = DoubleColumn.create("REP − EP (pp)");
+    DoubleColumn dPep = DoubleColumn.create("REP − PEP (pp)");
+    DoubleColumn sd = DoubleColumn.create("largest sd (pp)");
+    StringColumn verdict = StringColumn.create("REP lowest (paper: yes)");
+    byKey.forEach((k, v) -> {
+      String[] p = k.split("\\|");
+      ds.append(p[0]);
+      flip.append(Double.parseDouble(p[1]));
+      dEp.append(v[2] - v[0]);
+      dPep.append(v[2] - v[1]);
+      sd.append(v[3]);
+      verdict.append(v[2] < v[0] && v[2] < v[1] ? "yes" : v[2] <= v[0] && v[2] <= v[1] ? "tie" : "no");
+    });
+    return Table.create("Figures 5–6: the paper's claim (REP lowest test error) against ours", ds, flip, dEp, dPep,
+        sd, verdict);
+  }
+}

@@ -1,0 +1,69 @@
+package org.approxgp.papers.rep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import org.approxgp.data.Dataset;
+import org.approxgp.data.Split;
+import org.approxgp.experiment.ProjectPaths;
+import org.junit.jupiter.api.Test;
+
+class RepUciTest {
+
+  @Test
+  void dataSetsHaveThePapersSizesAndPlusMinusOneLabels() {
+    for (String name : new String[] {"heart", "pima", "diabetes", "spam"}) {
+      Dataset d = RepUci.dataset(name);
+      RepUci.Protocol p = RepUci.PROTOCOLS.get(name);
+      assertEquals(p.nTrain() + p.nTest(), d.size(), name);
+      assertTrue(Arrays.stream(d.target()).allMatch(v -> v == 1 || v == -1), name);
+      assertTrue(Arrays.stream(d.target()).anyMatch(v -> v == 1) && Arrays.stream(d.target()).anyMatch(v -> v == -1));
+    }
+    assertEquals(13, RepUci.dataset("heart").dimension());
+    assertEquals(8, RepUci.dataset("diabetes").dimension());
+    assertEquals(268, Arrays.stream(RepUci.dataset("diabetes").target()).filter(v -> v > 0).count());
+    assertEquals(1813, Arrays.stream(RepUci.dataset("spam").target()).filter(v -> v > 0).count());
+  }
+
+  @Test
+  void habermanIsReportedMissing() {
+    assertFalse(RepUci.available("haberman"));
+    assertThrows(IllegalArgumentException.class, () -> RepUci.dataset("haberman"));
+    RepUci.Config c = RepUci.Config.forMode(ProjectPaths.Mode.QUICK, "keep");
+    assertTrue(RepUci.experiment(c).trials().stream().noneMatch(k -> k.dataset().equals("haberman")));
+  }
+
+  @Test
+  void splitsHaveThePapersSizesAndAreSeeded() {
+    for (String name : new String[] {"heart", "pima", "diabetes", "spam"}) {
+      RepUci.Protocol p = RepUci.PROTOCOLS.get(name);
+      int n = p.nTrain() + p.nTest();
+      Split s = RepUci.split(name, n, 3);
+      assertEquals(p.nTrain(), s.train().length, name);
+      assertEquals(p.nTest(), s.test().length, name);
+      Set<Integer> all = new HashSet<>();
+      Arrays.stream(s.train()).forEach(all::add);
+      Arrays.stream(s.test()).forEach(all::add);
+      assertEquals(n, all.size());
+      assertEquals(s, RepUci.split(name, n, 3));
+      assertFalse(s.equals(RepUci.split(name, n, 4)));
+    }
+    assertThrows(IllegalArgumentException.class, () -> RepUci.split("heart", 200, 0));
+  }
+
+  @Test
+  void configsFollowTheModes() {
+    RepUci.Config full = RepUci.Config.forMode(ProjectPaths.Mode.FULL, "keep");
+    var trials = RepUci.experiment(full).trials();
+    // heart 20 + pima 20 + diabetes 100 splits, spam 100 × 5 flip rates; three methods each
+    assertEquals(3 * (20 + 20 + 100 + 100 * 5), trials.size());
+    RepUci.Config smoke = RepUci.Config.forMode(ProjectPaths.Mode.SMOKE, "clip");
+    assertEquals(3, RepUci.experiment(smoke).trials().size());
+    assertEquals(1, smoke.lengthscales().size());
+  }
+}
