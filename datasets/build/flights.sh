@@ -34,8 +34,16 @@ if command -v flock >/dev/null; then
   flock 9
   complete && exit 0   # another process finished it while we waited
 fi
-command -v node >/dev/null && command -v npm >/dev/null \
-  || die "node and npm are needed once to fetch and convert flights-3m (Debian: apt-get install nodejs npm)"
+if ! { command -v node >/dev/null && command -v npm >/dev/null; }; then
+  # the project installs its own tools: on Debian as root, fetch node and npm with apt (once)
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    say "node/npm missing: installing nodejs and npm with apt-get (once) ..."
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; } >&2 \
+      || die "apt-get install nodejs npm failed; install Node.js 18+ with npm and run again"
+  fi
+  command -v node >/dev/null && command -v npm >/dev/null \
+    || die "node and npm are needed once to fetch and convert flights-3m (Debian: apt-get install nodejs npm)"
+fi
 
 work=$(mktemp -d "$cache/.work.XXXXXX")
 trap 'rm -rf "$work"' EXIT

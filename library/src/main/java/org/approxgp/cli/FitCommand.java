@@ -52,8 +52,19 @@ final class FitCommand implements Callable<Integer> {
       description = "noisy-step: label-flip probability in (0, 0.5), fixed (not learned)")
   Double epsilon;
 
-  @Option(names = "--inference", defaultValue = "ep", description = "ep (default), laplace, vb, qp")
+  @Option(names = "--inference", defaultValue = "ep", description = "ep (default), laplace, vb, qp, power-ep, rep")
   String inference;
+
+  @Option(names = "--power", paramLabel = "U", description = "power-ep: the power u in (0, 1] (default 0.8)")
+  Double power;
+
+  @Option(names = "--penalty", paramLabel = "C", description = "rep: the l1 penalty c >= 0 (default 20)")
+  Double penalty;
+
+  @Option(names = "--negative-sites", paramLabel = "keep|clip",
+      description = "EP family: keep negative site precisions or clip them to 0 (default clip for ep/qp, keep for"
+          + " power-ep/rep)")
+  String negativeSites;
 
   @Option(names = "--kernel", defaultValue = "se-iso", description = "se-iso (default), se-ard, linear")
   String kernel;
@@ -106,9 +117,9 @@ final class FitCommand implements Callable<Integer> {
     Likelihood lik = Likelihoods.byName(likelihood, epsilon);
     InferenceMethod method;
     try {
-      method = Methods.byName(inference);
+      method = Methods.configured(inference, power, penalty, negativeSites);
     } catch (IllegalArgumentException e) {
-      throw CliException.badInput("--inference: " + e.getMessage());
+      throw CliException.badInput(e.getMessage());
     }
     Datasets.TrainTest data;
     try {
@@ -208,6 +219,12 @@ final class FitCommand implements Callable<Integer> {
     sum.put("iterations", fit.iterations());
     sum.put("inference_iterations", fit.posterior().diagnostics().iterations());
     sum.put("converged", fit.converged());
+    org.approxgp.inference.Diagnostics diag = fit.posterior().diagnostics();
+    sum.put("sweeps", diag.iterations());
+    sum.put("diverged", diag.diverged());
+    if (inference.equals("rep")) {
+      sum.put("relaxed_sites", diag.relaxedSites());
+    }
     sum.put("seconds", fit.seconds());
     if (logLik != null) {
       sum.put("test_error", testError);

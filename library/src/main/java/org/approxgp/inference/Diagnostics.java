@@ -16,12 +16,30 @@ import java.util.List;
  * @param message free text: what the method wants a user to know ("" if nothing)
  * @param trace the stopping rule's value after each iteration, in order (for EP/QP the RMS site change
  *     of each sweep; its last entry is {@code finalChange}); empty when a method records none
+ * @param diverged the EP-family verdict: the run ended without converging, either at the sweep cap or
+ *     stopped early because it oscillated (see {@link SiteLoop.Options#oscillationWindow()}; the
+ *     {@code message} says which). A result, never an exception. False for methods that record no
+ *     verdict (Laplace, VB)
+ * @param alphaTrace R(iter) = ‖α_iter − α_{iter−1}‖₂ after each sweep, α the predictive-mean weights
+ *     (μ = m₀ + Kα), α₀ that of the starting sites (Qi &amp; Guo, "Message passing with relaxed moment
+ *     matching", §6.2 and Fig. 3); empty when a method records none
+ * @param relaxedSites Relaxed EP: sites whose last update used a relaxation bᵢ ≠ 0 (0 for other methods)
  */
 public record Diagnostics(String method, int iterations, boolean converged, double finalChange,
-    double seconds, double jitter, int clippedSites, int skippedSites, String message, List<Double> trace) {
+    double seconds, double jitter, int clippedSites, int skippedSites, String message, List<Double> trace,
+    boolean diverged, List<Double> alphaTrace, int relaxedSites) {
 
   public Diagnostics {
     trace = trace == null ? List.of() : List.copyOf(trace);
+    alphaTrace = alphaTrace == null ? List.of() : List.copyOf(alphaTrace);
+    message = message == null ? "" : message;
+  }
+
+  /** Diagnostics with a convergence trace and no EP-family verdict (diverged false, no α trace). */
+  public Diagnostics(String method, int iterations, boolean converged, double finalChange, double seconds,
+      double jitter, int clippedSites, int skippedSites, String message, List<Double> trace) {
+    this(method, iterations, converged, finalChange, seconds, jitter, clippedSites, skippedSites, message, trace,
+        false, List.of(), 0);
   }
 
   /** Diagnostics without a convergence trace. */
@@ -37,6 +55,7 @@ public record Diagnostics(String method, int iterations, boolean converged, doub
         + (jitter > 0 ? ", jitter " + jitter : "")
         + (clippedSites > 0 ? ", " + clippedSites + " clipped sites" : "")
         + (skippedSites > 0 ? ", " + skippedSites + " skipped sites" : "")
+        + (relaxedSites > 0 ? ", " + relaxedSites + " relaxed sites" : "")
         + ")" + (message.isEmpty() ? "" : " " + message);
   }
 }

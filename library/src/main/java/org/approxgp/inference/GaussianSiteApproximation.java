@@ -26,9 +26,16 @@ final class GaussianSiteApproximation {
   final double[] sigmaDiag;
   final double[] mu;
   final double[] alpha;
+  /** Cholesky factor of K (the KEEP parameterisation; null for the √τ̃ form, where {@link #sw} is set). */
+  final Cholesky kChol;
 
   private GaussianSiteApproximation(int n, Matrix k, double priorMean, double[] tau, double[] nu, double[] sw,
       Cholesky chol, Matrix sigma, double[] sigmaDiag, double[] mu, double[] alpha) {
+    this(n, k, priorMean, tau, nu, sw, chol, sigma, sigmaDiag, mu, alpha, null);
+  }
+
+  private GaussianSiteApproximation(int n, Matrix k, double priorMean, double[] tau, double[] nu, double[] sw,
+      Cholesky chol, Matrix sigma, double[] sigmaDiag, double[] mu, double[] alpha, Cholesky kChol) {
     this.n = n;
     this.k = k;
     this.priorMean = priorMean;
@@ -40,6 +47,7 @@ final class GaussianSiteApproximation {
     this.sigmaDiag = sigmaDiag;
     this.mu = mu;
     this.alpha = alpha;
+    this.kChol = kChol;
   }
 
   /**
@@ -110,14 +118,125 @@ final class GaussianSiteApproximation {
     return new GaussianSiteApproximation(n, k, priorMean, tau.clone(), nu.clone(), sw, chol, sigma, diag, mu, alpha);
   }
 
+  /**
+   * The posterior for site precisions of any sign (the KEEP policy, Minka 2001): a parameterisation that
+   * never takes √τ̃. With K = L Lᵀ (factored once per run by the caller, jitter reported),
+   * <pre>
+   * B = I + Lᵀ S̃ L,   Σ = (K⁻¹ + S̃)⁻¹ = L B⁻¹ Lᵀ,   μ = m₀ + Σ (ν̃ − τ̃ m₀),
+   * α = K⁻¹(μ − m₀) = L⁻ᵀ B⁻¹ Lᵀ (ν̃ − τ̃ m₀).
+   * </pre>
+   * Since Lᵀ Σ⁻¹ L = B, B is symmetric positive definite exactly when the posterior is, so its Cholesky
+   * factorisation (no jitter: a jitter would hide an indefinite posterior) is the positive-definiteness
+   * test. log|B| = log|I + S̃K| = log|I + S̃½ K S̃½| (Sylvester), the same determinant the √τ̃ form
+   * factors, so the evidence formula of {@link SiteLoop} applies unchanged.
+   *
+   * @throws org.approxgp.linalg.NotPositiveDefiniteException when B (equivalently Σ) is not positive definite
+   */
+  static GaussianSiteApproximation computeKeep(Matrix k, Cholesky kChol, double priorMean, double[] tau,
+      double[] nu, boolean fullSigma) {
+    int n = k.rows();
+    for (int i = 0; i < n; i++) {
+      if (!Double.isFinite(tau[i]) || !Double.isFinite(nu[i])) {
+        throw new IllegalArgumentException("site " + i + " is (" + tau[i] + ", " + nu[i] + "); it must be finite");
+      }
+    }
+    Matrix l = kChol.lower();
+    // B = I + Lᵀ (S̃ L)
+    Matrix sl = l.copy();
+    sl.scaleRowsCols(tau, ones(n));
+    Matrix b = l.multTransA(sl);
+    double[] bd = b.data();
+    for (int r = 0; r < n; r++) {
+      for (int c = 0; c < r; c++) {
+        double avg = 0.5 * (bd[r * n + c] + bd[c * n + r]);
+        bd[r * n + c] = avg;
+        bd[c * n + r] = avg;
+      }
+    }
+    b.addDiagonal(1.0);
+    Cholesky chol = Cholesky.factor(b, org.approxgp.linalg.JitterPolicy.none());
+    double[] nuc = new double[n];
+    for (int i = 0; i < n; i++) {
+      nuc[i] = nu[i] - tau[i] * priorMean;
+    }
+    // α = L⁻ᵀ B⁻¹ Lᵀ ν̃c
+    double[] alpha = kChol.solveUpper(chol.solve(l.multTransA(nuc)));
+    // V = C⁻¹ Lᵀ (C the Cholesky factor of B): Σ = VᵀV, μ − m₀ = Vᵀ V ν̃c
+    Matrix v = chol.solveLower(l.transpose());
+    double[] mu = v.multTransA(v.mult(nuc));
+    for (int i = 0; i < n; i++) {
+      mu[i] += priorMean;
+    }
+    double[] vd = v.data();
+    double[] diag = new double[n];
+    for (int r = 0; r < n; r++) {
+      int o = r * n;
+      for (int i = 0; i < n; i++) {
+        diag[i] += vd[o + i] * vd[o + i];
+      }
+    }
+    Matrix sigma = fullSigma ? v.gram() : null;
+    return new GaussianSiteApproximation(n, k, priorMean, tau.clone(), nu.clone(), null, chol, sigma, diag, mu,
+        alpha, kChol);
+  }
+
+  /**
+   * Predictive latent variances k** − k*ᵀ (K + S̃⁻¹)⁻¹ k* at test points with cross-covariances
+   * {@code ks} (n × m) and prior variances {@code kss} (R&amp;W eq. 3.61). √τ̃ form: k** − ‖L⁻¹ S̃½ k*‖²
+   * (Alg. 3.6). KEEP form: (K + S̃⁻¹)⁻¹ = K⁻¹ − K⁻¹ Σ K⁻¹, so with w = L_K⁻¹ k* the variance is
+   * k** − ‖w‖² + ‖C⁻¹ w‖² (C the factor of B). Not clamped here.
+   */
+  double[] predictiveVariance(Matrix ks, double[] kss) {
+    int m = kss.length;
+    double[] var = kss.clone();
+    if (kChol == null) {
+      Matrix sks = ks.copy();
+      sks.scaleRowsCols(sw, ones(m));
+      Matrix v = chol.solveLower(sks);
+      double[] vd = v.data();
+      for (int r = 0; r < n; r++) {
+        int o = r * m;
+        for (int j = 0; j < m; j++) {
+          var[j] -= vd[o + j] * vd[o + j];
+        }
+      }
+      return var;
+    }
+    Matrix w = kChol.solveLower(ks);
+    Matrix u = chol.solveLower(w);
+    double[] wd = w.data();
+    double[] ud = u.data();
+    for (int r = 0; r < n; r++) {
+      int o = r * m;
+      for (int j = 0; j < m; j++) {
+        var[j] += ud[o + j] * ud[o + j] - wd[o + j] * wd[o + j];
+      }
+    }
+    return var;
+  }
+
   static double[] ones(int n) {
     double[] o = new double[n];
     java.util.Arrays.fill(o, 1.0);
     return o;
   }
 
-  /** R = S̃½ B⁻¹ S̃½ = (K + S̃⁻¹)⁻¹ (n × n, new matrix). */
+  /**
+   * R = S̃½ B⁻¹ S̃½ = (K + S̃⁻¹)⁻¹ (n × n, new matrix). In the KEEP form, by Woodbury,
+   * (K + S̃⁻¹)⁻¹ = S̃ − S̃ (K⁻¹ + S̃)⁻¹ S̃ = S̃ − S̃ Σ S̃, defined for any sign of τ̃ (and τ̃ = 0).
+   */
   Matrix rMatrix() {
+    if (kChol != null) {
+      Matrix l = kChol.lower();
+      Matrix v = chol.solveLower(l.transpose());
+      Matrix r = v.gram();
+      r.scale(-1);
+      r.scaleRowsCols(tau, tau);
+      for (int i = 0; i < n; i++) {
+        r.set(i, i, r.get(i, i) + tau[i]);
+      }
+      return r;
+    }
     Matrix r = chol.inverse();
     r.scaleRowsCols(sw, sw);
     return r;

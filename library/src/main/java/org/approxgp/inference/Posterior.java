@@ -75,28 +75,18 @@ public final class Posterior {
 
   /**
    * Latent predictive distribution at test inputs (R&amp;W eq. 3.60–3.61 in the stable form of
-   * Alg. 3.6): mean m₀ + K*ᵀ α, variance k** − ‖L⁻¹ S̃^½ K*‖².
+   * Alg. 3.6): mean m₀ + K*ᵀ α, variance k** − ‖L⁻¹ S̃^½ K*‖² (with negative site precisions kept, the
+   * form of {@code GaussianSiteApproximation.predictiveVariance}).
    */
   public Prediction predict(double[][] xTest) {
     Matrix ks = problem.kernel().cross(problem.x(), xTest); // n × m
     double[] kss = problem.kernel().diagonal(xTest);
-    int n = approx.n;
     int m = xTest.length;
     double[] mean = ks.multTransA(approx.alpha);
     for (int j = 0; j < m; j++) {
       mean[j] += approx.priorMean;
     }
-    Matrix sks = ks.copy();
-    sks.scaleRowsCols(approx.sw, GaussianSiteApproximation.ones(m));
-    Matrix v = approx.chol.solveLower(sks);
-    double[] vd = v.data();
-    double[] var = kss.clone();
-    for (int r = 0; r < n; r++) {
-      int o = r * m;
-      for (int j = 0; j < m; j++) {
-        var[j] -= vd[o + j] * vd[o + j];
-      }
-    }
+    double[] var = approx.predictiveVariance(ks, kss);
     for (int j = 0; j < m; j++) {
       // roundoff can push a tiny variance below zero far from the data; never return a negative variance
       var[j] = Math.max(var[j], 0.0);

@@ -2,6 +2,7 @@ package org.approxgp.inference;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
 import org.approxgp.linalg.NotPositiveDefiniteException;
@@ -35,11 +36,19 @@ public final class SiteLoop {
   /** What to do with a proposed site whose precision τ̃ is negative. */
   public enum NegativeSitePrecision {
     /**
-     * τ̃ ← 0, ν̃ kept (GPML's {@code infEP}); counted in {@link Diagnostics#clippedSites()}. A policy
-     * that keeps τ̃ &lt; 0 needs a factorisation of the posterior that does not take √τ̃ (R&amp;W §3.6
-     * does); it would be added here as a further constant, handled where {@code CLIP} is.
+     * τ̃ ← 0, ν̃ kept (GPML's {@code infEP}); counted in {@link Diagnostics#clippedSites()}. The
+     * posterior is formed in the √τ̃ form of R&amp;W §3.6 (B = I + S̃½ K S̃½).
      */
-    CLIP
+    CLIP,
+    /**
+     * τ̃ &lt; 0 kept (Minka 2001's EP). The posterior is formed without √τ̃: K = L Lᵀ (factored once per
+     * run with the options' jitter policy, or {@link JitterPolicy#standard()} when that allows none; the
+     * jitter is reported), B = I + Lᵀ S̃ L, Σ = L B⁻¹ Lᵀ ({@code GaussianSiteApproximation.computeKeep}).
+     * B is positive definite exactly when Σ is; a posterior that is not (B fails to factor, or a
+     * rank-one update would make a marginal variance non-positive) is an {@link InferenceException}
+     * saying so, with the diagnostics so far.
+     */
+    KEEP
   }
 
   /**
@@ -52,9 +61,14 @@ public final class SiteLoop {
    * @param jitter Cholesky jitter policy for B (reported in the diagnostics)
    * @param gradient whether to compute ∂ log Z / ∂θ
    * @param negativeSites what to do with a negative proposed site precision
+   * @param oscillationWindow W &gt; 0: stop early, as diverged, when the stopping rule's value (the RMS
+   *     site change of a sweep) has not set a new minimum in the last W sweeps (every one of them is
+   *     ≥ the minimum over all earlier sweeps; checked after every sweep from sweep W + 1 on). A
+   *     converging run, however slowly, keeps setting new minima; one caught in a cycle or wandering
+   *     does not. 0 = off (the run continues to the sweep cap)
    */
   public record Options(Ep.Schedule schedule, double damping, double tolerance, int maxSweeps, JitterPolicy jitter,
-      boolean gradient, NegativeSitePrecision negativeSites) {
+      boolean gradient, NegativeSitePrecision negativeSites, int oscillationWindow) {
 
     public Options {
       if (schedule == null || jitter == null || negativeSites == null) {
@@ -69,40 +83,59 @@ public final class SiteLoop {
       if (maxSweeps < 1) {
         throw new IllegalArgumentException("maxSweeps must be >= 1, got " + maxSweeps);
       }
+      if (oscillationWindow < 0) {
+        throw new IllegalArgumentException("oscillationWindow must be >= 0, got " + oscillationWindow);
+      }
     }
 
-    /** Sequential, no damping, tolerance 1e-6 (QP paper §6), 1000 sweeps, no jitter, gradient on, clip. */
+    /** The options with the default oscillation window ({@value #DEFAULT_OSCILLATION_WINDOW} sweeps). */
+    public Options(Ep.Schedule schedule, double damping, double tolerance, int maxSweeps, JitterPolicy jitter,
+        boolean gradient, NegativeSitePrecision negativeSites) {
+      this(schedule, damping, tolerance, maxSweeps, jitter, gradient, negativeSites, DEFAULT_OSCILLATION_WINDOW);
+    }
+
+    /** Default {@link #oscillationWindow()}: 50 sweeps. */
+    public static final int DEFAULT_OSCILLATION_WINDOW = 50;
+
+    /**
+     * Sequential, no damping, tolerance 1e-6 (QP paper §6), 1000 sweeps, no jitter, gradient on, clip,
+     * oscillation window 50.
+     */
     public static Options defaults() {
       return new Options(Ep.Schedule.SEQUENTIAL, 1.0, 1e-6, 1000, JitterPolicy.none(), true,
           NegativeSitePrecision.CLIP);
     }
 
     public Options withSchedule(Ep.Schedule s) {
-      return new Options(s, damping, tolerance, maxSweeps, jitter, gradient, negativeSites);
+      return new Options(s, damping, tolerance, maxSweeps, jitter, gradient, negativeSites, oscillationWindow);
     }
 
     public Options withDamping(double d) {
-      return new Options(schedule, d, tolerance, maxSweeps, jitter, gradient, negativeSites);
+      return new Options(schedule, d, tolerance, maxSweeps, jitter, gradient, negativeSites, oscillationWindow);
     }
 
     public Options withTolerance(double t) {
-      return new Options(schedule, damping, t, maxSweeps, jitter, gradient, negativeSites);
+      return new Options(schedule, damping, t, maxSweeps, jitter, gradient, negativeSites, oscillationWindow);
     }
 
     public Options withMaxSweeps(int m) {
-      return new Options(schedule, damping, tolerance, m, jitter, gradient, negativeSites);
+      return new Options(schedule, damping, tolerance, m, jitter, gradient, negativeSites, oscillationWindow);
     }
 
     public Options withJitter(JitterPolicy j) {
-      return new Options(schedule, damping, tolerance, maxSweeps, j, gradient, negativeSites);
+      return new Options(schedule, damping, tolerance, maxSweeps, j, gradient, negativeSites, oscillationWindow);
     }
 
     public Options withGradient(boolean g) {
-      return new Options(schedule, damping, tolerance, maxSweeps, jitter, g, negativeSites);
+      return new Options(schedule, damping, tolerance, maxSweeps, jitter, g, negativeSites, oscillationWindow);
     }
 
     public Options withNegativeSites(NegativeSitePrecision p) {
-      return new Options(schedule, damping, tolerance, maxSweeps, jitter, gradient, p);
+      return new Options(schedule, damping, tolerance, maxSweeps, jitter, gradient, p, oscillationWindow);
+    }
+
+    public Options withOscillationWindow(int w) {
+      return new Options(schedule, damping, tolerance, maxSweeps, jitter, gradient, negativeSites, w);
     }
   }
 
@@ -130,10 +163,18 @@ public final class SiteLoop {
     GaussianSiteApproximation approx;
     double logZ;
     double[] grad;
+    boolean keep = options.negativeSites() == NegativeSitePrecision.KEEP;
+    run.keep = keep;
     try {
       boolean seq = options.schedule() == Ep.Schedule.SEQUENTIAL;
-      approx = GaussianSiteApproximation.compute(k, problem.priorMean(), tau, nu, options.jitter(), seq);
-      run.noteJitter(approx.chol.jitter());
+      Cholesky kChol = null;
+      if (keep) {
+        JitterPolicy jp = options.jitter().maxTries() > 0 ? options.jitter() : JitterPolicy.standard();
+        kChol = Cholesky.factor(k, jp);
+        run.noteJitter(kChol.jitter());
+      }
+      approx = posterior(k, kChol, problem.priorMean(), tau, nu, options, seq, run);
+      double[] alphaPrev = approx.alpha;
       while (run.sweeps < options.maxSweeps()) {
         Sites before = Sites.of(tau, nu);
         if (seq) {
@@ -143,10 +184,11 @@ public final class SiteLoop {
         }
         run.site = -1;
         run.sweeps++;
-        approx = GaussianSiteApproximation.compute(k, problem.priorMean(), tau, nu, options.jitter(), seq);
-        run.noteJitter(approx.chol.jitter());
+        approx = posterior(k, kChol, problem.priorMean(), tau, nu, options, seq, run);
         run.change = before.rmsChange(Sites.of(tau, nu));
         run.trace.add(run.change);
+        run.alphaTrace.add(distance(approx.alpha, alphaPrev));
+        alphaPrev = approx.alpha;
         if (!Double.isFinite(run.change)) {
           throw new InferenceException("non-finite site parameters after sweep " + run.sweeps,
               run.diagnostics(false), null);
@@ -155,7 +197,16 @@ public final class SiteLoop {
           converged = true;
           break;
         }
+        if (oscillating(run.trace, options.oscillationWindow())) {
+          run.message = "diverged: oscillation (no new minimum of the site change in the last "
+              + options.oscillationWindow() + " sweeps)";
+          break;
+        }
       }
+      if (!converged && run.message.isEmpty()) {
+        run.message = "diverged: sweep cap " + options.maxSweeps() + " reached";
+      }
+      run.relaxed = update.relaxedSites(state);
       logZ = logEvidence(problem, update, state, approx, run);
       run.site = -1;
       if (!Double.isFinite(logZ)) {
@@ -172,6 +223,12 @@ public final class SiteLoop {
     } catch (InferenceException e) {
       throw e;
     } catch (NotPositiveDefiniteException e) {
+      if (keep) {
+        throw new InferenceException((!run.factoredK
+            ? "K could not be factored (KEEP policy)" : "the posterior covariance is not positive definite"
+            + " (B = I + L^T S L could not be factored; negative site precisions kept)") + run.where(),
+            run.diagnostics(false), e);
+      }
       throw new InferenceException("B = I + S^1/2 K S^1/2 could not be factored" + run.where(),
           run.diagnostics(false), e);
     } catch (ArithmeticException e) {
@@ -180,11 +237,61 @@ public final class SiteLoop {
     return new Posterior(problem, approx, logZ, grad, run.diagnostics(converged));
   }
 
+  /** The posterior from the sites in the policy's parameterisation; notes the jitter. */
+  private static GaussianSiteApproximation posterior(Matrix k, Cholesky kChol, double m0, double[] tau,
+      double[] nu, Options options, boolean fullSigma, Run run) {
+    GaussianSiteApproximation a;
+    if (kChol != null) {
+      run.factoredK = true;
+      a = GaussianSiteApproximation.computeKeep(k, kChol, m0, tau, nu, fullSigma);
+    } else {
+      a = GaussianSiteApproximation.compute(k, m0, tau, nu, options.jitter(), fullSigma);
+    }
+    run.noteJitter(a.chol.jitter());
+    return a;
+  }
+
+  /** ‖a − b‖₂. */
+  static double distance(double[] a, double[] b) {
+    double s = 0;
+    for (int i = 0; i < a.length; i++) {
+      double d = a[i] - b[i];
+      s += d * d;
+    }
+    return Math.sqrt(s);
+  }
+
+  /**
+   * The oscillation test of {@link Options#oscillationWindow()}: W &gt; 0, more than W sweeps done, and
+   * every one of the last W values of {@code trace} ≥ the minimum of the values before them.
+   */
+  static boolean oscillating(List<Double> trace, int w) {
+    int s = trace.size();
+    if (w <= 0 || s <= w) {
+      return false;
+    }
+    double best = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < s - w; i++) {
+      best = Math.min(best, trace.get(i));
+    }
+    for (int i = s - w; i < s; i++) {
+      if (trace.get(i) < best) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Mutable per-run counters and progress (confined to one call). */
   private static final class Run {
     final String method;
     final long t0;
     final List<Double> trace = new ArrayList<>();
+    final List<Double> alphaTrace = new ArrayList<>();
+    String message = "";
+    boolean keep;
+    boolean factoredK;
+    int relaxed;
     int sweeps;
     int site = -1;
     boolean evidence;
@@ -213,7 +320,7 @@ public final class SiteLoop {
 
     Diagnostics diagnostics(boolean converged) {
       return new Diagnostics(method, sweeps, converged, change, (System.nanoTime() - t0) * 1e-9, jitter, clipped,
-          skipped, "", trace);
+          skipped, converged ? "" : message, trace, !converged && !message.isEmpty(), alphaTrace, relaxed);
     }
   }
 
@@ -240,6 +347,9 @@ public final class SiteLoop {
         case CLIP -> {
           tauNew = 0;
           run.clipped++;
+        }
+        case KEEP -> {
+          // kept as proposed (Minka 2001)
         }
         default -> throw new IllegalStateException("unhandled policy " + options.negativeSites());
       }
@@ -284,6 +394,12 @@ public final class SiteLoop {
       System.arraycopy(sd, i * n, s, 0, i + 1);
       for (int j = i + 1; j < n; j++) {
         s[j] = sd[j * n + i];
+      }
+      if (run.keep && !(1 + dtau * sii > 0)) {
+        // the new marginal variance Σᵢᵢ/(1 + Δτ Σᵢᵢ) would not be positive
+        throw new InferenceException("the posterior covariance is not positive definite: site precision "
+            + tau[i] + " makes the marginal variance of f" + i + " non-positive" + run.where(),
+            run.diagnostics(false), null);
       }
       double c = dtau / (1 + dtau * sii);
       double a = dnu - c * (mu[i] + dnu * sii);

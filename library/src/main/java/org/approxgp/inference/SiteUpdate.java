@@ -16,13 +16,13 @@ package org.approxgp.inference;
  * a method adapts during a run (Relaxed EP's per-site parameters bᵢ, counters, caches) lives in the state.
  * Methods without state use {@link Void} and return null.
  *
- * <p><b>Writing Power EP and Relaxed EP.</b> Power EP with power u (Minka 2004) removes only u·site:
- * its {@link #cavity} returns τ₋ = 1/Σᵢᵢ − u τ̃ᵢ, ν₋ = μᵢ/Σᵢᵢ − u ν̃ᵢ; its {@link #propose} projects the
+ * <p><b>Power EP and Relaxed EP.</b> {@link PowerEp} (Minka 2004) removes only u·site: its
+ * {@link #cavity} returns τ₋ = 1/Σᵢᵢ − u τ̃ᵢ, ν₋ = μᵢ/Σᵢᵢ − u ν̃ᵢ; its {@link #propose} projects the
  * u-powered tilted distribution N(f | ν₋/τ₋, 1/τ₋) p(yᵢ | f)^u to moments (μ̂, σ̂²) and returns the site
- * (projection / cavity)^{1/u}, i.e. τ̃ = (1/σ̂² − τ₋)/u, ν̃ = (μ̂/σ̂² − ν₋)/u; u = 1 is EP. Relaxed EP
- * keeps its bᵢ in the state created by {@link #start}, reads and updates them in {@link #propose}, and
- * uses them in {@link #logZ}. Neither needs a change in {@link SiteLoop}: damping, clipping and the
- * rank-one updates act on the returned site whatever rule produced it.
+ * (projection / cavity)^{1/u}, i.e. τ̃ = (1/σ̂² − τ₋)/u, ν̃ = (μ̂/σ̂² − ν₋)/u; u = 1 is EP. {@link RelaxedEp}
+ * keeps its bᵢ in the state created by {@link #start}, chooses and records them in {@link #propose}, and
+ * reports them through {@link #relaxedSites}. Neither needed a change in {@link SiteLoop}: damping, the
+ * negative-site policy and the rank-one updates act on the returned site whatever rule produced it.
  *
  * <p><b>The evidence term.</b> {@link SiteLoop} evaluates R&amp;W eq. 3.65 in the stable form of
  * eq. 3.73–3.74 with EP's full cavity τ₋ = 1/Σᵢᵢ − τ̃ᵢ: every Gaussian term is the loop's, and
@@ -76,4 +76,12 @@ public interface SiteUpdate<S> {
    * (siteTau, siteNu); see the class comment.
    */
   double logZ(S state, Problem problem, int i, double mean, double variance, double siteTau, double siteNu);
+
+  /**
+   * How many sites the run relaxed (Relaxed EP: last update with bᵢ ≠ 0), read once at the end of the
+   * run for {@link Diagnostics#relaxedSites()}. Default 0.
+   */
+  default int relaxedSites(S state) {
+    return 0;
+  }
 }

@@ -3,7 +3,7 @@
  * an immutable Gaussian {@link org.approxgp.inference.Posterior} q(f) = N(μ, Σ) written with Gaussian
  * sites, its log evidence (the ELBO for VB), the gradient of that in the kernel's log-hyperparameters,
  * and {@link org.approxgp.inference.Diagnostics} (iterations, convergence, a convergence trace, clipped
- * and skipped sites).
+ * and skipped sites, the EP family's α trace and divergence verdict).
  *
  * <ul>
  *   <li>The EP family runs in one loop, {@link org.approxgp.inference.SiteLoop}, driving a
@@ -12,12 +12,19 @@
  *       ({@link org.approxgp.inference.Ep}; Minka 2001; Rasmussen &amp; Williams 2006 §3.6, Alg. 3.5,
  *       eq. 3.65/3.73–3.74, gradient eq. 5.27), with the W2 projection Quantile Propagation
  *       ({@link org.approxgp.inference.Qp}; Zhang, Walder, Bonilla, Rizoiu &amp; Xie, NeurIPS 2020), with an
- *       Lp projection its appendix-B generalisation. Power EP and Relaxed EP are further
- *       {@code SiteUpdate}s (see its class comment).</li>
+ *       Lp projection its appendix-B generalisation. {@link org.approxgp.inference.PowerEp} (Minka 2004)
+ *       and {@link org.approxgp.inference.RelaxedEp} (Qi &amp; Guo, "Message passing with relaxed moment
+ *       matching") are further {@code SiteUpdate}s. Negative site precisions are clipped (GPML) or kept
+ *       (Minka; a parameterisation without √τ̃), {@link org.approxgp.inference.SiteLoop.NegativeSitePrecision};
+ *       every run records the α trace of Qi &amp; Guo's Fig. 3 and a divergence verdict.</li>
  *   <li>{@link org.approxgp.inference.Laplace}: Newton for the mode (R&amp;W §3.4, Alg. 3.1, eq. 3.32;
  *       gradient §5.5.1, Alg. 5.1).</li>
  *   <li>{@link org.approxgp.inference.Vb}: the variational Gaussian approximation (Opper &amp; Archambeau
  *       2009), optimised by natural-gradient steps on the site parameters (Khan &amp; Lin 2017).</li>
+ *   <li>Reference (exact or MCMC) posteriors to measure the approximations against:
+ *       {@link org.approxgp.inference.LinearExactPosterior} (the 2-D linear-kernel problem of Qi &amp; Guo's REP
+ *       Fig. 1, by nested quadrature and by importance sampling) and
+ *       {@link org.approxgp.inference.EllipticalSliceSampler} (Murray, Adams &amp; MacKay, AISTATS 2010).</li>
  * </ul>
  *
  * <p><b>Notation</b> (R&amp;W §3.6, GPML's {@code infEP.m}): sites t̃ᵢ(fᵢ) ∝ exp(−½ τ̃ᵢ fᵢ² + ν̃ᵢ fᵢ) in

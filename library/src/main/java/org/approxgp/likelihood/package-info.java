@@ -18,5 +18,10 @@
  * adaptive quadrature, split at the likelihood's breakpoints; analytic implementations override them and
  * {@code LikelihoodContractTest} checks each override against its default. Likelihood hyperparameters
  * (Gaussian noise variance) are exposed on a log scale and learned by {@code GpModel.fit}.
+ *
+ * <p>Likelihoods: {@link org.approxgp.likelihood.Probit}, {@link org.approxgp.likelihood.Gaussian},
+ * {@link org.approxgp.likelihood.PoissonSquareLink} and {@link org.approxgp.likelihood.NoisyStep} (the label-noise
+ * step of Qi &amp; Guo's Relaxed EP, eq. 8; its ε is fixed, not learned; not log-concave, so EP sites can have
+ * negative precision).
  */
 package org.approxgp.likelihood;

@@ -2,18 +2,32 @@ package org.approxgp.model;
 
 import java.util.List;
 import org.approxgp.inference.Ep;
+import org.approxgp.inference.PowerEp;
+import org.approxgp.inference.RelaxedEp;
+import org.approxgp.inference.SiteLoop;
 
 /** Inference methods by name, as the command line and notebooks select them. */
 public final class Methods {
   private Methods() {}
 
+  /** Power EP's default power, u = 0.8 (Qi &amp; Guo, Fig. 1 and 2). */
+  public static final double DEFAULT_POWER = 0.8;
+
+  /**
+   * Relaxed EP's default penalty, c = 20 (Qi &amp; Guo, Fig. 1a; Fig. 2 uses 10). The paper's c multiplies
+   * its own objective (eq. 35–36), whose scale is not the clean KL's; see {@link RelaxedEp}.
+   */
+  public static final double DEFAULT_PENALTY = 20;
+
   /** Names accepted by {@link #byName}. */
   public static List<String> names() {
-    return List.of("ep", "qp", "laplace", "vb");
+    return List.of("ep", "qp", "laplace", "vb", "power-ep", "rep");
   }
 
   /**
-   * The method called {@code name} with its default options.
+   * The method called {@code name} with its default options. "power-ep" is {@link #powerEp(double)}
+   * with u = {@value #DEFAULT_POWER}, "rep" is {@link #relaxedEp(double)} with c = {@value #DEFAULT_PENALTY};
+   * both keep negative site precisions (Minka's EP, as the paper), ep and qp clip them (GPML).
    *
    * @throws IllegalArgumentException for an unknown name (the message lists the known ones)
    */
@@ -25,7 +39,104 @@ public final class Methods {
       case "qp" -> InferenceMethod.withNumericalGradient(InferenceMethod.qp(Ep.Options.defaults()), 1e-4);
       case "laplace" -> InferenceMethod.laplace(org.approxgp.inference.Laplace.Options.defaults());
       case "vb" -> InferenceMethod.vb(org.approxgp.inference.Vb.Options.defaults());
+      case "power-ep" -> powerEp(DEFAULT_POWER);
+      case "rep" -> relaxedEp(DEFAULT_PENALTY);
       default -> throw new IllegalArgumentException("unknown inference method '" + name + "'; known: " + names());
+    };
+  }
+
+  /** The loop options Power EP and Relaxed EP use by default: EP's, with negative site precisions kept. */
+  public static SiteLoop.Options keepOptions() {
+    return SiteLoop.Options.defaults().withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
+  }
+
+  /** Power EP with power u and {@link #keepOptions()}; named "power-ep". */
+  public static InferenceMethod powerEp(double u) {
+    return powerEp(u, keepOptions());
+  }
+
+  /**
+   * Power EP with power u in the site loop with {@code options} (e.g. CLIP via
+   * {@link SiteLoop.Options#withNegativeSites}), named "power-ep". Its evidence gradient is by central
+   * differences (h = 1e-4 in log θ): the loop's R&amp;W eq. 5.27 form holds only at an EP fixed point.
+   */
+  public static InferenceMethod powerEp(double u, SiteLoop.Options options) {
+    PowerEp rule = PowerEp.of(u);
+    SiteLoop.Options o = options.withGradient(false);
+    return InferenceMethod.withNumericalGradient(
+        InferenceMethod.of("power-ep", (pr, w) -> SiteLoop.run(pr, rule, o, w)), 1e-4);
+  }
+
+  /** Relaxed EP with penalty c (clean objective, reading B) and {@link #keepOptions()}; named "rep". */
+  public static InferenceMethod relaxedEp(double c) {
+    return relaxedEp(RelaxedEp.of(c), keepOptions());
+  }
+
+  /**
+   * The given Relaxed EP rule (objective, site reading) in the site loop with {@code options}, named "rep",
+   * with a central-difference evidence gradient (h = 1e-4 in log θ).
+   */
+  public static InferenceMethod relaxedEp(RelaxedEp rule, SiteLoop.Options options) {
+    SiteLoop.Options o = options.withGradient(false);
+    return InferenceMethod.withNumericalGradient(
+        InferenceMethod.of("rep", (pr, w) -> SiteLoop.run(pr, rule, o, w)), 1e-4);
+  }
+
+  /**
+   * The method called {@code name} with the command line's settings (null = the method's default):
+   * {@code power} u ∈ (0, 1] for "power-ep" only, {@code penalty} c ≥ 0 (finite) for "rep" only,
+   * {@code negativeSites} "keep" or "clip" for the EP family (ep, qp, power-ep, rep; default clip for
+   * ep/qp, keep for power-ep/rep).
+   *
+   * @throws IllegalArgumentException naming the option, for an unknown name, an out-of-range value or a
+   *     setting the method does not take
+   */
+  public static InferenceMethod configured(String name, Double power, Double penalty, String negativeSites) {
+    if (!names().contains(name)) {
+      throw new IllegalArgumentException("--inference: unknown inference method '" + name + "'; known: " + names());
+    }
+    if (power != null && !name.equals("power-ep")) {
+      throw new IllegalArgumentException("--power applies to --inference power-ep only, not to " + name);
+    }
+    if (penalty != null && !name.equals("rep")) {
+      throw new IllegalArgumentException("--penalty applies to --inference rep only, not to " + name);
+    }
+    if (power != null && !(power > 0 && power <= 1)) {
+      throw new IllegalArgumentException("--power must be in (0, 1], got " + power);
+    }
+    if (penalty != null && !(penalty >= 0 && Double.isFinite(penalty))) {
+      throw new IllegalArgumentException("--penalty must be finite and >= 0, got " + penalty);
+    }
+    boolean epFamily = List.of("ep", "qp", "power-ep", "rep").contains(name);
+    SiteLoop.NegativeSitePrecision policy = null;
+    if (negativeSites != null) {
+      if (!epFamily) {
+        throw new IllegalArgumentException("--negative-sites applies to ep, qp, power-ep and rep, not to " + name);
+      }
+      policy = switch (negativeSites) {
+        case "keep" -> SiteLoop.NegativeSitePrecision.KEEP;
+        case "clip" -> SiteLoop.NegativeSitePrecision.CLIP;
+        default -> throw new IllegalArgumentException("--negative-sites must be keep or clip, got '" + negativeSites
+            + "'");
+      };
+    }
+    if (policy == null) {
+      if (name.equals("power-ep") && power != null) {
+        return powerEp(power);
+      }
+      if (name.equals("rep") && penalty != null) {
+        return relaxedEp(penalty);
+      }
+      return byName(name);
+    }
+    return switch (name) {
+      case "ep" -> InferenceMethod.ep(Ep.Options.defaults().withNegativeSites(policy));
+      case "qp" -> InferenceMethod.withNumericalGradient(
+          InferenceMethod.qp(Ep.Options.defaults().withNegativeSites(policy)), 1e-4);
+      case "power-ep" -> powerEp(power == null ? DEFAULT_POWER : power,
+          SiteLoop.Options.defaults().withNegativeSites(policy));
+      default -> relaxedEp(RelaxedEp.of(penalty == null ? DEFAULT_PENALTY : penalty),
+          SiteLoop.Options.defaults().withNegativeSites(policy));
     };
   }
 }

@@ -69,6 +69,15 @@ public final class Adam {
   }
 
   /** Steps taken. */
+  /** An ascent step: {@link #step} along −gradient (for maximising a bound). */
+  public void ascend(double[] x, double[] gradient) {
+    double[] neg = new double[gradient.length];
+    for (int i = 0; i < neg.length; i++) {
+      neg[i] = -gradient[i];
+    }
+    step(x, neg);
+  }
+
   public int steps() {
     return t;
   }

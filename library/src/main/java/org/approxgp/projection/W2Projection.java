@@ -195,22 +195,21 @@ public final class W2Projection implements Projection {
   }
 
   /**
-   * The breakpoints of p(y | ·) where the density itself jumps (a noisy step at 0). Only there does the tilted
-   * quantile function, and so the integrand, get a kink; at a breakpoint where p only vanishes continuously (the
-   * square-link Poisson's log singularity at f = 0) the integrand stays smooth and the sinh-trapezoid rule keeps
-   * its exponential convergence. A jump is a relative difference above 1e-6 between p at b ∓ 1e-9·max(1, |b|).
+   * The breakpoints b of the likelihood where log p(y | ·) jumps (a step), probed at b ± 1e-9 (1 + |b|): there
+   * q̃ jumps and N(Φ⁻¹(F)) has a kink. A breakpoint where log p is continuous (the Poisson square link's
+   * log f² → −∞ from both sides at 0) leaves q̃ smooth enough for the trapezoid rule and is not returned.
    */
   static double[] jumps(Likelihood lik, double y) {
     return java.util.Arrays.stream(lik.breakpoints(y)).filter(b -> {
-      double h = 1e-9 * Math.max(1, Math.abs(b));
-      double lo = Math.exp(lik.logDensity(y, b - h).value());
-      double hi = Math.exp(lik.logDensity(y, b + h).value());
-      return Math.abs(hi - lo) > 1e-6 * Math.max(lo, hi);
+      double h = 1e-9 * (1 + Math.abs(b));
+      double lo = lik.logDensity(y, b - h).value();
+      double hi = lik.logDensity(y, b + h).value();
+      return Double.isFinite(lo) && Double.isFinite(hi) && Math.abs(hi - lo) > 1e-6;
     }).toArray();
   }
 
   /**
-   * ∫ g over ℝ for a likelihood with breakpoints (a step: q̃ jumps there, so N(Φ⁻¹(F)) has a kink and the
+   * ∫ g over ℝ for a likelihood whose log density jumps (a step: q̃ jumps there, so N(Φ⁻¹(F)) has a kink and the
    * trapezoid rule's exponential convergence is lost): adaptive Gauss–Kronrod ({@link Quadrature}) with the
    * range split at the breakpoints and, to keep the scale of the tilted distribution in view, at
    * c, c ± 2s, c ± 8s, c ± 30s.

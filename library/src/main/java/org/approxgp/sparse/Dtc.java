@@ -7,6 +7,7 @@ import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
+import org.approxgp.optimize.Adam;
 
 /**
  * DTC++: stochastic variational GP regression with inducing points (SVGP; Hensman, Fusi &amp; Lawrence 2013,
@@ -25,8 +26,8 @@ import org.approxgp.linalg.Matrix;
  *       S⁻¹ ← (1 − ρ)S⁻¹ + ρ(K_uu⁻¹ + (n/|B|) σ⁻² A_B A_Bᵀ), S⁻¹m ← (1 − ρ)S⁻¹m + ρ (n/|B|) σ⁻² A_B y_B
  *       with A_B = K_uu⁻¹ K_uB (Hensman et al. 2013, §3.1). With ρ = 1 on the full data this is the optimum
  *       q of Titsias (2009) in one step;</li>
- *   <li>hyperparameters θ = (log ℓ, log σ_f², log σ²), if learned: one Adam step (Kingma &amp; Ba 2015; a private
- *       step rule here, β₁ = 0.9, β₂ = 0.999, ε = 10⁻⁸) along the minibatch estimate of ∂L/∂θ at the current
+ *   <li>hyperparameters θ = (log ℓ, log σ_f², log σ²), if learned: one Adam step (Kingma &amp; Ba 2015;
+ *       {@link org.approxgp.optimize.Adam}, β₁ = 0.9, β₂ = 0.999, ε = 10⁻⁸) along the minibatch estimate of ∂L/∂θ at the current
  *       (m, S), computed analytically (formulas at {@code accumulate} and {@code finishWith} below).</li>
  * </ol>
  * The minibatch estimate of L before the step is reported to the {@link IterationListener}. Minibatches are
@@ -198,7 +199,7 @@ public final class Dtc {
       }
       this.rng = new SplittableRandom(options.seed());
       shuffle();
-      this.adam = new Adam(params.length, options.hyperLearningRate());
+      this.adam = new Adam(params.length, Adam.Settings.of(options.hyperLearningRate()));
       SeArd k = kernelOf(params, train.d(), ard);
       this.q = InducingPosterior.prior(kuu(k, inducing));
     }
@@ -456,31 +457,5 @@ public final class Dtc {
       k.accumulateGradient(Matrix.wrap(mM, mM, g), kzz, z.x(), z.x(), grad);
     }
     return value;
-  }
-
-  /** Adam (Kingma &amp; Ba 2015, Algorithm 1) for ascent, private to the inducing-point methods. */
-  static final class Adam {
-    private final double[] m1;
-    private final double[] m2;
-    private final double rate;
-    private int t;
-
-    Adam(int n, double rate) {
-      this.m1 = new double[n];
-      this.m2 = new double[n];
-      this.rate = rate;
-    }
-
-    /** x ← x + α m̂/(√v̂ + ε) with bias-corrected moments of g (β₁ = 0.9, β₂ = 0.999, ε = 1e-8). */
-    void ascend(double[] x, double[] g) {
-      t++;
-      double c1 = 1 - Math.pow(0.9, t);
-      double c2 = 1 - Math.pow(0.999, t);
-      for (int i = 0; i < x.length; i++) {
-        m1[i] = 0.9 * m1[i] + 0.1 * g[i];
-        m2[i] = 0.999 * m2[i] + 0.001 * g[i] * g[i];
-        x[i] += rate * (m1[i] / c1) / (Math.sqrt(m2[i] / c2) + 1e-8);
-      }
-    }
   }
 }

@@ -7,6 +7,7 @@ import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
+import org.approxgp.optimize.Adam;
 
 /**
  * PIC++: the partitioned inducing-point baseline of the sVBSSGP paper (§5, Table 1) — the anytime PIC of
@@ -167,7 +168,7 @@ public final class Pic {
     private final Blocks blocks;
     private final int[] nonEmpty;
     private final SplittableRandom rng;
-    private final Dtc.Adam adam;
+    private final Adam adam;
     private final double[] params; // (log ℓ…, log σ_f², log σ²)
     private final InducingPosterior q;
     private SquaredExponential kernel;
@@ -204,7 +205,7 @@ public final class Pic {
         }
       }
       this.rng = new SplittableRandom(options.seed());
-      this.adam = new Dtc.Adam(params.length, options.hyperLearningRate());
+      this.adam = new Adam(params.length, Adam.Settings.of(options.hyperLearningRate()));
       this.q = InducingPosterior.prior(Dtc.kuu(Dtc.kernelOf(params, train.d(), ard), inducing));
     }
 

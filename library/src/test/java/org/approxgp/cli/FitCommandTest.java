@@ -216,16 +216,17 @@ class FitCommandTest {
   }
 
   /**
-   * fit with the noisy-step likelihood (EP, fixed hyperparameters) writes the probit-style PRED.csv with
+   * fit with the noisy-step likelihood (EP and QP, fixed hyperparameters) writes the probit-style PRED.csv with
    * p_positive = ε + (1 − 2ε) Φ(μ/σ) (not √(1 + σ²)) and log_lik = log p(y* | μ, σ²) per row.
    */
-  @Test
-  void noisyStepFitWritesProbabilitiesWithTheStepPredictive() throws IOException {
-    Path out = dir.resolve("noisy-pred.csv");
-    Path sum = dir.resolve("noisy-sum.json");
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"ep", "qp"})
+  void noisyStepFitWritesProbabilitiesWithTheStepPredictive(String inference) throws IOException {
+    Path out = dir.resolve("noisy-pred-" + inference + ".csv");
+    Path sum = dir.resolve("noisy-sum-" + inference + ".json");
     Run r = run("fit", "--train", train.toString(), "--test", test.toString(), "--label", "label", "--likelihood",
-        "noisy-step", "--epsilon", "0.1", "--lengthscale", "2", "--no-optimize", "--out", out.toString(),
-        "--summary", sum.toString());
+        "noisy-step", "--epsilon", "0.1", "--inference", inference, "--lengthscale", "2", "--no-optimize", "--out",
+        out.toString(), "--summary", sum.toString());
     assertEquals(0, r.code(), r.err());
     List<String> lines = Files.readAllLines(out);
     assertEquals("latent_mean,latent_variance,p_positive,log_lik", lines.get(0));
@@ -243,5 +244,6 @@ class FitCommandTest {
     }
     String json = Files.readString(sum);
     assertTrue(json.contains("\"likelihood\": \"noisy-step\"") && json.contains("\"epsilon\": 0.1"), json);
+    System.out.println("noisy-step " + inference + " fit: " + r.err().strip());
   }
 }

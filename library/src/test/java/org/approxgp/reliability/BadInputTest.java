@@ -224,6 +224,20 @@ class BadInputTest {
         "--lengthscales", "3 values"));
     c.add(fitOption("--positive not a class", new String[] {"--positive", "7"}, "'7'", "column 'label'"));
     c.add(fitOption("unknown option", new String[] {"--frobnicate"}, "--frobnicate"));
+    // --- the EP family's options (issue 14)
+    c.add(cli("--power 1.5", "fit", concat(FIT_PROBIT, "--inference", "power-ep", "--power", "1.5"), "--power",
+        "(0, 1]"));
+    c.add(cli("--power 0", "fit", concat(FIT_PROBIT, "--inference", "power-ep", "--power", "0"), "--power"));
+    c.add(cli("--power with ep", "fit", concat(FIT_PROBIT, "--power", "0.5"), "--power", "power-ep"));
+    c.add(cli("--penalty -1", "fit", concat(FIT_PROBIT, "--inference", "rep", "--penalty", "-1"), "--penalty"));
+    c.add(cli("--penalty Infinity", "fit", concat(FIT_PROBIT, "--inference", "rep", "--penalty", "Infinity"),
+        "--penalty"));
+    c.add(cli("--penalty with power-ep", "fit", concat(FIT_PROBIT, "--inference", "power-ep", "--penalty", "3"),
+        "--penalty", "rep"));
+    c.add(cli("--negative-sites foo", "fit", concat(FIT_PROBIT, "--negative-sites", "foo"), "--negative-sites",
+        "'foo'"));
+    c.add(cli("--negative-sites with laplace", "fit", concat(FIT_PROBIT, "--inference", "laplace",
+        "--negative-sites", "keep"), "--negative-sites", "laplace"));
     String[] fitNoisy = concat(FIT_PROBIT, "--likelihood", "noisy-step", "--epsilon", "0.2");
     c.add(fitOption("noisy-step without --epsilon", new String[] {"--likelihood", "noisy-step"}, "--epsilon"));
     c.add(cli("noisy-step --epsilon 0.7", "fit", replace(fitNoisy, "--epsilon", "0.7"), "--epsilon", "(0, 0.5)"));
@@ -237,6 +251,29 @@ class BadInputTest {
         List.of("--label"), null, null));
     c.add(new Case("--positive with counts", "fit", countsTrain(), countsTrain(), concat(FIT_COUNTS, "--positive",
         "1"), null, List.of("--positive"), null, null));
+    // --- regress (sparse regression)
+    String[] regress = {"regress", "--model", "ssgp", "--train", "{train}", "--test", "{test}", "--target", "label",
+        "--iterations", "2", "--features", "4", "--out", "{out}"};
+    c.add(cli("regress --model foo", "regress", replace(regress, "--model", "foo"), "--model", "'foo'"));
+    c.add(cli("regress --features 3 (odd)", "regress", replace(regress, "--features", "3"), "--features", "even"));
+    c.add(cli("regress --iterations 0", "regress", replace(regress, "--iterations", "0"), "--iterations"));
+    c.add(cli("regress --gamma 2", "regress", concat(regress, "--gamma", "2"), "--gamma", "[0, 1]"));
+    c.add(cli("regress --samples 0", "regress", concat(regress, "--samples", "0"), "--samples"));
+    c.add(cli("regress --partitions beyond n", "regress", concat(replace(regress, "--model", "svbssgp"),
+        "--partitions", "100000"), "--partitions", "training rows"));
+    c.add(cli("regress --inducing beyond n", "regress", concat(replace(regress, "--model", "dtc"), "--inducing",
+        "100000"), "--inducing", "training rows"));
+    c.add(cli("regress --minibatch 0 for dtc", "regress", concat(replace(regress, "--model", "dtc"),
+        "--minibatch", "0"), "--minibatch"));
+    c.add(cli("regress missing --target", "regress", without(regress, "--target"), "--target"));
+    c.add(cli("regress --target not a column", "regress", replace(regress, "--target", "nope"), "nope"));
+    c.add(new Case("regress target not a number", "regress", "a,b,label\n1,2,0.5\n3,4,x\n5,6,1\n", null, regress,
+        null, List.of(t, "row 3", "column 'label'"), null, null));
+    c.add(new Case("regress constant target", "regress", "a,b,label\n1,2,1\n3,4,1\n5,6,1\n", null, regress, null,
+        List.of(t, "column 'label'", "constant"), null, null));
+    c.add(new Case("regress: existing output survives a bad test file", "regress", null,
+        "a,b,label\n0.1,oops,1\n", regress, "mean,variance\nprevious\n", List.of("test.csv", "row 2", "column 'b'"),
+        null, null));
     // --- tilted
     c.add(cli("--cavity-variance -1", "tilted", replace(TILTED, "--cavity-variance", "-1"), "--cavity-variance"));
     c.add(cli("--cavity-variance 0", "tilted", replace(TILTED, "--cavity-variance", "0"), "--cavity-variance"));

@@ -1,0 +1,387 @@
+package org.approxgp.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.approxgp.data.DataException;
+import org.approxgp.data.Dataset;
+import org.approxgp.data.Datasets;
+import org.approxgp.data.RegressionData;
+import org.approxgp.data.Standardizer;
+import org.approxgp.data.TargetKind;
+import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.sparse.Dtc;
+import org.approxgp.sparse.KMeans;
+import org.approxgp.sparse.Pic;
+import org.approxgp.sparse.RegressionPrediction;
+import org.approxgp.sparse.Ssgp;
+import org.approxgp.sparse.Svbssgp;
+import org.approxgp.sparse.Vssgp;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code approxgp regress}: sparse GP regression (the sVBSSGP paper's models and baselines) on TRAIN, predictions
+ * for TEST. Inputs are standardised with TRAIN's mean and sd, the target with TRAIN's mean and sd; predictions
+ * are returned in the target's units. RMSE and MNLP follow the paper's §5 definitions.
+ */
+@Command(name = "regress", mixinStandardHelpOptions = true,
+    description = "Sparse GP regression on TRAIN (Gaussian noise), predictions for TEST. Every column except "
+        + "--target is a feature.")
+final class RegressCommand implements Callable<Integer> {
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--model", required = true, description = "ssgp, vssgp, svbssgp, dtc (DTC++ = SVGP), pic (PIC++)")
+  String model;
+
+  @Option(names = "--train", required = true, paramLabel = "TRAIN.csv", description = "training CSV (header row)")
+  String train;
+
+  @Option(names = "--test", required = true, paramLabel = "TEST.csv",
+      description = "test CSV; its --target column may be absent")
+  String test;
+
+  @Option(names = "--target", required = true, paramLabel = "COLUMN", description = "target column (real values)")
+  String target;
+
+  @Option(names = "--features", defaultValue = "40", paramLabel = "2m",
+      description = "number of basis functions 2m, even (ssgp, vssgp, svbssgp; default 40, the paper's)")
+  int features;
+
+  @Option(names = "--partitions", paramLabel = "P",
+      description = "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/20))")
+  Integer partitions;
+
+  @Option(names = "--inducing", defaultValue = "250", paramLabel = "M",
+      description = "inducing points, k-means centroids (dtc, pic; default 250, the paper's)")
+  int inducing;
+
+  @Option(names = "--iterations", defaultValue = "100", paramLabel = "T", description = "iterations (default 100)")
+  int iterations;
+
+  @Option(names = "--gamma", defaultValue = "0", paramLabel = "G",
+      description = "svbssgp test conditional γ in [0, 1] (default 0: local data of the test point's partition)")
+  double gamma;
+
+  @Option(names = "--samples", defaultValue = "5", paramLabel = "R",
+      description = "svbssgp: samples of q(α) for the predictive (default 5, the paper's)")
+  int samples;
+
+  @Option(names = "--minibatch", paramLabel = "B",
+      description = "rows per step: vssgp and dtc (default min(1000, n)); svbssgp rows per sampled partition "
+          + "(default 0 = whole partitions, the paper's Theorem 1)")
+  Integer minibatch;
+
+  @Option(names = "--trace-every", defaultValue = "1", paramLabel = "K",
+      description = "with test targets: test RMSE every K iterations (svbssgp, dtc, pic; default 1)")
+  int traceEvery;
+
+  @Option(names = "--seed", defaultValue = "0", description = "random seed (default 0)")
+  long seed;
+
+  @Option(names = "--out", required = true, paramLabel = "PRED.csv", description = "mean,variance per TEST row")
+  Path out;
+
+  @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "fit summary")
+  Path summary;
+
+  private static final List<String> MODELS = List.of("ssgp", "vssgp", "svbssgp", "dtc", "pic");
+
+  /** One trace entry: iteration, objective, test RMSE (NaN when not computed), elapsed training seconds. */
+  private record TracePoint(int iteration, double objective, double rmse, double seconds) {}
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    checkOptions();
+    AtomicFiles.checkWritable(out, "--out");
+    Map<String, String> inputs = new LinkedHashMap<>();
+    inputs.put("--train", train);
+    inputs.put("--test", test);
+    AtomicFiles.checkDistinct(out, "--out", inputs);
+    if (summary != null) {
+      AtomicFiles.checkWritable(summary, "--summary");
+      inputs.put("--out", out.toString());
+      AtomicFiles.checkDistinct(summary, "--summary", inputs);
+    }
+    Datasets.TrainTest data;
+    try {
+      data = Datasets.loadTrainTest(train, test, target, TargetKind.REAL, null);
+    } catch (DataException e) {
+      throw CliException.badInput(e.getMessage());
+    }
+    Dataset tr = data.train();
+    Dataset te = data.test();
+    if (tr.dimension() == 0) {
+      throw CliException.badInput(train + ": row 1: no feature columns (every column except --target '" + target
+          + "' is a feature, and there is none)");
+    }
+    if (tr.size() < 2) {
+      throw CliException.badInput(train + ": need at least 2 training rows, got " + tr.size());
+    }
+    // standardise inputs and target on TRAIN only (paper §5)
+    Standardizer sx = Standardizer.fit(tr.features());
+    double[] yTrain = tr.target();
+    double yMean = 0;
+    for (double v : yTrain) {
+      yMean += v;
+    }
+    yMean /= yTrain.length;
+    double ss = 0;
+    for (double v : yTrain) {
+      ss += (v - yMean) * (v - yMean);
+    }
+    double ySd = Math.sqrt(ss / (yTrain.length - 1));
+    if (!(ySd > 0)) {
+      throw CliException.badInput(train + ": column '" + target + "' is constant (" + yMean + "); nothing to regress");
+    }
+    double[] ys = new double[yTrain.length];
+    for (int i = 0; i < ys.length; i++) {
+      ys[i] = (yTrain[i] - yMean) / ySd;
+    }
+    RegressionData trainData = RegressionData.of(sx.apply(tr.features()), ys);
+    RegressionData testData = RegressionData.of(sx.apply(te.features()), null);
+    double[] yTest = data.testHasTarget() ? te.target() : null;
+    int n = trainData.n();
+    int p = partitions != null ? partitions : Math.max(1, Math.min(200, n / 20));
+    if (p > n) {
+      throw CliException.badInput("--partitions " + p + " exceeds the " + n + " training rows");
+    }
+    if (("dtc".equals(model) || "pic".equals(model)) && inducing > n) {
+      throw CliException.badInput("--inducing " + inducing + " exceeds the " + n + " training rows");
+    }
+
+    final double mu = yMean;
+    final double sd = ySd;
+    List<TracePoint> trace = new ArrayList<>();
+    Progress progress = new Progress("regress " + model, iterations, System.console() != null);
+    long t0 = System.nanoTime();
+    double[] testSeconds = {0};
+    RegressionPrediction pred;
+    try {
+      pred = switch (model) {
+        case "ssgp" -> {
+          Ssgp fit = Ssgp.fit(trainData, Ssgp.Options.of(features / 2, iterations, seed), (it, obj, sec) -> {
+            trace.add(new TracePoint(it, obj, Double.NaN, sec));
+            progress.at(Math.min(it, iterations));
+          });
+          yield fit.predict(testData);
+        }
+        case "vssgp" -> {
+          int b = minibatch != null ? minibatch : Math.min(1000, n);
+          Vssgp fit = Vssgp.fit(trainData, Vssgp.Options.of(features / 2, iterations, b, seed), (it, obj, sec) -> {
+            trace.add(new TracePoint(it, obj, Double.NaN, sec));
+            progress.at(Math.min(it, iterations));
+          });
+          yield fit.predict(testData);
+        }
+        case "svbssgp" -> {
+          KMeans km = KMeans.fit(trainData, p, seed, 50);
+          int[] trainParts = km.assign(trainData);
+          int[] testParts = km.assign(testData);
+          Svbssgp.Options o = Svbssgp.Options.builder().m(features / 2).iterations(iterations).gamma(gamma)
+              .predictiveSamples(samples).minibatch(minibatch != null ? minibatch : 0).seed(seed).build();
+          Svbssgp.Training t = Svbssgp.start(trainData, trainParts, o);
+          runSteps(t0, testSeconds, trace, progress, () -> t.step(),
+              () -> t.current().predict(testData, testParts), yTest, mu, sd);
+          yield t.current().predict(testData, testParts);
+        }
+        case "dtc" -> {
+          int b = minibatch != null ? minibatch : Math.min(1000, n);
+          RegressionData z = KMeans.fit(trainData, inducing, seed, 50).centroidInputs();
+          Dtc.Trainer t = new Dtc.Trainer(trainData, z, initialKernel(trainData.d()), 0.25,
+              Dtc.Options.defaults(b, iterations, seed));
+          runSteps(t0, testSeconds, trace, progress, t::step, () -> t.snapshot().predict(testData),
+              yTest, mu, sd);
+          yield t.snapshot().predict(testData);
+        }
+        case "pic" -> {
+          KMeans parts = KMeans.fit(trainData, p, seed, 50);
+          int[] trainParts = parts.assign(trainData);
+          int[] testParts = parts.assign(testData);
+          RegressionData z = KMeans.fit(trainData, inducing, seed + 1, 50).centroidInputs();
+          Pic.Trainer t = new Pic.Trainer(trainData, trainParts, z, initialKernel(trainData.d()), 0.25,
+              Pic.Options.defaults(Math.min(10, p), iterations, seed));
+          runSteps(t0, testSeconds, trace, progress, t::step,
+              () -> t.snapshot().predict(testData, testParts), yTest, mu, sd);
+          yield t.snapshot().predict(testData, testParts);
+        }
+        default -> throw new IllegalStateException(model);
+      };
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      progress.done();
+      throw new CliException(model + " failed: " + e.getMessage(), 1);
+    }
+    double seconds = (System.nanoTime() - t0) * 1e-9 - testSeconds[0];
+    progress.done();
+
+    int m = testData.n();
+    double[] mean = new double[m];
+    double[] variance = new double[m];
+    StringBuilder csv = new StringBuilder("mean,variance\n");
+    for (int j = 0; j < m; j++) {
+      mean[j] = mu + sd * pred.mean()[j];
+      variance[j] = sd * sd * pred.variance()[j];
+      csv.append(mean[j]).append(',').append(variance[j]).append('\n');
+    }
+    RegressionPrediction inUnits = new RegressionPrediction(mean, variance);
+    Map<String, Object> sum = new LinkedHashMap<>();
+    sum.put("model", model);
+    sum.put("n_train", n);
+    sum.put("n_test", m);
+    sum.put("inputs", trainData.d());
+    sum.put("iterations", iterations);
+    if (!"dtc".equals(model)) {
+      sum.put("partitions", "ssgp".equals(model) || "vssgp".equals(model) ? null : p);
+    }
+    if (!"dtc".equals(model) && !"pic".equals(model)) {
+      sum.put("features", features);
+    } else {
+      sum.put("inducing", inducing);
+    }
+    if ("svbssgp".equals(model)) {
+      sum.put("gamma", gamma);
+      sum.put("samples", samples);
+    }
+    sum.put("seed", seed);
+    if (yTest != null) {
+      sum.put("rmse", inUnits.rmse(yTest));
+      sum.put("mnlp", inUnits.mnlp(yTest));
+    }
+    sum.put("train_seconds", seconds);
+    sum.put("seconds_per_iteration", iterations == 0 ? Double.NaN : seconds / iterations);
+    sum.put("target_mean", mu);
+    sum.put("target_sd", sd);
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (TracePoint tp : trace) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("iteration", tp.iteration());
+      r.put("objective", tp.objective());
+      if (!Double.isNaN(tp.rmse())) {
+        r.put("rmse", tp.rmse());
+      }
+      r.put("seconds", tp.seconds());
+      rows.add(r);
+    }
+    sum.put("trace", rows);
+    AtomicFiles.write(out, csv.toString());
+    if (summary != null) {
+      AtomicFiles.write(summary, Json.write(sum));
+    }
+    err.printf(Locale.ROOT, "%s: %d training rows, %d iterations, %.2f s (%.4f s per iteration)%s%n", model, n,
+        iterations, seconds, iterations == 0 ? Double.NaN : seconds / iterations,
+        yTest != null ? String.format(Locale.ROOT, ", test RMSE %.6g, MNLP %.6g", inUnits.rmse(yTest),
+            inUnits.mnlp(yTest)) : "");
+    return 0;
+  }
+
+  /**
+   * Runs the iterations of a stepping trainer; with test targets, the test RMSE (in the target's units) every
+   * {@code --trace-every} iterations and at the last one, its time excluded from the training time.
+   */
+  private void runSteps(long t0, double[] testSeconds, List<TracePoint> trace, Progress progress,
+      java.util.function.DoubleSupplier step,
+      java.util.function.Supplier<RegressionPrediction> predict, double[] yTest, double mu, double sd) {
+    for (int it = 1; it <= iterations; it++) {
+      double obj = step.getAsDouble();
+      double rmse = Double.NaN;
+      if (yTest != null && (it % traceEvery == 0 || it == iterations)) {
+        long s = System.nanoTime();
+        RegressionPrediction p = predict.get();
+        double sq = 0;
+        for (int j = 0; j < yTest.length; j++) {
+          double e = yTest[j] - (mu + sd * p.mean()[j]);
+          sq += e * e;
+        }
+        rmse = Math.sqrt(sq / yTest.length);
+        testSeconds[0] += (System.nanoTime() - s) * 1e-9;
+      }
+      trace.add(new TracePoint(it, obj, rmse, (System.nanoTime() - t0) * 1e-9 - testSeconds[0]));
+      progress.at(it);
+    }
+  }
+
+  /**
+   * A one-line progress bar with ETA on stderr, redrawn at most ten times a second, only on a terminal (a pipe,
+   * a notebook or CI gets the one summary line at the end instead).
+   */
+  private static final class Progress {
+    private final String name;
+    private final int total;
+    private final boolean interactive;
+    private final long start = System.nanoTime();
+    private long lastDraw = Long.MIN_VALUE;
+    private boolean drawn;
+
+    Progress(String name, int total, boolean interactive) {
+      this.name = name;
+      this.total = total;
+      this.interactive = interactive;
+    }
+
+    void at(int done) {
+      long now = System.nanoTime();
+      if (!interactive || (now - lastDraw < 100_000_000L && done < total)) {
+        return;
+      }
+      lastDraw = now;
+      double elapsed = (now - start) * 1e-9;
+      double eta = done == 0 ? Double.NaN : elapsed * (total - done) / done;
+      int filled = (int) Math.round(30.0 * done / total);
+      System.err.printf(Locale.ROOT, "\r%s [%s%s] %d/%d %3d%% elapsed %.0f s ETA %s", name, "#".repeat(filled),
+          ".".repeat(30 - filled), done, total, 100 * done / total, elapsed,
+          Double.isNaN(eta) ? "?" : String.format(Locale.ROOT, "%.0f s", eta));
+      drawn = true;
+    }
+
+    void done() {
+      if (drawn) {
+        System.err.println();
+        drawn = false;
+      }
+    }
+  }
+
+  /** SE-ARD at unit length-scales and signal variance on standardised inputs and target. */
+  private static SquaredExponential initialKernel(int d) {
+    double[] ell = new double[d];
+    java.util.Arrays.fill(ell, 1.0);
+    return SquaredExponential.ard(ell, 1.0);
+  }
+
+  private void checkOptions() {
+    if (!MODELS.contains(model)) {
+      throw CliException.badInput("--model: unknown model '" + model + "'; known: " + MODELS);
+    }
+    if (features < 2 || features % 2 != 0) {
+      throw CliException.badInput("--features must be an even number >= 2 (2m basis functions), got " + features);
+    }
+    if (partitions != null && partitions < 1) {
+      throw CliException.badInput("--partitions must be >= 1, got " + partitions);
+    }
+    if (inducing < 1) {
+      throw CliException.badInput("--inducing must be >= 1, got " + inducing);
+    }
+    if (iterations < 1) {
+      throw CliException.badInput("--iterations must be >= 1, got " + iterations);
+    }
+    if (!(gamma >= 0 && gamma <= 1)) {
+      throw CliException.badInput("--gamma must be in [0, 1], got " + gamma);
+    }
+    if (samples < 1) {
+      throw CliException.badInput("--samples must be >= 1, got " + samples);
+    }
+    if (minibatch != null && (minibatch < 0 || (minibatch == 0 && !"svbssgp".equals(model)))) {
+      throw CliException.badInput("--minibatch must be >= 1 (0 = whole partitions, svbssgp only), got " + minibatch);
+    }
+    if (traceEvery < 1) {
+      throw CliException.badInput("--trace-every must be >= 1, got " + traceEvery);
+    }
+  }
+}

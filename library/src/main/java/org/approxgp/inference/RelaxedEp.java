@@ -1,0 +1,397 @@
+package org.approxgp.inference;
+
+import java.util.Locale;
+import org.approxgp.likelihood.Likelihood;
+import org.approxgp.likelihood.NoisyStep;
+import org.approxgp.likelihood.TiltedMoments;
+import org.approxgp.special.GaussHermite;
+import org.approxgp.special.Normal;
+
+/**
+ * Relaxed EP (Qi &amp; Guo, "Message passing with relaxed moment matching", §3–5, Algorithm 1, eq. 5,
+ * 11–17, appendix B eq. 35–40), run in the one {@link SiteLoop}. Each site i carries a relaxation
+ * factor rᵢ(f) = exp(−bᵢ (f − mᵢ)²/2) (eq. 11; bᵢ a PRECISION, mᵢ the current site mean), chosen per
+ * update by a line search minimising the l1-penalised relaxed KL Q(bᵢ) + c|bᵢ| (eq. 5, 35). The bᵢ live
+ * in the per-run {@link State} ({@link #start}: all 0, i.e. EP). c → ∞ forces bᵢ = 0: EP exactly.
+ *
+ * <p><b>One update</b> (notation: EP cavity τ₋ = 1/λ, ν₋ = h/λ from {@link #cavity}, as eq. 12; old site
+ * (τ̃ᵢ, ν̃ᵢ) with mean mᵢ = ν̃ᵢ/τ̃ᵢ, or 0 while τ̃ᵢ = 0, the paper's initialisation):
+ * <ol>
+ * <li>relaxed cavity q^{\i} rᵢ, eq. 13: precision τ₋ + b, natural mean ν₋ + b mᵢ
+ *     (λ̃ = 1/(1/λ + b), h̃ = h − λ̃ b (h − mᵢ));</li>
+ * <li>tilted moments at the relaxed cavity, eq. 14 (y-general: ĥ, σ̂², log Ẑ from
+ *     {@link Likelihood#tilted} at (h̃, λ̃) — closed form where the likelihood has one);</li>
+ * <li>the site ({@link SiteReading}): reading B (default; eq. 5 and appendix B: q rᵢ = proj(tᵢ q^{\i} rᵢ),
+ *     so the site is the projection over the RELAXED cavity, eq. 15: τ̃ = 1/σ̂² − (τ₋ + b),
+ *     ν̃ = ĥ/σ̂² − (ν₋ + b mᵢ)); reading A (eq. 16 literally, rᵢ multiplied back: τ̃ = 1/σ̂² − τ₋,
+ *     ν̃ = ĥ/σ̂² − ν₋, i.e. q_new = proj(tᵢ q^{\i} rᵢ)). For b = 0 both are EP. See the implementation notes
+ *     (library/src/test/resources/likelihood/noisy-step/rep-implementation-notes.md §6.1).</li>
+ * </ol>
+ *
+ * <p><b>The objective Q(b)</b> ({@link Objective}); p̂ ∝ tᵢ q^{\i} rᵢ the relaxed tilted distribution,
+ * E₁ = E_p̂[log tᵢ]:
+ * <ul>
+ * <li>{@code CLEAN} (the notes' derivation from eq. 5): min over q of the normalised KL(p̂ ‖ q rᵢ), i.e. the
+ *     KL of p̂ from its Gaussian projection: E₁ − log Ẑ + ½ log(σ̂²/λ̃) + ½ − (σ̂² + (ĥ − h̃)²)/(2λ̃).</li>
+ * <li>{@code CLEAN_UNNORMALISED}: the same times the mass Ẑ_r = Ẑ (1 + bλ)^{−1/2}
+ *     exp(−b (h − mᵢ)²/(2(1 + bλ))) of tᵢ rᵢ q^{\i} (KL_r of eq. 5 for unnormalised densities, rᵢ(mᵢ) = 1).</li>
+ * <li>{@code EQ36}: eq. 36 as printed, with eq. 37–40 (δ, a_ii^new, ã_ii^new, F) reduced by algebra that
+ *     holds exactly (a_ii^new = 1/(τ₋ + τ_{i,b}), ã_ii^new = σ̂², F = σ̂² + ĥ², 1 + (b + 1/v_{i,b})λ = λ/σ̂²;
+ *     τ_{i,b}, ν_{i,b} the relaxed-cavity site of eq. 15), and ½ (mᵢ − h)²/(λ + 1/b) written as
+ *     ½ b (mᵢ − h)²/(1 + bλ) so that b = 0 is admissible:
+ *     E₁ − log Ẑ + ½(F τ_{i,b} − ĥ ν_{i,b}) + ½ log(σ̂²/λ) + ½ log(1 + bλ) − ½ b (mᵢ² − 2mᵢĥ + F)
+ *     + ½ b (mᵢ − h)²/(1 + bλ). It does not reconcile with a KL (notes §3); offered to test which
+ *     reading reproduces the figures.</li>
+ * </ul>
+ * E₁ is the one likelihood-specific piece of either form: the noisy step's closed form is eq. 36's first
+ * term, (1/Ẑ){[(1−ε) log(1−ε) − ε log ε] Φ(z) + ε log ε}; for any likelihood it equals
+ * ∂/∂u log ∫ N(f | h̃, λ̃) p(y | f)^u df at u = 1, computed here by a central difference of
+ * {@link Likelihood#powerTilted} (step 1e-4; exact to O(1e-8) for a closed-form power-tilted, as the noisy
+ * step's eq. 41), or, for a likelihood smooth in f, as E_N[p log p]/E_N[p] by 64-point Gauss–Hermite
+ * ({@link NoisyStep}: the closed form above). So both objectives run for every likelihood; eq. 36's
+ * printed closed forms are the
+ * noisy step's, and for other likelihoods only the clean form has a derivation behind it.
+ *
+ * <p><b>Line search</b> (the paper specifies none): G(b) = Q(b) + c|b| is minimised over the admissible
+ * b &gt; −1/λ (the relaxed cavity must be proper) restricted to b λ ∈ [{@code −0.9}, {@code 100}], starting
+ * from b = 0 (EP). G is probed at b = ±δ, δλ = 1e-3; a side is searched only when its probe is strictly
+ * below G(0) (so b = 0 is kept whenever it is a local minimum at that resolution — the search is local,
+ * and large c costs three evaluations per update). A side that descends is searched by Brent's method
+ * (golden section with parabolic steps, Brent 1973 ch. 5; tolerance 1e-6 on bλ) on [−0.9/λ, 0] or
+ * [0, 100/λ]; the smallest value found wins, b = 0 unless strictly beaten. A non-finite G is +∞. Brent
+ * finds a local minimum of its side only.
+ *
+ * <p><b>Evidence.</b> {@link #logZ} is EP's tilted normaliser at the unrelaxed cavity: the evidence of a
+ * REP posterior is the EP-form evidence at its sites (as QP's is); its gradient is not EP's, so the model
+ * layer uses central differences ({@code InferenceMethod.withNumericalGradient}).
+ */
+public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
+
+  /** The line-search objective Q(b) (class comment). */
+  public enum Objective {
+    CLEAN, CLEAN_UNNORMALISED, EQ36
+  }
+
+  /** How the new site follows from the relaxed projection (class comment; implementation notes §6.1). */
+  public enum SiteReading {
+    /** Site = projection / relaxed cavity (eq. 5, appendix B). Default. */
+    B,
+    /** Site = projection / unrelaxed cavity (eq. 16 literally). */
+    A
+  }
+
+  /** Lower end of the bracket, in units of the cavity precision (b ≥ −0.9/λ). */
+  public static final double MIN_RELATIVE_B = -0.9;
+  /** Upper end of the bracket, in units of the cavity precision (b ≤ 100/λ). */
+  public static final double MAX_RELATIVE_B = 100;
+  private static final double E1_STEP = 1e-4;
+  /** The probe δλ on each side of b = 0 (class comment). */
+  private static final double PROBE = 1e-3;
+  private static final GaussHermite GH = GaussHermite.of(64);
+
+  /**
+   * Per-run state: the current bᵢ, whether site i's last update relaxed (bᵢ ≠ 0), and the old site of
+   * the update in progress (set by {@link #cavity}, read by {@link #propose}).
+   */
+  public static final class State {
+    final double[] b;
+    final boolean[] relaxed;
+    final double[] oldTau;
+    final double[] oldNu;
+
+    State(int n) {
+      b = new double[n];
+      relaxed = new boolean[n];
+      oldTau = new double[n];
+      oldNu = new double[n];
+    }
+
+    /** A copy of the current bᵢ. */
+    public double[] relaxation() {
+      return b.clone();
+    }
+  }
+
+  private final double c;
+  private final Objective objective;
+  private final SiteReading reading;
+
+  private RelaxedEp(double c, Objective objective, SiteReading reading) {
+    if (!(c >= 0) || Double.isNaN(c)) {
+      throw new IllegalArgumentException("Relaxed EP needs a penalty c >= 0, got " + c);
+    }
+    if (objective == null || reading == null) {
+      throw new IllegalArgumentException("objective and reading must not be null");
+    }
+    this.c = c;
+    this.objective = objective;
+    this.reading = reading;
+  }
+
+  /** Relaxed EP with penalty c, the clean objective and reading B. */
+  public static RelaxedEp of(double c) {
+    return new RelaxedEp(c, Objective.CLEAN, SiteReading.B);
+  }
+
+  public static RelaxedEp of(double c, Objective objective, SiteReading reading) {
+    return new RelaxedEp(c, objective, reading);
+  }
+
+  public double penalty() {
+    return c;
+  }
+
+  public Objective objective() {
+    return objective;
+  }
+
+  public SiteReading reading() {
+    return reading;
+  }
+
+  @Override
+  public String name() {
+    String cs = c == Math.rint(c) && Math.abs(c) < 1e15 ? Long.toString((long) c) : Double.toString(c);
+    return "rep(c=" + cs + (objective == Objective.CLEAN ? "" : ", " + objective.name().toLowerCase(Locale.ROOT))
+        + (reading == SiteReading.B ? "" : ", reading " + reading) + ")";
+  }
+
+  @Override
+  public State start(Problem problem) {
+    return new State(problem.size());
+  }
+
+  @Override
+  public Cavity cavity(State state, int i, double mean, double variance, double siteTau, double siteNu) {
+    state.oldTau[i] = siteTau;
+    state.oldNu[i] = siteNu;
+    // EP's cavity, eq. 12: λ = (1/A_ii − 1/v_i)⁻¹, h = λ(h_i/A_ii − m_i/v_i)
+    return new Cavity(1.0 / variance - siteTau, mean / variance - siteNu);
+  }
+
+  @Override
+  public Site propose(State state, Problem problem, int i, Cavity cavity) {
+    double tauOld = state.oldTau[i];
+    double siteMean = tauOld != 0 ? state.oldNu[i] / tauOld : 0;
+    double y = problem.y()[i];
+    Likelihood lik = problem.likelihood();
+    double b = Double.isFinite(siteMean) ? lineSearch(lik, y, cavity, siteMean) : 0;
+    state.b[i] = b;
+    state.relaxed[i] = b != 0;
+    double tr = cavity.tau() + b;
+    double nr = b == 0 ? cavity.nu() : cavity.nu() + b * siteMean;
+    TiltedMoments t = lik.tilted(y, nr / tr, 1.0 / tr);
+    if (reading == SiteReading.B) {
+      // eq. 15: the site relative to the relaxed cavity
+      return new Site(1.0 / t.variance() - tr, t.mean() / t.variance() - nr);
+    }
+    // eq. 16 literally (reading A): r_i multiplied back in
+    return new Site(1.0 / t.variance() - cavity.tau(), t.mean() / t.variance() - cavity.nu());
+  }
+
+  /** argmin over the bracket of G(b) = Q(b) + c|b| (class comment). */
+  double lineSearch(Likelihood lik, double y, Cavity cav, double siteMean) {
+    double lambda = cav.variance();
+    double g0 = objective(lik, y, cav, siteMean, 0);
+    double probe = PROBE / lambda;
+    boolean right = objective(lik, y, cav, siteMean, probe) < g0;
+    boolean left = objective(lik, y, cav, siteMean, -probe) < g0;
+    double best = 0;
+    double gBest = g0;
+    if (right) {
+      double[] r = brent(lik, y, cav, siteMean, 0, MAX_RELATIVE_B / lambda, lambda);
+      if (r[1] < gBest) {
+        best = r[0];
+        gBest = r[1];
+      }
+    }
+    if (left) {
+      double[] l = brent(lik, y, cav, siteMean, MIN_RELATIVE_B / lambda, 0, lambda);
+      if (l[1] < gBest) {
+        best = l[0];
+      }
+    }
+    return best;
+  }
+
+  /** G(b) = Q(b) + c|b|, +∞ where not finite or not admissible. */
+  double objective(Likelihood lik, double y, Cavity cav, double siteMean, double b) {
+    double tr = cav.tau() + b;
+    if (!(tr > 0)) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double nr = b == 0 ? cav.nu() : cav.nu() + b * siteMean;
+    double lt = 1.0 / tr;
+    double ht = nr / tr;
+    double q;
+    try {
+      TiltedMoments t = lik.tilted(y, ht, lt);
+      double s2 = t.variance();
+      double hh = t.mean();
+      double e1 = expectedLogLikelihood(lik, y, ht, lt);
+      double lambda = cav.variance();
+      double h = cav.mean();
+      switch (objective) {
+        case CLEAN, CLEAN_UNNORMALISED -> {
+          double d = hh - ht;
+          q = e1 - t.logZ() + 0.5 * Math.log(s2 / lt) + 0.5 - (s2 + d * d) / (2 * lt);
+          // a KL is ≥ 0; E₁'s difference quotient (error ~1e-8) can leave a tiny negative value, which
+          // Ẑ_r (exponentially large as b → −1/λ) must not turn into a large negative objective
+          q = Math.max(q, 0);
+          if (objective == Objective.CLEAN_UNNORMALISED) {
+            double bl = 1 + b * lambda;
+            double dm = h - siteMean;
+            q *= Math.exp(t.logZ() - 0.5 * Math.log(bl) - b * dm * dm / (2 * bl));
+          }
+        }
+        case EQ36 -> {
+          double tib = 1.0 / s2 - tr; // 1/v_{i,b}
+          double nib = hh / s2 - nr; // m_{i,b}/v_{i,b}
+          double f = s2 + hh * hh; // F_{i,b} = ã_ii^new + ĥ²
+          double bl = 1 + b * lambda;
+          double dm = siteMean - h;
+          q = e1 - t.logZ() + 0.5 * (f * tib - hh * nib) + 0.5 * Math.log(s2 / lambda) + 0.5 * Math.log(bl)
+              - 0.5 * b * (siteMean * siteMean - 2 * siteMean * hh + f) + 0.5 * b * dm * dm / bl;
+        }
+        default -> throw new IllegalStateException("unknown objective " + objective);
+      }
+    } catch (ArithmeticException e) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double g = q + c * Math.abs(b);
+    return Double.isFinite(g) ? g : Double.POSITIVE_INFINITY;
+  }
+
+  /**
+   * E₁ = E_p̂[log p(y | f)] for p̂ ∝ N(f | m, v) p(y | f) (class comment): closed form for the
+   * {@link NoisyStep} (eq. 36's first term); for a likelihood smooth in f
+   * (no {@link Likelihood#breakpoints}) E_N[p log p]/E_N[p] by a 64-point Gauss–Hermite rule; otherwise
+   * ∂/∂u log ∫ N p^u at u = 1 by a central difference of {@link Likelihood#powerTilted}.
+   */
+  static double expectedLogLikelihood(Likelihood lik, double y, double m, double v) {
+    if (lik instanceof NoisyStep ns) {
+      // eq. 36's first term: (1/Ẑ){[(1−ε) log(1−ε) − ε log ε] Φ(z) + ε log ε}, z = y h̃/√λ̃
+      double eps = ns.epsilon();
+      double phi = Normal.cdf(y * m / Math.sqrt(v));
+      double z = eps + (1 - 2 * eps) * phi;
+      double le = eps * Math.log(eps);
+      return (((1 - eps) * Math.log1p(-eps) - le) * phi + le) / z;
+    }
+    if (lik.breakpoints(y).length == 0) {
+      double den = GH.expectNormal(m, v, f -> Math.exp(lik.logDensity(y, f).value()));
+      double num = GH.expectNormal(m, v, f -> {
+        double l = lik.logDensity(y, f).value();
+        double p = Math.exp(l);
+        return p == 0 ? 0 : p * l;
+      });
+      return num / den;
+    }
+    double hi = lik.powerTilted(y, m, v, 1 + E1_STEP).logZ();
+    double lo = lik.powerTilted(y, m, v, 1 - E1_STEP).logZ();
+    return (hi - lo) / (2 * E1_STEP);
+  }
+
+  /**
+   * Brent's minimisation on [a, b] (Brent 1973, ch. 5: golden section with parabolic interpolation),
+   * tolerance 1e-6 on bλ; returns {argmin, min}.
+   */
+  private double[] brent(Likelihood lik, double y, Cavity cav, double siteMean, double a, double b,
+      double lambda) {
+    final double cgold = 0.3819660112501051;
+    double tol = 1e-6 / lambda;
+    double x = a + cgold * (b - a);
+    double w = x;
+    double v = x;
+    double fx = objective(lik, y, cav, siteMean, x);
+    double fw = fx;
+    double fv = fx;
+    double d = 0;
+    double e = 0;
+    for (int it = 0; it < 100; it++) {
+      double xm = 0.5 * (a + b);
+      double tol1 = tol + 1e-10 * Math.abs(x);
+      double tol2 = 2 * tol1;
+      if (Math.abs(x - xm) <= tol2 - 0.5 * (b - a)) {
+        break;
+      }
+      boolean useGolden = true;
+      if (Math.abs(e) > tol1 && Double.isFinite(fx) && Double.isFinite(fw) && Double.isFinite(fv)) {
+        double r = (x - w) * (fx - fv);
+        double q = (x - v) * (fx - fw);
+        double p = (x - v) * q - (x - w) * r;
+        q = 2 * (q - r);
+        if (q > 0) {
+          p = -p;
+        }
+        q = Math.abs(q);
+        double etemp = e;
+        e = d;
+        if (Math.abs(p) < Math.abs(0.5 * q * etemp) && p > q * (a - x) && p < q * (b - x)) {
+          d = p / q;
+          double u = x + d;
+          if (u - a < tol2 || b - u < tol2) {
+            d = xm >= x ? tol1 : -tol1;
+          }
+          useGolden = false;
+        }
+      }
+      if (useGolden) {
+        e = x >= xm ? a - x : b - x;
+        d = cgold * e;
+      }
+      double u = Math.abs(d) >= tol1 ? x + d : x + (d > 0 ? tol1 : -tol1);
+      double fu = objective(lik, y, cav, siteMean, u);
+      if (fu <= fx) {
+        if (u >= x) {
+          a = x;
+        } else {
+          b = x;
+        }
+        v = w;
+        fv = fw;
+        w = x;
+        fw = fx;
+        x = u;
+        fx = fu;
+      } else {
+        if (u < x) {
+          a = u;
+        } else {
+          b = u;
+        }
+        if (fu <= fw || w == x) {
+          v = w;
+          fv = fw;
+          w = u;
+          fw = fu;
+        } else if (fu <= fv || v == x || v == w) {
+          v = u;
+          fv = fu;
+        }
+      }
+    }
+    return new double[] {x, fx};
+  }
+
+  @Override
+  public double logZ(State state, Problem problem, int i, double mean, double variance, double siteTau,
+      double siteNu) {
+    // EP-form evidence at REP's sites: the tilted normaliser at EP's (unrelaxed) cavity
+    Cavity cav = new Cavity(1.0 / variance - siteTau, mean / variance - siteNu);
+    return problem.likelihood().tilted(problem.y()[i], cav.mean(), cav.variance()).logZ();
+  }
+
+  @Override
+  public int relaxedSites(State state) {
+    int k = 0;
+    for (boolean r : state.relaxed) {
+      k += r ? 1 : 0;
+    }
+    return k;
+  }
+
+  @Override
+  public String toString() {
+    return name();
+  }
+}

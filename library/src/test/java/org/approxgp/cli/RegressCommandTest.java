@@ -1,0 +1,179 @@
+package org.approxgp.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.approxgp.data.RegressionData;
+import org.approxgp.data.Standardizer;
+import org.approxgp.sparse.RegressionPrediction;
+import org.approxgp.sparse.Ssgp;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code approxgp regress}: every model runs, PRED.csv is {@code mean,variance} per test row, the summary's RMSE
+ * and MNLP are those of PRED.csv (paper §5), the trace has one entry per iteration, and SSGP's predictions are
+ * the library's fit on TRAIN standardised with TRAIN's moments, returned in the target's units.
+ */
+class RegressCommandTest {
+  @TempDir
+  static Path dir;
+  static Path train;
+  static Path test;
+  static Path testNoTarget;
+  static double[][] xTrain;
+  static double[] yTrain;
+  static double[][] xTest;
+  static double[] yTest;
+
+  /** y = 40 + 5 sin(2a) + 2 cos(b) + N(0, 0.5²): a non-zero mean and a non-unit scale, so units matter. */
+  @BeforeAll
+  static void data() throws IOException {
+    SplittableRandom rng = new SplittableRandom(11);
+    xTrain = new double[300][];
+    yTrain = new double[300];
+    xTest = new double[80][];
+    yTest = new double[80];
+    fill(rng, xTrain, yTrain);
+    fill(rng, xTest, yTest);
+    train = dir.resolve("train.csv");
+    test = dir.resolve("test.csv");
+    testNoTarget = dir.resolve("test-x.csv");
+    write(train, xTrain, yTrain);
+    write(test, xTest, yTest);
+    write(testNoTarget, xTest, null);
+  }
+
+  private static void fill(SplittableRandom rng, double[][] x, double[] y) {
+    for (int i = 0; i < x.length; i++) {
+      double a = rng.nextDouble(-3, 3);
+      double b = rng.nextDouble(-3, 3);
+      x[i] = new double[] {a, b};
+      y[i] = 40 + 5 * Math.sin(2 * a) + 2 * Math.cos(b) + 0.5 * rng.nextGaussian();
+    }
+  }
+
+  private static void write(Path p, double[][] x, double[] y) throws IOException {
+    StringBuilder sb = new StringBuilder(y == null ? "a,b\n" : "a,b,delay\n");
+    for (int i = 0; i < x.length; i++) {
+      sb.append(x[i][0]).append(',').append(x[i][1]);
+      if (y != null) {
+        sb.append(',').append(y[i]);
+      }
+      sb.append('\n');
+    }
+    Files.writeString(p, sb.toString());
+  }
+
+  private static double[][] readPred(Path p) throws IOException {
+    List<String> lines = Files.readAllLines(p);
+    assertEquals("mean,variance", lines.get(0));
+    double[][] r = new double[lines.size() - 1][];
+    for (int i = 1; i < lines.size(); i++) {
+      String[] f = lines.get(i).split(",");
+      r[i - 1] = new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1])};
+    }
+    return r;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"ssgp", "vssgp", "svbssgp", "dtc", "pic"})
+  void everyModelWritesPredictionsAndAConsistentSummary(String model) throws IOException {
+    Path out = dir.resolve(model + ".csv");
+    Path sum = dir.resolve(model + ".json");
+    FitCommandTest.Run r = FitCommandTest.run("regress", "--model", model, "--train", train.toString(), "--test",
+        test.toString(), "--target", "delay", "--iterations", "30", "--features", "20", "--partitions", "6",
+        "--inducing", "30", "--minibatch", model.equals("svbssgp") ? "0" : "100", "--seed", "3", "--out",
+        out.toString(), "--summary", sum.toString());
+    assertEquals(0, r.code(), r.err());
+    double[][] pred = readPred(out);
+    assertEquals(xTest.length, pred.length);
+    double sq = 0;
+    double nlp = 0;
+    for (int j = 0; j < pred.length; j++) {
+      assertTrue(pred[j][1] > 0 && Double.isFinite(pred[j][0]), "row " + j);
+      double e = yTest[j] - pred[j][0];
+      sq += e * e;
+      nlp += 0.5 * (Math.log(2 * Math.PI * pred[j][1]) + e * e / pred[j][1]);
+    }
+    JsonNode s = new ObjectMapper().readTree(sum.toFile());
+    assertEquals(model, s.get("model").asText());
+    assertEquals(Math.sqrt(sq / pred.length), s.get("rmse").asDouble(), 1e-9);
+    assertEquals(nlp / pred.length, s.get("mnlp").asDouble(), 1e-9);
+    assertEquals(30, s.get("trace").size());
+    assertTrue(s.get("train_seconds").asDouble() > 0);
+    assertEquals(s.get("train_seconds").asDouble() / 30, s.get("seconds_per_iteration").asDouble(), 1e-12);
+    // the target's sd is ~3.8: a model that learned anything beats predicting the training mean
+    assertTrue(s.get("rmse").asDouble() < 3.0, model + " rmse " + s.get("rmse"));
+    if (!model.equals("ssgp") && !model.equals("vssgp")) {
+      assertTrue(s.get("trace").get(29).has("rmse"), "per-iteration RMSE trace");
+      assertEquals(s.get("rmse").asDouble(), s.get("trace").get(29).get("rmse").asDouble(), 1e-9);
+    }
+  }
+
+  @Test
+  void ssgpIsTheLibraryFitOnStandardisedDataInTargetUnits() throws IOException {
+    Path out = dir.resolve("ssgp-lib.csv");
+    FitCommandTest.Run r = FitCommandTest.run("regress", "--model", "ssgp", "--train", train.toString(), "--test",
+        test.toString(), "--target", "delay", "--iterations", "40", "--features", "16", "--seed", "7", "--out",
+        out.toString());
+    assertEquals(0, r.code(), r.err());
+    Standardizer sx = Standardizer.fit(xTrain);
+    double mu = 0;
+    for (double v : yTrain) {
+      mu += v;
+    }
+    mu /= yTrain.length;
+    double ss = 0;
+    for (double v : yTrain) {
+      ss += (v - mu) * (v - mu);
+    }
+    double sd = Math.sqrt(ss / (yTrain.length - 1));
+    double[] ys = new double[yTrain.length];
+    for (int i = 0; i < ys.length; i++) {
+      ys[i] = (yTrain[i] - mu) / sd;
+    }
+    Ssgp fit = Ssgp.fit(RegressionData.of(sx.apply(xTrain), ys), Ssgp.Options.of(8, 40, 7), null);
+    RegressionPrediction p = fit.predict(RegressionData.of(sx.apply(xTest), null));
+    double[][] pred = readPred(out);
+    for (int j = 0; j < pred.length; j++) {
+      assertEquals(mu + sd * p.mean()[j], pred[j][0], 1e-9 * Math.abs(pred[j][0]));
+      assertEquals(sd * sd * p.variance()[j], pred[j][1], 1e-9 * pred[j][1]);
+    }
+    // and it fits: the noise sd is 0.5
+    assertTrue(p.rmse(standardise(yTest, mu, sd)) * sd < 0.7);
+  }
+
+  private static double[] standardise(double[] y, double mu, double sd) {
+    double[] r = new double[y.length];
+    for (int i = 0; i < y.length; i++) {
+      r[i] = (y[i] - mu) / sd;
+    }
+    return r;
+  }
+
+  @Test
+  void withoutTestTargetsThereIsNoRmse() throws IOException {
+    Path out = dir.resolve("nt.csv");
+    Path sum = dir.resolve("nt.json");
+    FitCommandTest.Run r = FitCommandTest.run("regress", "--model", "dtc", "--train", train.toString(), "--test",
+        testNoTarget.toString(), "--target", "delay", "--iterations", "5", "--inducing", "20", "--out",
+        out.toString(), "--summary", sum.toString());
+    assertEquals(0, r.code(), r.err());
+    JsonNode s = new ObjectMapper().readTree(sum.toFile());
+    assertFalse(s.has("rmse"));
+    assertFalse(s.get("trace").get(4).has("rmse"));
+    assertEquals(xTest.length, readPred(out).length);
+  }
+}
