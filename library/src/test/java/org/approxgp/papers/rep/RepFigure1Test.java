@@ -146,6 +146,8 @@ class RepFigure1Test {
     assertEquals(0.5, f[0]); // better at u = 0.5, worse at 0.8; u = 1 (EP itself) left out
     assertEquals(0.0, f[1]); // a failed (NaN) fit is not better
     assertEquals(0.0, f[2]); // not equal to EP at the last grid point used (u = 0.8)
+    assertEquals(0.5, f[3]); // strictly worse in mean at u = 0.8 only
+    assertEquals(0.5, f[4]); // worse in covariance at u = 0.5 (0.5 > 0.2); the NaN at 0.8 is not counted
     double[] r = RepFigure1.fractionBetter(t, "rep", true);
     assertEquals(2.0 / 3, r[0], 1e-15); // 0.1 < 0.2, 0.3 > 0.2, 0.0 < 0.2
     assertEquals(0.0, r[2]); // 0.0 vs 0.2 at the last point
