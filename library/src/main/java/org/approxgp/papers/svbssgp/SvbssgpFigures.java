@@ -113,7 +113,7 @@ public final class SvbssgpFigures {
             new Role("aimpeak", "flights-8000", 40, 40, 100, 30, 20, 0),
             new Role("airline", "flights-20000", 40, 100, 128, 45, 5, 0),
             new Role("blog", "diamonds-10000", 10, 40, 100, 30, 5, 0)), 1, allGammas,
-            SvbssgpPaper.FIGURE3_SAMPLES, 3, true);
+            SvbssgpPaper.FIGURE3_SAMPLES, 5, true);
         case FULL -> new Config(List.of(
             paperRole("aimpeak", "flights-" + RegressionDatasets.AIMPEAK_ROWS, 0),
             paperRole("airline", "flights", 100_000),
@@ -146,7 +146,7 @@ public final class SvbssgpFigures {
     List<Key> keys = new ArrayList<>();
     for (double g : c.gammas()) {
       for (int s = 0; s < c.splits(); s++) {
-        keys.add(new Key("aimpeak", "svbssgp", "gamma=" + g, s));
+        keys.add(new Key("aimpeak", "svbssgp", "gamma:" + g, s));
       }
     }
     return Experiment.of(GAMMA, c, Key.class, keys, SvbssgpFigures::trial);
@@ -174,7 +174,7 @@ public final class SvbssgpFigures {
     for (String role : List.of("aimpeak", "blog")) {
       for (int r : c.samples()) {
         for (int s = 0; s < c.splits(); s++) {
-          keys.add(new Key(role, "svbssgp", "r=" + r, s));
+          keys.add(new Key(role, "svbssgp", "r:" + r, s));
         }
       }
     }
@@ -201,9 +201,9 @@ public final class SvbssgpFigures {
     int samples = r.samples();
     boolean leaky = false;
     String s = key.setting();
-    if (s.startsWith("gamma=")) {
+    if (s.startsWith("gamma:")) {
       gamma = Double.parseDouble(s.substring(6));
-    } else if (s.startsWith("r=")) {
+    } else if (s.startsWith("r:")) {
       samples = Integer.parseInt(s.substring(2));
     } else if (s.equals(LEAKY)) {
       leaky = true;
@@ -308,10 +308,10 @@ public final class SvbssgpFigures {
   /** A trial's display label. */
   static String label(Key k) {
     String s = k.setting();
-    if (s.startsWith("gamma=")) {
+    if (s.startsWith("gamma:")) {
       return "γ = " + s.substring(6);
     }
-    if (s.startsWith("r=")) {
+    if (s.startsWith("r:")) {
       return "r = " + s.substring(2);
     }
     String name = SvbssgpPaper.displayName(k.method());
