@@ -332,7 +332,8 @@ public final class SvbssgpFigures {
   }
 
   /**
-   * Final RMSE against γ (Fig. 2a): per γ, mean and sd over splits of the final test RMSE and MNLP.
+   * Final RMSE against γ (Fig. 2a): per γ, mean and sd over splits of the final test RMSE and MNLP (and a
+   * constant {@code series} column for {@code report.Charts#lines}).
    */
   public static Table finalByGamma(Results<Key> gamma) {
     Table t = gamma.table();
@@ -341,7 +342,12 @@ public final class SvbssgpFigures {
       g.append(Double.parseDouble(t.stringColumn("setting").get(i).substring(6)));
     }
     t.addColumns(g);
-    return Summaries.meanSd(t, List.of("gamma"), List.of("final_rmse", "final_mnlp"));
+    Table s = Summaries.meanSd(t, List.of("gamma"), List.of("final_rmse", "final_mnlp"));
+    StringColumn series = StringColumn.create("series");
+    for (int i = 0; i < s.rowCount(); i++) {
+      series.append("sVBSSGP");
+    }
+    return s.addColumns(series);
   }
 
   /**
