@@ -386,7 +386,8 @@ public final class SvbssgpFigures {
    * Fig. 1 (γ = 0 lowest final RMSE among Fig. 1's γ; 4–5-fold decrease from the first recorded iteration,
    * read as at least 2-fold), Fig. 2a (γ = 0 lowest of all γ), Table 1 (sVBSSGP lowest final RMSE per role),
    * Fig. 3 (final RMSE non-increasing in r, up to 1 % noise, per role), Fig. 2d (sVBSSGP's training time close
-   * to linear in t: R² of a straight-line fit ≥ 0.95, and more seconds per iteration than DTC++ and PIC++) and MNLP (sVBSSGP lowest final MNLP per role).
+   * to linear in t: R² of a straight-line fit ≥ 0.95, and more seconds per iteration than DTC++ and PIC++)
+   * and MNLP (sVBSSGP lowest final MNLP per role).
    */
   public static List<Check> agreement(Results<Key> gamma, Results<Key> methods, Results<Key> samples) {
     List<Check> out = new ArrayList<>();
