@@ -1,0 +1,279 @@
+package org.approxgp.papers.svbssgp;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
+import org.approxgp.data.RegressionData;
+import org.approxgp.data.RegressionSplits;
+import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.sparse.Dtc;
+import org.approxgp.sparse.KMeans;
+import org.approxgp.sparse.Pic;
+import org.approxgp.sparse.RegressionPrediction;
+import org.approxgp.sparse.Ssgp;
+import org.approxgp.sparse.Svbssgp;
+import org.approxgp.sparse.Vssgp;
+
+/**
+ * Trains one of the sVBSSGP paper's five models (Hoang, Hoang &amp; Low 2017, §5: sVBSSGP, DTC++, PIC++,
+ * SSGP, VSSGP) on one standardised 95/5 split and records the test RMSE and MNLP (§5's definitions, in the
+ * target's original units) after every {@code traceEvery}-th iteration and the last, with the training
+ * seconds so far (the time spent predicting for the trace is excluded). The same model set-up as
+ * {@code approxgp regress}: k-means partitions and inducing inputs, SE-ARD at unit length-scales for
+ * DTC++/PIC++, minibatches of min(1000, n) rows for VSSGP and DTC++.
+ *
+ * <p>SSGP and VSSGP have no stepping trainer: their trace holds the final iteration only.
+ */
+public final class SvbssgpDriver {
+
+  /** The five models, by the names {@code approxgp regress --model} uses. */
+  public static final List<String> METHODS = SvbssgpPaper.METHODS;
+
+  private SvbssgpDriver() {
+  }
+
+  /**
+   * One run's settings.
+   *
+   * @param method       svbssgp, dtc, pic, ssgp or vssgp
+   * @param features     2m basis functions (ssgp, vssgp, svbssgp), even
+   * @param partitions   k-means partitions p (svbssgp, pic)
+   * @param inducing     inducing inputs, k-means centroids (dtc, pic)
+   * @param iterations   iterations t
+   * @param gamma        sVBSSGP's γ of the test conditional (Proposition 1)
+   * @param samples      sVBSSGP's r samples of q(α) for the predictive (§4.2)
+   * @param traceEvery   evaluate the test metrics every this many iterations (and at the last)
+   * @param leaky        partitions by {@link KMeans#fitLeaky} (inputs and outputs of training and test rows,
+   *                     the authors' code) instead of k-means on the training inputs only
+   * @param kmeansSample rows k-means is fitted on (0: all training rows; then every row is assigned)
+   * @param seed         seed of k-means and of the model's random draws
+   */
+  public record Settings(String method, int features, int partitions, int inducing, int iterations, double gamma,
+      int samples, int traceEvery, boolean leaky, int kmeansSample, long seed) {
+    public Settings {
+      if (!METHODS.contains(method)) {
+        throw new IllegalArgumentException("unknown method '" + method + "'; known: " + METHODS);
+      }
+      if (features < 2 || features % 2 != 0 || partitions < 1 || inducing < 1 || iterations < 1 || samples < 1
+          || traceEvery < 1 || kmeansSample < 0) {
+        throw new IllegalArgumentException("bad settings " + Arrays.asList(features, partitions, inducing,
+            iterations, samples, traceEvery, kmeansSample));
+      }
+    }
+  }
+
+  /**
+   * A run's trace: at each recorded iteration, test RMSE and MNLP (target units) and training seconds so far.
+   *
+   * @param iterations recorded iterations, ascending, the last one = the run's iteration count
+   * @param partitionSizes training rows per partition (empty for ssgp, vssgp, dtc)
+   */
+  public record Trace(int[] iterations, double[] rmse, double[] mnlp, double[] seconds, int[] partitionSizes) {
+    public Trace {
+      iterations = iterations.clone();
+      rmse = rmse.clone();
+      mnlp = mnlp.clone();
+      seconds = seconds.clone();
+      partitionSizes = partitionSizes.clone();
+    }
+
+    @Override
+    public int[] iterations() {
+      return iterations.clone();
+    }
+
+    @Override
+    public double[] rmse() {
+      return rmse.clone();
+    }
+
+    @Override
+    public double[] mnlp() {
+      return mnlp.clone();
+    }
+
+    @Override
+    public double[] seconds() {
+      return seconds.clone();
+    }
+
+    @Override
+    public int[] partitionSizes() {
+      return partitionSizes.clone();
+    }
+
+    /** RMSE after the last iteration. */
+    public double finalRmse() {
+      return rmse[rmse.length - 1];
+    }
+
+    /** MNLP after the last iteration. */
+    public double finalMnlp() {
+      return mnlp[mnlp.length - 1];
+    }
+
+    /** Training seconds of the whole run. */
+    public double trainSeconds() {
+      return seconds[seconds.length - 1];
+    }
+  }
+
+  /**
+   * Trains {@code s.method()} on {@code data.train()} and traces its test metrics on {@code data.test()}
+   * (whose targets must be known; both standardised by {@link RegressionSplits#standardize}, target too).
+   */
+  public static Trace run(RegressionSplits.Standardized data, Settings s) {
+    RegressionData train = data.train();
+    RegressionData test = data.test();
+    if (!test.hasTargets()) {
+      throw new IllegalArgumentException("the test rows need targets for RMSE and MNLP");
+    }
+    int n = train.n();
+    if (s.partitions() > n || s.inducing() > n) {
+      throw new IllegalArgumentException("p = " + s.partitions() + " or M = " + s.inducing() + " exceeds the "
+          + n + " training rows");
+    }
+    Recorder rec = new Recorder(data, s);
+    int b = Math.min(1000, n);
+    switch (s.method()) {
+      case "ssgp" -> {
+        Ssgp fit = Ssgp.fit(train, Ssgp.Options.of(s.features() / 2, s.iterations(), s.seed()), null);
+        rec.record(s.iterations(), fit.predict(test));
+        return rec.trace(new int[0]);
+      }
+      case "vssgp" -> {
+        Vssgp fit = Vssgp.fit(train, Vssgp.Options.of(s.features() / 2, s.iterations(), b, s.seed()), null);
+        rec.record(s.iterations(), fit.predict(test));
+        return rec.trace(new int[0]);
+      }
+      case "svbssgp" -> {
+        Parts p = partitions(data, s, s.partitions(), s.seed());
+        Svbssgp.Options o = Svbssgp.Options.builder().m(s.features() / 2).iterations(s.iterations())
+            .gamma(s.gamma()).predictiveSamples(s.samples()).seed(s.seed()).build();
+        Svbssgp.Training t = Svbssgp.start(train, p.train(), o);
+        rec.loop(t::step, () -> t.current().predict(test, p.test()));
+        return rec.trace(p.sizes());
+      }
+      case "dtc" -> {
+        RegressionData z = kmeans(train, s.inducing(), s.seed(), s.kmeansSample()).centroidInputs();
+        Dtc.Trainer t = new Dtc.Trainer(train, z, initialKernel(train.d()), 0.25,
+            Dtc.Options.defaults(b, s.iterations(), s.seed()));
+        rec.loop(t::step, () -> t.snapshot().predict(test));
+        return rec.trace(new int[0]);
+      }
+      case "pic" -> {
+        Parts p = partitions(data, s, s.partitions(), s.seed());
+        RegressionData z = kmeans(train, s.inducing(), s.seed() + 1, s.kmeansSample()).centroidInputs();
+        Pic.Trainer t = new Pic.Trainer(train, p.train(), z, initialKernel(train.d()), 0.25,
+            Pic.Options.defaults(Math.min(10, s.partitions()), s.iterations(), s.seed()));
+        rec.loop(t::step, () -> t.snapshot().predict(test, p.test()));
+        return rec.trace(p.sizes());
+      }
+      default -> throw new IllegalStateException(s.method());
+    }
+  }
+
+  /** Partition labels of the training and test rows and the training partition sizes. */
+  record Parts(int[] train, int[] test, int[] sizes) {
+  }
+
+  /**
+   * k-means partitions (§5: "partitioned into p disjoint subsets using k-means"): on the training inputs
+   * only, test rows assigned to the nearest centroid; or, when {@code s.leaky()}, the authors' variant on
+   * inputs and outputs of training and test rows together ({@link KMeans#fitLeaky}).
+   */
+  static Parts partitions(RegressionSplits.Standardized data, Settings s, int p, long seed) {
+    KMeans km = s.leaky() ? KMeans.fitLeaky(data.train(), data.test(), p, seed, 50)
+        : kmeans(data.train(), p, seed, s.kmeansSample());
+    int[] tr = km.assign(data.train());
+    int[] te = km.assign(data.test());
+    int[] sizes = new int[p];
+    for (int c : tr) {
+      sizes[c]++;
+    }
+    return new Parts(tr, te, sizes);
+  }
+
+  private static KMeans kmeans(RegressionData x, int k, long seed, int sample) {
+    return sample > 0 ? KMeans.fit(x, k, seed, 50, sample) : KMeans.fit(x, k, seed, 50);
+  }
+
+  /** SE-ARD at unit length-scales and signal variance on standardised inputs and target. */
+  private static SquaredExponential initialKernel(int d) {
+    double[] ell = new double[d];
+    Arrays.fill(ell, 1.0);
+    return SquaredExponential.ard(ell, 1.0);
+  }
+
+  /** Collects trace points; the time spent predicting is excluded from the training seconds. */
+  private static final class Recorder {
+    private final RegressionSplits.Standardized data;
+    private final Settings s;
+    private final double[] yTest;
+    private final long t0 = System.nanoTime();
+    private double predictSeconds;
+    private final List<Integer> its = new ArrayList<>();
+    private final List<double[]> points = new ArrayList<>(); // rmse, mnlp, seconds
+
+    Recorder(RegressionSplits.Standardized data, Settings s) {
+      this.data = data;
+      this.s = s;
+      double[] y = data.test().y();
+      yTest = new double[y.length];
+      for (int j = 0; j < y.length; j++) {
+        yTest[j] = data.mean(y[j]);
+      }
+    }
+
+    void loop(DoubleSupplier step, Supplier<RegressionPrediction> predict) {
+      for (int it = 1; it <= s.iterations(); it++) {
+        step.getAsDouble();
+        if (it % s.traceEvery() == 0 || it == s.iterations()) {
+          double seconds = elapsed();
+          long p0 = System.nanoTime();
+          RegressionPrediction p = predict.get();
+          predictSeconds += (System.nanoTime() - p0) * 1e-9;
+          add(it, p, seconds);
+        }
+      }
+    }
+
+    void record(int iteration, RegressionPrediction p) {
+      add(iteration, p, elapsed());
+    }
+
+    private double elapsed() {
+      return (System.nanoTime() - t0) * 1e-9 - predictSeconds;
+    }
+
+    /** Maps the standardised prediction to target units (mean yMean + yScale·m, variance yScale²·v). */
+    private void add(int it, RegressionPrediction p, double seconds) {
+      double[] mean = p.mean().clone();
+      double[] var = p.variance().clone();
+      for (int j = 0; j < mean.length; j++) {
+        mean[j] = data.mean(mean[j]);
+        var[j] = data.variance(var[j]);
+      }
+      RegressionPrediction u = new RegressionPrediction(mean, var);
+      its.add(it);
+      points.add(new double[] {u.rmse(yTest), u.mnlp(yTest), seconds});
+    }
+
+    Trace trace(int[] sizes) {
+      int k = its.size();
+      int[] it = new int[k];
+      double[] r = new double[k];
+      double[] m = new double[k];
+      double[] sec = new double[k];
+      for (int i = 0; i < k; i++) {
+        it[i] = its.get(i);
+        r[i] = points.get(i)[0];
+        m[i] = points.get(i)[1];
+        sec[i] = points.get(i)[2];
+      }
+      return new Trace(it, r, m, sec, sizes);
+    }
+  }
+}

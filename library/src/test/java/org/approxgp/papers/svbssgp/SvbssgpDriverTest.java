@@ -1,0 +1,110 @@
+package org.approxgp.papers.svbssgp;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import org.approxgp.data.RegressionSet;
+import org.approxgp.data.RegressionSplits;
+import org.approxgp.sparse.RegressionPrediction;
+import org.approxgp.sparse.Ssgp;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The shared driver on 600 rows of the committed diamonds data (log price). */
+class SvbssgpDriverTest {
+  private static RegressionSplits.Standardized data;
+  private static double baseline;
+
+  @BeforeAll
+  static void load() {
+    RegressionSet d = SvbssgpFigures.data("diamonds-600");
+    data = RegressionSplits.standardize(d.data(), RegressionSplits.paper(d.size(), 0).get(0), true);
+    // RMSE of predicting the training mean, in log-price units
+    double[] y = data.test().y();
+    double s = 0;
+    for (double v : y) {
+      s += Math.pow(data.mean(v) - data.yMean(), 2);
+    }
+    baseline = Math.sqrt(s / y.length);
+  }
+
+  private static SvbssgpDriver.Settings settings(String method, boolean leaky) {
+    return new SvbssgpDriver.Settings(method, 10, 8, 20, 12, 0, 5, 4, leaky, 0, 3);
+  }
+
+  @Test
+  void everyMethodTracesFiniteMetrics() {
+    for (String m : SvbssgpDriver.METHODS) {
+      SvbssgpDriver.Trace t = SvbssgpDriver.run(data, settings(m, false));
+      int[] expected = m.equals("ssgp") || m.equals("vssgp") ? new int[] {12} : new int[] {4, 8, 12};
+      assertArrayEquals(expected, t.iterations(), m);
+      for (int i = 0; i < expected.length; i++) {
+        assertTrue(Double.isFinite(t.rmse()[i]) && Double.isFinite(t.mnlp()[i]), m);
+        assertTrue(i == 0 || t.seconds()[i] >= t.seconds()[i - 1], m + ": seconds must not decrease");
+      }
+    }
+  }
+
+  /**
+   * SSGP, VSSGP and PIC++ predict better than the training mean after 12 iterations here (sVBSSGP and DTC++
+   * need more iterations on these 26 one-hot-heavy inputs; the notebook shows their traces).
+   */
+  @Test
+  void ssgpVssgpAndPicBeatTheMean() {
+    for (String m : java.util.List.of("ssgp", "vssgp", "pic")) {
+      double r = SvbssgpDriver.run(data, settings(m, false)).finalRmse();
+      assertTrue(r < baseline, m + ": RMSE " + r + " not below the mean's " + baseline);
+    }
+  }
+
+  @Test
+  void sameSettingsSameTrace() {
+    SvbssgpDriver.Trace a = SvbssgpDriver.run(data, settings("svbssgp", false));
+    SvbssgpDriver.Trace b = SvbssgpDriver.run(data, settings("svbssgp", false));
+    assertArrayEquals(a.rmse(), b.rmse(), 0);
+    assertArrayEquals(a.mnlp(), b.mnlp(), 0);
+  }
+
+  @Test
+  void metricsAreInTheTargetsUnits() {
+    // the driver's SSGP RMSE/MNLP equal those of the same fit mapped back by hand
+    SvbssgpDriver.Trace t = SvbssgpDriver.run(data, settings("ssgp", false));
+    Ssgp fit = Ssgp.fit(data.train(), Ssgp.Options.of(5, 12, 3), null);
+    RegressionPrediction p = fit.predict(data.test());
+    double[] y = data.test().y();
+    double se = 0;
+    double nlp = 0;
+    for (int j = 0; j < y.length; j++) {
+      double e = data.mean(y[j]) - data.mean(p.mean()[j]);
+      double v = data.variance(p.variance()[j]);
+      se += e * e;
+      nlp += 0.5 * (Math.log(2 * Math.PI * v) + e * e / v);
+    }
+    assertEquals(Math.sqrt(se / y.length), t.finalRmse(), 1e-12);
+    assertEquals(nlp / y.length, t.finalMnlp(), 1e-10);
+    assertNotEquals(1.0, data.yScale(), "the target must really be rescaled for this test to mean anything");
+  }
+
+  @Test
+  void leakyPartitionsDifferFromTrainInputPartitions() {
+    SvbssgpDriver.Parts honest = SvbssgpDriver.partitions(data, settings("svbssgp", false), 8, 3);
+    SvbssgpDriver.Parts leaky = SvbssgpDriver.partitions(data, settings("svbssgp", true), 8, 3);
+    assertEquals(data.train().n(), Arrays.stream(honest.sizes()).sum());
+    assertEquals(data.train().n(), Arrays.stream(leaky.sizes()).sum());
+    assertFalse(Arrays.equals(honest.train(), leaky.train()));
+  }
+
+  @Test
+  void rejectsBadSettings() {
+    assertThrows(IllegalArgumentException.class, () -> settings("gp", false));
+    assertThrows(IllegalArgumentException.class,
+        () -> new SvbssgpDriver.Settings("svbssgp", 7, 8, 20, 12, 0, 5, 4, false, 0, 3));
+    assertThrows(IllegalArgumentException.class, () -> SvbssgpDriver.run(data,
+        new SvbssgpDriver.Settings("pic", 10, 1000, 20, 12, 0, 5, 4, false, 0, 3)));
+  }
+}
