@@ -12,10 +12,10 @@ import org.approxgp.sparse.Svbssgp;
  * (AIRLINE's role), n = 1e4, 1e5, 1e6, 3e6, with the paper's settings (2m = 40 features, p = 2000 k-means
  * partitions, r = 5; §5), side by side in one run, with the ratio to n = 1e4. Two gradient estimators: whole
  * sampled partitions (Theorem 1 as written: cost ∝ n/p per partition) and B rows per sampled partition (unbiased
- * by reweighting; cost independent of n). Also the time to load the 3M rows and the heap in use. The paper reports
+ * by reweighting; cost independent of n once every partition has at least B rows, i.e. B ≤ n/p). Also the time to load the 3M rows and the heap in use. The paper reports
  * 43 s per iteration on AIRLINE (2M rows, Xeon); printed beside ours.
  *
- * <p>Run: {@code bin/bench sparse [ITERATIONS] [MINIBATCH]} (defaults 20 and 100). The first run fetches
+ * <p>Run: {@code bin/bench sparse [ITERATIONS] [B,B,...]} (defaults 20 and 5,100; B = 0 is always run). The first run fetches
  * flights-3m (npm, ~60 MB once).
  */
 public final class SparseBench {
@@ -23,7 +23,10 @@ public final class SparseBench {
 
   public static void main(String[] args) {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 20;
-    int minibatch = args.length > 1 ? Integer.parseInt(args[1]) : 100;
+    int[] given = java.util.Arrays.stream((args.length > 1 ? args[1] : "5,100").split(","))
+        .mapToInt(Integer::parseInt).toArray();
+    int[] batches = new int[given.length + 1];
+    System.arraycopy(given, 0, batches, 1, given.length);
     long t0 = System.nanoTime();
     RegressionSet flights = RegressionDatasets.flights();
     double loadSeconds = (System.nanoTime() - t0) * 1e-9;
@@ -36,15 +39,14 @@ public final class SparseBench {
     int p = 2000;
     System.out.printf(Locale.ROOT, "%-10s %-12s %12s %12s %12s %10s%n", "n", "estimator", "kmeans s", "start s",
         "s/iteration", "ratio");
-    double[] base = new double[2];
+    double[] base = new double[batches.length];
     for (int n : sizes) {
       RegressionData d = standardised(flights.data(), Math.min(n, flights.size()));
       long k0 = System.nanoTime();
       KMeans km = KMeans.fit(d, p, 1, 20, Math.min(d.n(), 100_000));
       int[] parts = km.assign(d);
       double kmSeconds = (System.nanoTime() - k0) * 1e-9;
-      int[] batches = {0, minibatch};
-      for (int e = 0; e < 2; e++) {
+      for (int e = 0; e < batches.length; e++) {
         Svbssgp.Options o = Svbssgp.Options.builder().m(20).predictiveSamples(5).iterations(iterations)
             .minibatch(batches[e]).seed(1).build();
         long s0 = System.nanoTime();
