@@ -69,6 +69,23 @@ final class AtomicFiles {
   }
 
   /**
+   * The checks of a train/test command's outputs before any work: {@code --out} (and {@code --summary} when given)
+   * writable, and neither the same file as {@code --train}, {@code --test} or each other.
+   */
+  static void checkTrainTestOutputs(String train, String test, Path out, Path summary) {
+    checkWritable(out, "--out");
+    java.util.Map<String, String> inputs = new java.util.LinkedHashMap<>();
+    inputs.put("--train", train);
+    inputs.put("--test", test);
+    checkDistinct(out, "--out", inputs);
+    if (summary != null) {
+      checkWritable(summary, "--summary");
+      inputs.put("--out", out.toString());
+      checkDistinct(summary, "--summary", inputs);
+    }
+  }
+
+  /**
    * Writes {@code content} to {@code p} all-or-nothing: a temporary sibling is written, then renamed
    * over {@code p}. On failure the temporary file is removed and an existing {@code p} is untouched.
    */

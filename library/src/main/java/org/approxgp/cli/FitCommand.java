@@ -104,16 +104,7 @@ final class FitCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     java.io.PrintWriter err = spec.commandLine().getErr();
-    AtomicFiles.checkWritable(out, "--out");
-    Map<String, String> inputs = new LinkedHashMap<>();
-    inputs.put("--train", train);
-    inputs.put("--test", test);
-    AtomicFiles.checkDistinct(out, "--out", inputs);
-    if (summary != null) {
-      AtomicFiles.checkWritable(summary, "--summary");
-      inputs.put("--out", out.toString());
-      AtomicFiles.checkDistinct(summary, "--summary", inputs);
-    }
+    AtomicFiles.checkTrainTestOutputs(train, test, out, summary);
     Likelihood lik = Likelihoods.byName(likelihood, epsilon);
     InferenceMethod method;
     try {

@@ -100,16 +100,7 @@ final class RegressCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     checkOptions();
-    AtomicFiles.checkWritable(out, "--out");
-    Map<String, String> inputs = new LinkedHashMap<>();
-    inputs.put("--train", train);
-    inputs.put("--test", test);
-    AtomicFiles.checkDistinct(out, "--out", inputs);
-    if (summary != null) {
-      AtomicFiles.checkWritable(summary, "--summary");
-      inputs.put("--out", out.toString());
-      AtomicFiles.checkDistinct(summary, "--summary", inputs);
-    }
+    AtomicFiles.checkTrainTestOutputs(train, test, out, summary);
     Datasets.TrainTest data;
     try {
       data = Datasets.loadTrainTest(train, test, target, TargetKind.REAL, null);
