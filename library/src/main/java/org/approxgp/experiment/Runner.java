@@ -30,10 +30,40 @@ public final class Runner {
     this.progress = progress;
   }
 
-  /** All cores, results under {@link ProjectPaths#resultsRoot()}, progress on stderr. */
+  /**
+   * Results under {@link ProjectPaths#resultsRoot()}, progress on stderr, and the engine of
+   * {@link Engines#fromEnvironment()}: by default the local thread pool on all cores; with
+   * {@code APPROXGP_ENGINE=spark} (or {@code -Dapproxgp.engine=spark}) the Spark executor on
+   * {@code APPROXGP_MASTER} (default an embedded {@code local[*]}), so a notebook switches engine
+   * without changing a cell.
+   *
+   * @throws Engines.EngineUnavailableException if that engine's module is not on the class path
+   */
   public static Runner defaults() {
-    return new Runner(TrialExecutor.local(Runtime.getRuntime().availableProcessors()), ProjectPaths.resultsRoot(),
-        ConsoleProgress.stderr());
+    String engine = Engines.fromEnvironment();
+    TrialExecutor ex = engine.equals(Engines.LOCAL) ? TrialExecutor.local(Runtime.getRuntime().availableProcessors())
+        : Engines.executor(engine, Engines.masterFromEnvironment(), 0);
+    return new Runner(ex, ProjectPaths.resultsRoot(), ConsoleProgress.stderr());
+  }
+
+  /** {@code executor}, results under {@link ProjectPaths#resultsRoot()}, progress on stderr. */
+  public static Runner of(TrialExecutor executor) {
+    return new Runner(executor, ProjectPaths.resultsRoot(), ConsoleProgress.stderr());
+  }
+
+  /**
+   * The executor of engine {@code engine} ({@code local} on all cores, or {@code spark} on its default
+   * master), e.g. {@code Runner.defaults().withEngine("spark")} in a notebook cell.
+   *
+   * @throws Engines.EngineUnavailableException if the engine's module is not on the class path
+   */
+  public Runner withEngine(String engine) {
+    return withExecutor(Engines.executor(engine, null, 0));
+  }
+
+  /** The executor of engine {@code engine} on {@code master} (e.g. {@code spark://host:7077}). */
+  public Runner withEngine(String engine, String master) {
+    return withExecutor(Engines.executor(engine, master, 0));
   }
 
   /** The local thread pool with {@code n} threads. */

@@ -1,0 +1,158 @@
+package org.approxgp.cli;
+
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.approxgp.experiment.Engines;
+import org.approxgp.experiment.Experiment;
+import org.approxgp.experiment.ExperimentFailedException;
+import org.approxgp.experiment.ExperimentRegistry;
+import org.approxgp.experiment.ExperimentSpec;
+import org.approxgp.experiment.ProjectPaths;
+import org.approxgp.experiment.Results;
+import org.approxgp.experiment.ResultsLockedException;
+import org.approxgp.experiment.Runner;
+import org.approxgp.experiment.TrialExecutor;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import tech.tablesaw.api.Table;
+
+/**
+ * {@code approxgp run EXPERIMENT}: runs a registered experiment (see
+ * {@link ExperimentRegistry}) through the resumable {@link Runner} and its results store, on the
+ * local thread pool or on Apache Spark ({@code --engine spark}, loaded from the class path: the core
+ * never links Spark), and prints its summary table; {@code --out} writes that table as CSV,
+ * all-or-nothing. {@code approxgp run --list} prints the registered names.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Run a registered experiment (resumable; results/<experiment>/) and print its summary.")
+final class RunCommand implements Callable<Integer> {
+
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "EXPERIMENT", description = "a name from --list")
+  String name;
+
+  @Option(names = "--list", description = "print the registered experiments and exit")
+  boolean list;
+
+  @Option(names = "--engine", paramLabel = "local|spark",
+      description = "where trials run (default: APPROXGP_ENGINE, else local)")
+  String engine;
+
+  @Option(names = "--master", paramLabel = "URL",
+      description = "Spark master URL (default: spark-submit's, else embedded local[*]); --engine spark only")
+  String master;
+
+  @Option(names = "--mode", paramLabel = "smoke|quick|full",
+      description = "the notebooks' run mode (default: APPROXGP_MODE, else quick)")
+  String mode;
+
+  @Option(names = "--threads", description = "local engine: worker threads (default: all cores)")
+  Integer threads;
+
+  @Option(names = "--out", paramLabel = "FILE", description = "write the summary table as CSV")
+  Path out;
+
+  @Option(names = "--results", paramLabel = "DIR",
+      description = "results root (default: approxgp.results / APPROXGP_RESULTS / results/ of the project)")
+  Path results;
+
+  @Override
+  public Integer call() {
+    var stdout = spec.commandLine().getOut();
+    if (list) {
+      if (name != null) {
+        throw CliException.badInput("--list takes no EXPERIMENT (got '" + name + "')");
+      }
+      for (ExperimentSpec<?, ?> s : ExperimentRegistry.all()) {
+        stdout.println(String.format(Locale.ROOT, "%-22s %s", s.name(), s.description()));
+      }
+      stdout.flush();
+      return 0;
+    }
+    if (name == null) {
+      throw CliException.badInput("missing EXPERIMENT (see approxgp run --list)");
+    }
+    ExperimentSpec<?, ?> es = ExperimentRegistry.find(name).orElseThrow(() -> CliException.badInput(
+        "unknown experiment '" + name + "' (known: " + String.join(", ", ExperimentRegistry.names()) + ")"));
+    ProjectPaths.Mode m = parseMode();
+    String eng = engine == null ? Engines.fromEnvironment() : engine.strip().toLowerCase(Locale.ROOT);
+    if (!eng.equals(Engines.LOCAL) && !eng.equals(Engines.SPARK)) {
+      throw CliException.badInput("--engine must be local or spark, got '" + engine + "'");
+    }
+    if (master != null && eng.equals(Engines.LOCAL)) {
+      throw CliException.badInput("--master needs --engine spark");
+    }
+    if (threads != null && threads < 1) {
+      throw CliException.badInput("--threads must be >= 1, got " + threads);
+    }
+    if (threads != null && !eng.equals(Engines.LOCAL)) {
+      throw CliException.badInput("--threads is for --engine local (Spark's parallelism is its master's, e.g."
+          + " --master 'local[2]')");
+    }
+    if (out != null) {
+      AtomicFiles.checkWritable(out, "--out");
+    }
+    Path root = results == null ? ProjectPaths.resultsRoot() : results.toAbsolutePath();
+    try {
+      java.nio.file.Files.createDirectories(root);
+    } catch (java.io.IOException | UnsupportedOperationException e) {
+      throw CliException.badInput((results == null ? "results directory " : "--results ") + root
+          + " cannot be created: " + (e instanceof java.nio.file.FileSystemException f && f.getReason() != null
+              ? f.getReason() : e.getMessage()));
+    }
+    String mst = master == null && eng.equals(Engines.SPARK) ? Engines.masterFromEnvironment() : master;
+    TrialExecutor executor;
+    try {
+      executor = Engines.executor(eng, mst, threads == null ? 0 : threads);
+    } catch (Engines.EngineUnavailableException e) {
+      throw CliException.badInput(e.getMessage());
+    }
+    Experiment<?, ?> exp = es.forMode(m);
+    long t0 = System.nanoTime();
+    Results<?> run;
+    try {
+      run = Runner.of(executor).withResultsRoot(root).run(exp);
+    } catch (ResultsLockedException e) {
+      throw new CliException(e.getMessage(), 1);
+    } catch (ExperimentFailedException e) {
+      stdout.println(name + ": " + e.failures().size() + " of " + exp.trials().size() + " trials failed ("
+          + e.partial().rows().size() + " stored in " + e.partial().file() + "); first failures:");
+      e.failures().stream().limit(5).forEach(f -> stdout.println("  " + f));
+      stdout.flush();
+      return 1;
+    }
+    double secs = (System.nanoTime() - t0) * 1e-9;
+    Table summary = es.summarize(exp.config(), run);
+    stdout.println(String.format(Locale.ROOT, "%s (%s, mode %s): %d trials, %d reused, %d computed on %s in %.1f s;"
+        + " results in %s", name, exp.name(), m.name().toLowerCase(Locale.ROOT), run.rows().size(), run.reused(),
+        run.computed(), executor, secs, run.file()));
+    stdout.println(summary.printAll());
+    stdout.flush();
+    if (out != null) {
+      StringWriter csv = new StringWriter();
+      summary.write().csv(csv);
+      AtomicFiles.write(out, csv.toString());
+    }
+    return 0;
+  }
+
+  private ProjectPaths.Mode parseMode() {
+    if (mode == null) {
+      try {
+        return ProjectPaths.mode();
+      } catch (IllegalArgumentException e) {
+        throw CliException.badInput(e.getMessage());
+      }
+    }
+    try {
+      return ProjectPaths.Mode.valueOf(mode.strip().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw CliException.badInput("--mode must be smoke, quick or full, got '" + mode + "'");
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package org.approxgp.papers;
+
+import java.util.List;
+import org.approxgp.experiment.ExperimentCatalog;
+import org.approxgp.experiment.ExperimentSpec;
+import org.approxgp.papers.qp.QpFigure1;
+import org.approxgp.papers.qp.QpMining;
+import org.approxgp.papers.qp.QpTable1;
+import org.approxgp.papers.rep.RepSynthetic;
+import org.approxgp.papers.rep.RepUci;
+import org.approxgp.papers.svbssgp.SvbssgpFigures;
+
+/**
+ * The papers' experiments for the {@link org.approxgp.experiment.ExperimentRegistry} (registered in
+ * {@code META-INF/services/org.approxgp.experiment.ExperimentCatalog}), under the notebooks' names
+ * where one notebook runs one experiment, each with the config its notebook uses in each run mode
+ * and its notebook's summary table. {@code rep-figure1} computes posteriors directly, not through
+ * the runner, and so is not here.
+ */
+public final class PaperExperiments implements ExperimentCatalog {
+
+  /** The QP paper's methods, as the qp-table1 notebook runs them. */
+  static final List<String> QP_METHODS = List.of("ep", "qp", "vb");
+
+  @Override
+  public List<ExperimentSpec<?, ?>> experiments() {
+    return List.of(
+        ExperimentSpec.of("qp-table1", "QP paper Table 1: EP/QP/VB test error and NTLL, SE-iso",
+                QpTable1.Config.class, m -> QpTable1.Config.forMode(m, QP_METHODS), QpTable1::experiment)
+            .withSummary((c, r) -> QpTable1.summary(r.table())),
+        ExperimentSpec.of("qp-table1-ard", "QP paper Table 1 with the SE-ARD kernel (the paper's text)",
+                QpTable1.Config.class, m -> QpTable1.Config.ardForMode(m, QP_METHODS), QpTable1::experiment)
+            .withSummary((c, r) -> QpTable1.summary(r.table())),
+        ExperimentSpec.of("qp-figure1", "QP paper Figure 1a: QP vs EP predictive variances",
+            QpFigure1.Config.class, QpFigure1.Config::forMode, QpFigure1::experiment),
+        ExperimentSpec.of("qp-mining", "QP paper Table 1, coal-mining row: Poisson square link",
+                QpMining.Config.class, QpMining.Config::forMode, QpMining::experiment)
+            .withSummary((c, r) -> QpMining.summary(r.table(), c.methods())),
+        ExperimentSpec.of("rep-synthetic",
+                "REP paper Figure 4: EP / Power EP / REP on synthetic data with flipped labels",
+                RepSynthetic.Config.class, m -> RepSynthetic.Config.forMode(m, "keep"), RepSynthetic::experiment)
+            .withSummary((c, r) -> RepSynthetic.summary(r.table())),
+        ExperimentSpec.of("rep-synthetic-figures",
+                "REP paper Figures 2-3: decision boundaries and R(iter) traces on synthetic data",
+                RepSynthetic.Config.class, m -> RepSynthetic.Config.forMode(m, "keep"),
+                RepSynthetic::figureExperiment)
+            .withSummary((c, r) -> RepSynthetic.figureSummary(r)),
+        ExperimentSpec.of("rep-uci", "REP paper Figures 5-6: test error on UCI data with label flips",
+                RepUci.Config.class, m -> RepUci.Config.forMode(m, "keep"), RepUci::experiment)
+            .withSummary((c, r) -> RepUci.summary(r.table(), c)),
+        ExperimentSpec.of("svbssgp-gamma", "sVBSSGP paper Figs. 1, 2a, 4: sVBSSGP for each γ",
+                SvbssgpFigures.Config.class, SvbssgpFigures.Config::forMode, SvbssgpFigures::gamma)
+            .withSummary((c, r) -> SvbssgpFigures.finalByGamma(r)),
+        ExperimentSpec.of("svbssgp-methods",
+                "sVBSSGP paper Table 1, Figs. 2b-d, 5: the five models at the paper's settings",
+                SvbssgpFigures.Config.class, SvbssgpFigures.Config::forMode, SvbssgpFigures::methods)
+            .withSummary((c, r) -> SvbssgpFigures.table1(r)),
+        ExperimentSpec.of("svbssgp-samples", "sVBSSGP paper Fig. 3: sVBSSGP for each r",
+                SvbssgpFigures.Config.class, SvbssgpFigures.Config::forMode, SvbssgpFigures::samples)
+            .withSummary((c, r) -> r.summary(List.of("role", "setting"), List.of("final_rmse", "final_mnlp"))),
+        ExperimentSpec.of("svbssgp-partitions",
+                "sVBSSGP and PIC++ with honest vs leaky k-means partitions",
+                SvbssgpFigures.Config.class, SvbssgpFigures.Config::forMode, SvbssgpFigures::partitionings)
+            .withSummary((c, r) -> r.summary(List.of("method", "setting"), List.of("final_rmse", "final_mnlp"))));
+  }
+}

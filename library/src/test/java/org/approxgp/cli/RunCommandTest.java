@@ -1,0 +1,88 @@
+package org.approxgp.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code approxgp run}: registered experiments by name, through the resumable runner, summary as CSV. */
+class RunCommandTest {
+
+  @TempDir
+  Path dir;
+
+  private record Outcome(int exit, String out, String err) {
+  }
+
+  private static Outcome run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = new CommandLine(new Main());
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int code = cl.execute(args);
+    return new Outcome(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void listPrintsEveryRegisteredName() {
+    Outcome o = run("run", "--list");
+    assertEquals(0, o.exit(), o.err());
+    for (String n : List.of("smoke-pipeline", "qp-table1", "qp-figure1", "qp-mining", "rep-synthetic", "rep-uci",
+        "svbssgp-gamma")) {
+      assertTrue(o.out().lines().anyMatch(l -> l.startsWith(n + " ")), n + " in:\n" + o.out());
+    }
+  }
+
+  @Test
+  void runsWritesTheSummaryCsvAndResumes() throws Exception {
+    Path csv = dir.resolve("summary.csv");
+    Outcome first = run("run", "smoke-pipeline", "--mode", "smoke", "--threads", "2", "--out", csv.toString(),
+        "--results", dir.resolve("results").toString());
+    assertEquals(0, first.exit(), first.err());
+    assertTrue(first.out().startsWith("smoke-pipeline (smoke-pipeline, mode smoke): 16 trials, 0 reused, 16 computed"),
+        first.out());
+    List<String> lines = Files.readAllLines(csv);
+    assertEquals("method,n,count,estimate mean,estimate sd,abs error mean,abs error sd", lines.get(0));
+    assertEquals(5, lines.size(), lines.toString()); // 2 methods × 2 sample sizes
+    assertTrue(lines.get(1).startsWith("plain,100,4,"), lines.get(1)); // 4 seeds per group
+    Outcome second = run("run", "smoke-pipeline", "--mode", "smoke", "--threads", "1", "--out", csv.toString(),
+        "--results", dir.resolve("results").toString());
+    assertEquals(0, second.exit(), second.err());
+    assertTrue(second.out().contains(": 16 trials, 16 reused, 0 computed"), second.out());
+    assertEquals(lines, Files.readAllLines(csv)); // the same rows from the store give the same summary
+  }
+
+  @Test
+  void sparkEngineWithoutTheModuleIsAClearError() {
+    Path csv = dir.resolve("s.csv");
+    StringWriter err = new StringWriter();
+    assertEquals(2, Main.run(new PrintWriter(err, true), "run", "smoke-pipeline", "--mode", "smoke", "--engine", "spark",
+        "--out", csv.toString(), "--results", dir.toString()));
+    assertTrue(err.toString().contains("engine 'spark' is not on the class path: the approxgp-spark module is needed"),
+        err.toString());
+    assertFalse(Files.exists(csv));
+  }
+
+  @Test
+  void badArgumentsAreOneLineExitTwo() {
+    for (String[] args : List.of(new String[] {"run", "no-such"}, new String[] {"run"},
+        new String[] {"run", "smoke-pipeline", "--mode", "huge"},
+        new String[] {"run", "smoke-pipeline", "--engine", "flink"},
+        new String[] {"run", "smoke-pipeline", "--master", "local[2]"},
+        new String[] {"run", "smoke-pipeline", "--threads", "0"},
+        new String[] {"run", "--list", "smoke-pipeline"})) {
+      StringWriter err = new StringWriter();
+      assertEquals(2, Main.run(new PrintWriter(err, true), args), String.join(" ", args));
+      assertEquals(1, err.toString().strip().lines().count(), err.toString());
+    }
+  }
+}
