@@ -195,4 +195,32 @@ class SparkTrialExecutorTest {
     assertEquals(List.of("method=square;seed=0;fold=0", "method=square;seed=1;fold=0", "method=square;seed=2;fold=0"),
         r.keys().stream().map(TrialKeys::id).toList());
   }
+
+  @Test
+  void runnerDefaultsFollowTheEngineSettingAsANotebookWould() {
+    try {
+      System.setProperty("approxgp.engine", "spark");
+      System.setProperty("approxgp.master", "local[2]");
+      assertInstanceOf(SparkTrialExecutor.class, Runner.defaults().executor());
+      assertInstanceOf(SparkTrialExecutor.class, Runner.of(org.approxgp.experiment.TrialExecutor.local(1))
+          .withEngine("spark").executor());
+    } finally {
+      System.clearProperty("approxgp.engine");
+      System.clearProperty("approxgp.master");
+    }
+  }
+
+  @Test
+  void theCommandLineWritesTheSameSummaryOnBothEngines() throws Exception {
+    Path local = dir.resolve("local.csv");
+    Path spark = dir.resolve("spark.csv");
+    java.io.StringWriter err = new java.io.StringWriter();
+    assertEquals(0, org.approxgp.cli.Main.run(new java.io.PrintWriter(err, true), "run", "smoke-pipeline", "--mode",
+        "smoke", "--threads", "2", "--results", dir.resolve("rl").toString(), "--out", local.toString()), err.toString());
+    assertEquals(0, org.approxgp.cli.Main.run(new java.io.PrintWriter(err, true), "run", "smoke-pipeline", "--mode",
+        "smoke", "--engine", "spark", "--master", "local[2]", "--results", dir.resolve("rs").toString(), "--out",
+        spark.toString()), err.toString());
+    assertEquals(Files.readAllLines(local), Files.readAllLines(spark));
+    assertEquals(5, Files.readAllLines(spark).size());
+  }
 }

@@ -7,9 +7,12 @@ import java.util.Locale;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.approxgp.experiment.Experiment;
 import org.approxgp.experiment.ProgressListener;
+import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.Results;
 import org.approxgp.experiment.Runner;
+import org.approxgp.experiment.SmokePipeline;
 import org.approxgp.experiment.TrialExecutor;
+import org.approxgp.experiment.TrialKey;
 import org.approxgp.papers.qp.QpMining;
 import org.approxgp.spark.SparkTrialExecutor;
 
@@ -48,8 +51,15 @@ public final class SparkBench {
     sc.parallelize(List.of(1), 1).count();
     double firstJob = (System.nanoTime() - s1) * 1e-9;
     double ts;
+    double tinyLocal;
+    double tinySpark;
+    Experiment<SmokePipeline.Config, TrialKey> tiny =
+        SmokePipeline.experiment(SmokePipeline.Config.forMode(ProjectPaths.Mode.QUICK));
     try {
       ts = run(Runner.of(SparkTrialExecutor.on(sc)), root.resolve("spark"), exp);
+      // per-task overhead: trials of microseconds (the smoke pipeline, quick mode), so the time is the engine's
+      tinyLocal = run(Runner.of(TrialExecutor.local(2)), root.resolve("tiny-local"), tiny);
+      tinySpark = run(Runner.of(SparkTrialExecutor.on(sc)), root.resolve("tiny-spark"), tiny);
     } finally {
       sc.stop();
     }
@@ -60,6 +70,9 @@ public final class SparkBench {
     row("spark " + master, ts, n, t2);
     System.out.printf(Locale.ROOT, "spark start-up (not in the row above): context %.2f s + first one-task job %.2f s"
         + " = %.2f s%n", startContext, firstJob, startContext + firstJob);
+    int nt = tiny.trials().size();
+    System.out.printf(Locale.ROOT, "per-trial overhead (smoke-pipeline quick, %d trials of microseconds): local(2) %.2f ms,"
+        + " spark %.1f ms%n", nt, 1e3 * tinyLocal / nt, 1e3 * tinySpark / nt);
     System.out.printf(Locale.ROOT, "spark incl. start-up: %.2f s, %.3f trials/s, %.2f × local(2)%n",
         ts + startContext + firstJob, n / (ts + startContext + firstJob), (ts + startContext + firstJob) / t2);
   }
