@@ -22,7 +22,8 @@ import tech.tablesaw.api.Table;
  * @param <C>            config record type
  * @param <K>            trial-key record type
  */
-public record ExperimentSpec<C extends Record, K extends Record>(String name, String description, Class<C> configType, Function<ProjectPaths.Mode, C> configForMode,
+public record ExperimentSpec<C extends Record, K extends Record>(String name, String description, Class<C> configType,
+    Function<ProjectPaths.Mode, C> configForMode,
     Function<C, Experiment<C, K>> factory, BiFunction<C, Results<K>, Table> summary) {
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]*");
@@ -39,7 +40,8 @@ public record ExperimentSpec<C extends Record, K extends Record>(String name, St
   }
 
   /** A spec whose summary is the full row table ({@link Results#table()}). */
-  public static <C extends Record, K extends Record> ExperimentSpec<C, K> of(String name, String description, Class<C> configType, Function<ProjectPaths.Mode, C> configForMode,
+  public static <C extends Record, K extends Record> ExperimentSpec<C, K> of(String name, String description,
+      Class<C> configType, Function<ProjectPaths.Mode, C> configForMode,
       Function<C, Experiment<C, K>> factory) {
     return new ExperimentSpec<>(name, description, configType, configForMode, factory,
         (c, r) -> r.table());

@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * results store, the ordering of rows and progress; an executor only evaluates
  * {@code experiment.trial().run(experiment.config(), key)} for each pending key and reports each
  * outcome through the callback. The default is {@link #local(int)}, a fixed thread pool in this JVM;
- * a Spark module will implement this interface to spread the trials over a cluster (shipping the
- * config and keys, calling back on the driver as results stream in).
+ * the {@code approxgp-spark} module implements this interface to spread the trials over a cluster
+ * (shipping the experiment's name, config and keys, calling back on the driver as results stream in),
+ * and {@link Engines} finds such an engine on the class path by name.
  *
  * <p>Contract: call the callback exactly once per pending key, from the thread that called
  * {@link #execute}, one call at a time, in any order; a trial that throws (or returns null) is

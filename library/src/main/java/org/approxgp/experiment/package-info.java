@@ -9,11 +9,14 @@
  *
  * <p>{@link org.approxgp.experiment.Runner} skips the trials already in
  * {@code <results>/<experiment>/<config-hash>.jsonl}, hands the others to a
- * {@link org.approxgp.experiment.TrialExecutor} (by default a local thread pool; a Spark module will
- * implement the interface), appends each finished row as soon as it completes (so a killed run
+ * {@link org.approxgp.experiment.TrialExecutor} (by default a local thread pool; the {@code approxgp-spark}
+ * module's Spark executor is chosen by {@link org.approxgp.experiment.Engines}), appends each finished row as soon as it completes (so a killed run
  * resumes and loses nothing), reports progress, and returns the rows in trial-list order as a
  * Tablesaw {@code Table}. {@link org.approxgp.experiment.Summaries} turns them into mean ± sd tables.
- * Paper experiments live in {@code org.approxgp.papers.*}.
+ * Paper experiments live in {@code org.approxgp.papers.*}; the
+ * {@link org.approxgp.experiment.ExperimentRegistry} lists them by name ({@code approxgp run NAME}) through
+ * {@link org.approxgp.experiment.ExperimentCatalog} service providers, and rebuilds one from its name and
+ * config on a remote executor.
  *
  * <p>{@link org.approxgp.experiment.SmokePipeline} stays here: it is not a paper but the
  * known-answer self-check of this machinery end to end (runner, store, tables, figures in a

@@ -65,8 +65,8 @@ class RunCommandTest {
   void sparkEngineWithoutTheModuleIsAClearError() {
     Path csv = dir.resolve("s.csv");
     StringWriter err = new StringWriter();
-    assertEquals(2, Main.run(new PrintWriter(err, true), "run", "smoke-pipeline", "--mode", "smoke", "--engine", "spark",
-        "--out", csv.toString(), "--results", dir.toString()));
+    assertEquals(2, Main.run(new PrintWriter(err, true), "run", "smoke-pipeline", "--mode", "smoke", "--engine",
+        "spark", "--out", csv.toString(), "--results", dir.toString()));
     assertTrue(err.toString().contains("engine 'spark' is not on the class path: the approxgp-spark module is needed"),
         err.toString());
     assertFalse(Files.exists(csv));

@@ -216,7 +216,8 @@ class SparkTrialExecutorTest {
     Path spark = dir.resolve("spark.csv");
     java.io.StringWriter err = new java.io.StringWriter();
     assertEquals(0, org.approxgp.cli.Main.run(new java.io.PrintWriter(err, true), "run", "smoke-pipeline", "--mode",
-        "smoke", "--threads", "2", "--results", dir.resolve("rl").toString(), "--out", local.toString()), err.toString());
+        "smoke", "--threads", "2", "--results", dir.resolve("rl").toString(), "--out", local.toString()),
+        err.toString());
     assertEquals(0, org.approxgp.cli.Main.run(new java.io.PrintWriter(err, true), "run", "smoke-pipeline", "--mode",
         "smoke", "--engine", "spark", "--master", "local[2]", "--results", dir.resolve("rs").toString(), "--out",
         spark.toString()), err.toString());

@@ -30,7 +30,8 @@ public final class SparkBench {
   public static void main(String[] args) throws Exception {
     int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 24;
     String master = args.length > 1 ? args[1] : "local[2]";
-    Experiment<QpMining.Config, QpMining.Key> exp = QpMining.experiment(new QpMining.Config(seeds, List.of("ep", "vb")));
+    Experiment<QpMining.Config, QpMining.Key> exp =
+        QpMining.experiment(new QpMining.Config(seeds, List.of("ep", "vb")));
     Path root = Files.createTempDirectory("approxgp-spark-bench");
     System.out.printf(Locale.ROOT, "experiment qp-mining (EP + VB), %d trials; %d cores; results under %s%n",
         exp.trials().size(), Runtime.getRuntime().availableProcessors(), root);
@@ -71,8 +72,8 @@ public final class SparkBench {
     System.out.printf(Locale.ROOT, "spark start-up (not in the row above): context %.2f s + first one-task job %.2f s"
         + " = %.2f s%n", startContext, firstJob, startContext + firstJob);
     int nt = tiny.trials().size();
-    System.out.printf(Locale.ROOT, "per-trial overhead (smoke-pipeline quick, %d trials of microseconds): local(2) %.2f ms,"
-        + " spark %.1f ms%n", nt, 1e3 * tinyLocal / nt, 1e3 * tinySpark / nt);
+    System.out.printf(Locale.ROOT, "per-trial overhead (smoke-pipeline quick, %d trials of microseconds):"
+        + " local(2) %.2f ms, spark %.1f ms%n", nt, 1e3 * tinyLocal / nt, 1e3 * tinySpark / nt);
     System.out.printf(Locale.ROOT, "spark incl. start-up: %.2f s, %.3f trials/s, %.2f × local(2)%n",
         ts + startContext + firstJob, n / (ts + startContext + firstJob), (ts + startContext + firstJob) / t2);
   }
