@@ -32,7 +32,9 @@ public final class PaperExperiments implements ExperimentCatalog {
                 QpTable1.Config.class, m -> QpTable1.Config.ardForMode(m, QP_METHODS), QpTable1::experiment)
             .withSummary((c, r) -> QpTable1.summary(r.table())),
         ExperimentSpec.of("qp-figure1", "QP paper Figure 1a: QP vs EP predictive variances",
-            QpFigure1.Config.class, QpFigure1.Config::forMode, QpFigure1::experiment),
+                QpFigure1.Config.class, QpFigure1.Config::forMode, QpFigure1::experiment)
+            .withSummary((c, r) -> QpFigure1.aboveDiagonal(QpFigure1.points(r.table(),
+                c.sameHyperparameters() ? "var_qp_same" : "var_qp"))),
         ExperimentSpec.of("qp-mining", "QP paper Table 1, coal-mining row: Poisson square link",
                 QpMining.Config.class, QpMining.Config::forMode, QpMining::experiment)
             .withSummary((c, r) -> QpMining.summary(r.table(), c.methods())),
