@@ -113,6 +113,10 @@ final class RunCommand implements Callable<Integer> {
       throw CliException.badInput(e.getMessage());
     }
     Experiment<?, ?> exp = es.forMode(m);
+    if (!eng.equals(Engines.LOCAL)) {
+      spec.commandLine().getErr().println("approxgp: running " + name + " on " + executor
+          + " (the engine starts first: seconds)");
+    }
     long t0 = System.nanoTime();
     Results<?> run;
     try {

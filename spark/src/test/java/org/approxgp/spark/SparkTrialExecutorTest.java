@@ -174,6 +174,23 @@ class SparkTrialExecutorTest {
   }
 
   @Test
+  void aTaskSparkGivesUpOnFailsEveryTrialNotYetReported() {
+    // an Error is not caught by the task: Spark fails it (local[2] tries once) and aborts the job
+    Experiment<TestExperiments.Config, TrialKey> exp = TestExperiments.failing(new TestExperiments.Config(4, -1, 1));
+    ExperimentFailedException e = assertThrows(ExperimentFailedException.class,
+        () -> runner("g", SparkTrialExecutor.on(sc)).run(exp));
+    assertEquals(4, e.failures().size() + e.partial().rows().size());
+    var failure = e.failures().stream().filter(f -> f.key().equals(TrialKey.of("square", 1, 0))).findFirst()
+        .orElseThrow();
+    assertTrue(failure.cause().getMessage().startsWith("trial method=square;seed=1;fold=0: Spark gave up on its task: "),
+        failure.cause().getMessage());
+    assertTrue(failure.cause().getMessage().contains("fatal-looking error at seed 1"), failure.cause().getMessage());
+    // the context survives for the next job
+    assertEquals(3, runner("g2", SparkTrialExecutor.on(sc)).run(
+        TestExperiments.failing(new TestExperiments.Config(3, -1))).rows().size());
+  }
+
+  @Test
   void anUnregisteredExperimentIsRefusedOnTheDriver() {
     Experiment<TestExperiments.Config, TrialKey> adhoc = Experiment.of("adhoc", new TestExperiments.Config(2, -1),
         List.of(TrialKey.of("x", 0, 0)), (c, k) -> ResultRow.builder().put("v", 1.0).build());

@@ -13,8 +13,23 @@ public final class TestExperiments implements ExperimentCatalog {
 
   static final String FAILING = "spark-test-failing";
 
-  /** Trials with seeds 0..n-1; the trial of seed {@code failAt} throws. */
-  public record Config(int n, int failAt) {
+  /** An {@link Error}: Spark fails the task instead of the trial reporting it. */
+  static final class TrialError extends Error {
+    private static final long serialVersionUID = 1L;
+
+    TrialError(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Trials with seeds 0..n-1; the trial of seed {@code failAt} throws an exception, that of seed
+   * {@code errorAt} an {@link Error}.
+   */
+  public record Config(int n, int failAt, int errorAt) {
+    Config(int n, int failAt) {
+      this(n, failAt, -1);
+    }
   }
 
   static Experiment<Config, TrialKey> failing(Config c) {
@@ -25,6 +40,9 @@ public final class TestExperiments implements ExperimentCatalog {
     return Experiment.of(FAILING, c, keys, (cfg, k) -> {
       if (k.seed() == cfg.failAt()) {
         throw new IllegalArgumentException("boom at seed " + k.seed());
+      }
+      if (k.seed() == cfg.errorAt()) {
+        throw new TrialError("fatal-looking error at seed " + k.seed());
       }
       return ResultRow.builder().put("square", (double) k.seed() * k.seed()).build();
     });
