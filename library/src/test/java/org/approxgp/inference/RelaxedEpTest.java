@@ -3,12 +3,17 @@ package org.approxgp.inference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.stream.Stream;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.Likelihood;
+import org.approxgp.likelihood.LogDensity;
+import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.likelihood.Probit;
+import org.approxgp.likelihood.TiltedMoments;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@link RelaxedEp}: c → ∞ is EP; its objective pieces against direct quadrature; relaxation is recorded. */
 class RelaxedEpTest {
@@ -19,7 +24,7 @@ class RelaxedEpTest {
   @EnumSource(RelaxedEp.Objective.class)
   void hugePenaltyIsEp(RelaxedEp.Objective objective) {
     NoisyData d = NoisyData.of(2, 30, 0.2);
-    Problem p = Problem.of(SquaredExponential.iso(1.0, 2.0), d.x, d.y, new TestNoisyStep(0.2));
+    Problem p = Problem.of(SquaredExponential.iso(1.0, 2.0), d.x, d.y, NoisyStep.of(0.2));
     SiteLoop.Options o = OPT.withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
     Posterior ep = SiteLoop.run(p, MomentMatching.ep(), o, null);
     Posterior rep = SiteLoop.run(p, RelaxedEp.of(1e12, objective, RelaxedEp.SiteReading.B), o, null);
@@ -49,14 +54,56 @@ class RelaxedEpTest {
   /**
    * The clean objective at b is the KL of p̂ ∝ N(f | h̃, λ̃) t(f) from its Gaussian projection, checked
    * against the KL integrated directly (trapezoid on a fine grid, split at the step), for b = 0 and
-   * b ≠ 0 of both signs; and E₁ by its central difference against the integral.
+   * b ≠ 0 of both signs; and E₁ against the integral, both by {@link NoisyStep}'s closed form and, for
+   * the same likelihood hidden behind {@link #opaque} (so that {@link RelaxedEp} cannot recognise it), by
+   * the generic central difference of the power-tilted normaliser.
    */
-  static java.util.stream.Stream<Likelihood> steps() {
-    return java.util.stream.Stream.of(new TestNoisyStep(0.2), org.approxgp.likelihood.NoisyStep.of(0.2));
+  static Stream<Likelihood> steps() {
+    return Stream.of(NoisyStep.of(0.2), opaque(NoisyStep.of(0.2)));
+  }
+
+  /** {@code lik} behind a plain {@link Likelihood}: the same closed forms, not recognisable by type. */
+  static Likelihood opaque(Likelihood lik) {
+    return new Likelihood() {
+      @Override
+      public String name() {
+        return "opaque " + lik.name();
+      }
+
+      @Override
+      public void validate(double y) {
+        lik.validate(y);
+      }
+
+      @Override
+      public LogDensity logDensity(double y, double f) {
+        return lik.logDensity(y, f);
+      }
+
+      @Override
+      public double[] breakpoints(double y) {
+        return lik.breakpoints(y);
+      }
+
+      @Override
+      public TiltedMoments tilted(double y, double m, double v) {
+        return lik.tilted(y, m, v);
+      }
+
+      @Override
+      public TiltedMoments powerTilted(double y, double m, double v, double u) {
+        return lik.powerTilted(y, m, v, u);
+      }
+
+      @Override
+      public String toString() {
+        return name();
+      }
+    };
   }
 
   @ParameterizedTest
-  @org.junit.jupiter.params.provider.MethodSource("steps")
+  @MethodSource("steps")
   void cleanObjectiveIsTheKlOfTheRelaxedTiltedFromItsProjection(Likelihood lik) {
     SiteUpdate.Cavity cav = new SiteUpdate.Cavity(1 / 1.3, -1.1 / 1.3);
     double siteMean = 0.4;
