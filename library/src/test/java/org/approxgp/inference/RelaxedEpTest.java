@@ -52,6 +52,38 @@ class RelaxedEpTest {
   }
 
   /**
+   * The scale of c. The noisy step depends on f only through sign(f), so scaling the prior covariance by s
+   * maps every EP-family fixed point onto another (f → √s f, site precisions / s, log Z unchanged). The
+   * relaxation bᵢ is a precision, so its penalty c|bᵢ| is not scale-free: Relaxed EP with penalty c on the prior
+   * s K is Relaxed EP with penalty c/s on K (the line search works in units of bλ, so the two runs take the same
+   * steps; only the stopping rule, an RMS of site parameters, is not scale-free). Checked on the data of {@code EpFamilyDivergenceTest#epOscillatesAndRelaxedEpConverges} with s = 10:
+   * c = 1 on σ² = 10 and c = 0.1 on σ² = 1 relax the same sites and reach the same scaled fixed point. So the
+   * paper's c (its kernel amplitude is not stated) is only defined together with the amplitude.
+   */
+  @Test
+  void penaltyScalesWithThePriorVariance() {
+    NoisyData d = NoisyData.of(2, 60, 0.2);
+    double s = 10;
+    Problem big = Problem.of(SquaredExponential.iso(1.0, s), d.x, d.y, NoisyStep.of(0.05));
+    Problem unit = Problem.of(SquaredExponential.iso(1.0, 1.0), d.x, d.y, NoisyStep.of(0.05));
+    SiteLoop.Options o = SiteLoop.Options.defaults().withGradient(false).withMaxSweeps(300)
+        .withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
+    Posterior a = SiteLoop.run(big, RelaxedEp.of(1), o, null);
+    Posterior b = SiteLoop.run(unit, RelaxedEp.of(1 / s), o, null);
+    assertTrue(a.diagnostics().converged() && b.diagnostics().converged(), a.diagnostics() + " / " + b.diagnostics());
+    assertTrue(a.diagnostics().relaxedSites() > 0, a.diagnostics().toString());
+    assertEquals(a.diagnostics().relaxedSites(), b.diagnostics().relaxedSites());
+    for (int i = 0; i < d.y.length; i++) {
+      assertEquals(a.mean()[i], Math.sqrt(s) * b.mean()[i], 1e-6 * Math.sqrt(s) * (1 + Math.abs(b.mean()[i])));
+      assertEquals(a.sites().tau()[i], b.sites().tau()[i] / s, 1e-6 * (1 + Math.abs(b.sites().tau()[i])));
+    }
+    assertEquals(a.logEvidence(), b.logEvidence(), 1e-6);
+    // and the same penalty on both is not the same method: c = 1 on σ² = 1 relaxes fewer sites
+    Posterior c = SiteLoop.run(unit, RelaxedEp.of(1), o, null);
+    assertTrue(c.diagnostics().relaxedSites() < a.diagnostics().relaxedSites(), c.diagnostics().toString());
+  }
+
+  /**
    * The clean objective at b is the KL of p̂ ∝ N(f | h̃, λ̃) t(f) from its Gaussian projection, checked
    * against the KL integrated directly (trapezoid on a fine grid, split at the step), for b = 0 and
    * b ≠ 0 of both signs; and E₁ against the integral, both by {@link NoisyStep}'s closed form and, for

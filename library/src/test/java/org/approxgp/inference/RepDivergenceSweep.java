@@ -99,7 +99,79 @@ public final class RepDivergenceSweep {
     }
   }
 
+  /**
+   * The largest c at which Relaxed EP relaxes any site of EP's own fixed point: with G(b) = Q(b) + c|b|,
+   * b = 0 is a local minimum exactly when −c ≤ Q'(0) ≤ c (one-sided slopes by differences of step
+   * 1e-6/λ), so c* = max over sites of max(−Q'(0⁺), Q'(0⁻)). Below c* REP leaves EP's fixed point; above
+   * it EP's fixed point is REP's too (for the local line search from b = 0). Computed at the fixed point
+   * of EP damped by 0.5 (which converges more often than undamped EP) for both objectives, per ε.
+   */
+  static void thresholds(int seeds) {
+    System.out.printf(Locale.ROOT, "%-28s %4s %10s %10s %10s %10s%n", "group (KEEP, EP damped 0.5)", "runs",
+        "c* clean", "max", "c* eq36", "max");
+    for (double eps : new double[] {0.02, 0.05, 0.1, 0.2}) {
+      for (double ell : new double[] {0.5, 1, 2}) {
+        List<Double> clean = new ArrayList<>();
+        List<Double> eq36 = new ArrayList<>();
+        for (long s = 0; s < seeds; s++) {
+          Config c = new Config(s, 100, 0.2, eps, ell, 10, SiteLoop.NegativeSitePrecision.KEEP);
+          Problem p = c.problem();
+          SiteLoop.Options o = SiteLoop.Options.defaults().withGradient(false).withMaxSweeps(1000).withDamping(0.5)
+              .withNegativeSites(c.policy());
+          Posterior post;
+          try {
+            post = SiteLoop.run(p, MomentMatching.ep(), o, null);
+          } catch (InferenceException e) {
+            continue;
+          }
+          if (!post.diagnostics().converged()) {
+            continue;
+          }
+          clean.add(threshold(p, post, RelaxedEp.of(0)));
+          eq36.add(threshold(p, post, RelaxedEp.of(0, RelaxedEp.Objective.EQ36, RelaxedEp.SiteReading.B)));
+        }
+        System.out.printf(Locale.ROOT, "eps=%.2f ell=%.1f n=100        %4d %10.3g %10.3g %10.3g %10.3g%n", eps, ell,
+            clean.size(), median(clean), max(clean), median(eq36), max(eq36));
+      }
+    }
+  }
+
+  private static double threshold(Problem p, Posterior post, RelaxedEp rep) {
+    double best = 0;
+    for (int i = 0; i < p.size(); i++) {
+      double tau = post.sites().tau()[i];
+      double nu = post.sites().nu()[i];
+      SiteUpdate.Cavity cav = new SiteUpdate.Cavity(1 / post.variance()[i] - tau, post.mean()[i] / post.variance()[i]
+          - nu);
+      double m = tau != 0 ? nu / tau : 0;
+      double d = 1e-6 / cav.variance();
+      double y = p.y()[i];
+      double g0 = rep.objective(p.likelihood(), y, cav, m, 0);
+      double right = (rep.objective(p.likelihood(), y, cav, m, d) - g0) / d;
+      double left = (g0 - rep.objective(p.likelihood(), y, cav, m, -d)) / d;
+      best = Math.max(best, Math.max(-right, left));
+    }
+    return best;
+  }
+
+  private static double median(List<Double> v) {
+    if (v.isEmpty()) {
+      return Double.NaN;
+    }
+    List<Double> s = new ArrayList<>(v);
+    s.sort(null);
+    return s.get(s.size() / 2);
+  }
+
+  private static double max(List<Double> v) {
+    return v.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+  }
+
   public static void main(String[] args) {
+    if (args.length > 0 && args[0].equals("threshold")) {
+      thresholds(Integer.parseInt(args[1]));
+      return;
+    }
     if (args.length > 0 && args[0].equals("detail")) {
       detail(new Config(Long.parseLong(args[1]), Integer.parseInt(args[2]), 0.2, Double.parseDouble(args[3]),
           Double.parseDouble(args[4]), 10, SiteLoop.NegativeSitePrecision.valueOf(args[5])));

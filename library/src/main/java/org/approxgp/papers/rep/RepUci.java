@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.approxgp.data.Dataset;
 import org.approxgp.data.Datasets;
 import org.approxgp.data.Split;
@@ -122,8 +123,15 @@ public final class RepUci {
     return !name.equals("haberman");
   }
 
+  /** Data sets already read (immutable; each CSV is parsed once per JVM instead of once per trial). */
+  private static final Map<String, Dataset> LOADED = new ConcurrentHashMap<>();
+
   /** The data set behind a name (labels ±1). */
   public static Dataset dataset(String name) {
+    return LOADED.computeIfAbsent(name, RepUci::load);
+  }
+
+  private static Dataset load(String name) {
     return switch (name) {
       case "heart" -> Datasets.loadBinary("heart-scale", "label", null);
       case "pima" -> Datasets.loadBinary("pima-mass", "type", "1");
