@@ -53,7 +53,8 @@ class EpFamilyDivergenceTest {
    * c = 1 converges in 28 sweeps with 6 of the 60 sites relaxed. It converges to a fixed point (a warm
    * start from its sites stays there) close to EP's: EP damped by 0.5 converges on the same data, and the
    * two log Z differ by 0.0076 (tolerance 0.05) and the posterior means by 0.076 RMS (tolerance 0.15; both
-   * are about 0.24 RMS from an elliptical-slice-sampling reference, see {@link RepDivergenceSweep#detail}). REP does NOT converge at the paper's c = 10
+   * are about 0.24 RMS from an elliptical-slice-sampling reference, see {@link RepDivergenceSweep#detail}).
+   * REP does NOT converge at the paper's c = 10
    * on this problem (nor at c = 0.01); c = 0.1 converges too, farther from EP (log Z −33.17 vs −33.77).
    */
   @Test
@@ -75,7 +76,8 @@ class EpFamilyDivergenceTest {
     assertTrue(rd.alphaTrace().get(rd.iterations() - 1) < 1e-3, rd.toString());
     // a fixed point: started from its own sites, REP stays there
     Posterior again = SiteLoop.run(p, RelaxedEp.of(1), keep, rep.sites());
-    assertTrue(again.diagnostics().converged() && again.diagnostics().iterations() <= 2, again.diagnostics().toString());
+    assertTrue(again.diagnostics().converged() && again.diagnostics().iterations() <= 2,
+        again.diagnostics().toString());
     assertEquals(rep.logEvidence(), again.logEvidence(), 1e-6);
 
     Posterior damped = SiteLoop.run(p, MomentMatching.ep(), keep.withDamping(0.5).withMaxSweeps(1000), null);

@@ -56,7 +56,8 @@ class RelaxedEpTest {
    * maps every EP-family fixed point onto another (f → √s f, site precisions / s, log Z unchanged). The
    * relaxation bᵢ is a precision, so its penalty c|bᵢ| is not scale-free: Relaxed EP with penalty c on the prior
    * s K is Relaxed EP with penalty c/s on K (the line search works in units of bλ, so the two runs take the same
-   * steps; only the stopping rule, an RMS of site parameters, is not scale-free). Checked on the data of {@code EpFamilyDivergenceTest#epOscillatesAndRelaxedEpConverges} with s = 10:
+   * steps; only the stopping rule, an RMS of site parameters, is not scale-free). Checked on the data of
+   * {@code EpFamilyDivergenceTest#epOscillatesAndRelaxedEpConverges} with s = 10:
    * c = 1 on σ² = 10 and c = 0.1 on σ² = 1 relax the same sites and reach the same scaled fixed point. So the
    * paper's c (its kernel amplitude is not stated) is only defined together with the amplitude.
    */
