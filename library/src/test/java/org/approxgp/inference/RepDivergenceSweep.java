@@ -20,6 +20,10 @@ import org.approxgp.likelihood.NoisyStep;
  * oscillation window 50 (the library defaults), no gradient. Prints one table row per
  * (ε, ℓ, n, policy) group and one row per REP variant.
  *
+ * <p>The system property {@code rep.only=SUFFIX} keeps only the variants whose name ends with SUFFIX (e.g. "B").
+ * Other modes: {@code detail SEED N EPS ELL POLICY} (one configuration against an elliptical-slice-sampling
+ * reference) and {@code threshold SEEDS} (the c below which REP leaves EP's fixed point).
+ *
  * <p>Run: {@code java -cp library/target/classes:library/target/test-classes:CP
  * org.approxgp.inference.RepDivergenceSweep [SEEDS] [CONTROL]} (CP from {@code mvn dependency:build-classpath},
  * as {@code bin/bench} does).
@@ -191,6 +195,9 @@ public final class RepDivergenceSweep {
           () -> RelaxedEp.of(c, RelaxedEp.Objective.CLEAN, RelaxedEp.SiteReading.A));
     }
     variants.put("power-ep u=0.8", () -> PowerEp.of(0.8));
+    if (System.getProperty("rep.only") != null) {
+      variants.keySet().removeIf(k -> !k.endsWith(System.getProperty("rep.only")));
+    }
 
     List<Config> configs = new ArrayList<>();
     for (SiteLoop.NegativeSitePrecision pol : SiteLoop.NegativeSitePrecision.values()) {
