@@ -49,7 +49,7 @@ class EpFamilyDivergenceTest {
    * The case issue 14 asks for, found by {@link RepDivergenceSweep} (seeds 0–3 × n ∈ {60, 100} × ε × ℓ ×
    * policy): {@link NoisyData} seed 2, n = 60, 20 % flips, noisy step ε = 0.05, SE-iso ℓ = 1, σ² = 10,
    * KEEP (REP's default policy), sequential, tolerance 1e-6. EP wanders without converging and is stopped
-   * as diverged by the oscillation window (192 sweeps, R(iter) of 0.06–0.2 at the end); Relaxed EP with
+   * as diverged by the oscillation window (192 sweeps, R(iter) of 0.06–0.22 at the end); Relaxed EP with
    * c = 1 converges in 28 sweeps with 6 of the 60 sites relaxed. It converges to a fixed point (a warm
    * start from its sites stays there) close to EP's: EP damped by 0.5 converges on the same data, and the
    * two log Z differ by 0.0076 (tolerance 0.05) and the posterior means by 0.076 RMS (tolerance 0.15; both
