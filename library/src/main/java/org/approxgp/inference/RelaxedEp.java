@@ -61,6 +61,12 @@ import org.approxgp.special.Normal;
  * [0, 100/λ]; the smallest value found wins, b = 0 unless strictly beaten. A non-finite G is +∞. Brent
  * finds a local minimum of its side only.
  *
+ * <p><b>Scale of c.</b> bᵢ is a precision, so the penalty c|bᵢ| (eq. 35) has the units of a variance of f: for a
+ * likelihood that sees f only through its sign (the noisy step), REP with penalty c on the prior s K is REP with c/s
+ * on K. The paper does not state its kernel amplitude, so its c = 10, 20 fix no scale here. (Eq. 4–5 penalise
+ * c|ηᵢ|₁ instead, ηᵢ = (bᵢmᵢ, −bᵢ/2) the natural parameters of rᵢ, i.e. c|bᵢ|(|mᵢ| + ½); we follow eq. 35.) At EP's
+ * fixed point a site relaxes only if c &lt; |Q'(0)| (one-sided slopes), see the implementation notes §7.4.
+ *
  * <p><b>Evidence.</b> {@link #logZ} is EP's tilted normaliser at the unrelaxed cavity: the evidence of a
  * REP posterior is the EP-form evidence at its sites (as QP's is); its gradient is not EP's, so the model
  * layer uses central differences ({@code InferenceMethod.withNumericalGradient}).

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.approxgp.kernel.Kernel;
 import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.likelihood.Probit;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.linalg.Cholesky;
@@ -49,7 +50,7 @@ class NegativeSitesKeepTest {
   void keepKeepsNegativeSitesWhereClipClips() {
     NoisyData d = NoisyData.of(1, 20, 0.2);
     Kernel kern = SquaredExponential.iso(1.0, 2.0);
-    Problem p = Problem.of(kern, d.x, d.y, new TestNoisyStep(0.2));
+    Problem p = Problem.of(kern, d.x, d.y, NoisyStep.of(0.2));
     Posterior c = SiteLoop.run(p, MomentMatching.ep(), CLIP, null);
     Posterior k = SiteLoop.run(p, MomentMatching.ep(), KEEP, null);
     assertTrue(c.diagnostics().converged() && k.diagnostics().converged(), k.diagnostics().toString());
@@ -100,7 +101,7 @@ class NegativeSitesKeepTest {
   @Test
   void posteriorThatIsNotPositiveDefiniteIsAnInferenceException() {
     NoisyData d = NoisyData.of(1, 20, 0.2);
-    Problem p = Problem.of(SquaredExponential.iso(1.0, 2.0), d.x, d.y, new TestNoisyStep(0.2));
+    Problem p = Problem.of(SquaredExponential.iso(1.0, 2.0), d.x, d.y, NoisyStep.of(0.2));
     double[] tau = new double[20];
     double[] nu = new double[20];
     tau[3] = -50; // a site precision far more negative than any prior precision can absorb

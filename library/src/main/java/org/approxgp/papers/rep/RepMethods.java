@@ -18,8 +18,9 @@ import org.approxgp.model.InferenceMethod;
  *
  * <p>Relaxed EP runs with the library's default objective and site reading ({@code RelaxedEp.of(c)}: the clean
  * KL of the notes' derivation from eq. 5, reading B); the paper's c multiplies its own eq. 36, whose scale differs,
- * so our c grid is not the paper's c. {@link #placeholders()} names anything still standing in for another (the
- * notebooks print it).
+ * and c's scale is tied to the kernel amplitude (c on s K acts as c/s on K; σ² = 1 here, the paper's is not
+ * stated), so our c grid is not the paper's c. {@link #placeholders()} names anything still standing in for
+ * another (the notebooks print it).
  */
 public final class RepMethods {
 

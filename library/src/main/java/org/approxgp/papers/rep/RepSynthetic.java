@@ -1,9 +1,7 @@
 package org.approxgp.papers.rep;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
@@ -11,7 +9,6 @@ import org.approxgp.experiment.Experiment;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.ResultRow;
 import org.approxgp.experiment.Results;
-import org.approxgp.experiment.Summaries;
 import org.approxgp.inference.Posterior;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.StringColumn;
@@ -303,13 +300,6 @@ public final class RepSynthetic {
    * counts as the cap + 1), fraction diverged, test error mean ± sd.
    */
   public static Table summary(Table rows) {
-    Map<String, List<double[]>> acc = new LinkedHashMap<>();
-    for (int i = 0; i < rows.rowCount(); i++) {
-      String k = rows.intColumn("flipPercent").get(i) + "|" + rows.stringColumn("method").get(i);
-      acc.computeIfAbsent(k, x -> new ArrayList<>()).add(new double[] {
-          rows.numberColumn("sweeps_to_R").getDouble(i), rows.booleanColumn("diverged").get(i) ? 1 : 0,
-          rows.doubleColumn("test_error").getDouble(i)});
-    }
     DoubleColumn flip = DoubleColumn.create("flip %");
     StringColumn method = StringColumn.create("method");
     DoubleColumn runs = DoubleColumn.create("runs");
@@ -317,17 +307,16 @@ public final class RepSynthetic {
     DoubleColumn div = DoubleColumn.create("fraction diverged");
     DoubleColumn te = DoubleColumn.create("test error");
     DoubleColumn teSd = DoubleColumn.create("test error sd");
-    acc.forEach((k, v) -> {
-      String[] parts = k.split("\\|");
-      flip.append(Double.parseDouble(parts[0]));
-      method.append(parts[1]);
-      runs.append(v.size());
-      sweeps.append(Summaries.mean(v.stream().mapToDouble(a -> a[0]).toArray()));
-      div.append(Summaries.mean(v.stream().mapToDouble(a -> a[1]).toArray()));
-      double[] e = v.stream().mapToDouble(a -> a[2]).toArray();
-      te.append(Summaries.mean(e));
-      teSd.append(Summaries.sd(e));
-    });
+    for (RepGroups g : RepGroups.of(rows, List.of("flipPercent", "method"),
+        List.of("sweeps_to_R", "diverged", "test_error"))) {
+      flip.append(Double.parseDouble(g.key().get(0)));
+      method.append(g.key().get(1));
+      runs.append(g.size());
+      sweeps.append(g.mean(0, 1));
+      div.append(g.mean(1, 1));
+      te.append(g.mean(2, 1));
+      teSd.append(g.sd(2, 1));
+    }
     return Table.create("Figure 4 (10 repetitions in the paper)", flip, method, runs, sweeps, div, te, teSd);
   }
   /**

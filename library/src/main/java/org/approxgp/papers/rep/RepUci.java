@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.approxgp.data.Dataset;
 import org.approxgp.data.Datasets;
 import org.approxgp.data.Split;
@@ -12,7 +13,6 @@ import org.approxgp.data.Standardizer;
 import org.approxgp.experiment.Experiment;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.ResultRow;
-import org.approxgp.experiment.Summaries;
 import org.approxgp.inference.Posterior;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.StringColumn;
@@ -123,8 +123,15 @@ public final class RepUci {
     return !name.equals("haberman");
   }
 
+  /** Data sets already read (immutable; each CSV is parsed once per JVM instead of once per trial). */
+  private static final Map<String, Dataset> LOADED = new ConcurrentHashMap<>();
+
   /** The data set behind a name (labels ±1). */
   public static Dataset dataset(String name) {
+    return LOADED.computeIfAbsent(name, RepUci::load);
+  }
+
+  private static Dataset load(String name) {
     return switch (name) {
       case "heart" -> Datasets.loadBinary("heart-scale", "label", null);
       case "pima" -> Datasets.loadBinary("pima-mass", "type", "1");
@@ -202,13 +209,6 @@ public final class RepUci {
    * set with the reason.
    */
   public static Table summary(Table rows, Config c) {
-    Map<String, List<double[]>> acc = new LinkedHashMap<>();
-    for (int i = 0; i < rows.rowCount(); i++) {
-      String k = rows.stringColumn("dataset").get(i) + "|" + rows.intColumn("flipPercent").get(i) + "|"
-          + rows.stringColumn("method").get(i);
-      acc.computeIfAbsent(k, x -> new ArrayList<>()).add(new double[] {rows.doubleColumn("test_error").getDouble(i),
-          rows.booleanColumn("diverged").get(i) ? 1 : 0});
-    }
     StringColumn ds = StringColumn.create("data");
     DoubleColumn flip = DoubleColumn.create("extra flips %");
     StringColumn method = StringColumn.create("method");
@@ -218,19 +218,19 @@ public final class RepUci {
     DoubleColumn div = DoubleColumn.create("fraction diverged");
     DoubleColumn paper = DoubleColumn.create("paper (not available)");
     StringColumn note = StringColumn.create("note");
-    acc.forEach((k, v) -> {
-      String[] p = k.split("\\|");
-      double[] e = v.stream().mapToDouble(a -> 100 * a[0]).toArray();
-      ds.append(p[0]);
-      flip.append(Double.parseDouble(p[1]));
-      method.append(p[2]);
-      splits.append(v.size());
-      te.append(Summaries.mean(e));
-      sd.append(Summaries.sd(e));
-      div.append(Summaries.mean(v.stream().mapToDouble(a -> a[1]).toArray()));
-      paper.append(RepPaper.figureTestError(p[0], p[2]));
-      note.append(p[0].equals("diabetes") ? "random splits (Rätsch's partitions unavailable)" : "");
-    });
+    for (RepGroups g : RepGroups.of(rows, List.of("dataset", "flipPercent", "method"),
+        List.of("test_error", "diverged"))) {
+      String d = g.key().get(0);
+      ds.append(d);
+      flip.append(Double.parseDouble(g.key().get(1)));
+      method.append(g.key().get(2));
+      splits.append(g.size());
+      te.append(g.mean(0, 100));
+      sd.append(g.sd(0, 100));
+      div.append(g.mean(1, 1));
+      paper.append(RepPaper.figureTestError(d, g.key().get(2)));
+      note.append(d.equals("diabetes") ? "random splits (Rätsch's partitions unavailable)" : "");
+    }
     for (String d : c.datasets()) {
       if (!available(d)) {
         ds.append(d);

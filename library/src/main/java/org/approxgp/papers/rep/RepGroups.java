@@ -1,0 +1,73 @@
+package org.approxgp.papers.rep;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.approxgp.experiment.Summaries;
+import tech.tablesaw.api.BooleanColumn;
+import tech.tablesaw.api.NumericColumn;
+import tech.tablesaw.api.Table;
+import tech.tablesaw.columns.Column;
+
+/**
+ * The group-by step both REP summaries share ({@link RepSynthetic#summary}, Figure 4; {@link RepUci#summary},
+ * Figures 5–6): the rows of a result table grouped by the values of some key columns, in first-seen order, with
+ * each group's values of some numeric or boolean (1/0) columns, and their mean and sample sd.
+ *
+ * @param key the group's key-column values, as text, in the order of the key columns
+ * @param values values[c][r]: value column c of the group's r-th row
+ */
+record RepGroups(List<String> key, double[][] values) {
+
+  /** The groups of {@code rows} by {@code keys}, each with the values of {@code columns}. */
+  static List<RepGroups> of(Table rows, List<String> keys, List<String> columns) {
+    Map<List<String>, List<double[]>> acc = new LinkedHashMap<>();
+    for (int i = 0; i < rows.rowCount(); i++) {
+      List<String> k = new ArrayList<>(keys.size());
+      for (String c : keys) {
+        k.add(rows.column(c).getString(i));
+      }
+      double[] v = new double[columns.size()];
+      for (int c = 0; c < v.length; c++) {
+        Column<?> col = rows.column(columns.get(c));
+        v[c] = col instanceof BooleanColumn b ? (b.get(i) ? 1 : 0) : ((NumericColumn<?>) col).getDouble(i);
+      }
+      acc.computeIfAbsent(List.copyOf(k), x -> new ArrayList<>()).add(v);
+    }
+    List<RepGroups> out = new ArrayList<>(acc.size());
+    acc.forEach((k, rs) -> {
+      double[][] v = new double[columns.size()][rs.size()];
+      for (int r = 0; r < rs.size(); r++) {
+        for (int c = 0; c < v.length; c++) {
+          v[c][r] = rs.get(r)[c];
+        }
+      }
+      out.add(new RepGroups(k, v));
+    });
+    return out;
+  }
+
+  /** The number of rows in the group. */
+  int size() {
+    return values.length == 0 ? 0 : values[0].length;
+  }
+
+  /** The mean of value column c, each value multiplied by {@code scale}. */
+  double mean(int c, double scale) {
+    return Summaries.mean(scaled(c, scale));
+  }
+
+  /** The sample sd of value column c, each value multiplied by {@code scale}. */
+  double sd(int c, double scale) {
+    return Summaries.sd(scaled(c, scale));
+  }
+
+  private double[] scaled(int c, double scale) {
+    double[] v = values[c].clone();
+    for (int r = 0; r < v.length; r++) {
+      v[r] *= scale;
+    }
+    return v;
+  }
+}
