@@ -24,7 +24,7 @@ public final class Linalg {
   /** The system property selecting the backend. */
   public static final String PROPERTY = "approxgp.linalg";
   /** Default crossover size, see the class comment. */
-  public static final int DEFAULT_CROSSOVER = 48;
+  public static final int DEFAULT_CROSSOVER = 16;
 
   private static final Logger LOG = Logger.getLogger(Linalg.class.getName());
   private static final ThreadLocal<DenseBackend> OVERRIDE = new ThreadLocal<>();
