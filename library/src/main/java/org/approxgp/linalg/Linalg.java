@@ -96,6 +96,11 @@ public final class Linalg {
     return current().name();
   }
 
+  /** The name of the process-wide default backend (what threads without {@link #withBackend} use). */
+  public static String defaultBackendName() {
+    return Default.BACKEND.name();
+  }
+
   static DenseBackend current() {
     DenseBackend b = OVERRIDE.get();
     return b != null ? b : Default.BACKEND;
