@@ -246,6 +246,21 @@ class BackendTest {
     assertArrayEquals(cj.solve(v), cn.solve(v), 1e-12);
   }
 
+  /** The process default follows -Dapproxgp.linalg (native when unset and loadable); the surefire JVM sees the property. */
+  @Test
+  void defaultFollowsTheSystemProperty() {
+    String wanted = System.getProperty(Linalg.PROPERTY, "");
+    String expected = wanted.equals("ejml") || !Linalg.nativeAvailable() ? "ejml" : "native";
+    System.out.println("linalg default backend: " + Linalg.defaultBackendName() + " (-D" + Linalg.PROPERTY + "="
+        + wanted + ", native available: " + Linalg.nativeAvailable() + ", OpenBLAS threads: "
+        + Linalg.nativeThreads() + ")");
+    assertEquals(expected, Linalg.defaultBackendName());
+    assertEquals(expected, Linalg.backendName());
+    if (Linalg.nativeAvailable()) {
+      assertEquals(Integer.getInteger(Linalg.PROPERTY + ".threads", 1), Linalg.nativeThreads());
+    }
+  }
+
   @Test
   void unknownBackendNameIsRejected() {
     assertThrows(IllegalArgumentException.class, () -> Linalg.withBackend("cuda", () -> 1));
