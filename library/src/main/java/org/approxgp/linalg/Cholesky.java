@@ -46,8 +46,6 @@ public final class Cholesky {
       for (int i = 0; i < n; i++) {
         work[i * n + i] += jitter;
       }
-      // only the lower triangle is read: mirror it (EJML's small-matrix path reads the upper one)
-      JavaBackend.mirrorLower(n, work);
       if (decompose(n, work)) {
         return new Cholesky(n, work, jitter, attempt + 1);
       }

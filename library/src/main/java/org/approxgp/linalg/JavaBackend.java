@@ -23,6 +23,7 @@ final class JavaBackend implements DenseBackend {
 
   @Override
   public boolean potrf(int n, double[] a) {
+    mirrorLower(n, a); // only the lower triangle may be read; EJML's inner Cholesky reads the upper one
     DMatrixRMaj m = DMatrixRMaj.wrap(n, n, a);
     CholeskyDecomposition_F64<DMatrixRMaj> chol = DecompositionFactory_DDRM.chol(n, true);
     if (!chol.decompose(m)) {
