@@ -67,12 +67,14 @@ final class NativeBackend implements DenseBackend {
     if (n < crossover) {
       return small.potrf(n, a);
     }
-    int info = openblas.LAPACKE_dpotrf(openblas.LAPACK_COL_MAJOR, (byte) 'U', n, a, n);
-    if (info < 0 && info != -4) {
+    // the _work entry point skips LAPACKE's O(n²) NaN scan: a NaN in the lower triangle reaches a diagonal
+    // element of L, which dpotrf reports (info > 0) or Cholesky.decompose's diagonal check rejects
+    int info = openblas.LAPACKE_dpotrf_work(openblas.LAPACK_COL_MAJOR, (byte) 'U', n, a, n);
+    if (info < 0) {
       throw new IllegalStateException("LAPACKE_dpotrf: illegal argument " + (-info));
     }
-    if (info != 0) {
-      return false; // info > 0: leading minor not positive definite; -4: LAPACKE's NaN check failed
+    if (info > 0) {
+      return false; // the leading minor of order info is not positive definite
     }
     for (int i = 0; i < n; i++) {
       java.util.Arrays.fill(a, i * n + i + 1, (i + 1) * n, 0.0);
@@ -122,7 +124,7 @@ final class NativeBackend implements DenseBackend {
       return;
     }
     System.arraycopy(l, 0, c, 0, n * n);
-    int info = openblas.LAPACKE_dpotri(openblas.LAPACK_COL_MAJOR, (byte) 'U', n, c, n);
+    int info = openblas.LAPACKE_dpotri_work(openblas.LAPACK_COL_MAJOR, (byte) 'U', n, c, n);
     if (info != 0) {
       throw new IllegalStateException("LAPACKE_dpotri: info " + info + " on a valid Cholesky factor");
     }
