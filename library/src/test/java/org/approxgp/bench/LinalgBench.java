@@ -45,7 +45,8 @@ public final class LinalgBench {
     System.out.printf(Locale.ROOT, "default backend: %s; OpenBLAS threads: %d; crossover: %s%n", Linalg.backendName(),
         Linalg.nativeThreads(), System.getProperty("approxgp.linalg.crossover", "default " + Linalg.DEFAULT_CROSSOVER));
     System.out.println("(shared machine: other processes compete for the 2 cores, so figures are noisy; best of"
-        + " repeats within " + budget + " s per cell)");
+        + " repeats within " + budget + " s per cell, after a JIT warm-up of every operation at n = 200)");
+    warmUp(backends);
     System.out.println("GF/s by wall time (% of one core's peak, % of both cores') and by the calling thread's CPU"
         + " time (% of one core; excludes time other processes held the core, meaningful with 1 BLAS thread)");
     System.out.printf(Locale.ROOT, "%-8s %5s  %-21s %-13s %-21s %-13s %s%n", "op", "n", "ejml wall", "ejml cpu",
@@ -102,6 +103,27 @@ public final class LinalgBench {
             us.length == 2 ? String.format(Locale.ROOT, "%.2f", us[1]) : "-",
             us.length == 2 ? String.format(Locale.ROOT, "%.2f", us[1] / us[0]) : "");
       }
+    }
+  }
+
+  /** Runs every benchmarked operation on every backend for a while so that the JIT has compiled the Java paths. */
+  static void warmUp(List<String> backends) {
+    int n = 200;
+    Matrix g = random(n, n, 1);
+    Matrix a = g.multTransB(g);
+    a.addDiagonal(n);
+    Matrix b = random(n, n, 2);
+    for (String be : backends) {
+      Linalg.withBackend(be, () -> {
+        long end = System.nanoTime() + 1_000_000_000L;
+        while (System.nanoTime() < end) {
+          Cholesky c = Cholesky.factor(a);
+          c.solveLower(b);
+          g.gram();
+          g.mult(b);
+        }
+        return null;
+      });
     }
   }
 
