@@ -8,9 +8,16 @@ import java.util.Objects;
 /**
  * An ordered, immutable row of named results: numbers, strings, booleans or vectors
  * ({@code double[]}). Names must not clash with the experiment's key columns (the {@link Runner}
- * reports a clash as a failed trial) nor be the reserved {@code trial}.
+ * reports a clash as a failed trial) nor be the reserved {@code trial}; the runner adds a
+ * {@value #BACKEND} column unless the trial wrote one.
  */
 public final class ResultRow {
+
+  /**
+   * The column the {@link Runner} adds to every stored row: the name of the dense linear-algebra
+   * backend the trial ran on ({@code "ejml"} or {@code "native"}, see {@code org.approxgp.linalg.Linalg}).
+   */
+  public static final String BACKEND = "backend";
 
   private final Map<String, Object> values;
 

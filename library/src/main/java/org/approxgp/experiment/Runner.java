@@ -3,9 +3,11 @@ package org.approxgp.experiment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.approxgp.linalg.Linalg;
 
 /**
  * Runs an experiment's trials through a {@link TrialExecutor} (by default a local thread pool).
@@ -117,7 +119,8 @@ public final class Runner {
       if (!todo.isEmpty()) {
         TrialExecutor.Callback<K> callback = new TrialExecutor.Callback<>() {
           @Override
-          public void finished(K key, ResultRow row) {
+          public void finished(K key, ResultRow trialRow) {
+            ResultRow row = withBackend(trialRow);
             String clash = row.values().keySet().stream().filter(keyColumns::contains).findFirst().orElse(null);
             if (clash != null) {
               failed(key, new IllegalStateException("result column '" + clash + "' clashes with a key column"));
@@ -165,5 +168,21 @@ public final class Runner {
       }
       return results;
     }
+  }
+
+  /**
+   * The row with a {@value ResultRow#BACKEND} column naming the dense linear-algebra backend
+   * ({@link Linalg#defaultBackendName()}: the trials run on executor threads, which use the process
+   * default), unless the trial wrote that column itself. The backend is deliberately not part of the
+   * config hash: results computed with EJML and with OpenBLAS agree to rounding, so a run with the other
+   * backend resumes the same results file instead of discarding it.
+   */
+  static ResultRow withBackend(ResultRow row) {
+    if (row.values().containsKey(ResultRow.BACKEND)) {
+      return row;
+    }
+    LinkedHashMap<String, Object> m = new LinkedHashMap<>(row.values());
+    m.put(ResultRow.BACKEND, Linalg.defaultBackendName());
+    return ResultRow.ofRaw(m);
   }
 }

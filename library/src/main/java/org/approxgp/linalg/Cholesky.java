@@ -1,15 +1,12 @@
 package org.approxgp.linalg;
 
-import org.ejml.data.DMatrixRMaj;
-import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
-import org.ejml.interfaces.decomposition.CholeskyDecomposition_F64;
-
 /**
  * The Cholesky factorisation A + δI = L Lᵀ of a symmetric positive-definite matrix, with L lower
  * triangular and δ ≥ 0 the jitter the {@link JitterPolicy} needed (reported by {@link #jitter()}).
  *
  * <p>Immutable once built: the factor is never modified by the solve methods (they return new
- * arrays). Golub &amp; Van Loan §4.2.
+ * arrays). The factorisation, the matrix solves and the inverse run on the current {@link Linalg} backend;
+ * the jitter policy around them is the same for every backend. Golub &amp; Van Loan §4.2.
  */
 public final class Cholesky {
   private final int n;
@@ -80,21 +77,19 @@ public final class Cholesky {
     return new Cholesky(n, l, 0, 1);
   }
 
+  /**
+   * Factors {@code work} in place with the current backend. A factorisation counts as failed when the
+   * backend reports it (dpotrf's info &gt; 0) or a diagonal element of L is not positive and finite;
+   * the same test on every backend, so the jitter retries of {@link #factor} are backend-independent.
+   */
   private static boolean decompose(int n, double[] work) {
-    DMatrixRMaj m = DMatrixRMaj.wrap(n, n, work);
-    CholeskyDecomposition_F64<DMatrixRMaj> chol = DecompositionFactory_DDRM.chol(n, true);
-    if (!chol.decompose(m)) {
+    if (!Linalg.current().potrf(n, work)) {
       return false;
     }
-    DMatrixRMaj lower = chol.getT(null);
-    double[] ld = lower.data;
     for (int i = 0; i < n; i++) {
-      double d = ld[i * n + i];
+      double d = work[i * n + i];
       if (!(d > 0) || !Double.isFinite(d)) {
         return false;
-      }
-      for (int j = 0; j < n; j++) {
-        work[i * n + j] = j <= i ? ld[i * n + j] : 0.0;
       }
     }
     return true;
@@ -167,138 +162,36 @@ public final class Cholesky {
     return solveUpper(solveLower(b));
   }
 
-  /**
-   * X with L X = B (new matrix; B not modified). Row-oriented forward substitution,
-   * X_i = (B_i − Σ_{k&lt;i} L_ik X_k)/L_ii, with rows taken four at a time so that each row X_k is
-   * read once per block instead of once per row (the inner loops are axpys the JIT vectorises).
-   */
+  /** X with L X = B (new matrix; B not modified; BLAS dtrsm). */
   public Matrix solveLower(Matrix b) {
     Matrix.requireInner(n, b.rows());
-    int m = b.cols();
     double[] x = b.data().clone();
-    int i0 = 0;
-    for (; i0 + 4 <= n; i0 += 4) {
-      int o0 = i0 * m;
-      int o1 = o0 + m;
-      int o2 = o1 + m;
-      int o3 = o2 + m;
-      for (int k = 0; k < i0; k++) {
-        double l0 = l[i0 * n + k];
-        double l1 = l[(i0 + 1) * n + k];
-        double l2 = l[(i0 + 2) * n + k];
-        double l3 = l[(i0 + 3) * n + k];
-        int ok = k * m;
-        for (int j = 0; j < m; j++) {
-          double xk = x[ok + j];
-          x[o0 + j] -= l0 * xk;
-          x[o1 + j] -= l1 * xk;
-          x[o2 + j] -= l2 * xk;
-          x[o3 + j] -= l3 * xk;
-        }
-      }
-      for (int i = i0; i < i0 + 4; i++) {
-        finishRow(x, m, i, i0);
-      }
-    }
-    for (int i = i0; i < n; i++) {
-      finishRow(x, m, i, 0);
-    }
-    return Matrix.wrap(n, m, x);
+    Linalg.current().trsm(n, l, false, b.cols(), x);
+    return Matrix.wrap(n, b.cols(), x);
   }
 
-  /** Completes row i of a forward substitution whose contributions from rows below {@code from} are done. */
-  private void finishRow(double[] x, int m, int i, int from) {
-    int oi = i * m;
-    for (int k = from; k < i; k++) {
-      double lik = l[i * n + k];
-      if (lik == 0) {
-        continue;
-      }
-      int ok = k * m;
-      for (int j = 0; j < m; j++) {
-        x[oi + j] -= lik * x[ok + j];
-      }
-    }
-    double inv = 1.0 / l[i * n + i];
-    for (int j = 0; j < m; j++) {
-      x[oi + j] *= inv;
-    }
-  }
-
-  /** X with Lᵀ X = B (new matrix; B not modified). */
+  /** X with Lᵀ X = B (new matrix; B not modified; BLAS dtrsm). */
   public Matrix solveUpper(Matrix b) {
     Matrix.requireInner(n, b.rows());
-    int m = b.cols();
     double[] x = b.data().clone();
-    for (int i = n - 1; i >= 0; i--) {
-      int oi = i * m;
-      double inv = 1.0 / l[i * n + i];
-      for (int j = 0; j < m; j++) {
-        x[oi + j] *= inv;
-      }
-      for (int k = 0; k < i; k++) {
-        double lik = l[i * n + k];
-        if (lik == 0) {
-          continue;
-        }
-        int ok = k * m;
-        for (int j = 0; j < m; j++) {
-          x[ok + j] -= lik * x[oi + j];
-        }
-      }
-    }
-    return Matrix.wrap(n, m, x);
+    Linalg.current().trsm(n, l, true, b.cols(), x);
+    return Matrix.wrap(n, b.cols(), x);
   }
 
-  /** X with (L Lᵀ) X = B. */
+  /** X with (L Lᵀ) X = B (new matrix; two dtrsm on one copy of B). */
   public Matrix solve(Matrix b) {
-    return solveUpper(solveLower(b));
+    Matrix.requireInner(n, b.rows());
+    double[] x = b.data().clone();
+    DenseBackend be = Linalg.current();
+    be.trsm(n, l, false, b.cols(), x);
+    be.trsm(n, l, true, b.cols(), x);
+    return Matrix.wrap(n, b.cols(), x);
   }
 
-  /**
-   * (L Lᵀ)⁻¹ as a new symmetric matrix, via M = L⁻¹ (lower triangular, built row by row:
-   * row_i = (e_i − Σ_{k&lt;i} L_ik row_k)/L_ii) and A⁻¹ = Mᵀ M = Σ_k row_k row_kᵀ, each in n³/6
-   * multiply-adds (a third of solving against the identity).
-   */
+  /** (L Lᵀ)⁻¹ as a new symmetric matrix (LAPACK dpotri). */
   public Matrix inverse() {
-    double[] m = new double[n * n];
-    for (int i = 0; i < n; i++) {
-      int oi = i * n;
-      for (int k = 0; k < i; k++) {
-        double lik = l[oi + k];
-        if (lik == 0) {
-          continue;
-        }
-        int ok = k * n;
-        for (int j = 0; j <= k; j++) {
-          m[oi + j] -= lik * m[ok + j];
-        }
-      }
-      m[oi + i] += 1.0;
-      double inv = 1.0 / l[oi + i];
-      for (int j = 0; j <= i; j++) {
-        m[oi + j] *= inv;
-      }
-    }
     double[] a = new double[n * n];
-    for (int k = 0; k < n; k++) {
-      int ok = k * n;
-      for (int p = 0; p <= k; p++) {
-        double mp = m[ok + p];
-        if (mp == 0) {
-          continue;
-        }
-        int op = p * n;
-        for (int q = 0; q <= p; q++) {
-          a[op + q] += mp * m[ok + q];
-        }
-      }
-    }
-    for (int p = 0; p < n; p++) {
-      for (int q = 0; q < p; q++) {
-        a[q * n + p] = a[p * n + q];
-      }
-    }
+    Linalg.current().inverse(n, l, a);
     return Matrix.wrap(n, n, a);
   }
 

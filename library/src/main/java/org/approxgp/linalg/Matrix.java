@@ -2,7 +2,6 @@ package org.approxgp.linalg;
 
 import java.util.Arrays;
 import org.ejml.data.DMatrixRMaj;
-import org.ejml.dense.row.CommonOps_DDRM;
 
 /**
  * A dense real matrix stored row-major in one {@code double[]}.
@@ -142,7 +141,7 @@ public final class Matrix {
   public Matrix mult(Matrix b) {
     requireInner(cols, b.rows);
     Matrix c = zeros(rows, b.cols);
-    CommonOps_DDRM.mult(ejml(), b.ejml(), c.ejml());
+    Linalg.current().gemm(false, false, rows, b.cols, cols, data, b.data, c.data);
     return c;
   }
 
@@ -150,58 +149,22 @@ public final class Matrix {
   public Matrix multTransA(Matrix b) {
     requireInner(rows, b.rows);
     Matrix c = zeros(cols, b.cols);
-    CommonOps_DDRM.multTransA(ejml(), b.ejml(), c.ejml());
+    Linalg.current().gemm(true, false, cols, b.cols, rows, data, b.data, c.data);
     return c;
   }
 
-  /**
-   * thisᵀ · this (new symmetric matrix): Σ_k r_k r_kᵀ over rows r_k, accumulated into the lower
-   * triangle four rows at a time (so the result is streamed once per four rows), then mirrored.
-   * Half the work of {@code multTransA(this)}.
-   */
+  /** thisᵀ · this (new symmetric matrix; BLAS dsyrk, half the work of {@code multTransA(this)}). */
   public Matrix gram() {
-    int m = cols;
-    double[] c = new double[m * m];
-    int k0 = 0;
-    for (; k0 + 4 <= rows; k0 += 4) {
-      int a0 = k0 * m;
-      int a1 = a0 + m;
-      int a2 = a1 + m;
-      int a3 = a2 + m;
-      for (int p = 0; p < m; p++) {
-        double v0 = data[a0 + p];
-        double v1 = data[a1 + p];
-        double v2 = data[a2 + p];
-        double v3 = data[a3 + p];
-        int op = p * m;
-        for (int q = 0; q <= p; q++) {
-          c[op + q] += v0 * data[a0 + q] + v1 * data[a1 + q] + v2 * data[a2 + q] + v3 * data[a3 + q];
-        }
-      }
-    }
-    for (int k = k0; k < rows; k++) {
-      int a = k * m;
-      for (int p = 0; p < m; p++) {
-        double v = data[a + p];
-        int op = p * m;
-        for (int q = 0; q <= p; q++) {
-          c[op + q] += v * data[a + q];
-        }
-      }
-    }
-    for (int p = 0; p < m; p++) {
-      for (int q = 0; q < p; q++) {
-        c[q * m + p] = c[p * m + q];
-      }
-    }
-    return wrap(m, m, c);
+    double[] c = new double[cols * cols];
+    Linalg.current().gram(rows, cols, data, c);
+    return wrap(cols, cols, c);
   }
 
   /** this · bᵀ (new matrix). */
   public Matrix multTransB(Matrix b) {
     requireInner(cols, b.cols);
     Matrix c = zeros(rows, b.rows);
-    CommonOps_DDRM.multTransB(ejml(), b.ejml(), c.ejml());
+    Linalg.current().gemm(false, true, rows, b.rows, cols, data, b.data, c.data);
     return c;
   }
 

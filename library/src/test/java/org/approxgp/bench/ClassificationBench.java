@@ -25,6 +25,7 @@ public final class ClassificationBench {
 
   public static void main(String[] args) {
     int reps = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+    System.out.println("linalg backend: " + org.approxgp.linalg.Linalg.backendName() + " (-Dapproxgp.linalg=ejml|native)");
     GpmlIonosphere.Split train = GpmlIonosphere.train();
     int d = train.x()[0].length;
     double[] ls = new double[d];

@@ -157,11 +157,46 @@ class RunnerTest {
     assertEquals(20, r.rows().size());
   }
 
+  /**
+   * Every stored row names the linalg backend; the backend is not part of the config hash, so a results
+   * file written with the other backend is resumed (its rows reused, its backend column kept), not discarded.
+   */
+  @Test
+  void rowsNameTheBackendAndAnotherBackendsFileIsReused() throws IOException {
+    Cfg cfg = new Cfg(10, 1.0);
+    Results<TrialKey> first = runner(dir, 2).run(experiment(cfg, this::compute));
+    String here = org.approxgp.linalg.Linalg.defaultBackendName();
+    String other = here.equals("native") ? "ejml" : "native";
+    for (ResultRow row : first.rows()) {
+      assertEquals(here, row.get(ResultRow.BACKEND));
+    }
+    List<String> stored = lines(first.file());
+    assertEquals(20, stored.size());
+    assertTrue(stored.get(0).endsWith(",\"backend\":\"" + here + "\"}"), stored.get(0));
+    // pretend the file was written by the other backend
+    Files.write(first.file(), stored.stream().map(l -> l.replace("\"backend\":\"" + here + "\"",
+        "\"backend\":\"" + other + "\"")).toList(), StandardCharsets.UTF_8);
+    calls.set(0);
+    Results<TrialKey> again = runner(dir, 2).run(experiment(cfg, this::compute));
+    assertEquals(0, calls.get(), "no trial recomputed");
+    assertEquals(20, again.reused());
+    assertEquals(first.file(), again.file(), "same config hash, same file");
+    assertEquals(other, again.table().stringColumn(ResultRow.BACKEND).get(0));
+  }
+
+  /** A trial that writes its own backend column keeps it. */
+  @Test
+  void trialsOwnBackendColumnIsKept() {
+    ResultRow row = ResultRow.builder().put("x", 1.0).put(ResultRow.BACKEND, "mine").build();
+    assertEquals("mine", Runner.withBackend(row).get(ResultRow.BACKEND));
+    assertEquals(row, Runner.withBackend(row));
+  }
+
   @Test
   void tableHasKeyColumnsThenResultColumnsInTrialOrder() {
     Results<TrialKey> r = runner(dir, 2).run(experiment(new Cfg(10, 1.0), this::compute));
     Table t = r.table();
-    assertEquals(List.of("method", "seed", "fold", "mean", "draws", "method name"), t.columnNames());
+    assertEquals(List.of("method", "seed", "fold", "mean", "draws", "method name", "backend"), t.columnNames());
     assertEquals("a", t.stringColumn("method").get(0));
     assertEquals("b", t.stringColumn("method").get(19));
     assertEquals(4L, t.longColumn("seed").get(9));
@@ -203,7 +238,7 @@ class RunnerTest {
   void ownKeyRecordGivesTheKeyColumnsAndTheStoredTrialId() throws IOException {
     Results<PairKey> r = runner(dir, 3).run(pairExperiment(new Cfg(1, 1.0)));
     Table t = r.table();
-    assertEquals(List.of("dataset", "method", "seed", "variant", "warm", "value"), t.columnNames());
+    assertEquals(List.of("dataset", "method", "seed", "variant", "warm", "value", "backend"), t.columnNames());
     assertEquals("crabs", t.stringColumn("dataset").get(6));
     assertEquals("ep", t.stringColumn("method").get(6));
     assertEquals(2, t.intColumn("seed").get(2));

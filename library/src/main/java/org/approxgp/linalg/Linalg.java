@@ -1,0 +1,145 @@
+package org.approxgp.linalg;
+
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+
+/**
+ * Which dense backend {@link Matrix} and {@link Cholesky} use.
+ *
+ * <p>{@code -Dapproxgp.linalg=ejml|native} selects it; without the property the native backend
+ * (OpenBLAS through JavaCPP) is used when its library loads, and EJML (pure Java) otherwise, with one
+ * log line saying why. {@code -Dapproxgp.linalg=native} on a machine where the library cannot load
+ * falls back the same way (logged), so a run never fails for want of a native library.
+ * {@code -Dapproxgp.linalg.threads=N} sets the OpenBLAS thread count (default 1: trials already run
+ * in parallel, so more BLAS threads would oversubscribe the cores). {@code -Dapproxgp.linalg.crossover=N}
+ * sets the problem size below which the native backend hands the work to the pure-Java code (default
+ * {@value #DEFAULT_CROSSOVER}, measured with {@code bin/bench linalg}: below it JNI and array copies
+ * cost more than the native kernels save).
+ *
+ * <p>{@link #withBackend} runs a piece of code with another backend on the calling thread only
+ * (benchmarks and tests that compare the backends side by side in one JVM).
+ */
+public final class Linalg {
+  /** The system property selecting the backend. */
+  public static final String PROPERTY = "approxgp.linalg";
+  /** Default crossover size, see the class comment. */
+  public static final int DEFAULT_CROSSOVER = 16;
+
+  private static final Logger LOG = Logger.getLogger(Linalg.class.getName());
+  private static final ThreadLocal<DenseBackend> OVERRIDE = new ThreadLocal<>();
+
+  private Linalg() {
+  }
+
+  /** Lazily loaded native backend, or the reason it is unavailable. */
+  private static final class Native {
+    static final NativeBackend BACKEND;
+    static final String ERROR;
+
+    static {
+      NativeBackend b = null;
+      String err = null;
+      try {
+        b = new NativeBackend(Integer.getInteger(PROPERTY + ".threads", 1),
+            Integer.getInteger(PROPERTY + ".crossover", DEFAULT_CROSSOVER));
+      } catch (Throwable t) { // UnsatisfiedLinkError, NoClassDefFoundError, ExceptionInInitializerError, ...
+        err = t.toString();
+      }
+      BACKEND = b;
+      ERROR = err;
+    }
+  }
+
+  /** The process-wide default, resolved once from the system properties. */
+  private static final class Default {
+    static final DenseBackend BACKEND = resolve(System.getProperty(PROPERTY, "").trim());
+
+    private static DenseBackend resolve(String wanted) {
+      if (wanted.equals("ejml")) {
+        return JavaBackend.INSTANCE;
+      }
+      if (!wanted.isEmpty() && !wanted.equals("native")) {
+        throw new IllegalArgumentException("-D" + PROPERTY + "=" + wanted + ": expected ejml or native");
+      }
+      if (Native.BACKEND != null) {
+        return Native.BACKEND;
+      }
+      LOG.warning("approxgp linalg: native OpenBLAS backend unavailable (" + Native.ERROR
+          + "); using the pure-Java EJML backend");
+      return JavaBackend.INSTANCE;
+    }
+  }
+
+  /** The backends this library knows, in the order benchmarks print them. */
+  public static List<String> backendNames() {
+    return List.of("ejml", "native");
+  }
+
+  /** True if the native backend's library loaded. */
+  public static boolean nativeAvailable() {
+    return Native.BACKEND != null;
+  }
+
+  /** Why the native backend is unavailable (null when it is available). */
+  public static String nativeUnavailableReason() {
+    return Native.ERROR;
+  }
+
+  /** The number of threads OpenBLAS uses (0 when the native backend is unavailable). */
+  public static int nativeThreads() {
+    return nativeAvailable() ? NativeBackend.threads() : 0;
+  }
+
+  /** The name of the backend the calling thread uses: {@code "ejml"} or {@code "native"}. */
+  public static String backendName() {
+    return current().name();
+  }
+
+  /** The name of the process-wide default backend (what threads without {@link #withBackend} use). */
+  public static String defaultBackendName() {
+    return Default.BACKEND.name();
+  }
+
+  static DenseBackend current() {
+    DenseBackend b = OVERRIDE.get();
+    return b != null ? b : Default.BACKEND;
+  }
+
+  static DenseBackend byName(String name) {
+    switch (name) {
+      case "ejml":
+        return JavaBackend.INSTANCE;
+      case "native":
+        if (Native.BACKEND == null) {
+          throw new IllegalStateException("native backend unavailable: " + Native.ERROR);
+        }
+        return Native.BACKEND;
+      default:
+        throw new IllegalArgumentException("unknown linalg backend '" + name + "'; expected one of " + backendNames());
+    }
+  }
+
+  /**
+   * Runs {@code body} on the calling thread with the named backend, then restores the previous one.
+   *
+   * @throws IllegalStateException if {@code name} is "native" and the native library did not load
+   */
+  public static <T> T withBackend(String name, Supplier<T> body) {
+    return with(byName(name), body);
+  }
+
+  static <T> T with(DenseBackend backend, Supplier<T> body) {
+    DenseBackend previous = OVERRIDE.get();
+    OVERRIDE.set(backend);
+    try {
+      return body.get();
+    } finally {
+      if (previous == null) {
+        OVERRIDE.remove();
+      } else {
+        OVERRIDE.set(previous);
+      }
+    }
+  }
+}

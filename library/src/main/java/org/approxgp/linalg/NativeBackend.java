@@ -1,0 +1,133 @@
+package org.approxgp.linalg;
+
+import org.bytedeco.openblas.global.openblas;
+
+/**
+ * OpenBLAS (BLAS + LAPACK) through the JavaCPP presets {@code org.bytedeco:openblas}, whose
+ * platform JAR bundles the shared library (no system install).
+ *
+ * <p>Layout: our arrays are row-major. The cblas calls take {@code CblasRowMajor} directly. For LAPACK
+ * we avoid LAPACKE's row-major path (which transposes into a scratch copy): a row-major n × n array
+ * read as column-major is the transpose, so the row-major lower triangle is the column-major upper
+ * triangle, and column-major dpotrf/dpotri with {@code uplo = 'U'} (A = UᵀU, U = Lᵀ) work in place on
+ * exactly the entries we want.
+ *
+ * <p>Problems whose size is below {@code crossover} (n for a factorisation or solve, the cube root of
+ * the multiply-add count for a product) go to {@link JavaBackend}: there the call overhead of the
+ * native route (JNI plus JavaCPP's copy of each array) exceeds the arithmetic it saves.
+ */
+final class NativeBackend implements DenseBackend {
+  private final DenseBackend small;
+  private final int crossover;
+
+  /**
+   * Loads the native library and sets the BLAS thread count.
+   *
+   * @param threads OpenBLAS threads (1 by default: trials already run in parallel)
+   * @param crossover sizes below this go to the pure-Java backend (0: never)
+   * @throws LinkageError or another {@link Throwable} if the native library cannot load
+   */
+  NativeBackend(int threads, int crossover) {
+    openblas.blas_set_num_threads(threads);
+    this.small = JavaBackend.INSTANCE;
+    this.crossover = crossover;
+  }
+
+  /** The same native library with another crossover (tests use 0 to exercise the native path at every size). */
+  NativeBackend withCrossover(int c) {
+    return new NativeBackend(c, this);
+  }
+
+  private NativeBackend(int crossover, NativeBackend base) {
+    this.small = base.small;
+    this.crossover = crossover;
+  }
+
+  int crossover() {
+    return crossover;
+  }
+
+  /** The number of threads OpenBLAS uses. */
+  static int threads() {
+    return openblas.blas_get_num_threads();
+  }
+
+  @Override
+  public String name() {
+    return "native";
+  }
+
+  private boolean isSmall(long m, long p, long k) {
+    long c = crossover;
+    return m * p * k < c * c * c;
+  }
+
+  @Override
+  public boolean potrf(int n, double[] a) {
+    if (n < crossover) {
+      return small.potrf(n, a);
+    }
+    // the _work entry point skips LAPACKE's O(n²) NaN scan: a NaN in the lower triangle reaches a diagonal
+    // element of L, which dpotrf reports (info > 0) or Cholesky.decompose's diagonal check rejects
+    int info = openblas.LAPACKE_dpotrf_work(openblas.LAPACK_COL_MAJOR, (byte) 'U', n, a, n);
+    if (info < 0) {
+      throw new IllegalStateException("LAPACKE_dpotrf: illegal argument " + (-info));
+    }
+    if (info > 0) {
+      return false; // the leading minor of order info is not positive definite
+    }
+    for (int i = 0; i < n; i++) {
+      java.util.Arrays.fill(a, i * n + i + 1, (i + 1) * n, 0.0);
+    }
+    return true;
+  }
+
+  @Override
+  public void trsm(int n, double[] l, boolean transpose, int m, double[] b) {
+    if (n < crossover || isSmall(n, n, m)) {
+      small.trsm(n, l, transpose, m, b);
+      return;
+    }
+    if (m == 0) {
+      return;
+    }
+    openblas.cblas_dtrsm(openblas.CblasRowMajor, openblas.CblasLeft, openblas.CblasLower,
+        transpose ? openblas.CblasTrans : openblas.CblasNoTrans, openblas.CblasNonUnit, n, m, 1.0, l, n, b, m);
+  }
+
+  @Override
+  public void gemm(boolean transA, boolean transB, int m, int p, int k, double[] a, double[] b, double[] c) {
+    if (isSmall(m, p, k) || m == 0 || p == 0 || k == 0) {
+      small.gemm(transA, transB, m, p, k, a, b, c);
+      return;
+    }
+    openblas.cblas_dgemm(openblas.CblasRowMajor, transA ? openblas.CblasTrans : openblas.CblasNoTrans,
+        transB ? openblas.CblasTrans : openblas.CblasNoTrans, m, p, k, 1.0, a, transA ? m : k, b,
+        transB ? k : p, 0.0, c, p);
+  }
+
+  @Override
+  public void gram(int rows, int cols, double[] a, double[] c) {
+    if (isSmall(cols, cols, rows) || rows == 0 || cols == 0) {
+      small.gram(rows, cols, a, c);
+      return;
+    }
+    openblas.cblas_dsyrk(openblas.CblasRowMajor, openblas.CblasLower, openblas.CblasTrans, cols, rows, 1.0, a,
+        cols, 0.0, c, cols);
+    JavaBackend.mirrorLower(cols, c);
+  }
+
+  @Override
+  public void inverse(int n, double[] l, double[] c) {
+    if (n < crossover) {
+      small.inverse(n, l, c);
+      return;
+    }
+    System.arraycopy(l, 0, c, 0, n * n);
+    int info = openblas.LAPACKE_dpotri_work(openblas.LAPACK_COL_MAJOR, (byte) 'U', n, c, n);
+    if (info != 0) {
+      throw new IllegalStateException("LAPACKE_dpotri: info " + info + " on a valid Cholesky factor");
+    }
+    JavaBackend.mirrorLower(n, c);
+  }
+}
