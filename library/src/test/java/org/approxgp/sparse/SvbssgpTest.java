@@ -69,7 +69,8 @@ class SvbssgpTest {
    * Test (1): the partition-sampled stochastic gradient (Appendix G eq. 22, with minibatch reweighting) is
    * unbiased. The reference is the gradient of the closed-form bound ({@link SvbssgpExactBound}, derived
    * independently: Gaussian characteristic functions, no sampling), by central differences, over all rows;
-   * it covers b, every entry of M (log-diagonal), log σ_n² and log σ_s², at a generic point with a full
+   * it covers b, every entry of M (log-diagonal), log σ_n², log σ_s² and the learned prior length-scales log ℓ
+   * (their gradient is thus checked against finite differences of the exact bound), at a generic point with a full
    * lower-triangular M. Each of the 40 000 seeded gradients uses 2 of the 5 partitions, 10 of their 40 rows
    * and one z. The bound's estimate is checked the same way. As a control of the test's power, the gradient
    * of the bound on the data without one partition must be rejected.
@@ -96,7 +97,7 @@ class SvbssgpTest {
     }
     t.setParameters(eta);
     int k = eta.length;
-    assertEquals(dim + dim * (dim + 1) / 2 + 2, k);
+    assertEquals(dim + dim * (dim + 1) / 2 + 2 + 2, k); // … log σ_n², log σ_s², log ℓ (d = 2)
 
     double[] exact = new double[k];
     double[] wrong = new double[k];
