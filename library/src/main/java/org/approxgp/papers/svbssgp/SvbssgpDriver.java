@@ -24,7 +24,8 @@ import org.approxgp.sparse.Vssgp;
  * {@code approxgp regress}: k-means partitions and inducing inputs, SE-ARD at unit length-scales for
  * DTC++/PIC++, minibatches of min(1000, n) rows for VSSGP and DTC++.
  *
- * <p>SSGP and VSSGP have no stepping trainer: their trace holds the final iteration only.
+ * <p>SSGP and VSSGP have no stepping trainer: they are traced through their {@code SnapshotListener}; SSGP's
+ * L-BFGS may stop early, and its last trace point is then its final iterate.
  */
 public final class SvbssgpDriver {
 
@@ -139,13 +140,15 @@ public final class SvbssgpDriver {
     int b = Math.min(1000, n);
     switch (s.method()) {
       case "ssgp" -> {
-        Ssgp fit = Ssgp.fit(train, Ssgp.Options.of(s.features() / 2, s.iterations(), s.seed()), null);
-        rec.record(s.iterations(), fit.predict(test));
+        Ssgp fit = Ssgp.fit(train, Ssgp.Options.of(s.features() / 2, s.iterations(), s.seed()), null,
+            (it, model) -> rec.maybe(it, () -> model.get().predict(test)));
+        rec.last(fit.iterations(), () -> fit.predict(test));
         return rec.trace(new int[0]);
       }
       case "vssgp" -> {
-        Vssgp fit = Vssgp.fit(train, Vssgp.Options.of(s.features() / 2, s.iterations(), b, s.seed()), null);
-        rec.record(s.iterations(), fit.predict(test));
+        Vssgp fit = Vssgp.fit(train, Vssgp.Options.of(s.features() / 2, s.iterations(), b, s.seed()), null,
+            (it, model) -> rec.maybe(it, () -> model.get().predict(test)));
+        rec.last(s.iterations(), () -> fit.predict(test));
         return rec.trace(new int[0]);
       }
       case "svbssgp" -> {
@@ -230,18 +233,34 @@ public final class SvbssgpDriver {
     void loop(DoubleSupplier step, Supplier<RegressionPrediction> predict) {
       for (int it = 1; it <= s.iterations(); it++) {
         step.getAsDouble();
-        if (it % s.traceEvery() == 0 || it == s.iterations()) {
-          double seconds = elapsed();
-          long p0 = System.nanoTime();
-          RegressionPrediction p = predict.get();
-          predictSeconds += (System.nanoTime() - p0) * 1e-9;
-          add(it, p, seconds);
-        }
+        maybe(it, predict);
       }
     }
 
-    void record(int iteration, RegressionPrediction p) {
-      add(iteration, p, elapsed());
+    /** Records iteration {@code it} if it is a trace point (every traceEvery-th and the last). */
+    void maybe(int it, Supplier<RegressionPrediction> predict) {
+      if (it % s.traceEvery() == 0 || it == s.iterations()) {
+        at(it, predict);
+      }
+    }
+
+    /**
+     * Records the final model of a fit that may stop before {@code s.iterations()} (L-BFGS convergence), unless
+     * that iteration is already recorded.
+     */
+    void last(int it, Supplier<RegressionPrediction> predict) {
+      if (its.isEmpty() || its.get(its.size() - 1) != it) {
+        at(Math.max(it, 1), predict);
+      }
+    }
+
+    /** Records iteration {@code it}; the prediction's time (and building its model) is not training time. */
+    private void at(int it, Supplier<RegressionPrediction> predict) {
+      double seconds = elapsed();
+      long p0 = System.nanoTime();
+      RegressionPrediction p = predict.get();
+      predictSeconds += (System.nanoTime() - p0) * 1e-9;
+      add(it, p, seconds);
     }
 
     private double elapsed() {
