@@ -9,6 +9,7 @@ import org.approxgp.data.RegressionData;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
+import org.approxgp.optimize.Adam;
 
 /**
  * sVBSSGP: stochastic variational Bayesian sparse-spectrum GP regression (Hoang, Hoang &amp; Low, AAAI 2017,
@@ -48,13 +49,13 @@ import org.approxgp.linalg.Matrix;
  * ∂L/∂ log σ_s² = ½ sᵀs / λ − m (λ = σ_s²/m). The fitted model ({@link #mean()}, {@link #scale()}) reports
  * q in θ coordinates: b_θ = D b_ε, M_θ = D M_ε, D = diag(1/(2π ℓ_c)).
  *
- * <p><b>Step sizes.</b> The paper only requires an appropriate schedule (§4.1) and states none, so this
- * class uses a private Adam (Kingma &amp; Ba 2015) with the step size {@link Options#learningRate()}
- * (ascent, bias-corrected moments, β₁ = 0.9, β₂ = 0.999, ε = 1e-8). Adam's steps have the size of the step size
- * in each coordinate's own units, so the units are chosen: b_i and the entries of row i of M move in units of
- * M_ii (q's current scale along α_i; a frequency known to 1e-3 is not moved by 1e-2), while log M_ii, log σ_n²,
- * log σ_s² and log ℓ move in absolute units. Without this the first steps destroy the initial fit. Default step
- * 0.03 (0.01 moved too little in 30 iterations; 0.1 lets ε outrun s and the fit degrades).
+ * <p><b>Step sizes.</b> The paper only requires an appropriate schedule (§4.1) and states none, so this class uses
+ * {@link Adam} (Kingma &amp; Ba 2015) with the step size {@link Options#learningRate()} (ascent, bias-corrected
+ * moments, β₁ = 0.9, β₂ = 0.999, ε = 1e-8) and per-coordinate units. Adam's steps have the size of the step size in
+ * each coordinate's own units, so the units are chosen: b_i and the entries of row i of M move in units of M_ii (q's
+ * current scale along α_i; a frequency known to 1e-3 is not moved by 1e-2), while log M_ii, log σ_n², log σ_s² and log
+ * ℓ move in absolute units. Without this the first steps destroy the initial fit. Default step 0.03 (0.01 moved too
+ * little in 30 iterations; 0.1 lets ε outrun s and the fit degrades).
  *
  * <p><b>Initialisation.</b> b_ε is a draw from the prior N(0, I) (random Fourier features) with M_εε = 0.1 I;
  * (b_s, M_ss) is the exact Gaussian posterior of s given θ = b_θ on the rows of
@@ -349,10 +350,6 @@ public final class Svbssgp {
    * the coordinates α = vec(ε, s) (class comment).
    */
   public static final class Training {
-    private static final double BETA1 = 0.9;
-    private static final double BETA2 = 0.999;
-    private static final double EPS = 1e-8;
-
     private final RegressionData train;
     private final Partitioning parts;
     private final int[] order; // the trainer's copy of parts.rows, permuted in place to draw minibatches
@@ -365,8 +362,8 @@ public final class Svbssgp {
     private final int iEll;
     private final double[] eta;
     private final double[] grad;
-    private final double[] adamM;
-    private final double[] adamV;
+    private final double[] unit;
+    private Adam adam;
     private final UniformRandomProvider rng;
     private final ZigguratSampler.NormalizedGaussian normal;
     // scratch
@@ -409,8 +406,8 @@ public final class Svbssgp {
       this.iEll = iSignal + 1;
       this.eta = new double[iEll + d];
       this.grad = new double[eta.length];
-      this.adamM = new double[eta.length];
-      this.adamV = new double[eta.length];
+      this.unit = new double[eta.length];
+      this.adam = new Adam(eta.length, Adam.Settings.of(options.learningRate()));
       this.z = new double[dim];
       this.alpha = new double[dim];
       this.gAlpha = new double[dim];
@@ -606,34 +603,19 @@ public final class Svbssgp {
         }
       }
       iteration++;
-      double c1 = 1 - Math.pow(BETA1, iteration);
-      double c2 = 1 - Math.pow(BETA2, iteration);
-      double lr = options.learningRate();
       // Per-coordinate step unit: b_i and the entries M_ij of row i move in units of q's current standard
       // deviation scale M_ii along α_i; log M_ii and the log-hyperparameters move in absolute units.
+      Arrays.fill(unit, 1);
       for (int i = 0; i < dim; i++) {
         double rowUnit = Math.exp(eta[diagIndex(i)]);
-        adam(i, rowUnit, lr, c1, c2);
+        unit[i] = rowUnit;
         int row = dim + i * (i + 1) / 2;
         for (int j = 0; j < i; j++) {
-          adam(row + j, rowUnit, lr, c1, c2);
+          unit[row + j] = rowUnit;
         }
-        adam(row + i, 1, lr, c1, c2);
       }
-      adam(iNoise, 1, lr, c1, c2);
-      adam(iSignal, 1, lr, c1, c2);
-      for (int c = 0; c < d; c++) {
-        adam(iEll + c, 1, lr, c1, c2);
-      }
+      adam.ascend(eta, grad, unit);
       return elbo;
-    }
-
-    /** Adam's ascent update of η[k] (bias-corrected moments), the step scaled by {@code unit}. */
-    private void adam(int k, double unit, double lr, double c1, double c2) {
-      double g = grad[k];
-      adamM[k] = BETA1 * adamM[k] + (1 - BETA1) * g;
-      adamV[k] = BETA2 * adamV[k] + (1 - BETA2) * g * g;
-      eta[k] += lr * unit * (adamM[k] / c1) / (Math.sqrt(adamV[k] / c2) + EPS);
     }
 
     /** The current q(α) and hyperparameters as an immutable model. */
@@ -652,8 +634,7 @@ public final class Svbssgp {
         throw new IllegalArgumentException("need " + eta.length + " parameters");
       }
       System.arraycopy(values, 0, eta, 0, eta.length);
-      Arrays.fill(adamM, 0);
-      Arrays.fill(adamV, 0);
+      adam = new Adam(eta.length, Adam.Settings.of(options.learningRate()));
       iteration = 0;
     }
 
