@@ -243,6 +243,26 @@ class SvbssgpTest {
   }
 
   /**
+   * The prior length-scales are learned by the bound (class comment): on y = sin(2x₁) + ½ cos(3x₂) + noise with an
+   * irrelevant third input, all starting at ℓ = 1, the irrelevant input's ℓ₃ grows and ends above ℓ₁ and ℓ₂
+   * (automatic relevance determination, as in SSGP); with learning off, ℓ stays at its initial value.
+   */
+  @Test
+  void lengthscalesAreLearnedAndTheIrrelevantInputsGrows() {
+    RegressionData train = synthetic(2000, 3, 0.1, 31);
+    int[] labels = blocksOnX1(train, 20);
+    Svbssgp.Options o = Svbssgp.Options.builder().m(10).partitionsPerIteration(5).iterations(200)
+        .lengthscales(1, 1, 1).seed(8).build();
+    double[] ell = Svbssgp.fit(train, labels, o, IterationListener.NONE).priorLengthscales();
+    String msg = Arrays.toString(ell);
+    assertTrue(ell[2] > 1.2, msg);
+    assertTrue(ell[2] > ell[0] && ell[2] > ell[1], msg);
+    double[] fixed = Svbssgp.fit(train, labels, o.toBuilder().learnHyperparameters(false).build(),
+        IterationListener.NONE).priorLengthscales();
+    assertArrayEquals(new double[] {1, 1, 1}, fixed, 1e-12);
+  }
+
+  /**
    * Test (3): γ = 1 is the degenerate conditional N(φ_θ(x*)ᵀ s, 0) (Remark 1): the mean is the average over
    * the samples of φ_{θ_j}(x*)ᵀ s_j, the variance σ_n² plus their sample variance, and the local data (the
    * test rows' partition labels) play no part.
