@@ -52,15 +52,14 @@ import org.approxgp.optimize.Adam;
  * <p><b>Step sizes.</b> The paper only requires an appropriate schedule (§4.1) and states none, so this class uses
  * {@link Adam} (Kingma &amp; Ba 2015) with the step size {@link Options#learningRate()} (ascent, bias-corrected
  * moments, β₁ = 0.9, β₂ = 0.999, ε = 1e-8) and per-coordinate units: Adam's steps have the size of the step size
- * in each coordinate's own units, so the units are chosen. The entries of b_ε and of row i of M move in units of
+ * in each coordinate's own units, so the units are chosen. b_i and the entries of row i of M move in units of
  * M_ii (q's current scale along α_i; a frequency known to 1e-3 is not moved by 1e-2; without this the first
- * steps destroy the initial fit); b_s moves in units of its prior standard deviation √λ (its posterior standard
- * deviation is O(n^−½), and in those units s could not follow θ: when q(θ) moves, the optimal s moves by O(√λ),
- * and the stale s showed as σ_n² growing beyond var(y)); log M_ii, log σ_n² and log σ_s² move in absolute units
- * and log ℓ at 3 × the step (ℓ must often move by orders of magnitude: SSGP's learned ℓ on standardised diamonds
- * span 1 to 1,700). Default step 0.03. Measured on 8,000 standardised diamonds rows (p = 20, 30 iterations, test
- * RMSE 0.748 at the start): with ℓ learned but these units as for b_ε, 0.61; with b_s in prior units and log ℓ at
- * 3 × the step, 0.45 (SSGP 0.105); a step of 0.01 moved too little in 30 iterations and 0.1 let ε outrun s.
+ * steps destroy the initial fit); log M_ii, log σ_n² and log σ_s² move in absolute units, and log ℓ at 3 × the
+ * step (ℓ must often move by orders of magnitude: SSGP's learned ℓ on standardised diamonds span 1 to 1,700).
+ * Default step 0.03. Measured on 8,000 standardised diamonds rows (p = 20, 30 iterations, test RMSE 0.748 at the
+ * start; SSGP 0.105): ℓ learned at the plain step 0.61, at 3 × the step 0.50; a step of 0.01 moved too little in
+ * 30 iterations and 0.1 let ε outrun s (σ_n² grew beyond var(y)). Moving b_s in units of its prior sd √λ instead
+ * (so that s follows θ faster) gave 0.45 there but a flat RMSE trace on flights, so it is not done.
  *
  * <p><b>Initialisation.</b> b_ε is a draw from the prior N(0, I) (random Fourier features) with M_εε = 0.1 I;
  * (b_s, M_ss) is the exact Gaussian posterior of s given θ = b_θ on the rows of
@@ -610,13 +609,12 @@ public final class Svbssgp {
         }
       }
       iteration++;
-      // Per-coordinate step units (class comment): b_ε and the entries M_ij of row i in units of M_ii, b_s in
-      // units of the prior sd √λ of s, log M_ii, log σ_n², log σ_s² absolute, log ℓ at 3 × the step.
+      // Per-coordinate step units (class comment): b_i and the entries M_ij of row i in units of M_ii; log M_ii,
+      // log σ_n², log σ_s² absolute; log ℓ at 3 × the step.
       Arrays.fill(unit, 1);
-      double priorSdS = Math.sqrt(Math.exp(eta[iSignal]) / m);
       for (int i = 0; i < dim; i++) {
         double rowUnit = Math.exp(eta[diagIndex(i)]);
-        unit[i] = i >= m * d ? priorSdS : rowUnit;
+        unit[i] = rowUnit;
         int row = dim + i * (i + 1) / 2;
         for (int j = 0; j < i; j++) {
           unit[row + j] = rowUnit;
