@@ -14,21 +14,16 @@ import org.approxgp.data.Datasets;
 import org.approxgp.data.RegressionData;
 import org.approxgp.data.Standardizer;
 import org.approxgp.data.TargetKind;
-import org.approxgp.kernel.SquaredExponential;
-import org.approxgp.sparse.Dtc;
-import org.approxgp.sparse.KMeans;
-import org.approxgp.sparse.Pic;
+import org.approxgp.papers.svbssgp.SvbssgpDriver;
 import org.approxgp.sparse.RegressionPrediction;
-import org.approxgp.sparse.Ssgp;
-import org.approxgp.sparse.Svbssgp;
-import org.approxgp.sparse.Vssgp;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code approxgp regress}: sparse GP regression (the sVBSSGP paper's models and baselines) on TRAIN, predictions
  * for TEST. Inputs are standardised with TRAIN's mean and sd, the target with TRAIN's mean and sd; predictions
- * are returned in the target's units. RMSE and MNLP follow the paper's §5 definitions.
+ * are returned in the target's units. RMSE and MNLP follow the paper's §5 definitions. The models are set up by
+ * {@link SvbssgpDriver#fit} (the same configuration as the svbssgp-figures notebook).
  */
 @Command(name = "regress", mixinStandardHelpOptions = true,
     description = "Sparse GP regression on TRAIN (Gaussian noise), predictions for TEST. Every column except "
@@ -79,7 +74,7 @@ final class RegressCommand implements Callable<Integer> {
   Integer minibatch;
 
   @Option(names = "--trace-every", defaultValue = "1", paramLabel = "K",
-      description = "with test targets: test RMSE every K iterations (svbssgp, dtc, pic; default 1)")
+      description = "with test targets: test RMSE every K iterations (default 1)")
   int traceEvery;
 
   @Option(names = "--seed", defaultValue = "0", description = "random seed (default 0)")
@@ -154,57 +149,28 @@ final class RegressCommand implements Callable<Integer> {
     Progress progress = new Progress("regress " + model, iterations, System.console() != null);
     long t0 = System.nanoTime();
     double[] testSeconds = {0};
+    // The five models are set up by the sVBSSGP paper driver, as in the notebook (one configuration).
+    SvbssgpDriver.Settings settings = new SvbssgpDriver.Settings(model, features, p,
+        "dtc".equals(model) || "pic".equals(model) ? inducing : 1, iterations, gamma, samples, traceEvery, false, 0,
+        seed, minibatch != null ? minibatch : -1);
     RegressionPrediction pred;
     try {
-      pred = switch (model) {
-        case "ssgp" -> {
-          Ssgp fit = Ssgp.fit(trainData, Ssgp.Options.of(features / 2, iterations, seed), (it, obj, sec) -> {
-            trace.add(new TracePoint(it, obj, Double.NaN, sec));
-            progress.at(Math.min(it, iterations));
-          });
-          yield fit.predict(testData);
+      pred = SvbssgpDriver.fit(trainData, testData, settings, (it, obj, prediction) -> {
+        double rmse = Double.NaN;
+        if (yTest != null && (it % traceEvery == 0 || it == iterations)) {
+          long s = System.nanoTime();
+          RegressionPrediction pr = prediction.get();
+          double sq = 0;
+          for (int j = 0; j < yTest.length; j++) {
+            double e = yTest[j] - (mu + sd * pr.mean()[j]);
+            sq += e * e;
+          }
+          rmse = Math.sqrt(sq / yTest.length);
+          testSeconds[0] += (System.nanoTime() - s) * 1e-9;
         }
-        case "vssgp" -> {
-          int b = minibatch != null ? minibatch : Math.min(1000, n);
-          Vssgp fit = Vssgp.fit(trainData, Vssgp.Options.of(features / 2, iterations, b, seed), (it, obj, sec) -> {
-            trace.add(new TracePoint(it, obj, Double.NaN, sec));
-            progress.at(Math.min(it, iterations));
-          });
-          yield fit.predict(testData);
-        }
-        case "svbssgp" -> {
-          KMeans km = KMeans.fit(trainData, p, seed, 50);
-          int[] trainParts = km.assign(trainData);
-          int[] testParts = km.assign(testData);
-          Svbssgp.Options o = Svbssgp.Options.builder().m(features / 2).iterations(iterations).gamma(gamma)
-              .predictiveSamples(samples).minibatch(minibatch != null ? minibatch : 0).seed(seed).build();
-          Svbssgp.Training t = Svbssgp.start(trainData, trainParts, o);
-          runSteps(t0, testSeconds, trace, progress, () -> t.step(),
-              () -> t.current().predict(testData, testParts), yTest, mu, sd);
-          yield t.current().predict(testData, testParts);
-        }
-        case "dtc" -> {
-          int b = minibatch != null ? minibatch : Math.min(1000, n);
-          RegressionData z = KMeans.fit(trainData, inducing, seed, 50).centroidInputs();
-          Dtc.Trainer t = new Dtc.Trainer(trainData, z, initialKernel(trainData.d()), 0.25,
-              Dtc.Options.defaults(b, iterations, seed));
-          runSteps(t0, testSeconds, trace, progress, t::step, () -> t.snapshot().predict(testData),
-              yTest, mu, sd);
-          yield t.snapshot().predict(testData);
-        }
-        case "pic" -> {
-          KMeans parts = KMeans.fit(trainData, p, seed, 50);
-          int[] trainParts = parts.assign(trainData);
-          int[] testParts = parts.assign(testData);
-          RegressionData z = KMeans.fit(trainData, inducing, seed + 1, 50).centroidInputs();
-          Pic.Trainer t = new Pic.Trainer(trainData, trainParts, z, initialKernel(trainData.d()), 0.25,
-              Pic.Options.defaults(Math.min(10, p), iterations, seed));
-          runSteps(t0, testSeconds, trace, progress, t::step,
-              () -> t.snapshot().predict(testData, testParts), yTest, mu, sd);
-          yield t.snapshot().predict(testData, testParts);
-        }
-        default -> throw new IllegalStateException(model);
-      };
+        trace.add(new TracePoint(it, obj, rmse, (System.nanoTime() - t0) * 1e-9 - testSeconds[0]));
+        progress.at(Math.min(it, iterations));
+      }).prediction();
     } catch (IllegalArgumentException | ArithmeticException e) {
       progress.done();
       throw new CliException(model + " failed: " + e.getMessage(), 1);
@@ -273,32 +239,6 @@ final class RegressCommand implements Callable<Integer> {
   }
 
   /**
-   * Runs the iterations of a stepping trainer; with test targets, the test RMSE (in the target's units) every
-   * {@code --trace-every} iterations and at the last one, its time excluded from the training time.
-   */
-  private void runSteps(long t0, double[] testSeconds, List<TracePoint> trace, Progress progress,
-      java.util.function.DoubleSupplier step,
-      java.util.function.Supplier<RegressionPrediction> predict, double[] yTest, double mu, double sd) {
-    for (int it = 1; it <= iterations; it++) {
-      double obj = step.getAsDouble();
-      double rmse = Double.NaN;
-      if (yTest != null && (it % traceEvery == 0 || it == iterations)) {
-        long s = System.nanoTime();
-        RegressionPrediction p = predict.get();
-        double sq = 0;
-        for (int j = 0; j < yTest.length; j++) {
-          double e = yTest[j] - (mu + sd * p.mean()[j]);
-          sq += e * e;
-        }
-        rmse = Math.sqrt(sq / yTest.length);
-        testSeconds[0] += (System.nanoTime() - s) * 1e-9;
-      }
-      trace.add(new TracePoint(it, obj, rmse, (System.nanoTime() - t0) * 1e-9 - testSeconds[0]));
-      progress.at(it);
-    }
-  }
-
-  /**
    * A one-line progress bar with ETA on stderr, redrawn at most ten times a second, only on a terminal (a pipe,
    * a notebook or CI gets the one summary line at the end instead).
    */
@@ -337,13 +277,6 @@ final class RegressCommand implements Callable<Integer> {
         drawn = false;
       }
     }
-  }
-
-  /** SE-ARD at unit length-scales and signal variance on standardised inputs and target. */
-  private static SquaredExponential initialKernel(int d) {
-    double[] ell = new double[d];
-    java.util.Arrays.fill(ell, 1.0);
-    return SquaredExponential.ard(ell, 1.0);
   }
 
   private void checkOptions() {

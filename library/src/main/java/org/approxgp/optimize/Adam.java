@@ -49,7 +49,16 @@ public final class Adam {
    * One descent step: x ← x − α m̂/(√v̂ + ε) (Modified: x; not modified: gradient). To maximise, pass −∇.
    */
   public void step(double[] x, double[] gradient) {
-    if (x.length != m.length || gradient.length != m.length) {
+    step(x, gradient, null);
+  }
+
+  /**
+   * One descent step with a per-coordinate unit: x_i ← x_i − α u_i m̂_i/(√v̂_i + ε). Adam's step has size ≈ α in
+   * every coordinate whatever the gradient's scale, so u states the coordinate's natural unit (e.g. the current
+   * posterior standard deviation of a variational mean). {@code unit} null means all ones.
+   */
+  public void step(double[] x, double[] gradient, double[] unit) {
+    if (x.length != m.length || gradient.length != m.length || (unit != null && unit.length != m.length)) {
       throw new IllegalArgumentException("Adam of dimension " + m.length + " given " + x.length + " and "
           + gradient.length + " values");
     }
@@ -64,18 +73,24 @@ public final class Adam {
       double g = gradient[i];
       m[i] = b1 * m[i] + (1 - b1) * g;
       v[i] = b2 * v[i] + (1 - b2) * g * g;
-      x[i] -= settings.learningRate() * (m[i] / c1) / (Math.sqrt(v[i] / c2) + settings.epsilon());
+      double u = unit == null ? 1 : unit[i];
+      x[i] -= settings.learningRate() * u * (m[i] / c1) / (Math.sqrt(v[i] / c2) + settings.epsilon());
     }
   }
 
   /** Steps taken. */
   /** An ascent step: {@link #step} along −gradient (for maximising a bound). */
   public void ascend(double[] x, double[] gradient) {
+    ascend(x, gradient, null);
+  }
+
+  /** An ascent step with per-coordinate units: {@link #step(double[], double[], double[])} along −gradient. */
+  public void ascend(double[] x, double[] gradient, double[] unit) {
     double[] neg = new double[gradient.length];
     for (int i = 0; i < neg.length; i++) {
       neg[i] = -gradient[i];
     }
-    step(x, neg);
+    step(x, neg, unit);
   }
 
   public int steps() {

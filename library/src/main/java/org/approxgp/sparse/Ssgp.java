@@ -156,6 +156,15 @@ public final class Ssgp {
    * {@code listener} the log marginal likelihood after each.
    */
   public static Ssgp fit(RegressionData train, Options options, IterationListener listener) {
+    return fit(train, options, listener, null);
+  }
+
+  /**
+   * As {@link #fit(RegressionData, Options, IterationListener)}, also giving {@code snapshots} (if not null) the
+   * model at the L-BFGS iterate after each iteration (for per-iteration test metrics).
+   */
+  public static Ssgp fit(RegressionData train, Options options, IterationListener listener,
+      SnapshotListener<Ssgp> snapshots) {
     requireTargets(train);
     int m = options.m();
     int d = train.d();
@@ -182,12 +191,23 @@ public final class Ssgp {
       IterationListener l = listener == null ? IterationListener.NONE : listener;
       Lbfgs.Result r = Lbfgs.minimize((x, g) -> negLogMarginal(train, m, x, g), p0, null, null,
           new Lbfgs.Settings(options.iterations(), 1e-9, 1e-5, 10),
-          (it, x, fx) -> l.onIteration(it, -fx, (System.nanoTime() - t0) * 1e-9));
+          (it, x, fx) -> {
+            l.onIteration(it, -fx, (System.nanoTime() - t0) * 1e-9);
+            if (snapshots != null) {
+              double[] xi = x.clone();
+              snapshots.onIteration(it, () -> of(train, m, d, xi, it, false, "iterate " + it));
+            }
+          });
       p = r.x();
       iters = r.iterations();
       conv = r.converged();
       status = r.status();
     }
+    return of(train, m, d, p, iters, conv, status);
+  }
+
+  /** The model at parameter vector {@code p} (layout of {@link #fit}). */
+  private static Ssgp of(RegressionData train, int m, int d, double[] p, int iters, boolean conv, String status) {
     Hyperparameters h = unpack(p, m, d);
     double[] w = Arrays.copyOf(p, m * d);
     Stats st = stats(train, m, w, h.lengthscales, h.signalVariance(), h.noiseVariance());

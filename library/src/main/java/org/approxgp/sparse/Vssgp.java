@@ -211,6 +211,15 @@ public final class Vssgp {
    * step's gradient was taken (exact in full-batch mode).
    */
   public static Vssgp fit(RegressionData train, Options options, IterationListener listener) {
+    return fit(train, options, listener, null);
+  }
+
+  /**
+   * As {@link #fit(RegressionData, Options, IterationListener)}, also giving {@code snapshots} (if not null) the
+   * model after each step (for per-iteration test metrics).
+   */
+  public static Vssgp fit(RegressionData train, Options options, IterationListener listener,
+      SnapshotListener<Vssgp> snapshots) {
     Ssgp.requireTargets(train);
     int m = options.m();
     int d = train.d();
@@ -251,6 +260,10 @@ public final class Vssgp {
       }
       adam.step(p, g);
       l.onIteration(it, b.value(), (System.nanoTime() - t0) * 1e-9);
+      if (snapshots != null) {
+        int iteration = it;
+        snapshots.onIteration(it, () -> new Vssgp(m, d, p.clone(), iteration));
+      }
     }
     return new Vssgp(m, d, p, options.iterations());
   }

@@ -60,4 +60,23 @@ class AdamTest {
     assertThrows(IllegalArgumentException.class, () -> new Adam.Settings(0, 0.9, 0.999, 1e-8));
     assertThrows(IllegalArgumentException.class, () -> new Adam.Settings(0.1, 1, 0.999, 1e-8));
   }
+
+  /** With per-coordinate units the steps are those of plain Adam times the unit (here over two steps). */
+  @Test
+  void unitsScaleTheSteps() {
+    double[] plain = {1.0, -2.0};
+    double[] scaled = plain.clone();
+    double[] unit = {0.1, 3.0};
+    Adam a = new Adam(2, Adam.Settings.of(0.05));
+    Adam b = new Adam(2, Adam.Settings.of(0.05));
+    for (double[] g : new double[][] {{2.0, -0.5}, {1.0, 4.0}}) {
+      double[] before = plain.clone();
+      double[] beforeScaled = scaled.clone();
+      a.step(plain, g);
+      b.step(scaled, g, unit);
+      for (int i = 0; i < 2; i++) {
+        assertEquals(unit[i] * (plain[i] - before[i]), scaled[i] - beforeScaled[i], 1e-15);
+      }
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package org.approxgp.sparse;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -145,5 +146,25 @@ class SsgpTest {
     assertTrue(fit.hyperparameters().noiseVariance() < 2 * SINE_NOISE * SINE_NOISE, fit.toString());
     assertTrue(trace.size() == fit.iterations() && trace.get(trace.size() - 1) > trace.get(0), trace.toString());
     assertEquals(fit.logMarginalLikelihood(), trace.get(trace.size() - 1), 1e-6 * Math.abs(trace.get(0)));
+  }
+
+  /**
+   * The per-iteration snapshots (for RMSE-vs-iteration traces) are the L-BFGS iterates: the first predicts worse
+   * than the last on the sine problem, and the last equals the returned fit.
+   */
+  @Test
+  void snapshotsFollowTheIterates() {
+    RegressionData[] s = sine(11);
+    List<double[]> means = new ArrayList<>();
+    List<Double> lml = new ArrayList<>();
+    Ssgp fit = Ssgp.fit(s[0], Ssgp.Options.of(10, 200, 12), null, (it, model) -> {
+      means.add(model.get().predict(s[1]).mean());
+      lml.add(model.get().logMarginalLikelihood());
+    });
+    assertEquals(fit.iterations(), means.size());
+    assertArrayEquals(fit.predict(s[1]).mean(), means.get(means.size() - 1), 1e-12);
+    assertEquals(fit.logMarginalLikelihood(), lml.get(lml.size() - 1), 1e-9 * Math.abs(lml.get(0)));
+    double first = new RegressionPrediction(means.get(0), new double[means.get(0).length]).rmse(s[1].y());
+    assertTrue(first > fit.predict(s[1]).rmse(s[1].y()), "first iterate RMSE " + first);
   }
 }

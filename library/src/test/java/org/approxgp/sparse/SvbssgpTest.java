@@ -69,7 +69,8 @@ class SvbssgpTest {
    * Test (1): the partition-sampled stochastic gradient (Appendix G eq. 22, with minibatch reweighting) is
    * unbiased. The reference is the gradient of the closed-form bound ({@link SvbssgpExactBound}, derived
    * independently: Gaussian characteristic functions, no sampling), by central differences, over all rows;
-   * it covers b, every entry of M (log-diagonal), log σ_n² and log σ_s², at a generic point with a full
+   * it covers b, every entry of M (log-diagonal), log σ_n², log σ_s² and the learned prior length-scales log ℓ
+   * (their gradient is thus checked against finite differences of the exact bound), at a generic point with a full
    * lower-triangular M. Each of the 40 000 seeded gradients uses 2 of the 5 partitions, 10 of their 40 rows
    * and one z. The bound's estimate is checked the same way. As a control of the test's power, the gradient
    * of the bound on the data without one partition must be rejected.
@@ -96,7 +97,7 @@ class SvbssgpTest {
     }
     t.setParameters(eta);
     int k = eta.length;
-    assertEquals(dim + dim * (dim + 1) / 2 + 2, k);
+    assertEquals(dim + dim * (dim + 1) / 2 + 2 + 2, k); // … log σ_n², log σ_s², log ℓ (d = 2)
 
     double[] exact = new double[k];
     double[] wrong = new double[k];
@@ -239,6 +240,26 @@ class SvbssgpTest {
     assertTrue(last > first, msg);
     assertTrue(rmse[1] < rmse[0] && rmse[2] < rmse[1], msg);
     assertTrue(rmse[2] < 0.8 * rmse[0], msg);
+  }
+
+  /**
+   * The prior length-scales are learned by the bound (class comment): on y = sin(2x₁) + ½ cos(3x₂) + noise with an
+   * irrelevant third input, all starting at ℓ = 1, the irrelevant input's ℓ₃ grows and ends above ℓ₁ and ℓ₂
+   * (automatic relevance determination, as in SSGP); with learning off, ℓ stays at its initial value.
+   */
+  @Test
+  void lengthscalesAreLearnedAndTheIrrelevantInputsGrows() {
+    RegressionData train = synthetic(2000, 3, 0.1, 31);
+    int[] labels = blocksOnX1(train, 20);
+    Svbssgp.Options o = Svbssgp.Options.builder().m(10).partitionsPerIteration(5).iterations(200)
+        .lengthscales(1, 1, 1).seed(8).build();
+    double[] ell = Svbssgp.fit(train, labels, o, IterationListener.NONE).priorLengthscales();
+    String msg = Arrays.toString(ell);
+    assertTrue(ell[2] > 1.2, msg);
+    assertTrue(ell[2] > ell[0] && ell[2] > ell[1], msg);
+    double[] fixed = Svbssgp.fit(train, labels, o.toBuilder().learnHyperparameters(false).build(),
+        IterationListener.NONE).priorLengthscales();
+    assertArrayEquals(new double[] {1, 1, 1}, fixed, 1e-12);
   }
 
   /**

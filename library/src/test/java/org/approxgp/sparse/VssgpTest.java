@@ -1,5 +1,6 @@
 package org.approxgp.sparse;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -179,5 +180,17 @@ class VssgpTest {
     assertTrue(rmse < 1.15 * SsgpTest.SINE_NOISE, "RMSE " + rmse + ", " + fit);
     assertTrue(fit.bound(s[0]).value() > start.bound(s[0]).value());
     assertEquals(3000, trace.size());
+  }
+
+  /** The per-step snapshots are the Adam iterates: one per step, the last equal to the returned fit. */
+  @Test
+  void snapshotsFollowTheSteps() {
+    RegressionData[] s = SsgpTest.sine(11);
+    Vssgp.Options o = new Vssgp.Options(10, 40, 50, 0.02, 13, null, 0.01);
+    List<double[]> means = new ArrayList<>();
+    Vssgp fit = Vssgp.fit(s[0], o, null, (it, model) -> means.add(model.get().predict(s[1]).mean()));
+    assertEquals(40, means.size());
+    assertArrayEquals(fit.predict(s[1]).mean(), means.get(39), 1e-12);
+    assertTrue(Math.abs(means.get(0)[0] - means.get(39)[0]) > 1e-6, "the snapshots do not move");
   }
 }

@@ -24,7 +24,8 @@ import org.approxgp.sparse.Vssgp;
  * {@code approxgp regress}: k-means partitions and inducing inputs, SE-ARD at unit length-scales for
  * DTC++/PIC++, minibatches of min(1000, n) rows for VSSGP and DTC++.
  *
- * <p>SSGP and VSSGP have no stepping trainer: their trace holds the final iteration only.
+ * <p>SSGP and VSSGP have no stepping trainer: they are traced through their {@code SnapshotListener}; SSGP's
+ * L-BFGS may stop early, and its last trace point is then its final iterate.
  */
 public final class SvbssgpDriver {
 
@@ -49,10 +50,25 @@ public final class SvbssgpDriver {
    *                     the authors' code) instead of k-means on the training inputs only
    * @param kmeansSample rows k-means is fitted on (0: all training rows; then every row is assigned)
    * @param seed         seed of k-means and of the model's random draws
+   * @param minibatch    rows per step for vssgp and dtc, rows per sampled partition for svbssgp; −1: the
+   *                     defaults (min(1000, n) for vssgp and dtc, whole partitions for svbssgp); 0 is allowed for
+   *                     svbssgp only (whole partitions)
    */
   public record Settings(String method, int features, int partitions, int inducing, int iterations, double gamma,
-      int samples, int traceEvery, boolean leaky, int kmeansSample, long seed) {
+      int samples, int traceEvery, boolean leaky, int kmeansSample, long seed, int minibatch) {
+
+    /** Settings with the default minibatches. */
+    public Settings(String method, int features, int partitions, int inducing, int iterations, double gamma,
+        int samples, int traceEvery, boolean leaky, int kmeansSample, long seed) {
+      this(method, features, partitions, inducing, iterations, gamma, samples, traceEvery, leaky, kmeansSample, seed,
+          -1);
+    }
+
     public Settings {
+      if (minibatch < -1 || (minibatch == 0 && !"svbssgp".equals(method))) {
+        throw new IllegalArgumentException("minibatch must be >= 1, or -1 for the default (0 = whole partitions, "
+            + "svbssgp only), got " + minibatch);
+      }
       if (!METHODS.contains(method)) {
         throw new IllegalArgumentException("unknown method '" + method + "'; known: " + METHODS);
       }
@@ -125,53 +141,106 @@ public final class SvbssgpDriver {
    * (whose targets must be known; both standardised by {@link RegressionSplits#standardize}, target too).
    */
   public static Trace run(RegressionSplits.Standardized data, Settings s) {
-    RegressionData train = data.train();
     RegressionData test = data.test();
     if (!test.hasTargets()) {
       throw new IllegalArgumentException("the test rows need targets for RMSE and MNLP");
     }
+    Recorder rec = new Recorder(data, s);
+    Fitted f = fit(data.train(), test, s, (it, objective, prediction) -> rec.maybe(it, prediction));
+    rec.last(f.iterations(), f::prediction);
+    return rec.trace(f.partitionSizes());
+  }
+
+  /**
+   * Told after every iteration of {@link #fit}: the iteration (1-based), the method's objective after it (log
+   * marginal likelihood for SSGP, a bound or its stochastic estimate otherwise; NaN if not computed), and the
+   * current model's standardised test prediction, computed only if {@code prediction.get()} is called (valid
+   * during the call only).
+   */
+  @FunctionalInterface
+  public interface Observer {
+    void onIteration(int iteration, double objective, Supplier<RegressionPrediction> prediction);
+  }
+
+  /**
+   * A finished fit.
+   *
+   * @param prediction the final model's prediction for the test rows (standardised scale)
+   * @param iterations iterations done (SSGP's L-BFGS may stop before {@code Settings.iterations()})
+   * @param partitionSizes training rows per partition (empty for ssgp, vssgp, dtc)
+   */
+  public record Fitted(RegressionPrediction prediction, int iterations, int[] partitionSizes) {
+    public Fitted {
+      partitionSizes = partitionSizes.clone();
+    }
+
+    @Override
+    public int[] partitionSizes() {
+      return partitionSizes.clone();
+    }
+  }
+
+  /**
+   * Sets up and trains {@code s.method()} on {@code train} (standardised inputs and target) as the sVBSSGP paper's
+   * experiments do — k-means partitions and inducing inputs, SE-ARD at unit length-scales for DTC++/PIC++ — and
+   * predicts {@code test} (targets needed only for {@code s.leaky()} partitions). The one place where the five
+   * models are configured: {@link #run} and {@code approxgp regress} both call it.
+   */
+  public static Fitted fit(RegressionData train, RegressionData test, Settings s, Observer observer) {
     int n = train.n();
     if (s.partitions() > n || s.inducing() > n) {
       throw new IllegalArgumentException("p = " + s.partitions() + " or M = " + s.inducing() + " exceeds the "
           + n + " training rows");
     }
-    Recorder rec = new Recorder(data, s);
-    int b = Math.min(1000, n);
+    int b = s.minibatch() > 0 ? s.minibatch() : Math.min(1000, n);
     switch (s.method()) {
       case "ssgp" -> {
-        Ssgp fit = Ssgp.fit(train, Ssgp.Options.of(s.features() / 2, s.iterations(), s.seed()), null);
-        rec.record(s.iterations(), fit.predict(test));
-        return rec.trace(new int[0]);
+        double[] objective = {Double.NaN};
+        Ssgp fit = Ssgp.fit(train, Ssgp.Options.of(s.features() / 2, s.iterations(), s.seed()),
+            (it, obj, sec) -> objective[0] = obj,
+            (it, model) -> observer.onIteration(it, objective[0], () -> model.get().predict(test)));
+        return new Fitted(fit.predict(test), fit.iterations(), new int[0]);
       }
       case "vssgp" -> {
-        Vssgp fit = Vssgp.fit(train, Vssgp.Options.of(s.features() / 2, s.iterations(), b, s.seed()), null);
-        rec.record(s.iterations(), fit.predict(test));
-        return rec.trace(new int[0]);
+        double[] objective = {Double.NaN};
+        Vssgp fit = Vssgp.fit(train, Vssgp.Options.of(s.features() / 2, s.iterations(), b, s.seed()),
+            (it, obj, sec) -> objective[0] = obj,
+            (it, model) -> observer.onIteration(it, objective[0], () -> model.get().predict(test)));
+        return new Fitted(fit.predict(test), s.iterations(), new int[0]);
       }
       case "svbssgp" -> {
-        Parts p = partitions(data, s, s.partitions(), s.seed());
+        Parts p = partitions(train, test, s, s.partitions(), s.seed());
         Svbssgp.Options o = Svbssgp.Options.builder().m(s.features() / 2).iterations(s.iterations())
-            .gamma(s.gamma()).predictiveSamples(s.samples()).seed(s.seed()).build();
+            .gamma(s.gamma()).predictiveSamples(s.samples()).minibatch(Math.max(s.minibatch(), 0)).seed(s.seed())
+            .build();
         Svbssgp.Training t = Svbssgp.start(train, p.train(), o);
-        rec.loop(t::step, () -> t.current().predict(test, p.test()));
-        return rec.trace(p.sizes());
+        loop(s, t::step, () -> t.current().predict(test, p.test()), observer);
+        return new Fitted(t.current().predict(test, p.test()), s.iterations(), p.sizes());
       }
       case "dtc" -> {
         RegressionData z = kmeans(train, s.inducing(), s.seed(), s.kmeansSample()).centroidInputs();
         Dtc.Trainer t = new Dtc.Trainer(train, z, initialKernel(train.d()), 0.25,
             Dtc.Options.defaults(b, s.iterations(), s.seed()));
-        rec.loop(t::step, () -> t.snapshot().predict(test));
-        return rec.trace(new int[0]);
+        loop(s, t::step, () -> t.snapshot().predict(test), observer);
+        return new Fitted(t.snapshot().predict(test), s.iterations(), new int[0]);
       }
       case "pic" -> {
-        Parts p = partitions(data, s, s.partitions(), s.seed());
+        Parts p = partitions(train, test, s, s.partitions(), s.seed());
         RegressionData z = kmeans(train, s.inducing(), s.seed() + 1, s.kmeansSample()).centroidInputs();
         Pic.Trainer t = new Pic.Trainer(train, p.train(), z, initialKernel(train.d()), 0.25,
             Pic.Options.defaults(Math.min(10, s.partitions()), s.iterations(), s.seed()));
-        rec.loop(t::step, () -> t.snapshot().predict(test, p.test()));
-        return rec.trace(p.sizes());
+        loop(s, t::step, () -> t.snapshot().predict(test, p.test()), observer);
+        return new Fitted(t.snapshot().predict(test, p.test()), s.iterations(), p.sizes());
       }
       default -> throw new IllegalStateException(s.method());
+    }
+  }
+
+  private static void loop(Settings s, DoubleSupplier step, Supplier<RegressionPrediction> predict,
+      Observer observer) {
+    for (int it = 1; it <= s.iterations(); it++) {
+      double objective = step.getAsDouble();
+      observer.onIteration(it, objective, predict);
     }
   }
 
@@ -184,11 +253,10 @@ public final class SvbssgpDriver {
    * only, test rows assigned to the nearest centroid; or, when {@code s.leaky()}, the authors' variant on
    * inputs and outputs of training and test rows together ({@link KMeans#fitLeaky}).
    */
-  static Parts partitions(RegressionSplits.Standardized data, Settings s, int p, long seed) {
-    KMeans km = s.leaky() ? KMeans.fitLeaky(data.train(), data.test(), p, seed, 50)
-        : kmeans(data.train(), p, seed, s.kmeansSample());
-    int[] tr = km.assign(data.train());
-    int[] te = km.assign(data.test());
+  static Parts partitions(RegressionData train, RegressionData test, Settings s, int p, long seed) {
+    KMeans km = s.leaky() ? KMeans.fitLeaky(train, test, p, seed, 50) : kmeans(train, p, seed, s.kmeansSample());
+    int[] tr = km.assign(train);
+    int[] te = km.assign(test);
     int[] sizes = new int[p];
     for (int c : tr) {
       sizes[c]++;
@@ -227,21 +295,30 @@ public final class SvbssgpDriver {
       }
     }
 
-    void loop(DoubleSupplier step, Supplier<RegressionPrediction> predict) {
-      for (int it = 1; it <= s.iterations(); it++) {
-        step.getAsDouble();
-        if (it % s.traceEvery() == 0 || it == s.iterations()) {
-          double seconds = elapsed();
-          long p0 = System.nanoTime();
-          RegressionPrediction p = predict.get();
-          predictSeconds += (System.nanoTime() - p0) * 1e-9;
-          add(it, p, seconds);
-        }
+    /** Records iteration {@code it} if it is a trace point (every traceEvery-th and the last). */
+    void maybe(int it, Supplier<RegressionPrediction> predict) {
+      if (it % s.traceEvery() == 0 || it == s.iterations()) {
+        at(it, predict);
       }
     }
 
-    void record(int iteration, RegressionPrediction p) {
-      add(iteration, p, elapsed());
+    /**
+     * Records the final model of a fit that may stop before {@code s.iterations()} (L-BFGS convergence), unless
+     * that iteration is already recorded.
+     */
+    void last(int it, Supplier<RegressionPrediction> predict) {
+      if (its.isEmpty() || its.get(its.size() - 1) != it) {
+        at(Math.max(it, 1), predict);
+      }
+    }
+
+    /** Records iteration {@code it}; the prediction's time (and building its model) is not training time. */
+    private void at(int it, Supplier<RegressionPrediction> predict) {
+      double seconds = elapsed();
+      long p0 = System.nanoTime();
+      RegressionPrediction p = predict.get();
+      predictSeconds += (System.nanoTime() - p0) * 1e-9;
+      add(it, p, seconds);
     }
 
     private double elapsed() {
