@@ -119,6 +119,30 @@ final class GaussianSiteApproximation {
   }
 
   /**
+   * {@link #compute} when every τ̃ᵢ = 0 (a cold start): S̃½ = 0, so B = I = L, α = ν̃ − τ̃ m₀, μ = m₀ + K α,
+   * V = 0 and Σ = K, with the same floating-point results as the general path (whose products with
+   * S̃½ = 0 are all zero) but without its three n³ passes over zeros.
+   */
+  static GaussianSiteApproximation computeAtZeroPrecision(Matrix k, double priorMean, double[] tau, double[] nu,
+      boolean fullSigma) {
+    int n = k.rows();
+    double[] alpha = new double[n];
+    for (int i = 0; i < n; i++) {
+      if (tau[i] != 0) {
+        throw new IllegalArgumentException("site precision " + i + " is " + tau[i] + ", not 0");
+      }
+      alpha[i] = nu[i] - tau[i] * priorMean;
+    }
+    double[] mu = k.mult(alpha);
+    for (int i = 0; i < n; i++) {
+      mu[i] += priorMean;
+    }
+    Cholesky chol = Cholesky.ofFactor(Matrix.identity(n));
+    return new GaussianSiteApproximation(n, k, priorMean, tau.clone(), nu.clone(), new double[n], chol,
+        fullSigma ? k.copy() : null, k.diag(), mu, alpha);
+  }
+
+  /**
    * The posterior for site precisions of any sign (the KEEP policy, Minka 2001): a parameterisation that
    * never takes √τ̃. With K = L Lᵀ (factored once per run by the caller, jitter reported),
    * <pre>

@@ -184,9 +184,14 @@ public final class SiteLoop {
         }
         run.site = -1;
         run.sweeps++;
-        approx = posterior(k, kChol, problem.priorMean(), tau, nu, options, seq, run);
         run.change = before.rmsChange(Sites.of(tau, nu));
         run.trace.add(run.change);
+        // whether this sweep is the last is known from the site change alone, before the posterior is
+        // recomputed: the last posterior needs only the diagonal of Σ (the evidence, the gradient and the
+        // predictions never read the rest), which saves the n³/2 of forming VᵀV
+        boolean last = !Double.isFinite(run.change) || run.change < options.tolerance()
+            || oscillating(run.trace, options.oscillationWindow()) || run.sweeps >= options.maxSweeps();
+        approx = posterior(k, kChol, problem.priorMean(), tau, nu, options, seq && !last, run);
         run.alphaTrace.add(distance(approx.alpha, alphaPrev));
         alphaPrev = approx.alpha;
         if (!Double.isFinite(run.change)) {
@@ -244,11 +249,23 @@ public final class SiteLoop {
     if (kChol != null) {
       run.factoredK = true;
       a = GaussianSiteApproximation.computeKeep(k, kChol, m0, tau, nu, fullSigma);
+    } else if (allZero(tau)) {
+      // the prior with site means only (a cold start): B = I, nothing to factor
+      a = GaussianSiteApproximation.computeAtZeroPrecision(k, m0, tau, nu, fullSigma);
     } else {
       a = GaussianSiteApproximation.compute(k, m0, tau, nu, options.jitter(), fullSigma);
     }
     run.noteJitter(a.chol.jitter());
     return a;
+  }
+
+  private static boolean allZero(double[] a) {
+    for (double v : a) {
+      if (v != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** ‖a − b‖₂. */

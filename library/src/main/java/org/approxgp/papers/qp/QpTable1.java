@@ -6,6 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import org.approxgp.data.Dataset;
 import org.approxgp.data.Datasets;
 import org.approxgp.data.Split;
@@ -18,6 +21,7 @@ import org.approxgp.experiment.ResultRow;
 import org.approxgp.experiment.Summaries;
 import org.approxgp.inference.Prediction;
 import org.approxgp.inference.Problem;
+import org.approxgp.inference.Sites;
 import org.approxgp.kernel.Kernel;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.Probit;
@@ -205,25 +209,79 @@ public final class QpTable1 {
         st.apply(test.features()), test.target());
   }
 
+  /**
+   * What QP's trial needs of EP's fit of the same fold: EP's optimised kernel and its sites there.
+   * O(n) memory, unlike the fit itself.
+   */
+  record EpOptimum(Kernel kernel, Sites sites) {
+    static EpOptimum of(FittedGp ep) {
+      return new EpOptimum(ep.kernel(), ep.posterior().sites());
+    }
+  }
+
+  /** The fold an EP fit belongs to: everything {@link #foldProblem} and the EP fit depend on. */
+  record FoldId(String dataset, String kernel, long seed, int fold) {}
+
+  /**
+   * EP optima handed from a fold's EP trial to its QP trial in the same JVM (QP starts at EP's optimum,
+   * so without this every QP trial refits EP: a third of Table 1's time). An entry is claimed by the
+   * first of the two trials to start: the EP trial always fits EP itself (it needs the whole fit to
+   * predict) and completes the entry when it owns it; the QP trial waits for an entry owned by a
+   * running EP trial, or fits EP itself when it owns the entry (EP's trial not run in this JVM, e.g. a
+   * resumed run or a configuration without EP). The QP trial removes the entry when it has read it.
+   * EP's fit is deterministic, so the reused optimum is bit-identical to a refit.
+   */
+  private static final ConcurrentHashMap<FoldId, CompletableFuture<EpOptimum>> EP_OPTIMA = new ConcurrentHashMap<>();
+
+  /** Number of EP optima waiting for their QP trial (a test hook: 0 after a run with both methods). */
+  static int pendingEpOptima() {
+    return EP_OPTIMA.size();
+  }
+
   static ResultRow trial(Config c, Key key) {
+    return trial(c, key, true);
+  }
+
+  /**
+   * @param reuseEp whether QP may reuse EP's optimum of the same fold ({@link #EP_OPTIMA}); false refits
+   *     EP inside the QP trial (the path before the reuse, kept for the equality test)
+   */
+  static ResultRow trial(Config c, Key key, boolean reuseEp) {
     String method = key.method();
     FoldProblem fp = foldProblem(key.dataset(), c.kernel(), key.seed(), key.fold());
     Problem problem = fp.problem();
     Kernel k0 = problem.kernel();
     double[][] xTest = fp.xTest();
     double[] yTest = fp.yTest();
+    FoldId id = new FoldId(key.dataset(), c.kernel(), key.seed(), key.fold());
+    // only a configuration that runs QP leaves EP optima for it to collect
+    boolean share = reuseEp && c.methods().contains("qp");
     long t0 = System.nanoTime();
     FittedGp fit;
     if (method.equals("qp")) {
       // the authors' protocol: EP's optimum is QP's starting point
-      FittedGp ep = GpModel.fit(problem, Methods.byName("ep"), GpModel.FitOptions.optimize(k0));
+      EpOptimum ep = share ? sharedEpOptimum(id, problem, k0) : EpOptimum.of(fitEp(problem, k0));
       if (c.qpOptimized()) {
         fit = GpModel.fit(problem.withKernel(ep.kernel()), Methods.byName("qp"), GpModel.FitOptions.optimize(k0));
       } else {
         org.approxgp.inference.Posterior q = org.approxgp.inference.Qp.infer(problem.withKernel(ep.kernel()),
-            org.approxgp.inference.Ep.Options.defaults(), ep.posterior().sites());
+            org.approxgp.inference.Ep.Options.defaults(), ep.sites());
         fit = new FittedGp(q, "qp", false, 0, 1, q.diagnostics().converged(), "EP's hyperparameters", List.of(),
             (System.nanoTime() - t0) * 1e-9);
+      }
+    } else if (method.equals("ep") && share) {
+      CompletableFuture<EpOptimum> mine = new CompletableFuture<>();
+      boolean owner = EP_OPTIMA.putIfAbsent(id, mine) == null;
+      try {
+        fit = fitEp(problem, k0);
+      } catch (RuntimeException | Error e) {
+        if (owner) {
+          mine.completeExceptionally(e);
+        }
+        throw e;
+      }
+      if (owner) {
+        mine.complete(EpOptimum.of(fit));
       }
     } else {
       fit = GpModel.fit(problem, Methods.byName(method), GpModel.FitOptions.optimize(k0));
@@ -247,6 +305,36 @@ public final class QpTable1 {
         .put("bounds_active", String.join(" ", fit.activeBounds()))
         .put("seconds", seconds)
         .build();
+  }
+
+  private static FittedGp fitEp(Problem problem, Kernel k0) {
+    return GpModel.fit(problem, Methods.byName("ep"), GpModel.FitOptions.optimize(k0));
+  }
+
+  /** EP's optimum of fold {@code id} for its QP trial: from the EP trial when it ran here, else fitted. */
+  private static EpOptimum sharedEpOptimum(FoldId id, Problem problem, Kernel k0) {
+    CompletableFuture<EpOptimum> mine = new CompletableFuture<>();
+    CompletableFuture<EpOptimum> theirs = EP_OPTIMA.putIfAbsent(id, mine);
+    try {
+      if (theirs != null) {
+        try {
+          return theirs.join();
+        } catch (CompletionException e) {
+          // EP's trial failed: fit here, so that this trial fails (or not) as it did before the reuse
+          return EpOptimum.of(fitEp(problem, k0));
+        }
+      }
+      try {
+        EpOptimum ep = EpOptimum.of(fitEp(problem, k0));
+        mine.complete(ep);
+        return ep;
+      } catch (RuntimeException | Error e) {
+        mine.completeExceptionally(e);
+        throw e;
+      }
+    } finally {
+      EP_OPTIMA.remove(id);
+    }
   }
 
   /**

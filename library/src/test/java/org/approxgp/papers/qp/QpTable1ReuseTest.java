@@ -1,0 +1,62 @@
+package org.approxgp.papers.qp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.approxgp.experiment.ResultRow;
+import org.junit.jupiter.api.Test;
+
+/**
+ * QP's Table 1 trial reusing EP's optimum of the same fold gives the rows the refitting path gave, to
+ * the bit (timing columns aside), whether EP's trial ran first or not; no optimum is left behind.
+ * Smallest slice: wine2 (107 rows), seed 0, folds 0–1, se-iso, QP at EP's optimum (smoke mode).
+ */
+class QpTable1ReuseTest {
+
+  private static final QpTable1.Config CONFIG =
+      new QpTable1.Config(List.of("wine2"), List.of("ep", "qp"), "se-iso", 1, 2, false);
+
+  /** Every column but the wall-clock ones, doubles as their bits. */
+  private static List<String> comparable(ResultRow r) {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, Object> e : r.values().entrySet()) {
+      if (!e.getKey().startsWith("seconds")) {
+        Object v = e.getValue() instanceof Double d ? "bits " + Double.doubleToLongBits(d) : e.getValue();
+        out.add(e.getKey() + "=" + v);
+      }
+    }
+    return out;
+  }
+
+  private static QpTable1.Key key(String method, int fold) {
+    return new QpTable1.Key("wine2", method, 0, fold);
+  }
+
+  @Test
+  void qpRowsEqualTheRefittingPath() {
+    // the path before the reuse: each QP trial fits EP itself
+    List<String> epOld = comparable(QpTable1.trial(CONFIG, key("ep", 0), false));
+    List<String> qpOld0 = comparable(QpTable1.trial(CONFIG, key("qp", 0), false));
+    List<String> qpOld1 = comparable(QpTable1.trial(CONFIG, key("qp", 1), false));
+    assertEquals(0, QpTable1.pendingEpOptima());
+
+    // fold 0: EP's trial first, then QP reads its optimum
+    assertEquals(epOld, comparable(QpTable1.trial(CONFIG, key("ep", 0), true)));
+    assertEquals(1, QpTable1.pendingEpOptima(), "EP's optimum waits for QP's trial");
+    assertEquals(qpOld0, comparable(QpTable1.trial(CONFIG, key("qp", 0), true)));
+    assertEquals(0, QpTable1.pendingEpOptima(), "QP's trial collected it");
+
+    // fold 1: QP's trial without EP's (e.g. a resumed run): it fits EP itself
+    assertEquals(qpOld1, comparable(QpTable1.trial(CONFIG, key("qp", 1), true)));
+    assertEquals(0, QpTable1.pendingEpOptima());
+  }
+
+  @Test
+  void configurationWithoutQpLeavesNothingBehind() {
+    QpTable1.Config epOnly = new QpTable1.Config(List.of("wine2"), List.of("ep"), "se-iso", 1, 1, false);
+    QpTable1.trial(epOnly, key("ep", 0), true);
+    assertEquals(0, QpTable1.pendingEpOptima());
+  }
+}
