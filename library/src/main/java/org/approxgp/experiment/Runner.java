@@ -30,10 +30,13 @@ public final class Runner {
     this.progress = progress;
   }
 
-  /** All cores, results under {@link ProjectPaths#resultsRoot()}, progress on stderr. */
+  /**
+   * All cores, results under {@link ProjectPaths#resultsRoot()}, progress from
+   * {@link ProgressListener#automatic()}: a live display in a notebook cell, stderr elsewhere.
+   */
   public static Runner defaults() {
     return new Runner(TrialExecutor.local(Runtime.getRuntime().availableProcessors()), ProjectPaths.resultsRoot(),
-        ConsoleProgress.stderr());
+        ProgressListener.automatic());
   }
 
   /** The local thread pool with {@code n} threads. */
@@ -107,7 +110,12 @@ public final class Runner {
         try {
           executor.execute(exp, todo, callback);
         } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
+          // report first, with the interrupt flag clear (a kernel's socket I/O on an interrupted thread can fail)
+          try {
+            progress.interrupted(reused + fresh.size() + failures.size(), failures.size(), total);
+          } finally {
+            Thread.currentThread().interrupt();
+          }
           throw new IllegalStateException("run of " + exp.name() + " interrupted after "
               + (reused + fresh.size()) + " of " + total + " trials; finished trials are stored in "
               + store.file() + " and the next run resumes from them", e);
