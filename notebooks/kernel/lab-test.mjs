@@ -94,6 +94,15 @@ async function outputText(cell) {
   return (await cell.locator('.jp-OutputArea').innerText()).trim();
 }
 
+/** done/total and the text of a progress display ("tour-cv: 3/20 trials (15%), … ETA 00:41, 0 failures"). */
+function progressState(text) {
+  const m = /(\d+)\/(\d+) trials/.exec(text);
+  if (!m) {
+    throw new Error(`not a progress display: ${text}`);
+  }
+  return { done: Number(m[1]), total: Number(m[2]), text: text.trim() };
+}
+
 async function menu(page, top, ...items) {
   await page.locator('.lm-MenuBar-item', { hasText: new RegExp(`^${top}$`) }).click();
   for (const item of items) {
@@ -200,6 +209,56 @@ async function main() {
         `edited parameter reran: "${beforeText.split('\n')[0].slice(0, 40)}…" → "${afterText.split('\n')[0].slice(0, 40)}…"`);
     await nextCell.scrollIntoViewIfNeeded();
     await shot(page, 'parameter-edited');
+
+    // The long experiment: a live progress display updated in place, interrupted, then resumed from the store.
+    const cvCell = await cellIndex(page, 'Runner.defaults().run(cv)');
+    const cvPromptBefore = await prompt(cells(page).nth(cvCell));
+    const cv = await run(page, cvCell, { wait: false });
+    const bar = cv.locator('.approxgp-progress');
+    const seen = new Set();
+    let state = null;
+    const deadline = Date.now() + CELL_TIMEOUT;
+    for (;;) {
+      if (await bar.count() > 0) {
+        state = progressState(await bar.first().innerText());
+        seen.add(state.text);
+        if (state.done >= 2 && state.done < state.total) {
+          break;
+        }
+        if (state.done >= state.total) {
+          throw new Error(`the experiment finished before it could be interrupted: ${state.text}`);
+        }
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`no progress display with 2 finished trials after ${CELL_TIMEOUT / 1000} s`);
+      }
+      await page.waitForTimeout(150);
+    }
+    check(await bar.count() === 1, `one progress output updated in place (${seen.size} states seen, now "${state.text}")`);
+    check(/ETA \d\d:\d\d/.test(state.text) && /\d+ failures?/.test(state.text), 'the progress shows ETA and failures');
+    await cv.scrollIntoViewIfNeeded();
+    await shot(page, 'live-progress');
+    await menu(page, 'Kernel', 'Interrupt Kernel');
+    await waitDone(cv, cvPromptBefore);
+    const interruptedOut = await outputText(cv);
+    check(/interrupt/i.test(interruptedOut), 'the cell stopped with an interrupt');
+    await page.waitForTimeout(500);
+    const atInterrupt = progressState(await bar.first().innerText());
+    log(`progress after the interrupt: "${atInterrupt.text}"`);
+    await shot(page, 'interrupted');
+    const before2 = await prompt(cv);
+    await run(page, cvCell, { wait: false });
+    await waitDone(cv, before2);
+    const resumed = await outputText(cv);
+    const m = /tour-cv: (\d+) rows \((\d+) reused, (\d+) computed\)/.exec(resumed);
+    check(m !== null, `the rerun printed its results (${resumed.split('\n').slice(-1)[0].slice(0, 60)}…)`);
+    const [rows, reused, computed] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    check(reused >= state.done && computed > 0 && reused + computed === rows,
+        `the rerun resumed: ${reused} trials reused from the results store (>= ${state.done} done before the `
+        + `interrupt), ${computed} computed, ${rows} rows`);
+    const final = progressState(await bar.first().innerText());
+    check(final.done === final.total && /finished/.test(final.text), `final progress: "${final.text}"`);
+    await shot(page, 'resumed');
 
     // Restart the kernel (Kernel → Restart Kernel…, confirm), then run the first cell again: count [1].
     await menu(page, 'Kernel', 'Restart Kernel…');

@@ -105,10 +105,10 @@ import json, sys
 path, launcher, java, cp, rjk_cp = sys.argv[1:]
 spec = {
     "argv": [launcher, java, "-Djava.awt.headless=true", "-Dslf4j.internal.verbosity=ERROR", "-cp", cp,
-             "org.rapaio.jupyter.kernel.MainApp", "{connection_file}"],
+             "org.approxgp.report.display.rapaio.KernelMain", "{connection_file}"],
     "display_name": "Java (approxgp)",
     "language": "java",
-    "interrupt_mode": "message",
+    "interrupt_mode": "signal",
     "env": {"RJK_CLASSPATH": rjk_cp, "RJK_TIMEOUT_MILLIS": "-1",
             "RJK_COMPILER_OPTIONS": "", "RJK_INIT_SCRIPT": ""},
     "metadata": {"generated_by": "approxgp notebooks/kernel/lib.sh"},

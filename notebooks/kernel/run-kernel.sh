@@ -6,20 +6,21 @@
 # that window kills the kernel's shell thread ("Exception in thread "Shell-0" ...
 # this.handlers is null") and the kernel then never answers, so Jupyter would wait for the whole
 # start-up timeout. This launcher kills such a kernel at once; bin/reproduce then retries.
+#
+# The launcher execs the JVM (same process id, SIGINT not ignored as it would be for a background job),
+# so Jupyter's interrupt — SIGINT to the kernel's process group, "interrupt_mode": "signal" — reaches the
+# kernel (see hooks/rapaio/.../KernelMain.java); the stderr watcher ignores SIGINT.
 set -uo pipefail
-fifo=$(mktemp -u "${TMPDIR:-/tmp}/approxgp-kernel-XXXXXX")
-mkfifo "$fifo"
-"$@" 2>"$fifo" &
-pid=$!
-trap 'kill -TERM "$pid" 2>/dev/null' TERM INT HUP
-while IFS= read -r line; do
-  printf '%s\n' "$line" >&2
-  if [[ "$line" == *'Exception in thread "Shell-0"'* ]]; then
-    echo "approxgp: the kernel's shell thread died during start-up (known rapaio-jupyter-kernel race); stopping the kernel" >&2
-    kill -KILL "$pid" 2>/dev/null
-  fi
-done <"$fifo"
-wait "$pid"
-rc=$?
-rm -f "$fifo"
-exit "$rc"
+self=$$
+watch_stderr() {
+  trap '' INT
+  local line
+  while IFS= read -r line; do
+    printf '%s\n' "$line" >&2
+    if [[ "$line" == *'Exception in thread "Shell-0"'* ]]; then
+      echo "approxgp: the kernel's shell thread died during start-up (known rapaio-jupyter-kernel race); stopping the kernel" >&2
+      kill -KILL "$self" 2>/dev/null
+    fi
+  done
+}
+exec "$@" 2> >(watch_stderr)

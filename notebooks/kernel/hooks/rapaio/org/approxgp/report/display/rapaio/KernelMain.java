@@ -1,0 +1,58 @@
+package org.approxgp.report.display.rapaio;
+
+import java.lang.reflect.Field;
+import org.rapaio.jupyter.kernel.MainApp;
+import org.rapaio.jupyter.kernel.core.java.JavaEngine;
+import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControl;
+import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControlProvider;
+import sun.misc.Signal;
+
+/**
+ * Entry point of the approxgp-java kernelspec: rapaio-jupyter-kernel's {@code MainApp}, with interrupts taken
+ * from SIGINT (kernelspec {@code "interrupt_mode": "signal"}) and handled here instead of by the kernel's
+ * {@code interrupt_request} handler, which has two bugs in 3.0.1 (seen with JupyterLab 4.6 and jupyter_client):
+ * <ul>
+ *   <li>the shell and control channels share one "current message", so handling an {@code interrupt_request}
+ *       replaces the running {@code execute_request}'s parent header: the interrupted cell's {@code idle}
+ *       status goes out under the interrupt's header and JupyterLab shows the cell running ({@code [*]}) for
+ *       ever;</li>
+ *   <li>{@code JavaEngine.interrupt()} cancels the running cell and then also stops the execution control's
+ *       thread pool and JShell, so every later cell silently produces nothing until the kernel is restarted.</li>
+ * </ul>
+ * On SIGINT this class only cancels the running cell's task ({@code RapaioExecutionControl.interrupt()}, which
+ * interrupts the cell's thread); the cell ends with "Execution interrupted" and the kernel stays usable. The
+ * execution control is reached through two private fields of {@code JavaEngine} (there is no accessor).
+ */
+public final class KernelMain {
+
+  private KernelMain() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    Signal.handle(new Signal("INT"), s -> {
+      Thread t = new Thread(KernelMain::interruptRunningCell, "approxgp-sigint");
+      t.setDaemon(true);
+      t.start();
+    });
+    MainApp.main(args);
+  }
+
+  static void interruptRunningCell() {
+    try {
+      JavaEngine engine = MainApp.kernel.javaEngine();
+      RapaioExecutionControlProvider provider = (RapaioExecutionControlProvider) field(engine, "controlProvider");
+      RapaioExecutionControl control = provider.getRegisteredControl((String) field(engine, "executionId"));
+      if (control != null) {
+        control.interrupt();
+      }
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      System.err.println("approxgp: could not interrupt the running cell: " + e);
+    }
+  }
+
+  private static Object field(Object o, String name) throws ReflectiveOperationException {
+    Field f = o.getClass().getDeclaredField(name);
+    f.setAccessible(true);
+    return f.get(o);
+  }
+}
