@@ -65,7 +65,7 @@ cat >"$SCRATCH/settings/@jupyterlab/apputils-extension/notification.jupyterlab-s
 { "fetchNews": "false", "checkForUpdates": false }
 JSON
 export JUPYTER_CONFIG_DIR="$SCRATCH/config" JUPYTER_RUNTIME_DIR="$SCRATCH/runtime"
-export APPROXGP_MODE="${APPROXGP_MODE:-smoke}"
+export APPROXGP_MODE="${APPROXGP_MODE:-quick}"   # as bin/lab; the tour's CV experiment then runs 40 trials, long enough to interrupt
 export APPROXGP_RESULTS="$SCRATCH/results" APPROXGP_REPORTS="$SCRATCH/reports"
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
