@@ -23,4 +23,14 @@ watch_stderr() {
     fi
   done
 }
-exec "$@" 2> >(watch_stderr)
+# A process started in the background by a non-interactive shell (`jupyter lab ... &` in a script, CI) has
+# SIGINT ignored, its children inherit that, and the JVM then cannot install a SIGINT handler: reset SIGINT
+# to its default before the exec (bash itself cannot: a signal ignored on entry cannot be trapped).
+if env --default-signal=INT true 2>/dev/null; then
+  reset=(env --default-signal=INT)
+elif command -v python3 >/dev/null; then
+  reset=(python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])')
+else
+  reset=()
+fi
+exec "${reset[@]}" "$@" 2> >(watch_stderr)
