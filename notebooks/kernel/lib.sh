@@ -10,12 +10,13 @@ TARGET="$ROOT/library/target"
 JUPYTER_DIR="$TARGET/jupyter"
 KERNEL_DIR="$JUPYTER_DIR/kernels/$KERNEL_NAME"
 HOOKS_SRC="$ROOT/notebooks/kernel/hooks"
-# JupyterLab's server sends one kernel_info_request when a browser connects to a new kernel and waits this
-# long for the reply (its default is 60 s). rapaio-jupyter-kernel 3.0.1 drops a request that arrives before
-# it has installed its handlers (see run-kernel.sh), so each kernel start in JupyterLab cost a whole minute;
-# past this timeout the server connects anyway and re-sends the request every 0.5 s, which the by then
-# ready kernel answers. A healthy kernel answers within a few seconds.
-KERNEL_INFO_TIMEOUT="${APPROXGP_KERNEL_INFO_TIMEOUT:-10}"
+# JupyterLab's server sends one kernel_info_request when a browser connects to a new (or restarted) kernel
+# and waits this long for the reply (its default is 60 s). rapaio-jupyter-kernel 3.0.1 drops a request that
+# arrives before it has installed its handlers (see run-kernel.sh), so each such kernel start in JupyterLab
+# cost a whole minute; past this timeout the server connects anyway and re-sends the request every 0.5 s,
+# which the by then ready kernel answers. 30 s still leaves a slow JVM start on a loaded machine (seen: 6-12 s
+# on 2 busy cores) time to answer; 10 s did not.
+KERNEL_INFO_TIMEOUT="${APPROXGP_KERNEL_INFO_TIMEOUT:-30}"
 
 say() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

@@ -34,8 +34,10 @@ def cells_of_report(text):
             continue
         pres = re.findall(r"<pre>(.*?)</pre>", chunk, flags=re.S)
         source = strip(pres[0]) if pres else ""
+        # printed text (nbconvert renders stdout as text/plain; some versions say vnd.jupyter.stdout)
         outs = [strip(m) for m in re.findall(
-            r'data-mime-type="application/vnd\.jupyter\.stdout"[^>]*>\s*<pre>(.*?)</pre>', chunk, flags=re.S)]
+            r'jp-RenderedText[^"]*" data-mime-type="(?:text/plain|application/vnd\.jupyter\.stdout)"[^>]*>\s*<pre>(.*?)</pre>',
+            chunk, flags=re.S)]
         cells.append((source, outs))
     return cells
 
@@ -107,7 +109,7 @@ def main(reports, notebooks):
         cls = "" if status == "ok" else ' class="failed"'
         body.append(f'<tr{cls}><td><a href="{e(name)}.html">{e(name)}</a></td><td>{e(paper) or "&mdash;"}</td>'
                     f'<td>{e(what)}</td><td>{e(mode)}</td><td>{e(when)}</td>'
-                    f'<td>{e(head) or "&mdash;"}</td><td>{e(status)}{"" if status != "ok" else ""}</td></tr>')
+                    f'<td>{e(head) or "&mdash;"}</td><td>{e(status)}</td></tr>')
     lab = ""
     lab_dir = os.path.join(reports, "lab")
     if os.path.isdir(lab_dir):
