@@ -126,6 +126,7 @@ th, td {{ border-bottom: 1px solid #ccc; padding: 0.35em 0.8em; text-align: left
 th {{ background: #f2f2f2; }}
 tr.failed td {{ background: #fde8e8; }}
 td:nth-child(6) {{ font-family: monospace; font-size: 90%; max-width: 40em; }}
+td:first-child, td:nth-child(5) {{ white-space: nowrap; }}
 </style></head><body>
 <h1>approxgp reports</h1>
 <p>One row per notebook report in this directory, written by <code>bin/reproduce</code>. "Agreement" is the

@@ -1,10 +1,16 @@
 package org.approxgp.report.display.rapaio;
 
 import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
 import org.rapaio.jupyter.kernel.MainApp;
+import org.rapaio.jupyter.kernel.core.Transform;
 import org.rapaio.jupyter.kernel.core.java.JavaEngine;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControl;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControlProvider;
+import org.rapaio.jupyter.kernel.message.HMACDigest;
+import org.rapaio.jupyter.kernel.message.Message;
+import org.rapaio.jupyter.kernel.message.MessageType;
+import org.rapaio.jupyter.kernel.message.messages.IOPubStatus;
 import sun.misc.Signal;
 
 /**
@@ -22,6 +28,11 @@ import sun.misc.Signal;
  * On SIGINT this class only cancels the running cell's task ({@code RapaioExecutionControl.interrupt()}, which
  * interrupts the cell's thread); the cell ends with "Execution interrupted" and the kernel stays usable. The
  * execution control is reached through two private fields of {@code JavaEngine} (there is no accessor).
+ *
+ * <p>Before the kernel binds its sockets this class also builds, signs and serialises one status message, so
+ * that the first real one (sent by {@code Channels.connect} between binding the sockets and installing the
+ * message handlers) is fast: a request arriving in that window is lost, or kills the shell thread (see
+ * {@code run-kernel.sh}), and a cold JVM on a loaded machine made the window long.
  */
 public final class KernelMain {
 
@@ -34,7 +45,21 @@ public final class KernelMain {
       t.setDaemon(true);
       t.start();
     });
+    prewarm();
     MainApp.main(args);
+  }
+
+  /** Best effort: class initialisation, Gson adapters and HMAC of the first message, ahead of time. */
+  static void prewarm() {
+    try {
+      Message<IOPubStatus> m = new Message<>(MessageType.IOPUB_STATUS, IOPubStatus.STARTING);
+      byte[][] parts = {Transform.toJsonBytes(m.header()), Transform.toJsonBytes(m.parentHeader()),
+          Transform.toJsonBytes(m.metadata()), Transform.toJsonBytes(m.content())};
+      new HMACDigest("hmac-sha256", "approxgp-prewarm").computeSignature(parts);
+      Transform.fromJson("{}".getBytes(StandardCharsets.UTF_8), java.util.Map.class);
+    } catch (Exception | LinkageError e) {
+      // only a speed-up
+    }
   }
 
   static void interruptRunningCell() {
