@@ -56,11 +56,13 @@ mkdir -p "$SCRATCH/notebooks" "$SCRATCH/settings/@jupyterlab/notebook-extension"
   "$SCRATCH/config" "$SCRATCH/runtime" "$OUT"
 rm -f "$OUT"/*.png "$OUT"/*.html
 cp "$ROOT"/notebooks/*.ipynb "$SCRATCH/notebooks/"
-# Without a kernelspec in its metadata JupyterLab asks which kernel to start: the test picks ours in that dialog.
+# Without a kernelspec (or language) in its metadata JupyterLab asks which kernel to start: the test picks
+# ours in that dialog.
 python3 - "$SCRATCH/notebooks/tour.ipynb" <<'PY'
 import json, sys
 nb = json.load(open(sys.argv[1], encoding="utf-8"))
 nb["metadata"].pop("kernelspec", None)
+nb["metadata"].pop("language_info", None)   # else JupyterLab starts the kernel of that language unasked
 json.dump(nb, open(sys.argv[1], "w", encoding="utf-8"), indent=1, ensure_ascii=False)
 PY
 # Every cell stays in the DOM (JupyterLab 4 otherwise renders only the cells in view); no news pop-up.
