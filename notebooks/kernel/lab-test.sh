@@ -26,11 +26,13 @@ find_chromium() {
 }
 CHROME=$(find_chromium || true)
 if [[ -z "$CHROME" ]]; then
-  command -v apt-get >/dev/null || skip "no Chromium on PATH and no apt-get to install it (set CHROMIUM=/path/to/chromium)"
+  command -v apt-get >/dev/null \
+    || skip "no Chromium on PATH and no apt-get to install it (set CHROMIUM=/path/to/chromium)"
   [[ $EUID -eq 0 ]] || skip "no Chromium on PATH and not root, so no apt-get install chromium (set CHROMIUM=...)"
   say "lab test: installing Chromium with apt-get (Debian package 'chromium') ..."
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/tmp/approxgp-apt-chromium.log 2>&1 \
-    || { tail -5 /tmp/approxgp-apt-chromium.log >&2; skip "apt-get install chromium failed (log /tmp/approxgp-apt-chromium.log)"; }
+  aptlog=/tmp/approxgp-apt-chromium.log
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >"$aptlog" 2>&1 \
+    || { tail -5 "$aptlog" >&2; skip "apt-get install chromium failed (log $aptlog)"; }
   CHROME=$(find_chromium) || skip "apt-get installed chromium but no chromium binary is on PATH"
 fi
 say "lab test: browser $CHROME ($("$CHROME" --version 2>/dev/null | head -1))"

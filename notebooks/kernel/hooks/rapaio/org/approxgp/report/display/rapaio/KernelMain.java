@@ -1,8 +1,11 @@
 package org.approxgp.report.display.rapaio;
 
 import java.lang.reflect.Field;
+import java.util.Map;
 import java.nio.charset.StandardCharsets;
 import org.rapaio.jupyter.kernel.MainApp;
+import org.rapaio.jupyter.kernel.channels.Channels;
+import org.rapaio.jupyter.kernel.channels.MessageHandler;
 import org.rapaio.jupyter.kernel.core.Transform;
 import org.rapaio.jupyter.kernel.core.java.JavaEngine;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControl;
@@ -33,6 +36,12 @@ import sun.misc.Signal;
  * that the first real one (sent by {@code Channels.connect} between binding the sockets and installing the
  * message handlers) is fast: a request arriving in that window is lost, or kills the shell thread (see
  * {@code run-kernel.sh}), and a cold JVM on a loaded machine made the window long.
+ *
+ * <p>Once the kernel is connected it wraps the {@code kernel_info_request} handler so that it publishes
+ * {@code busy}/{@code idle} around its reply, as other kernels do. Jupyter's server, when a browser connects,
+ * re-sends {@code kernel_info_request} until it sees a reply <em>and</em> an iopub message; rapaio sends no iopub
+ * message for it, so every connection (and reconnection after a restart) waited the whole
+ * {@code kernel_info_timeout}, and JupyterLab showed the kernel's state as "unknown" until the first cell ran.
  */
 public final class KernelMain {
 
@@ -46,7 +55,35 @@ public final class KernelMain {
       t.start();
     });
     prewarm();
+    Thread status = new Thread(KernelMain::statusAroundKernelInfo, "approxgp-kernel-info-status");
+    status.setDaemon(true);
+    status.start();
     MainApp.main(args);
+  }
+
+  /** Waits (up to 5 minutes) for the kernel's message handlers, then wraps the kernel_info one; see above. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static void statusAroundKernelInfo() {
+    try {
+      for (int i = 0; i < 15_000; i++) {
+        Channels channels = MainApp.kernel == null ? null : MainApp.kernel.channels();
+        Map<Object, MessageHandler> handlers = channels == null ? null : (Map<Object, MessageHandler>) field(channels,
+            "handlers");
+        MessageHandler original = handlers == null ? null : handlers.get(MessageType.SHELL_KERNEL_INFO_REQUEST);
+        if (original != null) {
+          handlers.put(MessageType.SHELL_KERNEL_INFO_REQUEST, (MessageHandler) m -> {
+            channels.busyThenIdle();
+            original.handle(m);
+          });
+          return;
+        }
+        Thread.sleep(20);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      System.err.println("approxgp: kernel_info status wrapper not installed: " + e);
+    }
   }
 
   /** Best effort: class initialisation, Gson adapters and HMAC of the first message, ahead of time. */
