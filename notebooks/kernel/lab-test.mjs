@@ -131,6 +131,22 @@ async function kernelReady(page, timeout = 120_000) {
   }, null, { timeout });
 }
 
+/** Waits until the execution indicator's status satisfies `pred`. */
+async function statusIs(page, pred, timeout) {
+  const t1 = Date.now();
+  for (;;) {
+    const st = await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator')
+        .first().getAttribute('data-status');
+    if (pred(st)) {
+      return st;
+    }
+    if (Date.now() - t1 > timeout) {
+      throw new Error(`kernel status still "${st}" after ${timeout / 1000} s`);
+    }
+    await page.waitForTimeout(100);
+  }
+}
+
 async function main() {
   fs.mkdirSync(out, { recursive: true });
   const browser = await chromium.launch({
@@ -267,8 +283,10 @@ async function main() {
     // Restart the kernel (Kernel → Restart Kernel…, confirm), then run a cell again: count [1].
     await menu(page, 'Kernel', 'Restart Kernel…');
     await page.locator('.jp-Dialog button.jp-mod-accept').click();
-    await page.waitForTimeout(1000);
-    await kernelReady(page);
+    // Wait for the restart to begin (status leaves "idle"), then for the new kernel to be connected and idle: a
+    // cell sent earlier can run before the browser listens to the new kernel, and then never shows as finished.
+    await statusIs(page, (st) => st !== 'idle', 15_000).catch(() => log('restart: status never left idle'));
+    await statusIs(page, (st) => st === 'idle', 120_000);
     // (the parameter cell: its count before the restart was not 1, so the new "[1]" shows it ran in a new kernel)
     const again = await run(page, param);
     check(await prompt(again) === '[1]:', `after the restart the parameter cell runs as [1] (${await prompt(again)})`);
