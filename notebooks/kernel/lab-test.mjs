@@ -305,8 +305,18 @@ async function main() {
     await shot(page, 'after-restart');
 
     // Export as HTML from the File menu; the browser must receive an .html download.
-    const downloadP = page.waitForEvent('download', { timeout: 120_000 });
+    // (JupyterLab opens the export URL in a new tab; the download arrives on that tab or on this one.)
+    const downloadP = new Promise((resolve, reject) => {
+      page.once('download', resolve);
+      context.on('page', (p) => p.once('download', resolve));
+      setTimeout(() => reject(new Error('no HTML download within 120 s of File → Export')), 120_000);
+    });
     await menu(page, 'File', 'Save and Export Notebook As', 'HTML');
+    const exportDialog = page.locator('.jp-Dialog', { hasText: 'Export' });
+    await exportDialog.waitFor({ timeout: 15_000 }).then(async () => {
+      await shot(page, 'export-dialog');
+      await exportDialog.locator('button.jp-mod-accept').click();   // "Ok", with the default options
+    }).catch(() => log('no export options dialog'));
     const download = await downloadP;
     const saved = path.join(out, download.suggestedFilename());
     await download.saveAs(saved);
