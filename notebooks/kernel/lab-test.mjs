@@ -314,8 +314,15 @@ async function main() {
     await menu(page, 'File', 'Save and Export Notebook As', 'HTML');
     const exportDialog = page.locator('.jp-Dialog', { hasText: 'Export' });
     await exportDialog.waitFor({ timeout: 15_000 }).then(async () => {
+      // "Sanitize HTML output" (checked by default) makes nbconvert 7 print every markdown paragraph as a literal
+      // "<p>…</p>" and Tablesaw's table headers as text (seen in JupyterLab 4.6): export unsanitised, as
+      // bin/reproduce does; the outputs are our own.
+      const sanitize = exportDialog.locator('input[type="checkbox"]');
+      if (await sanitize.count() > 0 && await sanitize.first().isChecked()) {
+        await sanitize.first().uncheck();
+      }
       await shot(page, 'export-dialog');
-      await exportDialog.locator('button.jp-mod-accept').click();   // "Ok", with the default options
+      await exportDialog.locator('button.jp-mod-accept').click();
     }).catch(() => log('no export options dialog'));
     const download = await downloadP;
     const saved = path.join(out, download.suggestedFilename());
@@ -324,6 +331,7 @@ async function main() {
     check(download.suggestedFilename().endsWith('.html') && html.includes('<html'),
         `exported ${download.suggestedFilename()} (${html.length} bytes)`);
     check(html.includes('data:image/png;base64,') || html.includes('image/png'), 'the export holds the PNG figure');
+    check(!html.includes('&lt;p&gt;'), 'the export renders markdown (no literal <p> tags)');
     await shot(page, 'exported');
     await context.close();
   } catch (e) {
