@@ -309,7 +309,7 @@ async function main() {
     const downloadP = new Promise((resolve, reject) => {
       page.once('download', resolve);
       context.on('page', (p) => p.once('download', resolve));
-      setTimeout(() => reject(new Error('no HTML download within 120 s of File → Export')), 120_000);
+      setTimeout(() => reject(new Error('no HTML download within 120 s of File → Export')), 120_000).unref();
     });
     await menu(page, 'File', 'Save and Export Notebook As', 'HTML');
     const exportDialog = page.locator('.jp-Dialog', { hasText: 'Export' });
