@@ -10,6 +10,13 @@ TARGET="$ROOT/library/target"
 JUPYTER_DIR="$TARGET/jupyter"
 KERNEL_DIR="$JUPYTER_DIR/kernels/$KERNEL_NAME"
 HOOKS_SRC="$ROOT/notebooks/kernel/hooks"
+# JupyterLab's server sends one kernel_info_request when a browser connects to a new (or restarted) kernel
+# and waits this long for the reply (its default is 60 s). rapaio-jupyter-kernel 3.0.1 drops a request that
+# arrives before it has installed its handlers (see run-kernel.sh), so each such kernel start in JupyterLab
+# cost a whole minute; past this timeout the server connects anyway and re-sends the request every 0.5 s,
+# which the by then ready kernel answers. 30 s still leaves a slow JVM start on a loaded machine (seen: 6-12 s
+# on 2 busy cores) time to answer; 10 s did not.
+KERNEL_INFO_TIMEOUT="${APPROXGP_KERNEL_INFO_TIMEOUT:-30}"
 
 say() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -99,10 +106,10 @@ import json, sys
 path, launcher, java, cp, rjk_cp = sys.argv[1:]
 spec = {
     "argv": [launcher, java, "-Djava.awt.headless=true", "-Dslf4j.internal.verbosity=ERROR", "-cp", cp,
-             "org.rapaio.jupyter.kernel.MainApp", "{connection_file}"],
+             "org.approxgp.report.display.rapaio.KernelMain", "{connection_file}"],
     "display_name": "Java (approxgp)",
     "language": "java",
-    "interrupt_mode": "message",
+    "interrupt_mode": "signal",
     "env": {"RJK_CLASSPATH": rjk_cp, "RJK_TIMEOUT_MILLIS": "-1",
             "RJK_COMPILER_OPTIONS": "", "RJK_INIT_SCRIPT": ""},
     "metadata": {"generated_by": "approxgp notebooks/kernel/lib.sh"},

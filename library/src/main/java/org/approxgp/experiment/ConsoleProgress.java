@@ -78,6 +78,16 @@ public final class ConsoleProgress implements ProgressListener {
     out.flush();
   }
 
+  @Override
+  public void interrupted(int done, int failed, int total) {
+    if (interactive) {
+      out.println();
+    }
+    out.println(String.format(Locale.ROOT, "%s: interrupted after %d/%d trials (%d failed); finished trials are stored,"
+        + " rerun to resume", name, done, total, failed));
+    out.flush();
+  }
+
   String line(int done, int failed, int total, long now) {
     double frac = total == 0 ? 1.0 : (double) done / total;
     int filled = (int) Math.round(frac * BAR_WIDTH);

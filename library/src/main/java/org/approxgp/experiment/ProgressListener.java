@@ -11,6 +11,22 @@ public interface ProgressListener {
 
   void finished(int done, int failed, int total);
 
+  /**
+   * The run was interrupted (e.g. the notebook kernel's interrupt) after {@code done} trials; those are
+   * stored and the next run resumes from them. Called on the runner's thread, before the runner throws.
+   */
+  default void interrupted(int done, int failed, int total) {
+  }
+
+  /**
+   * The listener {@link Runner#defaults()} uses: in a notebook cell whose kernel adapter registers a
+   * {@link LiveDisplay}, one {@link HtmlProgress} output updated in place; elsewhere
+   * {@link ConsoleProgress#stderr()}.
+   */
+  static ProgressListener automatic() {
+    return LiveDisplay.current().<ProgressListener>map(HtmlProgress::new).orElseGet(ConsoleProgress::stderr);
+  }
+
   /** A listener that ignores everything. */
   static ProgressListener none() {
     return new ProgressListener() {

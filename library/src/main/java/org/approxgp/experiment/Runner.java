@@ -33,7 +33,8 @@ public final class Runner {
   }
 
   /**
-   * Results under {@link ProjectPaths#resultsRoot()}, progress on stderr, and the engine of
+   * Results under {@link ProjectPaths#resultsRoot()}, progress from {@link ProgressListener#automatic()} (a live
+   * display in a notebook cell, stderr elsewhere), and the engine of
    * {@link Engines#fromEnvironment()}: by default the local thread pool on all cores; with
    * {@code APPROXGP_ENGINE=spark} (or {@code -Dapproxgp.engine=spark}) the Spark executor on
    * {@code APPROXGP_MASTER} (default an embedded {@code local[*]}), so a notebook switches engine
@@ -45,12 +46,15 @@ public final class Runner {
     String engine = Engines.fromEnvironment();
     TrialExecutor ex = engine.equals(Engines.LOCAL) ? TrialExecutor.local(Runtime.getRuntime().availableProcessors())
         : Engines.executor(engine, Engines.masterFromEnvironment(), 0);
-    return new Runner(ex, ProjectPaths.resultsRoot(), ConsoleProgress.stderr());
+    return new Runner(ex, ProjectPaths.resultsRoot(), ProgressListener.automatic());
   }
 
-  /** {@code executor}, results under {@link ProjectPaths#resultsRoot()}, progress on stderr. */
+  /**
+   * {@code executor}, results under {@link ProjectPaths#resultsRoot()}, progress from
+   * {@link ProgressListener#automatic()}.
+   */
   public static Runner of(TrialExecutor executor) {
-    return new Runner(executor, ProjectPaths.resultsRoot(), ConsoleProgress.stderr());
+    return new Runner(executor, ProjectPaths.resultsRoot(), ProgressListener.automatic());
   }
 
   /**
@@ -140,7 +144,12 @@ public final class Runner {
         try {
           executor.execute(exp, todo, callback);
         } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
+          // report first, with the interrupt flag clear (a kernel's socket I/O on an interrupted thread can fail)
+          try {
+            progress.interrupted(reused + fresh.size() + failures.size(), failures.size(), total);
+          } finally {
+            Thread.currentThread().interrupt();
+          }
           throw new IllegalStateException("run of " + exp.name() + " interrupted after "
               + (reused + fresh.size()) + " of " + total + " trials; finished trials are stored in "
               + store.file() + " and the next run resumes from them", e);
