@@ -32,8 +32,8 @@ build_library() {
     say "library: up to date ($(basename "$jar"))"
     return
   fi
-  say "library: building with Maven (mvn -B -ntp -q package -DskipTests) ..."
-  (cd "$ROOT" && mvn -B -ntp -q package -DskipTests) || die "library build failed"
+  say "library: building with Maven (mvn -B -ntp -q -pl library package -DskipTests) ..."
+  (cd "$ROOT" && mvn -B -ntp -q -pl library package -DskipTests) || die "library build failed"
   library_jar >/dev/null || die "build produced no library/target/approxgp-*.jar"
 }
 
