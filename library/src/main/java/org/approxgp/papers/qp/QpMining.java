@@ -708,6 +708,86 @@ public final class QpMining {
     return b.toString();
   }
 
+  /**
+   * Paper | ours under the authors' protocol | ours under the clean protocol, per method (natural units;
+   * each protocol with its own NTLL and sd, {@link Protocol#ntll}, {@link Protocol#sd}).
+   */
+  public static Table sideBySide(List<SeedResult> authors, List<SeedResult> clean, List<String> methods) {
+    StringColumn ms = StringColumn.create("method");
+    DoubleColumn[] c = new DoubleColumn[] {DoubleColumn.create("TE paper"), DoubleColumn.create("TE authors'"),
+        DoubleColumn.create("TE clean"), DoubleColumn.create("NTLL paper"), DoubleColumn.create("NTLL authors'"),
+        DoubleColumn.create("NTLL clean"), DoubleColumn.create("TE sd authors'"), DoubleColumn.create("NTLL sd authors'")};
+    for (String m : methods) {
+      ms.append(m);
+      var paper = QpPaper.table1("mining", m);
+      c[0].append(paper.map(e -> e.te().mean() / 100).orElse(Double.NaN));
+      c[3].append(paper.map(e -> e.ntll().mean() / 1000).orElse(Double.NaN));
+      double[] ta = ofMethod(authors, m).stream().mapToDouble(MethodResult::te).toArray();
+      double[] na = ofMethod(authors, m).stream().mapToDouble(Protocol.authors()::ntll).toArray();
+      c[1].append(Summaries.mean(ta));
+      c[4].append(Summaries.mean(na));
+      c[2].append(Summaries.mean(ofMethod(clean, m).stream().mapToDouble(MethodResult::te).toArray()));
+      c[5].append(Summaries.mean(ofMethod(clean, m).stream().mapToDouble(Protocol.clean()::ntll).toArray()));
+      c[6].append(Protocol.authors().sd(ta));
+      c[7].append(Protocol.authors().sd(na));
+    }
+    return Table.create("Mining: paper | ours, authors' protocol | ours, clean protocol", ms, c[0], c[1], c[2], c[3],
+        c[4], c[5], c[6], c[7]);
+  }
+
+  /** {@code base} with each switch flipped alone, by switch name (for an explanation table). */
+  public static Map<String, Protocol> singleSwitches(Protocol base) {
+    Map<String, Protocol> out = new java.util.LinkedHashMap<>();
+    out.put("yearSplit", base.withYearSplit(!base.yearSplit()));
+    out.put("authorsCounts", base.withAuthorsCounts(!base.authorsCounts()));
+    out.put("gpyStart", base.withGpyStart(!base.gpyStart()));
+    out.put("vbMeanFunction", base.withVbMeanFunction(!base.vbMeanFunction()));
+    out.put("exactNtll", base.withExactNtll(!base.exactNtll()));
+    out.put("populationSd", base.withPopulationSd(!base.populationSd()));
+    return out;
+  }
+
+  /**
+   * Explanation table: per switch flipped alone from {@code base} and per method, mean TE and NTLL under
+   * {@code base} and with the switch flipped (each under its own protocol's definitions) and the change.
+   * {@code flipped} maps a switch name of {@link #singleSwitches} to the results of that protocol.
+   */
+  public static Table switchEffects(Protocol base, List<SeedResult> baseResults,
+      Map<String, List<SeedResult>> flipped, List<String> methods) {
+    Map<String, Protocol> protocols = singleSwitches(base);
+    StringColumn sw = StringColumn.create("switch flipped");
+    StringColumn ms = StringColumn.create("method");
+    DoubleColumn seeds = DoubleColumn.create("seeds");
+    DoubleColumn dte = DoubleColumn.create("Δ TE");
+    DoubleColumn dnt = DoubleColumn.create("Δ NTLL");
+    DoubleColumn te0 = DoubleColumn.create("TE base");
+    DoubleColumn nt0 = DoubleColumn.create("NTLL base");
+    flipped.forEach((name, rs) -> {
+      Protocol p = protocols.get(name);
+      if (p == null) {
+        throw new IllegalArgumentException("unknown switch '" + name + "' (known: " + protocols.keySet() + ")");
+      }
+      for (String m : methods) {
+        double[] tb = ofMethod(baseResults, m).stream().mapToDouble(MethodResult::te).toArray();
+        double[] nb = ofMethod(baseResults, m).stream().mapToDouble(base::ntll).toArray();
+        double[] tf = ofMethod(rs, m).stream().mapToDouble(MethodResult::te).toArray();
+        double[] nf = ofMethod(rs, m).stream().mapToDouble(p::ntll).toArray();
+        if (tf.length == 0) {
+          continue;
+        }
+        sw.append(name);
+        ms.append(m);
+        seeds.append(tf.length);
+        te0.append(Summaries.mean(tb));
+        nt0.append(Summaries.mean(nb));
+        dte.append(Summaries.mean(tf) - Summaries.mean(tb));
+        dnt.append(Summaries.mean(nf) - Summaries.mean(nb));
+      }
+    });
+    return Table.create("effect of each difference alone (from the " + base.name() + " protocol)", sw, ms, seeds,
+        te0, dte, nt0, dnt);
+  }
+
   private static List<MethodResult> ofMethod(List<SeedResult> results, String method) {
     return results.stream().flatMap(s -> s.methods().stream()).filter(r -> r.method().equals(method)).toList();
   }

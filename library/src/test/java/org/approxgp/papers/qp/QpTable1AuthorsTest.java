@@ -55,6 +55,27 @@ class QpTable1AuthorsTest {
     }
   }
 
+  private static tech.tablesaw.api.Table rows(double te) {
+    return tech.tablesaw.api.Table.create("rows", tech.tablesaw.api.StringColumn.create("dataset", "glass", "glass"),
+        tech.tablesaw.api.StringColumn.create("method", "ep", "ep"), tech.tablesaw.api.LongColumn.create("seed", 0, 1),
+        tech.tablesaw.api.IntColumn.create("fold", 0, 0), tech.tablesaw.api.DoubleColumn.create("te", te, te + 0.02),
+        tech.tablesaw.api.DoubleColumn.create("ntll", 0.1, 0.3));
+  }
+
+  @Test
+  void sideBySideJoinsTheTwoSummariesBesideThePaper() {
+    var authors = QpTable1.summary(rows(0.01), QpTable1.Protocol.authors());
+    var clean = QpTable1.summary(rows(0.05), QpTable1.Protocol.clean());
+    assertEquals(1.0, authors.doubleColumn("TE sd").getDouble(0), 1e-9); // np.std of {1, 3}
+    assertEquals(Math.sqrt(2), clean.doubleColumn("TE sd").getDouble(0), 1e-9);
+    var t = QpTable1.sideBySide(authors, clean);
+    assertEquals(1, t.rowCount());
+    assertEquals(2.0, t.doubleColumn("TE authors'").getDouble(0), 1e-9);
+    assertEquals(6.0, t.doubleColumn("TE clean").getDouble(0), 1e-9);
+    assertEquals(200.0, t.doubleColumn("NTLL clean").getDouble(0), 1e-9);
+    assertEquals(1.1, t.doubleColumn("TE paper").getDouble(0), 1e-9);
+  }
+
   @Test
   void glassKeepsTheIdColumnOnlyUnderTheAuthorsProtocol() {
     Dataset clean = QpTable1.dataset("glass", QpTable1.Protocol.clean());
