@@ -74,6 +74,9 @@ class QpTable1AuthorsTest {
     assertEquals(6.0, t.doubleColumn("TE clean").getDouble(0), 1e-9);
     assertEquals(200.0, t.doubleColumn("NTLL clean").getDouble(0), 1e-9);
     assertEquals(1.1, t.doubleColumn("TE paper").getDouble(0), 1e-9);
+    var e = QpTable1.switchEffects(authors, java.util.Map.of("glassId", clean));
+    assertEquals(4.0, e.doubleColumn("Δ TE").getDouble(0), 1e-9);
+    assertEquals(0.0, e.doubleColumn("Δ NTLL").getDouble(0), 1e-9);
   }
 
   @Test
