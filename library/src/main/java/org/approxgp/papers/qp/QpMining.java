@@ -716,7 +716,8 @@ public final class QpMining {
     StringColumn ms = StringColumn.create("method");
     DoubleColumn[] c = new DoubleColumn[] {DoubleColumn.create("TE paper"), DoubleColumn.create("TE authors'"),
         DoubleColumn.create("TE clean"), DoubleColumn.create("NTLL paper"), DoubleColumn.create("NTLL authors'"),
-        DoubleColumn.create("NTLL clean"), DoubleColumn.create("TE sd authors'"), DoubleColumn.create("NTLL sd authors'")};
+        DoubleColumn.create("NTLL clean"), DoubleColumn.create("TE sd authors'"),
+        DoubleColumn.create("NTLL sd authors'")};
     for (String m : methods) {
       ms.append(m);
       var paper = QpPaper.table1("mining", m);

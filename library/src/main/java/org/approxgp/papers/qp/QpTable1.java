@@ -466,7 +466,8 @@ public final class QpTable1 {
         String d = f.stringColumn("data").get(i);
         String m = f.stringColumn("method").get(i);
         for (int j = 0; j < baseSummary.rowCount(); j++) {
-          if (baseSummary.stringColumn("data").get(j).equals(d) && baseSummary.stringColumn("method").get(j).equals(m)) {
+          if (baseSummary.stringColumn("data").get(j).equals(d)
+              && baseSummary.stringColumn("method").get(j).equals(m)) {
             double t0 = baseSummary.doubleColumn("TE ×1e-2").getDouble(j);
             double n0 = baseSummary.doubleColumn("NTLL ×1e-3").getDouble(j);
             sw.append(name);
