@@ -16,7 +16,9 @@ import picocli.CommandLine.Option;
  * {@code approxgp coal}: the QP paper's coal-mining experiment (Table 1, Mining row) — EP, QP and VB
  * with the square link over seeded event splits — printed beside the paper's numbers. It runs
  * {@link QpMining}'s experiment through the same resumable {@link Runner} and results store as the
- * notebook ({@code results/qp-mining/}), so finished seeds are reused by the next run.
+ * notebook ({@code results/qp-mining/}), so finished seeds are reused by the next run. {@code --protocol
+ * authors} runs the authors' own protocol ({@link QpMining.Protocol#authors()}); each of its switches can be
+ * flipped alone ({@code --year-split false}, …) to measure that difference's effect.
  */
 @Command(name = "coal", mixinStandardHelpOptions = true,
     description = "Coal-mining Poisson experiment (QP paper Table 1, last row), beside the paper's numbers.")
@@ -33,6 +35,35 @@ final class CoalCommand implements Callable<Integer> {
 
   @Option(names = "--methods", split = ",", defaultValue = "ep,qp,vb", description = "subset of ep,qp,vb")
   List<String> methods;
+
+  @Option(names = "--protocol", defaultValue = "clean", paramLabel = "authors|clean",
+      description = "clean (default, the paper's text: event split) or authors (the authors' code: NumPy year split,"
+          + " their counts, GPy start, VB without mean function, GPy NTLL, np.std)")
+  String protocol;
+
+  @Option(names = "--year-split", arity = "1", paramLabel = "BOOL",
+      description = "override one switch of the protocol: whole years (true) or events (false) to train/test")
+  Boolean yearSplit;
+
+  @Option(names = "--authors-counts", arity = "1", paramLabel = "BOOL",
+      description = "override: the authors' 112 yearly counts (true) or boot's dates binned (false)")
+  Boolean authorsCounts;
+
+  @Option(names = "--gpy-start", arity = "1", paramLabel = "BOOL",
+      description = "override: start at GPy's l = 1, sf2 = 1 (true) or l = 10, sf2 = 0.1 (false)")
+  Boolean gpyStart;
+
+  @Option(names = "--vb-mean-function", arity = "1", paramLabel = "BOOL",
+      description = "override: VB with the prior mean 1 (true) or as the authors ran it, mean 0 (false)")
+  Boolean vbMeanFunction;
+
+  @Option(names = "--exact-ntll", arity = "1", paramLabel = "BOOL",
+      description = "override: NTLL from the exact predictive, GPy's (true) or the NB of appendix H (false)")
+  Boolean exactNtll;
+
+  @Option(names = "--population-sd", arity = "1", paramLabel = "BOOL",
+      description = "override: +- as np.std, divisor n (true) or the sample sd, n - 1 (false)")
+  Boolean populationSd;
 
   @Option(names = "--results", paramLabel = "DIR",
       description = "results root (default: approxgp.results / APPROXGP_RESULTS / results/ of the project)")
@@ -52,8 +83,20 @@ final class CoalCommand implements Callable<Integer> {
     if (t < 1) {
       throw CliException.badInput("--threads must be >= 1, got " + t);
     }
+    QpMining.Protocol p;
+    try {
+      p = QpMining.Protocol.of(protocol);
+    } catch (IllegalArgumentException e) {
+      throw CliException.badInput("--protocol: " + e.getMessage());
+    }
+    p = yearSplit == null ? p : p.withYearSplit(yearSplit);
+    p = authorsCounts == null ? p : p.withAuthorsCounts(authorsCounts);
+    p = gpyStart == null ? p : p.withGpyStart(gpyStart);
+    p = vbMeanFunction == null ? p : p.withVbMeanFunction(vbMeanFunction);
+    p = exactNtll == null ? p : p.withExactNtll(exactNtll);
+    p = populationSd == null ? p : p.withPopulationSd(populationSd);
     var out = spec.commandLine().getOut();
-    QpMining.Config config = new QpMining.Config(seeds, methods);
+    QpMining.Config config = new QpMining.Config(seeds, methods, p);
     long t0 = System.nanoTime();
     Results<QpMining.Key> run;
     ExperimentFailedException failed = null;
@@ -79,7 +122,7 @@ final class CoalCommand implements Callable<Integer> {
     out.println("Coal mining, Poisson square link, " + seeds + " seeds, " + t + " threads, "
         + String.format(Locale.ROOT, "%.1f s", secs) + " (" + run.reused() + " seeds reused from "
         + run.file() + ")");
-    out.print(QpMining.report(QpMining.seedResults(run, config.methods()), config.methods()));
+    out.print(QpMining.report(QpMining.seedResults(run, config.methods()), config.methods(), p));
     int nFailed = failed == null ? 0 : failed.failures().size();
     out.println("failed trials: " + nFailed);
     if (failed != null) {

@@ -27,7 +27,26 @@ public final class Splits {
     if (k < 2 || k > n) {
       throw new IllegalArgumentException("need 2 <= k <= n, got k=" + k + ", n=" + n);
     }
-    int[] perm = permutation(n, rng(seed));
+    return foldsOf(permutation(n, rng(seed)), k);
+  }
+
+  /**
+   * The QP authors' own folds ({@code split_data} in their {@code read_data.py}): {@code np.random.seed(seed)},
+   * {@code np.random.shuffle} of the data rows ({@link NumpyLegacyRandom}), then the same cut as
+   * {@link #kFold}: fold i tests rows [i·⌊n/k⌋, (i+1)·⌊n/k⌋) of the shuffled order and trains on the
+   * others in shuffled order. The authors use k = 10 and seeds 0, 10, …, 990 (100 sets).
+   *
+   * @throws IllegalArgumentException unless 2 ≤ k ≤ n and 0 ≤ seed &lt; 2³²
+   */
+  public static List<Split> kFoldNumpy(int n, int k, long seed) {
+    if (k < 2 || k > n) {
+      throw new IllegalArgumentException("need 2 <= k <= n, got k=" + k + ", n=" + n);
+    }
+    return foldsOf(NumpyLegacyRandom.seed(seed).permutation(n), k);
+  }
+
+  private static List<Split> foldsOf(int[] perm, int k) {
+    int n = perm.length;
     int m = n / k;
     List<Split> folds = new ArrayList<>(k);
     for (int i = 0; i < k; i++) {

@@ -46,6 +46,32 @@ class CoalCommandTest {
   }
 
   @Test
+  void authorsProtocolPrintsItsSwitchesAndTheAuthorsSeedZeroEvidence() {
+    String out = run(0, "coal", "--protocol", "authors", "--seeds", "1", "--threads", "1", "--methods", "ep",
+        "--results", dir.toString());
+    assertTrue(out.contains("protocol Protocol[name=authors, yearSplit=true"), out);
+    assertTrue(out.contains("seed 0 ep: -log Z = 92.3562,"), out);
+    assertTrue(out.contains("NTLL NB"), out);
+    String flipped = run(0, "coal", "--protocol", "authors", "--year-split", "false", "--seeds", "1", "--threads",
+        "1", "--methods", "ep", "--results", dir.toString());
+    assertTrue(flipped.contains("protocol Protocol[name=custom, yearSplit=false, authorsCounts=true"), flipped);
+    assertTrue(flipped.contains("(0 seeds reused from"), flipped);
+  }
+
+  @Test
+  void cleanIsTheDefaultProtocolAndUnknownProtocolIsBadInput() {
+    String out = run(0, "coal", "--protocol", "clean", "--seeds", "1", "--threads", "1", "--methods", "ep",
+        "--results", dir.toString());
+    assertTrue(!out.contains("protocol Protocol"), out);
+    assertTrue(out.contains("NTLL exact"), out);
+    String dflt = run(0, "coal", "--seeds", "1", "--threads", "1", "--methods", "ep", "--results", dir.toString());
+    assertTrue(dflt.contains("(1 seeds reused from"), dflt);
+    StringWriter err = new StringWriter();
+    assertEquals(2, Main.run(new PrintWriter(err, true), "coal", "--protocol", "gpy", "--results", dir.toString()));
+    assertTrue(err.toString().contains("unknown protocol 'gpy'"), err.toString());
+  }
+
+  @Test
   void unknownMethodIsBadInput() {
     StringWriter err = new StringWriter();
     assertEquals(2, Main.run(new PrintWriter(err, true), "coal", "--methods", "ep,laplace", "--results",

@@ -116,14 +116,14 @@ public final class QpFigure1 {
     QpMining.CoalSplit d = QpMining.split(seed);
     Kernel k0 = org.approxgp.kernel.SquaredExponential.iso(QpMining.INITIAL_LENGTHSCALE,
         QpMining.INITIAL_SIGNAL_VARIANCE);
-    Problem problem = new Problem(k0, d.x(), d.trainCounts(), org.approxgp.likelihood.PoissonSquareLink.get(),
+    Problem problem = new Problem(k0, d.xTrain(), d.trainCounts(), org.approxgp.likelihood.PoissonSquareLink.get(),
         QpMining.PRIOR_MEAN);
     FittedGp ep = GpModel.fit(problem, Methods.byName("ep"), GpModel.FitOptions.optimize(k0));
     FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()), Methods.byName("qp"), GpModel.FitOptions.optimize(k0));
     org.approxgp.inference.Posterior same = org.approxgp.inference.Qp.infer(problem.withKernel(ep.kernel()),
         org.approxgp.inference.Ep.Options.defaults(), ep.posterior().sites());
-    return new CoalVariances(ep.predict(d.x()).latentVariance(), qp.predict(d.x()).latentVariance(),
-        same.predict(d.x()).latentVariance());
+    return new CoalVariances(ep.predict(d.xTest()).latentVariance(), qp.predict(d.xTest()).latentVariance(),
+        same.predict(d.xTest()).latentVariance());
   }
 
   /**

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.approxgp.data.Coal;
 import org.approxgp.data.Datasets;
+import org.approxgp.data.NumpyLegacyRandom;
 import org.approxgp.data.Split;
 import org.approxgp.data.Splits;
 import org.approxgp.data.TargetKind;
@@ -49,6 +50,13 @@ import tech.tablesaw.api.Table;
  * σ_f² = {@value #INITIAL_SIGNAL_VARIANCE}, the same start for every method. Prediction at the 112
  * years: f* ~ N(μ*, σ*²) → NB(k*, c*÷(1+c*)) (appendix H); TE = mean |y* − mode|, NTLL = −mean log NB
  * pmf (the paper's metrics); we also report the NTLL under the exact predictive ∫ N(f*) p(y* | f*) df*.
+ *
+ * <p>That is the {@linkplain Protocol#clean() clean} protocol (the paper's text). The {@linkplain
+ * Protocol#authors() authors'} protocol is what their code does ({@code experiments/regression.py},
+ * branch {@code no-lookup-table}): whole years, not events, go to training or test, drawn by NumPy's
+ * legacy generator; their own 112 yearly counts; GPy's initial hyperparameters; VB without the mean
+ * function; NTLL from GPy's {@code log_predictive_density}; ± as {@code np.std}. Each difference is a
+ * separate switch of {@link Protocol}, so its effect can be measured alone.
  */
 public final class QpMining {
   public static final String NAME = "qp-mining";
@@ -61,12 +69,132 @@ public final class QpMining {
   public static final List<String> METHODS = QpPaper.METHODS;
 
   /**
-   * @param seeds   seeds 0..seeds−1 (the paper: 200)
-   * @param methods a subset of {@link #METHODS} ("qp" implies an EP fit, its starting point)
+   * How the Mining experiment is run: the leak-free protocol of the paper's text ({@link #clean()}) or what
+   * the authors' code does ({@link #authors()}, {@code experiments/regression.py}, functions
+   * {@code coal_mining_poisson_ep} and {@code poisson_pred_error}). Each difference is one switch, so its
+   * effect can be measured by flipping it alone ({@code with…} methods; the name becomes "custom").
+   *
+   * @param name           "clean", "authors", or "custom" once a switch was flipped
+   * @param yearSplit      true (authors): {@code np.random.seed(seed)}, then one {@code np.random.rand() > 0.5}
+   *                       per year 1851…1962 ({@link NumpyLegacyRandom}); True = the year with its whole count
+   *                       is training, False = test; the model is fitted on the training years and scored
+   *                       on the test years only. false (clean, the paper's text): each of the 191 events
+   *                       goes to test with probability ½ ({@link Splits#bernoulli}, commons-rng), both
+   *                       sequences binned over all 112 years; scored on all 112 years
+   * @param authorsCounts  true: the authors' hard-coded yearly counts ({@code coal-authors.csv}); false:
+   *                       boot's 191 dates binned per year. They differ in 1941 (4 vs 3) and 1942 (2 vs 3)
+   *                       only. With the event split the counts are expanded into events in year order
+   *                       (which reproduces boot's event order, so the clean split is unchanged)
+   * @param gpyStart       true: the hyperparameter search starts from GPy's {@code RBF(1)} defaults ℓ = 1,
+   *                       σ_f² = 1; false: from ℓ₀ = {@value #INITIAL_LENGTHSCALE}, σ_f² =
+   *                       {@value #INITIAL_SIGNAL_VARIANCE}
+   * @param vbMeanFunction true: VB has the constant prior mean 1 like EP/QP; false (authors): GPy's
+   *                       {@code GPVariationalGaussianApproximation} as they ran it — no mean function
+   *                       (prior mean 0) and GPy's start α = 0, λ = β² = 1, i.e. q(f) = N(Kα, (K⁻¹ + Λ)⁻¹)
+   *                       with mean 0. With the square link p(y | f) = p(y | −f), so ∂E_q/∂m = 0 at m = 0
+   *                       and the mean never leaves 0: VB fits a zero-mean posterior, predicts f*² with
+   *                       mean σ*², and its NB mode is 0 in every year (k = ½ &lt; 1). Site precisions that
+   *                       would go negative stay at 0 (GPy's λ = β² ≥ 0), a KKT point reported as "clipped"
+   * @param exactNtll      true (authors): the NTLL is −mean log ∫ N(f* | μ*, σ*²) Poisson(y* | f*²) df*, GPy's
+   *                       {@code log_predictive_density} that their {@code poisson_pred_error} averages;
+   *                       false: −mean log NB(y*) of the paper's appendix H
+   * @param populationSd   true (authors): ± is {@code np.std} over seeds (divisor n); false: the sample sd
+   *                       (divisor n − 1)
    */
-  public record Config(int seeds, List<String> methods) {
+  public record Protocol(String name, boolean yearSplit, boolean authorsCounts, boolean gpyStart,
+      boolean vbMeanFunction, boolean exactNtll, boolean populationSd) {
+    public Protocol {
+      if (name == null || name.isBlank()) {
+        throw new IllegalArgumentException("protocol name must not be blank");
+      }
+    }
+
+    /** The paper's text: event split, boot's data, ℓ₀ = 10, VB with the prior mean 1, NB NTLL, sample sd. */
+    public static Protocol clean() {
+      return new Protocol("clean", false, false, false, true, false, false);
+    }
+
+    /** The authors' code: every switch the other way. */
+    public static Protocol authors() {
+      return new Protocol("authors", true, true, true, false, true, true);
+    }
+
+    /** "clean" or "authors". */
+    public static Protocol of(String name) {
+      return switch (name) {
+        case "clean" -> clean();
+        case "authors" -> authors();
+        default -> throw new IllegalArgumentException("unknown protocol '" + name + "' (known: authors, clean)");
+      };
+    }
+
+    private Protocol named() {
+      return equals(clean().renamed(name)) ? clean() : equals(authors().renamed(name)) ? authors() : renamed("custom");
+    }
+
+    private Protocol renamed(String n) {
+      return new Protocol(n, yearSplit, authorsCounts, gpyStart, vbMeanFunction, exactNtll, populationSd);
+    }
+
+    public Protocol withYearSplit(boolean v) {
+      return new Protocol(name, v, authorsCounts, gpyStart, vbMeanFunction, exactNtll, populationSd).named();
+    }
+
+    public Protocol withAuthorsCounts(boolean v) {
+      return new Protocol(name, yearSplit, v, gpyStart, vbMeanFunction, exactNtll, populationSd).named();
+    }
+
+    public Protocol withGpyStart(boolean v) {
+      return new Protocol(name, yearSplit, authorsCounts, v, vbMeanFunction, exactNtll, populationSd).named();
+    }
+
+    public Protocol withVbMeanFunction(boolean v) {
+      return new Protocol(name, yearSplit, authorsCounts, gpyStart, v, exactNtll, populationSd).named();
+    }
+
+    public Protocol withExactNtll(boolean v) {
+      return new Protocol(name, yearSplit, authorsCounts, gpyStart, vbMeanFunction, v, populationSd).named();
+    }
+
+    public Protocol withPopulationSd(boolean v) {
+      return new Protocol(name, yearSplit, authorsCounts, gpyStart, vbMeanFunction, exactNtll, v).named();
+    }
+
+    /** The reported NTLL of a method result under this protocol. */
+    public double ntll(MethodResult r) {
+      return exactNtll ? r.ntllExact() : r.ntll();
+    }
+
+    /** ± over seeds under this protocol. */
+    public double sd(double[] xs) {
+      if (!populationSd) {
+        return Summaries.sd(xs);
+      }
+      double m = Summaries.mean(xs);
+      double ss = 0;
+      for (double x : xs) {
+        ss += (x - m) * (x - m);
+      }
+      return xs.length == 0 ? Double.NaN : Math.sqrt(ss / xs.length);
+    }
+  }
+
+  /**
+   * @param seeds    seeds 0..seeds−1 (the paper: 200)
+   * @param methods  a subset of {@link #METHODS} ("qp" implies an EP fit, its starting point)
+   * @param protocol how the experiment is run ({@link Protocol#clean()} unless said otherwise)
+   */
+  public record Config(int seeds, List<String> methods, Protocol protocol) {
+    /** The clean protocol. */
+    public Config(int seeds, List<String> methods) {
+      this(seeds, methods, Protocol.clean());
+    }
+
     public Config {
       methods = List.copyOf(methods);
+      if (protocol == null) {
+        throw new IllegalArgumentException("protocol must not be null");
+      }
       if (seeds < 1) {
         throw new IllegalArgumentException("seeds must be >= 1, got " + seeds);
       }
@@ -87,8 +215,12 @@ public final class QpMining {
   public record Key(long seed) {
   }
 
-  /** The train/test yearly counts of one seed. */
-  public record CoalSplit(double[][] x, double[] trainCounts, double[] testCounts, int trainEvents, int testEvents) {
+  /**
+   * The train/test yearly counts of one seed: inputs are year − 1851. Clean protocol: both over all 112
+   * years; authors' protocol: the training years and the test years.
+   */
+  public record CoalSplit(double[][] xTrain, double[] trainCounts, double[][] xTest, double[] testCounts,
+      int trainEvents, int testEvents) {
   }
 
   /**
@@ -172,12 +304,55 @@ public final class QpMining {
   }
 
   static ResultRow trial(Config c, Key key) {
-    return fit(key.seed(), c.methods()).toRow();
+    return fit(key.seed(), c.methods(), c.protocol()).toRow();
   }
 
-  /** Splits the events for a seed and bins both sequences per year. */
+  /** The clean protocol's split: {@code split(seed, Protocol.clean())}. */
   public static CoalSplit split(long seed) {
-    double[] dates = Datasets.load("coal", "date", TargetKind.REAL).target();
+    return split(seed, Protocol.clean());
+  }
+
+  /** The split of {@code seed} under {@code protocol} (see {@link Protocol#yearSplit()}). */
+  public static CoalSplit split(long seed, Protocol protocol) {
+    if (!protocol.authorsCounts() && !protocol.yearSplit()) {
+      return eventSplit(seed, Datasets.load("coal", "date", TargetKind.REAL).target());
+    }
+    double[] counts = (protocol.authorsCounts() ? Datasets.coalYearlyCountsAuthors() : Datasets.coalYearlyCounts())
+        .target();
+    if (!protocol.yearSplit()) {
+      // each counted event at mid-year, in year order: binning gives back the counts
+      List<Double> events = new ArrayList<>();
+      for (int i = 0; i < counts.length; i++) {
+        for (int c = 0; c < counts[i]; c++) {
+          events.add(FIRST_YEAR + i + 0.5);
+        }
+      }
+      return eventSplit(seed, events.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+    NumpyLegacyRandom rng = NumpyLegacyRandom.seed(seed);
+    List<double[]> xtr = new ArrayList<>();
+    List<double[]> xte = new ArrayList<>();
+    List<Double> ytr = new ArrayList<>();
+    List<Double> yte = new ArrayList<>();
+    int trainEvents = 0;
+    int testEvents = 0;
+    for (int i = 0; i < counts.length; i++) {
+      boolean train = rng.rand() > 0.5;
+      (train ? xtr : xte).add(new double[] {i}); // year − 1851
+      (train ? ytr : yte).add(counts[i]);
+      if (train) {
+        trainEvents += (int) counts[i];
+      } else {
+        testEvents += (int) counts[i];
+      }
+    }
+    return new CoalSplit(xtr.toArray(double[][]::new), ytr.stream().mapToDouble(Double::doubleValue).toArray(),
+        xte.toArray(double[][]::new), yte.stream().mapToDouble(Double::doubleValue).toArray(), trainEvents,
+        testEvents);
+  }
+
+  /** Splits the events (decimal dates, in date order) for a seed and bins both sequences per year. */
+  private static CoalSplit eventSplit(long seed, double[] dates) {
     Split s = Splits.bernoulli(dates.length, 0.5, seed);
     double[] tr = new double[s.train().length];
     double[] te = new double[s.test().length];
@@ -198,7 +373,31 @@ public final class QpMining {
       ytr[i] = ctr[i];
       yte[i] = cte[i];
     }
-    return new CoalSplit(x, ytr, yte, tr.length, te.length);
+    return new CoalSplit(x, ytr, x, yte, tr.length, te.length);
+  }
+
+  /**
+   * GPy's start for {@code GPVariationalGaussianApproximation} with the square link and no mean function:
+   * α = 0, β = 1, i.e. sites τ̃ = β² = 1, ν̃ = 0 (the posterior mean K α = 0). Warm starts pass through.
+   */
+  static InferenceMethod gpyVbStart(InferenceMethod inner) {
+    return new InferenceMethod() {
+      @Override
+      public String name() {
+        return inner.name();
+      }
+
+      @Override
+      public Posterior infer(Problem problem, Sites warmStart) {
+        if (warmStart != null) {
+          return inner.infer(problem, warmStart);
+        }
+        int n = problem.size();
+        double[] tau = new double[n];
+        java.util.Arrays.fill(tau, 1.0);
+        return inner.infer(problem, Sites.of(tau, new double[n]));
+      }
+    };
   }
 
   /**
@@ -272,9 +471,19 @@ public final class QpMining {
    * @throws IllegalStateException if a method's fit fails (the trial fails and a rerun retries it)
    */
   public static SeedResult fit(long seed, List<String> methods) {
-    CoalSplit d = split(seed);
-    SquaredExponential k0 = SquaredExponential.iso(INITIAL_LENGTHSCALE, INITIAL_SIGNAL_VARIANCE);
-    Problem problem = new Problem(k0, d.x(), d.trainCounts(), PoissonSquareLink.get(), PRIOR_MEAN);
+    return fit(seed, methods, Protocol.clean());
+  }
+
+  /**
+   * Fits the requested methods on one seed under {@code protocol} (see {@link #fit(long, List)}).
+   *
+   * @throws IllegalStateException if a method's fit fails (the trial fails and a rerun retries it)
+   */
+  public static SeedResult fit(long seed, List<String> methods, Protocol protocol) {
+    CoalSplit d = split(seed, protocol);
+    SquaredExponential k0 = protocol.gpyStart() ? SquaredExponential.iso(1.0, 1.0)
+        : SquaredExponential.iso(INITIAL_LENGTHSCALE, INITIAL_SIGNAL_VARIANCE);
+    Problem problem = new Problem(k0, d.xTrain(), d.trainCounts(), PoissonSquareLink.get(), PRIOR_MEAN);
     List<MethodResult> rows = new ArrayList<>();
     Scored ep = null;
     Scored qp = null;
@@ -304,14 +513,15 @@ public final class QpMining {
       rows.add(qp.result());
     }
     if (methods.contains("vb")) {
-      rows.add(fitAndScore(seed, "vb", likelihoodModeStart(InferenceMethod.vb(Vb.Options.defaults())), problem, d)
-          .result());
+      InferenceMethod vb = InferenceMethod.vb(Vb.Options.defaults());
+      rows.add(protocol.vbMeanFunction() ? fitAndScore(seed, "vb", likelihoodModeStart(vb), problem, d).result()
+          : fitGpyVb(seed, k0, d));
     }
     int violations = 0;
     int comparisons = 0;
     if (qp != null) {
-      Prediction epPred = ep.fit().predict(d.x());
-      Prediction qpPred = qp.fit().predict(d.x());
+      Prediction epPred = ep.fit().predict(d.xTest());
+      Prediction qpPred = qp.fit().predict(d.xTest());
       double[] epSiteVar = ep.fit().posterior().variance();
       double[] qpSiteVar = qp.fit().posterior().variance();
       for (int j = 0; j < epPred.size(); j++) {
@@ -330,6 +540,38 @@ public final class QpMining {
     return new SeedResult(seed, d.trainEvents(), d.testEvents(), rows, violations, comparisons);
   }
 
+  /**
+   * VB as the authors ran it ({@link Protocol#vbMeanFunction()} false): {@link GpyZeroMeanVb}, joint L-BFGS
+   * over (β, log θ) from β = 1 and {@code k0}; the predictive mean is 0 at every test year.
+   */
+  private static MethodResult fitGpyVb(long seed, SquaredExponential k0, CoalSplit d) {
+    long t0 = System.nanoTime();
+    GpyZeroMeanVb.Fit fit;
+    try {
+      fit = GpyZeroMeanVb.fit(k0, d.xTrain(), d.trainCounts(), org.approxgp.optimize.Lbfgs.Settings.paper());
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("vb (zero mean, as GPy) failed on seed " + seed + ": " + e, e);
+    }
+    double[] var = fit.predictiveVariance(d.xTest());
+    int m = d.testCounts().length;
+    double te = 0;
+    double ntll = 0;
+    double ntllExact = 0;
+    for (int j = 0; j < m; j++) {
+      NegativeBinomialPredictive nb = NegativeBinomialPredictive.of(0.0, var[j]);
+      double y = d.testCounts()[j];
+      te += Math.abs(y - nb.mode());
+      ntll -= nb.logPmf(y);
+      ntllExact -= PoissonSquareLink.get().logPredictive(y, 0.0, Math.max(var[j], 1e-300));
+    }
+    SquaredExponential k = (SquaredExponential) fit.kernel();
+    var opt = fit.optimizer();
+    return new MethodResult("vb", te / m, ntll / m, ntllExact / m, k.lengthscales()[0], k.signalVariance(),
+        -fit.elbo(), opt.converged(), fit.atBound(), (long) opt.evaluations() * d.xTrain().length,
+        (System.nanoTime() - t0) * 1e-9, opt.status() + "; vb zero mean (as GPy), " + opt.iterations()
+            + " L-BFGS iterations, β² < 1e-8 at " + fit.atBound() + " of " + d.xTrain().length + " sites");
+  }
+
   /** Fits one method by L-BFGS from the problem's kernel and scores it on the test years. */
   private static Scored fitAndScore(long seed, String methodName, InferenceMethod method, Problem problem,
       CoalSplit d) {
@@ -341,7 +583,7 @@ public final class QpMining {
     } catch (RuntimeException e) {
       throw new IllegalStateException(methodName + " failed on seed " + seed + ": " + e, e);
     }
-    Prediction p = fit.predict(d.x());
+    Prediction p = fit.predict(d.xTest());
     int m = d.testCounts().length;
     double te = 0;
     double ntll = 0;
@@ -371,6 +613,11 @@ public final class QpMining {
 
   /** Mean ± sd over seeds of TE and NTLL per method (×10⁻² and ×10⁻³ as in the paper) beside the paper's. */
   public static Table summary(Table rows, List<String> methods) {
+    return summary(rows, methods, Protocol.clean());
+  }
+
+  /** As {@link #summary(Table, List)}, with the NTLL and the sd of {@code protocol}. */
+  public static Table summary(Table rows, List<String> methods, Protocol protocol) {
     StringColumn ms = StringColumn.create("method");
     DoubleColumn te = DoubleColumn.create("TE ×1e-2");
     DoubleColumn teSd = DoubleColumn.create("TE sd");
@@ -380,17 +627,18 @@ public final class QpMining {
     DoubleColumn pnt = DoubleColumn.create("paper NTLL");
     for (String m : methods) {
       double[] t = rows.doubleColumn("te_" + m).asDoubleArray();
-      double[] n = rows.doubleColumn("ntll_" + m).asDoubleArray();
+      double[] n = rows.doubleColumn((protocol.exactNtll() ? "ntll_exact_" : "ntll_") + m).asDoubleArray();
       ms.append(m);
       te.append(100 * Summaries.mean(t));
-      teSd.append(100 * Summaries.sd(t));
+      teSd.append(100 * protocol.sd(t));
       nt.append(1000 * Summaries.mean(n));
-      ntSd.append(1000 * Summaries.sd(n));
+      ntSd.append(1000 * protocol.sd(n));
       var paper = QpPaper.table1("mining", m);
       pte.append(paper.map(p -> p.te().mean()).orElse(Double.NaN));
       pnt.append(paper.map(p -> p.ntll().mean()).orElse(Double.NaN));
     }
-    return Table.create("Mining (coal), " + rows.rowCount() + " seeds", ms, te, teSd, pte, nt, ntSd, pnt);
+    return Table.create("Mining (coal), " + protocol.name() + " protocol, " + rows.rowCount() + " seeds", ms, te, teSd,
+        pte, nt, ntSd, pnt);
   }
 
   /**
@@ -399,14 +647,27 @@ public final class QpMining {
    * updates; then the σ²_QP ≤ σ²_EP check, seed 0's fits and convergence notes.
    */
   public static String report(List<SeedResult> results, List<String> methods) {
+    return report(results, methods, Protocol.clean());
+  }
+
+  /**
+   * As {@link #report(List, List)} under {@code protocol}: its NTLL in the "NTLL (ours)" column (the other
+   * NTLL beside it) and its sd; for any protocol but the clean one a first line names it and its switches.
+   */
+  public static String report(List<SeedResult> results, List<String> methods, Protocol protocol) {
     StringBuilder b = new StringBuilder();
+    if (!protocol.equals(Protocol.clean())) {
+      b.append("protocol " + protocol + "\n");
+    }
     b.append(String.format(Locale.ROOT, "%-4s %6s %18s %18s %18s %18s %12s %10s %10s %8s%n", "", "trials",
-        "TE (ours)", "TE (paper)", "NTLL (ours)", "NTLL (paper)", "NTLL exact", "ℓ median", "σf² med", "clip %"));
+        "TE (ours)", "TE (paper)", "NTLL (ours)", "NTLL (paper)", protocol.exactNtll() ? "NTLL NB" : "NTLL exact",
+        "ℓ median", "σf² med", "clip %"));
     for (String m : methods) {
       List<MethodResult> rs = ofMethod(results, m);
       double[] te = rs.stream().mapToDouble(MethodResult::te).toArray();
-      double[] nt = rs.stream().mapToDouble(MethodResult::ntll).toArray();
-      double[] ne = rs.stream().mapToDouble(MethodResult::ntllExact).toArray();
+      double[] nt = rs.stream().mapToDouble(protocol::ntll).toArray();
+      double[] ne = rs.stream().mapToDouble(protocol.exactNtll() ? MethodResult::ntll : MethodResult::ntllExact)
+          .toArray();
       var paper = QpPaper.table1("mining", m);
       // the paper's TE is ×1e-2 and NTLL ×1e-3: undo the scaling for natural units
       double[] p = paper.map(e -> new double[] {e.te().mean() / 100, e.te().sd() / 100, e.ntll().mean() / 1000,
@@ -415,7 +676,7 @@ public final class QpMining {
       long updates = rs.stream().mapToLong(MethodResult::siteUpdates).sum();
       b.append(String.format(Locale.ROOT,
           "%-4s %6d %9.3f ± %6.3f %9.3f ± %6.3f %9.4f ± %6.4f %9.4f ± %6.4f %12.4f %10.2f %10.3f %8.3f%n",
-          m, rs.size(), Summaries.mean(te), Summaries.sd(te), p[0], p[1], Summaries.mean(nt), Summaries.sd(nt), p[2],
+          m, rs.size(), Summaries.mean(te), protocol.sd(te), p[0], p[1], Summaries.mean(nt), protocol.sd(nt), p[2],
           p[3], Summaries.mean(ne), median(rs.stream().mapToDouble(MethodResult::lengthscale).toArray()),
           median(rs.stream().mapToDouble(MethodResult::signalVariance).toArray()),
           updates == 0 ? 0.0 : 100.0 * clipped / updates));
@@ -445,6 +706,87 @@ public final class QpMining {
       why.forEach((k, c) -> b.append("  not converged " + m + " x" + c + ": " + k + "\n"));
     }
     return b.toString();
+  }
+
+  /**
+   * Paper | ours under the authors' protocol | ours under the clean protocol, per method (natural units;
+   * each protocol with its own NTLL and sd, {@link Protocol#ntll}, {@link Protocol#sd}).
+   */
+  public static Table sideBySide(List<SeedResult> authors, List<SeedResult> clean, List<String> methods) {
+    StringColumn ms = StringColumn.create("method");
+    DoubleColumn[] c = new DoubleColumn[] {DoubleColumn.create("TE paper"), DoubleColumn.create("TE authors'"),
+        DoubleColumn.create("TE clean"), DoubleColumn.create("NTLL paper"), DoubleColumn.create("NTLL authors'"),
+        DoubleColumn.create("NTLL clean"), DoubleColumn.create("TE sd authors'"),
+        DoubleColumn.create("NTLL sd authors'")};
+    for (String m : methods) {
+      ms.append(m);
+      var paper = QpPaper.table1("mining", m);
+      c[0].append(paper.map(e -> e.te().mean() / 100).orElse(Double.NaN));
+      c[3].append(paper.map(e -> e.ntll().mean() / 1000).orElse(Double.NaN));
+      double[] ta = ofMethod(authors, m).stream().mapToDouble(MethodResult::te).toArray();
+      double[] na = ofMethod(authors, m).stream().mapToDouble(Protocol.authors()::ntll).toArray();
+      c[1].append(Summaries.mean(ta));
+      c[4].append(Summaries.mean(na));
+      c[2].append(Summaries.mean(ofMethod(clean, m).stream().mapToDouble(MethodResult::te).toArray()));
+      c[5].append(Summaries.mean(ofMethod(clean, m).stream().mapToDouble(Protocol.clean()::ntll).toArray()));
+      c[6].append(Protocol.authors().sd(ta));
+      c[7].append(Protocol.authors().sd(na));
+    }
+    return Table.create("Mining: paper | ours, authors' protocol | ours, clean protocol", ms, c[0], c[1], c[2], c[3],
+        c[4], c[5], c[6], c[7]);
+  }
+
+  /** {@code base} with each switch flipped alone, by switch name (for an explanation table). */
+  public static Map<String, Protocol> singleSwitches(Protocol base) {
+    Map<String, Protocol> out = new java.util.LinkedHashMap<>();
+    out.put("yearSplit", base.withYearSplit(!base.yearSplit()));
+    out.put("authorsCounts", base.withAuthorsCounts(!base.authorsCounts()));
+    out.put("gpyStart", base.withGpyStart(!base.gpyStart()));
+    out.put("vbMeanFunction", base.withVbMeanFunction(!base.vbMeanFunction()));
+    out.put("exactNtll", base.withExactNtll(!base.exactNtll()));
+    out.put("populationSd", base.withPopulationSd(!base.populationSd()));
+    return out;
+  }
+
+  /**
+   * Explanation table: per switch flipped alone from {@code base} and per method, mean TE and NTLL under
+   * {@code base} and with the switch flipped (each under its own protocol's definitions) and the change.
+   * {@code flipped} maps a switch name of {@link #singleSwitches} to the results of that protocol.
+   */
+  public static Table switchEffects(Protocol base, List<SeedResult> baseResults,
+      Map<String, List<SeedResult>> flipped, List<String> methods) {
+    Map<String, Protocol> protocols = singleSwitches(base);
+    StringColumn sw = StringColumn.create("switch flipped");
+    StringColumn ms = StringColumn.create("method");
+    DoubleColumn seeds = DoubleColumn.create("seeds");
+    DoubleColumn dte = DoubleColumn.create("Δ TE");
+    DoubleColumn dnt = DoubleColumn.create("Δ NTLL");
+    DoubleColumn te0 = DoubleColumn.create("TE base");
+    DoubleColumn nt0 = DoubleColumn.create("NTLL base");
+    flipped.forEach((name, rs) -> {
+      Protocol p = protocols.get(name);
+      if (p == null) {
+        throw new IllegalArgumentException("unknown switch '" + name + "' (known: " + protocols.keySet() + ")");
+      }
+      for (String m : methods) {
+        double[] tb = ofMethod(baseResults, m).stream().mapToDouble(MethodResult::te).toArray();
+        double[] nb = ofMethod(baseResults, m).stream().mapToDouble(base::ntll).toArray();
+        double[] tf = ofMethod(rs, m).stream().mapToDouble(MethodResult::te).toArray();
+        double[] nf = ofMethod(rs, m).stream().mapToDouble(p::ntll).toArray();
+        if (tf.length == 0) {
+          continue;
+        }
+        sw.append(name);
+        ms.append(m);
+        seeds.append(tf.length);
+        te0.append(Summaries.mean(tb));
+        nt0.append(Summaries.mean(nb));
+        dte.append(Summaries.mean(tf) - Summaries.mean(tb));
+        dnt.append(Summaries.mean(nf) - Summaries.mean(nb));
+      }
+    });
+    return Table.create("effect of each difference alone (from the " + base.name() + " protocol)", sw, ms, seeds,
+        te0, dte, nt0, dnt);
   }
 
   private static List<MethodResult> ofMethod(List<SeedResult> results, String method) {

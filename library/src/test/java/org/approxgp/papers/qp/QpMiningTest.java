@@ -19,7 +19,8 @@ class QpMiningTest {
   @Test
   void splitsEventsNotYears() {
     QpMining.CoalSplit s = QpMining.split(0);
-    assertEquals(112, s.x().length);
+    assertEquals(112, s.xTrain().length);
+    assertEquals(112, s.xTest().length);
     assertEquals(112, s.trainCounts().length);
     assertEquals(112, s.testCounts().length);
     double tr = 0;
