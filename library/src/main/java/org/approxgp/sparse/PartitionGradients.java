@@ -18,6 +18,10 @@ import java.util.List;
  * ∂/∂ log ℓ = −Σ w (v/σ_n²)(−s_{2l} sin a_l + s_{2l+1} cos a_l) ε_lc x_c / ℓ_c / S (S = gradient samples; the
  * formulas are those of the {@link Svbssgp} class comment). A strategy <em>adds</em> the terms of the draws to
  * {@code acc}; the run resets the entries it needs reset.
+ *
+ * <p>Summation order (part of the contract): each draw's term is summed on its own, from zero, over its rows in
+ * the given order by {@link #addRows}, and the draws' terms are added to {@code acc} in draw order by
+ * {@link #addInOrder}. Strategies that keep to it give the same bits on the same JVM.
  */
 @FunctionalInterface
 public interface PartitionGradients {
@@ -54,6 +58,17 @@ public interface PartitionGradients {
     /** The accumulator length 2 + D + d (D = m·d + 2m). */
     public int accumulatorLength() {
       return 2 + m * d + 2 * m + d;
+    }
+  }
+
+  /**
+   * {@code acc[j] += term[j]} for every j: how every strategy adds one draw's term (summed on its own from zero by
+   * {@link #addRows}) to the running sums, draw after draw in draw order, so that strategies that sum different
+   * draws in different places still give the same bits.
+   */
+  static void addInOrder(double[] term, double[] acc) {
+    for (int j = 0; j < acc.length; j++) {
+      acc[j] += term[j];
     }
   }
 

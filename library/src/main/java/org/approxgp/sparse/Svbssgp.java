@@ -586,18 +586,25 @@ public final class Svbssgp {
       }
     }
 
-    /** The default {@link PartitionGradients}: the terms summed in this JVM, draw after draw, row after row. */
+    /**
+     * The default {@link PartitionGradients}: in this JVM, each drawn partition's term summed on its own (row after
+     * row, from zero) and then added to the running sums in draw order ({@link PartitionGradients#addInOrder}), the
+     * grouping a distributed strategy can reproduce exactly.
+     */
     private void addLocally(PartitionGradients.Point at, List<PartitionGradients.Draw> list, double[] sums) {
       double[] x = train.x();
       double[] y = train.y();
+      double[] term = new double[sums.length];
       for (PartitionGradients.Draw draw : list) {
+        Arrays.fill(term, 0);
         if (draw.rows() == null) {
           int k = draw.partition();
           PartitionGradients.addRows(at, x, y, parts.rows(), parts.start()[k], parts.start()[k + 1], draw.weight(),
-              sums);
+              term);
         } else {
-          PartitionGradients.addRows(at, x, y, draw.rows(), 0, draw.rows().length, draw.weight(), sums);
+          PartitionGradients.addRows(at, x, y, draw.rows(), 0, draw.rows().length, draw.weight(), term);
         }
+        PartitionGradients.addInOrder(term, sums);
       }
     }
 
