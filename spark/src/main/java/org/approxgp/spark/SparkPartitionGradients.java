@@ -6,12 +6,14 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.approxgp.data.RegressionData;
 import org.approxgp.sparse.PartitionGradients;
+import org.approxgp.sparse.PartitionGradientsProvider;
 import org.approxgp.sparse.Svbssgp;
 
 /**
@@ -200,6 +202,26 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
       }
       return out.iterator();
     };
+  }
+
+  /**
+   * The {@code spark} engine of {@link PartitionGradientsProvider} ({@code approxgp regress --model svbssgp
+   * --engine spark}), registered in {@code META-INF/services}: the active Spark context, or one created on
+   * {@code master} (null: {@code spark-submit}'s, else embedded {@code local[*]}) that lives until the JVM exits.
+   */
+  public static final class Provider implements PartitionGradientsProvider {
+
+    @Override
+    public String engine() {
+      return "spark";
+    }
+
+    @Override
+    public PartitionGradients create(RegressionData train, int[] partitionOfRow, String master) {
+      JavaSparkContext sc =
+          JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(SparkTrialExecutor.conf(master)));
+      return of(sc, train, partitionOfRow);
+    }
   }
 
   /** Drops the cached blocks. */

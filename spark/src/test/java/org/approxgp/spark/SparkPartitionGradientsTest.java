@@ -4,13 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Random;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.approxgp.cli.Main;
 import org.approxgp.data.RegressionData;
 import org.approxgp.sparse.Svbssgp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -88,6 +95,47 @@ class SparkPartitionGradientsTest {
       }
       assertArrayEquals(local.parameters(), remote.parameters(), "parameters after 4 steps");
     }
+  }
+
+  /** Writes x and y as a CSV with a header (x0…, y). */
+  private static void writeCsv(Path file, RegressionData data) throws IOException {
+    StringBuilder sb = new StringBuilder();
+    for (int c = 0; c < data.d(); c++) {
+      sb.append("x").append(c).append(',');
+    }
+    sb.append("y\n");
+    for (int i = 0; i < data.n(); i++) {
+      for (int c = 0; c < data.d(); c++) {
+        sb.append(data.x(i, c)).append(',');
+      }
+      sb.append(data.y()[i]).append('\n');
+    }
+    Files.writeString(file, sb.toString());
+  }
+
+  /**
+   * {@code approxgp regress --model svbssgp --engine spark} (the service-loaded provider, on this class's active
+   * context; the command fails if the provider is not found) writes the same predictions file as
+   * {@code --engine local}, byte for byte.
+   */
+  @Test
+  void regressCommandOnSparkWritesTheLocalPredictions(@TempDir Path dir) throws IOException {
+    Path train = dir.resolve("train.csv");
+    Path test = dir.resolve("test.csv");
+    writeCsv(train, data(400, 2, 21));
+    writeCsv(test, data(50, 2, 22));
+    String[] files = new String[2];
+    String[] engines = {"local", "spark"};
+    for (int e = 0; e < 2; e++) {
+      Path out = dir.resolve(engines[e] + ".csv");
+      StringWriter err = new StringWriter();
+      int code = Main.run(new PrintWriter(err), "regress", "--model", "svbssgp", "--train", train.toString(),
+          "--test", test.toString(), "--target", "y", "--iterations", "6", "--features", "10", "--partitions", "8",
+          "--minibatch", "0", "--seed", "4", "--engine", engines[e], "--out", out.toString());
+      assertEquals(0, code, engines[e] + ": " + err);
+      files[e] = Files.readString(out);
+    }
+    assertEquals(files[0], files[1]);
   }
 
   @Test
