@@ -68,6 +68,11 @@ import org.approxgp.optimize.Adam;
  * min(p, 10a) randomly drawn partitions (reweighted), and the default σ_n² is that fit's mean squared
  * residual.
  *
+ * <p><b>Where the data terms are summed.</b> Each draw's term (p/a)·F_i is summed on its own and the terms are added
+ * in draw order; the sum is delegated to a {@link PartitionGradients} strategy (default: in this JVM; the
+ * {@code approxgp-spark} module runs it as a Spark job over the partitioned rows, with the same bits). The run
+ * makes every random draw itself, so the strategy does not change the draws.
+ *
  * <p><b>Prediction</b> (Proposition 1, §4.2): see {@link #predict(RegressionData, int[], double, int, long)}.
  *
  * <p><b>Memory.</b> Nothing of size n × m is formed: features are computed row by row inside the loops
