@@ -15,6 +15,7 @@ import org.approxgp.data.RegressionData;
 import org.approxgp.data.Standardizer;
 import org.approxgp.data.TargetKind;
 import org.approxgp.papers.svbssgp.SvbssgpDriver;
+import org.approxgp.sparse.PartitionGradientsProvider;
 import org.approxgp.sparse.RegressionPrediction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -79,6 +80,15 @@ final class RegressCommand implements Callable<Integer> {
 
   @Option(names = "--seed", defaultValue = "0", description = "random seed (default 0)")
   long seed;
+
+  @Option(names = "--engine", defaultValue = "local", paramLabel = "local|spark",
+      description = "svbssgp: where each step's partition terms are summed: this JVM (default) or a Spark job "
+          + "(bin/approxgp adds the spark module; same predictions, bit for bit, on one JDK)")
+  String engine;
+
+  @Option(names = "--master", paramLabel = "URL",
+      description = "Spark master URL (default: spark-submit's, else embedded local[*]); --engine spark only")
+  String master;
 
   @Option(names = "--out", required = true, paramLabel = "PRED.csv", description = "mean,variance per TEST row")
   Path out;
@@ -153,6 +163,12 @@ final class RegressCommand implements Callable<Integer> {
     SvbssgpDriver.Settings settings = new SvbssgpDriver.Settings(model, features, p,
         "dtc".equals(model) || "pic".equals(model) ? inducing : 1, iterations, gamma, samples, traceEvery, false, 0,
         seed, minibatch != null ? minibatch : -1);
+    PartitionGradientsProvider.Factory gradients;
+    try {
+      gradients = PartitionGradientsProvider.forEngine(engine, master);
+    } catch (IllegalArgumentException e) {
+      throw CliException.badInput("--engine " + engine + ": " + e.getMessage());
+    }
     RegressionPrediction pred;
     try {
       pred = SvbssgpDriver.fit(trainData, testData, settings, (it, obj, prediction) -> {
@@ -170,7 +186,7 @@ final class RegressCommand implements Callable<Integer> {
         }
         trace.add(new TracePoint(it, obj, rmse, (System.nanoTime() - t0) * 1e-9 - testSeconds[0]));
         progress.at(Math.min(it, iterations));
-      }).prediction();
+      }, gradients).prediction();
     } catch (IllegalArgumentException | ArithmeticException e) {
       progress.done();
       throw new CliException(model + " failed: " + e.getMessage(), 1);
@@ -306,6 +322,12 @@ final class RegressCommand implements Callable<Integer> {
     }
     if (traceEvery < 1) {
       throw CliException.badInput("--trace-every must be >= 1, got " + traceEvery);
+    }
+    if (!"local".equalsIgnoreCase(engine.strip()) && !"svbssgp".equals(model)) {
+      throw CliException.badInput("--engine " + engine + " is for --model svbssgp only");
+    }
+    if (master != null && "local".equalsIgnoreCase(engine.strip())) {
+      throw CliException.badInput("--master needs --engine spark");
     }
   }
 }

@@ -1,6 +1,8 @@
 package org.approxgp.sparse;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
@@ -65,6 +67,11 @@ import org.approxgp.optimize.Adam;
  * (b_s, M_ss) is the exact Gaussian posterior of s given θ = b_θ on the rows of
  * min(p, 10a) randomly drawn partitions (reweighted), and the default σ_n² is that fit's mean squared
  * residual.
+ *
+ * <p><b>Where the data terms are summed.</b> Each draw's term (p/a)·F_i is summed on its own and the terms are added
+ * in draw order; the sum is delegated to a {@link PartitionGradients} strategy (default: in this JVM; the
+ * {@code approxgp-spark} module runs it as a Spark job over the partitioned rows, with the same bits). The run
+ * makes every random draw itself, so the strategy does not change the draws.
  *
  * <p><b>Prediction</b> (Proposition 1, §4.2): see {@link #predict(RegressionData, int[], double, int, long)}.
  *
@@ -310,7 +317,17 @@ public final class Svbssgp {
    * @param partitionOfRow partition label 0…p−1 of every training row (p = largest label + 1)
    */
   public static Svbssgp fit(RegressionData train, int[] partitionOfRow, Options options, IterationListener listener) {
-    Training t = start(train, partitionOfRow, options);
+    return fit(train, partitionOfRow, options, listener, null);
+  }
+
+  /**
+   * As {@link #fit(RegressionData, int[], Options, IterationListener)}, the data terms of each gradient (Theorem 1)
+   * summed by {@code gradients} (null: in this JVM; see {@link #start(RegressionData, int[], Options,
+   * PartitionGradients)}).
+   */
+  public static Svbssgp fit(RegressionData train, int[] partitionOfRow, Options options, IterationListener listener,
+      PartitionGradients gradients) {
+    Training t = start(train, partitionOfRow, options, gradients);
     long t0 = System.nanoTime();
     for (int it = 0; it < options.iterations(); it++) {
       double elbo = t.step();
@@ -321,7 +338,16 @@ public final class Svbssgp {
 
   /** A training run positioned before its first step, for callers that predict between steps. */
   public static Training start(RegressionData train, int[] partitionOfRow, Options options) {
-    return new Training(train, partitionOfRow, options);
+    return start(train, partitionOfRow, options, null);
+  }
+
+  /**
+   * A training run whose data terms (Theorem 1) are summed by {@code gradients} (null: in this JVM). The strategy
+   * must hold the same training rows and partition labels as {@code train} and {@code partitionOfRow}.
+   */
+  public static Training start(RegressionData train, int[] partitionOfRow, Options options,
+      PartitionGradients gradients) {
+    return new Training(train, partitionOfRow, options, gradients);
   }
 
   /** Row indices grouped by partition: rows of partition k are {@code rows[start[k] … start[k+1])}. */
@@ -377,13 +403,13 @@ public final class Svbssgp {
     private final double[] alpha;
     private final double[] gAlpha;
     private final double[] scratchM;
-    private final double[] cosBuf;
-    private final double[] sinBuf;
     private final double[] invEll;
-    private final double[] gEll;
+    private final double[] acc; // PartitionGradients' accumulator
+    private final List<PartitionGradients.Draw> draws = new ArrayList<>();
+    private final PartitionGradients gradients;
     private int iteration;
 
-    private Training(RegressionData train, int[] partitionOfRow, Options options) {
+    private Training(RegressionData train, int[] partitionOfRow, Options options, PartitionGradients gradients) {
       Objects.requireNonNull(train, "train");
       Objects.requireNonNull(options, "options");
       if (!train.hasTargets() || train.n() == 0) {
@@ -418,10 +444,9 @@ public final class Svbssgp {
       this.alpha = new double[dim];
       this.gAlpha = new double[dim];
       this.scratchM = new double[nTri];
-      this.cosBuf = new double[m];
-      this.sinBuf = new double[m];
       this.invEll = new double[d];
-      this.gEll = new double[d];
+      this.acc = new double[2 + dim + d];
+      this.gradients = gradients != null ? gradients : this::addLocally;
       this.rng = RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {options.seed(), 0x5b55L});
       this.normal = ZigguratSampler.NormalizedGaussian.of(rng);
 
@@ -566,6 +591,28 @@ public final class Svbssgp {
       }
     }
 
+    /**
+     * The default {@link PartitionGradients}: in this JVM, each drawn partition's term summed on its own (row after
+     * row, from zero) and then added to the running sums in draw order ({@link PartitionGradients#addInOrder}), the
+     * grouping a distributed strategy can reproduce exactly.
+     */
+    private void addLocally(PartitionGradients.Point at, List<PartitionGradients.Draw> list, double[] sums) {
+      double[] x = train.x();
+      double[] y = train.y();
+      double[] term = new double[sums.length];
+      for (PartitionGradients.Draw draw : list) {
+        Arrays.fill(term, 0);
+        if (draw.rows() == null) {
+          int k = draw.partition();
+          PartitionGradients.addRows(at, x, y, parts.rows(), parts.start()[k], parts.start()[k + 1], draw.weight(),
+              term);
+        } else {
+          PartitionGradients.addRows(at, x, y, draw.rows(), 0, draw.rows().length, draw.weight(), term);
+        }
+        PartitionGradients.addInOrder(term, sums);
+      }
+    }
+
     /** Index in η of M_ij (j ≤ i); for i = j it holds log M_ii. */
     private int triIndex(int i, int j) {
       return dim + i * (i + 1) / 2 + j;
@@ -633,7 +680,7 @@ public final class Svbssgp {
     }
 
     /** A copy of η (layout in the class comment); for tests and checkpoints. */
-    double[] parameters() {
+    public double[] parameters() {
       return eta.clone();
     }
 
@@ -659,6 +706,20 @@ public final class Svbssgp {
     }
 
     /**
+     * One stochastic gradient of L with respect to η at the current η, its draws from a generator seeded by
+     * {@code seed} (not the run's own, so the run is not changed); for comparing strategies and for tests.
+     *
+     * @param out receives the gradient (length {@code parameters().length})
+     * @return the matching estimate of L
+     */
+    public double gradientEstimate(long seed, double[] out) {
+      if (out.length != eta.length) {
+        throw new IllegalArgumentException("need " + eta.length + " gradient entries");
+      }
+      return stochasticGradient(RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {seed, 0x96adL}), out);
+    }
+
+    /**
      * The stochastic gradient of L with respect to η (Appendix G, eq. 22, with minibatch reweighting), written
      * to {@code out}; η is not changed. Draws from {@code random} only.
      *
@@ -677,9 +738,7 @@ public final class Svbssgp {
       for (int c = 0; c < d; c++) {
         invEll[c] = Math.exp(-eta[iEll + c]);
       }
-      Arrays.fill(gEll, 0);
-      double[] x = train.x();
-      double[] y = train.y();
+      Arrays.fill(acc, 0);
       int[] start = parts.start();
       // M's entries, diagonal exponentiated, packed like η
       int nTri = scratchM.length;
@@ -703,9 +762,11 @@ public final class Svbssgp {
           }
           alpha[i] = s;
         }
-        Arrays.fill(gAlpha, 0);
-        double dataTerm = 0;
-        // Data part: (p/a) Σ_k F_{i_k} (Theorem 1, eq. 22), rows subsampled with weight |X_i|/B.
+        Arrays.fill(acc, 0, 2 + dim, 0); // data term and ∂/∂α per sample; ∂/∂ log σ_n², ∂/∂ log ℓ run on
+        acc[1] = gNoise;
+        // Data part: (p/a) Σ_k F_{i_k} (Theorem 1, eq. 22), rows subsampled with weight |X_i|/B; the draws are
+        // made here, the terms summed by the strategy (PartitionGradients).
+        draws.clear();
         for (int draw = 0; draw < a; draw++) {
           int part = random.nextInt(p);
           int lo = start[part];
@@ -714,6 +775,7 @@ public final class Svbssgp {
             continue;
           }
           int take = options.minibatch() == 0 || options.minibatch() >= size ? size : options.minibatch();
+          int[] rows = null;
           if (take < size) {
             for (int t = 0; t < take; t++) {
               int u = lo + t + random.nextInt(size - t);
@@ -721,42 +783,17 @@ public final class Svbssgp {
               order[lo + t] = order[u];
               order[u] = tmp;
             }
+            rows = Arrays.copyOfRange(order, lo, lo + take);
           }
-          double w = (double) p / a * size / take;
-          for (int t = 0; t < take; t++) {
-            int row = order[lo + t];
-            int off = row * d;
-            double f = 0;
-            // v = y − φ_θ(x)ᵀ s (Theorem 1)
-            for (int l = 0; l < m; l++) {
-              double arg = 0;
-              for (int c = 0; c < d; c++) {
-                arg += alpha[l * d + c] * x[off + c] * invEll[c];
-              }
-              cosBuf[l] = Math.cos(arg);
-              sinBuf[l] = Math.sin(arg);
-              f += alpha[md + 2 * l] * cosBuf[l] + alpha[md + 2 * l + 1] * sinBuf[l];
-            }
-            double v = y[row] - f;
-            dataTerm += w * (-0.5 * v * v / noise - logNorm);
-            gNoise += w * (0.5 * v * v / noise - 0.5) / samples;
-            double coef = w * v / noise;
-            for (int l = 0; l < m; l++) {
-              double cs = cosBuf[l];
-              double sn = sinBuf[l];
-              gAlpha[md + 2 * l] += coef * cs;
-              gAlpha[md + 2 * l + 1] += coef * sn;
-              // arg_l = Σ_c ε_lc x_c / ℓ_c: ∂v/∂ε_lc = −(−s_{2l} sin + s_{2l+1} cos) x_c / ℓ_c and
-              // ∂v/∂ log ℓ_c = (−s_{2l} sin + s_{2l+1} cos) ε_lc x_c / ℓ_c
-              double g = coef * (-alpha[md + 2 * l] * sn + alpha[md + 2 * l + 1] * cs);
-              for (int c = 0; c < d; c++) {
-                double u = g * x[off + c] * invEll[c];
-                gAlpha[l * d + c] += u;
-                gEll[c] -= u * alpha[l * d + c] / samples;
-              }
-            }
-          }
+          draws.add(new PartitionGradients.Draw(part, rows, (double) p / a * size / take));
         }
+        if (!draws.isEmpty()) {
+          gradients.add(new PartitionGradients.Point(m, d, alpha, invEll, noise, logNorm, samples), draws, acc);
+        }
+        double dataTerm = acc[0];
+        gNoise = acc[1];
+        double[] gAlpha = this.gAlpha;
+        System.arraycopy(acc, 2, gAlpha, 0, dim);
         // Prior part: ∇_α log p(α) = −blkdiag(I, Λ⁻¹) α (Appendix D, with p(ε) = N(0, I)). The log-density of θ
         // itself is that of ε minus Σ log(2π ℓ_c) per frequency (the Jacobian), which cancels against the same
         // term of q's entropy in θ-space, so L is the same in either coordinate system.
@@ -794,7 +831,7 @@ public final class Svbssgp {
       if (options.learnHyperparameters()) {
         out[iNoise] = gNoise;
         out[iSignal] = gSignal;
-        System.arraycopy(gEll, 0, out, iEll, d);
+        System.arraycopy(acc, 2 + dim, out, iEll, d);
       }
       return elbo;
     }

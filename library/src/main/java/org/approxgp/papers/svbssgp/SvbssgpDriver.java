@@ -13,6 +13,7 @@ import org.approxgp.sparse.KMeans;
 import org.approxgp.sparse.Pic;
 import org.approxgp.sparse.RegressionPrediction;
 import org.approxgp.sparse.Ssgp;
+import org.approxgp.sparse.PartitionGradientsProvider;
 import org.approxgp.sparse.Svbssgp;
 import org.approxgp.sparse.Vssgp;
 
@@ -187,6 +188,15 @@ public final class SvbssgpDriver {
    * models are configured: {@link #run} and {@code approxgp regress} both call it.
    */
   public static Fitted fit(RegressionData train, RegressionData test, Settings s, Observer observer) {
+    return fit(train, test, s, observer, null);
+  }
+
+  /**
+   * As {@link #fit(RegressionData, RegressionData, Settings, Observer)}, sVBSSGP's data terms summed by the
+   * strategy {@code gradients} builds (null: in this JVM; ignored by the other methods).
+   */
+  public static Fitted fit(RegressionData train, RegressionData test, Settings s, Observer observer,
+      PartitionGradientsProvider.Factory gradients) {
     int n = train.n();
     if (s.partitions() > n || s.inducing() > n) {
       throw new IllegalArgumentException("p = " + s.partitions() + " or M = " + s.inducing() + " exceeds the "
@@ -213,7 +223,8 @@ public final class SvbssgpDriver {
         Svbssgp.Options o = Svbssgp.Options.builder().m(s.features() / 2).iterations(s.iterations())
             .gamma(s.gamma()).predictiveSamples(s.samples()).minibatch(Math.max(s.minibatch(), 0)).seed(s.seed())
             .build();
-        Svbssgp.Training t = Svbssgp.start(train, p.train(), o);
+        Svbssgp.Training t = Svbssgp.start(train, p.train(), o,
+            gradients == null ? null : gradients.create(train, p.train()));
         loop(s, t::step, () -> t.current().predict(test, p.test()), observer);
         return new Fitted(t.current().predict(test, p.test()), s.iterations(), p.sizes());
       }

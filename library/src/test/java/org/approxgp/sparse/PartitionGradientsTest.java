@@ -1,0 +1,72 @@
+package org.approxgp.sparse;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import org.approxgp.data.RegressionData;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The {@link PartitionGradients} seam: a strategy written from the interface's contract alone (each draw summed on
+ * its own by {@code addRows}, added in draw order by {@code addInOrder}, rows looked up by partition label) gives
+ * the default's gradients and steps bit for bit; engine look-up.
+ */
+class PartitionGradientsTest {
+
+  /** The contract, from the labels only: rows of a partition in increasing order, or the drawn rows. */
+  private static PartitionGradients fromContract(RegressionData train, int[] labels, int[] calls) {
+    return (at, draws, acc) -> {
+      calls[0]++;
+      for (PartitionGradients.Draw draw : draws) {
+        int[] rows = draw.rows();
+        if (rows == null) {
+          rows = java.util.stream.IntStream.range(0, labels.length).filter(i -> labels[i] == draw.partition())
+              .toArray();
+        }
+        double[] term = new double[acc.length];
+        PartitionGradients.addRows(at, train.x(), train.y(), rows, 0, rows.length, draw.weight(), term);
+        PartitionGradients.addInOrder(term, acc);
+      }
+    };
+  }
+
+  @ParameterizedTest(name = "minibatch {0}, gradient samples {1}")
+  @CsvSource({"0, 1", "0, 3", "12, 2"})
+  void aStrategyKeepingTheContractGivesTheDefaultsBits(int minibatch, int samples) {
+    RegressionData train = SvbssgpTest.synthetic(300, 2, 0.1, 8);
+    int[] labels = SvbssgpTest.blocksOnX1(train, 9);
+    Svbssgp.Options o = Svbssgp.Options.builder().m(4).partitionsPerIteration(4).minibatch(minibatch)
+        .gradientSamples(samples).seed(5).build();
+    int[] calls = {0};
+    Svbssgp.Training local = Svbssgp.start(train, labels, o);
+    Svbssgp.Training other = Svbssgp.start(train, labels, o, fromContract(train, labels, calls));
+    double[] gl = new double[local.parameters().length];
+    double[] go = new double[gl.length];
+    assertEquals(local.gradientEstimate(3, gl), other.gradientEstimate(3, go));
+    assertArrayEquals(gl, go);
+    assertEquals(samples, calls[0], "one call per gradient sample");
+    for (int it = 0; it < 5; it++) {
+      assertEquals(local.step(), other.step(), "bound estimate at step " + (it + 1));
+    }
+    assertArrayEquals(local.parameters(), other.parameters());
+    assertTrue(Arrays.stream(gl).anyMatch(v -> v != 0), "a gradient");
+  }
+
+  @Test
+  void engineLookUp() {
+    assertNull(PartitionGradientsProvider.forEngine("local", null));
+    assertNull(PartitionGradientsProvider.forEngine(" Local ", null));
+    assertThrows(IllegalArgumentException.class, () -> PartitionGradientsProvider.forEngine("local", "local[2]"));
+    // the core's test class path has no approxgp-spark module
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> PartitionGradientsProvider.forEngine("spark", null));
+    assertTrue(e.getMessage().contains("approxgp-spark"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> PartitionGradientsProvider.forEngine("dask", null));
+  }
+}

@@ -1,0 +1,237 @@
+package org.approxgp.spark;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.broadcast.Broadcast;
+import org.approxgp.data.RegressionData;
+import org.approxgp.sparse.PartitionGradients;
+import org.approxgp.sparse.PartitionGradientsProvider;
+import org.approxgp.sparse.Svbssgp;
+
+/**
+ * sVBSSGP's data terms (Hoang, Hoang &amp; Low, AAAI 2017, Theorem 1 and Appendix G eq. 22) computed as a Spark job:
+ * the training rows, grouped by sVBSSGP partition, are a cached RDD of blocks (one block per non-empty partition,
+ * consecutive partitions grouped into Spark partitions); per gradient sample the driver broadcasts the point of
+ * evaluation (α, 1/ℓ, σ_n²) and the draws, each drawn partition's term F_i is summed by the task that holds its
+ * block ({@link PartitionGradients#addRows}, the same per-row operations as the in-JVM path), and the driver adds
+ * the per-draw sums to the accumulator in draw order ({@link PartitionGradients#addInOrder}) — the grouping of the
+ * in-JVM default, so the estimate has the same bits as the single-machine one on the same JDK (Math.sin and
+ * Math.cos may differ in the last bit between JVMs of a heterogeneous cluster).
+ *
+ * <p>Use with {@link Svbssgp#start(RegressionData, int[], Svbssgp.Options, PartitionGradients)} or
+ * {@link Svbssgp#fit(RegressionData, int[], Svbssgp.Options, org.approxgp.sparse.IterationListener,
+ * PartitionGradients)} with the same rows and labels. Not thread-safe (one training run at a time).
+ */
+public final class SparkPartitionGradients implements PartitionGradients, AutoCloseable {
+
+  private final JavaSparkContext sc;
+  private final JavaRDD<Block> blocks;
+  private final int partitions;
+  private final int rows;
+  private long jobs;
+
+  /** The rows of one sVBSSGP partition: global row indices (increasing), inputs row-major, targets. */
+  record Block(int partition, int[] rows, double[] x, double[] y) implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** The per-draw sums of one task: the draw's index in the list and its accumulator. */
+  record DrawSum(int index, double[] sums) implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  private SparkPartitionGradients(JavaSparkContext sc, JavaRDD<Block> blocks, int partitions, int rows) {
+    this.sc = sc;
+    this.blocks = blocks;
+    this.partitions = partitions;
+    this.rows = rows;
+  }
+
+  /** {@link #of(JavaSparkContext, RegressionData, int[], int)} with sc's default parallelism as the slice count. */
+  public static SparkPartitionGradients of(JavaSparkContext sc, RegressionData train, int[] partitionOfRow) {
+    return of(sc, train, partitionOfRow, sc.defaultParallelism());
+  }
+
+  /**
+   * Distributes {@code train}, grouped by {@code partitionOfRow} (labels 0…p−1, as for sVBSSGP), into
+   * min(slices, non-empty partitions) Spark partitions of consecutive sVBSSGP partitions, cached.
+   */
+  public static SparkPartitionGradients of(JavaSparkContext sc, RegressionData train, int[] partitionOfRow,
+      int slices) {
+    Objects.requireNonNull(sc, "sc");
+    if (!train.hasTargets() || partitionOfRow == null || partitionOfRow.length != train.n()) {
+      throw new IllegalArgumentException("need training rows with targets and one partition label per row");
+    }
+    if (slices < 1) {
+      throw new IllegalArgumentException("need at least one slice, got " + slices);
+    }
+    int p = 0;
+    for (int label : partitionOfRow) {
+      if (label < 0) {
+        throw new IllegalArgumentException("partition labels must be >= 0, got " + label);
+      }
+      p = Math.max(p, label + 1);
+    }
+    int d = train.d();
+    int[] count = new int[p];
+    for (int label : partitionOfRow) {
+      count[label]++;
+    }
+    int[][] members = new int[p][];
+    for (int k = 0; k < p; k++) {
+      members[k] = new int[count[k]];
+    }
+    int[] fill = new int[p];
+    for (int i = 0; i < partitionOfRow.length; i++) {
+      members[partitionOfRow[i]][fill[partitionOfRow[i]]++] = i;
+    }
+    double[] x = train.x();
+    double[] y = train.y();
+    List<Block> list = new ArrayList<>();
+    for (int k = 0; k < p; k++) {
+      int[] r = members[k];
+      if (r.length == 0) {
+        continue;
+      }
+      double[] bx = new double[r.length * d];
+      double[] by = new double[r.length];
+      for (int t = 0; t < r.length; t++) {
+        System.arraycopy(x, r[t] * d, bx, t * d, d);
+        by[t] = y[r[t]];
+      }
+      list.add(new Block(k, r, bx, by));
+    }
+    JavaRDD<Block> rdd = sc.parallelize(list, Math.min(slices, list.size())).cache();
+    return new SparkPartitionGradients(sc, rdd, p, train.n());
+  }
+
+  /** Number of sVBSSGP partitions p of the distributed data. */
+  public int partitions() {
+    return partitions;
+  }
+
+  /** Number of training rows held. */
+  public int rows() {
+    return rows;
+  }
+
+  /** Number of Spark partitions of the cached block RDD. */
+  public int slices() {
+    return blocks.getNumPartitions();
+  }
+
+  /** Spark jobs run so far (one per call of {@link #add}). */
+  public long jobs() {
+    return jobs;
+  }
+
+  @Override
+  public void add(Point at, List<Draw> draws, double[] acc) {
+    if (acc.length != at.accumulatorLength()) {
+      throw new IllegalArgumentException("accumulator of length " + acc.length + ", need " + at.accumulatorLength());
+    }
+    for (Draw draw : draws) {
+      if (draw.partition() < 0 || draw.partition() >= partitions) {
+        throw new IllegalArgumentException("drawn partition " + draw.partition() + " outside 0.." + (partitions - 1));
+      }
+    }
+    Broadcast<Point> point = sc.broadcast(at);
+    Broadcast<ArrayList<Draw>> drawn = sc.broadcast(new ArrayList<>(draws));
+    List<DrawSum> sums;
+    try {
+      sums = new ArrayList<>(blocks.mapPartitions(termsOf(point, drawn)).collect());
+      jobs++;
+    } finally {
+      point.destroy();
+      drawn.destroy();
+    }
+    if (sums.size() != draws.size()) {
+      throw new IllegalStateException(sums.size() + " partition terms for " + draws.size()
+          + " draws: the distributed data does not match the training run's partitions");
+    }
+    // the driver adds the draws' terms in draw order, as the in-JVM loop does
+    sums.sort(Comparator.comparingInt(DrawSum::index));
+    for (DrawSum s : sums) {
+      PartitionGradients.addInOrder(s.sums(), acc);
+    }
+  }
+
+  /** The task: for every block, the terms of every draw of its partition (Theorem 1's F_i, weighted). */
+  private static FlatMapFunction<java.util.Iterator<Block>, DrawSum> termsOf(Broadcast<Point> point,
+      Broadcast<ArrayList<Draw>> drawn) {
+    return it -> {
+      Point at = point.value();
+      List<Draw> list = drawn.value();
+      List<DrawSum> out = new ArrayList<>();
+      while (it.hasNext()) {
+        Block b = it.next();
+        int[] all = null;
+        for (int i = 0; i < list.size(); i++) {
+          Draw draw = list.get(i);
+          if (draw.partition() != b.partition()) {
+            continue;
+          }
+          double[] sums = new double[at.accumulatorLength()];
+          int[] local;
+          if (draw.rows() == null) {
+            if (all == null) {
+              all = new int[b.rows().length];
+              Arrays.setAll(all, t -> t);
+            }
+            local = all;
+          } else {
+            local = new int[draw.rows().length];
+            for (int t = 0; t < local.length; t++) {
+              local[t] = Arrays.binarySearch(b.rows(), draw.rows()[t]);
+              if (local[t] < 0) {
+                throw new IllegalStateException("row " + draw.rows()[t] + " is not in partition " + b.partition());
+              }
+            }
+          }
+          PartitionGradients.addRows(at, b.x(), b.y(), local, 0, local.length, draw.weight(), sums);
+          out.add(new DrawSum(i, sums));
+        }
+      }
+      return out.iterator();
+    };
+  }
+
+  /**
+   * The {@code spark} engine of {@link PartitionGradientsProvider} ({@code approxgp regress --model svbssgp
+   * --engine spark}), registered in {@code META-INF/services}: the active Spark context, or one created on
+   * {@code master} (null: {@code spark-submit}'s, else embedded {@code local[*]}) that lives until the JVM exits.
+   */
+  public static final class Provider implements PartitionGradientsProvider {
+
+    @Override
+    public String engine() {
+      return "spark";
+    }
+
+    @Override
+    public PartitionGradients create(RegressionData train, int[] partitionOfRow, String master) {
+      JavaSparkContext sc =
+          JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(SparkTrialExecutor.conf(master)));
+      return of(sc, train, partitionOfRow);
+    }
+  }
+
+  /** Drops the cached blocks. */
+  @Override
+  public void close() {
+    blocks.unpersist(false);
+  }
+
+  @Override
+  public String toString() {
+    return "SparkPartitionGradients[p=" + partitions + ", rows=" + rows + ", slices=" + slices() + "]";
+  }
+}
