@@ -337,8 +337,12 @@ public final class QpTable1 {
     }
   }
 
-  /** The fold an EP fit belongs to: everything {@link #foldProblem} and the EP fit depend on. */
-  record FoldId(String dataset, String kernel, long seed, int fold) {}
+  /**
+   * The fold an EP fit belongs to: everything {@link #foldProblem} and the EP fit depend on (the protocol
+   * too: the authors' NumPy folds hold other rows under the same seed and fold number, and an entry left
+   * by a run whose QP trial was already stored must never reach a QP trial of the other protocol).
+   */
+  record FoldId(String dataset, String kernel, long seed, int fold, Protocol protocol) {}
 
   /**
    * EP optima handed from a fold's EP trial to its QP trial in the same JVM (QP starts at EP's optimum,
@@ -371,7 +375,7 @@ public final class QpTable1 {
     Kernel k0 = problem.kernel();
     double[][] xTest = fp.xTest();
     double[] yTest = fp.yTest();
-    FoldId id = new FoldId(key.dataset(), c.kernel(), key.seed(), key.fold());
+    FoldId id = new FoldId(key.dataset(), c.kernel(), key.seed(), key.fold(), c.protocol());
     // only a configuration that runs QP leaves EP optima for it to collect
     boolean share = reuseEp && c.methods().contains("qp");
     long t0 = System.nanoTime();

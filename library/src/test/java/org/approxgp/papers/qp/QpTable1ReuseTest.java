@@ -54,6 +54,21 @@ class QpTable1ReuseTest {
   }
 
   @Test
+  void anOptimumOfTheOtherProtocolIsNeverReused() {
+    // the authors' NumPy folds hold other rows under the same data set, seed and fold number
+    QpTable1.Config authors = CONFIG.withProtocol(QpTable1.Protocol.authors());
+    List<String> qpAuthorsRefit = comparable(QpTable1.trial(authors, key("qp", 0), false));
+    // a clean run whose QP row was already stored leaves EP's optimum behind ...
+    QpTable1.trial(CONFIG, key("ep", 0), true);
+    assertEquals(1, QpTable1.pendingEpOptima());
+    // ... which the authors' QP trial of the same fold number must not take
+    assertEquals(qpAuthorsRefit, comparable(QpTable1.trial(authors, key("qp", 0), true)));
+    assertEquals(1, QpTable1.pendingEpOptima(), "the clean optimum is still waiting for its own QP trial");
+    QpTable1.trial(CONFIG, key("qp", 0), true);
+    assertEquals(0, QpTable1.pendingEpOptima());
+  }
+
+  @Test
   void configurationWithoutQpLeavesNothingBehind() {
     QpTable1.Config epOnly = new QpTable1.Config(List.of("wine2"), List.of("ep"), "se-iso", 1, 1, false);
     QpTable1.trial(epOnly, key("ep", 0), true);
