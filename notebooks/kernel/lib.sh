@@ -124,8 +124,10 @@ PY
 # 3b. The JJava kernel instead (bin/lab --kernel jjava, bin/reproduce --kernel jjava). $1 is a directory
 # holding JJava's jjava.jar (its shaded kernel jar; e.g. an unzipped jjava-*-kernelspec.zip), or a Jupyter
 # data directory with such a kernel under kernels/*/. Compiles the JJava display hooks against that jar and
-# writes the kernelspec approxgp-jjava (same JUPYTER_PATH as approxgp-java), which runs jjava.jar with the
-# library, its deps and the hooks on JJAVA_CLASSPATH. Sets KERNEL_NAME. The user's JJava is not modified.
+# writes the kernelspec approxgp-jjava, which runs jjava.jar with the library, its deps and the hooks on
+# JJAVA_CLASSPATH. Its JUPYTER_PATH entry ($TARGET/jupyter-jjava) holds no approxgp-java, so JupyterLab, not
+# finding the notebooks' kernelspec (approxgp-java), starts the one kernel of their language (java) there.
+# Sets KERNEL_NAME. The user's JJava is not modified.
 install_jjava_kernel() {
   local home="$1" jar java_bin kjar="" d hooks_jar cp f
   [[ -d "$home" ]] || die "--jjava-home $home is not a directory"
@@ -153,7 +155,7 @@ install_jjava_kernel() {
   cp="$jar:$hooks_jar"
   for f in "$TARGET"/lib/*.jar; do cp+=":$f"; done
   KERNEL_NAME="approxgp-jjava"
-  local dir="$JUPYTER_DIR/kernels/$KERNEL_NAME"
+  local jdir="$TARGET/jupyter-jjava" dir="$TARGET/jupyter-jjava/kernels/$KERNEL_NAME"
   mkdir -p "$dir"
   # jjava-launcher.jar only re-executes `java [JJAVA_JVM_OPTS] --add-opens jdk.jshell/jdk.jshell=ALL-UNNAMED
   # -jar jjava.jar`; the kernelspec runs that command directly, with our JVM and the headless flag.
@@ -172,6 +174,6 @@ spec = {
 with open(path, "w") as f:
     json.dump(spec, f, indent=1)
 PY
-  export JUPYTER_PATH="$JUPYTER_DIR${JUPYTER_PATH:+:$JUPYTER_PATH}"
+  export JUPYTER_PATH="$jdir${JUPYTER_PATH:+:$JUPYTER_PATH}"
   say "kernel: $KERNEL_NAME (JJava $kjar) installed in $dir (via JUPYTER_PATH)"
 }
