@@ -119,24 +119,61 @@ with open(path, "w") as f:
 PY
   export JUPYTER_PATH="$JUPYTER_DIR${JUPYTER_PATH:+:$JUPYTER_PATH}"
   say "kernel: $KERNEL_NAME ($KERNEL_GAV) installed in $KERNEL_DIR (via JUPYTER_PATH)"
-  jjava_hooks
 }
 
-# Optional, for JJava users (pip install jjava): with JJAVA_JAR pointing at JJava's kernel jar,
-# compile the JJava display hooks and print the JJAVA_CLASSPATH to give that kernel. Not
-# exercised here (JJava is not installable on our build machines).
-jjava_hooks() {
-  [[ -n "${JJAVA_JAR:-}" ]] || return 0
-  [[ -f "$JJAVA_JAR" ]] || die "JJAVA_JAR=$JJAVA_JAR is not a file"
-  local jar classes="$TARGET/kernel/hooks-jjava" out="$TARGET/kernel/approxgp-display-jjava.jar"
-  jar=$(library_jar)
-  rm -rf "$classes" && mkdir -p "$classes"
-  javac --release 17 -nowarn -d "$classes" -cp "$JJAVA_JAR:$jar:$TARGET/lib/*" \
-    $(find "$HOOKS_SRC/jjava" -name '*.java') || die "compiling JJava display hooks failed"
-  cp -r "$HOOKS_SRC/jjava/META-INF" "$classes/"
-  (cd "$classes" && jar cf "$out" .)
-  local cp="$jar:$out" f
+# 3b. The JJava kernel instead (bin/lab --kernel jjava, bin/reproduce --kernel jjava). $1 is a directory
+# holding JJava's jjava.jar (its shaded kernel jar; e.g. an unzipped jjava-*-kernelspec.zip), or a Jupyter
+# data directory with such a kernel under kernels/*/. Compiles the JJava display hooks against that jar and
+# writes the kernelspec approxgp-jjava, which runs jjava.jar with the library, its deps and the hooks on
+# JJAVA_CLASSPATH. Its JUPYTER_PATH entry ($TARGET/jupyter-jjava) holds no approxgp-java, so JupyterLab, not
+# finding the notebooks' kernelspec (approxgp-java), starts the one kernel of their language (java) there.
+# Sets KERNEL_NAME. The user's JJava is not modified.
+install_jjava_kernel() {
+  local home="$1" jar java_bin kjar="" d hooks_jar cp f
+  [[ -d "$home" ]] || die "--jjava-home $home is not a directory"
+  for d in "$home" "$home"/kernels/*; do
+    if [[ -f "$d/jjava.jar" ]]; then kjar="$d/jjava.jar"; break; fi
+  done
+  [[ -n "$kjar" ]] || die "no jjava.jar in $home or $home/kernels/*/ (give the directory of JJava's kernelspec)"
+  kjar=$(cd "$(dirname "$kjar")" && pwd)/jjava.jar
+  jar=$(library_jar) || die "library jar missing; build first"
+  java_bin="${JAVA_HOME:+$JAVA_HOME/bin/java}"
+  [[ -n "$java_bin" && -x "$java_bin" ]] || java_bin=$(command -v java)
+  hooks_jar="$TARGET/kernel/approxgp-display-jjava.jar"
+  mkdir -p "$TARGET/kernel"
+  if [[ ! -f "$hooks_jar" || -n "$(find "$HOOKS_SRC/jjava" "$jar" "$kjar" -newer "$hooks_jar" -print -quit)" ]]; then
+    say "kernel: compiling display hooks for JJava ($kjar) ..."
+    local classes="$TARGET/kernel/hooks-jjava"
+    rm -rf "$classes" && mkdir -p "$classes"
+    javac --release 17 -nowarn -d "$classes" -cp "$kjar:$jar:$TARGET/lib/*" \
+      $(find "$HOOKS_SRC/jjava" -name '*.java') || die "compiling JJava display hooks failed"
+    cp -r "$HOOKS_SRC/jjava/META-INF" "$classes/"
+    (cd "$classes" && jar cf "$hooks_jar" .) || die "jar of JJava display hooks failed"
+  fi
+  # JJava adds JJAVA_CLASSPATH to JShell's class loader and loads extensions (the hooks) through a child of
+  # it, so cells and hooks share one copy of each class. ':'-separated, every jar named (no globs).
+  cp="$jar:$hooks_jar"
   for f in "$TARGET"/lib/*.jar; do cp+=":$f"; done
-  say "jjava: hooks in $out; run JJava with"
-  say "  JJAVA_CLASSPATH='$cp'"
+  KERNEL_NAME="approxgp-jjava"
+  local jdir="$TARGET/jupyter-jjava" dir="$TARGET/jupyter-jjava/kernels/$KERNEL_NAME"
+  mkdir -p "$dir"
+  # jjava-launcher.jar only re-executes `java [JJAVA_JVM_OPTS] --add-opens jdk.jshell/jdk.jshell=ALL-UNNAMED
+  # -jar jjava.jar`; the kernelspec runs that command directly, with our JVM and the headless flag.
+  python3 - "$dir/kernel.json" "$java_bin" "$kjar" "$cp" <<'PY'
+import json, sys
+path, java, kjar, cp = sys.argv[1:]
+spec = {
+    "argv": [java, "-Djava.awt.headless=true", "--add-opens", "jdk.jshell/jdk.jshell=ALL-UNNAMED",
+             "-jar", kjar, "{connection_file}"],
+    "display_name": "Java (approxgp, JJava)",
+    "language": "java",
+    "interrupt_mode": "message",
+    "env": {"JJAVA_CLASSPATH": cp},
+    "metadata": {"generated_by": "approxgp notebooks/kernel/lib.sh"},
+}
+with open(path, "w") as f:
+    json.dump(spec, f, indent=1)
+PY
+  export JUPYTER_PATH="$jdir${JUPYTER_PATH:+:$JUPYTER_PATH}"
+  say "kernel: $KERNEL_NAME (JJava $kjar) installed in $dir (via JUPYTER_PATH)"
 }

@@ -1,50 +1,43 @@
 package org.approxgp.report.display.jjava;
 
 import java.util.Map;
-import java.util.Optional;
+import org.approxgp.inference.Posterior;
+import org.approxgp.model.FittedGp;
+import org.approxgp.report.display.MimeBundles;
 import org.dflib.jjava.jupyter.Extension;
 import org.dflib.jjava.jupyter.kernel.BaseKernel;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
+import org.dflib.jjava.jupyter.kernel.display.Renderer;
+import org.knowm.xchart.internal.chartpart.Chart;
+import tech.tablesaw.api.Table;
 
 /**
  * JJava extension SPI (registered in {@code META-INF/services/org.dflib.jjava.jupyter.Extension}):
- * renders Tablesaw tables as text/html and XChart charts as image/png.
+ * renders Tablesaw tables, fitted models and posteriors as text/html and XChart charts as image/png,
+ * through {@link MimeBundles}.
  *
- * <p>JJava discovers extensions in a separate class loader over JJAVA_CLASSPATH, while cell code
- * loads the same jars through JShell, so {@code Table.class} here may not be the class of the
- * objects cells produce. Hence registration by class name and a reflective call of {@code
- * MimeBundles.of} through the displayed object's own class loader.
+ * <p>This jar, the library and its dependencies are all on {@code JJAVA_CLASSPATH}. JJava 1.0-a6
+ * adds that class path to JShell's class loader and then loads extensions through a child of that
+ * loader, so this class and the cells see one copy of {@code Table} etc.; the renderer, which looks
+ * render functions up by {@code Class}, therefore matches the objects cells produce.
  */
 public final class JJavaDisplayExtension implements Extension {
 
-    private static final String TABLE = "tech.tablesaw.api.Table";
-    private static final String CHART = "org.knowm.xchart.internal.chartpart.Chart";
+  @Override
+  public void install(BaseKernel kernel) {
+    Renderer r = kernel.getRenderer();
+    r.createRegistration(Table.class).preferring("text/html").supporting("text/plain")
+        .register((o, ctx) -> put(o, ctx.getOutputContainer()));
+    r.createRegistration(FittedGp.class).preferring("text/html").supporting("text/plain")
+        .register((o, ctx) -> put(o, ctx.getOutputContainer()));
+    r.createRegistration(Posterior.class).preferring("text/html").supporting("text/plain")
+        .register((o, ctx) -> put(o, ctx.getOutputContainer()));
+    r.createRegistration(Chart.class).preferring("image/png").supporting("text/plain")
+        .register((o, ctx) -> put(o, ctx.getOutputContainer()));
+  }
 
-    @Override
-    public void install(BaseKernel kernel) {
-        kernel.getRenderer().createRegistration(TABLE)
-                .preferring("text/html").supporting("text/plain")
-                .register((o, ctx) -> put(o, ctx.getOutputContainer()));
-        for (String type : new String[] {"org.approxgp.model.FittedGp", "org.approxgp.inference.Posterior"}) {
-            kernel.getRenderer().createRegistration(type)
-                    .preferring("text/html").supporting("text/plain")
-                    .register((o, ctx) -> put(o, ctx.getOutputContainer()));
-        }
-        kernel.getRenderer().createRegistration(CHART)
-                .preferring("image/png").supporting("text/plain")
-                .register((o, ctx) -> put(o, ctx.getOutputContainer()));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void put(Object o, DisplayData out) {
-        try {
-            Class<?> bundles = Class.forName("org.approxgp.report.display.MimeBundles", true,
-                    o.getClass().getClassLoader());
-            Optional<Map<String, String>> bundle =
-                    (Optional<Map<String, String>>) bundles.getMethod("of", Object.class).invoke(null, o);
-            bundle.ifPresent(b -> b.forEach(out::putData));
-        } catch (ReflectiveOperationException e) {
-            out.putText("approxgp display hook failed: " + e);
-        }
-    }
+  private static void put(Object o, DisplayData out) {
+    Map<String, String> bundle = MimeBundles.of(o).orElse(Map.of());
+    bundle.forEach(out::putData);
+  }
 }
