@@ -1,10 +1,13 @@
 package org.approxgp.experiment;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -14,11 +17,16 @@ import java.util.regex.Pattern;
  * changing any config value starts new results; the key record's components (see {@link TrialKeys})
  * are the key columns of the result table.
  *
+ * <p>An optional cost estimate ({@link #withCost}) orders the pending trials longest first, so the
+ * last trials to start are short and every core stays busy until the end; it changes only when a
+ * trial starts, never its result (each trial is deterministic given config and key), and the rows
+ * still come back in trial-list order.
+ *
  * @param <C> config record type
  * @param <K> trial-key record type
  */
 public record Experiment<C extends Record, K extends Record>(String name, C config, Class<K> keyType,
-    List<K> trials, Trial<C, K> trial) {
+    List<K> trials, Trial<C, K> trial, ToDoubleFunction<? super K> cost) {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
@@ -26,6 +34,7 @@ public record Experiment<C extends Record, K extends Record>(String name, C conf
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(keyType, "keyType");
     Objects.requireNonNull(trial, "trial");
+    Objects.requireNonNull(cost, "cost");
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException("experiment name must match " + NAME + ": '" + name + "'");
     }
@@ -42,9 +51,38 @@ public record Experiment<C extends Record, K extends Record>(String name, C conf
     }
   }
 
+  /** An experiment without a cost estimate: every trial costs the same, pending trials run in list order. */
+  public Experiment(String name, C config, Class<K> keyType, List<K> trials, Trial<C, K> trial) {
+    this(name, config, keyType, trials, trial, k -> 1.0);
+  }
+
   public static <C extends Record, K extends Record> Experiment<C, K> of(String name, C config, Class<K> keyType,
       List<K> trials, Trial<C, K> trial) {
     return new Experiment<>(name, config, keyType, trials, trial);
+  }
+
+  /**
+   * This experiment with a relative cost estimate per trial (any positive scale, e.g. n³ of the trial's
+   * data set): the runner starts the pending trials in decreasing cost, ties in list order. Results do
+   * not depend on it.
+   */
+  public Experiment<C, K> withCost(ToDoubleFunction<? super K> estimate) {
+    return new Experiment<>(name, config, keyType, trials, trial, estimate);
+  }
+
+  /**
+   * {@code pending} in the order to start them: decreasing {@link #cost()}, ties (and NaN costs, last) in
+   * the given order.
+   */
+  public List<K> longestFirst(List<K> pending) {
+    List<K> out = new ArrayList<>(pending);
+    Map<K, Double> c = new HashMap<>();
+    for (K k : out) {
+      double v = cost.applyAsDouble(k);
+      c.put(k, Double.isNaN(v) ? Double.NEGATIVE_INFINITY : v);
+    }
+    out.sort((a, b) -> Double.compare(c.get(b), c.get(a))); // List.sort is stable
+    return out;
   }
 
   /** An experiment keyed by the ready-made {@link TrialKey} (method, seed, fold). */

@@ -12,8 +12,9 @@ import org.approxgp.linalg.Linalg;
 /**
  * Runs an experiment's trials through a {@link TrialExecutor} (by default a local thread pool).
  * Before running it reads the experiment's results file and skips every trial already there; each
- * trial that finishes is appended to the file at once. Rows come back in trial-list order, so
- * results do not depend on the thread count or the executor.
+ * trial that finishes is appended to the file at once. Pending trials start longest first when the
+ * experiment has a cost estimate ({@link Experiment#withCost}). Rows come back in trial-list order, so
+ * results do not depend on the thread count, the start order or the executor.
  *
  * <pre>{@code
  * Results<TrialKey> r = Runner.defaults().run(Experiment.of("mc-mean", cfg, keys, MyTrials::run));
@@ -142,7 +143,7 @@ public final class Runner {
           }
         };
         try {
-          executor.execute(exp, todo, callback);
+          executor.execute(exp, exp.longestFirst(todo), callback);
         } catch (InterruptedException e) {
           // report first, with the interrupt flag clear (a kernel's socket I/O on an interrupted thread can fail)
           try {

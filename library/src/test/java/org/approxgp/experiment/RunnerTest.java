@@ -54,6 +54,33 @@ class RunnerTest {
   }
 
   @Test
+  void pendingTrialsStartLongestFirstAndRowsKeepTheTrialOrder() {
+    Cfg cfg = new Cfg(50, 1.0);
+    List<String> started = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    Trial<Cfg, TrialKey> trial = (c, k) -> {
+      started.add(TrialKeys.id(k));
+      return compute(c, k);
+    };
+    // cost: method "b" costs more, and within a method the larger seed; folds tie (list order kept)
+    Experiment<Cfg, TrialKey> exp = experiment(cfg, trial)
+        .withCost(k -> (k.method().equals("b") ? 100 : 0) + k.seed());
+    Results<TrialKey> r = runner(dir, 1).run(exp);
+    List<String> expected = new java.util.ArrayList<>();
+    for (String m : List.of("b", "a")) {
+      for (int s = 4; s >= 0; s--) {
+        for (int f = 0; f < 2; f++) {
+          expected.add(TrialKeys.id(new TrialKey(m, s, f)));
+        }
+      }
+    }
+    assertEquals(expected, started);
+    assertEquals(exp.trials(), r.keys());
+    // the same rows as a run in list order
+    Results<TrialKey> plain = runner(dir.resolve("plain"), 1).run(experiment(cfg, this::compute));
+    assertEquals(plain.table().toString(), r.table().toString());
+  }
+
+  @Test
   void interruptedRunResumesWithoutRecomputingFinishedTrials() throws IOException {
     Cfg cfg = new Cfg(100, 1.0);
     int k = 7;
