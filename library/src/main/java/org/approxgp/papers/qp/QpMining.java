@@ -381,23 +381,12 @@ public final class QpMining {
    * α = 0, β = 1, i.e. sites τ̃ = β² = 1, ν̃ = 0 (the posterior mean K α = 0). Warm starts pass through.
    */
   static InferenceMethod gpyVbStart(InferenceMethod inner) {
-    return new InferenceMethod() {
-      @Override
-      public String name() {
-        return inner.name();
-      }
-
-      @Override
-      public Posterior infer(Problem problem, Sites warmStart) {
-        if (warmStart != null) {
-          return inner.infer(problem, warmStart);
-        }
-        int n = problem.size();
-        double[] tau = new double[n];
-        java.util.Arrays.fill(tau, 1.0);
-        return inner.infer(problem, Sites.of(tau, new double[n]));
-      }
-    };
+    return coldStart(inner, problem -> {
+      int n = problem.size();
+      double[] tau = new double[n];
+      java.util.Arrays.fill(tau, 1.0);
+      return Sites.of(tau, new double[n]);
+    });
   }
 
   /**
@@ -411,28 +400,23 @@ public final class QpMining {
    * marginal variances are ≤ ¼ and ∂E/∂v &lt; 0 everywhere on the coal data.
    */
   static InferenceMethod likelihoodModeStart(InferenceMethod inner) {
-    return new InferenceMethod() {
-      @Override
-      public String name() {
-        return inner.name();
+    return coldStart(inner, problem -> {
+      int n = problem.size();
+      double[] tau = new double[n];
+      double[] nu = new double[n];
+      for (int i = 0; i < n; i++) {
+        double y = problem.y()[i];
+        tau[i] = y == 0 ? 2 : 4;
+        nu[i] = y == 0 ? 0 : 4 * Math.sqrt(y);
       }
+      return Sites.of(tau, nu);
+    });
+  }
 
-      @Override
-      public Posterior infer(Problem problem, Sites warmStart) {
-        if (warmStart != null) {
-          return inner.infer(problem, warmStart);
-        }
-        int n = problem.size();
-        double[] tau = new double[n];
-        double[] nu = new double[n];
-        for (int i = 0; i < n; i++) {
-          double y = problem.y()[i];
-          tau[i] = y == 0 ? 2 : 4;
-          nu[i] = y == 0 ? 0 : 4 * Math.sqrt(y);
-        }
-        return inner.infer(problem, Sites.of(tau, nu));
-      }
-    };
+  /** {@code inner}, its cold inferences started from {@code start}'s sites; warm starts pass through. */
+  private static InferenceMethod coldStart(InferenceMethod inner, java.util.function.Function<Problem, Sites> start) {
+    return InferenceMethod.of(inner.name(),
+        (problem, warm) -> inner.infer(problem, warm != null ? warm : start.apply(problem)));
   }
 
   /** Counts clipped and total site updates over every inference run of a fit. */
