@@ -60,7 +60,8 @@ class VbAndersonTest {
     assertTrue(other.diagnostics().converged(), other.diagnostics().toString());
     assertClose(other, fast, 1e-8);
     // (3) the plain iteration, at its floor
-    Posterior plain = Vb.infer(p, Vb.Options.defaults().withTolerance(1e-12).withMaxIterations(300), null);
+    Posterior plain = Vb.infer(p, Vb.Options.defaults().withAndersonMemory(0).withTolerance(1e-12)
+        .withMaxIterations(300), null);
     assertTrue(plain.logEvidence() <= fast.logEvidence() + 1e-12, plain.logEvidence() + " vs " + fast.logEvidence());
     assertClose(plain, fast, 1e-6);
   }
@@ -87,8 +88,9 @@ class VbAndersonTest {
   @CsvSource({"8, 70", "8, 4900"})
   void fewerIterationsAtTheDefaultTolerance(double ell, double s2) {
     Problem p = problem(ell, s2);
-    Posterior plain = Vb.infer(p);
-    Posterior fast = Vb.infer(p, Vb.Options.defaults().withAndersonMemory(5), null);
+    Posterior plain = Vb.infer(p, Vb.Options.defaults().withAndersonMemory(0), null);
+    Posterior fast = Vb.infer(p);
+    assertEquals(5, Vb.Options.defaults().andersonMemory(), "Anderson(5) is the default");
     assertTrue(plain.diagnostics().converged() && fast.diagnostics().converged());
     System.out.printf("VB ℓ=%g s²=%g: plain %d iterations, Anderson(5) %d%n", ell, s2,
         plain.diagnostics().iterations(), fast.diagnostics().iterations());
