@@ -218,9 +218,9 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
 
     @Override
     public PartitionGradients create(RegressionData train, int[] partitionOfRow, String master) {
-      JavaSparkContext sc =
-          JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(SparkTrialExecutor.conf(master)));
-      return of(sc, train, partitionOfRow);
+      return SparkTrialExecutor.inModuleLoader(() -> of(
+          JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(SparkTrialExecutor.conf(master))), train,
+          partitionOfRow));
     }
   }
 
