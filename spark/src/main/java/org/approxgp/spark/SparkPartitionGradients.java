@@ -113,6 +113,102 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
     return new SparkPartitionGradients(sc, rdd, p, train.n());
   }
 
+  /**
+   * The training rows read by Spark from the flights parquet file ({@link FlightsParquet}) rather than sent from
+   * the driver: training row {@code i} is source row {@code sourceRows[i]} of the file (= row of
+   * {@link org.approxgp.data.Flights#load()}), standardised as {@link org.approxgp.data.RegressionSplits#standardize}
+   * does, (x_c − xMean_c) / xScale_c and (y − yMean) / yScale, and grouped by {@code partitionOfRow}. The
+   * executors derive, standardise and group the rows; the driver sends only the row numbers, the statistics and
+   * the labels. The blocks are those {@link #of(JavaSparkContext, RegressionData, int[], int)} makes of the
+   * driver's copy of the same rows, so the gradient has the same bits.
+   *
+   * @param slices Spark partitions of the cached blocks
+   * @throws IllegalArgumentException if the arrays disagree in length, a source row repeats or lies outside the
+   *     file, or a label is negative
+   */
+  public static SparkPartitionGradients ofFlights(org.apache.spark.sql.SparkSession spark, java.nio.file.Path parquet,
+      java.nio.file.Path airportsCsv, int[] sourceRows, double[] xMean, double[] xScale, double yMean,
+      double yScale, int[] partitionOfRow, int slices) {
+    int n = sourceRows.length;
+    int d = org.approxgp.data.Flights.FEATURES.size();
+    if (partitionOfRow.length != n || xMean.length != d || xScale.length != d || n == 0 || slices < 1) {
+      throw new IllegalArgumentException("need one partition label per source row (" + n + " rows, "
+          + partitionOfRow.length + " labels), " + d + " means and scales, at least one slice");
+    }
+    int maxRow = 0;
+    int p = 0;
+    for (int i = 0; i < n; i++) {
+      if (sourceRows[i] < 0 || partitionOfRow[i] < 0) {
+        throw new IllegalArgumentException("row " + i + ": source row " + sourceRows[i] + ", label "
+            + partitionOfRow[i]);
+      }
+      maxRow = Math.max(maxRow, sourceRows[i]);
+      p = Math.max(p, partitionOfRow[i] + 1);
+    }
+    // source row -> training row (−1: not used), sent once to every executor
+    int[] trainingRow = new int[maxRow + 1];
+    Arrays.fill(trainingRow, -1);
+    for (int i = 0; i < n; i++) {
+      if (trainingRow[sourceRows[i]] >= 0) {
+        throw new IllegalArgumentException("source row " + sourceRows[i] + " given twice");
+      }
+      trainingRow[sourceRows[i]] = i;
+    }
+    JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    Broadcast<int[]> index = sc.broadcast(trainingRow);
+    Broadcast<int[]> labels = sc.broadcast(partitionOfRow.clone());
+    double[] mean = xMean.clone();
+    double[] scale = xScale.clone();
+    JavaRDD<Block> blocks = FlightsParquet.read(spark, parquet, airportsCsv)
+        .filter(s -> s.row() < index.value().length && index.value()[(int) s.row()] >= 0)
+        .mapToPair(s -> {
+          int i = index.value()[(int) s.row()];
+          double[] x = s.x();
+          for (int c = 0; c < x.length; c++) {
+            x[c] = (x[c] - mean[c]) / scale[c];
+          }
+          return new scala.Tuple2<>(labels.value()[i], new Member(i, x, (s.y() - yMean) / yScale));
+        })
+        .groupByKey(new org.apache.spark.HashPartitioner(slices))
+        .map(g -> block(g._1(), g._2(), d))
+        .cache();
+    long rowsRead = blocks.map(b -> (long) b.rows().length).fold(0L, Long::sum);
+    if (rowsRead != n) {
+      blocks.unpersist(false);
+      throw new IllegalArgumentException(n + " source rows asked for, " + rowsRead + " found in " + parquet);
+    }
+    return new SparkPartitionGradients(sc, blocks, p, n);
+  }
+
+  /** One training row on its way into a block. */
+  record Member(int row, double[] x, double y) implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** The block of partition {@code k}: its rows in increasing training-row order, as {@link #of} makes it. */
+  private static Block block(int k, Iterable<Member> members, int d) {
+    List<Member> list = new ArrayList<>();
+    members.forEach(list::add);
+    list.sort(Comparator.comparingInt(Member::row));
+    int[] r = new int[list.size()];
+    double[] bx = new double[r.length * d];
+    double[] by = new double[r.length];
+    for (int t = 0; t < r.length; t++) {
+      Member m = list.get(t);
+      r[t] = m.row();
+      System.arraycopy(m.x(), 0, bx, t * d, d);
+      by[t] = m.y();
+    }
+    return new Block(k, r, bx, by);
+  }
+
+  /** The cached blocks, by partition (for tests). */
+  List<Block> blocks() {
+    List<Block> all = new ArrayList<>(blocks.collect());
+    all.sort(Comparator.comparingInt(Block::partition));
+    return all;
+  }
+
   /** Number of sVBSSGP partitions p of the distributed data. */
   public int partitions() {
     return partitions;
