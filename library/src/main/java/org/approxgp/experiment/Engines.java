@@ -87,7 +87,7 @@ public final class Engines {
       }
       throw new EngineUnavailableException("engine 'spark' is not on the class path"
           + (path == null ? "" : " nor in APPROXGP_SPARK_CLASSPATH (" + path + ")")
-          + ": the approxgp-spark module is needed (build it with 'mvn -B -ntp -DskipTests -pl spark -am package'; "
+          + ": the approxgp-spark module is needed (build it with 'mvn -pl spark -am -DskipTests package'; "
           + "the project's notebook kernel then loads spark/target/engine on demand, and 'bin/approxgp run "
           + "--engine spark' puts it on the class path)");
     }

@@ -19,9 +19,9 @@ import org.approxgp.sparse.Svbssgp;
 /**
  * sVBSSGP's data terms (Hoang, Hoang &amp; Low, AAAI 2017, Theorem 1 and Appendix G eq. 22) computed as a Spark job:
  * the training rows, grouped by sVBSSGP partition, are a cached RDD of blocks (one block per non-empty partition,
- * consecutive partitions grouped into Spark partitions); per gradient sample the driver broadcasts the point of
- * evaluation (α, 1/ℓ, σ_n²) and the draws, each drawn partition's term F_i is summed by the task that holds its
- * block ({@link PartitionGradients#addRows}, the same per-row operations as the in-JVM path), and the driver adds
+ * consecutive partitions grouped into Spark partitions); per iteration the driver broadcasts every gradient sample's
+ * point of evaluation (α, 1/ℓ, σ_n²) and draws, one job sums each drawn partition's term F_i in the task that holds
+ * its block ({@link PartitionGradients#addRows}, the same per-row operations as the in-JVM path), and the run adds
  * the per-draw sums to the accumulator in draw order ({@link PartitionGradients#addInOrder}) — the grouping of the
  * in-JVM default, so the estimate has the same bits as the single-machine one on the same JDK (Math.sin and
  * Math.cos may differ in the last bit between JVMs of a heterogeneous cluster).
@@ -43,8 +43,8 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
     private static final long serialVersionUID = 1L;
   }
 
-  /** The per-draw sums of one task: the draw's index in the list and its accumulator. */
-  record DrawSum(int index, double[] sums) implements Serializable {
+  /** One draw's term from a task: its sample, its index in the sample's draws, and the term. */
+  record DrawSum(int sample, int index, double[] sums) implements Serializable {
     private static final long serialVersionUID = 1L;
   }
 
@@ -224,76 +224,105 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
     return blocks.getNumPartitions();
   }
 
-  /** Spark jobs run so far (one per call of {@link #add}). */
+  /** Spark jobs run so far (one per call of {@link #terms}, i.e. per gradient estimate of a training run). */
   public long jobs() {
     return jobs;
   }
 
+  /** The terms of one sample's draws, added to {@code acc} in draw order: {@link #terms} of one sample. */
   @Override
   public void add(Point at, List<Draw> draws, double[] acc) {
     if (acc.length != at.accumulatorLength()) {
       throw new IllegalArgumentException("accumulator of length " + acc.length + ", need " + at.accumulatorLength());
     }
-    for (Draw draw : draws) {
-      if (draw.partition() < 0 || draw.partition() >= partitions) {
-        throw new IllegalArgumentException("drawn partition " + draw.partition() + " outside 0.." + (partitions - 1));
-      }
-    }
-    Broadcast<Point> point = sc.broadcast(at);
-    Broadcast<ArrayList<Draw>> drawn = sc.broadcast(new ArrayList<>(draws));
-    List<DrawSum> sums;
-    try {
-      sums = new ArrayList<>(blocks.mapPartitions(termsOf(point, drawn)).collect());
-      jobs++;
-    } finally {
-      point.destroy();
-      drawn.destroy();
-    }
-    if (sums.size() != draws.size()) {
-      throw new IllegalStateException(sums.size() + " partition terms for " + draws.size()
-          + " draws: the distributed data does not match the training run's partitions");
-    }
-    // the driver adds the draws' terms in draw order, as the in-JVM loop does
-    sums.sort(Comparator.comparingInt(DrawSum::index));
-    for (DrawSum s : sums) {
-      PartitionGradients.addInOrder(s.sums(), acc);
+    for (double[] term : terms(List.of(at), List.of(draws))[0]) {
+      PartitionGradients.addInOrder(term, acc);
     }
   }
 
-  /** The task: for every block, the terms of every draw of its partition (Theorem 1's F_i, weighted). */
-  private static FlatMapFunction<java.util.Iterator<Block>, DrawSum> termsOf(Broadcast<Point> point,
-      Broadcast<ArrayList<Draw>> drawn) {
+  /**
+   * All samples' terms in one Spark job: the points and draws are broadcast, the task holding a drawn partition's
+   * block sums that draw's term ({@link PartitionGradients#addRows}, from zero), and the driver places each term by
+   * (sample, draw).
+   */
+  @Override
+  public double[][][] terms(List<Point> at, List<List<Draw>> draws) {
+    if (at.size() != draws.size()) {
+      throw new IllegalArgumentException(at.size() + " points for " + draws.size() + " lists of draws");
+    }
+    double[][][] out = new double[at.size()][][];
+    int expected = 0;
+    ArrayList<ArrayList<Draw>> lists = new ArrayList<>();
+    for (int j = 0; j < out.length; j++) {
+      for (Draw draw : draws.get(j)) {
+        if (draw.partition() < 0 || draw.partition() >= partitions) {
+          throw new IllegalArgumentException("drawn partition " + draw.partition() + " outside 0.." + (partitions - 1));
+        }
+      }
+      out[j] = new double[draws.get(j).size()][];
+      expected += out[j].length;
+      lists.add(new ArrayList<>(draws.get(j)));
+    }
+    if (expected == 0) {
+      return out;
+    }
+    Broadcast<ArrayList<Point>> points = sc.broadcast(new ArrayList<>(at));
+    Broadcast<ArrayList<ArrayList<Draw>>> drawn = sc.broadcast(lists);
+    List<DrawSum> sums;
+    try {
+      sums = blocks.mapPartitions(termsOf(points, drawn)).collect();
+      jobs++;
+    } finally {
+      points.destroy();
+      drawn.destroy();
+    }
+    if (sums.size() != expected) {
+      throw new IllegalStateException(sums.size() + " partition terms for " + expected
+          + " draws: the distributed data does not match the training run's partitions");
+    }
+    for (DrawSum s : sums) {
+      out[s.sample()][s.index()] = s.sums();
+    }
+    return out;
+  }
+
+  /** The task: for every block, the term of every draw of its partition in every sample (Theorem 1's F_i). */
+  private static FlatMapFunction<java.util.Iterator<Block>, DrawSum> termsOf(Broadcast<ArrayList<Point>> points,
+      Broadcast<ArrayList<ArrayList<Draw>>> drawn) {
     return it -> {
-      Point at = point.value();
-      List<Draw> list = drawn.value();
+      List<Point> at = points.value();
+      List<ArrayList<Draw>> lists = drawn.value();
       List<DrawSum> out = new ArrayList<>();
       while (it.hasNext()) {
         Block b = it.next();
         int[] all = null;
-        for (int i = 0; i < list.size(); i++) {
-          Draw draw = list.get(i);
-          if (draw.partition() != b.partition()) {
-            continue;
-          }
-          double[] sums = new double[at.accumulatorLength()];
-          int[] local;
-          if (draw.rows() == null) {
-            if (all == null) {
-              all = new int[b.rows().length];
-              Arrays.setAll(all, t -> t);
+        for (int j = 0; j < lists.size(); j++) {
+          List<Draw> list = lists.get(j);
+          for (int i = 0; i < list.size(); i++) {
+            Draw draw = list.get(i);
+            if (draw.partition() != b.partition()) {
+              continue;
             }
-            local = all;
-          } else {
-            local = new int[draw.rows().length];
-            for (int t = 0; t < local.length; t++) {
-              local[t] = Arrays.binarySearch(b.rows(), draw.rows()[t]);
-              if (local[t] < 0) {
-                throw new IllegalStateException("row " + draw.rows()[t] + " is not in partition " + b.partition());
+            double[] sums = new double[at.get(j).accumulatorLength()];
+            int[] local;
+            if (draw.rows() == null) {
+              if (all == null) {
+                all = new int[b.rows().length];
+                Arrays.setAll(all, t -> t);
+              }
+              local = all;
+            } else {
+              local = new int[draw.rows().length];
+              for (int t = 0; t < local.length; t++) {
+                local[t] = Arrays.binarySearch(b.rows(), draw.rows()[t]);
+                if (local[t] < 0) {
+                  throw new IllegalStateException("row " + draw.rows()[t] + " is not in partition " + b.partition());
+                }
               }
             }
+            PartitionGradients.addRows(at.get(j), b.x(), b.y(), local, 0, local.length, draw.weight(), sums);
+            out.add(new DrawSum(j, i, sums));
           }
-          PartitionGradients.addRows(at, b.x(), b.y(), local, 0, local.length, draw.weight(), sums);
-          out.add(new DrawSum(i, sums));
         }
       }
       return out.iterator();
