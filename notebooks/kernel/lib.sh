@@ -111,17 +111,28 @@ install_kernel() {
   if [[ "$KERNEL_LAUNCH" == plain ]]; then
     launcher="$ROOT/notebooks/kernel/run-kernel-plain.sh" main=org.rapaio.jupyter.kernel.MainApp imode=message
   fi
-  python3 - "$KERNEL_DIR/kernel.json" "$launcher" "$java_bin" "$cp" "$rjk_cp" "$main" "$imode" <<'PY'
+  # The spark engine (Runner.defaults().withEngine("spark")) is not on the class path: the library loads
+  # APPROXGP_SPARK_CLASSPATH (spark/target/engine, made by 'mvn -pl spark -am package') through a class
+  # loader of its own only when a cell chooses it. The JVM gets Spark's --add-opens flags (permissions
+  # only; they load nothing).
+  local spark_flags="-XX:+IgnoreUnrecognizedVMOptions"
+  for f in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util java.util.concurrent \
+      java.util.concurrent.atomic jdk.internal.ref sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
+    spark_flags+=" --add-opens=java.base/$f=ALL-UNNAMED"
+  done
+  spark_flags+=" -Djdk.reflect.useDirectMethodHandle=false -Dio.netty.tryReflectionSetAccessible=true"
+  python3 - "$KERNEL_DIR/kernel.json" "$launcher" "$java_bin" "$cp" "$rjk_cp" "$main" "$imode" \
+      "$spark_flags" "$ROOT/spark/target/engine" <<'PY'
 import json, sys
-path, launcher, java, cp, rjk_cp, main, imode = sys.argv[1:]
+path, launcher, java, cp, rjk_cp, main, imode, spark_flags, spark_cp = sys.argv[1:]
 spec = {
-    "argv": [launcher, java, "-Djava.awt.headless=true", "-Dslf4j.internal.verbosity=ERROR", "-cp", cp,
-             main, "{connection_file}"],
+    "argv": [launcher, java, "-Djava.awt.headless=true", "-Dslf4j.internal.verbosity=ERROR",
+             *spark_flags.split(), "-cp", cp, main, "{connection_file}"],
     "display_name": "Java (approxgp)",
     "language": "java",
     "interrupt_mode": imode,
     "env": {"RJK_CLASSPATH": rjk_cp, "RJK_TIMEOUT_MILLIS": "-1",
-            "RJK_COMPILER_OPTIONS": "", "RJK_INIT_SCRIPT": ""},
+            "RJK_COMPILER_OPTIONS": "", "RJK_INIT_SCRIPT": "", "APPROXGP_SPARK_CLASSPATH": spark_cp},
     "metadata": {"generated_by": "approxgp notebooks/kernel/lib.sh"},
 }
 with open(path, "w") as f:

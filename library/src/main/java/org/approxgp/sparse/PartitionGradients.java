@@ -36,6 +36,34 @@ public interface PartitionGradients {
   void add(Point at, List<Draw> draws, double[] acc);
 
   /**
+   * The terms of all gradient samples of one iteration at once (one batch, e.g. one Spark job): {@code
+   * result[j][k]} is the term of draw k of sample j, summed on its own from zero by {@link #addRows} over the draw's
+   * rows (the array {@link #add} would add to the accumulator), and the run adds them in draw order with
+   * {@link #addInOrder} — so a strategy gives the same bits whether it implements this or only {@link #add}. The
+   * default calls {@link #add} once per draw on a zeroed accumulator (0 + term is the term's bits: a sum that
+   * starts at +0 is never −0).
+   *
+   * @param at the point of evaluation of each sample
+   * @param draws the drawn partitions of each sample, in draw order (lists may be empty)
+   */
+  default double[][][] terms(List<Point> at, List<List<Draw>> draws) {
+    if (at.size() != draws.size()) {
+      throw new IllegalArgumentException(at.size() + " points for " + draws.size() + " lists of draws");
+    }
+    double[][][] out = new double[at.size()][][];
+    for (int j = 0; j < out.length; j++) {
+      List<Draw> list = draws.get(j);
+      out[j] = new double[list.size()][];
+      for (int k = 0; k < list.size(); k++) {
+        double[] term = new double[at.get(j).accumulatorLength()];
+        add(at.get(j), List.of(list.get(k)), term);
+        out[j][k] = term;
+      }
+    }
+    return out;
+  }
+
+  /**
    * One drawn partition.
    *
    * @param partition its index in 0…p−1

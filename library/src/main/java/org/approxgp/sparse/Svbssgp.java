@@ -446,7 +446,17 @@ public final class Svbssgp {
       this.scratchM = new double[nTri];
       this.invEll = new double[d];
       this.acc = new double[2 + dim + d];
-      this.gradients = gradients != null ? gradients : this::addLocally;
+      this.gradients = gradients != null ? gradients : new PartitionGradients() {
+        @Override
+        public void add(PartitionGradients.Point at, List<PartitionGradients.Draw> list, double[] sums) {
+          addLocally(at, list, sums);
+        }
+
+        @Override
+        public double[][][] terms(List<PartitionGradients.Point> at, List<List<PartitionGradients.Draw>> list) {
+          return termsLocally(at, list);
+        }
+      };
       this.rng = RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {options.seed(), 0x5b55L});
       this.normal = ZigguratSampler.NormalizedGaussian.of(rng);
 
@@ -613,6 +623,30 @@ public final class Svbssgp {
       }
     }
 
+    /** The default's {@link PartitionGradients#terms}: each draw's term summed from zero into its own array. */
+    private double[][][] termsLocally(List<PartitionGradients.Point> at, List<List<PartitionGradients.Draw>> list) {
+      double[] x = train.x();
+      double[] y = train.y();
+      double[][][] out = new double[at.size()][][];
+      for (int j = 0; j < out.length; j++) {
+        List<PartitionGradients.Draw> draws = list.get(j);
+        out[j] = new double[draws.size()][];
+        for (int k = 0; k < out[j].length; k++) {
+          PartitionGradients.Draw draw = draws.get(k);
+          double[] term = new double[at.get(j).accumulatorLength()];
+          if (draw.rows() == null) {
+            int q = draw.partition();
+            PartitionGradients.addRows(at.get(j), x, y, parts.rows(), parts.start()[q], parts.start()[q + 1],
+                draw.weight(), term);
+          } else {
+            PartitionGradients.addRows(at.get(j), x, y, draw.rows(), 0, draw.rows().length, draw.weight(), term);
+          }
+          out[j][k] = term;
+        }
+      }
+      return out;
+    }
+
     /** Index in η of M_ij (j ≤ i); for i = j it holds log M_ii. */
     private int triIndex(int i, int j) {
       return dim + i * (i + 1) / 2 + j;
@@ -749,6 +783,14 @@ public final class Svbssgp {
       double elbo = 0;
       double gNoise = 0;
       double gSignal = 0;
+      // Every sample's z, α and draws first (the same order of random draws as one sample after the other), then
+      // all samples' data terms in one call of the strategy (one Spark job per iteration), then the rest per sample.
+      double[][] zs = new double[samples][];
+      double[][] alphas = new double[samples][];
+      List<PartitionGradients.Point> points = new ArrayList<>(samples);
+      List<List<PartitionGradients.Draw>> drawn = new ArrayList<>(samples);
+      boolean anyDraw = false;
+      double[] ell = invEll.clone();
       for (int j = 0; j < samples; j++) {
         for (int k = 0; k < dim; k++) {
           z[k] = gauss.sample();
@@ -762,8 +804,6 @@ public final class Svbssgp {
           }
           alpha[i] = s;
         }
-        Arrays.fill(acc, 0, 2 + dim, 0); // data term and ∂/∂α per sample; ∂/∂ log σ_n², ∂/∂ log ℓ run on
-        acc[1] = gNoise;
         // Data part: (p/a) Σ_k F_{i_k} (Theorem 1, eq. 22), rows subsampled with weight |X_i|/B; the draws are
         // made here, the terms summed by the strategy (PartitionGradients).
         draws.clear();
@@ -787,8 +827,26 @@ public final class Svbssgp {
           }
           draws.add(new PartitionGradients.Draw(part, rows, (double) p / a * size / take));
         }
-        if (!draws.isEmpty()) {
-          gradients.add(new PartitionGradients.Point(m, d, alpha, invEll, noise, logNorm, samples), draws, acc);
+        zs[j] = z.clone();
+        alphas[j] = alpha.clone();
+        points.add(new PartitionGradients.Point(m, d, alphas[j], ell, noise, logNorm, samples));
+        drawn.add(List.copyOf(draws));
+        anyDraw |= !draws.isEmpty();
+      }
+      double[][][] terms = anyDraw ? gradients.terms(points, drawn) : null;
+      for (int j = 0; j < samples; j++) {
+        System.arraycopy(zs[j], 0, z, 0, dim);
+        System.arraycopy(alphas[j], 0, alpha, 0, dim);
+        Arrays.fill(acc, 0, 2 + dim, 0); // data term and ∂/∂α per sample; ∂/∂ log σ_n², ∂/∂ log ℓ run on
+        acc[1] = gNoise;
+        if (terms != null) {
+          if (terms[j].length != drawn.get(j).size()) {
+            throw new IllegalStateException("the gradient strategy returned " + terms[j].length + " terms for "
+                + drawn.get(j).size() + " draws of sample " + j);
+          }
+          for (double[] term : terms[j]) {
+            PartitionGradients.addInOrder(term, acc);
+          }
         }
         double dataTerm = acc[0];
         gNoise = acc[1];

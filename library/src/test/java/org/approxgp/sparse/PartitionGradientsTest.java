@@ -36,6 +36,61 @@ class PartitionGradientsTest {
     };
   }
 
+  /** The contract as a batch: {@code terms} of all samples at once, each draw's term summed from zero. */
+  private static PartitionGradients batched(RegressionData train, int[] labels, int[] batches) {
+    return new PartitionGradients() {
+      @Override
+      public void add(Point at, java.util.List<Draw> draws, double[] acc) {
+        throw new AssertionError("a batched strategy is asked for terms only");
+      }
+
+      @Override
+      public double[][][] terms(java.util.List<Point> at, java.util.List<java.util.List<Draw>> draws) {
+        batches[0]++;
+        double[][][] out = new double[at.size()][][];
+        for (int j = 0; j < out.length; j++) {
+          out[j] = new double[draws.get(j).size()][];
+          for (int k = 0; k < out[j].length; k++) {
+            Draw draw = draws.get(j).get(k);
+            int[] rows = draw.rows() != null ? draw.rows()
+                : java.util.stream.IntStream.range(0, labels.length).filter(i -> labels[i] == draw.partition())
+                    .toArray();
+            out[j][k] = new double[at.get(j).accumulatorLength()];
+            PartitionGradients.addRows(at.get(j), train.x(), train.y(), rows, 0, rows.length, draw.weight(),
+                out[j][k]);
+          }
+        }
+        return out;
+      }
+    };
+  }
+
+  /**
+   * A strategy that computes all gradient samples' terms in one call ({@code terms}, one Spark job per iteration)
+   * gives the bits of the default, which sums them one draw at a time.
+   */
+  @ParameterizedTest(name = "minibatch {0}, gradient samples {1}")
+  @CsvSource({"0, 1", "0, 3", "12, 4"})
+  void allSamplesInOneBatchGiveTheDefaultsBits(int minibatch, int samples) {
+    RegressionData train = SvbssgpTest.synthetic(300, 2, 0.1, 8);
+    int[] labels = SvbssgpTest.blocksOnX1(train, 9);
+    Svbssgp.Options o = Svbssgp.Options.builder().m(4).partitionsPerIteration(4).minibatch(minibatch)
+        .gradientSamples(samples).seed(5).build();
+    int[] batches = {0};
+    Svbssgp.Training local = Svbssgp.start(train, labels, o);
+    Svbssgp.Training other = Svbssgp.start(train, labels, o, batched(train, labels, batches));
+    double[] gl = new double[local.parameters().length];
+    double[] go = new double[gl.length];
+    assertEquals(local.gradientEstimate(3, gl), other.gradientEstimate(3, go));
+    assertArrayEquals(gl, go);
+    assertEquals(1, batches[0], "one batch per gradient estimate");
+    for (int it = 0; it < 5; it++) {
+      assertEquals(local.step(), other.step(), "bound estimate at step " + (it + 1));
+    }
+    assertEquals(6, batches[0], "one batch per step");
+    assertArrayEquals(local.parameters(), other.parameters());
+  }
+
   @ParameterizedTest(name = "minibatch {0}, gradient samples {1}")
   @CsvSource({"0, 1", "0, 3", "12, 2"})
   void aStrategyKeepingTheContractGivesTheDefaultsBits(int minibatch, int samples) {
@@ -50,7 +105,8 @@ class PartitionGradientsTest {
     double[] go = new double[gl.length];
     assertEquals(local.gradientEstimate(3, gl), other.gradientEstimate(3, go));
     assertArrayEquals(gl, go);
-    assertEquals(samples, calls[0], "one call per gradient sample");
+    // the default batch (PartitionGradients.terms) asks add for one draw at a time: a partitions per sample
+    assertEquals(4 * samples, calls[0], "one call per draw");
     for (int it = 0; it < 5; it++) {
       assertEquals(local.step(), other.step(), "bound estimate at step " + (it + 1));
     }

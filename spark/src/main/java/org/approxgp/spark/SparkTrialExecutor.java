@@ -94,12 +94,30 @@ public final class SparkTrialExecutor implements TrialExecutor {
       synchronized (this) {
         c = context;
         if (c == null) {
-          c = JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(conf(master)));
+          c = inModuleLoader(() -> JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(conf(master))));
           context = c;
         }
       }
     }
     return c;
+  }
+
+  /**
+   * Runs {@code body} with this module's class loader as the thread's context class loader. When the engine is
+   * loaded on demand ({@link org.approxgp.experiment.Engines}: a class loader of its own under the library's, as
+   * in a notebook kernel) Spark resolves the module's classes through the context class loader — its executors'
+   * class loader is a child of the one current when the context starts, and the threads it starts inherit it —
+   * and a caller's (JShell's) loader does not see them.
+   */
+  static <T> T inModuleLoader(java.util.function.Supplier<T> body) {
+    Thread t = Thread.currentThread();
+    ClassLoader before = t.getContextClassLoader();
+    t.setContextClassLoader(SparkTrialExecutor.class.getClassLoader());
+    try {
+      return body.get();
+    } finally {
+      t.setContextClassLoader(before);
+    }
   }
 
   @Override
@@ -108,6 +126,18 @@ public final class SparkTrialExecutor implements TrialExecutor {
     if (pending.isEmpty()) {
       return;
     }
+    Thread t = Thread.currentThread();
+    ClassLoader before = t.getContextClassLoader();
+    t.setContextClassLoader(SparkTrialExecutor.class.getClassLoader());
+    try {
+      run(experiment, pending, callback);
+    } finally {
+      t.setContextClassLoader(before);
+    }
+  }
+
+  private <C extends Record, K extends Record> void run(Experiment<C, K> experiment, List<K> pending,
+      Callback<K> callback) throws InterruptedException {
     String configClass = experiment.config().getClass().getName();
     String json = ConfigCodec.encode(experiment.config());
     String canonical = ConfigHash.canonical(experiment.config());
