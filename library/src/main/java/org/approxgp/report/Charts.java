@@ -102,14 +102,47 @@ public final class Charts {
   }
 
   /**
-   * The coinciding curves of a {@link #lines} chart, measured: one sentence per series equal to an earlier series
-   * at every shared x (same x values, |Δy| ≤ {@link #COINCIDE_RELATIVE}·max|y|), e.g. {@code "rep coincides with
-   * ep at all 47 points"}. Empty when no two curves coincide. For a caption line under the figure.
+   * The coinciding curves of a {@link #lines} chart, measured: for each series, the earlier series it equals
+   * (|Δy| ≤ {@link #COINCIDE_RELATIVE}·max|y| at the same x) at every point, e.g. {@code "rep coincides with ep at
+   * all 47 points"}, or at two or more of their shared x values, e.g. {@code "rep coincides with ep at 9 of 11
+   * shared x (x from 1 to 1e4)"}. Empty when no two curves meet like that. For a caption line under the figure.
    */
   public static List<String> coincidences(Table t, String x, String y, String series) {
+    Map<String, double[][]> groups = groups(t, x, y, series);
+    List<String> names = new ArrayList<>(groups.keySet());
     List<String> out = new ArrayList<>();
-    coincidenceNotes(groups(t, x, y, series)).forEach((name, note) -> out.add(name + " coincides with "
-        + note.substring(2)));
+    for (int b = 1; b < names.size(); b++) {
+      for (int a = 0; a < b; a++) {
+        double[][] p = groups.get(names.get(a));
+        double[][] q = groups.get(names.get(b));
+        if (coincide(p, q)) {
+          out.add(names.get(b) + " coincides with " + names.get(a) + " at all " + p[0].length + " points");
+          break;
+        }
+        double scale = Math.max(maxAbs(p[1]), maxAbs(q[1]));
+        int shared = 0;
+        int equal = 0;
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < q[0].length; i++) {
+          for (int j = 0; j < p[0].length; j++) {
+            if (Double.compare(p[0][j], q[0][i]) == 0) {
+              shared++;
+              if (same(p[1][j], q[1][i], scale)) {
+                equal++;
+                lo = Math.min(lo, q[0][i]);
+                hi = Math.max(hi, q[0][i]);
+              }
+              break;
+            }
+          }
+        }
+        if (equal >= 2) {
+          out.add(names.get(b) + " coincides with " + names.get(a) + " at " + equal + " of " + shared
+              + " shared x (x from " + TICK.apply(lo) + " to " + TICK.apply(hi) + ")");
+        }
+      }
+    }
     return out;
   }
 
@@ -370,21 +403,24 @@ public final class Charts {
     if (p[0].length != q[0].length || p[0].length == 0) {
       return false;
     }
-    double scale = 0;
-    for (double v : p[1]) {
-      scale = Math.max(scale, Double.isFinite(v) ? Math.abs(v) : 0);
-    }
+    double scale = Math.max(maxAbs(p[1]), maxAbs(q[1]));
     for (int i = 0; i < p[0].length; i++) {
-      if (Double.compare(p[0][i], q[0][i]) != 0) {
-        return false;
-      }
-      double a = p[1][i];
-      double b = q[1][i];
-      boolean same = Double.compare(a, b) == 0 || Math.abs(a - b) <= COINCIDE_RELATIVE * scale;
-      if (!same) {
+      if (Double.compare(p[0][i], q[0][i]) != 0 || !same(p[1][i], q[1][i], scale)) {
         return false;
       }
     }
     return true;
+  }
+
+  private static boolean same(double a, double b, double scale) {
+    return Double.compare(a, b) == 0 || Math.abs(a - b) <= COINCIDE_RELATIVE * scale;
+  }
+
+  private static double maxAbs(double[] v) {
+    double m = 0;
+    for (double x : v) {
+      m = Math.max(m, Double.isFinite(x) ? Math.abs(x) : 0);
+    }
+    return m;
   }
 }

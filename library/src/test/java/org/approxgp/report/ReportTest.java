@@ -181,6 +181,11 @@ class ReportTest {
     assertTrue(c.getSeries("pep") != null);
     assertEquals(List.of("rep coincides with ep at all 2 points"), Charts.coincidences(t, "i", "r", "m"));
     assertEquals(List.of(), Charts.coincidences(t.where(t.stringColumn("m").isNotEqualTo("rep")), "i", "r", "m"));
+    // partly: REP equals EP for large c only
+    Table p = Table.create("p", StringColumn.create("m", "rep", "rep", "rep", "rep", "ep", "ep", "ep", "ep"),
+        DoubleColumn.create("c", 0.1, 1, 10, 100, 0.1, 1, 10, 100), DoubleColumn.create("d", 1, 2, 4, 4, 3, 2, 4, 4));
+    assertEquals(List.of("ep coincides with rep at 3 of 4 shared x (x from 1 to 100)"),
+        Charts.coincidences(p, "c", "d", "m"));
   }
 
   private static String names(XYChart c) {
