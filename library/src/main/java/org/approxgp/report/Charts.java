@@ -32,16 +32,17 @@ import tech.tablesaw.api.Table;
  */
 public final class Charts {
 
-  public static final int WIDTH = 640;
-  public static final int HEIGHT = 420;
+  /** Wide enough that a legend of long, self-explaining names leaves the plot most of the width. */
+  public static final int WIDTH = 800;
+  public static final int HEIGHT = 440;
 
   /** Relative tolerance under which two curves count as coinciding: round-off, not a modelling tolerance. */
   public static final double COINCIDE_RELATIVE = 1e-9;
 
-  /** Okabe–Ito colours (colour-blind safe), opaque so overlapping lines do not blend into a third colour. */
+  /** Okabe–Ito colours (colour-blind safe; its yellow, unreadable on white, replaced by wine), opaque so overlapping lines do not blend into a third colour. */
   private static final Color[] PALETTE = {
       new Color(0x0072B2), new Color(0xE69F00), new Color(0x009E73), new Color(0xD55E00), new Color(0xCC79A7),
-      new Color(0x56B4E9), new Color(0x000000), new Color(0xF0E442)};
+      new Color(0x56B4E9), new Color(0x000000), new Color(0x882255)};
   private static final Marker[] MARKERS = {
       SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND, SeriesMarkers.TRIANGLE_UP,
       SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.PLUS, SeriesMarkers.OVAL};
@@ -92,6 +93,8 @@ public final class Charts {
     XYChart chart = xyChart(labels, scale);
     Map<String, double[][]> groups = groups(t, x, y, series);
     Map<String, String> notes = coincidenceNotes(groups);
+    int most = groups.values().stream().mapToInt(g -> g[0].length).max().orElse(0);
+    chart.getStyler().setMarkerSize(most > 25 ? 5 : 8);   // dense traces: small markers, so lines stay visible
     int k = 0;
     for (Map.Entry<String, double[][]> g : groups.entrySet()) {
       String name = notes.containsKey(g.getKey()) ? g.getKey() + " (" + notes.get(g.getKey()) + ")" : g.getKey();
@@ -104,7 +107,7 @@ public final class Charts {
   /**
    * The coinciding curves of a {@link #lines} chart, measured: for each series, the earlier series it equals
    * (|Δy| ≤ {@link #COINCIDE_RELATIVE}·max|y| at the same x) at every point, e.g. {@code "rep coincides with ep at
-   * all 47 points"}, or at two or more of their shared x values, e.g. {@code "rep coincides with ep at 9 of 11
+   * all 47 points"}, or at some of their shared x values, e.g. {@code "rep coincides with ep at 9 of 11
    * shared x (x from 1 to 1e4)"}. Empty when no two curves meet like that. For a caption line under the figure.
    */
   public static List<String> coincidences(Table t, String x, String y, String series) {
@@ -137,9 +140,10 @@ public final class Charts {
             }
           }
         }
-        if (equal >= 2) {
+        if (equal >= 1) {
           out.add(names.get(b) + " coincides with " + names.get(a) + " at " + equal + " of " + shared
-              + " shared x (x from " + TICK.apply(lo) + " to " + TICK.apply(hi) + ")");
+              + " shared x (" + (lo == hi ? "x = " + TICK.apply(lo) : "x from " + TICK.apply(lo) + " to "
+              + TICK.apply(hi)) + ")");
         }
       }
     }
@@ -221,6 +225,7 @@ public final class Charts {
     CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(labels.title())
         .xAxisTitle(labels.x()).yAxisTitle(labels.y()).build();
     houseStyle(chart.getStyler());
+    chart.getStyler().setYAxisTickLabelsFormattingFunction(TICK);
     List<String> cats = new ArrayList<>();
     Map<String, Map<String, double[]>> bySeries = new LinkedHashMap<>();
     NumericColumn<?> vs = (NumericColumn<?>) t.column(value);
@@ -322,12 +327,8 @@ public final class Charts {
         .yAxisTitle(labels.y()).build();
     houseStyle(chart.getStyler());
     chart.getStyler().setXAxisLogarithmic(scale.logX).setYAxisLogarithmic(scale.logY);
-    if (!scale.logX) {
-      chart.getStyler().setXAxisTickLabelsFormattingFunction(TICK);
-    }
-    if (!scale.logY) {
-      chart.getStyler().setYAxisTickLabelsFormattingFunction(TICK);
-    }
+    chart.getStyler().setXAxisTickLabelsFormattingFunction(TICK);
+    chart.getStyler().setYAxisTickLabelsFormattingFunction(TICK);
     return chart;
   }
 
@@ -352,7 +353,7 @@ public final class Charts {
         BasicStroke.JOIN_MITER, 10f, dash, 0f);
   }
 
-  /** Tick labels of a linear axis: 6 significant digits, trailing zeros dropped ("0.007", not ".007"). */
+  /** Tick labels: 6 significant digits, trailing zeros dropped ("0.007", not ".007"). */
   private static final Function<Double, String> TICK = v -> {
     if (v == null || !Double.isFinite(v)) {
       return String.valueOf(v);

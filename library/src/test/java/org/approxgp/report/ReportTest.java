@@ -174,7 +174,7 @@ class ReportTest {
   @Test
   void coincidingCurvesAreNamedInTheLegend() {
     Table t = Table.create("s", StringColumn.create("m", "ep", "ep", "rep", "rep", "pep", "pep"),
-        DoubleColumn.create("i", 1, 2, 1, 2, 1, 2), DoubleColumn.create("r", 3, 0.5, 3, 0.5 * (1 + 1e-12), 2, 0.5));
+        DoubleColumn.create("i", 1, 2, 1, 2, 1, 2), DoubleColumn.create("r", 3, 0.5, 3, 0.5 * (1 + 1e-12), 2, 0.4));
     XYChart c = Charts.lines(t, "i", "r", "m", Charts.Labels.of("t", "iteration", "R"), Charts.Scale.LOG_Y);
     assertTrue(c.getSeries("ep") != null);
     assertTrue(c.getSeries("rep (= ep at all 2 points)") != null, names(c));
@@ -186,6 +186,10 @@ class ReportTest {
         DoubleColumn.create("c", 0.1, 1, 10, 100, 0.1, 1, 10, 100), DoubleColumn.create("d", 1, 2, 4, 4, 3, 2, 4, 4));
     assertEquals(List.of("ep coincides with rep at 3 of 4 shared x (x from 1 to 100)"),
         Charts.coincidences(p, "c", "d", "m"));
+    // one shared point: PEP at u = 1 is EP
+    Table u = Table.create("u", StringColumn.create("m", "pep", "pep", "ep", "ep"), DoubleColumn.create("u", 0.5, 1, 0.5, 1),
+        DoubleColumn.create("d", 1, 2, 2, 2));
+    assertEquals(List.of("ep coincides with pep at 1 of 2 shared x (x = 1)"), Charts.coincidences(u, "u", "d", "m"));
   }
 
   private static String names(XYChart c) {
