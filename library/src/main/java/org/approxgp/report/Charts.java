@@ -184,20 +184,23 @@ public final class Charts {
   /**
    * One scatter series per distinct value of {@code series}: y against x; a series whose name starts with
    * {@code linePrefix} (if not null) is drawn as a line without markers instead (e.g. a decision boundary), each
-   * line its own dash pattern and the later ones thinner, so lines that overlap stay visible.
+   * line its own dash pattern and the later ones thinner, so lines that overlap stay visible. A series equal to an
+   * earlier one at every point is named so in the legend, as in {@link #lines}.
    */
   public static XYChart scatter(Table t, String x, String y, String series, Labels labels, String linePrefix) {
     XYChart chart = xyChart(labels, Scale.LINEAR);
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
     chart.getStyler().setMarkerSize(7);
     Map<String, double[][]> groups = groups(t, x, y, series);
+    Map<String, String> notes = coincidenceNotes(groups);
     int lineCount = (int) groups.keySet().stream().filter(n -> linePrefix != null && n.startsWith(linePrefix))
         .count();
     int points = 0;
     int lines = 0;
     int k = 0;
     for (Map.Entry<String, double[][]> g : groups.entrySet()) {
-      XYSeries s = chart.addSeries(g.getKey(), g.getValue()[0], g.getValue()[1]);
+      String name = notes.containsKey(g.getKey()) ? g.getKey() + " (" + notes.get(g.getKey()) + ")" : g.getKey();
+      XYSeries s = chart.addSeries(name, g.getValue()[0], g.getValue()[1]);
       s.setLineColor(PALETTE[k % PALETTE.length]);
       s.setMarkerColor(PALETTE[k % PALETTE.length]);
       k++;
