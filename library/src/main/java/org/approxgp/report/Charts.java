@@ -101,7 +101,17 @@ public final class Charts {
       XYSeries s = chart.addSeries(name, g.getValue()[0], g.getValue()[1]);
       style(s, k++, groups.size());
     }
+    if (!groups.isEmpty()) {
+      // a log axis holding fewer than two powers of ten would show one labelled tick or none: label every tick
+      chart.getStyler().setXAxisLogarithmicDecadeOnly(!scale.logX || decades(range(chart, true)) >= 2);
+      chart.getStyler().setYAxisLogarithmicDecadeOnly(!scale.logY || decades(range(chart, false)) >= 2);
+    }
     return chart;
+  }
+
+  /** How many powers of ten lie in [lo, hi]. */
+  private static int decades(double[] range) {
+    return (int) (Math.floor(Math.log10(range[1]) + 1e-12) - Math.ceil(Math.log10(range[0]) - 1e-12)) + 1;
   }
 
   /**
