@@ -39,7 +39,10 @@ public final class Charts {
   /** Relative tolerance under which two curves count as coinciding: round-off, not a modelling tolerance. */
   public static final double COINCIDE_RELATIVE = 1e-9;
 
-  /** Okabe–Ito colours (colour-blind safe; its yellow, unreadable on white, replaced by wine), opaque so overlapping lines do not blend into a third colour. */
+  /**
+   * Okabe–Ito colours (colour-blind safe; its yellow, unreadable on white, replaced by wine), opaque so overlapping
+   * lines do not blend into a third colour.
+   */
   private static final Color[] PALETTE = {
       new Color(0x0072B2), new Color(0xE69F00), new Color(0x009E73), new Color(0xD55E00), new Color(0xCC79A7),
       new Color(0x56B4E9), new Color(0x000000), new Color(0x882255)};

@@ -187,7 +187,8 @@ class ReportTest {
     assertEquals(List.of("ep coincides with rep at 3 of 4 shared x (x from 1 to 100)"),
         Charts.coincidences(p, "c", "d", "m"));
     // one shared point: PEP at u = 1 is EP
-    Table u = Table.create("u", StringColumn.create("m", "pep", "pep", "ep", "ep"), DoubleColumn.create("u", 0.5, 1, 0.5, 1),
+    Table u = Table.create("u", StringColumn.create("m", "pep", "pep", "ep", "ep"),
+        DoubleColumn.create("u", 0.5, 1, 0.5, 1),
         DoubleColumn.create("d", 1, 2, 2, 2));
     assertEquals(List.of("ep coincides with pep at 1 of 2 shared x (x = 1)"), Charts.coincidences(u, "u", "d", "m"));
   }
