@@ -2,11 +2,13 @@ package org.approxgp.report;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.approxgp.report.display.MimeBundles;
 import org.junit.jupiter.api.Test;
@@ -29,15 +31,33 @@ class ReportTest {
   private static XYChart chart() {
     Table t = Table.create("s", StringColumn.create("m", "a", "a", "b", "b"),
         DoubleColumn.create("n", 10, 100, 10, 100), DoubleColumn.create("e", 1, 0.3, 0.8, 0.2));
-    return Charts.lines(t, "n", "e", "m", "title", true);
+    return Charts.lines(t, "n", "e", "m", Charts.Labels.of("title", "sample size n", "mean |error|"),
+        Charts.Scale.LOG_LOG);
   }
 
   @Test
   void tableHtmlHasHeaderCellsAndEscapesText() {
     String html = Tables.toHtml(table());
     assertTrue(html.contains("<table"), html);
-    assertTrue(html.contains("<th>method</th>"), html);
+    assertTrue(html.contains("<th style=\"" + Tables.TEXT_STYLE + "\">method</th>"), html);
+    assertTrue(html.contains("<th style=\"" + Tables.NUMBER_STYLE + "\">err</th>"), html);
     assertTrue(html.contains("&lt;qp&gt;"), html);
+    assertTrue(html.contains("<td style=\"" + Tables.SHORT_TEXT_STYLE + "\">ep</td>"), html);
+  }
+
+  /** Decimal points line up: padding after each number up to the column's longest tail after the point. */
+  @Test
+  void numberCellsArePaddedSoDecimalPointsAlign() {
+    String fs = "\u2007";
+    String ps = "\u2008";
+    String[] a = Tables.alignDecimals(new String[] {"7.143", "14", "1.5", "", "424.07"});
+    assertArrayEquals(new String[] {"7.143", "14" + ps + fs.repeat(3), "1.5" + fs.repeat(2), "", "424.07" + fs}, a);
+    assertArrayEquals(new String[] {"1", "20"}, Tables.alignDecimals(new String[] {"1", "20"}));
+    Table t = Table.create("t", DoubleColumn.create("x", 7.9, 14, 0.123456));
+    String html = Tables.toHtml(Tables.rounded(t, 3));
+    assertTrue(html.contains(">7.9" + fs + fs + "</td>"), html);
+    assertTrue(html.contains(">14" + ps + fs + fs + fs + "</td>"), html);
+    assertTrue(html.contains(">0.123</td>"), html);
   }
 
   @Test
@@ -46,6 +66,11 @@ class ReportTest {
     assertEquals("0.123", r.column("err").getString(0));
     assertEquals("1230", r.column("err").getString(1));
     assertEquals(0.123456789, r.doubleColumn("err").get(0));
+    // trailing zeros after the point are dropped: a paper's 7.9 does not print as 7.900
+    Table p = Tables.rounded(Table.create("p", DoubleColumn.create("v", 7.9, 14, 0.5, 2.5e-7, 100)), 4);
+    assertEquals(List.of("7.9", "14", "0.5", "2.5E-7", "100"),
+        List.of(p.column(0).getString(0), p.column(0).getString(1), p.column(0).getString(2),
+            p.column(0).getString(3), p.column(0).getString(4)));
   }
 
   @Test
@@ -115,17 +140,70 @@ class ReportTest {
   void scatterDrawsLineSeriesByPrefixAndBarsGroupByCategory() {
     Table t = Table.create("s", StringColumn.create("series", "pts", "pts", "boundary a", "boundary a"),
         DoubleColumn.create("x", 0, 1, -1, 1), DoubleColumn.create("y", 0, 1, -1, 1));
-    XYChart c = Charts.scatter(t, "x", "y", "series", "title", "boundary");
+    XYChart c = Charts.scatter(t, "x", "y", "series", Charts.Labels.of("title", "x1", "x2"), "boundary");
     assertEquals(java.util.Optional.of(XYSeries.XYSeriesRenderStyle.Scatter), c.getSeries("pts").getXYSeriesRenderStyle());
     assertEquals(java.util.Optional.of(XYSeries.XYSeriesRenderStyle.Line),
         c.getSeries("boundary a").getXYSeriesRenderStyle());
     Table b = Table.create("b", StringColumn.create("data", "heart", "heart", "pima"),
         StringColumn.create("method", "ep", "rep", "ep"), DoubleColumn.create("err", 10, 8, 20),
         DoubleColumn.create("sd", 1, Double.NaN, 2));
-    var bars = Charts.bars(b, "data", "err", "sd", "method", "title");
-    assertEquals(2, bars.getSeriesCollection().size());
-    // "rep" has no pima bar: drawn as 0, every series spans both categories
+    var bars = Charts.bars(b, "data", "err", "sd", "method", Charts.Labels.of("title", "data set", "test error (%)"),
+        "no value");
+    // "rep" has no pima bar: no bar (null, not 0), and a legend entry says what "×" means
+    assertEquals(3, bars.getSeriesCollection().size());
     assertEquals(2, bars.getSeries("rep").getYData().length);
+    assertEquals(8.0, bars.getSeries("rep").getYData()[0]);
+    assertTrue(Double.isNaN(bars.getSeries("rep").getYData()[1]), "no bar, not a zero bar");
+    assertTrue(bars.getSeries("× no value") != null);
     assertArrayEquals(PNG_MAGIC, Arrays.copyOf(Figures.png(bars), 8));
+    var full = Charts.bars(b.where(b.stringColumn("method").isEqualTo("ep")), "data", "err", "sd", "method",
+        Charts.Labels.of("title", "data set", "test error (%)"), "no value");
+    assertEquals(1, full.getSeriesCollection().size(), "no legend entry when nothing is missing");
+  }
+
+  @Test
+  void chartsRequireATitleAndBothAxisTitles() {
+    assertThrows(IllegalArgumentException.class, () -> Charts.Labels.of("t", "x", " "));
+    assertThrows(IllegalArgumentException.class, () -> Charts.Labels.of(null, "x", "y"));
+    XYChart c = chart();
+    assertEquals("sample size n", c.getXAxisTitle());
+    assertEquals("mean |error|", c.getYAxisTitle());
+  }
+
+  /** Curves equal at every point are measured as such and named in the legend; others are not. */
+  @Test
+  void coincidingCurvesAreNamedInTheLegend() {
+    Table t = Table.create("s", StringColumn.create("m", "ep", "ep", "rep", "rep", "pep", "pep"),
+        DoubleColumn.create("i", 1, 2, 1, 2, 1, 2), DoubleColumn.create("r", 3, 0.5, 3, 0.5 * (1 + 1e-12), 2, 0.4));
+    XYChart c = Charts.lines(t, "i", "r", "m", Charts.Labels.of("t", "iteration", "R"), Charts.Scale.LOG_Y);
+    assertTrue(c.getSeries("ep") != null);
+    assertTrue(c.getSeries("rep (= ep at all 2 points)") != null, names(c));
+    assertTrue(c.getSeries("pep") != null);
+    assertEquals(List.of("rep coincides with ep at all 2 points"), Charts.coincidences(t, "i", "r", "m"));
+    assertEquals(List.of(), Charts.coincidences(t.where(t.stringColumn("m").isNotEqualTo("rep")), "i", "r", "m"));
+    // partly: REP equals EP for large c only
+    Table p = Table.create("p", StringColumn.create("m", "rep", "rep", "rep", "rep", "ep", "ep", "ep", "ep"),
+        DoubleColumn.create("c", 0.1, 1, 10, 100, 0.1, 1, 10, 100), DoubleColumn.create("d", 1, 2, 4, 4, 3, 2, 4, 4));
+    assertEquals(List.of("ep coincides with rep at 3 of 4 shared x (x from 1 to 100)"),
+        Charts.coincidences(p, "c", "d", "m"));
+    // one shared point: PEP at u = 1 is EP
+    Table u = Table.create("u", StringColumn.create("m", "pep", "pep", "ep", "ep"),
+        DoubleColumn.create("u", 0.5, 1, 0.5, 1),
+        DoubleColumn.create("d", 1, 2, 2, 2));
+    assertEquals(List.of("ep coincides with pep at 1 of 2 shared x (x = 1)"), Charts.coincidences(u, "u", "d", "m"));
+  }
+
+  private static String names(XYChart c) {
+    return c.getSeriesCollection().stream().map(XYSeries::getName).toList().toString();
+  }
+
+  @Test
+  void referenceLinesSpanTheData() {
+    XYChart c = Charts.markX(Charts.markY(chart(), 0.5, "paper: 0.5"), 20, "paper: n = 20");
+    assertArrayEquals(new double[] {10, 100}, c.getSeries("paper: 0.5").getXData());
+    assertArrayEquals(new double[] {0.5, 0.5}, c.getSeries("paper: 0.5").getYData());
+    assertArrayEquals(new double[] {20, 20}, c.getSeries("paper: n = 20").getXData());
+    assertArrayEquals(new double[] {0.2, 1}, c.getSeries("paper: n = 20").getYData());
+    assertArrayEquals(PNG_MAGIC, Arrays.copyOf(Figures.png(c), 8));
   }
 }
