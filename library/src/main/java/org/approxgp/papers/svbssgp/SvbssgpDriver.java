@@ -216,7 +216,7 @@ public final class SvbssgpDriver {
         Vssgp fit = Vssgp.fit(train, Vssgp.Options.of(s.features() / 2, s.iterations(), b, s.seed()),
             (it, obj, sec) -> objective[0] = obj,
             (it, model) -> observer.onIteration(it, objective[0], () -> model.get().predict(test)));
-        return new Fitted(fit.predict(test), s.iterations(), new int[0]);
+        return new Fitted(fit.predict(test), fit.iterations(), new int[0]);
       }
       case "svbssgp" -> {
         Parts p = partitions(train, test, s, s.partitions(), s.seed());
