@@ -284,8 +284,11 @@ public final class Dtc {
       if (lbfgsIterates == null) {
         runLbfgs();
       }
-      int t = Math.min(iteration, lbfgsIterates.size() - 1);
+      int t = iteration;
       iteration++;
+      if (t >= lbfgsIterates.size()) { // past the last L-BFGS iterate: the model stays put
+        return last;
+      }
       params = lbfgsIterates.get(t).clone();
       q = optimalPosterior(train, inducing, params, ard);
       last = lbfgsValues.get(t);
