@@ -26,7 +26,8 @@ import org.approxgp.sparse.Vssgp;
  * DTC++/PIC++, minibatches of min(1000, n) rows for VSSGP and DTC++.
  *
  * <p>SSGP and VSSGP have no stepping trainer: they are traced through their {@code SnapshotListener}; SSGP's
- * L-BFGS may stop early, and its last trace point is then its final iterate.
+ * L-BFGS (and VSSGP's, when the minibatch covers all rows) may stop early, and its last trace point is then its
+ * final iterate.
  */
 public final class SvbssgpDriver {
 
