@@ -1,13 +1,17 @@
 package org.approxgp.sparse;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
+import org.approxgp.linalg.NotPositiveDefiniteException;
 import org.approxgp.optimize.Adam;
+import org.approxgp.optimize.Lbfgs;
 
 /**
  * DTC++: stochastic variational GP regression with inducing points (SVGP; Hensman, Fusi &amp; Lawrence 2013,
@@ -32,6 +36,17 @@ import org.approxgp.optimize.Adam;
  * </ol>
  * The minibatch estimate of L before the step is reported to the {@link IterationListener}. Minibatches are
  * consecutive slices of a seeded permutation of the rows, re-shuffled every epoch.
+ *
+ * <p><b>Full batch</b> (minibatch ≥ n, what {@code approxgp regress} uses for n ≤ 1000), with hyperparameters
+ * learned: the optimum q(u) at given θ is Titsias' (2009), the natural step with ρ = 1 on all rows, and the
+ * gradient of the collapsed bound L*(θ) = max_q L(θ, q) is ∂L/∂θ at that q held fixed (q is a stationary point:
+ * envelope theorem). So θ is fitted by L-BFGS ({@link Lbfgs}; relative decrease 1e-9, gradient tolerance 1e-6,
+ * at most {@code iterations} iterations) on L*, deterministic and converging, instead of Adam steps against a q(u)
+ * that lags behind them. On scikit-learn's diabetes data (354 rows, M = 200) 300 Adam steps at rate 0.01 (the
+ * earlier full-batch path) ended with the bound still rising by 1.2 nats per 25 steps and every length-scale
+ * between 1.9 and 3.7, against 2.8 to 1.5·10⁴ for the exact GP's ML-II fit. The first {@link Trainer#step} runs
+ * the L-BFGS; each step then moves to the next L-BFGS iterate (q(u) optimal there) and reports L* there; after
+ * the last iterate the model stays put.
  *
  * <p>Cost per iteration O(|B| M² + M³); memory O(M² + |B| M) plus one int per training row (the permutation).
  * No n × M matrix is formed: prediction and full-data bounds stream over rows in chunks.
@@ -175,6 +190,9 @@ public final class Dtc {
     private int position;
     private int iteration;
     private double last = Double.NaN;
+    private final boolean fullBatch;
+    private List<double[]> lbfgsIterates; // full batch: θ after each L-BFGS iteration (lazily computed)
+    private List<Double> lbfgsValues;
 
     public Trainer(RegressionData train, RegressionData inducing, SquaredExponential kernel, double noiseVariance,
         Options options) {
@@ -202,6 +220,7 @@ public final class Dtc {
       this.adam = new Adam(params.length, Adam.Settings.of(options.hyperLearningRate()));
       SeArd k = kernelOf(params, train.d(), ard);
       this.q = InducingPosterior.prior(kuu(k, inducing));
+      this.fullBatch = options.learnHyperparameters() && options.minibatch() >= train.n();
     }
 
     private void shuffle() {
@@ -214,8 +233,14 @@ public final class Dtc {
       position = 0;
     }
 
-    /** Runs one iteration; returns the minibatch estimate of the bound before the step. */
+    /**
+     * Runs one iteration; returns the minibatch estimate of the bound before the step (full batch with learned
+     * hyperparameters: the collapsed bound at the new L-BFGS iterate, class comment).
+     */
     public double step() {
+      if (fullBatch) {
+        return stepFullBatch();
+      }
       int n = train.n();
       int b = Math.min(options.minibatch(), n);
       if (position + b > n) {
@@ -255,6 +280,49 @@ public final class Dtc {
       return value;
     }
 
+    private double stepFullBatch() {
+      if (lbfgsIterates == null) {
+        runLbfgs();
+      }
+      int t = iteration;
+      iteration++;
+      if (t >= lbfgsIterates.size()) { // past the last L-BFGS iterate: the model stays put
+        return last;
+      }
+      params = lbfgsIterates.get(t).clone();
+      q = optimalPosterior(train, inducing, params, ard);
+      last = lbfgsValues.get(t);
+      return last;
+    }
+
+    private void runLbfgs() {
+      lbfgsIterates = new ArrayList<>();
+      lbfgsValues = new ArrayList<>();
+      Lbfgs.Result r = Lbfgs.minimize((x, g) -> {
+        try {
+          InducingPosterior opt = optimalPosterior(train, inducing, x, ard);
+          double v = objective(train, inducing, x, ard, opt.mean(), opt.covariance(), g);
+          if (!Double.isFinite(v)) {
+            return Double.POSITIVE_INFINITY;
+          }
+          for (int i = 0; i < g.length; i++) {
+            g[i] = -g[i];
+          }
+          return -v;
+        } catch (NotPositiveDefiniteException e) { // K_uu or S not numerically positive definite at a trial θ
+          return Double.POSITIVE_INFINITY;
+        }
+      }, params.clone(), null, null, new Lbfgs.Settings(Math.max(1, options.iterations()), 1e-9, 1e-6, 10),
+          (it, x, fx) -> {
+            lbfgsIterates.add(x.clone());
+            lbfgsValues.add(-fx);
+          });
+      if (lbfgsIterates.isEmpty() || !Arrays.equals(lbfgsIterates.get(lbfgsIterates.size() - 1), r.x())) {
+        lbfgsIterates.add(r.x().clone());
+        lbfgsValues.add(-r.value());
+      }
+    }
+
     /** Iterations run so far. */
     public int iteration() {
       return iteration;
@@ -281,6 +349,43 @@ public final class Dtc {
 
   static SeArd kernelOf(double[] params, int d, boolean ard) {
     return new SeArd(Arrays.copyOf(params, params.length - 1), d, ard);
+  }
+
+  /**
+   * The optimal q(u) on all rows at hyperparameters {@code params} (Titsias 2009; the natural-gradient step with
+   * ρ = 1 from any start): S⁻¹ = K_uu⁻¹ + σ⁻² Σᵢ aᵢaᵢᵀ, S⁻¹m = σ⁻² Σᵢ aᵢyᵢ, aᵢ = K_uu⁻¹k_u(xᵢ). Streams over rows.
+   */
+  static InducingPosterior optimalPosterior(RegressionData train, RegressionData z, double[] params, boolean ard) {
+    int d = train.d();
+    int mM = z.n();
+    SeArd k = kernelOf(params, d, ard);
+    Cholesky kuu = kuu(k, z);
+    double beta = Math.exp(-params[params.length - 1]);
+    Matrix target = kuu.inverse();
+    double[] td = target.data();
+    double[] t1 = new double[mM];
+    int n = train.n();
+    for (int from = 0; from < n; from += CHUNK) {
+      int to = Math.min(n, from + CHUNK);
+      int b = to - from;
+      double[] xb = Arrays.copyOfRange(train.x(), from * d, to * d);
+      Matrix a = kuu.solve(k.cross(z.x(), mM, xb, b));
+      double[] aat = a.multTransB(a).data();
+      for (int i = 0; i < td.length; i++) {
+        td[i] += beta * aat[i];
+      }
+      double[] ad = a.data();
+      for (int p = 0; p < mM; p++) {
+        double sy = 0;
+        for (int i = 0; i < b; i++) {
+          sy += ad[p * b + i] * train.y()[from + i];
+        }
+        t1[p] += beta * sy;
+      }
+    }
+    InducingPosterior q = InducingPosterior.prior(kuu);
+    q.step(target, t1, 1.0);
+    return q;
   }
 
   static Cholesky kuu(SeArd k, RegressionData z) {

@@ -193,4 +193,42 @@ class VssgpTest {
     assertArrayEquals(fit.predict(s[1]).mean(), means.get(39), 1e-12);
     assertTrue(Math.abs(means.get(0)[0] - means.get(39)[0]) > 1e-6, "the snapshots do not move");
   }
+
+  /**
+   * Full batch (batch size 0): L-BFGS on the collapsed bound stops converged before its cap at a stationary point
+   * of the bound (the gradient in q(ω) and the hyperparameters, with q(a) optimal, is ~0 relative to its size at
+   * the start), predicts the sine near the noise level, and its snapshots are its iterates.
+   */
+  @Test
+  void fullBatchConvergesToAStationaryPoint() {
+    RegressionData[] s = SsgpTest.sine(11);
+    int m = 10;
+    List<Double> trace = new ArrayList<>();
+    List<double[]> means = new ArrayList<>();
+    Vssgp fit = Vssgp.fit(s[0], new Vssgp.Options(m, 2000, 0, 0.01, 13, null, 0.01),
+        (it, obj, sec) -> trace.add(obj), (it, model) -> means.add(model.get().predict(s[1]).mean()));
+    Vssgp start = Vssgp.fit(s[0], new Vssgp.Options(m, 0, 0, 0.01, 13, null, 0.01), null);
+    assertTrue(fit.iterations() > 0 && fit.iterations() < 2000, "iterations " + fit.iterations());
+    assertEquals(fit.iterations(), trace.size());
+    assertEquals(fit.iterations(), means.size());
+    assertArrayEquals(fit.predict(s[1]).mean(), means.get(means.size() - 1), 1e-12);
+    assertEquals(fit.bound(s[0]).value(), trace.get(trace.size() - 1), 1e-9 * Math.abs(trace.get(0)));
+    int nq = 2 * m * s[0].d() + s[0].d() + 2;
+    double[] g0 = new double[start.parameters().length];
+    Vssgp.evaluate(s[0], null, m, start.parameters(), g0);
+    double[] g = new double[g0.length];
+    Vssgp.evaluate(s[0], null, m, fit.parameters(), g);
+    assertTrue(norm(g, nq) < 1e-3 * norm(g0, nq), norm(g, nq) + " vs " + norm(g0, nq) + " at the start");
+    assertTrue(fit.bound(s[0]).value() > start.bound(s[0]).value());
+    double rmse = fit.predict(s[1]).rmse(s[1].y());
+    assertTrue(rmse < 1.15 * SsgpTest.SINE_NOISE, "RMSE " + rmse + ", " + fit);
+  }
+
+  private static double norm(double[] g, int k) {
+    double s = 0;
+    for (int t = 0; t < k; t++) {
+      s += g[t] * g[t];
+    }
+    return Math.sqrt(s);
+  }
 }

@@ -26,7 +26,8 @@ import org.approxgp.sparse.Vssgp;
  * DTC++/PIC++, minibatches of min(1000, n) rows for VSSGP and DTC++.
  *
  * <p>SSGP and VSSGP have no stepping trainer: they are traced through their {@code SnapshotListener}; SSGP's
- * L-BFGS may stop early, and its last trace point is then its final iterate.
+ * L-BFGS (and VSSGP's, when the minibatch covers all rows) may stop early, and its last trace point is then its
+ * final iterate.
  */
 public final class SvbssgpDriver {
 
@@ -216,7 +217,7 @@ public final class SvbssgpDriver {
         Vssgp fit = Vssgp.fit(train, Vssgp.Options.of(s.features() / 2, s.iterations(), b, s.seed()),
             (it, obj, sec) -> objective[0] = obj,
             (it, model) -> observer.onIteration(it, objective[0], () -> model.get().predict(test)));
-        return new Fitted(fit.predict(test), s.iterations(), new int[0]);
+        return new Fitted(fit.predict(test), fit.iterations(), new int[0]);
       }
       case "svbssgp" -> {
         Parts p = partitions(train, test, s, s.partitions(), s.seed());
