@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Start the project's Java kernel N times, as nbclient does, and count the starts that hang (issue 13).
 
-Each start: the kernelspec written by lib.sh's install_kernel (APPROXGP_KERNEL_LAUNCH=--launch), an
-AsyncKernelManager, a client whose wait_for_ready() must see a kernel_info_reply (and an iopub message, as
+Each start: the kernelspec written by lib.sh's install_kernel (with --main rapaio, a copy of it whose main
+class is rapaio's own MainApp instead of KernelMain, for comparison), an AsyncKernelManager, a client whose wait_for_ready() must see a kernel_info_reply (and an iopub message, as
 jupyter_client requires) within --timeout seconds, then `1+1` must give an execute_result `2` within
 --timeout seconds. A start that misses either deadline is a hang; before it is killed the script saves, in
 --evidence DIR/start-NNN/: the kernel JVM's threads (`jcmd PID Thread.print`), the connection file, the
 sockets on its ports (`ss -tanp`), the kernel's process tree, its stderr, and the client side's message log
 (every message sent and received, with times). A kernel that exits by itself is counted as "died".
 
-    .venv/bin/python notebooks/kernel/start-stress.py --n 40 --launch interruptible [--burn 2] [--timeout 60]
+    .venv/bin/python notebooks/kernel/start-stress.py --n 40 [--main approxgp|rapaio] [--burn 2] [--timeout 60]
 
 (any Python with jupyter_client; lib.sh's find_jupyter makes .venv/). --burn K runs K busy-loop processes
 for the duration of the run (bounded by the run itself), to load the machine further.
@@ -33,14 +33,26 @@ except ImportError:
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def install_kernelspec(launch):
-    """Runs lib.sh (build_library + install_kernel) for the launch mode; returns the JUPYTER_PATH entry."""
-    env = dict(os.environ, ROOT=str(ROOT), APPROXGP_KERNEL_LAUNCH=launch)
+def install_kernelspec(main, kernel, evidence_root):
+    """Runs lib.sh (build_library + install_kernel); returns the JUPYTER_PATH entry holding the kernelspec.
+
+    main "rapaio": a copy of that kernelspec under evidence_root whose main class is rapaio's MainApp (message
+    interrupts), i.e. the kernel's own start-up without KernelMain's fixes."""
+    env = dict(os.environ, ROOT=str(ROOT))
     out = subprocess.run(
         ["bash", "-c", 'set -e; source "$ROOT/notebooks/kernel/lib.sh"; build_library; install_kernel;'
                        ' echo "$JUPYTER_DIR"'],
         env=env, check=True, capture_output=True, text=True)
-    return out.stdout.strip().splitlines()[-1]
+    jupyter_dir = out.stdout.strip().splitlines()[-1]
+    if main == "approxgp":
+        return jupyter_dir
+    spec = json.loads((Path(jupyter_dir) / "kernels" / kernel / "kernel.json").read_text())
+    spec["argv"] = [("org.rapaio.jupyter.kernel.MainApp" if a.endswith(".KernelMain") else a) for a in spec["argv"]]
+    spec["interrupt_mode"] = "message"
+    d = evidence_root / "jupyter"
+    (d / "kernels" / kernel).mkdir(parents=True, exist_ok=True)
+    (d / "kernels" / kernel / "kernel.json").write_text(json.dumps(spec, indent=1))
+    return str(d)
 
 
 def descendants(pid):
@@ -206,8 +218,8 @@ async def one_start(i, args, evidence_root, jupyter_path):
 async def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=10)
-    ap.add_argument("--launch", default=os.environ.get("APPROXGP_KERNEL_LAUNCH", "interruptible"),
-                    help="APPROXGP_KERNEL_LAUNCH for lib.sh's install_kernel")
+    ap.add_argument("--main", choices=("approxgp", "rapaio"), default="approxgp",
+                    help="the kernelspec's main class: approxgp's KernelMain (default) or rapaio's MainApp")
     ap.add_argument("--kernel", default="approxgp-java")
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--burn", type=int, default=0, help="extra busy-loop processes during the run")
@@ -217,12 +229,12 @@ async def main():
     args = ap.parse_args()
     if args.debug:
         logging.basicConfig(level=logging.DEBUG)
-    evidence_root = Path(args.evidence or f"/tmp/approxgp-stress-{time.strftime('%H%M%S')}-{args.launch}")
+    evidence_root = Path(args.evidence or f"/tmp/approxgp-stress-{time.strftime('%H%M%S')}-{args.main}")
     evidence_root.mkdir(parents=True, exist_ok=True)
-    jp = install_kernelspec(args.launch)
+    jp = install_kernelspec(args.main, args.kernel, evidence_root)
     os.environ["JUPYTER_PATH"] = jp + (":" + os.environ["JUPYTER_PATH"] if os.environ.get("JUPYTER_PATH") else "")
     spec = json.loads((Path(jp) / "kernels" / args.kernel / "kernel.json").read_text())
-    print(f"stress: {args.n} starts, launch={args.launch} ({spec['argv'][-2]}, {Path(spec['argv'][0]).name}), "
+    print(f"stress: {args.n} starts, main={args.main} ({spec['argv'][-2]}, {Path(spec['argv'][0]).name}), "
           f"timeout {args.timeout:.0f} s, burn {args.burn}, evidence {evidence_root}", flush=True)
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.burn)]
     counts = {}
@@ -249,7 +261,7 @@ async def main():
     ready = sorted(r["ready_s"] for r in results if "ready_s" in r)
     med = ready[len(ready) // 2] if ready else float("nan")
     summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-    print(f"stress: launch={args.launch}: {summary} of {args.n} starts; median ready {med:.1f} s, "
+    print(f"stress: main={args.main}: {summary} of {args.n} starts; median ready {med:.1f} s, "
           f"max {max(ready) if ready else float('nan'):.1f} s; {time.monotonic() - t_start:.0f} s in all", flush=True)
     return 0 if counts.get("ok", 0) == args.n else 1
 

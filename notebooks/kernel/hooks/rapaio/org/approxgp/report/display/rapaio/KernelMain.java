@@ -1,25 +1,54 @@
 package org.approxgp.report.display.rapaio;
 
 import java.lang.reflect.Field;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.AbstractMap;
 import java.util.Map;
-import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.LogManager;
 import org.rapaio.jupyter.kernel.MainApp;
 import org.rapaio.jupyter.kernel.channels.Channels;
+import org.rapaio.jupyter.kernel.channels.LoopThread;
 import org.rapaio.jupyter.kernel.channels.MessageHandler;
+import org.rapaio.jupyter.kernel.core.ConnectionProperties;
 import org.rapaio.jupyter.kernel.core.Transform;
 import org.rapaio.jupyter.kernel.core.java.JavaEngine;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControl;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControlProvider;
-import org.rapaio.jupyter.kernel.message.HMACDigest;
-import org.rapaio.jupyter.kernel.message.Message;
-import org.rapaio.jupyter.kernel.message.MessageType;
-import org.rapaio.jupyter.kernel.message.messages.IOPubStatus;
 import sun.misc.Signal;
 
 /**
- * Entry point of the approxgp-java kernelspec: rapaio-jupyter-kernel's {@code MainApp}, with interrupts taken
- * from SIGINT (kernelspec {@code "interrupt_mode": "signal"}) and handled here instead of by the kernel's
- * {@code interrupt_request} handler, which has two bugs in 3.0.1 (seen with JupyterLab 4.6 and jupyter_client):
+ * Entry point of the approxgp-java kernelspec: rapaio-jupyter-kernel 3.0.1's {@code MainApp.runKernel}, redone
+ * here with two start-up races of that version closed, and with interrupts taken from SIGINT.
+ *
+ * <p><b>Start-up (issue 13).</b> rapaio binds its five ZeroMQ sockets, starting one polling thread
+ * ({@code LoopThread}) each for heartbeat, shell and control, and only then installs its message handlers.
+ * <ul>
+ *   <li>{@code LoopThread.start()} calls {@code Thread.start()} <em>before</em> it sets its {@code running} flag,
+ *       and {@code run()} loops {@code while (running)}: a new thread that reads the flag first exits at once,
+ *       silently. Its channel is then dead for good: a dead shell thread means no {@code kernel_info_reply} ever
+ *       (the hang nbclient and JupyterLab waited on until their time-out), a dead heartbeat or control thread
+ *       means no heartbeats or interrupts/shutdowns. Seen in thread dumps of hung kernels: one {@code Shell-0}
+ *       thread instead of two (shell and control share that name) and/or no {@code Heartbeat-0}, no exception
+ *       printed. Outside the kernel, {@code LoopThread} lost the race in 18 of 1,000 starts on a busy machine;
+ *       a kernel start needs three to win, on a cold JVM. Still so in rapaio 3.0.4.</li>
+ *   <li>A request that reaches the shell or control thread before the handlers exist throws a
+ *       {@code NullPointerException} ({@code this.handlers is null}) that also ends that thread. Jupyter clients
+ *       connect before the kernel's JVM is up and send {@code kernel_info_request} at once, so the request is
+ *       usually waiting when the shell socket is bound.</li>
+ * </ul>
+ * This class therefore runs the kernel's start itself: before {@code Channels.connect} it sets the channels'
+ * handler map to a gate whose {@code get} waits until {@code connect} has installed the real handlers; after it,
+ * it stops every channel's polling thread (whether it is running or has already exited) and starts a new one
+ * whose {@code running} flag is set before {@code start()}. Both reach private fields of rapaio's
+ * {@code Channels}, channel classes and {@code LoopThread} by reflection; a missing field stops the kernel with
+ * a message at once rather than leaving it half started, so a kernel upgrade cannot make it hang silently.
+ *
+ * <p><b>Interrupts.</b> SIGINT (kernelspec {@code "interrupt_mode": "signal"}) is handled here instead of by the
+ * kernel's {@code interrupt_request} handler, which has two bugs in 3.0.1 (seen with JupyterLab 4.6 and
+ * jupyter_client):
  * <ul>
  *   <li>the shell and control channels share one "current message", so handling an {@code interrupt_request}
  *       replaces the running {@code execute_request}'s parent header: the interrupted cell's {@code idle}
@@ -31,71 +60,115 @@ import sun.misc.Signal;
  * On SIGINT this class only cancels the running cell's task ({@code RapaioExecutionControl.interrupt()}, which
  * interrupts the cell's thread); the cell ends with "Execution interrupted" and the kernel stays usable. The
  * execution control is reached through two private fields of {@code JavaEngine} (there is no accessor).
- *
- * <p>Before the kernel binds its sockets this class also builds, signs and serialises one status message, so
- * that the first real one (sent by {@code Channels.connect} between binding the sockets and installing the
- * message handlers) is fast: a request arriving in that window is lost, or kills the shell thread (see
- * {@code run-kernel.sh}), and a cold JVM on a loaded machine made the window long.
- *
- * <p>Once the kernel is connected it wraps the {@code kernel_info_request} handler so that it publishes
- * {@code busy}/{@code idle} around its reply, as other kernels do. Jupyter's server, when a browser connects,
- * re-sends {@code kernel_info_request} until it sees a reply <em>and</em> an iopub message; rapaio sends no iopub
- * message for it, so every connection (and reconnection after a restart) waited the whole
- * {@code kernel_info_timeout}, and JupyterLab showed the kernel's state as "unknown" until the first cell ran.
  */
 public final class KernelMain {
+
+  /** The channels with a polling thread, as named by fields of rapaio's {@code Channels}. */
+  private static final String[] POLLED_CHANNELS = {"heartbeat", "shell", "control"};
 
   private KernelMain() {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length != 1 || args[0].startsWith("-")) {
+      MainApp.main(args);   // rapaio's installer (-i ...) and its usage message
+      return;
+    }
     Signal.handle(new Signal("INT"), s -> {
       Thread t = new Thread(KernelMain::interruptRunningCell, "approxgp-sigint");
       t.setDaemon(true);
       t.start();
     });
-    prewarm();
-    Thread status = new Thread(KernelMain::statusAroundKernelInfo, "approxgp-kernel-info-status");
-    status.setDaemon(true);
-    status.start();
-    MainApp.main(args);
-  }
-
-  /** Waits (up to 5 minutes) for the kernel's message handlers, then wraps the kernel_info one; see above. */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  static void statusAroundKernelInfo() {
+    Channels channels;
     try {
-      for (int i = 0; i < 15_000; i++) {
-        Channels channels = MainApp.kernel == null ? null : MainApp.kernel.channels();
-        Map<Object, MessageHandler> handlers = channels == null ? null : (Map<Object, MessageHandler>) field(channels,
-            "handlers");
-        MessageHandler original = handlers == null ? null : handlers.get(MessageType.SHELL_KERNEL_INFO_REQUEST);
-        if (original != null) {
-          handlers.put(MessageType.SHELL_KERNEL_INFO_REQUEST, (MessageHandler) m -> {
-            channels.busyThenIdle();
-            original.handle(m);
-          });
-          return;
-        }
-        Thread.sleep(20);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      System.err.println("approxgp: kernel_info status wrapper not installed: " + e);
+      channels = start(Path.of(args[0]));
+    } catch (Throwable e) {
+      // The polling threads started by connect() would otherwise keep a broken kernel alive (and silent).
+      System.err.println("approxgp: the kernel could not start: " + e);
+      e.printStackTrace();
+      System.exit(1);
+      return;
     }
+    channels.joinUntilClose();
   }
 
-  /** Best effort: class initialisation, Gson adapters and HMAC of the first message, ahead of time. */
-  static void prewarm() {
-    try {
-      Message<IOPubStatus> m = new Message<>(MessageType.IOPUB_STATUS, IOPubStatus.STARTING);
-      byte[][] parts = {Transform.toJsonBytes(m.header()), Transform.toJsonBytes(m.parentHeader()),
-          Transform.toJsonBytes(m.metadata()), Transform.toJsonBytes(m.content())};
-      new HMACDigest("hmac-sha256", "approxgp-prewarm").computeSignature(parts);
-      Transform.fromJson("{}".getBytes(StandardCharsets.UTF_8), java.util.Map.class);
-    } catch (Exception | LinkageError e) {
-      // only a speed-up
+  /**
+   * rapaio's {@code MainApp.runKernel} up to the join, with the handler gate and the restarted polling threads
+   * (see the class comment). Returns the connected channels.
+   */
+  static Channels start(Path connectionFile) throws Exception {
+    LogManager.getLogManager().readConfiguration(MainApp.class.getClassLoader()
+        .getResourceAsStream("logging.properties"));
+    ConnectionProperties props = Transform.fromJson(Files.readString(connectionFile), ConnectionProperties.class);
+    // The kernel (JShell) is built by MainApp's class initialisation; do it before any socket is bound.
+    var kernel = MainApp.kernel;
+    Channels channels = new Channels(props);
+    HandlerGate gate = new HandlerGate(channels);
+    setField(channels, "handlers", gate);
+    channels.connect(kernel);
+    if (field(channels, "handlers") == gate) {
+      throw new IllegalStateException("Channels.connect installed no handlers");
+    }
+    gate.open();
+    for (String name : POLLED_CHANNELS) {
+      restartLoop(field(channels, name));
+    }
+    return channels;
+  }
+
+  /**
+   * Stops the channel's polling thread (it may have exited already: the start race above) and starts an equal
+   * one ({@code LoopThread(name, sleep, body)}) with its {@code running} flag set before {@code start()}.
+   */
+  static void restartLoop(Object channel) throws ReflectiveOperationException, InterruptedException {
+    LoopThread old = (LoopThread) field(channel, "loopThread");
+    if (old == null) {
+      throw new IllegalStateException(channel.getClass().getSimpleName() + " has no polling thread");
+    }
+    old.shutdown();
+    old.join();
+    LoopThread fresh = new LoopThread(old.getName(), (Long) field(old, "sleep"), (Runnable) field(old, "loopBody"));
+    setField(fresh, "running", true);
+    setField(channel, "loopThread", fresh);
+    fresh.start();
+  }
+
+  /**
+   * What {@code Channels.getHandler} reads until {@code Channels.connect} replaces it by the real handler map:
+   * a lookup waits for {@link #open()} and then answers from the real map, so a request that arrives early is
+   * handled late instead of killing its channel's thread.
+   */
+  @SuppressWarnings("rawtypes")
+  static final class HandlerGate extends AbstractMap<Object, MessageHandler> {
+    private final Channels channels;
+    private final CountDownLatch opened = new CountDownLatch(1);
+
+    HandlerGate(Channels channels) {
+      this.channels = channels;
+    }
+
+    void open() {
+      opened.countDown();
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public MessageHandler get(Object type) {
+      try {
+        opened.await();
+        Object real = field(channels, "handlers");
+        return real == this ? null : ((Map<Object, MessageHandler>) real).get(type);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    @Override
+    public Set<Entry<Object, MessageHandler>> entrySet() {
+      return Set.of();
     }
   }
 
@@ -112,9 +185,24 @@ public final class KernelMain {
     }
   }
 
+  private static Field declared(Object o, String name) throws NoSuchFieldException {
+    for (Class<?> c = o.getClass(); c != null; c = c.getSuperclass()) {
+      try {
+        Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        return f;
+      } catch (NoSuchFieldException e) {
+        // look in the superclass
+      }
+    }
+    throw new NoSuchFieldException(o.getClass().getName() + "." + name);
+  }
+
   private static Object field(Object o, String name) throws ReflectiveOperationException {
-    Field f = o.getClass().getDeclaredField(name);
-    f.setAccessible(true);
-    return f.get(o);
+    return declared(o, name).get(o);
+  }
+
+  private static void setField(Object o, String name, Object value) throws ReflectiveOperationException {
+    declared(o, name).set(o, value);
   }
 }
