@@ -208,6 +208,10 @@ async def one_start(i, args, evidence_root, jupyter_path):
         except Exception as e:
             result.setdefault("error", f"shutdown: {e}")
         stderr_f.close()
+    # KernelMain's notes of the races it closed (see KernelMain's class comment)
+    text = stderr_path.read_text(errors="replace")
+    result["threads_replaced"] = text.count("polling thread had already exited")
+    result["requests_held"] = text.count("arrived before the kernel's handlers")
     if result.get("status") == "ok" and not args.keep_logs:
         stderr_path.unlink()
     else:
@@ -250,6 +254,9 @@ async def main():
             line = (f"  start {i:3d}: {r['status']:5s} load {load:5.2f}"
                     + (f" ready {r['ready_s']:5.1f} s" if "ready_s" in r else "")
                     + (f" 1+1 {r['exec_s']:5.1f} s" if "exec_s" in r else "")
+                    + (f" [KernelMain: {r['threads_replaced']} exited polling threads replaced,"
+                       f" {r['requests_held']} early requests held]"
+                       if r["threads_replaced"] or r["requests_held"] else "")
                     + (f" {r.get('error', '')}" if r["status"] != "ok" else "")
                     + (f" evidence {r['evidence']}" if "evidence" in r else ""))
             print(line, flush=True)
@@ -261,6 +268,11 @@ async def main():
     ready = sorted(r["ready_s"] for r in results if "ready_s" in r)
     med = ready[len(ready) // 2] if ready else float("nan")
     summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    raced = sum(1 for r in results if r["threads_replaced"] or r["requests_held"])
+    if args.main == "approxgp":
+        summary += (f" (KernelMain closed a start-up race in {raced}: "
+                    f"{sum(r['threads_replaced'] for r in results)} exited polling threads replaced, "
+                    f"{sum(r['requests_held'] for r in results)} early requests held)")
     print(f"stress: main={args.main}: {summary} of {args.n} starts; median ready {med:.1f} s, "
           f"max {max(ready) if ready else float('nan'):.1f} s; {time.monotonic() - t_start:.0f} s in all", flush=True)
     return 0 if counts.get("ok", 0) == args.n else 1

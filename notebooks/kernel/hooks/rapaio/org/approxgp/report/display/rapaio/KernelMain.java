@@ -17,6 +17,7 @@ import org.rapaio.jupyter.kernel.core.Transform;
 import org.rapaio.jupyter.kernel.core.java.JavaEngine;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControl;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControlProvider;
+import org.rapaio.jupyter.kernel.message.MessageType;
 import sun.misc.Signal;
 
 /**
@@ -125,8 +126,13 @@ public final class KernelMain {
     if (old == null) {
       throw new IllegalStateException(channel.getClass().getSimpleName() + " has no polling thread");
     }
+    boolean exited = !old.isAlive();
     old.shutdown();
     old.join();
+    if (exited) {
+      System.err.println("approxgp: start-up: the " + channel.getClass().getSimpleName() + "'s polling thread had"
+          + " already exited (rapaio LoopThread start race); replaced");
+    }
     LoopThread fresh = new LoopThread(old.getName(), (Long) field(old, "sleep"), (Runnable) field(old, "loopBody"));
     setField(fresh, "running", true);
     setField(channel, "loopThread", fresh);
@@ -155,6 +161,10 @@ public final class KernelMain {
     @SuppressWarnings("unchecked")
     public MessageHandler get(Object type) {
       try {
+        if (opened.getCount() > 0) {
+          System.err.println("approxgp: start-up: a " + ((MessageType<?>) type).name() + " arrived before the"
+              + " kernel's handlers; held until they are installed");
+        }
         opened.await();
         Object real = field(channels, "handlers");
         return real == this ? null : ((Map<Object, MessageHandler>) real).get(type);
