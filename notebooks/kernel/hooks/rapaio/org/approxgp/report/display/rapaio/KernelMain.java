@@ -6,8 +6,10 @@ import java.nio.file.Path;
 import java.util.AbstractMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.LogManager;
+import java.util.logging.Logger;
 import org.rapaio.jupyter.kernel.MainApp;
 import org.rapaio.jupyter.kernel.channels.Channels;
 import org.rapaio.jupyter.kernel.channels.LoopThread;
@@ -41,11 +43,16 @@ import sun.misc.Signal;
  *       usually waiting when the shell socket is bound.</li>
  * </ul>
  * This class therefore runs the kernel's start itself: before {@code Channels.connect} it sets the channels'
- * handler map to a gate whose {@code get} waits until {@code connect} has installed the real handlers; after it,
- * it stops every channel's polling thread (whether it is running or has already exited) and starts a new one
+ * handler map to {@link Handlers}, whose lookups wait until {@code connect} has installed the real handlers; after
+ * it, it stops every channel's polling thread (whether it is running or has already exited) and starts a new one
  * whose {@code running} flag is set before {@code start()}. Both reach private fields of rapaio's
  * {@code Channels}, channel classes and {@code LoopThread} by reflection; a missing field stops the kernel with
  * a message at once rather than leaving it half started, so a kernel upgrade cannot make it hang silently.
+ *
+ * <p><b>Restarts.</b> {@link Handlers} also keeps non-control requests off the control channel: rapaio's shell
+ * and control threads share one "current message", so a {@code kernel_info_request} on control handled while the
+ * shell thread handles one misroutes the shell's reply. Jupyter Server sends such pairs after every restart, and
+ * JupyterLab then showed the restarted kernel as "unknown" (see {@link Handlers}).
  *
  * <p><b>Interrupts.</b> SIGINT (kernelspec {@code "interrupt_mode": "signal"}) is handled here instead of by the
  * kernel's {@code interrupt_request} handler, which has two bugs in 3.0.1 (seen with JupyterLab 4.6 and
@@ -94,8 +101,8 @@ public final class KernelMain {
   }
 
   /**
-   * rapaio's {@code MainApp.runKernel} up to the join, with the handler gate and the restarted polling threads
-   * (see the class comment). Returns the connected channels.
+   * rapaio's {@code MainApp.runKernel} up to the join, with the handler map replaced by {@link Handlers} and the
+   * polling threads restarted (see the class comment). Returns the connected channels.
    */
   static Channels start(Path connectionFile) throws Exception {
     LogManager.getLogManager().readConfiguration(MainApp.class.getClassLoader()
@@ -104,24 +111,43 @@ public final class KernelMain {
     // The kernel (JShell) is built by MainApp's class initialisation; do it before any socket is bound.
     var kernel = MainApp.kernel;
     Channels channels = new Channels(props);
-    HandlerGate gate = new HandlerGate(channels);
-    setField(channels, "handlers", gate);
+    Handlers handlers = new Handlers();
+    setField(channels, "handlers", handlers);
     channels.connect(kernel);
-    if (field(channels, "handlers") == gate) {
-      throw new IllegalStateException("Channels.connect installed no handlers");
+    Object real = field(channels, "handlers");
+    if (!(real instanceof Map) || real == handlers) {
+      throw new IllegalStateException("Channels.connect installed no handler map");
     }
-    gate.open();
+    setField(channels, "handlers", handlers);
+    Object shell = field(channels, "shell");
+    handlers.open(asHandlerMap(real), (Thread) field(shell, "loopThread"));
+    // rapaio's own "Unhandled message" for the kernel_info_requests Handlers turns away on the control channel
+    CONTROL_LOG.setFilter(r -> r.getMessage() == null || !r.getMessage().endsWith("Unhandled message: "
+        + MessageType.SHELL_KERNEL_INFO_REQUEST.name()));
     for (String name : POLLED_CHANNELS) {
-      restartLoop(field(channels, name));
+      Object channel = field(channels, name);
+      LoopThread fresh = replaceLoop(channel);
+      if (channel == shell) {
+        handlers.addShellThread(fresh);
+      }
+      fresh.start();
     }
     return channels;
   }
 
+  private static final Logger CONTROL_LOG = Logger.getLogger("ControlChannel");
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Map<Object, MessageHandler> asHandlerMap(Object real) {
+    return (Map<Object, MessageHandler>) real;
+  }
+
   /**
-   * Stops the channel's polling thread (it may have exited already: the start race above) and starts an equal
-   * one ({@code LoopThread(name, sleep, body)}) with its {@code running} flag set before {@code start()}.
+   * Stops the channel's polling thread (it may have exited already: the start race above) and puts in its place
+   * an equal one ({@code LoopThread(name, sleep, body)}) whose {@code running} flag is already set; the caller
+   * starts it.
    */
-  static void restartLoop(Object channel) throws ReflectiveOperationException, InterruptedException {
+  static LoopThread replaceLoop(Object channel) throws ReflectiveOperationException, InterruptedException {
     LoopThread old = (LoopThread) field(channel, "loopThread");
     if (old == null) {
       throw new IllegalStateException(channel.getClass().getSimpleName() + " has no polling thread");
@@ -136,29 +162,45 @@ public final class KernelMain {
     LoopThread fresh = new LoopThread(old.getName(), (Long) field(old, "sleep"), (Runnable) field(old, "loopBody"));
     setField(fresh, "running", true);
     setField(channel, "loopThread", fresh);
-    fresh.start();
+    return fresh;
   }
 
   /**
-   * What {@code Channels.getHandler} reads until {@code Channels.connect} replaces it by the real handler map:
-   * a lookup waits for {@link #open()} and then answers from the real map, so a request that arrives early is
-   * handled late instead of killing its channel's thread.
+   * The channels' handler map ({@code Channels.getHandler} reads it from the shell and the control thread), in
+   * place of rapaio's for the kernel's whole life.
+   * <ul>
+   *   <li>Until {@link #open} (i.e. while {@code Channels.connect} has not installed rapaio's handlers yet) a
+   *       lookup waits, so a request that arrives early is handled late instead of killing its thread.</li>
+   *   <li>On the control channel only control requests ({@code shutdown_request}, {@code interrupt_request}) are
+   *       handled; others, in practice the {@code kernel_info_request}s that Jupyter Server's "nudge" sends on
+   *       shell and control together, get no handler (rapaio logs them as unhandled). rapaio's shell and control
+   *       threads share one "current message" and send every reply on the shell socket, so a control
+   *       {@code kernel_info_request} handled while the shell thread handles one gives the shell request's reply
+   *       the control request's routing identity and parent: the reply is dropped or mislabelled. After a
+   *       restart Jupyter Server waits for the reply to its one {@code kernel_info_request} on the shell
+   *       channel, and when that reply was lost JupyterLab showed the kernel as "unknown" until a page reload.
+   *       The control channel's own replies never reached a client anyway (sent on the shell socket).</li>
+   * </ul>
    */
   @SuppressWarnings("rawtypes")
-  static final class HandlerGate extends AbstractMap<Object, MessageHandler> {
-    private final Channels channels;
+  static final class Handlers extends AbstractMap<Object, MessageHandler> {
+    private static final Set<Object> CONTROL_REQUESTS =
+        Set.of(MessageType.CONTROL_SHUTDOWN_REQUEST, MessageType.CONTROL_INTERRUPT_REQUEST);
     private final CountDownLatch opened = new CountDownLatch(1);
+    private final Set<Thread> shellThreads = ConcurrentHashMap.newKeySet();
+    private volatile Map<Object, MessageHandler> real = Map.of();
 
-    HandlerGate(Channels channels) {
-      this.channels = channels;
-    }
-
-    void open() {
+    void open(Map<Object, MessageHandler> rapaioHandlers, Thread shellThread) {
+      real = rapaioHandlers;
+      shellThreads.add(shellThread);
       opened.countDown();
     }
 
+    void addShellThread(Thread t) {
+      shellThreads.add(t);
+    }
+
     @Override
-    @SuppressWarnings("unchecked")
     public MessageHandler get(Object type) {
       try {
         if (opened.getCount() > 0) {
@@ -166,19 +208,19 @@ public final class KernelMain {
               + " kernel's handlers; held until they are installed");
         }
         opened.await();
-        Object real = field(channels, "handlers");
-        return real == this ? null : ((Map<Object, MessageHandler>) real).get(type);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return null;
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException(e);
       }
+      if (!CONTROL_REQUESTS.contains(type) && !shellThreads.contains(Thread.currentThread())) {
+        return null;
+      }
+      return real.get(type);
     }
 
     @Override
     public Set<Entry<Object, MessageHandler>> entrySet() {
-      return Set.of();
+      return real.entrySet();
     }
   }
 
