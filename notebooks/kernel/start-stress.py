@@ -2,14 +2,17 @@
 """Start the project's Java kernel N times, as nbclient does, and count the starts that hang (issue 13).
 
 Each start: the kernelspec written by lib.sh's install_kernel (with --main rapaio, a copy of it whose main
-class is rapaio's own MainApp instead of KernelMain, for comparison), an AsyncKernelManager, a client whose wait_for_ready() must see a kernel_info_reply (and an iopub message, as
-jupyter_client requires) within --timeout seconds, then `1+1` must give an execute_result `2` within
---timeout seconds. A start that misses either deadline is a hang; before it is killed the script saves, in
---evidence DIR/start-NNN/: the kernel JVM's threads (`jcmd PID Thread.print`), the connection file, the
-sockets on its ports (`ss -tanp`), the kernel's process tree, its stderr, and the client side's message log
-(every message sent and received, with times). A kernel that exits by itself is counted as "died".
+class is rapaio's own MainApp instead of KernelMain, for comparison), an AsyncKernelManager, a client whose
+wait_for_ready() must see a kernel_info_reply (and an iopub message, as jupyter_client requires) within
+--timeout seconds, then `1+1` must give an execute_result `2` within --timeout seconds (and with --pairs K, K
+shell+control kernel_info pairs must each get their shell reply, as after a restart in JupyterLab). A start
+that misses a deadline is a hang; before it is killed the script saves, in --evidence DIR/start-NNN/: the
+kernel JVM's threads (`jcmd PID Thread.print`), the connection file, the sockets on its ports (`ss -tanp`),
+the kernel's process tree, its stderr, and the client side's message log (every message sent and received,
+with times). A kernel that exits by itself is counted as "died". The per-start line also shows KernelMain's
+notes of the start-up races it closed.
 
-    .venv/bin/python notebooks/kernel/start-stress.py --n 40 [--main approxgp|rapaio] [--burn 2] [--timeout 60]
+    .venv/bin/python notebooks/kernel/start-stress.py --n 40 [--main approxgp|rapaio] [--pairs 5] [--burn 2]
 
 (any Python with jupyter_client; lib.sh's find_jupyter makes .venv/). --burn K runs K busy-loop processes
 for the duration of the run (bounded by the run itself), to load the machine further.
@@ -141,6 +144,26 @@ class MessageLog:
         kc.session.send = send
 
 
+async def kernel_info_pairs(kc, n, timeout):
+    """What Jupyter Server does after a restart: kernel_info_request on shell and control at once, n times; each
+    shell request must get its own reply (matching parent) within timeout s. Raises on the first lost reply."""
+    for k in range(n):
+        m1, m2 = kc.session.msg("kernel_info_request"), kc.session.msg("kernel_info_request")
+        kc.shell_channel.send(m1)
+        kc.control_channel.send(m2)
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"shell+control kernel_info pair {k + 1}/{n}: no shell reply in {timeout:.0f} s")
+            try:
+                r = await kc.shell_channel.get_msg(timeout=min(left, 1))
+            except Exception:
+                continue
+            if r["parent_header"].get("msg_id") == m1["header"]["msg_id"]:
+                break
+
+
 async def one_start(i, args, evidence_root, jupyter_path):
     t0 = time.monotonic()
     log = MessageLog(t0)
@@ -176,6 +199,7 @@ async def one_start(i, args, evidence_root, jupyter_path):
             if got.strip() != "2":
                 raise RuntimeError(f"1+1 gave {got!r}")
             result["exec_s"] = time.monotonic() - t1
+            await kernel_info_pairs(kc, args.pairs, args.timeout)
             result["status"] = "ok"
         except Exception as e:
             alive = await km.is_alive()
@@ -226,6 +250,9 @@ async def main():
                     help="the kernelspec's main class: approxgp's KernelMain (default) or rapaio's MainApp")
     ap.add_argument("--kernel", default="approxgp-java")
     ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--pairs", type=int, default=0,
+                    help="after 1+1, send this many kernel_info_requests on shell and control at once (as Jupyter"
+                         " Server after a restart); each shell reply must arrive")
     ap.add_argument("--burn", type=int, default=0, help="extra busy-loop processes during the run")
     ap.add_argument("--evidence", default=None, help="directory for logs (default /tmp/approxgp-stress-<time>)")
     ap.add_argument("--keep-logs", action="store_true", help="keep the stderr of good starts too")

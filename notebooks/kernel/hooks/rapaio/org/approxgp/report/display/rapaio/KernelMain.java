@@ -7,10 +7,10 @@ import java.util.AbstractMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.logging.LogManager;
 import java.util.logging.Logger;
 import org.rapaio.jupyter.kernel.MainApp;
+import org.rapaio.jupyter.kernel.channels.AbstractChannel;
 import org.rapaio.jupyter.kernel.channels.Channels;
 import org.rapaio.jupyter.kernel.channels.LoopThread;
 import org.rapaio.jupyter.kernel.channels.MessageHandler;
@@ -19,7 +19,9 @@ import org.rapaio.jupyter.kernel.core.Transform;
 import org.rapaio.jupyter.kernel.core.java.JavaEngine;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControl;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControlProvider;
+import org.rapaio.jupyter.kernel.message.Message;
 import org.rapaio.jupyter.kernel.message.MessageType;
+import org.rapaio.jupyter.kernel.message.messages.IOPubStatus;
 import sun.misc.Signal;
 
 /**
@@ -42,17 +44,19 @@ import sun.misc.Signal;
  *       connect before the kernel's JVM is up and send {@code kernel_info_request} at once, so the request is
  *       usually waiting when the shell socket is bound.</li>
  * </ul>
- * This class therefore runs the kernel's start itself: before {@code Channels.connect} it sets the channels'
- * handler map to {@link Handlers}, whose lookups wait until {@code connect} has installed the real handlers; after
- * it, it stops every channel's polling thread (whether it is running or has already exited) and starts a new one
- * whose {@code running} flag is set before {@code start()}. Both reach private fields of rapaio's
- * {@code Channels}, channel classes and {@code LoopThread} by reflection; a missing field stops the kernel with
- * a message at once rather than leaving it half started, so a kernel upgrade cannot make it hang silently.
+ * This class therefore runs the kernel's start itself: it holds the shell and control channels' monitors while
+ * {@code Channels.connect} binds the sockets and installs the handlers, so a polling thread that has a request
+ * waits in the channel's synchronized {@code readMessage()} until the handlers are complete; then it stops every
+ * channel's polling thread (whether it is running or has already exited) and starts a new one whose
+ * {@code running} flag is set before {@code start()}. It reaches private fields of rapaio's {@code Channels},
+ * channel classes and {@code LoopThread} by reflection; a missing field stops the kernel with a message at once
+ * rather than leaving it half started, so a kernel upgrade cannot make it hang silently.
  *
- * <p><b>Restarts.</b> {@link Handlers} also keeps non-control requests off the control channel: rapaio's shell
- * and control threads share one "current message", so a {@code kernel_info_request} on control handled while the
- * shell thread handles one misroutes the shell's reply. Jupyter Server sends such pairs after every restart, and
- * JupyterLab then showed the restarted kernel as "unknown" (see {@link Handlers}).
+ * <p><b>Restarts in JupyterLab.</b> The handler map becomes {@link Handlers}, which keeps non-control requests
+ * off the control channel (rapaio's shell and control threads share one "current message", and a
+ * {@code kernel_info_request} handled on control at the same time as one on shell misroutes the shell's reply)
+ * and publishes an {@code idle} status that JupyterLab does not ignore after each {@code kernel_info_reply}.
+ * Without both, a restarted kernel stayed "unknown" in JupyterLab (see {@link Handlers}).
  *
  * <p><b>Interrupts.</b> SIGINT (kernelspec {@code "interrupt_mode": "signal"}) is handled here instead of by the
  * kernel's {@code interrupt_request} handler, which has two bugs in 3.0.1 (seen with JupyterLab 4.6 and
@@ -111,16 +115,29 @@ public final class KernelMain {
     // The kernel (JShell) is built by MainApp's class initialisation; do it before any socket is bound.
     var kernel = MainApp.kernel;
     Channels channels = new Channels(props);
-    Handlers handlers = new Handlers();
-    setField(channels, "handlers", handlers);
-    channels.connect(kernel);
-    Object real = field(channels, "handlers");
-    if (!(real instanceof Map) || real == handlers) {
-      throw new IllegalStateException("Channels.connect installed no handler map");
-    }
-    setField(channels, "handlers", handlers);
     Object shell = field(channels, "shell");
-    handlers.open(asHandlerMap(real), (Thread) field(shell, "loopThread"));
+    Object control = field(channels, "control");
+    Handlers handlers = new Handlers((AbstractChannel) field(channels, "iopub"));
+    Thread oldShellThread;
+    // A polling thread reads a request through the channel's synchronized readMessage(): holding both monitors
+    // while connect() binds the sockets and installs the handlers keeps every request waiting until the
+    // handlers are complete (rapaio's map is empty, then filled, in between).
+    synchronized (shell) {
+      synchronized (control) {
+        channels.connect(kernel);
+        Object real = field(channels, "handlers");
+        if (!(real instanceof Map) || ((Map<?, ?>) real).get(MessageType.SHELL_KERNEL_INFO_REQUEST) == null) {
+          throw new IllegalStateException("Channels.connect installed no kernel_info handler");
+        }
+        oldShellThread = (Thread) field(shell, "loopThread");
+        handlers.open(asHandlerMap(real), oldShellThread);
+        setField(channels, "handlers", handlers);
+        if (oldShellThread.getState() == Thread.State.BLOCKED) {
+          System.err.println("approxgp: start-up: a request arrived before the kernel's handlers; held until they"
+              + " were installed");
+        }
+      }
+    }
     // rapaio's own "Unhandled message" for the kernel_info_requests Handlers turns away on the control channel
     CONTROL_LOG.setFilter(r -> r.getMessage() == null || !r.getMessage().endsWith("Unhandled message: "
         + MessageType.SHELL_KERNEL_INFO_REQUEST.name()));
@@ -166,34 +183,48 @@ public final class KernelMain {
   }
 
   /**
-   * The channels' handler map ({@code Channels.getHandler} reads it from the shell and the control thread), in
-   * place of rapaio's for the kernel's whole life.
+   * The channels' handler map ({@code Channels.getHandler} reads it from the shell and the control thread) in
+   * place of rapaio's, for the kernel's whole life.
    * <ul>
-   *   <li>Until {@link #open} (i.e. while {@code Channels.connect} has not installed rapaio's handlers yet) a
-   *       lookup waits, so a request that arrives early is handled late instead of killing its thread.</li>
    *   <li>On the control channel only control requests ({@code shutdown_request}, {@code interrupt_request}) are
    *       handled; others, in practice the {@code kernel_info_request}s that Jupyter Server's "nudge" sends on
-   *       shell and control together, get no handler (rapaio logs them as unhandled). rapaio's shell and control
-   *       threads share one "current message" and send every reply on the shell socket, so a control
-   *       {@code kernel_info_request} handled while the shell thread handles one gives the shell request's reply
-   *       the control request's routing identity and parent: the reply is dropped or mislabelled. After a
-   *       restart Jupyter Server waits for the reply to its one {@code kernel_info_request} on the shell
-   *       channel, and when that reply was lost JupyterLab showed the kernel as "unknown" until a page reload.
-   *       The control channel's own replies never reached a client anyway (sent on the shell socket).</li>
+   *       shell and control together, get no handler (rapaio would log them as unhandled; that line is
+   *       filtered). rapaio's shell and control threads share one "current message" and send every reply on
+   *       the shell socket, so a control {@code kernel_info_request} handled while the shell thread handles one
+   *       gives the shell request's reply the control request's routing identity and parent: the reply is
+   *       dropped or mislabelled (7 of 40 shell replies lost when sent in such pairs directly). After a restart
+   *       Jupyter Server waits for the reply to its one {@code kernel_info_request}. The control channel's own
+   *       replies never reached a client anyway (sent on the shell socket).</li>
+   *   <li>After each {@code kernel_info_reply} it also publishes an {@code idle} status without a parent.
+   *       JupyterLab ignores status messages whose parent is a {@code kernel_info_request} or
+   *       {@code comm_info_request} (Jupyter Server's {@code untracked_message_types}), and those are the only
+   *       ones rapaio publishes until a cell runs (its {@code starting} is sent as the sockets are bound, before
+   *       anyone listens), so a restarted kernel stayed "unknown" in JupyterLab. The shell thread handles one
+   *       request at a time and runs cells itself, so while it answers {@code kernel_info} the kernel is idle.</li>
    * </ul>
    */
   @SuppressWarnings("rawtypes")
   static final class Handlers extends AbstractMap<Object, MessageHandler> {
     private static final Set<Object> CONTROL_REQUESTS =
         Set.of(MessageType.CONTROL_SHUTDOWN_REQUEST, MessageType.CONTROL_INTERRUPT_REQUEST);
-    private final CountDownLatch opened = new CountDownLatch(1);
     private final Set<Thread> shellThreads = ConcurrentHashMap.newKeySet();
+    private final AbstractChannel iopub;
     private volatile Map<Object, MessageHandler> real = Map.of();
+    private volatile MessageHandler kernelInfo;
 
+    Handlers(AbstractChannel iopub) {
+      this.iopub = iopub;
+    }
+
+    @SuppressWarnings("unchecked")
     void open(Map<Object, MessageHandler> rapaioHandlers, Thread shellThread) {
+      MessageHandler original = rapaioHandlers.get(MessageType.SHELL_KERNEL_INFO_REQUEST);
+      kernelInfo = m -> {
+        original.handle(m);
+        iopub.sendMessage(new Message<>(MessageType.IOPUB_STATUS, IOPubStatus.IDLE));
+      };
       real = rapaioHandlers;
       shellThreads.add(shellThread);
-      opened.countDown();
     }
 
     void addShellThread(Thread t) {
@@ -202,20 +233,10 @@ public final class KernelMain {
 
     @Override
     public MessageHandler get(Object type) {
-      try {
-        if (opened.getCount() > 0) {
-          System.err.println("approxgp: start-up: a " + ((MessageType<?>) type).name() + " arrived before the"
-              + " kernel's handlers; held until they are installed");
-        }
-        opened.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return null;
-      }
       if (!CONTROL_REQUESTS.contains(type) && !shellThreads.contains(Thread.currentThread())) {
         return null;
       }
-      return real.get(type);
+      return MessageType.SHELL_KERNEL_INFO_REQUEST.equals(type) ? kernelInfo : real.get(type);
     }
 
     @Override
