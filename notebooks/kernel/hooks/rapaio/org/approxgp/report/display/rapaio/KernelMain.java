@@ -3,9 +3,12 @@ package org.approxgp.report.display.rapaio;
 import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.AbstractMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.LogManager;
 import java.util.logging.Logger;
@@ -19,6 +22,7 @@ import org.rapaio.jupyter.kernel.core.Transform;
 import org.rapaio.jupyter.kernel.core.java.JavaEngine;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControl;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControlProvider;
+import org.rapaio.jupyter.kernel.message.Header;
 import org.rapaio.jupyter.kernel.message.Message;
 import org.rapaio.jupyter.kernel.message.MessageType;
 import org.rapaio.jupyter.kernel.message.messages.IOPubStatus;
@@ -195,7 +199,8 @@ public final class KernelMain {
    *       dropped or mislabelled (7 of 40 shell replies lost when sent in such pairs directly). After a restart
    *       Jupyter Server waits for the reply to its one {@code kernel_info_request}. The control channel's own
    *       replies never reached a client anyway (sent on the shell socket).</li>
-   *   <li>After each {@code kernel_info_reply} it also publishes an {@code idle} status without a parent.
+   *   <li>After each {@code kernel_info_reply} it also publishes an {@code idle} status without a parent (and,
+   *       unlike rapaio's own {@code starting}, with a session in its header, which JupyterLab requires).
    *       JupyterLab ignores status messages whose parent is a {@code kernel_info_request} or
    *       {@code comm_info_request} (Jupyter Server's {@code untracked_message_types}), and those are the only
    *       ones rapaio publishes until a cell runs (its {@code starting} is sent as the sockets are bound, before
@@ -211,6 +216,7 @@ public final class KernelMain {
     private final AbstractChannel iopub;
     private volatile Map<Object, MessageHandler> real = Map.of();
     private volatile MessageHandler kernelInfo;
+    private final String session = UUID.randomUUID().toString();
 
     Handlers(AbstractChannel iopub) {
       this.iopub = iopub;
@@ -221,7 +227,10 @@ public final class KernelMain {
       MessageHandler original = rapaioHandlers.get(MessageType.SHELL_KERNEL_INFO_REQUEST);
       kernelInfo = m -> {
         original.handle(m);
-        iopub.sendMessage(new Message<>(MessageType.IOPUB_STATUS, IOPubStatus.IDLE));
+        // With a session in its header: JupyterLab drops a message without one (as it drops rapaio's "starting").
+        Header<IOPubStatus> header = new Header<>(UUID.randomUUID().toString(), Header.KERNEL_USERNAME, session,
+            Instant.now().toString(), MessageType.IOPUB_STATUS, Header.PROTOCOL_VERSION);
+        iopub.sendMessage(new Message<>(List.of(), header, null, null, IOPubStatus.IDLE, null));
       };
       real = rapaioHandlers;
       shellThreads.add(shellThread);
