@@ -14,6 +14,8 @@ set -euo pipefail
 if env --default-signal=INT true 2>/dev/null; then
   exec env --default-signal=INT "$@"
 elif command -v python3 >/dev/null; then
-  exec python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+  exec python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@"
 fi
 exec "$@"
