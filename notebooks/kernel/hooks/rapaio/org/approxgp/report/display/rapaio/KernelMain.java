@@ -123,6 +123,9 @@ public final class KernelMain {
     Object control = field(channels, "control");
     Handlers handlers = new Handlers((AbstractChannel) field(channels, "iopub"));
     Thread oldShellThread;
+    // rapaio's own "Unhandled message" for the kernel_info_requests Handlers turns away on the control channel
+    CONTROL_LOG.setFilter(r -> r.getMessage() == null || !r.getMessage().endsWith("Unhandled message: "
+        + MessageType.SHELL_KERNEL_INFO_REQUEST.name()));
     // A polling thread reads a request through the channel's synchronized readMessage(): holding both monitors
     // while connect() binds the sockets and installs the handlers keeps every request waiting until the
     // handlers are complete (rapaio's map is empty, then filled, in between).
@@ -142,9 +145,6 @@ public final class KernelMain {
         }
       }
     }
-    // rapaio's own "Unhandled message" for the kernel_info_requests Handlers turns away on the control channel
-    CONTROL_LOG.setFilter(r -> r.getMessage() == null || !r.getMessage().endsWith("Unhandled message: "
-        + MessageType.SHELL_KERNEL_INFO_REQUEST.name()));
     for (String name : POLLED_CHANNELS) {
       Object channel = field(channels, name);
       LoopThread fresh = replaceLoop(channel);
