@@ -118,8 +118,8 @@ async function menu(page, top, ...items) {
 
 /**
  * Waits until the notebook is connected to a running kernel: the toolbar names a kernel and the execution
- * indicator is "idle" — or "unknown", which is what JupyterLab shows for a freshly connected
- * rapaio-jupyter-kernel (it publishes no status message until the first execution).
+ * indicator is "idle" — or "unknown", which JupyterLab showed for a freshly connected rapaio-jupyter-kernel until
+ * KernelMain published an idle status it does not ignore (notebooks/kernel/README.md, "Kernel restart").
  */
 async function kernelReady(page, timeout = 120_000) {
   await page.waitForFunction(() => {
