@@ -11,17 +11,11 @@ JUPYTER_DIR="$TARGET/jupyter"
 KERNEL_DIR="$JUPYTER_DIR/kernels/$KERNEL_NAME"
 HOOKS_SRC="$ROOT/notebooks/kernel/hooks"
 # JupyterLab's server sends one kernel_info_request when a browser connects to a new (or restarted) kernel
-# and waits this long for the reply (its default is 60 s). rapaio-jupyter-kernel 3.0.1 drops a request that
-# arrives before it has installed its handlers (see run-kernel.sh), so each such kernel start in JupyterLab
-# cost a whole minute; past this timeout the server connects anyway and re-sends the request every 0.5 s,
-# which the by then ready kernel answers. 30 s still leaves a slow JVM start on a loaded machine (seen: 6-12 s
-# on 2 busy cores) time to answer; 10 s did not.
+# and waits this long for the reply (its default is 60 s); past it the server connects anyway and re-sends the
+# request every 0.5 s. Before KernelMain closed rapaio-jupyter-kernel 3.0.1's start-up races (issue 13) a kernel
+# could lose that request, and each such start cost the whole timeout; 30 s still leaves a slow JVM start on a
+# loaded machine (seen: 6-12 s on 2 busy cores) time to answer.
 KERNEL_INFO_TIMEOUT="${APPROXGP_KERNEL_INFO_TIMEOUT:-30}"
-# How the kernel starts: "interruptible" (bin/lab: KernelMain, SIGINT interrupts, run-kernel.sh) or "plain"
-# (bin/reproduce: rapaio's own MainApp, message interrupts, run-kernel-plain.sh — the launcher of stop 17).
-# Headless runs use "plain" because in stop 18's CI runs about half of the KernelMain starts hung until the
-# 90 s start-up timeout (cause not isolated yet; issue 13), while the plain start had run CI for many stops.
-KERNEL_LAUNCH="${APPROXGP_KERNEL_LAUNCH:-interruptible}"
 
 say() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -106,11 +100,9 @@ install_kernel() {
   local f
   for f in "$TARGET"/lib/*.jar; do rjk_cp+=";$f"; done
   mkdir -p "$KERNEL_DIR"
+  # KernelMain: rapaio's start with its start-up races closed, and SIGINT interrupts (hooks/rapaio/, issue 13)
   local launcher="$ROOT/notebooks/kernel/run-kernel.sh" main=org.approxgp.report.display.rapaio.KernelMain
   local imode=signal
-  if [[ "$KERNEL_LAUNCH" == plain ]]; then
-    launcher="$ROOT/notebooks/kernel/run-kernel-plain.sh" main=org.rapaio.jupyter.kernel.MainApp imode=message
-  fi
   # The spark engine (Runner.defaults().withEngine("spark")) is not on the class path: the library loads
   # APPROXGP_SPARK_CLASSPATH (spark/target/engine, made by 'mvn -pl spark -am package') through a class
   # loader of its own only when a cell chooses it. The JVM gets Spark's --add-opens flags (permissions
