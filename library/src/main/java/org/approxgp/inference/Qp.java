@@ -71,4 +71,15 @@ public final class Qp {
   public static Posterior infer(Problem problem, Ep.Options options, Sites warmStart) {
     return SiteLoop.run(problem, siteUpdate(problem, options), options.loop(), warmStart);
   }
+
+  /**
+   * {@link #infer} with the exact gradient of QP's objective (the EP energy at QP's sites) by implicit
+   * differentiation of the fixed point ({@link QpGradient}) instead of R&amp;W eq. 5.27; the posterior, its
+   * sites and its evidence are {@link #infer}'s, bit for bit. The loop's own eq. 5.27 gradient is skipped.
+   */
+  public static Posterior inferWithImplicitGradient(Problem problem, Ep.Options options, Sites warmStart) {
+    MomentMatching rule = siteUpdate(problem, options);
+    Posterior p = SiteLoop.run(problem, rule, options.loop().withGradient(false), warmStart);
+    return options.gradient() ? QpGradient.withGradient(p, rule.projection(), options.negativeSites()) : p;
+  }
 }
