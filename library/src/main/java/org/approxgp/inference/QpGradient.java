@@ -69,13 +69,29 @@ public final class QpGradient {
   /**
    * The posterior with its log-evidence gradient replaced by the implicit-differentiation gradient (2).
    *
+   * @throws InferenceException when the gradient cannot be computed (an improper cavity, a singular
+   *     I − ∂F/∂s, a projection failing at a perturbed cavity, a non-finite result), with the run's diagnostics
    * @param projection the projection the run used (e.g. {@link MomentMatching#projection()})
    * @param negativeSites the run's policy (CLIP makes clipped sites' precisions locally constant)
    */
   public static Posterior withGradient(Posterior posterior, Projection projection,
       SiteLoop.NegativeSitePrecision negativeSites) {
-    return posterior.withLogEvidenceGradient(gradient(posterior.problem(), posterior.approx(), projection,
-        negativeSites, true, posterior.diagnostics()));
+    double[] g;
+    try {
+      g = gradient(posterior.problem(), posterior.approx(), projection, negativeSites, true,
+          posterior.diagnostics());
+    } catch (InferenceException e) {
+      throw e;
+    } catch (ArithmeticException e) {
+      // a projection that fails at a perturbed cavity (e.g. a W2 integral that does not converge)
+      throw new InferenceException("QP gradient: " + e.getMessage(), posterior.diagnostics(), e);
+    }
+    for (double v : g) {
+      if (!Double.isFinite(v)) {
+        throw new InferenceException("non-finite QP log-evidence gradient", posterior.diagnostics(), null);
+      }
+    }
+    return posterior.withLogEvidenceGradient(g);
   }
 
   /**
