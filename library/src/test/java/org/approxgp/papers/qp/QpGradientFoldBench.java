@@ -20,7 +20,7 @@ import org.approxgp.model.Methods;
  * computes them.
  *
  * <p>Run: {@code java -cp library/target/classes:library/target/test-classes:CP
- * org.approxgp.papers.qp.QpGradientFoldBench [DATASET] [KERNEL] [SEED] [FOLD]} (defaults ionosphere se-ard 0 0).
+ * org.approxgp.papers.qp.QpGradientFoldBench [DATASET] [KERNEL] [SEED] [FOLD] [QP_TOLERANCE] [both|implicit|numerical]} (defaults ionosphere se-ard 0 0 1e-6 both).
  */
 public final class QpGradientFoldBench {
   private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
@@ -32,10 +32,13 @@ public final class QpGradientFoldBench {
     String kernel = args.length > 1 ? args[1] : "se-ard";
     long seed = args.length > 2 ? Long.parseLong(args[2]) : 0;
     int fold = args.length > 3 ? Integer.parseInt(args[3]) : 0;
+    double tol = args.length > 4 ? Double.parseDouble(args[4]) : Ep.Options.defaults().tolerance();
+    String which = args.length > 5 ? args[5] : "both";
+    boolean both = which.equals("both");
     QpTable1.FoldProblem fp = QpTable1.foldProblem(dataset, kernel, seed, fold);
     Problem p = fp.problem();
-    System.out.printf(Locale.ROOT, "%s %s seed %d fold %d: n = %d, dim θ = %d, backend %s%n", dataset, kernel, seed,
-        fold, p.size(), p.kernel().size(), Linalg.backendName());
+    System.out.printf(Locale.ROOT, "%s %s seed %d fold %d: n = %d, dim θ = %d, backend %s, QP tolerance %g%n",
+        dataset, kernel, seed, fold, p.size(), p.kernel().size(), Linalg.backendName(), tol);
     long c0 = CPU.getCurrentThreadCpuTime();
     FittedGp ep = GpModel.fit(p, Methods.byName("ep"), GpModel.FitOptions.optimize(p.kernel()));
     System.out.printf(Locale.ROOT, "EP fit: %.2f s cpu, log evidence %.10f, %d iterations%n",
@@ -44,10 +47,10 @@ public final class QpGradientFoldBench {
     double[] cpu = new double[2];
     double[] wall = new double[2];
     Methods.QpGradientKind[] kinds = {Methods.QpGradientKind.NUMERICAL, Methods.QpGradientKind.IMPLICIT};
-    for (int r = 0; r < 2; r++) {
+    for (int r = which.equals("implicit") ? 1 : 0; r < (which.equals("numerical") ? 1 : 2); r++) {
       long w0 = System.nanoTime();
       c0 = CPU.getCurrentThreadCpuTime();
-      fits[r] = GpModel.fit(p.withKernel(ep.kernel()), Methods.qp(Ep.Options.defaults(), kinds[r]),
+      fits[r] = GpModel.fit(p.withKernel(ep.kernel()), Methods.qp(Ep.Options.defaults().withTolerance(tol), kinds[r]),
           GpModel.FitOptions.optimize(p.kernel()));
       cpu[r] = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9;
       wall[r] = (System.nanoTime() - w0) * 1e-9;
@@ -62,6 +65,9 @@ public final class QpGradientFoldBench {
       System.out.printf(Locale.ROOT, "QP %-9s: %7.2f s cpu %7.2f s wall, %3d iterations, %4d evaluations, "
           + "log evidence %.10f, TE %.6f, NTLL %.8f, converged %s (%s)%n", kinds[r], cpu[r], wall[r],
           f.iterations(), f.evaluations(), f.logEvidence(), te, ntll, f.converged(), f.optimizerStatus());
+    }
+    if (!both) {
+      return;
     }
     double[] a = fits[0].kernel().logHyperparameters();
     double[] b = fits[1].kernel().logHyperparameters();
