@@ -20,7 +20,8 @@ import org.approxgp.model.Methods;
  * computes them.
  *
  * <p>Run: {@code java -cp library/target/classes:library/target/test-classes:CP
- * org.approxgp.papers.qp.QpGradientFoldBench [DATASET] [KERNEL] [SEED] [FOLD] [QP_TOLERANCE] [both|implicit|numerical]} (defaults ionosphere se-ard 0 0 1e-6 both).
+ * org.approxgp.papers.qp.QpGradientFoldBench [DATASET] [KERNEL] [SEED] [FOLD] [QP_TOLERANCE]
+ * [both|implicit|numerical]} (defaults ionosphere se-ard 0 0 1e-6 both).
  */
 public final class QpGradientFoldBench {
   private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
