@@ -28,6 +28,11 @@ public final class Posterior {
     return problem;
   }
 
+  /** The Gaussian approximation itself (for {@link QpGradient}). */
+  GaussianSiteApproximation approx() {
+    return approx;
+  }
+
   /** The site parameters (usable as an explicit warm start). */
   public Sites sites() {
     return Sites.of(approx.tau, approx.nu);

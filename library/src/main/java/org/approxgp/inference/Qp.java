@@ -16,12 +16,13 @@ import org.approxgp.projection.W2Projection;
  * on the EP form of the log marginal likelihood, eq. 2/4, evaluated at QP's site parameters, starting
  * from the same initial values as EP (in their code, QP's inner loop starts from EP's solution). That is
  * what {@link Posterior#logEvidence()} of a QP posterior is: the EP energy at the W2 sites, with the
- * tilted normalisers Ẑᵢ. Its gradient {@link Posterior#logEvidenceGradient()} is R&amp;W eq. 5.27, which is
- * exact for EP only (at an EP fixed point the sites' implicit dependence on θ cancels); at QP's fixed
- * point it is the partial derivative with the sites held fixed, and L-BFGS's line search rejects its
- * first step. The model layer therefore fits QP with a central-difference gradient
- * ({@code InferenceMethod.withNumericalGradient}, used by {@code Methods.byName("qp")}); to reproduce
- * the paper, start that fit from EP's optimum (as {@code QpTable1} does). On Ionosphere it moves the
+ * tilted normalisers Ẑᵢ. Its gradient {@link Posterior#logEvidenceGradient()} from {@link #infer} is R&amp;W
+ * eq. 5.27, which is exact for EP only (at an EP fixed point the sites' implicit dependence on θ cancels);
+ * at QP's fixed point it is not the gradient of that objective, and L-BFGS's line search rejects its first
+ * step. {@link #inferWithImplicitGradient} returns the exact gradient, by implicit differentiation of QP's
+ * fixed point ({@link QpGradient}); {@code Methods.byName("qp")} uses it (central differences,
+ * {@code InferenceMethod.withNumericalGradient}, remain available for comparison). To reproduce the paper,
+ * start the fit from EP's optimum (as {@code QpTable1} does). On Ionosphere it moves the
  * evidence by ~1e-6 from EP's optimum: QP's optimal hyperparameters are EP's to plotting accuracy.
  */
 public final class Qp {
@@ -70,5 +71,16 @@ public final class Qp {
    */
   public static Posterior infer(Problem problem, Ep.Options options, Sites warmStart) {
     return SiteLoop.run(problem, siteUpdate(problem, options), options.loop(), warmStart);
+  }
+
+  /**
+   * {@link #infer} with the exact gradient of QP's objective (the EP energy at QP's sites) by implicit
+   * differentiation of the fixed point ({@link QpGradient}) instead of R&amp;W eq. 5.27; the posterior, its
+   * sites and its evidence are {@link #infer}'s, bit for bit. The loop's own eq. 5.27 gradient is skipped.
+   */
+  public static Posterior inferWithImplicitGradient(Problem problem, Ep.Options options, Sites warmStart) {
+    MomentMatching rule = siteUpdate(problem, options);
+    Posterior p = SiteLoop.run(problem, rule, options.loop().withGradient(false), warmStart);
+    return options.gradient() ? QpGradient.withGradient(p, rule.projection(), options.negativeSites()) : p;
   }
 }

@@ -3,8 +3,10 @@ package org.approxgp.model;
 import java.util.List;
 import org.approxgp.inference.Ep;
 import org.approxgp.inference.PowerEp;
+import org.approxgp.inference.Qp;
 import org.approxgp.inference.RelaxedEp;
 import org.approxgp.inference.SiteLoop;
+import org.approxgp.projection.KlProjection;
 
 /** Inference methods by name, as the command line and notebooks select them. */
 public final class Methods {
@@ -34,14 +36,41 @@ public final class Methods {
   public static InferenceMethod byName(String name) {
     return switch (name) {
       case "ep" -> InferenceMethod.ep(Ep.Options.defaults());
-      // QP's analytic (EP-form) gradient is not the gradient of its objective; L-BFGS's line search
-      // rejects its first step. Central differences (h = 1e-4 in log θ) make the optimisation exact.
-      case "qp" -> InferenceMethod.withNumericalGradient(InferenceMethod.qp(Ep.Options.defaults()), 1e-4);
+      // QP's EP-form gradient (R&W 5.27) is not the gradient of its objective; the implicit-differentiation
+      // gradient of QpGradient is (and costs one 2n × 2n solve instead of 2·dim θ inferences)
+      case "qp" -> qp(Ep.Options.defaults(), QpGradientKind.IMPLICIT);
       case "laplace" -> InferenceMethod.laplace(org.approxgp.inference.Laplace.Options.defaults());
       case "vb" -> InferenceMethod.vb(org.approxgp.inference.Vb.Options.defaults());
       case "power-ep" -> powerEp(DEFAULT_POWER);
       case "rep" -> relaxedEp(DEFAULT_PENALTY);
       default -> throw new IllegalArgumentException("unknown inference method '" + name + "'; known: " + names());
+    };
+  }
+
+  /** How QP's hyperparameter gradient (of the EP energy at QP's sites, QP paper eq. 2) is computed. */
+  public enum QpGradientKind {
+    /**
+     * Implicit differentiation of QP's fixed point ({@link org.approxgp.inference.QpGradient}): exact, one
+     * dense 2n × 2n solve per gradient. The default.
+     */
+    IMPLICIT,
+    /**
+     * Central differences in the log-hyperparameters, h = 1e-4 ({@link InferenceMethod#withNumericalGradient}):
+     * 2·dim θ extra warm-started inferences per gradient; kept for comparison.
+     */
+    NUMERICAL
+  }
+
+  /**
+   * QP with {@code options} (its projection replaced by QP's default W2 projection when it is the KL one,
+   * {@link org.approxgp.inference.Qp#siteUpdate}), named as {@link InferenceMethod#qp} names it ("qp" for the
+   * KL or a W2 projection), with the chosen gradient of its objective.
+   */
+  public static InferenceMethod qp(Ep.Options options, QpGradientKind gradient) {
+    String name = options.projection() instanceof KlProjection ? "qp" : options.siteUpdate().name();
+    return switch (gradient) {
+      case IMPLICIT -> InferenceMethod.of(name, (pr, w) -> Qp.inferWithImplicitGradient(pr, options, w));
+      case NUMERICAL -> InferenceMethod.withNumericalGradient(InferenceMethod.qp(options), 1e-4);
     };
   }
 
@@ -131,8 +160,7 @@ public final class Methods {
     }
     return switch (name) {
       case "ep" -> InferenceMethod.ep(Ep.Options.defaults().withNegativeSites(policy));
-      case "qp" -> InferenceMethod.withNumericalGradient(
-          InferenceMethod.qp(Ep.Options.defaults().withNegativeSites(policy)), 1e-4);
+      case "qp" -> qp(Ep.Options.defaults().withNegativeSites(policy), QpGradientKind.IMPLICIT);
       case "power-ep" -> powerEp(power == null ? DEFAULT_POWER : power,
           SiteLoop.Options.defaults().withNegativeSites(policy));
       default -> relaxedEp(RelaxedEp.of(penalty == null ? DEFAULT_PENALTY : penalty),
