@@ -433,7 +433,24 @@ public final class QpTable1 {
         .put("converged", fit.converged())
         .put("bounds_active", String.join(" ", fit.activeBounds()))
         .put("seconds", seconds)
+        .put("gradient", gradientName(method, c))
         .build();
+  }
+
+  /**
+   * How the trial's hyperparameters were fitted, stored in each row (the choice is not part of the config hash,
+   * so a results file resumed after switching {@value #QP_GRADIENT_PROPERTY} says which rows used which):
+   * "analytic" for EP (R&amp;W eq. 5.27, exact at EP's fixed point), VB (envelope theorem) and Laplace,
+   * "numerical" for Power EP and Relaxed EP (central differences, {@link Methods}), "implicit" or "numerical" for
+   * an optimised QP trial, "none" for QP at EP's hyperparameters.
+   */
+  static String gradientName(String method, Config c) {
+    return switch (method) {
+      case "qp" -> !c.qpOptimized() ? "none"
+          : qpGradient() == Methods.QpGradientKind.IMPLICIT ? "implicit" : "numerical";
+      case "power-ep", "rep" -> "numerical";
+      default -> "analytic";
+    };
   }
 
   /** System property choosing QP's gradient in the optimised QP trial: "implicit" (default) or "numerical". */
@@ -442,8 +459,10 @@ public final class QpTable1 {
   /**
    * QP's hyperparameter gradient for the optimised trial ({@link Config#qpOptimized()}): the exact gradient by
    * implicit differentiation ({@link Methods.QpGradientKind#IMPLICIT}) unless {@value #QP_GRADIENT_PROPERTY}
-   * is "numerical" (central differences, as before; for benchmarks and comparisons). Both reach the same
-   * optimum to the optimiser's tolerance.
+   * is "numerical" (central differences, as before; for benchmarks and comparisons). With SE-iso they reach the
+   * same optimum (at QP tolerance 1e-10: evidence within 1.4e-12; at the default 1e-6 neither leaves EP's
+   * optimum); with SE-ARD on Ionosphere the L-BFGS runs stop at different points of a flat ridge (evidence
+   * −64.1278 numerical vs −64.1171 implicit; {@code qp-gradient.md}).
    */
   static Methods.QpGradientKind qpGradient() {
     String g = System.getProperty(QP_GRADIENT_PROPERTY, "implicit");

@@ -74,4 +74,27 @@ class QpTable1ReuseTest {
     QpTable1.trial(epOnly, key("ep", 0), true);
     assertEquals(0, QpTable1.pendingEpOptima());
   }
+
+  @Test
+  void eachRowNamesHowItsHyperparametersWereFitted() {
+    QpTable1.Config optimised = new QpTable1.Config(List.of("wine2"), List.of("ep", "qp", "vb"), "se-iso", 1, 1, true);
+    assertEquals("analytic", QpTable1.gradientName("ep", optimised));
+    assertEquals("analytic", QpTable1.gradientName("vb", optimised));
+    assertEquals("none", QpTable1.gradientName("qp", CONFIG));
+    assertEquals("numerical", QpTable1.gradientName("rep", optimised));
+    String previous = System.getProperty(QpTable1.QP_GRADIENT_PROPERTY);
+    try {
+      System.clearProperty(QpTable1.QP_GRADIENT_PROPERTY);
+      assertEquals("implicit", QpTable1.gradientName("qp", optimised));
+      System.setProperty(QpTable1.QP_GRADIENT_PROPERTY, "numerical");
+      assertEquals("numerical", QpTable1.gradientName("qp", optimised));
+    } finally {
+      if (previous == null) {
+        System.clearProperty(QpTable1.QP_GRADIENT_PROPERTY);
+      } else {
+        System.setProperty(QpTable1.QP_GRADIENT_PROPERTY, previous);
+      }
+    }
+    assertEquals("none", QpTable1.trial(CONFIG, key("qp", 0), false).values().get("gradient"));
+  }
 }
