@@ -73,7 +73,8 @@ public final class Posterior {
    */
   public Posterior withLogEvidenceGradient(double[] g) {
     if (g.length != problem.kernel().size()) {
-      throw new IllegalArgumentException("gradient has " + g.length + " entries, kernel has " + problem.kernel().size());
+      throw new IllegalArgumentException("gradient has " + g.length + " entries, kernel has "
+          + problem.kernel().size());
     }
     return new Posterior(problem, approx, logEvidence, g, diagnostics);
   }

@@ -58,7 +58,8 @@ import org.approxgp.projection.Projection;
  * difference of ε = 1e-2 (8 projections per site) to 3e-10–4e-10 relatively on the test problems, and with
  * finite differences of the evidence to 6e-11–3e-10 ({@code QpGradientTest}). Then the chain rule to natural
  * cavity parameters, ∂m/∂τ₋ = −mv, ∂m/∂ν₋ = v, ∂v/∂τ₋ = −v², ∂v/∂ν₋ = 0. A site clipped by
- * {@link SiteLoop.NegativeSitePrecision#CLIP} (τ̃ = 0 from a negative proposal) has F_τ ≡ 0 nearby: its τ row of P̃ is zero.
+ * {@link SiteLoop.NegativeSitePrecision#CLIP} (τ̃ = 0 from a negative proposal) has F_τ ≡ 0 nearby: its τ row of
+ * P̃ is zero.
  *
  * <p>Cost per gradient: three n³ products through {@code linalg}, the (2n)³/3 LU of (2), 4n projections
  * — against 2·dim θ whole inferences for central differences.

@@ -31,8 +31,8 @@ import org.approxgp.optimize.Lbfgs;
  *       with A_B = K_uu⁻¹ K_uB (Hensman et al. 2013, §3.1). With ρ = 1 on the full data this is the optimum
  *       q of Titsias (2009) in one step;</li>
  *   <li>hyperparameters θ = (log ℓ, log σ_f², log σ²), if learned: one Adam step (Kingma &amp; Ba 2015;
- *       {@link org.approxgp.optimize.Adam}, β₁ = 0.9, β₂ = 0.999, ε = 10⁻⁸) along the minibatch estimate of ∂L/∂θ at the current
- *       (m, S), computed analytically (formulas at {@code accumulate} and {@code finishWith} below).</li>
+ *       {@link org.approxgp.optimize.Adam}, β₁ = 0.9, β₂ = 0.999, ε = 10⁻⁸) along the minibatch estimate of
+ *       ∂L/∂θ at the current (m, S), computed analytically (formulas at {@code accumulate} and {@code finishWith} below).</li>
  * </ol>
  * The minibatch estimate of L before the step is reported to the {@link IterationListener}. Minibatches are
  * consecutive slices of a seeded permutation of the rows, re-shuffled every epoch.

@@ -45,7 +45,8 @@ import org.approxgp.optimize.Lbfgs;
  * (the Titsias (2009) construction applied to VSSGP). Its gradient with respect to (μ_ω, log s_ω, log ℓ, log σ²,
  * log σₙ²) is the gradient of L at that q(a) with q(a) held fixed (q(a) is a stationary point: envelope theorem).
  * So the full-batch fit maximises L* with L-BFGS ({@link Lbfgs}, deterministic, stopping on a relative decrease
- * below 1e-9 or a small gradient; two starts, see {@code fitFullBatch}) over those m·d + m·d + d + 2 parameters — not over the 2m(2m + 1)/2 entries of
+ * below 1e-9 or a small gradient; two starts, see {@code fitFullBatch}) over those m·d + m·d + d + 2 parameters —
+ * not over the 2m(2m + 1)/2 entries of
  * S_a's Cholesky factor, on which a first-order method with one step size for every coordinate (Adam) does not
  * settle: on scikit-learn's diabetes data (m = 100, 2,000 Adam steps at α = 0.01) the bound still swung by
  * ±15 nats between iterations at the end, its gradient norm was 10³, and the q(a) it reached was 18 nats below

@@ -141,7 +141,8 @@ class ReportTest {
     Table t = Table.create("s", StringColumn.create("series", "pts", "pts", "boundary a", "boundary a"),
         DoubleColumn.create("x", 0, 1, -1, 1), DoubleColumn.create("y", 0, 1, -1, 1));
     XYChart c = Charts.scatter(t, "x", "y", "series", Charts.Labels.of("title", "x1", "x2"), "boundary");
-    assertEquals(java.util.Optional.of(XYSeries.XYSeriesRenderStyle.Scatter), c.getSeries("pts").getXYSeriesRenderStyle());
+    assertEquals(java.util.Optional.of(XYSeries.XYSeriesRenderStyle.Scatter),
+        c.getSeries("pts").getXYSeriesRenderStyle());
     assertEquals(java.util.Optional.of(XYSeries.XYSeriesRenderStyle.Line),
         c.getSeries("boundary a").getXYSeriesRenderStyle());
     Table b = Table.create("b", StringColumn.create("data", "heart", "heart", "pima"),

@@ -631,7 +631,8 @@ public final class QpTable1 {
       String d = rows.stringColumn("dataset").get(i);
       String m = rows.stringColumn("method").get(i);
       String k = rows.longColumn("seed").get(i) + "/" + rows.intColumn("fold").get(i);
-      double[] v = byKey.computeIfAbsent(d, x -> new LinkedHashMap<>()).computeIfAbsent(k, x -> new double[] {Double.NaN, Double.NaN});
+      double[] v = byKey.computeIfAbsent(d, x -> new LinkedHashMap<>())
+          .computeIfAbsent(k, x -> new double[] {Double.NaN, Double.NaN});
       if (m.equals("ep")) {
         v[0] = rows.doubleColumn("ntll").get(i);
       } else if (m.equals("qp")) {
