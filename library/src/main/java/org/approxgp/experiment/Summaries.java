@@ -90,4 +90,20 @@ public final class Summaries {
     }
     return Math.sqrt(ss / (xs.length - 1));
   }
+
+  /**
+   * Two-pass population standard deviation (divisor n, as NumPy's default {@code std}; 0 for one value, NaN for
+   * none).
+   */
+  public static double populationSd(double[] xs) {
+    if (xs.length == 0) {
+      return Double.NaN;
+    }
+    double m = mean(xs);
+    double ss = 0;
+    for (double x : xs) {
+      ss += (x - m) * (x - m);
+    }
+    return Math.sqrt(ss / xs.length);
+  }
 }

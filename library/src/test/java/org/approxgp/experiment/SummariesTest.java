@@ -32,4 +32,11 @@ class SummariesTest {
     Table s = Summaries.meanSd(t, List.of("m"), List.of("x"));
     assertTrue(s.doubleColumn("x sd").isMissing(0), "NaN sd is a missing value in Tablesaw");
   }
+
+  @Test
+  void populationSdDividesByN() {
+    assertEquals(Math.sqrt(1.25), Summaries.populationSd(new double[] {1, 2, 3, 4}), 1e-15);
+    assertEquals(0.0, Summaries.populationSd(new double[] {7}));
+    assertTrue(Double.isNaN(Summaries.populationSd(new double[0])));
+  }
 }

@@ -190,15 +190,7 @@ public final class QpTable1 {
 
     /** ± over seeds under this protocol. */
     double sd(double[] xs) {
-      if (!populationSd) {
-        return Summaries.sd(xs);
-      }
-      double m = Summaries.mean(xs);
-      double ss = 0;
-      for (double x : xs) {
-        ss += (x - m) * (x - m);
-      }
-      return xs.length == 0 ? Double.NaN : Math.sqrt(ss / xs.length);
+      return populationSd ? Summaries.populationSd(xs) : Summaries.sd(xs);
     }
   }
 
