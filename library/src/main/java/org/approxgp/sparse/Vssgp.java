@@ -309,7 +309,6 @@ public final class Vssgp {
       SnapshotListener<Vssgp> snapshots) {
     int d = train.d();
     int md = m * d;
-    int nq = offMuA(m, d);
     if (maxIterations == 0) {
       double[] full = p.clone();
       optimalWeights(train, null, m, full);
