@@ -102,33 +102,16 @@ public final class Flights {
     double[] x = new double[kept * d];
     double[] y = new double[kept];
     int k = 0;
-    int[] monthStart = monthStarts();
     for (int i = 0; i < n; i++) {
       double[] o = oc[origin.i32()[i]];
       double[] t = dc[dest.i32()[i]];
       if (o == null || t == null) {
         continue;
       }
-      int v = date[i];
-      int month = v / 1_000_000;
-      int day = v / 10_000 % 100;
-      int hh = v / 100 % 100;
-      int mm = v % 100;
-      if (v < 0 || month < 1 || month > 12 || day < 1 || day > lengthOfMonth(month) || hh > 23 || mm > 59) {
-        throw new DataException(columnFile.toString(), 0, "date", "row " + i + ": " + String.format("%08d", v)
-            + " is not a valid MMDDHHMM of " + YEAR);
+      if (!features(date[i], distance[i], o, t, x, k * d)) {
+        throw new DataException(columnFile.toString(), 0, "date", "row " + i + ": "
+            + String.format("%08d", date[i]) + " is not a valid MMDDHHMM of " + YEAR);
       }
-      int off = k * d;
-      x[off] = month;
-      x[off + 1] = day;
-      // ISO day of week; 1 January 2001 was a Monday, so day-of-year 0 -> 1
-      x[off + 2] = (monthStart[month - 1] + day - 1) % 7 + 1;
-      x[off + 3] = 60 * hh + mm;
-      x[off + 4] = distance[i];
-      x[off + 5] = o[0];
-      x[off + 6] = o[1];
-      x[off + 7] = t[0];
-      x[off + 8] = t[1];
       y[k] = delay[i];
       k++;
     }
@@ -268,6 +251,40 @@ public final class Flights {
   }
 
   /** Day of the year (0-based) of the first of each month of {@link #YEAR}. */
+  private static final int[] MONTH_START = monthStarts();
+
+  /**
+   * Writes one flight's {@link #FEATURES} into {@code x[off .. off + 9)}: month, day of month, ISO day of week
+   * (of {@link #YEAR}), departure minute, distance, origin latitude/longitude, destination latitude/longitude.
+   * The one derivation of the features, for {@link #read} and for readers of the source parquet (the Spark
+   * module's).
+   *
+   * @param mmddhhmm the source's {@code date} column, MMDDHHMM
+   * @param origin   (latitude, longitude) of the origin airport
+   * @param dest     (latitude, longitude) of the destination airport
+   * @return false (nothing written) if {@code mmddhhmm} is not a valid date and time of {@link #YEAR}
+   */
+  public static boolean features(int mmddhhmm, int distance, double[] origin, double[] dest, double[] x, int off) {
+    int month = mmddhhmm / 1_000_000;
+    int day = mmddhhmm / 10_000 % 100;
+    int hh = mmddhhmm / 100 % 100;
+    int mm = mmddhhmm % 100;
+    if (mmddhhmm < 0 || month < 1 || month > 12 || day < 1 || day > lengthOfMonth(month) || hh > 23 || mm > 59) {
+      return false;
+    }
+    x[off] = month;
+    x[off + 1] = day;
+    // ISO day of week; 1 January 2001 was a Monday, so day-of-year 0 -> 1
+    x[off + 2] = (MONTH_START[month - 1] + day - 1) % 7 + 1;
+    x[off + 3] = 60 * hh + mm;
+    x[off + 4] = distance;
+    x[off + 5] = origin[0];
+    x[off + 6] = origin[1];
+    x[off + 7] = dest[0];
+    x[off + 8] = dest[1];
+    return true;
+  }
+
   private static int[] monthStarts() {
     int[] s = new int[12];
     for (int m = 1; m < 12; m++) {
@@ -289,7 +306,7 @@ public final class Flights {
    * {@code iata,name,city,state,country,latitude,longitude}; names may hold quoted commas; {@code NA} or
    * empty coordinates leave the airport out.
    */
-  static Map<String, double[]> readAirports(Path csv) {
+  public static Map<String, double[]> readAirports(Path csv) {
     List<String> lines;
     try {
       lines = Files.readAllLines(csv, StandardCharsets.UTF_8);

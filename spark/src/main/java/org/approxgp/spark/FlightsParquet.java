@@ -9,7 +9,6 @@ import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -23,10 +22,10 @@ import scala.Tuple2;
 
 /**
  * flights-3m as Spark reads it: vega-datasets 2.11.0's {@code data/flights-3m.parquet} (the file that
- * {@link Flights} converts into its column file) read with {@code spark.read.parquet}, and {@code data/airports.csv}
- * with Spark's CSV reader, the features derived per row on the executors exactly as {@link Flights#read} derives
- * them (same integer arithmetic on the MMDDHHMM date, same {@code Double.parseDouble} of the coordinates), so row
- * {@code i} of the file is row {@code i} of {@link Flights#load()} to the bit.
+ * {@link Flights} converts into its column file) read with {@code spark.read.parquet}, the airports' coordinates
+ * by {@link Flights#readAirports} on the driver (a small file), and the features derived per row on the executors
+ * by {@link Flights#features}, the code {@link Flights#read} uses, so row {@code i} of the file is row {@code i}
+ * of {@link Flights#load()} to the bit.
  *
  * <p>The parquet file lives beside the column file in {@link Flights#cacheDir()}; {@link #ensureCached} takes it
  * from npm's own cache of the package tarball ({@code npm pack vega-datasets@2.11.0 --prefer-offline}, which
@@ -84,31 +83,22 @@ public final class FlightsParquet {
 
   /**
    * The rows of {@code parquet} with their source row numbers (0-based, file order), features derived as
-   * {@link Flights#read} does with the coordinates of {@code airportsCsv} (both read by Spark).
+   * {@link Flights#read} does with the coordinates of {@code airportsCsv} (the parquet read by Spark, the
+   * airports by {@link Flights#readAirports} on the driver).
    *
    * @throws IllegalStateException (in the job) on an invalid date or an airport without coordinates: the row
    *     numbers would no longer be {@link Flights#load()}'s, which drops such rows (vega-datasets 2.11.0 has none)
    */
   static JavaRDD<Source> read(SparkSession spark, Path parquet, Path airportsCsv) {
-    Map<String, double[]> coords = airports(spark, airportsCsv);
+    Map<String, double[]> coords = Flights.readAirports(airportsCsv);
     JavaRDD<Row> rows = spark.read().parquet(parquet.toString())
         .select("date", "delay", "distance", "origin", "destination").javaRDD();
     String file = parquet.toString();
     return rows.zipWithIndex().map((Tuple2<Row, Long> t) -> derive(t._1(), t._2(), coords, file));
   }
 
-  /** Flights.read's features of one source row: month, day, ISO day of week (2001), minute, distance, coords. */
+  /** {@link Flights#features} of one source row. */
   private static Source derive(Row r, long row, Map<String, double[]> coords, String file) {
-    int v = Integer.parseInt(r.getString(0));
-    int month = v / 1_000_000;
-    int day = v / 10_000 % 100;
-    int hh = v / 100 % 100;
-    int mm = v % 100;
-    if (v < 0 || month < 1 || month > 12 || day < 1 || day > java.time.YearMonth.of(Flights.YEAR, month)
-        .lengthOfMonth() || hh > 23 || mm > 59) {
-      throw new IllegalStateException(file + ": row " + row + ": " + r.getString(0) + " is not a valid MMDDHHMM of "
-          + Flights.YEAR);
-    }
     double[] o = coords.get(r.getString(3));
     double[] t = coords.get(r.getString(4));
     if (o == null || t == null) {
@@ -116,38 +106,11 @@ public final class FlightsParquet {
           : r.getString(4)) + " has no coordinates (Flights.load drops such rows; their numbering would differ)");
     }
     double[] x = new double[Flights.FEATURES.size()];
-    x[0] = month;
-    x[1] = day;
-    x[2] = java.time.LocalDate.of(Flights.YEAR, month, day).getDayOfWeek().getValue();
-    x[3] = 60 * hh + mm;
-    x[4] = ((Number) r.get(2)).intValue();
-    x[5] = o[0];
-    x[6] = o[1];
-    x[7] = t[0];
-    x[8] = t[1];
-    return new Source(row, x, ((Number) r.get(1)).intValue());
-  }
-
-  /** IATA code → (latitude, longitude), read by Spark's CSV reader; NA or empty coordinates leave it out. */
-  private static Map<String, double[]> airports(SparkSession spark, Path csv) {
-    List<Row> rows = spark.read().option("header", "true").csv(csv.toString())
-        .select("iata", "latitude", "longitude").collectAsList();
-    Map<String, double[]> out = new HashMap<>();
-    for (Row r : rows) {
-      if (r.isNullAt(1) || r.isNullAt(2)) {
-        continue;
-      }
-      try {
-        double a = Double.parseDouble(r.getString(1));
-        double b = Double.parseDouble(r.getString(2));
-        if (Double.isFinite(a) && Double.isFinite(b)) {
-          out.put(r.getString(0), new double[] {a, b});
-        }
-      } catch (NumberFormatException e) {
-        // NA: left out, as Flights.readAirports does
-      }
+    if (!Flights.features(Integer.parseInt(r.getString(0)), ((Number) r.get(2)).intValue(), o, t, x, 0)) {
+      throw new IllegalStateException(file + ": row " + row + ": " + r.getString(0) + " is not a valid MMDDHHMM of "
+          + Flights.YEAR);
     }
-    return out;
+    return new Source(row, x, ((Number) r.get(1)).intValue());
   }
 
   private static void run(Path dir, String... command) throws IOException {
