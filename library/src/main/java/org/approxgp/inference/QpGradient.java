@@ -3,6 +3,7 @@ package org.approxgp.inference;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.linalg.Matrix;
+import org.approxgp.linalg.SingularMatrixException;
 import org.approxgp.projection.Projection;
 
 /**
@@ -207,7 +208,7 @@ public final class QpGradient {
   }
 
   /**
-   * Solves (I − J P̃)ᵀ ρ = w (eq. 2) by LU with partial pivoting. Index 2i is site i's precision component,
+   * Solves (I − J P̃)ᵀ ρ = w (eq. 2) by LU with partial pivoting ({@link Matrix#luSolve}, LAPACK dgetrf/dgetrs). Index 2i is site i's precision component,
    * 2i + 1 its natural-mean component; J's blocks from the class comment.
    */
   static double[] solveAdjoint(int n, double[] sd, double[] s2, double[] mu, double[][] pt, double[] w,
@@ -236,58 +237,10 @@ public final class QpGradient {
     for (int d = 0; d < m; d++) {
       t[d * m + d] += 1;
     }
-    return luSolve(t, m, w.clone(), diagnostics);
-  }
-
-  /** Solves T x = b in place (T row-major m × m, destroyed) by Gaussian elimination with partial pivoting. */
-  static double[] luSolve(double[] t, int m, double[] b, Diagnostics diagnostics) {
-    for (int c = 0; c < m; c++) {
-      int piv = c;
-      double best = Math.abs(t[c * m + c]);
-      for (int r = c + 1; r < m; r++) {
-        double v = Math.abs(t[r * m + c]);
-        if (v > best) {
-          best = v;
-          piv = r;
-        }
-      }
-      if (!(best > 0)) {
-        throw new InferenceException("the QP fixed point is singular (I − ∂F/∂s not invertible)",
-            diagnostics, null);
-      }
-      if (piv != c) {
-        for (int j = 0; j < m; j++) {
-          double tmp = t[c * m + j];
-          t[c * m + j] = t[piv * m + j];
-          t[piv * m + j] = tmp;
-        }
-        double tmp = b[c];
-        b[c] = b[piv];
-        b[piv] = tmp;
-      }
-      double inv = 1.0 / t[c * m + c];
-      int oc = c * m;
-      for (int r = c + 1; r < m; r++) {
-        int or = r * m;
-        double f = t[or + c] * inv;
-        if (f == 0) {
-          continue;
-        }
-        t[or + c] = 0;
-        for (int j = c + 1; j < m; j++) {
-          t[or + j] -= f * t[oc + j];
-        }
-        b[r] -= f * b[c];
-      }
+    try {
+      return Matrix.wrap(m, m, t).luSolve(w);
+    } catch (SingularMatrixException e) {
+      throw new InferenceException("the QP fixed point is singular (I − ∂F/∂s not invertible)", diagnostics, e);
     }
-    for (int c = m - 1; c >= 0; c--) {
-      double s = b[c];
-      int oc = c * m;
-      for (int j = c + 1; j < m; j++) {
-        s -= t[oc + j] * b[j];
-      }
-      b[c] = s / t[oc + c];
-    }
-    return b;
   }
 }

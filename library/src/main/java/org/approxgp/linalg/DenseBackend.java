@@ -3,14 +3,15 @@ package org.approxgp.linalg;
 /**
  * The dense kernels {@link Matrix} and {@link Cholesky} delegate to: Cholesky factorisation (LAPACK
  * dpotrf), triangular solves with a matrix right-hand side (BLAS dtrsm), the Gram product (dsyrk), the
- * general product (dgemm) and the inverse from a Cholesky factor (dpotri). Every array is row-major
+ * general product (dgemm), the inverse from a Cholesky factor (dpotri), a weighted symmetric rank-k update
+ * of a lower triangle (dsyrk) and a general solve by LU with partial pivoting (dgetrf/dgetrs). Every array is row-major
  * and dense; a factor is lower triangular with zeros above the diagonal.
  *
  * <p>Implementations: {@link JavaBackend} (EJML plus blocked Java loops, the pure-Java fallback) and
  * {@link NativeBackend} (OpenBLAS through JavaCPP). The log-determinant is not part of the seam: it is
  * 2 Σ log L_ii on the factor's diagonal (O(n)), computed by {@link Cholesky#logDet()} identically for
  * every backend. Golub &amp; Van Loan, <i>Matrix Computations</i>, 4th ed., §4.2 (Cholesky), §3.1
- * (triangular systems), §1.1 (matrix products).
+ * (triangular systems), §1.1 (matrix products), §3.4 (LU with partial pivoting).
  */
 interface DenseBackend {
 
@@ -43,4 +44,19 @@ interface DenseBackend {
 
   /** c ← (L Lᵀ)⁻¹ (c overwritten, both triangles) for the n × n lower factor in {@code l}. */
   void inverse(int n, double[] l, double[] c);
+
+  /**
+   * In place on the lower triangle (diagonal included) of the n × n matrix {@code a}: A ← A − Σₗ wₗ uₗ uₗᵀ
+   * over the k rows uₗ of {@code u} (stored k × n) with weights wₗ of either sign. The strict upper triangle
+   * of {@code a} is neither read nor written.
+   */
+  void symmetricUpdateLower(int n, int k, double[] u, double[] w, double[] a);
+
+  /**
+   * In place: b ← A⁻¹ b for the n × n matrix {@code a} (destroyed: it holds the LU factors afterwards)
+   * by LU with partial pivoting.
+   *
+   * @return false if a pivot is exactly zero (A singular); {@code b} is then unspecified
+   */
+  boolean luSolve(int n, double[] a, double[] b);
 }

@@ -217,6 +217,97 @@ final class JavaBackend implements DenseBackend {
     mirrorLower(n, a);
   }
 
+  /**
+   * Row by row, four update vectors at a time: row r's lower part A[r, 0..r] −= Σₗ (wₗ uₗ[r]) uₗ[0..r], so
+   * each row of A is streamed once per four vectors (the JIT vectorises the inner loop).
+   */
+  @Override
+  public void symmetricUpdateLower(int n, int k, double[] u, double[] w, double[] a) {
+    for (int r = 0; r < n; r++) {
+      int o = r * n;
+      int l = 0;
+      for (; l + 4 <= k; l += 4) {
+        int o0 = l * n;
+        int o1 = o0 + n;
+        int o2 = o1 + n;
+        int o3 = o2 + n;
+        double c0 = w[l] * u[o0 + r];
+        double c1 = w[l + 1] * u[o1 + r];
+        double c2 = w[l + 2] * u[o2 + r];
+        double c3 = w[l + 3] * u[o3 + r];
+        for (int j = 0; j <= r; j++) {
+          a[o + j] -= c0 * u[o0 + j] + c1 * u[o1 + j] + c2 * u[o2 + j] + c3 * u[o3 + j];
+        }
+      }
+      for (; l < k; l++) {
+        int ol = l * n;
+        double c = w[l] * u[ol + r];
+        if (c == 0) {
+          continue;
+        }
+        for (int j = 0; j <= r; j++) {
+          a[o + j] -= c * u[ol + j];
+        }
+      }
+    }
+  }
+
+  /**
+   * Gaussian elimination with partial pivoting (Golub &amp; Van Loan §3.4.3), row-oriented: for each column
+   * the largest remaining |entry| is swapped onto the diagonal, the rows below are eliminated (their
+   * multipliers applied to b as it goes), then back substitution with U.
+   */
+  @Override
+  public boolean luSolve(int n, double[] t, double[] b) {
+    for (int c = 0; c < n; c++) {
+      int piv = c;
+      double best = Math.abs(t[c * n + c]);
+      for (int r = c + 1; r < n; r++) {
+        double v = Math.abs(t[r * n + c]);
+        if (v > best) {
+          best = v;
+          piv = r;
+        }
+      }
+      if (!(best > 0)) {
+        return false;
+      }
+      if (piv != c) {
+        for (int j = 0; j < n; j++) {
+          double tmp = t[c * n + j];
+          t[c * n + j] = t[piv * n + j];
+          t[piv * n + j] = tmp;
+        }
+        double tmp = b[c];
+        b[c] = b[piv];
+        b[piv] = tmp;
+      }
+      double inv = 1.0 / t[c * n + c];
+      int oc = c * n;
+      for (int r = c + 1; r < n; r++) {
+        int or = r * n;
+        double f = t[or + c] * inv;
+        if (f == 0) {
+          continue;
+        }
+        t[or + c] = 0;
+        for (int j = c + 1; j < n; j++) {
+          t[or + j] -= f * t[oc + j];
+        }
+        b[r] -= f * b[c];
+      }
+    }
+    for (int c = n - 1; c >= 0; c--) {
+      double s = b[c];
+      int oc = c * n;
+      for (int j = c + 1; j < n; j++) {
+        s -= t[oc + j] * b[j];
+      }
+      b[c] = s / t[oc + c];
+    }
+    return true;
+  }
+
   /** Copies the strict lower triangle of the n × n row-major {@code c} onto its upper triangle. */
   static void mirrorLower(int n, double[] c) {
     for (int p = 0; p < n; p++) {

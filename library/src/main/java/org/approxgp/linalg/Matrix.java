@@ -216,6 +216,37 @@ public final class Matrix {
     }
   }
 
+  /**
+   * Modified, lower triangle only (diagonal included; the strict upper triangle is neither read nor written):
+   * this ← this − Σₗ wₗ uₗ uₗᵀ over the first k rows uₗ of {@code u} (stored row-major, k × n), weights of
+   * either sign. A symmetric rank-k update through the backend (BLAS dsyrk) — k delayed rank-one updates
+   * applied at once (square matrices).
+   */
+  public void symmetricUpdateLower(int k, double[] u, double[] w) {
+    requireSquare();
+    if (k < 0 || u.length < (long) k * rows || w.length < k) {
+      throw new IllegalArgumentException("need k = " + k + " >= 0 rows of length " + rows + " and k weights, got "
+          + u.length + " values and " + w.length + " weights");
+    }
+    Linalg.current().symmetricUpdateLower(rows, k, u, w, data);
+  }
+
+  /**
+   * x with A x = b for this square matrix A by LU with partial pivoting (LAPACK dgetrf/dgetrs on the native
+   * backend; Golub &amp; Van Loan §3.4). This matrix and b are unchanged.
+   *
+   * @throws SingularMatrixException if a pivot is exactly zero
+   */
+  public double[] luSolve(double[] b) {
+    requireSquare();
+    requireInner(rows, b.length);
+    double[] x = b.clone();
+    if (!Linalg.current().luSolve(rows, data.clone(), x)) {
+      throw new SingularMatrixException("the " + rows + "x" + rows + " matrix is singular (zero pivot in LU)");
+    }
+    return x;
+  }
+
   /** Modified: this ← this + alpha · I. */
   public void addDiagonal(double alpha) {
     requireSquare();

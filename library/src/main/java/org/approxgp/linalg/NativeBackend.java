@@ -130,4 +130,65 @@ final class NativeBackend implements DenseBackend {
     }
     JavaBackend.mirrorLower(n, c);
   }
+
+  /**
+   * Two dsyrk calls on the lower triangle: the rows with wₗ &gt; 0 scaled by √wₗ (α = −1) and those with
+   * wₗ &lt; 0 scaled by √−wₗ (α = +1), so that Σₗ wₗ uₗ uₗᵀ is formed with n²k flops and one pass per sign.
+   */
+  @Override
+  public void symmetricUpdateLower(int n, int k, double[] u, double[] w, double[] a) {
+    if (n < crossover || isSmall(n, n, k) || k == 0) {
+      small.symmetricUpdateLower(n, k, u, w, a);
+      return;
+    }
+    double[] pos = new double[k * n];
+    double[] neg = new double[k * n];
+    int kp = 0;
+    int kn = 0;
+    for (int l = 0; l < k; l++) {
+      double wl = w[l];
+      if (wl == 0) {
+        continue;
+      }
+      double s = Math.sqrt(Math.abs(wl));
+      double[] dst = wl > 0 ? pos : neg;
+      int o = (wl > 0 ? kp++ : kn++) * n;
+      int ol = l * n;
+      for (int j = 0; j < n; j++) {
+        dst[o + j] = s * u[ol + j];
+      }
+    }
+    if (kp > 0) {
+      openblas.cblas_dsyrk(openblas.CblasRowMajor, openblas.CblasLower, openblas.CblasTrans, n, kp, -1.0, pos, n,
+          1.0, a, n);
+    }
+    if (kn > 0) {
+      openblas.cblas_dsyrk(openblas.CblasRowMajor, openblas.CblasLower, openblas.CblasTrans, n, kn, 1.0, neg, n,
+          1.0, a, n);
+    }
+  }
+
+  /**
+   * dgetrf + dgetrs. The row-major A read as column-major is Aᵀ, so dgetrf factors Aᵀ = P L U in place and
+   * dgetrs with trans = 'T' solves (Aᵀ)ᵀ x = b; b is a vector, the same in either layout.
+   */
+  @Override
+  public boolean luSolve(int n, double[] a, double[] b) {
+    if (n < crossover) {
+      return small.luSolve(n, a, b);
+    }
+    int[] ipiv = new int[n];
+    int info = openblas.LAPACKE_dgetrf_work(openblas.LAPACK_COL_MAJOR, n, n, a, n, ipiv);
+    if (info < 0) {
+      throw new IllegalStateException("LAPACKE_dgetrf: illegal argument " + (-info));
+    }
+    if (info > 0) {
+      return false; // U(info, info) is exactly zero
+    }
+    info = openblas.LAPACKE_dgetrs_work(openblas.LAPACK_COL_MAJOR, (byte) 'T', n, 1, a, n, ipiv, b, n);
+    if (info != 0) {
+      throw new IllegalStateException("LAPACKE_dgetrs: info " + info);
+    }
+    return true;
+  }
 }

@@ -146,6 +146,72 @@ class BackendTest {
     }
   }
 
+  /**
+   * The weighted rank-k update of a lower triangle against a naive loop, with weights of both signs and a zero
+   * weight; the strict upper triangle is left exactly as it was (it holds a marker here).
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("backends")
+  void symmetricUpdateLowerAgainstNaiveLoop(String name) {
+    DenseBackend b = backend(name);
+    int[][] shapes = {{1, 1}, {5, 3}, {40, 7}, {130, 33}, {300, 32}};
+    for (int[] s : shapes) {
+      int n = s[0];
+      int k = s[1];
+      Matrix u = random(k, n, 31L * n + k);
+      double[] w = random(1, k, 17L * k).data();
+      if (k > 2) {
+        w[1] = 0;
+      }
+      Matrix a = random(n, n, 3L * n);
+      Matrix ref = a.copy();
+      for (int l = 0; l < k; l++) {
+        ref.addRank1(-w[l], u.row(l));
+      }
+      on(b, () -> {
+        a.symmetricUpdateLower(k, u.data(), w);
+        return null;
+      });
+      Matrix marker = random(n, n, 3L * n);
+      for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+          if (j <= i) {
+            assertEquals(ref.get(i, j), a.get(i, j), 1e-13 * (k + 1), "lower (" + i + ", " + j + "), n=" + n);
+          } else {
+            assertEquals(marker.get(i, j), a.get(i, j), 0.0, "upper triangle untouched");
+          }
+        }
+      }
+    }
+  }
+
+  /** LU with partial pivoting: A x = b to rounding, inputs unchanged, a pivot-requiring and a singular matrix. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("backends")
+  void luSolveAgainstResidualAndSingularity(String name) {
+    DenseBackend b = backend(name);
+    for (int n : new int[] {1, 2, 9, 64, 257}) {
+      Matrix a = random(n, n, 11L * n);
+      double[] rhs = random(1, n, 13L * n).data();
+      Matrix a0 = a.copy();
+      double[] rhs0 = rhs.clone();
+      double[] x = on(b, () -> a.luSolve(rhs));
+      double[] ax = a.mult(x);
+      double scale = maxAbs(a) * maxAbs(Matrix.wrap(1, n, x)) * n;
+      for (int i = 0; i < n; i++) {
+        assertEquals(rhs[i], ax[i], 1e-13 * scale, "residual, n=" + n);
+      }
+      assertEquals(0.0, a.maxAbsDiff(a0), "A unchanged");
+      assertArrayEquals(rhs0, rhs, 0.0, "b unchanged");
+    }
+    // a zero leading entry: no solve without pivoting; [[0, 1], [1, 1]] x = (1, 3) ⇒ x = (2, 1)
+    Matrix p = Matrix.of(new double[][] {{0, 1}, {1, 1}});
+    assertArrayEquals(new double[] {2, 1}, on(b, () -> p.luSolve(new double[] {1, 3})), 1e-15);
+    // rank 2 of 3 (second row = 2 × first): elimination in exact arithmetic, so the last pivot is exactly 0
+    Matrix sing = Matrix.of(new double[][] {{1, 2, 3}, {2, 4, 6}, {1, 1, 1}});
+    assertThrows(SingularMatrixException.class, () -> on(b, () -> sing.luSolve(new double[] {1, 1, 1})));
+  }
+
   /** Non-square zero-size edge cases do not reach BLAS with an illegal leading dimension. */
   @ParameterizedTest(name = "{0}")
   @MethodSource("backends")
@@ -244,6 +310,19 @@ class BackendTest {
     assertTrue(on(jb, g::gram).maxAbsDiff(on(nb, g::gram)) < 1e-11);
     double[] v = rhs.col(0);
     assertArrayEquals(cj.solve(v), cn.solve(v), 1e-12);
+    assertArrayEquals(on(jb, () -> g.luSolve(v)), on(nb, () -> g.luSolve(v)), 1e-9);
+    Matrix sj = a.copy();
+    Matrix sn = a.copy();
+    double[] w = rhs.col(1);
+    on(jb, () -> {
+      sj.symmetricUpdateLower(40, rhs.transpose().data(), w);
+      return null;
+    });
+    on(nb, () -> {
+      sn.symmetricUpdateLower(40, rhs.transpose().data(), w);
+      return null;
+    });
+    assertTrue(sj.maxAbsDiff(sn) < 1e-11);
   }
 
   /** The process default follows -Dapproxgp.linalg (native when unset and loadable); the surefire JVM sees the property. */
