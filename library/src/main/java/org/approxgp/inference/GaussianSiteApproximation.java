@@ -22,7 +22,12 @@ final class GaussianSiteApproximation {
   final double[] nu;
   final double[] sw;
   final Cholesky chol; // of B
-  final Matrix sigma; // full Σ (null when only the diagonal was requested)
+  /**
+   * Σ when it was requested ({@code fullSigma}), else null. Only its upper triangle (diagonal included) is
+   * defined: the one reader, {@link SiteLoop}'s sequential sweep, reads and updates that triangle only, and
+   * takes the matrix over (it updates it in place).
+   */
+  final Matrix sigma;
   final double[] sigmaDiag;
   final double[] mu;
   final double[] alpha;
@@ -92,7 +97,8 @@ final class GaussianSiteApproximation {
     // V = L⁻¹ S̃½ K; Σ = K − VᵀV
     Matrix swk = k.copy();
     swk.scaleRowsCols(sw, ones(n));
-    Matrix v = chol.solveLower(swk);
+    chol.solveLowerInPlace(swk);
+    Matrix v = swk;
     double[] vd = v.data();
     double[] diag = new double[n];
     double[] kd = k.data();
@@ -107,13 +113,11 @@ final class GaussianSiteApproximation {
     }
     Matrix sigma = null;
     if (fullSigma) {
+      // upper triangle of K − Σ_r v_r v_rᵀ over the rows v_r of V: one symmetric rank-n update (dsyrk)
       sigma = k.copy();
-      Matrix vtv = v.gram();
-      double[] sd = sigma.data();
-      double[] qd = vtv.data();
-      for (int i = 0; i < sd.length; i++) {
-        sd[i] -= qd[i];
-      }
+      double[] unit = new double[n];
+      java.util.Arrays.fill(unit, 1.0);
+      sigma.symmetricUpdateUpper(0, n, vd, unit);
     }
     return new GaussianSiteApproximation(n, k, priorMean, tau.clone(), nu.clone(), sw, chol, sigma, diag, mu, alpha);
   }

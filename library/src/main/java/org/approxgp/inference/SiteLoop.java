@@ -383,17 +383,48 @@ public final class SiteLoop {
     return new SiteUpdate.Site(tauNew, nuNew);
   }
 
-  /** R&amp;W Alg. 3.5 lines 4–8: sequential updates with rank-one downdates of Σ. Modifies τ̃, ν̃. */
+  /**
+   * Delayed rank-one updates of Σ applied together by {@link #sequentialSweep} (see there); 32 was the
+   * fastest of 8–128 for EP on Ionosphere (n = 316, native backend).
+   */
+  static final int UPDATE_BLOCK = 32;
+
+  /**
+   * R&amp;W Alg. 3.5 lines 4–8: sequential site updates, each followed by the rank-one change of Σ and μ
+   * (R&amp;W eq. 3.70). Modifies τ̃, ν̃.
+   *
+   * <p><b>Only what the rest of the sweep reads.</b> Site i reads μᵢ and column i of Σ; after the sweep the
+   * posterior is recomputed from the sites ({@link GaussianSiteApproximation}). So the change at site i
+   * is applied only to μⱼ and Σⱼₗ with j, l ≥ i: the rows and columns of sites already visited this sweep
+   * are never read again. Σ is symmetric and kept as its upper triangle, in which column i below the
+   * diagonal is row i from the diagonal on (contiguous).
+   *
+   * <p><b>Delayed updates.</b> The changes are kept as pending pairs (cₗ, sₗ) and applied {@value
+   * #UPDATE_BLOCK} at a time by one symmetric rank-k update of the trailing block through {@code linalg}
+   * (BLAS dsyrk: the same arithmetic, cache-blocked, ~n³/3 multiply-adds per sweep instead of n³ for
+   * one-at-a-time updates of all of Σ). Between two block updates the current Σ is Σ₀ − Σₗ cₗ sₗ sₗᵀ over
+   * the pending pairs, so the part of column i site i needs is Σ₀[i, i..n) − Σₗ (cₗ sₗ[i]) sₗ[i..n)
+   * (O(n k)), and its diagonal Σ₀[i, i] − Σₗ cₗ sₗ[i]² (O(k)) when the site does not change. This is the
+   * same sequence of site updates as the one-at-a-time form up to rounding (the sums are formed in
+   * another order).
+   */
   private static <S> void sequentialSweep(Problem problem, SiteUpdate<S> update, S state, Options options,
       GaussianSiteApproximation approx, double[] tau, double[] nu, Run run) {
     int n = tau.length;
-    // Σ is symmetric: only its lower triangle is read and updated below (half the work of a full
-    // rank-one update); column i is row i up to the diagonal and column i below it.
-    double[] sd = approx.sigma.data().clone();
+    Matrix sigma = approx.sigma; // taken over: the posterior is recomputed from the sites after the sweep
+    double[] sd = sigma.data();
     double[] mu = approx.mu.clone();
-    double[] s = new double[n];
+    int block = Math.min(UPDATE_BLOCK, n);
+    // row l: sₗ, the column of Σ at the l-th pending update (site iₗ; entries from iₗ on are set)
+    double[] pending = new double[block * n];
+    double[] weight = new double[block]; // cₗ
+    int k = 0;
     for (int i = 0; i < n; i++) {
       double sii = sd[i * n + i];
+      for (int l = 0; l < k; l++) {
+        double sl = pending[l * n + i];
+        sii -= weight[l] * sl * sl;
+      }
       SiteUpdate.Cavity cav = update.cavity(state, i, mu[i], sii, tau[i], nu[i]);
       SiteUpdate.Site upd = siteUpdate(problem, update, state, options, i, cav, tau[i], nu[i], run);
       if (upd == null) {
@@ -406,33 +437,37 @@ public final class SiteLoop {
       if (dtau == 0 && dnu == 0) {
         continue;
       }
-      // Σ ← Σ − c s sᵀ with s = Σ_{:,i}, c = Δτ/(1 + Δτ Σᵢᵢ)   (R&W eq. 3.70)
-      // μ ← μ + s [Δν − c (μᵢ + Δν Σᵢᵢ)]                        (μ = Σ ν̃ after both changes)
-      System.arraycopy(sd, i * n, s, 0, i + 1);
-      for (int j = i + 1; j < n; j++) {
-        s[j] = sd[j * n + i];
-      }
       if (run.keep && !(1 + dtau * sii > 0)) {
         // the new marginal variance Σᵢᵢ/(1 + Δτ Σᵢᵢ) would not be positive
         throw new InferenceException("the posterior covariance is not positive definite: site precision "
             + tau[i] + " makes the marginal variance of f" + i + " non-positive" + run.where(),
             run.diagnostics(false), null);
       }
+      // s = Σ[i, i..n) of the current Σ = Σ₀ − Σₗ cₗ sₗ sₗᵀ, written straight into the next pending row
+      int os = k * n;
+      System.arraycopy(sd, i * n + i, pending, os + i, n - i);
+      for (int l = 0; l < k; l++) {
+        int ol = l * n;
+        double f = weight[l] * pending[ol + i];
+        if (f == 0) {
+          continue;
+        }
+        for (int j = i; j < n; j++) {
+          pending[os + j] -= f * pending[ol + j];
+        }
+      }
+      // Σ ← Σ − c s sᵀ with s = Σ_{:,i}, c = Δτ/(1 + Δτ Σᵢᵢ)   (R&W eq. 3.70)
+      // μ ← μ + s [Δν − c (μᵢ + Δν Σᵢᵢ)]                        (μ = Σ ν̃ after both changes)
       double c = dtau / (1 + dtau * sii);
       double a = dnu - c * (mu[i] + dnu * sii);
-      for (int j = 0; j < n; j++) {
-        mu[j] += a * s[j];
+      for (int j = i; j < n; j++) {
+        mu[j] += a * pending[os + j];
       }
       if (c != 0) {
-        for (int r = 0; r < n; r++) {
-          double cs = c * s[r];
-          if (cs == 0) {
-            continue;
-          }
-          int o = r * n;
-          for (int j = 0; j <= r; j++) {
-            sd[o + j] -= cs * s[j];
-          }
+        weight[k++] = c;
+        if (k == block) {
+          sigma.symmetricUpdateUpper(i + 1, k, pending, weight);
+          k = 0;
         }
       }
     }

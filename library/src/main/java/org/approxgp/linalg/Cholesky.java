@@ -170,6 +170,12 @@ public final class Cholesky {
     return Matrix.wrap(n, b.cols(), x);
   }
 
+  /** In place: B ← L⁻¹ B (BLAS dtrsm; saves {@link #solveLower(Matrix)}'s copy when B is scratch). */
+  public void solveLowerInPlace(Matrix b) {
+    Matrix.requireInner(n, b.rows());
+    Linalg.current().trsm(n, l, false, b.cols(), b.data());
+  }
+
   /** X with Lᵀ X = B (new matrix; B not modified; BLAS dtrsm). */
   public Matrix solveUpper(Matrix b) {
     Matrix.requireInner(n, b.rows());

@@ -4,7 +4,7 @@ package org.approxgp.linalg;
  * The dense kernels {@link Matrix} and {@link Cholesky} delegate to: Cholesky factorisation (LAPACK
  * dpotrf), triangular solves with a matrix right-hand side (BLAS dtrsm), the Gram product (dsyrk), the
  * general product (dgemm), the inverse from a Cholesky factor (dpotri), a weighted symmetric rank-k update
- * of a lower triangle (dsyrk) and a general solve by LU with partial pivoting (dgetrf/dgetrs). Every array is row-major
+ * of a trailing upper triangle (dsyrk) and a general solve by LU with partial pivoting (dgetrf/dgetrs). Every array is row-major
  * and dense; a factor is lower triangular with zeros above the diagonal.
  *
  * <p>Implementations: {@link JavaBackend} (EJML plus blocked Java loops, the pure-Java fallback) and
@@ -46,11 +46,12 @@ interface DenseBackend {
   void inverse(int n, double[] l, double[] c);
 
   /**
-   * In place on the lower triangle (diagonal included) of the n × n matrix {@code a}: A ← A − Σₗ wₗ uₗ uₗᵀ
-   * over the k rows uₗ of {@code u} (stored k × n) with weights wₗ of either sign. The strict upper triangle
-   * of {@code a} is neither read nor written.
+   * In place on the trailing upper triangle of the n × n matrix {@code a}: for from ≤ r ≤ j &lt; n,
+   * A[r, j] ← A[r, j] − Σₗ wₗ uₗ[r] uₗ[j] over the k rows uₗ of {@code u} (stored k × n; entries before
+   * {@code from} are not read) with weights wₗ of either sign. Every other entry of {@code a} is neither
+   * read nor written.
    */
-  void symmetricUpdateLower(int n, int k, double[] u, double[] w, double[] a);
+  void symmetricUpdateUpper(int n, int from, int k, double[] u, double[] w, double[] a);
 
   /**
    * In place: b ← A⁻¹ b for the n × n matrix {@code a} (destroyed: it holds the LU factors afterwards)

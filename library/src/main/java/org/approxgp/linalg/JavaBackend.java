@@ -218,12 +218,12 @@ final class JavaBackend implements DenseBackend {
   }
 
   /**
-   * Row by row, four update vectors at a time: row r's lower part A[r, 0..r] −= Σₗ (wₗ uₗ[r]) uₗ[0..r], so
-   * each row of A is streamed once per four vectors (the JIT vectorises the inner loop).
+   * Row by row, four update vectors at a time: row r's part A[r, r..n) −= Σₗ (wₗ uₗ[r]) uₗ[r..n), so each
+   * row of A is streamed once per four vectors (contiguous; the JIT vectorises the inner loop).
    */
   @Override
-  public void symmetricUpdateLower(int n, int k, double[] u, double[] w, double[] a) {
-    for (int r = 0; r < n; r++) {
+  public void symmetricUpdateUpper(int n, int from, int k, double[] u, double[] w, double[] a) {
+    for (int r = from; r < n; r++) {
       int o = r * n;
       int l = 0;
       for (; l + 4 <= k; l += 4) {
@@ -235,7 +235,7 @@ final class JavaBackend implements DenseBackend {
         double c1 = w[l + 1] * u[o1 + r];
         double c2 = w[l + 2] * u[o2 + r];
         double c3 = w[l + 3] * u[o3 + r];
-        for (int j = 0; j <= r; j++) {
+        for (int j = r; j < n; j++) {
           a[o + j] -= c0 * u[o0 + j] + c1 * u[o1 + j] + c2 * u[o2 + j] + c3 * u[o3 + j];
         }
       }
@@ -245,7 +245,7 @@ final class JavaBackend implements DenseBackend {
         if (c == 0) {
           continue;
         }
-        for (int j = 0; j <= r; j++) {
+        for (int j = r; j < n; j++) {
           a[o + j] -= c * u[ol + j];
         }
       }

@@ -217,18 +217,20 @@ public final class Matrix {
   }
 
   /**
-   * Modified, lower triangle only (diagonal included; the strict upper triangle is neither read nor written):
-   * this ← this − Σₗ wₗ uₗ uₗᵀ over the first k rows uₗ of {@code u} (stored row-major, k × n), weights of
-   * either sign. A symmetric rank-k update through the backend (BLAS dsyrk) — k delayed rank-one updates
-   * applied at once (square matrices).
+   * Modified, trailing upper triangle only: for from ≤ r ≤ j &lt; n, this[r, j] −= Σₗ wₗ uₗ[r] uₗ[j] over the
+   * first k rows uₗ of {@code u} (stored row-major, k × n; entries before {@code from} are not read),
+   * weights of either sign; every other entry is neither read nor written. With from = 0 it is the upper
+   * triangle of this − Uᵀ diag(w) U: a symmetric rank-k update through the backend (BLAS dsyrk), e.g. k
+   * delayed rank-one updates applied at once (square matrices).
    */
-  public void symmetricUpdateLower(int k, double[] u, double[] w) {
+  public void symmetricUpdateUpper(int from, int k, double[] u, double[] w) {
     requireSquare();
-    if (k < 0 || u.length < (long) k * rows || w.length < k) {
-      throw new IllegalArgumentException("need k = " + k + " >= 0 rows of length " + rows + " and k weights, got "
-          + u.length + " values and " + w.length + " weights");
+    if (from < 0 || from > rows || k < 0 || u.length < (long) k * rows || w.length < k) {
+      throw new IllegalArgumentException("need 0 <= from = " + from + " <= " + rows + ", k = " + k
+          + " >= 0 rows of length " + rows + " and k weights, got " + u.length + " values and " + w.length
+          + " weights");
     }
-    Linalg.current().symmetricUpdateLower(rows, k, u, w, data);
+    Linalg.current().symmetricUpdateUpper(rows, from, k, u, w, data);
   }
 
   /**

@@ -132,17 +132,29 @@ final class NativeBackend implements DenseBackend {
   }
 
   /**
-   * Two dsyrk calls on the lower triangle: the rows with wₗ &gt; 0 scaled by √wₗ (α = −1) and those with
-   * wₗ &lt; 0 scaled by √−wₗ (α = +1), so that Σₗ wₗ uₗ uₗᵀ is formed with n²k flops and one pass per sign.
+   * dsyrk on the upper triangle: the rows with wₗ &gt; 0 scaled by √wₗ (α = −1) and those with wₗ &lt; 0
+   * scaled by √−wₗ (α = +1), so Σₗ wₗ uₗ uₗᵀ costs m²k flops (m = n − from) and one pass per sign (all
+   * weights 1: one call on {@code u} itself). A trailing block (from &gt; 0) is packed into an m × m array
+   * and back: JavaCPP passes whole Java arrays, with no offset.
    */
   @Override
-  public void symmetricUpdateLower(int n, int k, double[] u, double[] w, double[] a) {
-    if (n < crossover || isSmall(n, n, k) || k == 0) {
-      small.symmetricUpdateLower(n, k, u, w, a);
+  public void symmetricUpdateUpper(int n, int from, int k, double[] u, double[] w, double[] a) {
+    int m = n - from;
+    if (m < crossover || isSmall(m, m, k) || k == 0) {
+      small.symmetricUpdateUpper(n, from, k, u, w, a);
       return;
     }
-    double[] pos = new double[k * n];
-    double[] neg = new double[k * n];
+    boolean unit = from == 0;
+    for (int l = 0; l < k && unit; l++) {
+      unit = w[l] == 1.0;
+    }
+    if (unit) { // A − UᵀU: no scaled copy
+      openblas.cblas_dsyrk(openblas.CblasRowMajor, openblas.CblasUpper, openblas.CblasTrans, n, k, -1.0, u, n,
+          1.0, a, n);
+      return;
+    }
+    double[] pos = new double[k * m];
+    double[] neg = new double[k * m];
     int kp = 0;
     int kn = 0;
     for (int l = 0; l < k; l++) {
@@ -152,19 +164,31 @@ final class NativeBackend implements DenseBackend {
       }
       double s = Math.sqrt(Math.abs(wl));
       double[] dst = wl > 0 ? pos : neg;
-      int o = (wl > 0 ? kp++ : kn++) * n;
-      int ol = l * n;
-      for (int j = 0; j < n; j++) {
+      int o = (wl > 0 ? kp++ : kn++) * m;
+      int ol = l * n + from;
+      for (int j = 0; j < m; j++) {
         dst[o + j] = s * u[ol + j];
       }
     }
+    double[] c = a;
+    if (from > 0) {
+      c = new double[m * m];
+      for (int r = 0; r < m; r++) {
+        System.arraycopy(a, (from + r) * n + from + r, c, r * m + r, m - r);
+      }
+    }
     if (kp > 0) {
-      openblas.cblas_dsyrk(openblas.CblasRowMajor, openblas.CblasLower, openblas.CblasTrans, n, kp, -1.0, pos, n,
-          1.0, a, n);
+      openblas.cblas_dsyrk(openblas.CblasRowMajor, openblas.CblasUpper, openblas.CblasTrans, m, kp, -1.0, pos, m,
+          1.0, c, m);
     }
     if (kn > 0) {
-      openblas.cblas_dsyrk(openblas.CblasRowMajor, openblas.CblasLower, openblas.CblasTrans, n, kn, 1.0, neg, n,
-          1.0, a, n);
+      openblas.cblas_dsyrk(openblas.CblasRowMajor, openblas.CblasUpper, openblas.CblasTrans, m, kn, 1.0, neg, m,
+          1.0, c, m);
+    }
+    if (from > 0) {
+      for (int r = 0; r < m; r++) {
+        System.arraycopy(c, r * m + r, a, (from + r) * n + from + r, m - r);
+      }
     }
   }
 

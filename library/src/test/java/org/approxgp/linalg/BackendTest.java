@@ -147,17 +147,20 @@ class BackendTest {
   }
 
   /**
-   * The weighted rank-k update of a lower triangle against a naive loop, with weights of both signs and a zero
-   * weight; the strict upper triangle is left exactly as it was (it holds a marker here).
+   * The weighted rank-k update of a trailing upper triangle against a naive loop, with weights of both signs
+   * and a zero weight, from the first row and from inside the matrix; every entry outside the trailing upper
+   * triangle is left exactly as it was.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("backends")
-  void symmetricUpdateLowerAgainstNaiveLoop(String name) {
+  void symmetricUpdateUpperAgainstNaiveLoop(String name) {
     DenseBackend b = backend(name);
-    int[][] shapes = {{1, 1}, {5, 3}, {40, 7}, {130, 33}, {300, 32}};
+    int[][] shapes = {{1, 1, 0}, {5, 3, 0}, {5, 3, 2}, {40, 7, 0}, {130, 33, 0}, {130, 33, 61}, {300, 32, 0},
+        {300, 32, 100}, {300, 32, 299}};
     for (int[] s : shapes) {
       int n = s[0];
       int k = s[1];
+      int from = s[2];
       Matrix u = random(k, n, 31L * n + k);
       double[] w = random(1, k, 17L * k).data();
       if (k > 2) {
@@ -169,16 +172,16 @@ class BackendTest {
         ref.addRank1(-w[l], u.row(l));
       }
       on(b, () -> {
-        a.symmetricUpdateLower(k, u.data(), w);
+        a.symmetricUpdateUpper(from, k, u.data(), w);
         return null;
       });
-      Matrix marker = random(n, n, 3L * n);
+      Matrix before = random(n, n, 3L * n);
       for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
-          if (j <= i) {
-            assertEquals(ref.get(i, j), a.get(i, j), 1e-13 * (k + 1), "lower (" + i + ", " + j + "), n=" + n);
+          if (i >= from && j >= i) {
+            assertEquals(ref.get(i, j), a.get(i, j), 1e-13 * (k + 1), "(" + i + ", " + j + "), n=" + n);
           } else {
-            assertEquals(marker.get(i, j), a.get(i, j), 0.0, "upper triangle untouched");
+            assertEquals(before.get(i, j), a.get(i, j), 0.0, "(" + i + ", " + j + ") untouched, n=" + n);
           }
         }
       }
@@ -315,11 +318,11 @@ class BackendTest {
     Matrix sn = a.copy();
     double[] w = rhs.col(1);
     on(jb, () -> {
-      sj.symmetricUpdateLower(40, rhs.transpose().data(), w);
+      sj.symmetricUpdateUpper(7, 40, rhs.transpose().data(), w);
       return null;
     });
     on(nb, () -> {
-      sn.symmetricUpdateLower(40, rhs.transpose().data(), w);
+      sn.symmetricUpdateUpper(7, 40, rhs.transpose().data(), w);
       return null;
     });
     assertTrue(sj.maxAbsDiff(sn) < 1e-11);
