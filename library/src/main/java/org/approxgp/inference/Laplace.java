@@ -303,7 +303,7 @@ public final class Laplace {
         md[i * n + j] += 0.5 * (alpha[i] * alpha[j] + u[i] * d1[j] + d1[i] * u[j]);
       }
     }
-    return problem.kernel().traceGradient(problem.x(), m);
+    return problem.kernel().traceGradient(problem.x(), m, approx.k);
   }
 
   /** Per-run counters (confined to one call). */

@@ -174,7 +174,7 @@ public final class QpGradient {
         wd[i * n + j] += 0.5 * (alpha[i] * alpha[j] - rd[i * n + j]) + 0.5 * (u[i] * alpha[j] + alpha[i] * u[j]);
       }
     }
-    return problem.kernel().traceGradient(problem.x(), wm);
+    return problem.kernel().traceGradient(problem.x(), wm, a.k);
   }
 
   /**

@@ -540,6 +540,6 @@ public final class SiteLoop {
     Matrix w = a.rMatrix();
     w.scale(-0.5);
     w.addRank1(0.5, a.alpha);
-    return problem.kernel().traceGradient(problem.x(), w);
+    return problem.kernel().traceGradient(problem.x(), w, a.k);
   }
 }

@@ -36,6 +36,15 @@ public interface Kernel {
    */
   double[] traceGradient(double[][] x, Matrix w);
 
+  /**
+   * {@link #traceGradient(double[][], Matrix)} when the caller already holds K = {@link #matrix}(x) at the
+   * same θ ({@code k}, not modified): a kernel whose derivatives are K times a function of the inputs can
+   * then skip re-evaluating K. The default ignores {@code k}.
+   */
+  default double[] traceGradient(double[][] x, Matrix w, Matrix k) {
+    return traceGradient(x, w);
+  }
+
   /** Number of hyperparameters (length of θ). */
   default int size() {
     return logHyperparameters().length;

@@ -248,6 +248,74 @@ public final class SquaredExponential implements Kernel {
     return g;
   }
 
+  /**
+   * With M = W ∘ K (element-wise; symmetric) and z the inputs scaled by the length-scales:
+   * <pre>
+   *   g_s = Σ_ab M_ab                                             (∂K/∂log s² = K)
+   *   g_k = Σ_ab M_ab (z_ak − z_bk)² = 2 Σ_a z_ak (z_ak r_a − (M Z)_ak),   r = M 1   (ARD, per dimension)
+   *   g_ℓ = Σ_k g_k                                               (iso: ∂K_ab/∂log ℓ = K_ab r²_ab)
+   * </pre>
+   * (expanding the square and using the symmetry of M), so the O(n² d) work is the product M Z (BLAS dgemm
+   * through {@code linalg}) and K is not re-evaluated. The SE kernel is translation invariant, so z is
+   * centred per column first: the two terms of g_k then stay of the size of the data's spread and the
+   * cancellation between them of the size of the direct sum's own.
+   */
+  @Override
+  public double[] traceGradient(double[][] x, Matrix w, Matrix k) {
+    int n = x.length;
+    int d = dim(x);
+    if (k.rows() != n || k.cols() != n || w.rows() != n || w.cols() != n) {
+      throw new IllegalArgumentException("K and W must be " + n + " x " + n + ", got " + k.rows() + " x " + k.cols()
+          + " and " + w.rows() + " x " + w.cols());
+    }
+    int m = lengthscales.length;
+    double[] inv = inverseLengthscales(d);
+    double[] g = new double[m + 1];
+    double[] wd = w.data();
+    double[] kd = k.data();
+    Matrix mm = Matrix.zeros(n, n);
+    double[] md = mm.data();
+    double[] r = new double[n];
+    double total = 0;
+    for (int a = 0; a < n; a++) {
+      int o = a * n;
+      double ra = 0;
+      for (int b = 0; b < n; b++) {
+        double v = wd[o + b] * kd[o + b];
+        md[o + b] = v;
+        ra += v;
+      }
+      r[a] = ra;
+      total += ra;
+    }
+    g[m] = total;
+    if (n == 0 || d == 0) {
+      return g;
+    }
+    Matrix z = Matrix.zeros(n, d);
+    double[] zd = z.data();
+    for (int c = 0; c < d; c++) {
+      double mean = 0;
+      for (int a = 0; a < n; a++) {
+        mean += x[a][c];
+      }
+      mean /= n;
+      for (int a = 0; a < n; a++) {
+        zd[a * d + c] = (x[a][c] - mean) * inv[c];
+      }
+    }
+    double[] mz = mm.mult(z).data();
+    for (int c = 0; c < d; c++) {
+      double s = 0;
+      for (int a = 0; a < n; a++) {
+        double za = zd[a * d + c];
+        s += za * (za * r[a] - mz[a * d + c]);
+      }
+      g[ard ? c : 0] += 2 * s;
+    }
+    return g;
+  }
+
   @Override
   public String toString() {
     return name() + "(lengthscales=" + Arrays.toString(lengthscales) + ", signalVariance=" + signalVariance + ")";
