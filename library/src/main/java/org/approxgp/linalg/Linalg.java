@@ -91,6 +91,26 @@ public final class Linalg {
     return nativeAvailable() ? NativeBackend.threads() : 0;
   }
 
+  /**
+   * Sets the number of threads OpenBLAS uses, for the whole process (every thread's native calls), and
+   * returns the previous count. More than 1 pays only for one large problem at a time: with trials already
+   * running in parallel on every core (the experiment runner) it oversubscribes the cores.
+   *
+   * @throws IllegalStateException if the native backend is unavailable
+   * @throws IllegalArgumentException if {@code threads} &lt; 1
+   */
+  public static synchronized int setNativeThreads(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("OpenBLAS threads must be >= 1, got " + threads);
+    }
+    if (!nativeAvailable()) {
+      throw new IllegalStateException("native backend unavailable: " + Native.ERROR);
+    }
+    int previous = NativeBackend.threads();
+    NativeBackend.setThreads(threads);
+    return previous;
+  }
+
   /** The name of the backend the calling thread uses: {@code "ejml"} or {@code "native"}. */
   public static String backendName() {
     return current().name();

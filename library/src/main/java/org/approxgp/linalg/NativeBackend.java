@@ -47,6 +47,11 @@ final class NativeBackend implements DenseBackend {
     return crossover;
   }
 
+  /** Sets the number of threads OpenBLAS uses (process-wide). */
+  static void setThreads(int threads) {
+    openblas.blas_set_num_threads(threads);
+  }
+
   /** The number of threads OpenBLAS uses. */
   static int threads() {
     return openblas.blas_get_num_threads();

@@ -49,8 +49,12 @@ public final class LinalgBench {
     warmUp(backends);
     System.out.println("GF/s by wall time (% of one core's peak, % of both cores') and by the calling thread's CPU"
         + " time (% of one core; excludes time other processes held the core, meaningful with 1 BLAS thread)");
-    System.out.printf(Locale.ROOT, "%-8s %5s  %-21s %-13s %-21s %-13s %s%n", "op", "n", "ejml wall", "ejml cpu",
-        "native wall", "native cpu", "native/ejml (wall)");
+    int cores = Runtime.getRuntime().availableProcessors();
+    boolean multi = Linalg.nativeAvailable() && cores > 1;
+    System.out.printf(Locale.ROOT, "%-8s %5s  %-21s %-13s %-21s %-13s %-10s%s%n", "op", "n", "ejml wall", "ejml cpu",
+        "native wall", "native cpu", "native/ejml (wall)",
+        multi ? String.format(Locale.ROOT, "   native, %d BLAS threads: wall (%% of one core's peak, %% of all"
+            + " cores')", cores) : "");
     for (int n : sizes) {
       Matrix g = random(n, n, n);
       Matrix a = g.multTransB(g);
@@ -75,6 +79,17 @@ public final class LinalgBench {
         }
         if (gf.length == 2) {
           line.append(String.format(Locale.ROOT, " %5.1fx", gf[1] / gf[0]));
+        }
+        if (multi) { // one problem alone on the machine: OpenBLAS on every core (process-wide, restored after)
+          int before = Linalg.setNativeThreads(cores);
+          try {
+            double[] sec = Linalg.withBackend("native", () -> bestWallAndCpu(body, budget));
+            double all = flops / sec[0] * 1e-9;
+            line.append(String.format(Locale.ROOT, "              %6.2f (%5.1f%% %4.1f%%)", all,
+                100 * all / peak.perCore(), 100 * all / peak.total()));
+          } finally {
+            Linalg.setNativeThreads(before);
+          }
         }
         System.out.println(line);
       }

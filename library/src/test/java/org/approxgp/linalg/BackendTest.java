@@ -343,6 +343,24 @@ class BackendTest {
     }
   }
 
+  /** setNativeThreads changes OpenBLAS's process-wide count and returns the previous one; it rejects < 1. */
+  @Test
+  void nativeThreadCountCanBeSetAndRestored() {
+    Assumptions.assumeTrue(Linalg.nativeAvailable(), "native OpenBLAS backend cannot load here");
+    int before = Linalg.nativeThreads();
+    assertThrows(IllegalArgumentException.class, () -> Linalg.setNativeThreads(0));
+    assertEquals(before, Linalg.setNativeThreads(2));
+    try {
+      assertEquals(2, Linalg.nativeThreads());
+      Matrix g = random(300, 300, 9);
+      Matrix one = on(JavaBackend.INSTANCE, g::gram);
+      assertTrue(on(backend("native"), g::gram).maxAbsDiff(one) < 1e-11, "two-thread dsyrk agrees");
+    } finally {
+      assertEquals(2, Linalg.setNativeThreads(before));
+    }
+    assertEquals(before, Linalg.nativeThreads());
+  }
+
   @Test
   void unknownBackendNameIsRejected() {
     assertThrows(IllegalArgumentException.class, () -> Linalg.withBackend("cuda", () -> 1));
