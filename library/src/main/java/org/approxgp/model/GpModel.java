@@ -30,8 +30,15 @@ public final class GpModel {
    * @param settings L-BFGS settings (default: the QP paper's)
    * @param bounds box on θ, or null for none; bounds covering only the kernel's θ are extended with
    *     {@link Bounds#defaults(org.approxgp.likelihood.Likelihood)} for the likelihood's
+   * @param warmStart sites the first inference starts from (e.g. another method's converged sites at the
+   *     starting θ), or null for the method's own start; later inferences start from the previous one's
    */
-  public record FitOptions(boolean optimize, Lbfgs.Settings settings, Bounds bounds) {
+  public record FitOptions(boolean optimize, Lbfgs.Settings settings, Bounds bounds, Sites warmStart) {
+
+    /** The options with no warm start. */
+    public FitOptions(boolean optimize, Lbfgs.Settings settings, Bounds bounds) {
+      this(optimize, settings, bounds, null);
+    }
 
     /** Optimise with the QP paper's settings and the default bounds for the kernel (and likelihood). */
     public static FitOptions optimize(Kernel k) {
@@ -41,6 +48,11 @@ public final class GpModel {
     /** Keep the given hyperparameters. */
     public static FitOptions fixed() {
       return new FitOptions(false, Lbfgs.Settings.paper(), null);
+    }
+
+    /** These options with the first inference started from {@code sites} (null: the method's own start). */
+    public FitOptions withWarmStart(Sites sites) {
+      return new FitOptions(optimize, settings, bounds, sites);
     }
   }
 
@@ -57,7 +69,7 @@ public final class GpModel {
   public static FittedGp fit(Problem problem, InferenceMethod method, FitOptions options) {
     long t0 = System.nanoTime();
     if (!options.optimize()) {
-      Posterior post = method.infer(problem, null);
+      Posterior post = method.infer(problem, options.warmStart());
       return new FittedGp(post, method.name(), false, 0, 1, post.diagnostics().converged(), "", List.of(),
           (System.nanoTime() - t0) * 1e-9);
     }
@@ -70,7 +82,7 @@ public final class GpModel {
     if (bounds != null && bounds.lower().length == nk && nl > 0) {
       bounds = bounds.append(Bounds.defaults(l0));
     }
-    Sites[] warm = {null};
+    Sites[] warm = {options.warmStart()};
     // the best posterior evaluated: usually the optimiser's answer, which then needs no further inference
     Posterior[] best = {null};
     double[][] bestTheta = {null};

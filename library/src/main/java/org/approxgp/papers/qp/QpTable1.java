@@ -382,8 +382,10 @@ public final class QpTable1 {
       // the authors' protocol: EP's optimum is QP's starting point
       EpOptimum ep = share ? sharedEpOptimum(id, problem, k0) : EpOptimum.of(fitEp(problem, k0));
       if (c.qpOptimized()) {
+        // QP's sites at EP's optimum start from EP's converged sites there (the same fixed-point iteration, a
+        // few sweeps instead of a cold start's)
         fit = GpModel.fit(problem.withKernel(ep.kernel()), Methods.qp(Ep.Options.defaults(), qpGradient()),
-            GpModel.FitOptions.optimize(k0));
+            GpModel.FitOptions.optimize(k0).withWarmStart(ep.sites()));
       } else {
         org.approxgp.inference.Posterior q = org.approxgp.inference.Qp.infer(problem.withKernel(ep.kernel()),
             org.approxgp.inference.Ep.Options.defaults(), ep.sites());
