@@ -1,5 +1,8 @@
 package org.approxgp.projection;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
 import java.util.function.DoubleUnaryOperator;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.TiltedMoments;
@@ -36,51 +39,79 @@ public final class W2Projection implements Projection {
   private static final double ACCEPT_REL_ERR = 1e-7;
 
   private final double relTol;
-  private final QpTable table;
+  /** Tables in order of precedence (the first that covers a cavity serves it); empty for the exact projection. */
+  private final List<QpTable> tables;
 
-  private W2Projection(double relTol, QpTable table) {
+  private W2Projection(double relTol, List<QpTable> tables) {
     if (!(relTol > 0 && relTol < 1e-2)) {
       throw new IllegalArgumentException("relative tolerance must be in (0, 1e-2), got " + relTol);
     }
     this.relTol = relTol;
-    this.table = table;
+    this.tables = List.copyOf(tables);
   }
 
   /** W2 projection computing σ* by adaptive quadrature for every site (relative tolerance 1e-11). */
   public static W2Projection exact() {
-    return new W2Projection(DEFAULT_REL_TOL, null);
+    return new W2Projection(DEFAULT_REL_TOL, List.of());
   }
 
   /** W2 projection computing σ* by adaptive quadrature to the given relative tolerance. */
   public static W2Projection exact(double relTol) {
-    return new W2Projection(relTol, null);
+    return new W2Projection(relTol, List.of());
   }
 
-  /** W2 projection reading σ* / σ_EP from {@code table} where it applies, exact elsewhere. */
-  public static W2Projection tabulated(QpTable table) {
-    if (table == null) {
-      throw new IllegalArgumentException("table must not be null");
+  /**
+   * W2 projection reading σ* / σ_EP from the first of {@code tables} that covers the cavity, exact where none
+   * does.
+   */
+  public static W2Projection tabulated(QpTable... tables) {
+    if (tables.length == 0 || Arrays.stream(tables).anyMatch(Objects::isNull)) {
+      throw new IllegalArgumentException("tables must be given and not null");
     }
-    return new W2Projection(DEFAULT_REL_TOL, table);
+    return new W2Projection(DEFAULT_REL_TOL, Arrays.asList(tables));
   }
 
-  /** The shipped probit table ({@link QpTables#probit()}), exact for other likelihoods and off the grid. */
+  /**
+   * The shipped probit tables: {@link QpTables#probit()} (μ ∈ [−10, 10], σ ∈ [0.1, 10]) first, where it covers
+   * the cavity, then {@link QpTables#probitWide()} (wide cavities, on (z, ln σ)); exact for other likelihoods and
+   * off both grids.
+   */
   public static W2Projection probitTabulated() {
     return tabulated(QpTables.probit());
   }
 
-  /** The table in use, or null for the exact projection. */
+  /** The first table in use, or null for the exact projection. */
   public QpTable table() {
-    return table;
+    return tables.isEmpty() ? null : tables.get(0);
+  }
+
+  /** The tables in use, in order of precedence (empty for the exact projection). */
+  public List<QpTable> tables() {
+    return tables;
+  }
+
+  /** Whether one of the tables serves (likelihood, y, m, v) (else {@link #project} computes σ* exactly). */
+  public boolean covers(Likelihood likelihood, double y, double m, double v) {
+    return tableFor(likelihood, y, m, v) != null;
+  }
+
+  private QpTable tableFor(Likelihood likelihood, double y, double m, double v) {
+    for (QpTable t : tables) {
+      if (t.covers(likelihood, y, m, v)) {
+        return t;
+      }
+    }
+    return null;
   }
 
   @Override
   public TiltedMoments project(Likelihood likelihood, double y, double m, double v) {
     TiltedMoments kl = likelihood.tilted(y, m, v);
     double sdEp = Math.sqrt(kl.variance());
+    QpTable t = tableFor(likelihood, y, m, v);
     double sd;
-    if (table != null && table.covers(likelihood, y, m, v)) {
-      sd = table.ratio(y, m, Math.sqrt(v)) * sdEp;
+    if (t != null) {
+      sd = t.ratio(y, m, Math.sqrt(v)) * sdEp;
     } else {
       sd = sigma(likelihood, y, m, v, kl, relTol).value();
     }
@@ -89,7 +120,7 @@ public final class W2Projection implements Projection {
 
   @Override
   public String name() {
-    return table == null ? "w2" : "w2-table";
+    return tables.isEmpty() ? "w2" : "w2-table";
   }
 
   /**
