@@ -77,7 +77,7 @@ public final class W2Projection implements Projection {
    * off both grids.
    */
   public static W2Projection probitTabulated() {
-    return tabulated(QpTables.probit());
+    return tabulated(QpTables.probit(), QpTables.probitWide());
   }
 
   /** The first table in use, or null for the exact projection. */
@@ -150,6 +150,15 @@ public final class W2Projection implements Projection {
     DoubleUnaryOperator g = f -> tailDensity(lik.tiltedCdf(y, m, v, f));
     double[] jumps = jumps(lik, y);
     Sigma r = jumps.length == 0 ? sinhTrapezoid(g, c, s, relTol) : splitAtKinks(g, c, s, jumps, relTol);
+    if (!r.converged() && jumps.length == 0) {
+      // the trapezoid's nodes follow the EP scale s; a likelihood that changes on its own unit scale near f = 0
+      // (the probit's step when the cavity is wide, σ ≳ 50) is a feature of relative width 1/s that the finest
+      // level h = 2⁻⁸ does not resolve to relTol: split adaptive Gauss–Kronrod there instead
+      Sigma k = splitAtKinks(g, c, s, unitScalePoints(lik, y), relTol);
+      if (k.converged() || k.errorEstimate() < r.errorEstimate()) {
+        r = new Sigma(k.value(), k.errorEstimate(), r.evaluations() + k.evaluations(), k.converged());
+      }
+    }
     if (!(r.value() > 0) || !Double.isFinite(r.value()) || (!r.converged() && !(r.errorEstimate() <= ACCEPT_REL_ERR * r.value()))) {
       throw new NumericalException("W2 projection integral failed: sigma* = " + r.value() + " +- " + r.errorEstimate()
           + " for y = " + y + ", cavity N(" + m + ", " + v + ")");
@@ -254,6 +263,18 @@ public final class W2Projection implements Projection {
     }
     Quadrature.Result q = Quadrature.integrate(g, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0, relTol, pts);
     return new Sigma(q.value(), q.errorEstimate(), q.evaluations(), q.converged());
+  }
+
+  /**
+   * Split points for the fallback of {@link #sigma}: the likelihood's breakpoints and f = 0, ±1, ±3, ±6, the unit
+   * scale on which the probit Φ(y f) (and the square link's f²) changes around 0.
+   */
+  static double[] unitScalePoints(Likelihood lik, double y) {
+    double[] bp = lik.breakpoints(y);
+    double[] unit = {0, -1, 1, -3, 3, -6, 6};
+    double[] pts = Arrays.copyOf(bp, bp.length + unit.length);
+    System.arraycopy(unit, 0, pts, bp.length, unit.length);
+    return pts;
   }
 
   private static double node(DoubleUnaryOperator g, double c, double s, double tau) {

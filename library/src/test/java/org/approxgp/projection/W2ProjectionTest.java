@@ -108,6 +108,36 @@ class W2ProjectionTest {
     assertTrue(maxRatio > 0.999, "grid should reach cavities where QP ~ EP, max ratio " + maxRatio);
   }
 
+  /**
+   * Wide cavities (σ ≥ 100, as QP Table 1's large signal variances give): the sinh trapezoid alone stops short of
+   * 1e-13 there (the probit's unit-width step at f = 0 against the EP scale σ), and the split Gauss–Kronrod
+   * fallback converges, within the trapezoid's own error estimate of its value, and obeys Theorem 2.
+   */
+  @Test
+  void wideCavitiesConvergeThroughTheFallback() {
+    int fellBack = 0;
+    for (double[] c : new double[][] {{271.88104159953855, 150}, {150.0018749882814, 200}, {-93.75, 300},
+        {0, 100}, {350, 120}}) {
+      double m = c[0];
+      double v = c[1] * c[1];
+      TiltedMoments kl = P.tilted(1, m, v);
+      double sEp = Math.sqrt(kl.variance());
+      W2Projection.Sigma trap = W2Projection.sinhTrapezoid(f -> W2Projection.tailDensity(P.tiltedCdf(1, m, v, f)),
+          kl.mean(), sEp, 1e-13);
+      W2Projection.Sigma s = W2Projection.sigma(P, 1, m, v, 1e-13);
+      String at = "m=" + m + " sigma=" + c[1];
+      assertTrue(s.converged(), at);
+      assertTrue(s.value() <= sEp * (1 + 1e-12), at);
+      if (!trap.converged()) {
+        fellBack++;
+        assertEquals(trap.value(), s.value(), Math.max(trap.errorEstimate(), 1e-12 * s.value()), at);
+      } else {
+        assertEquals(trap.value(), s.value(), 0, at);
+      }
+    }
+    assertTrue(fellBack >= 3, "the cases should exercise the fallback, got " + fellBack);
+  }
+
   /** Label symmetry: y = −1 at m equals y = +1 at −m (mirror image), for σ and the mean. */
   @Test
   void labelSymmetry() {
