@@ -27,10 +27,14 @@ import org.approxgp.special.Quadrature;
  * p √(2 log(1/p)), so an absolute error ε in F costs at most ≈ ε √(2 log(1/ε)) in the integrand. The
  * integral over the real line is done by the trapezoid rule after the map f = μ̂ + σ̂ sinh τ centred on
  * and scaled by the EP moments (μ̂, σ̂), refined level by level until consecutive levels agree to the
- * requested tolerance (the difference is the returned error estimate).
+ * requested tolerance (the difference is the returned error estimate). Where the finest level does not reach
+ * the tolerance (wide probit cavities, σ ≳ 50: the likelihood's unit-width step at f = 0 is a feature of relative
+ * width 1/σ on the EP scale), adaptive Gauss–Kronrod split at the likelihood's unit scale around 0 and at the EP
+ * scale takes over ({@link #sigma}).
  *
- * <p>With a {@link QpTable} the variance comes from the table when (y, m, √v) is covered and the table
- * is for this likelihood; otherwise the integral is computed exactly — never the EP variance.
+ * <p>With {@link QpTable}s the variance comes from the first table that covers (y, m, √v) for this likelihood
+ * ({@link #probitTabulated()}: the shipped table, then the wide one); otherwise the integral is computed exactly
+ * — never the EP variance.
  */
 public final class W2Projection implements Projection {
   /** Default relative tolerance of σ* in {@link #exact()}. */
