@@ -10,7 +10,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code approxgp qp-table build [probit|probit-wide]}: rebuild a shipped QP lookup table (deterministic to the bit). */
+/**
+ * {@code approxgp qp-table build [probit|probit-wide]}: rebuild a shipped QP lookup table (deterministic to the
+ * bit).
+ */
 @Command(name = "qp-table", mixinStandardHelpOptions = true, description = "QP lookup tables.",
     subcommands = QpTableCommand.Build.class)
 final class QpTableCommand implements Runnable {
@@ -32,7 +35,8 @@ final class QpTableCommand implements Runnable {
     @Option(names = "--out", required = true, paramLabel = "FILE", description = "where to write the table")
     Path out;
 
-    @Parameters(arity = "0..1", paramLabel = "LIKELIHOOD", defaultValue = "probit", description = "probit (default) or probit-wide")
+    @Parameters(arity = "0..1", paramLabel = "LIKELIHOOD", defaultValue = "probit",
+        description = "probit (default) or probit-wide")
     String likelihood;
 
     @Override

@@ -291,7 +291,7 @@ public final class QpTable {
 
   @Override
   public String toString() {
-    return "QpTable[" + likelihood + ", order " + order + ", " + (axis == Axis.MU ? "mu " : "z ") + muMin + ".." + muMax + " x " + nMu + ", sigma "
-        + sigmaMin() + ".." + sigmaMax() + " x " + nLam + " (log)]";
+    return "QpTable[" + likelihood + ", order " + order + ", " + (axis == Axis.MU ? "mu " : "z ") + muMin + ".."
+        + muMax + " x " + nMu + ", sigma " + sigmaMin() + ".." + sigmaMax() + " x " + nLam + " (log)]";
   }
 }
