@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.DoubleUnaryOperator;
 import org.approxgp.likelihood.Likelihood;
+import org.approxgp.likelihood.Probit;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.special.Normal;
 import org.approxgp.special.NumericalException;
@@ -152,6 +153,13 @@ public final class W2Projection implements Projection {
       throw new NumericalException("tilted moments not usable: mean " + c + ", variance " + kl.variance());
     }
     DoubleUnaryOperator g = f -> tailDensity(lik.tiltedCdf(y, m, v, f));
+    if (lik instanceof Probit && v > CUMULATIVE_MIN_VARIANCE) {
+      // y = −1 is y = +1 mirrored (f → −f, m → −m), which leaves σ* unchanged
+      Sigma r = probitCumulative(y * m, v, y * c, s, kl.logZ(), relTol);
+      if (r.converged()) {
+        return r;
+      }
+    }
     double[] jumps = jumps(lik, y);
     Sigma r = jumps.length == 0 ? sinhTrapezoid(g, c, s, relTol) : splitAtKinks(g, c, s, jumps, relTol);
     if (!r.converged() && jumps.length == 0) {
@@ -236,6 +244,149 @@ public final class W2Projection implements Projection {
       }
     }
     return new Sigma(prev, err, evals, false);
+  }
+
+  /** Cavity variances above which {@link #probitCumulative} serves the probit first (σ > 10). */
+  static final double CUMULATIVE_MIN_VARIANCE = 100;
+  /** Finest level of {@link #probitCumulative}: h = 2⁻¹¹ (a level costs ~16 densities per node, no tilted CDF). */
+  private static final int CUMULATIVE_MAX_LEVEL = 11;
+  /** Gauss–Legendre rule of {@link #probitCumulative}'s segments. */
+  private static final double[][] GAUSS_LEGENDRE_8 = gaussLegendre(8);
+
+  /**
+   * Gauss–Legendre nodes and weights on [−1, 1]: roots of P_n by Newton's method from cos(π(i + ¾)/(n + ½)) on the
+   * recurrence j P_j = (2j − 1) x P_{j−1} − (j − 1) P_{j−2}, weights 2/((1 − x²) P_n'(x)²) (Abramowitz &amp; Stegun
+   * 25.4.29).
+   */
+  static double[][] gaussLegendre(int n) {
+    double[] x = new double[n];
+    double[] w = new double[n];
+    for (int i = 0; i < n; i++) {
+      double r = Math.cos(Math.PI * (i + 0.75) / (n + 0.5));
+      double dp = 0;
+      for (int it = 0; it < 100; it++) {
+        double p0 = 1;
+        double p1 = r;
+        for (int j = 2; j <= n; j++) {
+          double p2 = ((2 * j - 1) * r * p1 - (j - 1) * p0) / j;
+          p0 = p1;
+          p1 = p2;
+        }
+        dp = n * (r * p1 - p0) / (r * r - 1);
+        double dx = p1 / dp;
+        r -= dx;
+        if (Math.abs(dx) <= 1e-16) {
+          break;
+        }
+      }
+      x[i] = r;
+      w[i] = 2 / ((1 - r * r) * dp * dp);
+    }
+    return new double[][] {x, w};
+  }
+
+  /**
+   * σ* of eq. 23 for the probit, y = +1, cavity N(m, v), by the same sinh-mapped trapezoid rule as
+   * {@link #sinhTrapezoid} but with the tilted CDF at the nodes accumulated instead of evaluated: between
+   * consecutive nodes fₖ &lt; fₖ₊₁ the mass ∫ q̃ = ∫ N(f | m, v) Φ(f) df / Φ(m/√(1 + v)) (R&amp;W eq. 3.82) is an
+   * 8-point Gauss–Legendre sum of the density, added up from the outermost node inwards (the lower tail left of
+   * the tilted mean c, the upper tail right of it, both sums of positive terms, so each tail keeps its relative
+   * accuracy), started from the closed-form tails F(f_min) and 1 − F(f_max) ({@link Probit#tiltedCdf}, Owen's T).
+   * One density value costs an exp and a log Φ, against Owen's T or its quadrature fallback for each
+   * {@link Probit#tiltedCdf}, which at wide cavities (σ ≫ 1, ρ → −1) is the expensive branch. The τ range is the
+   * trapezoid's ({@value #TAIL_CUT} rule at h = ½, evaluating g); each level h = 2⁻ˡ recomputes all its segments
+   * (their width s cosh τ h shrinks with h, so the segment sums converge with the trapezoid), and the error
+   * estimate is |I_l − I_{l−1}| as in {@link #sinhTrapezoid}. Not converged by the finest level (it happens at σ ≳
+   * 100 near z ≈ 5, where the probit's unit step sits in the far lower tail of the tilted distribution), the caller
+   * uses the generic path.
+   *
+   * @param m y m (the mirrored cavity mean)
+   * @param c the tilted mean for y = +1 at m
+   * @param s the EP standard deviation
+   * @param logZ log Φ(m/√(1 + v))
+   */
+  static Sigma probitCumulative(double m, double v, double c, double s, double logZ, double relTol) {
+    Probit probit = Probit.get();
+    DoubleUnaryOperator g = f -> tailDensity(probit.tiltedCdf(1, m, v, f));
+    int[] k = new int[2];
+    double h = 0.5;
+    double sum0 = 0;
+    int evals = 0;
+    for (int side = 0; side < 2; side++) {
+      int dir = side == 0 ? -1 : 1;
+      int small = 0;
+      int j = 1;
+      for (; j * h <= TAU_MAX; j++) {
+        double t = node(g, c, s, dir * j * h);
+        evals++;
+        sum0 += t;
+        small = Math.abs(t) <= TAIL_CUT * Math.abs(sum0) ? small + 1 : 0;
+        if (small == 2) {
+          break;
+        }
+      }
+      k[side] = Math.min(j, (int) (TAU_MAX / h));
+    }
+    double tauLeft = -k[0] * h;
+    double tauRight = k[1] * h;
+    double lowerStart = probit.tiltedCdf(1, m, v, c + s * Math.sinh(tauLeft));
+    // the upper tail 1 − F₊(x; m) computed directly: F₋(−x; −m) = 1 − F₊(x; m) ({@link Probit#tiltedCdf})
+    double upperStart = probit.tiltedCdf(-1, -m, v, -(c + s * Math.sinh(tauRight)));
+    evals += 2;
+    double prev = Double.NaN;
+    double err = Double.POSITIVE_INFINITY;
+    for (int level = 1; level <= CUMULATIVE_MAX_LEVEL; level++) {
+      int nLeft = (int) Math.round(-tauLeft / h);
+      int n = nLeft + (int) Math.round(tauRight / h) + 1;
+      double[] f = new double[n];
+      for (int i = 0; i < n; i++) {
+        f[i] = c + s * Math.sinh((i - nLeft) * h);
+      }
+      double[] tail = new double[n];
+      tail[0] = lowerStart;
+      for (int i = 1; i < n && f[i] <= c; i++) {
+        tail[i] = tail[i - 1] + segmentMass(f[i - 1], f[i], m, v, logZ);
+        evals += 8;
+      }
+      tail[n - 1] = f[n - 1] > c ? upperStart : tail[n - 1];
+      for (int i = n - 2; i >= 0 && f[i] > c; i--) {
+        tail[i] = tail[i + 1] + segmentMass(f[i], f[i + 1], m, v, logZ);
+        evals += 8;
+      }
+      double sum = 0;
+      for (int i = 0; i < n; i++) {
+        // N(Φ⁻¹(F)) through the smaller tail; near the mean either tail may exceed ½
+        double p = tail[i] <= 0.5 ? tail[i] : 1 - tail[i];
+        if (p > 0) {
+          sum += Normal.pdf(Normal.quantile(p)) * s * Math.cosh((i - nLeft) * h);
+        }
+      }
+      double cur = sum * h;
+      if (level > 1) {
+        err = Math.abs(cur - prev);
+        if (err <= relTol * Math.abs(cur)) {
+          return new Sigma(cur, err, evals, true);
+        }
+      }
+      prev = cur;
+      h *= 0.5;
+    }
+    return new Sigma(prev, err, evals, false);
+  }
+
+  /** ∫_a^b N(f | m, v) Φ(f) df / Z by 8-point Gauss–Legendre, log Z = {@code logZ}. */
+  private static double segmentMass(double a, double b, double m, double v, double logZ) {
+    double mid = 0.5 * (a + b);
+    double half = 0.5 * (b - a);
+    double sd = Math.sqrt(v);
+    double[] x = GAUSS_LEGENDRE_8[0];
+    double[] w = GAUSS_LEGENDRE_8[1];
+    double sum = 0;
+    for (int i = 0; i < x.length; i++) {
+      double f = mid + half * x[i];
+      sum += w[i] * Math.exp(Normal.logPdf((f - m) / sd) + Normal.logCdf(f) - logZ);
+    }
+    return sum * half / sd;
   }
 
   /**
