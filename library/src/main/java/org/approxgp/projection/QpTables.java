@@ -33,9 +33,10 @@ public final class QpTables {
    * 200] (101 nodes uniform in ln σ, step 0.06). Ranges: above z = 8 the ratio is 1 to 1e-15 at every σ (the
    * tilted distribution is the cavity up to a tail of mass Φ(−z)), z = 9 leaves the stencil margin; below z = −10
    * (a site far on the wrong side) and outside σ ∈ [0.5, 200] the exact quadrature serves (none of the measured
-   * cavities; with signal variance ≤ 10⁴, the default bound, and non-negative sites a cavity has σ ≤ 100). Above σ ≈
-   * 300 the tilted CDF (Owen's T, then quadrature) loses digits and exact nodes would no longer reach 1e-10. Node
-   * counts: the measured interpolation error is below 1e-10 relative ({@code QpTableTest}).
+   * cavities; with signal variance ≤ 10⁴, the default bound, and non-negative sites a cavity has σ ≤ 100). σ_max:
+   * from σ ≈ 500 up the exact rules no longer reach 1e-13 at every z ({@link W2Projection#sigma}), so nodes there
+   * would not be exact. Node counts: the measured interpolation error is below 2e-11 relative ({@code QpTableTest};
+   * 1-D scans: step 0.125 in z and 0.1 in ln σ give ~1e-10 and ~2e-9). Build: ~20 s on 2 cores.
    */
   public static final QpTable.Grid PROBIT_WIDE_GRID = new QpTable.Grid(8, 191, -10, 9, 101, 0.5, 200, QpTable.Axis.Z);
   /** Relative tolerance of each tabulated σ_QP. */

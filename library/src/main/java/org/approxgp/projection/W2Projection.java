@@ -28,10 +28,13 @@ import org.approxgp.special.Quadrature;
  * p √(2 log(1/p)), so an absolute error ε in F costs at most ≈ ε √(2 log(1/ε)) in the integrand. The
  * integral over the real line is done by the trapezoid rule after the map f = μ̂ + σ̂ sinh τ centred on
  * and scaled by the EP moments (μ̂, σ̂), refined level by level until consecutive levels agree to the
- * requested tolerance (the difference is the returned error estimate). Where the finest level does not reach
- * the tolerance (wide probit cavities, σ ≳ 50: the likelihood's unit-width step at f = 0 is a feature of relative
- * width 1/σ on the EP scale), adaptive Gauss–Kronrod split at the likelihood's unit scale around 0 and at the EP
- * scale takes over ({@link #sigma}).
+ * requested tolerance (the difference is the returned error estimate). For the probit at σ &gt; 10 the tilted CDF
+ * at the nodes is accumulated by Gauss–Legendre sums of the tilted density instead of evaluated in closed form
+ * ({@link #probitCumulative}: ~8× cheaper there, and more accurate at σ ≳ 100, where Owen's formula is
+ * ill-conditioned).
+ * Where the finest level does not reach the tolerance (wide cavities, σ ≳ 50: the likelihood's unit-width step at
+ * f = 0 is a feature of relative width 1/σ on the EP scale), adaptive Gauss–Kronrod split at the likelihood's unit
+ * scale around 0 and at the EP scale takes over ({@link #sigma}).
  *
  * <p>With {@link QpTable}s the variance comes from the first table that covers (y, m, √v) for this likelihood
  * ({@link #probitTabulated()}: the shipped table, then the wide one); otherwise the integral is computed exactly
