@@ -19,13 +19,37 @@ import org.approxgp.likelihood.Likelihood;
  * q̃(f; −1, μ) = q̃(−f; +1, −μ), which leaves σ unchanged, so only y = +1 is stored; off the grid the
  * caller computes σ_QP exactly (never σ_EP).
  *
+ * <p><b>Axes.</b> The first coordinate x is μ itself ({@link Axis#MU}, the shipped table of appendix J's range) or
+ * the probit's argument z = μ/√(1 + σ²) ({@link Axis#Z}, the wide table): Z = Φ(z) is the tilted normaliser (R&amp;W
+ * eq. 3.82), and as σ → ∞ at fixed z the tilted distribution of f/√(1 + σ²) tends to N(z, 1) truncated to
+ * (0, ∞), so the ratio tends to a smooth function of z with corrections in 1/σ², and a uniform grid in (z, ln σ)
+ * serves every σ up to σ_max with the same node count per unit of ln σ. (In μ the covered band would widen like σ.)
+ *
  * <p>Immutable and thread-safe. Binary format (big-endian {@link DataOutputStream}): magic
- * {@code "QPT1"}, likelihood name (UTF), order, nμ, μ_min, μ_max, nλ, λ_min, λ_max (λ = ln σ), then
- * nμ·nλ doubles, μ-major (index i·nλ + j).
+ * {@code "QPT1"} (axis μ) or {@code "QPT2"} (axis z), likelihood name (UTF), order, nx, x_min, x_max, nλ, λ_min,
+ * λ_max (λ = ln σ), then nx·nλ doubles, x-major (index i·nλ + j).
  */
 public final class QpTable {
   private static final String MAGIC = "QPT1";
+  private static final String MAGIC_Z = "QPT2";
 
+  /** The first coordinate of the grid: μ (= y m) or z = μ/√(1 + σ²). */
+  public enum Axis {
+    /** x = y m, the cavity mean for label +1. */
+    MU,
+    /** x = y m/√(1 + σ²), the probit's argument (R&amp;W eq. 3.58). */
+    Z;
+
+    double of(double mu, double sigma) {
+      return this == MU ? mu : mu / Math.sqrt(1 + sigma * sigma);
+    }
+
+    double mu(double x, double sigma) {
+      return this == MU ? x : x * Math.sqrt(1 + sigma * sigma);
+    }
+  }
+
+  private final Axis axis;
   private final String likelihood;
   private final int order;
   private final int nMu;
@@ -38,12 +62,13 @@ public final class QpTable {
   private final double hLam;
   private final double[] values;
 
-  QpTable(String likelihood, int order, int nMu, double muMin, double muMax, int nLam, double lamMin, double lamMax,
-      double[] values) {
+  QpTable(Axis axis, String likelihood, int order, int nMu, double muMin, double muMax, int nLam, double lamMin,
+      double lamMax, double[] values) {
     if (order < 2 || order > 10 || nMu < order || nLam < order || !(muMax > muMin) || !(lamMax > lamMin)
         || values.length != nMu * nLam) {
       throw new IllegalArgumentException("inconsistent QP table header");
     }
+    this.axis = axis;
     this.likelihood = likelihood;
     this.order = order;
     this.nMu = nMu;
@@ -57,13 +82,22 @@ public final class QpTable {
     this.values = values;
   }
 
-  /** A grid specification for {@link #build}. */
-  public record Grid(int order, int nMu, double muMin, double muMax, int nLogSigma, double sigmaMin, double sigmaMax) {
+  /**
+   * A grid specification for {@link #build}: nMu nodes of the first coordinate (μ, or z for {@link Axis#Z}) on
+   * [muMin, muMax], nLogSigma nodes uniform in ln σ on [ln sigmaMin, ln sigmaMax].
+   */
+  public record Grid(int order, int nMu, double muMin, double muMax, int nLogSigma, double sigmaMin, double sigmaMax,
+      Axis axis) {
     public Grid {
       if (order < 2 || order > 10 || nMu < order || nLogSigma < order || !(muMax > muMin) || !(sigmaMin > 0)
-          || !(sigmaMax > sigmaMin)) {
+          || !(sigmaMax > sigmaMin) || axis == null) {
         throw new IllegalArgumentException("invalid QP table grid " + order + ", " + nMu + ", " + nLogSigma);
       }
+    }
+
+    /** A grid in (μ, ln σ) ({@link Axis#MU}). */
+    public Grid(int order, int nMu, double muMin, double muMax, int nLogSigma, double sigmaMin, double sigmaMax) {
+      this(order, nMu, muMin, muMax, nLogSigma, sigmaMin, sigmaMax, Axis.MU);
     }
   }
 
@@ -78,12 +112,14 @@ public final class QpTable {
     double hLam = (lamMax - lamMin) / (grid.nLogSigma() - 1);
     int nl = grid.nLogSigma();
     double[] v = new double[grid.nMu() * nl];
+    Axis axis = grid.axis();
     IntStream.range(0, v.length).parallel().forEach(idx -> {
-      double mu = grid.muMin() + (idx / nl) * hMu;
+      double x = grid.muMin() + (idx / nl) * hMu;
       double sigma = Math.exp(lamMin + (idx % nl) * hLam);
-      v[idx] = exactRatio(likelihood, mu, sigma, relTol);
+      v[idx] = exactRatio(likelihood, axis.mu(x, sigma), sigma, relTol);
     });
-    return new QpTable(likelihood.name(), grid.order(), grid.nMu(), grid.muMin(), grid.muMax(), nl, lamMin, lamMax, v);
+    return new QpTable(axis, likelihood.name(), grid.order(), grid.nMu(), grid.muMin(), grid.muMax(), nl, lamMin,
+        lamMax, v);
   }
 
   /** σ_QP/σ_EP for y = +1 and cavity N(μ, σ²), computed exactly. */
@@ -93,14 +129,17 @@ public final class QpTable {
     return W2Projection.sigma(likelihood, 1.0, mu, v, kl, relTol).value() / Math.sqrt(kl.variance());
   }
 
-  /** Whether this table serves (likelihood, y, m, v): same likelihood, y = ±1, (y m, √v) inside the grid. */
+  /**
+   * Whether this table serves (likelihood, y, m, v): same likelihood, y = ±1, (x, ln √v) inside the grid, x = y m
+   * (or y m/√(1 + v) for {@link Axis#Z}).
+   */
   public boolean covers(Likelihood lik, double y, double m, double v) {
     if (!lik.name().equals(likelihood) || (y != 1.0 && y != -1.0)) {
       return false;
     }
-    double mu = y * m;
+    double x = axis == Axis.MU ? y * m : y * m / Math.sqrt(1 + v);
     double lam = 0.5 * Math.log(v);
-    return mu >= muMin && mu <= muMax && lam >= lamMin && lam <= lamMax;
+    return x >= muMin && x <= muMax && lam >= lamMin && lam <= lamMax;
   }
 
   /**
@@ -109,7 +148,7 @@ public final class QpTable {
    * @throws IllegalArgumentException outside the grid
    */
   public double ratio(double y, double m, double sigma) {
-    double mu = y * m; // y = −1 ⇔ μ → −μ
+    double mu = axis.of(y * m, sigma); // y = −1 ⇔ μ → −μ
     double lam = Math.log(sigma);
     if (!(mu >= muMin && mu <= muMax && lam >= lamMin && lam <= lamMax)) {
       throw new IllegalArgumentException("(" + mu + ", " + sigma + ") is outside the QP table");
@@ -157,11 +196,16 @@ public final class QpTable {
     return likelihood;
   }
 
+  /** The first coordinate of the grid. */
+  public Axis axis() {
+    return axis;
+  }
+
   public int order() {
     return order;
   }
 
-  /** Number of μ nodes. */
+  /** Number of nodes of the first coordinate (μ, or z for {@link Axis#Z}). */
   public int muCount() {
     return nMu;
   }
@@ -171,6 +215,7 @@ public final class QpTable {
     return nLam;
   }
 
+  /** Node i of the first coordinate (μ, or z for {@link Axis#Z}); so are {@link #muMin()}, {@link #muMax()}. */
   public double mu(int i) {
     return muMin + i * hMu;
   }
@@ -203,7 +248,7 @@ public final class QpTable {
   /** Writes the binary form (does not close {@code out}). */
   public void write(OutputStream out) throws IOException {
     DataOutputStream d = new DataOutputStream(out);
-    d.writeUTF(MAGIC);
+    d.writeUTF(axis == Axis.MU ? MAGIC : MAGIC_Z);
     d.writeUTF(likelihood);
     d.writeInt(order);
     d.writeInt(nMu);
@@ -222,9 +267,10 @@ public final class QpTable {
   public static QpTable read(InputStream in) throws IOException {
     DataInputStream d = new DataInputStream(in);
     String magic = d.readUTF();
-    if (!MAGIC.equals(magic)) {
+    if (!MAGIC.equals(magic) && !MAGIC_Z.equals(magic)) {
       throw new IOException("not a QP table (magic " + magic + ")");
     }
+    Axis axis = MAGIC.equals(magic) ? Axis.MU : Axis.Z;
     String lik = d.readUTF();
     int order = d.readInt();
     int nMu = d.readInt();
@@ -240,12 +286,12 @@ public final class QpTable {
     for (int k = 0; k < v.length; k++) {
       v[k] = d.readDouble();
     }
-    return new QpTable(lik, order, nMu, muMin, muMax, nLam, lamMin, lamMax, v);
+    return new QpTable(axis, lik, order, nMu, muMin, muMax, nLam, lamMin, lamMax, v);
   }
 
   @Override
   public String toString() {
-    return "QpTable[" + likelihood + ", order " + order + ", mu " + muMin + ".." + muMax + " x " + nMu + ", sigma "
-        + sigmaMin() + ".." + sigmaMax() + " x " + nLam + " (log)]";
+    return "QpTable[" + likelihood + ", order " + order + ", " + (axis == Axis.MU ? "mu " : "z ") + muMin + ".."
+        + muMax + " x " + nMu + ", sigma " + sigmaMin() + ".." + sigmaMax() + " x " + nLam + " (log)]";
   }
 }

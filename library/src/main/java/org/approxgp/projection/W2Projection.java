@@ -1,7 +1,11 @@
 package org.approxgp.projection;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
 import java.util.function.DoubleUnaryOperator;
 import org.approxgp.likelihood.Likelihood;
+import org.approxgp.likelihood.Probit;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.special.Normal;
 import org.approxgp.special.NumericalException;
@@ -24,10 +28,17 @@ import org.approxgp.special.Quadrature;
  * p √(2 log(1/p)), so an absolute error ε in F costs at most ≈ ε √(2 log(1/ε)) in the integrand. The
  * integral over the real line is done by the trapezoid rule after the map f = μ̂ + σ̂ sinh τ centred on
  * and scaled by the EP moments (μ̂, σ̂), refined level by level until consecutive levels agree to the
- * requested tolerance (the difference is the returned error estimate).
+ * requested tolerance (the difference is the returned error estimate). For the probit at σ &gt; 10 the tilted CDF
+ * at the nodes is accumulated by Gauss–Legendre sums of the tilted density instead of evaluated in closed form
+ * ({@link #probitCumulative}: ~8× cheaper there, and more accurate at σ ≳ 100, where Owen's formula is
+ * ill-conditioned).
+ * Where the finest level does not reach the tolerance (wide cavities, σ ≳ 50: the likelihood's unit-width step at
+ * f = 0 is a feature of relative width 1/σ on the EP scale), adaptive Gauss–Kronrod split at the likelihood's unit
+ * scale around 0 and at the EP scale takes over ({@link #sigma}).
  *
- * <p>With a {@link QpTable} the variance comes from the table when (y, m, √v) is covered and the table
- * is for this likelihood; otherwise the integral is computed exactly — never the EP variance.
+ * <p>With {@link QpTable}s the variance comes from the first table that covers (y, m, √v) for this likelihood
+ * ({@link #probitTabulated()}: the shipped table, then the wide one); otherwise the integral is computed exactly
+ * — never the EP variance.
  */
 public final class W2Projection implements Projection {
   /** Default relative tolerance of σ* in {@link #exact()}. */
@@ -36,51 +47,79 @@ public final class W2Projection implements Projection {
   private static final double ACCEPT_REL_ERR = 1e-7;
 
   private final double relTol;
-  private final QpTable table;
+  /** Tables in order of precedence (the first that covers a cavity serves it); empty for the exact projection. */
+  private final List<QpTable> tables;
 
-  private W2Projection(double relTol, QpTable table) {
+  private W2Projection(double relTol, List<QpTable> tables) {
     if (!(relTol > 0 && relTol < 1e-2)) {
       throw new IllegalArgumentException("relative tolerance must be in (0, 1e-2), got " + relTol);
     }
     this.relTol = relTol;
-    this.table = table;
+    this.tables = List.copyOf(tables);
   }
 
   /** W2 projection computing σ* by adaptive quadrature for every site (relative tolerance 1e-11). */
   public static W2Projection exact() {
-    return new W2Projection(DEFAULT_REL_TOL, null);
+    return new W2Projection(DEFAULT_REL_TOL, List.of());
   }
 
   /** W2 projection computing σ* by adaptive quadrature to the given relative tolerance. */
   public static W2Projection exact(double relTol) {
-    return new W2Projection(relTol, null);
+    return new W2Projection(relTol, List.of());
   }
 
-  /** W2 projection reading σ* / σ_EP from {@code table} where it applies, exact elsewhere. */
-  public static W2Projection tabulated(QpTable table) {
-    if (table == null) {
-      throw new IllegalArgumentException("table must not be null");
+  /**
+   * W2 projection reading σ* / σ_EP from the first of {@code tables} that covers the cavity, exact where none
+   * does.
+   */
+  public static W2Projection tabulated(QpTable... tables) {
+    if (tables.length == 0 || Arrays.stream(tables).anyMatch(Objects::isNull)) {
+      throw new IllegalArgumentException("tables must be given and not null");
     }
-    return new W2Projection(DEFAULT_REL_TOL, table);
+    return new W2Projection(DEFAULT_REL_TOL, Arrays.asList(tables));
   }
 
-  /** The shipped probit table ({@link QpTables#probit()}), exact for other likelihoods and off the grid. */
+  /**
+   * The shipped probit tables: {@link QpTables#probit()} (μ ∈ [−10, 10], σ ∈ [0.1, 10]) first, where it covers
+   * the cavity, then {@link QpTables#probitWide()} (wide cavities, on (z, ln σ)); exact for other likelihoods and
+   * off both grids.
+   */
   public static W2Projection probitTabulated() {
-    return tabulated(QpTables.probit());
+    return tabulated(QpTables.probit(), QpTables.probitWide());
   }
 
-  /** The table in use, or null for the exact projection. */
+  /** The first table in use, or null for the exact projection. */
   public QpTable table() {
-    return table;
+    return tables.isEmpty() ? null : tables.get(0);
+  }
+
+  /** The tables in use, in order of precedence (empty for the exact projection). */
+  public List<QpTable> tables() {
+    return tables;
+  }
+
+  /** Whether one of the tables serves (likelihood, y, m, v) (else {@link #project} computes σ* exactly). */
+  public boolean covers(Likelihood likelihood, double y, double m, double v) {
+    return tableFor(likelihood, y, m, v) != null;
+  }
+
+  private QpTable tableFor(Likelihood likelihood, double y, double m, double v) {
+    for (QpTable t : tables) {
+      if (t.covers(likelihood, y, m, v)) {
+        return t;
+      }
+    }
+    return null;
   }
 
   @Override
   public TiltedMoments project(Likelihood likelihood, double y, double m, double v) {
     TiltedMoments kl = likelihood.tilted(y, m, v);
     double sdEp = Math.sqrt(kl.variance());
+    QpTable t = tableFor(likelihood, y, m, v);
     double sd;
-    if (table != null && table.covers(likelihood, y, m, v)) {
-      sd = table.ratio(y, m, Math.sqrt(v)) * sdEp;
+    if (t != null) {
+      sd = t.ratio(y, m, Math.sqrt(v)) * sdEp;
     } else {
       sd = sigma(likelihood, y, m, v, kl, relTol).value();
     }
@@ -89,7 +128,7 @@ public final class W2Projection implements Projection {
 
   @Override
   public String name() {
-    return table == null ? "w2" : "w2-table";
+    return tables.isEmpty() ? "w2" : "w2-table";
   }
 
   /**
@@ -117,8 +156,24 @@ public final class W2Projection implements Projection {
       throw new NumericalException("tilted moments not usable: mean " + c + ", variance " + kl.variance());
     }
     DoubleUnaryOperator g = f -> tailDensity(lik.tiltedCdf(y, m, v, f));
+    if (lik instanceof Probit && v > CUMULATIVE_MIN_VARIANCE) {
+      // y = −1 is y = +1 mirrored (f → −f, m → −m), which leaves σ* unchanged
+      Sigma r = probitCumulative(y * m, v, y * c, s, kl.logZ(), relTol);
+      if (r.converged()) {
+        return r;
+      }
+    }
     double[] jumps = jumps(lik, y);
     Sigma r = jumps.length == 0 ? sinhTrapezoid(g, c, s, relTol) : splitAtKinks(g, c, s, jumps, relTol);
+    if (!r.converged() && jumps.length == 0) {
+      // the trapezoid's nodes follow the EP scale s; a likelihood that changes on its own unit scale near f = 0
+      // (the probit's step when the cavity is wide, σ ≳ 50) is a feature of relative width 1/s that the finest
+      // level h = 2⁻⁸ does not resolve to relTol: split adaptive Gauss–Kronrod there instead
+      Sigma k = splitAtKinks(g, c, s, unitScalePoints(lik, y), relTol);
+      if (k.converged() || k.errorEstimate() < r.errorEstimate()) {
+        r = new Sigma(k.value(), k.errorEstimate(), r.evaluations() + k.evaluations(), k.converged());
+      }
+    }
     if (!(r.value() > 0) || !Double.isFinite(r.value()) || (!r.converged() && !(r.errorEstimate() <= ACCEPT_REL_ERR * r.value()))) {
       throw new NumericalException("W2 projection integral failed: sigma* = " + r.value() + " +- " + r.errorEstimate()
           + " for y = " + y + ", cavity N(" + m + ", " + v + ")");
@@ -194,6 +249,149 @@ public final class W2Projection implements Projection {
     return new Sigma(prev, err, evals, false);
   }
 
+  /** Cavity variances above which {@link #probitCumulative} serves the probit first (σ > 10). */
+  static final double CUMULATIVE_MIN_VARIANCE = 100;
+  /** Finest level of {@link #probitCumulative}: h = 2⁻¹¹ (a level costs ~16 densities per node, no tilted CDF). */
+  private static final int CUMULATIVE_MAX_LEVEL = 11;
+  /** Gauss–Legendre rule of {@link #probitCumulative}'s segments. */
+  private static final double[][] GAUSS_LEGENDRE_8 = gaussLegendre(8);
+
+  /**
+   * Gauss–Legendre nodes and weights on [−1, 1]: roots of P_n by Newton's method from cos(π(i + ¾)/(n + ½)) on the
+   * recurrence j P_j = (2j − 1) x P_{j−1} − (j − 1) P_{j−2}, weights 2/((1 − x²) P_n'(x)²) (Abramowitz &amp; Stegun
+   * 25.4.29).
+   */
+  static double[][] gaussLegendre(int n) {
+    double[] x = new double[n];
+    double[] w = new double[n];
+    for (int i = 0; i < n; i++) {
+      double r = Math.cos(Math.PI * (i + 0.75) / (n + 0.5));
+      double dp = 0;
+      for (int it = 0; it < 100; it++) {
+        double p0 = 1;
+        double p1 = r;
+        for (int j = 2; j <= n; j++) {
+          double p2 = ((2 * j - 1) * r * p1 - (j - 1) * p0) / j;
+          p0 = p1;
+          p1 = p2;
+        }
+        dp = n * (r * p1 - p0) / (r * r - 1);
+        double dx = p1 / dp;
+        r -= dx;
+        if (Math.abs(dx) <= 1e-16) {
+          break;
+        }
+      }
+      x[i] = r;
+      w[i] = 2 / ((1 - r * r) * dp * dp);
+    }
+    return new double[][] {x, w};
+  }
+
+  /**
+   * σ* of eq. 23 for the probit, y = +1, cavity N(m, v), by the same sinh-mapped trapezoid rule as
+   * {@link #sinhTrapezoid} but with the tilted CDF at the nodes accumulated instead of evaluated: between
+   * consecutive nodes fₖ &lt; fₖ₊₁ the mass ∫ q̃ = ∫ N(f | m, v) Φ(f) df / Φ(m/√(1 + v)) (R&amp;W eq. 3.82) is an
+   * 8-point Gauss–Legendre sum of the density, added up from the outermost node inwards (the lower tail left of
+   * the tilted mean c, the upper tail right of it, both sums of positive terms, so each tail keeps its relative
+   * accuracy), started from the closed-form tails F(f_min) and 1 − F(f_max) ({@link Probit#tiltedCdf}, Owen's T).
+   * One density value costs an exp and a log Φ, against Owen's T or its quadrature fallback for each
+   * {@link Probit#tiltedCdf}, which at wide cavities (σ ≫ 1, ρ → −1) is the expensive branch. The τ range is the
+   * trapezoid's ({@value #TAIL_CUT} rule at h = ½, evaluating g); each level h = 2⁻ˡ recomputes all its segments
+   * (their width s cosh τ h shrinks with h, so the segment sums converge with the trapezoid), and the error
+   * estimate is |I_l − I_{l−1}| as in {@link #sinhTrapezoid}. Not converged by the finest level (it happens at σ ≳
+   * 100 near z ≈ 5, where the probit's unit step sits in the far lower tail of the tilted distribution), the caller
+   * uses the generic path.
+   *
+   * @param m y m (the mirrored cavity mean)
+   * @param c the tilted mean for y = +1 at m
+   * @param s the EP standard deviation
+   * @param logZ log Φ(m/√(1 + v))
+   */
+  static Sigma probitCumulative(double m, double v, double c, double s, double logZ, double relTol) {
+    Probit probit = Probit.get();
+    DoubleUnaryOperator g = f -> tailDensity(probit.tiltedCdf(1, m, v, f));
+    int[] k = new int[2];
+    double h = 0.5;
+    double sum0 = 0;
+    int evals = 0;
+    for (int side = 0; side < 2; side++) {
+      int dir = side == 0 ? -1 : 1;
+      int small = 0;
+      int j = 1;
+      for (; j * h <= TAU_MAX; j++) {
+        double t = node(g, c, s, dir * j * h);
+        evals++;
+        sum0 += t;
+        small = Math.abs(t) <= TAIL_CUT * Math.abs(sum0) ? small + 1 : 0;
+        if (small == 2) {
+          break;
+        }
+      }
+      k[side] = Math.min(j, (int) (TAU_MAX / h));
+    }
+    double tauLeft = -k[0] * h;
+    double tauRight = k[1] * h;
+    double lowerStart = probit.tiltedCdf(1, m, v, c + s * Math.sinh(tauLeft));
+    // the upper tail 1 − F₊(x; m) computed directly: F₋(−x; −m) = 1 − F₊(x; m) ({@link Probit#tiltedCdf})
+    double upperStart = probit.tiltedCdf(-1, -m, v, -(c + s * Math.sinh(tauRight)));
+    evals += 2;
+    double prev = Double.NaN;
+    double err = Double.POSITIVE_INFINITY;
+    for (int level = 1; level <= CUMULATIVE_MAX_LEVEL; level++) {
+      int nLeft = (int) Math.round(-tauLeft / h);
+      int n = nLeft + (int) Math.round(tauRight / h) + 1;
+      double[] f = new double[n];
+      for (int i = 0; i < n; i++) {
+        f[i] = c + s * Math.sinh((i - nLeft) * h);
+      }
+      double[] tail = new double[n];
+      tail[0] = lowerStart;
+      for (int i = 1; i < n && f[i] <= c; i++) {
+        tail[i] = tail[i - 1] + segmentMass(f[i - 1], f[i], m, v, logZ);
+        evals += 8;
+      }
+      tail[n - 1] = f[n - 1] > c ? upperStart : tail[n - 1];
+      for (int i = n - 2; i >= 0 && f[i] > c; i--) {
+        tail[i] = tail[i + 1] + segmentMass(f[i], f[i + 1], m, v, logZ);
+        evals += 8;
+      }
+      double sum = 0;
+      for (int i = 0; i < n; i++) {
+        // N(Φ⁻¹(F)) through the smaller tail; near the mean either tail may exceed ½
+        double p = tail[i] <= 0.5 ? tail[i] : 1 - tail[i];
+        if (p > 0) {
+          sum += Normal.pdf(Normal.quantile(p)) * s * Math.cosh((i - nLeft) * h);
+        }
+      }
+      double cur = sum * h;
+      if (level > 1) {
+        err = Math.abs(cur - prev);
+        if (err <= relTol * Math.abs(cur)) {
+          return new Sigma(cur, err, evals, true);
+        }
+      }
+      prev = cur;
+      h *= 0.5;
+    }
+    return new Sigma(prev, err, evals, false);
+  }
+
+  /** ∫_a^b N(f | m, v) Φ(f) df / Z by 8-point Gauss–Legendre, log Z = {@code logZ}. */
+  private static double segmentMass(double a, double b, double m, double v, double logZ) {
+    double mid = 0.5 * (a + b);
+    double half = 0.5 * (b - a);
+    double sd = Math.sqrt(v);
+    double[] x = GAUSS_LEGENDRE_8[0];
+    double[] w = GAUSS_LEGENDRE_8[1];
+    double sum = 0;
+    for (int i = 0; i < x.length; i++) {
+      double f = mid + half * x[i];
+      sum += w[i] * Math.exp(Normal.logPdf((f - m) / sd) + Normal.logCdf(f) - logZ);
+    }
+    return sum * half / sd;
+  }
+
   /**
    * The breakpoints b of the likelihood where log p(y | ·) jumps (a step), probed at b ± 1e-9 (1 + |b|): there
    * q̃ jumps and N(Φ⁻¹(F)) has a kink. A breakpoint where log p is continuous (the Poisson square link's
@@ -223,6 +421,18 @@ public final class W2Projection implements Projection {
     }
     Quadrature.Result q = Quadrature.integrate(g, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0, relTol, pts);
     return new Sigma(q.value(), q.errorEstimate(), q.evaluations(), q.converged());
+  }
+
+  /**
+   * Split points for the fallback of {@link #sigma}: the likelihood's breakpoints and f = 0, ±1, ±3, ±6, the unit
+   * scale on which the probit Φ(y f) (and the square link's f²) changes around 0.
+   */
+  static double[] unitScalePoints(Likelihood lik, double y) {
+    double[] bp = lik.breakpoints(y);
+    double[] unit = {0, -1, 1, -3, 3, -6, 6};
+    double[] pts = Arrays.copyOf(bp, bp.length + unit.length);
+    System.arraycopy(unit, 0, pts, bp.length, unit.length);
+    return pts;
   }
 
   private static double node(DoubleUnaryOperator g, double c, double s, double tau) {

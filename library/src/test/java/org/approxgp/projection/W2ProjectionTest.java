@@ -108,6 +108,73 @@ class W2ProjectionTest {
     assertTrue(maxRatio > 0.999, "grid should reach cavities where QP ~ EP, max ratio " + maxRatio);
   }
 
+  /**
+   * Wide cavities (σ ≥ 100, as QP Table 1's large signal variances give): the sinh trapezoid with the closed-form
+   * tilted CDF stops short of 1e-13 there (the probit's unit-width step at f = 0 against the EP scale σ); the
+   * cumulative rule {@link W2Projection#sigma} uses for the probit at σ &gt; 10 converges, agrees with the split
+   * Gauss–Kronrod fallback to 1e-12, and obeys Theorem 2.
+   */
+  @Test
+  void wideCavitiesAgreeWithSplitGaussKronrod() {
+    int trapezoidShort = 0;
+    for (double[] c : new double[][] {{271.88104159953855, 150}, {150.0018749882814, 200}, {-93.75, 300},
+        {0, 100}, {350, 120}, {-2000, 180}}) {
+      for (double y : new double[] {1, -1}) {
+        double m = y * c[0];
+        double v = c[1] * c[1];
+        TiltedMoments kl = P.tilted(y, m, v);
+        double sEp = Math.sqrt(kl.variance());
+        java.util.function.DoubleUnaryOperator g = f -> W2Projection.tailDensity(P.tiltedCdf(y, m, v, f));
+        W2Projection.Sigma trap = W2Projection.sinhTrapezoid(g, kl.mean(), sEp, 1e-13);
+        W2Projection.Sigma gk = W2Projection.splitAtKinks(g, kl.mean(), sEp, W2Projection.unitScalePoints(P, y), 1e-13);
+        W2Projection.Sigma s = W2Projection.sigma(P, y, m, v, 1e-13);
+        String at = "y=" + y + " m=" + m + " sigma=" + c[1];
+        assertTrue(s.converged() && gk.converged(), at);
+        assertEquals(gk.value(), s.value(), 1e-12 * gk.value(), at);
+        assertTrue(s.value() <= sEp * (1 + 1e-13), at);
+        trapezoidShort += trap.converged() ? 0 : 1;
+      }
+    }
+    assertTrue(trapezoidShort >= 6, "the cases should be ones the trapezoid alone misses, got " + trapezoidShort);
+  }
+
+  /**
+   * The cumulative rule against the closed-form-CDF trapezoid where the latter is accurate (σ ∈ (10, 40], seeded
+   * random z ∈ [−10, 9], both labels): 1e-12 relative.
+   */
+  @Test
+  void cumulativeRuleMatchesTrapezoidAtModerateWidth() {
+    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(31L);
+    for (int k = 0; k < 40; k++) {
+      double y = rng.nextBoolean() ? 1 : -1;
+      double sigma = 10.01 * Math.exp(Math.log(4) * rng.nextDouble());
+      double m = y * (-10 + 19 * rng.nextDouble()) * Math.sqrt(1 + sigma * sigma);
+      double v = sigma * sigma;
+      TiltedMoments kl = P.tilted(y, m, v);
+      double sEp = Math.sqrt(kl.variance());
+      W2Projection.Sigma trap = W2Projection.sinhTrapezoid(f -> W2Projection.tailDensity(P.tiltedCdf(y, m, v, f)),
+          kl.mean(), sEp, 1e-13);
+      W2Projection.Sigma cum = W2Projection.probitCumulative(y * m, v, y * kl.mean(), sEp, kl.logZ(), 1e-13);
+      String at = "y=" + y + " m=" + m + " sigma=" + sigma;
+      assertTrue(trap.converged() && cum.converged(), at);
+      assertEquals(trap.value(), cum.value(), 1e-12 * trap.value(), at);
+    }
+  }
+
+  /**
+   * Where QP = EP to 1e-13 (z = μ/√(1 + σ²) = 7) at wide cavities, the ratio of σ* to σ_EP is ≤ 1 + 1e-13 (Theorem 2); the closed-form
+   * CDF trapezoid gave 1 + 2.9e-13 at σ = 100 and 1 + 3.4e-13 at σ = 124.
+   */
+  @Test
+  void theorem2AtWideCavitiesWhereQpEqualsEp() {
+    for (double sigma : new double[] {100, 124, 180}) {
+      double m = 7 * Math.sqrt(1 + sigma * sigma);
+      double v = sigma * sigma;
+      double r = W2Projection.sigma(P, 1, m, v, 1e-13).value() / Math.sqrt(P.tilted(1, m, v).variance());
+      assertTrue(r <= 1 + 1e-13 && r > 1 - 1e-12, "sigma " + sigma + ": ratio " + r);
+    }
+  }
+
   /** Label symmetry: y = −1 at m equals y = +1 at −m (mirror image), for σ and the mean. */
   @Test
   void labelSymmetry() {
