@@ -6,8 +6,6 @@ import java.util.concurrent.Callable;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.projection.LpProjection;
-import org.approxgp.projection.QpTable;
-import org.approxgp.projection.QpTables;
 import org.approxgp.projection.W2Projection;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -104,9 +102,10 @@ final class TiltedCommand implements Callable<Integer> {
     if (p == null || p == 2.0) {
       W2Projection.Sigma s = W2Projection.sigma(lik, y, cavityMean, cavityVariance, W2Projection.DEFAULT_REL_TOL);
       out.put("variance_qp", s.value() * s.value());
-      QpTable table = likelihood.equals("probit") ? QpTables.probit() : null;
-      if (table != null && table.covers(lik, y, cavityMean, cavityVariance)) {
-        TiltedMoments t = W2Projection.tabulated(table).project(lik, y, cavityMean, cavityVariance);
+      // the shipped tables (the probit table, then the wide one) where one covers the cavity
+      W2Projection tables = likelihood.equals("probit") ? W2Projection.probitTabulated() : null;
+      if (tables != null && tables.covers(lik, y, cavityMean, cavityVariance)) {
+        TiltedMoments t = tables.project(lik, y, cavityMean, cavityVariance);
         out.put("variance_qp_table", t.variance());
       }
     } else {

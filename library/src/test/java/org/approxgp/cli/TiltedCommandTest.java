@@ -52,6 +52,22 @@ class TiltedCommandTest {
     }
   }
 
+  /**
+   * A cavity outside the shipped probit table (σ = 40) and inside the wide one: variance_qp_table comes from
+   * the wide table and agrees with the exact projection to its 1e-8 budget; far outside both tables (σ = 500)
+   * the field is absent.
+   */
+  @Test
+  void wideTableServesLargeCavityVariances() {
+    String json = run("tilted", "--likelihood", "probit", "--y", "1", "--cavity-mean", "-30", "--cavity-variance", "1600");
+    double exact = field(json, "variance_qp");
+    assertEquals(exact, field(json, "variance_qp_table"), 1e-8 * exact);
+    assertTrue(field(json, "variance_qp_table") < field(json, "variance_ep"), "Theorem 2");
+    String far = run("tilted", "--likelihood", "probit", "--y", "1", "--cavity-mean", "-3", "--cavity-variance",
+        "250000");
+    assertTrue(!far.contains("variance_qp_table"), far);
+  }
+
   @Test
   void poissonAnchorThroughTheCommandLine() throws Exception {
     List<String> rows;
