@@ -524,6 +524,19 @@ public final class Vb {
     return problem.kernel().traceGradient(problem.x(), w);
   }
 
+  /** The weights α of q at given sites and the θ-gradient {@link #infer} would return there. */
+  record SiteGradient(double[] alpha, double[] gradTheta) {}
+
+  /**
+   * {@link #thetaGradient} at any sites τ̃ ≥ 0, ν̃ (not only at an optimum), with the state's α: a test hook for
+   * comparing it with {@link #elbo}'s direct formula.
+   */
+  static SiteGradient thetaGradientAt(Problem problem, double[] tau, double[] nu) {
+    Matrix k = problem.kernel().matrix(problem.x());
+    State s = State.of(problem, k, tau, nu, JitterPolicy.none());
+    return new SiteGradient(s.approx.alpha.clone(), thetaGradient(problem, k, s));
+  }
+
   /** The ELBO and its partial derivatives at (α, λ, θ). */
   static final class Evaluation {
     final double elbo;

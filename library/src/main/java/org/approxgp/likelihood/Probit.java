@@ -381,6 +381,7 @@ public final class Probit implements Likelihood {
     private static final double EPS = Math.ulp(1.0);
     private static final double INV_SQRT2 = 0.7071067811865476;
     private static final double SQRT_2_OVER_PI = 0.7978845608028654;
+    private static final double SQRT_2PI = 2.5066282746310002;
     private static final int MAX_PIECES = 2000;
     /** φ(t) underflows to 0 for |t| &gt; 38.6. */
     private static final double T_MAX = 40;
@@ -533,8 +534,15 @@ public final class Probit implements Likelihood {
     /** The three integrands times φ(t) at t. */
     private void eval(double t) {
       double w = Normal.pdf(t);
+      if (w == 0) {
+        // |t| > 38.6: every h is finite, so each product is 0
+        h[0] = 0;
+        h[1] = 0;
+        h[2] = 0;
+        return;
+      }
       double z = y * (m + s * t);
-      // log Φ(z) and r(z) = N(z)/Φ(z) from one erfcx or one Φ(−z) (the formulas of Normal.logCdf, Normal.ratio)
+      // log Φ(z) and r(z) = N(z)/Φ(z) from one erfcx or erfc (the formulas of Normal.logCdf, Normal.ratio)
       double lc;
       double r;
       if (z < 0) {
@@ -544,10 +552,12 @@ public final class Probit implements Likelihood {
         lc = Math.log(0.5 * u) - 0.5 * zz - 0.5 * Math.fma(z, z, -zz);
         r = SQRT_2_OVER_PI / u;
       } else {
-        // log Φ(z) = log1p(−Φ(−z)), r = N(z)/(1 − Φ(−z))
-        double q = Normal.cdf(-z);
+        // q = Φ(−z) = ½ erfc(z/√2) = ½ erfcx(z/√2) e^{−z²/2} (the latter for z > 1, sharing N(z)'s exponential);
+        // log Φ(z) = log1p(−q), r = N(z)/(1 − q)
+        double pz = Normal.pdf(z);
+        double q = z > 1 ? 0.5 * Erf.erfcx(z * INV_SQRT2) * (pz * SQRT_2PI) : 0.5 * Erf.erfc(z * INV_SQRT2);
         lc = Math.log1p(-q);
-        r = Normal.pdf(z) / (1 - q);
+        r = pz / (1 - q);
       }
       double d = z < -CF_SWITCH ? zPlusRatio(z) : z + r;
       h[0] = w * lc;

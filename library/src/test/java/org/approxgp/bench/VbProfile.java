@@ -35,7 +35,8 @@ import org.approxgp.papers.qp.QpTable1;
  * and the thread CPU time. Then TE, NTLL and the log evidence as the trial computes them.
  *
  * <p>Run: {@code java -cp ... org.approxgp.bench.VbProfile [SEED] [REPEATS] [DATA,...]}; every VB inference
- * uses {@link Vb.Options#defaults()}. A JFR profile: add
+ * uses {@link Vb.Options#defaults()} ({@code -Dvbprofile.memory=M} another Anderson memory;
+ * {@code -Dvbprofile.trace=I} prints evaluation I's stopping-rule trace). A JFR profile: add
  * {@code -XX:StartFlightRecording=filename=vb.jfr,settings=profile} and read it with
  * {@code jfr print --events jdk.ExecutionSample vb.jfr}.
  */
@@ -81,7 +82,9 @@ public final class VbProfile {
     double[][] xTest = st.apply(test.features());
     double[] yTest = test.target();
     List<Eval> evals = new ArrayList<>();
-    Vb.Options options = Vb.Options.defaults();
+    Vb.Options options = Vb.Options.defaults().withAndersonMemory(Integer.getInteger("vbprofile.memory",
+        Vb.Options.defaults().andersonMemory()));
+    int traced = Integer.getInteger("vbprofile.trace", -1);
     InferenceMethod vb = InferenceMethod.of("vb", (p, w) -> {
       long c0 = CPU.getCurrentThreadCpuTime();
       Posterior post = Vb.infer(p, options, w);
@@ -98,6 +101,9 @@ public final class VbProfile {
         }
       }
       int rejected = dg.iterations() - (trace.size() - 1);
+      if (evals.size() == traced) {
+        System.out.println("  trace of evaluation " + traced + ": " + trace);
+      }
       evals.add(new Eval(w != null, dg.iterations(), rejected, halvings, dg.converged(), cpu));
       return post;
     });
