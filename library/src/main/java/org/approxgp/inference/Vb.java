@@ -56,7 +56,15 @@ import org.approxgp.special.NumericalException;
  * {@link Posterior#logEvidenceGradient()} its partial derivative in θ at fixed (α, λ). By the envelope
  * theorem that equals the total derivative of max_{α,λ} ELBO(α, λ, θ), so an outer optimiser over θ
  * with this inner solve is equivalent to the joint L-BFGS-B optimisation of (α, λ, θ) used in the QP
- * paper (Zhang et al. 2020, §6), up to the inner tolerance.
+ * paper (Zhang et al. 2020, §6), up to the inner tolerance. The gradient is formed from the final state
+ * (its factor of B, g_m and g_v), with M rewritten through AΛAᵀ + RKR = R ({@code thetaGradient}): one
+ * inverse from the factor and two n³ products, no refactorisation and no second pass of variational
+ * expectations (the same partial derivative as the formula above, to roundoff: {@code VbGradientFormTest}).
+ *
+ * <p><b>Cost</b> (stop 20, QP Table 1 VB trials, {@code bench/VbProfile}): per state one Cholesky of B, one
+ * n × n triangular solve for diag Σ and n variational expectations — for probit the latter are about half
+ * the time (adaptive quadrature, {@code Probit.variationalExpectation}); warm-started evaluations take 1–17
+ * states.
  */
 public final class Vb {
 
