@@ -10,7 +10,8 @@ import org.approxgp.special.Quadrature;
 import org.junit.jupiter.api.Test;
 
 /**
- * Probit's variational expectation (one adaptive partition shared by E[log Φ(yf)], ∂/∂m and ∂/∂v) against
+ * Probit's variational expectation (Gauss–Hermite tiers for √v ≤ 2, else one adaptive partition shared by
+ * E[log Φ(yf)], ∂/∂m and ∂/∂v) against
  * three independent adaptive quadratures at a tighter tolerance — the method it replaced: each integral
  * ∫ φ(t) h(m + √v t) dt by {@link Quadrature} over (−∞, a], [a, b], [b, ∞), a, b = min, max(−m/√v, 0), with
  * relative tolerance 1e-14 and [a, b] further split at ±1, ±2, ..., ±32 so that the peak of φ is sampled when
@@ -50,6 +51,29 @@ class ProbitVariationalExpectationTest {
       assertEquals(value, e.value(), 2e-12 * Math.abs(value), "value " + at);
       assertEquals(dm, e.dMean(), 2e-12 * Math.abs(dm), "dMean " + at);
       assertEquals(dv, e.dVariance(), 2e-12 * Math.abs(dv), "dVariance " + at);
+    }
+  }
+
+  /**
+   * The Gauss–Hermite tiers (√v ≤ 2, y m √v/(1 + v) ≤ 4; 64, 128 or 200 points) against the same reference, on
+   * a seeded sample that covers them, their boundaries and m up to ±30 (E[log Φ] down to 1e-200 and below).
+   */
+  @Test
+  void gaussHermiteTiersEqualSeparateQuadratures() {
+    UniformRandomProvider rng = RandomSource.SPLIT_MIX_64.create(77);
+    for (int i = 0; i < 80; i++) {
+      double y = rng.nextBoolean() ? 1 : -1;
+      double s = i < 6 ? new double[] {1.0, 1.0000001, 1.5, 1.5000001, 2.0, 2.0000001}[i] : 2.1 * rng.nextDouble();
+      double m = 60 * (rng.nextDouble() - 0.5);
+      double v = s * s;
+      VariationalExpectation e = P.variationalExpectation(y, m, v);
+      double[] got = {e.value(), e.dMean(), e.dVariance()};
+      double[] ref = {reference(y, m, v, Normal::logCdf), y * reference(y, m, v, Normal::ratio),
+          -0.5 * reference(y, m, v, z -> Normal.ratio(z) * Probit.zPlusRatio(z))};
+      for (int c = 0; c < 3; c++) {
+        assertEquals(ref[c], got[c], 2e-12 * Math.max(Math.abs(ref[c]), 1e-280),
+            "quantity " + c + " at y=" + y + " m=" + m + " √v=" + s);
+      }
     }
   }
 
