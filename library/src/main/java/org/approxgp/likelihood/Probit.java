@@ -17,6 +17,9 @@ import org.approxgp.special.OwensT;
  */
 public final class Probit implements Likelihood {
   static final double CF_SWITCH = 6.0;
+  private static final double INV_SQRT2 = 0.7071067811865476;
+  private static final double SQRT_2_OVER_PI = 0.7978845608028654;
+  private static final double SQRT_2PI = 2.5066282746310002;
   private static final Probit INSTANCE = new Probit();
   /** Relative tolerance of the adaptive quadrature for E[log Φ(y f)], which has no closed form. */
   private static final double VE_REL_TOL = 1e-12;
@@ -393,15 +396,42 @@ public final class Probit implements Likelihood {
     double e = 0;
     double dm = 0;
     double dv = 0;
+    double[] h = new double[3];
     for (int i = 0; i < t.length; i++) {
-      double z = y * (m + s * t[i]);
-      double r = Normal.ratio(z);
-      double d = zPlusRatio(z);
-      e += w[i] * Normal.logCdf(z);
-      dm += w[i] * r;
-      dv += w[i] * (r * d);
+      logCdfRatio(y * (m + s * t[i]), h);
+      e += w[i] * h[0];
+      dm += w[i] * h[1];
+      dv += w[i] * h[2];
     }
     return new double[] {e, y * dm, -0.5 * dv};
+  }
+
+  /**
+   * out = (log Φ(z), r(z), r(z) d(z)) with r = N/Φ and d = z + r, from one erfcx or erfc: the formulas of
+   * {@link Normal#logCdf} and {@link Normal#ratio} sharing their special-function call, and d by
+   * {@link #zPlusRatio}'s continued fraction below z = −{@value #CF_SWITCH}.
+   */
+  private static void logCdfRatio(double z, double[] out) {
+    double lc;
+    double r;
+    if (z < 0) {
+      // Φ(z) = ½ erfcx(−z/√2) e^{−z²/2}: log Φ = log(½ erfcx) − z²/2 (z² split exactly by fma), r = √(2/π)/erfcx
+      double u = Erf.erfcx(-z * INV_SQRT2);
+      double zz = z * z;
+      lc = Math.log(0.5 * u) - 0.5 * zz - 0.5 * Math.fma(z, z, -zz);
+      r = SQRT_2_OVER_PI / u;
+    } else {
+      // q = Φ(−z) = ½ erfc(z/√2) = ½ erfcx(z/√2) e^{−z²/2} (the latter for z > 1, sharing N(z)'s exponential);
+      // log Φ(z) = log1p(−q), r = N(z)/(1 − q)
+      double pz = Normal.pdf(z);
+      double q = z > 1 ? 0.5 * Erf.erfcx(z * INV_SQRT2) * (pz * SQRT_2PI) : 0.5 * Erf.erfc(z * INV_SQRT2);
+      lc = Math.log1p(-q);
+      r = pz / (1 - q);
+    }
+    double d = z < -CF_SWITCH ? zPlusRatio(z) : z + r;
+    out[0] = lc;
+    out[1] = r;
+    out[2] = r * d;
   }
 
   /**
@@ -435,9 +465,6 @@ public final class Probit implements Likelihood {
       0.129484966168869693270611432679082, 0.279705391489276667901467771423780,
       0.381830050505118944950369775488975, 0.417959183673469387755102040816327};
     private static final double EPS = Math.ulp(1.0);
-    private static final double INV_SQRT2 = 0.7071067811865476;
-    private static final double SQRT_2_OVER_PI = 0.7978845608028654;
-    private static final double SQRT_2PI = 2.5066282746310002;
     private static final int MAX_PIECES = 2000;
     /** φ(t) underflows to 0 for |t| &gt; 38.6. */
     private static final double T_MAX = 40;
@@ -597,28 +624,10 @@ public final class Probit implements Likelihood {
         h[2] = 0;
         return;
       }
-      double z = y * (m + s * t);
-      // log Φ(z) and r(z) = N(z)/Φ(z) from one erfcx or erfc (the formulas of Normal.logCdf, Normal.ratio)
-      double lc;
-      double r;
-      if (z < 0) {
-        // Φ(z) = ½ erfcx(−z/√2) e^{−z²/2}: log Φ = log(½ erfcx) − z²/2 (z² split exactly by fma), r = √(2/π)/erfcx
-        double u = Erf.erfcx(-z * INV_SQRT2);
-        double zz = z * z;
-        lc = Math.log(0.5 * u) - 0.5 * zz - 0.5 * Math.fma(z, z, -zz);
-        r = SQRT_2_OVER_PI / u;
-      } else {
-        // q = Φ(−z) = ½ erfc(z/√2) = ½ erfcx(z/√2) e^{−z²/2} (the latter for z > 1, sharing N(z)'s exponential);
-        // log Φ(z) = log1p(−q), r = N(z)/(1 − q)
-        double pz = Normal.pdf(z);
-        double q = z > 1 ? 0.5 * Erf.erfcx(z * INV_SQRT2) * (pz * SQRT_2PI) : 0.5 * Erf.erfc(z * INV_SQRT2);
-        lc = Math.log1p(-q);
-        r = pz / (1 - q);
-      }
-      double d = z < -CF_SWITCH ? zPlusRatio(z) : z + r;
-      h[0] = w * lc;
-      h[1] = w * (y * r);
-      h[2] = w * (-0.5 * r * d);
+      logCdfRatio(y * (m + s * t), h);
+      h[0] *= w;
+      h[1] *= y * w;
+      h[2] *= -0.5 * w;
     }
   }
 
