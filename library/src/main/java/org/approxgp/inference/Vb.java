@@ -62,9 +62,9 @@ import org.approxgp.special.NumericalException;
  * expectations (the same partial derivative as the formula above, to roundoff: {@code VbGradientFormTest}).
  *
  * <p><b>Cost</b> (stop 20, QP Table 1 VB trials, {@code bench/VbProfile}): per state one Cholesky of B, one
- * n × n triangular solve for diag Σ and n variational expectations — for probit the latter are about half
- * the time (adaptive quadrature, {@code Probit.variationalExpectation}); warm-started evaluations take 1–17
- * states.
+ * n × n triangular solve for diag Σ and n variational expectations (probit: Gauss–Hermite for √v ≤ 2, an
+ * adaptive quadrature beyond, {@code Probit.variationalExpectation}); per evaluation the θ-gradient above;
+ * warm-started evaluations take 1–17 states.
  */
 public final class Vb {
 

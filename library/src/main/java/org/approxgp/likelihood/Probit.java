@@ -335,10 +335,11 @@ public final class Probit implements Likelihood {
    * t with f = m + √v t and weight φ(t), split where y f = 0 (log Φ turns from ≈ −f²/2 to ≈ 0 there, which
    * defeats Gauss–Hermite for large v). Derivatives by Bonnet's and Price's theorems (Opper &amp;
    * Archambeau 2009, eq. 8–9): ∂E/∂m = E[∂ log p/∂f] = E[y r(y f)], ∂E/∂v = ½ E[∂² log p/∂f²]
-   * = −½ E[r(y f) d(y f)]. The three integrals share one adaptive partition ({@link VeQuadrature}): each node
-   * evaluates log Φ(z) and r(z) once for all three, and the partition is refined until each of them meets
-   * the relative tolerance {@value #VE_REL_TOL}. At v = 0 the values are exact: log Φ(y m), y r(y m),
-   * −½ r(y m) d(y m).
+   * = −½ E[r(y f) d(y f)]. For √v ≤ 2 (with the tail's mass inside the nodes) a Gauss–Hermite rule of 64 to
+   * 200 points is as accurate ({@link #gaussHermite}); otherwise the three integrals share one adaptive
+   * partition ({@link VeQuadrature}), refined until each of them meets the relative tolerance
+   * {@value #VE_REL_TOL}. Either way each node evaluates log Φ(z) and r(z) once for all three
+   * ({@link #logCdfRatio}). At v = 0 the values are exact: log Φ(y m), y r(y m), −½ r(y m) d(y m).
    */
   @Override
   public VariationalExpectation variationalExpectation(double y, double m, double v) {
