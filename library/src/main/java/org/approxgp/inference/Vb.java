@@ -56,7 +56,15 @@ import org.approxgp.special.NumericalException;
  * {@link Posterior#logEvidenceGradient()} its partial derivative in θ at fixed (α, λ). By the envelope
  * theorem that equals the total derivative of max_{α,λ} ELBO(α, λ, θ), so an outer optimiser over θ
  * with this inner solve is equivalent to the joint L-BFGS-B optimisation of (α, λ, θ) used in the QP
- * paper (Zhang et al. 2020, §6), up to the inner tolerance.
+ * paper (Zhang et al. 2020, §6), up to the inner tolerance. The gradient is formed from the final state
+ * (its factor of B, g_m and g_v), with M rewritten through AΛAᵀ + RKR = R ({@code thetaGradient}): one
+ * inverse from the factor and two n³ products, no refactorisation and no second pass of variational
+ * expectations (the same partial derivative as the formula above, to roundoff: {@code VbGradientFormTest}).
+ *
+ * <p><b>Cost</b> (stop 20, QP Table 1 VB trials, {@code bench/VbProfile}): per state one Cholesky of B, one
+ * n × n triangular solve for diag Σ and n variational expectations (probit: Gauss–Hermite for √v ≤ 2, an
+ * adaptive quadrature beyond, {@code Probit.variationalExpectation}); per evaluation the θ-gradient above;
+ * warm-started evaluations take 1–17 states.
  */
 public final class Vb {
 
@@ -247,7 +255,7 @@ public final class Vb {
       }
       double[] grad = null;
       if (options.gradient()) {
-        grad = evaluate(problem, k, s.approx.alpha, s.approx.tau, options.jitter(), true).gradTheta;
+        grad = thetaGradient(problem, k, s);
         for (double g : grad) {
           requireFinite(g, "ELBO gradient", iterations, change, t0, jitter);
         }
@@ -421,7 +429,14 @@ public final class Vb {
     }
 
     static State of(Problem problem, Matrix k, double[] tau, double[] nu, JitterPolicy jitter) {
-      GaussianSiteApproximation a = GaussianSiteApproximation.compute(k, problem.priorMean(), tau, nu, jitter, false);
+      boolean prior = true;
+      for (double t : tau) {
+        prior &= t == 0;
+      }
+      // at τ̃ = 0 (a cold start) the general form's factorisation and solves are all over zeros
+      GaussianSiteApproximation a = prior
+          ? GaussianSiteApproximation.computeAtZeroPrecision(k, problem.priorMean(), tau, nu, false)
+          : GaussianSiteApproximation.compute(k, problem.priorMean(), tau, nu, jitter, false);
       int n = a.n;
       double[] gm = new double[n];
       double[] gv = new double[n];
@@ -465,6 +480,69 @@ public final class Vb {
       trRk += lambda[i] * sigmaDiag[i];
     }
     return 0.5 * (quad - trRk + cholB.logDet());
+  }
+
+  /**
+   * ∂ELBO/∂θ at fixed (α, λ) from the final state's factors: tr(∂K/∂θ · M) with
+   * <pre>
+   * M = sym(g_m αᵀ) − ½ ααᵀ − ½ R + A diag(δ) Aᵀ,   δ = g_v + ½ λ,   A = I − RK,
+   * </pre>
+   * the class comment's M = sym(g_m αᵀ) + A diag(g_v) Aᵀ − ½ ααᵀ − ½ RKR rewritten with the identity
+   * A Λ Aᵀ + RKR = R. (Proof: ΛKR = S½(B − I)B⁻¹S½ = Λ − R, so AΛAᵀ = Λ − 2(Λ − R) + RKΛKR and
+   * RKΛKR = RK(Λ − R) = Λ − R − RKR; the sum is R. This is the form of R&amp;W eq. 5.22/5.23, M = ½(ααᵀ − R),
+   * at the stationary point δ = 0, g_m = α.) The factor of B and g_m, g_v are the state's, so nothing is
+   * refactored and no variational expectation is recomputed; R = S½ B⁻¹ S½ comes from the Cholesky factor,
+   * P = RK is one product and A diag(δ) Aᵀ = diag(δ) − P diag(δ) − diag(δ) Pᵀ + P diag(δ) Pᵀ one more
+   * (about 4 n³ flops against the 9 n³ of forming K R K, RKR and A diag(g_v) Aᵀ directly).
+   */
+  private static double[] thetaGradient(Problem problem, Matrix k, State s) {
+    GaussianSiteApproximation a = s.approx;
+    int n = a.n;
+    double[] alpha = a.alpha;
+    // R = S½ B⁻¹ S½
+    Matrix r = a.chol.inverse();
+    r.scaleRowsCols(a.sw, a.sw);
+    // P = R K;  P diag(δ);  P diag(δ) Pᵀ
+    Matrix p = r.mult(k);
+    double[] delta = new double[n];
+    for (int i = 0; i < n; i++) {
+      delta[i] = s.gv[i] + 0.5 * a.tau[i];
+    }
+    Matrix pd = p.copy();
+    pd.scaleRowsCols(GaussianSiteApproximation.ones(n), delta);
+    Matrix w = pd.multTransB(p);
+    double[] wd = w.data();
+    double[] rd = r.data();
+    double[] pdd = pd.data();
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        wd[i * n + j] += 0.5 * (s.gm[i] * alpha[j] + alpha[i] * s.gm[j]) - 0.5 * alpha[i] * alpha[j]
+            - 0.5 * rd[i * n + j] - pdd[i * n + j] - pdd[j * n + i];
+      }
+      wd[i * n + i] += delta[i];
+    }
+    // symmetrise against roundoff (traceGradient expects a symmetric W)
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < i; j++) {
+        double v = 0.5 * (wd[i * n + j] + wd[j * n + i]);
+        wd[i * n + j] = v;
+        wd[j * n + i] = v;
+      }
+    }
+    return problem.kernel().traceGradient(problem.x(), w);
+  }
+
+  /** The weights α of q at given sites and the θ-gradient {@link #infer} would return there. */
+  record SiteGradient(double[] alpha, double[] gradTheta) {}
+
+  /**
+   * {@link #thetaGradient} at any sites τ̃ ≥ 0, ν̃ (not only at an optimum), with the state's α: a test hook for
+   * comparing it with {@link #elbo}'s direct formula.
+   */
+  static SiteGradient thetaGradientAt(Problem problem, double[] tau, double[] nu) {
+    Matrix k = problem.kernel().matrix(problem.x());
+    State s = State.of(problem, k, tau, nu, JitterPolicy.none());
+    return new SiteGradient(s.approx.alpha.clone(), thetaGradient(problem, k, s));
   }
 
   /** The ELBO and its partial derivatives at (α, λ, θ). */

@@ -1,0 +1,142 @@
+package org.approxgp.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import org.approxgp.data.Dataset;
+import org.approxgp.data.Split;
+import org.approxgp.data.Splits;
+import org.approxgp.data.Standardizer;
+import org.approxgp.experiment.ProjectPaths;
+import org.approxgp.inference.Diagnostics;
+import org.approxgp.inference.Posterior;
+import org.approxgp.inference.Problem;
+import org.approxgp.inference.Vb;
+import org.approxgp.kernel.Kernel;
+import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.likelihood.Probit;
+import org.approxgp.metrics.Metrics;
+import org.approxgp.model.FittedGp;
+import org.approxgp.model.GpModel;
+import org.approxgp.model.InferenceMethod;
+import org.approxgp.papers.qp.QpTable1;
+
+/**
+ * Benchmark (not a test): where a QP Table 1 VB trial's time goes. For each data set named on the command
+ * line (default pima, ionosphere, wine1) it takes the (seed, fold) that {@code bin/bench table1 1 SEED}
+ * samples for it (the same draw order), builds the trial's problem as {@code QpTable1} does (clean protocol,
+ * se-iso from ℓ = 1, s² = 1, training-fold standardisation) and runs the trial's fit,
+ * {@code GpModel.fit(problem, vb, optimize)}, with an instrumented VB method that records, per L-BFGS
+ * evaluation, the inner iterations, the rejected steps (Anderson proposals discarded, plain steps halved)
+ * and the thread CPU time. Then TE, NTLL and the log evidence as the trial computes them.
+ *
+ * <p>Run: {@code java -cp ... org.approxgp.bench.VbProfile [SEED] [REPEATS] [DATA,...]}; every VB inference
+ * uses {@link Vb.Options#defaults()} ({@code -Dvbprofile.memory=M} another Anderson memory;
+ * {@code -Dvbprofile.trace=I} prints evaluation I's stopping-rule trace). A JFR profile: add
+ * {@code -XX:StartFlightRecording=filename=vb.jfr,settings=profile} and read it with
+ * {@code jfr print --events jdk.ExecutionSample vb.jfr}.
+ */
+public final class VbProfile {
+  private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+
+  private VbProfile() {}
+
+  /** One VB inference inside the fit. */
+  private record Eval(boolean warm, int iterations, int andersonRejected, int halvings, boolean converged,
+      double cpu) {}
+
+  public static void main(String[] args) {
+    long seed = args.length > 0 ? Long.parseLong(args[0]) : 1;
+    int repeats = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+    List<String> wanted = args.length > 2 ? Arrays.asList(args[2].split(",")) : List.of("pima", "ionosphere",
+        "wine1");
+    QpTable1.Config full = QpTable1.Config.forMode(ProjectPaths.Mode.FULL, List.of("ep", "qp", "vb"));
+    Random rng = new Random(seed);
+    double total = 0;
+    for (String d : full.datasets()) {
+      // the draws of Table1Bench with one sample per data set
+      long s = rng.nextInt(full.seeds());
+      int f = rng.nextInt(full.folds());
+      if (!wanted.contains(d)) {
+        continue;
+      }
+      for (int rep = 0; rep < repeats; rep++) {
+        total += run(d, s, f, rep == repeats - 1);
+      }
+    }
+    System.out.printf(Locale.ROOT, "total VB cpu s: %.3f%n", total);
+  }
+
+  private static double run(String dataset, long seed, int fold, boolean verbose) {
+    Dataset data = QpTable1.dataset(dataset);
+    Split split = Splits.kFold(data.size(), 10, seed).get(fold);
+    Dataset train = data.rows(split.train());
+    Dataset test = data.rows(split.test());
+    Standardizer st = Standardizer.fit(train.features());
+    Kernel k0 = SquaredExponential.iso(1.0, 1.0);
+    Problem problem = Problem.of(k0, st.apply(train.features()), train.target(), Probit.get());
+    double[][] xTest = st.apply(test.features());
+    double[] yTest = test.target();
+    List<Eval> evals = new ArrayList<>();
+    Vb.Options options = Vb.Options.defaults().withAndersonMemory(Integer.getInteger("vbprofile.memory",
+        Vb.Options.defaults().andersonMemory()));
+    int traced = Integer.getInteger("vbprofile.trace", -1);
+    InferenceMethod vb = InferenceMethod.of("vb", (p, w) -> {
+      long c0 = CPU.getCurrentThreadCpuTime();
+      Posterior post = Vb.infer(p, options, w);
+      double cpu = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9;
+      Diagnostics dg = post.diagnostics();
+      List<Double> trace = dg.trace();
+      // a loop pass ends in an accepted Anderson step (1 iteration), a discarded Anderson proposal and a
+      // plain step (2), or a plain step alone (1); a halved plain step leaves the state, so the next pass
+      // records the same change again
+      int halvings = 0;
+      for (int i = 1; i < trace.size(); i++) {
+        if (trace.get(i).equals(trace.get(i - 1))) {
+          halvings++;
+        }
+      }
+      int rejected = dg.iterations() - (trace.size() - 1);
+      if (evals.size() == traced) {
+        System.out.println("  trace of evaluation " + traced + ": " + trace);
+      }
+      evals.add(new Eval(w != null, dg.iterations(), rejected, halvings, dg.converged(), cpu));
+      return post;
+    });
+    long c0 = CPU.getCurrentThreadCpuTime();
+    FittedGp fit = GpModel.fit(problem, vb, GpModel.FitOptions.optimize(k0));
+    double fitCpu = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9;
+    double[] p = new double[yTest.length];
+    var pred = fit.predict(xTest);
+    for (int j = 0; j < p.length; j++) {
+      p[j] = Probit.get().predictivePositive(pred.latentMean()[j], pred.latentVariance()[j]);
+    }
+    double te = Metrics.testError(p, yTest);
+    double ntll = Metrics.negativeLogLikelihood(fit.logPredictive(xTest, yTest));
+    double[] theta = fit.kernel().logHyperparameters();
+    int iters = 0;
+    double innerCpu = 0;
+    for (Eval e : evals) {
+      iters += e.iterations();
+      innerCpu += e.cpu();
+    }
+    System.out.printf(Locale.ROOT, "%s seed %d fold %d n=%d: fit cpu %.3f s (VB inferences %.3f s), %d L-BFGS "
+        + "iterations, %d evaluations, %d inner iterations; log evidence %.12f, TE %.6f, NTLL %.9f, "
+        + "log ℓ %.6f, log s² %.6f, converged %s%n", dataset, seed, fold, problem.size(), fitCpu, innerCpu,
+        fit.iterations(), evals.size(), iters, fit.logEvidence(), te, ntll, theta[0], theta[1], fit.converged());
+    if (verbose) {
+      for (int i = 0; i < evals.size(); i++) {
+        Eval e = evals.get(i);
+        System.out.printf(Locale.ROOT, "  eval %3d %s: %4d iterations (%d Anderson discarded, %d halvings), "
+            + "converged %s, cpu %.4f s (%.2f ms/iteration)%n", i, e.warm() ? "warm" : "cold", e.iterations(),
+            e.andersonRejected(), e.halvings(), e.converged(), e.cpu(),
+            1e3 * e.cpu() / Math.max(1, e.iterations()));
+      }
+    }
+    return fitCpu;
+  }
+}
