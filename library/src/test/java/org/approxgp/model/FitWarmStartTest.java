@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link GpModel.FitOptions#withWarmStart}: the first inference of a fit starts from the given sites. QP
- * started from EP's converged sites at the same θ reaches QP's own fixed point (QP Table 1's QP trial does
- * this) in fewer sweeps than from the prior, and an optimised fit from given sites ends where the cold fit
+ * started from EP's converged sites at the same θ reaches QP's own fixed point in fewer sweeps than from the
+ * prior, and an optimised fit from given sites ends where the cold fit
  * ends.
  */
 class FitWarmStartTest {
