@@ -1,5 +1,6 @@
 package org.approxgp.likelihood;
 
+import org.approxgp.special.GaussLegendre;
 import org.approxgp.special.Normal;
 
 /**
@@ -265,34 +266,10 @@ public final class NoisyStep implements Likelihood {
     return 0.5 * len * sum;
   }
 
-  /** 16-point Gauss–Legendre nodes and weights on [−1, 1] (Newton on the Legendre recurrence). */
-  private static final double[] GL_X = new double[16];
-  private static final double[] GL_W = new double[16];
-
-  static {
-    int n = GL_X.length;
-    for (int i = 0; i < n; i++) {
-      double x = Math.cos(Math.PI * (i + 0.75) / (n + 0.5));
-      double dp = 0;
-      for (int it = 0; it < 100; it++) {
-        double p0 = 1;
-        double p1 = x;
-        for (int k = 2; k <= n; k++) {
-          double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-          p0 = p1;
-          p1 = p2;
-        }
-        dp = n * (x * p1 - p0) / (x * x - 1);
-        double dx = p1 / dp;
-        x -= dx;
-        if (Math.abs(dx) < 1e-16) {
-          break;
-        }
-      }
-      GL_X[i] = x;
-      GL_W[i] = 2 / ((1 - x * x) * dp * dp);
-    }
-  }
+  /** 16-point Gauss–Legendre nodes and weights on [−1, 1] ({@link GaussLegendre}). */
+  private static final double[][] GL = GaussLegendre.rule(16);
+  private static final double[] GL_X = GL[0];
+  private static final double[] GL_W = GL[1];
 
   /** E[log p] = log ε + log((1 − ε)/ε) Φ(z), z = y m/√v; ∂/∂m = y L φ(z)/√v, ∂/∂v = −L φ(z) z/(2v). */
   @Override

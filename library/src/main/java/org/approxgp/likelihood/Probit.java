@@ -4,6 +4,7 @@ import java.util.function.DoubleUnaryOperator;
 import org.approxgp.special.Erf;
 import org.approxgp.special.Normal;
 import org.approxgp.special.OwensT;
+import org.approxgp.special.Quadrature;
 
 /**
  * Probit likelihood p(y | f) = Φ(y f), y ∈ {−1, +1} (R&amp;W eq. 3.5; GPML {@code likErf}).
@@ -452,19 +453,9 @@ public final class Probit implements Likelihood {
    * 2000 pieces (QUADPACK QAG's globally adaptive strategy).
    */
   private static final class VeQuadrature {
-    private static final double[] XGK = {
-      0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
-      0.864864423359769072789712788640926, 0.741531185599394439863864773280788,
-      0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
-      0.207784955007898467600689403773245, 0.000000000000000000000000000000000};
-    private static final double[] WGK = {
-      0.022935322010529224963732008058970, 0.063092092629978553290700663189204,
-      0.104790010322250183839876322541518, 0.140653259715525918745189590510238,
-      0.169004726639267902826583426598550, 0.190350578064785409913256402421014,
-      0.204432940075298892414161999234649, 0.209482141084727828012999174891714};
-    private static final double[] WG = {
-      0.129484966168869693270611432679082, 0.279705391489276667901467771423780,
-      0.381830050505118944950369775488975, 0.417959183673469387755102040816327};
+    private static final double[] XGK = Quadrature.kronrod15Nodes();
+    private static final double[] WGK = Quadrature.kronrod15Weights();
+    private static final double[] WG = Quadrature.gauss7Weights();
     private static final double EPS = Math.ulp(1.0);
     private static final int MAX_PIECES = 2000;
     /** φ(t) underflows to 0 for |t| &gt; 38.6. */

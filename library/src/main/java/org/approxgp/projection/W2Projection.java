@@ -7,6 +7,7 @@ import java.util.function.DoubleUnaryOperator;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.Probit;
 import org.approxgp.likelihood.TiltedMoments;
+import org.approxgp.special.GaussLegendre;
 import org.approxgp.special.Normal;
 import org.approxgp.special.NumericalException;
 import org.approxgp.special.Quadrature;
@@ -188,6 +189,30 @@ public final class W2Projection implements Projection {
   /** Hard bound on |τ|: sinh 12 ≈ 8e4 standard deviations of the EP projection. */
   private static final double TAU_MAX = 12;
 
+  /** How far {@link #walk} went: k steps of h, the running sum after them, the nodes evaluated. */
+  private record Walk(int k, double sum, int evaluations) {}
+
+  /**
+   * The τ range of the sinh-mapped trapezoid on one side: from τ = 0 in direction {@code dir}, nodes at k h are
+   * added to the running {@code sum} until two consecutive ones contribute at most {@value #TAIL_CUT} of it or
+   * |τ| passes {@value #TAU_MAX}.
+   */
+  private static Walk walk(DoubleUnaryOperator g, double c, double s, double h, int dir, double sum) {
+    int small = 0;
+    int k = 1;
+    int evals = 0;
+    for (; k * h <= TAU_MAX; k++) {
+      double t = node(g, c, s, dir * k * h);
+      evals++;
+      sum += t;
+      small = Math.abs(t) <= TAIL_CUT * Math.abs(sum) ? small + 1 : 0;
+      if (small == 2) {
+        break;
+      }
+    }
+    return new Walk(Math.min(k, (int) (TAU_MAX / h)), sum, evals);
+  }
+
   /**
    * ∫ g(f) df over ℝ by the trapezoid rule after f = c + s sinh τ, df = s cosh τ dτ, with step h = 2⁻ˡ
    * halved level by level reusing the earlier nodes. A Gaussian-like g becomes doubly exponentially
@@ -202,30 +227,12 @@ public final class W2Projection implements Projection {
    */
   static Sigma sinhTrapezoid(DoubleUnaryOperator g, double c, double s, double relTol) {
     double h = 0.5;
-    double sum = node(g, c, s, 0);
-    int evals = 1;
-    int kRight = 0;
-    int kLeft = 0;
-    for (int dir = -1; dir <= 1; dir += 2) {
-      int small = 0;
-      int k = 1;
-      for (; k * h <= TAU_MAX; k++) {
-        double t = node(g, c, s, dir * k * h);
-        evals++;
-        sum += t;
-        small = Math.abs(t) <= TAIL_CUT * Math.abs(sum) ? small + 1 : 0;
-        if (small == 2) {
-          break;
-        }
-      }
-      if (dir < 0) {
-        kLeft = Math.min(k, (int) (TAU_MAX / h));
-      } else {
-        kRight = Math.min(k, (int) (TAU_MAX / h));
-      }
-    }
-    double tauLeft = kLeft * h;
-    double tauRight = kRight * h;
+    Walk left = walk(g, c, s, h, -1, node(g, c, s, 0));
+    Walk right = walk(g, c, s, h, 1, left.sum());
+    double sum = right.sum();
+    int evals = 1 + left.evaluations() + right.evaluations();
+    double tauLeft = left.k() * h;
+    double tauRight = right.k() * h;
     double prev = sum * h;
     double err = Double.POSITIVE_INFINITY;
     for (int level = 2; level <= MAX_LEVEL; level++) {
@@ -254,39 +261,7 @@ public final class W2Projection implements Projection {
   /** Finest level of {@link #probitCumulative}: h = 2⁻¹¹ (a level costs ~16 densities per node, no tilted CDF). */
   private static final int CUMULATIVE_MAX_LEVEL = 11;
   /** Gauss–Legendre rule of {@link #probitCumulative}'s segments. */
-  private static final double[][] GAUSS_LEGENDRE_8 = gaussLegendre(8);
-
-  /**
-   * Gauss–Legendre nodes and weights on [−1, 1]: roots of P_n by Newton's method from cos(π(i + ¾)/(n + ½)) on the
-   * recurrence j P_j = (2j − 1) x P_{j−1} − (j − 1) P_{j−2}, weights 2/((1 − x²) P_n'(x)²) (Abramowitz &amp; Stegun
-   * 25.4.29).
-   */
-  static double[][] gaussLegendre(int n) {
-    double[] x = new double[n];
-    double[] w = new double[n];
-    for (int i = 0; i < n; i++) {
-      double r = Math.cos(Math.PI * (i + 0.75) / (n + 0.5));
-      double dp = 0;
-      for (int it = 0; it < 100; it++) {
-        double p0 = 1;
-        double p1 = r;
-        for (int j = 2; j <= n; j++) {
-          double p2 = ((2 * j - 1) * r * p1 - (j - 1) * p0) / j;
-          p0 = p1;
-          p1 = p2;
-        }
-        dp = n * (r * p1 - p0) / (r * r - 1);
-        double dx = p1 / dp;
-        r -= dx;
-        if (Math.abs(dx) <= 1e-16) {
-          break;
-        }
-      }
-      x[i] = r;
-      w[i] = 2 / ((1 - r * r) * dp * dp);
-    }
-    return new double[][] {x, w};
-  }
+  private static final double[][] GAUSS_LEGENDRE_8 = GaussLegendre.rule(8);
 
   /**
    * σ* of eq. 23 for the probit, y = +1, cavity N(m, v), by the same sinh-mapped trapezoid rule as
@@ -311,27 +286,12 @@ public final class W2Projection implements Projection {
   static Sigma probitCumulative(double m, double v, double c, double s, double logZ, double relTol) {
     Probit probit = Probit.get();
     DoubleUnaryOperator g = f -> tailDensity(probit.tiltedCdf(1, m, v, f));
-    int[] k = new int[2];
     double h = 0.5;
-    double sum0 = 0;
-    int evals = 0;
-    for (int side = 0; side < 2; side++) {
-      int dir = side == 0 ? -1 : 1;
-      int small = 0;
-      int j = 1;
-      for (; j * h <= TAU_MAX; j++) {
-        double t = node(g, c, s, dir * j * h);
-        evals++;
-        sum0 += t;
-        small = Math.abs(t) <= TAIL_CUT * Math.abs(sum0) ? small + 1 : 0;
-        if (small == 2) {
-          break;
-        }
-      }
-      k[side] = Math.min(j, (int) (TAU_MAX / h));
-    }
-    double tauLeft = -k[0] * h;
-    double tauRight = k[1] * h;
+    Walk left = walk(g, c, s, h, -1, 0);
+    Walk right = walk(g, c, s, h, 1, left.sum());
+    int evals = left.evaluations() + right.evaluations();
+    double tauLeft = -left.k() * h;
+    double tauRight = right.k() * h;
     double lowerStart = probit.tiltedCdf(1, m, v, c + s * Math.sinh(tauLeft));
     // the upper tail 1 − F₊(x; m) computed directly: F₋(−x; −m) = 1 − F₊(x; m) ({@link Probit#tiltedCdf})
     double upperStart = probit.tiltedCdf(-1, -m, v, -(c + s * Math.sinh(tauRight)));

@@ -57,6 +57,21 @@ public final class Quadrature {
   private Quadrature() {
   }
 
+  /** The QK15 Kronrod nodes on [0, 1] (a copy; x[7] = 0; odd indices are the 7-point Gauss nodes). */
+  public static double[] kronrod15Nodes() {
+    return XGK.clone();
+  }
+
+  /** The QK15 Kronrod weights of {@link #kronrod15Nodes()} (a copy). */
+  public static double[] kronrod15Weights() {
+    return WGK.clone();
+  }
+
+  /** The 7-point Gauss weights of the nodes x[1], x[3], x[5], x[7] of {@link #kronrod15Nodes()} (a copy). */
+  public static double[] gauss7Weights() {
+    return WG.clone();
+  }
+
   /**
    * Result of an integration.
    *
