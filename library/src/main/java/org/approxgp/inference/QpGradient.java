@@ -208,8 +208,9 @@ public final class QpGradient {
   }
 
   /**
-   * Solves (I − J P̃)ᵀ ρ = w (eq. 2) by LU with partial pivoting ({@link Matrix#luSolve}, LAPACK dgetrf/dgetrs). Index 2i is site i's precision component,
-   * 2i + 1 its natural-mean component; J's blocks from the class comment.
+   * Solves (I − J P̃)ᵀ ρ = w (eq. 2) by LU with partial pivoting ({@link Matrix#luSolve}, LAPACK
+   * dgetrf/dgetrs). Index 2i is site i's precision component, 2i + 1 its natural-mean component; J's blocks
+   * from the class comment.
    */
   static double[] solveAdjoint(int n, double[] sd, double[] s2, double[] mu, double[][] pt, double[] w,
       Diagnostics diagnostics) {

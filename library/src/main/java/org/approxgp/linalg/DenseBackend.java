@@ -4,8 +4,8 @@ package org.approxgp.linalg;
  * The dense kernels {@link Matrix} and {@link Cholesky} delegate to: Cholesky factorisation (LAPACK
  * dpotrf), triangular solves with a matrix right-hand side (BLAS dtrsm), the Gram product (dsyrk), the
  * general product (dgemm), the inverse from a Cholesky factor (dpotri), a weighted symmetric rank-k update
- * of a trailing upper triangle (dsyrk) and a general solve by LU with partial pivoting (dgetrf/dgetrs). Every array is row-major
- * and dense; a factor is lower triangular with zeros above the diagonal.
+ * of a trailing upper triangle (dsyrk) and a general solve by LU with partial pivoting (dgetrf/dgetrs).
+ * Every array is row-major and dense; a factor is lower triangular with zeros above the diagonal.
  *
  * <p>Implementations: {@link JavaBackend} (EJML plus blocked Java loops, the pure-Java fallback) and
  * {@link NativeBackend} (OpenBLAS through JavaCPP). The log-determinant is not part of the seam: it is

@@ -59,7 +59,8 @@ class TiltedCommandTest {
    */
   @Test
   void wideTableServesLargeCavityVariances() {
-    String json = run("tilted", "--likelihood", "probit", "--y", "1", "--cavity-mean", "-30", "--cavity-variance", "1600");
+    String json = run("tilted", "--likelihood", "probit", "--y", "1", "--cavity-mean", "-30", "--cavity-variance",
+        "1600");
     double exact = field(json, "variance_qp");
     assertEquals(exact, field(json, "variance_qp_table"), 1e-8 * exact);
     assertTrue(field(json, "variance_qp_table") < field(json, "variance_ep"), "Theorem 2");

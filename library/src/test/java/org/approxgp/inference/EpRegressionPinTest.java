@@ -38,9 +38,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>The pins were regenerated when the sequential sweep started to apply its rank-one changes delayed, in
  * blocks, and only to the part of Σ the rest of the sweep reads ({@link SiteLoop#UPDATE_BLOCK}), and the SE
- * trace gradient started to use the kernel matrix at hand: the same terms summed in another order. {@link #sameNumbersAsBeforeTheDelayedUpdates} holds the new code to the
- * values the loop returned before that change (test resource {@code inference/ep-reference-values.txt},
- * written by {@link #dumpValues} at commit a4b0fb5), to rounding.
+ * trace gradient started to use the kernel matrix at hand: the same terms summed in another order.
+ * {@link #sameNumbersAsBeforeTheDelayedUpdates} holds the new code to the values the loop returned before
+ * those changes (test resource {@code inference/ep-reference-values.txt}, written by {@link #dumpValues} at
+ * commit a4b0fb5), to rounding.
  */
 class EpRegressionPinTest {
 

@@ -162,8 +162,8 @@ class W2ProjectionTest {
   }
 
   /**
-   * Where QP = EP to 1e-13 (z = μ/√(1 + σ²) = 7) at wide cavities, the ratio of σ* to σ_EP is ≤ 1 + 1e-13 (Theorem 2); the closed-form
-   * CDF trapezoid gave 1 + 2.9e-13 at σ = 100 and 1 + 3.4e-13 at σ = 124.
+   * Where QP = EP to 1e-13 (z = μ/√(1 + σ²) = 7) at wide cavities, the ratio of σ* to σ_EP is ≤ 1 + 1e-13
+   * (Theorem 2); the closed-form CDF trapezoid gave 1 + 2.9e-13 at σ = 100 and 1 + 3.4e-13 at σ = 124.
    */
   @Test
   void theorem2AtWideCavitiesWhereQpEqualsEp() {
