@@ -173,14 +173,7 @@ final class GaussianSiteApproximation {
     Matrix sl = l.copy();
     sl.scaleRowsCols(tau, ones(n));
     Matrix b = l.multTransA(sl);
-    double[] bd = b.data();
-    for (int r = 0; r < n; r++) {
-      for (int c = 0; c < r; c++) {
-        double avg = 0.5 * (bd[r * n + c] + bd[c * n + r]);
-        bd[r * n + c] = avg;
-        bd[c * n + r] = avg;
-      }
-    }
+    b.symmetrize();
     b.addDiagonal(1.0);
     Cholesky chol = Cholesky.factor(b, org.approxgp.linalg.JitterPolicy.none());
     double[] nuc = new double[n];

@@ -116,14 +116,8 @@ public final class QpGradient {
     am.scale(-1);
     am.addDiagonal(1);
     Matrix sigma = am.mult(k);
+    sigma.symmetrize();
     double[] sd = sigma.data();
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < i; j++) {
-        double v = 0.5 * (sd[i * n + j] + sd[j * n + i]);
-        sd[i * n + j] = v;
-        sd[j * n + i] = v;
-      }
-    }
     double[] s2 = a.sigmaDiag;
     Likelihood lik = problem.likelihood();
     double[] y = problem.y();

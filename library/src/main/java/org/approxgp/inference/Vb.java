@@ -521,14 +521,7 @@ public final class Vb {
       }
       wd[i * n + i] += delta[i];
     }
-    // symmetrise against roundoff (traceGradient expects a symmetric W)
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < i; j++) {
-        double v = 0.5 * (wd[i * n + j] + wd[j * n + i]);
-        wd[i * n + j] = v;
-        wd[j * n + i] = v;
-      }
-    }
+    w.symmetrize(); // against roundoff (traceGradient expects a symmetric W)
     return problem.kernel().traceGradient(problem.x(), w);
   }
 
@@ -635,14 +628,7 @@ public final class Vb {
             - 0.5 * rd[i * n + j];
       }
     }
-    // symmetrise against roundoff (traceGradient expects a symmetric W)
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < i; j++) {
-        double s = 0.5 * (md[i * n + j] + md[j * n + i]);
-        md[i * n + j] = s;
-        md[j * n + i] = s;
-      }
-    }
+    mm.symmetrize(); // against roundoff (traceGradient expects a symmetric W)
     double[] gTheta = problem.kernel().traceGradient(problem.x(), mm);
     return new Evaluation(value, gAlpha, gLambda, gTheta);
   }

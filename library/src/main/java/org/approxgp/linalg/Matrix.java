@@ -249,6 +249,22 @@ public final class Matrix {
     return x;
   }
 
+  /**
+   * Modified: this ← (this + thisᵀ)/2 (square matrices), each off-diagonal pair replaced by its mean: removes
+   * the round-off asymmetry of a product that is symmetric in exact arithmetic.
+   */
+  public void symmetrize() {
+    requireSquare();
+    int n = rows;
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < i; j++) {
+        double v = 0.5 * (data[i * n + j] + data[j * n + i]);
+        data[i * n + j] = v;
+        data[j * n + i] = v;
+      }
+    }
+  }
+
   /** Modified: this ← this + alpha · I. */
   public void addDiagonal(double alpha) {
     requireSquare();

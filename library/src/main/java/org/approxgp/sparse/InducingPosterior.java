@@ -30,16 +30,7 @@ final class InducingPosterior {
   }
 
   private void set(Matrix lambda, double[] t1) {
-    // symmetrise against round-off before factoring
-    int m = lambda.rows();
-    double[] a = lambda.data();
-    for (int i = 0; i < m; i++) {
-      for (int j = 0; j < i; j++) {
-        double v = 0.5 * (a[i * m + j] + a[j * m + i]);
-        a[i * m + j] = v;
-        a[j * m + i] = v;
-      }
-    }
+    lambda.symmetrize(); // against round-off, before factoring
     precision = lambda;
     theta1 = t1;
     cholPrecision = Cholesky.factor(lambda, JitterPolicy.standard());
