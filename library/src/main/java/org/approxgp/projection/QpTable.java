@@ -137,8 +137,15 @@ public final class QpTable {
     if (!lik.name().equals(likelihood) || (y != 1.0 && y != -1.0)) {
       return false;
     }
-    double x = axis == Axis.MU ? y * m : y * m / Math.sqrt(1 + v);
-    double lam = 0.5 * Math.log(v);
+    double sigma = Math.sqrt(v);
+    return inside(axis.of(y * m, sigma), Math.log(sigma));
+  }
+
+  /**
+   * Whether grid coordinates (x, ln σ) lie in the grid: the one test of {@link #covers} and {@link #ratio}, on the
+   * same coordinates, so that a covered cavity is never refused by {@link #ratio} at a boundary.
+   */
+  private boolean inside(double x, double lam) {
     return x >= muMin && x <= muMax && lam >= lamMin && lam <= lamMax;
   }
 
@@ -150,7 +157,7 @@ public final class QpTable {
   public double ratio(double y, double m, double sigma) {
     double mu = axis.of(y * m, sigma); // y = −1 ⇔ μ → −μ
     double lam = Math.log(sigma);
-    if (!(mu >= muMin && mu <= muMax && lam >= lamMin && lam <= lamMax)) {
+    if (!inside(mu, lam)) {
       throw new IllegalArgumentException("(" + mu + ", " + sigma + ") is outside the QP table");
     }
     double[] wMu = new double[order];

@@ -283,6 +283,38 @@ class QpTableTest {
   }
 
   /**
+   * covers and ratio agree at the grids' edges: every cavity a table covers is read without an error, for
+   * variances a few ulps around σ_min² and σ_max² and first coordinates a few ulps around its ends (both tables).
+   */
+  @Test
+  void coveredCavitiesAtTheEdgesAreRead() {
+    int covered = 0;
+    for (QpTable t : new QpTable[] {QpTables.probit(), QpTables.probitWide()}) {
+      for (double sigma : new double[] {t.sigmaMin(), t.sigmaMax(), Math.sqrt(t.sigmaMin() * t.sigmaMax())}) {
+        double v0 = sigma * sigma;
+        for (int dv = -8; dv <= 8; dv++) {
+          double v = v0 + dv * Math.ulp(v0);
+          double s = Math.sqrt(v);
+          for (double x : new double[] {t.muMin(), t.muMax(), 0.5 * (t.muMin() + t.muMax())}) {
+            double m0 = t.axis() == QpTable.Axis.MU ? x : x * Math.sqrt(1 + v);
+            for (int dm = -4; dm <= 4; dm++) {
+              double m = m0 + dm * Math.ulp(m0);
+              for (double y : new double[] {1, -1}) {
+                if (t.covers(P, y, y * m, v)) {
+                  covered++;
+                  double r = t.ratio(y, y * m, s);
+                  assertTrue(r > 0 && r <= 1 + 1e-12, t + " at y " + y + ", m " + m + ", v " + v);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    assertTrue(covered > 1000, "edge cavities covered: " + covered);
+  }
+
+  /**
    * The shipped table is what {@link QpTables#PROBIT_GRID} builds today, to the bit: sampled nodes and the whole
    * top row σ = 10 (where the probit's cumulative rule for σ &gt; 10 starts: the node's σ is 10(1 + 2e-16)),
    * recomputed. A change of the exact projection that moves any node must rebuild the resource.
