@@ -553,7 +553,11 @@ public final class Vb {
     }
   }
 
-  /** ELBO(α, λ) and (optionally) its partial derivatives; see the class comment for the formulas. */
+  /**
+   * ELBO(α, λ) and (optionally) its partial derivatives by the class comment's direct formulas. {@link #infer}
+   * does not use it (its states and {@link #thetaGradient} share the factorisations); it is the independent
+   * reference the tests hold those to ({@code EvidenceGradientTest}, {@code VbGradientFormTest}).
+   */
   static Evaluation elbo(Problem problem, double[] alpha, double[] lambda, boolean gradients) {
     return evaluate(problem, problem.kernel().matrix(problem.x()), alpha, lambda, JitterPolicy.none(), gradients);
   }
