@@ -1,6 +1,7 @@
 package org.approxgp.experiment;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -57,6 +58,12 @@ public final class JsonRows {
       .disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS)
       .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      // every line this class writes must read back: Jackson's default read limits on a string (20 M characters)
+      // and a key (50 k) would make a long stored row unreadable (and a store refuse it), writing has no such limit
+      .streamReadConstraints(StreamReadConstraints.builder()
+          .maxStringLength(Integer.MAX_VALUE)
+          .maxNameLength(Integer.MAX_VALUE)
+          .build())
       .build();
 
   private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);

@@ -1,5 +1,6 @@
 package org.approxgp.experiment;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -7,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +18,8 @@ import java.util.Map;
  * Append-only results file {@code <root>/<experiment>/<hash>.jsonl}, one complete JSON object per
  * line, plus the sidecar {@code <hash>.config.txt} holding the config's class and canonical
  * string. Each appended line is written whole and flushed under a lock, so a killed process
- * leaves at most one partial last line; {@link #open} drops such a line before appending. Rows are
+ * leaves at most one partial last line (no newline); {@link #open} drops such a line before appending. A
+ * complete line that is not a row is never dropped: see {@link StoreCorruptException}. Rows are
  * in the {@link JsonRows} dialect. The store holds an exclusive {@link StoreLock} on
  * {@code <hash>.lock} from {@link #open} to {@link #close}, so a second run of the same experiment and
  * config, in this JVM or another process, fails with {@link ResultsLockedException}.
@@ -38,18 +41,31 @@ final class ResultStore implements AutoCloseable {
   /**
    * Opens (creating if needed) the results file of {@code config}; {@code keyColumns} are the
    * experiment's key columns, stored in every line beside the trial id and dropped from the rows read back.
+   *
+   * @throws StoreCorruptException if the file holds a complete line that is not a stored row
    */
   static ResultStore open(Path root, String experiment, Record config, List<String> keyColumns) {
+    return open(root, experiment, config, keyColumns, false);
+  }
+
+  /**
+   * As {@link #open(Path, String, Record, List)}.
+   *
+   * @param repair move complete lines that are not stored rows to the quarantine file beside the store (and
+   *               recompute those trials) instead of refusing
+   * @throws StoreCorruptException if the file holds such a line and {@code repair} is false
+   */
+  static ResultStore open(Path root, String experiment, Record config, List<String> keyColumns, boolean repair) {
     String canonical = ConfigHash.canonical(config);
     String hash = ConfigHash.hash(config);
     Path dir = root.resolve(experiment);
-    Path file = dir.resolve(hash + ".jsonl");
-    Path sidecar = dir.resolve(hash + ".config.txt");
+    Path file = dir.resolve(hash + StoreFiles.ROWS);
+    Path sidecar = dir.resolve(hash + StoreFiles.SIDECAR);
     StoreLock lock = null;
     try {
       Files.createDirectories(dir);
-      lock = StoreLock.acquire(file, dir.resolve(hash + ".lock"));
-      String header = "# approxgp results: one JSON row per line in " + file.getFileName() + "\n"
+      lock = StoreLock.acquire(file, dir.resolve(hash + StoreFiles.LOCK));
+      String header = StoreFiles.SIDECAR_HEADER + " one JSON row per line in " + file.getFileName() + "\n"
           + "experiment: " + experiment + "\n"
           + "class: " + config.getClass().getName() + "\n"
           + "config: " + canonical + "\n";
@@ -62,7 +78,7 @@ final class ResultStore implements AutoCloseable {
       } else {
         Files.writeString(sidecar, header, StandardCharsets.UTF_8);
       }
-      Map<String, ResultRow> rows = readAndRepair(file, keyColumns);
+      Map<String, ResultRow> rows = read(file, keyColumns, repair);
       OutputStream os = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
       return new ResultStore(file, rows, os, lock);
     } catch (IOException | RuntimeException e) {
@@ -70,53 +86,107 @@ final class ResultStore implements AutoCloseable {
         lock.close();
       }
       if (e instanceof IOException io) {
-        throw new UncheckedIOException("cannot open results " + file, io);
+        throw new UncheckedIOException("cannot open results " + file + ": " + reason(io), io);
       }
       throw (RuntimeException) e;
     }
   }
 
-  /** Reads complete lines; truncates a partial (unterminated or unparsable) last line. */
-  private static Map<String, ResultRow> readAndRepair(Path file, List<String> keyColumns) throws IOException {
+  /** An I/O failure in a few words (a file system's reason, e.g. "Read-only file system", else the message). */
+  static String reason(IOException e) {
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+      return f.getReason();
+    }
+    return e.getMessage();
+  }
+
+  /**
+   * Reads the stored rows. A torn last line (no newline: the process was killed mid-write) is cut off. Every
+   * complete line must be a row with a trial id: otherwise the store is refused, or with {@code repair} such
+   * lines are first appended to the quarantine file (flushed to disk) and the store is rewritten without them
+   * through a temporary sibling and an atomic rename, so no line exists nowhere at any moment.
+   */
+  private static Map<String, ResultRow> read(Path file, List<String> keyColumns, boolean repair) throws IOException {
     Map<String, ResultRow> rows = new LinkedHashMap<>();
     if (!Files.exists(file)) {
       return rows;
     }
     byte[] bytes = Files.readAllBytes(file);
-    String text = new String(bytes, StandardCharsets.UTF_8);
-    int lastNewline = text.lastIndexOf('\n');
-    String complete = lastNewline < 0 ? "" : text.substring(0, lastNewline + 1);
-    String[] lines = complete.split("\n");
-    long goodBytes = 0;
-    for (int i = 0; i < lines.length; i++) {
-      String line = lines[i];
-      if (line.isBlank()) {
-        goodBytes += line.getBytes(StandardCharsets.UTF_8).length + 1;
-        continue;
-      }
-      Map<String, Object> m;
-      try {
-        m = JsonRows.read(line);
-      } catch (IllegalArgumentException e) {
-        if (i == lines.length - 1) {
-          break; // a torn last line (e.g. killed mid-write on a filesystem that reorders)
-        }
-        throw new IllegalStateException(file + ": corrupt line " + (i + 1) + ": " + e.getMessage());
-      }
-      Object id = m.remove(TrialKeys.TRIAL);
-      if (!(id instanceof String trialId)) {
-        throw new IllegalStateException(file + ": line " + (i + 1) + " has no trial id");
-      }
-      m.keySet().removeAll(keyColumns);
-      rows.put(trialId, ResultRow.ofRaw(m));
-      goodBytes += line.getBytes(StandardCharsets.UTF_8).length + 1;
+    int end = bytes.length;
+    while (end > 0 && bytes[end - 1] != '\n') {
+      end--; // the torn tail, if any, is bytes[end, length)
     }
-    if (goodBytes < bytes.length) {
+    ByteArrayOutputStream kept = new ByteArrayOutputStream(end);
+    ByteArrayOutputStream bad = new ByteArrayOutputStream();
+    int firstBad = 0;
+    int badCount = 0;
+    String firstReason = null;
+    int lineNo = 0;
+    for (int from = 0; from < end; ) {
+      int nl = from;
+      while (bytes[nl] != '\n') {
+        nl++;
+      }
+      lineNo++;
+      String line = new String(bytes, from, nl - from, StandardCharsets.UTF_8);
+      String problem = line.isBlank() ? null : parse(line, keyColumns, rows);
+      if (problem == null) {
+        kept.write(bytes, from, nl + 1 - from);
+      } else {
+        bad.write(bytes, from, nl + 1 - from);
+        if (badCount++ == 0) {
+          firstBad = lineNo;
+          firstReason = problem;
+        }
+      }
+      from = nl + 1;
+    }
+    if (badCount > 0 && !repair) {
+      throw new StoreCorruptException(file, firstBad, badCount, firstReason);
+    }
+    if (badCount > 0) {
+      Path quarantine = StoreFiles.quarantineOf(file);
+      try (FileChannel q = FileChannel.open(quarantine, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.APPEND)) {
+        q.write(java.nio.ByteBuffer.wrap(bad.toByteArray()));
+        q.force(true);
+      }
+      Path tmp = Files.createTempFile(file.getParent(), "." + file.getFileName(), ".tmp");
+      try {
+        try (FileChannel t = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+          t.write(java.nio.ByteBuffer.wrap(kept.toByteArray()));
+          t.force(true);
+        }
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+    } else if (end < bytes.length) {
       try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-        ch.truncate(goodBytes);
+        ch.truncate(end);
       }
     }
     return rows;
+  }
+
+  /** Adds the row of {@code line} to {@code rows}; returns null, or why the line is not a stored row. */
+  private static String parse(String line, List<String> keyColumns, Map<String, ResultRow> rows) {
+    Map<String, Object> m;
+    try {
+      m = JsonRows.read(line);
+    } catch (IllegalArgumentException e) {
+      return "does not parse: " + e.getMessage();
+    }
+    Object id = m.remove(TrialKeys.TRIAL);
+    if (!(id instanceof String trialId)) {
+      return "no trial id";
+    }
+    m.keySet().removeAll(keyColumns);
+    rows.put(trialId, ResultRow.ofRaw(m));
+    return null;
   }
 
   Path file() {

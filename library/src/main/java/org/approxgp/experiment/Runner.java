@@ -26,11 +26,13 @@ public final class Runner {
   private final TrialExecutor executor;
   private final Path resultsRoot;
   private final ProgressListener progress;
+  private final boolean repair;
 
-  private Runner(TrialExecutor executor, Path resultsRoot, ProgressListener progress) {
+  private Runner(TrialExecutor executor, Path resultsRoot, ProgressListener progress, boolean repair) {
     this.executor = Objects.requireNonNull(executor, "executor");
     this.resultsRoot = resultsRoot;
     this.progress = progress;
+    this.repair = repair;
   }
 
   /**
@@ -47,7 +49,7 @@ public final class Runner {
     String engine = Engines.fromEnvironment();
     TrialExecutor ex = engine.equals(Engines.LOCAL) ? TrialExecutor.local(Runtime.getRuntime().availableProcessors())
         : Engines.executor(engine, Engines.masterFromEnvironment(), 0);
-    return new Runner(ex, ProjectPaths.resultsRoot(), ProgressListener.automatic());
+    return new Runner(ex, ProjectPaths.resultsRoot(), ProgressListener.automatic(), false);
   }
 
   /**
@@ -55,7 +57,7 @@ public final class Runner {
    * {@link ProgressListener#automatic()}.
    */
   public static Runner of(TrialExecutor executor) {
-    return new Runner(executor, ProjectPaths.resultsRoot(), ProgressListener.automatic());
+    return new Runner(executor, ProjectPaths.resultsRoot(), ProgressListener.automatic(), false);
   }
 
   /**
@@ -75,20 +77,30 @@ public final class Runner {
 
   /** The local thread pool with {@code n} threads. */
   public Runner withThreads(int n) {
-    return new Runner(TrialExecutor.local(n), resultsRoot, progress);
+    return new Runner(TrialExecutor.local(n), resultsRoot, progress, repair);
   }
 
   /** Another executor (e.g. a cluster); see {@link TrialExecutor}. */
   public Runner withExecutor(TrialExecutor e) {
-    return new Runner(e, resultsRoot, progress);
+    return new Runner(e, resultsRoot, progress, repair);
   }
 
   public Runner withResultsRoot(Path root) {
-    return new Runner(executor, root, progress);
+    return new Runner(executor, root, progress, repair);
   }
 
   public Runner withProgress(ProgressListener listener) {
-    return new Runner(executor, resultsRoot, listener);
+    return new Runner(executor, resultsRoot, listener, repair);
+  }
+
+  /**
+   * With {@code repair}, a results file holding complete lines that are not stored rows (hand edits, a disk
+   * error) has them moved to {@code <hash>.jsonl.quarantine} beside it, and their trials are computed again;
+   * without it (the default) such a file is refused with {@link StoreCorruptException}. A torn last line (no
+   * newline) is always dropped: it is the one a killed run leaves.
+   */
+  public Runner withRepair(boolean repair) {
+    return new Runner(executor, resultsRoot, progress, repair);
   }
 
   public Path resultsRoot() {
@@ -103,12 +115,14 @@ public final class Runner {
    * Runs the trials not yet in the results file.
    *
    * @throws ExperimentFailedException if any trial threw (all other trials still run and are stored)
+   * @throws StoreCorruptException     if the results file holds a line that is not a row (see {@link #withRepair})
+   * @throws ResultsLockedException    if another run holds the results file
    * @throws IllegalStateException     if the calling thread is interrupted; finished trials are
    *                                   stored and the next run resumes from them
    */
   public <C extends Record, K extends Record> Results<K> run(Experiment<C, K> exp) {
     List<String> keyColumns = exp.keyColumns();
-    try (ResultStore store = ResultStore.open(resultsRoot, exp.name(), exp.config(), keyColumns)) {
+    try (ResultStore store = ResultStore.open(resultsRoot, exp.name(), exp.config(), keyColumns, repair)) {
       Map<String, ResultRow> done = store.existing();
       List<K> todo = new ArrayList<>();
       for (K k : exp.trials()) {

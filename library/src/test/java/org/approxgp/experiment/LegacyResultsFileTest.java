@@ -108,10 +108,10 @@ class LegacyResultsFileTest {
     lines.set(1, lines.get(1).substring(0, 60));
     Files.writeString(file, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> ResultStore.open(root, "legacy", CFG, TrialKeys.columns(TrialKey.class)));
-    assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("corrupt line 2"), e.getMessage());
+    assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("line 2 is not a stored row"), e.getMessage());
     IllegalStateException again = assertThrows(IllegalStateException.class,
         () -> ResultStore.open(root, "legacy", CFG, TrialKeys.columns(TrialKey.class)));
-    assertTrue(!(again instanceof ResultsLockedException) && again.getMessage().contains("corrupt line 2"),
+    assertTrue(!(again instanceof ResultsLockedException) && again.getMessage().contains("line 2 is not a stored row"),
         "the failed open released its lock: " + again.getMessage());
   }
 

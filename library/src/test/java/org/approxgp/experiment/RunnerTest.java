@@ -239,7 +239,7 @@ class RunnerTest {
     Files.write(first.file(), ls, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
     IllegalStateException e = assertThrows(IllegalStateException.class,
         () -> runner(dir, 1).run(experiment(new Cfg(10, 1.0), this::compute)));
-    assertTrue(e.getMessage().contains("corrupt line 5"), e.getMessage());
+    assertTrue(e.getMessage().contains("line 5 is not a stored row"), e.getMessage());
   }
 
   /** A key record of the experiment's own shape: two strings, an int seed, an enum, a boolean. */
