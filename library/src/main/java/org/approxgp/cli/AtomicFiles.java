@@ -5,13 +5,24 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import org.approxgp.experiment.ProjectPaths;
+import org.approxgp.experiment.StoreFiles;
 
 /** Writes files all-or-nothing: a temporary sibling, then an atomic rename. */
 final class AtomicFiles {
   private AtomicFiles() {}
 
-  /** Checks early (before any computation) that {@code p}'s directory exists and is writable. */
+  /**
+   * Checks early (before any computation) that {@code p} may be written: its directory exists and is writable,
+   * it is not a directory, not a read-only file (which {@link #write} would otherwise replace), and not, after
+   * symbolic links, one of a results store's files under the default results root or any other.
+   */
   static void checkWritable(Path p, String option) {
+    checkWritable(p, option, ProjectPaths.resultsRoot());
+  }
+
+  /** As {@link #checkWritable(Path, String)}, with the results root of this run. */
+  static void checkWritable(Path p, String option, Path resultsRoot) {
     Path dir = p.toAbsolutePath().getParent();
     if (dir == null) {
       throw CliException.badInput(option + " " + p + ": not a file path");
@@ -24,11 +35,33 @@ final class AtomicFiles {
     if (!Files.isDirectory(dir)) {
       throw CliException.badInput(option + " " + p + ": directory " + dir + " does not exist");
     }
-    if (!Files.isWritable(dir)) {
+    if (!writable(dir)) {
       throw CliException.badInput(option + " " + p + ": directory " + dir + " is not writable");
     }
     if (Files.isDirectory(p)) {
       throw CliException.badInput(option + " " + p + " is a directory");
+    }
+    if (Files.exists(p) && !writable(p)) {
+      throw CliException.badInput(option + " " + p + " is read-only; refusing to replace it");
+    }
+    StoreFiles.damageIfWritten(p, resultsRoot).ifPresent(why -> {
+      throw CliException.badInput(option + " " + p + ": " + why + "; refusing to overwrite it");
+    });
+  }
+
+  /**
+   * Whether {@code p} may be written: the process may write it ({@link Files#isWritable}, false on a read-only
+   * file system) and, on a POSIX file system, its owner-write bit is set — the superuser may write a file or
+   * directory marked read-only, but one so marked is meant to be kept.
+   */
+  static boolean writable(Path p) {
+    if (!Files.isWritable(p)) {
+      return false;
+    }
+    try {
+      return Files.getPosixFilePermissions(p).contains(java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+    } catch (UnsupportedOperationException | IOException e) {
+      return true;
     }
   }
 
@@ -70,7 +103,8 @@ final class AtomicFiles {
 
   /**
    * The checks of a train/test command's outputs before any work: {@code --out} (and {@code --summary} when given)
-   * writable, and neither the same file as {@code --train}, {@code --test} or each other.
+   * writable (see {@link #checkWritable(Path, String)}), and neither the same file as {@code --train},
+   * {@code --test} or each other.
    */
   static void checkTrainTestOutputs(String train, String test, Path out, Path summary) {
     checkWritable(out, "--out");

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.approxgp.experiment.ExperimentFailedException;
-import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.Results;
 import org.approxgp.experiment.Runner;
 import org.approxgp.papers.qp.QpMining;
@@ -65,6 +64,11 @@ final class CoalCommand implements Callable<Integer> {
       description = "override: +- as np.std, divisor n (true) or the sample sd, n - 1 (false)")
   Boolean populationSd;
 
+  @Option(names = "--repair", description = "move stored lines that are not rows (hand edits, a disk error) to"
+      + " <hash>.jsonl.quarantine beside the store and compute those trials again (without it such a store is"
+      + " refused)")
+  boolean repair;
+
   @Option(names = "--results", paramLabel = "DIR",
       description = "results root (default: approxgp.results / APPROXGP_RESULTS / results/ of the project)")
   Path results;
@@ -100,18 +104,10 @@ final class CoalCommand implements Callable<Integer> {
     long t0 = System.nanoTime();
     Results<QpMining.Key> run;
     ExperimentFailedException failed = null;
-    Path root = results == null ? ProjectPaths.resultsRoot() : results.toAbsolutePath();
+    Path root = ResultsRoots.prepare(results);
     try {
-      java.nio.file.Files.createDirectories(root);
-    } catch (java.io.IOException | UnsupportedOperationException e) {
-      throw CliException.badInput((results == null ? "results directory " : "--results ") + root
-          + " cannot be created: " + (e instanceof java.nio.file.FileSystemException f && f.getReason() != null
-              ? f.getReason() : e.getMessage()));
-    }
-    try {
-      run = Runner.defaults().withThreads(t).withResultsRoot(root).run(QpMining.experiment(config));
-    } catch (org.approxgp.experiment.ResultsLockedException e) {
-      throw new CliException(e.getMessage(), 1);
+      run = Runner.defaults().withThreads(t).withResultsRoot(root).withRepair(repair)
+          .run(QpMining.experiment(config));
     } catch (ExperimentFailedException e) {
       failed = e;
       @SuppressWarnings("unchecked")

@@ -58,7 +58,7 @@ final class FitCommand implements Callable<Integer> {
   @Option(names = "--power", paramLabel = "U", description = "power-ep: the power u in (0, 1] (default 0.8)")
   Double power;
 
-  @Option(names = "--penalty", paramLabel = "C", description = "rep: the l1 penalty c >= 0 (default 20)")
+  @Option(names = "--penalty", paramLabel = "C", description = "rep: the l1 penalty c > 0 (default 20)")
   Double penalty;
 
   @Option(names = "--negative-sites", paramLabel = "keep|clip",
@@ -186,6 +186,12 @@ final class FitCommand implements Callable<Integer> {
         csv.append(',').append(logLik[j]);
       }
       csv.append('\n');
+    }
+    String why = "the predictive distribution overflowed or failed at these hyperparameters";
+    Finite.requireRows("the latent mean", pred.latentMean(), test, why);
+    Finite.requireRows("the latent variance", pred.latentVariance(), test, why);
+    if (logLik != null) {
+      Finite.requireRows("the log predictive density", logLik, test, why);
     }
     // test error: misclassification rate (probit) or mean |y* − mode| (counts, QP paper §6.2)
     double testError = errorSum / m;

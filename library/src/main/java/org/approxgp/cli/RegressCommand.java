@@ -30,6 +30,9 @@ import picocli.CommandLine.Option;
     description = "Sparse GP regression on TRAIN (Gaussian noise), predictions for TEST. Every column except "
         + "--target is a feature.")
 final class RegressCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin
+  SparkAuth sparkAuth = new SparkAuth();
+
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec spec;
 
@@ -124,20 +127,23 @@ final class RegressCommand implements Callable<Integer> {
       throw CliException.badInput(train + ": need at least 2 training rows, got " + tr.size());
     }
     // standardise inputs and target on TRAIN only (paper §5)
-    Standardizer sx = Standardizer.fit(tr.features());
+    Standardizer sx;
+    try {
+      sx = Standardizer.fit(tr.features());
+    } catch (IllegalArgumentException e) {
+      throw CliException.badInput(train + ": " + e.getMessage());
+    }
     double[] yTrain = tr.target();
-    double yMean = 0;
-    for (double v : yTrain) {
-      yMean += v;
+    double[] yMoments = Standardizer.moments(yTrain, 1);
+    double yMean = yMoments[0];
+    double ySd = yMoments[1];
+    if (Double.isInfinite(ySd)) {
+      throw CliException.badInput(train + ": column " + DataException.quote(target) + ": its standard deviation"
+          + " overflows a double; rescale the target");
     }
-    yMean /= yTrain.length;
-    double ss = 0;
-    for (double v : yTrain) {
-      ss += (v - yMean) * (v - yMean);
-    }
-    double ySd = Math.sqrt(ss / (yTrain.length - 1));
     if (!(ySd > 0)) {
-      throw CliException.badInput(train + ": column '" + target + "' is constant (" + yMean + "); nothing to regress");
+      throw CliException.badInput(train + ": column " + DataException.quote(target) + " is constant (" + yMean
+          + "); nothing to regress");
     }
     double[] ys = new double[yTrain.length];
     for (int i = 0; i < ys.length; i++) {
@@ -157,6 +163,7 @@ final class RegressCommand implements Callable<Integer> {
     if (("dtc".equals(model) || "pic".equals(model)) && inducing > n) {
       throw CliException.badInput("--inducing " + inducing + " exceeds the " + n + " training rows");
     }
+    checkMemory(n, trainData.d(), testData.n(), p);
 
     final double mu = yMean;
     final double sd = ySd;
@@ -168,6 +175,7 @@ final class RegressCommand implements Callable<Integer> {
     SvbssgpDriver.Settings settings = new SvbssgpDriver.Settings(model, features, p,
         "dtc".equals(model) || "pic".equals(model) ? inducing : 1, iterations, gamma, samples, traceEvery, false, 0,
         seed, minibatch != null ? minibatch : -1);
+    sparkAuth.apply(!"local".equalsIgnoreCase(engine.strip()));
     PartitionGradientsProvider.Factory gradients;
     try {
       gradients = PartitionGradientsProvider.forEngine(engine, master);
@@ -208,8 +216,15 @@ final class RegressCommand implements Callable<Integer> {
     for (int j = 0; j < m; j++) {
       mean[j] = mu + sd * pred.mean()[j];
       variance[j] = sd * sd * pred.variance()[j];
+      if (Double.isInfinite(variance[j])) {
+        variance[j] = sd * (sd * pred.variance()[j]); // sd² alone may overflow where the product does not
+      }
       csv.append(mean[j]).append(',').append(variance[j]).append('\n');
     }
+    String scaleHint = String.format(Locale.ROOT, "in units of the target (sd %.3g) it is beyond a double;"
+        + " rescale the target", sd);
+    Finite.requireRows("the predictive mean", mean, test, scaleHint);
+    Finite.requireRows("the predictive variance", variance, test, scaleHint);
     RegressionPrediction inUnits = new RegressionPrediction(mean, variance);
     Map<String, Object> sum = new LinkedHashMap<>();
     sum.put("model", model);
@@ -231,11 +246,11 @@ final class RegressCommand implements Callable<Integer> {
     }
     sum.put("seed", seed);
     if (yTest != null) {
-      sum.put("rmse", inUnits.rmse(yTest));
-      sum.put("mnlp", inUnits.mnlp(yTest));
+      sum.put("rmse", Finite.require("the test RMSE", inUnits.rmse(yTest), "the test targets' scale"));
+      sum.put("mnlp", Finite.require("the test MNLP", inUnits.mnlp(yTest), "the test targets' scale"));
     }
     sum.put("train_seconds", seconds);
-    sum.put("seconds_per_iteration", done == 0 ? Double.NaN : seconds / done);
+    sum.put("seconds_per_iteration", done == 0 ? null : seconds / done);
     sum.put("target_mean", mu);
     sum.put("target_sd", sd);
     List<Map<String, Object>> rows = new ArrayList<>();
@@ -259,6 +274,33 @@ final class RegressCommand implements Callable<Integer> {
         yTest != null ? String.format(Locale.ROOT, ", test RMSE %.6g, MNLP %.6g", inUnits.rmse(yTest),
             inUnits.mnlp(yTest)) : "");
     return 0;
+  }
+
+  /**
+   * The model's largest structures against the heap, before any is allocated (doubles, 8 bytes): the design
+   * matrix of n rows by 2m features (ssgp, vssgp) and, for svbssgp, the dense Cholesky factor of q(α) over its
+   * dim = m·d + 2m coordinates and the r predictive samples of α; the n by M cross-covariance and the M by M
+   * matrices of the inducing-point models, and PIC's per-partition blocks.
+   */
+  private void checkMemory(int n, int d, int nTest, int p) {
+    double rows = Math.max(n, nTest);
+    String on = String.format(Locale.ROOT, " on %,d rows of %d inputs", n, d);
+    switch (model) {
+      case "dtc", "pic" -> {
+        double mm = (double) inducing * inducing;
+        double block = "pic".equals(model) ? rows * Math.ceil((double) n / p) : 0;
+        Memory.require("--inducing " + inducing + on, 8 * (rows * inducing + 3 * mm + block),
+            Math.max(rows * inducing, Math.max(mm, block)));
+      }
+      case "svbssgp" -> {
+        double dim = features / 2.0 * d + features;
+        Memory.require("--features " + features + on, 8 * (2 * dim * dim + rows * features), dim * dim);
+        Memory.require("--samples " + samples + " of " + String.format(Locale.ROOT, "%.0f", dim) + " coordinates"
+            + " (--features " + features + on + ")", 8 * (samples * dim + 2 * dim * dim), Math.max(samples, dim));
+      }
+      default -> Memory.require("--features " + features + on,
+          8 * (rows * features + 3.0 * features * features), Math.max(rows * features, (double) features * features));
+    }
   }
 
   /**

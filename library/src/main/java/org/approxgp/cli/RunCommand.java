@@ -11,7 +11,6 @@ import org.approxgp.experiment.ExperimentRegistry;
 import org.approxgp.experiment.ExperimentSpec;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.Results;
-import org.approxgp.experiment.ResultsLockedException;
 import org.approxgp.experiment.Runner;
 import org.approxgp.experiment.TrialExecutor;
 import picocli.CommandLine.Command;
@@ -29,6 +28,9 @@ import tech.tablesaw.api.Table;
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Run a registered experiment (resumable; results/<experiment>/) and print its summary.")
 final class RunCommand implements Callable<Integer> {
+
+  @picocli.CommandLine.Mixin
+  SparkAuth sparkAuth = new SparkAuth();
 
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec spec;
@@ -56,6 +58,11 @@ final class RunCommand implements Callable<Integer> {
 
   @Option(names = "--out", paramLabel = "FILE", description = "write the summary table as CSV")
   Path out;
+
+  @Option(names = "--repair", description = "move stored lines that are not rows (hand edits, a disk error) to"
+      + " <hash>.jsonl.quarantine beside the store and compute those trials again (without it such a store is"
+      + " refused)")
+  boolean repair;
 
   @Option(names = "--results", paramLabel = "DIR",
       description = "results root (default: approxgp.results / APPROXGP_RESULTS / results/ of the project)")
@@ -94,17 +101,11 @@ final class RunCommand implements Callable<Integer> {
       throw CliException.badInput("--threads is for --engine local (Spark's parallelism is its master's, e.g."
           + " --master 'local[2]')");
     }
+    Path root = ResultsRoots.prepare(results);
     if (out != null) {
-      AtomicFiles.checkWritable(out, "--out");
+      AtomicFiles.checkWritable(out, "--out", root);
     }
-    Path root = results == null ? ProjectPaths.resultsRoot() : results.toAbsolutePath();
-    try {
-      java.nio.file.Files.createDirectories(root);
-    } catch (java.io.IOException | UnsupportedOperationException e) {
-      throw CliException.badInput((results == null ? "results directory " : "--results ") + root
-          + " cannot be created: " + (e instanceof java.nio.file.FileSystemException f && f.getReason() != null
-              ? f.getReason() : e.getMessage()));
-    }
+    sparkAuth.apply(eng.equals(Engines.SPARK));
     String mst = master == null && eng.equals(Engines.SPARK) ? Engines.masterFromEnvironment() : master;
     TrialExecutor executor;
     try {
@@ -114,15 +115,13 @@ final class RunCommand implements Callable<Integer> {
     }
     Experiment<?, ?> exp = es.forMode(m);
     if (!eng.equals(Engines.LOCAL)) {
-      spec.commandLine().getErr().println("approxgp: running " + name + " on " + executor
-          + " (the engine starts first: seconds)");
+      executor.start(); // seconds; an engine that cannot start is one line, before the store is touched
+      spec.commandLine().getErr().println("approxgp: running " + name + " on " + executor);
     }
     long t0 = System.nanoTime();
     Results<?> run;
     try {
-      run = Runner.of(executor).withResultsRoot(root).run(exp);
-    } catch (ResultsLockedException e) {
-      throw new CliException(e.getMessage(), 1);
+      run = Runner.of(executor).withResultsRoot(root).withRepair(repair).run(exp);
     } catch (ExperimentFailedException e) {
       stdout.println(name + ": " + e.failures().size() + " of " + exp.trials().size() + " trials failed ("
           + e.partial().rows().size() + " stored in " + e.partial().file() + "); first failures:");

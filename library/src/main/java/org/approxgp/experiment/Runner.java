@@ -117,11 +117,13 @@ public final class Runner {
    * @throws ExperimentFailedException if any trial threw (all other trials still run and are stored)
    * @throws StoreCorruptException     if the results file holds a line that is not a row (see {@link #withRepair})
    * @throws ResultsLockedException    if another run holds the results file
+   * @throws Engines.EngineUnavailableException if the executor's engine cannot start (nothing is written)
    * @throws IllegalStateException     if the calling thread is interrupted; finished trials are
    *                                   stored and the next run resumes from them
    */
   public <C extends Record, K extends Record> Results<K> run(Experiment<C, K> exp) {
     List<String> keyColumns = exp.keyColumns();
+    executor.start();
     try (ResultStore store = ResultStore.open(resultsRoot, exp.name(), exp.config(), keyColumns, repair)) {
       Map<String, ResultRow> done = store.existing();
       List<K> todo = new ArrayList<>();

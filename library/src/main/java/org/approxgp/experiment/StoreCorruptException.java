@@ -15,7 +15,8 @@ public final class StoreCorruptException extends IllegalStateException {
   private final int line;
 
   StoreCorruptException(Path resultsFile, int line, int count, String reason) {
-    super("results file " + resultsFile + ": line " + line + " is not a stored row (" + reason + ")"
+    super("results file " + resultsFile + ": line " + line + " is not a stored row ("
+        + (reason.length() > 160 ? reason.substring(0, 157) + "..." : reason) + ")"
         + (count > 1 ? " and " + (count - 1) + " more line" + (count > 2 ? "s are" : " is") + " not" : "")
         + "; nothing was changed; rerun with --repair (Runner.withRepair(true)) to move "
         + (count > 1 ? "them" : "it") + " to " + StoreFiles.quarantineOf(resultsFile).getFileName()

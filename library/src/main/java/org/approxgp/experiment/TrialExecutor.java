@@ -29,6 +29,16 @@ public interface TrialExecutor {
   <C extends Record, K extends Record> void execute(Experiment<C, K> experiment, List<K> pending,
       Callback<K> callback) throws InterruptedException;
 
+  /**
+   * Gets the engine ready before the runner opens the results store (a cluster engine connects to its master
+   * here), so that an engine that cannot start fails before anything is written. Idempotent; the local pool
+   * needs nothing.
+   *
+   * @throws Engines.EngineUnavailableException with one line saying why, if the engine cannot start
+   */
+  default void start() {
+  }
+
   /** Receives each finished trial; the runner appends it to the results file at once. */
   interface Callback<K extends Record> {
     void finished(K key, ResultRow row);

@@ -123,9 +123,6 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   private final SiteReading reading;
 
   private RelaxedEp(double c, Objective objective, SiteReading reading) {
-    if (!(c >= 0) || Double.isNaN(c)) {
-      throw new IllegalArgumentException("Relaxed EP needs a penalty c >= 0, got " + c);
-    }
     if (objective == null || reading == null) {
       throw new IllegalArgumentException("objective and reading must not be null");
     }
@@ -136,11 +133,27 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
 
   /** Relaxed EP with penalty c, the clean objective and reading B. */
   public static RelaxedEp of(double c) {
-    return new RelaxedEp(c, Objective.CLEAN, SiteReading.B);
+    return of(c, Objective.CLEAN, SiteReading.B);
   }
 
+  /**
+   * Relaxed EP with penalty c.
+   *
+   * @throws IllegalArgumentException unless 0 &lt; c &lt; ∞: without the penalty eq. 5's Q(b) falls towards 0 as
+   *     b grows and has no minimiser, so the search would end wherever its bracket does
+   *     ({@code RelaxedEpZeroPenaltyTest})
+   */
   public static RelaxedEp of(double c, Objective objective, SiteReading reading) {
+    if (!(c > 0 && c < Double.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException("Relaxed EP needs a finite penalty c > 0, got " + c + " (without the"
+          + " penalty, eq. 5's Q(b) tends to 0 as b grows and has no minimiser)");
+    }
     return new RelaxedEp(c, objective, reading);
+  }
+
+  /** The objective Q(b) alone, c = 0: for studying Q (tests, benchmarks), not for running Relaxed EP. */
+  static RelaxedEp unpenalised(Objective objective) {
+    return new RelaxedEp(0, objective, SiteReading.B);
   }
 
   public double penalty() {

@@ -113,7 +113,7 @@ public final class Methods {
 
   /**
    * The method called {@code name} with the command line's settings (null = the method's default):
-   * {@code power} u ∈ (0, 1] for "power-ep" only, {@code penalty} c ≥ 0 (finite) for "rep" only,
+   * {@code power} u ∈ (0, 1] for "power-ep" only, {@code penalty} c > 0 (finite) for "rep" only,
    * {@code negativeSites} "keep" or "clip" for the EP family (ep, qp, power-ep, rep; default clip for
    * ep/qp, keep for power-ep/rep).
    *
@@ -133,8 +133,9 @@ public final class Methods {
     if (power != null && !(power > 0 && power <= 1)) {
       throw new IllegalArgumentException("--power must be in (0, 1], got " + power);
     }
-    if (penalty != null && !(penalty >= 0 && Double.isFinite(penalty))) {
-      throw new IllegalArgumentException("--penalty must be finite and >= 0, got " + penalty);
+    if (penalty != null && !(penalty > 0 && Double.isFinite(penalty))) {
+      throw new IllegalArgumentException("--penalty must be finite and > 0, got " + penalty + " (at c = 0 the"
+          + " relaxed KL of eq. 5 tends to 0 as the relaxation grows and has no minimiser)");
     }
     boolean epFamily = List.of("ep", "qp", "power-ep", "rep").contains(name);
     SiteLoop.NegativeSitePrecision policy = null;

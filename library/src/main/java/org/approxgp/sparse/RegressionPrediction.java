@@ -28,6 +28,19 @@ public record RegressionPrediction(double[] mean, double[] variance) {
       double e = y[i] - mean[i];
       s += e * e;
     }
+    if (Double.isInfinite(s)) {
+      // a square overflowed (errors beyond about 1e154): the same sum over e / max|e|, as hypot does
+      double k = 0;
+      for (int i = 0; i < y.length; i++) {
+        k = Math.max(k, Math.abs(y[i] - mean[i]));
+      }
+      double t = 0;
+      for (int i = 0; i < y.length; i++) {
+        double e = (y[i] - mean[i]) / k;
+        t += e * e;
+      }
+      return Math.sqrt(t / y.length) * k;
+    }
     return Math.sqrt(s / y.length);
   }
 
@@ -40,7 +53,12 @@ public record RegressionPrediction(double[] mean, double[] variance) {
     double s = 0;
     for (int i = 0; i < y.length; i++) {
       double e = y[i] - mean[i];
-      s += 0.5 * (Math.log(2 * Math.PI * variance[i]) + e * e / variance[i]);
+      double z2 = e * e / variance[i];
+      if (Double.isInfinite(e * e) && Double.isFinite(variance[i])) {
+        double z = e / Math.sqrt(variance[i]); // e² overflows, the standardised error need not
+        z2 = z * z;
+      }
+      s += 0.5 * (Math.log(2 * Math.PI * variance[i]) + z2);
     }
     return s / y.length;
   }

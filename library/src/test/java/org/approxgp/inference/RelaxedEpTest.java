@@ -140,7 +140,7 @@ class RelaxedEpTest {
   void cleanObjectiveIsTheKlOfTheRelaxedTiltedFromItsProjection(Likelihood lik) {
     SiteUpdate.Cavity cav = new SiteUpdate.Cavity(1 / 1.3, -1.1 / 1.3);
     double siteMean = 0.4;
-    RelaxedEp rep = RelaxedEp.of(0);
+    RelaxedEp rep = RelaxedEp.unpenalised(RelaxedEp.Objective.CLEAN);
     for (double y : new double[] {1, -1}) {
       for (double b : new double[] {0, 0.3, 2.0, -0.5}) {
         double tr = cav.tau() + b;

@@ -131,8 +131,8 @@ public final class RepDivergenceSweep {
           if (!post.diagnostics().converged()) {
             continue;
           }
-          clean.add(threshold(p, post, RelaxedEp.of(0)));
-          eq36.add(threshold(p, post, RelaxedEp.of(0, RelaxedEp.Objective.EQ36, RelaxedEp.SiteReading.B)));
+          clean.add(threshold(p, post, RelaxedEp.unpenalised(RelaxedEp.Objective.CLEAN)));
+          eq36.add(threshold(p, post, RelaxedEp.unpenalised(RelaxedEp.Objective.EQ36)));
         }
         System.out.printf(Locale.ROOT, "eps=%.2f ell=%.1f n=100        %4d %10.3g %10.3g %10.3g %10.3g%n", eps, ell,
             clean.size(), median(clean), max(clean), median(eq36), max(eq36));

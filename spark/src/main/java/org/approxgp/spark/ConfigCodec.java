@@ -43,7 +43,8 @@ final class ConfigCodec {
     Class<?> type;
     try {
       ClassLoader cl = Thread.currentThread().getContextClassLoader();
-      type = Class.forName(className, true, cl == null ? ConfigCodec.class.getClassLoader() : cl);
+      // not initialised: a task names the class, and no static initialiser of a class that is not a config runs
+      type = Class.forName(className, false, cl == null ? ConfigCodec.class.getClassLoader() : cl);
     } catch (ClassNotFoundException e) {
       throw new IllegalArgumentException("config class " + className + " is not on the executor's class path", e);
     }

@@ -1,6 +1,9 @@
 package org.approxgp.spark;
 
+import java.io.IOException;
 import java.io.Serializable;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +19,7 @@ import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.approxgp.experiment.ConfigHash;
+import org.approxgp.experiment.Engines;
 import org.approxgp.experiment.Experiment;
 import org.approxgp.experiment.ExperimentRegistry;
 import org.approxgp.experiment.ResultRow;
@@ -85,6 +89,64 @@ public final class SparkTrialExecutor implements TrialExecutor {
     conf.setIfMissing("spark.ui.enabled", "false");
     conf.setIfMissing("spark.ui.showConsoleProgress", "false");
     return conf;
+  }
+
+  /**
+   * Starts the Spark context now (see {@link #context()}), so that a master that cannot be reached fails the run
+   * before its results store is opened. A {@code spark://} master is first probed over TCP (every host of a
+   * high-availability list, 5 s each): Spark itself would retry an unreachable master for a minute and log
+   * each attempt. Any failure to start is one line.
+   *
+   * @throws Engines.EngineUnavailableException naming the master and the reason
+   */
+  @Override
+  public void start() {
+    if (context != null) {
+      return;
+    }
+    String m = master != null ? master : new SparkConf().get("spark.master", null);
+    if (m != null && m.startsWith("spark://")) {
+      probe(m);
+    }
+    try {
+      context();
+    } catch (RuntimeException e) {
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      String why = String.valueOf(root.getMessage()).lines().findFirst().orElse(root.getClass().getSimpleName());
+      throw new Engines.EngineUnavailableException("Spark could not start" + (m == null ? "" : " on master " + m)
+          + ": " + why);
+    }
+  }
+
+  /**
+   * Checks that at least one host:port of a {@code spark://h1:p1[,h2:p2…]} URL accepts a TCP connection.
+   *
+   * @throws Engines.EngineUnavailableException if none does
+   */
+  static void probe(String url) {
+    List<String> failures = new ArrayList<>();
+    for (String hostPort : url.substring("spark://".length()).split(",")) {
+      int colon = hostPort.lastIndexOf(':');
+      String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
+      int port;
+      try {
+        port = colon < 0 ? 7077 : Integer.parseInt(hostPort.substring(colon + 1));
+      } catch (NumberFormatException e) {
+        throw new Engines.EngineUnavailableException("Spark master " + url + ": bad port in '" + hostPort + "'");
+      }
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress(host, port), 5000);
+        return;
+      } catch (IOException | IllegalArgumentException e) {
+        failures.add(host + ":" + port + " " + (e.getMessage() == null ? e.getClass().getSimpleName()
+            : e.getMessage()));
+      }
+    }
+    throw new Engines.EngineUnavailableException("Spark master " + url + " is unreachable (" + String.join("; ",
+        failures) + "); is the master running, and is the URL the one its log prints?");
   }
 
   /** The Spark context, created on first use by an {@link #embedded} executor. */

@@ -82,6 +82,22 @@ class SparkTrialExecutorTest {
   }
 
   @Test
+  void anUnreachableMasterFailsInOneLineBeforeTheStoreIsTouched() throws java.io.IOException {
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort(); // closed again: nothing listens there
+    }
+    String url = "spark://127.0.0.1:" + port;
+    Experiment<SmokePipeline.Config, TrialKey> exp =
+        SmokePipeline.experiment(SmokePipeline.Config.forMode(ProjectPaths.Mode.SMOKE));
+    Engines.EngineUnavailableException e = assertThrows(Engines.EngineUnavailableException.class,
+        () -> runner("unreachable", SparkTrialExecutor.embedded(url)).run(exp));
+    assertTrue(e.getMessage().contains(url) && e.getMessage().contains("unreachable"), e.getMessage());
+    assertFalse(e.getMessage().contains("\n"), e.getMessage());
+    assertFalse(Files.exists(dir.resolve("unreachable")), "no store, no lock file");
+  }
+
+  @Test
   void smokeExperimentThroughSparkEqualsTheLocalRunnerBitForBit() {
     Experiment<SmokePipeline.Config, TrialKey> exp =
         SmokePipeline.experiment(SmokePipeline.Config.forMode(ProjectPaths.Mode.SMOKE));
