@@ -78,6 +78,9 @@ final class CoalCommand implements Callable<Integer> {
     if (seeds < 1) {
       throw CliException.badInput("--seeds must be >= 1, got " + seeds);
     }
+    // each trial holds a key, a stored row and the runner's bookkeeping: about a kilobyte
+    Memory.require("--seeds " + seeds + " (" + (long) seeds * methods.size() + " trials)",
+        1024.0 * seeds * methods.size(), (double) seeds * methods.size());
     for (String m : methods) {
       if (!QpMining.METHODS.contains(m)) {
         throw CliException.badInput("--methods: unknown '" + m + "' (known: " + QpMining.METHODS + ")");

@@ -128,6 +128,11 @@ final class FitCommand implements Callable<Integer> {
       throw CliException.badInput(train + ": row 1: no feature columns (every column except --label '" + label
           + "' is a feature, and there is none)");
     }
+    // a full GP: the kernel matrix, the posterior covariance, a Cholesky factor and the gradient's work space
+    // (n by n each), and the test cross-covariance
+    double n = tr.size();
+    Memory.require(String.format(java.util.Locale.ROOT, "a GP on %,d training rows", tr.size()),
+        8 * (6 * n * n + 2 * n * te.size()), Math.max(n * n, n * te.size()));
     checkTargets(lik, train, tr.target());
     if (data.testHasTarget()) {
       checkTargets(lik, test, te.target());

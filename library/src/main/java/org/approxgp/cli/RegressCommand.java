@@ -284,6 +284,7 @@ final class RegressCommand implements Callable<Integer> {
    */
   private void checkMemory(int n, int d, int nTest, int p) {
     double rows = Math.max(n, nTest);
+    Memory.require("--iterations " + iterations, 64.0 * iterations, iterations); // the bound trace
     String on = String.format(Locale.ROOT, " on %,d rows of %d inputs", n, d);
     switch (model) {
       case "dtc", "pic" -> {
