@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # Shared by bin/reproduce and bin/lab: build the library, find or install Jupyter, install the
-# project-local Java kernelspec. Source it with ROOT set to the project root; nothing here touches
-# the user's global Jupyter configuration (kernelspecs go under $ROOT/library/target/jupyter and are
-# found through JUPYTER_PATH).
+# project's Java kernelspec. Source it with ROOT set to the project root; nothing here touches the user's
+# global Jupyter configuration: the kernelspec is staged under $ROOT/library/target/jupyter and installed into
+# the Jupyter environment in use (the project's .venv, or an active virtual/conda environment).
 
 KERNEL_GAV="${APPROXGP_KERNEL_GAV:-io.github.padreati:rapaio-jupyter-kernel:3.0.1}"
 KERNEL_NAME="approxgp-java"
@@ -44,21 +44,26 @@ library_jar() {
   return 1
 }
 
-# 2. Find Jupyter (with nbconvert; with JupyterLab when $1 = lab), else make $ROOT/.venv.
+# 2. Jupyter: the active virtual or conda environment's, when one is active and has JupyterLab (if $1 = lab) and
+# nbconvert; else the project's own $ROOT/.venv, made on first use. The kernelspec is installed into that
+# environment (jupyter kernelspec install --sys-prefix), where its Jupyter looks without any JUPYTER_PATH; a
+# system-wide Jupyter is never written to.
 find_jupyter() {
-  local need_lab="${1:-}"
-  if command -v jupyter >/dev/null && jupyter nbconvert --version >/dev/null 2>&1 \
-      && { [[ -z "$need_lab" ]] || jupyter lab --version >/dev/null 2>&1; }; then
-    JUPYTER=$(command -v jupyter)
-    say "jupyter: using $JUPYTER"
+  local need_lab="${1:-}" env_prefix="${VIRTUAL_ENV:-${CONDA_PREFIX:-}}"
+  if [[ -n "$env_prefix" && -x "$env_prefix/bin/jupyter" && "$env_prefix" != "$ROOT/.venv" ]] \
+      && "$env_prefix/bin/jupyter" nbconvert --version >/dev/null 2>&1 \
+      && { [[ -z "$need_lab" ]] || "$env_prefix/bin/jupyter" lab --version >/dev/null 2>&1; }; then
+    JUPYTER="$env_prefix/bin/jupyter"
+    say "jupyter: using the active environment's, $JUPYTER"
     return
   fi
   local venv="$ROOT/.venv"
   if [[ ! -f "$venv/.approxgp-jupyter-ok" ]]; then
-    command -v python3 >/dev/null || die "no jupyter on PATH and no python3 to make $venv"
-    say "jupyter: not found on PATH; installing JupyterLab + nbconvert into $venv ..."
-    [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv" || die "python3 -m venv $venv failed (Debian: apt-get install python3-venv)"
-    local pip_opts=()
+    command -v python3 >/dev/null || die "no python3 to make $venv (Debian: apt-get install python3 python3-venv)"
+    say "jupyter: installing JupyterLab + nbconvert into $venv (once; log: $venv/pip-install.log) ..."
+    [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv" >/dev/null \
+      || die "python3 -m venv $venv failed (Debian: apt-get install python3-venv)"
+    local pip_opts=(--disable-pip-version-check)
     # Fail fast on an unreachable index unless the user configured pip themselves.
     [[ -n "${PIP_RETRIES:-}" ]] || pip_opts+=(--retries 0 --timeout 5)
     "$venv/bin/python" -m pip install "${pip_opts[@]}" jupyterlab nbconvert ipykernel >"$venv/pip-install.log" 2>&1 \
@@ -87,8 +92,10 @@ install_kernel() {
     say "kernel: compiling display hooks for rapaio-jupyter-kernel ..."
     local classes="$TARGET/kernel/hooks-rapaio"
     rm -rf "$classes" && mkdir -p "$classes"
+    # javac's warnings (sun.misc.Signal is internal API, used on purpose) go to a log, shown only on failure
     javac --release 17 -nowarn -d "$classes" -cp "$kernel_jar:$jar:$TARGET/lib/*" \
-      $(find "$HOOKS_SRC/rapaio" -name '*.java') || die "compiling display hooks failed"
+      $(find "$HOOKS_SRC/rapaio" -name '*.java') >"$classes.log" 2>&1 \
+      || { cat "$classes.log" >&2; die "compiling display hooks failed"; }
     cp -r "$HOOKS_SRC/rapaio/META-INF" "$classes/"
     (cd "$classes" && jar cf "$hooks_jar" .) || die "jar of display hooks failed"
   fi
@@ -130,8 +137,12 @@ spec = {
 with open(path, "w") as f:
     json.dump(spec, f, indent=1)
 PY
-  export JUPYTER_PATH="$JUPYTER_DIR${JUPYTER_PATH:+:$JUPYTER_PATH}"
-  say "kernel: $KERNEL_NAME ($KERNEL_GAV) installed in $KERNEL_DIR (via JUPYTER_PATH)"
+  # into the environment of $JUPYTER (find_jupyter), where its Jupyter finds it: `jupyter lab`, `jupyter nbconvert
+  # --execute` with that environment activated, no JUPYTER_PATH
+  [[ -n "${JUPYTER:-}" ]] || die "install_kernel needs find_jupyter first"
+  "$JUPYTER" kernelspec install --sys-prefix --replace --name "$KERNEL_NAME" "$KERNEL_DIR" >/dev/null 2>&1 \
+    || die "jupyter kernelspec install --sys-prefix $KERNEL_DIR failed"
+  say "kernel: $KERNEL_NAME ($KERNEL_GAV) installed into $(dirname "$(dirname "$JUPYTER")")/share/jupyter/kernels"
 }
 
 # 3b. The JJava kernel instead (bin/lab --kernel jjava, bin/reproduce --kernel jjava). $1 is a directory
@@ -159,7 +170,8 @@ install_jjava_kernel() {
     local classes="$TARGET/kernel/hooks-jjava"
     rm -rf "$classes" && mkdir -p "$classes"
     javac --release 17 -nowarn -d "$classes" -cp "$kjar:$jar:$TARGET/lib/*" \
-      $(find "$HOOKS_SRC/jjava" -name '*.java') || die "compiling JJava display hooks failed"
+      $(find "$HOOKS_SRC/jjava" -name '*.java') >"$classes.log" 2>&1 \
+      || { cat "$classes.log" >&2; die "compiling JJava display hooks failed"; }
     cp -r "$HOOKS_SRC/jjava/META-INF" "$classes/"
     (cd "$classes" && jar cf "$hooks_jar" .) || die "jar of JJava display hooks failed"
   fi

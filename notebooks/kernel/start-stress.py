@@ -43,7 +43,7 @@ def install_kernelspec(main, kernel, evidence_root):
     interrupts), i.e. the kernel's own start-up without KernelMain's fixes."""
     env = dict(os.environ, ROOT=str(ROOT))
     out = subprocess.run(
-        ["bash", "-c", 'set -e; source "$ROOT/notebooks/kernel/lib.sh"; build_library; install_kernel;'
+        ["bash", "-c", 'set -e; source "$ROOT/notebooks/kernel/lib.sh"; build_library; find_jupyter; install_kernel;'
                        ' echo "$JUPYTER_DIR"'],
         env=env, check=True, capture_output=True, text=True)
     jupyter_dir = out.stdout.strip().splitlines()[-1]

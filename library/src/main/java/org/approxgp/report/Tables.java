@@ -30,14 +30,24 @@ public final class Tables {
   private static final char PUNCTUATION_SPACE = '\u2008';
 
   /**
-   * The whole table as an HTML {@code <table>}, text escaped. Text columns are left-aligned; number columns are
-   * right-aligned with tabular digits and padded on the right with figure spaces (U+2007, a digit's width) and a
-   * punctuation space (U+2008, a point's width) so that their decimal points line up, whatever the number of
-   * decimals of each cell. Inline styles, so the layout survives nbconvert's and JupyterLab's style sheets (which
-   * right-align every cell).
+   * The tags and attributes this class emits: all within what nbconvert's sanitiser keeps
+   * ({@code clean_html} in nbconvert 7.17's {@code filters/strings.py}: bleach's default tags plus div, pre, code,
+   * span, table, tr, td; attributes class and id), so that an export with {@code sanitize_html} (JupyterLab's
+   * "Sanitize HTML", on by default) shows the same table rather than literal tags. The header is therefore a
+   * first row of bold cells, not {@code <thead>}/{@code <th>}. The inline styles (alignment) are dropped by that
+   * sanitiser and kept everywhere else.
+   */
+  static final java.util.Set<String> TAGS = java.util.Set.of("table", "tr", "td", "b");
+
+  /**
+   * The whole table as an HTML {@code <table>}, text escaped: a first row of bold column names, then the rows.
+   * Text columns are left-aligned; number columns are right-aligned with tabular digits and padded on the right
+   * with figure spaces (U+2007, a digit's width) and a punctuation space (U+2008, a point's width) so that their
+   * decimal points line up, whatever the number of decimals of each cell. Inline styles, so the layout survives
+   * nbconvert's and JupyterLab's style sheets (which right-align every cell); only {@link #TAGS}.
    */
   public static String toHtml(Table table) {
-    StringBuilder sb = new StringBuilder("<table class=\"approxgp\">\n<thead>\n<tr>");
+    StringBuilder sb = new StringBuilder("<table class=\"approxgp\">\n<tr class=\"approxgp-header\">");
     List<Column<?>> cols = table.columns();
     boolean[] numeric = new boolean[cols.size()];
     boolean[] shortText = new boolean[cols.size()];
@@ -53,10 +63,10 @@ public final class Tables {
       }
       shortText[c] = longest <= SHORT_TEXT;
       cells.add(numeric[c] ? alignDecimals(v) : v);
-      sb.append("<th style=\"").append(numeric[c] ? NUMBER_STYLE : TEXT_STYLE).append("\">")
-          .append(escape(col.name())).append("</th>");
+      sb.append("<td style=\"").append(numeric[c] ? NUMBER_STYLE : TEXT_STYLE).append("\"><b>")
+          .append(escape(col.name())).append("</b></td>");
     }
-    sb.append("</tr>\n</thead>\n<tbody>\n");
+    sb.append("</tr>\n");
     for (int r = 0; r < table.rowCount(); r++) {
       sb.append("<tr>");
       for (int c = 0; c < cols.size(); c++) {
@@ -65,7 +75,7 @@ public final class Tables {
       }
       sb.append("</tr>\n");
     }
-    return sb.append("</tbody>\n</table>").toString();
+    return sb.append("</table>").toString();
   }
 
   /**

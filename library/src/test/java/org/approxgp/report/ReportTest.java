@@ -39,10 +39,24 @@ class ReportTest {
   void tableHtmlHasHeaderCellsAndEscapesText() {
     String html = Tables.toHtml(table());
     assertTrue(html.contains("<table"), html);
-    assertTrue(html.contains("<th style=\"" + Tables.TEXT_STYLE + "\">method</th>"), html);
-    assertTrue(html.contains("<th style=\"" + Tables.NUMBER_STYLE + "\">err</th>"), html);
+    assertTrue(html.contains("<td style=\"" + Tables.TEXT_STYLE + "\"><b>method</b></td>"), html);
+    assertTrue(html.contains("<td style=\"" + Tables.NUMBER_STYLE + "\"><b>err</b></td>"), html);
     assertTrue(html.contains("&lt;qp&gt;"), html);
     assertTrue(html.contains("<td style=\"" + Tables.SHORT_TEXT_STYLE + "\">ep</td>"), html);
+  }
+
+  /** Only tags nbconvert's sanitiser keeps (Tables.TAGS), so a sanitised export shows the table, not its tags. */
+  @Test
+  void tableHtmlUsesOnlyTagsTheSanitiserKeeps() {
+    java.util.Set<String> nbconvertKeeps = java.util.Set.of("a", "abbr", "acronym", "b", "blockquote", "code", "em",
+        "i", "li", "ol", "strong", "ul", "div", "pre", "span", "table", "tr", "td"); // nbconvert 7.17.1 clean_html
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("</?([a-zA-Z0-9]+)").matcher(Tables.toHtml(table()));
+    java.util.Set<String> used = new java.util.TreeSet<>();
+    while (m.find()) {
+      used.add(m.group(1).toLowerCase(java.util.Locale.ROOT));
+    }
+    assertEquals(Tables.TAGS, used);
+    assertTrue(nbconvertKeeps.containsAll(used), used.toString());
   }
 
   /** Decimal points line up: padding after each number up to the column's longest tail after the point. */
