@@ -56,6 +56,14 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--threads", description = "local engine: worker threads (default: all cores)")
   Integer threads;
 
+  @Option(names = "--methods", split = ",", paramLabel = "M,..",
+      description = "run (and summarise) only these methods' trials; the rest stay in the store")
+  java.util.List<String> methods;
+
+  @Option(names = "--datasets", split = ",", paramLabel = "D,..",
+      description = "run (and summarise) only these data sets' trials; the rest stay in the store")
+  java.util.List<String> datasets;
+
   @Option(names = "--out", paramLabel = "FILE", description = "write the summary table as CSV")
   Path out;
 
@@ -114,6 +122,8 @@ final class RunCommand implements Callable<Integer> {
       throw CliException.badInput(e.getMessage());
     }
     Experiment<?, ?> exp = es.forMode(m);
+    exp = select(exp, "--methods", "method", methods);
+    exp = select(exp, "--datasets", "dataset", datasets);
     if (!eng.equals(Engines.LOCAL)) {
       executor.start(); // seconds; an engine that cannot start is one line, before the store is touched
       spec.commandLine().getErr().println("approxgp: running " + name + " on " + executor);
@@ -142,6 +152,17 @@ final class RunCommand implements Callable<Integer> {
       AtomicFiles.write(out, csv.toString());
     }
     return 0;
+  }
+
+  private static Experiment<?, ?> select(Experiment<?, ?> exp, String option, String column, java.util.List<String> v) {
+    if (v == null) {
+      return exp;
+    }
+    try {
+      return exp.selecting(column, v);
+    } catch (IllegalArgumentException e) {
+      throw CliException.badInput(option + ": " + e.getMessage());
+    }
   }
 
   private ProjectPaths.Mode parseMode() {

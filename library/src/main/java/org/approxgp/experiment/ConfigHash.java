@@ -14,8 +14,9 @@ import java.util.TreeMap;
  * Canonical string and short hash of a config record. The canonical string lists the record's
  * simple class name and every component in declaration order, recursively; doubles are written
  * with {@link Double#toString} (exact round trip), maps with sorted keys. Two configs with the same
- * canonical string are the same experiment; any changed value gives a different hash and so a
- * different results file.
+ * canonical string are the same experiment. The results file is named by {@link #storeHash}, which leaves out
+ * the components marked {@link Selects} (they only choose trials); any other changed value gives a different
+ * hash and so a different results file.
  */
 public final class ConfigHash {
 
@@ -31,11 +32,30 @@ public final class ConfigHash {
     return sb.toString();
   }
 
+  /**
+   * The canonical string of {@code config} without its {@link Selects} components (top level): what decides the
+   * results store, so that configs differing only in which trials they select share one store.
+   */
+  public static String storeCanonical(Record config) {
+    StringBuilder sb = new StringBuilder();
+    appendRecord(sb, config, true);
+    return sb.toString();
+  }
+
+  /** First 16 hex digits of the SHA-256 of {@link #storeCanonical}: the results file's name. */
+  public static String storeHash(Record config) {
+    return hex(storeCanonical(config));
+  }
+
   /** First 16 hex digits of the SHA-256 of the canonical string. */
   public static String hash(Record config) {
+    return hex(canonical(config));
+  }
+
+  private static String hex(String canonical) {
     try {
       byte[] d = MessageDigest.getInstance("SHA-256")
-          .digest(canonical(config).getBytes(StandardCharsets.UTF_8));
+          .digest(canonical.getBytes(StandardCharsets.UTF_8));
       StringBuilder hex = new StringBuilder();
       for (int i = 0; i < HASH_HEX_CHARS / 2; i++) {
         hex.append(String.format(Locale.ROOT, "%02x", d[i]));
@@ -46,25 +66,33 @@ public final class ConfigHash {
     }
   }
 
+  private static void appendRecord(StringBuilder sb, Record r, boolean withoutSelections) {
+    sb.append(r.getClass().getSimpleName()).append('{');
+    boolean first = true;
+    for (RecordComponent c : r.getClass().getRecordComponents()) {
+      if (withoutSelections && c.isAnnotationPresent(Selects.class)) {
+        continue;
+      }
+      if (!first) {
+        sb.append(", ");
+      }
+      first = false;
+      sb.append(c.getName()).append('=');
+      try {
+        c.getAccessor().setAccessible(true);
+        append(sb, c.getAccessor().invoke(r));
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalArgumentException("cannot read component " + c.getName(), e);
+      }
+    }
+    sb.append('}');
+  }
+
   private static void append(StringBuilder sb, Object v) {
     if (v == null) {
       sb.append("null");
     } else if (v instanceof Record r) {
-      sb.append(r.getClass().getSimpleName()).append('{');
-      RecordComponent[] comps = r.getClass().getRecordComponents();
-      for (int i = 0; i < comps.length; i++) {
-        if (i > 0) {
-          sb.append(", ");
-        }
-        sb.append(comps[i].getName()).append('=');
-        try {
-          comps[i].getAccessor().setAccessible(true);
-          append(sb, comps[i].getAccessor().invoke(r));
-        } catch (ReflectiveOperationException e) {
-          throw new IllegalArgumentException("cannot read component " + comps[i].getName(), e);
-        }
-      }
-      sb.append('}');
+      appendRecord(sb, r, false);
     } else if (v instanceof String s) {
       sb.append('"').append(s.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
     } else if (v instanceof Double || v instanceof Float) {

@@ -85,6 +85,34 @@ public record Experiment<C extends Record, K extends Record>(String name, C conf
     return out;
   }
 
+  /**
+   * This experiment with only the trials whose key column {@code column} (e.g. "method", "dataset") holds one of
+   * {@code values} (compared as strings), in their order. The config, and so the results store, stay the same:
+   * the selected trials are read from, and added to, the store of the whole experiment.
+   *
+   * @throws IllegalArgumentException if the key has no such column, or a value names no trial of the experiment
+   */
+  public Experiment<C, K> selecting(String column, java.util.Collection<String> values) {
+    if (!keyColumns().contains(column)) {
+      throw new IllegalArgumentException(name + "'s trials have no '" + column + "' (their key columns: "
+          + String.join(", ", keyColumns()) + ")");
+    }
+    java.util.LinkedHashSet<String> known = new java.util.LinkedHashSet<>();
+    for (K k : trials) {
+      known.add(String.valueOf(TrialKeys.values(k).get(column)));
+    }
+    for (String v : values) {
+      if (!known.contains(v)) {
+        throw new IllegalArgumentException("'" + v + "' is not a " + column + " of " + name + " (its: "
+            + String.join(", ", known) + ")");
+      }
+    }
+    java.util.Set<String> wanted = java.util.Set.copyOf(values);
+    List<K> kept = trials.stream().filter(k -> wanted.contains(String.valueOf(TrialKeys.values(k).get(column))))
+        .toList();
+    return new Experiment<>(name, config, keyType, kept, trial, cost);
+  }
+
   /** An experiment keyed by the ready-made {@link TrialKey} (method, seed, fold). */
   public static <C extends Record> Experiment<C, TrialKey> of(String name, C config, List<TrialKey> trials,
       Trial<C, TrialKey> trial) {

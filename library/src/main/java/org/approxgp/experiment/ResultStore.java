@@ -17,8 +17,10 @@ import java.util.Map;
 /**
  * Append-only results file {@code <root>/<experiment>/<hash>.jsonl}, one complete JSON object per
  * line, plus the sidecar {@code <hash>.config.txt} holding the config's class and canonical
- * string. Each appended line is written whole and flushed under a lock, so a killed process
- * leaves at most one partial last line (no newline); {@link #open} drops such a line before appending. A
+ * string without its {@link Selects} components ({@link ConfigHash#storeCanonical}): configs that select
+ * different trials of one experiment share the store, and a run returns the rows of its own trials. Each
+ * appended line is written whole and flushed under a lock, so a killed process leaves at most one partial last
+ * line (no newline); {@link #open} drops such a line before appending. A
  * complete line that is not a row is never dropped: see {@link StoreCorruptException}. Rows are
  * in the {@link JsonRows} dialect. The store holds an exclusive {@link StoreLock} on
  * {@code <hash>.lock} from {@link #open} to {@link #close}, so a second run of the same experiment and
@@ -56,8 +58,8 @@ final class ResultStore implements AutoCloseable {
    * @throws StoreCorruptException if the file holds such a line and {@code repair} is false
    */
   static ResultStore open(Path root, String experiment, Record config, List<String> keyColumns, boolean repair) {
-    String canonical = ConfigHash.canonical(config);
-    String hash = ConfigHash.hash(config);
+    String canonical = ConfigHash.storeCanonical(config);
+    String hash = ConfigHash.storeHash(config);
     Path dir = root.resolve(experiment);
     Path file = dir.resolve(hash + StoreFiles.ROWS);
     Path sidecar = dir.resolve(hash + StoreFiles.SIDECAR);

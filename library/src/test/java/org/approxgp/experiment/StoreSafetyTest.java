@@ -95,6 +95,31 @@ class StoreSafetyTest {
     assertEquals(big, again.rows().get(0).get("text"));
   }
 
+  record Selecting(@Selects int seeds, double scale) {
+  }
+
+  private static Experiment<Selecting, TrialKey> selecting(int seeds, double scale) {
+    return Experiment.of("selecting", new Selecting(seeds, scale), Experiment.grid(List.of("a"), seeds, 1),
+        (c, k) -> ResultRow.builder().put("value", c.scale() * k.seed()).build());
+  }
+
+  @Test
+  void configsThatOnlySelectOtherTrialsShareTheStore() {
+    Results<TrialKey> three = runner().run(selecting(3, 2.0));
+    assertEquals(3, three.computed());
+    Results<TrialKey> five = runner().run(selecting(5, 2.0));
+    assertEquals(3, five.reused());
+    assertEquals(2, five.computed());
+    assertEquals(three.file(), five.file());
+    Results<TrialKey> two = runner().run(selecting(2, 2.0));
+    assertEquals(0, two.computed());
+    assertEquals(2, two.rows().size(), "only the selected trials come back");
+    assertEquals(five.rows().subList(0, 2), two.rows());
+    Results<TrialKey> scaled = runner().run(selecting(2, 3.0));
+    assertEquals(2, scaled.computed(), "a component without @Selects changes the store");
+    assertFalse(scaled.file().equals(two.file()));
+  }
+
   @Test
   void outputsResolvingToAStoreAreRecognised() throws IOException {
     Path file = runner().run(experiment()).file();

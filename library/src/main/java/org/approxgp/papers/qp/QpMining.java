@@ -11,6 +11,7 @@ import org.approxgp.data.NumpyLegacyRandom;
 import org.approxgp.data.Split;
 import org.approxgp.data.Splits;
 import org.approxgp.data.TargetKind;
+import org.approxgp.experiment.Selects;
 import org.approxgp.experiment.Experiment;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.ResultRow;
@@ -176,7 +177,7 @@ public final class QpMining {
    * @param methods  a subset of {@link #METHODS} ("qp" implies an EP fit, its starting point)
    * @param protocol how the experiment is run ({@link Protocol#clean()} unless said otherwise)
    */
-  public record Config(int seeds, List<String> methods, Protocol protocol) {
+  public record Config(@Selects int seeds, List<String> methods, Protocol protocol) {
     /** The clean protocol. */
     public Config(int seeds, List<String> methods) {
       this(seeds, methods, Protocol.clean());

@@ -15,6 +15,7 @@ import org.approxgp.data.Split;
 import org.approxgp.data.Splits;
 import org.approxgp.data.Standardizer;
 import org.approxgp.data.TargetKind;
+import org.approxgp.experiment.Selects;
 import org.approxgp.experiment.Experiment;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.ResultRow;
@@ -77,8 +78,8 @@ public final class QpTable1 {
    *     QP's sites (the exact gradient by implicit differentiation, {@link #qpGradient}); otherwise QP runs at EP's
    *     optimum (the issue's option). On Ionosphere the two differ by ~1e-6 in evidence.
    */
-  public record Config(List<String> datasets, List<String> methods, String kernel, int seeds, int folds,
-      boolean qpOptimized, Protocol protocol) {
+  public record Config(@Selects List<String> datasets, @Selects List<String> methods, String kernel,
+      @Selects int seeds, @Selects int folds, boolean qpOptimized, Protocol protocol) {
     /** The clean protocol. */
     public Config(List<String> datasets, List<String> methods, String kernel, int seeds, int folds,
         boolean qpOptimized) {

@@ -53,6 +53,23 @@ class QpTable1ReuseTest {
     assertEquals(0, QpTable1.pendingEpOptima());
   }
 
+  /**
+   * The config's data sets, methods, seeds and folds only select trials ({@code @Selects}): a trial's row is the
+   * same under a config that selects others, so such configs share one results store.
+   */
+  @Test
+  void selectingOtherTrialsChangesNoRowAndKeepsTheStore() {
+    QpTable1.Config other = new QpTable1.Config(List.of("crabs", "wine2"), List.of("ep"), "se-iso", 3, 5, false);
+    assertEquals(comparable(QpTable1.trial(CONFIG, key("ep", 1), false)),
+        comparable(QpTable1.trial(other, key("ep", 1), true)));
+    assertEquals(0, QpTable1.pendingEpOptima(), "a config without QP leaves no optimum behind");
+    assertEquals(org.approxgp.experiment.ConfigHash.storeHash(CONFIG),
+        org.approxgp.experiment.ConfigHash.storeHash(other));
+    QpTable1.Config ard = new QpTable1.Config(List.of("wine2"), List.of("ep", "qp"), "se-ard", 1, 2, false);
+    org.junit.jupiter.api.Assertions.assertNotEquals(org.approxgp.experiment.ConfigHash.storeHash(CONFIG),
+        org.approxgp.experiment.ConfigHash.storeHash(ard), "the kernel changes results: another store");
+  }
+
   @Test
   void anOptimumOfTheOtherProtocolIsNeverReused() {
     // the authors' NumPy folds hold other rows under the same data set, seed and fold number
