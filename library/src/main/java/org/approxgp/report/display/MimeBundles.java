@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.approxgp.report.Figures;
 import org.approxgp.report.Tables;
+import org.approxgp.report.ValueViews;
 import org.knowm.xchart.internal.chartpart.Chart;
 import tech.tablesaw.api.Table;
 
@@ -25,7 +26,10 @@ public final class MimeBundles {
   public static boolean supports(Class<?> c) {
     return Table.class.isAssignableFrom(c) || Chart.class.isAssignableFrom(c)
         || org.approxgp.model.FittedGp.class.isAssignableFrom(c)
-        || org.approxgp.inference.Posterior.class.isAssignableFrom(c);
+        || org.approxgp.inference.Posterior.class.isAssignableFrom(c)
+        || org.approxgp.kernel.Kernel.class.isAssignableFrom(c)
+        || c == double[].class || c == int[].class || c == long[].class
+        || (Record.class.isAssignableFrom(c) && c.getName().startsWith("org.approxgp."));
   }
 
   public static Optional<Map<String, String>> of(Object o) {
@@ -39,6 +43,17 @@ public final class MimeBundles {
     } else if (o instanceof org.approxgp.inference.Posterior p) {
       m.put(HTML, Tables.toHtml(org.approxgp.report.ModelViews.of(p)));
       m.put(TEXT, p.toString());
+    } else if (o instanceof org.approxgp.inference.Prediction p) {
+      m.put(HTML, Tables.toHtml(ValueViews.of(p)));
+      m.put(TEXT, ValueViews.text(p));
+    } else if (o instanceof org.approxgp.kernel.Kernel k) {
+      m.put(HTML, Tables.toHtml(ValueViews.of(k)));
+      m.put(TEXT, ValueViews.text(k));
+    } else if (o != null && (o instanceof double[] || o instanceof int[] || o instanceof long[])) {
+      m.put(TEXT, ValueViews.text(o));
+    } else if (o instanceof Record r && o.getClass().getName().startsWith("org.approxgp.")) {
+      m.put(HTML, Tables.toHtml(ValueViews.of(r)));
+      m.put(TEXT, ValueViews.text(r));
     } else if (o instanceof Chart<?, ?> c) {
       m.put(PNG, Figures.pngBase64(c));
       m.put(TEXT, "XChart " + c.getClass().getSimpleName() + ": " + c.getTitle());
