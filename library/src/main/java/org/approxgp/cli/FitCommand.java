@@ -58,6 +58,11 @@ final class FitCommand implements Callable<Integer> {
   @Option(names = "--power", paramLabel = "U", description = "power-ep: the power u in (0, 1] (default 0.8)")
   Double power;
 
+  @Option(names = "--power-ep-variant", paramLabel = "minka|appendix-c",
+      description = "power-ep: minka (default; fractional cavity, Minka 2004) or appendix-c (Qi & Guo appendix C,"
+          + " eq. 41-42: whole site removed, cavity tilted by t^u)")
+  String powerEpVariant;
+
   @Option(names = "--penalty", paramLabel = "C", description = "rep: the l1 penalty c >= 0 (default 20)")
   Double penalty;
 
@@ -108,7 +113,7 @@ final class FitCommand implements Callable<Integer> {
     Likelihood lik = Likelihoods.byName(likelihood, epsilon);
     InferenceMethod method;
     try {
-      method = Methods.configured(inference, power, penalty, negativeSites);
+      method = Methods.configured(inference, power, penalty, negativeSites, powerEpVariant);
     } catch (IllegalArgumentException e) {
       throw CliException.badInput(e.getMessage());
     }

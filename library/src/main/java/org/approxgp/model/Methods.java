@@ -90,7 +90,12 @@ public final class Methods {
    * differences (h = 1e-4 in log θ): the loop's R&amp;W eq. 5.27 form holds only at an EP fixed point.
    */
   public static InferenceMethod powerEp(double u, SiteLoop.Options options) {
-    PowerEp rule = PowerEp.of(u);
+    return powerEp(u, PowerEp.Variant.MINKA, options);
+  }
+
+  /** Power EP with power u and the given variant ({@link PowerEp.Variant}) in the site loop, named "power-ep". */
+  public static InferenceMethod powerEp(double u, PowerEp.Variant variant, SiteLoop.Options options) {
+    PowerEp rule = PowerEp.of(u, variant);
     SiteLoop.Options o = options.withGradient(false);
     return InferenceMethod.withNumericalGradient(
         InferenceMethod.of("power-ep", (pr, w) -> SiteLoop.run(pr, rule, o, w)), 1e-4);
@@ -121,6 +126,35 @@ public final class Methods {
    *     setting the method does not take
    */
   public static InferenceMethod configured(String name, Double power, Double penalty, String negativeSites) {
+    return configured(name, power, penalty, negativeSites, null);
+  }
+
+  /**
+   * {@link #configured(String, Double, Double, String)} with {@code powerEpVariant} "minka" (default) or
+   * "appendix-c" for "power-ep" only ({@link PowerEp.Variant}: Minka's fractional cavity, or Qi &amp; Guo
+   * appendix C eq. 41–42).
+   */
+  public static InferenceMethod configured(String name, Double power, Double penalty, String negativeSites,
+      String powerEpVariant) {
+    PowerEp.Variant variant = PowerEp.Variant.MINKA;
+    if (powerEpVariant != null) {
+      if (!name.equals("power-ep")) {
+        throw new IllegalArgumentException("--power-ep-variant applies to --inference power-ep only, not to " + name);
+      }
+      variant = switch (powerEpVariant) {
+        case "minka" -> PowerEp.Variant.MINKA;
+        case "appendix-c" -> PowerEp.Variant.APPENDIX_C;
+        default -> throw new IllegalArgumentException("--power-ep-variant must be minka or appendix-c, got '"
+            + powerEpVariant + "'");
+      };
+    }
+    if (variant != PowerEp.Variant.MINKA) {
+      configured(name, power, penalty, negativeSites, null); // validates the other settings
+      SiteLoop.NegativeSitePrecision policy = negativeSites == null || negativeSites.equals("keep")
+          ? SiteLoop.NegativeSitePrecision.KEEP : SiteLoop.NegativeSitePrecision.CLIP;
+      return powerEp(power == null ? DEFAULT_POWER : power, variant,
+          SiteLoop.Options.defaults().withNegativeSites(policy));
+    }
     if (!names().contains(name)) {
       throw new IllegalArgumentException("--inference: unknown inference method '" + name + "'; known: " + names());
     }
