@@ -59,12 +59,14 @@ import org.approxgp.special.Normal;
  * and large c costs three evaluations per update). A side that descends is searched by Brent's method
  * (golden section with parabolic steps, Brent 1973 ch. 5; tolerance 1e-6 on bλ) on [−0.9/λ, 0] or
  * [0, 100/λ]; the smallest value found wins, b = 0 unless strictly beaten. A non-finite G is +∞. Brent
- * finds a local minimum of its side only.
+ * finds a local minimum of its side only. With {@link Relaxation#NONNEGATIVE} (eq. 11: rᵢ a Gaussian, bᵢ ≥ 0)
+ * the side b &lt; 0 is neither probed nor searched; {@link Relaxation#SIGNED} is the search above.
  *
  * <p><b>Scale of c.</b> bᵢ is a precision, so the penalty c|bᵢ| (eq. 35) has the units of a variance of f: for a
  * likelihood that sees f only through its sign (the noisy step), REP with penalty c on the prior s K is REP with c/s
  * on K. The paper does not state its kernel amplitude, so its c = 10, 20 fix no scale here. (Eq. 4–5 penalise
- * c|ηᵢ|₁ instead, ηᵢ = (bᵢmᵢ, −bᵢ/2) the natural parameters of rᵢ, i.e. c|bᵢ|(|mᵢ| + ½); we follow eq. 35.) At EP's
+ * c|ηᵢ|₁ instead, ηᵢ = (bᵢmᵢ, −bᵢ/2) the natural parameters of rᵢ, i.e. c|bᵢ|(|mᵢ| + ½): {@link PenaltyForm#EQ4};
+ * the default follows eq. 35, {@link PenaltyForm#EQ35}.) At EP's
  * fixed point a site relaxes only if c &lt; |Q'(0)| (one-sided slopes), see the implementation notes §7.4.
  *
  * <p><b>Evidence.</b> {@link #logZ} is EP's tilted normaliser at the unrelaxed cavity: the evidence of a
@@ -85,6 +87,36 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     /** Site = projection / unrelaxed cavity (eq. 16 literally). */
     A
   }
+
+  /**
+   * Which relaxations the line search may choose. Eq. 11 parameterises rᵢ ∝ N(fᵢ | mᵢ, bᵢ), a Gaussian, so bᵢ ≥ 0
+   * ({@link #NONNEGATIVE}); the search as first written here also tries bᵢ &lt; 0 (a relaxation that widens the
+   * relaxed cavity, rᵢ = exp(|bᵢ|(f − mᵢ)²/2), admissible while the relaxed cavity stays proper): {@link #SIGNED}.
+   */
+  public enum Relaxation {
+    /** bᵢ ∈ [0, 100/λ] (eq. 11). */
+    NONNEGATIVE,
+    /** bᵢ ∈ [−0.9/λ, 100/λ] (today's search, bit for bit). */
+    SIGNED
+  }
+
+  /** The penalty of the relaxation in the line search. */
+  public enum PenaltyForm {
+    /** c |bᵢ| (appendix B, eq. 35). Default. */
+    EQ35,
+    /**
+     * c |ηᵢ|₁ (eq. 4–5), ηᵢ = (bᵢ mᵢ, −bᵢ/2) the natural parameters of rᵢ(f) ∝ exp(−½ bᵢ f² + bᵢ mᵢ f):
+     * c |bᵢ| (|mᵢ| + ½).
+     */
+    EQ4
+  }
+
+  /**
+   * The default {@link Relaxation}: {@link Relaxation#SIGNED}, today's search, so that no existing result
+   * (the REP paper's stores, pinned tests) moves; issue 27 asks for {@link Relaxation#NONNEGATIVE} (eq. 11),
+   * a one-line change here once those are regenerated.
+   */
+  public static final Relaxation DEFAULT_RELAXATION = Relaxation.SIGNED;
 
   /** Lower end of the bracket, in units of the cavity precision (b ≥ −0.9/λ). */
   public static final double MIN_RELATIVE_B = -0.9;
@@ -122,7 +154,16 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   private final Objective objective;
   private final SiteReading reading;
 
-  private RelaxedEp(double c, Objective objective, SiteReading reading) {
+  private final Relaxation relaxation;
+  private final PenaltyForm penaltyForm;
+
+  private RelaxedEp(double c, Objective objective, SiteReading reading, Relaxation relaxation,
+      PenaltyForm penaltyForm) {
+    if (relaxation == null || penaltyForm == null) {
+      throw new IllegalArgumentException("relaxation and penalty form must not be null");
+    }
+    this.relaxation = relaxation;
+    this.penaltyForm = penaltyForm;
     if (!(c >= 0) || Double.isNaN(c)) {
       throw new IllegalArgumentException("Relaxed EP needs a penalty c >= 0, got " + c);
     }
@@ -136,11 +177,26 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
 
   /** Relaxed EP with penalty c, the clean objective and reading B. */
   public static RelaxedEp of(double c) {
-    return new RelaxedEp(c, Objective.CLEAN, SiteReading.B);
+    return of(c, Objective.CLEAN, SiteReading.B);
   }
 
+  /** Relaxed EP with the default relaxation ({@link #DEFAULT_RELAXATION}) and penalty (eq. 35). */
   public static RelaxedEp of(double c, Objective objective, SiteReading reading) {
-    return new RelaxedEp(c, objective, reading);
+    return new RelaxedEp(c, objective, reading, DEFAULT_RELAXATION, PenaltyForm.EQ35);
+  }
+
+  /** Relaxed EP with every reading chosen. */
+  public static RelaxedEp of(double c, Objective objective, SiteReading reading, Relaxation relaxation,
+      PenaltyForm penaltyForm) {
+    return new RelaxedEp(c, objective, reading, relaxation, penaltyForm);
+  }
+
+  public Relaxation relaxation() {
+    return relaxation;
+  }
+
+  public PenaltyForm penaltyForm() {
+    return penaltyForm;
   }
 
   public double penalty() {
@@ -159,7 +215,9 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   public String name() {
     String cs = c == Math.rint(c) && Math.abs(c) < 1e15 ? Long.toString((long) c) : Double.toString(c);
     return "rep(c=" + cs + (objective == Objective.CLEAN ? "" : ", " + objective.name().toLowerCase(Locale.ROOT))
-        + (reading == SiteReading.B ? "" : ", reading " + reading) + ")";
+        + (reading == SiteReading.B ? "" : ", reading " + reading)
+        + (relaxation == DEFAULT_RELAXATION ? "" : ", " + relaxation.name().toLowerCase(Locale.ROOT))
+        + (penaltyForm == PenaltyForm.EQ35 ? "" : ", " + penaltyForm.name().toLowerCase(Locale.ROOT)) + ")";
   }
 
   @Override
@@ -201,7 +259,7 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     double g0 = objective(lik, y, cav, siteMean, 0);
     double probe = PROBE / lambda;
     boolean right = objective(lik, y, cav, siteMean, probe) < g0;
-    boolean left = objective(lik, y, cav, siteMean, -probe) < g0;
+    boolean left = relaxation == Relaxation.SIGNED && objective(lik, y, cav, siteMean, -probe) < g0;
     double best = 0;
     double gBest = g0;
     if (right) {
@@ -264,7 +322,7 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     } catch (ArithmeticException e) {
       return Double.POSITIVE_INFINITY;
     }
-    double g = q + c * Math.abs(b);
+    double g = q + (penaltyForm == PenaltyForm.EQ35 ? c * Math.abs(b) : c * Math.abs(b) * (Math.abs(siteMean) + 0.5));
     return Double.isFinite(g) ? g : Double.POSITIVE_INFINITY;
   }
 

@@ -136,6 +136,45 @@ public final class Methods {
    */
   public static InferenceMethod configured(String name, Double power, Double penalty, String negativeSites,
       String powerEpVariant) {
+    return configured(name, power, penalty, negativeSites, powerEpVariant, null, null);
+  }
+
+  /**
+   * {@link #configured(String, Double, Double, String, String)} with Relaxed EP's readings for "rep" only:
+   * {@code relaxation} "nonnegative" (bᵢ ≥ 0, eq. 11) or "signed" (bᵢ may be negative; the default,
+   * {@link RelaxedEp#DEFAULT_RELAXATION}), {@code penaltyForm} "eq35" (c|bᵢ|, default) or "eq4" (c|ηᵢ|₁).
+   */
+  public static InferenceMethod configured(String name, Double power, Double penalty, String negativeSites,
+      String powerEpVariant, String relaxation, String penaltyForm) {
+    if (relaxation != null || penaltyForm != null) {
+      if (!name.equals("rep")) {
+        throw new IllegalArgumentException((relaxation != null ? "--relaxation" : "--penalty-form")
+            + " applies to --inference rep only, not to " + name);
+      }
+      RelaxedEp.Relaxation rel = RelaxedEp.DEFAULT_RELAXATION;
+      if (relaxation != null) {
+        rel = switch (relaxation) {
+          case "nonnegative" -> RelaxedEp.Relaxation.NONNEGATIVE;
+          case "signed" -> RelaxedEp.Relaxation.SIGNED;
+          default -> throw new IllegalArgumentException("--relaxation must be nonnegative or signed, got '"
+              + relaxation + "'");
+        };
+      }
+      RelaxedEp.PenaltyForm form = RelaxedEp.PenaltyForm.EQ35;
+      if (penaltyForm != null) {
+        form = switch (penaltyForm) {
+          case "eq35" -> RelaxedEp.PenaltyForm.EQ35;
+          case "eq4" -> RelaxedEp.PenaltyForm.EQ4;
+          default -> throw new IllegalArgumentException("--penalty-form must be eq35 or eq4, got '" + penaltyForm
+              + "'");
+        };
+      }
+      configured(name, power, penalty, negativeSites, powerEpVariant, null, null); // validates the other settings
+      SiteLoop.NegativeSitePrecision policy = negativeSites == null || negativeSites.equals("keep")
+          ? SiteLoop.NegativeSitePrecision.KEEP : SiteLoop.NegativeSitePrecision.CLIP;
+      return relaxedEp(RelaxedEp.of(penalty == null ? DEFAULT_PENALTY : penalty, RelaxedEp.Objective.CLEAN,
+          RelaxedEp.SiteReading.B, rel, form), SiteLoop.Options.defaults().withNegativeSites(policy));
+    }
     PowerEp.Variant variant = PowerEp.Variant.MINKA;
     if (powerEpVariant != null) {
       if (!name.equals("power-ep")) {
