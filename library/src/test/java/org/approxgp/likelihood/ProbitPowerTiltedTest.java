@@ -14,8 +14,8 @@ import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link Probit#powerTilted} (u ≠ 1: {@link ProbitTilt}'s log-concave quadrature) and
- * {@link Probit#tiltedExpectedLogCdf} against the 40-digit mpmath tables in
+ * {@link Probit#powerTilted} (u ≠ 1: {@link ProbitTilt}'s log-concave quadrature) against the 40-digit mpmath
+ * tables in
  * {@code src/test/resources/likelihood/probit-power/} (made by {@code generate.py} there, by plain mpmath
  * quadrature of the defining integrals at 60 digits; header of each CSV). The tables reach cavity means ±1e6 and
  * variances 1e-8 … 1e6 (the reliability review's log Z = NaN at |m| ≳ 100 on the wrong side came from the
@@ -54,6 +54,31 @@ class ProbitPowerTiltedTest {
       }
     }
     return rows;
+  }
+
+  @Test
+  void powerTiltedTable() throws IOException {
+    List<double[]> rows = table("power-tilted.csv");
+    assertTrue(rows.size() >= 120, "rows: " + rows.size());
+    NoisyStepTest.MaxError lz = new NoisyStepTest.MaxError();
+    NoisyStepTest.MaxError mu = new NoisyStepTest.MaxError();
+    NoisyStepTest.MaxError var = new NoisyStepTest.MaxError();
+    for (double[] r : rows) {
+      double y = r[0];
+      double m = r[1];
+      double v = r[2];
+      double u = r[3];
+      TiltedMoments t = Probit.get().powerTilted(y, m, v, u);
+      String row = Arrays.toString(Arrays.copyOf(r, 4));
+      lz.add(r[4], t.logZ(), 1e-13 * Math.abs(r[4]) + 1e-15, row);
+      mu.add(r[5], t.mean(), 1e-13 * (Math.abs(m) + Math.abs(r[5] - m)) + 1e-10 * Math.sqrt(r[6]), row);
+      var.add(r[6], t.variance(), 1e-10 * r[6], row);
+    }
+    System.out.printf("probit power-tilted table (%d rows): max error / budget: log Z %.2e, mean %.2e,"
+        + " variance %.2e%n", rows.size(), lz.max, mu.max, var.max);
+    assertTrue(lz.max <= 1, "log Z: " + lz.max + " at " + lz.where);
+    assertTrue(mu.max <= 1, "mean: " + mu.max + " at " + mu.where);
+    assertTrue(var.max <= 1, "variance: " + var.max + " at " + var.where);
   }
 
   /** The reliability review's case, `approxgp tilted --likelihood probit --y 1 --cavity-mean 250 ... --power 0.5`. */
