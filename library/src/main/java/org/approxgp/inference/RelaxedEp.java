@@ -3,6 +3,7 @@ package org.approxgp.inference;
 import java.util.Locale;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.NoisyStep;
+import org.approxgp.likelihood.Probit;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.special.GaussHermite;
 import org.approxgp.special.Normal;
@@ -48,7 +49,8 @@ import org.approxgp.special.Normal;
  * ∂/∂u log ∫ N(f | h̃, λ̃) p(y | f)^u df at u = 1, computed here by a central difference of
  * {@link Likelihood#powerTilted} (step 1e-4; exact to O(1e-8) for a closed-form power-tilted, as the noisy
  * step's eq. 41), or, for a likelihood smooth in f, as E_N[p log p]/E_N[p] by 64-point Gauss–Hermite
- * ({@link NoisyStep}: the closed form above). So both objectives run for every likelihood; eq. 36's
+ * ({@link NoisyStep}: the closed form above; {@link Probit}: log-concave adaptive quadrature,
+ * {@link Probit#tiltedExpectedLogCdf}, since Gauss–Hermite fails at wide relaxed cavities). So both objectives run for every likelihood; eq. 36's
  * printed closed forms are the
  * noisy step's, and for other likelihoods only the clean form has a derivation behind it.
  *
@@ -328,7 +330,8 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
 
   /**
    * E₁ = E_p̂[log p(y | f)] for p̂ ∝ N(f | m, v) p(y | f) (class comment): closed form for the
-   * {@link NoisyStep} (eq. 36's first term); for a likelihood smooth in f
+   * {@link NoisyStep} (eq. 36's first term); for the {@link Probit} {@link Probit#tiltedExpectedLogCdf}
+   * (adaptive quadrature, accurate at every cavity variance); for another likelihood smooth in f
    * (no {@link Likelihood#breakpoints}) E_N[p log p]/E_N[p] by a 64-point Gauss–Hermite rule; otherwise
    * ∂/∂u log ∫ N p^u at u = 1 by a central difference of {@link Likelihood#powerTilted}.
    */
@@ -340,6 +343,11 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
       double z = eps + (1 - 2 * eps) * phi;
       double le = eps * Math.log(eps);
       return (((1 - eps) * Math.log1p(-eps) - le) * phi + le) / z;
+    }
+    if (lik instanceof Probit p) {
+      // log-concave quadrature in log space: 1e-12 relative at any cavity (64-point Gauss–Hermite, the
+      // generic path below, was 0.9% off at λ̃ = 25, 50% at 100 and lost E₁ entirely from λ̃ ≈ 1e3)
+      return p.tiltedExpectedLogCdf(y, m, v);
     }
     if (lik.breakpoints(y).length == 0) {
       double den = GH.expectNormal(m, v, f -> Math.exp(lik.logDensity(y, f).value()));

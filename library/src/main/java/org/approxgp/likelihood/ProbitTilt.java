@@ -39,6 +39,31 @@ final class ProbitTilt {
     return new TiltedMoments(Math.min(logZ, 0), m + r.mean(), r.variance());
   }
 
+  /** E_p̂[log Φ(y f)], p̂ ∝ N(f | m, v) Φ(y f) (class comment). */
+  static double tiltedExpectedLogCdf(double y, double m, double v) {
+    LogConcaveQuadrature.Result r = LogConcaveQuadrature.integrate(new Cached(new Power(y, m, v, 1, true)), 0,
+        new double[] {-m}, REL_TOL);
+    double logZ = Normal.logCdf(y * m / Math.sqrt(1 + v));
+    if (logZ > -LARGE_LOG_Z) {
+      double logI = r.logIntegral() - HALF_LOG_2PI - 0.5 * Math.log(v);
+      return -Math.exp(logI - logZ);
+    }
+    // far on the wrong side log I and log Z are both ≈ log Φ(y m) (−3.9e11 at y m = −9e5) and their difference
+    // would keep only ~1e-16 |log Z| absolute: form it from the two quadratures' own pieces instead,
+    // log I − log Z = [ℓ₁(δ₂) − ℓ₁(δ₁)] + Λ(y(m + δ₂)) + log(σ₂ ∫g₂ / (σ₁ ∫g₁)), δ the modes, ℓ₁ without Λ
+    Power p1 = new Power(y, m, v, 1, false);
+    LogConcaveQuadrature.Result r1 = LogConcaveQuadrature.integrate(new Cached(p1), 0, new double[] {-m}, REL_TOL);
+    double diff = p1.increment(r1.mode(), r.mode() - r1.mode()) + NegLog.value(y * (m + r.mode()))
+        + Math.log(r.scale() * r.mass() / (r1.scale() * r1.mass()));
+    return -Math.exp(diff);
+  }
+
+  /**
+   * Beyond |log Z| = {@value}, {@link #tiltedExpectedLogCdf} forms log I − log Z from the quadratures' pieces
+   * (the direct difference would lose more than 1e-13 relative).
+   */
+  static final double LARGE_LOG_Z = 100;
+
   /**
    * ℓ(δ) = −δ²/(2v) + u log Φ(y(m + δ)) [+ log(−log Φ(y(m + δ))) when {@code negLog}], with its derivatives
    * (log Φ' = r = φ/Φ, log Φ'' = −r (z + r), {@link Probit#zPlusRatio}).

@@ -14,8 +14,8 @@ import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link Probit#powerTilted} (u ≠ 1: {@link ProbitTilt}'s log-concave quadrature) against the 40-digit mpmath
- * tables in
+ * {@link Probit#powerTilted} (u ≠ 1: {@link ProbitTilt}'s log-concave quadrature) and
+ * {@link Probit#tiltedExpectedLogCdf} against the 40-digit mpmath tables in
  * {@code src/test/resources/likelihood/probit-power/} (made by {@code generate.py} there, by plain mpmath
  * quadrature of the defining integrals at 60 digits; header of each CSV). The tables reach cavity means ±1e6 and
  * variances 1e-8 … 1e6 (the reliability review's log Z = NaN at |m| ≳ 100 on the wrong side came from the
@@ -113,5 +113,24 @@ class ProbitPowerTiltedTest {
         }
       }
     }
+  }
+
+  @Test
+  void tiltedExpectedLogTable() throws IOException {
+    List<double[]> rows = table("tilted-expected-log.csv");
+    assertTrue(rows.size() >= 50, "rows: " + rows.size());
+    NoisyStepTest.MaxError e1 = new NoisyStepTest.MaxError();
+    NoisyStepTest.MaxError e0 = new NoisyStepTest.MaxError();
+    for (double[] r : rows) {
+      String row = Arrays.toString(Arrays.copyOf(r, 3));
+      double got = Probit.get().tiltedExpectedLogCdf(r[0], r[1], r[2]);
+      e1.add(r[4], got, 1e-10 * Math.abs(r[4]), row);
+      // the variational expectation E_N[log Φ] (VB's path, unchanged) at the same wide cavities
+      e0.add(r[3], Probit.get().variationalExpectation(r[0], r[1], r[2]).value(), 1e-10 * Math.abs(r[3]), row);
+    }
+    System.out.printf("probit E_p^[log Phi] and E_N[log Phi] table (%d rows): max error / budget %.2e, %.2e%n",
+        rows.size(), e1.max, e0.max);
+    assertTrue(e1.max <= 1, "E1: " + e1.max + " at " + e1.where);
+    assertTrue(e0.max <= 1, "E0: " + e0.max + " at " + e0.where);
   }
 }
