@@ -58,8 +58,21 @@ final class FitCommand implements Callable<Integer> {
   @Option(names = "--power", paramLabel = "U", description = "power-ep: the power u in (0, 1] (default 0.8)")
   Double power;
 
+  @Option(names = "--power-ep-variant", paramLabel = "minka|appendix-c",
+      description = "power-ep: minka (default; fractional cavity, Minka 2004) or appendix-c (Qi & Guo appendix C,"
+          + " eq. 41-42: whole site removed, cavity tilted by t^u)")
+  String powerEpVariant;
+
   @Option(names = "--penalty", paramLabel = "C", description = "rep: the l1 penalty c > 0 (default 20)")
   Double penalty;
+
+  @Option(names = "--relaxation", paramLabel = "nonnegative|signed",
+      description = "rep: relaxations b >= 0 only (eq. 11) or of either sign (default signed, today's search)")
+  String relaxation;
+
+  @Option(names = "--penalty-form", paramLabel = "eq35|eq4",
+      description = "rep: penalty c|b| (eq. 35, default) or c|eta|_1 = c|b|(|m| + 1/2) (eq. 4)")
+  String penaltyForm;
 
   @Option(names = "--negative-sites", paramLabel = "keep|clip",
       description = "EP family: keep negative site precisions or clip them to 0 (default clip for ep/qp, keep for"
@@ -108,7 +121,7 @@ final class FitCommand implements Callable<Integer> {
     Likelihood lik = Likelihoods.byName(likelihood, epsilon);
     InferenceMethod method;
     try {
-      method = Methods.configured(inference, power, penalty, negativeSites);
+      method = Methods.configured(inference, power, penalty, negativeSites, powerEpVariant, relaxation, penaltyForm);
     } catch (IllegalArgumentException e) {
       throw CliException.badInput(e.getMessage());
     }

@@ -33,29 +33,65 @@ import org.approxgp.likelihood.TiltedMoments;
  * not the R&amp;W eq. 5.27 form the loop computes (that form is exact only at an EP fixed point), so the
  * model layer learns hyperparameters with the central-difference wrapper
  * ({@code InferenceMethod.withNumericalGradient}).
+ *
+ * <p><b>Variants</b> ({@link Variant}). {@link Variant#MINKA} (default) is the rule above, Minka's fractional
+ * cavity. {@link Variant#APPENDIX_C} follows Qi &amp; Guo's appendix C as printed: Minka's (2001) EP updates
+ * (5.64)–(5.74) with (5.67) replaced by eq. 41 and v_i ← u v_i after (5.70) (eq. 42). Those updates remove the
+ * WHOLE site ((5.64): τ₋ = 1/Σᵢᵢ − τ̃ᵢ, ν₋ = μᵢ/Σᵢᵢ − ν̃ᵢ, EP's cavity), tilt it by tᵢ^u (eq. 41 is α of
+ * N(f | cavity) p(yᵢ | f)^u), match moments ((5.68)–(5.70) give the site of the power-tilted projection over the
+ * cavity: v = λ(1/(α h) − 1) is 1/(1/σ̂² − τ₋)) and scale the site variance by u with its mean kept (eq. 42),
+ * i.e. the site is (projection / cavity)^{1/u}: τ̃ = (1/σ̂² − τ₋)/u, ν̃ = (μ̂/σ̂² − ν₋)/u with the FULL cavity.
+ * Its site scale follows the same zeroth-moment match at that cavity q^{\i}: ∫ q^{\i} tᵢ^u = ∫ q^{\i} (sᵢ t̃ᵢ)^u,
+ * sᵢ^u = Ẑᵢ(u)/Dᵢ(u) with Dᵢ(w) = ∫ N(f | EP cavity) t̃ᵢ(f)^w df, and {@link #logZ} returns
+ * log sᵢ − log Cᵢ(1) = (1/u)(log Ẑᵢ(u) − log Dᵢ(u)) + log Dᵢ(1) (Cᵢ(1) = 1/Dᵢ(1)); again independent of the
+ * sites' normalisation. For u = 1 both variants are EP.
  */
 public final class PowerEp implements SiteUpdate<Void> {
-  private final double u;
 
-  private PowerEp(double u) {
+  /** Which cavity the power-tilted projection starts from (class comment). */
+  public enum Variant {
+    /** Minka (2004) §3: the fractional cavity q / t̃ᵢ^u. Default. */
+    MINKA,
+    /** Qi &amp; Guo appendix C, eq. 41–42: the whole site removed, q / t̃ᵢ, then tilted by tᵢ^u. */
+    APPENDIX_C
+  }
+
+  private final double u;
+  private final Variant variant;
+
+  private PowerEp(double u, Variant variant) {
     if (!(u > 0 && u <= 1)) {
       throw new IllegalArgumentException("Power EP needs a power u in (0, 1], got " + u);
     }
+    if (variant == null) {
+      throw new IllegalArgumentException("Power EP variant must not be null");
+    }
     this.u = u;
+    this.variant = variant;
   }
 
-  /** Power EP with power u ∈ (0, 1] (the paper's figures use 0.8). */
+  /** Power EP with power u ∈ (0, 1] (the paper's figures use 0.8), Minka's variant. */
   public static PowerEp of(double u) {
-    return new PowerEp(u);
+    return new PowerEp(u, Variant.MINKA);
+  }
+
+  /** Power EP with power u ∈ (0, 1] and the given variant. */
+  public static PowerEp of(double u, Variant variant) {
+    return new PowerEp(u, variant);
   }
 
   public double power() {
     return u;
   }
 
+  public Variant variant() {
+    return variant;
+  }
+
   @Override
   public String name() {
-    return "power-ep(u=" + (u == Math.rint(u) ? Long.toString((long) u) : Double.toString(u)) + ")";
+    return "power-ep(u=" + (u == Math.rint(u) ? Long.toString((long) u) : Double.toString(u))
+        + (variant == Variant.MINKA ? "" : ", appendix-c") + ")";
   }
 
   @Override
@@ -65,8 +101,9 @@ public final class PowerEp implements SiteUpdate<Void> {
 
   @Override
   public Cavity cavity(Void state, int i, double mean, double variance, double siteTau, double siteNu) {
-    // fractional cavity: τ₋ = 1/Σᵢᵢ − u τ̃ᵢ,  ν₋ = μᵢ/Σᵢᵢ − u ν̃ᵢ  (Minka 2004 §3)
-    if (u == 1) {
+    // fractional cavity: τ₋ = 1/Σᵢᵢ − u τ̃ᵢ,  ν₋ = μᵢ/Σᵢᵢ − u ν̃ᵢ  (Minka 2004 §3);
+    // appendix C: the whole site, τ₋ = 1/Σᵢᵢ − τ̃ᵢ (Minka 2001 eq. 5.64)
+    if (u == 1 || variant == Variant.APPENDIX_C) {
       return new Cavity(1.0 / variance - siteTau, mean / variance - siteNu);
     }
     return new Cavity(1.0 / variance - u * siteTau, mean / variance - u * siteNu);
@@ -100,7 +137,25 @@ public final class PowerEp implements SiteUpdate<Void> {
       throw new ArithmeticException("Power EP evidence: EP's cavity precision " + full.tau() + " at site " + i
           + " is not positive");
     }
+    if (variant == Variant.APPENDIX_C) {
+      // (1/u)(log Ẑ(u) − log D(u)) + log D(1), D(w) = ∫ N(f | cavity) t̃(f)^w df (class comment)
+      return (logZu - logD(full, siteTau, siteNu, u)) / u + logD(full, siteTau, siteNu, 1);
+    }
     return logZu / u + (logC(mean, variance, c) / u - logC(mean, variance, full));
+  }
+
+  /**
+   * log ∫ N(f | ν₋/τ₋, 1/τ₋) exp(w(−½ τ̃ f² + ν̃ f)) df = ½ log(τ₋/(τ₋ + w τ̃)) + ½ (ν₋ + w ν̃)²/(τ₋ + w τ̃)
+   * − ½ ν₋²/τ₋ (needs τ₋ + w τ̃ &gt; 0).
+   */
+  private static double logD(Cavity c, double siteTau, double siteNu, double w) {
+    double t = c.tau() + w * siteTau;
+    if (!(t > 0)) {
+      throw new ArithmeticException("Power EP evidence: cavity precision + " + w + " x site precision = " + t
+          + " is not positive");
+    }
+    double n = c.nu() + w * siteNu;
+    return -0.5 * Math.log1p(w * siteTau / c.tau()) + 0.5 * n * n / t - 0.5 * c.nu() * c.nu() / c.tau();
   }
 
   /** log ∫ N(f | μ, v) t̃(f)^{−w} df for the cavity (τ₋, ν₋) = (1/v − w τ̃, μ/v − w ν̃) (class comment). */
@@ -110,6 +165,7 @@ public final class PowerEp implements SiteUpdate<Void> {
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "PowerEp[u=%s]", u);
+    return variant == Variant.MINKA ? String.format(Locale.ROOT, "PowerEp[u=%s]", u)
+        : String.format(Locale.ROOT, "PowerEp[u=%s, %s]", u, variant);
   }
 }

@@ -90,7 +90,12 @@ public final class Methods {
    * differences (h = 1e-4 in log θ): the loop's R&amp;W eq. 5.27 form holds only at an EP fixed point.
    */
   public static InferenceMethod powerEp(double u, SiteLoop.Options options) {
-    PowerEp rule = PowerEp.of(u);
+    return powerEp(u, PowerEp.Variant.MINKA, options);
+  }
+
+  /** Power EP with power u and the given variant ({@link PowerEp.Variant}) in the site loop, named "power-ep". */
+  public static InferenceMethod powerEp(double u, PowerEp.Variant variant, SiteLoop.Options options) {
+    PowerEp rule = PowerEp.of(u, variant);
     SiteLoop.Options o = options.withGradient(false);
     return InferenceMethod.withNumericalGradient(
         InferenceMethod.of("power-ep", (pr, w) -> SiteLoop.run(pr, rule, o, w)), 1e-4);
@@ -121,6 +126,74 @@ public final class Methods {
    *     setting the method does not take
    */
   public static InferenceMethod configured(String name, Double power, Double penalty, String negativeSites) {
+    return configured(name, power, penalty, negativeSites, null);
+  }
+
+  /**
+   * {@link #configured(String, Double, Double, String)} with {@code powerEpVariant} "minka" (default) or
+   * "appendix-c" for "power-ep" only ({@link PowerEp.Variant}: Minka's fractional cavity, or Qi &amp; Guo
+   * appendix C eq. 41–42).
+   */
+  public static InferenceMethod configured(String name, Double power, Double penalty, String negativeSites,
+      String powerEpVariant) {
+    return configured(name, power, penalty, negativeSites, powerEpVariant, null, null);
+  }
+
+  /**
+   * {@link #configured(String, Double, Double, String, String)} with Relaxed EP's readings for "rep" only:
+   * {@code relaxation} "nonnegative" (bᵢ ≥ 0, eq. 11) or "signed" (bᵢ may be negative; the default,
+   * {@link RelaxedEp#DEFAULT_RELAXATION}), {@code penaltyForm} "eq35" (c|bᵢ|, default) or "eq4" (c|ηᵢ|₁).
+   */
+  public static InferenceMethod configured(String name, Double power, Double penalty, String negativeSites,
+      String powerEpVariant, String relaxation, String penaltyForm) {
+    if (relaxation != null || penaltyForm != null) {
+      if (!name.equals("rep")) {
+        throw new IllegalArgumentException((relaxation != null ? "--relaxation" : "--penalty-form")
+            + " applies to --inference rep only, not to " + name);
+      }
+      RelaxedEp.Relaxation rel = RelaxedEp.DEFAULT_RELAXATION;
+      if (relaxation != null) {
+        rel = switch (relaxation) {
+          case "nonnegative" -> RelaxedEp.Relaxation.NONNEGATIVE;
+          case "signed" -> RelaxedEp.Relaxation.SIGNED;
+          default -> throw new IllegalArgumentException("--relaxation must be nonnegative or signed, got '"
+              + relaxation + "'");
+        };
+      }
+      RelaxedEp.PenaltyForm form = RelaxedEp.PenaltyForm.EQ35;
+      if (penaltyForm != null) {
+        form = switch (penaltyForm) {
+          case "eq35" -> RelaxedEp.PenaltyForm.EQ35;
+          case "eq4" -> RelaxedEp.PenaltyForm.EQ4;
+          default -> throw new IllegalArgumentException("--penalty-form must be eq35 or eq4, got '" + penaltyForm
+              + "'");
+        };
+      }
+      configured(name, power, penalty, negativeSites, powerEpVariant, null, null); // validates the other settings
+      SiteLoop.NegativeSitePrecision policy = negativeSites == null || negativeSites.equals("keep")
+          ? SiteLoop.NegativeSitePrecision.KEEP : SiteLoop.NegativeSitePrecision.CLIP;
+      return relaxedEp(RelaxedEp.of(penalty == null ? DEFAULT_PENALTY : penalty, RelaxedEp.Objective.CLEAN,
+          RelaxedEp.SiteReading.B, rel, form), SiteLoop.Options.defaults().withNegativeSites(policy));
+    }
+    PowerEp.Variant variant = PowerEp.Variant.MINKA;
+    if (powerEpVariant != null) {
+      if (!name.equals("power-ep")) {
+        throw new IllegalArgumentException("--power-ep-variant applies to --inference power-ep only, not to " + name);
+      }
+      variant = switch (powerEpVariant) {
+        case "minka" -> PowerEp.Variant.MINKA;
+        case "appendix-c" -> PowerEp.Variant.APPENDIX_C;
+        default -> throw new IllegalArgumentException("--power-ep-variant must be minka or appendix-c, got '"
+            + powerEpVariant + "'");
+      };
+    }
+    if (variant != PowerEp.Variant.MINKA) {
+      configured(name, power, penalty, negativeSites, null); // validates the other settings
+      SiteLoop.NegativeSitePrecision policy = negativeSites == null || negativeSites.equals("keep")
+          ? SiteLoop.NegativeSitePrecision.KEEP : SiteLoop.NegativeSitePrecision.CLIP;
+      return powerEp(power == null ? DEFAULT_POWER : power, variant,
+          SiteLoop.Options.defaults().withNegativeSites(policy));
+    }
     if (!names().contains(name)) {
       throw new IllegalArgumentException("--inference: unknown inference method '" + name + "'; known: " + names());
     }

@@ -134,6 +134,28 @@ public final class Normal {
   }
 
   /**
+   * log Φ(z + dz) − log Φ(z), without the cancellation of two large values of log Φ: for z and z + dz
+   * below −1 (where log Φ(z) = log(½ erfcx(−z/√2)) − z²/2, A&amp;S 7.1.2) as
+   * log(erfcx(−(z + dz)/√2) / erfcx(−z/√2)) − dz (z + dz/2), whose two parts are each accurate to a few ulps
+   * of themselves; otherwise log Φ(z + dz) − log Φ(z) (both of magnitude below about 1.9 + |dz|(|z| + |dz|)).
+   * At z = −1e6 the plain difference of log Φ values of size 5e11 would lose 11 digits of a unit increment.
+   *
+   * @param z argument
+   * @param dz increment
+   * @return log Φ(z + dz) − log Φ(z)
+   */
+  public static double logCdfIncrement(double z, double dz) {
+    if (dz == 0) {
+      return 0;
+    }
+    double z1 = z + dz;
+    if (z < -1.0 && z1 < -1.0) {
+      return Math.log(Erf.erfcx(-z1 * INV_SQRT2) / Erf.erfcx(-z * INV_SQRT2)) - dz * (z + 0.5 * dz);
+    }
+    return logCdf(z1) - logCdf(z);
+  }
+
+  /**
    * log(1 − Φ(z)) = log Φ(−z).
    *
    * @param z argument

@@ -141,6 +141,28 @@ class TiltedCommandTest {
     }
   }
 
+  /**
+   * The reliability review's probit case, --cavity-mean ±250 --cavity-variance 1 --power 0.5 for both labels:
+   * log Z was NaN on the wrong side (y m &lt; 0); now the 40-digit mpmath values of
+   * likelihood/probit-power/power-tilted.csv, and log Z ≈ 0 on the right side.
+   */
+  @Test
+  void probitPowerTiltedFarFromTheBoundary() {
+    for (String y : new String[] {"1", "-1"}) {
+      for (String m : new String[] {"250", "-250"}) {
+        String json = run("tilted", "--likelihood", "probit", "--y", y, "--cavity-mean", m, "--cavity-variance", "1",
+            "--power", "0.5");
+        boolean wrongSide = Double.parseDouble(y) * Double.parseDouble(m) < 0;
+        double mean = Double.parseDouble(m) * (wrongSide ? 166.6646667386614831331751656168158075046 / 250 : 1);
+        assertEquals(wrongSide ? -10419.88687539187614569255713395404244253 : 0, field(json, "log_z"),
+            1e-13 * 10419.9, json);
+        assertEquals(mean, field(json, "mean"), 1e-13 * 250, json);
+        assertEquals(wrongSide ? 0.6666746658027703336048406470774660474108 : 1, field(json, "variance_ep"), 1e-10,
+            json);
+      }
+    }
+  }
+
   /** --power 1 (explicit) is the plain tilted output plus the power field. */
   @Test
   void powerOneIsTheTiltedDistribution() {
