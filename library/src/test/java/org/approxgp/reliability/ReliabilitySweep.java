@@ -700,31 +700,56 @@ public final class ReliabilitySweep {
   }
 
   /**
-   * What each known kind of typed failure means (a key is a prefix of {@link #kind}); the summary table prints it
-   * beside the count.
+   * What each known kind of typed failure means, by method (a key is "method" + tab + a prefix of {@link #kind});
+   * the summary table prints it beside the count. The diagnoses were made on the failing fits of the sweep (the
+   * issue 22 report) with the power-tilted moments checked against a closed form
+   * ({@code PoissonSquareLinkTest.powerTiltedMatchesTheKummerClosedForm}).
    */
   static final Map<String, String> EXPLANATIONS = new LinkedHashMap<>();
 
+  private static final String NOT_PD = "the posterior covariance is not positive definite: site precision # makes the "
+      + "marginal variance";
+  private static final String IMPROPER = "cavity (τ₋, ν₋) = (#, #) at the final posterior is improper: the log "
+      + "evidence is undefined";
+
   static {
-    EXPLANATIONS.put("the posterior covariance is not positive definite: site precision # makes the marginal variance",
-        "Power EP (u < 1), undamped: the new marginal precision is (1/σ̂² − (1 − u)/Σᵢᵢ)/u, negative when the "
-        + "power-tilted variance σ̂² exceeds Σᵢᵢ/(1 − u) — a bimodal tilted distribution (Poisson square link near "
-        + "f = 0, noisy step) has no proper Power EP update there; EP (u = 1) cannot hit it. Maths of the undamped "
-        + "update, not a numerical defect; cure: damping or a step that keeps Σ positive definite (SiteLoop)");
-    EXPLANATIONS.put("cavity (τ₋, ν₋) = (#, #) at the final posterior is improper: the log evidence is undefined",
-        "the loop converged, but EP's full cavity 1/Σᵢᵢ − τ̃ᵢ at a kept negative site is improper; the Power EP/REP "
-        + "evidence formula goes through it although the evidence itself (log ∫ p Πt̃ + Σ sᵢ) is defined "
-        + "(REP: its logZ is EP's tilted normaliser at that cavity, which is undefined) — a limitation of the "
-        + "evidence route in SiteLoop.logEvidence/PowerEp.logZ, see the report");
+    EXPLANATIONS.put("power-ep\t" + NOT_PD, "maths of the undamped update: Power EP's new marginal precision is "
+        + "(1/σ̂² − (1 − u)/Σᵢᵢ)/u, negative when the power-tilted variance σ̂² exceeds Σᵢᵢ/(1 − u); a bimodal "
+        + "power-tilted distribution (Poisson square link with the marginal near f = 0 and y ≥ 1; the noisy step) does "
+        + "that, the moments are right (checked against a closed form). EP (u = 1: 1/σ̂² > 0) cannot hit it. Cure in "
+        + "SiteLoop: a per-site step limit (or damping) that keeps Σ positive definite");
+    EXPLANATIONS.put("rep\t" + NOT_PD, "maths of site reading B: the site is the projection over the relaxed cavity, "
+        + "so the new marginal precision is 1/σ̂² − bᵢ, negative when the relaxation bᵢ (up to 100/λ) exceeds the "
+        + "tilted precision; reading A (1/σ̂² > 0) cannot hit it. Cure in SiteLoop/RelaxedEp: bound bᵢ < 1/σ̂² or "
+        + "limit the step");
+    EXPLANATIONS.put("power-ep\t" + IMPROPER, "a site whose cavity went improper (kept negative sites) is skipped, "
+        + "i.e. frozen, and the loop 'converges' with it frozen; the evidence needs that cavity: its scale "
+        + "∫ N(f | μᵢ, Σᵢᵢ) t̃ᵢ(f)^{−u} df diverges. Part is the evidence route only: SiteLoop checks EP's full cavity "
+        + "although Power EP's evidence needs only the u-cavity (see the report); for the Poisson square link the "
+        + "product ∫ q (p/t̃)^u is finite when τ₋ + 2u > 0, which the (mean, variance) likelihood API cannot express");
+    EXPLANATIONS.put("rep\t" + IMPROPER, "a site whose EP cavity went improper (kept negative sites) is skipped, "
+        + "i.e. frozen, and the loop 'converges' with it frozen; REP's evidence is EP's at its sites, whose "
+        + "tilted normaliser needs that cavity (∫ N(f | μᵢ, Σᵢᵢ) t̃ᵢ(f)^{−1} df diverges). Maths of kept negative "
+        + "sites; for the Poisson square link ∫ q p/t̃ is finite when τ₋ + 2 > 0, which the (mean, variance) "
+        + "likelihood API cannot express");
   }
 
-  static String explain(String kind) {
+  static String explain(String method, String kind) {
+    String inner = kind;
+    String prefix = "";
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("^numerical gradient: inference at θ# [-+±] h failed: ")
+        .matcher(kind);
+    if (m.find()) {
+      inner = kind.substring(m.end());
+      prefix = "the central-difference gradient's inference at θ ± h (one log θⱼ moved by 1e-4) failed: ";
+    }
     for (Map.Entry<String, String> e : EXPLANATIONS.entrySet()) {
-      if (kind.startsWith(e.getKey())) {
-        return e.getValue();
+      String[] k = e.getKey().split("\t", 2);
+      if (k[0].equals(method) && inner.startsWith(k[1])) {
+        return prefix + e.getValue();
       }
     }
-    return "unexplained";
+    return prefix + "unexplained";
   }
 
   /**
@@ -785,7 +810,7 @@ public final class ReliabilitySweep {
         StringBuilder ks = new StringBuilder();
         for (Map.Entry<String, Long> kc : kinds.getOrDefault(e.getKey(), Map.of()).entrySet()) {
           ks.append(ks.length() == 0 ? "" : "<br>").append(kc.getValue()).append(" × `").append(kc.getKey())
-              .append("`: ").append(explain(kc.getKey()));
+              .append("`: ").append(explain(k[0], kc.getKey()));
         }
         sb.append("| ").append(k[0]).append(" | ").append(k[1]).append(" | ").append(c.fits).append(" | ")
             .append(c.converged).append(" | ").append(c.notConverged).append(" | ").append(c.typed).append(" | ")
