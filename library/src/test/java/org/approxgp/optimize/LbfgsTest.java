@@ -85,9 +85,9 @@ class LbfgsTest {
   }
 
   /**
-   * A negative objective: liblbfgs' relative-decrease test (f_{k−1} − f_k)/f_k &lt; δ is met at once when f_k &lt; 0;
-   * the facade's test divides by |f_k|, so Rosenbrock − 1000 is minimised like Rosenbrock, and the progress
-   * callback sees every iteration.
+   * A negative objective: a relative-decrease test (f_{k−1} − f_k)/f_k &lt; δ would be met at once when f_k &lt; 0
+   * (liblbfgs' was); this one divides by max(|f_{k−1}|, |f_k|), so Rosenbrock − 1000 is minimised like
+   * Rosenbrock, and the progress callback sees every iteration.
    */
   @Test
   void negativeObjectiveIsMinimisedToo() {
