@@ -23,8 +23,8 @@ package org.approxgp.optimize;
  *
  * <p><b>Flat f.</b> Near a minimiser φ changes by a few rounding errors and its comparisons are noise: a trial
  * that looks higher by an ulp sends case 1 interpolation towards 0 and the search stalls. So a step is also
- * accepted when it meets the approximate Wolfe conditions of Hager &amp; Zhang (SIAM J. Optim. 16, 2005, eq. 4.1
- * with their ε): φ(α) ≤ φ(0) + ε|φ(0)| with ε = {@value #APPROX_EPS} (a few thousand ulps), and
+ * accepted when φ is flat to within its rounding, |φ(α) − φ(0)| ≤ ε|φ(0)| with ε = {@value #APPROX_EPS} (a few
+ * thousand ulps), and the approximate Wolfe conditions of Hager &amp; Zhang (SIAM J. Optim. 16, 2005, eq. 4.1) hold:
  * η φ'(0) ≤ φ'(α) ≤ (2μ − 1) φ'(0) — the derivative form of sufficient decrease, exact for a quadratic and
  * immune to rounding in φ.
  *
@@ -117,7 +117,7 @@ final class MoreThuente {
       if (f <= ftest && Math.abs(g) <= -ETA * g0) {
         return new Outcome(stp, f, true, smallest, evals, "");
       }
-      if (f <= f0 + APPROX_EPS * Math.abs(f0) && ETA * g0 <= g && g <= (2 * MU - 1) * g0) {
+      if (Math.abs(f - f0) <= APPROX_EPS * Math.abs(f0) && ETA * g0 <= g && g <= (2 * MU - 1) * g0) {
         // Hager–Zhang's approximate Wolfe conditions: f is flat to within its rounding, the slope says the step
         // went about as far as a quadratic's minimiser
         return new Outcome(stp, f, true, smallest, evals, "");
