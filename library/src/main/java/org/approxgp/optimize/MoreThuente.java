@@ -179,7 +179,9 @@ final class MoreThuente {
         return fail(stx, fx, smallest, evals, "rounding errors prevent progress");
       }
     }
-    throw new AssertionError("unreachable");
+    // the cap reached on a trial where f failed
+    return fail(stx, fx, smallest, MAX_EVALUATIONS,
+        "evaluation cap " + MAX_EVALUATIONS + ", f fails at the last trial");
   }
 
   private static Outcome fail(double stx, double fx, double smallest, int evals, String why) {

@@ -178,4 +178,20 @@ class LbfgsTest {
     assertTrue(o.wolfe(), o.toString());
     assertTrue(o.step() > 0 && o.step() <= 0.5, o.toString());
   }
+
+  /** f fails at every positive step: the search ends (no exception) with step 0 after its evaluation cap. */
+  @Test
+  void moreThuenteEndsWhenFFailsEverywhere() {
+    MoreThuente.Outcome o = MoreThuente.search((a, d) -> Double.NaN, 1, -1, 1, 1e10);
+    assertFalse(o.wolfe(), o.toString());
+    assertEquals(0, o.step());
+    assertEquals(MoreThuente.MAX_EVALUATIONS, o.evaluations(), o.toString());
+    Lbfgs.Result r = Lbfgs.minimize((x, g) -> {
+      g[0] = -1;
+      return x[0] > 0 ? Double.NaN : -x[0];
+    }, new double[] {0}, Lbfgs.Settings.paper());
+    assertFalse(r.converged());
+    assertTrue(r.status().startsWith("LINE_SEARCH_FAILED"), r.status());
+    assertEquals(0.0, r.x()[0]);
+  }
 }
