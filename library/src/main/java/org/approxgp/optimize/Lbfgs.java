@@ -47,7 +47,9 @@ import java.util.List;
  *   two consecutive iterations (the QP paper's 1e-9 rule; two so that one short step does not end the run). An
  *   iteration whose line search fails counts with the decrease of its lowest trial point: an objective that is
  *   noisy (an inference converged to 1e-6, a central-difference gradient) stops falling at its noise level,
- *   and after a small decrease that is convergence in the paper's sense, not a failure;</li>
+ *   and after a small decrease that is convergence in the paper's sense, not a failure. So is a failure whose
+ *   smallest backtracking step changed f by more than {@value #NOISE_FACTOR}·|α φ'(0)| (noise; a gradient of the
+ *   wrong sign would show f rising by ≈ |α φ'(0)| and stays {@link Status#LINE_SEARCH_FAILED});</li>
  *   <li>{@link Status#MAX_ITERATIONS}: the iteration cap.</li>
  * </ol>
  */
@@ -57,6 +59,8 @@ public final class Lbfgs {
   static final double CURVATURE_EPS = 1e-10;
   /** Halvings of the backtracking fallback at most (the loop ends earlier when the point stops moving). */
   static final int MAX_BACKTRACKS = 60;
+  /** A failed search whose smallest step changed f by more than this × |α φ'(0)| has met noise in f. */
+  static final double NOISE_FACTOR = 10;
 
   /**
    * @param maxIterations iteration cap (QP paper: 1000)
@@ -164,6 +168,7 @@ public final class Lbfgs {
     double fx;
     int evals;
     double lowestTried; // the lowest f among this iteration's trial points
+    boolean noisy; // this iteration's backtracking ended in noise (see lineSearch)
 
     Run(Objective f, double[] x0, double[] lower, double[] upper, Settings settings) {
       this.f = f;
@@ -216,10 +221,11 @@ public final class Lbfgs {
         Trial t = iterate();
         if (t.failure != null) {
           // no step was accepted: the decrease this iteration offers is at most that of the lowest trial point;
-          // below the tolerance it counts as a small decrease (f has stopped falling at its noise level)
+          // below the tolerance it counts as a small decrease (f has stopped falling at its noise level), and
+          // ends the run after a small decrease or when the smallest steps show f's noise
           double rel = (fx - lowestTried) / Math.max(Math.max(Math.abs(fx), Math.abs(lowestTried)), Double.MIN_NORMAL);
           if (settings.relativeFunctionTolerance() > 0 && !(rel >= settings.relativeFunctionTolerance())
-              && small >= 1) {
+              && (small >= 1 || noisy)) {
             return result(k, Status.CONVERGED_FUNCTION, "");
           }
           return result(k, Status.LINE_SEARCH_FAILED, t.failure);
@@ -238,6 +244,7 @@ public final class Lbfgs {
     /** One step from x: the direction, the line search and its fallbacks. */
     Trial iterate() {
       lowestTried = Double.POSITIVE_INFINITY;
+      noisy = false;
       String why = null;
       for (int attempt = 0; attempt < 2; attempt++) {
         double[] d = direction();
@@ -360,6 +367,18 @@ public final class Lbfgs {
         if (t.f <= fx + MoreThuente.MU * a * g0) {
           return t;
         }
+        tried.add(t);
+      }
+      // at the smallest step evaluated f differs from f(x) by far more than the first-order change |α φ'(0)|:
+      // what is left is noise in f, not a gradient that points the wrong way (f rising by ≈ |α φ'(0)|)
+      Trial last = null;
+      for (Trial t : tried) {
+        if (Double.isFinite(t.f) && (last == null || t.step < last.step)) {
+          last = t;
+        }
+      }
+      if (last != null && Math.abs(last.f - fx) > NOISE_FACTOR * last.step * -g0) {
+        noisy = true;
       }
       return Trial.failed(o.why() + "; backtracking found no decrease");
     }

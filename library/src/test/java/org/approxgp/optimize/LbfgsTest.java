@@ -194,4 +194,25 @@ class LbfgsTest {
     assertTrue(r.status().startsWith("LINE_SEARCH_FAILED"), r.status());
     assertEquals(0.0, r.x()[0]);
   }
+
+  /**
+   * An objective with noise of 1e-7 in f (as an inference converged to a tolerance) and an exact gradient: the
+   * line search meets the noise floor before the gradient test; the run ends CONVERGED_FUNCTION near the
+   * minimum, not LINE_SEARCH_FAILED.
+   */
+  @Test
+  void noisyObjectiveEndsConvergedAtItsNoiseFloor() {
+    Objective f = (x, g) -> {
+      g[0] = 2 * (x[0] - 1);
+      g[1] = 20 * (x[1] + 2);
+      // deterministic noise in [−1e-7, 1e-7] from the bits of x
+      long h = Double.doubleToLongBits(x[0]) * 0x9E3779B97F4A7C15L ^ Double.doubleToLongBits(x[1]);
+      double noise = 1e-7 * ((h >>> 11) * 0x1.0p-53 * 2 - 1);
+      return 100 + (x[0] - 1) * (x[0] - 1) + 10 * (x[1] + 2) * (x[1] + 2) + noise;
+    };
+    Lbfgs.Result r = Lbfgs.minimize(f, new double[] {3, 1}, Lbfgs.Settings.paper());
+    assertTrue(r.converged(), r.status());
+    assertEquals(1.0, r.x()[0], 2e-3, r.status());
+    assertEquals(-2.0, r.x()[1], 2e-3, r.status());
+  }
 }
