@@ -1,8 +1,9 @@
 /**
- * Optimisers without GP semantics: an L-BFGS facade over lbfgs4j (a port of Okazaki's liblbfgs,
- * Nocedal 1980 / Liu &amp; Nocedal 1989, Moré–Thuente line search) with the QP paper's stopping rule
- * (relative function decrease 1e-9, at most 1000 iterations; Zhang et al. 2020 §6) and optional box
- * bounds enforced by an exact-inside, quadratic-outside penalty; and Adam (Kingma &amp; Ba 2015) for
- * stochastic gradients.
+ * Optimisers without GP semantics: L-BFGS with box bounds ({@link org.approxgp.optimize.Lbfgs}: the two-loop
+ * recursion of Nocedal &amp; Wright 2006 Alg. 7.4/7.5, an active-set projected variant in the spirit of L-BFGS-B,
+ * Byrd, Lu, Nocedal &amp; Zhu 1995) with its own Moré–Thuente strong-Wolfe line search
+ * ({@link org.approxgp.optimize.MoreThuente}, Moré &amp; Thuente 1994) that backs off from points where f fails,
+ * the QP paper's stopping rule (relative function decrease 1e-9, at most 1000 iterations; Zhang et al. 2020 §6)
+ * beside a projected-gradient test; and Adam (Kingma &amp; Ba 2015) for stochastic gradients.
  */
 package org.approxgp.optimize;

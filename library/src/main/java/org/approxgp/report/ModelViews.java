@@ -41,7 +41,7 @@ public final class ModelViews {
           + String.format(Locale.ROOT, "%.4g", Math.exp(Arrays.stream(theta, 0, theta.length - 1).average().orElse(0))));
       it.append(f.iterations());
       conv.append(f.converged());
-      status.append(f.optimized() ? f.optimizerStatus().replace("LBFGS_", "").replace("LBFGSERR_", "") : "fixed θ");
+      status.append(f.optimized() ? f.optimizerStatus() : "fixed θ");
       diag.append(describe(f.posterior().diagnostics()) + (f.activeBounds().isEmpty() ? "" : "; at bound: " + f.activeBounds()));
       sec.append(Math.round(f.seconds() * 100) / 100.0);
     });

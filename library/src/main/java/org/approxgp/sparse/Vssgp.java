@@ -296,8 +296,8 @@ public final class Vssgp {
 
   /**
    * Full batch: L-BFGS on −L* over the leading {@link #offMuA} entries of p (q(ω) and the hyperparameters), q(a)
-   * set to its optimum at every evaluation; relative-decrease tolerance 1e-9, gradient tolerance 1e-6 (liblbfgs'
-   * ε, relative to max(1, ‖x‖)), memory 20. Two starts that differ only in the initial frequency variance: the
+   * set to its optimum at every evaluation; relative-decrease tolerance 1e-9, gradient tolerance 1e-6 (on the
+   * ∞-norm of the gradient, relative to max(1, |L*|); see {@link Lbfgs}), memory 20. Two starts that differ only in the initial frequency variance: the
    * options' s₀ and the prior's, 1 (one start if s₀ = 1); the one with the higher final bound is kept, and its
    * iterates are then replayed to the listener and snapshots. The bound has distinct local optima that the start
    * selects: on a 1-d sine (400 rows, m = 10) s₀ = 0.01 reaches bound +279 (test RMSE at the noise level) and
@@ -377,8 +377,8 @@ public final class Vssgp {
     });
     run.x = r.x();
     run.bound = -r.value();
-    // the reported iterates end at the returned point (liblbfgs may end on a failed line search after its last
-    // iteration; Lbfgs then returns the best point seen)
+    // the reported iterates end at the returned point (a run that ends before its first iteration reports
+    // none)
     if (run.iterates.isEmpty() || !Arrays.equals(run.iterates.get(run.iterates.size() - 1), run.x)) {
       run.iterates.add(run.x.clone());
       run.values.add(run.bound);

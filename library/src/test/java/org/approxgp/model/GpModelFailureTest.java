@@ -53,8 +53,8 @@ class GpModelFailureTest {
 
   /**
    * The failure is swallowed and the fit returns the best posterior it evaluated. (What the optimiser
-   * does after the back-off is lbfgs4j's business: today its line search stops there with a rounding
-   * error, so the fit ends at the best point so far; this test does not depend on that.)
+   * does after the back-off is Lbfgs's business: its line search shrinks the step and goes on; this test
+   * does not depend on that.)
    */
   @Test
   void inferenceExceptionAtATrialPointMakesTheLineSearchBackOff() {
