@@ -10,8 +10,10 @@ import java.util.Arrays;
  * full data; here each estimate draws a few partitions, so a window mean carries sampling noise that no relative
  * tolerance below it can see through, and the rule asks whether the gain is distinguishable from that noise: with
  * Δ = L̄_k − L̄_{k−H} the gain over the last H = {@value #HISTORY} windows and se(Δ) = √(se_k² + se_{k−H}²), the run
- * has converged when |Δ| &lt; tolerance · |L̄_k| + 2 se(Δ) — the smoothed bound has stopped rising by more than the
- * relative tolerance or by more than its noise over H windows — after at least {@value #MIN_WINDOWS} windows. It
+ * has converged when |Δ| &lt; tolerance · |L̄_k| + 2 se(Δ) at the end of H consecutive windows — the smoothed
+ * bound has stopped rising by more than the relative tolerance or by more than its noise (asking it H times in a
+ * row, as ADVI looks at a buffer of relative changes, keeps one lucky window from stopping a run that still
+ * moves) — and at least {@value #MIN_WINDOWS} windows are done. It
  * is flagged as diverging when Δ &lt; −(tolerance · |L̄_k| + 2 se(Δ)): the smoothed bound fell by more than both.
  *
  * <p>Holds the trace of every estimate (the summary carries it). Mutable, single-threaded.
@@ -41,6 +43,7 @@ public final class BoundMonitor {
   private final double[] means = new double[HISTORY + 1];
   private final double[] variances = new double[HISTORY + 1]; // squared standard errors of the window means
   private int windows;
+  private int settled; // consecutive windows at whose end |Δ| was below the threshold
 
   /**
    * @param window iterations per window of the smoothed bound (≥ 2)
@@ -73,6 +76,7 @@ public final class BoundMonitor {
       means[0] = mean;
       variances[0] = var / window;
       windows++;
+      settled = windows > HISTORY && Math.abs(gain()) < threshold() ? settled + 1 : 0;
     }
   }
 
@@ -89,7 +93,7 @@ public final class BoundMonitor {
 
   /** Whether the smoothed bound has settled (class comment). */
   public boolean converged() {
-    return windows >= Math.max(MIN_WINDOWS, HISTORY + 1) && Math.abs(gain()) < threshold();
+    return windows >= MIN_WINDOWS && settled >= HISTORY;
   }
 
   /** Whether the smoothed bound fell by more than the tolerance and its noise (class comment). */
