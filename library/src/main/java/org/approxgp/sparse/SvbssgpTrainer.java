@@ -147,6 +147,25 @@ final class SvbssgpTrainer {
   double step() {
     int iter = iteration + 1;
     double rho = options.naturalStep().at(iter);
+    double elbo = estimate(rng, normal);
+    if (!Double.isFinite(elbo)) {
+      throw new IllegalStateException("sVBSSGP diverged at iteration " + iter + " (non-finite bound estimate)");
+    }
+    update(rho, iter);
+    iteration = iter;
+    eta = null;
+    monitor.add(elbo);
+    return elbo;
+  }
+
+  /**
+   * The iteration's estimates at the current state, from {@code random}'s draws: ĝ_b − (the prior part is added by
+   * {@link #update}) into {@link #gB}, the hyperparameters' gradient into {@link #hyperGrad}, −Ĝ into the upper
+   * triangle of {@link #curvature}.
+   *
+   * @return the estimate of L
+   */
+  double estimate(UniformRandomProvider random, ZigguratSampler.NormalizedGaussian gauss) {
     int samples = options.gradientSamples();
     double noise = Math.exp(hyper[0]);
     double lambda = Math.exp(hyper[1]) / m;
@@ -163,13 +182,13 @@ final class SvbssgpTrainer {
       // α = b + L⁻ᵀ z, z ~ N(0, I): Cov = (L Lᵀ)⁻¹ = Λ⁻¹ (Lemma 1 with M = L⁻ᵀ)
       double[] alpha = new double[dim];
       for (int k = 0; k < dim; k++) {
-        alpha[k] = normal.sample();
+        alpha[k] = gauss.sample();
       }
       Cholesky.solveUpperInPlace(chol, alpha);
       for (int k = 0; k < dim; k++) {
         alpha[k] += b[k];
       }
-      drawPartitions(rng);
+      drawPartitions(random);
       alphas[j] = alpha;
       points.add(new PartitionGradients.Point(m, d, alpha, ell, noise, logNorm, samples));
       drawn.add(List.copyOf(draws));
@@ -216,9 +235,17 @@ final class SvbssgpTrainer {
       logDet -= Math.log(l[i * dim + i]);
     }
     elbo += 0.5 * dim * (1 + LOG_2PI) + logDet;
-    if (!Double.isFinite(elbo)) {
-      throw new IllegalStateException("sVBSSGP diverged at iteration " + iter + " (non-finite bound estimate)");
-    }
+    return elbo;
+  }
+
+  /** The −Ĝ of the last {@link #estimate} (upper triangle; tests). */
+  Matrix curvature() {
+    return curvature;
+  }
+
+  /** The natural-gradient step of q(α) and the Adam step of the hyperparameters from {@link #estimate}'s values. */
+  private void update(double rho, int iter) {
+    double lambda = Math.exp(hyper[1]) / m;
     // ∇_b L = E_q[∇_α log p(y | α)] − P b (P = blkdiag(I, λ⁻¹ I), the prior precision)
     for (int k = 0; k < dim; k++) {
       gB[k] -= (k < md ? 1 : 1 / lambda) * b[k];
@@ -256,10 +283,6 @@ final class SvbssgpTrainer {
       }
       adam.ascend(hyper, hyperGrad, hyperUnit);
     }
-    iteration = iter;
-    eta = null;
-    monitor.add(elbo);
-    return elbo;
   }
 
   private static void checkTerms(double[][] terms, List<PartitionGradients.Draw> drawn, int j) {
