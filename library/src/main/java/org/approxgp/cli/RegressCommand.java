@@ -322,7 +322,7 @@ final class RegressCommand implements Callable<Integer> {
    * their full-batch fits are L-BFGS runs on the collapsed bound that stop at convergence (on scikit-learn's
    * diabetes data, 354 rows: a few hundred iterations), so the cap only bounds the time; 1000 for svbssgp, whose
    * natural-gradient run stops when its smoothed bound has converged (Svbssgp.Options' default cap; on 2,000
-   * diamonds rows it stops after about 200); 100 otherwise (ssgp's L-BFGS, as before; the other stochastic fits:
+   * diamonds rows it stops after 200–300); 100 otherwise (ssgp's L-BFGS, as before; the other stochastic fits:
    * Adam or natural-gradient steps, whose count is the user's budget).
    */
   static int defaultIterations(String model, int n, Integer minibatch) {

@@ -184,6 +184,15 @@ public final class Svbssgp {
       }
     }
 
+    /** The options before issue 23 (Adam on η): the new ones at their defaults. */
+    public Options(int m, int partitionsPerIteration, int minibatch, int gradientSamples, int iterations,
+        double gamma, int predictiveSamples, long seed, double learningRate, boolean learnHyperparameters,
+        double noiseVariance, double signalVariance, double[] lengthscales) {
+      this(m, partitionsPerIteration, minibatch, gradientSamples, iterations, gamma, predictiveSamples, seed,
+          learningRate, learnHyperparameters, noiseVariance, signalVariance, lengthscales, DEFAULT_NATURAL_STEP, 20,
+          0.01);
+    }
+
     /** ℓ of the frequency prior (a copy), or null for the default. */
     @Override
     public double[] lengthscales() {
