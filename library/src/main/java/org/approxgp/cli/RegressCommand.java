@@ -17,6 +17,7 @@ import org.approxgp.data.TargetKind;
 import org.approxgp.papers.svbssgp.SvbssgpDriver;
 import org.approxgp.sparse.PartitionGradientsProvider;
 import org.approxgp.sparse.RegressionPrediction;
+import org.approxgp.sparse.Svbssgp;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -63,7 +64,8 @@ final class RegressCommand implements Callable<Integer> {
 
   @Option(names = "--iterations", paramLabel = "T",
       description = "iterations (default: 1000 for vssgp and dtc when the minibatch covers every training row — "
-          + "then a deterministic L-BFGS that stops when converged, the cap only bounds the time; 100 otherwise)")
+          + "then a deterministic L-BFGS that stops when converged, the cap only bounds the time; a cap of 1000 "
+          + "for svbssgp, which stops when its smoothed bound has converged; 100 otherwise)")
   Integer iterations;
 
   @Option(names = "--gamma", defaultValue = "0", paramLabel = "G",
@@ -243,6 +245,19 @@ final class RegressCommand implements Callable<Integer> {
     if ("svbssgp".equals(model)) {
       sum.put("gamma", gamma);
       sum.put("samples", samples);
+      Svbssgp fit = fitted.svbssgp();
+      sum.put("converged", fit.converged());
+      sum.put("stop_reason", fit.stopReason().name().toLowerCase(Locale.ROOT));
+      sum.put("diverging", fit.diverging());
+      // learned hyperparameters in the data's units (the fit saw standardised inputs and target)
+      sum.put("noise_variance", sd * sd * fit.noiseVariance());
+      sum.put("signal_variance", sd * sd * fit.signalVariance());
+      Map<String, Object> ell = new LinkedHashMap<>();
+      double[] l = fit.priorLengthscales();
+      for (int j = 0; j < l.length; j++) {
+        ell.put(tr.featureNames().get(j), l[j] * sx.scale()[j]);
+      }
+      sum.put("lengthscales", ell);
     }
     sum.put("seed", seed);
     if (yTest != null) {
@@ -348,10 +363,15 @@ final class RegressCommand implements Callable<Integer> {
   /**
    * The default --iterations: 1000 for vssgp and dtc when the minibatch (default min(1000, n)) covers all n rows —
    * their full-batch fits are L-BFGS runs on the collapsed bound that stop at convergence (on scikit-learn's
-   * diabetes data, 354 rows: a few hundred iterations), so the cap only bounds the time; 100 otherwise (ssgp's
-   * L-BFGS, as before; the stochastic fits: Adam or natural-gradient steps, whose count is the user's budget).
+   * diabetes data, 354 rows: a few hundred iterations), so the cap only bounds the time; 1000 for svbssgp, whose
+   * natural-gradient run stops when its smoothed bound has converged (Svbssgp.Options' default cap; on 2,000
+   * diamonds rows it stops after 200–300); 100 otherwise (ssgp's L-BFGS, as before; the other stochastic fits:
+   * Adam or natural-gradient steps, whose count is the user's budget).
    */
   static int defaultIterations(String model, int n, Integer minibatch) {
+    if ("svbssgp".equals(model)) {
+      return Svbssgp.Options.builder().build().iterations();
+    }
     int b = minibatch != null ? minibatch : Math.min(1000, n);
     boolean fullBatch = b >= n;
     return ("vssgp".equals(model) || "dtc".equals(model)) && fullBatch ? 1000 : 100;

@@ -56,6 +56,80 @@ public final class Cholesky {
         jitter);
   }
 
+  /** Below this order {@link #factorInPlace} factors in plain Java (no allocation); from it on, by the backend. */
+  static final int IN_PLACE_BACKEND_MIN = 128;
+
+  /**
+   * In place, without jitter: {@code a} (square; only its lower triangle is read) becomes its lower Cholesky factor
+   * L with the strict upper triangle zero. For hot loops that refactor a matrix of fixed size every iteration (a
+   * stochastic natural-gradient step): below order {@value #IN_PLACE_BACKEND_MIN} it allocates nothing
+   * (column-oriented Cholesky–Banachiewicz in plain Java), from it on the backend's dpotrf is used.
+   *
+   * @return false if {@code a} is not numerically positive definite ({@code a} is then unspecified)
+   */
+  public static boolean factorInPlace(Matrix a) {
+    a.requireSquare();
+    int n = a.rows();
+    double[] w = a.data();
+    if (n >= IN_PLACE_BACKEND_MIN) {
+      return decompose(n, w);
+    }
+    for (int j = 0; j < n; j++) {
+      int oj = j * n;
+      double djj = w[oj + j];
+      for (int k = 0; k < j; k++) {
+        djj -= w[oj + k] * w[oj + k];
+      }
+      if (!(djj > 0) || !Double.isFinite(djj)) {
+        return false;
+      }
+      double ljj = Math.sqrt(djj);
+      w[oj + j] = ljj;
+      for (int i = j + 1; i < n; i++) {
+        int oi = i * n;
+        double s = w[oi + j];
+        for (int k = 0; k < j; k++) {
+          s -= w[oi + k] * w[oj + k];
+        }
+        w[oi + j] = s / ljj;
+      }
+      for (int k = j + 1; k < n; k++) {
+        w[oj + k] = 0;
+      }
+    }
+    return true;
+  }
+
+  /** In place: x ← L⁻¹ x for the lower factor L in {@code l} (upper triangle ignored; no allocation). */
+  public static void solveLowerInPlace(Matrix l, double[] x) {
+    int n = l.rows();
+    Matrix.requireInner(n, x.length);
+    double[] a = l.data();
+    for (int i = 0; i < n; i++) {
+      double s = x[i];
+      int o = i * n;
+      for (int k = 0; k < i; k++) {
+        s -= a[o + k] * x[k];
+      }
+      x[i] = s / a[o + i];
+    }
+  }
+
+  /** In place: x ← L⁻ᵀ x for the lower factor L in {@code l} (upper triangle ignored; no allocation). */
+  public static void solveUpperInPlace(Matrix l, double[] x) {
+    int n = l.rows();
+    Matrix.requireInner(n, x.length);
+    double[] a = l.data();
+    for (int i = n - 1; i >= 0; i--) {
+      x[i] /= a[i * n + i];
+      double xi = x[i];
+      int o = i * n;
+      for (int k = 0; k < i; k++) {
+        x[k] -= a[o + k] * xi;
+      }
+    }
+  }
+
   /** Factors A with {@link JitterPolicy#none()}. */
   public static Cholesky factor(Matrix a) {
     return factor(a, JitterPolicy.none());

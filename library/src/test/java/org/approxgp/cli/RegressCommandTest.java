@@ -116,6 +116,14 @@ class RegressCommandTest {
     assertEquals(s.get("train_seconds").asDouble() / 30, s.get("seconds_per_iteration").asDouble(), 1e-12);
     // the target's sd is ~3.8: a model that learned anything beats predicting the training mean
     assertTrue(s.get("rmse").asDouble() < 3.0, model + " rmse " + s.get("rmse"));
+    if (model.equals("svbssgp")) {
+      // 30 steps is below the convergence rule's minimum of 5 windows of 20: stopped by the cap, and says so
+      assertFalse(s.get("converged").asBoolean());
+      assertEquals("iteration_cap", s.get("stop_reason").asText());
+      assertTrue(s.get("noise_variance").asDouble() > 0 && s.get("signal_variance").asDouble() > 0);
+      assertEquals(s.get("inputs").asInt(), s.get("lengthscales").size());
+      assertTrue(s.get("trace").get(0).has("objective"));
+    }
     if (!model.equals("ssgp") && !model.equals("vssgp")) {
       assertTrue(s.get("trace").get(29).has("rmse"), "per-iteration RMSE trace");
       assertEquals(s.get("rmse").asDouble(), s.get("trace").get(29).get("rmse").asDouble(), 1e-9);

@@ -168,12 +168,20 @@ public final class SvbssgpDriver {
    * A finished fit.
    *
    * @param prediction the final model's prediction for the test rows (standardised scale)
-   * @param iterations iterations done (SSGP's L-BFGS may stop before {@code Settings.iterations()})
+   * @param iterations iterations done (SSGP's L-BFGS and sVBSSGP's converged bound may stop before
+   *     {@code Settings.iterations()})
    * @param partitionSizes training rows per partition (empty for ssgp, vssgp, dtc)
+   * @param svbssgp the fitted sVBSSGP model (its convergence verdict, stop reason, learned hyperparameters and bound
+   *     trace), or null for the other methods
    */
-  public record Fitted(RegressionPrediction prediction, int iterations, int[] partitionSizes) {
+  public record Fitted(RegressionPrediction prediction, int iterations, int[] partitionSizes, Svbssgp svbssgp) {
     public Fitted {
       partitionSizes = partitionSizes.clone();
+    }
+
+    /** A fit of a method other than sVBSSGP. */
+    public Fitted(RegressionPrediction prediction, int iterations, int[] partitionSizes) {
+      this(prediction, iterations, partitionSizes, null);
     }
 
     @Override
@@ -226,8 +234,13 @@ public final class SvbssgpDriver {
             .build();
         Svbssgp.Training t = Svbssgp.start(train, p.train(), o,
             gradients == null ? null : gradients.create(train, p.train()));
-        loop(s, t::step, () -> t.current().predict(test, p.test()), observer);
-        return new Fitted(t.current().predict(test, p.test()), s.iterations(), p.sizes());
+        // steps until the bound has converged (Svbssgp.fit's rule) or the cap
+        while (t.iteration() < s.iterations() && !t.converged()) {
+          double objective = t.step();
+          observer.onIteration(t.iteration(), objective, () -> t.current().predict(test, p.test()));
+        }
+        Svbssgp model = t.current();
+        return new Fitted(model.predict(test, p.test()), t.iteration(), p.sizes(), model);
       }
       case "dtc" -> {
         RegressionData z = kmeans(train, s.inducing(), s.seed(), s.kmeansSample()).centroidInputs();

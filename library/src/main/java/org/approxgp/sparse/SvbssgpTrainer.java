@@ -1,0 +1,490 @@
+package org.approxgp.sparse;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
+import org.apache.commons.rng.simple.RandomSource;
+import org.approxgp.data.RegressionData;
+import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.JitterPolicy;
+import org.approxgp.linalg.Matrix;
+import org.approxgp.optimize.Adam;
+
+/**
+ * The state and the steps of an sVBSSGP run ({@link Svbssgp.Training} is its public face; the maths is in the
+ * {@link Svbssgp} class comment). q(α) = N(b, Λ⁻¹) over α = vec(ε, s) is held by its mean b and precision Λ
+ * (with Λ's Cholesky factor L); the hyperparameters h = [log σ_n², log σ_s², log ℓ] by Adam.
+ *
+ * <p>The paper's parameter vector η = [b, M (lower triangle, log-diagonal), …] (Lemma 1, Cov = M Mᵀ) is kept as
+ * a view, computed from (b, Λ) when asked for ({@link #parameters()}, {@link #stochasticGradient}): the
+ * reparameterised gradient of eq. 22 with respect to η is still available and tested for unbiasedness.
+ */
+final class SvbssgpTrainer {
+  private static final double TWO_PI = 2 * Math.PI;
+  private static final double LOG_2PI = Math.log(TWO_PI);
+  /**
+   * At most this many rows per rank-k update of the curvature (a scratch of up to this many rows of D, allocated
+   * once; fewer updates, each a BLAS dsyrk on the whole D × D matrix, are faster).
+   */
+  private static final int MAX_BLOCK = 2048;
+
+  final RegressionData train;
+  final RowPartitioning parts;
+  private final int[] order; // the trainer's copy of parts.rows, permuted in place to draw minibatches
+  final Svbssgp.Options options;
+  final int m;
+  final int d;
+  final int dim;
+  private final int md;
+  // q(α): mean, precision Λ (both triangles), its lower factor L
+  final double[] b;
+  private final Matrix lam;
+  private final Matrix chol;
+  // hyperparameters [log σ_n², log σ_s², log ℓ_1 … log ℓ_d]
+  final double[] hyper;
+  private Adam adam;
+  private final UniformRandomProvider rng;
+  private final ZigguratSampler.NormalizedGaussian normal;
+  private final PartitionGradients gradients;
+  final BoundMonitor monitor;
+  int iteration;
+  // η view (lazily recomputed)
+  private double[] eta;
+  // scratch
+  private final Matrix curvature; // −Ĝ, upper triangle, accumulated by rank-k updates
+  private final double[] block;
+  private final int blockRows;
+  private final double[] ones;
+  private final double[] gB;
+  private final double[] invEll;
+  private final double[] cosBuf;
+  private final double[] sinBuf;
+  private final double[] hyperGrad;
+  private final double[] hyperUnit;
+  private final List<PartitionGradients.Draw> draws = new ArrayList<>();
+
+  SvbssgpTrainer(RegressionData train, int[] partitionOfRow, Svbssgp.Options options, PartitionGradients gradients) {
+    Objects.requireNonNull(train, "train");
+    Objects.requireNonNull(options, "options");
+    if (!train.hasTargets() || train.n() == 0) {
+      throw new IllegalArgumentException("sVBSSGP needs training rows with targets");
+    }
+    if (partitionOfRow == null || partitionOfRow.length != train.n()) {
+      throw new IllegalArgumentException("need one partition label per training row (" + train.n() + ")");
+    }
+    int p = 0;
+    for (int label : partitionOfRow) {
+      if (label < 0) {
+        throw new IllegalArgumentException("partition labels must be >= 0, got " + label);
+      }
+      p = Math.max(p, label + 1);
+    }
+    this.train = train;
+    this.parts = RowPartitioning.of(partitionOfRow, p);
+    this.order = parts.rows().clone();
+    this.options = options;
+    this.m = options.m();
+    this.d = train.d();
+    this.md = m * d;
+    this.dim = md + 2 * m;
+    this.b = new double[dim];
+    this.lam = Matrix.zeros(dim, dim);
+    this.chol = Matrix.zeros(dim, dim);
+    this.hyper = new double[2 + d];
+    this.adam = new Adam(hyper.length, Adam.Settings.of(options.learningRate()));
+    this.curvature = Matrix.zeros(dim, dim);
+    int largest = 0;
+    for (int k = 0; k < p; k++) {
+      largest = Math.max(largest, parts.start()[k + 1] - parts.start()[k]);
+    }
+    int take = options.minibatch() == 0 ? largest : Math.min(options.minibatch(), largest);
+    this.blockRows = (int) Math.max(1, Math.min(MAX_BLOCK, (long) options.partitionsPerIteration() * take));
+    this.block = new double[blockRows * dim];
+    this.ones = new double[blockRows];
+    Arrays.fill(ones, 1);
+    this.gB = new double[dim];
+    this.invEll = new double[d];
+    this.cosBuf = new double[m];
+    this.sinBuf = new double[m];
+    this.hyperGrad = new double[hyper.length];
+    this.hyperUnit = new double[hyper.length];
+    this.monitor = new BoundMonitor(options.window(), options.tolerance());
+    this.gradients = gradients != null ? gradients : new LocalGradients(train, parts);
+    this.rng = RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {options.seed(), 0x5b55L});
+    this.normal = ZigguratSampler.NormalizedGaussian.of(rng);
+    SvbssgpInit.initialise(this, rng, normal);
+    refactor();
+  }
+
+  // ---- state access for SvbssgpInit ----
+
+  /** Λ (both triangles are kept equal). */
+  Matrix precision() {
+    return lam;
+  }
+
+  /** Refactors L from Λ; throws if Λ is not positive definite. */
+  void refactor() {
+    double[] src = lam.data();
+    double[] dst = chol.data();
+    System.arraycopy(src, 0, dst, 0, src.length);
+    if (!Cholesky.factorInPlace(chol)) {
+      throw new IllegalStateException("sVBSSGP: the precision of q(α) lost positive definiteness at iteration "
+          + iteration);
+    }
+    eta = null;
+  }
+
+  /**
+   * One iteration: the natural-gradient step of q(α) and an Adam step of the hyperparameters, from the same
+   * partition-sampled estimates (Svbssgp class comment, "Steps").
+   *
+   * @return the iteration's unbiased estimate of L before the step (data and prior terms sampled, entropy exact)
+   */
+  double step() {
+    int iter = iteration + 1;
+    double rho = options.naturalStep().at(iter);
+    double elbo = estimate(rng, normal);
+    if (!Double.isFinite(elbo)) {
+      throw new IllegalStateException("sVBSSGP diverged at iteration " + iter + " (non-finite bound estimate)");
+    }
+    update(rho, iter);
+    iteration = iter;
+    eta = null;
+    monitor.add(elbo);
+    return elbo;
+  }
+
+  /**
+   * The iteration's estimates at the current state, from {@code random}'s draws: ĝ_b − (the prior part is added by
+   * {@link #update}) into {@link #gB}, the hyperparameters' gradient into {@link #hyperGrad}, −Ĝ into the upper
+   * triangle of {@link #curvature}.
+   *
+   * @return the estimate of L
+   */
+  double estimate(UniformRandomProvider random, ZigguratSampler.NormalizedGaussian gauss) {
+    int samples = options.gradientSamples();
+    double noise = Math.exp(hyper[0]);
+    double lambda = Math.exp(hyper[1]) / m;
+    for (int c = 0; c < d; c++) {
+      invEll[c] = Math.exp(-hyper[2 + c]);
+    }
+    double logNorm = 0.5 * Math.log(TWO_PI * noise);
+    double[][] alphas = new double[samples][];
+    List<PartitionGradients.Point> points = new ArrayList<>(samples);
+    List<List<PartitionGradients.Draw>> drawn = new ArrayList<>(samples);
+    boolean anyDraw = false;
+    double[] ell = invEll.clone();
+    for (int j = 0; j < samples; j++) {
+      // α = b + L⁻ᵀ z, z ~ N(0, I): Cov = (L Lᵀ)⁻¹ = Λ⁻¹ (Lemma 1 with M = L⁻ᵀ)
+      double[] alpha = new double[dim];
+      for (int k = 0; k < dim; k++) {
+        alpha[k] = gauss.sample();
+      }
+      Cholesky.solveUpperInPlace(chol, alpha);
+      for (int k = 0; k < dim; k++) {
+        alpha[k] += b[k];
+      }
+      drawPartitions(random);
+      alphas[j] = alpha;
+      points.add(new PartitionGradients.Point(m, d, alpha, ell, noise, logNorm, samples));
+      drawn.add(List.copyOf(draws));
+      anyDraw |= !draws.isEmpty();
+    }
+    double[][][] terms = anyDraw ? gradients.terms(points, drawn) : null;
+    double[] acc = new double[2 + dim + d];
+    Arrays.fill(gB, 0);
+    Arrays.fill(hyperGrad, 0);
+    Arrays.fill(curvature.data(), 0);
+    double elbo = 0;
+    for (int j = 0; j < samples; j++) {
+      double[] alpha = alphas[j];
+      Arrays.fill(acc, 0);
+      if (terms != null) {
+        checkTerms(terms[j], drawn.get(j), j);
+        for (double[] term : terms[j]) {
+          PartitionGradients.addInOrder(term, acc);
+        }
+      }
+      hyperGrad[0] += acc[1];
+      for (int c = 0; c < d; c++) {
+        hyperGrad[2 + c] += acc[2 + dim + c];
+      }
+      for (int k = 0; k < dim; k++) {
+        gB[k] += acc[2 + k] / samples;
+      }
+      double logPrior = 0;
+      for (int k = 0; k < md; k++) {
+        logPrior += -0.5 * alpha[k] * alpha[k] - 0.5 * LOG_2PI;
+      }
+      double ss = 0;
+      for (int k = md; k < dim; k++) {
+        ss += alpha[k] * alpha[k];
+      }
+      logPrior += -0.5 * ss / lambda - m * Math.log(TWO_PI * lambda);
+      hyperGrad[1] += (0.5 * ss / lambda - m) / samples;
+      elbo += (acc[0] + logPrior) / samples;
+      addCurvature(alpha, drawn.get(j), noise, samples);
+    }
+    double logDet = 0;
+    double[] l = chol.data();
+    for (int i = 0; i < dim; i++) {
+      logDet -= Math.log(l[i * dim + i]);
+    }
+    elbo += 0.5 * dim * (1 + LOG_2PI) + logDet;
+    return elbo;
+  }
+
+  /** The −Ĝ of the last {@link #estimate} (upper triangle; tests). */
+  Matrix curvature() {
+    return curvature;
+  }
+
+  /** The natural-gradient step of q(α) and the Adam step of the hyperparameters from {@link #estimate}'s values. */
+  private void update(double rho, int iter) {
+    double lambda = Math.exp(hyper[1]) / m;
+    // ∇_b L = E_q[∇_α log p(y | α)] − P b (P = blkdiag(I, λ⁻¹ I), the prior precision)
+    for (int k = 0; k < dim; k++) {
+      gB[k] -= (k < md ? 1 : 1 / lambda) * b[k];
+    }
+    // Λ ← (1 − ρ) Λ + ρ (P + Ĝ) on the upper triangle (curvature holds −Ĝ), mirrored
+    double[] a = lam.data();
+    double[] g = curvature.data();
+    for (int i = 0; i < dim; i++) {
+      for (int k = i; k < dim; k++) {
+        double target = -g[i * dim + k] + (i == k ? (i < md ? 1 : 1 / lambda) : 0);
+        double v = (1 - rho) * a[i * dim + k] + rho * target;
+        a[i * dim + k] = v;
+        a[k * dim + i] = v;
+      }
+    }
+    refactor();
+    // b ← b + ρ Λ⁻¹ ∇_b L (with the new Λ)
+    Cholesky.solveLowerInPlace(chol, gB);
+    Cholesky.solveUpperInPlace(chol, gB);
+    for (int k = 0; k < dim; k++) {
+      b[k] += rho * gB[k];
+    }
+    if (options.learnHyperparameters()) {
+      for (double v : hyperGrad) {
+        if (!Double.isFinite(v)) {
+          throw new IllegalStateException("sVBSSGP diverged at iteration " + iter + " (non-finite gradient)");
+        }
+      }
+      // Adam's step decays with the same schedule as ρ; log ℓ moves at LENGTHSCALE_STEP_FACTOR × the step
+      double decay = rho / options.naturalStep().initial();
+      hyperUnit[0] = decay;
+      hyperUnit[1] = decay;
+      for (int c = 0; c < d; c++) {
+        hyperUnit[2 + c] = decay * Svbssgp.LENGTHSCALE_STEP_FACTOR;
+      }
+      adam.ascend(hyper, hyperGrad, hyperUnit);
+    }
+  }
+
+  private static void checkTerms(double[][] terms, List<PartitionGradients.Draw> drawn, int j) {
+    if (terms.length != drawn.size()) {
+      throw new IllegalStateException("the gradient strategy returned " + terms.length + " terms for "
+          + drawn.size() + " draws of sample " + j);
+    }
+  }
+
+  /** Draws a partitions (and minibatch rows) into {@link #draws} from {@code random} (Theorem 1, eq. 22). */
+  private void drawPartitions(UniformRandomProvider random) {
+    int p = parts.count();
+    int a = options.partitionsPerIteration();
+    int[] start = parts.start();
+    draws.clear();
+    for (int draw = 0; draw < a; draw++) {
+      int part = random.nextInt(p);
+      int lo = start[part];
+      int size = start[part + 1] - lo;
+      if (size == 0) {
+        continue;
+      }
+      int take = options.minibatch() == 0 || options.minibatch() >= size ? size : options.minibatch();
+      int[] rows = null;
+      if (take < size) {
+        for (int t = 0; t < take; t++) {
+          int u = lo + t + random.nextInt(size - t);
+          int tmp = order[lo + t];
+          order[lo + t] = order[u];
+          order[u] = tmp;
+        }
+        rows = Arrays.copyOfRange(order, lo, lo + take);
+      }
+      draws.add(new PartitionGradients.Draw(part, rows, (double) p / a * size / take));
+    }
+  }
+
+  /**
+   * Adds −Ĝ to {@link #curvature}'s upper triangle: Ĝ = (1/S) Σ_draws w Σ_rows σ_n⁻² J Jᵀ, J = ∂f/∂α at the sample
+   * α (f = φ_θ(x)ᵀ s), the partition-sampled (unbiased) estimate of the Gauss–Newton curvature
+   * E_q[Σ_rows σ_n⁻² J Jᵀ] of −log p(y | α) (exact in the s block, where log p(y | α) is quadratic).
+   */
+  private void addCurvature(double[] alpha, List<PartitionGradients.Draw> drawn, double noise, int samples) {
+    double[] x = train.x();
+    int filled = 0;
+    for (PartitionGradients.Draw draw : drawn) {
+      double scale = Math.sqrt(draw.weight() / (noise * samples));
+      int[] rows = draw.rows() != null ? draw.rows() : parts.rows();
+      int from = draw.rows() != null ? 0 : parts.start()[draw.partition()];
+      int to = draw.rows() != null ? rows.length : parts.start()[draw.partition() + 1];
+      for (int t = from; t < to; t++) {
+        int off = rows[t] * d;
+        int o = filled * dim;
+        for (int l = 0; l < m; l++) {
+          double arg = 0;
+          for (int c = 0; c < d; c++) {
+            arg += alpha[l * d + c] * x[off + c] * invEll[c];
+          }
+          cosBuf[l] = Math.cos(arg);
+          sinBuf[l] = Math.sin(arg);
+          block[o + md + 2 * l] = scale * cosBuf[l];
+          block[o + md + 2 * l + 1] = scale * sinBuf[l];
+          // ∂f/∂ε_lc = (−s_{2l} sin a_l + s_{2l+1} cos a_l) x_c / ℓ_c
+          double h = scale * (-alpha[md + 2 * l] * sinBuf[l] + alpha[md + 2 * l + 1] * cosBuf[l]);
+          for (int c = 0; c < d; c++) {
+            block[o + l * d + c] = h * x[off + c] * invEll[c];
+          }
+        }
+        if (++filled == blockRows) {
+          curvature.symmetricUpdateUpper(0, filled, block, ones);
+          filled = 0;
+        }
+      }
+    }
+    if (filled > 0) {
+      curvature.symmetricUpdateUpper(0, filled, block, ones);
+    }
+  }
+
+  // ---- the η view (Lemma 1's b and M) ----
+
+  /** Index in η of M_ij (j ≤ i); for i = j it holds log M_ii. */
+  int triIndex(int i, int j) {
+    return dim + i * (i + 1) / 2 + j;
+  }
+
+  int iNoise() {
+    return dim + dim * (dim + 1) / 2;
+  }
+
+  /** η = [b, M (lower, log-diagonal), log σ_n², log σ_s², log ℓ], M the lower Cholesky factor of Λ⁻¹. */
+  double[] eta() {
+    if (eta == null) {
+      double[] e = new double[iNoise() + 2 + d];
+      System.arraycopy(b, 0, e, 0, dim);
+      Matrix cov = Cholesky.ofFactor(chol).inverse();
+      cov.symmetrize();
+      Cholesky f = Cholesky.factor(cov, JitterPolicy.standard());
+      for (int i = 0; i < dim; i++) {
+        for (int j = 0; j < i; j++) {
+          e[triIndex(i, j)] = f.lowerAt(i, j);
+        }
+        e[triIndex(i, i)] = Math.log(f.lowerAt(i, i));
+      }
+      System.arraycopy(hyper, 0, e, iNoise(), hyper.length);
+      eta = e;
+    }
+    return eta;
+  }
+
+  /** Replaces the state by η (layout of {@link #eta()}); Adam's moments and the iteration count are reset. */
+  void setEta(double[] values) {
+    if (values.length != iNoise() + 2 + d) {
+      throw new IllegalArgumentException("need " + (iNoise() + 2 + d) + " parameters");
+    }
+    System.arraycopy(values, 0, b, 0, dim);
+    Matrix mm = Matrix.zeros(dim, dim);
+    for (int i = 0; i < dim; i++) {
+      for (int j = 0; j < i; j++) {
+        mm.set(i, j, values[triIndex(i, j)]);
+      }
+      mm.set(i, i, Math.exp(values[triIndex(i, i)]));
+    }
+    Matrix prec = Cholesky.ofFactor(mm).inverse(); // (M Mᵀ)⁻¹
+    prec.symmetrize();
+    System.arraycopy(prec.data(), 0, lam.data(), 0, dim * dim);
+    System.arraycopy(values, iNoise(), hyper, 0, hyper.length);
+    adam = new Adam(hyper.length, Adam.Settings.of(options.learningRate()));
+    iteration = 0;
+    refactor();
+    eta = values.clone();
+  }
+
+  /** M (lower, row-major dim × dim) with M Mᵀ = Λ⁻¹. */
+  double[] unpackScale() {
+    double[] e = eta();
+    double[] s = new double[dim * dim];
+    for (int i = 0; i < dim; i++) {
+      for (int j = 0; j < i; j++) {
+        s[i * dim + j] = e[triIndex(i, j)];
+      }
+      s[i * dim + i] = Math.exp(e[triIndex(i, i)]);
+    }
+    return s;
+  }
+
+  /**
+   * The stochastic gradient of L with respect to η (Appendix G, eq. 22, with minibatch reweighting), written to
+   * {@code out}; the state is not changed. Draws from {@code random} only.
+   *
+   * @return the matching estimate of L (data and prior terms from the same draws, entropy exact)
+   */
+  double stochasticGradient(UniformRandomProvider random, double[] out) {
+    return SvbssgpEtaGradient.compute(this, eta(), random, out);
+  }
+
+  /** Draws for {@link SvbssgpEtaGradient}: the partitions of one sample, as {@link #step()} draws them. */
+  List<PartitionGradients.Draw> drawFor(UniformRandomProvider random) {
+    drawPartitions(random);
+    return List.copyOf(draws);
+  }
+
+  PartitionGradients gradients() {
+    return gradients;
+  }
+
+  /** The default {@link PartitionGradients}: in this JVM, each draw summed on its own, added in draw order. */
+  private record LocalGradients(RegressionData train, RowPartitioning parts) implements PartitionGradients {
+    @Override
+    public void add(PartitionGradients.Point at, List<PartitionGradients.Draw> list, double[] sums) {
+      double[] term = new double[sums.length];
+      for (PartitionGradients.Draw draw : list) {
+        Arrays.fill(term, 0);
+        addDraw(at, draw, term);
+        PartitionGradients.addInOrder(term, sums);
+      }
+    }
+
+    @Override
+    public double[][][] terms(List<PartitionGradients.Point> at, List<List<PartitionGradients.Draw>> list) {
+      double[][][] out = new double[at.size()][][];
+      for (int j = 0; j < out.length; j++) {
+        List<PartitionGradients.Draw> ds = list.get(j);
+        out[j] = new double[ds.size()][];
+        for (int k = 0; k < out[j].length; k++) {
+          double[] term = new double[at.get(j).accumulatorLength()];
+          addDraw(at.get(j), ds.get(k), term);
+          out[j][k] = term;
+        }
+      }
+      return out;
+    }
+
+    private void addDraw(PartitionGradients.Point at, PartitionGradients.Draw draw, double[] term) {
+      if (draw.rows() == null) {
+        int k = draw.partition();
+        PartitionGradients.addRows(at, train.x(), train.y(), parts.rows(), parts.start()[k], parts.start()[k + 1],
+            draw.weight(), term);
+      } else {
+        PartitionGradients.addRows(at, train.x(), train.y(), draw.rows(), 0, draw.rows().length, draw.weight(),
+            term);
+      }
+    }
+  }
+}
