@@ -293,9 +293,10 @@ final class RegressCommand implements Callable<Integer> {
 
   /**
    * The model's largest structures against the heap, before any is allocated (doubles, 8 bytes): the design
-   * matrix of n rows by 2m features (ssgp, vssgp) and, for svbssgp, the dense Cholesky factor of q(α) over its
-   * dim = m·d + 2m coordinates and the r predictive samples of α; the n by M cross-covariance and the M by M
-   * matrices of the inducing-point models, and PIC's per-partition blocks.
+   * matrix of n rows by 2m features (ssgp, vssgp); for svbssgp, the dense precision of q(α) over its
+   * dim = m·d + 2m coordinates (with its factor, the curvature and a work matrix) and the r predictive samples
+   * of α; the n by M cross-covariance and the M by M matrices of the inducing-point models, and PIC's
+   * per-partition blocks.
    */
   private void checkMemory(int n, int d, int nTest, int p) {
     double rows = Math.max(n, nTest);
@@ -310,9 +311,10 @@ final class RegressCommand implements Callable<Integer> {
       }
       case "svbssgp" -> {
         double dim = features / 2.0 * d + features;
-        Memory.require("--features " + features + on, 8 * (2 * dim * dim + rows * features), dim * dim);
+        // q(α)'s precision, its Cholesky factor, the sampled curvature and a work matrix: dim by dim each
+        Memory.require("--features " + features + on, 8 * (4 * dim * dim + rows * features), dim * dim);
         Memory.require("--samples " + samples + " of " + String.format(Locale.ROOT, "%.0f", dim) + " coordinates"
-            + " (--features " + features + on + ")", 8 * (samples * dim + 2 * dim * dim), Math.max(samples, dim));
+            + " (--features " + features + on + ")", 8 * (samples * dim + 4 * dim * dim), Math.max(samples, dim));
       }
       default -> Memory.require("--features " + features + on,
           8 * (rows * features + 3.0 * features * features), Math.max(rows * features, (double) features * features));
