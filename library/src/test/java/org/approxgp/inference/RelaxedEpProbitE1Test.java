@@ -2,14 +2,9 @@ package org.approxgp.inference;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import org.approxgp.likelihood.Probit;
 import org.junit.jupiter.api.Test;
 
@@ -24,22 +19,8 @@ class RelaxedEpProbitE1Test {
 
   @Test
   void e1AgainstMpmath() throws IOException {
-    List<double[]> rows = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
-        getClass().getResourceAsStream("/likelihood/probit-power/tilted-expected-log.csv")), StandardCharsets.UTF_8))) {
-      String line;
-      boolean header = true;
-      while ((line = r.readLine()) != null) {
-        if (line.startsWith("#") || line.isBlank()) {
-          continue;
-        }
-        if (header) {
-          header = false;
-          continue;
-        }
-        rows.add(Arrays.stream(line.split(",")).mapToDouble(Double::parseDouble).toArray());
-      }
-    }
+    List<double[]> rows = org.approxgp.likelihood.ReferenceTable.numbers(
+        "/likelihood/probit-power/tilted-expected-log.csv");
     assertTrue(rows.size() >= 40, "rows: " + rows.size());
     double worst = 0;
     String where = "";

@@ -4,13 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import org.approxgp.projection.W2Projection;
 import org.approxgp.special.Normal;
 import org.junit.jupiter.api.Test;
@@ -40,27 +35,11 @@ public class NoisyStepTest {
 
   /** The data rows of a table as decimal strings (header and # lines dropped). */
   public static List<String[]> raw(String name) throws IOException {
-    List<String[]> rows = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
-        NoisyStepTest.class.getResourceAsStream("/likelihood/noisy-step/" + name)), StandardCharsets.UTF_8))) {
-      String line;
-      boolean header = true;
-      while ((line = r.readLine()) != null) {
-        if (line.startsWith("#") || line.isBlank()) {
-          continue;
-        }
-        if (header) {
-          header = false;
-          continue;
-        }
-        rows.add(line.split(","));
-      }
-    }
-    return rows;
+    return ReferenceTable.raw("/likelihood/noisy-step/" + name);
   }
 
   static List<double[]> table(String name) throws IOException {
-    return raw(name).stream().map(p -> java.util.Arrays.stream(p).mapToDouble(Double::parseDouble).toArray()).toList();
+    return ReferenceTable.numbers("/likelihood/noisy-step/" + name);
   }
 
   /** Max of |Δ|/scale over a table, with the row where it occurs. */

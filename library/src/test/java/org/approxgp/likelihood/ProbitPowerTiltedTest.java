@@ -3,14 +3,9 @@ package org.approxgp.likelihood;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,24 +31,7 @@ import org.junit.jupiter.api.Test;
 class ProbitPowerTiltedTest {
 
   static List<double[]> table(String name) throws IOException {
-    List<double[]> rows = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
-        ProbitPowerTiltedTest.class.getResourceAsStream("/likelihood/probit-power/" + name)),
-        StandardCharsets.UTF_8))) {
-      String line;
-      boolean header = true;
-      while ((line = r.readLine()) != null) {
-        if (line.startsWith("#") || line.isBlank()) {
-          continue;
-        }
-        if (header) {
-          header = false;
-          continue;
-        }
-        rows.add(Arrays.stream(line.split(",")).mapToDouble(Double::parseDouble).toArray());
-      }
-    }
-    return rows;
+    return ReferenceTable.numbers("/likelihood/probit-power/" + name);
   }
 
   @Test
