@@ -35,7 +35,8 @@ public final class Tables {
    * span, table, tr, td; attributes class and id), so that an export with {@code sanitize_html} (JupyterLab's
    * "Sanitize HTML", on by default) shows the same table rather than literal tags. The header is therefore a
    * first row of bold cells, not {@code <thead>}/{@code <th>}. The inline styles (alignment) are dropped by that
-   * sanitiser and kept everywhere else.
+   * sanitiser and kept everywhere else. One literal {@code <tbody>} per table remains in a sanitised export: the
+   * sanitiser's parser (html5lib) inserts the implicit tbody of every table and then escapes it.
    */
   static final java.util.Set<String> TAGS = java.util.Set.of("table", "tr", "td", "b");
 
