@@ -105,6 +105,21 @@ public interface PartitionGradients {
    * with weight {@code w} to {@code acc}: the loop body of Theorem 1's F_i, shared by every strategy so that they
    * compute the same floating-point operations per row.
    */
+  /**
+   * cos and sin of the random-feature phases of the row at {@code off}: a_l = Σ_c ε_lc x_c / ℓ_c, ε = the first
+   * m·d entries of α (Theorem 1's φ_θ); one loop for every user, so they compute the same bits.
+   */
+  static void phases(double[] alpha, double[] x, int off, double[] invEll, int m, int d, double[] cos, double[] sin) {
+    for (int l = 0; l < m; l++) {
+      double arg = 0;
+      for (int c = 0; c < d; c++) {
+        arg += alpha[l * d + c] * x[off + c] * invEll[c];
+      }
+      cos[l] = Math.cos(arg);
+      sin[l] = Math.sin(arg);
+    }
+  }
+
   static void addRows(Point at, double[] x, double[] y, int[] rows, int from, int to, double w, double[] acc) {
     int m = at.m();
     int d = at.d();
@@ -122,15 +137,10 @@ public interface PartitionGradients {
     for (int t = from; t < to; t++) {
       int row = rows[t];
       int off = row * d;
+      // v = y − φ_θ(x)ᵀ s (Theorem 1)
+      phases(alpha, x, off, invEll, m, d, cosBuf, sinBuf);
       double f = 0;
-      // v = y − φ_θ(x)ᵀ s (Theorem 1), arg_l = Σ_c ε_lc x_c / ℓ_c
       for (int l = 0; l < m; l++) {
-        double arg = 0;
-        for (int c = 0; c < d; c++) {
-          arg += alpha[l * d + c] * x[off + c] * invEll[c];
-        }
-        cosBuf[l] = Math.cos(arg);
-        sinBuf[l] = Math.sin(arg);
         f += alpha[md + 2 * l] * cosBuf[l] + alpha[md + 2 * l + 1] * sinBuf[l];
       }
       double v = y[row] - f;

@@ -336,13 +336,8 @@ final class SvbssgpTrainer {
       for (int t = from; t < to; t++) {
         int off = rows[t] * d;
         int o = filled * dim;
+        PartitionGradients.phases(alpha, x, off, invEll, m, d, cosBuf, sinBuf);
         for (int l = 0; l < m; l++) {
-          double arg = 0;
-          for (int c = 0; c < d; c++) {
-            arg += alpha[l * d + c] * x[off + c] * invEll[c];
-          }
-          cosBuf[l] = Math.cos(arg);
-          sinBuf[l] = Math.sin(arg);
           block[o + md + 2 * l] = scale * cosBuf[l];
           block[o + md + 2 * l + 1] = scale * sinBuf[l];
           // ∂f/∂ε_lc = (−s_{2l} sin a_l + s_{2l+1} cos a_l) x_c / ℓ_c

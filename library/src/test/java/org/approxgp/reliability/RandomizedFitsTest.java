@@ -43,13 +43,18 @@ class RandomizedFitsTest {
     Files.writeString(Path.of("target", "reliability-counts.md"), "# Randomized fixed-θ fits (RandomizedFitsTest, "
         + FITS + " per method and likelihood)\n\n" + table, StandardCharsets.UTF_8);
     assertEquals((long) FITS * METHODS.size() * ReliabilitySweep.LIKELIHOODS.size(), r.fits());
+    assertNoNanAndNoUncaught(r);
+    // the sweep must mostly produce usable posteriors, or it tests nothing
+    assertTrue(r.total(Outcome.CONVERGED) > r.fits() / 2, table);
+  }
+
+  /** No fit of {@code r} gave a NaN/Inf output or let an untyped exception escape; the first 20 failures shown. */
+  private static void assertNoNanAndNoUncaught(ReliabilitySweep.Report r) {
     String failures = r.failures().stream().limit(20)
         .map(f -> f.outcome() + " " + f.method() + ": " + f.spec().describe() + ": " + f.detail())
         .collect(Collectors.joining("\n"));
     assertEquals(0, r.total(Outcome.NON_FINITE), "fits with NaN/Inf outputs:\n" + failures);
     assertEquals(0, r.total(Outcome.UNCAUGHT), "uncaught exceptions:\n" + failures);
-    // the sweep must mostly produce usable posteriors, or it tests nothing
-    assertTrue(r.total(Outcome.CONVERGED) > r.fits() / 2, table);
   }
 
   /** Fits of the issue 22 slice: the first {@value} fits of {@code bin/bench reliability}'s order. */
@@ -73,11 +78,7 @@ class RandomizedFitsTest {
     Files.writeString(Path.of("target", "reliability-slice.md"), "# Issue 22 slice (RandomizedFitsTest, " + SLICE
         + " fits)\n\n" + table + "\n" + r.bySetting(), StandardCharsets.UTF_8);
     assertEquals(SLICE, r.fits());
-    String failures = r.failures().stream().limit(20)
-        .map(f -> f.outcome() + " " + f.method() + ": " + f.spec().describe() + ": " + f.detail())
-        .collect(Collectors.joining("\n"));
-    assertEquals(0, r.total(Outcome.NON_FINITE), "fits with NaN/Inf outputs:\n" + failures);
-    assertEquals(0, r.total(Outcome.UNCAUGHT), "uncaught exceptions:\n" + failures);
+    assertNoNanAndNoUncaught(r);
     assertTrue(r.total(Outcome.CONVERGED) > r.fits() / 2, table);
   }
 
