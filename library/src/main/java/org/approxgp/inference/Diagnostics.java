@@ -24,10 +24,12 @@ import java.util.List;
  *     (μ = m₀ + Kα), α₀ that of the starting sites (Qi &amp; Guo, "Message passing with relaxed moment
  *     matching", §6.2 and Fig. 3); empty when a method records none
  * @param relaxedSites Relaxed EP: sites whose last update used a relaxation bᵢ ≠ 0 (0 for other methods)
+ * @param limitedSteps EP family under {@link SiteLoop.NegativeSitePrecision#KEEP}: site updates whose step was
+ *     shortened so that the marginal variance stays positive (at most doubles); see {@link SiteLoop}
  */
 public record Diagnostics(String method, int iterations, boolean converged, double finalChange,
     double seconds, double jitter, int clippedSites, int skippedSites, String message, List<Double> trace,
-    boolean diverged, List<Double> alphaTrace, int relaxedSites) {
+    boolean diverged, List<Double> alphaTrace, int relaxedSites, int limitedSteps) {
 
   public Diagnostics {
     trace = trace == null ? List.of() : List.copyOf(trace);
@@ -39,7 +41,7 @@ public record Diagnostics(String method, int iterations, boolean converged, doub
   public Diagnostics(String method, int iterations, boolean converged, double finalChange, double seconds,
       double jitter, int clippedSites, int skippedSites, String message, List<Double> trace) {
     this(method, iterations, converged, finalChange, seconds, jitter, clippedSites, skippedSites, message, trace,
-        false, List.of(), 0);
+        false, List.of(), 0, 0);
   }
 
   /** Diagnostics without a convergence trace. */
@@ -56,6 +58,7 @@ public record Diagnostics(String method, int iterations, boolean converged, doub
         + (clippedSites > 0 ? ", " + clippedSites + " clipped sites" : "")
         + (skippedSites > 0 ? ", " + skippedSites + " skipped sites" : "")
         + (relaxedSites > 0 ? ", " + relaxedSites + " relaxed sites" : "")
+        + (limitedSteps > 0 ? ", " + limitedSteps + " limited steps" : "")
         + ")" + (message.isEmpty() ? "" : " " + message);
   }
 }

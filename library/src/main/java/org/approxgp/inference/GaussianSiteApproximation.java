@@ -262,15 +262,4 @@ final class GaussianSiteApproximation {
     r.scaleRowsCols(sw, sw);
     return r;
   }
-
-  /** Cavity precisions τ₋ᵢ = 1/Σᵢᵢ − τ̃ᵢ and natural means ν₋ᵢ = μᵢ/Σᵢᵢ − ν̃ᵢ (R&amp;W eq. 3.56). */
-  double[][] cavities() {
-    double[] tc = new double[n];
-    double[] nc = new double[n];
-    for (int i = 0; i < n; i++) {
-      tc[i] = 1.0 / sigmaDiag[i] - tau[i];
-      nc[i] = mu[i] / sigmaDiag[i] - nu[i];
-    }
-    return new double[][] {tc, nc};
-  }
 }

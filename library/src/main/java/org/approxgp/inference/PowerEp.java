@@ -26,10 +26,10 @@ import org.approxgp.likelihood.TiltedMoments;
  * Ẑᵢ(u) = ∫ N(f | ν₋/τ₋, 1/τ₋) p(yᵢ | f)^u df,
  * </pre>
  * and log Z_PEP = log ∫ p Πᵢ t̃ᵢ + Σᵢ log sᵢ = log ∫ p Πᵢ t̃ᵢ + Σᵢ (1/u)(log Cᵢ(u) + log Ẑᵢ(u)). (For u = 1
- * this is EP's evidence, R&amp;W eq. 3.65.) {@link SiteLoop} evaluates the same expression with EP's
- * scales sᵢ(1) = Cᵢ(1) Ẑᵢ(1), its term {@link #logZ} being log Ẑᵢ; Power EP therefore returns
- * log sᵢ(u) − log Cᵢ(1) = (1/u) log Ẑᵢ(u) + [(1/u) log Cᵢ(u) − log Cᵢ(1)], independent of the sites'
- * normalisation convention (a constant factor k in t̃ᵢ changes both terms by −log k). Its gradient in θ is
+ * this is EP's evidence, R&amp;W eq. 3.65.) {@link SiteLoop} evaluates the Gaussian part and
+ * {@link #logScale} returns log sᵢ, which needs only the u-cavity to be proper: EP's full cavity
+ * 1/Σᵢᵢ − τ̃ᵢ may be improper at a Power EP fixed point (a large τ̃ᵢ, u &lt; 1) while the evidence is
+ * defined. Its gradient in θ is
  * not the R&amp;W eq. 5.27 form the loop computes (that form is exact only at an EP fixed point), so the
  * model layer learns hyperparameters with the central-difference wrapper
  * ({@code InferenceMethod.withNumericalGradient}).
@@ -42,9 +42,8 @@ import org.approxgp.likelihood.TiltedMoments;
  * cavity: v = λ(1/(α h) − 1) is 1/(1/σ̂² − τ₋)) and scale the site variance by u with its mean kept (eq. 42),
  * i.e. the site is (projection / cavity)^{1/u}: τ̃ = (1/σ̂² − τ₋)/u, ν̃ = (μ̂/σ̂² − ν₋)/u with the FULL cavity.
  * Its site scale follows the same zeroth-moment match at that cavity q^{\i}: ∫ q^{\i} tᵢ^u = ∫ q^{\i} (sᵢ t̃ᵢ)^u,
- * sᵢ^u = Ẑᵢ(u)/Dᵢ(u) with Dᵢ(w) = ∫ N(f | EP cavity) t̃ᵢ(f)^w df, and {@link #logZ} returns
- * log sᵢ − log Cᵢ(1) = (1/u)(log Ẑᵢ(u) − log Dᵢ(u)) + log Dᵢ(1) (Cᵢ(1) = 1/Dᵢ(1)); again independent of the
- * sites' normalisation. For u = 1 both variants are EP.
+ * sᵢ^u = Ẑᵢ(u)/Dᵢ(u) with Dᵢ(w) = ∫ N(f | EP cavity) t̃ᵢ(f)^w df, and {@link #logScale} returns
+ * log sᵢ = (1/u)(log Ẑᵢ(u) − log Dᵢ(u)). For u = 1 both variants are EP.
  */
 public final class PowerEp implements SiteUpdate<Void> {
 
@@ -124,24 +123,36 @@ public final class PowerEp implements SiteUpdate<Void> {
     return u == 1 ? new Site(tau, nu) : new Site(tau / u, nu / u);
   }
 
+  /** log Ẑᵢ(u) = log ∫ N(f | ν₋/τ₋, 1/τ₋) p(yᵢ | f)^u df at this variant's cavity (EP's log Ẑᵢ for u = 1). */
   @Override
   public double logZ(Void state, Problem problem, int i, double mean, double variance, double siteTau,
       double siteNu) {
-    Cavity c = cavity(state, i, mean, variance, siteTau, siteNu);
-    double logZu = tilted(problem, i, c).logZ();
+    return tilted(problem, i, cavity(state, i, mean, variance, siteTau, siteNu)).logZ();
+  }
+
+  /**
+   * log sᵢ (class comment), with the site and the cavity written about the prior mean m₀ as
+   * {@link SiteUpdate#logScale} requires: Minka's variant (1/u)(log Cᵢ(u) + log Ẑᵢ(u)), which needs only its
+   * own cavity to be proper; appendix C (1/u)(log Ẑᵢ(u) − log Dᵢ(u)) at EP's cavity. u = 1 is EP's.
+   */
+  @Override
+  public double logScale(Void state, Problem problem, int i, double mean, double variance, double siteTau,
+      double siteNu) {
     if (u == 1) {
-      return logZu;
+      return SiteUpdate.super.logScale(state, problem, i, mean, variance, siteTau, siteNu);
     }
-    Cavity full = new Cavity(1.0 / variance - siteTau, mean / variance - siteNu);
-    if (!(full.tau() > 0)) {
-      throw new ArithmeticException("Power EP evidence: EP's cavity precision " + full.tau() + " at site " + i
-          + " is not positive");
+    Cavity c = cavity(state, i, mean, variance, siteTau, siteNu);
+    if (!(c.tau() > 0) || !Double.isFinite(c.tau()) || !Double.isFinite(c.nu())) {
+      throw new ArithmeticException("Power EP evidence: cavity (τ₋, ν₋) = (" + c.tau() + ", " + c.nu()
+          + ") at the final posterior is improper");
     }
+    double logZu = tilted(problem, i, c).logZ();
+    double m0 = problem.priorMean();
+    Cavity about = new Cavity(c.tau(), c.nu() - c.tau() * m0);
     if (variant == Variant.APPENDIX_C) {
-      // (1/u)(log Ẑ(u) − log D(u)) + log D(1), D(w) = ∫ N(f | cavity) t̃(f)^w df (class comment)
-      return (logZu - logD(full, siteTau, siteNu, u)) / u + logD(full, siteTau, siteNu, 1);
+      return (logZu - logD(about, siteTau, siteNu - siteTau * m0, u)) / u;
     }
-    return logZu / u + (logC(mean, variance, c) / u - logC(mean, variance, full));
+    return (logC(mean - m0, variance, about) + logZu) / u;
   }
 
   /**

@@ -25,6 +25,14 @@ import org.approxgp.linalg.NotPositiveDefiniteException;
  * so the clip never fires. A cavity with τ₋ ≤ 0 (possible only after clipping) is not updated that
  * sweep and counted in {@link Diagnostics#skippedSites()}.
  *
+ * <p><b>Step limit</b> ({@link NegativeSitePrecision#KEEP}, sequential schedule). A site change Δτ &lt; 0 with
+ * 1 + Δτ Σᵢᵢ ≤ 0 would make the new marginal variance Σᵢᵢ/(1 + Δτ Σᵢᵢ) (R&amp;W eq. 3.70) non-positive, i.e. Σ
+ * indefinite. Such a step is shortened along its own direction, (Δτ, Δν) ← f (Δτ, Δν) with
+ * f = ½/(−Δτ Σᵢᵢ) &lt; 1, to the point where the marginal variance doubles: a damping of that one site's
+ * step, the usual remedy for updates that would leave the approximation improper (Minka 2001, Ch. 3, damps or
+ * skips them). It changes the path, never the fixed points (a fixed point has Δτ = Δν = 0). Each shortened
+ * step is counted in {@link Diagnostics#limitedSteps()}.
+ *
  * <p><b>Failures.</b> Every numerical failure — a projection or likelihood that throws an
  * {@link ArithmeticException} (e.g. {@link org.approxgp.special.NumericalException}), a non-finite
  * cavity or proposed site, a factorisation of B that fails, a non-finite evidence or gradient — leaves
@@ -44,9 +52,10 @@ public final class SiteLoop {
      * τ̃ &lt; 0 kept (Minka 2001's EP). The posterior is formed without √τ̃: K = L Lᵀ (factored once per
      * run with the options' jitter policy, or {@link JitterPolicy#standard()} when that allows none; the
      * jitter is reported), B = I + Lᵀ S̃ L, Σ = L B⁻¹ Lᵀ ({@code GaussianSiteApproximation.computeKeep}).
-     * B is positive definite exactly when Σ is; a posterior that is not (B fails to factor, or a
-     * rank-one update would make a marginal variance non-positive) is an {@link InferenceException}
-     * saying so, with the diagnostics so far.
+     * B is positive definite exactly when Σ is; a posterior that is not (B fails to factor) is an
+     * {@link InferenceException} saying so, with the diagnostics so far. In the sequential schedule a site
+     * update that would make its own marginal variance non-positive is shortened instead (class comment,
+     * "Step limit").
      */
     KEEP
   }
@@ -315,6 +324,7 @@ public final class SiteLoop {
     double change = Double.POSITIVE_INFINITY;
     int clipped;
     int skipped;
+    int limited;
     double jitter;
 
     Run(String method, long t0) {
@@ -337,7 +347,7 @@ public final class SiteLoop {
 
     Diagnostics diagnostics(boolean converged) {
       return new Diagnostics(method, sweeps, converged, change, (System.nanoTime() - t0) * 1e-9, jitter, clipped,
-          skipped, converged ? "" : message, trace, !converged && !message.isEmpty(), alphaTrace, relaxed);
+          skipped, converged ? "" : message, trace, !converged && !message.isEmpty(), alphaTrace, relaxed, limited);
     }
   }
 
@@ -432,17 +442,27 @@ public final class SiteLoop {
       }
       double dtau = upd.tau() - tau[i];
       double dnu = upd.nu() - nu[i];
-      tau[i] = upd.tau();
-      nu[i] = upd.nu();
       if (dtau == 0 && dnu == 0) {
         continue;
       }
+      double tauNew = upd.tau();
+      double nuNew = upd.nu();
       if (run.keep && !(1 + dtau * sii > 0)) {
-        // the new marginal variance Σᵢᵢ/(1 + Δτ Σᵢᵢ) would not be positive
-        throw new InferenceException("the posterior covariance is not positive definite: site precision "
-            + tau[i] + " makes the marginal variance of f" + i + " non-positive" + run.where(),
-            run.diagnostics(false), null);
+        if (!(sii > 0)) {
+          throw new InferenceException("the posterior covariance is not positive definite: the marginal variance"
+              + " of f" + i + " is " + sii + run.where(), run.diagnostics(false), null);
+        }
+        // the new marginal variance Σᵢᵢ/(1 + Δτ Σᵢᵢ) would not be positive: shorten the step along the same
+        // direction to Δτ Σᵢᵢ = −½, where the marginal variance doubles (class comment, "Step limit")
+        double f = 0.5 / (-dtau * sii);
+        dtau *= f;
+        dnu *= f;
+        tauNew = tau[i] + dtau;
+        nuNew = nu[i] + dnu;
+        run.limited++;
       }
+      tau[i] = tauNew;
+      nu[i] = nuNew;
       // s = Σ[i, i..n) of the current Σ = Σ₀ − Σₗ cₗ sₗ sₗᵀ, written straight into the next pending row
       int os = k * n;
       System.arraycopy(sd, i * n + i, pending, os + i, n - i);
@@ -487,46 +507,29 @@ public final class SiteLoop {
   }
 
   /**
-   * log Z_EP, R&amp;W eq. 3.65 in the stable form of §3.6 (eq. 3.73–3.74): with EP's cavity (τ₋, ν₋) at the
-   * final posterior,
+   * log Z = log ∫ p Πᵢ t̃ᵢ + Σᵢ log sᵢ (R&amp;W eq. 3.65 in the stable form of §3.6): with the sites written about
+   * the prior mean m₀ (ν̃ relative to it, ν̃ − τ̃ m₀), the Gaussian part is
    * <pre>
-   * log Z_EP = Σ log Ẑᵢ − Σ log Lᵢᵢ + ½ Σ log(1 + τ̃ᵢ/τ₋ᵢ) + ½ ν̃ᵀΣν̃
-   *          + ½ Σ [ν₋ᵢ² τ̃ᵢ/(τ₋ᵢ(τ₋ᵢ + τ̃ᵢ)) − (2ν₋ᵢν̃ᵢ + ν̃ᵢ²)/(τ₋ᵢ + τ̃ᵢ)]
+   * log ∫ N(f | m₀, K) Πᵢ t̃ᵢ(fᵢ) df = − Σ log Lᵢᵢ + ½ ν̃ᵀΣν̃
    * </pre>
-   * (log|B| = 2 Σ log Lᵢᵢ replaces ½ log|K + S̃⁻¹| of eq. 3.73, and the cavity terms of eq. 3.74 are
-   * written in natural parameters), with ν̃, ν₋ taken relative to the prior mean (ν − τ m₀), and
-   * log Ẑᵢ from {@link SiteUpdate#logZ} (the tilted normaliser for every moment-matching rule, QP paper
-   * eq. 2 evaluated at the rule's sites).
+   * (log|B| = 2 Σ log Lᵢᵢ, eq. 3.73's ½ log|K + S̃⁻¹| with the Gaussian site normalisers taken into the
+   * scales), and log sᵢ comes from {@link SiteUpdate#logScale} (for moment matching log Ẑᵢ plus eq. 3.74's
+   * cavity terms).
    */
   private static <S> double logEvidence(Problem problem, SiteUpdate<S> update, S state, GaussianSiteApproximation a,
       Run run) {
     run.evidence = true;
     int n = a.n;
     double m0 = a.priorMean;
-    double[][] cav = a.cavities();
-    double[] nuc = new double[n];
-    for (int i = 0; i < n; i++) {
-      nuc[i] = a.nu[i] - a.tau[i] * m0;
-    }
-    // ν̃cᵀ Σ ν̃c = ν̃cᵀ (μ − m₀) since μ − m₀ = Σ ν̃c
+    // ν̃cᵀ Σ ν̃c = ν̃cᵀ (μ − m₀) since μ − m₀ = Σ ν̃c, ν̃c = ν̃ − τ̃ m₀
     double quad = 0;
     for (int i = 0; i < n; i++) {
-      quad += nuc[i] * (a.mu[i] - m0);
+      quad += (a.nu[i] - a.tau[i] * m0) * (a.mu[i] - m0);
     }
     double s = 0.5 * quad - 0.5 * a.chol.logDet();
     for (int i = 0; i < n; i++) {
       run.site = i;
-      double tc = cav[0][i];
-      if (!(tc > 0) || !Double.isFinite(tc) || !Double.isFinite(cav[1][i])) {
-        throw new InferenceException("cavity (τ₋, ν₋) = (" + tc + ", " + cav[1][i] + ") at the final posterior is"
-            + " improper: the log evidence is undefined" + run.where(), run.diagnostics(false), null);
-      }
-      double nc = cav[1][i] - tc * m0;
-      double tt = a.tau[i];
-      double nt = nuc[i];
-      double logZi = update.logZ(state, problem, i, a.mu[i], a.sigmaDiag[i], a.tau[i], a.nu[i]);
-      s += logZi + 0.5 * Math.log1p(tt / tc)
-          + 0.5 * (nc * nc * tt / (tc * (tc + tt)) - (2 * nc * nt + nt * nt) / (tc + tt));
+      s += update.logScale(state, problem, i, a.mu[i], a.sigmaDiag[i], a.tau[i], a.nu[i]);
     }
     return s;
   }

@@ -24,13 +24,13 @@ package org.approxgp.inference;
  * reports them through {@link #relaxedSites}. Neither needed a change in {@link SiteLoop}: damping, the
  * negative-site policy and the rank-one updates act on the returned site whatever rule produced it.
  *
- * <p><b>The evidence term.</b> {@link SiteLoop} evaluates R&amp;W eq. 3.65 in the stable form of
- * eq. 3.73–3.74 with EP's full cavity τ₋ = 1/Σᵢᵢ − τ̃ᵢ: every Gaussian term is the loop's, and
- * {@link #logZ} supplies log Ẑᵢ, the log of the normaliser the site's scale is matched to. For moment
- * matching (EP, QP) that is the tilted normaliser log ∫ N(f | cavity) p(yᵢ | f) df (QP paper eq. 2). A
- * method whose site scale is matched differently (Power EP: (1/u) log ∫ N(f | u-cavity) p(yᵢ | f)^u df
- * plus the difference of the Gaussian normalisers at its own and at EP's cavity) returns the
- * corresponding value so that the same Gaussian part applies.
+ * <p><b>The evidence term.</b> {@link SiteLoop} evaluates log Z = log ∫ p Πᵢ t̃ᵢ + Σᵢ log sᵢ (R&amp;W eq. 3.65;
+ * the stable form of eq. 3.73–3.74): the Gaussian part is the loop's, and {@link #logScale} supplies each
+ * site's scale. By default that is moment matching's scale at EP's full cavity, from {@link #logZ} = log Ẑᵢ,
+ * the normaliser the site's scale is matched to; for EP and QP the tilted normaliser
+ * log ∫ N(f | cavity) p(yᵢ | f) df (QP paper eq. 2). A method whose site scale is matched at another cavity
+ * (Power EP: at the u-cavity, Minka 2004 §3) overrides {@link #logScale}, so its evidence never needs EP's
+ * cavity to be proper.
  *
  * @param <S> the per-call state (e.g. {@link Void})
  */
@@ -73,9 +73,37 @@ public interface SiteUpdate<S> {
 
   /**
    * log Ẑᵢ for the evidence at the final posterior, with site i's marginal N(mean, variance) and site
-   * (siteTau, siteNu); see the class comment.
+   * (siteTau, siteNu): the normaliser the default {@link #logScale} matches the site's scale to; see the
+   * class comment.
    */
   double logZ(S state, Problem problem, int i, double mean, double variance, double siteTau, double siteNu);
+
+  /**
+   * The site's whole term in the log evidence, log sᵢ: the log of the scale that makes
+   * p(f) Πᵢ sᵢ t̃ᵢ(fᵢ) the method's unnormalised approximation, with the site written about the prior mean m₀,
+   * t̃ᵢ(f) = exp(−½ τ̃ᵢ (f − m₀)² + (ν̃ᵢ − τ̃ᵢ m₀)(f − m₀)). {@link SiteLoop} adds the Gaussian part
+   * log ∫ p Πᵢ t̃ᵢ. The default is moment matching's scale at EP's full cavity τ₋ = 1/Σᵢᵢ − τ̃ᵢ
+   * (R&amp;W eq. 3.73–3.74): log Ẑᵢ + log Cᵢ with
+   * log Cᵢ = log ∫ N(f | μᵢ, Σᵢᵢ) t̃ᵢ(f)⁻¹ df = ½ log(1 + τ̃ᵢ/τ₋) + ½ [ν₋² τ̃ᵢ/(τ₋(τ₋ + τ̃ᵢ)) − (2ν₋ν̃ᵢ + ν̃ᵢ²)/(τ₋ + τ̃ᵢ)]
+   * (natural parameters about m₀), which needs τ₋ &gt; 0. A method whose site scale is matched at another
+   * cavity ({@link PowerEp}) overrides this.
+   *
+   * @throws ArithmeticException when the scale is undefined (an improper cavity)
+   */
+  default double logScale(S state, Problem problem, int i, double mean, double variance, double siteTau,
+      double siteNu) {
+    double tc = 1.0 / variance - siteTau;
+    double ncRaw = mean / variance - siteNu;
+    if (!(tc > 0) || !Double.isFinite(tc) || !Double.isFinite(ncRaw)) {
+      throw new ArithmeticException("cavity (τ₋, ν₋) = (" + tc + ", " + ncRaw + ") at the final posterior is"
+          + " improper: the log evidence is undefined");
+    }
+    double m0 = problem.priorMean();
+    double nc = ncRaw - tc * m0;
+    double nt = siteNu - siteTau * m0;
+    return logZ(state, problem, i, mean, variance, siteTau, siteNu) + 0.5 * Math.log1p(siteTau / tc)
+        + 0.5 * (nc * nc * siteTau / (tc * (tc + siteTau)) - (2 * nc * nt + nt * nt) / (tc + siteTau));
+  }
 
   /**
    * How many sites the run relaxed (Relaxed EP: last update with bᵢ ≠ 0), read once at the end of the
