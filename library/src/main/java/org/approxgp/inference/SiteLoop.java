@@ -22,8 +22,10 @@ import org.approxgp.linalg.NotPositiveDefiniteException;
  * {@link Options#negativeSites()}: {@link NegativeSitePrecision#CLIP} (default) sets τ̃ = 0 and keeps the
  * ν̃ of the unclipped update, as GPML does, and counts the clip in {@link Diagnostics#clippedSites()}.
  * For log-concave likelihoods (probit, Gaussian) the tilted variance never exceeds the cavity variance,
- * so the clip never fires. A cavity with τ₋ ≤ 0 (possible only after clipping) is not updated that
- * sweep and counted in {@link Diagnostics#skippedSites()}.
+ * so the clip never fires. A cavity with τ₋ ≤ 0 (possible only with negative or clipped sites elsewhere) is
+ * not updated that sweep and counted in {@link Diagnostics#skippedSites()}. Such a site is frozen, not at its
+ * fixed point: a run whose last sweep skipped sites and changed the others by less than the tolerance stops
+ * as not converged (diverged, with a message saying how many were frozen) rather than reporting convergence.
  *
  * <p><b>Step limit</b> ({@link NegativeSitePrecision#KEEP}, sequential schedule). A site change Δτ &lt; 0 with
  * 1 + Δτ Σᵢᵢ ≤ 0 would make the new marginal variance Σᵢᵢ/(1 + Δτ Σᵢᵢ) (R&amp;W eq. 3.70) non-positive, i.e. Σ
@@ -186,6 +188,7 @@ public final class SiteLoop {
       double[] alphaPrev = approx.alpha;
       while (run.sweeps < options.maxSweeps()) {
         Sites before = Sites.of(tau, nu);
+        int skippedBefore = run.skipped;
         if (seq) {
           sequentialSweep(problem, update, state, options, approx, tau, nu, run);
         } else {
@@ -208,6 +211,13 @@ public final class SiteLoop {
               run.diagnostics(false), null);
         }
         if (run.change < options.tolerance()) {
+          int frozen = run.skipped - skippedBefore;
+          if (frozen > 0) {
+            // not a fixed point: the skipped sites did not take their update (class comment)
+            run.message = "stopped: " + frozen + " site" + (frozen == 1 ? "" : "s") + " frozen with an improper"
+                + " cavity in the last sweep, the others unchanged";
+            break;
+          }
           converged = true;
           break;
         }
