@@ -1,5 +1,6 @@
 package org.approxgp.inference;
 
+import org.approxgp.optimize.Anderson;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
@@ -304,105 +305,6 @@ public final class Vb {
     }
   }
 
-  /**
-   * Anderson acceleration (type II; Walker &amp; Ni 2011, SIAM J. Numer. Anal. 49(4), Alg. AA with β = 1)
-   * of the fixed-point map x ↦ g(x), x = (τ̃, ν̃), g the natural-gradient target: with the residuals
-   * fⱼ = g(xⱼ) − xⱼ of the last m accepted iterates, ΔXⱼ = xⱼ₊₁ − xⱼ, ΔFⱼ = fⱼ₊₁ − fⱼ,
-   * <pre>
-   * γ = argmin ‖f_k − ΔF γ‖₂,   x_{k+1} = x_k + f_k − (ΔX + ΔF) γ.
-   * </pre>
-   * γ from the normal equations (ΔFᵀΔF + δ I) γ = ΔFᵀ f_k with δ = 1e-12 · tr(ΔFᵀΔF) against
-   * near-collinear columns. The caller keeps the ascent safeguard: a proposal that is not a valid site
-   * vector or lowers the ELBO is discarded (and the memory cleared) in favour of the plain step.
-   */
-  static final class Anderson {
-    private final int memory;
-    private final java.util.ArrayDeque<double[]> dx = new java.util.ArrayDeque<>();
-    private final java.util.ArrayDeque<double[]> df = new java.util.ArrayDeque<>();
-    private double[] lastX;
-    private double[] lastF;
-
-    Anderson(int memory) {
-      this.memory = memory;
-    }
-
-    void reset() {
-      dx.clear();
-      df.clear();
-      lastX = null;
-      lastF = null;
-    }
-
-    /**
-     * The accelerated iterate from the current x with residual f, or null while the memory is empty.
-     * Called once per iterate; the differences to the previous call's iterate enter the memory.
-     */
-    double[] next(double[] x, double[] f) {
-      if (lastX != null && !java.util.Arrays.equals(x, lastX)) {
-        // the previous call's iterate was left by an accepted step: one more column of differences
-        double[] a = new double[x.length];
-        double[] b = new double[x.length];
-        for (int i = 0; i < x.length; i++) {
-          a[i] = x[i] - lastX[i];
-          b[i] = f[i] - lastF[i];
-        }
-        dx.addLast(a);
-        df.addLast(b);
-        if (dx.size() > memory) {
-          dx.removeFirst();
-          df.removeFirst();
-        }
-      }
-      lastX = x;
-      lastF = f;
-      int m = df.size();
-      if (m == 0) {
-        return null;
-      }
-      double[][] cols = df.toArray(new double[0][]);
-      double[][] xcols = dx.toArray(new double[0][]);
-      double[][] g = new double[m][m];
-      double[] rhs = new double[m];
-      double tr = 0;
-      for (int p = 0; p < m; p++) {
-        for (int q = 0; q <= p; q++) {
-          double v = 0;
-          for (int i = 0; i < f.length; i++) {
-            v += cols[p][i] * cols[q][i];
-          }
-          g[p][q] = v;
-          g[q][p] = v;
-        }
-        tr += g[p][p];
-        double v = 0;
-        for (int i = 0; i < f.length; i++) {
-          v += cols[p][i] * f[i];
-        }
-        rhs[p] = v;
-      }
-      if (!(tr > 0) || !Double.isFinite(tr)) {
-        return null;
-      }
-      Matrix gm = Matrix.of(g);
-      gm.addDiagonal(1e-12 * tr);
-      double[] gamma;
-      try {
-        gamma = Cholesky.factor(gm).solve(rhs);
-      } catch (NotPositiveDefiniteException e) {
-        return null;
-      }
-      double[] out = new double[x.length];
-      for (int i = 0; i < x.length; i++) {
-        double v = x[i] + f[i];
-        for (int p = 0; p < m; p++) {
-          v -= (xcols[p][i] + cols[p][i]) * gamma[p];
-        }
-        out[i] = v;
-      }
-      return out;
-    }
-  }
-
   private static Diagnostics diagnostics(int it, boolean converged, double change, long t0, double jitter,
       String msg) {
     return new Diagnostics("vb", it, converged, change, (System.nanoTime() - t0) * 1e-9, jitter, 0, 0, msg);
@@ -451,7 +353,7 @@ public final class Vb {
    *
    * @throws NumericalException if a marginal is not a usable Gaussian (non-finite, or a variance below 0)
    */
-  private static double expectedLogLik(Problem problem, double[] m, double[] v, double[] gm, double[] gv) {
+  static double expectedLogLik(Problem problem, double[] m, double[] v, double[] gm, double[] gv) {
     Likelihood lik = problem.likelihood();
     double s = 0;
     for (int i = 0; i < m.length; i++) {
@@ -471,7 +373,7 @@ public final class Vb {
    * = ½ [αᵀKα − tr(RK) + log|B|], using K⁻¹Σ = I − RK, log|K|/|Σ| = log|I + KΛ| = log|B| and
    * tr(RK) = Σᵢ λᵢ Σᵢᵢ (from Σ(K⁻¹ + Λ) = I).
    */
-  private static double kl(double[] alpha, double[] mu, double m0, double[] lambda, double[] sigmaDiag,
+  static double kl(double[] alpha, double[] mu, double m0, double[] lambda, double[] sigmaDiag,
       Cholesky cholB) {
     double quad = 0;
     double trRk = 0;
@@ -536,104 +438,5 @@ public final class Vb {
     Matrix k = problem.kernel().matrix(problem.x());
     State s = State.of(problem, k, tau, nu, JitterPolicy.none());
     return new SiteGradient(s.approx.alpha.clone(), thetaGradient(problem, k, s));
-  }
-
-  /** The ELBO and its partial derivatives at (α, λ, θ). */
-  static final class Evaluation {
-    final double elbo;
-    final double[] gradAlpha;
-    final double[] gradLambda;
-    final double[] gradTheta;
-
-    Evaluation(double elbo, double[] gradAlpha, double[] gradLambda, double[] gradTheta) {
-      this.elbo = elbo;
-      this.gradAlpha = gradAlpha;
-      this.gradLambda = gradLambda;
-      this.gradTheta = gradTheta;
-    }
-  }
-
-  /**
-   * ELBO(α, λ) and (optionally) its partial derivatives by the class comment's direct formulas. {@link #infer}
-   * does not use it (its states and {@link #thetaGradient} share the factorisations); it is the independent
-   * reference the tests hold those to ({@code EvidenceGradientTest}, {@code VbGradientFormTest}).
-   */
-  static Evaluation elbo(Problem problem, double[] alpha, double[] lambda, boolean gradients) {
-    return evaluate(problem, problem.kernel().matrix(problem.x()), alpha, lambda, JitterPolicy.none(), gradients);
-  }
-
-  private static Evaluation evaluate(Problem problem, Matrix k, double[] alpha, double[] lambda, JitterPolicy jitter,
-      boolean gradients) {
-    int n = alpha.length;
-    double m0 = problem.priorMean();
-    double[] sl = new double[n];
-    for (int i = 0; i < n; i++) {
-      if (!(lambda[i] >= 0)) {
-        throw new IllegalArgumentException("λ[" + i + "] = " + lambda[i] + " must be ≥ 0");
-      }
-      sl[i] = Math.sqrt(lambda[i]);
-    }
-    Matrix bm = k.copy();
-    bm.scaleRowsCols(sl, sl);
-    bm.addDiagonal(1.0);
-    Cholesky chol = Cholesky.factor(bm, jitter);
-    // m = m₀ + Kα
-    double[] m = k.mult(alpha);
-    for (int i = 0; i < n; i++) {
-      m[i] += m0;
-    }
-    // R = Λ½ B⁻¹ Λ½;  Σ = K − K R K
-    Matrix r = chol.inverse();
-    r.scaleRowsCols(sl, sl);
-    Matrix kr = k.mult(r);
-    Matrix sigma = kr.mult(k);
-    sigma.scale(-1);
-    double[] sd = sigma.data();
-    double[] kd = k.data();
-    for (int i = 0; i < sd.length; i++) {
-      sd[i] += kd[i];
-    }
-    double[] v = sigma.diag();
-    double[] gm = new double[n];
-    double[] gv = new double[n];
-    double e = expectedLogLik(problem, m, v, gm, gv);
-    double value = e - kl(alpha, m, m0, lambda, v, chol);
-    if (!gradients) {
-      return new Evaluation(value, null, null, null);
-    }
-    // ∂/∂α = K (g_m − α)
-    double[] diff = new double[n];
-    for (int i = 0; i < n; i++) {
-      diff[i] = gm[i] - alpha[i];
-    }
-    double[] gAlpha = k.mult(diff);
-    // ∂/∂λᵢ = −Σⱼ Σⱼᵢ² (g_vⱼ + ½ λⱼ)
-    double[] gLambda = new double[n];
-    for (int j = 0; j < n; j++) {
-      double c = gv[j] + 0.5 * lambda[j];
-      for (int i = 0; i < n; i++) {
-        double s = sd[j * n + i];
-        gLambda[i] -= s * s * c;
-      }
-    }
-    // M = sym(g_m αᵀ) + A diag(g_v) Aᵀ − ½ααᵀ − ½ RKR,  A = I − RK = (I − KR)ᵀ
-    Matrix a = kr.transpose();
-    a.scale(-1);
-    a.addDiagonal(1.0);
-    Matrix adg = a.copy();
-    adg.scaleRowsCols(GaussianSiteApproximation.ones(n), gv);
-    Matrix mm = adg.multTransB(a);
-    Matrix rkr = r.mult(kr);
-    double[] md = mm.data();
-    double[] rd = rkr.data();
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < n; j++) {
-        md[i * n + j] += 0.5 * (gm[i] * alpha[j] + alpha[i] * gm[j]) - 0.5 * alpha[i] * alpha[j]
-            - 0.5 * rd[i * n + j];
-      }
-    }
-    mm.symmetrize(); // against roundoff (traceGradient expects a symmetric W)
-    double[] gTheta = problem.kernel().traceGradient(problem.x(), mm);
-    return new Evaluation(value, gAlpha, gLambda, gTheta);
   }
 }

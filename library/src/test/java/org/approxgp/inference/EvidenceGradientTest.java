@@ -76,19 +76,19 @@ class EvidenceGradientTest {
         alpha[i] = rng.nextDouble() - 0.5;
         lambda[i] = 0.05 + rng.nextDouble();
       }
-      Vb.Evaluation ev = Vb.elbo(p, alpha, lambda, true);
+      VbElbo.Evaluation ev = VbElbo.of(p, alpha, lambda, true);
       for (int i = 0; i < n; i++) {
         double[] ap = alpha.clone();
         double[] am = alpha.clone();
         ap[i] += H;
         am[i] -= H;
-        double fd = (Vb.elbo(p, ap, lambda, false).elbo - Vb.elbo(p, am, lambda, false).elbo) / (2 * H);
+        double fd = (VbElbo.of(p, ap, lambda, false).elbo - VbElbo.of(p, am, lambda, false).elbo) / (2 * H);
         assertEquals(fd, ev.gradAlpha[i], 1e-6 * (1 + Math.abs(fd)), "∂/∂α" + i);
         double[] lp = lambda.clone();
         double[] lm = lambda.clone();
         lp[i] += H;
         lm[i] -= H;
-        fd = (Vb.elbo(p, alpha, lp, false).elbo - Vb.elbo(p, alpha, lm, false).elbo) / (2 * H);
+        fd = (VbElbo.of(p, alpha, lp, false).elbo - VbElbo.of(p, alpha, lm, false).elbo) / (2 * H);
         assertEquals(fd, ev.gradLambda[i], 1e-6 * (1 + Math.abs(fd)), "∂/∂λ" + i);
       }
       double[] theta = k.logHyperparameters();
@@ -97,8 +97,8 @@ class EvidenceGradientTest {
         double[] tm = theta.clone();
         tp[j] += H;
         tm[j] -= H;
-        double fd = (Vb.elbo(p.withKernel(k.withLogHyperparameters(tp)), alpha, lambda, false).elbo
-            - Vb.elbo(p.withKernel(k.withLogHyperparameters(tm)), alpha, lambda, false).elbo) / (2 * H);
+        double fd = (VbElbo.of(p.withKernel(k.withLogHyperparameters(tp)), alpha, lambda, false).elbo
+            - VbElbo.of(p.withKernel(k.withLogHyperparameters(tm)), alpha, lambda, false).elbo) / (2 * H);
         assertEquals(fd, ev.gradTheta[j], 1e-6 * (1 + Math.abs(fd)), "∂/∂θ" + j + " " + k.name());
       }
     }
@@ -109,7 +109,7 @@ class EvidenceGradientTest {
   void vbOptimumIsStationary() {
     Problem p = probit(SmallProblems.ard(3), 0.0);
     Posterior post = Vb.infer(p, Vb.Options.defaults().withTolerance(1e-11), null);
-    Vb.Evaluation ev = Vb.elbo(p, post.alpha(), post.sites().tau(), true);
+    VbElbo.Evaluation ev = VbElbo.of(p, post.alpha(), post.sites().tau(), true);
     assertEquals(post.logEvidence(), ev.elbo, 1e-10 * Math.abs(ev.elbo));
     for (int i = 0; i < p.size(); i++) {
       assertEquals(0, ev.gradAlpha[i], 1e-8, "∂/∂α" + i);

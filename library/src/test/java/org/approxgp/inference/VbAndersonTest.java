@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * (started at Anderson's result, site change 1e-10, it drifts to a site change of ~2e-7 in 30 steps), and
  * it reaches tolerance only through its ELBO safeguard, wandering at ~1e-7 in the sites where the ELBO is
  * flat to roundoff. So the optimum is checked by what defines it: (1) the ELBO's gradient in (α, λ)
- * ({@link Vb#elbo}, independent of either iteration) vanishes at Anderson's result to 1e-8 (in α
+ * ({@link VbElbo#of}, independent of either iteration) vanishes at Anderson's result to 1e-8 (in α
  * relative to K's row sums, since ∂ELBO/∂α = K(g_m − α)); (2) two
  * Anderson runs with different memories (different paths) agree to 1e-8 in sites and ELBO (1e-6 in the θ-gradient,
  * which moves with the sites times K's scale);
@@ -42,7 +42,7 @@ class VbAndersonTest {
     Posterior fast = Vb.infer(p, tight.withAndersonMemory(5), null);
     assertTrue(fast.diagnostics().converged(), fast.diagnostics().toString());
     // (1) stationarity of the ELBO in (α, λ)
-    Vb.Evaluation e = Vb.elbo(p, fast.alpha(), fast.sites().tau(), true);
+    VbElbo.Evaluation e = VbElbo.of(p, fast.alpha(), fast.sites().tau(), true);
     assertEquals(fast.logEvidence(), e.elbo, 1e-10);
     // ∂ELBO/∂α = K (g_m − α) carries K (entries up to s² = 70): the condition g_m − α = 0 to 1e-8 is
     // |∂ELBO/∂αᵢ| ≤ 1e-8 Σⱼ |Kᵢⱼ|

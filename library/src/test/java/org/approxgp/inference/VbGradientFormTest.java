@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The θ-gradient {@link Vb#infer} returns is computed from the final state's factors in the form
  * M = sym(g_m αᵀ) − ½ααᵀ − ½R + A diag(g_v + ½λ) Aᵀ (identity AΛAᵀ + RKR = R, see {@code Vb.thetaGradient}).
  * At arbitrary sites — away from the optimum, where g_v + ½λ ≠ 0 and g_m ≠ α, so every term counts — it must
- * equal the direct formula M = sym(g_m αᵀ) + A diag(g_v) Aᵀ − ½ααᵀ − ½RKR of {@link Vb#elbo} (itself checked
+ * equal the direct formula M = sym(g_m αᵀ) + A diag(g_v) Aᵀ − ½ααᵀ − ½RKR of {@link VbElbo#of} (itself checked
  * against central differences in {@code EvidenceGradientTest}). Seeded random sites (including zero
  * precisions), iso and ARD kernels, a non-zero prior mean.
  */
@@ -35,7 +35,7 @@ class VbGradientFormTest {
         nu[i] = 2 * rng.nextDouble() - 1;
       }
       Vb.SiteGradient fast = Vb.thetaGradientAt(p, tau, nu);
-      Vb.Evaluation direct = Vb.elbo(p, fast.alpha(), tau, true);
+      VbElbo.Evaluation direct = VbElbo.of(p, fast.alpha(), tau, true);
       for (int j = 0; j < direct.gradTheta.length; j++) {
         assertEquals(direct.gradTheta[j], fast.gradTheta()[j], 1e-10 * (1 + Math.abs(direct.gradTheta[j])),
             k.name() + " θ" + j);
