@@ -33,8 +33,9 @@ class GammasTest {
                java.util.function.DoubleBinaryOperator f) {
     final ErrorStats wellConditioned = new ErrorStats(name + " rel, kappa<=100", 1e-12, rmsWell);
     final ErrorStats scaled = new ErrorStats(name + " rel/(1+kappa)", 1e-12, rmsScaled);
-    final ErrorStats plain = new ErrorStats(name + " rel, all (info)", Double.POSITIVE_INFINITY,
-        Double.POSITIVE_INFINITY);
+    final ErrorStats plain = new ErrorStats(name + " rel, all points",
+        name.contains(" Q") ? 1e-9 : 1e-11, name.contains(" Q") ? 2e-11 : 5e-13); // measured max 1.3e-10 (Q),
+    // 2.4e-12 (P), RMS 4.2e-12 (Q), 9.6e-14 (P): every point, including the deep tails
     for (ReferenceTable.Row r : TABLE) {
       final double err = ReferenceTable.relErr(f.applyAsDouble(r.d("a"), r.d("x")), r.big(column),
         Double.MIN_NORMAL);

@@ -17,8 +17,8 @@ class OwensTTest {
   void table() {
     final ErrorStats st = new ErrorStats("owens_t.csv (abs)", 1e-14, 3e-17);
     final ErrorStats special = new ErrorStats("owens_t.csv special cases (abs)", 1e-14, 5e-17);
-    final ErrorStats rel = new ErrorStats("owens_t.csv (rel, info: T >= 1e-300)", Double.POSITIVE_INFINITY,
-        Double.POSITIVE_INFINITY);
+    final ErrorStats rel = new ErrorStats("owens_t.csv (rel, T >= 1e-300)", 1e-13,
+        1e-14); // measured max 2.1e-14, RMS 1.7e-15
     for (ReferenceTable.Row r : ReferenceTable.load("owens_t.csv")) {
       final double h = r.d("h");
       final double a = r.d("a");

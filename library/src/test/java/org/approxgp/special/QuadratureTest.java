@@ -47,10 +47,10 @@ class QuadratureTest {
   void knownIntegrals() {
     final ErrorStats trueRel = new ErrorStats("quadrature.csv true error/tolerance", 1.0, 0.3);
     final ErrorStats bound = new ErrorStats("quadrature.csv true error/estimate", 1.0, 0.3);
-    final ErrorStats relErr = new ErrorStats("quadrature.csv true rel error (info)", Double.POSITIVE_INFINITY,
-        Double.POSITIVE_INFINITY);
-    final ErrorStats raw = new ErrorStats("quadrature.csv probit* w/o break points true/tol (info)",
-      Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
+    final ErrorStats relErr = new ErrorStats("quadrature.csv true rel error", 3e-10,
+        6e-11); // measured max 6.0e-11, RMS 1.3e-11
+    final ErrorStats raw = new ErrorStats("quadrature.csv probit* w/o break points true/tol",
+      1.0, 0.025); // within the tolerance even without the break point (measured max 0.107, RMS 0.005)
     int notConverged = 0;
     int rawMisses = 0;
     int rawCount = 0;
@@ -69,7 +69,7 @@ class QuadratureTest {
       assertTrue(res.errorEstimate() <= Math.max(c.absTol, REL_TOL * Math.abs(res.value())) || !res.converged());
       relErr.add(ReferenceTable.relErr(res.value(), exact, c.absTol == 0 ? Double.MIN_NORMAL : c.absTol), r);
       if (kind.startsWith("probit")) {
-        // the same integral without the break point at the cavity mean: informational
+        // the same integral without the break point at the cavity mean: still within the tolerance
         final Quadrature.Result nb = Quadrature.integrate(c.f, c.a, c.b, c.absTol, REL_TOL);
         final double e2 = ReferenceTable.absDiff(nb.value(), exact);
         raw.add(e2 / tol, r);
@@ -80,7 +80,7 @@ class QuadratureTest {
       }
     }
     System.out.println("ACCURACY quadrature.csv probit* without break points: " + rawMisses + " of " + rawCount
-      + " with true error > estimate or > tolerance (info)");
+      + " with true error > estimate or > tolerance");
     trueRel.check();
     bound.check();
     relErr.check();
