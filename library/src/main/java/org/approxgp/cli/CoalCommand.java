@@ -8,6 +8,7 @@ import org.approxgp.experiment.ExperimentFailedException;
 import org.approxgp.experiment.Results;
 import org.approxgp.experiment.Runner;
 import org.approxgp.papers.qp.QpMining;
+import org.approxgp.papers.qp.QpMiningTables;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -121,7 +122,7 @@ final class CoalCommand implements Callable<Integer> {
     out.println("Coal mining, Poisson square link, " + seeds + " seeds, " + t + " threads, "
         + String.format(Locale.ROOT, "%.1f s", secs) + " (" + run.reused() + " seeds reused from "
         + run.file() + ")");
-    out.print(QpMining.report(QpMining.seedResults(run, config.methods()), config.methods(), p));
+    out.print(QpMiningTables.report(QpMining.seedResults(run, config.methods()), config.methods(), p));
     int nFailed = failed == null ? 0 : failed.failures().size();
     out.println("failed trials: " + nFailed);
     if (failed != null) {

@@ -11,7 +11,7 @@ import org.approxgp.projection.Projection;
  * its fixed point (the adjoint method), instead of 2·dim θ extra inferences by central differences.
  * Valid for every moment-matching rule with EP's whole-site cavity and the tilted normaliser in the
  * evidence ({@link MomentMatching}: QP with an exact or table-backed W2 projection, Lp); for EP it
- * reduces to R&amp;W eq. 5.27. Derivation (details in {@code src/test/resources/inference/qp-gradient.md}):
+ * reduces to R&amp;W eq. 5.27. Derivation (details in {@code docs/derivations/qp-gradient.md}):
  *
  * <p><b>Objective.</b> With sites s = (τ̃, ν̃) (raw natural parameters), the posterior q = N(μ, Σ),
  * Σ = (K⁻¹ + S̃)⁻¹, μ = m₀ + Σ(ν̃ − τ̃ m₀), the cavity of site i c̄ᵢ = (τ₋ᵢ, ν₋ᵢ) = (Λᵢ − τ̃ᵢ, ηᵢ − ν̃ᵢ)

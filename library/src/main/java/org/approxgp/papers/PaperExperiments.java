@@ -5,7 +5,9 @@ import org.approxgp.experiment.ExperimentCatalog;
 import org.approxgp.experiment.ExperimentSpec;
 import org.approxgp.papers.qp.QpFigure1;
 import org.approxgp.papers.qp.QpMining;
+import org.approxgp.papers.qp.QpMiningTables;
 import org.approxgp.papers.qp.QpTable1;
+import org.approxgp.papers.qp.QpTable1Tables;
 import org.approxgp.papers.rep.RepSynthetic;
 import org.approxgp.papers.rep.RepUci;
 import org.approxgp.papers.svbssgp.SvbssgpFigures;
@@ -27,17 +29,17 @@ public final class PaperExperiments implements ExperimentCatalog {
     return List.of(
         ExperimentSpec.of("qp-table1", "QP paper Table 1: EP/QP/VB test error and NTLL, SE-iso",
                 QpTable1.Config.class, m -> QpTable1.Config.forMode(m, QP_METHODS), QpTable1::experiment)
-            .withSummary((c, r) -> QpTable1.summary(r.table())),
+            .withSummary((c, r) -> QpTable1Tables.summary(r.table())),
         ExperimentSpec.of("qp-table1-ard", "QP paper Table 1 with the SE-ARD kernel (the paper's text)",
                 QpTable1.Config.class, m -> QpTable1.Config.ardForMode(m, QP_METHODS), QpTable1::experiment)
-            .withSummary((c, r) -> QpTable1.summary(r.table())),
+            .withSummary((c, r) -> QpTable1Tables.summary(r.table())),
         ExperimentSpec.of("qp-figure1", "QP paper Figure 1a: QP vs EP predictive variances",
                 QpFigure1.Config.class, QpFigure1.Config::forMode, QpFigure1::experiment)
             .withSummary((c, r) -> QpFigure1.aboveDiagonal(QpFigure1.points(r.table(),
                 c.sameHyperparameters() ? "var_qp_same" : "var_qp"))),
         ExperimentSpec.of("qp-mining", "QP paper Table 1, coal-mining row: Poisson square link",
                 QpMining.Config.class, QpMining.Config::forMode, QpMining::experiment)
-            .withSummary((c, r) -> QpMining.summary(r.table(), c.methods())),
+            .withSummary((c, r) -> QpMiningTables.summary(r.table(), c.methods())),
         ExperimentSpec.of("rep-synthetic",
                 "REP paper Figure 4: EP / Power EP / REP on synthetic data with flipped labels",
                 RepSynthetic.Config.class, m -> RepSynthetic.Config.forMode(m, "keep"), RepSynthetic::experiment)

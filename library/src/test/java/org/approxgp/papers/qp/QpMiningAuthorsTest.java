@@ -135,18 +135,18 @@ class QpMiningAuthorsTest {
   void sideBySideUsesEachProtocolsNtllAndSwitchEffectsAreDifferencesOfMeans() {
     List<QpMining.SeedResult> authors = List.of(seed(0, 1.0, 9.0, 1.5), seed(1, 2.0, 9.0, 1.7));
     List<QpMining.SeedResult> clean = List.of(seed(0, 0.5, 1.1, 7.0), seed(1, 0.7, 1.3, 7.0));
-    var t = QpMining.sideBySide(authors, clean, List.of("ep"));
+    var t = QpMiningTables.sideBySide(authors, clean, List.of("ep"));
     assertEquals(1.5, t.doubleColumn("TE authors'").getDouble(0), 1e-15);
     assertEquals(0.6, t.doubleColumn("TE clean").getDouble(0), 1e-15);
     assertEquals(1.6, t.doubleColumn("NTLL authors'").getDouble(0), 1e-15); // exact predictive
     assertEquals(1.2, t.doubleColumn("NTLL clean").getDouble(0), 1e-15); // NB
     assertEquals(0.5, t.doubleColumn("TE sd authors'").getDouble(0), 1e-15); // np.std
     assertEquals(1.186, t.doubleColumn("TE paper").getDouble(0), 1e-12);
-    var e = QpMining.switchEffects(QpMining.Protocol.authors(), authors, java.util.Map.of("exactNtll", authors),
+    var e = QpMiningTables.switchEffects(QpMining.Protocol.authors(), authors, java.util.Map.of("exactNtll", authors),
         List.of("ep"));
     assertEquals(0.0, e.doubleColumn("Δ TE").getDouble(0), 0.0);
     assertEquals(9.0 - 1.6, e.doubleColumn("Δ NTLL").getDouble(0), 1e-12);
-    assertThrows(IllegalArgumentException.class, () -> QpMining.switchEffects(QpMining.Protocol.authors(), authors,
+    assertThrows(IllegalArgumentException.class, () -> QpMiningTables.switchEffects(QpMining.Protocol.authors(), authors,
         java.util.Map.of("noSuchSwitch", authors), List.of("ep")));
   }
 

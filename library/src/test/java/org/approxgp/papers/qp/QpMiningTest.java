@@ -56,7 +56,7 @@ class QpMiningTest {
         assertTrue(m.lengthscale() > 1 && m.lengthscale() < 100, m.toString());
       }
     }
-    String report = QpMining.report(fresh, config.methods());
+    String report = QpMiningTables.report(fresh, config.methods());
     assertTrue(report.contains("σ²_QP > σ²_EP (training sites and test years, each method at its own θ): 0 of 448"),
         report);
     assertTrue(report.lines().anyMatch(l -> l.startsWith("qp        2 ")), report);
