@@ -707,31 +707,22 @@ public final class ReliabilitySweep {
    */
   static final Map<String, String> EXPLANATIONS = new LinkedHashMap<>();
 
-  private static final String NOT_PD = "the posterior covariance is not positive definite: site precision # makes the "
-      + "marginal variance";
   private static final String IMPROPER = "cavity (τ₋, ν₋) = (#, #) at the final posterior is improper: the log "
       + "evidence is undefined";
+  private static final String PEP_IMPROPER = "Power EP evidence: cavity (τ₋, ν₋) = (#, #) at the final posterior is "
+      + "improper";
+  private static final String FROZEN = "kept negative site precisions elsewhere made this site's cavity improper, so "
+      + "the site loop could not update it: the run stopped with it frozen (SiteLoop: not converged, not a fixed "
+      + "point), and the site's evidence term needs that cavity as a Gaussian (the likelihood API takes its mean and "
+      + "variance; for the Poisson square link the integral ∫ N(f | μᵢ, Σᵢᵢ) (p(yᵢ | f)/t̃ᵢ(f))^u df itself is finite "
+      + "while τ₋ + 2u > 0, which that API cannot express). Maths of the KEEP policy with a non-log-concave "
+      + "likelihood (bimodal tilted distributions); CLIP cannot reach it";
 
   static {
-    EXPLANATIONS.put("power-ep\t" + NOT_PD, "maths of the undamped update: Power EP's new marginal precision is "
-        + "(1/σ̂² − (1 − u)/Σᵢᵢ)/u, negative when the power-tilted variance σ̂² exceeds Σᵢᵢ/(1 − u); a bimodal "
-        + "power-tilted distribution (Poisson square link with the marginal near f = 0 and y ≥ 1; the noisy step) does "
-        + "that, the moments are right (checked against a closed form). EP (u = 1: 1/σ̂² > 0) cannot hit it. Cure in "
-        + "SiteLoop: a per-site step limit (or damping) that keeps Σ positive definite");
-    EXPLANATIONS.put("rep\t" + NOT_PD, "maths of site reading B: the site is the projection over the relaxed cavity, "
-        + "so the new marginal precision is 1/σ̂² − bᵢ, negative when the relaxation bᵢ (up to 100/λ) exceeds the "
-        + "tilted precision; reading A (1/σ̂² > 0) cannot hit it. Cure in SiteLoop/RelaxedEp: bound bᵢ < 1/σ̂² or "
-        + "limit the step");
-    EXPLANATIONS.put("power-ep\t" + IMPROPER, "a site whose cavity went improper (kept negative sites) is skipped, "
-        + "i.e. frozen, and the loop 'converges' with it frozen; the evidence needs that cavity: its scale "
-        + "∫ N(f | μᵢ, Σᵢᵢ) t̃ᵢ(f)^{−u} df diverges. Part is the evidence route only: SiteLoop checks EP's full cavity "
-        + "although Power EP's evidence needs only the u-cavity (see the report); for the Poisson square link the "
-        + "product ∫ q (p/t̃)^u is finite when τ₋ + 2u > 0, which the (mean, variance) likelihood API cannot express");
-    EXPLANATIONS.put("rep\t" + IMPROPER, "a site whose EP cavity went improper (kept negative sites) is skipped, "
-        + "i.e. frozen, and the loop 'converges' with it frozen; REP's evidence is EP's at its sites, whose "
-        + "tilted normaliser needs that cavity (∫ N(f | μᵢ, Σᵢᵢ) t̃ᵢ(f)^{−1} df diverges). Maths of kept negative "
-        + "sites; for the Poisson square link ∫ q p/t̃ is finite when τ₋ + 2 > 0, which the (mean, variance) "
-        + "likelihood API cannot express");
+    EXPLANATIONS.put("power-ep\t" + PEP_IMPROPER, FROZEN + " (Power EP's evidence needs only the u-cavity "
+        + "1/Σᵢᵢ − u τ̃ᵢ, which is what failed here)");
+    EXPLANATIONS.put("rep\t" + IMPROPER, FROZEN + " (Relaxed EP's evidence is EP's at its sites: u = 1, EP's "
+        + "cavity 1/Σᵢᵢ − τ̃ᵢ)");
   }
 
   static String explain(String method, String kind) {
