@@ -51,6 +51,9 @@ public final class MimeBundles {
       m.put(TEXT, ValueViews.text(k));
     } else if (o != null && (o instanceof double[] || o instanceof int[] || o instanceof long[])) {
       m.put(TEXT, ValueViews.text(o));
+    } else if (o instanceof org.approxgp.report.RunBanner b) {
+      m.put(HTML, b.html());
+      m.put(TEXT, b.text());
     } else if (o instanceof Record r && o.getClass().getName().startsWith("org.approxgp.")) {
       m.put(HTML, Tables.toHtml(ValueViews.of(r)));
       m.put(TEXT, ValueViews.text(r));

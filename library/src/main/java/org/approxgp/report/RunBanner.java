@@ -1,0 +1,84 @@
+package org.approxgp.report;
+
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.approxgp.experiment.Experiment;
+import org.approxgp.experiment.ProjectPaths;
+import org.approxgp.experiment.TrialKeys;
+
+/**
+ * The line at the top of every report: the run mode, how many trials, the scale of each experiment as the
+ * distinct values of its trial keys (e.g. {@code 7 dataset × 3 method × 10 seed × 10 fold}) and the date, so that
+ * a reader knows at once whether the numbers below are a smoke test, a quick look or the paper's full scale.
+ *
+ * @param mode smoke, quick or full
+ * @param trials trials of all the experiments together
+ * @param scales one entry per experiment: its name and the distinct-value counts of its key columns
+ * @param date the day the report was made (UTC)
+ */
+public record RunBanner(ProjectPaths.Mode mode, int trials, List<String> scales, LocalDate date) {
+
+  public RunBanner {
+    scales = List.copyOf(scales);
+  }
+
+  /** The banner for the notebook's experiments at the current mode, dated today (UTC). */
+  public static RunBanner of(Experiment<?, ?>... experiments) {
+    return of(ProjectPaths.mode(), LocalDate.now(ZoneOffset.UTC), experiments);
+  }
+
+  /** The banner for {@code experiments} at {@code mode} and {@code date}. */
+  public static RunBanner of(ProjectPaths.Mode mode, LocalDate date, Experiment<?, ?>... experiments) {
+    int trials = 0;
+    List<String> scales = new ArrayList<>();
+    for (Experiment<?, ?> e : experiments) {
+      trials += e.trials().size();
+      scales.add(e.name() + ": " + e.trials().size() + " trials" + scale(e));
+    }
+    return new RunBanner(mode, trials, scales, date);
+  }
+
+  /** " (5 dataset × 2 method × …)" from the distinct values of each key column with more than one value. */
+  private static String scale(Experiment<?, ?> e) {
+    Map<String, Set<Object>> distinct = new LinkedHashMap<>();
+    for (String c : e.keyColumns()) {
+      distinct.put(c, new LinkedHashSet<>());
+    }
+    for (Record k : e.trials()) {
+      TrialKeys.values(k).forEach((c, v) -> distinct.computeIfAbsent(c, x -> new LinkedHashSet<>()).add(v));
+    }
+    List<String> parts = new ArrayList<>();
+    distinct.forEach((c, v) -> {
+      if (v.size() > 1) {
+        parts.add(v.size() + " " + c);
+      }
+    });
+    return parts.isEmpty() ? "" : " (" + String.join(" × ", parts) + ")";
+  }
+
+  /** One line: {@code Run mode: quick · 40 trials · qp-table1: 40 trials (…) · 2026-11-26}. */
+  public String text() {
+    return "Run mode: " + mode.name().toLowerCase(java.util.Locale.ROOT) + " · " + trials + " trial"
+        + (trials == 1 ? "" : "s") + (scales.isEmpty() ? "" : " · " + String.join(" · ", scales)) + " · " + date;
+  }
+
+  /**
+   * The line as a one-cell table (tags that survive Jupyter's HTML sanitiser: table, tr, td, b). Nothing in it
+   * needs escaping: experiment names match {@code [A-Za-z0-9._-]+}, key columns are Java identifiers.
+   */
+  public String html() {
+    String head = "Run mode: " + mode.name().toLowerCase(java.util.Locale.ROOT);
+    return "<table><tr><td><b>" + head + "</b>" + text().substring(head.length()) + "</td></tr></table>";
+  }
+
+  @Override
+  public String toString() {
+    return text();
+  }
+}
