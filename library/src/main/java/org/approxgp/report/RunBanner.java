@@ -62,10 +62,17 @@ public record RunBanner(ProjectPaths.Mode mode, int trials, List<String> scales,
     return parts.isEmpty() ? "" : " (" + String.join(" × ", parts) + ")";
   }
 
-  /** One line: {@code Run mode: quick · 40 trials · qp-table1: 40 trials (…) · 2026-11-26}. */
+  /**
+   * One line: {@code Run mode: quick · 40 trials · qp-table1: 40 trials (…) · 2026-11-26}, or
+   * {@code Run mode: quick · 2026-11-26} for a notebook without experiments.
+   */
   public String text() {
-    return "Run mode: " + mode.name().toLowerCase(java.util.Locale.ROOT) + " · " + trials + " trial"
-        + (trials == 1 ? "" : "s") + (scales.isEmpty() ? "" : " · " + String.join(" · ", scales)) + " · " + date;
+    String head = "Run mode: " + mode.name().toLowerCase(java.util.Locale.ROOT);
+    if (scales.isEmpty()) {
+      return head + " · " + date;
+    }
+    return head + " · " + trials + " trial" + (trials == 1 ? "" : "s") + " · " + String.join(" · ", scales) + " · "
+        + date;
   }
 
   /**
