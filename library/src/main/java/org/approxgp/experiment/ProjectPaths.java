@@ -29,6 +29,28 @@ public final class ProjectPaths {
     return Mode.parse(m == null ? "quick" : m);
   }
 
+  /**
+   * A path as reports show it: relative to the project root when inside it ({@code results/qp-mining/….jsonl}),
+   * else relative to the results or reports root named by its variable ({@code $APPROXGP_RESULTS/…}), else as
+   * given. Reports never carry a machine's absolute paths.
+   */
+  public static String shown(Path path) {
+    Path p = path.toAbsolutePath().normalize();
+    Path root = projectRoot().toAbsolutePath().normalize();
+    if (p.startsWith(root)) {
+      return root.relativize(p).toString();
+    }
+    Path results = resultsRoot().toAbsolutePath().normalize();
+    if (p.startsWith(results)) {
+      return "$APPROXGP_RESULTS/" + results.relativize(p);
+    }
+    Path reports = reportsRoot().toAbsolutePath().normalize();
+    if (p.startsWith(reports)) {
+      return "$APPROXGP_REPORTS/" + reports.relativize(p);
+    }
+    return path.toString();
+  }
+
   public static Path projectRoot() {
     Path cwd = Path.of("").toAbsolutePath();
     for (Path p = cwd; p != null; p = p.getParent()) {

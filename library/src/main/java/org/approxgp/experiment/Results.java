@@ -176,6 +176,6 @@ public final class Results<K extends Record> {
 
   @Override
   public String toString() {
-    return experiment + ": " + rows.size() + " rows (" + reused + " reused, " + computed + " computed) in " + file;
+    return experiment + ": " + rows.size() + " rows (" + reused + " reused, " + computed + " computed) in " + ProjectPaths.shown(file);
   }
 }

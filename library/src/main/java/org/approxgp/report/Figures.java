@@ -48,6 +48,14 @@ public final class Figures {
     return save(chart, ProjectPaths.reportsRoot().resolve("figures"), name);
   }
 
+  /**
+   * Saves the chart as {@link #save(Chart, String)} does and says where, as a report shows it:
+   * {@code saved reports/figures/<name>.png} (a path relative to the project, never the machine's).
+   */
+  public static String saved(Chart<?, ?> chart, String name) {
+    return "saved " + ProjectPaths.shown(save(chart, name));
+  }
+
   /** Saves the chart to {@code <dir>/<name>.png} and returns the path. */
   public static Path save(Chart<?, ?> chart, Path dir, String name) {
     if (!NAME.matcher(name).matches()) {

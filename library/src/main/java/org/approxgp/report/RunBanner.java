@@ -39,7 +39,8 @@ public record RunBanner(ProjectPaths.Mode mode, int trials, List<String> scales,
     List<String> scales = new ArrayList<>();
     for (Experiment<?, ?> e : experiments) {
       trials += e.trials().size();
-      scales.add(e.name() + ": " + e.trials().size() + " trials" + scale(e));
+      int t = e.trials().size();
+      scales.add(e.name() + ": " + t + " trial" + (t == 1 ? "" : "s") + scale(e));
     }
     return new RunBanner(mode, trials, scales, date);
   }

@@ -12,16 +12,21 @@ import org.rapaio.jupyter.kernel.display.spi.DisplayProvider;
 import tech.tablesaw.api.Table;
 
 /**
- * rapaio-jupyter-kernel display SPI: renders Tablesaw tables (text/html) and XChart charts
- * (image/png) through {@link MimeBundles}. Registered in
+ * rapaio-jupyter-kernel display SPI: renders every value {@link MimeBundles} supports — Tablesaw tables, fits,
+ * posteriors, kernels, the library's records and numeric arrays (text/html and text/plain), XChart charts
+ * (image/png). Registered in
  * {@code META-INF/services/org.rapaio.jupyter.kernel.display.spi.DisplayProvider}.
  */
 public final class RapaioDisplayProvider implements DisplayProvider {
 
     @Override
     public List<DisplayRenderer> getDisplayRenderers() {
+        // every type MimeBundles.supports: records (Prediction, configs, summaries, RunBanner) through Record, whose
+        // renderer falls back to plain text for a record that is not the library's (a notebook's own)
         return List.of(new BundleRenderer(Table.class), new BundleRenderer(Chart.class),
-                new BundleRenderer(org.approxgp.model.FittedGp.class), new BundleRenderer(org.approxgp.inference.Posterior.class));
+                new BundleRenderer(org.approxgp.model.FittedGp.class), new BundleRenderer(org.approxgp.inference.Posterior.class),
+                new BundleRenderer(org.approxgp.kernel.Kernel.class), new BundleRenderer(Record.class),
+                new BundleRenderer(double[].class), new BundleRenderer(int[].class), new BundleRenderer(long[].class));
     }
 
     @Override
@@ -53,8 +58,7 @@ public final class RapaioDisplayProvider implements DisplayProvider {
 
         @Override
         public DisplayData render(String mime, Object o) {
-            Map<String, String> bundle = MimeBundles.of(o)
-                    .orElseThrow(() -> new IllegalArgumentException("cannot render " + o.getClass()));
+            Map<String, String> bundle = MimeBundles.of(o).orElse(Map.of(MimeBundles.TEXT, String.valueOf(o)));
             DisplayData d = DisplayData.fromText(bundle.get(MimeBundles.TEXT));
             String wanted = mime == null ? null : longType(mime);
             bundle.forEach((type, data) -> {
