@@ -132,7 +132,9 @@ public final class Flights {
 
   /**
    * The cache directory, fetched and converted first if incomplete: runs {@value #FETCH_SCRIPT} (needs
-   * node and npm; a 17 MB download, seconds to convert), echoing its progress lines to {@code System.err}.
+   * node and npm; a 17 MB download, seconds to convert). Its output goes to {@code <cache>/flights-3m-fetch.log};
+   * {@code System.err} gets one line when the fetch starts and one when it ends (a notebook's report shows two
+   * lines, not the download's log).
    *
    * @throws DataException when the script is not found or fails (e.g. offline), with its last message
    */
@@ -147,17 +149,22 @@ public final class Flights {
       throw new DataException(dir.resolve(COLUMN_FILE).toString(), 0, null, "flights-3m is not cached and "
           + FETCH_SCRIPT + " was not found (run inside the project clone, or set APPROXGP_HOME to it)");
     }
-    System.err.println("flights-3m: not in " + dir + "; fetching it once with " + script);
+    Path log = dir.resolve("flights-3m-fetch.log");
+    System.err.println("flights-3m: not cached; fetching it once with " + FETCH_SCRIPT + " (log: " + log.getFileName()
+        + " in the data cache) ...");
+    long t0 = System.nanoTime();
     ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), dir.toString()).redirectErrorStream(true);
     String last = "";
     int rc;
     try {
+      Files.createDirectories(dir);
       Process p = pb.start();
       p.getOutputStream().close();
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
-          StandardCharsets.UTF_8))) {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+          java.io.Writer w = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
         for (String line = r.readLine(); line != null; line = r.readLine()) {
-          System.err.println(line);
+          w.write(line);
+          w.write('\n');
           if (!line.isBlank()) {
             last = line.strip();
           }
@@ -172,8 +179,10 @@ public final class Flights {
     }
     if (rc != 0 || !isCached()) {
       throw new DataException(dir.resolve(COLUMN_FILE).toString(), 0, null, "fetching flights-3m failed (exit "
-          + rc + "): " + last);
+          + rc + "): " + last + " (full log: " + log + ")");
     }
+    System.err.printf(java.util.Locale.ROOT, "flights-3m: fetched and converted in %.0f s%n",
+        (System.nanoTime() - t0) * 1e-9);
     return dir;
   }
 
