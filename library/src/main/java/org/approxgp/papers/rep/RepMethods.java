@@ -27,6 +27,8 @@ public final class RepMethods {
 
   /** The paper's three methods, in its order. */
   public static final List<String> METHODS = List.of("ep", "power-ep", "rep");
+  /** Power EP in Qi &amp; Guo's appendix C variant (eq. 41–42), accepted by {@link #method} beside METHODS. */
+  public static final String POWER_EP_APPENDIX_C = "power-ep-c";
   /** The two negative-site policies. */
   public static final List<String> POLICIES = List.of("keep", "clip");
 
@@ -58,7 +60,7 @@ public final class RepMethods {
    */
   static InferenceMethod method(String name, double parameter, String negativeSites, int maxSweeps,
       Methods.RepReading reading) {
-    if (!METHODS.contains(name)) {
+    if (!METHODS.contains(name) && !name.equals(POWER_EP_APPENDIX_C)) {
       throw new IllegalArgumentException("unknown method '" + name + "'; known: " + METHODS);
     }
     SiteLoop.NegativeSitePrecision policy = switch (negativeSites) {
@@ -73,6 +75,7 @@ public final class RepMethods {
     return switch (name) {
       case "ep" -> InferenceMethod.ep(Ep.Options.defaults().withLoop(o));
       case "power-ep" -> InferenceMethod.siteLoop(PowerEp.of(parameter), o);
+      case POWER_EP_APPENDIX_C -> InferenceMethod.siteLoop(PowerEp.of(parameter, PowerEp.Variant.APPENDIX_C), o);
       default -> InferenceMethod.siteLoop(reading.rule(parameter), o);
     };
   }
