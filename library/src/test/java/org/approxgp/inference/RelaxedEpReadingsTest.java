@@ -111,4 +111,33 @@ class RelaxedEpReadingsTest {
       assertTrue(b >= 0, "b = " + b);
     }
   }
+
+  /**
+   * The new q must stay proper: its marginal precision is 1/σ̂² − b in reading B and 1/σ̂² − 2b in reading C (1/σ̂² in
+   * A), σ̂² the tilted variance at the relaxed cavity; beyond that bound G(b) is +∞ so no search can choose it.
+   */
+  @Test
+  void theNewPosteriorStaysProper() {
+    NoisyStep lik = NoisyStep.of(0.1);
+    for (RelaxedEp.SiteReading r : RelaxedEp.SiteReading.values()) {
+      RelaxedEp rep = RelaxedEp.of(0.01, RelaxedEp.Objective.CLEAN, r, RelaxedEp.Relaxation.NONNEGATIVE,
+          RelaxedEp.PenaltyForm.EQ35);
+      int removed = r == RelaxedEp.SiteReading.A ? 0 : r == RelaxedEp.SiteReading.B ? 1 : 2;
+      int finite = 0;
+      int points = 0;
+      for (double b = 0.05; b < 20; b *= 1.3) {
+        points++;
+        double tr = CAV.tau() + b;
+        double s2 = lik.tilted(1, (CAV.nu() + b * SITE_MEAN) / tr, 1 / tr).variance();
+        double g = rep.objective(lik, 1, CAV, SITE_MEAN, b);
+        boolean proper = 1 / s2 - removed * b > 0;
+        assertEquals(proper, Double.isFinite(g), r + " at b = " + b + ": G = " + g + ", σ̂² = " + s2);
+        finite += proper ? 1 : 0;
+      }
+      assertTrue(finite > 0, r + ": some b is admissible");
+      if (r != RelaxedEp.SiteReading.A) {
+        assertTrue(finite < points, r + ": the bound must bind somewhere on the scan");
+      }
+    }
+  }
 }

@@ -311,6 +311,7 @@ public final class RepVerdicts {
   public static String conclusion(Table matrix) {
     StringBuilder s = new StringBuilder();
     List<String> none = new ArrayList<>();
+    List<String> anyAtPaper = new ArrayList<>();
     for (int i = 0; i < matrix.rowCount(); i++) {
       boolean any = false;
       for (int k = 2; k < matrix.columnCount(); k++) {
@@ -330,6 +331,9 @@ public final class RepVerdicts {
         String f = matrix.stringColumn("figure").get(i);
         if (verdictOf(cell).equals(REPRODUCES)) {
           atPaper.add(f);
+          if (!anyAtPaper.contains(f)) {
+            anyAtPaper.add(f);
+          }
         } else if (cell.contains("(reproduces at")) {
           elsewhere.add(f);
         }
@@ -337,11 +341,14 @@ public final class RepVerdicts {
           contradicted.add(f);
         }
       }
-      s.append(String.format(Locale.ROOT, "- %s reproduces %s; only at another c: %s; contradicts: %s.%n",
-          matrix.column(k).name(), words(atPaper), words(elsewhere), words(contradicted)));
+      s.append(String.format(Locale.ROOT, "- %s: reproduces at the paper's c %s; reproduces only at another c %s;"
+          + " contradicted at the paper's c: %s.%n", matrix.column(k).name(), words(atPaper), words(elsewhere),
+          words(contradicted)));
     }
     s.append("- No reading reproduces, at any c of the grid: ").append(words(none)).append('.');
-    return s.toString();
+    String head = anyAtPaper.isEmpty() ? "At the paper's penalties no reading of Relaxed EP reproduces any claim."
+        : "At the paper's penalties some reading reproduces " + words(anyAtPaper) + ".";
+    return head + System.lineSeparator() + s;
   }
 
   private static String words(List<String> figures) {

@@ -59,8 +59,11 @@ class RepVerdictsTest {
     assertEquals("reproduces (reproduces at c·σ_f² = 10.0)", m.stringColumn("reading b").get(0));
     assertEquals("contradicts", m.stringColumn("reading c").get(0));
     String text = RepVerdicts.conclusion(m);
-    assertTrue(text.contains("reading a reproduces none; only at another c: Fig. 4c; contradicts: Fig. 4c."), text);
-    assertTrue(text.contains("reading b reproduces Fig. 4c; only at another c: none; contradicts: none."), text);
+    assertTrue(text.startsWith("At the paper's penalties some reading reproduces Fig. 4c."), text);
+    assertTrue(text.contains("reading a: reproduces at the paper's c none; reproduces only at another c Fig. 4c;"
+        + " contradicted at the paper's c: Fig. 4c."), text);
+    assertTrue(text.contains("reading b: reproduces at the paper's c Fig. 4c; reproduces only at another c none;"
+        + " contradicted at the paper's c: none."), text);
     assertTrue(text.contains("No reading reproduces, at any c of the grid: none."), text);
   }
 
