@@ -246,8 +246,8 @@ public final class RepVerdicts {
 
   /**
    * Claim × reading: for 1b–c the verdict (it does not depend on c); for 1d–e the verdict over the grid (reproduces
-   * when REP equals EP at the largest c and is closer in both distances at two or more c, contradicts when it is
-   * closer at none); otherwise the verdict at the paper's c (20 in Figure 1, 10 elsewhere). Each cell also lists the
+   * when REP equals EP at the largest c and is closer in both distances at two or more c, contradicts when at no c
+   * it is closer in either distance, undecided otherwise); otherwise the verdict at the paper's c (20 in Figure 1, 10 elsewhere). Each cell also lists the
    * c·σ_f² where the claim reproduces.
    */
   public static Table matrix(Table verdicts, RepReadings.Config c) {
@@ -295,7 +295,9 @@ public final class RepVerdicts {
     if (figure.equals("1d–e")) {
       int last = rows.rowCount() - 1;
       boolean equalAtLargest = rows.stringColumn("ours").get(last).contains("(REP = EP)");
-      String v = at.size() >= 2 && equalAtLargest ? REPRODUCES : at.isEmpty() ? CONTRADICTS : UNDECIDED;
+      boolean closerSomewhere = rows.stringColumn("verdict").asList().stream()
+          .anyMatch(x -> !x.equals(CONTRADICTS));
+      String v = at.size() >= 2 && equalAtLargest ? REPRODUCES : closerSomewhere ? UNDECIDED : CONTRADICTS;
       return v + (equalAtLargest ? "" : " (REP ≠ EP at the largest c)") + where;
     }
     double paper = figure.equals("1a") ? RepReadings.PAPER_C_FIGURE1 : RepReadings.PAPER_C;
