@@ -67,8 +67,18 @@ final class FitCommand implements Callable<Integer> {
   Double penalty;
 
   @Option(names = "--relaxation", paramLabel = "nonnegative|signed",
-      description = "rep: relaxations b >= 0 only (eq. 11) or of either sign (default signed, today's search)")
+      description = "rep: relaxations b >= 0 only (eq. 11; default) or of either sign")
   String relaxation;
+
+  @Option(names = "--site-reading", paramLabel = "a|b|c",
+      description = "rep: the new site from the relaxed projection: a (eq. 16 as printed, site = t_b r), b (eq. 5/7,"
+          + " site = t_b; default) or c (site = t_b / r)")
+  String siteReading;
+
+  @Option(names = "--relaxation-search", paramLabel = "local|global",
+      description = "rep: b by the local minimum reached from b = 0 (default) or the minimiser over the whole"
+          + " admissible range (scan + Brent)")
+  String relaxationSearch;
 
   @Option(names = "--penalty-form", paramLabel = "eq35|eq4",
       description = "rep: penalty c|b| (eq. 35, default) or c|eta|_1 = c|b|(|m| + 1/2) (eq. 4)")
@@ -121,7 +131,8 @@ final class FitCommand implements Callable<Integer> {
     Likelihood lik = Likelihoods.byName(likelihood, epsilon);
     InferenceMethod method;
     try {
-      method = Methods.configured(inference, power, penalty, negativeSites, powerEpVariant, relaxation, penaltyForm);
+      method = Methods.configured(inference, power, penalty, negativeSites, powerEpVariant,
+          new Methods.RepReading(siteReading, relaxation, penaltyForm, relaxationSearch));
     } catch (IllegalArgumentException e) {
       throw CliException.badInput(e.getMessage());
     }

@@ -64,7 +64,7 @@ public final class Datasets {
   /** The committed data sets, by name; see {@code datasets/README.md}. */
   private static final List<String> NAMES = List.of(
       "breast-cancer", "coal", "coal-authors", "crabs", "diamonds", "glass", "heart-scale", "ionosphere",
-      "pima-indians-diabetes", "pima-mass", "pima-tr2", "sonar", "spam", "wine");
+      "pima-indians-diabetes", "pima-mass", "pima-tr2", "rotterdam", "sonar", "spam", "wine");
 
   private Datasets() {}
 

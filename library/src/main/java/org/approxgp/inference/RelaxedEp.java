@@ -22,11 +22,14 @@ import org.approxgp.special.Normal;
  *     (λ̃ = 1/(1/λ + b), h̃ = h − λ̃ b (h − mᵢ));</li>
  * <li>tilted moments at the relaxed cavity, eq. 14 (y-general: ĥ, σ̂², log Ẑ from
  *     {@link Likelihood#tilted} at (h̃, λ̃) — closed form where the likelihood has one);</li>
- * <li>the site ({@link SiteReading}): reading B (default; eq. 5 and appendix B: q rᵢ = proj(tᵢ q^{\i} rᵢ),
- *     so the site is the projection over the RELAXED cavity, eq. 15: τ̃ = 1/σ̂² − (τ₋ + b),
- *     ν̃ = ĥ/σ̂² − (ν₋ + b mᵢ)); reading A (eq. 16 literally, rᵢ multiplied back: τ̃ = 1/σ̂² − τ₋,
- *     ν̃ = ĥ/σ̂² − ν₋, i.e. q_new = proj(tᵢ q^{\i} rᵢ)). For b = 0 both are EP. See the implementation notes
- *     (library/src/test/resources/likelihood/noisy-step/rep-implementation-notes.md §6.1).</li>
+ * <li>the site ({@link SiteReading}), from t̃_{i,b} of eq. 15 (τ_{i,b} = 1/σ̂² − (τ₋ + b),
+ *     ν_{i,b} = ĥ/σ̂² − (ν₋ + b mᵢ)): reading B (default; eq. 5/7 and appendix B: q rᵢ = proj(tᵢ q^{\i} rᵢ),
+ *     t̃ᵢ = t̃_{i,b}); reading A (eq. 16 as printed, rᵢ multiplied back: t̃ᵢ = t̃_{i,b} rᵢ, τ̃ = 1/σ̂² − τ₋,
+ *     ν̃ = ĥ/σ̂² − ν₋, i.e. q_new = proj(tᵢ q^{\i} rᵢ)); reading C (t̃_{i,b} ∝ rᵢ t̃ᵢ after eq. 11, step (e)'s
+ *     "remove rᵢ": t̃ᵢ = t̃_{i,b} / rᵢ, τ̃ = τ_{i,b} − b, ν̃ = ν_{i,b} − b mᵢ). For b = 0 all three are EP. The new
+ *     q must be proper: b &lt; 1/σ̂² (B), b &lt; 1/(2σ̂²) (C) is part of the admissible range of the search. See
+ *     the implementation notes (library/src/test/resources/likelihood/noisy-step/rep-implementation-notes.md
+ *     §6.1).</li>
  * </ol>
  *
  * <p><b>The objective Q(b)</b> ({@link Objective}); p̂ ∝ tᵢ q^{\i} rᵢ the relaxed tilted distribution,
@@ -54,15 +57,14 @@ import org.approxgp.special.Normal;
  * printed closed forms are the
  * noisy step's, and for other likelihoods only the clean form has a derivation behind it.
  *
- * <p><b>Line search</b> (the paper specifies none): G(b) = Q(b) + c|b| is minimised over the admissible
- * b &gt; −1/λ (the relaxed cavity must be proper) restricted to b λ ∈ [{@code −0.9}, {@code 100}], starting
- * from b = 0 (EP). G is probed at b = ±δ, δλ = 1e-3; a side is searched only when its probe is strictly
- * below G(0) (so b = 0 is kept whenever it is a local minimum at that resolution — the search is local,
- * and large c costs three evaluations per update). A side that descends is searched by Brent's method
- * (golden section with parabolic steps, Brent 1973 ch. 5; tolerance 1e-6 on bλ) on [−0.9/λ, 0] or
- * [0, 100/λ]; the smallest value found wins, b = 0 unless strictly beaten. A non-finite G is +∞. Brent
- * finds a local minimum of its side only. With {@link Relaxation#NONNEGATIVE} (eq. 11: rᵢ a Gaussian, bᵢ ≥ 0)
- * the side b &lt; 0 is neither probed nor searched; {@link Relaxation#SIGNED} is the search above.
+ * <p><b>Line search</b> (the paper specifies none; {@link RelaxationSearch}): G(b) = Q(b) + c|b| is minimised over
+ * the admissible b (relaxed cavity proper, b &gt; −1/λ; new q proper, see the readings) restricted to
+ * b λ ∈ [0, {@code 100}] ({@link Relaxation#NONNEGATIVE}, eq. 11: rᵢ a Gaussian, the default) or
+ * [{@code −0.9}, {@code 100}] ({@link Relaxation#SIGNED}). A non-finite G is +∞; b = 0 (EP) is kept unless
+ * strictly beaten. {@link Search#LOCAL} (default): G is probed at b = ±δ, δλ = 1e-3, and a side is searched by
+ * Brent's method (Brent 1973 ch. 5; tolerance 1e-6 on bλ) only when its probe is strictly below G(0) — the
+ * local minimum from b = 0, so large c costs three evaluations per update. {@link Search#GLOBAL}: a scan of
+ * the whole range, then Brent on the best bracket — the minimiser over the admissible range.
  *
  * <p><b>Scale of c.</b> bᵢ is a precision, so the penalty c|bᵢ| (eq. 35) has the units of a variance of f: for a
  * likelihood that sees f only through its sign (the noisy step), REP with penalty c on the prior s K is REP with c/s
@@ -82,12 +84,36 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     CLEAN, CLEAN_UNNORMALISED, EQ36
   }
 
-  /** How the new site follows from the relaxed projection (class comment; implementation notes §6.1). */
+  /**
+   * How the new site follows from the relaxed projection q rᵢ = proj(tᵢ q^{\i} rᵢ) (class comment; implementation
+   * notes §6.1). With t̃_{i,b} = proj / (q^{\i} rᵢ) the relaxed-cavity site of eq. 15 (precision τ_{i,b} = 1/σ̂² − τ₋ − b,
+   * natural mean ν_{i,b} = ĥ/σ̂² − ν₋ − b mᵢ), the readings differ in what they do with rᵢ:
+   */
   public enum SiteReading {
-    /** Site = projection / relaxed cavity (eq. 5, appendix B). Default. */
+    /**
+     * t̃ᵢ = t̃_{i,b}: the site is the projection over the relaxed cavity, so q = proj / rᵢ (eq. 5 and 7: moments
+     * matched between p̂ rᵢ and q rᵢ; step 3(c) t̃ᵢ ∝ q / q^{\i}). New marginal precision 1/σ̂² − b. Default.
+     */
     B,
-    /** Site = projection / unrelaxed cavity (eq. 16 literally). */
-    A
+    /**
+     * t̃ᵢ = t̃_{i,b} rᵢ: eq. 16 as printed, vᵢ = 1/(1/v_{i,b} + bᵢ), mᵢ = vᵢ (m_{i,b}/v_{i,b} + mᵢ^{old} bᵢ), i.e.
+     * τ̃ = τ_{i,b} + b = 1/σ̂² − τ₋, ν̃ = ν_{i,b} + b mᵢ = ĥ/σ̂² − ν₋: q = proj. New marginal precision 1/σ̂².
+     */
+    A,
+    /**
+     * t̃ᵢ = t̃_{i,b} / rᵢ: the definition t̃_{i,b} ∝ rᵢ t̃ᵢ after eq. 11, read as step (e)'s words "remove rᵢ from
+     * t̃_{i,b}": τ̃ = τ_{i,b} − b = 1/σ̂² − τ₋ − 2b, ν̃ = ν_{i,b} − b mᵢ = ĥ/σ̂² − ν₋ − 2b mᵢ. New marginal precision
+     * 1/σ̂² − 2b.
+     */
+    C
+  }
+
+  /** How the line search looks for bᵢ ({@link RelaxationSearch}). */
+  public enum Search {
+    /** The local minimum reached from b = 0 (probes at ±δ, then Brent on a descending side). Default. */
+    LOCAL,
+    /** The minimiser over the whole admissible range: a scan of it, then Brent on the scan's best bracket. */
+    GLOBAL
   }
 
   /**
@@ -98,7 +124,7 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   public enum Relaxation {
     /** bᵢ ∈ [0, 100/λ] (eq. 11). */
     NONNEGATIVE,
-    /** bᵢ ∈ [−0.9/λ, 100/λ] (today's search, bit for bit). */
+    /** bᵢ ∈ [−0.9/λ, 100/λ]. */
     SIGNED
   }
 
@@ -113,12 +139,8 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     EQ4
   }
 
-  /**
-   * The default {@link Relaxation}: {@link Relaxation#SIGNED}, today's search, so that no existing result
-   * (the REP paper's stores, pinned tests) moves; issue 27 asks for {@link Relaxation#NONNEGATIVE} (eq. 11),
-   * a one-line change here once those are regenerated.
-   */
-  public static final Relaxation DEFAULT_RELAXATION = Relaxation.SIGNED;
+  /** The default {@link Relaxation}: {@link Relaxation#NONNEGATIVE}, as eq. 11 (rᵢ a Gaussian, bᵢ ≥ 0). */
+  public static final Relaxation DEFAULT_RELAXATION = Relaxation.NONNEGATIVE;
 
   /** Lower end of the bracket, in units of the cavity precision (b ≥ −0.9/λ). */
   public static final double MIN_RELATIVE_B = -0.9;
@@ -158,12 +180,14 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
 
   private final Relaxation relaxation;
   private final PenaltyForm penaltyForm;
+  private final Search search;
 
   private RelaxedEp(double c, Objective objective, SiteReading reading, Relaxation relaxation,
-      PenaltyForm penaltyForm) {
-    if (relaxation == null || penaltyForm == null) {
-      throw new IllegalArgumentException("relaxation and penalty form must not be null");
+      PenaltyForm penaltyForm, Search search) {
+    if (relaxation == null || penaltyForm == null || search == null) {
+      throw new IllegalArgumentException("relaxation, penalty form and search must not be null");
     }
+    this.search = search;
     this.relaxation = relaxation;
     this.penaltyForm = penaltyForm;
     if (objective == null || reading == null) {
@@ -193,11 +217,22 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
    */
   public static RelaxedEp of(double c, Objective objective, SiteReading reading, Relaxation relaxation,
       PenaltyForm penaltyForm) {
+    return of(c, objective, reading, relaxation, penaltyForm, Search.LOCAL);
+  }
+
+  /**
+   * Relaxed EP with every reading and the search chosen.
+   *
+   * @throws IllegalArgumentException unless 0 &lt; c &lt; ∞ (see {@link #of(double, Objective, SiteReading,
+   *     Relaxation, PenaltyForm)})
+   */
+  public static RelaxedEp of(double c, Objective objective, SiteReading reading, Relaxation relaxation,
+      PenaltyForm penaltyForm, Search search) {
     if (!(c > 0 && c < Double.POSITIVE_INFINITY)) {
       throw new IllegalArgumentException("Relaxed EP needs a finite penalty c > 0, got " + c + " (without the"
           + " penalty, eq. 5's Q(b) tends to 0 as b grows and has no minimiser)");
     }
-    return new RelaxedEp(c, objective, reading, relaxation, penaltyForm);
+    return new RelaxedEp(c, objective, reading, relaxation, penaltyForm, search);
   }
 
   public Relaxation relaxation() {
@@ -208,9 +243,16 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     return penaltyForm;
   }
 
-  /** The objective Q(b) alone, c = 0: for studying Q (tests, benchmarks), not for running Relaxed EP. */
+  public Search search() {
+    return search;
+  }
+
+  /**
+   * The objective Q(b) alone, c = 0, with the signed local search: for studying Q (tests, benchmarks), not for
+   * running Relaxed EP.
+   */
   static RelaxedEp unpenalised(Objective objective) {
-    return new RelaxedEp(0, objective, SiteReading.B, DEFAULT_RELAXATION, PenaltyForm.EQ35);
+    return new RelaxedEp(0, objective, SiteReading.B, Relaxation.SIGNED, PenaltyForm.EQ35, Search.LOCAL);
   }
 
   public double penalty() {
@@ -231,7 +273,8 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     return "rep(c=" + cs + (objective == Objective.CLEAN ? "" : ", " + objective.name().toLowerCase(Locale.ROOT))
         + (reading == SiteReading.B ? "" : ", reading " + reading)
         + (relaxation == DEFAULT_RELAXATION ? "" : ", " + relaxation.name().toLowerCase(Locale.ROOT))
-        + (penaltyForm == PenaltyForm.EQ35 ? "" : ", " + penaltyForm.name().toLowerCase(Locale.ROOT)) + ")";
+        + (penaltyForm == PenaltyForm.EQ35 ? "" : ", " + penaltyForm.name().toLowerCase(Locale.ROOT))
+        + (search == Search.LOCAL ? "" : ", " + search.name().toLowerCase(Locale.ROOT)) + ")";
   }
 
   @Override
@@ -259,37 +302,26 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     double tr = cavity.tau() + b;
     double nr = b == 0 ? cavity.nu() : cavity.nu() + b * siteMean;
     TiltedMoments t = lik.tilted(y, nr / tr, 1.0 / tr);
-    if (reading == SiteReading.B) {
-      // eq. 15: the site relative to the relaxed cavity
-      return new Site(1.0 / t.variance() - tr, t.mean() / t.variance() - nr);
-    }
-    // eq. 16 literally (reading A): r_i multiplied back in
-    return new Site(1.0 / t.variance() - cavity.tau(), t.mean() / t.variance() - cavity.nu());
+    // eq. 15: t̃_{i,b}, the site relative to the relaxed cavity (τ₋ + b, ν₋ + b mᵢ)
+    double tauB = 1.0 / t.variance() - tr;
+    double nuB = t.mean() / t.variance() - nr;
+    double rNu = b == 0 ? 0 : b * siteMean; // rᵢ's natural mean b mᵢ (precision b)
+    return switch (reading) {
+      case B -> new Site(tauB, nuB); // t̃ᵢ = t̃_{i,b}
+      // eq. 16 as printed: t̃ᵢ = t̃_{i,b} rᵢ = proj / q^{\i} (written so, as the projection over the EP cavity)
+      case A -> new Site(1.0 / t.variance() - cavity.tau(), t.mean() / t.variance() - cavity.nu());
+      case C -> new Site(tauB - b, nuB - rNu); // t̃ᵢ = t̃_{i,b} / rᵢ
+    };
   }
 
-  /** argmin over the bracket of G(b) = Q(b) + c|b| (class comment). */
+  /** argmin over the admissible bracket of G(b) = Q(b) + penalty, by the chosen {@link Search} (class comment). */
   double lineSearch(Likelihood lik, double y, Cavity cav, double siteMean) {
     double lambda = cav.variance();
-    double g0 = objective(lik, y, cav, siteMean, 0);
-    double probe = PROBE / lambda;
-    boolean right = objective(lik, y, cav, siteMean, probe) < g0;
-    boolean left = relaxation == Relaxation.SIGNED && objective(lik, y, cav, siteMean, -probe) < g0;
-    double best = 0;
-    double gBest = g0;
-    if (right) {
-      double[] r = brent(lik, y, cav, siteMean, 0, MAX_RELATIVE_B / lambda, lambda);
-      if (r[1] < gBest) {
-        best = r[0];
-        gBest = r[1];
-      }
-    }
-    if (left) {
-      double[] l = brent(lik, y, cav, siteMean, MIN_RELATIVE_B / lambda, 0, lambda);
-      if (l[1] < gBest) {
-        best = l[0];
-      }
-    }
-    return best;
+    double lo = relaxation == Relaxation.SIGNED ? MIN_RELATIVE_B / lambda : 0;
+    double hi = MAX_RELATIVE_B / lambda;
+    java.util.function.DoubleUnaryOperator g = b -> objective(lik, y, cav, siteMean, b);
+    return search == Search.LOCAL ? RelaxationSearch.local(g, lo, hi, PROBE / lambda, 1e-6 / lambda)
+        : RelaxationSearch.global(g, lo, hi, 1e-6 / lambda);
   }
 
   /** G(b) = Q(b) + c|b|, +∞ where not finite or not admissible. */
@@ -306,6 +338,12 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
       TiltedMoments t = lik.tilted(y, ht, lt);
       double s2 = t.variance();
       double hh = t.mean();
+      // the new q must stay a proper Gaussian: marginal precision 1/σ̂² − b (reading B), 1/σ̂² − 2b (reading C)
+      // must be positive; reading A's 1/σ̂² always is (class comment)
+      double removed = reading == SiteReading.B ? b : reading == SiteReading.C ? 2 * b : 0;
+      if (!(1.0 / s2 - removed > 0)) {
+        return Double.POSITIVE_INFINITY;
+      }
       double e1 = expectedLogLikelihood(lik, y, ht, lt);
       double lambda = cav.variance();
       double h = cav.mean();
@@ -373,88 +411,6 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     double hi = lik.powerTilted(y, m, v, 1 + E1_STEP).logZ();
     double lo = lik.powerTilted(y, m, v, 1 - E1_STEP).logZ();
     return (hi - lo) / (2 * E1_STEP);
-  }
-
-  /**
-   * Brent's minimisation on [a, b] (Brent 1973, ch. 5: golden section with parabolic interpolation),
-   * tolerance 1e-6 on bλ; returns {argmin, min}.
-   */
-  private double[] brent(Likelihood lik, double y, Cavity cav, double siteMean, double a, double b,
-      double lambda) {
-    final double cgold = 0.3819660112501051;
-    double tol = 1e-6 / lambda;
-    double x = a + cgold * (b - a);
-    double w = x;
-    double v = x;
-    double fx = objective(lik, y, cav, siteMean, x);
-    double fw = fx;
-    double fv = fx;
-    double d = 0;
-    double e = 0;
-    for (int it = 0; it < 100; it++) {
-      double xm = 0.5 * (a + b);
-      double tol1 = tol + 1e-10 * Math.abs(x);
-      double tol2 = 2 * tol1;
-      if (Math.abs(x - xm) <= tol2 - 0.5 * (b - a)) {
-        break;
-      }
-      boolean useGolden = true;
-      if (Math.abs(e) > tol1 && Double.isFinite(fx) && Double.isFinite(fw) && Double.isFinite(fv)) {
-        double r = (x - w) * (fx - fv);
-        double q = (x - v) * (fx - fw);
-        double p = (x - v) * q - (x - w) * r;
-        q = 2 * (q - r);
-        if (q > 0) {
-          p = -p;
-        }
-        q = Math.abs(q);
-        double etemp = e;
-        e = d;
-        if (Math.abs(p) < Math.abs(0.5 * q * etemp) && p > q * (a - x) && p < q * (b - x)) {
-          d = p / q;
-          double u = x + d;
-          if (u - a < tol2 || b - u < tol2) {
-            d = xm >= x ? tol1 : -tol1;
-          }
-          useGolden = false;
-        }
-      }
-      if (useGolden) {
-        e = x >= xm ? a - x : b - x;
-        d = cgold * e;
-      }
-      double u = Math.abs(d) >= tol1 ? x + d : x + (d > 0 ? tol1 : -tol1);
-      double fu = objective(lik, y, cav, siteMean, u);
-      if (fu <= fx) {
-        if (u >= x) {
-          a = x;
-        } else {
-          b = x;
-        }
-        v = w;
-        fv = fw;
-        w = x;
-        fw = fx;
-        x = u;
-        fx = fu;
-      } else {
-        if (u < x) {
-          a = u;
-        } else {
-          b = u;
-        }
-        if (fu <= fw || w == x) {
-          v = w;
-          fv = fw;
-          w = u;
-          fw = fu;
-        } else if (fu <= fv || v == x || v == w) {
-          v = u;
-          fv = fu;
-        }
-      }
-    }
-    return new double[] {x, fx};
   }
 
   @Override

@@ -136,44 +136,100 @@ public final class Methods {
    */
   public static InferenceMethod configured(String name, Double power, Double penalty, String negativeSites,
       String powerEpVariant) {
-    return configured(name, power, penalty, negativeSites, powerEpVariant, null, null);
+    return configured(name, power, penalty, negativeSites, powerEpVariant, RepReading.DEFAULT);
   }
 
   /**
-   * {@link #configured(String, Double, Double, String, String)} with Relaxed EP's readings for "rep" only:
-   * {@code relaxation} "nonnegative" (bᵢ ≥ 0, eq. 11) or "signed" (bᵢ may be negative; the default,
-   * {@link RelaxedEp#DEFAULT_RELAXATION}), {@code penaltyForm} "eq35" (c|bᵢ|, default) or "eq4" (c|ηᵢ|₁).
+   * {@link #configured(String, Double, Double, String, String)} with Relaxed EP's {@code relaxation} and
+   * {@code penaltyForm} for "rep" only (see {@link RepReading}).
    */
   public static InferenceMethod configured(String name, Double power, Double penalty, String negativeSites,
       String powerEpVariant, String relaxation, String penaltyForm) {
-    if (relaxation != null || penaltyForm != null) {
+    return configured(name, power, penalty, negativeSites, powerEpVariant,
+        new RepReading(null, relaxation, penaltyForm, null));
+  }
+
+  /**
+   * Relaxed EP's reading of the paper, by the names the command line, the notebooks and the REP experiments use;
+   * null = the default ({@link RelaxedEp}'s class comment has the equations):
+   *
+   * @param siteReading "a" (eq. 16 as printed, t̃ᵢ = t̃_{i,b} rᵢ), "b" (eq. 5/7, t̃ᵢ = t̃_{i,b}; default) or "c"
+   *     (t̃ᵢ = t̃_{i,b} / rᵢ)
+   * @param relaxation "nonnegative" (bᵢ ≥ 0, eq. 11; default) or "signed"
+   * @param penaltyForm "eq35" (c|bᵢ|, default) or "eq4" (c|ηᵢ|₁ = c|bᵢ|(|mᵢ| + ½))
+   * @param search "local" (the minimum reached from b = 0; default) or "global" (over the admissible range)
+   */
+  public record RepReading(String siteReading, String relaxation, String penaltyForm, String search) {
+
+    /** Every setting at its default. */
+    public static final RepReading DEFAULT = new RepReading(null, null, null, null);
+
+    /** Whether any setting is given. */
+    public boolean isSet() {
+      return siteReading != null || relaxation != null || penaltyForm != null || search != null;
+    }
+
+    /** The flag of the first setting given, for "applies to rep only" messages. */
+    String firstFlag() {
+      return siteReading != null ? "--site-reading" : relaxation != null ? "--relaxation"
+          : penaltyForm != null ? "--penalty-form" : "--relaxation-search";
+    }
+
+    /**
+     * The Relaxed EP rule with penalty c (clean objective) in this reading.
+     *
+     * @throws IllegalArgumentException naming the option, for an unknown value or c outside (0, ∞)
+     */
+    public RelaxedEp rule(double c) {
+      RelaxedEp.SiteReading site = siteReading == null ? RelaxedEp.SiteReading.B : switch (siteReading) {
+        case "a" -> RelaxedEp.SiteReading.A;
+        case "b" -> RelaxedEp.SiteReading.B;
+        case "c" -> RelaxedEp.SiteReading.C;
+        default -> throw new IllegalArgumentException("--site-reading must be a, b or c, got '" + siteReading + "'");
+      };
+      RelaxedEp.Relaxation rel = relaxation == null ? RelaxedEp.DEFAULT_RELAXATION : switch (relaxation) {
+        case "nonnegative" -> RelaxedEp.Relaxation.NONNEGATIVE;
+        case "signed" -> RelaxedEp.Relaxation.SIGNED;
+        default -> throw new IllegalArgumentException("--relaxation must be nonnegative or signed, got '"
+            + relaxation + "'");
+      };
+      RelaxedEp.PenaltyForm form = penaltyForm == null ? RelaxedEp.PenaltyForm.EQ35 : switch (penaltyForm) {
+        case "eq35" -> RelaxedEp.PenaltyForm.EQ35;
+        case "eq4" -> RelaxedEp.PenaltyForm.EQ4;
+        default -> throw new IllegalArgumentException("--penalty-form must be eq35 or eq4, got '" + penaltyForm
+            + "'");
+      };
+      RelaxedEp.Search how = search == null ? RelaxedEp.Search.LOCAL : switch (search) {
+        case "local" -> RelaxedEp.Search.LOCAL;
+        case "global" -> RelaxedEp.Search.GLOBAL;
+        default -> throw new IllegalArgumentException("--relaxation-search must be local or global, got '" + search
+            + "'");
+      };
+      if (!(c > 0 && Double.isFinite(c))) {
+        throw new IllegalArgumentException("--penalty must be finite and > 0, got " + c);
+      }
+      return RelaxedEp.of(c, RelaxedEp.Objective.CLEAN, site, rel, form, how);
+    }
+  }
+
+  /**
+   * {@link #configured(String, Double, Double, String, String)} with Relaxed EP's {@code reading}
+   * ({@link RepReading}; every setting null = the defaults), for "rep" only.
+   *
+   * @throws IllegalArgumentException naming the option, for an unknown name, an out-of-range value or a
+   *     setting the method does not take
+   */
+  public static InferenceMethod configured(String name, Double power, Double penalty, String negativeSites,
+      String powerEpVariant, RepReading reading) {
+    if (reading != null && reading.isSet()) {
       if (!name.equals("rep")) {
-        throw new IllegalArgumentException((relaxation != null ? "--relaxation" : "--penalty-form")
-            + " applies to --inference rep only, not to " + name);
+        throw new IllegalArgumentException(reading.firstFlag() + " applies to --inference rep only, not to " + name);
       }
-      RelaxedEp.Relaxation rel = RelaxedEp.DEFAULT_RELAXATION;
-      if (relaxation != null) {
-        rel = switch (relaxation) {
-          case "nonnegative" -> RelaxedEp.Relaxation.NONNEGATIVE;
-          case "signed" -> RelaxedEp.Relaxation.SIGNED;
-          default -> throw new IllegalArgumentException("--relaxation must be nonnegative or signed, got '"
-              + relaxation + "'");
-        };
-      }
-      RelaxedEp.PenaltyForm form = RelaxedEp.PenaltyForm.EQ35;
-      if (penaltyForm != null) {
-        form = switch (penaltyForm) {
-          case "eq35" -> RelaxedEp.PenaltyForm.EQ35;
-          case "eq4" -> RelaxedEp.PenaltyForm.EQ4;
-          default -> throw new IllegalArgumentException("--penalty-form must be eq35 or eq4, got '" + penaltyForm
-              + "'");
-        };
-      }
-      configured(name, power, penalty, negativeSites, powerEpVariant, null, null); // validates the other settings
+      configured(name, power, penalty, negativeSites, powerEpVariant, null); // validates the other settings
       SiteLoop.NegativeSitePrecision policy = negativeSites == null || negativeSites.equals("keep")
           ? SiteLoop.NegativeSitePrecision.KEEP : SiteLoop.NegativeSitePrecision.CLIP;
-      return relaxedEp(RelaxedEp.of(penalty == null ? DEFAULT_PENALTY : penalty, RelaxedEp.Objective.CLEAN,
-          RelaxedEp.SiteReading.B, rel, form), SiteLoop.Options.defaults().withNegativeSites(policy));
+      return relaxedEp(reading.rule(penalty == null ? DEFAULT_PENALTY : penalty),
+          SiteLoop.Options.defaults().withNegativeSites(policy));
     }
     PowerEp.Variant variant = PowerEp.Variant.MINKA;
     if (powerEpVariant != null) {
@@ -188,7 +244,7 @@ public final class Methods {
       };
     }
     if (variant != PowerEp.Variant.MINKA) {
-      configured(name, power, penalty, negativeSites, null); // validates the other settings
+      configured(name, power, penalty, negativeSites, null, null); // validates the other settings
       SiteLoop.NegativeSitePrecision policy = negativeSites == null || negativeSites.equals("keep")
           ? SiteLoop.NegativeSitePrecision.KEEP : SiteLoop.NegativeSitePrecision.CLIP;
       return powerEp(power == null ? DEFAULT_POWER : power, variant,

@@ -8,6 +8,7 @@ import org.approxgp.papers.qp.QpMining;
 import org.approxgp.papers.qp.QpMiningTables;
 import org.approxgp.papers.qp.QpTable1;
 import org.approxgp.papers.qp.QpTable1Tables;
+import org.approxgp.papers.rep.RepReadings;
 import org.approxgp.papers.rep.RepSynthetic;
 import org.approxgp.papers.rep.RepUci;
 import org.approxgp.papers.svbssgp.SvbssgpFigures;
@@ -52,6 +53,10 @@ public final class PaperExperiments implements ExperimentCatalog {
         ExperimentSpec.of("rep-uci", "REP paper Figures 5-6: test error on UCI data with label flips",
                 RepUci.Config.class, m -> RepUci.Config.forMode(m, "keep"), RepUci::experiment)
             .withSummary((c, r) -> RepUci.summary(r.table(), c)),
+        ExperimentSpec.of("rep-readings",
+                "REP paper Figures 2-6 per reading of Relaxed EP and penalty (the rep-readings notebook's fits)",
+                RepReadings.Config.class, RepReadings.Config::forMode, RepReadings::experiment)
+            .withSummary((c, r) -> RepReadings.failures(r.table())),
         ExperimentSpec.of("svbssgp-gamma", "sVBSSGP paper Figs. 1, 2a, 4: sVBSSGP for each γ",
                 SvbssgpFigures.Config.class, SvbssgpFigures.Config::forMode, SvbssgpFigures::gamma)
             .withSummary((c, r) -> SvbssgpFigures.finalByGamma(r)),

@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code approxgp fit --inference rep --relaxation nonnegative|signed --penalty-form eq35|eq4}: the defaults
- * (signed, eq35) reproduce the options' absence bit for bit; both options are refused for other methods and
- * for unknown values.
+ * {@code approxgp fit --inference rep --relaxation nonnegative|signed --penalty-form eq35|eq4 --site-reading a|b|c
+ * --relaxation-search local|global}: the defaults (nonnegative, eq35, b, local) reproduce the options' absence bit for
+ * bit; each other value changes the fit on this noisy problem; every option is refused for other methods and for
+ * unknown values.
  */
 class FitRelaxedEpReadingsTest {
   @TempDir
@@ -41,15 +42,19 @@ class FitRelaxedEpReadingsTest {
   }
 
   @Test
-  void defaultsAreSignedAndEq35() throws IOException {
+  void defaultsAreNonnegativeEq35ReadingBLocal() throws IOException {
     StringWriter sw = new StringWriter();
     assertEquals(0, fit("none", sw), sw.toString());
-    assertEquals(0, fit("signed", sw, "--relaxation", "signed", "--penalty-form", "eq35"), sw.toString());
-    assertEquals(0, fit("nonneg", sw, "--relaxation", "nonnegative"), sw.toString());
-    assertEquals(0, fit("eq4", sw, "--penalty-form", "eq4"), sw.toString());
+    assertEquals(0, fit("defaults", sw, "--relaxation", "nonnegative", "--penalty-form", "eq35", "--site-reading",
+        "b", "--relaxation-search", "local"), sw.toString());
     String none = Files.readString(dir.resolve("none.csv"));
-    assertEquals(none, Files.readString(dir.resolve("signed.csv")));
-    assertNotEquals(none, Files.readString(dir.resolve("eq4.csv")));
+    assertEquals(none, Files.readString(dir.resolve("defaults.csv")));
+    for (String[] other : new String[][] {{"--relaxation", "signed"}, {"--penalty-form", "eq4"},
+        {"--site-reading", "a"}, {"--site-reading", "c"}, {"--relaxation-search", "global"}}) {
+      String tag = other[0].substring(2) + "-" + other[1];
+      assertEquals(0, fit(tag, sw, other), sw.toString());
+      assertNotEquals(none, Files.readString(dir.resolve(tag + ".csv")), tag);
+    }
   }
 
   @Test
@@ -68,5 +73,17 @@ class FitRelaxedEpReadingsTest {
     StringWriter sw3 = new StringWriter();
     assertNotEquals(0, fit("bad2", sw3, "--penalty-form", "eq5"));
     assertTrue(sw3.toString().contains("--penalty-form must be eq35 or eq4"), sw3.toString());
+    StringWriter sw4 = new StringWriter();
+    assertNotEquals(0, fit("bad3", sw4, "--site-reading", "d"));
+    assertTrue(sw4.toString().contains("--site-reading must be a, b or c"), sw4.toString());
+    StringWriter sw5 = new StringWriter();
+    assertNotEquals(0, fit("bad4", sw5, "--relaxation-search", "grid"));
+    assertTrue(sw5.toString().contains("--relaxation-search must be local or global"), sw5.toString());
+    StringWriter sw6 = new StringWriter();
+    List<String> pep = new ArrayList<>(args);
+    pep.set(pep.indexOf("--relaxation"), "--site-reading");
+    pep.set(pep.indexOf("signed"), "a");
+    assertNotEquals(0, Main.run(new PrintWriter(sw6, true), pep.toArray(String[]::new)));
+    assertTrue(sw6.toString().contains("--site-reading applies to --inference rep only"), sw6.toString());
   }
 }

@@ -29,6 +29,7 @@ class CommittedDatasetsTest {
       "pima-indians-diabetes, diabetes, 768, 8,  268,  fb921ad6e7a338044c272cede111fa19a433b9cc86e41a0347e83753869a19b5",
       "pima-mass,             type,     532, 7,  177,  0720aea109b5573c2d4dfaf864c074c4baacbacdc9a4f24daf84ef039bdb2085",
       "pima-tr2,              type,     200, 7,  68,   c7cdb935ed420913468053707b35852b45b236e89653631b8d311a648a3613aa",
+      "rotterdam,             survived5, 2837, 3, 2084, 3a22ffdf426cb422d771a69a70c93d2429321f7b1059f8d2df7cb71e20dce50b",
       "sonar,                 Class,    208, 60, 97,   57e0b13c11e68748d8346ace252b17d4a824d3c907d6ac38e8de67064ea88e21",
       "spam,                  type,     4601, 57, 1813, 49d67b5369d26e27eead583bf951f1d28e63b8dd075765b6df33c7a91d25c623",
   })

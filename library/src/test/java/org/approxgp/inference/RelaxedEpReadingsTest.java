@@ -7,9 +7,9 @@ import org.approxgp.likelihood.NoisyStep;
 import org.junit.jupiter.api.Test;
 
 /**
- * Relaxed EP's {@link RelaxedEp.Relaxation} and {@link RelaxedEp.PenaltyForm} (issue 27): the default is today's
- * search (signed b, eq. 35's c|b|), bit for bit; nonnegative (eq. 11) never chooses b &lt; 0 where the signed search
- * does; eq. 4's penalty is c|b|(|mᵢ| + ½).
+ * Relaxed EP's {@link RelaxedEp.Relaxation} and {@link RelaxedEp.PenaltyForm}: the default is nonnegative b (eq. 11)
+ * with eq. 35's c|b|, bit for bit; nonnegative never chooses b &lt; 0 where the signed search does; eq. 4's penalty
+ * is c|b|(|mᵢ| + ½).
  */
 class RelaxedEpReadingsTest {
 
@@ -19,13 +19,15 @@ class RelaxedEpReadingsTest {
   private static final double SITE_MEAN = -1.9460554688414937;
 
   @Test
-  void defaultIsSignedAndEq35() {
+  void defaultIsNonnegativeAndEq35() {
     RelaxedEp rep = RelaxedEp.of(0.01);
-    assertEquals(RelaxedEp.Relaxation.SIGNED, rep.relaxation());
+    assertEquals(RelaxedEp.Relaxation.NONNEGATIVE, rep.relaxation());
     assertEquals(RelaxedEp.PenaltyForm.EQ35, rep.penaltyForm());
+    assertEquals(RelaxedEp.Search.LOCAL, rep.search());
     assertEquals("rep(c=0.01)", rep.name());
-    assertEquals("rep(c=0.01, nonnegative, eq4)", RelaxedEp.of(0.01, RelaxedEp.Objective.CLEAN,
-        RelaxedEp.SiteReading.B, RelaxedEp.Relaxation.NONNEGATIVE, RelaxedEp.PenaltyForm.EQ4).name());
+    assertEquals("rep(c=0.01, reading C, signed, eq4, global)", RelaxedEp.of(0.01, RelaxedEp.Objective.CLEAN,
+        RelaxedEp.SiteReading.C, RelaxedEp.Relaxation.SIGNED, RelaxedEp.PenaltyForm.EQ4,
+        RelaxedEp.Search.GLOBAL).name());
   }
 
   @Test
@@ -39,7 +41,7 @@ class RelaxedEpReadingsTest {
     double bn = nonneg.lineSearch(lik, 1, CAV, SITE_MEAN);
     assertTrue(bs < -0.1, "signed search picks b = " + bs);
     assertTrue(bn >= 0, "nonnegative search picks b = " + bn);
-    assertEquals(bs, RelaxedEp.of(0.01).lineSearch(lik, 1, CAV, SITE_MEAN), 0.0, "default = signed");
+    assertEquals(bn, RelaxedEp.of(0.01).lineSearch(lik, 1, CAV, SITE_MEAN), 0.0, "default = nonnegative");
   }
 
   @Test
@@ -57,7 +59,7 @@ class RelaxedEpReadingsTest {
     }
   }
 
-  /** A whole run: signed is the default run bit for bit; nonnegative converges with every bᵢ ≥ 0. */
+  /** A whole run: nonnegative is the default run bit for bit and converges with every bᵢ ≥ 0. */
   @Test
   void runsOnANoisyProblem() {
     double[][] x = SmallProblems.inputs(11, 30, 2);
@@ -68,11 +70,11 @@ class RelaxedEpReadingsTest {
     Problem p = Problem.of(SmallProblems.iso(), x, y, NoisyStep.of(0.15));
     SiteLoop.Options o = SiteLoop.Options.defaults().withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
     Posterior def = SiteLoop.run(p, RelaxedEp.of(0.05), o, null);
-    Posterior signed = SiteLoop.run(p, RelaxedEp.of(0.05, RelaxedEp.Objective.CLEAN, RelaxedEp.SiteReading.B,
-        RelaxedEp.Relaxation.SIGNED, RelaxedEp.PenaltyForm.EQ35), o, null);
+    Posterior explicit = SiteLoop.run(p, RelaxedEp.of(0.05, RelaxedEp.Objective.CLEAN, RelaxedEp.SiteReading.B,
+        RelaxedEp.Relaxation.NONNEGATIVE, RelaxedEp.PenaltyForm.EQ35), o, null);
     for (int i = 0; i < y.length; i++) {
-      assertEquals(def.sites().tau()[i], signed.sites().tau()[i], 0.0);
-      assertEquals(def.sites().nu()[i], signed.sites().nu()[i], 0.0);
+      assertEquals(def.sites().tau()[i], explicit.sites().tau()[i], 0.0);
+      assertEquals(def.sites().nu()[i], explicit.sites().nu()[i], 0.0);
     }
     RelaxedEp nonneg = RelaxedEp.of(0.05, RelaxedEp.Objective.CLEAN, RelaxedEp.SiteReading.B,
         RelaxedEp.Relaxation.NONNEGATIVE, RelaxedEp.PenaltyForm.EQ35);
@@ -107,6 +109,35 @@ class RelaxedEpReadingsTest {
     assertTrue(Double.isFinite(post.logEvidence()));
     for (double b : st.relaxation()) {
       assertTrue(b >= 0, "b = " + b);
+    }
+  }
+
+  /**
+   * The new q must stay proper: its marginal precision is 1/σ̂² − b in reading B and 1/σ̂² − 2b in reading C (1/σ̂² in
+   * A), σ̂² the tilted variance at the relaxed cavity; beyond that bound G(b) is +∞ so no search can choose it.
+   */
+  @Test
+  void theNewPosteriorStaysProper() {
+    NoisyStep lik = NoisyStep.of(0.1);
+    for (RelaxedEp.SiteReading r : RelaxedEp.SiteReading.values()) {
+      RelaxedEp rep = RelaxedEp.of(0.01, RelaxedEp.Objective.CLEAN, r, RelaxedEp.Relaxation.NONNEGATIVE,
+          RelaxedEp.PenaltyForm.EQ35);
+      int removed = r == RelaxedEp.SiteReading.A ? 0 : r == RelaxedEp.SiteReading.B ? 1 : 2;
+      int finite = 0;
+      int points = 0;
+      for (double b = 0.05; b < 20; b *= 1.3) {
+        points++;
+        double tr = CAV.tau() + b;
+        double s2 = lik.tilted(1, (CAV.nu() + b * SITE_MEAN) / tr, 1 / tr).variance();
+        double g = rep.objective(lik, 1, CAV, SITE_MEAN, b);
+        boolean proper = 1 / s2 - removed * b > 0;
+        assertEquals(proper, Double.isFinite(g), r + " at b = " + b + ": G = " + g + ", σ̂² = " + s2);
+        finite += proper ? 1 : 0;
+      }
+      assertTrue(finite > 0, r + ": some b is admissible");
+      if (r != RelaxedEp.SiteReading.A) {
+        assertTrue(finite < points, r + ": the bound must bind somewhere on the scan");
+      }
     }
   }
 }

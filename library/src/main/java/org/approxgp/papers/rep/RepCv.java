@@ -1,6 +1,11 @@
 package org.approxgp.papers.rep;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.function.Supplier;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.approxgp.data.Split;
@@ -9,6 +14,7 @@ import org.approxgp.inference.InferenceException;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Problem;
 import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.model.Methods;
 
 /**
  * Fits and model selection shared by the REP experiments: one GP classifier with the isotropic SE kernel and the
@@ -38,9 +44,15 @@ final class RepCv {
   /** The posterior of one run (never null), or null on a numerical failure. */
   static Posterior fit(double[][] x, double[] y, double lengthscale, String method, double parameter,
       double epsilon, String negativeSites, int maxSweeps) {
+    return fit(x, y, lengthscale, method, parameter, epsilon, negativeSites, maxSweeps, Methods.RepReading.DEFAULT);
+  }
+
+  /** {@link #fit(double[][], double[], double, String, double, double, String, int)} with Relaxed EP's reading. */
+  static Posterior fit(double[][] x, double[] y, double lengthscale, String method, double parameter,
+      double epsilon, String negativeSites, int maxSweeps, Methods.RepReading reading) {
     Problem p = Problem.of(SquaredExponential.iso(lengthscale, 1.0), x, y, RepMethods.likelihood(epsilon));
     try {
-      return RepMethods.method(method, parameter, negativeSites, maxSweeps).infer(p, null);
+      return RepMethods.method(method, parameter, negativeSites, maxSweeps, reading).infer(p, null);
     } catch (InferenceException e) {
       return null;
     }
@@ -71,27 +83,117 @@ final class RepCv {
    */
   static Choice select(double[][] x, double[] y, List<Double> lengthscales, List<Double> parameters, String method,
       double epsilon, String negativeSites, int folds, long seed, int maxSweeps) {
+    return grid(x, y, lengthscales, parameters, method, epsilon, negativeSites, folds, seed, maxSweeps,
+        Methods.RepReading.DEFAULT).best();
+  }
+
+  /**
+   * The cross-validation errors of one method over the (ℓ, parameter) grid.
+   *
+   * @param lengthscales the ℓ grid
+   * @param parameters   the parameter grid (just NaN for EP)
+   * @param errors       errors[l][k] the mean held-out error at (ℓ_l, parameter_k); null when the grid has one
+   *                     point (nothing to choose, no CV run)
+   */
+  record Grid(List<Double> lengthscales, List<Double> parameters, double[][] errors) {
+
+    /** The best point overall (ties: the earlier, length-scale-major). */
+    Choice best() {
+      Choice best = null;
+      for (int l = 0; l < lengthscales.size(); l++) {
+        Choice c = bestAt(l);
+        if (best == null || c.cvError() < best.cvError()) {
+          best = c;
+        }
+      }
+      return best;
+    }
+
+    /** The best parameter at length-scale index l (ties: the earlier). */
+    Choice bestAt(int l) {
+      if (errors == null) {
+        return new Choice(lengthscales.get(l), parameters.get(0), Double.NaN);
+      }
+      int k = 0;
+      for (int j = 1; j < parameters.size(); j++) {
+        k = errors[l][j] < errors[l][k] ? j : k;
+      }
+      return new Choice(lengthscales.get(l), parameters.get(k), errors[l][k]);
+    }
+  }
+
+  /**
+   * {@link Grid} of {@code method} on (x, y) by {@code folds}-fold cross-validation (seeded split); a failed fit
+   * counts as error 1.
+   */
+  static Grid grid(double[][] x, double[] y, List<Double> lengthscales, List<Double> parameters, String method,
+      double epsilon, String negativeSites, int folds, long seed, int maxSweeps, Methods.RepReading reading) {
     List<Double> pars = method.equals("ep") ? List.of(Double.NaN) : parameters;
     if (lengthscales.size() == 1 && pars.size() == 1) {
-      return new Choice(lengthscales.get(0), pars.get(0), Double.NaN);
+      return new Grid(lengthscales, pars, null);
     }
     List<Split> split = Splits.kFold(x.length, folds, seed);
-    Choice best = null;
-    for (double l : lengthscales) {
-      for (double par : pars) {
+    double[][] errors = new double[lengthscales.size()][pars.size()];
+    for (int l = 0; l < lengthscales.size(); l++) {
+      for (int k = 0; k < pars.size(); k++) {
         double err = 0;
         for (Split s : split) {
-          Posterior p = fit(rows(x, s.train()), rows(y, s.train()), l, method, par, epsilon, negativeSites,
-              maxSweeps);
+          Posterior p = fit(rows(x, s.train()), rows(y, s.train()), lengthscales.get(l), method, pars.get(k),
+              epsilon, negativeSites, maxSweeps, reading);
           err += p == null ? 1.0 : testError(p, rows(x, s.test()), rows(y, s.test()));
         }
-        err /= folds;
-        if (best == null || err < best.cvError()) {
-          best = new Choice(l, par, err);
-        }
+        errors[l][k] = err / folds;
+      }
+    }
+    return new Grid(lengthscales, pars, errors);
+  }
+
+  /**
+   * The one length-scale shared by all methods on a split: the index l minimising the mean over the methods of
+   * their best cross-validation error at ℓ_l (each method at its best parameter there); ties keep the earlier.
+   * Every grid must have the same ℓ grid; 0 when no grid was cross-validated.
+   */
+  static int sharedLengthscale(List<Grid> grids) {
+    int n = grids.get(0).lengthscales().size();
+    int best = 0;
+    double bestErr = Double.POSITIVE_INFINITY;
+    for (int l = 0; l < n; l++) {
+      double sum = 0;
+      for (Grid g : grids) {
+        double e = g.bestAt(l).cvError();
+        sum += Double.isNaN(e) ? 0 : e;
+      }
+      if (sum / grids.size() < bestErr) {
+        bestErr = sum / grids.size();
+        best = l;
       }
     }
     return best;
+  }
+
+  /** Cross-validation grids already computed in this JVM, by trial-unit and method (see {@link #memo}). */
+  private static final Map<Object, FutureTask<Grid>> GRIDS = new ConcurrentHashMap<>();
+
+  /**
+   * The grid under {@code key}, computed once per JVM: the trials of one unit (data set, split) for different
+   * methods each need every method's grid to choose the shared length-scale ({@link #sharedLengthscale}), and
+   * compute each only once; a trial that finds another computing a grid waits for it.
+   */
+  static Grid memo(Object key, Supplier<Grid> compute) {
+    FutureTask<Grid> task = new FutureTask<>(compute::get);
+    FutureTask<Grid> prior = GRIDS.putIfAbsent(key, task);
+    if (prior == null) {
+      task.run();
+      prior = task;
+    }
+    try {
+      return prior.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    }
   }
 
   static double[][] rows(double[][] x, int[] idx) {

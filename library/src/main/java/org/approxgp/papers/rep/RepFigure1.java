@@ -251,10 +251,16 @@ public final class RepFigure1 {
 
   /** Runs one method on the five points and maps its sites to q(w). Never throws for a numerical failure. */
   public static Fit fit(Config c, String method, double parameter, String negativeSites) {
+    return fit(c, method, parameter, negativeSites, org.approxgp.model.Methods.RepReading.DEFAULT);
+  }
+
+  /** {@link #fit(Config, String, double, String)} with Relaxed EP in {@code reading}. */
+  public static Fit fit(Config c, String method, double parameter, String negativeSites,
+      org.approxgp.model.Methods.RepReading reading) {
     Problem problem = Problem.of(Linear.of(SIGNAL_VARIANCE), X, Y, RepMethods.likelihood(c.epsilon()));
     double par = method.equals("ep") ? Double.NaN : parameter;
     try {
-      Posterior p = RepMethods.method(method, parameter, negativeSites, c.maxSweeps()).infer(problem, null);
+      Posterior p = RepMethods.method(method, parameter, negativeSites, c.maxSweeps(), reading).infer(problem, null);
       Sites sites = p.sites();
       int negative = (int) Arrays.stream(sites.tau()).filter(v -> v < 0).count();
       WeightPosterior w = fromSites(X, sites, SIGNAL_VARIANCE);

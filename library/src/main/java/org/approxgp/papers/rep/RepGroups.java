@@ -63,6 +63,61 @@ record RepGroups(List<String> key, double[][] values) {
     return Summaries.sd(scaled(c, scale));
   }
 
+  /** The mean of the finite values of column c (NaN when none), each multiplied by {@code scale}. */
+  double meanFinite(int c, double scale) {
+    double[] v = finite(c, scale);
+    return v.length == 0 ? Double.NaN : Summaries.mean(v);
+  }
+
+  /** The sample sd of the finite values of column c, each multiplied by {@code scale}. */
+  double sdFinite(int c, double scale) {
+    double[] v = finite(c, scale);
+    return v.length == 0 ? Double.NaN : Summaries.sd(v);
+  }
+
+  /** How many values of column c are finite. */
+  int countFinite(int c) {
+    return finite(c, 1).length;
+  }
+
+  private double[] finite(int c, double scale) {
+    return java.util.Arrays.stream(scaled(c, scale)).filter(Double::isFinite).toArray();
+  }
+
+  /**
+   * The honest-protocol columns of a trial table (one row per unit × method, a unit being e.g. a data set, flip
+   * rate and split): adds {@code <value>_common} (the value where every method of the row's unit has a finite
+   * value, else NaN: averages over the common set of units) and {@code <value>_failure_as_error} (a missing value,
+   * i.e. a failed fit, counted as 1: every test point wrong). Returns a copy.
+   *
+   * @param unitKeys the columns naming a unit (not the method)
+   * @param methods  the methods every unit should have
+   */
+  static Table withProtocolColumns(Table rows, List<String> unitKeys, List<String> methods, String value) {
+    Table t = rows.copy();
+    NumericColumn<?> v = (NumericColumn<?>) t.column(value);
+    Map<List<String>, Integer> finiteMethods = new LinkedHashMap<>();
+    List<List<String>> units = new ArrayList<>(t.rowCount());
+    for (int i = 0; i < t.rowCount(); i++) {
+      List<String> u = new ArrayList<>(unitKeys.size());
+      for (String c : unitKeys) {
+        u.add(t.column(c).getString(i));
+      }
+      units.add(u);
+      if (Double.isFinite(v.getDouble(i)) && methods.contains(t.column("method").getString(i))) {
+        finiteMethods.merge(u, 1, Integer::sum);
+      }
+    }
+    tech.tablesaw.api.DoubleColumn common = tech.tablesaw.api.DoubleColumn.create(value + "_common");
+    tech.tablesaw.api.DoubleColumn failure = tech.tablesaw.api.DoubleColumn.create(value + "_failure_as_error");
+    for (int i = 0; i < t.rowCount(); i++) {
+      double x = v.getDouble(i);
+      common.append(finiteMethods.getOrDefault(units.get(i), 0) == methods.size() ? x : Double.NaN);
+      failure.append(Double.isFinite(x) ? x : 1.0);
+    }
+    return t.addColumns(common, failure);
+  }
+
   private double[] scaled(int c, double scale) {
     double[] v = values[c].clone();
     for (int r = 0; r < v.length; r++) {

@@ -4,11 +4,11 @@ import java.util.List;
 import org.approxgp.inference.Ep;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.PowerEp;
-import org.approxgp.inference.RelaxedEp;
 import org.approxgp.inference.SiteLoop;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.model.InferenceMethod;
+import org.approxgp.model.Methods;
 
 /**
  * The one place where the REP experiments choose their likelihood and their inference methods: EP, Power EP
@@ -16,8 +16,9 @@ import org.approxgp.model.InferenceMethod;
  * (paper eq. 8), and the negative-site-precision policy ({@code "keep"}: Minka's EP, most likely the paper's;
  * {@code "clip"}: GPML's τ̃ ← 0).
  *
- * <p>Relaxed EP runs with the library's default objective and site reading ({@code RelaxedEp.of(c)}: the clean
- * KL of the notes' derivation from eq. 5, reading B); the paper's c multiplies its own eq. 36, whose scale differs,
+ * <p>Relaxed EP runs with the clean objective (the notes' derivation from eq. 5) in a {@link Methods.RepReading}
+ * chosen by name (site reading a|b|c, relaxation, penalty form, search; the experiments' configs carry one, default
+ * reading b, nonnegative b, eq. 35, local search); the paper's c multiplies its own eq. 36, whose scale differs,
  * and c's scale is tied to the kernel amplitude (c on s K acts as c/s on K; σ² = 1 here, the paper's is not
  * stated), so our c grid is not the paper's c. {@link #placeholders()} names anything still standing in for
  * another (the notebooks print it).
@@ -26,6 +27,8 @@ public final class RepMethods {
 
   /** The paper's three methods, in its order. */
   public static final List<String> METHODS = List.of("ep", "power-ep", "rep");
+  /** Power EP in Qi &amp; Guo's appendix C variant (eq. 41–42), accepted by {@link #method} beside METHODS. */
+  public static final String POWER_EP_APPENDIX_C = "power-ep-c";
   /** The two negative-site policies. */
   public static final List<String> POLICIES = List.of("keep", "clip");
 
@@ -48,7 +51,16 @@ public final class RepMethods {
    * site change is below 1e-6 (the α-change criterion R &lt; 1e-3 is read off the trace, see {@link #sweepsTo}).
    */
   static InferenceMethod method(String name, double parameter, String negativeSites, int maxSweeps) {
-    if (!METHODS.contains(name)) {
+    return method(name, parameter, negativeSites, maxSweeps, Methods.RepReading.DEFAULT);
+  }
+
+  /**
+   * {@link #method(String, double, String, int)} with Relaxed EP in {@code reading} ({@link Methods.RepReading}:
+   * site reading a|b|c, relaxation, penalty form, search; ignored for EP and Power EP). Power EP is Minka's variant.
+   */
+  static InferenceMethod method(String name, double parameter, String negativeSites, int maxSweeps,
+      Methods.RepReading reading) {
+    if (!METHODS.contains(name) && !name.equals(POWER_EP_APPENDIX_C)) {
       throw new IllegalArgumentException("unknown method '" + name + "'; known: " + METHODS);
     }
     SiteLoop.NegativeSitePrecision policy = switch (negativeSites) {
@@ -63,7 +75,8 @@ public final class RepMethods {
     return switch (name) {
       case "ep" -> InferenceMethod.ep(Ep.Options.defaults().withLoop(o));
       case "power-ep" -> InferenceMethod.siteLoop(PowerEp.of(parameter), o);
-      default -> InferenceMethod.siteLoop(RelaxedEp.of(parameter), o);
+      case POWER_EP_APPENDIX_C -> InferenceMethod.siteLoop(PowerEp.of(parameter, PowerEp.Variant.APPENDIX_C), o);
+      default -> InferenceMethod.siteLoop(reading.rule(parameter), o);
     };
   }
 

@@ -10,6 +10,7 @@ import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.ResultRow;
 import org.approxgp.experiment.Results;
 import org.approxgp.inference.Posterior;
+import org.approxgp.model.Methods;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
@@ -30,7 +31,9 @@ import tech.tablesaw.api.Table;
  * {@code generate(trainPerClass, rate, seed r)}, test set {@code generate(testPerClass, 0, seed 10⁶ + r)}; for
  * each method, (ℓ, u) or (ℓ, c) by k-fold CV of the held-out error on the (noisy) training labels over the
  * config's grids; the fit at the chosen values; recorded: sweeps until R(iter) &lt; 10⁻³, whether it diverged,
- * test error. Figures 2–3 ({@link #figureExperiment}): repetition 0 of each flip rate, u = 0.8 and c = 10 as the
+ * test error, and the fit at the one length-scale per repetition shared by all methods ({@link RepCv#sharedLengthscale});
+ * {@link #summary} gives failed and diverged fractions and averages over the common repetitions (see there).
+ * Figures 2–3 ({@link #figureExperiment}): repetition 0 of each flip rate, u = 0.8 and c = 10 as the
  * paper, ℓ by CV; recorded: R(iter) per sweep and the latent mean on a grid (for the decision boundary).
  */
 public final class RepSynthetic {
@@ -66,11 +69,13 @@ public final class RepSynthetic {
    * @param maxSweeps     sweep cap (a run that has not converged by then has diverged)
    * @param negativeSites "keep" or "clip"
    * @param figureGrid    points per axis of Figure 2's grid
+   * @param reading       Relaxed EP's reading (null: the defaults)
    */
   public record Config(List<Integer> flipPercents, int repetitions, int trainPerClass, int testPerClass,
       List<Double> lengthscales, List<Double> powers, List<Double> penalties, int cvFolds, int maxSweeps,
-      String negativeSites, int figureGrid) {
+      String negativeSites, int figureGrid, Methods.RepReading reading) {
     public Config {
+      reading = reading == null ? Methods.RepReading.DEFAULT : reading;
       flipPercents = List.copyOf(flipPercents);
       lengthscales = List.copyOf(lengthscales);
       powers = List.copyOf(powers);
@@ -94,12 +99,19 @@ public final class RepSynthetic {
     public static Config forMode(ProjectPaths.Mode mode, String negativeSites) {
       return switch (mode) {
         case SMOKE -> new Config(List.of(20), 1, 40, 500, List.of(1.0), List.of(0.8), List.of(10.0), 2, 30,
-            negativeSites, 25);
+            negativeSites, 25, null);
         case QUICK -> new Config(List.of(10, 20), 2, 100, 2000, List.of(0.5, 1.0, 2.0), List.of(0.8),
-            List.of(10.0), 3, 60, negativeSites, 50);
+            List.of(10.0), 3, 60, negativeSites, 50, null);
         case FULL -> new Config(List.of(10, 20), 10, 200, 19_800, List.of(0.25, 0.5, 1.0, 2.0, 4.0),
-            List.of(0.5, 0.6, 0.7, 0.8, 0.9), List.of(1.0, 3.0, 10.0, 30.0, 100.0), 5, 200, negativeSites, 100);
+            List.of(0.5, 0.6, 0.7, 0.8, 0.9), List.of(1.0, 3.0, 10.0, 30.0, 100.0), 5, 200, negativeSites, 100,
+            null);
       };
+    }
+
+    /** This config with Relaxed EP in {@code r} (e.g. {@code new Methods.RepReading("c", null, null, "global")}). */
+    public Config withReading(Methods.RepReading r) {
+      return new Config(flipPercents, repetitions, trainPerClass, testPerClass, lengthscales, powers, penalties,
+          cvFolds, maxSweeps, negativeSites, figureGrid, r);
     }
   }
 
@@ -172,10 +184,17 @@ public final class RepSynthetic {
     double eps = key.flipPercent() / 100.0;
     Sample train = generate(c.trainPerClass(), eps, key.repetition());
     Sample test = generate(c.testPerClass(), 0, 1_000_000L + key.repetition());
-    List<Double> pars = key.method().equals("power-ep") ? c.powers() : c.penalties();
-    RepCv.Choice ch = RepCv.select(train.x(), train.y(), c.lengthscales(), pars, key.method(), eps,
-        c.negativeSites(), c.cvFolds(), 7L * key.repetition() + 1, c.maxSweeps());
-    return fitRow(c, train, test, key.method(), ch, eps, false);
+    List<RepCv.Grid> grids = new ArrayList<>();
+    for (String m : RepMethods.METHODS) {
+      List<Double> pars = m.equals("power-ep") ? c.powers() : c.penalties();
+      grids.add(RepCv.memo(List.of(c, key.flipPercent(), key.repetition(), m), () -> RepCv.grid(train.x(),
+          train.y(), c.lengthscales(), pars, m, eps, c.negativeSites(), c.cvFolds(), 7L * key.repetition() + 1,
+          c.maxSweeps(), c.reading())));
+    }
+    RepCv.Grid own = grids.get(RepMethods.METHODS.indexOf(key.method()));
+    RepCv.Choice ch = own.best();
+    RepCv.Choice shared = own.bestAt(RepCv.sharedLengthscale(grids));
+    return fitRow(c, train, test, key.method(), ch, eps, false, shared);
   }
 
   static ResultRow figureTrial(Config c, FigureKey key) {
@@ -183,18 +202,27 @@ public final class RepSynthetic {
     Sample train = generate(c.trainPerClass(), eps, 0);
     Sample test = generate(c.testPerClass(), 0, 1_000_000L);
     double par = key.method().equals("power-ep") ? RepPaper.FIGURE2_POWER : RepPaper.FIGURE2_PENALTY;
-    RepCv.Choice ch = RepCv.select(train.x(), train.y(), c.lengthscales(), List.of(par), key.method(), eps,
-        c.negativeSites(), c.cvFolds(), 1, c.maxSweeps());
-    return fitRow(c, train, test, key.method(), ch, eps, true);
+    RepCv.Choice ch = RepCv.grid(train.x(), train.y(), c.lengthscales(), List.of(par), key.method(), eps,
+        c.negativeSites(), c.cvFolds(), 1, c.maxSweeps(), c.reading()).best();
+    return fitRow(c, train, test, key.method(), ch, eps, true, null);
   }
 
+  /** One fit's row; with {@code shared} non-null also the fit at the shared length-scale's choice. */
   private static ResultRow fitRow(Config c, Sample train, Sample test, String method, RepCv.Choice ch, double eps,
-      boolean figure) {
+      boolean figure, RepCv.Choice shared) {
     long t0 = System.nanoTime();
     Posterior p = RepCv.fit(train.x(), train.y(), ch.lengthscale(), method, ch.parameter(), eps, c.negativeSites(),
-        c.maxSweeps());
-    ResultRow.Builder b = ResultRow.builder()
-        .put("lengthscale", ch.lengthscale())
+        c.maxSweeps(), c.reading());
+    ResultRow.Builder b = ResultRow.builder();
+    if (shared != null) {
+      Posterior ps = shared.equals(ch) ? p : RepCv.fit(train.x(), train.y(), shared.lengthscale(), method,
+          shared.parameter(), eps, c.negativeSites(), c.maxSweeps(), c.reading());
+      b.put("shared_lengthscale", shared.lengthscale())
+          .put("shared_parameter", shared.parameter())
+          .put("failed_shared", ps == null)
+          .put("test_error_shared", ps == null ? Double.NaN : RepCv.testError(ps, test.x(), test.clean()));
+    }
+    b.put("lengthscale", ch.lengthscale())
         .put("parameter", ch.parameter())
         .put("cv_error", ch.cvError())
         .put("failed", p == null);
@@ -297,28 +325,52 @@ public final class RepSynthetic {
 
   /**
    * Figure 4: per flip rate and method, over repetitions: mean sweeps to R &lt; 10⁻³ (a run that never got there
-   * counts as the cap + 1), fraction diverged, test error mean ± sd.
+   * counts as the cap + 1), fraction of runs failed (no fit) and diverged, test error mean ± sd over the common
+   * repetitions (every method produced a fit) and their number, the same counting a failed fit as error 1, and the
+   * common-repetition mean at the one length-scale per repetition shared by all methods.
    */
   public static Table summary(Table rows) {
+    List<String> unit = List.of("flipPercent", "repetition");
+    Table t = RepGroups.withProtocolColumns(rows, unit, RepMethods.METHODS, "test_error");
+    boolean shared = t.columnNames().contains("test_error_shared");
+    if (shared) {
+      t = RepGroups.withProtocolColumns(t, unit, RepMethods.METHODS, "test_error_shared");
+    }
     DoubleColumn flip = DoubleColumn.create("flip %");
     StringColumn method = StringColumn.create("method");
     DoubleColumn runs = DoubleColumn.create("runs");
     DoubleColumn sweeps = DoubleColumn.create("sweeps to R<1e-3");
+    DoubleColumn failed = DoubleColumn.create("fraction failed");
     DoubleColumn div = DoubleColumn.create("fraction diverged");
+    DoubleColumn common = DoubleColumn.create("common runs");
     DoubleColumn te = DoubleColumn.create("test error");
     DoubleColumn teSd = DoubleColumn.create("test error sd");
-    for (RepGroups g : RepGroups.of(rows, List.of("flipPercent", "method"),
-        List.of("sweeps_to_R", "diverged", "test_error"))) {
+    DoubleColumn teFail = DoubleColumn.create("failure = error: test error");
+    DoubleColumn teShared = DoubleColumn.create("shared ℓ: test error");
+    DoubleColumn sdShared = DoubleColumn.create("shared ℓ: sd");
+    List<String> cols = new ArrayList<>(List.of("sweeps_to_R", "failed", "diverged", "test_error_common",
+        "test_error_failure_as_error"));
+    if (shared) {
+      cols.add("test_error_shared_common");
+    }
+    for (RepGroups g : RepGroups.of(t, List.of("flipPercent", "method"), cols)) {
       flip.append(Double.parseDouble(g.key().get(0)));
       method.append(g.key().get(1));
       runs.append(g.size());
       sweeps.append(g.mean(0, 1));
-      div.append(g.mean(1, 1));
-      te.append(g.mean(2, 1));
-      teSd.append(g.sd(2, 1));
+      failed.append(g.mean(1, 1));
+      div.append(g.mean(2, 1));
+      common.append(g.countFinite(3));
+      te.append(g.meanFinite(3, 1));
+      teSd.append(g.sdFinite(3, 1));
+      teFail.append(g.mean(4, 1));
+      teShared.append(shared ? g.meanFinite(5, 1) : Double.NaN);
+      sdShared.append(shared ? g.sdFinite(5, 1) : Double.NaN);
     }
-    return Table.create("Figure 4 (10 repetitions in the paper)", flip, method, runs, sweeps, div, te, teSd);
+    return Table.create("Figure 4 (10 repetitions in the paper)", flip, method, runs, sweeps, failed, div, common, te,
+        teSd, teFail, teShared, sdShared);
   }
+
   /**
    * Figure 4's claims ({@link RepPaper#CLAIMS} 4a–4c) against a {@link #summary} table, per flip rate: REP needs
    * the fewest sweeps, never diverges (and EP diverges at least as often as PEP), and has the lowest mean test

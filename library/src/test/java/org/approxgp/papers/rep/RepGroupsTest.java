@@ -40,16 +40,36 @@ class RepGroupsTest {
     assertEquals(0.05 * Math.sqrt(2), g.get(0).sd(2, 1), 1e-15);
   }
 
+  /** Two repetitions at 10 %, three methods; PEP's second fit failed (no test error). */
+  private static Table threeMethods() {
+    return Table.create("rows",
+        IntColumn.create("flipPercent", 10, 10, 10, 10, 10, 10),
+        IntColumn.create("repetition", 0, 0, 0, 1, 1, 1),
+        StringColumn.create("method", "ep", "power-ep", "rep", "ep", "power-ep", "rep"),
+        IntColumn.create("sweeps_to_R", 30, 20, 12, 50, 61, 9),
+        BooleanColumn.create("failed", new boolean[] {false, false, false, false, true, false}),
+        BooleanColumn.create("diverged", new boolean[] {false, false, false, true, true, false}),
+        DoubleColumn.create("test_error", 0.1, 0.2, 0.15, 0.3, Double.NaN, 0.25),
+        DoubleColumn.create("test_error_shared", 0.12, 0.2, 0.1, 0.3, 0.4, 0.2));
+  }
+
   @Test
-  void figure4SummaryAveragesPerFlipRateAndMethod() {
-    Table s = RepSynthetic.summary(rows());
+  void figure4SummaryAveragesOverTheCommonRepetitionsBesideFailureAsError() {
+    Table s = RepSynthetic.summary(threeMethods());
     assertEquals(3, s.rowCount());
-    assertEquals(20.0, s.doubleColumn("flip %").getDouble(1));
-    assertEquals("ep", s.stringColumn("method").get(1));
-    assertEquals(2, s.doubleColumn("runs").getDouble(1));
-    assertEquals(70.5, s.doubleColumn("sweeps to R<1e-3").getDouble(1), 1e-12);
-    assertEquals(1.0, s.doubleColumn("fraction diverged").getDouble(1));
-    assertEquals(0.4, s.doubleColumn("test error").getDouble(1), 1e-12);
-    assertEquals(0.5, s.doubleColumn("fraction diverged").getDouble(0));
+    assertEquals(List.of("ep", "power-ep", "rep"), s.stringColumn("method").asList());
+    assertArrayEquals(new double[] {2, 2, 2}, s.doubleColumn("runs").asDoubleArray());
+    assertEquals(40, s.doubleColumn("sweeps to R<1e-3").getDouble(0), 1e-12);
+    assertArrayEquals(new double[] {0, 0.5, 0}, s.doubleColumn("fraction failed").asDoubleArray());
+    assertArrayEquals(new double[] {0.5, 0.5, 0}, s.doubleColumn("fraction diverged").asDoubleArray());
+    // only repetition 0 has a fit from every method
+    assertArrayEquals(new double[] {1, 1, 1}, s.doubleColumn("common runs").asDoubleArray());
+    assertArrayEquals(new double[] {0.1, 0.2, 0.15}, s.doubleColumn("test error").asDoubleArray(), 1e-15);
+    // a failed fit counted as error 1
+    assertArrayEquals(new double[] {0.2, 0.6, 0.2}, s.doubleColumn("failure = error: test error").asDoubleArray(),
+        1e-15);
+    // at the shared length-scale every method produced both fits
+    assertArrayEquals(new double[] {0.21, 0.3, 0.15}, s.doubleColumn("shared ℓ: test error").asDoubleArray(),
+        1e-15);
   }
 }

@@ -31,11 +31,23 @@ class RepUciTest {
   }
 
   @Test
-  void habermanIsReportedMissing() {
-    assertFalse(RepUci.available("haberman"));
-    assertThrows(IllegalArgumentException.class, () -> RepUci.dataset("haberman"));
+  void habermanStandsInFromRotterdam() {
+    assertTrue(RepUci.available("haberman"));
+    Dataset d = RepUci.dataset("haberman");
+    assertEquals(2837, d.size());
+    assertEquals(3, d.dimension());
+    Split s = RepUci.split("haberman", d.size(), 5);
+    assertEquals(183, s.train().length);
+    assertEquals(123, s.test().length);
+    Set<Integer> all = new HashSet<>();
+    Arrays.stream(s.train()).forEach(all::add);
+    Arrays.stream(s.test()).forEach(all::add);
+    assertEquals(306, all.size());
+    assertTrue(all.stream().allMatch(i -> i >= 0 && i < 2837));
+    assertEquals(s, RepUci.split("haberman", d.size(), 5));
+    assertFalse(s.equals(RepUci.split("haberman", d.size(), 6)));
     RepUci.Config c = RepUci.Config.forMode(ProjectPaths.Mode.QUICK, "keep");
-    assertTrue(RepUci.experiment(c).trials().stream().noneMatch(k -> k.dataset().equals("haberman")));
+    assertEquals(6, RepUci.experiment(c).trials().stream().filter(k -> k.dataset().equals("haberman")).count());
   }
 
   @Test
@@ -60,8 +72,8 @@ class RepUciTest {
   void configsFollowTheModes() {
     RepUci.Config full = RepUci.Config.forMode(ProjectPaths.Mode.FULL, "keep");
     var trials = RepUci.experiment(full).trials();
-    // heart 20 + pima 20 + diabetes 100 splits, spam 100 × 5 flip rates; three methods each
-    assertEquals(3 * (20 + 20 + 100 + 100 * 5), trials.size());
+    // heart 20 + pima 20 + diabetes 100 + haberman (stand-in) 100 splits, spam 100 × 5 flip rates; three methods
+    assertEquals(3 * (20 + 20 + 100 + 100 + 100 * 5), trials.size());
     RepUci.Config smoke = RepUci.Config.forMode(ProjectPaths.Mode.SMOKE, "clip");
     assertEquals(3, RepUci.experiment(smoke).trials().size());
     assertEquals(1, smoke.lengthscales().size());
