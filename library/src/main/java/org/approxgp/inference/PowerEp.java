@@ -10,7 +10,7 @@ import org.approxgp.likelihood.TiltedMoments;
  * {@link MomentMatching#ep()}).
  *
  * <p><b>Site update.</b> The fractional cavity removes only u·site (Minka 2004 §3; the paper's appendix C
- * does not say so, see the implementation notes, §4):
+ * does not say so, see {@code docs/derivations/relaxed-ep-readings.md} §4):
  * τ₋ = 1/Σᵢᵢ − u τ̃ᵢ, ν₋ = μᵢ/Σᵢᵢ − u ν̃ᵢ. The power-tilted distribution N(f | ν₋/τ₋, 1/τ₋) p(yᵢ | f)^u
  * ({@link org.approxgp.likelihood.Likelihood#powerTilted}; eq. 41 for the noisy step) is projected to its
  * moments (μ̂, σ̂²), and the new site is (projection / cavity)^{1/u}:

@@ -28,7 +28,7 @@ import org.approxgp.special.Normal;
  *     ν̃ = ĥ/σ̂² − ν₋, i.e. q_new = proj(tᵢ q^{\i} rᵢ)); reading C (t̃_{i,b} ∝ rᵢ t̃ᵢ after eq. 11, step (e)'s
  *     "remove rᵢ": t̃ᵢ = t̃_{i,b} / rᵢ, τ̃ = τ_{i,b} − b, ν̃ = ν_{i,b} − b mᵢ). For b = 0 all three are EP. The new
  *     q must be proper: b &lt; 1/σ̂² (B), b &lt; 1/(2σ̂²) (C) is part of the admissible range of the search. See
- *     the implementation notes (library/src/test/resources/likelihood/noisy-step/rep-implementation-notes.md
+ *     the derivation notes ({@code docs/derivations/relaxed-ep-readings.md}
  *     §6.1).</li>
  * </ol>
  *
@@ -71,7 +71,7 @@ import org.approxgp.special.Normal;
  * on K. The paper does not state its kernel amplitude, so its c = 10, 20 fix no scale here. (Eq. 4–5 penalise
  * c|ηᵢ|₁ instead, ηᵢ = (bᵢmᵢ, −bᵢ/2) the natural parameters of rᵢ, i.e. c|bᵢ|(|mᵢ| + ½): {@link PenaltyForm#EQ4};
  * the default follows eq. 35, {@link PenaltyForm#EQ35}.) At EP's
- * fixed point a site relaxes only if c &lt; |Q'(0)| (one-sided slopes), see the implementation notes §7.4.
+ * fixed point a site relaxes only if c &lt; |Q'(0)| (one-sided slopes), see {@code docs/derivations/relaxed-ep-readings.md} §7.4.
  *
  * <p><b>Evidence.</b> {@link #logZ} is EP's tilted normaliser at the unrelaxed cavity: the evidence of a
  * REP posterior is the EP-form evidence at its sites (as QP's is); its gradient is not EP's, so the model
