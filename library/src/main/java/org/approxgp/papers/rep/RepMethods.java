@@ -20,8 +20,7 @@ import org.approxgp.model.Methods;
  * chosen by name (site reading a|b|c, relaxation, penalty form, search; the experiments' configs carry one, default
  * reading b, nonnegative b, eq. 35, local search); the paper's c multiplies its own eq. 36, whose scale differs,
  * and c's scale is tied to the kernel amplitude (c on s K acts as c/s on K; σ² = 1 here, the paper's is not
- * stated), so our c grid is not the paper's c. {@link #placeholders()} names anything still standing in for
- * another (the notebooks print it).
+ * stated), so our c grid is not the paper's c.
  */
 public final class RepMethods {
 
@@ -33,11 +32,6 @@ public final class RepMethods {
   public static final List<String> POLICIES = List.of("keep", "clip");
 
   private RepMethods() {
-  }
-
-  /** What stands in for a method or likelihood not yet in the library; empty = none (the paper's methods run). */
-  public static List<String> placeholders() {
-    return List.of();
   }
 
   /** The noisy-step likelihood with labelling-error rate ε (paper eq. 8). */
