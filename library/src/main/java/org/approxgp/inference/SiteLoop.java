@@ -398,7 +398,8 @@ public final class SiteLoop {
     }
     if (!Double.isFinite(tauNew) || !Double.isFinite(nuNew)) {
       throw new InferenceException("proposed site (" + proposed.tau() + ", " + proposed.nu() + ") is not finite"
-          + run.where(), run.diagnostics(false), null);
+          + " (cavity N(" + cav.mean() + ", " + cav.variance() + "), y = " + problem.y()[i] + ")" + run.where(),
+          run.diagnostics(false), null);
     }
     return new SiteUpdate.Site(tauNew, nuNew);
   }
