@@ -126,7 +126,7 @@ class PicTest {
     assertEquals(0, DenseGp.maxAbsDiff(ref.mean(), ours.mean()), 1e-8);
     assertEquals(0, DenseGp.maxAbsDiff(ref.variance(), ours.variance()), 1e-8);
     // the precomputed predictor gives the same numbers, also for another q(u) of the same trainer
-    Pic.Predictor pre = fit.predictor(test, testLabels);
+    PicPredictor pre = fit.predictor(test, testLabels);
     RegressionPrediction again = pre.predict(fit);
     assertEquals(0, DenseGp.maxAbsDiff(ours.mean(), again.mean()), 1e-10);
     assertEquals(0, DenseGp.maxAbsDiff(ours.variance(), again.variance()), 1e-10);
@@ -172,7 +172,7 @@ class PicTest {
     }
     Pic.Fit last = t.snapshot();
     double end = last.elbo();
-    Pic.Predictor pre = last.predictor(train, labels);
+    PicPredictor pre = last.predictor(train, labels);
     t.step();
     Pic.Fit next = t.snapshot();
     RegressionPrediction direct = next.predict(train, labels);
