@@ -155,7 +155,8 @@ def rff_ridge(xtr, xte, ytr, features, seed):
     best = None
     for mult in (0.125, 0.25, 0.5, 1.0, 2.0):
         w = omega / (mult * median)
-        phi = lambda z: np.hstack([np.cos(z @ w.T), np.sin(z @ w.T)])
+        def phi(z, w=w):
+            return np.hstack([np.cos(z @ w.T), np.sin(z @ w.T)])
         r = RidgeCV(alphas=np.logspace(-6, 3, 19)).fit(phi(a), ys)
         if best is None or r.best_score_ > best[0]:
             best = (r.best_score_, r, phi)
