@@ -184,7 +184,8 @@ public final class Ssgp {
 
   /**
    * As {@link #fit(RegressionData, Options, IterationListener)}, also giving {@code snapshots} (if not null) the
-   * model at the L-BFGS iterate after each iteration (for per-iteration test metrics).
+   * model at the L-BFGS iterate after each iteration (with held-out rows: the model kept so far, the best held-out
+   * iterate conditioned on all rows), for per-iteration test metrics.
    */
   public static Ssgp fit(RegressionData train, Options options, IterationListener listener,
       SnapshotListener<Ssgp> snapshots) {
@@ -220,6 +221,7 @@ public final class Ssgp {
               snapshots.onIteration(it, () -> of(train, m, d, xi, it, false, ITERATE + " " + it));
             }
           });
+      // the snapshots are the model kept so far (the best held-out iterate), conditioned on all rows
       Ssgp fit = of(train, m, d, r.p(), r.iterations(), r.reason().metStoppingRule(), r.status());
       fit.stopReason = r.reason();
       return fit;

@@ -38,7 +38,8 @@ final class SsgpHoldout {
 
   /**
    * Fits from p0 on all but a seeded {@code fraction} of the rows of {@code train} (at least one row on each side),
-   * telling {@code progress} every iteration's fitted-part log likelihood and iterate.
+   * telling {@code progress} after every iteration the parameters kept so far (the best held-out iterate, which
+   * conditions on all rows) and the negative log likelihood of the fitted part at the iterate.
    */
   static Result fit(RegressionData train, int m, double[] p0, int maxIterations, double fraction, long seed,
       Lbfgs.Progress progress) {
@@ -63,7 +64,8 @@ final class SsgpHoldout {
     RegressionData heldPart = train.subset(heldRows);
     int d = train.d();
     double[][] best = {p0.clone()};
-    double[] bestScore = {score(fitPart, heldPart, m, d, p0)};
+    double[] bestScore = {conditions(train, m, d, p0) ? score(fitPart, heldPart, m, d, p0)
+        : Double.POSITIVE_INFINITY};
     int[] since = {0};
     int[] iters = {0};
     Lbfgs.Result r;
@@ -71,15 +73,19 @@ final class SsgpHoldout {
       r = Lbfgs.minimize((x, g) -> Ssgp.negLogMarginal(fitPart, m, x, g), p0, null, null,
           new Lbfgs.Settings(maxIterations, 1e-9, 1e-5, 10), (it, x, fx) -> {
             iters[0] = it;
-            if (progress != null) {
-              progress.onIteration(it, x, fx);
-            }
             double s = score(fitPart, heldPart, m, d, x);
-            if (s < bestScore[0]) {
+            // a new best must also condition on all rows (the final model), which can fail where the fitted part
+            // does not (e.g. a tiny noise variance on noise-free targets)
+            boolean better = s < bestScore[0] && conditions(train, m, d, x);
+            if (better) {
               bestScore[0] = s;
               best[0] = x.clone();
               since[0] = 0;
-            } else if (++since[0] >= PATIENCE) {
+            }
+            if (progress != null) {
+              progress.onIteration(it, best[0], fx);
+            }
+            if (!better && ++since[0] >= PATIENCE) {
               throw new Stop();
             }
           });
@@ -88,6 +94,16 @@ final class SsgpHoldout {
           "held-out density lowest at an earlier iterate for " + PATIENCE + " iterations");
     }
     return new Result(best[0], r.iterations(), BoundMonitor.StopReason.of(r), r.status());
+  }
+
+  /** Whether the model at p conditions on {@code rows} (its weight precision is numerically positive definite). */
+  private static boolean conditions(RegressionData rows, int m, int d, double[] p) {
+    try {
+      Ssgp.at(rows, m, d, p);
+      return true;
+    } catch (NotPositiveDefiniteException | IllegalArgumentException e) {
+      return false;
+    }
   }
 
   /** Mean negative log predictive density of {@code held} under the model at p conditioned on {@code fit}. */
