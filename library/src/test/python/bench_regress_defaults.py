@@ -138,15 +138,15 @@ def standardise(xtr, xte, ytr):
 EXACT_FIT_ROWS = 1000  # ML-II of the exact GP on at most this many training rows (sklearn's gradient is O(n^2 d))
 
 
-def exact_gp(xtr, xte, ytr, seed):
+def exact_gp(xtr, xte, ytr, seed, fit_rows=EXACT_FIT_ROWS):
     """ML-II hyperparameters (2 restarts) on at most EXACT_FIT_ROWS seeded training rows, then the exact posterior
     on all training rows at those hyperparameters."""
     a, b, ys, my, sy = standardise(xtr, xte, ytr)
     d = xtr.shape[1]
     kernel = ConstantKernel(1.0, (1e-3, 1e3)) * RBF(np.ones(d), (1e-2, 1e5)) + WhiteKernel(0.5, (1e-5, 10.0))
     rows = np.arange(len(ys))
-    if len(rows) > EXACT_FIT_ROWS:
-        rows = np.sort(np.random.default_rng(seed).choice(len(ys), EXACT_FIT_ROWS, replace=False))
+    if len(rows) > fit_rows:
+        rows = np.sort(np.random.default_rng(seed).choice(len(ys), fit_rows, replace=False))
     gp = GaussianProcessRegressor(kernel=kernel, n_restarts_optimizer=2, random_state=seed)
     gp.fit(a[rows], ys[rows])
     if len(rows) < len(ys):
@@ -191,6 +191,8 @@ def main():
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", help="write every number to this JSON file")
+    ap.add_argument("--exact-rows", type=int, default=EXACT_FIT_ROWS,
+                    help=f"training rows for the exact GP's ML-II (default {EXACT_FIT_ROWS})")
     args = ap.parse_args()
     results = []
     work = tempfile.mkdtemp(prefix="bench-regress-")
@@ -198,7 +200,7 @@ def main():
         rng = np.random.default_rng(args.seed)
         names, x, y, tr, te = load(name, rng)
         t0 = time.time()
-        ex_mean, ex_var = exact_gp(x[tr], x[te], y[tr], args.seed)
+        ex_mean, ex_var = exact_gp(x[tr], x[te], y[tr], args.seed, args.exact_rows)
         ex = metrics(y[te], ex_mean, ex_var)
         print(f"{name}: {len(tr)} train / {len(te)} test rows, {x.shape[1]} inputs; exact GP RMSE {ex[0]:.4g}, "
               f"MNLP {ex[1]:.4f} ({time.time() - t0:.0f} s)", flush=True)
