@@ -63,9 +63,9 @@ final class RegressCommand implements Callable<Integer> {
   int inducing;
 
   @Option(names = "--iterations", paramLabel = "T",
-      description = "iterations (default: 1000 for vssgp and dtc when the minibatch covers every training row — "
-          + "then a deterministic L-BFGS that stops when converged, the cap only bounds the time; a cap of 1000 "
-          + "for svbssgp, which stops when its smoothed bound has converged; 100 otherwise)")
+      description = "iteration cap (default 1000 for ssgp and for vssgp, dtc and pic in full batch — an L-BFGS "
+          + "that stops when converged; 5000 for their stochastic fits, and 1000 for svbssgp, which stop when "
+          + "their smoothed bound has converged)")
   Integer iterations;
 
   @Option(names = "--gamma", defaultValue = "0", paramLabel = "G",
@@ -77,8 +77,9 @@ final class RegressCommand implements Callable<Integer> {
   int samples;
 
   @Option(names = "--minibatch", paramLabel = "B",
-      description = "rows per step: vssgp and dtc (default min(1000, n)); svbssgp rows per sampled partition "
-          + "(default 0 = whole partitions, the paper's Theorem 1)")
+      description = "rows per step: vssgp and dtc (default: all rows while n·k² <= 2e8 for k = --features or "
+          + "--inducing — full batch, also for pic — else 1000); svbssgp rows per sampled partition (default 0 = "
+          + "whole partitions, the paper's Theorem 1)")
   Integer minibatch;
 
   @Option(names = "--trace-every", defaultValue = "1", paramLabel = "K",
@@ -156,7 +157,8 @@ final class RegressCommand implements Callable<Integer> {
     double[] yTest = data.testHasTarget() ? te.target() : null;
     int n = trainData.n();
     if (iterations == null) {
-      iterations = defaultIterations(model, n, minibatch);
+      iterations = defaultIterations(model, n, "dtc".equals(model) || "pic".equals(model) ? inducing : features,
+          minibatch);
     }
     int p = partitions != null ? partitions : Math.max(1, Math.min(200, n / 20));
     if (p > n) {
@@ -245,20 +247,22 @@ final class RegressCommand implements Callable<Integer> {
     if ("svbssgp".equals(model)) {
       sum.put("gamma", gamma);
       sum.put("samples", samples);
-      Svbssgp fit = fitted.svbssgp();
-      sum.put("converged", fit.converged());
-      sum.put("stop_reason", fit.stopReason().name().toLowerCase(Locale.ROOT));
-      sum.put("diverging", fit.diverging());
-      // learned hyperparameters in the data's units (the fit saw standardised inputs and target)
-      sum.put("noise_variance", sd * sd * fit.noiseVariance());
-      sum.put("signal_variance", sd * sd * fit.signalVariance());
-      Map<String, Object> ell = new LinkedHashMap<>();
-      double[] l = fit.priorLengthscales();
-      for (int j = 0; j < l.length; j++) {
-        ell.put(tr.featureNames().get(j), l[j] * sx.scale()[j]);
-      }
-      sum.put("lengthscales", ell);
     }
+    SvbssgpDriver.Outcome outcome = fitted.outcome();
+    sum.put("converged", outcome.converged());
+    sum.put("stop_reason", outcome.stopReason().label());
+    if ("svbssgp".equals(model)) {
+      sum.put("diverging", fitted.svbssgp().diverging());
+    }
+    // learned hyperparameters in the data's units (the fit saw standardised inputs and target)
+    sum.put("noise_variance", sd * sd * outcome.noiseVariance());
+    sum.put("signal_variance", sd * sd * outcome.signalVariance());
+    Map<String, Object> ell = new LinkedHashMap<>();
+    double[] l = outcome.lengthscales();
+    for (int j = 0; j < l.length; j++) {
+      ell.put(tr.featureNames().get(j), l[j] * sx.scale()[j]);
+    }
+    sum.put("lengthscales", ell);
     sum.put("seed", seed);
     if (yTest != null) {
       sum.put("rmse", Finite.require("the test RMSE", inUnits.rmse(yTest), "the test targets' scale"));
@@ -363,20 +367,18 @@ final class RegressCommand implements Callable<Integer> {
   }
 
   /**
-   * The default --iterations: 1000 for vssgp and dtc when the minibatch (default min(1000, n)) covers all n rows —
-   * their full-batch fits are L-BFGS runs on the collapsed bound that stop at convergence (on scikit-learn's
-   * diabetes data, 354 rows: a few hundred iterations), so the cap only bounds the time; 1000 for svbssgp, whose
-   * natural-gradient run stops when its smoothed bound has converged (Svbssgp.Options' default cap; on 2,000
-   * diamonds rows it stops after 200–300); 100 otherwise (ssgp's L-BFGS, as before; the other stochastic fits:
-   * Adam or natural-gradient steps, whose count is the user's budget).
+   * The default --iterations: 1000 for svbssgp (Svbssgp.Options' cap; its natural-gradient run stops when its
+   * smoothed bound has converged) and for the L-BFGS fits — ssgp, and vssgp, dtc and pic in full batch
+   * ({@link SvbssgpDriver#fullBatchByDefault}, or a --minibatch covering all n rows), which stop at a stationary
+   * point, so the cap only bounds the time; 5000 for the stochastic fits of vssgp, dtc and pic, which stop when
+   * their smoothed bound estimate has converged (org.approxgp.sparse.BoundMonitor).
    */
-  static int defaultIterations(String model, int n, Integer minibatch) {
+  static int defaultIterations(String model, int n, int k, Integer minibatch) {
     if ("svbssgp".equals(model)) {
       return Svbssgp.Options.builder().build().iterations();
     }
-    int b = minibatch != null ? minibatch : Math.min(1000, n);
-    boolean fullBatch = b >= n;
-    return ("vssgp".equals(model) || "dtc".equals(model)) && fullBatch ? 1000 : 100;
+    boolean fullBatch = minibatch != null ? minibatch >= n : SvbssgpDriver.fullBatchByDefault(model, n, k);
+    return fullBatch || "ssgp".equals(model) ? 1000 : 5000;
   }
 
   private void checkOptions() {

@@ -1,6 +1,7 @@
 package org.approxgp.sparse;
 
 import java.util.Arrays;
+import org.approxgp.optimize.Lbfgs;
 
 /**
  * A stopping rule for stochastic maximisation of a variational bound from its noisy per-iteration estimates, after
@@ -31,7 +32,49 @@ public final class BoundMonitor {
     /** The iteration cap was reached first. */
     ITERATION_CAP,
     /** The run was not driven to a stop by this class (e.g. a caller stepped it a fixed number of times). */
-    NOT_STOPPED
+    NOT_STOPPED,
+    /** A deterministic optimiser could not lower its objective further without meeting a convergence test. */
+    OPTIMIZER_FAILED,
+    /** A held-out trace stopped improving (early stopping); the model kept is the one at its best iterate. */
+    EARLY_STOPPED;
+
+    /** The verdict of a full-batch L-BFGS run: converged, its iteration cap, or a failed line search. */
+    public static StopReason of(Lbfgs.Result r) {
+      if (r.converged()) {
+        return CONVERGED;
+      }
+      return r.status().startsWith(Lbfgs.Status.MAX_ITERATIONS.name()) ? ITERATION_CAP : OPTIMIZER_FAILED;
+    }
+
+    /** Whether the run met its stopping rule: converged, or early-stopped at the best held-out iterate. */
+    public boolean metStoppingRule() {
+      return this == CONVERGED || this == EARLY_STOPPED;
+    }
+
+    /** The lower-case name the summaries print (e.g. {@code iteration_cap}). */
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /**
+   * The constants of the rule: iterations per window (≥ 2) and the relative tolerance (positive).
+   *
+   * @param window iterations per window of the smoothed bound
+   * @param tolerance relative change of the smoothed bound below which the run has converged
+   */
+  public record Rule(int window, double tolerance) {
+    public Rule {
+      if (window < 2 || !(tolerance > 0) || !Double.isFinite(tolerance)) {
+        throw new IllegalArgumentException("need window >= 2 and a positive tolerance, got " + window + ", "
+            + tolerance);
+      }
+    }
+
+    /** A monitor with these constants, no estimate recorded yet. */
+    public BoundMonitor start() {
+      return new BoundMonitor(window, tolerance);
+    }
   }
 
   private final int window;

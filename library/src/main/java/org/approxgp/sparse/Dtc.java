@@ -1,17 +1,13 @@
 package org.approxgp.sparse;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
-import org.approxgp.linalg.NotPositiveDefiniteException;
 import org.approxgp.optimize.Adam;
-import org.approxgp.optimize.Lbfgs;
 
 /**
  * DTC++: stochastic variational GP regression with inducing points (SVGP; Hensman, Fusi &amp; Lawrence 2013,
@@ -32,16 +28,19 @@ import org.approxgp.optimize.Lbfgs;
  *       q of Titsias (2009) in one step;</li>
  *   <li>hyperparameters θ = (log ℓ, log σ_f², log σ²), if learned: one Adam step (Kingma &amp; Ba 2015;
  *       {@link org.approxgp.optimize.Adam}, β₁ = 0.9, β₂ = 0.999, ε = 10⁻⁸) along the minibatch estimate of
- *       ∂L/∂θ at the current (m, S), computed analytically (formulas at {@code accumulate} and {@code finishWith} below).</li>
+ *       ∂L/∂θ at the current (m, S), computed analytically (formulas at {@code accumulate} and
+ *       {@code finishWith} below), with the learning rate α_t of a decaying {@link StepSchedule}.</li>
  * </ol>
  * The minibatch estimate of L before the step is reported to the {@link IterationListener}. Minibatches are
- * consecutive slices of a seeded permutation of the rows, re-shuffled every epoch.
+ * consecutive slices of a seeded permutation of the rows, re-shuffled every epoch. With decaying steps for q(u) and
+ * θ (Robbins–Monro) the iterates settle, and a {@link BoundMonitor} on the estimates ends the fit when the smoothed
+ * bound has stopped rising ({@link Options#stopping()}).
  *
- * <p><b>Full batch</b> (minibatch ≥ n, what {@code approxgp regress} uses for n ≤ 1000), with hyperparameters
+ * <p><b>Full batch</b> (minibatch ≥ n, what {@code approxgp regress} uses while n·M² is small), with hyperparameters
  * learned: the optimum q(u) at given θ is Titsias' (2009), the natural step with ρ = 1 on all rows, and the
  * gradient of the collapsed bound L*(θ) = max_q L(θ, q) is ∂L/∂θ at that q held fixed (q is a stationary point:
- * envelope theorem). So θ is fitted by L-BFGS ({@link Lbfgs}; relative decrease 1e-9, gradient tolerance 1e-6,
- * at most {@code iterations} iterations) on L*, deterministic and converging, instead of Adam steps against a q(u)
+ * envelope theorem). So θ is fitted by L-BFGS ({@link CollapsedLbfgs}: relative decrease 1e-9, gradient
+ * tolerance 1e-6, at most {@code iterations} iterations) on L*, deterministic and converging, instead of Adam steps against a q(u)
  * that lags behind them. On scikit-learn's diabetes data (354 rows, M = 200) 300 Adam steps at rate 0.01 (the
  * earlier full-batch path) ended with the bound still rising by 1.2 nats per 25 steps and every length-scale
  * between 1.9 and 3.7, against 2.8 to 1.5·10⁴ for the exact GP's ML-II fit. The first {@link Trainer#step} runs
@@ -60,37 +59,54 @@ public final class Dtc {
   /**
    * Options of a DTC++ fit.
    *
-   * @param minibatch rows per iteration |B| (capped at n)
-   * @param iterations number of iterations
+   * @param minibatch rows per iteration |B| (capped at n; ≥ n with learned hyperparameters: the full-batch L-BFGS)
+   * @param iterations iteration cap
    * @param seed seed of the minibatch permutation
    * @param naturalStep ρ_t of the q(u) natural-gradient step
-   * @param hyperLearningRate Adam learning rate on the log-hyperparameters (> 0)
+   * @param hyperStep Adam's learning rate α_t on the log-hyperparameters at iteration t (a decaying schedule makes
+   *     the stochastic fit settle; unused when not learning or in full batch)
    * @param learnHyperparameters whether θ is learned (false: kernel and noise stay as given)
+   * @param stopping the rule on the smoothed bound estimate that ends a stochastic fit before the cap, or null to
+   *     run every iteration up to the cap
    */
-  public record Options(int minibatch, int iterations, long seed, StepSchedule naturalStep, double hyperLearningRate,
-      boolean learnHyperparameters) {
+  public record Options(int minibatch, int iterations, long seed, StepSchedule naturalStep, StepSchedule hyperStep,
+      boolean learnHyperparameters, BoundMonitor.Rule stopping) {
 
     public Options {
       if (minibatch < 1 || iterations < 0) {
         throw new IllegalArgumentException("need minibatch >= 1 and iterations >= 0, got " + minibatch + ", "
             + iterations);
       }
-      if (naturalStep == null) {
-        throw new IllegalArgumentException("naturalStep is required");
-      }
-      if (!(hyperLearningRate > 0) || !Double.isFinite(hyperLearningRate)) {
-        throw new IllegalArgumentException("hyperLearningRate must be positive, got " + hyperLearningRate);
+      if (naturalStep == null || hyperStep == null) {
+        throw new IllegalArgumentException("naturalStep and hyperStep are required");
       }
     }
 
+    /** A constant Adam learning rate (> 0, ≤ 1) and no early stop. */
+    public Options(int minibatch, int iterations, long seed, StepSchedule naturalStep, double hyperLearningRate,
+        boolean learnHyperparameters) {
+      this(minibatch, iterations, seed, naturalStep, StepSchedule.constant(hyperLearningRate), learnHyperparameters,
+          null);
+    }
+
     /**
-     * Defaults: ρ_t = 0.5/(1 + 0.05 (t − 1))^0.6 (κ in the Robbins–Monro range), Adam learning rate 0.01,
-     * hyperparameters learned.
+     * Defaults: ρ_t = 0.5/(1 + 0.05 (t − 1))^0.6 (κ in the Robbins–Monro range), Adam's rate
+     * α_t = 0.01/(1 + 0.01 (t − 1))^0.6 (decaying as ρ_t, so the hyperparameters settle instead of hovering
+     * at the step size's noise level), hyperparameters learned, and a stochastic fit stops when its smoothed bound
+     * has converged ({@link #DEFAULT_STOPPING}).
      */
     public static Options defaults(int minibatch, int iterations, long seed) {
-      return new Options(minibatch, iterations, seed, new StepSchedule(0.5, 0.05, 0.6), 0.01, true);
+      return new Options(minibatch, iterations, seed, new StepSchedule(0.5, 0.05, 0.6),
+          new StepSchedule(0.01, 0.01, 0.6), true, DEFAULT_STOPPING);
     }
   }
+
+  /**
+   * The stopping rule of the stochastic inducing-point fits (DTC++, PIC++): windows of 50 iterations, relative
+   * tolerance 10⁻³ — tighter than Stan ADVI's 0.01 because these bounds are sums over all n rows, so a relative
+   * change of 0.01 is many nats on large data.
+   */
+  public static final BoundMonitor.Rule DEFAULT_STOPPING = new BoundMonitor.Rule(50, 1e-3);
 
   /**
    * A fitted DTC++ model: the hyperparameters and q(u) = N(m, S) at the end of the fit.
@@ -166,7 +182,7 @@ public final class Dtc {
     Trainer t = new Trainer(train, inducing, kernel, noiseVariance, options);
     IterationListener l = listener == null ? IterationListener.NONE : listener;
     long start = System.nanoTime();
-    for (int i = 0; i < options.iterations(); i++) {
+    while (t.iteration() < options.iterations() && !t.stopped()) {
       double obj = t.step();
       l.onIteration(t.iteration(), obj, (System.nanoTime() - start) * 1e-9);
     }
@@ -191,8 +207,8 @@ public final class Dtc {
     private int iteration;
     private double last = Double.NaN;
     private final boolean fullBatch;
-    private List<double[]> lbfgsIterates; // full batch: θ after each L-BFGS iteration (lazily computed)
-    private List<Double> lbfgsValues;
+    private CollapsedLbfgs lbfgs; // full batch: the L-BFGS iterates (computed at the first step)
+    private final BoundMonitor monitor;
 
     public Trainer(RegressionData train, RegressionData inducing, SquaredExponential kernel, double noiseVariance,
         Options options) {
@@ -217,7 +233,8 @@ public final class Dtc {
       }
       this.rng = new SplittableRandom(options.seed());
       shuffle();
-      this.adam = new Adam(params.length, Adam.Settings.of(options.hyperLearningRate()));
+      this.adam = new Adam(params.length, Adam.Settings.of(options.hyperStep().initial()));
+      this.monitor = (options.stopping() != null ? options.stopping() : DEFAULT_STOPPING).start();
       SeArd k = kernelOf(params, train.d(), ard);
       this.q = InducingPosterior.prior(kuu(k, inducing));
       this.fullBatch = options.learnHyperparameters() && options.minibatch() >= train.n();
@@ -274,53 +291,64 @@ public final class Dtc {
       }
       q.step(target, t1, options.naturalStep().at(iteration));
       if (grad != null) {
-        adam.ascend(params, grad);
+        double[] unit = new double[params.length];
+        Arrays.fill(unit, options.hyperStep().decay(iteration));
+        adam.ascend(params, grad, unit);
       }
       last = value;
+      monitor.add(value);
       return value;
     }
 
     private double stepFullBatch() {
-      if (lbfgsIterates == null) {
-        runLbfgs();
+      if (lbfgs == null) {
+        lbfgs = new CollapsedLbfgs((x, g) -> {
+          InducingPosterior opt = optimalPosterior(train, inducing, x, ard);
+          return objective(train, inducing, x, ard, opt.mean(), opt.covariance(), g);
+        }, params, options.iterations());
       }
       int t = iteration;
       iteration++;
-      if (t >= lbfgsIterates.size()) { // past the last L-BFGS iterate: the model stays put
+      if (t >= lbfgs.size()) { // past the last L-BFGS iterate: the model stays put
         return last;
       }
-      params = lbfgsIterates.get(t).clone();
+      params = lbfgs.iterate(t);
       q = optimalPosterior(train, inducing, params, ard);
-      last = lbfgsValues.get(t);
+      last = lbfgs.value(t);
       return last;
     }
 
-    private void runLbfgs() {
-      lbfgsIterates = new ArrayList<>();
-      lbfgsValues = new ArrayList<>();
-      Lbfgs.Result r = Lbfgs.minimize((x, g) -> {
-        try {
-          InducingPosterior opt = optimalPosterior(train, inducing, x, ard);
-          double v = objective(train, inducing, x, ard, opt.mean(), opt.covariance(), g);
-          if (!Double.isFinite(v)) {
-            return Double.POSITIVE_INFINITY;
-          }
-          for (int i = 0; i < g.length; i++) {
-            g[i] = -g[i];
-          }
-          return -v;
-        } catch (NotPositiveDefiniteException e) { // K_uu or S not numerically positive definite at a trial θ
-          return Double.POSITIVE_INFINITY;
-        }
-      }, params.clone(), null, null, new Lbfgs.Settings(Math.max(1, options.iterations()), 1e-9, 1e-6, 10),
-          (it, x, fx) -> {
-            lbfgsIterates.add(x.clone());
-            lbfgsValues.add(-fx);
-          });
-      if (lbfgsIterates.isEmpty() || !Arrays.equals(lbfgsIterates.get(lbfgsIterates.size() - 1), r.x())) {
-        lbfgsIterates.add(r.x().clone());
-        lbfgsValues.add(-r.value());
+    /**
+     * Whether further steps leave the model as it is or the fit has converged: in full batch, every L-BFGS iterate
+     * has been replayed; stochastically, the smoothed bound has converged under {@link Options#stopping()}.
+     */
+    public boolean stopped() {
+      if (fullBatch) {
+        return lbfgs != null && iteration >= lbfgs.size();
       }
+      return options.stopping() != null && monitor.converged();
+    }
+
+    /**
+     * Why the fit stands where it is: converged (L-BFGS's tests, or the smoothed bound's), the iteration cap, a
+     * failed L-BFGS line search, or not stopped yet.
+     */
+    public BoundMonitor.StopReason stopReason() {
+      if (stopped()) {
+        return fullBatch ? lbfgs.stopReason() : BoundMonitor.StopReason.CONVERGED;
+      }
+      return iteration >= options.iterations() ? BoundMonitor.StopReason.ITERATION_CAP
+          : BoundMonitor.StopReason.NOT_STOPPED;
+    }
+
+    /** Whether the fit has converged ({@link #stopReason()} is {@code CONVERGED}). */
+    public boolean converged() {
+      return stopReason() == BoundMonitor.StopReason.CONVERGED;
+    }
+
+    /** Whether the smoothed bound estimate of a stochastic fit keeps falling ({@link BoundMonitor#diverging()}). */
+    public boolean diverging() {
+      return !fullBatch && monitor.diverging();
     }
 
     /** Iterations run so far. */

@@ -109,24 +109,46 @@ public final class Ssgp {
    * @param iterations L-BFGS iteration cap, ≥ 0 (0: no optimisation, the initial model conditioned on the data)
    * @param seed seed of the initial frequency draw
    * @param initial initial hyperparameters, or null for {@link Hyperparameters#fromData}
+   * @param holdout fraction of the training rows held out for early stopping ({@link SsgpHoldout}), in [0, 1);
+   *     0: maximise the likelihood of all rows to convergence or the cap
    */
-  public record Options(int m, int iterations, long seed, Hyperparameters initial) {
+  public record Options(int m, int iterations, long seed, Hyperparameters initial, double holdout) {
 
     public Options {
       if (m < 1 || iterations < 0) {
         throw new IllegalArgumentException("need m >= 1 and iterations >= 0, got m=" + m + ", iterations="
             + iterations);
       }
+      if (!(holdout >= 0 && holdout < 1)) {
+        throw new IllegalArgumentException("holdout must be in [0, 1), got " + holdout);
+      }
     }
 
-    /** Options with the data-driven initial hyperparameters. */
-    public static Options of(int m, int iterations, long seed) {
-      return new Options(m, iterations, seed, null);
+    /** No held-out rows. */
+    public Options(int m, int iterations, long seed, Hyperparameters initial) {
+      this(m, iterations, seed, initial, 0);
     }
+
+    /** Options with the data-driven initial hyperparameters, no held-out rows. */
+    public static Options of(int m, int iterations, long seed) {
+      return new Options(m, iterations, seed, null, 0);
+    }
+
+    /**
+     * Data-driven initial hyperparameters and early stopping on {@value #DEFAULT_HOLDOUT} of the rows held out
+     * (what {@code approxgp regress} runs; {@link SsgpHoldout}).
+     */
+    public static Options earlyStopped(int m, int iterations, long seed) {
+      return new Options(m, iterations, seed, null, DEFAULT_HOLDOUT);
+    }
+
+    /** The held-out fraction of {@link #earlyStopped}. */
+    public static final double DEFAULT_HOLDOUT = 0.2;
   }
 
-  /** Rows per block of the streaming passes (only for memory locality; results do not depend on it). */
-  private static final int BLOCK = 512;
+  private static final String NO_OPTIMISATION = "no optimisation";
+  private static final String CONDITIONED = "conditioned";
+  private static final String ITERATE = "iterate";
 
   private final double[] omega; // m × d, scaled units
   private final Hyperparameters hyp;
@@ -137,8 +159,9 @@ public final class Ssgp {
   private final int iterations;
   private final boolean converged;
   private final String status;
+  private BoundMonitor.StopReason stopReason; // set by fit for early-stopped runs; null: derived from the status
 
-  private Ssgp(double[] omega, Hyperparameters hyp, Stats st, int iterations, boolean converged, String status) {
+  private Ssgp(double[] omega, Hyperparameters hyp, SsgpObjective.Stats st, int iterations, boolean converged, String status) {
     this.omega = omega;
     this.hyp = hyp;
     this.features = toFeatures(omega, hyp.lengthscales, hyp.lengthscales.length);
@@ -161,7 +184,8 @@ public final class Ssgp {
 
   /**
    * As {@link #fit(RegressionData, Options, IterationListener)}, also giving {@code snapshots} (if not null) the
-   * model at the L-BFGS iterate after each iteration (for per-iteration test metrics).
+   * model at the L-BFGS iterate after each iteration (with held-out rows: the model kept so far, the best held-out
+   * iterate conditioned on all rows), for per-iteration test metrics.
    */
   public static Ssgp fit(RegressionData train, Options options, IterationListener listener,
       SnapshotListener<Ssgp> snapshots) {
@@ -185,7 +209,23 @@ public final class Ssgp {
     double[] p = p0;
     int iters = 0;
     boolean conv = true;
-    String status = "no optimisation (0 iterations)";
+    String status = NO_OPTIMISATION + " (0 iterations)";
+    if (options.iterations() > 0 && options.holdout() > 0 && train.n() >= 2) {
+      long t0 = System.nanoTime();
+      IterationListener l = listener == null ? IterationListener.NONE : listener;
+      SsgpHoldout.Result r = SsgpHoldout.fit(train, m, p0, options.iterations(), options.holdout(), options.seed(),
+          (it, x, fx) -> {
+            l.onIteration(it, -fx, (System.nanoTime() - t0) * 1e-9);
+            if (snapshots != null) {
+              double[] xi = x.clone();
+              snapshots.onIteration(it, () -> of(train, m, d, xi, it, false, ITERATE + " " + it));
+            }
+          });
+      // the snapshots are the model kept so far (the best held-out iterate), conditioned on all rows
+      Ssgp fit = of(train, m, d, r.p(), r.iterations(), r.reason().metStoppingRule(), r.status());
+      fit.stopReason = r.reason();
+      return fit;
+    }
     if (options.iterations() > 0) {
       long t0 = System.nanoTime();
       IterationListener l = listener == null ? IterationListener.NONE : listener;
@@ -195,7 +235,7 @@ public final class Ssgp {
             l.onIteration(it, -fx, (System.nanoTime() - t0) * 1e-9);
             if (snapshots != null) {
               double[] xi = x.clone();
-              snapshots.onIteration(it, () -> of(train, m, d, xi, it, false, "iterate " + it));
+              snapshots.onIteration(it, () -> of(train, m, d, xi, it, false, ITERATE + " " + it));
             }
           });
       p = r.x();
@@ -206,11 +246,16 @@ public final class Ssgp {
     return of(train, m, d, p, iters, conv, status);
   }
 
+  /** The model at parameter vector {@code p} (layout of {@link #fit}) conditioned on {@code train}. */
+  static Ssgp at(RegressionData train, int m, int d, double[] p) {
+    return of(train, m, d, p, 0, false, ITERATE);
+  }
+
   /** The model at parameter vector {@code p} (layout of {@link #fit}). */
   private static Ssgp of(RegressionData train, int m, int d, double[] p, int iters, boolean conv, String status) {
     Hyperparameters h = unpack(p, m, d);
     double[] w = Arrays.copyOf(p, m * d);
-    Stats st = stats(train, m, w, h.lengthscales, h.signalVariance(), h.noiseVariance());
+    SsgpObjective.Stats st = SsgpObjective.stats(train, m, w, h.lengthscales, h.signalVariance(), h.noiseVariance());
     return new Ssgp(w, h, st, iters, conv, status);
   }
 
@@ -228,9 +273,9 @@ public final class Ssgp {
     double[] ones = new double[f.d()];
     Arrays.fill(ones, 1.0);
     double[] w = scaled(f);
-    Stats st = stats(train, f.m(), w, ones, signalVariance, noiseVariance);
+    SsgpObjective.Stats st = SsgpObjective.stats(train, f.m(), w, ones, signalVariance, noiseVariance);
     Hyperparameters h = new Hyperparameters(ones, signalVariance, noiseVariance);
-    return new Ssgp(w, h, st, 0, true, "conditioned at fixed frequencies");
+    return new Ssgp(w, h, st, 0, true, CONDITIONED + " at fixed frequencies");
   }
 
   /**
@@ -310,157 +355,33 @@ public final class Ssgp {
     return status;
   }
 
+  /**
+   * Why the fit stopped: L-BFGS converged, reached its iteration cap or could not lower the objective
+   * (NOT_STOPPED when no optimisation ran).
+   */
+  public BoundMonitor.StopReason stopReason() {
+    if (stopReason != null) {
+      return stopReason;
+    }
+    if (status.startsWith(NO_OPTIMISATION) || status.startsWith(CONDITIONED) || status.startsWith(ITERATE)) {
+      return BoundMonitor.StopReason.NOT_STOPPED;
+    }
+    if (converged) {
+      return BoundMonitor.StopReason.CONVERGED;
+    }
+    return status.startsWith(Lbfgs.Status.MAX_ITERATIONS.name()) ? BoundMonitor.StopReason.ITERATION_CAP
+        : BoundMonitor.StopReason.OPTIMIZER_FAILED;
+  }
+
   @Override
   public String toString() {
     return "Ssgp[m=" + features.m() + ", " + hyp + ", log p(y)=" + logMarginalLikelihood + ", " + iterations
         + " iterations, " + status + "]";
   }
 
-  // ---- the objective ------------------------------------------------------------------------------------------
-
-  /** Sufficient statistics of one pass and the quantities derived from them. */
-  private static final class Stats {
-    Cholesky chol;
-    double[] alpha;
-    double negLogMarginal;
-    double c;
-    double yy;
-    double bAb;
-    int n;
-  }
-
-  /**
-   * First pass: A = ΦΦᵀ + cI (c = mσₙ²/σ²), b = Φy, yᵀy; then L Lᵀ = A, α = A⁻¹b and −log p(y) (class comment).
-   */
-  private static Stats stats(RegressionData data, int m, double[] w, double[] ell, double s2, double sn2) {
-    int d = data.d();
-    int k2 = 2 * m;
-    int n = data.n();
-    double[] a = new double[k2 * k2];
-    double[] b = new double[k2];
-    double yy = 0;
-    double[] x = data.x();
-    double[] y = data.y();
-    double[] inv = inverse(ell);
-    double[] buf = new double[BLOCK * k2];
-    for (int start = 0; start < n; start += BLOCK) {
-      int rows = Math.min(BLOCK, n - start);
-      for (int t = 0; t < rows; t++) {
-        int i = start + t;
-        features(x, i * d, d, m, w, inv, buf, t * k2);
-        double yi = y[i];
-        yy += yi * yi;
-        for (int p = 0; p < k2; p++) {
-          b[p] += buf[t * k2 + p] * yi;
-        }
-      }
-      accumulateGram(buf, rows, k2, a);
-    }
-    for (int p = 0; p < k2; p++) {
-      for (int q = 0; q < p; q++) {
-        a[q * k2 + p] = a[p * k2 + q];
-      }
-    }
-    double c = m * sn2 / s2;
-    for (int p = 0; p < k2; p++) {
-      a[p * k2 + p] += c;
-    }
-    Stats st = new Stats();
-    st.chol = Cholesky.factor(Matrix.wrap(k2, k2, a));
-    double[] beta = st.chol.solveLower(b);
-    st.bAb = dot(beta, beta);
-    st.alpha = st.chol.solveUpper(beta);
-    st.c = c;
-    st.yy = yy;
-    st.n = n;
-    st.negLogMarginal = (yy - st.bAb) / (2 * sn2) + 0.5 * st.chol.logDet() - m * Math.log(c)
-        + 0.5 * n * Math.log(2 * Math.PI * sn2);
-    return st;
-  }
-
-  /**
-   * −log p(y) at packed parameters p = [ω (m·d, row-major), log ℓ (d), log σ², log σₙ²] and, if {@code grad} is
-   * not null, its gradient (written into grad). Returns +∞ where A is numerically singular.
-   *
-   * <p>Gradient (derived from the class formula with dA = dΦΦᵀ + ΦdΦᵀ, db = dΦ y): for row i,
-   * ∂(−log p)/∂φᵢ = A⁻¹φᵢ − σₙ⁻²(yᵢ − φᵢᵀα) α =: Gᵢ; with zᵢₖ = ωₖᵀ(xᵢ/ℓ), ∂cos zᵢₖ/∂ωₖⱼ = −sin zᵢₖ · xᵢⱼ/ℓⱼ and
-   * ∂sin zᵢₖ/∂ωₖⱼ = cos zᵢₖ · xᵢⱼ/ℓⱼ; ∂/∂log ℓⱼ = −Σₖ ωₖⱼ ∂/∂ωₖⱼ (zᵢₖ depends on ωₖⱼ/ℓⱼ only). Through
-   * c = mσₙ²/σ²: ∂(−log p)/∂c = αᵀα/(2σₙ²) + ½ tr A⁻¹ − m/c, with ∂c/∂log σ² = −c, ∂c/∂log σₙ² = c, and the
-   * explicit σₙ² terms give −(yᵀy − bᵀα)/(2σₙ²) + n/2 for log σₙ².
-   */
+  /** −log p(y) at packed parameters p and its gradient into {@code grad} ({@link SsgpObjective#negLogMarginal}). */
   static double negLogMarginal(RegressionData data, int m, double[] p, double[] grad) {
-    int d = data.d();
-    int md = m * d;
-    double[] w = Arrays.copyOf(p, md);
-    double[] ell = new double[d];
-    for (int j = 0; j < d; j++) {
-      ell[j] = Math.exp(p[md + j]);
-    }
-    double s2 = Math.exp(p[md + d]);
-    double sn2 = Math.exp(p[md + d + 1]);
-    Stats st;
-    try {
-      st = stats(data, m, w, ell, s2, sn2);
-    } catch (NotPositiveDefiniteException e) {
-      return Double.POSITIVE_INFINITY;
-    }
-    if (grad == null) {
-      return st.negLogMarginal;
-    }
-    int k2 = 2 * m;
-    double[] ainv = st.chol.inverse().data();
-    double[] alpha = st.alpha;
-    double[] inv = inverse(ell);
-    double[] x = data.x();
-    double[] y = data.y();
-    double[] phi = new double[k2];
-    double[] g = new double[k2];
-    double[] u = new double[d];
-    double[] gw = new double[md];
-    double[] h = new double[m];
-    for (int i = 0; i < st.n; i++) {
-      int o = i * d;
-      for (int j = 0; j < d; j++) {
-        u[j] = x[o + j] * inv[j];
-      }
-      features(x, o, d, m, w, inv, phi, 0);
-      double r = (y[i] - dot(phi, alpha)) / sn2;
-      for (int q = 0; q < k2; q++) {
-        double s = 0;
-        int oq = q * k2;
-        for (int t = 0; t < k2; t++) {
-          s += ainv[oq + t] * phi[t];
-        }
-        g[q] = s - r * alpha[q];
-      }
-      for (int k = 0; k < m; k++) {
-        // ∂/∂z of G·φ: −G_cos sin z + G_sin cos z, with φ = (cos z, sin z)
-        h[k] = -g[2 * k] * phi[2 * k + 1] + g[2 * k + 1] * phi[2 * k];
-      }
-      for (int k = 0; k < m; k++) {
-        double hk = h[k];
-        int ok = k * d;
-        for (int j = 0; j < d; j++) {
-          gw[ok + j] += hk * u[j];
-        }
-      }
-    }
-    System.arraycopy(gw, 0, grad, 0, md);
-    for (int j = 0; j < d; j++) {
-      double s = 0;
-      for (int k = 0; k < m; k++) {
-        s += w[k * d + j] * gw[k * d + j];
-      }
-      grad[md + j] = -s;
-    }
-    double trInv = 0;
-    for (int q = 0; q < k2; q++) {
-      trInv += ainv[q * k2 + q];
-    }
-    double dc = dot(alpha, alpha) / (2 * sn2) + 0.5 * trInv - m / st.c;
-    grad[md + d] = -st.c * dc;
-    grad[md + d + 1] = st.c * dc - (st.yy - st.bAb) / (2 * sn2) + 0.5 * st.n;
-    return st.negLogMarginal;
+    return SsgpObjective.negLogMarginal(data, m, p, grad);
   }
 
   // ---- helpers shared with Vssgp --------------------------------------------------------------------------------

@@ -33,6 +33,14 @@ public record StepSchedule(double initial, double tau, double kappa) {
     return new StepSchedule(0.1, 0.9, 0.75);
   }
 
+  /**
+   * ρ_t/ρ₀ for iteration t ≥ 1: the factor by which a first-order method's own step (e.g. Adam's learning rate)
+   * is scaled to follow this schedule.
+   */
+  public double decay(int t) {
+    return at(t) / initial;
+  }
+
   /** ρ_t for iteration t ≥ 1. */
   public double at(int t) {
     if (t < 1) {

@@ -231,4 +231,18 @@ class VssgpTest {
     }
     return Math.sqrt(s);
   }
+
+  /**
+   * Minibatches with the default options (natural steps for q(a), decaying Adam steps, the stopping rule): the fit
+   * ends converged before its cap and predicts the sine near the noise level.
+   */
+  @Test
+  void minibatchDefaultsStopByTheBoundMonitor() {
+    RegressionData[] s = SsgpTest.sine(11);
+    Vssgp fit = Vssgp.fit(s[0], Vssgp.Options.of(10, 5000, 50, 13), null);
+    assertEquals(BoundMonitor.StopReason.CONVERGED, fit.stopReason(), "after " + fit.iterations());
+    assertTrue(fit.iterations() < 5000);
+    double rmse = fit.predict(s[1]).rmse(s[1].y());
+    assertTrue(rmse < 1.15 * SsgpTest.SINE_NOISE, "RMSE " + rmse + ", " + fit);
+  }
 }

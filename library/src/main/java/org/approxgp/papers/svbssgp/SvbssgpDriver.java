@@ -3,11 +3,13 @@ package org.approxgp.papers.svbssgp;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import org.approxgp.data.RegressionData;
 import org.approxgp.data.RegressionSplits;
 import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.sparse.BoundMonitor;
 import org.approxgp.sparse.Dtc;
 import org.approxgp.sparse.KMeans;
 import org.approxgp.sparse.Pic;
@@ -23,7 +25,8 @@ import org.approxgp.sparse.Vssgp;
  * target's original units) after every {@code traceEvery}-th iteration and the last, with the training
  * seconds so far (the time spent predicting for the trace is excluded). The same model set-up as
  * {@code approxgp regress}: k-means partitions and inducing inputs, SE-ARD at unit length-scales for
- * DTC++/PIC++, minibatches of min(1000, n) rows for VSSGP and DTC++.
+ * DTC++/PIC++ (learned), full batch for VSSGP, DTC++ and PIC++ while the data fit the work budget
+ * ({@link #FULL_BATCH_WORK}), else minibatches of min(1000, n) rows (VSSGP, DTC++) or 10 partitions (PIC++).
  *
  * <p>SSGP and VSSGP have no stepping trainer: they are traced through their {@code SnapshotListener}; SSGP's
  * L-BFGS (and VSSGP's, when the minibatch covers all rows) may stop early, and its last trace point is then its
@@ -53,7 +56,8 @@ public final class SvbssgpDriver {
    * @param kmeansSample rows k-means is fitted on (0: all training rows; then every row is assigned)
    * @param seed         seed of k-means and of the model's random draws
    * @param minibatch    rows per step for vssgp and dtc, rows per sampled partition for svbssgp; −1: the
-   *                     defaults (min(1000, n) for vssgp and dtc, whole partitions for svbssgp); 0 is allowed for
+   *                     defaults (full batch within {@link #FULL_BATCH_WORK}, else min(1000, n) for vssgp and dtc; whole
+   *                     partitions for svbssgp); 0 is allowed for
    *                     svbssgp only (whole partitions)
    */
   public record Settings(String method, int features, int partitions, int inducing, int iterations, double gamma,
@@ -165,29 +169,73 @@ public final class SvbssgpDriver {
   }
 
   /**
+   * What every fit reports beside its prediction: whether it converged, why it stopped, and the learned
+   * hyperparameters on the standardised scale it was fitted on.
+   *
+   * @param converged the fit met its stopping rule: L-BFGS's convergence tests, the smoothed bound's (stochastic
+   *     fits), or SSGP's held-out early stopping
+   * @param stopReason why it stopped
+   * @param noiseVariance σₙ²
+   * @param signalVariance σ² (the SE kernel's; SSGP's and VSSGP's prior scale of the weights times m)
+   * @param lengthscales ℓ, one per input
+   */
+  public record Outcome(boolean converged, BoundMonitor.StopReason stopReason, double noiseVariance,
+      double signalVariance, double[] lengthscales) {
+    public Outcome {
+      lengthscales = lengthscales.clone();
+    }
+
+    @Override
+    public double[] lengthscales() {
+      return lengthscales.clone();
+    }
+
+    static Outcome of(BoundMonitor.StopReason reason, Ssgp.Hyperparameters h) {
+      return new Outcome(reason.metStoppingRule(), reason, h.noiseVariance(), h.signalVariance(),
+          h.lengthscales());
+    }
+
+    static Outcome of(BoundMonitor.StopReason reason, SquaredExponential k, double noise) {
+      double[] ell = k.lengthscales();
+      return new Outcome(reason.metStoppingRule(), reason, noise, k.signalVariance(), ell);
+    }
+  }
+
+  /**
    * A finished fit.
    *
    * @param prediction the final model's prediction for the test rows (standardised scale)
-   * @param iterations iterations done (SSGP's L-BFGS and sVBSSGP's converged bound may stop before
+   * @param iterations iterations done (the L-BFGS fits and the stochastic fits' stopping rules may stop before
    *     {@code Settings.iterations()})
    * @param partitionSizes training rows per partition (empty for ssgp, vssgp, dtc)
    * @param svbssgp the fitted sVBSSGP model (its convergence verdict, stop reason, learned hyperparameters and bound
    *     trace), or null for the other methods
+   * @param outcome the convergence verdict and learned hyperparameters, for every method
    */
-  public record Fitted(RegressionPrediction prediction, int iterations, int[] partitionSizes, Svbssgp svbssgp) {
+  public record Fitted(RegressionPrediction prediction, int iterations, int[] partitionSizes, Svbssgp svbssgp,
+      Outcome outcome) {
     public Fitted {
       partitionSizes = partitionSizes.clone();
-    }
-
-    /** A fit of a method other than sVBSSGP. */
-    public Fitted(RegressionPrediction prediction, int iterations, int[] partitionSizes) {
-      this(prediction, iterations, partitionSizes, null);
     }
 
     @Override
     public int[] partitionSizes() {
       return partitionSizes.clone();
     }
+  }
+
+  /**
+   * Rows up to which VSSGP, DTC++ and PIC++ fit in full batch by default (L-BFGS on the collapsed bound, converging
+   * to a stationary point) rather than by stochastic steps: each L-BFGS evaluation makes a pass over all n rows
+   * costing about n·k² multiply-adds for k = 2m features or M inducing points (PIC++'s small blocks add little), so
+   * the budget is on n·k²: {@value #FULL_BATCH_WORK} (at M = 250, 3,200 rows; at 2m = 40, 250,000 rows; at most a
+   * few hundred evaluations, seconds to a few minutes on two cores).
+   */
+  public static final double FULL_BATCH_WORK = 2e8;
+
+  /** Whether the default fit of {@code method} on n rows with k features or inducing points is full batch. */
+  public static boolean fullBatchByDefault(String method, int n, int k) {
+    return (double) n * k * k <= FULL_BATCH_WORK || "ssgp".equals(method);
   }
 
   /**
@@ -211,21 +259,25 @@ public final class SvbssgpDriver {
       throw new IllegalArgumentException("p = " + s.partitions() + " or M = " + s.inducing() + " exceeds the "
           + n + " training rows");
     }
-    int b = s.minibatch() > 0 ? s.minibatch() : Math.min(1000, n);
+    int k = "dtc".equals(s.method()) || "pic".equals(s.method()) ? s.inducing() : s.features();
+    boolean full = s.minibatch() > 0 ? s.minibatch() >= n : fullBatchByDefault(s.method(), n, k);
+    int b = full ? n : s.minibatch() > 0 ? s.minibatch() : Math.min(1000, n);
     switch (s.method()) {
       case "ssgp" -> {
         double[] objective = {Double.NaN};
-        Ssgp fit = Ssgp.fit(train, Ssgp.Options.of(s.features() / 2, s.iterations(), s.seed()),
+        Ssgp fit = Ssgp.fit(train, Ssgp.Options.earlyStopped(s.features() / 2, s.iterations(), s.seed()),
             (it, obj, sec) -> objective[0] = obj,
             (it, model) -> observer.onIteration(it, objective[0], () -> model.get().predict(test)));
-        return new Fitted(fit.predict(test), fit.iterations(), new int[0]);
+        return new Fitted(fit.predict(test), fit.iterations(), new int[0], null,
+            Outcome.of(fit.stopReason(), fit.hyperparameters()));
       }
       case "vssgp" -> {
         double[] objective = {Double.NaN};
         Vssgp fit = Vssgp.fit(train, Vssgp.Options.of(s.features() / 2, s.iterations(), b, s.seed()),
             (it, obj, sec) -> objective[0] = obj,
             (it, model) -> observer.onIteration(it, objective[0], () -> model.get().predict(test)));
-        return new Fitted(fit.predict(test), fit.iterations(), new int[0]);
+        return new Fitted(fit.predict(test), fit.iterations(), new int[0], null,
+            Outcome.of(fit.stopReason(), fit.hyperparameters()));
       }
       case "svbssgp" -> {
         Parts p = partitions(train, test, s, s.partitions(), s.seed());
@@ -240,30 +292,39 @@ public final class SvbssgpDriver {
           observer.onIteration(t.iteration(), objective, () -> t.current().predict(test, p.test()));
         }
         Svbssgp model = t.current();
-        return new Fitted(model.predict(test, p.test()), t.iteration(), p.sizes(), model);
+        Outcome out = new Outcome(model.converged(), model.stopReason(), model.noiseVariance(),
+            model.signalVariance(), model.priorLengthscales());
+        return new Fitted(model.predict(test, p.test()), t.iteration(), p.sizes(), model, out);
       }
       case "dtc" -> {
         RegressionData z = kmeans(train, s.inducing(), s.seed(), s.kmeansSample()).centroidInputs();
         Dtc.Trainer t = new Dtc.Trainer(train, z, initialKernel(train.d()), 0.25,
             Dtc.Options.defaults(b, s.iterations(), s.seed()));
-        loop(s, t::step, () -> t.snapshot().predict(test), observer);
-        return new Fitted(t.snapshot().predict(test), s.iterations(), new int[0]);
+        loop(s, t::step, t::stopped, () -> t.snapshot().predict(test), observer);
+        Dtc.Fit f = t.snapshot();
+        return new Fitted(f.predict(test), t.iteration(), new int[0], null,
+            Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance()));
       }
       case "pic" -> {
         Parts p = partitions(train, test, s, s.partitions(), s.seed());
         RegressionData z = kmeans(train, s.inducing(), s.seed() + 1, s.kmeansSample()).centroidInputs();
+        // full batch: every partition in each iteration (L-BFGS on the collapsed bound, Pic's class comment)
+        int blocks = full ? s.partitions() : Math.min(10, s.partitions());
         Pic.Trainer t = new Pic.Trainer(train, p.train(), z, initialKernel(train.d()), 0.25,
-            Pic.Options.defaults(Math.min(10, s.partitions()), s.iterations(), s.seed()));
-        loop(s, t::step, () -> t.snapshot().predict(test, p.test()), observer);
-        return new Fitted(t.snapshot().predict(test, p.test()), s.iterations(), p.sizes());
+            Pic.Options.defaults(blocks, s.iterations(), s.seed()));
+        loop(s, t::step, t::stopped, () -> t.snapshot().predict(test, p.test()), observer);
+        Pic.Fit f = t.snapshot();
+        return new Fitted(f.predict(test, p.test()), t.iteration(), p.sizes(), null,
+            Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance()));
       }
       default -> throw new IllegalStateException(s.method());
     }
   }
 
-  private static void loop(Settings s, DoubleSupplier step, Supplier<RegressionPrediction> predict,
-      Observer observer) {
-    for (int it = 1; it <= s.iterations(); it++) {
+  /** Steps until the cap or until the trainer has stopped (converged, or an L-BFGS run fully replayed). */
+  private static void loop(Settings s, DoubleSupplier step, BooleanSupplier stopped,
+      Supplier<RegressionPrediction> predict, Observer observer) {
+    for (int it = 1; it <= s.iterations() && !stopped.getAsBoolean(); it++) {
       double objective = step.getAsDouble();
       observer.onIteration(it, objective, predict);
     }

@@ -74,7 +74,7 @@ class SvbssgpDriverTest {
   void metricsAreInTheTargetsUnits() {
     // the driver's SSGP RMSE/MNLP equal those of the same fit mapped back by hand
     SvbssgpDriver.Trace t = SvbssgpDriver.run(data, settings("ssgp", false));
-    Ssgp fit = Ssgp.fit(data.train(), Ssgp.Options.of(5, 12, 3), null);
+    Ssgp fit = Ssgp.fit(data.train(), Ssgp.Options.earlyStopped(5, 12, 3), null);
     RegressionPrediction p = fit.predict(data.test());
     double[] y = data.test().y();
     double se = 0;

@@ -1,0 +1,75 @@
+package org.approxgp.sparse;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.approxgp.linalg.NotPositiveDefiniteException;
+import org.approxgp.optimize.Lbfgs;
+
+/**
+ * A full-batch fit of log-hyperparameters θ by L-BFGS on a collapsed bound L*(θ) = max_q L(θ, q), kept as the list
+ * of its iterates so that a stepping trainer can replay them one per {@code step()} (the inducing-point models
+ * {@link Dtc} and {@link Pic}: q(u) optimal at each θ, the envelope theorem giving ∇L* = ∂L/∂θ at that q).
+ * Relative-decrease tolerance 1e-9, gradient tolerance 1e-6 ({@link Lbfgs}), memory 10. Where the bound cannot be
+ * evaluated (a covariance not numerically positive definite at a trial θ) the objective is +∞ and the line search
+ * backs off.
+ */
+final class CollapsedLbfgs {
+
+  /** L*(θ) and, into {@code grad}, ∇L*(θ); may throw {@link NotPositiveDefiniteException}. */
+  @FunctionalInterface
+  interface Bound {
+    double value(double[] theta, double[] grad);
+  }
+
+  private final List<double[]> iterates = new ArrayList<>();
+  private final List<Double> values = new ArrayList<>();
+  private final Lbfgs.Result result;
+
+  /** Runs L-BFGS from θ₀ for at most {@code maxIterations} iterations (≥ 1). */
+  CollapsedLbfgs(Bound bound, double[] theta0, int maxIterations) {
+    result = Lbfgs.minimize((x, g) -> {
+      try {
+        double v = bound.value(x, g);
+        if (!Double.isFinite(v)) {
+          return Double.POSITIVE_INFINITY;
+        }
+        for (int i = 0; i < g.length; i++) {
+          g[i] = -g[i];
+        }
+        return -v;
+      } catch (NotPositiveDefiniteException e) {
+        return Double.POSITIVE_INFINITY;
+      }
+    }, theta0.clone(), null, null, new Lbfgs.Settings(Math.max(1, maxIterations), 1e-9, 1e-6, 10),
+        (it, x, fx) -> {
+          iterates.add(x.clone());
+          values.add(-fx);
+        });
+    // the replayed iterates end at the returned point (a run that stops before its first iteration has none)
+    if (iterates.isEmpty() || !Arrays.equals(iterates.get(iterates.size() - 1), result.x())) {
+      iterates.add(result.x().clone());
+      values.add(-result.value());
+    }
+  }
+
+  /** Number of iterates to replay (≥ 1). */
+  int size() {
+    return iterates.size();
+  }
+
+  /** θ after iteration t + 1 (a copy). */
+  double[] iterate(int t) {
+    return iterates.get(t).clone();
+  }
+
+  /** L* after iteration t + 1. */
+  double value(int t) {
+    return values.get(t);
+  }
+
+  /** Why L-BFGS stopped, as a {@link BoundMonitor.StopReason}. */
+  BoundMonitor.StopReason stopReason() {
+    return BoundMonitor.StopReason.of(result);
+  }
+}

@@ -1,0 +1,164 @@
+package org.approxgp.sparse;
+
+import java.util.Arrays;
+import org.approxgp.data.RegressionData;
+import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.Matrix;
+import org.approxgp.linalg.NotPositiveDefiniteException;
+
+/**
+ * SSGP's objective, the exact log marginal likelihood of the m-point model, and its gradient ({@link Ssgp}'s class
+ * comment): two streaming passes over the rows, O(n m²) time, O(m²) memory.
+ */
+final class SsgpObjective {
+  /** Rows per block of the streaming passes (only for memory locality; results do not depend on it). */
+  private static final int BLOCK = 512;
+
+  private SsgpObjective() {
+  }
+
+  /** Sufficient statistics of one pass and the quantities derived from them. */
+  static final class Stats {
+    Cholesky chol;
+    double[] alpha;
+    double negLogMarginal;
+    double c;
+    double yy;
+    double bAb;
+    int n;
+  }
+
+  /**
+   * First pass: A = ΦΦᵀ + cI (c = mσₙ²/σ²), b = Φy, yᵀy; then L Lᵀ = A, α = A⁻¹b and −log p(y) (class comment).
+   */
+  static Stats stats(RegressionData data, int m, double[] w, double[] ell, double s2, double sn2) {
+    int d = data.d();
+    int k2 = 2 * m;
+    int n = data.n();
+    double[] a = new double[k2 * k2];
+    double[] b = new double[k2];
+    double yy = 0;
+    double[] x = data.x();
+    double[] y = data.y();
+    double[] inv = Ssgp.inverse(ell);
+    double[] buf = new double[BLOCK * k2];
+    for (int start = 0; start < n; start += BLOCK) {
+      int rows = Math.min(BLOCK, n - start);
+      for (int t = 0; t < rows; t++) {
+        int i = start + t;
+        Ssgp.features(x, i * d, d, m, w, inv, buf, t * k2);
+        double yi = y[i];
+        yy += yi * yi;
+        for (int p = 0; p < k2; p++) {
+          b[p] += buf[t * k2 + p] * yi;
+        }
+      }
+      Ssgp.accumulateGram(buf, rows, k2, a);
+    }
+    for (int p = 0; p < k2; p++) {
+      for (int q = 0; q < p; q++) {
+        a[q * k2 + p] = a[p * k2 + q];
+      }
+    }
+    double c = m * sn2 / s2;
+    for (int p = 0; p < k2; p++) {
+      a[p * k2 + p] += c;
+    }
+    Stats st = new Stats();
+    st.chol = Cholesky.factor(Matrix.wrap(k2, k2, a));
+    double[] beta = st.chol.solveLower(b);
+    st.bAb = Ssgp.dot(beta, beta);
+    st.alpha = st.chol.solveUpper(beta);
+    st.c = c;
+    st.yy = yy;
+    st.n = n;
+    st.negLogMarginal = (yy - st.bAb) / (2 * sn2) + 0.5 * st.chol.logDet() - m * Math.log(c)
+        + 0.5 * n * Math.log(2 * Math.PI * sn2);
+    return st;
+  }
+
+  /**
+   * −log p(y) at packed parameters p = [ω (m·d, row-major), log ℓ (d), log σ², log σₙ²] and, if {@code grad} is
+   * not null, its gradient (written into grad). Returns +∞ where A is numerically singular.
+   *
+   * <p>Gradient (derived from the class formula with dA = dΦΦᵀ + ΦdΦᵀ, db = dΦ y): for row i,
+   * ∂(−log p)/∂φᵢ = A⁻¹φᵢ − σₙ⁻²(yᵢ − φᵢᵀα) α =: Gᵢ; with zᵢₖ = ωₖᵀ(xᵢ/ℓ), ∂cos zᵢₖ/∂ωₖⱼ = −sin zᵢₖ · xᵢⱼ/ℓⱼ and
+   * ∂sin zᵢₖ/∂ωₖⱼ = cos zᵢₖ · xᵢⱼ/ℓⱼ; ∂/∂log ℓⱼ = −Σₖ ωₖⱼ ∂/∂ωₖⱼ (zᵢₖ depends on ωₖⱼ/ℓⱼ only). Through
+   * c = mσₙ²/σ²: ∂(−log p)/∂c = αᵀα/(2σₙ²) + ½ tr A⁻¹ − m/c, with ∂c/∂log σ² = −c, ∂c/∂log σₙ² = c, and the
+   * explicit σₙ² terms give −(yᵀy − bᵀα)/(2σₙ²) + n/2 for log σₙ².
+   */
+  static double negLogMarginal(RegressionData data, int m, double[] p, double[] grad) {
+    int d = data.d();
+    int md = m * d;
+    double[] w = Arrays.copyOf(p, md);
+    double[] ell = new double[d];
+    for (int j = 0; j < d; j++) {
+      ell[j] = Math.exp(p[md + j]);
+    }
+    double s2 = Math.exp(p[md + d]);
+    double sn2 = Math.exp(p[md + d + 1]);
+    Stats st;
+    try {
+      st = stats(data, m, w, ell, s2, sn2);
+    } catch (NotPositiveDefiniteException e) {
+      return Double.POSITIVE_INFINITY;
+    }
+    if (grad == null) {
+      return st.negLogMarginal;
+    }
+    int k2 = 2 * m;
+    double[] ainv = st.chol.inverse().data();
+    double[] alpha = st.alpha;
+    double[] inv = Ssgp.inverse(ell);
+    double[] x = data.x();
+    double[] y = data.y();
+    double[] phi = new double[k2];
+    double[] g = new double[k2];
+    double[] u = new double[d];
+    double[] gw = new double[md];
+    double[] h = new double[m];
+    for (int i = 0; i < st.n; i++) {
+      int o = i * d;
+      for (int j = 0; j < d; j++) {
+        u[j] = x[o + j] * inv[j];
+      }
+      Ssgp.features(x, o, d, m, w, inv, phi, 0);
+      double r = (y[i] - Ssgp.dot(phi, alpha)) / sn2;
+      for (int q = 0; q < k2; q++) {
+        double s = 0;
+        int oq = q * k2;
+        for (int t = 0; t < k2; t++) {
+          s += ainv[oq + t] * phi[t];
+        }
+        g[q] = s - r * alpha[q];
+      }
+      for (int k = 0; k < m; k++) {
+        // ∂/∂z of G·φ: −G_cos sin z + G_sin cos z, with φ = (cos z, sin z)
+        h[k] = -g[2 * k] * phi[2 * k + 1] + g[2 * k + 1] * phi[2 * k];
+      }
+      for (int k = 0; k < m; k++) {
+        double hk = h[k];
+        int ok = k * d;
+        for (int j = 0; j < d; j++) {
+          gw[ok + j] += hk * u[j];
+        }
+      }
+    }
+    System.arraycopy(gw, 0, grad, 0, md);
+    for (int j = 0; j < d; j++) {
+      double s = 0;
+      for (int k = 0; k < m; k++) {
+        s += w[k * d + j] * gw[k * d + j];
+      }
+      grad[md + j] = -s;
+    }
+    double trInv = 0;
+    for (int q = 0; q < k2; q++) {
+      trInv += ainv[q * k2 + q];
+    }
+    double dc = Ssgp.dot(alpha, alpha) / (2 * sn2) + 0.5 * trInv - m / st.c;
+    grad[md + d] = -st.c * dc;
+    grad[md + d + 1] = st.c * dc - (st.yy - st.bAb) / (2 * sn2) + 0.5 * st.n;
+    return st.negLogMarginal;
+  }
+}

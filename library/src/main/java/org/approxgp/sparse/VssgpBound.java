@@ -1,0 +1,257 @@
+package org.approxgp.sparse;
+
+import java.util.Arrays;
+import org.approxgp.data.RegressionData;
+
+/**
+ * VSSGP's variational lower bound and its gradient ({@link Vssgp}'s class comment gives the bound, the
+ * expectations of the trigonometric features under q(ω) and the packed parameter layout): one streaming pass over
+ * the rows per evaluation, O(|rows| m²) time and O(m²) memory.
+ */
+final class VssgpBound {
+
+  private VssgpBound() {
+  }
+
+  // ---- the bound and its gradient ------------------------------------------------------------------------------
+
+  /** Per-batch sums. */
+  static final class Stats {
+    double[] psi; // Σ Ψᵢ (full symmetric)
+    double[] b; // Σ yᵢ φ̄ᵢ
+    double yy;
+    int rows;
+  }
+
+  /**
+   * The expectations of row x (at xo) under q: φ̄ (2m, written at phibar[off…]) and the 2 × 2 block covariances
+   * dvar[3k..3k+3) =
+   * (Var cos zₖ, Var sin zₖ, Cov(cos zₖ, sin zₖ)); if trig is not null also trig[3k..3k+3) = (e^{−2v}, cos 2m,
+   * sin 2m); always u = x/ℓ.
+   */
+  static void expectations(double[] x, int xo, int d, int m, double[] muW, double[] sW, double[] invEll,
+      double[] phibar, int off, double[] dvar, double[] trig, double[] u) {
+    for (int j = 0; j < d; j++) {
+      u[j] = x[xo + j] * invEll[j];
+    }
+    for (int k = 0; k < m; k++) {
+      double mk = 0;
+      double vk = 0;
+      int ok = k * d;
+      for (int j = 0; j < d; j++) {
+        mk += muW[ok + j] * u[j];
+        vk += sW[ok + j] * u[j] * u[j];
+      }
+      double rho = Math.exp(-0.5 * vk);
+      double r4 = Math.exp(-2 * vk);
+      double cm = Math.cos(mk);
+      double sm = Math.sin(mk);
+      double c2m = cm * cm - sm * sm;
+      double s2m = 2 * sm * cm;
+      double cb = rho * cm;
+      double sb = rho * sm;
+      phibar[off + 2 * k] = cb;
+      phibar[off + 2 * k + 1] = sb;
+      // E[cos²] − E[cos]², E[sin²] − E[sin]², E[sin cos] − E[sin]E[cos]
+      dvar[3 * k] = 0.5 * (1 + r4 * c2m) - cb * cb;
+      dvar[3 * k + 1] = 0.5 * (1 - r4 * c2m) - sb * sb;
+      dvar[3 * k + 2] = 0.5 * r4 * s2m - cb * sb;
+      if (trig != null) {
+        trig[3 * k] = r4;
+        trig[3 * k + 1] = c2m;
+        trig[3 * k + 2] = s2m;
+      }
+    }
+  }
+
+  /**
+   * One pass over the rows (null: all): Σ Ψᵢ, Σ yᵢφ̄ᵢ, Σ yᵢ²; if e (= μ_aμ_aᵀ + S_a) is given, also
+   * gMu[k·d + j] = Σᵢ ∂Bᵢ/∂mᵢₖ · uᵢⱼ and gV[k·d + j] = Σᵢ ∂Bᵢ/∂vᵢₖ · uᵢⱼ² (Bᵢ: class comment), where, with
+   * c̄ = e^{−v/2}cos m, s̄ = e^{−v/2}sin m, the 2 × 2 block (E_cc, E_ss, E_cs) of e and w = e φ̄ᵢ:
+   * ∂B/∂c̄ = 2(w_c − yμ_c − c̄E_cc − s̄E_cs), ∂B/∂s̄ = 2(w_s − yμ_s − s̄E_ss − c̄E_cs),
+   * ∂B/∂m = −s̄ ∂B/∂c̄ + c̄ ∂B/∂s̄ + e^{−2v}[sin 2m (E_ss − E_cc) + 2 cos 2m E_cs],
+   * ∂B/∂v = −½(c̄ ∂B/∂c̄ + s̄ ∂B/∂s̄) + e^{−2v}[cos 2m (E_ss − E_cc) − 2 sin 2m E_cs].
+   */
+  static Stats accumulate(RegressionData data, int[] rows, int m, double[] p, double[] e, double[] gMu,
+      double[] gV) {
+    int d = data.d();
+    int k2 = 2 * m;
+    int md = m * d;
+    double[] muW = Arrays.copyOf(p, md);
+    double[] sW = new double[md];
+    for (int t = 0; t < md; t++) {
+      sW[t] = Math.exp(p[md + t]);
+    }
+    double[] invEll = new double[d];
+    int oe = Vssgp.offLogEll(m, d);
+    for (int j = 0; j < d; j++) {
+      invEll[j] = Math.exp(-p[oe + j]);
+    }
+    double[] muA = Arrays.copyOfRange(p, Vssgp.offMuA(m, d), Vssgp.offMuA(m, d) + k2);
+    int nRows = rows == null ? data.n() : rows.length;
+    double[] x = data.x();
+    double[] y = data.y();
+    double[] psi = new double[k2 * k2];
+    double[] b = new double[k2];
+    double yy = 0;
+    int block = 256;
+    double[] buf = new double[block * k2];
+    double[] dvar = new double[3 * m];
+    double[] trig = e == null ? null : new double[3 * m];
+    double[] u = new double[d];
+    double[] w = new double[k2];
+    for (int start = 0; start < nRows; start += block) {
+      int cnt = Math.min(block, nRows - start);
+      for (int t = 0; t < cnt; t++) {
+        int i = rows == null ? start + t : rows[start + t];
+        int bo = t * k2;
+        expectations(x, i * d, d, m, muW, sW, invEll, buf, bo, dvar, trig, u);
+        double yi = y[i];
+        yy += yi * yi;
+        for (int a = 0; a < k2; a++) {
+          b[a] += yi * buf[bo + a];
+        }
+        for (int k = 0; k < m; k++) {
+          int c = 2 * k;
+          psi[c * k2 + c] += dvar[3 * k];
+          psi[(c + 1) * k2 + c + 1] += dvar[3 * k + 1];
+          psi[(c + 1) * k2 + c] += dvar[3 * k + 2];
+        }
+        if (e == null) {
+          continue;
+        }
+        for (int a = 0; a < k2; a++) {
+          double s = 0;
+          int oa = a * k2;
+          for (int q = 0; q < k2; q++) {
+            s += e[oa + q] * buf[bo + q];
+          }
+          w[a] = s;
+        }
+        for (int k = 0; k < m; k++) {
+          int c = 2 * k;
+          double cb = buf[bo + c];
+          double sb = buf[bo + c + 1];
+          double ecc = e[c * k2 + c];
+          double ess = e[(c + 1) * k2 + c + 1];
+          double ecs = e[c * k2 + c + 1];
+          double dc = 2 * (w[c] - yi * muA[c] - cb * ecc - sb * ecs);
+          double ds = 2 * (w[c + 1] - yi * muA[c + 1] - sb * ess - cb * ecs);
+          double r4 = trig[3 * k];
+          double c2m = trig[3 * k + 1];
+          double s2m = trig[3 * k + 2];
+          double dm = -sb * dc + cb * ds + r4 * (s2m * (ess - ecc) + 2 * c2m * ecs);
+          double dv = -0.5 * (cb * dc + sb * ds) + r4 * (c2m * (ess - ecc) - 2 * s2m * ecs);
+          int ok = k * d;
+          for (int j = 0; j < d; j++) {
+            gMu[ok + j] += dm * u[j];
+            gV[ok + j] += dv * u[j] * u[j];
+          }
+        }
+      }
+      Ssgp.accumulateGram(buf, cnt, k2, psi);
+    }
+    for (int a = 0; a < k2; a++) {
+      for (int q = 0; q < a; q++) {
+        psi[q * k2 + a] = psi[a * k2 + q];
+      }
+    }
+    Stats st = new Stats();
+    st.psi = psi;
+    st.b = b;
+    st.yy = yy;
+    st.rows = nRows;
+    return st;
+  }
+
+  /**
+   * The bound (or its minibatch estimate over {@code rows}; null = all rows) at packed parameters p and, if
+   * {@code grad} is not null, its gradient with respect to p (written into grad). The gradient of the data term
+   * through q(a): ∂/∂μ_a = −c(Ψμ_a − b)/σₙ², ∂/∂S_a = −cΨ/(2σₙ²), i.e. ∂/∂L_a = −cΨL_a/σₙ² (c = n/|rows|,
+   * Ψ = Σ Ψᵢ, b = Σ yᵢφ̄ᵢ); KL(q(a) ‖ N(0, λI)) = ½[(tr S_a + μ_aᵀμ_a)/λ − 2m + 2m log λ − log|S_a|] with
+   * λ = σ²/m gives ∂/∂μ_a = μ_a/λ, ∂/∂L_pq = L_pq/λ − δ_pq/L_pp, ∂/∂log λ = ½[2m − (tr S_a + μ_aᵀμ_a)/λ];
+   * KL(q(ω) ‖ N(0, I)) = ½ Σ (s + μ² − 1 − log s).
+   */
+  static Vssgp.Bound evaluate(RegressionData data, int[] rows, int m, double[] p, double[] grad) {
+    int d = data.d();
+    int k2 = 2 * m;
+    int md = m * d;
+    Ssgp.Hyperparameters h = Vssgp.unpackHyperparameters(p, m, d);
+    double sn2 = h.noiseVariance();
+    double lam = h.signalVariance() / m;
+    int oa = Vssgp.offMuA(m, d);
+    double[] muA = Arrays.copyOfRange(p, oa, oa + k2);
+    double[] l = Vssgp.chol(p, m, d);
+    double[] s = Vssgp.gram(l, k2);
+    double[] e = s.clone();
+    for (int a = 0; a < k2; a++) {
+      for (int b = 0; b < k2; b++) {
+        e[a * k2 + b] += muA[a] * muA[b];
+      }
+    }
+    double[] gMu = grad == null ? null : new double[md];
+    double[] gV = grad == null ? null : new double[md];
+    Stats st = accumulate(data, rows, m, p, grad == null ? null : e, gMu, gV);
+    double scale = (double) data.n() / st.rows;
+    double trPsiE = 0;
+    for (int t = 0; t < k2 * k2; t++) {
+      trPsiE += st.psi[t] * e[t];
+    }
+    double sumB = st.yy - 2 * Ssgp.dot(st.b, muA) + trPsiE;
+    double ell = scale * (-0.5 * st.rows * Math.log(2 * Math.PI * sn2) - sumB / (2 * sn2));
+    double klW = 0;
+    for (int t = 0; t < md; t++) {
+      double sw = Math.exp(p[md + t]);
+      klW += 0.5 * (sw + p[t] * p[t] - 1 - p[md + t]);
+    }
+    double trS = 0;
+    double logDetS = 0;
+    for (int a = 0; a < k2; a++) {
+      trS += s[a * k2 + a];
+      logDetS += 2 * Math.log(l[a * k2 + a]);
+    }
+    double muMu = Ssgp.dot(muA, muA);
+    double klA = 0.5 * ((trS + muMu) / lam - k2 + k2 * Math.log(lam) - logDetS);
+    Vssgp.Bound bound = new Vssgp.Bound(ell, klW, klA);
+    if (grad == null) {
+      return bound;
+    }
+    double coef = -scale / (2 * sn2);
+    int oe = Vssgp.offLogEll(m, d);
+    for (int t = 0; t < md; t++) {
+      double sw = Math.exp(p[md + t]);
+      grad[t] = coef * gMu[t] - p[t];
+      grad[md + t] = sw * coef * gV[t] - 0.5 * (sw - 1);
+    }
+    for (int j = 0; j < d; j++) {
+      double acc = 0;
+      for (int k = 0; k < m; k++) {
+        int t = k * d + j;
+        acc += p[t] * gMu[t] + 2 * Math.exp(p[md + t]) * gV[t];
+      }
+      grad[oe + j] = -coef * acc;
+    }
+    grad[oe + d] = -0.5 * (k2 - (trS + muMu) / lam);
+    grad[oe + d + 1] = scale * (-0.5 * st.rows + sumB / (2 * sn2));
+    for (int a = 0; a < k2; a++) {
+      double psiMu = 0;
+      for (int b = 0; b < k2; b++) {
+        psiMu += st.psi[a * k2 + b] * muA[b];
+      }
+      grad[oa + a] = 2 * coef * (psiMu - st.b[a]) - muA[a] / lam;
+    }
+    int oc = Vssgp.offChol(m, d);
+    for (int a = 0; a < k2; a++) {
+      for (int b = 0; b <= a; b++) {
+        double psiL = 0; // (Ψ L)_ab = Σ_t Ψ_at L_tb, L_tb = 0 for t < b
+        for (int t = b; t < k2; t++) {
+          psiL += st.psi[a * k2 + t] * l[t * k2 + b];
+        }
+        double lab = l[a * k2 + b];
+        double gab = 2 * coef * psiL - lab / lam + (a == b ? 1 / lab : 0);
+        grad[oc + Vssgp.tri(a, b)] = a == b ? lab * gab : gab;
+      }
+    }
+    return bound;
+  }
+}

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Benchmark: `approxgp regress` at its defaults against scikit-learn's exact GP and random-Fourier-feature ridge.
+
+For each data set and each of the five models (ssgp, vssgp, svbssgp, dtc, pic) `bin/approxgp regress` runs with
+nothing but --model, --train, --test, --target, --seed and the output files -- a new user's command -- and its test
+RMSE and MNLP (sVBSSGP paper §5 definitions, target units) are printed beside:
+  * the exact GP: sklearn's GaussianProcessRegressor, ConstantKernel * RBF(ARD) + WhiteKernel, hyperparameters by
+    maximum marginal likelihood with 2 restarts (on at most 1,000 seeded training rows: diamonds and volcano),
+    then the exact posterior on all training rows, inputs and target standardised with the training statistics;
+  * RFF ridge: ridge regression on random Fourier features of the SE kernel with as many basis functions as the
+    model has (2m = 40 cos/sin features for ssgp, vssgp, svbssgp; 250 for dtc and pic, their inducing points), the
+    isotropic length-scale chosen from a grid of multiples of the median pairwise distance and the ridge penalty
+    by leave-one-out (sklearn RidgeCV), on the same standardised data; its MNLP uses a constant predictive
+    variance, the leave-one-out mean squared error of the chosen fit.
+
+Data sets (real measurements; none was used to choose any default of `regress`), held-out splits fixed by --seed:
+  * cars: vega-datasets cars.json (auto-mpg, 392 complete rows): Miles_per_Gallon from cylinders, displacement,
+    horsepower, weight, acceleration, model year and origin (one-hot); 80 % / 20 %.
+  * penguins: vega-datasets penguins.json (Palmer penguins, 333 complete rows): body mass from bill length and
+    depth, flipper length, species, island (one-hot) and sex; 80 % / 20 %.
+  * diamonds: the committed datasets/diamonds.csv, 2,000 training and 1,000 test rows drawn at random, log price
+    from 26 inputs.
+  * volcano: vega-datasets volcano.json (Maunga Whau topography, 87 x 61 grid, 5,307 heights): height from the grid
+    position (2 inputs); 4,307 / 1,000. Above the full-batch budget of the inducing-point models at M = 250, so
+    dtc and pic run their stochastic fits here.
+vega-datasets 2.11.0 is fetched once with `npm pack` into $APPROXGP_DATA_CACHE or <repo>/.cache/datasets and
+checked against its sha256 (the same package and checksum as datasets/build/flights.sh).
+
+Run: bin/bench regress-defaults [--sets cars,penguins,diamonds,volcano] [--models ...] [--seed S] [--json OUT]
+"""
+
+import argparse
+import csv
+import hashlib
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+try:
+    import numpy as np
+    from sklearn.gaussian_process import GaussianProcessRegressor
+    from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel
+    from sklearn.linear_model import RidgeCV
+except ImportError as e:  # pragma: no cover - reported to the caller
+    print(f"bench_regress_defaults: scikit-learn/numpy not available ({e})", file=sys.stderr)
+    sys.exit(2)
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
+VEGA = "vega-datasets@2.11.0"
+VEGA_SHA256 = "d888f3d9f0a9799a2f6066e5dbe5ed40eb86f75b4568b493d9bdd55e9652050a"
+MODELS = ["ssgp", "vssgp", "svbssgp", "dtc", "pic"]
+FEATURES = {"ssgp": 40, "vssgp": 40, "svbssgp": 40, "dtc": 250, "pic": 250}  # regress's defaults
+
+
+def metrics(y, mean, var):
+    y, mean, var = np.asarray(y), np.asarray(mean), np.asarray(var)
+    rmse = float(np.sqrt(np.mean((y - mean) ** 2)))
+    mnlp = float(0.5 * np.mean((y - mean) ** 2 / var + np.log(2 * math.pi * var)))
+    return rmse, mnlp
+
+
+def vega_member(name):
+    cache = os.environ.get("APPROXGP_DATA_CACHE") or os.path.join(ROOT, ".cache", "datasets")
+    tgz = os.path.join(cache, "vega-datasets-2.11.0.tgz")
+    if not os.path.exists(tgz):
+        os.makedirs(cache, exist_ok=True)
+        print(f"fetching {VEGA} with npm pack into {cache} ...", file=sys.stderr)
+        subprocess.run(["npm", "pack", VEGA, "--loglevel=error"], cwd=cache, check=True, stdout=subprocess.DEVNULL)
+    with open(tgz, "rb") as f:
+        got = hashlib.sha256(f.read()).hexdigest()
+    if got != VEGA_SHA256:
+        sys.exit(f"bench_regress_defaults: sha256 mismatch for {tgz}: {got}")
+    with tarfile.open(tgz) as t:
+        return t.extractfile(f"package/data/{name}").read()
+
+
+def onehot(values):
+    levels = sorted(set(values))
+    return [[1.0 if v == lev else 0.0 for lev in levels] for v in values], levels
+
+
+def load(name, rng):
+    """(names, x, y, train_idx, test_idx)."""
+    if name == "cars":
+        rows = [r for r in json.loads(vega_member("cars.json")) if all(r[k] is not None for k in r)]
+        oh, levels = onehot([r["Origin"] for r in rows])
+        names = ["cylinders", "displacement", "horsepower", "weight", "acceleration", "year"] + \
+            [f"origin_{v}" for v in levels]
+        x = [[r["Cylinders"], r["Displacement"], r["Horsepower"], r["Weight_in_lbs"], r["Acceleration"],
+              int(r["Year"][:4])] + o for r, o in zip(rows, oh)]
+        y = [r["Miles_per_Gallon"] for r in rows]
+    elif name == "penguins":
+        rows = [r for r in json.loads(vega_member("penguins.json"))
+                if all(v is not None for v in r.values()) and r["Sex"] in ("MALE", "FEMALE")]
+        sp, sl = onehot([r["Species"] for r in rows])
+        isl, il = onehot([r["Island"] for r in rows])
+        names = ["bill_length", "bill_depth", "flipper_length", "male"] + [f"species_{v}" for v in sl] + \
+            [f"island_{v}" for v in il]
+        x = [[r["Beak Length (mm)"], r["Beak Depth (mm)"], r["Flipper Length (mm)"], 1.0 if r["Sex"] == "MALE"
+              else 0.0] + a + b for r, a, b in zip(rows, sp, isl)]
+        y = [r["Body Mass (g)"] for r in rows]
+    elif name == "diamonds":
+        with open(os.path.join(ROOT, "datasets", "diamonds.csv")) as f:
+            r = csv.reader(f)
+            header = next(r)
+            data = np.array([[float(v) for v in row] for row in r])
+        names = [h.replace(".", "_") for h in header[:-1]]
+        pick = rng.choice(len(data), 3000, replace=False)
+        x, y = data[pick, :-1], np.log(data[pick, -1])
+        return names, np.asarray(x), np.asarray(y), np.arange(2000), np.arange(2000, 3000)
+    elif name == "volcano":
+        v = json.loads(vega_member("volcano.json"))
+        w, h = v["width"], v["height"]
+        names = ["column", "row"]
+        x = [[i % w, i // w] for i in range(w * h)]
+        y = v["values"]
+    else:
+        raise SystemExit(f"unknown data set {name}")
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    perm = rng.permutation(len(y))
+    n_test = 1000 if name == "volcano" else len(y) // 5
+    return names, x, y, np.sort(perm[n_test:]), np.sort(perm[:n_test])
+
+
+def standardise(xtr, xte, ytr):
+    mx, sx = xtr.mean(axis=0), xtr.std(axis=0, ddof=1)
+    sx[sx == 0] = 1.0
+    my, sy = ytr.mean(), ytr.std(ddof=1)
+    return (xtr - mx) / sx, (xte - mx) / sx, (ytr - my) / sy, my, sy
+
+
+EXACT_FIT_ROWS = 1000  # ML-II of the exact GP on at most this many training rows (sklearn's gradient is O(n^2 d))
+
+
+def exact_gp(xtr, xte, ytr, seed, fit_rows=EXACT_FIT_ROWS):
+    """ML-II hyperparameters (2 restarts) on at most EXACT_FIT_ROWS seeded training rows, then the exact posterior
+    on all training rows at those hyperparameters."""
+    a, b, ys, my, sy = standardise(xtr, xte, ytr)
+    d = xtr.shape[1]
+    kernel = ConstantKernel(1.0, (1e-3, 1e3)) * RBF(np.ones(d), (1e-2, 1e5)) + WhiteKernel(0.5, (1e-5, 10.0))
+    rows = np.arange(len(ys))
+    if len(rows) > fit_rows:
+        rows = np.sort(np.random.default_rng(seed).choice(len(ys), fit_rows, replace=False))
+    gp = GaussianProcessRegressor(kernel=kernel, n_restarts_optimizer=2, random_state=seed)
+    gp.fit(a[rows], ys[rows])
+    if len(rows) < len(ys):
+        gp = GaussianProcessRegressor(kernel=gp.kernel_, optimizer=None).fit(a, ys)
+    mu, sd = gp.predict(b, return_std=True)
+    return my + sy * mu, (sy * sd) ** 2
+
+
+def rff_ridge(xtr, xte, ytr, features, seed):
+    a, b, ys, my, sy = standardise(xtr, xte, ytr)
+    rng = np.random.default_rng(seed)
+    sub = a[rng.choice(len(a), min(len(a), 500), replace=False)]
+    dist = np.sqrt(((sub[:, None, :] - sub[None, :, :]) ** 2).sum(-1))
+    median = float(np.median(dist[dist > 0]))
+    omega = rng.standard_normal((features // 2, a.shape[1]))
+    best = None
+    for mult in (0.125, 0.25, 0.5, 1.0, 2.0):
+        w = omega / (mult * median)
+        def phi(z, w=w):
+            return np.hstack([np.cos(z @ w.T), np.sin(z @ w.T)])
+        r = RidgeCV(alphas=np.logspace(-6, 3, 19)).fit(phi(a), ys)
+        if best is None or r.best_score_ > best[0]:
+            best = (r.best_score_, r, phi)
+    score, r, phi = best
+    loo_mse = -score  # RidgeCV's leave-one-out mean squared error (standardised units)
+    mean = my + sy * r.predict(phi(b))
+    return mean, np.full(len(b), sy * sy * loo_mse)
+
+
+def write_csv(path, names, x, y):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(names + ["target"])
+        for row, t in zip(x, y):
+            w.writerow([repr(float(v)) for v in row] + [repr(float(t))])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--approxgp", default=os.path.join(ROOT, "bin", "approxgp"))
+    ap.add_argument("--sets", default="cars,penguins,diamonds,volcano")
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", help="write every number to this JSON file")
+    ap.add_argument("--exact-rows", type=int, default=EXACT_FIT_ROWS,
+                    help=f"training rows for the exact GP's ML-II (default {EXACT_FIT_ROWS})")
+    args = ap.parse_args()
+    results = []
+    work = tempfile.mkdtemp(prefix="bench-regress-")
+    for name in args.sets.split(","):
+        rng = np.random.default_rng(args.seed)
+        names, x, y, tr, te = load(name, rng)
+        t0 = time.time()
+        ex_mean, ex_var = exact_gp(x[tr], x[te], y[tr], args.seed, args.exact_rows)
+        ex = metrics(y[te], ex_mean, ex_var)
+        print(f"{name}: {len(tr)} train / {len(te)} test rows, {x.shape[1]} inputs; exact GP RMSE {ex[0]:.4g}, "
+              f"MNLP {ex[1]:.4f} ({time.time() - t0:.0f} s)", flush=True)
+        ridge = {}
+        for k in sorted(set(FEATURES.values())):
+            rm, rv = rff_ridge(x[tr], x[te], y[tr], k, args.seed)
+            ridge[k] = metrics(y[te], rm, rv)
+        train_csv, test_csv = os.path.join(work, f"{name}-train.csv"), os.path.join(work, f"{name}-test.csv")
+        write_csv(train_csv, names, x[tr], y[tr])
+        write_csv(test_csv, names, x[te], y[te])
+        for model in args.models.split(","):
+            out, summ = os.path.join(work, f"{name}-{model}.csv"), os.path.join(work, f"{name}-{model}.json")
+            cmd = [args.approxgp, "regress", "--model", model, "--train", train_csv, "--test", test_csv, "--target",
+                   "target", "--seed", str(args.seed), "--out", out, "--summary", summ]
+            t0 = time.time()
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            wall = time.time() - t0
+            if r.returncode != 0:
+                print(f"  {model}: FAILED: {r.stderr.strip()}", flush=True)
+                results.append({"set": name, "model": model, "error": r.stderr.strip()})
+                continue
+            s = json.load(open(summ))
+            k = FEATURES[model]
+            row = {"set": name, "model": model, "n_train": len(tr), "n_test": len(te), "inputs": x.shape[1],
+                   "rmse": s["rmse"], "mnlp": s["mnlp"], "exact_rmse": ex[0], "exact_mnlp": ex[1],
+                   "ridge_features": k, "ridge_rmse": ridge[k][0], "ridge_mnlp": ridge[k][1],
+                   "converged": s.get("converged"), "stop_reason": s.get("stop_reason"),
+                   "iterations": s["iterations"], "seconds": wall}
+            results.append(row)
+            print(f"  {model:8s} RMSE {s['rmse']:.4g} ({s['rmse'] / ex[0]:.2f}x exact, "
+                  f"{s['rmse'] / ridge[k][0]:.2f}x ridge-{k}), MNLP {s['mnlp']:.3f} ({s['mnlp'] - ex[1]:+.3f} vs exact), "
+                  f"{s.get('stop_reason')} after {s['iterations']} it, {wall:.0f} s", flush=True)
+    print("\n| data | model | RMSE | exact GP | RFF ridge (k) | MNLP | exact GP | ridge | stop | iters | s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        if "error" in r:
+            print(f"| {r['set']} | {r['model']} | failed | | | | | | | | |")
+            continue
+        print(f"| {r['set']} | {r['model']} | {r['rmse']:.4g} | {r['exact_rmse']:.4g} | "
+              f"{r['ridge_rmse']:.4g} ({r['ridge_features']}) | {r['mnlp']:.3f} | {r['exact_mnlp']:.3f} | "
+              f"{r['ridge_mnlp']:.3f} | {r['stop_reason']} | {r['iterations']} | {r['seconds']:.0f} |")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
