@@ -36,7 +36,7 @@ class CommittedDatasetsTest {
   void binaryFilesArePinned(String name, String target, int rows, int d, int positives, String sha)
       throws IOException {
     Path file = DIR.resolve(name + ".csv");
-    assertEquals(sha, Datasets.sha256(Files.readAllBytes(file)), "sha256 of " + file);
+    assertEquals(sha, CsvText.sha256(Files.readAllBytes(file)), "sha256 of " + file);
     Dataset byName = Datasets.loadBinary(name, target, null);
     assertEquals(rows, byName.size());
     assertEquals(d, byName.dimension());
@@ -59,7 +59,7 @@ class CommittedDatasetsTest {
   })
   void multiClassAndRealFilesArePinned(String name, String target, int rows, int d, String sha)
       throws IOException {
-    assertEquals(sha, Datasets.sha256(Files.readAllBytes(DIR.resolve(name + ".csv"))));
+    assertEquals(sha, CsvText.sha256(Files.readAllBytes(DIR.resolve(name + ".csv"))));
     Dataset ds = Datasets.load(name, target, TargetKind.REAL);
     assertEquals(rows, ds.size());
     assertEquals(d, ds.dimension());
