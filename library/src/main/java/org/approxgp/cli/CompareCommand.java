@@ -108,6 +108,11 @@ final class CompareCommand implements Callable<Integer> {
   @Option(names = "--ais-temperatures", defaultValue = "1000", description = "temperatures per AIS run (default 1000)")
   int aisTemperatures;
 
+  @Option(names = "--ellipses", defaultValue = "ep", paramLabel = "ep|prior",
+      description = "where the sampler's ellipses come from: ep (default; EP's Gaussian, fast mixing) or prior (plain"
+          + " elliptical slice sampling); the target is the exact posterior either way")
+  String ellipses;
+
   @Option(names = "--threads", paramLabel = "N", description = "worker threads (default: cores; the result does not"
       + " depend on it)")
   Integer threads;
@@ -128,6 +133,9 @@ final class CompareCommand implements Callable<Integer> {
     Likelihood lik = Likelihoods.byName(likelihood, epsilon, noiseVariance);
     Map<String, InferenceMethod> byName = configuredMethods();
     InferenceMethod learner = optimize == null ? null : configure(optimize, "--optimize");
+    if (!ellipses.equals("ep") && !ellipses.equals("prior")) {
+      throw CliException.badInput("--ellipses must be ep or prior, got '" + ellipses + "'");
+    }
     if (chains < 4) {
       throw CliException.badInput("--chains must be >= 4 (split-R-hat needs several chains), got " + chains);
     }
@@ -198,13 +206,16 @@ final class CompareCommand implements Callable<Integer> {
       progress.advanced(++done, 0, steps);
     }
     // the sampler's ellipses come from EP's Gaussian when EP converges (faster mixing; the target is unchanged)
-    GaussianReference q;
-    try {
-      Posterior ep = Methods.byName("ep").infer(problem, null);
-      q = ep.diagnostics().converged() ? GaussianReference.fromSites(problem, ep.sites(), "EP's Gaussian")
-          : GaussianReference.prior(problem);
-    } catch (InferenceException e) {
-      q = GaussianReference.prior(problem);
+    GaussianReference q = GaussianReference.prior(problem);
+    if (ellipses.equals("ep")) {
+      try {
+        Posterior ep = Methods.byName("ep").infer(problem, null);
+        if (ep.diagnostics().converged()) {
+          q = GaussianReference.fromSites(problem, ep.sites(), "EP's Gaussian");
+        }
+      } catch (InferenceException e) {
+        err.println("compare: EP failed (" + e.getMessage() + "); the sampler's ellipses come from the prior");
+      }
     }
     SampledPosterior truth = SampledPosterior.sample(problem, q, SampledPosterior.Options.defaults()
         .withSeed(seed).withThreads(nThreads).withMaxTransitions(maxTransitions).withChains(chains), err::println);
