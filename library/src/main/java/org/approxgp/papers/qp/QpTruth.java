@@ -54,9 +54,15 @@ public final class QpTruth {
         mode.pick(100, 1000, 2000), List.of("ep", "qp", "laplace", "vb"));
   }
 
-  /** The experiment: one trial per data set and seed (the key's method column holds the data set). */
-  public static Experiment<Config, TrialKey> experiment(String name, Config c) {
-    return Experiment.of(name, c, Experiment.grid(c.datasets(), c.seeds(), 1), QpTruth::trial);
+  /** The experiment "compare": one trial per data set and seed (the key's method column holds the data set). */
+  public static Experiment<Config, TrialKey> experiment(Config c) {
+    return Experiment.of("compare", c, Experiment.grid(c.datasets(), c.seeds(), 1), QpTruth::trial);
+  }
+
+  /** Mean and sd over seeds, per data set, of every method's marginal-variance RMSE against the truth. */
+  public static tech.tablesaw.api.Table summary(tech.tablesaw.api.Table results, List<String> methods) {
+    return org.approxgp.experiment.Summaries.meanSd(results, List.of("method"),
+        methods.stream().map(m -> "variance_rmse " + m).toList());
   }
 
   static ResultRow trial(Config c, TrialKey k) {
