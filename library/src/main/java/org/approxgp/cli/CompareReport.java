@@ -1,6 +1,5 @@
 package org.approxgp.cli;
 
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,7 +39,7 @@ final class CompareReport {
         + " from the same Gaussian to the posterior; standard error by the delta method over the runs."));
     h.append("<h2>Verdict</h2>\n");
     h.append(p(verdict(rows, truth)));
-    h.append(Tables.toHtml(ComparisonViews.table(rows, truth))).append('\n');
+    h.append(Tables.toHtml(Tables.rounded(ComparisonViews.table(rows, truth), 4))).append('\n');
     h.append(p("KL is KL(truth || method) per latent, the true marginal replaced by its moment-matched Gaussian (so it"
         + " scores the first two moments only), averaged over latents; W2 is between the same two Gaussians."
         + " log_evidence_error is the method's log Z (the ELBO for vb) minus AIS's. test_error is for labels only;"
@@ -62,8 +61,11 @@ final class CompareReport {
             Comparison.meanNoiseFloor(truth));
   }
 
+  /** The method with the smallest score, with every method tied with it (within 1e-6 relative) joined by " = ". */
   private static String best(List<Comparison> rows, ToDoubleFunction<Comparison> score) {
-    return rows.stream().min(Comparator.comparingDouble(score)).map(Comparison::method).orElse("none");
+    double min = rows.stream().mapToDouble(score).min().orElse(Double.NaN);
+    return rows.stream().filter(c -> Math.abs(score.applyAsDouble(c) - min) <= 1e-6 * Math.abs(min))
+        .map(Comparison::method).reduce((a, b) -> a + " = " + b).orElse("none");
   }
 
   private static String p(String s) {
