@@ -20,8 +20,8 @@ import org.approxgp.special.LogSpace;
  *
  * <p>Estimate over R independent runs: log Ẑ = log((1/R) Σ_r w_r) by log-sum-exp; its standard error by the
  * delta method, se(log Ẑ) = sd(w)/(√R · mean(w)), computed with w scaled by its largest value. log Ẑ is biased low by
- * about se²/2 (Jensen), well inside se when se is small. Seeded: run r draws from the stream
- * {seed, r}; runs are combined in order, so the result does not depend on the thread count.
+ * about se²/2 (Jensen), well inside se when se is small. Seeded: run r draws from its own stream
+ * ({@link Streams}, index 10⁶ + r, apart from the sampler's chains); runs are combined in order, so the result does not depend on the thread count.
  *
  * @param logEvidence log Ẑ
  * @param standardError se(log Ẑ) by the delta method over the runs

@@ -23,7 +23,7 @@ import org.approxgp.inference.Problem;
  * every latent on the kept states; the run ends when all pass, or when another round would pass
  * {@link Options#maxTransitions}, and then says so ({@link #capped()}).
  *
- * <p>Reproducible: chain c draws from its own commons-rng XO_RO_SHI_RO_128_PP stream seeded {seed, c}, and the
+ * <p>Reproducible: chain c draws from its own commons-rng stream ({@link Streams}: seed, index c), and the
  * chains' results are combined in chain order, so the output is bit-identical whatever {@link Options#threads}.
  *
  * @param mean posterior mean of each fᵢ (pooled kept states)
