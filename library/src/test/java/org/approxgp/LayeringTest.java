@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * 2 kernel, likelihood
  * 3 projection
  * 4 inference
- * 5 model, sparse
+ * 5 model, sparse, reference
  * 6 experiment
  * 7 papers (papers.qp, papers.rep, papers.svbssgp)
  * 8 report
@@ -42,7 +42,7 @@ class LayeringTest {
       Map.entry("kernel", 2), Map.entry("likelihood", 2),
       Map.entry("projection", 3),
       Map.entry("inference", 4),
-      Map.entry("model", 5), Map.entry("sparse", 5),
+      Map.entry("model", 5), Map.entry("sparse", 5), Map.entry("reference", 5),
       Map.entry("experiment", 6),
       Map.entry("papers", 7),
       Map.entry("report", 8),

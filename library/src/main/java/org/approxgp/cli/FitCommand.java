@@ -157,9 +157,9 @@ final class FitCommand implements Callable<Integer> {
     double n = tr.size();
     Memory.require(String.format(java.util.Locale.ROOT, "a GP on %,d training rows", tr.size()),
         8 * (6 * n * n + 2 * n * te.size()), Math.max(n * n, n * te.size()));
-    checkTargets(lik, train, tr.target());
+    checkTargets(lik, train, label, tr.target());
     if (data.testHasTarget()) {
-      checkTargets(lik, test, te.target());
+      checkTargets(lik, test, label, te.target());
     }
     double[][] xTrain = tr.features();
     double[][] xTest = te.features();
@@ -168,7 +168,7 @@ final class FitCommand implements Callable<Integer> {
       xTrain = s.apply(xTrain);
       xTest = s.apply(xTest);
     }
-    Kernel k0 = kernel(tr.dimension());
+    Kernel k0 = kernel(kernel, lengthscale, lengthscales, signalVariance, tr.dimension());
     if (!Double.isFinite(priorMean)) {
       throw CliException.badInput("--prior-mean must be finite, got " + priorMean);
     }
@@ -277,7 +277,7 @@ final class FitCommand implements Callable<Integer> {
   }
 
   /** Whether the likelihood's targets are counts (columns rate_mean, mode) rather than ±1 labels. */
-  private static boolean countTargets(Likelihood lik) {
+  static boolean countTargets(Likelihood lik) {
     return lik.name().equals("poisson-square");
   }
 
@@ -287,7 +287,7 @@ final class FitCommand implements Callable<Integer> {
    * file, row and column rather than a failure deep inside inference. Data rows are the file's lines
    * 2, 3, ... (the loader rejects blank lines between rows).
    */
-  private void checkTargets(Likelihood lik, String file, double[] y) {
+  static void checkTargets(Likelihood lik, String file, String label, double[] y) {
     for (int i = 0; i < y.length; i++) {
       try {
         lik.validate(y[i]);
@@ -297,7 +297,11 @@ final class FitCommand implements Callable<Integer> {
     }
   }
 
-  private Kernel kernel(int d) {
+  /**
+   * The kernel named by {@code --kernel} with {@code --lengthscale}/{@code --lengthscales} and
+   * {@code --signal-variance} for {@code d} features, each value checked once (bad input: one line, exit 2).
+   */
+  static Kernel kernel(String kernel, Double lengthscale, double[] lengthscales, double signalVariance, int d) {
     if (lengthscale != null && lengthscales != null) {
       throw CliException.badInput("give --lengthscale or --lengthscales, not both");
     }

@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "approxgp", mixinStandardHelpOptions = true, version = "approxgp 0.1.0",
     description = "Approximate inference for Gaussian-process models.",
-    subcommands = {FitCommand.class, RegressCommand.class, TiltedCommand.class, QpTableCommand.class,
+    subcommands = {FitCommand.class, CompareCommand.class, RegressCommand.class, TiltedCommand.class, QpTableCommand.class,
         CoalCommand.class, RunCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

@@ -28,6 +28,14 @@ public interface Likelihood {
   LogDensity logDensity(double y, double f);
 
   /**
+   * log p(y | f) alone, for samplers, which evaluate it millions of times and need no derivative. Default:
+   * {@code logDensity(y, f).value()}; a likelihood whose derivatives cost more than its value overrides it.
+   */
+  default double logDensityValue(double y, double f) {
+    return logDensity(y, f).value();
+  }
+
+  /**
    * The points f where log p(y | ·) is not smooth (a jump or a kink, or a singularity of its derivatives);
    * the default quadrature splits its integrals there. Default: none.
    */

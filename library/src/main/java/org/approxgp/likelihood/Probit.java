@@ -65,6 +65,11 @@ public final class Probit implements Likelihood {
   }
 
   @Override
+  public double logDensityValue(double y, double f) {
+    return Normal.logCdf(y * f);
+  }
+
+  @Override
   public TiltedMoments tilted(double y, double m, double v) {
     // R&W eq. 3.58: z = y m/√(1+v), Z = Φ(z), μ̂ = m + y v N(z)/(Φ(z)√(1+v)),
     // σ̂² = v − v² N(z)/((1+v)Φ(z)) · (z + N(z)/Φ(z))

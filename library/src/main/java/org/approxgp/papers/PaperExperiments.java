@@ -8,6 +8,7 @@ import org.approxgp.papers.qp.QpMining;
 import org.approxgp.papers.qp.QpMiningTables;
 import org.approxgp.papers.qp.QpTable1;
 import org.approxgp.papers.qp.QpTable1Tables;
+import org.approxgp.papers.qp.QpTruth;
 import org.approxgp.papers.rep.RepReadings;
 import org.approxgp.papers.rep.RepSynthetic;
 import org.approxgp.papers.rep.RepUci;
@@ -38,6 +39,9 @@ public final class PaperExperiments implements ExperimentCatalog {
                 QpFigure1.Config.class, QpFigure1.Config::forMode, QpFigure1::experiment)
             .withSummary((c, r) -> QpFigure1.aboveDiagonal(QpFigure1.points(r.table(),
                 c.sameHyperparameters() ? "var_qp_same" : "var_qp"))),
+        ExperimentSpec.of("compare", "EP, QP, Laplace, VB against a sampled truth on QP Table 1 data sets",
+                QpTruth.Config.class, QpTruth::config, QpTruth::experiment)
+            .withSummary((c, r) -> QpTruth.summary(r.table(), c.methods())),
         ExperimentSpec.of("qp-mining", "QP paper Table 1, coal-mining row: Poisson square link",
                 QpMining.Config.class, QpMining.Config::forMode, QpMining::experiment)
             .withSummary((c, r) -> QpMiningTables.summary(r.table(), c.methods())),

@@ -20,7 +20,8 @@ class PaperExperimentsTest {
 
   @Test
   void registersTheNotebooksExperimentsUnderTheirNames() {
-    assertEquals(List.of("qp-figure1", "qp-mining", "qp-table1", "qp-table1-ard", "rep-readings", "rep-synthetic",
+    assertEquals(List.of("compare", "qp-figure1", "qp-mining", "qp-table1", "qp-table1-ard", "rep-readings",
+        "rep-synthetic",
         "rep-synthetic-figures", "rep-uci", "smoke-pipeline", "svbssgp-gamma", "svbssgp-methods",
         "svbssgp-partitions", "svbssgp-samples"), ExperimentRegistry.names());
   }

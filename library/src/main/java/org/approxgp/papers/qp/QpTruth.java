@@ -1,0 +1,96 @@
+package org.approxgp.papers.qp;
+
+import java.util.Arrays;
+import java.util.List;
+import org.approxgp.experiment.Experiment;
+import org.approxgp.experiment.ProjectPaths;
+import org.approxgp.experiment.ResultRow;
+import org.approxgp.experiment.TrialKey;
+import org.approxgp.inference.Posterior;
+import org.approxgp.inference.Problem;
+import org.approxgp.model.FittedGp;
+import org.approxgp.model.GpModel;
+import org.approxgp.model.Methods;
+import org.approxgp.reference.AnnealedImportanceSampling;
+import org.approxgp.reference.Comparison;
+import org.approxgp.reference.GaussianReference;
+import org.approxgp.reference.SampledPosterior;
+
+/**
+ * The QP paper's thesis against a sampled truth: on Table 1 data sets, at the hyperparameters EP finds, are QP's
+ * marginal posterior variances closer to the true posterior's than EP's, and where do Laplace and VB stand
+ * (Kuss &amp; Rasmussen, JMLR 6, 2005, found EP closest)? One trial = one data set and seed: fold 0 of the seeded
+ * 10-fold split ({@link QpTable1#foldProblem}, features standardised on the training part), the training part cut
+ * to its first {@link Config#maxRows} rows, SE-iso hyperparameters learned by EP's evidence (L-BFGS from
+ * length-scale 1, signal variance 1), then the truth by {@link SampledPosterior} (ellipses from EP's Gaussian) and
+ * {@link AnnealedImportanceSampling}, and every method scored by {@link Comparison} at those hyperparameters.
+ * Measured: the marginals p(fᵢ | y) at the training inputs, and the log evidence. Not measured: predictive
+ * distributions at test inputs (which inherit the training marginals through the GP prior) and hyperparameters
+ * learned by each method's own evidence.
+ */
+public final class QpTruth {
+  private QpTruth() {}
+
+  /**
+   * @param datasets Table 1 data set names ({@link QpTable1#dataset(String)})
+   * @param seeds seeds 0 … seeds − 1 per data set
+   * @param maxRows most training rows used
+   * @param maxTransitions the sampler's cap per chain
+   * @param aisTemperatures temperatures per AIS run (16 runs)
+   * @param methods the methods scored
+   */
+  public record Config(List<String> datasets, int seeds, int maxRows, long maxTransitions, int aisTemperatures,
+      List<String> methods) {
+    public Config {
+      datasets = List.copyOf(datasets);
+      methods = List.copyOf(methods);
+    }
+  }
+
+  /** Smoke: 40 crabs rows, one seed, a capped sampler; quick: crabs and sonar, 120 rows, 3 seeds; full: 5 seeds. */
+  public static Config config(ProjectPaths.Mode mode) {
+    return new Config(mode.pick(List.of("crabs"), List.of("crabs", "sonar"), List.of("crabs", "sonar")),
+        mode.pick(1, 3, 5), mode.pick(40, 120, 1000), mode.pick(4000L, 1_024_000L, 1_024_000L),
+        mode.pick(100, 1000, 2000), List.of("ep", "qp", "laplace", "vb"));
+  }
+
+  /** The experiment "compare": one trial per data set and seed (the key's method column holds the data set). */
+  public static Experiment<Config, TrialKey> experiment(Config c) {
+    return Experiment.of("compare", c, Experiment.grid(c.datasets(), c.seeds(), 1), QpTruth::trial);
+  }
+
+  /** Mean and sd over seeds, per data set, of every method's marginal-variance RMSE against the truth. */
+  public static tech.tablesaw.api.Table summary(tech.tablesaw.api.Table results, List<String> methods) {
+    return org.approxgp.experiment.Summaries.meanSd(results, List.of("method"),
+        methods.stream().map(m -> "variance_rmse " + m).toList());
+  }
+
+  static ResultRow trial(Config c, TrialKey k) {
+    QpTable1.FoldProblem fp = QpTable1.foldProblem(k.method(), "se-iso", k.seed(), 0);
+    Problem p0 = fp.problem();
+    int n = Math.min(c.maxRows(), p0.size());
+    Problem p = new Problem(p0.kernel(), Arrays.copyOf(p0.x(), n), Arrays.copyOf(p0.y(), n), p0.likelihood(),
+        p0.priorMean());
+    FittedGp ep = GpModel.fit(p, Methods.byName("ep"), GpModel.FitOptions.optimize(p.kernel()));
+    Problem at = p.withKernel(ep.kernel());
+    GaussianReference q = GaussianReference.fromSites(at, ep.posterior().sites(), "EP's Gaussian");
+    SampledPosterior truth = SampledPosterior.sample(at, q, SampledPosterior.Options.defaults().withSeed(k.seed())
+        .withThreads(1).withMaxTransitions(c.maxTransitions()), line -> { });
+    AnnealedImportanceSampling ais = AnnealedImportanceSampling.estimate(at, q, 16, c.aisTemperatures(), k.seed(), 1);
+    ResultRow.Builder row = ResultRow.builder().put("n", (long) n)
+        .put("log_lengthscale", ep.kernel().logHyperparameters()[0])
+        .put("log_signal_variance", ep.kernel().logHyperparameters()[1])
+        .put("rhat_max", truth.rhatMax()).put("ess_min", truth.essMin()).put("capped", truth.capped())
+        .put("sampler_seconds", truth.seconds()).put("ais_log_z", ais.logEvidence())
+        .put("ais_se", ais.standardError()).put("mc_noise", Comparison.meanNoiseFloor(truth));
+    for (String m : c.methods()) {
+      long t0 = System.nanoTime();
+      Posterior post = Methods.byName(m).infer(at, null);
+      Comparison s = Comparison.of(m, post.mean(), post.variance(), post.logEvidence(), truth, ais, Double.NaN,
+          Double.NaN, (System.nanoTime() - t0) * 1e-9);
+      row.put("variance_rmse " + m, s.varianceRmse()).put("mean_rmse " + m, s.meanRmse())
+          .put("kl " + m, s.klMean()).put("w2 " + m, s.w2Mean()).put("log_evidence_error " + m, s.logEvidenceError());
+    }
+    return row.build();
+  }
+}
