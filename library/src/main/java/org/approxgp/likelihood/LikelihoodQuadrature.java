@@ -2,6 +2,7 @@ package org.approxgp.likelihood;
 
 import java.util.Arrays;
 import java.util.function.DoubleUnaryOperator;
+import org.approxgp.special.NumericalException;
 import org.approxgp.special.Quadrature;
 
 /**
@@ -35,21 +36,38 @@ final class LikelihoodQuadrature {
     return f -> c - (f - m) * (f - m) / (2 * v) + u * lik.logDensity(y, f).value();
   }
 
-  /** A point near the maximum of ℓ, found on a grid over m ± 12√v and refined by golden section. */
+  /**
+   * A point near the maximum of ℓ, found on a grid over m ± 12√v and refined by golden section. When the grid's
+   * best point is at one end of the window, the maximum lies beyond it (a likelihood that pulls the tilted mass far
+   * from the cavity, e.g. e^{−f²} against a cavity mean of 150): the window moves to centre on that point with
+   * twice the half-width, until the best point is inside it.
+   */
   static double mode(DoubleUnaryOperator ell, double m, double v) {
     double s = Math.sqrt(v);
     int grid = 241;
+    double centre = m;
+    double half = 12 * s;
     double best = m;
     double bestVal = Double.NEGATIVE_INFINITY;
-    for (int k = 0; k < grid; k++) {
-      double f = m + s * (-12 + 24.0 * k / (grid - 1));
-      double val = ell.applyAsDouble(f);
-      if (val > bestVal) {
-        bestVal = val;
-        best = f;
+    double h = 0;
+    for (int moves = 0; moves < 64; moves++) {
+      int bestK = -1;
+      for (int k = 0; k < grid; k++) {
+        double f = centre + half * (-1 + 2.0 * k / (grid - 1));
+        double val = ell.applyAsDouble(f);
+        if (val > bestVal) {
+          bestVal = val;
+          best = f;
+          bestK = k;
+        }
       }
+      h = 2 * half / (grid - 1);
+      if (bestK != 0 && bestK != grid - 1) {
+        break;
+      }
+      centre = best;
+      half *= 2;
     }
-    double h = 24.0 * s / (grid - 1);
     double a = best - h;
     double b = best + h;
     final double g = (Math.sqrt(5) - 1) / 2;
@@ -116,7 +134,13 @@ final class LikelihoodQuadrature {
     // moments about f0, then shifted: E[f] = f0 + E[f − f0], Var = E[(f − f0)²] − E[f − f0]²
     double e1 = integrateLine(f -> (f - f0) * g.applyAsDouble(f), cuts) / z;
     double e2 = integrateLine(f -> (f - f0) * (f - f0) * g.applyAsDouble(f), cuts) / z;
-    return new TiltedMoments(l0 + Math.log(z), f0 + e1, e2 - e1 * e1);
+    TiltedMoments t = new TiltedMoments(l0 + Math.log(z), f0 + e1, e2 - e1 * e1);
+    if (!Double.isFinite(t.logZ()) || !Double.isFinite(t.mean()) || !(t.variance() > 0)
+        || !Double.isFinite(t.variance())) {
+      throw new NumericalException(lik.name() + ": power-tilted moments by quadrature are not finite at y = " + y
+          + ", cavity N(" + m + ", " + v + "), u = " + u + ": " + t);
+    }
+    return t;
   }
 
   /** Tilted CDF F(x) by adaptive quadrature; the smaller tail is integrated directly. */
