@@ -77,12 +77,14 @@ public record RunBanner(ProjectPaths.Mode mode, int trials, List<String> scales,
   }
 
   /**
-   * The line as a one-cell table (tags that survive Jupyter's HTML sanitiser: table, tr, td, b). Nothing in it
-   * needs escaping: experiment names match {@code [A-Za-z0-9._-]+}, key columns are Java identifiers.
+   * The line as a one-cell table of class "approxgp", as every table of the display layer, with only tags that
+   * survive Jupyter's HTML sanitiser (table, tr, td, b). Nothing in it needs escaping: experiment names match
+   * {@code [A-Za-z0-9._-]+}, key columns are Java identifiers.
    */
   public String html() {
     String head = "Run mode: " + mode.name().toLowerCase(java.util.Locale.ROOT);
-    return "<table><tr><td><b>" + head + "</b>" + text().substring(head.length()) + "</td></tr></table>";
+    return "<table class=\"approxgp\"><tr><td><b>" + head + "</b>" + text().substring(head.length())
+        + "</td></tr></table>";
   }
 
   @Override

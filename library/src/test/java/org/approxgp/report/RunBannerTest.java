@@ -47,7 +47,7 @@ class RunBannerTest {
   void htmlUsesOnlyTagsTheSanitiserKeeps() {
     RunBanner b = RunBanner.of(ProjectPaths.Mode.FULL, LocalDate.of(2026, 1, 2), experiment("tour", 1, 1));
     String html = b.html();
-    assertTrue(html.startsWith("<table><tr><td><b>Run mode: full</b>"), html);
+    assertTrue(html.startsWith("<table class=\"approxgp\"><tr><td><b>Run mode: full</b>"), html);
     assertTrue(html.endsWith("tour: 6 trials (2 method × 3 fold) · 2026-01-02</td></tr></table>"), html);
     assertEquals("Run mode: smoke · 2026-01-02", RunBanner.of(ProjectPaths.Mode.SMOKE, LocalDate.of(2026, 1, 2)).text());
     Map<String, String> m = MimeBundles.of(b).orElseThrow();
