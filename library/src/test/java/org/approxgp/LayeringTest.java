@@ -17,9 +17,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The package layering of DESIGN.md, checked on the sources: a package may use only packages of a
- * lower layer. Every reference counts — {@code import} lines and fully qualified names in code —
- * but not comments (Javadoc may mention a higher layer to point the reader to it).
+ * The package layering (README, "Layout": dependencies flow downward), checked on the sources: a package may
+ * use only packages of a lower layer. Every reference counts — {@code import} lines and fully qualified names
+ * in code — but not comments (Javadoc may mention a higher layer to point the reader to it).
  *
  * <pre>
  * 0 special
@@ -96,7 +96,7 @@ class LayeringTest {
       }
     }
     assertTrue(files > 50, "found only " + files + " sources under " + MAIN.toAbsolutePath());
-    assertEquals(new TreeSet<>(), unknown, "packages missing from the layer table of DESIGN.md / this test");
+    assertEquals(new TreeSet<>(), unknown, "packages missing from this test's layer table");
     assertEquals(List.of(), violations, "layering violations");
   }
 

@@ -7,8 +7,7 @@ import org.approxgp.data.RegressionData;
 import org.approxgp.linalg.Matrix;
 
 /**
- * sVBSSGP: stochastic variational Bayesian sparse-spectrum GP regression (Hoang, Hoang &amp; Low, AAAI 2017,
- * {@code shared/papers/sparse-spectrum-svbssgp.txt}).
+ * sVBSSGP: stochastic variational Bayesian sparse-spectrum GP regression (Hoang, Hoang &amp; Low, AAAI 2017).
  *
  * <p><b>Model</b> (paper §2). The SE-ARD kernel is replaced by its m-frequency trigonometric estimate
  * φ_θ(x)ᵀ Λ φ_θ(x'), Λ = (σ_s²/m) I (eq. 1–2, {@link SpectralFeatures}). The frequencies θ = vec(r₁…r_m) get

@@ -1,6 +1,7 @@
 /**
  * Sparse-spectrum and inducing-point GP regression with Gaussian noise at million-row scale (the sVBSSGP
- * paper: Hoang, Hoang &amp; Low, AAAI 2017, {@code shared/papers/sparse-spectrum-svbssgp.txt}).
+ * paper: Q. M. Hoang, T. N. Hoang and K. H. Low, "A generalized stochastic variational Bayesian hyperparameter
+ * learning framework for sparse spectrum Gaussian process regression", AAAI 2017).
  *
  * <p>Shared pieces: {@link org.approxgp.data.RegressionData} (row-major inputs, targets, never an n×n or
  * n×m matrix for the whole data), {@link org.approxgp.sparse.SpectralFeatures} (the trigonometric basis

@@ -7,8 +7,8 @@ import java.util.List;
  * claims, in one place.
  *
  * <p><b>No numbers are read off the figures.</b> The paper prints no table: every result is a plot (Figures
- * 1–6), and the copy available to this project ({@code shared/papers/relaxed-expectation-propagation.txt}, an
- * HTML-to-text extraction) has only the captions ("Refer to caption"), not the images. So the only numbers
+ * 1–6), and the copy this project worked from (an HTML-to-text extraction of the arXiv version) has only the
+ * captions ("Refer to caption"), not the images. So the only numbers
  * here are those stated in the text (settings, and Figure 2's iteration counts); each figure's result is
  * recorded as the paper's qualitative claim, and the notebooks compare ours against the claim's direction
  * (which method is better, whether REP diverges), not against bar heights. A value the paper does not give is
