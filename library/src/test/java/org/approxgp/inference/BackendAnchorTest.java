@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The GPML Ionosphere anchors (EP and Laplace, {@code src/test/resources/anchors/gpml-ionosphere-references.txt})
  * on each dense backend of {@code linalg}, and EP's log Z and its gradient agreeing between the backends to
- * 1e-12 relative. (The other anchor tests run on the process default backend; {@code -Dapproxgp.linalg=ejml|native} on the Maven
- * command line selects it for them.)
+ * 1e-12 relative. (The other anchor tests run on the process default backend;
+ * {@code -Dapproxgp.linalg=ejml|native} on the Maven command line selects it for them.)
  */
 class BackendAnchorTest {
 
