@@ -72,4 +72,26 @@ final class CollapsedLbfgs {
   BoundMonitor.StopReason stopReason() {
     return BoundMonitor.StopReason.of(result);
   }
+
+  /**
+   * Whether a DTC++ or PIC++ trainer has stopped after {@code iteration} steps: in full batch, every L-BFGS iterate
+   * has been replayed ({@code lbfgs} is null before the first step); stochastically, the smoothed bound has
+   * converged under a stopping rule ({@code stopping}).
+   */
+  static boolean stopped(boolean fullBatch, CollapsedLbfgs lbfgs, BoundMonitor monitor, boolean stopping,
+      int iteration) {
+    return fullBatch ? lbfgs != null && iteration >= lbfgs.size() : stopping && monitor.converged();
+  }
+
+  /**
+   * Such a trainer's verdict: when {@link #stopped}, L-BFGS's reason (full batch) or CONVERGED; otherwise
+   * ITERATION_CAP at {@code cap} steps, else NOT_STOPPED.
+   */
+  static BoundMonitor.StopReason verdict(boolean fullBatch, CollapsedLbfgs lbfgs, BoundMonitor monitor,
+      boolean stopping, int iteration, int cap) {
+    if (stopped(fullBatch, lbfgs, monitor, stopping, iteration)) {
+      return fullBatch ? lbfgs.stopReason() : BoundMonitor.StopReason.CONVERGED;
+    }
+    return iteration >= cap ? BoundMonitor.StopReason.ITERATION_CAP : BoundMonitor.StopReason.NOT_STOPPED;
+  }
 }

@@ -323,10 +323,7 @@ public final class Dtc {
      * has been replayed; stochastically, the smoothed bound has converged under {@link Options#stopping()}.
      */
     public boolean stopped() {
-      if (fullBatch) {
-        return lbfgs != null && iteration >= lbfgs.size();
-      }
-      return options.stopping() != null && monitor.converged();
+      return CollapsedLbfgs.stopped(fullBatch, lbfgs, monitor, options.stopping() != null, iteration);
     }
 
     /**
@@ -334,11 +331,8 @@ public final class Dtc {
      * failed L-BFGS line search, or not stopped yet.
      */
     public BoundMonitor.StopReason stopReason() {
-      if (stopped()) {
-        return fullBatch ? lbfgs.stopReason() : BoundMonitor.StopReason.CONVERGED;
-      }
-      return iteration >= options.iterations() ? BoundMonitor.StopReason.ITERATION_CAP
-          : BoundMonitor.StopReason.NOT_STOPPED;
+      return CollapsedLbfgs.verdict(fullBatch, lbfgs, monitor, options.stopping() != null, iteration,
+          options.iterations());
     }
 
     /** Whether the fit has converged ({@link #stopReason()} is {@code CONVERGED}). */

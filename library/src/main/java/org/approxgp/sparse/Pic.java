@@ -315,19 +315,13 @@ public final class Pic {
 
     /** Whether further steps leave the model as it is or the fit has converged (as {@link Dtc.Trainer#stopped}). */
     public boolean stopped() {
-      if (fullBatch) {
-        return lbfgs != null && iteration >= lbfgs.size();
-      }
-      return options.stopping() != null && monitor.converged();
+      return CollapsedLbfgs.stopped(fullBatch, lbfgs, monitor, options.stopping() != null, iteration);
     }
 
     /** Why the fit stands where it is (as {@link Dtc.Trainer#stopReason}). */
     public BoundMonitor.StopReason stopReason() {
-      if (stopped()) {
-        return fullBatch ? lbfgs.stopReason() : BoundMonitor.StopReason.CONVERGED;
-      }
-      return iteration >= options.iterations() ? BoundMonitor.StopReason.ITERATION_CAP
-          : BoundMonitor.StopReason.NOT_STOPPED;
+      return CollapsedLbfgs.verdict(fullBatch, lbfgs, monitor, options.stopping() != null, iteration,
+          options.iterations());
     }
 
     /** Whether the fit has converged ({@link #stopReason()} is {@code CONVERGED}). */
