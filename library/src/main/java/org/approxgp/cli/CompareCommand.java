@@ -24,7 +24,8 @@ import org.approxgp.metrics.Metrics;
 import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
 import org.approxgp.model.InferenceMethod;
-import org.approxgp.model.Methods;
+import org.approxgp.model.Registry;
+import org.approxgp.model.Settings;
 import org.approxgp.reference.AnnealedImportanceSampling;
 import org.approxgp.reference.Comparison;
 import org.approxgp.reference.GaussianReference;
@@ -64,11 +65,8 @@ final class CompareCommand implements Callable<Integer> {
       paramLabel = "M1,M2,...", description = "methods to compare (default ep,qp,vb,laplace,power-ep,rep)")
   List<String> methods;
 
-  @Option(names = "--power", paramLabel = "U", description = "power-ep: the power u in (0, 1] (default 0.8)")
-  Double power;
-
-  @Option(names = "--penalty", paramLabel = "C", description = "rep: the l1 penalty c > 0 (default 20)")
-  Double penalty;
+  @picocli.CommandLine.Mixin
+  MethodOptions methodOptions = new MethodOptions();
 
   @Option(names = "--kernel", defaultValue = "se-iso", description = "se-iso (default), se-ard, linear")
   String kernel;
@@ -130,7 +128,8 @@ final class CompareCommand implements Callable<Integer> {
   public Integer call() {
     java.io.PrintWriter err = spec.commandLine().getErr();
     checkOutputs();
-    Likelihood lik = Likelihoods.byName(likelihood, epsilon, noiseVariance);
+    Likelihood lik = Flags.likelihood(likelihood, Settings.of("epsilon", epsilon, "noise-variance", noiseVariance),
+        Registry.likelihoodNames(), "");
     Map<String, InferenceMethod> byName = configuredMethods();
     InferenceMethod learner = optimize == null ? null : configure(optimize, "--optimize");
     if (!ellipses.equals("ep") && !ellipses.equals("prior")) {
@@ -209,7 +208,7 @@ final class CompareCommand implements Callable<Integer> {
     GaussianReference q = GaussianReference.prior(problem);
     if (ellipses.equals("ep")) {
       try {
-        Posterior ep = Methods.byName("ep").infer(problem, null);
+        Posterior ep = Registry.inference("ep").infer(problem, null);
         if (ep.diagnostics().converged()) {
           q = GaussianReference.fromSites(problem, ep.sites(), "EP's Gaussian");
         }
@@ -288,8 +287,12 @@ final class CompareCommand implements Callable<Integer> {
     }
   }
 
-  /** The methods of {@code --methods}, each configured once; --power/--penalty need their method in the list. */
+  /**
+   * The methods of {@code --methods}, each configured once with the settings it takes; a setting none of them takes
+   * is refused.
+   */
   private Map<String, InferenceMethod> configuredMethods() {
+    Settings all = methodOptions.settings();
     Map<String, InferenceMethod> m = new LinkedHashMap<>();
     for (String name : methods) {
       String s = name.strip();
@@ -298,22 +301,22 @@ final class CompareCommand implements Callable<Integer> {
       }
       m.put(s, configure(s, "--methods"));
     }
-    if (power != null && !m.containsKey("power-ep")) {
-      throw CliException.badInput("--power applies to power-ep, which --methods does not list");
-    }
-    if (penalty != null && !m.containsKey("rep")) {
-      throw CliException.badInput("--penalty applies to rep, which --methods does not list");
+    for (String setting : all.names()) {
+      if (m.keySet().stream().noneMatch(n -> Registry.settingsOf(n).contains(setting))) {
+        List<String> owners = Registry.inferenceNames().stream()
+            .filter(n -> Registry.settingsOf(n).contains(setting)).toList();
+        throw CliException.badInput("--" + setting + " applies to " + String.join(", ", owners)
+            + ", which --methods does not list (" + String.join(", ", m.keySet()) + ")");
+      }
     }
     return m;
   }
 
+  /** Method {@code name} with the method flags it takes (a flag for another listed method is not an error). */
   private InferenceMethod configure(String name, String option) {
-    try {
-      return Methods.configured(name, name.equals("power-ep") ? power : null, name.equals("rep") ? penalty : null,
-          null);
-    } catch (IllegalArgumentException e) {
-      throw CliException.badInput(option + ": " + e.getMessage().replaceFirst("^--inference: ", ""));
-    }
+    Settings own = Registry.inferenceNames().contains(name)
+        ? methodOptions.settings().restrictedTo(Registry.settingsOf(name)) : Settings.none();
+    return Flags.inference(name, own, option);
   }
 
   /** Misclassification rate with p(y* = +1) from the method's predictive; p = ½ counts half. */

@@ -23,7 +23,7 @@ import org.approxgp.metrics.Metrics;
 import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
 import org.approxgp.model.InferenceMethod;
-import org.approxgp.model.Methods;
+import org.approxgp.model.Settings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -55,39 +55,8 @@ final class FitCommand implements Callable<Integer> {
   @Option(names = "--inference", defaultValue = "ep", description = "ep (default), laplace, vb, qp, power-ep, rep")
   String inference;
 
-  @Option(names = "--power", paramLabel = "U", description = "power-ep: the power u in (0, 1] (default 0.8)")
-  Double power;
-
-  @Option(names = "--power-ep-variant", paramLabel = "minka|appendix-c",
-      description = "power-ep: minka (default; fractional cavity, Minka 2004) or appendix-c (Qi & Guo appendix C,"
-          + " eq. 41-42: whole site removed, cavity tilted by t^u)")
-  String powerEpVariant;
-
-  @Option(names = "--penalty", paramLabel = "C", description = "rep: the l1 penalty c > 0 (default 20)")
-  Double penalty;
-
-  @Option(names = "--relaxation", paramLabel = "nonnegative|signed",
-      description = "rep: relaxations b >= 0 only (eq. 11; default) or of either sign")
-  String relaxation;
-
-  @Option(names = "--site-reading", paramLabel = "a|b|c",
-      description = "rep: the new site from the relaxed projection: a (eq. 16 as printed, site = t_b r), b (eq. 5/7,"
-          + " site = t_b; default) or c (site = t_b / r)")
-  String siteReading;
-
-  @Option(names = "--relaxation-search", paramLabel = "local|global",
-      description = "rep: b by the local minimum reached from b = 0 (default) or the minimiser over the whole"
-          + " admissible range (scan + Brent)")
-  String relaxationSearch;
-
-  @Option(names = "--penalty-form", paramLabel = "eq35|eq4",
-      description = "rep: penalty c|b| (eq. 35, default) or c|eta|_1 = c|b|(|m| + 1/2) (eq. 4)")
-  String penaltyForm;
-
-  @Option(names = "--negative-sites", paramLabel = "keep|clip",
-      description = "EP family: keep negative site precisions or clip them to 0 (default clip for ep/qp, keep for"
-          + " power-ep/rep)")
-  String negativeSites;
+  @picocli.CommandLine.Mixin
+  MethodOptions methodOptions = new MethodOptions();
 
   @Option(names = "--kernel", defaultValue = "se-iso", description = "se-iso (default), se-ard, linear")
   String kernel;
@@ -124,18 +93,16 @@ final class FitCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "0", description = "random seed (recorded; the methods here are deterministic)")
   long seed;
 
+  /** The likelihoods of a latent GP fit by the classification methods. */
+  static final java.util.List<String> FIT_LIKELIHOODS = java.util.List.of("probit", "poisson-square", "noisy-step");
+
   @Override
   public Integer call() {
     java.io.PrintWriter err = spec.commandLine().getErr();
     AtomicFiles.checkTrainTestOutputs(train, test, out, summary);
-    Likelihood lik = Likelihoods.byName(likelihood, epsilon);
-    InferenceMethod method;
-    try {
-      method = Methods.configured(inference, power, penalty, negativeSites, powerEpVariant,
-          new Methods.RepReading(siteReading, relaxation, penaltyForm, relaxationSearch));
-    } catch (IllegalArgumentException e) {
-      throw CliException.badInput(e.getMessage());
-    }
+    Likelihood lik = Flags.likelihood(likelihood, Settings.of("epsilon", epsilon), FIT_LIKELIHOODS,
+        "gaussian is for approxgp compare, regression is approxgp regress");
+    InferenceMethod method = Flags.inference(inference, methodOptions.settings(), "--inference");
     Datasets.TrainTest data;
     try {
       boolean counts = countTargets(lik);

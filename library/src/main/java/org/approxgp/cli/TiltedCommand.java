@@ -46,7 +46,8 @@ final class TiltedCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Likelihood lik = Likelihoods.byName(likelihood, epsilon);
+    Likelihood lik = Flags.likelihood(likelihood, org.approxgp.model.Settings.of("epsilon", epsilon),
+        FitCommand.FIT_LIKELIHOODS, "gaussian has closed-form moments");
     try {
       lik.validate(y);
     } catch (IllegalArgumentException e) {

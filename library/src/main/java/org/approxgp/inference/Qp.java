@@ -20,7 +20,7 @@ import org.approxgp.projection.W2Projection;
  * eq. 5.27, which is exact for EP only (at an EP fixed point the sites' implicit dependence on θ cancels);
  * at QP's fixed point it is not the gradient of that objective, and L-BFGS's line search rejects its first
  * step. {@link #inferWithImplicitGradient} returns the exact gradient, by implicit differentiation of QP's
- * fixed point ({@link QpGradient}); {@code Methods.byName("qp")} uses it (central differences,
+ * fixed point ({@link QpGradient}); {@code Registry.inference("qp")} uses it (central differences,
  * {@code InferenceMethod.withNumericalGradient}, remain available for comparison). To reproduce the paper,
  * start the fit from EP's optimum (as {@code QpTable1} does). On Ionosphere it moves the
  * evidence by ~1e-6 from EP's optimum: QP's optimal hyperparameters are EP's to plotting accuracy.

@@ -23,6 +23,7 @@ import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
 import org.approxgp.model.Methods;
+import org.approxgp.model.Registry;
 import org.approxgp.papers.qp.QpTable1;
 import org.approxgp.projection.Projection;
 import org.approxgp.projection.QpTable;
@@ -86,7 +87,7 @@ public final class QpWideBench {
 
   private static void count(String d, long s, int f) {
     Problem problem = foldProblem(d, s, f);
-    FittedGp ep = GpModel.fit(problem, Methods.byName("ep"), GpModel.FitOptions.optimize(problem.kernel()));
+    FittedGp ep = GpModel.fit(problem, Registry.inference("ep"), GpModel.FitOptions.optimize(problem.kernel()));
     Recorder rec = new Recorder();
     long w0 = System.nanoTime();
     FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()),

@@ -20,6 +20,9 @@ import org.approxgp.inference.SiteLoop;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.model.Methods;
+import org.approxgp.model.Registry;
+import org.approxgp.model.SettingException;
+import org.approxgp.model.Settings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,12 +73,13 @@ class FitPowerEpVariantTest {
   void refusedWhereItDoesNotApply() throws IOException {
     StringWriter sw = new StringWriter();
     assertNotEquals(0, fit("ep", sw, "--inference", "ep", "--power-ep-variant", "appendix-c"));
-    assertTrue(sw.toString().contains("--power-ep-variant applies to --inference power-ep only"), sw.toString());
+    assertTrue(sw.toString().contains("--power-ep-variant applies to power-ep only, not to ep"), sw.toString());
     StringWriter sw2 = new StringWriter();
     assertNotEquals(0, fit("bad", sw2, "--inference", "power-ep", "--power-ep-variant", "appendix-b"));
-    assertTrue(sw2.toString().contains("--power-ep-variant must be minka or appendix-c"), sw2.toString());
-    assertThrows(IllegalArgumentException.class,
-        () -> Methods.configured("power-ep", 2.0, null, null, "appendix-c"));
+    assertTrue(sw2.toString().contains("--power-ep-variant must be minka or appendix-c, got 'appendix-b'"), sw2.toString());
+    SettingException e = assertThrows(SettingException.class,
+        () -> Registry.inference("power-ep", Settings.of("power", 2.0, "power-ep-variant", "appendix-c")));
+    assertEquals("power", e.setting());
   }
 
   /** The registry's appendix-c method is the site rule {@link PowerEp.Variant#APPENDIX_C} with negative sites kept. */
@@ -84,7 +88,7 @@ class FitPowerEpVariantTest {
     double[][] x = {{-1.1, 0.3}, {0.4, -0.9}, {1.3, 0.8}, {-0.2, 1.5}, {0.7, 0.1}};
     double[] y = {1, -1, 1, 1, -1};
     Problem p = Problem.of(SquaredExponential.iso(0.9, 1.7), x, y, NoisyStep.of(0.15));
-    Posterior viaRegistry = Methods.configured("power-ep", 0.7, null, null, "appendix-c").infer(p, null);
+    Posterior viaRegistry = Registry.inference("power-ep", Settings.of("power", 0.7, "power-ep-variant", "appendix-c")).infer(p, null);
     Posterior direct = SiteLoop.run(p, PowerEp.of(0.7, PowerEp.Variant.APPENDIX_C),
         Methods.keepOptions().withGradient(false), null);
     for (int i = 0; i < y.length; i++) {

@@ -66,7 +66,7 @@ class FitRelaxedEpReadingsTest {
         "--relaxation", "signed", "--out", dir.resolve("x.out").toString());
     StringWriter sw1 = new StringWriter();
     assertNotEquals(0, Main.run(new PrintWriter(sw1, true), args.toArray(String[]::new)));
-    assertTrue(sw1.toString().contains("--relaxation applies to --inference rep only"), sw1.toString());
+    assertTrue(sw1.toString().contains("--relaxation applies to rep only, not to ep"), sw1.toString());
     StringWriter sw2 = new StringWriter();
     assertNotEquals(0, fit("bad", sw2, "--relaxation", "positive"));
     assertTrue(sw2.toString().contains("--relaxation must be nonnegative or signed"), sw2.toString());
@@ -84,6 +84,6 @@ class FitRelaxedEpReadingsTest {
     pep.set(pep.indexOf("--relaxation"), "--site-reading");
     pep.set(pep.indexOf("signed"), "a");
     assertNotEquals(0, Main.run(new PrintWriter(sw6, true), pep.toArray(String[]::new)));
-    assertTrue(sw6.toString().contains("--site-reading applies to --inference rep only"), sw6.toString());
+    assertTrue(sw6.toString().contains("--site-reading applies to rep only"), sw6.toString());
   }
 }

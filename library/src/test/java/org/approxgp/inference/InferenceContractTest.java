@@ -8,7 +8,7 @@ import java.util.List;
 import org.approxgp.kernel.Kernel;
 import org.approxgp.likelihood.Gaussian;
 import org.approxgp.likelihood.Probit;
-import org.approxgp.model.Methods;
+import org.approxgp.model.Registry;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class InferenceContractTest {
 
   static List<String> methods() {
-    return Methods.names();
+    return Registry.inferenceNames();
   }
 
   @ParameterizedTest(name = "{0}")
@@ -32,7 +32,7 @@ class InferenceContractTest {
     Kernel k = SmallProblems.ard(2);
     double noise = 0.2;
     double m0 = 0.3;
-    Posterior post = Methods.byName(method).infer(new Problem(k, x, y, Gaussian.of(noise), m0), null);
+    Posterior post = Registry.inference(method).infer(new Problem(k, x, y, Gaussian.of(noise), m0), null);
     ExactGpr ex = ExactGpr.of(k, x, y, noise, m0);
     for (int i = 0; i < y.length; i++) {
       assertEquals(ex.mean()[i], post.mean()[i], 1e-8, "mean " + i);
@@ -48,7 +48,7 @@ class InferenceContractTest {
     double[][] x = SmallProblems.inputs(5, 30, 3);
     double[] y = SmallProblems.labels(6, x);
     Problem p = Problem.of(SmallProblems.iso(), x, y, Probit.get());
-    Posterior post = Methods.byName(method).infer(p, null);
+    Posterior post = Registry.inference(method).infer(p, null);
     assertTrue(post.diagnostics().converged(), post.diagnostics().toString());
     assertTrue(Double.isFinite(post.logEvidence()));
     assertNotNull(post.logEvidenceGradient());
@@ -58,7 +58,7 @@ class InferenceContractTest {
     for (double v : post.variance()) {
       assertTrue(v > 0 && Double.isFinite(v));
     }
-    Posterior again = Methods.byName(method).infer(p, post.sites());
+    Posterior again = Registry.inference(method).infer(p, post.sites());
     assertEquals(post.logEvidence(), again.logEvidence(), 1e-6 * Math.abs(post.logEvidence()));
     assertTrue(again.diagnostics().iterations() <= 2, "warm start from the fixed point: " + again.diagnostics());
   }

@@ -21,7 +21,7 @@ import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.Probit;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.model.InferenceMethod;
-import org.approxgp.model.Methods;
+import org.approxgp.model.Registry;
 import org.approxgp.projection.KlProjection;
 import org.approxgp.projection.LpProjection;
 import org.approxgp.projection.Projection;
@@ -97,8 +97,8 @@ class SiteLoopTest {
     assertEquals("qp", Qp.infer(p, Ep.Options.defaults().withProjection(W2Projection.exact()), null)
         .diagnostics().method());
     assertEquals("qp", Ep.infer(p, Qp.options(p), null).diagnostics().method());
-    assertEquals("qp", Methods.byName("qp").infer(p, null).diagnostics().method());
-    assertEquals("qp", Methods.byName("qp").name());
+    assertEquals("qp", Registry.inference("qp").infer(p, null).diagnostics().method());
+    assertEquals("qp", Registry.inference("qp").name());
     assertEquals("qp", InferenceMethod.ep(Qp.options(p)).name());
     assertEquals("qp", InferenceMethod.ep(Qp.options(p)).infer(p, null).diagnostics().method());
     assertEquals("ep", Ep.infer(p).diagnostics().method());

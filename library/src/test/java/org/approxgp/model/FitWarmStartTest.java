@@ -39,8 +39,8 @@ class FitWarmStartTest {
     // optimised (EP: the implicit QP gradient's exact projections are slow here): the optimiser's first
     // inference starts from the given sites and the fit ends at the cold fit's optimum
     Posterior epTight = Ep.infer(p, tight, null);
-    FittedGp oc = GpModel.fit(p, Methods.byName("ep"), GpModel.FitOptions.optimize(p.kernel()));
-    FittedGp ow = GpModel.fit(p, Methods.byName("ep"), GpModel.FitOptions.optimize(p.kernel())
+    FittedGp oc = GpModel.fit(p, Registry.inference("ep"), GpModel.FitOptions.optimize(p.kernel()));
+    FittedGp ow = GpModel.fit(p, Registry.inference("ep"), GpModel.FitOptions.optimize(p.kernel())
         .withWarmStart(epTight.sites()));
     assertEquals(oc.logEvidence(), ow.logEvidence(), 1e-6);
   }

@@ -73,7 +73,7 @@ class LikelihoodHyperparameterFitTest {
     Problem p = Problem.of(k, x, y, Gaussian.of(1.0));
     double[] kt = k.logHyperparameters();
     Bounds pinned = new Bounds(kt.clone(), kt.clone()).append(Bounds.defaults(Gaussian.of(1.0)));
-    FittedGp fit = GpModel.fit(p, Methods.byName("ep"), new GpModel.FitOptions(true, Lbfgs.Settings.paper(), pinned));
+    FittedGp fit = GpModel.fit(p, Registry.inference("ep"), new GpModel.FitOptions(true, Lbfgs.Settings.paper(), pinned));
     double tau = ((Gaussian) fit.likelihood()).logHyperparameters()[0];
     double tauStar = exactArgmaxLogNoise(k);
     double c = curvature(k, tauStar);
@@ -93,7 +93,7 @@ class LikelihoodHyperparameterFitTest {
   void epLearnsNoiseJointlyWithTheKernel() {
     Kernel k = SquaredExponential.iso(1.0, 1.0);
     Problem p = Problem.of(k, x, y, Gaussian.of(0.5));
-    FittedGp fit = GpModel.fit(p, Methods.byName("ep"), GpModel.FitOptions.optimize(k));
+    FittedGp fit = GpModel.fit(p, Registry.inference("ep"), GpModel.FitOptions.optimize(k));
     double tau = fit.likelihood().logHyperparameters()[0];
     Kernel kf = fit.kernel();
     double tauStar = exactArgmaxLogNoise(kf);

@@ -35,11 +35,11 @@ class NumericalGradientTest {
   void qpFitFromEpOptimumConverges() {
     GpmlIonosphere.Split tr = GpmlIonosphere.train();
     Problem p = Problem.of(SquaredExponential.iso(1, 1), tr.x(), tr.y(), Probit.get());
-    FittedGp ep = GpModel.fit(p, Methods.byName("ep"), GpModel.FitOptions.optimize(p.kernel()));
-    FittedGp qp = GpModel.fit(p.withKernel(ep.kernel()), Methods.byName("qp"), GpModel.FitOptions.optimize(p.kernel()));
+    FittedGp ep = GpModel.fit(p, Registry.inference("ep"), GpModel.FitOptions.optimize(p.kernel()));
+    FittedGp qp = GpModel.fit(p.withKernel(ep.kernel()), Registry.inference("qp"), GpModel.FitOptions.optimize(p.kernel()));
     assertTrue(qp.converged(), qp.optimizerStatus() + " " + qp.posterior().diagnostics());
     assertTrue(qp.iterations() >= 1);
-    Posterior atEp = Methods.byName("qp").infer(p.withKernel(ep.kernel()), null);
+    Posterior atEp = Registry.inference("qp").infer(p.withKernel(ep.kernel()), null);
     assertTrue(qp.logEvidence() >= atEp.logEvidence() - 1e-7, qp.logEvidence() + " vs " + atEp.logEvidence());
   }
 

@@ -11,7 +11,7 @@ import org.approxgp.likelihood.Probit;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code Methods.byName("qp")} uses the implicit-differentiation gradient: same posterior and evidence as
+ * {@code Registry.inference("qp")} uses the implicit-differentiation gradient: same posterior and evidence as
  * {@link Qp#infer}, and the same gradient as the central-difference method {@link Methods.QpGradientKind#NUMERICAL}
  * (h = 1e-4 in log θ, second order: its truncation error is ~h² L‴/6 ≈ 1e-9 relative here, its round-off
  * ~1e-14/h ≈ 1e-10 at the QP tolerance 1e-11 used).
@@ -32,9 +32,9 @@ class QpMethodGradientTest {
   @Test
   void byNameIsTheImplicitGradientAndAgreesWithCentralDifferences() {
     Problem p = problem();
-    Posterior viaName = Methods.byName("qp").infer(p, null);
+    Posterior viaName = Registry.inference("qp").infer(p, null);
     Posterior plain = Qp.infer(p, Ep.Options.defaults(), null);
-    assertEquals("qp", Methods.byName("qp").name());
+    assertEquals("qp", Registry.inference("qp").name());
     assertEquals(plain.logEvidence(), viaName.logEvidence(), 0.0);
     Posterior implicit = Qp.inferWithImplicitGradient(p, Ep.Options.defaults(), null);
     double[] gName = viaName.logEvidenceGradient();

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Collectors;
-import org.approxgp.model.Methods;
+import org.approxgp.model.Registry;
 import org.approxgp.reliability.ReliabilitySweep.Outcome;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +30,7 @@ class RandomizedFitsTest {
    * minutes. They are swept (fixed rules, both negative-site policies, random hyperparameters) by
    * {@code inference.EpFamilyRandomizedTest}, and {@code bin/bench reliability} can sweep them at volume.
    */
-  static final java.util.List<String> METHODS = Methods.names().stream()
+  static final java.util.List<String> METHODS = Registry.inferenceNames().stream()
       .filter(m -> !m.equals("power-ep") && !m.equals("rep")).toList();
 
   @Test

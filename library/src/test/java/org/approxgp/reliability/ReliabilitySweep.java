@@ -35,6 +35,7 @@ import org.approxgp.likelihood.PoissonSquareLink;
 import org.approxgp.likelihood.Probit;
 import org.approxgp.model.InferenceMethod;
 import org.approxgp.model.Methods;
+import org.approxgp.model.Registry;
 import org.approxgp.sparse.Dtc;
 import org.approxgp.sparse.KMeans;
 import org.approxgp.sparse.Pic;
@@ -121,7 +122,7 @@ public final class ReliabilitySweep {
    */
   public static List<CellId> allCells() {
     List<CellId> c = new ArrayList<>();
-    for (String m : Methods.names()) {
+    for (String m : Registry.inferenceNames()) {
       for (String l : ALL_LIKELIHOODS) {
         c.add(new CellId(m, l));
       }
@@ -405,7 +406,7 @@ public final class ReliabilitySweep {
         yield new Swept(Methods.relaxedEp(rule, Methods.keepOptions()), rule.name(),
             o.name().toLowerCase(java.util.Locale.ROOT) + ", reading " + r + ", " + band);
       }
-      default -> new Swept(Methods.byName(name), "", "default");
+      default -> new Swept(Registry.inference(name), "", "default");
     };
   }
 

@@ -1,5 +1,6 @@
 package org.approxgp.report;
 
+import org.approxgp.model.Registry;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -121,7 +122,7 @@ class ReportTest {
       y[i] = i % 3 == 0 ? -1 : 1;
     }
     var problem = org.approxgp.inference.Problem.of(k, x, y, org.approxgp.likelihood.Probit.get());
-    return org.approxgp.model.GpModel.fit(problem, org.approxgp.model.Methods.byName("ep"),
+    return org.approxgp.model.GpModel.fit(problem, org.approxgp.model.Registry.inference("ep"),
         org.approxgp.model.GpModel.FitOptions.fixed());
   }
 

@@ -12,7 +12,7 @@ import org.approxgp.inference.Problem;
 import org.approxgp.kernel.Kernel;
 import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
-import org.approxgp.model.Methods;
+import org.approxgp.model.Registry;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
@@ -82,8 +82,8 @@ public final class QpFigure1 {
     Problem problem = fp.problem();
     Kernel k0 = problem.kernel();
     double[][] xTest = fp.xTest();
-    FittedGp ep = GpModel.fit(problem, Methods.byName("ep"), GpModel.FitOptions.optimize(k0));
-    FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()), Methods.byName("qp"), GpModel.FitOptions.optimize(k0));
+    FittedGp ep = GpModel.fit(problem, Registry.inference("ep"), GpModel.FitOptions.optimize(k0));
+    FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()), Registry.inference("qp"), GpModel.FitOptions.optimize(k0));
     Prediction pe = ep.predict(xTest);
     Prediction pq = qp.predict(xTest);
     ResultRow.Builder b = ResultRow.builder()
@@ -118,8 +118,8 @@ public final class QpFigure1 {
         QpMining.INITIAL_SIGNAL_VARIANCE);
     Problem problem = new Problem(k0, d.xTrain(), d.trainCounts(), org.approxgp.likelihood.PoissonSquareLink.get(),
         QpMining.PRIOR_MEAN);
-    FittedGp ep = GpModel.fit(problem, Methods.byName("ep"), GpModel.FitOptions.optimize(k0));
-    FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()), Methods.byName("qp"), GpModel.FitOptions.optimize(k0));
+    FittedGp ep = GpModel.fit(problem, Registry.inference("ep"), GpModel.FitOptions.optimize(k0));
+    FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()), Registry.inference("qp"), GpModel.FitOptions.optimize(k0));
     org.approxgp.inference.Posterior same = org.approxgp.inference.Qp.infer(problem.withKernel(ep.kernel()),
         org.approxgp.inference.Ep.Options.defaults(), ep.posterior().sites());
     return new CoalVariances(ep.predict(d.xTest()).latentVariance(), qp.predict(d.xTest()).latentVariance(),

@@ -30,6 +30,7 @@ import org.approxgp.metrics.Metrics;
 import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
 import org.approxgp.model.Methods;
+import org.approxgp.model.Registry;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
@@ -409,7 +410,7 @@ public final class QpTable1 {
         mine.complete(EpOptimum.of(fit));
       }
     } else {
-      fit = GpModel.fit(problem, Methods.byName(method), GpModel.FitOptions.optimize(k0));
+      fit = GpModel.fit(problem, Registry.inference(method), GpModel.FitOptions.optimize(k0));
     }
     double seconds = (System.nanoTime() - t0) * 1e-9;
     Prediction pred = fit.predict(xTest);
@@ -471,7 +472,7 @@ public final class QpTable1 {
   }
 
   private static FittedGp fitEp(Problem problem, Kernel k0) {
-    return GpModel.fit(problem, Methods.byName("ep"), GpModel.FitOptions.optimize(k0));
+    return GpModel.fit(problem, Registry.inference("ep"), GpModel.FitOptions.optimize(k0));
   }
 
   /** EP's optimum of fold {@code id} for its QP trial: from the EP trial when it ran here, else fitted. */

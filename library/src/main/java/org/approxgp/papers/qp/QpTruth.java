@@ -10,7 +10,7 @@ import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Problem;
 import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
-import org.approxgp.model.Methods;
+import org.approxgp.model.Registry;
 import org.approxgp.reference.AnnealedImportanceSampling;
 import org.approxgp.reference.Comparison;
 import org.approxgp.reference.GaussianReference;
@@ -71,7 +71,7 @@ public final class QpTruth {
     int n = Math.min(c.maxRows(), p0.size());
     Problem p = new Problem(p0.kernel(), Arrays.copyOf(p0.x(), n), Arrays.copyOf(p0.y(), n), p0.likelihood(),
         p0.priorMean());
-    FittedGp ep = GpModel.fit(p, Methods.byName("ep"), GpModel.FitOptions.optimize(p.kernel()));
+    FittedGp ep = GpModel.fit(p, Registry.inference("ep"), GpModel.FitOptions.optimize(p.kernel()));
     Problem at = p.withKernel(ep.kernel());
     GaussianReference q = GaussianReference.fromSites(at, ep.posterior().sites(), "EP's Gaussian");
     SampledPosterior truth = SampledPosterior.sample(at, q, SampledPosterior.Options.defaults().withSeed(k.seed())
@@ -85,7 +85,7 @@ public final class QpTruth {
         .put("ais_se", ais.standardError()).put("mc_noise", Comparison.meanNoiseFloor(truth));
     for (String m : c.methods()) {
       long t0 = System.nanoTime();
-      Posterior post = Methods.byName(m).infer(at, null);
+      Posterior post = Registry.inference(m).infer(at, null);
       Comparison s = Comparison.of(m, post.mean(), post.variance(), post.logEvidence(), truth, ais, Double.NaN,
           Double.NaN, (System.nanoTime() - t0) * 1e-9);
       row.put("variance_rmse " + m, s.varianceRmse()).put("mean_rmse " + m, s.meanRmse())

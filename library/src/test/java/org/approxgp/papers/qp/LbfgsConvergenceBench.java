@@ -9,6 +9,7 @@ import java.util.concurrent.Future;
 import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
 import org.approxgp.model.Methods;
+import org.approxgp.model.Registry;
 
 /**
  * How often an optimised Table 1 fit ends converged (issue 24 item 5), one TSV row per fit: data set, kernel,
@@ -64,11 +65,11 @@ public final class LbfgsConvergenceBench {
       FittedGp fit;
       if (m.equals("qp")) {
         // as QpTable1's trial: QP's hyperparameters from EP's optimum, EP-form evidence at QP's sites
-        FittedGp ep = GpModel.fit(fp.problem(), Methods.byName("ep"), opt);
+        FittedGp ep = GpModel.fit(fp.problem(), Registry.inference("ep"), opt);
         fit = GpModel.fit(fp.problem().withKernel(ep.kernel()),
             Methods.qp(org.approxgp.inference.Ep.Options.defaults(), QpTable1.qpGradient()), opt);
       } else {
-        fit = GpModel.fit(fp.problem(), Methods.byName(m), opt);
+        fit = GpModel.fit(fp.problem(), Registry.inference(m), opt);
       }
       return String.format(Locale.ROOT, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%.12f\t%d\t%d\t%s\t%.1f", d, k, m, seed, fold,
           fit.converged(), fit.optimizerStatus().replace('\t', ' '), fit.logEvidence(), fit.iterations(),

@@ -12,6 +12,7 @@ import org.approxgp.metrics.Metrics;
 import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
 import org.approxgp.model.Methods;
+import org.approxgp.model.Registry;
 
 /**
  * Benchmark (not a test): QP's L-BFGS fit of one Table 1 fold from EP's optimum, with the central-difference
@@ -41,7 +42,7 @@ public final class QpGradientFoldBench {
     System.out.printf(Locale.ROOT, "%s %s seed %d fold %d: n = %d, dim θ = %d, backend %s, QP tolerance %g%n",
         dataset, kernel, seed, fold, p.size(), p.kernel().size(), Linalg.backendName(), tol);
     long c0 = CPU.getCurrentThreadCpuTime();
-    FittedGp ep = GpModel.fit(p, Methods.byName("ep"), GpModel.FitOptions.optimize(p.kernel()));
+    FittedGp ep = GpModel.fit(p, Registry.inference("ep"), GpModel.FitOptions.optimize(p.kernel()));
     System.out.printf(Locale.ROOT, "EP fit: %.2f s cpu, log evidence %.10f, %d iterations%n",
         (CPU.getCurrentThreadCpuTime() - c0) * 1e-9, ep.logEvidence(), ep.iterations());
     FittedGp[] fits = new FittedGp[2];

@@ -1,0 +1,263 @@
+package org.approxgp.model;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.approxgp.inference.Ep;
+import org.approxgp.inference.Laplace;
+import org.approxgp.inference.PowerEp;
+import org.approxgp.inference.RelaxedEp;
+import org.approxgp.inference.SiteLoop;
+import org.approxgp.inference.Vb;
+import org.approxgp.likelihood.Gaussian;
+import org.approxgp.likelihood.Likelihood;
+import org.approxgp.likelihood.NoisyStep;
+import org.approxgp.likelihood.PoissonSquareLink;
+import org.approxgp.likelihood.Probit;
+
+/**
+ * The one place where names become objects: inference methods and likelihoods by the names the command line, the
+ * notebooks, the experiments and Spark use, each with its {@link Settings}, each value validated here and only here.
+ * A refusal is a {@link SettingException} naming the setting, so that the command line can name its flag
+ * ({@code --power}) and a notebook the setting ({@code power}).
+ *
+ * <pre>{@code
+ * InferenceMethod rep = Registry.inference("rep", Settings.of("penalty", 10, "site-reading", "c"));
+ * Likelihood lik = Registry.likelihood("noisy-step", Settings.of("epsilon", 0.1));
+ * }</pre>
+ *
+ * <p>The typed constructors behind the names ({@link Methods#powerEp}, {@link Methods#relaxedEp}, the options
+ * records of {@code inference}) stay available for settings the names do not cover (e.g. a sweep cap).
+ */
+public final class Registry {
+  private Registry() {}
+
+  private static final String NEGATIVE_SITES = "negative-sites";
+
+  /** Each inference method's name and the settings it takes, in the order the help lists them. */
+  private static final Map<String, List<String>> INFERENCE = ordered(
+      "ep", List.of(NEGATIVE_SITES),
+      "qp", List.of(NEGATIVE_SITES),
+      "laplace", List.of(),
+      "vb", List.of(),
+      "power-ep", List.of("power", "power-ep-variant", NEGATIVE_SITES),
+      "rep", List.of("penalty", "site-reading", "relaxation", "penalty-form", "relaxation-search", NEGATIVE_SITES));
+
+  /** Each likelihood's name and its settings (required, for the two that have one). */
+  private static final Map<String, List<String>> LIKELIHOOD = ordered(
+      "probit", List.of(),
+      "poisson-square", List.of(),
+      "noisy-step", List.of("epsilon"),
+      "gaussian", List.of("noise-variance"));
+
+  /** Inference method names: ep, qp, laplace, vb, power-ep, rep. */
+  public static List<String> inferenceNames() {
+    return List.copyOf(INFERENCE.keySet());
+  }
+
+  /** Likelihood names: probit, poisson-square, noisy-step, gaussian. */
+  public static List<String> likelihoodNames() {
+    return List.copyOf(LIKELIHOOD.keySet());
+  }
+
+  /**
+   * The settings inference method or likelihood {@code name} takes.
+   *
+   * @throws SettingException for an unknown name
+   */
+  public static List<String> settingsOf(String name) {
+    List<String> s = INFERENCE.containsKey(name) ? INFERENCE.get(name) : LIKELIHOOD.get(name);
+    if (s == null) {
+      throw new SettingException("name", "unknown '" + name + "' (inference: " + String.join(", ", INFERENCE.keySet())
+          + "; likelihood: " + String.join(", ", LIKELIHOOD.keySet()) + ")");
+    }
+    return s;
+  }
+
+  /** {@link #inference(String, Settings)} at its defaults. */
+  public static InferenceMethod inference(String name) {
+    return inference(name, Settings.none());
+  }
+
+  /**
+   * The inference method called {@code name} with {@code settings} (unset ones at their defaults):
+   * <ul>
+   *   <li>ep, qp — {@code negative-sites} keep|clip (default clip, as GPML); qp's hyperparameter gradient is the
+   *       exact one of its objective ({@link Methods.QpGradientKind#IMPLICIT});
+   *   <li>laplace, vb — no settings;
+   *   <li>power-ep — {@code power} u ∈ (0, 1] (default {@value Methods#DEFAULT_POWER}), {@code power-ep-variant}
+   *       minka|appendix-c ({@link PowerEp.Variant}), {@code negative-sites} (default keep, Minka's EP as the
+   *       Relaxed EP paper runs it);
+   *   <li>rep — {@code penalty} c &gt; 0 (default {@value Methods#DEFAULT_PENALTY}), {@code site-reading} a|b|c,
+   *       {@code relaxation} nonnegative|signed, {@code penalty-form} eq35|eq4, {@code relaxation-search}
+   *       local|global ({@link Methods.RepReading} has the equations), {@code negative-sites} (default keep).
+   * </ul>
+   *
+   * @throws SettingException naming the setting, for an unknown name, a setting the method does not take or a
+   *     value out of range
+   */
+  public static InferenceMethod inference(String name, Settings settings) {
+    List<String> takes = INFERENCE.get(name);
+    if (takes == null) {
+      throw new SettingException("inference", "unknown '" + name + "' (known: " + String.join(", ",
+          INFERENCE.keySet()) + ")");
+    }
+    check(name, settings, takes, INFERENCE);
+    return switch (name) {
+      case "ep" -> InferenceMethod.ep(Ep.Options.defaults().withNegativeSites(negativeSites(settings, false)));
+      case "qp" -> Methods.qp(Ep.Options.defaults().withNegativeSites(negativeSites(settings, false)),
+          Methods.QpGradientKind.IMPLICIT);
+      case "laplace" -> InferenceMethod.laplace(Laplace.Options.defaults());
+      case "vb" -> InferenceMethod.vb(Vb.Options.defaults());
+      case "power-ep" -> Methods.powerEp(power(settings), powerEpVariant(settings.word("power-ep-variant")),
+          SiteLoop.Options.defaults().withNegativeSites(negativeSites(settings, true)));
+      case "rep" -> Methods.relaxedEp(new Methods.RepReading(settings.word("site-reading"),
+              settings.word("relaxation"), settings.word("penalty-form"), settings.word("relaxation-search"))
+              .rule(penalty(settings)),
+          SiteLoop.Options.defaults().withNegativeSites(negativeSites(settings, true)));
+      default -> throw new IllegalStateException(name);
+    };
+  }
+
+  /** {@link #likelihood(String, Settings)} without settings (probit, poisson-square). */
+  public static Likelihood likelihood(String name) {
+    return likelihood(name, Settings.none());
+  }
+
+  /**
+   * The likelihood called {@code name}: probit, poisson-square (counts, rate f²), noisy-step with its label-flip
+   * probability {@code epsilon} ∈ (0, 0.5) (required), gaussian with its {@code noise-variance} σ² &gt; 0
+   * (required).
+   *
+   * @throws SettingException naming the setting, for an unknown name, a setting it does not take, a missing
+   *     required one or a value out of range
+   */
+  public static Likelihood likelihood(String name, Settings settings) {
+    List<String> takes = LIKELIHOOD.get(name);
+    if (takes == null) {
+      throw new SettingException("likelihood", "unknown '" + name + "' (known: " + String.join(", ",
+          LIKELIHOOD.keySet()) + ")");
+    }
+    check(name, settings, takes, LIKELIHOOD);
+    return switch (name) {
+      case "probit" -> Probit.get();
+      case "poisson-square" -> PoissonSquareLink.get();
+      case "noisy-step" -> {
+        double e = required(settings, "epsilon", name, "the label-flip probability, in (0, 0.5)");
+        if (!(e > 0 && e < 0.5)) {
+          throw new SettingException("epsilon", "must be in (0, 0.5), got " + e);
+        }
+        yield NoisyStep.of(e);
+      }
+      case "gaussian" -> {
+        double s2 = required(settings, "noise-variance", name, "the noise variance, > 0");
+        if (!(s2 > 0 && s2 < Double.POSITIVE_INFINITY)) {
+          throw new SettingException("noise-variance", "must be positive and finite, got " + s2);
+        }
+        yield Gaussian.of(s2);
+      }
+      default -> throw new IllegalStateException(name);
+    };
+  }
+
+  /** Refuses a setting {@code name} does not take, saying which entries take it. */
+  private static void check(String name, Settings settings, List<String> takes, Map<String, List<String>> all) {
+    for (String s : settings.names()) {
+      if (takes.contains(s)) {
+        continue;
+      }
+      List<String> owners = all.entrySet().stream().filter(e -> e.getValue().contains(s)).map(Map.Entry::getKey)
+          .toList();
+      throw new SettingException(s, owners.isEmpty()
+          ? "is not a setting of " + name + (takes.isEmpty() ? " (it takes none)" : " (its settings: "
+              + String.join(", ", takes) + ")")
+          : "applies to " + String.join(", ", owners) + " only, not to " + name);
+    }
+  }
+
+  private static double required(Settings s, String key, String name, String what) {
+    Double v = s.number(key);
+    if (v == null) {
+      throw new SettingException(key, "is required by " + name + " (" + what + ")");
+    }
+    return v;
+  }
+
+  private static double power(Settings s) {
+    Double u = s.number("power");
+    if (u == null) {
+      return Methods.DEFAULT_POWER;
+    }
+    if (!(u > 0 && u <= 1)) {
+      throw new SettingException("power", "must be in (0, 1], got " + u);
+    }
+    return u;
+  }
+
+  private static double penalty(Settings s) {
+    Double c = s.number("penalty");
+    if (c == null) {
+      return Methods.DEFAULT_PENALTY;
+    }
+    if (!(c > 0 && c < Double.POSITIVE_INFINITY)) {
+      throw new SettingException("penalty", "must be finite and > 0, got " + c + " (at c = 0 the relaxed KL of"
+          + " eq. 5 tends to 0 as the relaxation grows and has no minimiser)");
+    }
+    return c;
+  }
+
+  /** keep|clip; unset = keep for Power EP and Relaxed EP (Minka's EP, as their paper), clip for EP and QP. */
+  private static SiteLoop.NegativeSitePrecision negativeSites(Settings s, boolean keepByDefault) {
+    String w = s.word(NEGATIVE_SITES);
+    if (w == null) {
+      return keepByDefault ? SiteLoop.NegativeSitePrecision.KEEP : Ep.Options.defaults().loop().negativeSites();
+    }
+    return choice(NEGATIVE_SITES, w, ordered("keep", SiteLoop.NegativeSitePrecision.KEEP,
+        "clip", SiteLoop.NegativeSitePrecision.CLIP));
+  }
+
+  static PowerEp.Variant powerEpVariant(String w) {
+    return w == null ? PowerEp.Variant.MINKA : choice("power-ep-variant", w, ordered(
+        "minka", PowerEp.Variant.MINKA, "appendix-c", PowerEp.Variant.APPENDIX_C));
+  }
+
+  static RelaxedEp.SiteReading siteReading(String w) {
+    return w == null ? RelaxedEp.SiteReading.B : choice("site-reading", w, ordered(
+        "a", RelaxedEp.SiteReading.A, "b", RelaxedEp.SiteReading.B, "c", RelaxedEp.SiteReading.C));
+  }
+
+  static RelaxedEp.Relaxation relaxation(String w) {
+    return w == null ? RelaxedEp.DEFAULT_RELAXATION : choice("relaxation", w, ordered(
+        "nonnegative", RelaxedEp.Relaxation.NONNEGATIVE, "signed", RelaxedEp.Relaxation.SIGNED));
+  }
+
+  static RelaxedEp.PenaltyForm penaltyForm(String w) {
+    return w == null ? RelaxedEp.PenaltyForm.EQ35 : choice("penalty-form", w, ordered(
+        "eq35", RelaxedEp.PenaltyForm.EQ35, "eq4", RelaxedEp.PenaltyForm.EQ4));
+  }
+
+  static RelaxedEp.Search search(String w) {
+    return w == null ? RelaxedEp.Search.LOCAL : choice("relaxation-search", w, ordered(
+        "local", RelaxedEp.Search.LOCAL, "global", RelaxedEp.Search.GLOBAL));
+  }
+
+  private static <T> T choice(String setting, String word, Map<String, T> values) {
+    T v = values.get(word.toLowerCase(Locale.ROOT));
+    if (v == null) {
+      throw new SettingException(setting, "must be " + values.keySet().stream().collect(Collectors.joining(", "))
+          .replaceFirst(", ([^,]*)$", " or $1") + ", got '" + word + "'");
+    }
+    return v;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> Map<String, T> ordered(Object... kv) {
+    Map<String, T> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], (T) kv[i + 1]);
+    }
+    return java.util.Collections.unmodifiableMap(m);
+  }
+}

@@ -1,0 +1,115 @@
+package org.approxgp.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.approxgp.inference.Posterior;
+import org.approxgp.inference.PowerEp;
+import org.approxgp.inference.Problem;
+import org.approxgp.inference.RelaxedEp;
+import org.approxgp.inference.SiteLoop;
+import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.likelihood.Gaussian;
+import org.approxgp.likelihood.NoisyStep;
+import org.approxgp.likelihood.Probit;
+import org.junit.jupiter.api.Test;
+
+/** The one registry: every name builds, every setting is validated once and refused with its name. */
+class RegistryTest {
+  private static final double[][] X = {{-1.1, 0.3}, {0.4, -0.9}, {1.3, 0.8}, {-0.2, 1.5}, {0.7, 0.1}, {-0.8, -0.6}};
+  private static final double[] Y = {1, -1, 1, 1, -1, -1};
+
+  private static Problem problem() {
+    return Problem.of(SquaredExponential.iso(0.9, 1.7), X, Y, NoisyStep.of(0.15));
+  }
+
+  @Test
+  void everyNameBuildsUnderItsOwnName() {
+    assertEquals(List.of("ep", "qp", "laplace", "vb", "power-ep", "rep"), Registry.inferenceNames());
+    for (String name : Registry.inferenceNames()) {
+      InferenceMethod m = Registry.inference(name);
+      assertEquals(name, m.name());
+      Posterior p = m.infer(problem(), null);
+      // the diagnostics name the rule with its parameter, e.g. "power-ep(u=0.8)"
+      assertTrue(p.diagnostics().method().startsWith(name), p.diagnostics().method());
+      assertTrue(Double.isFinite(p.logEvidence()), name);
+    }
+  }
+
+  /** A setting through the registry is the typed constructor's method: same sites and evidence, bit for bit. */
+  @Test
+  void settingsBuildTheTypedMethods() {
+    Problem p = problem();
+    Posterior viaName = Registry.inference("rep", Settings.of("penalty", 3, "site-reading", "c",
+        "relaxation-search", "global", "negative-sites", "clip")).infer(p, null);
+    Posterior direct = Methods.relaxedEp(RelaxedEp.of(3, RelaxedEp.Objective.CLEAN, RelaxedEp.SiteReading.C,
+        RelaxedEp.DEFAULT_RELAXATION, RelaxedEp.PenaltyForm.EQ35, RelaxedEp.Search.GLOBAL),
+        SiteLoop.Options.defaults().withNegativeSites(SiteLoop.NegativeSitePrecision.CLIP)).infer(p, null);
+    assertEquals(direct.logEvidence(), viaName.logEvidence(), 0.0);
+    for (int i = 0; i < Y.length; i++) {
+      assertEquals(direct.sites().tau()[i], viaName.sites().tau()[i], 0.0);
+    }
+    Posterior words = Registry.inference("power-ep", Settings.of("power", "0.6")).infer(p, null);
+    Posterior typed = Methods.powerEp(0.6, PowerEp.Variant.MINKA, Methods.keepOptions()).infer(p, null);
+    assertEquals(typed.logEvidence(), words.logEvidence(), 0.0);
+  }
+
+  @Test
+  void refusalsNameTheSetting() {
+    assertRefused("inference", "unknown 'epp' (known: ep, qp, laplace, vb, power-ep, rep)",
+        () -> Registry.inference("epp"));
+    assertRefused("power", "must be in (0, 1], got 1.5", () -> Registry.inference("power-ep",
+        Settings.of("power", 1.5)));
+    assertRefused("power", "applies to power-ep only, not to rep", () -> Registry.inference("rep",
+        Settings.of("power", 0.5)));
+    assertRefused("negative-sites", "applies to ep, qp, power-ep, rep only, not to vb",
+        () -> Registry.inference("vb", Settings.of("negative-sites", "keep")));
+    assertRefused("negative-sites", "must be keep or clip, got 'drop'", () -> Registry.inference("ep",
+        Settings.of("negative-sites", "drop")));
+    assertRefused("site-reading", "must be a, b or c, got 'd'", () -> Registry.inference("rep",
+        Settings.of("site-reading", "d")));
+    assertRefused("penalty", "must be a number, got 'ten'", () -> Registry.inference("rep",
+        Settings.of("penalty", "ten")));
+    assertRefused("damping", "is not a setting of ep (its settings: negative-sites)",
+        () -> Registry.inference("ep", Settings.of("damping", 0.5)));
+    assertRefused("epsilon", "is required by noisy-step (the label-flip probability, in (0, 0.5))",
+        () -> Registry.likelihood("noisy-step"));
+    assertRefused("epsilon", "must be in (0, 0.5), got 0.5", () -> Registry.likelihood("noisy-step",
+        Settings.of("epsilon", 0.5)));
+    assertRefused("noise-variance", "must be positive and finite, got -1.0", () -> Registry.likelihood("gaussian",
+        Settings.of("noise-variance", -1)));
+    assertRefused("epsilon", "applies to noisy-step only, not to probit", () -> Registry.likelihood("probit",
+        Settings.of("epsilon", 0.1)));
+    assertRefused("likelihood", "unknown 'logit' (known: probit, poisson-square, noisy-step, gaussian)",
+        () -> Registry.likelihood("logit"));
+  }
+
+  @Test
+  void likelihoodsByName() {
+    assertSame(Probit.get(), Registry.likelihood("probit"));
+    assertEquals(0.1, ((NoisyStep) Registry.likelihood("noisy-step", Settings.of("epsilon", 0.1))).epsilon(), 0);
+    assertTrue(Registry.likelihood("gaussian", Settings.of("noise-variance", 0.3)) instanceof Gaussian);
+  }
+
+  @Test
+  void settingsAreImmutableAndOrdered() {
+    Settings s = Settings.of("b", 1, "a", "x");
+    Settings t = s.with("c", 2.5).with("b", null);
+    assertEquals(List.of("b", "a"), List.copyOf(s.names()));
+    assertEquals(List.of("a", "c"), List.copyOf(t.names()));
+    assertEquals("a=x, c=2.5", t.toString());
+    assertEquals("defaults", Settings.none().toString());
+    assertEquals(List.of("c"), List.copyOf(t.restrictedTo(List.of("c", "z")).names()));
+    assertThrows(IllegalArgumentException.class, () -> Settings.of("a", 1, "a", 2));
+    assertThrows(IllegalArgumentException.class, () -> Settings.of("a"));
+  }
+
+  private static void assertRefused(String setting, String problem, Runnable r) {
+    SettingException e = assertThrows(SettingException.class, r::run);
+    assertEquals(setting, e.setting(), e.getMessage());
+    assertEquals(problem, e.problem());
+  }
+}
