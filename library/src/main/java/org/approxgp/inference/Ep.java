@@ -17,17 +17,6 @@ import org.approxgp.projection.Projection;
  */
 public final class Ep {
 
-  /** Which site parameters an update sees (the schedule of every {@link SiteLoop}). */
-  public enum Schedule {
-    /**
-     * One site at a time, each from the marginals after the previous update (rank-one updates of Σ,
-     * R&amp;W Alg. 3.5), Σ recomputed from scratch after each sweep. Fewer sweeps, robust without damping.
-     */
-    SEQUENTIAL,
-    /** All sites from the same marginals, one Cholesky per sweep; may need damping to converge. */
-    PARALLEL
-  }
-
   /**
    * EP options: the projection (the site rule) and the loop's settings.
    *
@@ -52,7 +41,7 @@ public final class Ep {
       return MomentMatching.forProjection(projection);
     }
 
-    public Schedule schedule() {
+    public SiteLoop.Schedule schedule() {
       return loop.schedule();
     }
 
@@ -88,7 +77,7 @@ public final class Ep {
       return new Options(projection, l);
     }
 
-    public Options withSchedule(Schedule s) {
+    public Options withSchedule(SiteLoop.Schedule s) {
       return new Options(projection, loop.withSchedule(s));
     }
 

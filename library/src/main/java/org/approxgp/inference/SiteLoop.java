@@ -43,6 +43,17 @@ import org.approxgp.linalg.NotPositiveDefiniteException;
  */
 public final class SiteLoop {
 
+  /** Which site parameters an update sees (the loop's schedule). */
+  public enum Schedule {
+    /**
+     * One site at a time, each from the marginals after the previous update (rank-one updates of Σ,
+     * R&amp;W Alg. 3.5), Σ recomputed from scratch after each sweep. Fewer sweeps, robust without damping.
+     */
+    SEQUENTIAL,
+    /** All sites from the same marginals, one Cholesky per sweep; may need damping to converge. */
+    PARALLEL
+  }
+
   /** What to do with a proposed site whose precision τ̃ is negative. */
   public enum NegativeSitePrecision {
     /**
@@ -78,7 +89,7 @@ public final class SiteLoop {
    *     converging run, however slowly, keeps setting new minima; one caught in a cycle or wandering
    *     does not. 0 = off (the run continues to the sweep cap)
    */
-  public record Options(Ep.Schedule schedule, double damping, double tolerance, int maxSweeps, JitterPolicy jitter,
+  public record Options(Schedule schedule, double damping, double tolerance, int maxSweeps, JitterPolicy jitter,
       boolean gradient, NegativeSitePrecision negativeSites, int oscillationWindow) {
 
     public Options {
@@ -100,7 +111,7 @@ public final class SiteLoop {
     }
 
     /** The options with the default oscillation window ({@value #DEFAULT_OSCILLATION_WINDOW} sweeps). */
-    public Options(Ep.Schedule schedule, double damping, double tolerance, int maxSweeps, JitterPolicy jitter,
+    public Options(Schedule schedule, double damping, double tolerance, int maxSweeps, JitterPolicy jitter,
         boolean gradient, NegativeSitePrecision negativeSites) {
       this(schedule, damping, tolerance, maxSweeps, jitter, gradient, negativeSites, DEFAULT_OSCILLATION_WINDOW);
     }
@@ -113,11 +124,11 @@ public final class SiteLoop {
      * oscillation window 50.
      */
     public static Options defaults() {
-      return new Options(Ep.Schedule.SEQUENTIAL, 1.0, 1e-6, 1000, JitterPolicy.none(), true,
+      return new Options(Schedule.SEQUENTIAL, 1.0, 1e-6, 1000, JitterPolicy.none(), true,
           NegativeSitePrecision.CLIP);
     }
 
-    public Options withSchedule(Ep.Schedule s) {
+    public Options withSchedule(Schedule s) {
       return new Options(s, damping, tolerance, maxSweeps, jitter, gradient, negativeSites, oscillationWindow);
     }
 
@@ -177,7 +188,7 @@ public final class SiteLoop {
     boolean keep = options.negativeSites() == NegativeSitePrecision.KEEP;
     run.keep = keep;
     try {
-      boolean seq = options.schedule() == Ep.Schedule.SEQUENTIAL;
+      boolean seq = options.schedule() == Schedule.SEQUENTIAL;
       Cholesky kChol = null;
       if (keep) {
         JitterPolicy jp = options.jitter().maxTries() > 0 ? options.jitter() : JitterPolicy.standard();

@@ -21,10 +21,6 @@
  *       gradient §5.5.1, Alg. 5.1).</li>
  *   <li>{@link org.approxgp.inference.Vb}: the variational Gaussian approximation (Opper &amp; Archambeau
  *       2009), optimised by natural-gradient steps on the site parameters (Khan &amp; Lin 2017).</li>
- *   <li>Reference (exact or MCMC) posteriors to measure the approximations against:
- *       {@link org.approxgp.inference.LinearExactPosterior} (the 2-D linear-kernel problem of Qi &amp; Guo's REP
- *       Fig. 1, by nested quadrature and by importance sampling) and
- *       {@link org.approxgp.inference.EllipticalSliceSampler} (Murray, Adams &amp; MacKay, AISTATS 2010).</li>
  * </ul>
  *
  * <p><b>Notation</b> (R&amp;W §3.6, GPML's {@code infEP.m}): sites t̃ᵢ(fᵢ) ∝ exp(−½ τ̃ᵢ fᵢ² + ν̃ᵢ fᵢ) in

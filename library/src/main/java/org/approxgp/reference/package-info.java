@@ -11,7 +11,10 @@
  *       (Vehtari, Gelman, Simpson, Carpenter &amp; Bürkner, Bayesian Analysis 2021);</li>
  *   <li>{@link org.approxgp.reference.AnnealedImportanceSampling} — the log evidence with its standard error
  *       (Neal, Statistics and Computing 2001);</li>
- *   <li>{@link org.approxgp.reference.Comparison} — one method's marginals and evidence against the truth.</li>
+ *   <li>{@link org.approxgp.reference.Comparison} — one method's marginals and evidence against the truth;</li>
+ *   <li>{@link org.approxgp.reference.LinearExactPosterior} — the exact posterior of a linear-kernel GP on 2-D
+ *       inputs (Qi &amp; Guo's Relaxed EP Fig. 1) by nested quadrature over the weights, and by importance
+ *       sampling as a check.</li>
  * </ul>
  * Every random stream is seeded per chain or run, so results do not depend on the number of threads.
  */

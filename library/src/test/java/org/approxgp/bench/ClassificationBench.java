@@ -7,6 +7,7 @@ import org.approxgp.anchors.GpmlIonosphere;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.approxgp.inference.Ep;
+import org.approxgp.inference.SiteLoop;
 import org.approxgp.inference.Laplace;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Problem;
@@ -47,7 +48,7 @@ public final class ClassificationBench {
     Arrays.fill(ls, 5.744562646538029);
     Kernel ard = SquaredExponential.ard(ls, 4.0);
     Problem p = Problem.of(ard, train.x(), train.y(), Probit.get());
-    for (Ep.Schedule s : Ep.Schedule.values()) {
+    for (SiteLoop.Schedule s : SiteLoop.Schedule.values()) {
       Ep.Options o = Ep.Options.defaults().withSchedule(s);
       double best = Double.POSITIVE_INFINITY;
       double bestCpu = Double.POSITIVE_INFINITY;
@@ -65,10 +66,10 @@ public final class ClassificationBench {
     }
     sklearnPeer(train, 5.744562646538029, 4.0, reps);
     gpmlPeer(train, 5.744562646538029, 4.0);
-    for (Ep.Schedule s : Ep.Schedule.values()) {
+    for (SiteLoop.Schedule s : SiteLoop.Schedule.values()) {
       // the parallel schedule is slow to converge at some hyperparameters the optimiser visits with
       // ARD (hundreds of sweeps without damping), so only its isotropic fold is timed
-      for (String kernel : s == Ep.Schedule.PARALLEL ? new String[] {"se-iso"} : new String[] {"se-iso", "se-ard"}) {
+      for (String kernel : s == SiteLoop.Schedule.PARALLEL ? new String[] {"se-iso"} : new String[] {"se-iso", "se-ard"}) {
         Kernel k0 = kernel.equals("se-iso") ? SquaredExponential.iso(1, 1) : SquaredExponential.ard(onesTimes(d, 1), 1);
         long t0 = System.nanoTime();
         long c0 = CPU.getCurrentThreadCpuTime();

@@ -45,7 +45,7 @@ class EpGpmlAnchorTest {
     GpmlIonosphere.Split train = GpmlIonosphere.train();
     Problem problem = Problem.of(e.kernelObject(), train.x(), train.y(), Probit.get());
     Posterior post = Ep.infer(problem,
-        Ep.Options.defaults().withSchedule(Ep.Schedule.PARALLEL).withTolerance(1e-10).withMaxSweeps(5000), null);
+        Ep.Options.defaults().withSchedule(SiteLoop.Schedule.PARALLEL).withTolerance(1e-10).withMaxSweeps(5000), null);
     assertTrue(post.diagnostics().converged(), post.diagnostics().toString());
     assertAnchor(e, post);
   }

@@ -53,7 +53,7 @@ class EpRegressionPinTest {
     c.put("ionosphere-ep-sequential", () -> Ep.infer(iono));
     c.put("ionosphere-ep-sequential-damped", () -> Ep.infer(iono, Ep.Options.defaults().withDamping(0.7), null));
     c.put("ionosphere-ep-parallel", () -> Ep.infer(iono,
-        Ep.Options.defaults().withSchedule(Ep.Schedule.PARALLEL).withTolerance(1e-9).withMaxSweeps(5000), null));
+        Ep.Options.defaults().withSchedule(SiteLoop.Schedule.PARALLEL).withTolerance(1e-9).withMaxSweeps(5000), null));
     c.put("ionosphere-qp-table", () -> Qp.infer(iono));
     double[][] x = SmallProblems.inputs(5, 30, 3);
     Problem small = Problem.of(SmallProblems.ard(3), x, SmallProblems.labels(5, x), Probit.get());
@@ -71,7 +71,7 @@ class EpRegressionPinTest {
     c.put("poisson-qp-exact", () -> Qp.infer(poisson, Ep.Options.defaults().withProjection(W2Projection.exact()),
         null));
     c.put("poisson-ep-parallel-damped", () -> Ep.infer(poisson,
-        Ep.Options.defaults().withSchedule(Ep.Schedule.PARALLEL).withDamping(0.5), null));
+        Ep.Options.defaults().withSchedule(SiteLoop.Schedule.PARALLEL).withDamping(0.5), null));
     return c;
   }
 

@@ -13,7 +13,7 @@ import org.approxgp.linalg.Matrix;
  *   predictive mean m₀ + K*ᵀ (K + σ²I)⁻¹ (y − m₀), variance k** − K*ᵀ (K + σ²I)⁻¹ K*,
  *   log N(y | m₀, K + σ²I) = −½ rᵀ(K + σ²I)⁻¹r − ½ log|K + σ²I| − (n/2) log 2π
  * </pre>
- * The one shared test fixture (it replaced three copies in the consistency, contract and QP tests).
+ * The one exact-GP oracle of the tests (the consistency, contract, QP and sparse-regression tests use it).
  *
  * @param mean posterior mean at the training inputs
  * @param variance posterior marginal variances at the training inputs

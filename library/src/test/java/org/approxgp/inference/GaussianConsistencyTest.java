@@ -31,7 +31,7 @@ class GaussianConsistencyTest {
     Function<Problem, Posterior> vb = Vb::infer;
     Function<Problem, Posterior> ep = p -> Ep.infer(p, Ep.Options.defaults().withTolerance(1e-12), null);
     Function<Problem, Posterior> epPar = p -> Ep.infer(p,
-        Ep.Options.defaults().withSchedule(Ep.Schedule.PARALLEL).withTolerance(1e-12), null);
+        Ep.Options.defaults().withSchedule(SiteLoop.Schedule.PARALLEL).withTolerance(1e-12), null);
     return Stream.of(Arguments.of("laplace", laplace), Arguments.of("vb", vb), Arguments.of("ep", ep),
         Arguments.of("ep-parallel", epPar));
   }

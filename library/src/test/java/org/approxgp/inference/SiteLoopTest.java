@@ -64,7 +64,7 @@ class SiteLoopTest {
   void failingProjectionInSweepTwoIsAnInferenceExceptionWithDiagnostics() {
     Problem p = probit(3, 20);
     // 20 sites per sweep: call 27 is site 6 of sweep 2
-    for (Ep.Schedule schedule : Ep.Schedule.values()) {
+    for (SiteLoop.Schedule schedule : SiteLoop.Schedule.values()) {
       FailingProjection proj = new FailingProjection(27);
       InferenceException e = assertThrows(InferenceException.class,
           () -> Ep.infer(p, Ep.Options.defaults().withProjection(proj).withSchedule(schedule), null));

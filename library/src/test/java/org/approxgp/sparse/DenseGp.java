@@ -2,14 +2,15 @@ package org.approxgp.sparse;
 
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.ExactGpr;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
 
 /**
- * Dense reference computations for small problems (tests only): exact GP regression (R&amp;W eq. 2.25–2.26,
- * 2.30) and the sparse approximations written as exact GPs with a modified prior covariance (Quiñonero-Candela
- * &amp; Rasmussen 2005): Q_ab = K_au K_uu⁻¹ K_ub; DTC/Titsias use Q, FITC Q + diag(K − Q), PITC Q + blkdiag(K − Q).
+ * Dense reference computations for small problems (tests only): exact GP regression (through {@link ExactGpr},
+ * the one exact-GP oracle of the tests) and the sparse approximations written as exact GPs with a modified prior
+ * covariance (Quiñonero-Candela &amp; Rasmussen 2005): Q_ab = K_au K_uu⁻¹ K_ub; DTC/Titsias use Q, FITC Q + diag(K − Q), PITC Q + blkdiag(K − Q).
  */
 final class DenseGp {
   private DenseGp() {
@@ -51,11 +52,9 @@ final class DenseGp {
     return -0.5 * (y.length * Math.log(2 * Math.PI) + l.logDet() + l.quadForm(y));
   }
 
-  /** Exact GP log marginal likelihood log N(y | 0, K + σ²I) (R&amp;W eq. 2.30). */
+  /** Exact GP log marginal likelihood log N(y | 0, K + σ²I) (R&amp;W eq. 2.30), by the one exact-GP oracle. */
   static double exactLogMarginal(SquaredExponential k, double noise, RegressionData train) {
-    Matrix c = k.matrix(rows(train));
-    c.addDiagonal(noise);
-    return logNormal(train.y(), c);
+    return ExactGpr.of(k, rows(train), train.y(), noise, 0).logEvidence();
   }
 
   /**
@@ -75,12 +74,15 @@ final class DenseGp {
     return new RegressionPrediction(mu, var);
   }
 
-  /** Exact GP predictive of y* (R&amp;W eq. 2.25–2.26 plus σ²). */
+  /** Exact GP predictive of y* (R&amp;W eq. 2.25–2.26 plus σ²), by the one exact-GP oracle ({@link ExactGpr}). */
   static RegressionPrediction exactPredictive(SquaredExponential k, double noise, RegressionData train,
       RegressionData test) {
-    Matrix c = k.matrix(rows(train));
-    c.addDiagonal(noise);
-    return predictive(c, k.cross(rows(test), rows(train)), train.y(), k.signalVariance(), noise);
+    ExactGpr e = ExactGpr.of(k, rows(train), train.y(), noise, 0, rows(test));
+    double[] var = e.predVar().clone();
+    for (int j = 0; j < var.length; j++) {
+      var[j] += noise;
+    }
+    return new RegressionPrediction(e.predMean(), var);
   }
 
   static double maxAbsDiff(double[] a, double[] b) {

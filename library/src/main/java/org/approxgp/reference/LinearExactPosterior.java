@@ -1,4 +1,4 @@
-package org.approxgp.inference;
+package org.approxgp.reference;
 
 import java.util.Arrays;
 import java.util.function.DoubleUnaryOperator;

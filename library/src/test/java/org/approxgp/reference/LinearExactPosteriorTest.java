@@ -1,4 +1,4 @@
-package org.approxgp.inference;
+package org.approxgp.reference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
