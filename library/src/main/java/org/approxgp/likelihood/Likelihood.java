@@ -8,7 +8,7 @@ import java.util.List;
  *
  * <p>The only required mathematics is {@link #logDensity} (with {@link #name} and {@link #validate}). Every
  * other quantity has a default computed from it by adaptive quadrature (the GPflow pattern); analytic
- * likelihoods override the defaults with closed forms, and {@code LikelihoodContractTest} checks every
+ * likelihoods override the defaults with closed forms, and {@code LikelihoodContract} (the test base every likelihood's contract test extends) checks every
  * override against its default. A likelihood whose log density is not smooth somewhere (a step jumps at
  * 0) names those points in {@link #breakpoints} so that the quadrature splits there.
  *

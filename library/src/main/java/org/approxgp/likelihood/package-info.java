@@ -16,7 +16,7 @@
  * </ul>
  * Only the log density is required: the interface's default methods supply every other quantity by
  * adaptive quadrature, split at the likelihood's breakpoints; analytic implementations override them and
- * {@code LikelihoodContractTest} checks each override against its default. Likelihood hyperparameters
+ * {@code LikelihoodContract} (the test base every likelihood's contract test extends) checks each override against its default. Likelihood hyperparameters
  * (Gaussian noise variance) are exposed on a log scale and learned by {@code GpModel.fit}.
  *
  * <p>Likelihoods: {@link org.approxgp.likelihood.Probit}, {@link org.approxgp.likelihood.Gaussian},

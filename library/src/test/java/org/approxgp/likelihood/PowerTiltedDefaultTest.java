@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * </pre>
  * and the variance v ∂mean/∂m (= v + v² ∂² log Z/∂m²) by central differences of that closed-form mean
  * (step 1e-4 √v: truncation ~1e-8 relative, hence the 1e-6 budget). The u = 1 case (default vs analytic
- * tilted) and analytic-vs-default for NoisyStep at several u are in {@link LikelihoodContractTest}. Budgets:
+ * tilted) and analytic-vs-default for NoisyStep at several u are in {@link LikelihoodContract}. Budgets:
  * the quadrature's 1e-13 relative tolerance and the bivariate normal's ~1e-15, with the contract test's 1e-9.
  */
 class PowerTiltedDefaultTest {
