@@ -104,8 +104,8 @@ final class TiltedCommand implements Callable<Integer> {
       W2Projection.Sigma s = W2Projection.sigma(lik, y, cavityMean, cavityVariance, W2Projection.DEFAULT_REL_TOL);
       out.put("variance_qp", s.value() * s.value());
       // the shipped tables (the probit table, then the wide one) where one covers the cavity
-      W2Projection tables = likelihood.equals("probit") ? W2Projection.probitTabulated() : null;
-      if (tables != null && tables.covers(lik, y, cavityMean, cavityVariance)) {
+      W2Projection tables = W2Projection.forLikelihood(lik);
+      if (!tables.tables().isEmpty() && tables.covers(lik, y, cavityMean, cavityVariance)) {
         TiltedMoments t = tables.project(lik, y, cavityMean, cavityVariance);
         out.put("variance_qp_table", t.variance());
       }

@@ -1,6 +1,5 @@
 package org.approxgp.inference;
 
-import org.approxgp.likelihood.Probit;
 import org.approxgp.projection.KlProjection;
 import org.approxgp.projection.Projection;
 import org.approxgp.projection.W2Projection;
@@ -34,11 +33,11 @@ public final class Qp {
   }
 
   /**
-   * The W2 projection for this problem: table-backed for the probit likelihood (the shipped table,
-   * exact off its grid), exact otherwise.
+   * The W2 projection for this problem ({@link W2Projection#forLikelihood}): table-backed where tables are shipped
+   * for its likelihood (the probit's, exact off their grids), exact otherwise.
    */
   public static W2Projection defaultProjection(Problem problem) {
-    return problem.likelihood() instanceof Probit ? W2Projection.probitTabulated() : W2Projection.exact();
+    return W2Projection.forLikelihood(problem.likelihood());
   }
 
   /** QP from the prior with default options. */

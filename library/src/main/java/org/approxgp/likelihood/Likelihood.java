@@ -62,6 +62,23 @@ public interface Likelihood {
   }
 
   /**
+   * The tilted upper tail 1 − F(x). Default: 1 − {@link #tiltedCdf}, accurate in absolute terms only; a likelihood
+   * with a closed form overrides it to keep relative accuracy where it is small.
+   */
+  default double tiltedSurvival(double y, double m, double v, double x) {
+    return 1 - tiltedCdf(y, m, v, x);
+  }
+
+  /**
+   * Whether {@link #tiltedCdf} and {@link #tiltedSurvival} are closed forms accurate in relative terms in both
+   * tails (the probit's, by Owen's T). The W2 projection then accumulates the tilted CDF from the density at wide
+   * cavities, which is cheaper than a tilted CDF per node ({@code W2Projection}). Default: false.
+   */
+  default boolean exactTiltedTails() {
+    return false;
+  }
+
+  /**
    * E_{N(f|m,v)}[log p(y | f)] and its derivatives in m and v. Default: quadrature, derivatives by the
    * score-function identities (see {@code LikelihoodQuadrature.variationalExpectation}).
    */

@@ -159,6 +159,18 @@ public final class Probit implements Likelihood {
     return upperTiltedCdfPositive(-m, v, -x);
   }
 
+  /** 1 − F_y(x; m, v) directly, by the mirror F₋(−x; −m, v) = 1 − F₊(x; m, v) (relative accuracy in the tail). */
+  @Override
+  public double tiltedSurvival(double y, double m, double v, double x) {
+    return tiltedCdf(-y, -m, v, -x);
+  }
+
+  /** Both tails are closed forms (Owen's T, with a quadrature fallback where it is ill-conditioned). */
+  @Override
+  public boolean exactTiltedTails() {
+    return true;
+  }
+
   /**
    * Largest tolerated ratio (largest term in Owen's formula) / (result) before switching to quadrature:
    * Owen's T is accurate to about 1e-16 absolute, so the result keeps about 1e-13 relative accuracy.

@@ -3,6 +3,7 @@ package org.approxgp.projection;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.util.List;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -64,6 +65,14 @@ public final class QpTables {
       t.write(os);
     }
     return t;
+  }
+
+  /**
+   * The shipped tables for the likelihood called {@code likelihoodName}, in order of precedence: for the probit
+   * {@link #probit()} then {@link #probitWide()}; none for any other likelihood (its W2 projection is exact).
+   */
+  public static List<QpTable> shipped(String likelihoodName) {
+    return likelihoodName.equals(Probit.get().name()) ? List.of(probit(), probitWide()) : List.of();
   }
 
   /** The shipped probit table, loaded on first use (thread-safe, initialisation-on-demand holder). */

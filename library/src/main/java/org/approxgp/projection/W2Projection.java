@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.DoubleUnaryOperator;
 import org.approxgp.likelihood.Likelihood;
-import org.approxgp.likelihood.Probit;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.special.GaussLegendre;
 import org.approxgp.special.Normal;
@@ -31,7 +30,7 @@ import org.approxgp.special.Quadrature;
  * and scaled by the EP moments (μ̂, σ̂), refined level by level until consecutive levels agree to the
  * requested tolerance (the difference is the returned error estimate). For the probit at σ &gt; 10 the tilted CDF
  * at the nodes is accumulated by Gauss–Legendre sums of the tilted density instead of evaluated in closed form
- * ({@link #probitCumulative}: ~8× cheaper there, and more accurate at σ ≳ 100, where Owen's formula is
+ * ({@link #cumulative}, for a likelihood with exact tilted tails: ~8× cheaper there, and more accurate at σ ≳ 100, where Owen's formula is
  * ill-conditioned).
  * Where the finest level does not reach the tolerance (wide cavities, σ ≳ 50: the likelihood's unit-width step at
  * f = 0 is a feature of relative width 1/σ on the EP scale), adaptive Gauss–Kronrod split at the likelihood's unit
@@ -87,6 +86,15 @@ public final class W2Projection implements Projection {
    */
   public static W2Projection probitTabulated() {
     return tabulated(QpTables.probit(), QpTables.probitWide());
+  }
+
+  /**
+   * The W2 projection for {@code likelihood}: tabulated where the project ships tables for it
+   * ({@link QpTables#shipped}; the probit's), exact otherwise.
+   */
+  public static W2Projection forLikelihood(Likelihood likelihood) {
+    List<QpTable> shipped = QpTables.shipped(likelihood.name());
+    return shipped.isEmpty() ? exact() : tabulated(shipped.toArray(QpTable[]::new));
   }
 
   /** The first table in use, or null for the exact projection. */
@@ -157,9 +165,8 @@ public final class W2Projection implements Projection {
       throw new NumericalException("tilted moments not usable: mean " + c + ", variance " + kl.variance());
     }
     DoubleUnaryOperator g = f -> tailDensity(lik.tiltedCdf(y, m, v, f));
-    if (lik instanceof Probit && v > CUMULATIVE_MIN_VARIANCE) {
-      // y = −1 is y = +1 mirrored (f → −f, m → −m), which leaves σ* unchanged
-      Sigma r = probitCumulative(y * m, v, y * c, s, kl.logZ(), relTol);
+    if (lik.exactTiltedTails() && v > CUMULATIVE_MIN_VARIANCE && jumps(lik, y).length == 0) {
+      Sigma r = cumulative(lik, y, m, v, c, s, kl.logZ(), relTol);
       if (r.converged()) {
         return r;
       }
@@ -256,45 +263,47 @@ public final class W2Projection implements Projection {
     return new Sigma(prev, err, evals, false);
   }
 
-  /** Cavity variances above which {@link #probitCumulative} serves the probit first (σ > 10). */
+  /**
+   * Cavity variances above which {@link #cumulative} serves first a likelihood with exact tilted tails (the probit;
+   * σ &gt; 10).
+   */
   static final double CUMULATIVE_MIN_VARIANCE = 100;
-  /** Finest level of {@link #probitCumulative}: h = 2⁻¹¹ (a level costs ~16 densities per node, no tilted CDF). */
+  /** Finest level of {@link #cumulative}: h = 2⁻¹¹ (a level costs ~16 densities per node, no tilted CDF). */
   private static final int CUMULATIVE_MAX_LEVEL = 11;
-  /** Gauss–Legendre rule of {@link #probitCumulative}'s segments. */
+  /** Gauss–Legendre rule of {@link #cumulative}'s segments. */
   private static final double[][] GAUSS_LEGENDRE_8 = GaussLegendre.rule(8);
 
   /**
-   * σ* of eq. 23 for the probit, y = +1, cavity N(m, v), by the same sinh-mapped trapezoid rule as
+   * σ* of eq. 23 for observation y and cavity N(m, v), by the same sinh-mapped trapezoid rule as
    * {@link #sinhTrapezoid} but with the tilted CDF at the nodes accumulated instead of evaluated: between
-   * consecutive nodes fₖ &lt; fₖ₊₁ the mass ∫ q̃ = ∫ N(f | m, v) Φ(f) df / Φ(m/√(1 + v)) (R&amp;W eq. 3.82) is an
-   * 8-point Gauss–Legendre sum of the density, added up from the outermost node inwards (the lower tail left of
-   * the tilted mean c, the upper tail right of it, both sums of positive terms, so each tail keeps its relative
-   * accuracy), started from the closed-form tails F(f_min) and 1 − F(f_max) ({@link Probit#tiltedCdf}, Owen's T).
-   * One density value costs an exp and a log Φ, against Owen's T or its quadrature fallback for each
-   * {@link Probit#tiltedCdf}, which at wide cavities (σ ≫ 1, ρ → −1) is the expensive branch. The τ range is the
-   * trapezoid's ({@value #TAIL_CUT} rule at h = ½, evaluating g); each level h = 2⁻ˡ recomputes all its segments
-   * (their width s cosh τ h shrinks with h, so the segment sums converge with the trapezoid), and the error
-   * estimate is |I_l − I_{l−1}| as in {@link #sinhTrapezoid}. Not converged by the finest level (it happens at σ ≳
-   * 100 near z ≈ 5, where the probit's unit step sits in the far lower tail of the tilted distribution), the caller
+   * consecutive nodes fₖ &lt; fₖ₊₁ the mass ∫ q̃ = ∫ N(f | m, v) p(y | f) df / Z is an 8-point Gauss–Legendre sum of
+   * the density, added up from the outermost node inwards (the lower tail left of the tilted mean c, the upper
+   * tail right of it, both sums of positive terms, so each tail keeps its relative accuracy), started from the
+   * likelihood's exact tails F(f_min) and 1 − F(f_max) ({@link Likelihood#tiltedCdf},
+   * {@link Likelihood#tiltedSurvival}; {@link Likelihood#exactTiltedTails} says they are exact, as the probit's by
+   * Owen's T are). One density value costs an exp and a log p, against a tilted CDF at each node, which for the
+   * probit at wide cavities (σ ≫ 1, ρ → −1) is the expensive branch. The τ range is the trapezoid's
+   * ({@value #TAIL_CUT} rule at h = ½, evaluating g); each level h = 2⁻ˡ recomputes all its segments (their width
+   * s cosh τ h shrinks with h, so the segment sums converge with the trapezoid), and the error estimate is
+   * |I_l − I_{l−1}| as in {@link #sinhTrapezoid}. Not converged by the finest level (it happens for the probit at
+   * σ ≳ 100 near z ≈ 5, where its unit step sits in the far lower tail of the tilted distribution), the caller
    * uses the generic path.
    *
-   * @param m y m (the mirrored cavity mean)
-   * @param c the tilted mean for y = +1 at m
+   * @param c the tilted mean
    * @param s the EP standard deviation
-   * @param logZ log Φ(m/√(1 + v))
+   * @param logZ log Z, the tilted normaliser
    */
-  static Sigma probitCumulative(double m, double v, double c, double s, double logZ, double relTol) {
-    Probit probit = Probit.get();
-    DoubleUnaryOperator g = f -> tailDensity(probit.tiltedCdf(1, m, v, f));
+  static Sigma cumulative(Likelihood lik, double y, double m, double v, double c, double s, double logZ,
+      double relTol) {
+    DoubleUnaryOperator g = f -> tailDensity(lik.tiltedCdf(y, m, v, f));
     double h = 0.5;
     Walk left = walk(g, c, s, h, -1, 0);
     Walk right = walk(g, c, s, h, 1, left.sum());
     int evals = left.evaluations() + right.evaluations();
     double tauLeft = -left.k() * h;
     double tauRight = right.k() * h;
-    double lowerStart = probit.tiltedCdf(1, m, v, c + s * Math.sinh(tauLeft));
-    // the upper tail 1 − F₊(x; m) computed directly: F₋(−x; −m) = 1 − F₊(x; m) ({@link Probit#tiltedCdf})
-    double upperStart = probit.tiltedCdf(-1, -m, v, -(c + s * Math.sinh(tauRight)));
+    double lowerStart = lik.tiltedCdf(y, m, v, c + s * Math.sinh(tauLeft));
+    double upperStart = lik.tiltedSurvival(y, m, v, c + s * Math.sinh(tauRight));
     evals += 2;
     double prev = Double.NaN;
     double err = Double.POSITIVE_INFINITY;
@@ -308,12 +317,12 @@ public final class W2Projection implements Projection {
       double[] tail = new double[n];
       tail[0] = lowerStart;
       for (int i = 1; i < n && f[i] <= c; i++) {
-        tail[i] = tail[i - 1] + segmentMass(f[i - 1], f[i], m, v, logZ);
+        tail[i] = tail[i - 1] + segmentMass(lik, y, f[i - 1], f[i], m, v, logZ);
         evals += 8;
       }
       tail[n - 1] = f[n - 1] > c ? upperStart : tail[n - 1];
       for (int i = n - 2; i >= 0 && f[i] > c; i--) {
-        tail[i] = tail[i + 1] + segmentMass(f[i], f[i + 1], m, v, logZ);
+        tail[i] = tail[i + 1] + segmentMass(lik, y, f[i], f[i + 1], m, v, logZ);
         evals += 8;
       }
       double sum = 0;
@@ -337,8 +346,9 @@ public final class W2Projection implements Projection {
     return new Sigma(prev, err, evals, false);
   }
 
-  /** ∫_a^b N(f | m, v) Φ(f) df / Z by 8-point Gauss–Legendre, log Z = {@code logZ}. */
-  private static double segmentMass(double a, double b, double m, double v, double logZ) {
+  /** ∫_a^b N(f | m, v) p(y | f) df / Z by 8-point Gauss–Legendre, log Z = {@code logZ}. */
+  private static double segmentMass(Likelihood lik, double y, double a, double b, double m, double v,
+      double logZ) {
     double mid = 0.5 * (a + b);
     double half = 0.5 * (b - a);
     double sd = Math.sqrt(v);
@@ -347,7 +357,7 @@ public final class W2Projection implements Projection {
     double sum = 0;
     for (int i = 0; i < x.length; i++) {
       double f = mid + half * x[i];
-      sum += w[i] * Math.exp(Normal.logPdf((f - m) / sd) + Normal.logCdf(f) - logZ);
+      sum += w[i] * Math.exp(Normal.logPdf((f - m) / sd) + lik.logDensityValue(y, f) - logZ);
     }
     return sum * half / sd;
   }

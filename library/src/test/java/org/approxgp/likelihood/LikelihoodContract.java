@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The contract every {@link Likelihood} must meet (GPflow's pattern): every analytic override equals the
  * interface's quadrature default ({@link LikelihoodQuadrature}) — tilted moments, power-tilted moments for
- * several u (u = 1 against {@code tilted}), tilted CDF, variational expectation and both its derivatives,
+ * several u (u = 1 against {@code tilted}), tilted CDF and upper tail, variational expectation and both its derivatives,
  * the predictive's log density, mean and variance — and log-density derivatives equal finite differences.
  *
  * <p>A reusable base: a likelihood's contract test extends it and names its cases, e.g.
@@ -103,6 +103,9 @@ public abstract class LikelihoodContract {
       double q = LikelihoodQuadrature.tiltedCdf(c.lik(), y, m, v, x);
       assertEquals(q, a, 1e-9, "F(" + x + ")");
       assertTrue(a >= 0 && a <= 1);
+      double upper = c.lik().tiltedSurvival(y, m, v, x);
+      assertEquals(1 - q, upper, 1e-9, "1 - F(" + x + ")");
+      assertEquals(1.0, a + upper, 1e-12, "F + (1 - F) at " + x);
     }
   }
 

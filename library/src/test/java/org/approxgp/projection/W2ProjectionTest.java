@@ -154,7 +154,7 @@ class W2ProjectionTest {
       double sEp = Math.sqrt(kl.variance());
       W2Projection.Sigma trap = W2Projection.sinhTrapezoid(f -> W2Projection.tailDensity(P.tiltedCdf(y, m, v, f)),
           kl.mean(), sEp, 1e-13);
-      W2Projection.Sigma cum = W2Projection.probitCumulative(y * m, v, y * kl.mean(), sEp, kl.logZ(), 1e-13);
+      W2Projection.Sigma cum = W2Projection.cumulative(Probit.get(), y, m, v, kl.mean(), sEp, kl.logZ(), 1e-13);
       String at = "y=" + y + " m=" + m + " sigma=" + sigma;
       assertTrue(trap.converged() && cum.converged(), at);
       assertEquals(trap.value(), cum.value(), 1e-12 * trap.value(), at);
