@@ -77,10 +77,23 @@ class SvbssgpTest {
    */
   @Test
   void stochasticGradientIsUnbiased() {
+    assertUnbiased(1, 40_000);
+  }
+
+  /**
+   * The same with b = 3 samples of z per gradient (Appendix G: the average of b single-sample estimates, each
+   * unbiased): the mean of 15 000 gradients equals the exact bound's gradient, and the control is still rejected.
+   */
+  @Test
+  void stochasticGradientWithSeveralZSamplesIsUnbiased() {
+    assertUnbiased(3, 15_000);
+  }
+
+  private static void assertUnbiased(int zSamples, int draws) {
     RegressionData data = synthetic(200, 2, 0.1, 11);
     int[] labels = sortedBlocks(data, 5);
     Svbssgp.Options o = Svbssgp.Options.builder().m(3).partitionsPerIteration(2).minibatch(10)
-        .gradientSamples(1).lengthscales(0.6, 0.8).noiseVariance(0.05).signalVariance(0.7).seed(3).build();
+        .gradientSamples(zSamples).lengthscales(0.6, 0.8).noiseVariance(0.05).signalVariance(0.7).seed(3).build();
     Svbssgp.Training t = Svbssgp.start(data, labels, o);
     double[] eta = t.parameters();
     int dim = 3 * 2 + 6;
@@ -117,7 +130,6 @@ class SvbssgpTest {
     t.setParameters(eta);
     double exactElbo = SvbssgpExactBound.elbo(t.current(), data);
 
-    int draws = 40_000;
     double[] sum = new double[k];
     double[] sumSq = new double[k];
     double elboSum = 0;
@@ -343,6 +355,37 @@ class SvbssgpTest {
       assertEquals(mean, pred.mean()[i], 1e-9 * (1 + Math.abs(mean)));
       assertEquals(var, pred.variance()[i], 1e-9 * var);
     }
+  }
+
+  /**
+   * An intermediate γ (Proposition 1): for one sample α = (θ, s) the test conditional has mean
+   * γ φᵀs + (1 − γ) φᵀΓ_k⁻¹Φ_k y_k and variance (1 − γ²) σ_n² φᵀΓ_k⁻¹φ, so with r = 1 the predictive at γ is the
+   * γ-weighted mix of the γ = 1 mean (checked above against the degenerate conditional) and the γ = 0 mean
+   * (checked above against the local GP), and its latent variance is (1 − γ²) times the γ = 0 one — at γ = 0.3,
+   * 0.7 and −0.5 (|γ| ≤ 1).
+   */
+  @Test
+  void intermediateGammaMixesTheLocalGpAndTheDegenerateConditional() {
+    RegressionData train = synthetic(240, 2, 0.1, 51);
+    RegressionData test = synthetic(15, 2, 0.1, 52);
+    int[] labels = blocksOnX1(train, 4);
+    int[] testLabels = blocksOnX1(test, 4);
+    Svbssgp model = Svbssgp.fit(train, labels, Svbssgp.Options.builder().m(4).iterations(10).seed(6).build(),
+        IterationListener.NONE);
+    RegressionPrediction local = model.predict(test, testLabels, 0.0, 1, 321);
+    RegressionPrediction degenerate = model.predict(test, testLabels, 1.0, 1, 321);
+    double noise = model.noiseVariance();
+    for (double gamma : new double[] {0.3, 0.7, -0.5}) {
+      RegressionPrediction mixed = model.predict(test, testLabels, gamma, 1, 321);
+      for (int i = 0; i < test.n(); i++) {
+        double mean = gamma * degenerate.mean()[i] + (1 - gamma) * local.mean()[i];
+        double latent = (1 - gamma * gamma) * (local.variance()[i] - noise);
+        assertEquals(mean, mixed.mean()[i], 1e-12 * (1 + Math.abs(mean)), "mean at gamma " + gamma);
+        assertEquals(latent + noise, mixed.variance()[i], 1e-12 * (latent + noise), "variance at gamma " + gamma);
+      }
+    }
+    // the mix is not the γ = 0 predictive: γ matters
+    assertTrue(Math.abs(model.predict(test, testLabels, 0.7, 1, 321).mean()[0] - local.mean()[0]) > 1e-6);
   }
 
   /** Test (4): the same seed gives bit-identical fits and predictions; another seed does not. */
