@@ -20,6 +20,17 @@ KERNEL_INFO_TIMEOUT="${APPROXGP_KERNEL_INFO_TIMEOUT:-30}"
 say() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# mvn -B -ntp -q in $ROOT with its output kept to a log shown (without Maven's bare ANSI resets, which -B and -q
+# still print) only when it fails.
+quiet_mvn() {
+  local log rc=0
+  log=$(mktemp)
+  (cd "$ROOT" && mvn -B -ntp -q "$@") >"$log" 2>&1 || rc=$?
+  if [[ $rc -ne 0 ]]; then sed 's/\x1b\[[0-9;]*m//g' "$log" >&2; fi
+  rm -f "$log"
+  return $rc
+}
+
 # 1. Build library/target/approxgp-*.jar and library/target/lib/*.jar unless up to date.
 build_library() {
   command -v mvn >/dev/null || die "Maven (mvn) is not on PATH; install it or use environment.yml"
@@ -32,7 +43,7 @@ build_library() {
     return
   fi
   say "library: building with Maven (mvn -B -ntp -q -pl library package -DskipTests) ..."
-  (cd "$ROOT" && mvn -B -ntp -q -pl library package -DskipTests) || die "library build failed"
+  quiet_mvn -pl library package -DskipTests || die "library build failed"
   library_jar >/dev/null || die "build produced no library/target/approxgp-*.jar"
 }
 
@@ -84,7 +95,7 @@ install_kernel() {
   kernel_jar="$TARGET/kernel/$a-$v.jar"
   if [[ ! -f "$kernel_jar" ]]; then
     say "kernel: fetching $KERNEL_GAV with Maven ..."
-    (cd "$ROOT" && mvn -B -ntp -q -N dependency:copy -Dartifact="$KERNEL_GAV" -DoutputDirectory="$TARGET/kernel" -Dmdep.overWriteIfNewer=true) \
+    quiet_mvn -N dependency:copy -Dartifact="$KERNEL_GAV" -DoutputDirectory="$TARGET/kernel" -Dmdep.overWriteIfNewer=true \
       || die "could not fetch $KERNEL_GAV from Maven Central"
   fi
   hooks_jar="$TARGET/kernel/approxgp-display-rapaio.jar"
@@ -99,6 +110,7 @@ install_kernel() {
     cp -r "$HOOKS_SRC/rapaio/META-INF" "$classes/"
     (cd "$classes" && jar cf "$hooks_jar" .) || die "jar of display hooks failed"
   fi
+  check_jjava_hooks "$jar"
   # The kernel JVM's own class path holds the library, its deps and the hooks, so the kernel's
   # ServiceLoader sees the hooks; RJK_CLASSPATH (';'-separated) puts the same jars on the JShell
   # compiler's class path so cells can import org.approxgp.* without any magic.
@@ -143,6 +155,26 @@ PY
   "$JUPYTER" kernelspec install --sys-prefix --replace --name "$KERNEL_NAME" "$KERNEL_DIR" >/dev/null 2>&1 \
     || die "jupyter kernelspec install --sys-prefix $KERNEL_DIR failed"
   say "kernel: $KERNEL_NAME ($KERNEL_GAV) installed into $(dirname "$(dirname "$JUPYTER")")/share/jupyter/kernels"
+}
+
+# The JJava display hooks compile against JJava's published API (org.dflib.jjava:jjava-jupyter, on Maven Central;
+# its kernel jar is not), so a change to the library that breaks them fails here, not on a user's machine.
+# Compiled into a scratch directory once per change of the hooks or the library.
+JJAVA_API_GAV="org.dflib.jjava:jjava-jupyter:1.0-a6"
+check_jjava_hooks() {
+  local jar="$1" api="$TARGET/kernel/jjava-jupyter-1.0-a6.jar" stamp="$TARGET/kernel/hooks-jjava-api.ok"
+  if [[ -f "$stamp" && -z "$(find "$HOOKS_SRC/jjava" "$jar" -newer "$stamp" -print -quit)" ]]; then
+    return 0
+  fi
+  if [[ ! -f "$api" ]]; then
+    quiet_mvn -N dependency:copy -Dartifact="$JJAVA_API_GAV" -DoutputDirectory="$TARGET/kernel" \
+      || die "could not fetch $JJAVA_API_GAV from Maven Central"
+  fi
+  local classes="$TARGET/kernel/hooks-jjava-api"
+  rm -rf "$classes" && mkdir -p "$classes"
+  javac --release 17 -nowarn -d "$classes" -cp "$api:$jar:$TARGET/lib/*" $(find "$HOOKS_SRC/jjava" -name '*.java') \
+    >"$classes.log" 2>&1 || { cat "$classes.log" >&2; die "the JJava display hooks do not compile against $JJAVA_API_GAV"; }
+  touch "$stamp"
 }
 
 # 3b. The JJava kernel instead (bin/lab --kernel jjava, bin/reproduce --kernel jjava). $1 is a directory

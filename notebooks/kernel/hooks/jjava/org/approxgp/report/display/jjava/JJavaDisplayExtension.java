@@ -2,6 +2,7 @@ package org.approxgp.report.display.jjava;
 
 import java.util.Map;
 import org.approxgp.inference.Posterior;
+import org.approxgp.kernel.Kernel;
 import org.approxgp.model.FittedGp;
 import org.approxgp.report.display.MimeBundles;
 import org.dflib.jjava.jupyter.Extension;
@@ -12,32 +13,35 @@ import org.knowm.xchart.internal.chartpart.Chart;
 import tech.tablesaw.api.Table;
 
 /**
- * JJava extension SPI (registered in {@code META-INF/services/org.dflib.jjava.jupyter.Extension}):
- * renders Tablesaw tables, fitted models and posteriors as text/html and XChart charts as image/png,
- * through {@link MimeBundles}.
+ * JJava extension SPI (registered in {@code META-INF/services/org.dflib.jjava.jupyter.Extension}): renders every
+ * value {@link MimeBundles} supports, as the rapaio hook does — Tablesaw tables, fits, posteriors, kernels, the
+ * library's records and numeric arrays (text/html with a text/plain fallback), XChart charts (image/png). A record
+ * that is not the library's (a notebook's own) falls back to its text.
  *
  * <p>This jar, the library and its dependencies are all on {@code JJAVA_CLASSPATH}. JJava 1.0-a6
  * adds that class path to JShell's class loader and then loads extensions through a child of that
  * loader, so this class and the cells see one copy of {@code Table} etc.; the renderer, which looks
- * render functions up by {@code Class}, therefore matches the objects cells produce.
+ * render functions up by {@code Class} and its supertypes, therefore matches the objects cells produce.
  */
 public final class JJavaDisplayExtension implements Extension {
 
   @Override
   public void install(BaseKernel kernel) {
     Renderer r = kernel.getRenderer();
-    r.createRegistration(Table.class).preferring("text/html").supporting("text/plain")
-        .register((o, ctx) -> put(o, ctx.getOutputContainer()));
-    r.createRegistration(FittedGp.class).preferring("text/html").supporting("text/plain")
-        .register((o, ctx) -> put(o, ctx.getOutputContainer()));
-    r.createRegistration(Posterior.class).preferring("text/html").supporting("text/plain")
-        .register((o, ctx) -> put(o, ctx.getOutputContainer()));
-    r.createRegistration(Chart.class).preferring("image/png").supporting("text/plain")
+    for (Class<?> type : new Class<?>[] {Table.class, FittedGp.class, Posterior.class, Kernel.class, Record.class,
+        double[].class, int[].class, long[].class}) {
+      register(r, type, "text/html");
+    }
+    register(r, Chart.class, "image/png");
+  }
+
+  private static <T> void register(Renderer r, Class<T> type, String preferred) {
+    r.createRegistration(type).preferring(preferred).supporting("text/plain")
         .register((o, ctx) -> put(o, ctx.getOutputContainer()));
   }
 
   private static void put(Object o, DisplayData out) {
-    Map<String, String> bundle = MimeBundles.of(o).orElse(Map.of());
+    Map<String, String> bundle = MimeBundles.of(o).orElse(Map.of(MimeBundles.TEXT, String.valueOf(o)));
     bundle.forEach(out::putData);
   }
 }
