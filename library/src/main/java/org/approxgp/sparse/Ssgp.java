@@ -313,11 +313,6 @@ public final class Ssgp {
     return features;
   }
 
-  /** The frequencies in length-scale units, ω (row-major m × d), the optimised coordinates. */
-  public double[] scaledFrequencies() {
-    return omega.clone();
-  }
-
   /** The fitted (or given) hyperparameters. */
   public Hyperparameters hyperparameters() {
     return hyp;

@@ -473,24 +473,6 @@ public final class Vssgp {
     return evaluate(train, null, m, p, null);
   }
 
-  /** Means of q(r) in the paper's units, rᵢⱼ = μᵢⱼ/(2πℓⱼ), as a feature basis. */
-  public SpectralFeatures frequencyMeans() {
-    return Ssgp.toFeatures(Arrays.copyOf(p, m * d), hyp.lengthscales(), d);
-  }
-
-  /** Variances of q(r) in the paper's units, sᵢⱼ/(2πℓⱼ)² (row-major m × d). */
-  public double[] frequencyVariances() {
-    double[] ell = hyp.lengthscales();
-    double[] v = new double[m * d];
-    for (int k = 0; k < m; k++) {
-      for (int j = 0; j < d; j++) {
-        double sc = 2 * Math.PI * ell[j];
-        v[k * d + j] = Math.exp(p[m * d + k * d + j]) / (sc * sc);
-      }
-    }
-    return v;
-  }
-
   /** Mean of q(a) (2m). */
   public double[] weightMean() {
     return Arrays.copyOfRange(p, offMuA(m, d), offMuA(m, d) + 2 * m);
