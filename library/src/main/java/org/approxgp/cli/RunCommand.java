@@ -12,6 +12,7 @@ import org.approxgp.experiment.ExperimentSpec;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.Results;
 import org.approxgp.experiment.Runner;
+import org.approxgp.experiment.Verification;
 import org.approxgp.experiment.TrialExecutor;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -64,6 +65,12 @@ final class RunCommand implements Callable<Integer> {
       description = "run (and summarise) only these data sets' trials; the rest stay in the store")
   java.util.List<String> datasets;
 
+  @Option(names = "--verify", paramLabel = "K",
+      description = "after the run, recompute K stored trials (drawn at random, seed 0) with today's code and compare"
+          + " them with their stored rows, to the bit on the same linear-algebra backend (timings aside); prints"
+          + " 'verified K/K' or the trials that differ, and exits 1 if any does")
+  Integer verify;
+
   @Option(names = "--out", paramLabel = "FILE", description = "write the summary table as CSV")
   Path out;
 
@@ -101,6 +108,9 @@ final class RunCommand implements Callable<Integer> {
     }
     if (master != null && eng.equals(Engines.LOCAL)) {
       throw CliException.badInput("--master needs --engine spark");
+    }
+    if (verify != null && verify < 1) {
+      throw CliException.badInput("--verify must be >= 1, got " + verify);
     }
     if (threads != null && threads < 1) {
       throw CliException.badInput("--threads must be >= 1, got " + threads);
@@ -150,6 +160,12 @@ final class RunCommand implements Callable<Integer> {
       StringWriter csv = new StringWriter();
       summary.write().csv(csv);
       AtomicFiles.write(out, csv.toString());
+    }
+    if (verify != null) {
+      Verification v = Runner.of(executor).withResultsRoot(root).verify(exp, verify, 0);
+      stdout.println(name + ": " + v.report());
+      stdout.flush();
+      return v.passed() ? 0 : 1;
     }
     return 0;
   }

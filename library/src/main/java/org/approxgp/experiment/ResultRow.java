@@ -8,8 +8,8 @@ import java.util.Objects;
 /**
  * An ordered, immutable row of named results: numbers, strings, booleans or vectors
  * ({@code double[]}). Names must not clash with the experiment's key columns (the {@link Runner}
- * reports a clash as a failed trial) nor be the reserved {@code trial}; the runner adds a
- * {@value #BACKEND} column unless the trial wrote one.
+ * reports a clash as a failed trial) nor be the reserved {@code trial}; the runner adds the
+ * {@value #BACKEND} and {@value #CODE_VERSION} columns unless the trial wrote them.
  */
 public final class ResultRow {
 
@@ -18,6 +18,9 @@ public final class ResultRow {
    * backend the trial ran on ({@code "ejml"} or {@code "native"}, see {@code org.approxgp.linalg.Linalg}).
    */
   public static final String BACKEND = "backend";
+
+  /** The column the {@link Runner} adds to every stored row: the code that computed it ({@link CodeVersion}). */
+  public static final String CODE_VERSION = "code_version";
 
   private final Map<String, Object> values;
 

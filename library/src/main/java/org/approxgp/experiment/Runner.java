@@ -1,5 +1,6 @@
 package org.approxgp.experiment;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -197,18 +198,71 @@ public final class Runner {
   }
 
   /**
-   * The row with a {@value ResultRow#BACKEND} column naming the dense linear-algebra backend
+   * Recomputes {@code k} of {@code exp}'s stored trials with today's code and compares each with its stored row
+   * ({@link Verification} says how). The trials are drawn at random, reproducibly from {@code seed}, among those
+   * of {@code exp} in its store, and run one after another in this thread; the store is read, never written.
+   *
+   * @throws IllegalArgumentException if k &lt; 1 or the store holds none of the experiment's trials
+   * @throws ResultsLockedException if another run holds the results file
+   */
+  public <C extends Record, K extends Record> Verification verify(Experiment<C, K> exp, int k, long seed) {
+    if (k < 1) {
+      throw new IllegalArgumentException("need k >= 1 trials to verify, got " + k);
+    }
+    List<K> stored = new ArrayList<>();
+    Map<String, ResultRow> rows;
+    Path file = resultsRoot.resolve(exp.name()).resolve(ConfigHash.storeHash(exp.config()) + StoreFiles.ROWS);
+    if (!Files.exists(file)) {
+      throw new IllegalArgumentException(exp.name() + ": no stored trial to verify (no results file " + file
+          + "; run it first)");
+    }
+    try (ResultStore store = ResultStore.open(resultsRoot, exp.name(), exp.config(), exp.keyColumns(), false)) {
+      rows = store.existing();
+    }
+    for (K key : exp.trials()) {
+      if (rows.containsKey(TrialKeys.id(key))) {
+        stored.add(key);
+      }
+    }
+    if (stored.isEmpty()) {
+      throw new IllegalArgumentException(exp.name() + ": no stored trial to verify (run it first)");
+    }
+    java.util.Collections.shuffle(stored, new java.util.Random(seed));
+    List<String> checked = new ArrayList<>();
+    List<String> differences = new ArrayList<>();
+    for (K key : stored.subList(0, Math.min(k, stored.size()))) {
+      String id = TrialKeys.id(key);
+      checked.add(id);
+      ResultRow old = rows.get(id);
+      Map<String, Object> now;
+      try {
+        // through the store's own encoding, so both sides have the types a stored row is read back with
+        now = JsonRows.read(JsonRows.write(withBackend(exp.trial().run(exp.config(), key)).values()));
+      } catch (Exception e) {
+        differences.add(id + " (stored by " + old.get(ResultRow.CODE_VERSION) + "): the trial now fails: " + e);
+        continue;
+      }
+      List<String> diff = Verification.compare(old.values(), now);
+      if (!diff.isEmpty()) {
+        differences.add(id + " (stored by " + old.get(ResultRow.CODE_VERSION) + "): " + String.join("; ", diff));
+      }
+    }
+    return new Verification(exp.name(), checked, differences);
+  }
+
+  /**
+   * The row with a {@value ResultRow#CODE_VERSION} column naming the code ({@link CodeVersion}) and a
+   * {@value ResultRow#BACKEND} column naming the dense linear-algebra backend
    * ({@link Linalg#defaultBackendName()}: the trials run on executor threads, which use the process
    * default), unless the trial wrote that column itself. The backend is deliberately not part of the
    * config hash: results computed with EJML and with OpenBLAS agree to rounding, so a run with the other
-   * backend resumes the same results file instead of discarding it.
+   * backend resumes the same results file instead of discarding it; nor is the code version, so that
+   * {@link #verify} can hold stored rows to today's code instead of silently recomputing them.
    */
   static ResultRow withBackend(ResultRow row) {
-    if (row.values().containsKey(ResultRow.BACKEND)) {
-      return row;
-    }
     LinkedHashMap<String, Object> m = new LinkedHashMap<>(row.values());
-    m.put(ResultRow.BACKEND, Linalg.defaultBackendName());
+    m.putIfAbsent(ResultRow.BACKEND, Linalg.defaultBackendName());
+    m.putIfAbsent(ResultRow.CODE_VERSION, CodeVersion.current());
     return ResultRow.ofRaw(m);
   }
 }

@@ -61,6 +61,21 @@ class RunCommandTest {
     assertEquals(lines, Files.readAllLines(csv)); // the same rows from the store give the same summary
   }
 
+  /** {@code --verify K}: after the run (here: nothing to run), K stored trials recomputed and compared. */
+  @Test
+  void verifyRecomputesStoredTrials() throws Exception {
+    String results = dir.resolve("results").toString();
+    assertEquals(0, run("run", "smoke-pipeline", "--mode", "smoke", "--results", results).exit());
+    Outcome v = run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--verify", "3");
+    assertEquals(0, v.exit(), v.err());
+    assertTrue(v.out().contains(": 16 trials, 16 reused, 0 computed"), v.out());
+    assertTrue(v.out().trim().endsWith("smoke-pipeline: verified 3/3"), v.out());
+    StringWriter err = new StringWriter();
+    assertEquals(2, Main.run(new PrintWriter(err, true), "run", "smoke-pipeline", "--mode", "smoke", "--results",
+        results, "--verify", "0"));
+    assertTrue(err.toString().contains("--verify must be >= 1, got 0"), err.toString());
+  }
+
   @Test
   void sparkEngineWithoutTheModuleIsAClearError() {
     Path csv = dir.resolve("s.csv");

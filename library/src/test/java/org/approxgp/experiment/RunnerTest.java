@@ -199,7 +199,8 @@ class RunnerTest {
     }
     List<String> stored = lines(first.file());
     assertEquals(20, stored.size());
-    assertTrue(stored.get(0).endsWith(",\"backend\":\"" + here + "\"}"), stored.get(0));
+    assertTrue(stored.get(0).endsWith(",\"backend\":\"" + here + "\",\"code_version\":\"" + CodeVersion.current()
+        + "\"}"), stored.get(0));
     // pretend the file was written by the other backend
     Files.write(first.file(), stored.stream().map(l -> l.replace("\"backend\":\"" + here + "\"",
         "\"backend\":\"" + other + "\"")).toList(), StandardCharsets.UTF_8);
@@ -214,16 +215,20 @@ class RunnerTest {
   /** A trial that writes its own backend column keeps it. */
   @Test
   void trialsOwnBackendColumnIsKept() {
-    ResultRow row = ResultRow.builder().put("x", 1.0).put(ResultRow.BACKEND, "mine").build();
+    ResultRow row = ResultRow.builder().put("x", 1.0).put(ResultRow.BACKEND, "mine").put(ResultRow.CODE_VERSION, "v1")
+        .build();
     assertEquals("mine", Runner.withBackend(row).get(ResultRow.BACKEND));
     assertEquals(row, Runner.withBackend(row));
+    ResultRow plain = ResultRow.builder().put("x", 1.0).build();
+    assertEquals(CodeVersion.current(), Runner.withBackend(plain).get(ResultRow.CODE_VERSION));
   }
 
   @Test
   void tableHasKeyColumnsThenResultColumnsInTrialOrder() {
     Results<TrialKey> r = runner(dir, 2).run(experiment(new Cfg(10, 1.0), this::compute));
     Table t = r.table();
-    assertEquals(List.of("method", "seed", "fold", "mean", "draws", "method name", "backend"), t.columnNames());
+    assertEquals(List.of("method", "seed", "fold", "mean", "draws", "method name", "backend",
+        "code_version"), t.columnNames());
     assertEquals("a", t.stringColumn("method").get(0));
     assertEquals("b", t.stringColumn("method").get(19));
     assertEquals(4L, t.longColumn("seed").get(9));
@@ -265,7 +270,8 @@ class RunnerTest {
   void ownKeyRecordGivesTheKeyColumnsAndTheStoredTrialId() throws IOException {
     Results<PairKey> r = runner(dir, 3).run(pairExperiment(new Cfg(1, 1.0)));
     Table t = r.table();
-    assertEquals(List.of("dataset", "method", "seed", "variant", "warm", "value", "backend"), t.columnNames());
+    assertEquals(List.of("dataset", "method", "seed", "variant", "warm", "value", "backend",
+        "code_version"), t.columnNames());
     assertEquals("crabs", t.stringColumn("dataset").get(6));
     assertEquals("ep", t.stringColumn("method").get(6));
     assertEquals(2, t.intColumn("seed").get(2));

@@ -1,0 +1,97 @@
+package org.approxgp.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link Runner#verify}: stored rows held to today's code, timings aside, and each row names its code version. */
+class VerifyTest {
+  record Cfg(double scale) {
+  }
+
+  @TempDir
+  Path dir;
+
+  private static final AtomicLong CLOCK = new AtomicLong();
+
+  /** Deterministic in (config, key) but for its timing column, which differs on every call. */
+  private static ResultRow compute(Cfg c, TrialKey k) {
+    double v = c.scale() * Math.sqrt(1 + k.seed() + 10 * k.fold()) + k.method().length();
+    return ResultRow.builder().put("value", v).put("values", new double[] {v, -v}).put("label", "m-" + k.method())
+        .put("train_seconds", (double) CLOCK.incrementAndGet()).build();
+  }
+
+  private Experiment<Cfg, TrialKey> experiment(double scale) {
+    return Experiment.of("verify", new Cfg(scale), Experiment.grid(List.of("a", "bb"), 4, 2), VerifyTest::compute);
+  }
+
+  private Runner runner() {
+    return Runner.defaults().withResultsRoot(dir).withThreads(2).withProgress(ProgressListener.none());
+  }
+
+  @Test
+  void storedRowsOfTheSameCodeVerifyAndNameTheirCodeVersion() throws IOException {
+    Results<TrialKey> r = runner().run(experiment(1.5));
+    Verification v = runner().verify(experiment(1.5), 5, 0);
+    assertTrue(v.passed(), v.report());
+    assertEquals("verified 5/5", v.report());
+    assertEquals(5, v.checked().size());
+    assertEquals(5, new java.util.HashSet<>(v.checked()).size(), "five different trials");
+    // the same seed draws the same trials, another seed others
+    assertEquals(v.checked(), runner().verify(experiment(1.5), 5, 0).checked());
+    assertFalse(v.checked().equals(runner().verify(experiment(1.5), 5, 1).checked()));
+    // more than are stored: all of them
+    assertEquals(16, runner().verify(experiment(1.5), 100, 0).checked().size());
+    String line = Files.readAllLines(r.file(), StandardCharsets.UTF_8).get(0);
+    assertTrue(line.contains("\"" + ResultRow.CODE_VERSION + "\":\"" + CodeVersion.current() + "\""), line);
+  }
+
+  @Test
+  void aStoredRowThatTodaysCodeDoesNotReproduceIsReported() throws IOException {
+    Results<TrialKey> r = runner().run(experiment(1.5));
+    // tamper with one stored number (as a change of the code would): every draw that includes it must say so
+    List<String> lines = Files.readAllLines(r.file(), StandardCharsets.UTF_8);
+    String first = lines.get(0);
+    int at = first.indexOf("\"value\":") + "\"value\":".length();
+    int end = first.indexOf(',', at);
+    String tampered = first.substring(0, at) + "1234.5" + first.substring(end);
+    lines.set(0, tampered);
+    Files.write(r.file(), lines, StandardCharsets.UTF_8);
+    Verification all = runner().verify(experiment(1.5), 16, 0);
+    assertFalse(all.passed());
+    assertEquals(1, all.differences().size(), all.report());
+    assertTrue(all.report().startsWith("verified 15/16"), all.report());
+    assertTrue(all.differences().get(0).contains("value: stored 1234.5, now "), all.report());
+  }
+
+  @Test
+  void verifyingNothingStoredIsAnError() {
+    assertThrows(IllegalArgumentException.class, () -> runner().verify(experiment(2.0), 3, 0));
+    assertThrows(IllegalArgumentException.class, () -> runner().verify(experiment(2.0), 0, 0));
+    assertFalse(Files.exists(dir.resolve("verify")), "verifying wrote nothing");
+  }
+
+  @Test
+  void timingsAndBackendAsideNumbersCompareToTheBitOnOneBackendAndToRoundingAcross() {
+    assertTrue(Verification.isTiming("seconds") && Verification.isTiming("train_seconds")
+        && Verification.isTiming("seconds_ep") && !Verification.isTiming("second_moment"));
+    var a = new java.util.LinkedHashMap<String, Object>(java.util.Map.of("x", 1.0, "backend", "ejml"));
+    var same = new java.util.LinkedHashMap<String, Object>(java.util.Map.of("x", Math.nextUp(1.0), "backend", "ejml"));
+    var other = new java.util.LinkedHashMap<String, Object>(java.util.Map.of("x", Math.nextUp(1.0), "backend",
+        "native"));
+    assertEquals(1, Verification.compare(a, same).size(), "one ulp on the same backend differs");
+    assertEquals(0, Verification.compare(a, other).size(), "one ulp across backends is rounding");
+    other.put("x", 1.0 + 1e-6);
+    assertEquals(1, Verification.compare(a, other).size(), "1e-6 relative across backends differs");
+  }
+}
