@@ -42,8 +42,8 @@ class LayeringTest {
       Map.entry("kernel", 2), Map.entry("likelihood", 2),
       Map.entry("projection", 3),
       Map.entry("inference", 4),
-      Map.entry("model", 5), Map.entry("sparse", 5), Map.entry("reference", 5),
-      Map.entry("experiment", 6),
+      Map.entry("sparse", 5), Map.entry("reference", 5),
+      Map.entry("model", 6), Map.entry("experiment", 6),
       Map.entry("papers", 7),
       Map.entry("report", 8),
       Map.entry("cli", 9));

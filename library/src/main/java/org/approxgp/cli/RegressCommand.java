@@ -14,9 +14,13 @@ import org.approxgp.data.Datasets;
 import org.approxgp.data.RegressionData;
 import org.approxgp.data.Standardizer;
 import org.approxgp.data.TargetKind;
+import org.approxgp.model.Registry;
+import org.approxgp.model.SettingException;
+import org.approxgp.model.Settings;
 import org.approxgp.papers.svbssgp.SvbssgpDriver;
 import org.approxgp.sparse.PartitionGradientsProvider;
 import org.approxgp.sparse.RegressionPrediction;
+import org.approxgp.sparse.SparseRegression;
 import org.approxgp.sparse.Svbssgp;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -50,17 +54,17 @@ final class RegressCommand implements Callable<Integer> {
   @Option(names = "--target", required = true, paramLabel = "COLUMN", description = "target column (real values)")
   String target;
 
-  @Option(names = "--features", defaultValue = "40", paramLabel = "2m",
+  @Option(names = "--features", paramLabel = "2m",
       description = "number of basis functions 2m, even (ssgp, vssgp, svbssgp; default 40, the paper's)")
-  int features;
+  Integer features;
 
   @Option(names = "--partitions", paramLabel = "P",
       description = "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/20))")
   Integer partitions;
 
-  @Option(names = "--inducing", defaultValue = "250", paramLabel = "M",
+  @Option(names = "--inducing", paramLabel = "M",
       description = "inducing points, k-means centroids (dtc, pic; default 250, the paper's)")
-  int inducing;
+  Integer inducing;
 
   @Option(names = "--iterations", paramLabel = "T",
       description = "iteration cap (default 1000 for ssgp and for vssgp, dtc and pic in full batch — an L-BFGS "
@@ -68,17 +72,17 @@ final class RegressCommand implements Callable<Integer> {
           + "their smoothed bound has converged)")
   Integer iterations;
 
-  @Option(names = "--gamma", defaultValue = "0", paramLabel = "G",
+  @Option(names = "--gamma", paramLabel = "G",
       description = "svbssgp test conditional γ in [0, 1] (default 0: local data of the test point's partition)")
-  double gamma;
+  Double gamma;
 
-  @Option(names = "--samples", defaultValue = "5", paramLabel = "R",
+  @Option(names = "--samples", paramLabel = "R",
       description = "svbssgp: samples of q(α) for the predictive (default 5, the paper's)")
-  int samples;
+  Integer samples;
 
   @Option(names = "--minibatch", paramLabel = "B",
       description = "rows per step: vssgp and dtc (default: all rows while n·k² <= 2e8 for k = --features or "
-          + "--inducing — full batch, also for pic — else 1000); svbssgp rows per sampled partition (default 0 = "
+          + "--inducing — full batch, also for pic — else 1000); svbssgp rows per sampled partition (default: "
           + "whole partitions, the paper's Theorem 1)")
   Integer minibatch;
 
@@ -86,8 +90,8 @@ final class RegressCommand implements Callable<Integer> {
       description = "with test targets: test RMSE every K iterations (default 1)")
   int traceEvery;
 
-  @Option(names = "--seed", defaultValue = "0", description = "random seed (default 0)")
-  long seed;
+  @Option(names = "--seed", description = "random seed (default 0)")
+  Long seed;
 
   @Option(names = "--engine", defaultValue = "local", paramLabel = "local|spark",
       description = "svbssgp: where each step's partition terms are summed: this JVM (default) or a Spark job "
@@ -104,7 +108,6 @@ final class RegressCommand implements Callable<Integer> {
   @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "fit summary")
   Path summary;
 
-  private static final List<String> MODELS = List.of("ssgp", "vssgp", "svbssgp", "dtc", "pic");
 
   /** One trace entry: iteration, objective, test RMSE (NaN when not computed), elapsed training seconds. */
   private record TracePoint(int iteration, double objective, double rmse, double seconds) {}
@@ -112,6 +115,13 @@ final class RegressCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    // every value validated once, by the registry; the defaults filled in here are its
+    SparseRegression.Options options = options();
+    features = options.features();
+    inducing = options.inducing();
+    gamma = options.gamma();
+    samples = options.samples();
+    seed = options.seed();
     checkOptions();
     AtomicFiles.checkTrainTestOutputs(train, test, out, summary);
     Datasets.TrainTest data;
@@ -381,31 +391,23 @@ final class RegressCommand implements Callable<Integer> {
     return fullBatch || "ssgp".equals(model) ? 1000 : 5000;
   }
 
+  /**
+   * The model's options from the flags through {@link Registry#regression} (flag {@code --x} is setting {@code x});
+   * a refusal names the flag.
+   */
+  private SparseRegression.Options options() {
+    Settings given = Settings.none().with("features", features).with("partitions", partitions)
+        .with("inducing", inducing).with("iterations", iterations).with("minibatch", minibatch).with("gamma", gamma)
+        .with("samples", samples).with("seed", seed);
+    try {
+      return Registry.regression(model, given);
+    } catch (SettingException e) {
+      throw e.setting().equals("model") ? CliException.badInput("--model: " + e.problem()) : Flags.badInput(e);
+    }
+  }
+
+  /** The command line's own flags (not model settings). */
   private void checkOptions() {
-    if (!MODELS.contains(model)) {
-      throw CliException.badInput("--model: unknown model '" + model + "'; known: " + MODELS);
-    }
-    if (features < 2 || features % 2 != 0) {
-      throw CliException.badInput("--features must be an even number >= 2 (2m basis functions), got " + features);
-    }
-    if (partitions != null && partitions < 1) {
-      throw CliException.badInput("--partitions must be >= 1, got " + partitions);
-    }
-    if (inducing < 1) {
-      throw CliException.badInput("--inducing must be >= 1, got " + inducing);
-    }
-    if (iterations != null && iterations < 1) {
-      throw CliException.badInput("--iterations must be >= 1, got " + iterations);
-    }
-    if (!(gamma >= 0 && gamma <= 1)) {
-      throw CliException.badInput("--gamma must be in [0, 1], got " + gamma);
-    }
-    if (samples < 1) {
-      throw CliException.badInput("--samples must be >= 1, got " + samples);
-    }
-    if (minibatch != null && (minibatch < 0 || (minibatch == 0 && !"svbssgp".equals(model)))) {
-      throw CliException.badInput("--minibatch must be >= 1 (0 = whole partitions, svbssgp only), got " + minibatch);
-    }
     if (traceEvery < 1) {
       throw CliException.badInput("--trace-every must be >= 1, got " + traceEvery);
     }

@@ -16,10 +16,11 @@ import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.likelihood.PoissonSquareLink;
 import org.approxgp.likelihood.Probit;
+import org.approxgp.sparse.SparseRegression;
 
 /**
- * The one place where names become objects: inference methods and likelihoods by the names the command line, the
- * notebooks, the experiments and Spark use, each with its {@link Settings}, each value validated here and only here.
+ * The one place where names become objects: inference methods, likelihoods and sparse regression models by the
+ * names the command line, the notebooks, the experiments and Spark use, each with its {@link Settings}, each value validated here and only here.
  * A refusal is a {@link SettingException} naming the setting, so that the command line can name its flag
  * ({@code --power}) and a notebook the setting ({@code power}).
  *
@@ -52,6 +53,14 @@ public final class Registry {
       "noisy-step", List.of("epsilon"),
       "gaussian", List.of("noise-variance"));
 
+  /** Each sparse regression model's name and its settings ({@link SparseRegression#MODELS}). */
+  private static final Map<String, List<String>> REGRESSION = ordered(
+      "svbssgp", List.of("features", "partitions", "minibatch", "gamma", "samples", "iterations", "seed"),
+      "dtc", List.of("inducing", "minibatch", "iterations", "seed"),
+      "pic", List.of("inducing", "partitions", "iterations", "seed"),
+      "ssgp", List.of("features", "iterations", "seed"),
+      "vssgp", List.of("features", "minibatch", "iterations", "seed"));
+
   /** Inference method names: ep, qp, laplace, vb, power-ep, rep. */
   public static List<String> inferenceNames() {
     return List.copyOf(INFERENCE.keySet());
@@ -62,18 +71,86 @@ public final class Registry {
     return List.copyOf(LIKELIHOOD.keySet());
   }
 
+  /** Sparse regression model names: svbssgp, dtc, pic, ssgp, vssgp. */
+  public static List<String> regressionNames() {
+    return List.copyOf(REGRESSION.keySet());
+  }
+
   /**
-   * The settings inference method or likelihood {@code name} takes.
+   * The settings inference method, likelihood or regression model {@code name} takes.
    *
    * @throws SettingException for an unknown name
    */
   public static List<String> settingsOf(String name) {
-    List<String> s = INFERENCE.containsKey(name) ? INFERENCE.get(name) : LIKELIHOOD.get(name);
+    List<String> s = INFERENCE.containsKey(name) ? INFERENCE.get(name)
+        : LIKELIHOOD.containsKey(name) ? LIKELIHOOD.get(name) : REGRESSION.get(name);
     if (s == null) {
       throw new SettingException("name", "unknown '" + name + "' (inference: " + String.join(", ", INFERENCE.keySet())
-          + "; likelihood: " + String.join(", ", LIKELIHOOD.keySet()) + ")");
+          + "; likelihood: " + String.join(", ", LIKELIHOOD.keySet()) + "; regression: "
+          + String.join(", ", REGRESSION.keySet()) + ")");
     }
     return s;
+  }
+
+  /** {@link #regression(String, Settings)} at its defaults. */
+  public static SparseRegression.Options regression(String name) {
+    return regression(name, Settings.none());
+  }
+
+  /**
+   * The sparse regression model called {@code name} with {@code settings} (unset ones at their defaults; those
+   * that depend on the data — partitions, iterations, minibatch — are chosen where the data are known):
+   * <ul>
+   *   <li>{@code features} 2m, even, &ge; 2 (ssgp, vssgp, svbssgp; default
+   *       {@value SparseRegression#DEFAULT_FEATURES});
+   *   <li>{@code inducing} M &ge; 1 (dtc, pic; default {@value SparseRegression#DEFAULT_INDUCING});
+   *   <li>{@code partitions} p &ge; 1 (svbssgp, pic);
+   *   <li>{@code minibatch} rows &ge; 1 per step (vssgp, dtc) or per sampled partition (svbssgp; unset: whole
+   *       partitions);
+   *   <li>{@code gamma} γ ∈ [0, 1] and {@code samples} r &ge; 1 (svbssgp; defaults 0 and 5, the paper's);
+   *   <li>{@code iterations} cap &ge; 1 and {@code seed} (every model).
+   * </ul>
+   *
+   * @throws SettingException naming the setting, for an unknown name, a setting the model does not take or a
+   *     value out of range
+   */
+  public static SparseRegression.Options regression(String name, Settings settings) {
+    List<String> takes = REGRESSION.get(name);
+    if (takes == null) {
+      throw new SettingException("model", "unknown '" + name + "' (known: " + String.join(", ", REGRESSION.keySet())
+          + ")");
+    }
+    check(name, settings, takes, REGRESSION);
+    SparseRegression.Options d = SparseRegression.Options.defaults(name);
+    int features = integer(settings, "features", d.features(), 2);
+    if (features % 2 != 0) {
+      throw new SettingException("features", "must be an even number >= 2 (2m basis functions), got " + features);
+    }
+    double gamma = settings.has("gamma") ? settings.number("gamma") : d.gamma();
+    if (!(gamma >= 0 && gamma <= 1)) {
+      throw new SettingException("gamma", "must be in [0, 1], got " + gamma);
+    }
+    Long seed = settings.whole("seed");
+    return new SparseRegression.Options(name, features, optional(settings, "partitions"),
+        integer(settings, "inducing", d.inducing(), 1), optional(settings, "iterations"),
+        optional(settings, "minibatch"), gamma, integer(settings, "samples", d.samples(), 1),
+        seed == null ? d.seed() : seed);
+  }
+
+  /** A whole number &ge; {@code min}, or {@code fallback} when unset. */
+  private static int integer(Settings s, String key, int fallback, int min) {
+    Double v = s.number(key);
+    if (v == null) {
+      return fallback;
+    }
+    if (v != Math.rint(v) || v < min || v > Integer.MAX_VALUE) {
+      throw new SettingException(key, "must be a whole number >= " + min + ", got " + s.word(key));
+    }
+    return v.intValue();
+  }
+
+  private static java.util.OptionalInt optional(Settings s, String key) {
+    return s.has(key) ? java.util.OptionalInt.of(integer(s, key, 0, 1)) : java.util.OptionalInt.empty();
   }
 
   /** {@link #inference(String, Settings)} at its defaults. */

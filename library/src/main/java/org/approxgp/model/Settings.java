@@ -107,6 +107,33 @@ public final class Settings {
     }
   }
 
+  /**
+   * The whole number set for {@code name} (a long exactly, beyond 2^53 too), or null.
+   *
+   * @throws SettingException if it is not a whole number
+   */
+  Long whole(String name) {
+    Object v = values.get(name);
+    if (v == null) {
+      return null;
+    }
+    if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+      return ((Number) v).longValue();
+    }
+    try {
+      if (v instanceof String w) {
+        return Long.valueOf(w.strip());
+      }
+      double d = ((Number) v).doubleValue();
+      if (d == Math.rint(d) && Math.abs(d) < 9.2e18) {
+        return (long) d;
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw new SettingException(name, "must be a whole number, got '" + v + "'");
+  }
+
   /** The word set for {@code name} (a number as written), or null. */
   String word(String name) {
     Object v = values.get(name);

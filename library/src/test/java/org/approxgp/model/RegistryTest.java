@@ -88,6 +88,30 @@ class RegistryTest {
   }
 
   @Test
+  void regressionModelsByName() {
+    assertEquals(List.of("svbssgp", "dtc", "pic", "ssgp", "vssgp"), Registry.regressionNames());
+    org.approxgp.sparse.SparseRegression.Options d = Registry.regression("svbssgp");
+    assertEquals(40, d.features());
+    assertTrue(d.partitions().isEmpty() && d.minibatch().isEmpty() && d.iterations().isEmpty());
+    org.approxgp.sparse.SparseRegression.Options o = Registry.regression("pic", Settings.of("inducing", 30,
+        "partitions", "8", "seed", 9_007_199_254_740_993L));
+    assertEquals(30, o.inducing());
+    assertEquals(8, o.partitions().getAsInt());
+    assertEquals(9_007_199_254_740_993L, o.seed(), "a long seed beyond 2^53 is kept exactly");
+    assertRefused("model", "unknown 'gpr' (known: svbssgp, dtc, pic, ssgp, vssgp)", () -> Registry.regression("gpr"));
+    assertRefused("features", "must be an even number >= 2 (2m basis functions), got 3",
+        () -> Registry.regression("ssgp", Settings.of("features", 3)));
+    assertRefused("inducing", "applies to dtc, pic only, not to ssgp",
+        () -> Registry.regression("ssgp", Settings.of("inducing", 10)));
+    assertRefused("minibatch", "must be a whole number >= 1, got 0",
+        () -> Registry.regression("svbssgp", Settings.of("minibatch", 0)));
+    assertRefused("gamma", "must be in [0, 1], got 1.5", () -> Registry.regression("svbssgp",
+        Settings.of("gamma", 1.5)));
+    assertRefused("partitions", "must be a whole number >= 1, got 2.5", () -> Registry.regression("pic",
+        Settings.of("partitions", 2.5)));
+  }
+
+  @Test
   void likelihoodsByName() {
     assertSame(Probit.get(), Registry.likelihood("probit"));
     assertEquals(0.1, ((NoisyStep) Registry.likelihood("noisy-step", Settings.of("epsilon", 0.1))).epsilon(), 0);

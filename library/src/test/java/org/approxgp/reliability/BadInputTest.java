@@ -257,14 +257,18 @@ class BadInputTest {
     c.add(cli("regress --model foo", "regress", replace(regress, "--model", "foo"), "--model", "'foo'"));
     c.add(cli("regress --features 3 (odd)", "regress", replace(regress, "--features", "3"), "--features", "even"));
     c.add(cli("regress --iterations 0", "regress", replace(regress, "--iterations", "0"), "--iterations"));
-    c.add(cli("regress --gamma 2", "regress", concat(regress, "--gamma", "2"), "--gamma", "[0, 1]"));
-    c.add(cli("regress --samples 0", "regress", concat(regress, "--samples", "0"), "--samples"));
+    c.add(cli("regress --gamma 2", "regress", concat(replace(regress, "--model", "svbssgp"), "--gamma", "2"),
+        "--gamma", "[0, 1]"));
+    c.add(cli("regress --gamma for ssgp", "regress", concat(regress, "--gamma", "0.5"), "--gamma",
+        "applies to svbssgp only"));
+    c.add(cli("regress --samples 0", "regress", concat(replace(regress, "--model", "svbssgp"), "--samples", "0"),
+        "--samples"));
     c.add(cli("regress --partitions beyond n", "regress", concat(replace(regress, "--model", "svbssgp"),
         "--partitions", "100000"), "--partitions", "training rows"));
-    c.add(cli("regress --inducing beyond n", "regress", concat(replace(regress, "--model", "dtc"), "--inducing",
-        "100000"), "--inducing", "training rows"));
-    c.add(cli("regress --minibatch 0 for dtc", "regress", concat(replace(regress, "--model", "dtc"),
-        "--minibatch", "0"), "--minibatch"));
+    c.add(cli("regress --inducing beyond n", "regress", concat(without(replace(regress, "--model", "dtc"),
+        "--features"), "--inducing", "100000"), "--inducing", "training rows"));
+    c.add(cli("regress --minibatch 0 for dtc", "regress", concat(without(replace(regress, "--model", "dtc"),
+        "--features"), "--minibatch", "0"), "--minibatch"));
     c.add(cli("regress missing --target", "regress", without(regress, "--target"), "--target"));
     c.add(cli("regress --target not a column", "regress", replace(regress, "--target", "nope"), "nope"));
     c.add(new Case("regress target not a number", "regress", "a,b,label\n1,2,0.5\n3,4,x\n5,6,1\n", null, regress,

@@ -191,7 +191,7 @@ class SparkPartitionGradientsTest {
       StringWriter err = new StringWriter();
       int code = Main.run(new PrintWriter(err), "regress", "--model", "svbssgp", "--train", train.toString(),
           "--test", test.toString(), "--target", "y", "--iterations", "6", "--features", "10", "--partitions", "8",
-          "--minibatch", "0", "--seed", "4", "--engine", engines[e], "--out", out.toString());
+          "--seed", "4", "--engine", engines[e], "--out", out.toString());
       assertEquals(0, code, engines[e] + ": " + err);
       files[e] = Files.readString(out);
     }
