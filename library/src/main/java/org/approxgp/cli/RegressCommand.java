@@ -17,11 +17,9 @@ import org.approxgp.data.TargetKind;
 import org.approxgp.model.Registry;
 import org.approxgp.model.SettingException;
 import org.approxgp.model.Settings;
-import org.approxgp.papers.svbssgp.SvbssgpDriver;
 import org.approxgp.sparse.PartitionGradientsProvider;
 import org.approxgp.sparse.RegressionPrediction;
 import org.approxgp.sparse.SparseRegression;
-import org.approxgp.sparse.Svbssgp;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -29,7 +27,7 @@ import picocli.CommandLine.Option;
  * {@code approxgp regress}: sparse GP regression (the sVBSSGP paper's models and baselines) on TRAIN, predictions
  * for TEST. Inputs are standardised with TRAIN's mean and sd, the target with TRAIN's mean and sd; predictions
  * are returned in the target's units. RMSE and MNLP follow the paper's §5 definitions. The models are set up by
- * {@link SvbssgpDriver#fit} (the same configuration as the svbssgp-figures notebook).
+ * {@link SparseRegression#start}, the family's one entry (the same configuration as the svbssgp-figures notebook).
  */
 @Command(name = "regress", mixinStandardHelpOptions = true,
     description = "Sparse GP regression on TRAIN (Gaussian noise), predictions for TEST. Every column except "
@@ -166,15 +164,12 @@ final class RegressCommand implements Callable<Integer> {
     RegressionData testData = RegressionData.of(sx.apply(te.features()), null);
     double[] yTest = data.testHasTarget() ? te.target() : null;
     int n = trainData.n();
-    if (iterations == null) {
-      iterations = defaultIterations(model, n, "dtc".equals(model) || "pic".equals(model) ? inducing : features,
-          minibatch);
-    }
-    int p = partitions != null ? partitions : Math.max(1, Math.min(200, n / 20));
+    iterations = options.iterationsFor(n);
+    int p = options.partitionsFor(n);
     if (p > n) {
       throw CliException.badInput("--partitions " + p + " exceeds the " + n + " training rows");
     }
-    if (("dtc".equals(model) || "pic".equals(model)) && inducing > n) {
+    if (options.inducingPoints() && inducing > n) {
       throw CliException.badInput("--inducing " + inducing + " exceeds the " + n + " training rows");
     }
     checkMemory(n, trainData.d(), testData.n(), p);
@@ -183,12 +178,6 @@ final class RegressCommand implements Callable<Integer> {
     final double sd = ySd;
     List<TracePoint> trace = new ArrayList<>();
     Progress progress = new Progress("regress " + model, iterations, System.console() != null);
-    long t0 = System.nanoTime();
-    double[] testSeconds = {0};
-    // The five models are set up by the sVBSSGP paper driver, as in the notebook (one configuration).
-    SvbssgpDriver.Settings settings = new SvbssgpDriver.Settings(model, features, p,
-        "dtc".equals(model) || "pic".equals(model) ? inducing : 1, iterations, gamma, samples, traceEvery, false, 0,
-        seed, minibatch != null ? minibatch : -1);
     sparkAuth.apply(!"local".equalsIgnoreCase(engine.strip()));
     PartitionGradientsProvider.Factory gradients;
     try {
@@ -196,32 +185,43 @@ final class RegressCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw CliException.badInput("--engine " + engine + ": " + e.getMessage());
     }
-    SvbssgpDriver.Fitted fitted;
-    try {
-      fitted = SvbssgpDriver.fit(trainData, testData, settings, (it, obj, prediction) -> {
+    long t0 = System.nanoTime();
+    double testSeconds = 0;
+    double setupSeconds;
+    int done;
+    int[] partitionSizes;
+    SparseRegression.Fit fitted;
+    // the family's one entry, as the notebooks and the paper's experiments (SparseRegression.start)
+    try (SparseRegression.Trainer t = SparseRegression.start(trainData, options,
+        SparseRegression.Partitioning.honest(), gradients)) {
+      setupSeconds = t.setupSeconds();
+      while (t.step()) {
+        int it = t.iteration();
         double rmse = Double.NaN;
         if (yTest != null && (it % traceEvery == 0 || it == iterations)) {
           long s = System.nanoTime();
-          RegressionPrediction pr = prediction.get();
+          RegressionPrediction pr = t.snapshot().predict(testData);
           double sq = 0;
           for (int j = 0; j < yTest.length; j++) {
             double e = yTest[j] - (mu + sd * pr.mean()[j]);
             sq += e * e;
           }
           rmse = Math.sqrt(sq / yTest.length);
-          testSeconds[0] += (System.nanoTime() - s) * 1e-9;
+          testSeconds += (System.nanoTime() - s) * 1e-9;
         }
-        trace.add(new TracePoint(it, obj, rmse, (System.nanoTime() - t0) * 1e-9 - testSeconds[0]));
+        trace.add(new TracePoint(it, t.objective(), rmse, (System.nanoTime() - t0) * 1e-9 - testSeconds));
         progress.at(Math.min(it, iterations));
-      }, gradients);
+      }
+      fitted = t.snapshot();
+      done = t.iteration(); // an L-BFGS fit (ssgp; vssgp in full batch) may stop before --iterations
+      partitionSizes = t.partitionSizes();
     } catch (IllegalArgumentException | ArithmeticException e) {
       progress.done();
       throw new CliException(model + " failed: " + e.getMessage(), 1);
     }
-    double seconds = (System.nanoTime() - t0) * 1e-9 - testSeconds[0];
+    double seconds = (System.nanoTime() - t0) * 1e-9 - testSeconds;
     progress.done();
-    RegressionPrediction pred = fitted.prediction();
-    int done = fitted.iterations(); // an L-BFGS fit (ssgp; vssgp in full batch) may stop before --iterations
+    RegressionPrediction pred = fitted.predict(testData);
 
     int m = testData.n();
     double[] mean = new double[m];
@@ -258,11 +258,12 @@ final class RegressCommand implements Callable<Integer> {
       sum.put("gamma", gamma);
       sum.put("samples", samples);
     }
-    SvbssgpDriver.Outcome outcome = fitted.outcome();
+    SparseRegression.Outcome outcome = fitted.outcome();
     sum.put("converged", outcome.converged());
     sum.put("stop_reason", outcome.stopReason().label());
     if ("svbssgp".equals(model)) {
       sum.put("diverging", fitted.svbssgp().diverging());
+      sum.put("partition_sizes", partitionSizes);
     }
     // learned hyperparameters in the data's units (the fit saw standardised inputs and target)
     sum.put("noise_variance", sd * sd * outcome.noiseVariance());
@@ -278,8 +279,10 @@ final class RegressCommand implements Callable<Integer> {
       sum.put("rmse", Finite.require("the test RMSE", inUnits.rmse(yTest), "the test targets' scale"));
       sum.put("mnlp", Finite.require("the test MNLP", inUnits.mnlp(yTest), "the test targets' scale"));
     }
+    // set-up (k-means, initialisation) apart from the iterations, whose per-iteration time it would distort
+    sum.put("setup_seconds", setupSeconds);
     sum.put("train_seconds", seconds);
-    sum.put("seconds_per_iteration", done == 0 ? null : seconds / done);
+    sum.put("seconds_per_iteration", done == 0 ? null : (seconds - setupSeconds) / done);
     sum.put("target_mean", mu);
     sum.put("target_sd", sd);
     List<Map<String, Object>> rows = new ArrayList<>();
@@ -298,8 +301,8 @@ final class RegressCommand implements Callable<Integer> {
     if (summary != null) {
       AtomicFiles.write(summary, Json.write(sum));
     }
-    err.printf(Locale.ROOT, "%s: %d training rows, %d iterations, %.2f s (%.4f s per iteration)%s%n", model, n,
-        done, seconds, done == 0 ? Double.NaN : seconds / done,
+    err.printf(Locale.ROOT, "%s: %d training rows, %d iterations, %.2f s (set-up %.2f s, %.4f s per iteration)%s%n",
+        model, n, done, seconds, setupSeconds, done == 0 ? Double.NaN : (seconds - setupSeconds) / done,
         yTest != null ? String.format(Locale.ROOT, ", test RMSE %.6g, MNLP %.6g", inUnits.rmse(yTest),
             inUnits.mnlp(yTest)) : "");
     return 0;
@@ -374,21 +377,6 @@ final class RegressCommand implements Callable<Integer> {
         drawn = false;
       }
     }
-  }
-
-  /**
-   * The default --iterations: 1000 for svbssgp (Svbssgp.Options' cap; its natural-gradient run stops when its
-   * smoothed bound has converged) and for the L-BFGS fits — ssgp, and vssgp, dtc and pic in full batch
-   * ({@link SvbssgpDriver#fullBatchByDefault}, or a --minibatch covering all n rows), which stop at a stationary
-   * point, so the cap only bounds the time; 5000 for the stochastic fits of vssgp, dtc and pic, which stop when
-   * their smoothed bound estimate has converged (org.approxgp.sparse.BoundMonitor).
-   */
-  static int defaultIterations(String model, int n, int k, Integer minibatch) {
-    if ("svbssgp".equals(model)) {
-      return Svbssgp.Options.builder().build().iterations();
-    }
-    boolean fullBatch = minibatch != null ? minibatch >= n : SvbssgpDriver.fullBatchByDefault(model, n, k);
-    return fullBatch || "ssgp".equals(model) ? 1000 : 5000;
   }
 
   /**

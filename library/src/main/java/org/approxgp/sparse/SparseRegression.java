@@ -2,12 +2,20 @@ package org.approxgp.sparse;
 
 import java.util.List;
 import java.util.OptionalInt;
+import org.approxgp.data.RegressionData;
+import org.approxgp.kernel.SquaredExponential;
 
 /**
  * The sparse GP regression family by name — SSGP, VSSGP, sVBSSGP, DTC++ (SVGP) and PIC++ (Hoang, Hoang &amp; Low
  * 2017, §5) — and the settings one run of a model takes. {@code model.Registry.regression} builds an
  * {@link Options} from names and validates each value there; the command line ({@code approxgp regress}), the
  * sVBSSGP paper's experiments and notebooks, and Spark (which rebuilds those experiments) all start from it.
+ *
+ * <p>Every model runs the same way ({@link #start}): set up on the standardised training data (k-means partitions
+ * and inducing inputs, initialisation; timed apart, {@link Trainer#setupSeconds}) into a {@link Trainer} that makes
+ * one iteration per {@link Trainer#step()} until its stopping rule or its cap, says why it stopped, and gives the
+ * model as it stands ({@link Trainer#snapshot()}: a {@link Fit} that predicts test rows and reports what it
+ * learned). SSGP's and VSSGP's fits, written as one call, are stepped through {@link SteppedFit}.
  */
 public final class SparseRegression {
   private SparseRegression() {}
@@ -20,6 +28,19 @@ public final class SparseRegression {
 
   /** Inducing inputs of DTC++ and PIC++ by default (the paper's 250 on AIMPEAK). */
   public static final int DEFAULT_INDUCING = 250;
+
+  /** Full-batch work budget n·k² (k = 2m features or M inducing points): see {@link #fullBatchByDefault}. */
+  public static final double FULL_BATCH_WORK = 2e8;
+
+  /**
+   * Whether the default fit of {@code model} on n rows with k features or inducing points is full batch (L-BFGS
+   * on the collapsed bound, to a stationary point): always for SSGP; for VSSGP, DTC++ and PIC++ while each L-BFGS
+   * evaluation's n·k² multiply-adds stay within {@value #FULL_BATCH_WORK} (at M = 250, 3,200 rows; at 2m = 40,
+   * 125,000 rows: seconds to a few minutes on two cores); never for sVBSSGP (stochastic by design).
+   */
+  public static boolean fullBatchByDefault(String model, int n, int k) {
+    return "ssgp".equals(model) || (!"svbssgp".equals(model) && (double) n * k * k <= FULL_BATCH_WORK);
+  }
 
   /**
    * One run's settings; an empty optional takes the default rule on the data (set where the data are known).
@@ -61,8 +82,148 @@ public final class SparseRegression {
       return model.equals("dtc") || model.equals("pic");
     }
 
+    /** k: M for the inducing-point models, 2m otherwise. */
+    public int size() {
+      return inducingPoints() ? inducing : features;
+    }
+
+    /** The partitions p on n rows: as set, else min(200, n/20) and at least 1. */
+    public int partitionsFor(int n) {
+      return partitions.orElse(Math.max(1, Math.min(200, n / 20)));
+    }
+
+    /** Whether the fit on n rows is full batch: a minibatch covering all rows, else {@link #fullBatchByDefault}. */
+    public boolean fullBatchFor(int n) {
+      return minibatch.isPresent() ? minibatch.getAsInt() >= n && !model.equals("svbssgp")
+          : fullBatchByDefault(model, n, size());
+    }
+
+    /**
+     * The iteration cap on n rows: as set, else 1000 for sVBSSGP (its natural-gradient run stops when its smoothed
+     * bound has converged) and for the L-BFGS fits (SSGP; VSSGP, DTC++, PIC++ in full batch), which stop at a
+     * stationary point, and 5000 for the stochastic fits of VSSGP, DTC++ and PIC++, which stop when their smoothed
+     * bound estimate has converged ({@link BoundMonitor}).
+     */
+    public int iterationsFor(int n) {
+      if (iterations.isPresent()) {
+        return iterations.getAsInt();
+      }
+      return model.equals("svbssgp") || fullBatchFor(n) ? 1000 : 5000;
+    }
+
     private static boolean nonPositive(OptionalInt v) {
       return v.isPresent() && v.getAsInt() < 1;
     }
+  }
+
+  /**
+   * How the partitions of sVBSSGP and PIC++ are found: k-means on the training inputs (fitted on a seeded sample
+   * of {@code kmeansSample} rows when &gt; 0, all rows assigned), or, {@code leaky}, the authors' variant on inputs
+   * and outputs of training and {@code test} rows together ({@link KMeans#fitLeaky}).
+   */
+  public record Partitioning(boolean leaky, RegressionData test, int kmeansSample) {
+    public Partitioning {
+      if (leaky && test == null) {
+        throw new IllegalArgumentException("leaky partitions need the test rows");
+      }
+      if (kmeansSample < 0) {
+        throw new IllegalArgumentException("kmeansSample must be >= 0, got " + kmeansSample);
+      }
+    }
+
+    /** k-means on all training inputs. */
+    public static Partitioning honest() {
+      return new Partitioning(false, null, 0);
+    }
+  }
+
+  /**
+   * What a fit reports beside its predictions: whether it converged, why it stopped, and the learned
+   * hyperparameters on the standardised scale it was fitted on.
+   *
+   * @param converged the fit met its stopping rule: L-BFGS's convergence tests, the smoothed bound's (stochastic
+   *     fits), or SSGP's held-out early stopping
+   * @param stopReason why it stopped
+   * @param noiseVariance σₙ²
+   * @param signalVariance σ² (the SE kernel's; SSGP's and VSSGP's prior scale of the weights times m)
+   * @param lengthscales ℓ, one per input
+   */
+  public record Outcome(boolean converged, BoundMonitor.StopReason stopReason, double noiseVariance,
+      double signalVariance, double[] lengthscales) {
+    public Outcome {
+      lengthscales = lengthscales.clone();
+    }
+
+    @Override
+    public double[] lengthscales() {
+      return lengthscales.clone();
+    }
+
+    static Outcome of(BoundMonitor.StopReason reason, Ssgp.Hyperparameters h) {
+      return new Outcome(reason.metStoppingRule(), reason, h.noiseVariance(), h.signalVariance(), h.lengthscales());
+    }
+
+    static Outcome of(BoundMonitor.StopReason reason, SquaredExponential k, double noise) {
+      return new Outcome(reason.metStoppingRule(), reason, noise, k.signalVariance(), k.lengthscales());
+    }
+  }
+
+  /** A model as it stands: predictions for test rows (standardised scale) and what it learned. */
+  public interface Fit {
+    /** Predictive mean and variance of y* for each test row (partitioned models assign each to a partition). */
+    RegressionPrediction predict(RegressionData test);
+
+    /** Converged, why it stopped, learned hyperparameters. */
+    Outcome outcome();
+
+    /** The fitted sVBSSGP model itself (its bound trace, divergence verdict), or null for the other models. */
+    default Svbssgp svbssgp() {
+      return null;
+    }
+  }
+
+  /** One model of the family being trained: {@link #step()} until it returns false. */
+  public interface Trainer extends AutoCloseable {
+    /**
+     * Makes one iteration, unless the fit has stopped (its stopping rule, or the iteration cap).
+     *
+     * @return whether an iteration was made
+     */
+    boolean step();
+
+    /** Iterations made so far. */
+    int iteration();
+
+    /**
+     * The objective after the last iteration: the log marginal likelihood (SSGP), the bound or its stochastic
+     * estimate (the others); NaN before the first or where the model does not compute it.
+     */
+    double objective();
+
+    /** The model as it stands (after the last iteration; once stopped, the fit's final model). */
+    Fit snapshot();
+
+    /** Seconds spent setting up (k-means, initialisation) before the first iteration. */
+    double setupSeconds();
+
+    /** Training rows per partition (empty for the models without partitions). */
+    int[] partitionSizes();
+
+    /** Releases a fit abandoned before it stopped (SSGP's and VSSGP's worker thread); idempotent. */
+    @Override
+    default void close() {}
+  }
+
+  /**
+   * Sets up {@code options.model()} on {@code train} (standardised inputs and target) as the sVBSSGP paper's
+   * experiments do — k-means partitions ({@code partitioning}) and inducing inputs, SE-ARD at unit length-scales
+   * and noise 0.25 for DTC++/PIC++ (learned) — and returns its trainer. {@code gradients}: where sVBSSGP's
+   * partition terms are summed (null: in this JVM; ignored by the other models).
+   *
+   * @throws IllegalArgumentException if p or M exceeds the training rows
+   */
+  public static Trainer start(RegressionData train, Options options, Partitioning partitioning,
+      PartitionGradientsProvider.Factory gradients) {
+    return FamilyTrainers.start(train, options, partitioning, gradients);
   }
 }

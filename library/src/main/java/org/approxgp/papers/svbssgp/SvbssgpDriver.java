@@ -1,23 +1,16 @@
 package org.approxgp.papers.svbssgp;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.function.BooleanSupplier;
-import java.util.function.DoubleSupplier;
+import java.util.OptionalInt;
 import java.util.function.Supplier;
 import org.approxgp.data.RegressionData;
 import org.approxgp.data.RegressionSplits;
-import org.approxgp.kernel.SquaredExponential;
-import org.approxgp.sparse.BoundMonitor;
-import org.approxgp.sparse.Dtc;
 import org.approxgp.sparse.KMeans;
-import org.approxgp.sparse.Pic;
-import org.approxgp.sparse.RegressionPrediction;
-import org.approxgp.sparse.Ssgp;
 import org.approxgp.sparse.PartitionGradientsProvider;
+import org.approxgp.sparse.RegressionPrediction;
+import org.approxgp.sparse.SparseRegression;
 import org.approxgp.sparse.Svbssgp;
-import org.approxgp.sparse.Vssgp;
 
 /**
  * Trains one of the sVBSSGP paper's five models (Hoang, Hoang &amp; Low 2017, §5: sVBSSGP, DTC++, PIC++,
@@ -75,14 +68,28 @@ public final class SvbssgpDriver {
         throw new IllegalArgumentException("minibatch must be >= 1, or -1 for the default (0 = whole partitions, "
             + "svbssgp only), got " + minibatch);
       }
-      if (!METHODS.contains(method)) {
-        throw new IllegalArgumentException("unknown method '" + method + "'; known: " + METHODS);
+      if (traceEvery < 1 || kmeansSample < 0) {
+        throw new IllegalArgumentException("need traceEvery >= 1 and kmeansSample >= 0, got " + traceEvery + ", "
+            + kmeansSample);
       }
-      if (features < 2 || features % 2 != 0 || partitions < 1 || inducing < 1 || iterations < 1 || samples < 1
-          || traceEvery < 1 || kmeansSample < 0) {
-        throw new IllegalArgumentException("bad settings " + Arrays.asList(features, partitions, inducing,
-            iterations, samples, traceEvery, kmeansSample));
-      }
+      options(method, features, partitions, inducing, iterations, gamma, samples, seed, minibatch); // validates
+    }
+
+    /** The model's settings in the family's terms ({@link SparseRegression.Options}). */
+    public SparseRegression.Options options() {
+      return options(method, features, partitions, inducing, iterations, gamma, samples, seed, minibatch);
+    }
+
+    private static SparseRegression.Options options(String method, int features, int partitions, int inducing,
+        int iterations, double gamma, int samples, long seed, int minibatch) {
+      return new SparseRegression.Options(method, features, OptionalInt.of(partitions), inducing,
+          OptionalInt.of(iterations), minibatch > 0 ? OptionalInt.of(minibatch) : OptionalInt.empty(), gamma, samples,
+          seed);
+    }
+
+    /** The partitioning: honest k-means, on a sample of {@code kmeansSample} rows if &gt; 0, or leaky. */
+    SparseRegression.Partitioning partitioning(RegressionData test) {
+      return new SparseRegression.Partitioning(leaky, leaky ? test : null, kmeansSample);
     }
   }
 
@@ -169,39 +176,6 @@ public final class SvbssgpDriver {
   }
 
   /**
-   * What every fit reports beside its prediction: whether it converged, why it stopped, and the learned
-   * hyperparameters on the standardised scale it was fitted on.
-   *
-   * @param converged the fit met its stopping rule: L-BFGS's convergence tests, the smoothed bound's (stochastic
-   *     fits), or SSGP's held-out early stopping
-   * @param stopReason why it stopped
-   * @param noiseVariance σₙ²
-   * @param signalVariance σ² (the SE kernel's; SSGP's and VSSGP's prior scale of the weights times m)
-   * @param lengthscales ℓ, one per input
-   */
-  public record Outcome(boolean converged, BoundMonitor.StopReason stopReason, double noiseVariance,
-      double signalVariance, double[] lengthscales) {
-    public Outcome {
-      lengthscales = lengthscales.clone();
-    }
-
-    @Override
-    public double[] lengthscales() {
-      return lengthscales.clone();
-    }
-
-    static Outcome of(BoundMonitor.StopReason reason, Ssgp.Hyperparameters h) {
-      return new Outcome(reason.metStoppingRule(), reason, h.noiseVariance(), h.signalVariance(),
-          h.lengthscales());
-    }
-
-    static Outcome of(BoundMonitor.StopReason reason, SquaredExponential k, double noise) {
-      double[] ell = k.lengthscales();
-      return new Outcome(reason.metStoppingRule(), reason, noise, k.signalVariance(), ell);
-    }
-  }
-
-  /**
    * A finished fit.
    *
    * @param prediction the final model's prediction for the test rows (standardised scale)
@@ -213,7 +187,7 @@ public final class SvbssgpDriver {
    * @param outcome the convergence verdict and learned hyperparameters, for every method
    */
   public record Fitted(RegressionPrediction prediction, int iterations, int[] partitionSizes, Svbssgp svbssgp,
-      Outcome outcome) {
+      SparseRegression.Outcome outcome, double setupSeconds) {
     public Fitted {
       partitionSizes = partitionSizes.clone();
     }
@@ -225,24 +199,9 @@ public final class SvbssgpDriver {
   }
 
   /**
-   * Rows up to which VSSGP, DTC++ and PIC++ fit in full batch by default (L-BFGS on the collapsed bound, converging
-   * to a stationary point) rather than by stochastic steps: each L-BFGS evaluation makes a pass over all n rows
-   * costing about n·k² multiply-adds for k = 2m features or M inducing points (PIC++'s small blocks add little), so
-   * the budget is on n·k²: {@value #FULL_BATCH_WORK} (at M = 250, 3,200 rows; at 2m = 40, 250,000 rows; at most a
-   * few hundred evaluations, seconds to a few minutes on two cores).
-   */
-  public static final double FULL_BATCH_WORK = 2e8;
-
-  /** Whether the default fit of {@code method} on n rows with k features or inducing points is full batch. */
-  public static boolean fullBatchByDefault(String method, int n, int k) {
-    return (double) n * k * k <= FULL_BATCH_WORK || "ssgp".equals(method);
-  }
-
-  /**
-   * Sets up and trains {@code s.method()} on {@code train} (standardised inputs and target) as the sVBSSGP paper's
-   * experiments do — k-means partitions and inducing inputs, SE-ARD at unit length-scales for DTC++/PIC++ — and
-   * predicts {@code test} (targets needed only for {@code s.leaky()} partitions). The one place where the five
-   * models are configured: {@link #run} and {@code approxgp regress} both call it.
+   * Sets up and trains {@code s.method()} on {@code train} (standardised inputs and target) through the family's
+   * one entry ({@link SparseRegression#start}: the same set-up as {@code approxgp regress}) and predicts
+   * {@code test} (targets needed only for {@code s.leaky()} partitions).
    */
   public static Fitted fit(RegressionData train, RegressionData test, Settings s, Observer observer) {
     return fit(train, test, s, observer, null);
@@ -254,111 +213,14 @@ public final class SvbssgpDriver {
    */
   public static Fitted fit(RegressionData train, RegressionData test, Settings s, Observer observer,
       PartitionGradientsProvider.Factory gradients) {
-    int n = train.n();
-    if (s.partitions() > n || s.inducing() > n) {
-      throw new IllegalArgumentException("p = " + s.partitions() + " or M = " + s.inducing() + " exceeds the "
-          + n + " training rows");
+    try (SparseRegression.Trainer t = SparseRegression.start(train, s.options(), s.partitioning(test), gradients)) {
+      while (t.step()) {
+        observer.onIteration(t.iteration(), t.objective(), () -> t.snapshot().predict(test));
+      }
+      SparseRegression.Fit f = t.snapshot();
+      return new Fitted(f.predict(test), t.iteration(), t.partitionSizes(), f.svbssgp(), f.outcome(),
+          t.setupSeconds());
     }
-    int k = "dtc".equals(s.method()) || "pic".equals(s.method()) ? s.inducing() : s.features();
-    boolean full = s.minibatch() > 0 ? s.minibatch() >= n : fullBatchByDefault(s.method(), n, k);
-    int b = full ? n : s.minibatch() > 0 ? s.minibatch() : Math.min(1000, n);
-    switch (s.method()) {
-      case "ssgp" -> {
-        double[] objective = {Double.NaN};
-        Ssgp fit = Ssgp.fit(train, Ssgp.Options.earlyStopped(s.features() / 2, s.iterations(), s.seed()),
-            (it, obj, sec) -> objective[0] = obj,
-            (it, model) -> observer.onIteration(it, objective[0], () -> model.get().predict(test)));
-        return new Fitted(fit.predict(test), fit.iterations(), new int[0], null,
-            Outcome.of(fit.stopReason(), fit.hyperparameters()));
-      }
-      case "vssgp" -> {
-        double[] objective = {Double.NaN};
-        Vssgp fit = Vssgp.fit(train, Vssgp.Options.of(s.features() / 2, s.iterations(), b, s.seed()),
-            (it, obj, sec) -> objective[0] = obj,
-            (it, model) -> observer.onIteration(it, objective[0], () -> model.get().predict(test)));
-        return new Fitted(fit.predict(test), fit.iterations(), new int[0], null,
-            Outcome.of(fit.stopReason(), fit.hyperparameters()));
-      }
-      case "svbssgp" -> {
-        Parts p = partitions(train, test, s, s.partitions(), s.seed());
-        Svbssgp.Options o = Svbssgp.Options.builder().m(s.features() / 2).iterations(s.iterations())
-            .gamma(s.gamma()).predictiveSamples(s.samples()).minibatch(Math.max(s.minibatch(), 0)).seed(s.seed())
-            .build();
-        Svbssgp.Training t = Svbssgp.start(train, p.train(), o,
-            gradients == null ? null : gradients.create(train, p.train()));
-        // steps until the bound has converged (Svbssgp.fit's rule) or the cap
-        while (t.iteration() < s.iterations() && !t.converged()) {
-          double objective = t.step();
-          observer.onIteration(t.iteration(), objective, () -> t.current().predict(test, p.test()));
-        }
-        Svbssgp model = t.current();
-        Outcome out = new Outcome(model.converged(), model.stopReason(), model.noiseVariance(),
-            model.signalVariance(), model.priorLengthscales());
-        return new Fitted(model.predict(test, p.test()), t.iteration(), p.sizes(), model, out);
-      }
-      case "dtc" -> {
-        RegressionData z = kmeans(train, s.inducing(), s.seed(), s.kmeansSample()).centroidInputs();
-        Dtc.Trainer t = new Dtc.Trainer(train, z, initialKernel(train.d()), 0.25,
-            Dtc.Options.defaults(b, s.iterations(), s.seed()));
-        loop(s, t::step, t::stopped, () -> t.snapshot().predict(test), observer);
-        Dtc.Fit f = t.snapshot();
-        return new Fitted(f.predict(test), t.iteration(), new int[0], null,
-            Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance()));
-      }
-      case "pic" -> {
-        Parts p = partitions(train, test, s, s.partitions(), s.seed());
-        RegressionData z = kmeans(train, s.inducing(), s.seed() + 1, s.kmeansSample()).centroidInputs();
-        // full batch: every partition in each iteration (L-BFGS on the collapsed bound, Pic's class comment)
-        int blocks = full ? s.partitions() : Math.min(10, s.partitions());
-        Pic.Trainer t = new Pic.Trainer(train, p.train(), z, initialKernel(train.d()), 0.25,
-            Pic.Options.defaults(blocks, s.iterations(), s.seed()));
-        loop(s, t::step, t::stopped, () -> t.snapshot().predict(test, p.test()), observer);
-        Pic.Fit f = t.snapshot();
-        return new Fitted(f.predict(test, p.test()), t.iteration(), p.sizes(), null,
-            Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance()));
-      }
-      default -> throw new IllegalStateException(s.method());
-    }
-  }
-
-  /** Steps until the cap or until the trainer has stopped (converged, or an L-BFGS run fully replayed). */
-  private static void loop(Settings s, DoubleSupplier step, BooleanSupplier stopped,
-      Supplier<RegressionPrediction> predict, Observer observer) {
-    for (int it = 1; it <= s.iterations() && !stopped.getAsBoolean(); it++) {
-      double objective = step.getAsDouble();
-      observer.onIteration(it, objective, predict);
-    }
-  }
-
-  /** Partition labels of the training and test rows and the training partition sizes. */
-  record Parts(int[] train, int[] test, int[] sizes) {
-  }
-
-  /**
-   * k-means partitions (§5: "partitioned into p disjoint subsets using k-means"): on the training inputs
-   * only, test rows assigned to the nearest centroid; or, when {@code s.leaky()}, the authors' variant on
-   * inputs and outputs of training and test rows together ({@link KMeans#fitLeaky}).
-   */
-  static Parts partitions(RegressionData train, RegressionData test, Settings s, int p, long seed) {
-    KMeans km = s.leaky() ? KMeans.fitLeaky(train, test, p, seed, 50) : kmeans(train, p, seed, s.kmeansSample());
-    int[] tr = km.assign(train);
-    int[] te = km.assign(test);
-    int[] sizes = new int[p];
-    for (int c : tr) {
-      sizes[c]++;
-    }
-    return new Parts(tr, te, sizes);
-  }
-
-  private static KMeans kmeans(RegressionData x, int k, long seed, int sample) {
-    return sample > 0 ? KMeans.fit(x, k, seed, 50, sample) : KMeans.fit(x, k, seed, 50);
-  }
-
-  /** SE-ARD at unit length-scales and signal variance on standardised inputs and target. */
-  private static SquaredExponential initialKernel(int d) {
-    double[] ell = new double[d];
-    Arrays.fill(ell, 1.0);
-    return SquaredExponential.ard(ell, 1.0);
   }
 
   /** Collects trace points; the time spent predicting is excluded from the training seconds. */

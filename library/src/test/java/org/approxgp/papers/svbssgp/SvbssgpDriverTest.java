@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import org.approxgp.data.RegressionSet;
 import org.approxgp.data.RegressionSplits;
+import org.approxgp.sparse.SparseRegression;
 import org.approxgp.sparse.RegressionPrediction;
 import org.approxgp.sparse.Ssgp;
 import org.junit.jupiter.api.BeforeAll;
@@ -92,11 +93,20 @@ class SvbssgpDriverTest {
 
   @Test
   void leakyPartitionsDifferFromTrainInputPartitions() {
-    SvbssgpDriver.Parts honest = SvbssgpDriver.partitions(data.train(), data.test(), settings("svbssgp", false), 8, 3);
-    SvbssgpDriver.Parts leaky = SvbssgpDriver.partitions(data.train(), data.test(), settings("svbssgp", true), 8, 3);
-    assertEquals(data.train().n(), Arrays.stream(honest.sizes()).sum());
-    assertEquals(data.train().n(), Arrays.stream(leaky.sizes()).sum());
-    assertFalse(Arrays.equals(honest.train(), leaky.train()));
+    int[] honest;
+    int[] leaky;
+    SvbssgpDriver.Settings h = settings("svbssgp", false);
+    SvbssgpDriver.Settings l = settings("svbssgp", true);
+    try (var t = SparseRegression.start(data.train(), h.options(), h.partitioning(data.test()), null)) {
+      honest = t.partitionSizes();
+    }
+    try (var t = SparseRegression.start(data.train(), l.options(), l.partitioning(data.test()), null)) {
+      leaky = t.partitionSizes();
+    }
+    assertEquals(8, honest.length);
+    assertEquals(data.train().n(), Arrays.stream(honest).sum());
+    assertEquals(data.train().n(), Arrays.stream(leaky).sum());
+    assertFalse(Arrays.equals(honest, leaky), Arrays.toString(honest) + " " + Arrays.toString(leaky));
   }
 
   @Test

@@ -1,0 +1,330 @@
+package org.approxgp.sparse;
+
+import java.util.Arrays;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+import org.approxgp.data.RegressionData;
+import org.approxgp.kernel.SquaredExponential;
+
+/**
+ * The five models behind {@link SparseRegression#start}: their set-up (the one place where the family is
+ * configured) and a {@link SparseRegression.Trainer} over each model's own trainer.
+ */
+final class FamilyTrainers {
+  private FamilyTrainers() {}
+
+  /** k-means iterations for partitions and inducing inputs. */
+  private static final int KMEANS_ITERATIONS = 50;
+
+  static SparseRegression.Trainer start(RegressionData train, SparseRegression.Options o,
+      SparseRegression.Partitioning partitioning, PartitionGradientsProvider.Factory gradients) {
+    long t0 = System.nanoTime();
+    int n = train.n();
+    int p = o.partitionsFor(n);
+    if (p > n || o.inducing() > n) {
+      throw new IllegalArgumentException("p = " + p + " or M = " + o.inducing() + " exceeds the " + n
+          + " training rows");
+    }
+    int cap = o.iterationsFor(n);
+    boolean full = o.fullBatchFor(n);
+    int b = full ? n : o.minibatch().orElse(Math.min(1000, n));
+    long seed = o.seed();
+    switch (o.model()) {
+      case "ssgp" -> {
+        Ssgp.Options so = Ssgp.Options.earlyStopped(o.features() / 2, cap, seed);
+        double[] objective = {Double.NaN};
+        return new Stepped<Ssgp>(t0, cap, objective, l -> Ssgp.fit(train, so, (it, obj, sec) -> objective[0] = obj, l),
+            m -> m::predict, m -> SparseRegression.Outcome.of(m.stopReason(), m.hyperparameters()), Ssgp::iterations);
+      }
+      case "vssgp" -> {
+        Vssgp.Options vo = Vssgp.Options.of(o.features() / 2, cap, b, seed);
+        double[] objective = {Double.NaN};
+        return new Stepped<Vssgp>(t0, cap, objective,
+            l -> Vssgp.fit(train, vo, (it, obj, sec) -> objective[0] = obj, l), m -> m::predict,
+            m -> SparseRegression.Outcome.of(m.stopReason(), m.hyperparameters()), Vssgp::iterations);
+      }
+      case "svbssgp" -> {
+        Partitions parts = partitions(train, p, seed, partitioning);
+        Svbssgp.Options so = Svbssgp.Options.builder().m(o.features() / 2).iterations(cap).gamma(o.gamma())
+            .predictiveSamples(o.samples()).minibatch(o.minibatch().orElse(0)).seed(seed).build();
+        Svbssgp.Training t = Svbssgp.start(train, parts.labels(), so,
+            gradients == null ? null : gradients.create(train, parts.labels()));
+        return new Steps(t0, cap, parts.sizes()) {
+          @Override
+          boolean stopped() {
+            return t.converged();
+          }
+
+          @Override
+          double advance() {
+            return t.step();
+          }
+
+          @Override
+          public SparseRegression.Fit snapshot() {
+            Svbssgp model = t.current();
+            SparseRegression.Outcome out = new SparseRegression.Outcome(model.converged(), model.stopReason(),
+                model.noiseVariance(), model.signalVariance(), model.priorLengthscales());
+            return new SparseRegression.Fit() {
+              @Override
+              public RegressionPrediction predict(RegressionData test) {
+                return model.predict(test, parts.assign(test));
+              }
+
+              @Override
+              public SparseRegression.Outcome outcome() {
+                return out;
+              }
+
+              @Override
+              public Svbssgp svbssgp() {
+                return model;
+              }
+            };
+          }
+
+          @Override
+          public int iteration() {
+            return t.iteration();
+          }
+        };
+      }
+      case "dtc" -> {
+        RegressionData z = kmeans(train, o.inducing(), seed, partitioning.kmeansSample()).centroidInputs();
+        Dtc.Trainer t = new Dtc.Trainer(train, z, initialKernel(train.d()), 0.25, Dtc.Options.defaults(b, cap, seed));
+        return new Steps(t0, cap, new int[0]) {
+          @Override
+          boolean stopped() {
+            return t.stopped();
+          }
+
+          @Override
+          double advance() {
+            return t.step();
+          }
+
+          @Override
+          public SparseRegression.Fit snapshot() {
+            Dtc.Fit f = t.snapshot();
+            SparseRegression.Outcome out = SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance());
+            return fit(f::predict, out);
+          }
+        };
+      }
+      case "pic" -> {
+        Partitions parts = partitions(train, p, seed, partitioning);
+        RegressionData z = kmeans(train, o.inducing(), seed + 1, partitioning.kmeansSample()).centroidInputs();
+        // full batch: every partition in each iteration (L-BFGS on the collapsed bound, Pic's class comment)
+        int blocks = full ? p : Math.min(10, p);
+        Pic.Trainer t = new Pic.Trainer(train, parts.labels(), z, initialKernel(train.d()), 0.25,
+            Pic.Options.defaults(blocks, cap, seed));
+        return new Steps(t0, cap, parts.sizes()) {
+          @Override
+          boolean stopped() {
+            return t.stopped();
+          }
+
+          @Override
+          double advance() {
+            return t.step();
+          }
+
+          @Override
+          public SparseRegression.Fit snapshot() {
+            Pic.Fit f = t.snapshot();
+            SparseRegression.Outcome out = SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance());
+            return fit(test -> f.predict(test, parts.assign(test)), out);
+          }
+        };
+      }
+      default -> throw new IllegalStateException(o.model());
+    }
+  }
+
+  private static SparseRegression.Fit fit(Function<RegressionData, RegressionPrediction> predict,
+      SparseRegression.Outcome outcome) {
+    return new SparseRegression.Fit() {
+      @Override
+      public RegressionPrediction predict(RegressionData test) {
+        return predict.apply(test);
+      }
+
+      @Override
+      public SparseRegression.Outcome outcome() {
+        return outcome;
+      }
+    };
+  }
+
+  /** A trainer over a stepping model: the cap and the set-up time; {@link #advance} makes one iteration. */
+  private abstract static class Steps implements SparseRegression.Trainer {
+    private final double setupSeconds;
+    private final int cap;
+    private final int[] sizes;
+    private int iteration;
+    private double objective = Double.NaN;
+
+    Steps(long t0, int cap, int[] sizes) {
+      this.setupSeconds = (System.nanoTime() - t0) * 1e-9;
+      this.cap = cap;
+      this.sizes = sizes.clone();
+    }
+
+    /** Whether the model's stopping rule has fired. */
+    abstract boolean stopped();
+
+    /** One iteration; the objective after it. */
+    abstract double advance();
+
+    @Override
+    public boolean step() {
+      if (iteration() >= cap || stopped()) {
+        return false;
+      }
+      objective = advance();
+      iteration++;
+      return true;
+    }
+
+    @Override
+    public int iteration() {
+      return iteration;
+    }
+
+    @Override
+    public double objective() {
+      return objective;
+    }
+
+    @Override
+    public double setupSeconds() {
+      return setupSeconds;
+    }
+
+    @Override
+    public int[] partitionSizes() {
+      return sizes.clone();
+    }
+  }
+
+  /**
+   * SSGP or VSSGP through {@link SteppedFit}: {@code run} performs the whole fit with the given listener (while it
+   * writes the objective after each iteration into {@code objective}) and returns the model. Once the fit has
+   * returned, the trainer reports the model's own iteration count and its final model (for SSGP, the best held-out
+   * iterate).
+   */
+  private static final class Stepped<M> implements SparseRegression.Trainer {
+    private final double setupSeconds;
+    private final int cap;
+    private final double[] objective;
+    private final SteppedFit<M> fit;
+    private final Function<M, Function<RegressionData, RegressionPrediction>> predictor;
+    private final Function<M, SparseRegression.Outcome> outcome;
+    private final ToIntFunction<M> iterations;
+    private int iteration;
+
+    Stepped(long t0, int cap, double[] objective, Function<SnapshotListener<M>, M> run,
+        Function<M, Function<RegressionData, RegressionPrediction>> predictor,
+        Function<M, SparseRegression.Outcome> outcome, ToIntFunction<M> iterations) {
+      this.setupSeconds = (System.nanoTime() - t0) * 1e-9;
+      this.cap = cap;
+      this.objective = objective;
+      this.predictor = predictor;
+      this.outcome = outcome;
+      this.iterations = iterations;
+      this.fit = new SteppedFit<>("sparse-fit", run);
+    }
+
+    @Override
+    public boolean step() {
+      if (fit.finished() || iteration >= cap && fit.started()) {
+        // past the cap the fit returns at its next resumption; finish it so that the final model is its own
+        while (!fit.finished()) {
+          fit.step();
+        }
+        return false;
+      }
+      if (fit.step()) {
+        iteration++;
+        return true;
+      }
+      return false;
+    }
+
+    @Override
+    public int iteration() {
+      return fit.finished() ? iterations.applyAsInt(fit.result()) : iteration;
+    }
+
+    @Override
+    public double objective() {
+      return objective[0];
+    }
+
+    @Override
+    public SparseRegression.Fit snapshot() {
+      M m = fit.snapshot();
+      SparseRegression.Outcome out = outcome.apply(m);
+      return new SparseRegression.Fit() {
+        @Override
+        public RegressionPrediction predict(RegressionData test) {
+          return predictor.apply(m).apply(test);
+        }
+
+        @Override
+        public SparseRegression.Outcome outcome() {
+          return out;
+        }
+      };
+    }
+
+    @Override
+    public double setupSeconds() {
+      return setupSeconds;
+    }
+
+    @Override
+    public int[] partitionSizes() {
+      return new int[0];
+    }
+
+    @Override
+    public void close() {
+      fit.close();
+    }
+  }
+
+  /** Partition labels of the training rows, their sizes, and the rule that assigns test rows. */
+  record Partitions(int[] labels, int[] sizes, KMeans kmeans) {
+    int[] assign(RegressionData test) {
+      return kmeans.assign(test);
+    }
+  }
+
+  /**
+   * k-means partitions (§5: "partitioned into p disjoint subsets using k-means"): on the training inputs only, test
+   * rows assigned to the nearest centroid; or, when leaky, the authors' variant on inputs and outputs of training
+   * and test rows together ({@link KMeans#fitLeaky}).
+   */
+  static Partitions partitions(RegressionData train, int p, long seed, SparseRegression.Partitioning how) {
+    KMeans km = how.leaky() ? KMeans.fitLeaky(train, how.test(), p, seed, KMEANS_ITERATIONS)
+        : kmeans(train, p, seed, how.kmeansSample());
+    int[] labels = km.assign(train);
+    int[] sizes = new int[p];
+    for (int c : labels) {
+      sizes[c]++;
+    }
+    return new Partitions(labels, sizes, km);
+  }
+
+  private static KMeans kmeans(RegressionData x, int k, long seed, int sample) {
+    return sample > 0 ? KMeans.fit(x, k, seed, KMEANS_ITERATIONS, sample) : KMeans.fit(x, k, seed, KMEANS_ITERATIONS);
+  }
+
+  /** SE-ARD at unit length-scales and signal variance on standardised inputs and target. */
+  private static SquaredExponential initialKernel(int d) {
+    double[] ell = new double[d];
+    Arrays.fill(ell, 1.0);
+    return SquaredExponential.ard(ell, 1.0);
+  }
+}

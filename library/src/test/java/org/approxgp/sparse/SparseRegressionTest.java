@@ -1,0 +1,106 @@
+package org.approxgp.sparse;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.OptionalInt;
+import org.approxgp.data.RegressionData;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The family's one shape ({@link SparseRegression#start}): every model sets up, steps until its rule or cap, says
+ * why it stopped, and predicts; SSGP and VSSGP, stepped through a paused worker, give exactly what their one-call fits
+ * give; an abandoned fit releases its worker.
+ */
+class SparseRegressionTest {
+  private static final RegressionData TRAIN = DenseGp.synthetic(300, 0.1, 5);
+  private static final RegressionData TEST = DenseGp.synthetic(40, 0.1, 6);
+
+  private static SparseRegression.Options options(String model, int iterations) {
+    SparseRegression.Options d = SparseRegression.Options.defaults(model);
+    return new SparseRegression.Options(model, 12, OptionalInt.of(6), 20, OptionalInt.of(iterations),
+        OptionalInt.empty(), d.gamma(), d.samples(), 3);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"svbssgp", "dtc", "pic", "ssgp", "vssgp"})
+  void everyModelStepsToAVerdictAndPredicts(String model) {
+    try (SparseRegression.Trainer t = SparseRegression.start(TRAIN, options(model, 25), 
+        SparseRegression.Partitioning.honest(), null)) {
+      assertEquals(0, t.iteration());
+      assertTrue(t.setupSeconds() >= 0);
+      int steps = 0;
+      while (t.step()) {
+        steps++;
+        assertEquals(steps, t.iteration(), "one iteration per step");
+        assertTrue(Double.isFinite(t.objective()) || Double.isNaN(t.objective()));
+      }
+      assertFalse(t.step(), "a stopped trainer stays stopped");
+      assertTrue(t.iteration() >= 1 && t.iteration() <= 25, model + ": " + t.iteration());
+      SparseRegression.Fit f = t.snapshot();
+      RegressionPrediction p = f.predict(TEST);
+      assertEquals(TEST.n(), p.mean().length);
+      for (int i = 0; i < TEST.n(); i++) {
+        assertTrue(Double.isFinite(p.mean()[i]) && p.variance()[i] > 0, model + " row " + i);
+      }
+      assertNotEquals(BoundMonitor.StopReason.NOT_STOPPED, f.outcome().stopReason(), model);
+      assertEquals(2, f.outcome().lengthscales().length);
+      assertTrue(f.outcome().noiseVariance() > 0 && f.outcome().signalVariance() > 0);
+      assertEquals(model.equals("svbssgp") || model.equals("pic") ? 6 : 0, t.partitionSizes().length);
+      assertEquals(model.equals("svbssgp"), f.svbssgp() != null);
+    }
+  }
+
+  /** Stepping SSGP and VSSGP through the paused worker changes nothing: the same model as the one-call fit. */
+  @Test
+  void steppedFitsEqualTheirOneCallFits() {
+    Ssgp direct = Ssgp.fit(TRAIN, Ssgp.Options.earlyStopped(6, 40, 3), IterationListener.NONE);
+    Vssgp vDirect = Vssgp.fit(TRAIN, Vssgp.Options.of(6, 40, TRAIN.n(), 3), IterationListener.NONE);
+    try (SparseRegression.Trainer s = SparseRegression.start(TRAIN, options("ssgp", 40),
+        SparseRegression.Partitioning.honest(), null);
+        SparseRegression.Trainer v = SparseRegression.start(TRAIN, options("vssgp", 40),
+            SparseRegression.Partitioning.honest(), null)) {
+      RegressionPrediction first = null;
+      while (s.step()) {
+        if (s.iteration() == 1) {
+          first = s.snapshot().predict(TEST); // the paused iterate's model
+        }
+      }
+      while (v.step()) {
+        // to the end
+      }
+      assertEquals(direct.iterations(), s.iteration());
+      assertArrayEquals(direct.predict(TEST).mean(), s.snapshot().predict(TEST).mean(), 0.0);
+      assertArrayEquals(direct.predict(TEST).variance(), s.snapshot().predict(TEST).variance(), 0.0);
+      assertArrayEquals(vDirect.predict(TEST).mean(), v.snapshot().predict(TEST).mean(), 0.0);
+      assertEquals(vDirect.iterations(), v.iteration());
+      assertFalse(java.util.Arrays.equals(first.mean(), s.snapshot().predict(TEST).mean()),
+          "the first iterate's model is not the final one");
+    }
+  }
+
+  @Test
+  void anAbandonedFitReleasesItsWorker() throws InterruptedException {
+    SparseRegression.Trainer t = SparseRegression.start(TRAIN, options("ssgp", 200),
+        SparseRegression.Partitioning.honest(), null);
+    assertTrue(t.step() && t.step());
+    assertTrue(workers() >= 1, "the paused fit runs on its worker");
+    t.close();
+    t.close(); // idempotent
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (workers() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(0, workers(), "the worker ended");
+  }
+
+  private static long workers() {
+    return Thread.getAllStackTraces().keySet().stream().filter(th -> th.getName().equals("sparse-fit")
+        && th.isAlive()).count();
+  }
+}
