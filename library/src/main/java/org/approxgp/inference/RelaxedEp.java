@@ -5,8 +5,6 @@ import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.likelihood.Probit;
 import org.approxgp.likelihood.TiltedMoments;
-import org.approxgp.special.GaussHermite;
-import org.approxgp.special.Normal;
 
 /**
  * Relaxed EP (Qi &amp; Guo, "Message passing with relaxed moment matching", §3–5, Algorithm 1, eq. 5,
@@ -146,10 +144,8 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   public static final double MIN_RELATIVE_B = -0.9;
   /** Upper end of the bracket, in units of the cavity precision (b ≤ 100/λ). */
   public static final double MAX_RELATIVE_B = 100;
-  private static final double E1_STEP = 1e-4;
   /** The probe δλ on each side of b = 0 (class comment). */
   private static final double PROBE = 1e-3;
-  private static final GaussHermite GH = GaussHermite.of(64);
 
   /**
    * Per-run state: the current bᵢ, whether site i's last update relaxed (bᵢ ≠ 0), and the old site of
@@ -379,38 +375,13 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   }
 
   /**
-   * E₁ = E_p̂[log p(y | f)] for p̂ ∝ N(f | m, v) p(y | f) (class comment): closed form for the
-   * {@link NoisyStep} (eq. 36's first term); for the {@link Probit} {@link Probit#tiltedExpectedLogCdf}
-   * (adaptive quadrature, accurate at every cavity variance); for another likelihood smooth in f
-   * (no {@link Likelihood#breakpoints}) E_N[p log p]/E_N[p] by a 64-point Gauss–Hermite rule; otherwise
-   * ∂/∂u log ∫ N p^u at u = 1 by a central difference of {@link Likelihood#powerTilted}.
+   * E₁ = E_p̂[log p(y | f)] for p̂ ∝ N(f | m, v) p(y | f) (class comment): the likelihood's
+   * {@link Likelihood#tiltedExpectedLogDensity} — closed form for the {@link NoisyStep} (eq. 36's first term),
+   * log-concave quadrature for the {@link Probit} (accurate at every cavity variance), adaptive quadrature around the
+   * tilted mode for any other likelihood.
    */
   static double expectedLogLikelihood(Likelihood lik, double y, double m, double v) {
-    if (lik instanceof NoisyStep ns) {
-      // eq. 36's first term: (1/Ẑ){[(1−ε) log(1−ε) − ε log ε] Φ(z) + ε log ε}, z = y h̃/√λ̃
-      double eps = ns.epsilon();
-      double phi = Normal.cdf(y * m / Math.sqrt(v));
-      double z = eps + (1 - 2 * eps) * phi;
-      double le = eps * Math.log(eps);
-      return (((1 - eps) * Math.log1p(-eps) - le) * phi + le) / z;
-    }
-    if (lik instanceof Probit p) {
-      // log-concave quadrature in log space: 1e-12 relative at any cavity (64-point Gauss–Hermite, the
-      // generic path below, was 0.9% off at λ̃ = 25, 50% at 100 and lost E₁ entirely from λ̃ ≈ 1e3)
-      return p.tiltedExpectedLogCdf(y, m, v);
-    }
-    if (lik.breakpoints(y).length == 0) {
-      double den = GH.expectNormal(m, v, f -> Math.exp(lik.logDensity(y, f).value()));
-      double num = GH.expectNormal(m, v, f -> {
-        double l = lik.logDensity(y, f).value();
-        double p = Math.exp(l);
-        return p == 0 ? 0 : p * l;
-      });
-      return num / den;
-    }
-    double hi = lik.powerTilted(y, m, v, 1 + E1_STEP).logZ();
-    double lo = lik.powerTilted(y, m, v, 1 - E1_STEP).logZ();
-    return (hi - lo) / (2 * E1_STEP);
+    return lik.tiltedExpectedLogDensity(y, m, v);
   }
 
   @Override

@@ -62,6 +62,14 @@ public interface Likelihood {
   }
 
   /**
+   * E_p̂[log p(y | f)] under the tilted distribution p̂ ∝ N(f | m, v) p(y | f): the first term of Relaxed EP's
+   * objective (Qi &amp; Guo eq. 35–36). Default: adaptive quadrature around the tilted mode.
+   */
+  default double tiltedExpectedLogDensity(double y, double m, double v) {
+    return LikelihoodQuadrature.tiltedExpectedLogDensity(this, y, m, v);
+  }
+
+  /**
    * The tilted upper tail 1 − F(x). Default: 1 − {@link #tiltedCdf}, accurate in absolute terms only; a likelihood
    * with a closed form overrides it to keep relative accuracy where it is small.
    */

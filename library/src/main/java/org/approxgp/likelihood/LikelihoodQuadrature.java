@@ -143,6 +143,30 @@ final class LikelihoodQuadrature {
     return t;
   }
 
+  /**
+   * E_p̂[log p(y | f)] under the tilted distribution p̂ ∝ N(f | m, v) p(y | f), by adaptive quadrature around the
+   * tilted mode (as {@link #powerTilted}): ∫ q̃ log p / ∫ q̃ with q̃ = N p scaled by its value at the mode; a
+   * point where log p = −∞ carries no tilted mass and adds nothing.
+   */
+  static double tiltedExpectedLogDensity(Likelihood lik, double y, double m, double v) {
+    checkCavity(m, v);
+    DoubleUnaryOperator ell = logIntegrand(lik, y, m, v, 1.0);
+    double f0 = mode(ell, m, v);
+    double l0 = ell.applyAsDouble(f0);
+    double[] cuts = cuts(lik, y, f0);
+    DoubleUnaryOperator g = f -> Math.exp(ell.applyAsDouble(f) - l0);
+    double z = integrateLine(g, cuts);
+    double e = integrateLine(f -> {
+      double w = g.applyAsDouble(f);
+      return w == 0 ? 0 : w * lik.logDensity(y, f).value();
+    }, cuts) / z;
+    if (!Double.isFinite(e)) {
+      throw new NumericalException(lik.name() + ": tilted expected log density by quadrature is not finite at y = "
+          + y + ", cavity N(" + m + ", " + v + ")");
+    }
+    return e;
+  }
+
   /** Tilted CDF F(x) by adaptive quadrature; the smaller tail is integrated directly. */
   static double tiltedCdf(Likelihood lik, double y, double m, double v, double x) {
     checkCavity(m, v);

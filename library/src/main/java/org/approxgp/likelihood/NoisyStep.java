@@ -130,6 +130,23 @@ public final class NoisyStep implements Likelihood {
   }
 
   /**
+   * E_p̂[log p(y | f)] in closed form (Qi &amp; Guo eq. 36, its first term): log p is log(1 − ε) where y f &gt; 0 and
+   * log ε elsewhere, so with Φ = Φ(y m/√v) and Ẑ = ε + (1 − 2ε) Φ it is
+   * {[(1 − ε) log(1 − ε) − ε log ε] Φ + ε log ε} / Ẑ.
+   */
+  @Override
+  public double tiltedExpectedLogDensity(double y, double m, double v) {
+    validate(y);
+    if (!(v > 0) || !Double.isFinite(v) || !Double.isFinite(m)) {
+      throw new IllegalArgumentException("need finite m and positive finite v, got N(" + m + ", " + v + ")");
+    }
+    double phi = Normal.cdf(y * m / Math.sqrt(v));
+    double z = epsilon + (1 - 2 * epsilon) * phi;
+    double le = epsilon * Math.log(epsilon);
+    return (((1 - epsilon) * Math.log1p(-epsilon) - le) * phi + le) / z;
+  }
+
+  /**
    * Moments of N(f | m, v) p(y | f)^u in closed form (REP appendix C, eq. 41; see the class comment for the
    * formulas and their numerics); u = 1 is {@link #tilted}.
    *

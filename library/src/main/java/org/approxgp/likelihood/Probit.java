@@ -104,6 +104,12 @@ public final class Probit implements Likelihood {
    * relative at every cavity variance up to 1e6 (not the variational expectation E_N[log Φ], which is
    * {@link #variationalExpectation}).
    */
+  @Override
+  public double tiltedExpectedLogDensity(double y, double m, double v) {
+    return tiltedExpectedLogCdf(y, m, v);
+  }
+
+  /** As {@link #tiltedExpectedLogDensity}: E_p̂[log Φ(y f)]. */
   public double tiltedExpectedLogCdf(double y, double m, double v) {
     validate(y);
     if (!(v > 0) || !Double.isFinite(v) || !Double.isFinite(m)) {

@@ -110,6 +110,23 @@ public abstract class LikelihoodContract {
   }
 
   /**
+   * The tilted expected log density E_p̂[log p] (Relaxed EP's E₁) against its quadrature default: an override (the
+   * probit's, the noisy step's closed form) must agree; the default checked through the Gaussian's, against
+   * {@code ∂/∂u log ∫ N p^u} at u = 1 by central differences of the power-tilted normaliser.
+   */
+  @ParameterizedTest(name = "{0} y={1} m={2} v={3}")
+  @MethodSource("points")
+  void tiltedExpectedLogDensityEqualsQuadrature(Case c, double y, double m, double v) {
+    double a = c.lik().tiltedExpectedLogDensity(y, m, v);
+    double q = LikelihoodQuadrature.tiltedExpectedLogDensity(c.lik(), y, m, v);
+    assertEquals(q, a, 1e-9 * Math.max(1, Math.abs(q)), "E_tilted[log p]");
+    double h = 1e-4;
+    double fd = (LikelihoodQuadrature.powerTilted(c.lik(), y, m, v, 1 + h).logZ()
+        - LikelihoodQuadrature.powerTilted(c.lik(), y, m, v, 1 - h).logZ()) / (2 * h);
+    assertEquals(fd, q, 1e-6 * Math.max(1, Math.abs(q)), "against d/du log Z_u");
+  }
+
+  /**
    * Value and ∂/∂m against the quadrature default (split at the likelihood's breakpoints, so the
    * Poisson square link's log-singularity at f = 0 is an endpoint), ∂/∂v against it and against
    * central differences of the analytic value (a check independent of the default's score-function
