@@ -71,6 +71,10 @@ final class RunCommand implements Callable<Integer> {
           + " 'verified K/K' or the trials that differ, and exits 1 if any does")
   Integer verify;
 
+  @Option(names = "--compress", description = "after the run, compress the store for shipping (<hash>.jsonl.gz, read"
+      + " before the appended <hash>.jsonl; the same rows give the same bytes)")
+  boolean compress;
+
   @Option(names = "--out", paramLabel = "FILE", description = "write the summary table as CSV")
   Path out;
 
@@ -160,6 +164,12 @@ final class RunCommand implements Callable<Integer> {
       StringWriter csv = new StringWriter();
       summary.write().csv(csv);
       AtomicFiles.write(out, csv.toString());
+    }
+    if (compress) {
+      Path gz = Runner.of(executor).withResultsRoot(root).compress(exp);
+      stdout.println(name + ": compressed " + (gz == null ? "nothing (no rows)" : ProjectPaths.shown(gz) + " ("
+          + String.format(Locale.ROOT, "%,d", gz.toFile().length()) + " bytes)"));
+      stdout.flush();
     }
     if (verify != null) {
       Verification v = Runner.of(executor).withResultsRoot(root).verify(exp, verify, 0);

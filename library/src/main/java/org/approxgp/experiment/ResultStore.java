@@ -25,6 +25,10 @@ import java.util.Map;
  * in the {@link JsonRows} dialect. The store holds an exclusive {@link StoreLock} on
  * {@code <hash>.lock} from {@link #open} to {@link #close}, so a second run of the same experiment and
  * config, in this JVM or another process, fails with {@link ResultsLockedException}.
+ *
+ * <p>A shipped store keeps its rows gzip-compressed in {@code <hash>.jsonl.gz} ({@link #compress}); they are read
+ * first, then {@code <hash>.jsonl}, whose rows (appended since) win for a trial in both. The compressed file is
+ * never appended to or repaired: a line in it that is not a row is a {@link StoreCorruptException}.
  */
 final class ResultStore implements AutoCloseable {
 
@@ -80,7 +84,8 @@ final class ResultStore implements AutoCloseable {
       } else {
         Files.writeString(sidecar, header, StandardCharsets.UTF_8);
       }
-      Map<String, ResultRow> rows = read(file, keyColumns, repair);
+      Map<String, ResultRow> rows = readCompressed(dir.resolve(hash + StoreFiles.ROWS_GZ), keyColumns);
+      rows.putAll(read(file, keyColumns, repair));
       OutputStream os = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
       return new ResultStore(file, rows, os, lock);
     } catch (IOException | RuntimeException e) {
@@ -172,6 +177,96 @@ final class ResultStore implements AutoCloseable {
       }
     }
     return rows;
+  }
+
+  /** The rows of a compressed store file (none if it does not exist); every line must be a row. */
+  private static Map<String, ResultRow> readCompressed(Path gz, List<String> keyColumns) throws IOException {
+    Map<String, ResultRow> rows = new LinkedHashMap<>();
+    if (!Files.exists(gz)) {
+      return rows;
+    }
+    try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+        new java.util.zip.GZIPInputStream(Files.newInputStream(gz)), StandardCharsets.UTF_8))) {
+      int lineNo = 0;
+      for (String line; (line = in.readLine()) != null; ) {
+        lineNo++;
+        String problem = line.isBlank() ? null : parse(line, keyColumns, rows);
+        if (problem != null) {
+          throw new StoreCorruptException(gz, lineNo, 1, problem);
+        }
+      }
+    } catch (java.util.zip.ZipException | java.io.EOFException e) {
+      throw new StoreCorruptException(gz, 0, 1, "not a complete gzip file: " + e.getMessage());
+    }
+    return rows;
+  }
+
+  /**
+   * Compresses the store of {@code experiment} and {@code config} under {@code root} for shipping: every row of
+   * {@code <hash>.jsonl.gz} and {@code <hash>.jsonl} (the latter winning), in the order first stored, written as
+   * {@code <hash>.jsonl.gz} (gzip, no timestamp: the same rows give the same bytes) through a temporary file and an
+   * atomic rename; then {@code <hash>.jsonl} is removed. Holds the store's lock throughout.
+   *
+   * @return the compressed file, or null when the store has no rows
+   * @throws ResultsLockedException if a run holds the store
+   */
+  static Path compress(Path root, String experiment, Record config) {
+    String hash = ConfigHash.storeHash(config);
+    Path dir = root.resolve(experiment);
+    Path file = dir.resolve(hash + StoreFiles.ROWS);
+    Path gz = dir.resolve(hash + StoreFiles.ROWS_GZ);
+    if (!Files.exists(file) && !Files.exists(gz)) {
+      return null;
+    }
+    try (StoreLock lock = StoreLock.acquire(file, dir.resolve(hash + StoreFiles.LOCK))) {
+      // the raw lines, keyed by trial id, compressed rows first and later lines replacing earlier ones
+      Map<String, String> lines = new LinkedHashMap<>();
+      Map<String, ResultRow> scratch = new LinkedHashMap<>();
+      List<String> all = new java.util.ArrayList<>();
+      if (Files.exists(gz)) {
+        try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+            new java.util.zip.GZIPInputStream(Files.newInputStream(gz)), StandardCharsets.UTF_8))) {
+          in.lines().forEach(all::add);
+        }
+      }
+      if (Files.exists(file)) {
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        int end = text.lastIndexOf('\n') + 1; // a torn last line is not a row
+        all.addAll(text.substring(0, end).lines().toList());
+      }
+      for (String line : all) {
+        if (line.isBlank()) {
+          continue;
+        }
+        String problem = parse(line, List.of(), scratch);
+        if (problem != null) {
+          throw new StoreCorruptException(file, 0, 1, problem + " (repair the store with a run first)");
+        }
+        lines.put((String) JsonRows.read(line).get(TrialKeys.TRIAL), line);
+      }
+      if (lines.isEmpty()) {
+        return null;
+      }
+      Path tmp = Files.createTempFile(dir, "." + gz.getFileName(), ".tmp");
+      try {
+        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16) {
+          {
+            def.setLevel(java.util.zip.Deflater.BEST_COMPRESSION);
+          }
+        }) {
+          for (String line : lines.values()) {
+            out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+          }
+        }
+        Files.move(tmp, gz, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+      Files.deleteIfExists(file);
+      return gz;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("cannot compress " + file, e);
+    }
   }
 
   /** Adds the row of {@code line} to {@code rows}; returns null, or why the line is not a stored row. */

@@ -198,6 +198,16 @@ public final class Runner {
   }
 
   /**
+   * Compresses {@code exp}'s store for shipping ({@link ResultStore#compress}: {@code <hash>.jsonl.gz}, read by every
+   * later run before the appended {@code <hash>.jsonl}).
+   *
+   * @return the compressed file, or null when nothing is stored
+   */
+  public Path compress(Experiment<?, ?> exp) {
+    return ResultStore.compress(resultsRoot, exp.name(), exp.config());
+  }
+
+  /**
    * Recomputes {@code k} of {@code exp}'s stored trials with today's code and compares each with its stored row
    * ({@link Verification} says how). The trials are drawn at random, reproducibly from {@code seed}, among those
    * of {@code exp} in its store, and run one after another in this thread; the store is read, never written.

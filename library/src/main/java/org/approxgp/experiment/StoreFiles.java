@@ -15,6 +15,8 @@ import java.util.Optional;
 public final class StoreFiles {
 
   static final String ROWS = ".jsonl";
+  /** Shipped rows: the same lines, gzip-compressed, read before {@link #ROWS} and never appended to. */
+  static final String ROWS_GZ = ".jsonl.gz";
   static final String SIDECAR = ".config.txt";
   static final String LOCK = ".lock";
   static final String QUARANTINE = ".jsonl.quarantine";
@@ -22,7 +24,7 @@ public final class StoreFiles {
   static final String SIDECAR_HEADER = "# approxgp results:";
 
   /** Longest first, so that {@code H.jsonl.quarantine} is not read as {@code H.jsonl} + a suffix. */
-  private static final List<String> SUFFIXES = List.of(QUARANTINE, SIDECAR, ROWS, LOCK);
+  private static final List<String> SUFFIXES = List.of(QUARANTINE, ROWS_GZ, SIDECAR, ROWS, LOCK);
 
   private StoreFiles() {
   }
@@ -58,6 +60,7 @@ public final class StoreFiles {
       if (hasSidecar || underRoot) {
         String what = switch (suffix) {
           case ROWS -> "the rows";
+          case ROWS_GZ -> "the compressed rows";
           case SIDECAR -> "the config sidecar";
           case LOCK -> "the lock";
           default -> "the quarantine";

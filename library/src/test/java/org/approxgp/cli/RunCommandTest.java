@@ -70,6 +70,14 @@ class RunCommandTest {
     assertEquals(0, v.exit(), v.err());
     assertTrue(v.out().contains(": 16 trials, 16 reused, 0 computed"), v.out());
     assertTrue(v.out().trim().endsWith("smoke-pipeline: verified 3/3"), v.out());
+    Outcome packed = run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--compress", "--verify",
+        "2");
+    assertEquals(0, packed.exit(), packed.err());
+    assertTrue(packed.out().contains("smoke-pipeline: compressed ") && packed.out().contains(".jsonl.gz ("),
+        packed.out());
+    assertTrue(packed.out().trim().endsWith("smoke-pipeline: verified 2/2"), packed.out());
+    Outcome reread = run("run", "smoke-pipeline", "--mode", "smoke", "--results", results);
+    assertTrue(reread.out().contains(": 16 trials, 16 reused, 0 computed"), reread.out());
     StringWriter err = new StringWriter();
     assertEquals(2, Main.run(new PrintWriter(err, true), "run", "smoke-pipeline", "--mode", "smoke", "--results",
         results, "--verify", "0"));
