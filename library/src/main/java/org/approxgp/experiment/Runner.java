@@ -222,7 +222,8 @@ public final class Runner {
     List<K> stored = new ArrayList<>();
     Map<String, ResultRow> rows;
     Path file = resultsRoot.resolve(exp.name()).resolve(ConfigHash.storeHash(exp.config()) + StoreFiles.ROWS);
-    if (!Files.exists(file)) {
+    Path gz = file.resolveSibling(ConfigHash.storeHash(exp.config()) + StoreFiles.ROWS_GZ);
+    if (!Files.exists(file) && !Files.exists(gz)) {
       throw new IllegalArgumentException(exp.name() + ": no stored trial to verify (no results file " + file
           + "; run it first)");
     }
