@@ -166,7 +166,7 @@ final class RegressCommand implements Callable<Integer> {
     int n = trainData.n();
     iterations = options.iterationsFor(n);
     int p = options.partitionsFor(n);
-    if (p > n) {
+    if ((model.equals("svbssgp") || model.equals("pic")) && p > n) {
       throw CliException.badInput("--partitions " + p + " exceeds the " + n + " training rows");
     }
     if (options.inducingPoints() && inducing > n) {

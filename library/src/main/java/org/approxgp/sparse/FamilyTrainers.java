@@ -21,8 +21,12 @@ final class FamilyTrainers {
     long t0 = System.nanoTime();
     int n = train.n();
     int p = o.partitionsFor(n);
-    if (p > n || o.inducing() > n) {
-      throw new IllegalArgumentException("p = " + p + " or M = " + o.inducing() + " exceeds the " + n
+    boolean partitioned = o.model().equals("svbssgp") || o.model().equals("pic");
+    if (partitioned && p > n) {
+      throw new IllegalArgumentException("p = " + p + " partitions exceed the " + n + " training rows");
+    }
+    if (o.inducingPoints() && o.inducing() > n) {
+      throw new IllegalArgumentException("M = " + o.inducing() + " inducing inputs exceed the " + n
           + " training rows");
     }
     int cap = o.iterationsFor(n);

@@ -84,6 +84,18 @@ class SparseRegressionTest {
     }
   }
 
+  /** A model is checked only against its own sizes: SSGP on fewer rows than DTC++'s default M = 250 runs. */
+  @Test
+  void eachModelIsCheckedAgainstItsOwnSizes() {
+    RegressionData few = DenseGp.synthetic(60, 0.1, 8);
+    try (SparseRegression.Trainer t = SparseRegression.start(few, SparseRegression.Options.defaults("ssgp"),
+        SparseRegression.Partitioning.honest(), null)) {
+      assertTrue(t.step());
+    }
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> SparseRegression.start(few,
+        SparseRegression.Options.defaults("dtc"), SparseRegression.Partitioning.honest(), null));
+  }
+
   @Test
   void anAbandonedFitReleasesItsWorker() throws InterruptedException {
     SparseRegression.Trainer t = SparseRegression.start(TRAIN, options("ssgp", 200),
