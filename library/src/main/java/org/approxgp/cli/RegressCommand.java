@@ -82,7 +82,7 @@ final class RegressCommand implements Callable<Integer> {
       description = "rows per step: vssgp and dtc (default: all rows while n·k² <= 2e8 for k = --features or "
           + "--inducing — full batch, also for pic — else 1000); svbssgp rows per sampled partition (default: "
           + "whole partitions, the paper's Theorem 1)")
-  Integer minibatch;
+  String minibatch;
 
   @Option(names = "--trace-every", defaultValue = "1", paramLabel = "K",
       description = "with test targets: test RMSE every K iterations (default 1)")

@@ -105,8 +105,8 @@ public final class Registry {
    *       {@value SparseRegression#DEFAULT_FEATURES});
    *   <li>{@code inducing} M &ge; 1 (dtc, pic; default {@value SparseRegression#DEFAULT_INDUCING});
    *   <li>{@code partitions} p &ge; 1 (svbssgp, pic);
-   *   <li>{@code minibatch} rows &ge; 1 per step (vssgp, dtc) or per sampled partition (svbssgp; unset: whole
-   *       partitions);
+   *   <li>{@code minibatch} rows &ge; 1 per step (vssgp, dtc) or per sampled partition (svbssgp), or "all" (full
+   *       batch; whole partitions);
    *   <li>{@code gamma} γ ∈ [0, 1] and {@code samples} r &ge; 1 (svbssgp; defaults 0 and 5, the paper's);
    *   <li>{@code iterations} cap &ge; 1 and {@code seed} (every model).
    * </ul>
@@ -131,9 +131,12 @@ public final class Registry {
       throw new SettingException("gamma", "must be in [0, 1], got " + gamma);
     }
     Long seed = settings.whole("seed");
+    // minibatch "all": every row (full batch for vssgp and dtc, whole partitions for svbssgp)
+    java.util.OptionalInt minibatch = "all".equals(settings.word("minibatch"))
+        ? java.util.OptionalInt.of(Integer.MAX_VALUE) : optional(settings, "minibatch");
     return new SparseRegression.Options(name, features, optional(settings, "partitions"),
         integer(settings, "inducing", d.inducing(), 1), optional(settings, "iterations"),
-        optional(settings, "minibatch"), gamma, integer(settings, "samples", d.samples(), 1),
+        minibatch, gamma, integer(settings, "samples", d.samples(), 1),
         seed == null ? d.seed() : seed);
   }
 

@@ -50,8 +50,8 @@ public final class SparseRegression {
    * @param partitions k-means partitions p (svbssgp, pic); default from the number of rows
    * @param inducing inducing inputs M, k-means centroids (dtc, pic)
    * @param iterations iteration cap; default from the model and whether it runs full batch
-   * @param minibatch rows per step (vssgp, dtc) or per sampled partition (svbssgp); default: full batch while the
-   *     data fit the work budget (vssgp, dtc), whole partitions (svbssgp)
+   * @param minibatch rows per step (vssgp, dtc) or per sampled partition (svbssgp), {@link Integer#MAX_VALUE} for all
+   *     of them; default: full batch while the data fit the work budget (vssgp, dtc), whole partitions (svbssgp)
    * @param gamma sVBSSGP's γ of the test conditional (Proposition 1), in [0, 1]
    * @param samples sVBSSGP's r samples of q(α) for the predictive (§4.2), &ge; 1
    * @param seed seed of k-means and of the model's random draws

@@ -83,8 +83,8 @@ public final class SvbssgpDriver {
     private static SparseRegression.Options options(String method, int features, int partitions, int inducing,
         int iterations, double gamma, int samples, long seed, int minibatch) {
       return new SparseRegression.Options(method, features, OptionalInt.of(partitions), inducing,
-          OptionalInt.of(iterations), minibatch > 0 ? OptionalInt.of(minibatch) : OptionalInt.empty(), gamma, samples,
-          seed);
+          OptionalInt.of(iterations), minibatch > 0 ? OptionalInt.of(minibatch)
+              : minibatch == 0 ? OptionalInt.of(Integer.MAX_VALUE) : OptionalInt.empty(), gamma, samples, seed);
     }
 
     /** The partitioning: honest k-means, on a sample of {@code kmeansSample} rows if &gt; 0, or leaky. */
