@@ -78,10 +78,10 @@ final class RegressCommand implements Callable<Integer> {
       description = "svbssgp: samples of q(α) for the predictive (default 5, the paper's)")
   Integer samples;
 
-  @Option(names = "--minibatch", paramLabel = "B",
+  @Option(names = "--minibatch", paramLabel = "B|all",
       description = "rows per step: vssgp and dtc (default: all rows while n·k² <= 2e8 for k = --features or "
           + "--inducing — full batch, also for pic — else 1000); svbssgp rows per sampled partition (default: "
-          + "whole partitions, the paper's Theorem 1)")
+          + "whole partitions, the paper's Theorem 1); 'all': every row (full batch; whole partitions)")
   String minibatch;
 
   @Option(names = "--trace-every", defaultValue = "1", paramLabel = "K",

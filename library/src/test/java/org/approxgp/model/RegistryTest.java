@@ -98,6 +98,8 @@ class RegistryTest {
     assertEquals(30, o.inducing());
     assertEquals(8, o.partitions().getAsInt());
     assertEquals(9_007_199_254_740_993L, o.seed(), "a long seed beyond 2^53 is kept exactly");
+    assertEquals(Integer.MAX_VALUE, Registry.regression("svbssgp", Settings.of("minibatch", "all")).minibatch()
+        .getAsInt(), "'all': whole partitions");
     assertRefused("model", "unknown 'gpr' (known: svbssgp, dtc, pic, ssgp, vssgp)", () -> Registry.regression("gpr"));
     assertRefused("features", "must be an even number >= 2 (2m basis functions), got 3",
         () -> Registry.regression("ssgp", Settings.of("features", 3)));
