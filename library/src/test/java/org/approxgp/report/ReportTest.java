@@ -82,7 +82,7 @@ class ReportTest {
     assertEquals(0.123456789, r.doubleColumn("err").get(0));
     // trailing zeros after the point are dropped: a paper's 7.9 does not print as 7.900
     Table p = Tables.rounded(Table.create("p", DoubleColumn.create("v", 7.9, 14, 0.5, 2.5e-7, 100)), 4);
-    assertEquals(List.of("7.9", "14", "0.5", "2.5E-7", "100"),
+    assertEquals(List.of("7.9", "14", "0.5", "2.5e-07", "100"),
         List.of(p.column(0).getString(0), p.column(0).getString(1), p.column(0).getString(2),
             p.column(0).getString(3), p.column(0).getString(4)));
   }
