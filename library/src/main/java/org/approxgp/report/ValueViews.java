@@ -55,11 +55,11 @@ public final class ValueViews {
     DoubleColumn v = DoubleColumn.create("latent variance");
     for (int k = 0; k < n; k++) {
       i.append(k);
-      m.append(ModelViews.round4(p.latentMean()[k]));
-      v.append(ModelViews.round4(p.latentVariance()[k]));
+      m.append(p.latentMean()[k]);
+      v.append(p.latentVariance()[k]);
     }
     String title = "prediction at " + p.size() + " points" + (p.size() > n ? " (first " + n + ")" : "");
-    return Table.create(title, i, m, v);
+    return Tables.rounded(Table.create(title, i, m, v));
   }
 
   /** A kernel's hyperparameters on their natural scale, one row each. */

@@ -37,7 +37,9 @@ import org.approxgp.papers.qp.QpTable1;
  * replaced by #), and how every fit's optimiser stopped. Thread CPU time of all fits at the end.
  *
  * <p>Run: {@code bin/bench converged [N] [SEED] [THREADS] [DATASETS]} (defaults 30, 1, all cores, all ten;
- * DATASETS a comma-separated subset of Table 1's row names).
+ * DATASETS a comma-separated subset of Table 1's row names). Every fit is printed as one line as it ends, the draws
+ * run round-robin over the cells, so a run stopped early has sampled every cell about equally:
+ * {@code bin/bench converged --from OUTPUT} prints the tables of such a run from its lines.
  */
 public final class ConvergedBench {
   private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
@@ -49,6 +51,18 @@ public final class ConvergedBench {
   record Verdict(String protocol, String dataset, String method, boolean converged, String reason) {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length == 2 && args[0].equals("--from")) {
+      // the tables of an earlier (possibly stopped) run, from its "fit …" lines
+      List<Verdict> read = new ArrayList<>();
+      for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of(args[1]))) {
+        if (line.startsWith("fit ")) {
+          String[] f = line.split(" ", 8);
+          read.add(new Verdict(f[1], f[2], f[3], f[5].equals("converged"), f.length > 7 ? f[6] + " " + f[7] : f[6]));
+        }
+      }
+      print(read);
+      return;
+    }
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 30;
     long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
     int threads = args.length > 2 ? Integer.parseInt(args[2]) : Runtime.getRuntime().availableProcessors();
