@@ -1,7 +1,6 @@
 package org.approxgp.report;
 
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Map;
 import org.approxgp.inference.Diagnostics;
 import org.approxgp.inference.Posterior;
@@ -33,19 +32,20 @@ public final class ModelViews {
       label.append(name);
       method.append(f.method());
       kernel.append(f.kernel().name());
-      ev.append(Math.round(f.logEvidence() * 1e4) / 1e4);
+      ev.append(f.logEvidence());
       double[] theta = f.kernel().logHyperparameters();
-      sv.append(round4(Math.exp(theta[theta.length - 1])));
+      sv.append(Math.exp(theta[theta.length - 1]));
       double[] l = Arrays.stream(theta, 0, theta.length - 1).map(Math::exp).toArray();
-      ls.append(l.length <= 3 ? Arrays.toString(round(l)) : l.length + " values, geometric mean "
-          + String.format(Locale.ROOT, "%.4g", Math.exp(Arrays.stream(theta, 0, theta.length - 1).average().orElse(0))));
+      ls.append(l.length <= 3 ? ValueViews.text(l) : l.length + " values, geometric mean "
+          + ValueViews.number(Math.exp(Arrays.stream(theta, 0, theta.length - 1).average().orElse(0))));
       it.append(f.iterations());
       conv.append(f.converged());
       status.append(f.optimized() ? f.optimizerStatus() : "fixed θ");
       diag.append(describe(f.posterior().diagnostics()) + (f.activeBounds().isEmpty() ? "" : "; at bound: " + f.activeBounds()));
-      sec.append(Math.round(f.seconds() * 100) / 100.0);
+      sec.append(f.seconds());
     });
-    return Table.create("fits", label, method, kernel, ev, sv, ls, it, conv, status, diag, sec);
+    // shown by the project's one rounding rule; the values themselves are kept
+    return Tables.rounded(Table.create("fits", label, method, kernel, ev, sv, ls, it, conv, status, diag, sec));
   }
 
   /** A one-row table for a single fit. */
@@ -56,27 +56,15 @@ public final class ModelViews {
   /** A one-row table for a posterior. */
   public static Table of(Posterior p) {
     Diagnostics d = p.diagnostics();
-    return Table.create("posterior",
+    return Tables.rounded(Table.create("posterior",
         StringColumn.create("likelihood", new String[] {p.problem().likelihood().name()}),
         StringColumn.create("kernel", new String[] {p.problem().kernel().name()}),
         IntColumn.create("n", new int[] {p.problem().size()}),
         DoubleColumn.create("log evidence", new double[] {p.logEvidence()}),
-        StringColumn.create("diagnostics", new String[] {describe(d)}));
+        StringColumn.create("diagnostics", new String[] {describe(d)})));
   }
 
   private static String describe(Diagnostics d) {
     return d.toString();
-  }
-
-  private static double[] round(double[] v) {
-    return Arrays.stream(v).map(ModelViews::round4).toArray();
-  }
-
-  /**
-   * {@code x} to 4 significant digits. Formatted with {@link Locale#ROOT} because the text is parsed
-   * back: under the default locale a German or French JVM writes "1,234" and the parse throws.
-   */
-  static double round4(double x) {
-    return Double.parseDouble(String.format(Locale.ROOT, "%.4g", x));
   }
 }

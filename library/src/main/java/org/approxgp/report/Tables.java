@@ -1,7 +1,5 @@
 package org.approxgp.report;
 
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.text.FieldPosition;
 import java.text.NumberFormat;
 import java.text.ParsePosition;
@@ -26,6 +24,14 @@ public final class Tables {
   /** Inline style of a short text cell (a name, a label): left-aligned, not wrapped at its hyphens. */
   static final String SHORT_TEXT_STYLE = "text-align: left; white-space: nowrap";
   private static final int SHORT_TEXT = 24;
+  /**
+   * Separates a column's group from its own name ("EP · TE paper"): {@link #toHtml} shows the groups as a first
+   * header row, each group's name once over its first column (no colspan, which the sanitiser drops).
+   */
+  public static final String GROUP = " · ";
+  /** A text cell that reads as a number or "mean ± sd" (right-aligned like a number). */
+  private static final java.util.regex.Pattern NUMBER_TEXT =
+      java.util.regex.Pattern.compile("-?[0-9][0-9.]*(e[-+]?[0-9]+)?( ± [0-9][0-9.]*(e[-+]?[0-9]+)?)?|n/a");
   private static final char FIGURE_SPACE = '\u2007';
   private static final char PUNCTUATION_SPACE = '\u2008';
 
@@ -41,33 +47,50 @@ public final class Tables {
   static final java.util.Set<String> TAGS = java.util.Set.of("table", "tr", "td", "b");
 
   /**
-   * The whole table as an HTML {@code <table>}, text escaped: a first row of bold column names, then the rows.
+   * The whole table as an HTML {@code <table>}, text escaped: a first row of bold column names (preceded by a row
+   * of group names when a column's name has a {@link #GROUP}), then the rows.
    * Text columns are left-aligned; number columns are right-aligned with tabular digits and padded on the right
    * with figure spaces (U+2007, a digit's width) and a punctuation space (U+2008, a point's width) so that their
-   * decimal points line up, whatever the number of decimals of each cell. Inline styles, so the layout survives
+   * decimal points line up, whatever the number of decimals of each cell; a text column whose every cell is a number
+   * or "mean ± sd" is right-aligned too. Inline styles, so the layout survives
    * nbconvert's and JupyterLab's style sheets (which right-align every cell); only {@link #TAGS}.
    */
   public static String toHtml(Table table) {
-    StringBuilder sb = new StringBuilder("<table class=\"approxgp\">\n<tr class=\"approxgp-header\">");
+    StringBuilder sb = new StringBuilder("<table class=\"approxgp\">\n");
     List<Column<?>> cols = table.columns();
+    boolean grouped = cols.stream().anyMatch(c -> c.name().contains(GROUP));
     boolean[] numeric = new boolean[cols.size()];
     boolean[] shortText = new boolean[cols.size()];
     List<String[]> cells = new ArrayList<>();
+    StringBuilder groups = new StringBuilder("<tr class=\"approxgp-header\">");
+    StringBuilder names = new StringBuilder("<tr class=\"approxgp-header\">");
+    String lastGroup = null;
     for (int c = 0; c < cols.size(); c++) {
       Column<?> col = cols.get(c);
-      numeric[c] = col instanceof NumericColumn<?>;
       String[] v = new String[table.rowCount()];
       int longest = 0;
+      boolean numberText = !(col instanceof NumericColumn<?>);
       for (int r = 0; r < v.length; r++) {
         v[r] = col.isMissing(r) ? "" : col.getString(r);
         longest = Math.max(longest, v[r].length());
+        numberText &= v[r].isEmpty() || NUMBER_TEXT.matcher(v[r]).matches();
       }
+      numeric[c] = col instanceof NumericColumn<?> || (numberText && v.length > 0);
       shortText[c] = longest <= SHORT_TEXT;
-      cells.add(numeric[c] ? alignDecimals(v) : v);
-      sb.append("<td style=\"").append(numeric[c] ? NUMBER_STYLE : TEXT_STYLE).append("\"><b>")
-          .append(escape(col.name())).append("</b></td>");
+      cells.add(col instanceof NumericColumn<?> ? alignDecimals(v) : v);
+      String style = numeric[c] ? NUMBER_STYLE : TEXT_STYLE;
+      int g = col.name().indexOf(GROUP);
+      String group = g < 0 ? "" : col.name().substring(0, g);
+      String name = g < 0 ? col.name() : col.name().substring(g + GROUP.length());
+      groups.append("<td style=\"").append(TEXT_STYLE).append("\"><b>")
+          .append(group.equals(lastGroup) ? "" : escape(group)).append("</b></td>");
+      lastGroup = group;
+      names.append("<td style=\"").append(style).append("\"><b>").append(escape(name)).append("</b></td>");
     }
-    sb.append("</tr>\n");
+    if (grouped) {
+      sb.append(groups).append("</tr>\n");
+    }
+    sb.append(names).append("</tr>\n");
     for (int r = 0; r < table.rowCount(); r++) {
       sb.append("<tr>");
       for (int c = 0; c < cols.size(); c++) {
@@ -119,9 +142,17 @@ public final class Tables {
   }
 
   /**
-   * A copy of {@code table} whose double columns print with {@code digits} significant digits, trailing zeros
-   * after the point dropped ({@code 7.9}, not {@code 7.900}: a paper's 7.9 is not shown with digits it never had)
-   * — display only; the stored values are unchanged.
+   * A copy of {@code table} whose double columns print by the project's one rounding rule ({@link
+   * ValueViews#number}: 4 significant digits, trailing zeros after the point dropped, so a paper's 7.9 is not
+   * shown as 7.900) — display only; the stored values are unchanged.
+   */
+  public static Table rounded(Table table) {
+    return rounded(table, ValueViews.DIGITS);
+  }
+
+  /**
+   * As {@link #rounded(Table)} with {@code digits} significant digits instead of the rule's 4; the library's own
+   * notebooks and reports use {@link #rounded(Table)}.
    */
   public static Table rounded(Table table, int digits) {
     if (digits < 1) {
@@ -136,7 +167,7 @@ public final class Tables {
     return copy;
   }
 
-  /** Formats a double with a fixed number of significant digits, plain notation for 1e-4 ≤ |x| < 1e7. */
+  /** Formats a double by {@link ValueViews#number(double, int)}. */
   private static final class SignificantDigits extends NumberFormat {
     private final int digits;
 
@@ -146,17 +177,7 @@ public final class Tables {
 
     @Override
     public StringBuffer format(double x, StringBuffer sb, FieldPosition pos) {
-      if (!Double.isFinite(x)) {
-        return sb.append(x);
-      }
-      BigDecimal bd = new BigDecimal(x).round(new MathContext(digits));
-      double ax = Math.abs(x);
-      boolean plain = ax == 0 || (ax >= 1e-4 && ax < 1e7);
-      if (plain) {
-        String p = bd.toPlainString();
-        return sb.append(p.indexOf('.') < 0 ? p : p.replaceAll("0+$", "").replaceAll("\\.$", ""));
-      }
-      return sb.append(bd.stripTrailingZeros().toString());
+      return sb.append(ValueViews.number(x, digits));
     }
 
     @Override

@@ -22,18 +22,29 @@ public final class ValueViews {
   /** Rows of an array or a prediction shown before "… n more". */
   static final int ROWS = 10;
 
-  /** The project's display rounding: 4 significant digits, plain notation between 1e-4 and 1e6. */
+  /** Significant digits of the project's one display rounding rule ({@link #number}). */
+  public static final int DIGITS = 4;
+
+  /**
+   * The project's display rounding, the one rule for every number a notebook or report shows: {@value #DIGITS}
+   * significant digits, trailing zeros after the point dropped (a paper's 7.9 shows as 7.9, 14.0 as 14), plain
+   * notation for 1e-4 ≤ |x| &lt; 1e6, else {@code 1.235e-07}. Stored results and CSV files keep every digit.
+   */
   public static String number(double x) {
+    return number(x, DIGITS);
+  }
+
+  /** {@link #number} with {@code digits} significant digits (the rule's digits; other counts for tests only). */
+  static String number(double x, int digits) {
     if (x == 0 || !Double.isFinite(x)) {
       return x == 0 ? "0" : Double.toString(x);
     }
     double a = Math.abs(x);
     if (a >= 1e-4 && a < 1e6) {
-      String s = new java.math.BigDecimal(x).round(new java.math.MathContext(4)).stripTrailingZeros()
+      return new java.math.BigDecimal(x).round(new java.math.MathContext(digits)).stripTrailingZeros()
           .toPlainString();
-      return s;
     }
-    return String.format(Locale.ROOT, "%.3e", x).replaceAll("\\.?0+e", "e");
+    return String.format(Locale.ROOT, "%." + (digits - 1) + "e", x).replaceAll("\\.?0+e", "e");
   }
 
   /** The first rows of a prediction: latent mean and variance (and the standard deviation) per test point. */
@@ -44,11 +55,11 @@ public final class ValueViews {
     DoubleColumn v = DoubleColumn.create("latent variance");
     for (int k = 0; k < n; k++) {
       i.append(k);
-      m.append(ModelViews.round4(p.latentMean()[k]));
-      v.append(ModelViews.round4(p.latentVariance()[k]));
+      m.append(p.latentMean()[k]);
+      v.append(p.latentVariance()[k]);
     }
     String title = "prediction at " + p.size() + " points" + (p.size() > n ? " (first " + n + ")" : "");
-    return Table.create(title, i, m, v);
+    return Tables.rounded(Table.create(title, i, m, v));
   }
 
   /** A kernel's hyperparameters on their natural scale, one row each. */

@@ -1,13 +1,18 @@
 package org.approxgp.papers.qp;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.approxgp.papers.PaperCsv;
 
 /**
  * The published numbers of R. Zhang, C. J. Walder, E. V. Bonilla, M.-A. Rizoiu, L. Xie, <i>Quantile
  * Propagation for Wasserstein-Approximate Gaussian Processes</i>, NeurIPS 2020, in one place: Table 1
  * (TE ×10⁻², NTLL ×10⁻³, mean ± sd over seeds) for the nine classification data sets and the Mining
- * (coal, Poisson square link) row.
+ * (coal, Poisson square link) row, read from the committed transcription {@code table1.csv} beside this class's
+ * resources (its header says where each number comes from).
  */
 public final class QpPaper {
 
@@ -36,30 +41,39 @@ public final class QpPaper {
   public record Table1Entry(String dataset, String method, Stat te, Stat ntll) {
   }
 
-  /** Every entry of Table 1, row by row (data set), EP, QP, VB within a row. */
-  public static final List<Table1Entry> TABLE1 = List.of(
-      row("ionosphere", 7.9, 0.5, 7.9, 0.5, 18.9, 6.9, 215.9, 8.4, 215.9, 8.5, 337.4, 70.8),
-      row("cancer", 3.2, 0.2, 3.2, 0.2, 3.1, 0.2, 88.2, 3.1, 88.2, 3.1, 88.9, 19.1),
-      row("pima", 20.3, 1.0, 20.3, 1.0, 21.9, 0.4, 424.7, 13.0, 424.0, 13.2, 450.3, 2.6),
-      row("crabs", 2.7, 0.5, 2.7, 0.5, 3.7, 0.7, 64.4, 8.2, 64.3, 8.4, 164.7, 7.5),
-      row("sonar", 14.0, 1.1, 14.0, 1.1, 25.7, 3.9, 306.7, 10.8, 306.2, 10.9, 693.1, 0.0),
-      row("glass", 1.1, 0.4, 1.0, 0.4, 2.6, 0.5, 29.5, 5.4, 29.0, 5.5, 79.5, 6.3),
-      row("wine1", 1.5, 0.5, 1.5, 0.5, 1.7, 0.6, 48.0, 3.4, 47.4, 3.4, 83.9, 5.2),
-      row("wine2", 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 18.0, 1.2, 17.8, 1.2, 26.7, 1.9),
-      row("wine3", 2.0, 1.0, 2.0, 1.0, 1.2, 0.7, 52.1, 5.6, 51.8, 5.6, 69.4, 5.0),
-      row("mining", 118.6, 27.0, 118.6, 27.0, 170.3, 15.9, 1606.8, 116.3, 1606.5, 116.3, 2007.3, 119.8))
-      .stream().flatMap(List::stream).toList();
+  /** The committed transcription of Table 1, with its provenance header (lines starting with #). */
+  public static final String TABLE1_RESOURCE = "/org/approxgp/papers/qp/table1.csv";
+
+  /** One row's labels: the paper's name of a data set and its instances m and features n, as printed. */
+  public record Table1Row(String dataset, String label, int m, int n) {
+  }
+
+  /** Every entry of Table 1, row by row (data set), EP, QP, VB within a row, read from {@link #TABLE1_RESOURCE}. */
+  public static final List<Table1Entry> TABLE1;
+
+  /** Table 1's rows (data set names, the paper's labels, m and n), in the paper's order. */
+  public static final List<Table1Row> TABLE1_ROWS;
+
+  static {
+    List<Table1Entry> entries = new ArrayList<>();
+    Map<String, Table1Row> rows = new LinkedHashMap<>();
+    for (String[] f : PaperCsv.read(QpPaper.class, TABLE1_RESOURCE,
+        "data,label,m,n,method,te_mean,te_sd,ntll_mean,ntll_sd")) {
+      rows.putIfAbsent(f[0], new Table1Row(f[0], f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3])));
+      entries.add(new Table1Entry(f[0], f[4], new Stat(Double.parseDouble(f[5]), Double.parseDouble(f[6])),
+          new Stat(Double.parseDouble(f[7]), Double.parseDouble(f[8]))));
+    }
+    TABLE1 = List.copyOf(entries);
+    TABLE1_ROWS = List.copyOf(rows.values());
+  }
 
   /** The paper's entry for a data set (Table 1 row name) and method, if it has one. */
   public static Optional<Table1Entry> table1(String dataset, String method) {
     return TABLE1.stream().filter(e -> e.dataset().equals(dataset) && e.method().equals(method)).findFirst();
   }
 
-  /** Arguments: TE mean, sd for EP, QP, VB, then NTLL mean, sd for EP, QP, VB (the paper's column order). */
-  private static List<Table1Entry> row(String dataset, double... v) {
-    return List.of(
-        new Table1Entry(dataset, "ep", new Stat(v[0], v[1]), new Stat(v[6], v[7])),
-        new Table1Entry(dataset, "qp", new Stat(v[2], v[3]), new Stat(v[8], v[9])),
-        new Table1Entry(dataset, "vb", new Stat(v[4], v[5]), new Stat(v[10], v[11])));
+  /** The paper's label, m and n of a Table 1 row, if it has one. */
+  public static Optional<Table1Row> table1Row(String dataset) {
+    return TABLE1_ROWS.stream().filter(r -> r.dataset().equals(dataset)).findFirst();
   }
 }

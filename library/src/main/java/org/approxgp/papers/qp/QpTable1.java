@@ -368,12 +368,47 @@ public final class QpTable1 {
    *     EP inside the QP trial (the path before the reuse, kept for the equality test)
    */
   static ResultRow trial(Config c, Key key, boolean reuseEp) {
-    String method = key.method();
     FoldProblem fp = foldProblem(key.dataset(), c.kernel(), key.seed(), key.fold(), c.protocol());
-    Problem problem = fp.problem();
-    Kernel k0 = problem.kernel();
+    long t0 = System.nanoTime();
+    FittedGp fit = fit(c, key, fp, reuseEp);
+    double seconds = (System.nanoTime() - t0) * 1e-9;
     double[][] xTest = fp.xTest();
     double[] yTest = fp.yTest();
+    String method = key.method();
+    Prediction pred = fit.predict(xTest);
+    double[] p = new double[yTest.length];
+    for (int j = 0; j < p.length; j++) {
+      p[j] = Probit.get().predictivePositive(pred.latentMean()[j], pred.latentVariance()[j]);
+    }
+    double[] ll = fit.logPredictive(xTest, yTest);
+    double[] theta = fit.kernel().logHyperparameters();
+    return ResultRow.builder()
+        .put("te", Metrics.testError(p, yTest))
+        .put("ntll", Metrics.negativeLogLikelihood(ll))
+        .put("log_evidence", fit.logEvidence())
+        .put("signal_variance", Math.exp(theta[theta.length - 1]))
+        .put("mean_log_lengthscale", Arrays.stream(theta, 0, theta.length - 1).average().orElse(Double.NaN))
+        .put("iterations", (long) fit.iterations())
+        .put("converged", fit.converged())
+        .put("bounds_active", String.join(" ", fit.activeBounds()))
+        .put("seconds", seconds)
+        .put("gradient", gradientName(method, c))
+        .build();
+  }
+
+  /**
+   * The fitted model of one trial (what its row is computed from), with the optimiser's stop reason and the final
+   * inference's diagnostics: for benchmarks of the fits themselves, such as the converged fraction. QP reuses EP's
+   * optimum of the same fold as {@link #trial} does.
+   */
+  public static FittedGp fit(Config c, Key key) {
+    return fit(c, key, foldProblem(key.dataset(), c.kernel(), key.seed(), key.fold(), c.protocol()), true);
+  }
+
+  private static FittedGp fit(Config c, Key key, FoldProblem fp, boolean reuseEp) {
+    String method = key.method();
+    Problem problem = fp.problem();
+    Kernel k0 = problem.kernel();
     FoldId id = new FoldId(key.dataset(), c.kernel(), key.seed(), key.fold(), c.protocol());
     // only a configuration that runs QP leaves EP optima for it to collect
     boolean share = reuseEp && c.methods().contains("qp");
@@ -412,26 +447,7 @@ public final class QpTable1 {
     } else {
       fit = GpModel.fit(problem, Registry.inference(method), GpModel.FitOptions.optimize(k0));
     }
-    double seconds = (System.nanoTime() - t0) * 1e-9;
-    Prediction pred = fit.predict(xTest);
-    double[] p = new double[yTest.length];
-    for (int j = 0; j < p.length; j++) {
-      p[j] = Probit.get().predictivePositive(pred.latentMean()[j], pred.latentVariance()[j]);
-    }
-    double[] ll = fit.logPredictive(xTest, yTest);
-    double[] theta = fit.kernel().logHyperparameters();
-    return ResultRow.builder()
-        .put("te", Metrics.testError(p, yTest))
-        .put("ntll", Metrics.negativeLogLikelihood(ll))
-        .put("log_evidence", fit.logEvidence())
-        .put("signal_variance", Math.exp(theta[theta.length - 1]))
-        .put("mean_log_lengthscale", Arrays.stream(theta, 0, theta.length - 1).average().orElse(Double.NaN))
-        .put("iterations", (long) fit.iterations())
-        .put("converged", fit.converged())
-        .put("bounds_active", String.join(" ", fit.activeBounds()))
-        .put("seconds", seconds)
-        .put("gradient", gradientName(method, c))
-        .build();
+    return fit;
   }
 
   /**
