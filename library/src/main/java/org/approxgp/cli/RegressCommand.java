@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.approxgp.data.ColumnFile;
 import org.approxgp.data.DataException;
 import org.approxgp.data.Dataset;
 import org.approxgp.data.Datasets;
@@ -40,11 +41,12 @@ final class RegressCommand implements Callable<Integer> {
   @Option(names = "--model", required = true, description = "ssgp, vssgp, svbssgp, dtc (DTC++ = SVGP), pic (PIC++)")
   String model;
 
-  @Option(names = "--train", required = true, paramLabel = "TRAIN.csv", description = "training CSV (header row)")
+  @Option(names = "--train", required = true, paramLabel = "TRAIN.csv",
+      description = "training CSV (header row), or an approxgp column file (read without a text copy)")
   String train;
 
   @Option(names = "--test", required = true, paramLabel = "TEST.csv",
-      description = "test CSV; its --target column may be absent")
+      description = "test CSV (a column file when TRAIN is one); its --target column may be absent")
   String test;
 
   @Option(names = "--target", required = true, paramLabel = "COLUMN", description = "target column (real values)")
@@ -55,7 +57,8 @@ final class RegressCommand implements Callable<Integer> {
   int features;
 
   @Option(names = "--partitions", paramLabel = "P",
-      description = "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/20))")
+      description = "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/20), and n/1000 "
+          + "above 200,000 rows; k-means on a seeded sample of 100,000 rows, every row then assigned)")
   Integer partitions;
 
   @Option(names = "--inducing", defaultValue = "250", paramLabel = "M",
@@ -79,7 +82,7 @@ final class RegressCommand implements Callable<Integer> {
   @Option(names = "--minibatch", paramLabel = "B",
       description = "rows per step: vssgp and dtc (default: all rows while n·k² <= 2e8 for k = --features or "
           + "--inducing — full batch, also for pic — else 1000); svbssgp rows per sampled partition (default 0 = "
-          + "whole partitions, the paper's Theorem 1)")
+          + "whole partitions, the paper's Theorem 1, while partitions average at most 50 rows, else 50)")
   Integer minibatch;
 
   @Option(names = "--trace-every", defaultValue = "1", paramLabel = "K",
@@ -114,53 +117,21 @@ final class RegressCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     checkOptions();
     AtomicFiles.checkTrainTestOutputs(train, test, out, summary);
-    Datasets.TrainTest data;
-    try {
-      data = Datasets.loadTrainTest(train, test, target, TargetKind.REAL, null);
-    } catch (DataException e) {
-      throw CliException.badInput(e.getMessage());
-    }
-    Dataset tr = data.train();
-    Dataset te = data.test();
-    if (tr.dimension() == 0) {
-      throw CliException.badInput(train + ": row 1: no feature columns (every column except --target '" + target
-          + "' is a feature, and there is none)");
-    }
-    if (tr.size() < 2) {
-      throw CliException.badInput(train + ": need at least 2 training rows, got " + tr.size());
-    }
-    // standardise inputs and target on TRAIN only (paper §5)
-    Standardizer sx;
-    try {
-      sx = Standardizer.fit(tr.features());
-    } catch (IllegalArgumentException e) {
-      throw CliException.badInput(train + ": " + e.getMessage());
-    }
-    double[] yTrain = tr.target();
-    double[] yMoments = Standardizer.moments(yTrain, 1);
-    double yMean = yMoments[0];
-    double ySd = yMoments[1];
-    if (Double.isInfinite(ySd)) {
-      throw CliException.badInput(train + ": column " + DataException.quote(target) + ": its standard deviation"
-          + " overflows a double; rescale the target");
-    }
-    if (!(ySd > 0)) {
-      throw CliException.badInput(train + ": column " + DataException.quote(target) + " is constant (" + yMean
-          + "); nothing to regress");
-    }
-    double[] ys = new double[yTrain.length];
-    for (int i = 0; i < ys.length; i++) {
-      ys[i] = (yTrain[i] - yMean) / ySd;
-    }
-    RegressionData trainData = RegressionData.of(sx.apply(tr.features()), ys);
-    RegressionData testData = RegressionData.of(sx.apply(te.features()), null);
-    double[] yTest = data.testHasTarget() ? te.target() : null;
+    long load0 = System.nanoTime();
+    RegressInputs in = ColumnFile.isColumnFile(Path.of(train)) ? RegressInputs.fromColumnFiles(train, test, target)
+        : readCsv();
+    double loadSeconds = (System.nanoTime() - load0) * 1e-9;
+    RegressionData trainData = in.train();
+    RegressionData testData = in.test();
+    double[] yTest = in.yTest();
+    double yMean = in.yMean();
+    double ySd = in.ySd();
     int n = trainData.n();
     if (iterations == null) {
       iterations = defaultIterations(model, n, "dtc".equals(model) || "pic".equals(model) ? inducing : features,
           minibatch);
     }
-    int p = partitions != null ? partitions : Math.max(1, Math.min(200, n / 20));
+    int p = partitions != null ? partitions : SvbssgpDriver.defaultPartitions(n);
     if (p > n) {
       throw CliException.badInput("--partitions " + p + " exceeds the " + n + " training rows");
     }
@@ -177,8 +148,8 @@ final class RegressCommand implements Callable<Integer> {
     double[] testSeconds = {0};
     // The five models are set up by the sVBSSGP paper driver, as in the notebook (one configuration).
     SvbssgpDriver.Settings settings = new SvbssgpDriver.Settings(model, features, p,
-        "dtc".equals(model) || "pic".equals(model) ? inducing : 1, iterations, gamma, samples, traceEvery, false, 0,
-        seed, minibatch != null ? minibatch : -1);
+        "dtc".equals(model) || "pic".equals(model) ? inducing : 1, iterations, gamma, samples, traceEvery, false,
+        SvbssgpDriver.KMEANS_SAMPLE, seed, minibatch != null ? minibatch : -1);
     sparkAuth.apply(!"local".equalsIgnoreCase(engine.strip()));
     PartitionGradientsProvider.Factory gradients;
     try {
@@ -260,7 +231,7 @@ final class RegressCommand implements Callable<Integer> {
     Map<String, Object> ell = new LinkedHashMap<>();
     double[] l = outcome.lengthscales();
     for (int j = 0; j < l.length; j++) {
-      ell.put(tr.featureNames().get(j), l[j] * sx.scale()[j]);
+      ell.put(in.featureNames().get(j), l[j] * in.xScale()[j]);
     }
     sum.put("lengthscales", ell);
     sum.put("seed", seed);
@@ -268,8 +239,13 @@ final class RegressCommand implements Callable<Integer> {
       sum.put("rmse", Finite.require("the test RMSE", inUnits.rmse(yTest), "the test targets' scale"));
       sum.put("mnlp", Finite.require("the test MNLP", inUnits.mnlp(yTest), "the test targets' scale"));
     }
+    // set-up (k-means, initialisation) apart from the iterations; NaN (null) where not separable (ssgp, vssgp)
+    double setup = fitted.setupSeconds();
+    double iterSeconds = Double.isNaN(setup) ? seconds : seconds - setup;
+    sum.put("load_seconds", loadSeconds);
+    sum.put("setup_seconds", Double.isNaN(setup) ? null : setup);
     sum.put("train_seconds", seconds);
-    sum.put("seconds_per_iteration", done == 0 ? null : seconds / done);
+    sum.put("seconds_per_iteration", done == 0 ? null : iterSeconds / done);
     sum.put("target_mean", mu);
     sum.put("target_sd", sd);
     List<Map<String, Object>> rows = new ArrayList<>();
@@ -288,11 +264,57 @@ final class RegressCommand implements Callable<Integer> {
     if (summary != null) {
       AtomicFiles.write(summary, Json.write(sum));
     }
-    err.printf(Locale.ROOT, "%s: %d training rows, %d iterations, %.2f s (%.4f s per iteration)%s%n", model, n,
-        done, seconds, done == 0 ? Double.NaN : seconds / done,
+    err.printf(Locale.ROOT, "%s: %d training rows, %d iterations, %.2f s (%s%.4f s per iteration)%s%n", model, n,
+        done, seconds, Double.isNaN(setup) ? "" : String.format(Locale.ROOT, "set-up %.2f s, ", setup),
+        done == 0 ? Double.NaN : iterSeconds / done,
         yTest != null ? String.format(Locale.ROOT, ", test RMSE %.6g, MNLP %.6g", inUnits.rmse(yTest),
             inUnits.mnlp(yTest)) : "");
     return 0;
+  }
+
+  /** TRAIN and TEST from CSV files, standardised on TRAIN. */
+  private RegressInputs readCsv() {
+    Datasets.TrainTest data;
+    try {
+      data = Datasets.loadTrainTest(train, test, target, TargetKind.REAL, null);
+    } catch (DataException e) {
+      throw CliException.badInput(e.getMessage());
+    }
+    Dataset tr = data.train();
+    Dataset te = data.test();
+    if (tr.dimension() == 0) {
+      throw CliException.badInput(train + ": row 1: no feature columns (every column except --target '" + target
+          + "' is a feature, and there is none)");
+    }
+    if (tr.size() < 2) {
+      throw CliException.badInput(train + ": need at least 2 training rows, got " + tr.size());
+    }
+    // standardise inputs and target on TRAIN only (paper §5)
+    Standardizer sx;
+    try {
+      sx = Standardizer.fit(tr.features());
+    } catch (IllegalArgumentException e) {
+      throw CliException.badInput(train + ": " + e.getMessage());
+    }
+    double[] yTrain = tr.target();
+    double[] yMoments = Standardizer.moments(yTrain, 1);
+    double yMean = yMoments[0];
+    double ySd = yMoments[1];
+    if (Double.isInfinite(ySd)) {
+      throw CliException.badInput(train + ": column " + DataException.quote(target) + ": its standard deviation"
+          + " overflows a double; rescale the target");
+    }
+    if (!(ySd > 0)) {
+      throw CliException.badInput(train + ": column " + DataException.quote(target) + " is constant (" + yMean
+          + "); nothing to regress");
+    }
+    double[] ys = new double[yTrain.length];
+    for (int i = 0; i < ys.length; i++) {
+      ys[i] = (yTrain[i] - yMean) / ySd;
+    }
+    RegressionData testRows = RegressionData.of(sx.apply(te.features()), null);
+    return new RegressInputs(RegressionData.of(sx.apply(tr.features()), ys), testRows,
+        data.testHasTarget() ? te.target() : null, yMean, ySd, tr.featureNames(), sx.scale());
   }
 
   /**
