@@ -239,9 +239,11 @@ final class RegressCommand implements Callable<Integer> {
       sum.put("rmse", Finite.require("the test RMSE", inUnits.rmse(yTest), "the test targets' scale"));
       sum.put("mnlp", Finite.require("the test MNLP", inUnits.mnlp(yTest), "the test targets' scale"));
     }
-    // set-up (k-means, initialisation) apart from the iterations; NaN (null) where not separable (ssgp, vssgp)
+    // the iterations' time: to the end of the last iteration (not the final prediction), less the set-up
+    // (k-means, initialisation), which is NaN (null) where not separable (ssgp, vssgp)
     double setup = fitted.setupSeconds();
-    double iterSeconds = Double.isNaN(setup) ? seconds : seconds - setup;
+    double lastIteration = trace.isEmpty() ? seconds : trace.get(trace.size() - 1).seconds();
+    double iterSeconds = Double.isNaN(setup) ? lastIteration : lastIteration - setup;
     sum.put("load_seconds", loadSeconds);
     sum.put("setup_seconds", Double.isNaN(setup) ? null : setup);
     sum.put("train_seconds", seconds);
