@@ -56,9 +56,9 @@ public final class SvbssgpDriver {
    * @param kmeansSample rows k-means is fitted on (0: all training rows; then every row is assigned)
    * @param seed         seed of k-means and of the model's random draws
    * @param minibatch    rows per step for vssgp and dtc, rows per sampled partition for svbssgp; −1: the
-   *                     defaults (full batch within {@link #FULL_BATCH_WORK}, else min(1000, n) for vssgp and dtc; whole
-   *                     partitions for svbssgp); 0 is allowed for
-   *                     svbssgp only (whole partitions)
+   *                     defaults (full batch within {@link #FULL_BATCH_WORK}, else min(1000, n) for vssgp and
+   *                     dtc; {@link #defaultSvbssgpMinibatch} for svbssgp); 0 is allowed for svbssgp only (whole
+   *                     partitions)
    */
   public record Settings(String method, int features, int partitions, int inducing, int iterations, double gamma,
       int samples, int traceEvery, boolean leaky, int kmeansSample, long seed, int minibatch) {

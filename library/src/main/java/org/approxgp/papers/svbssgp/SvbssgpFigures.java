@@ -357,7 +357,8 @@ public final class SvbssgpFigures {
   /**
    * Table 1 beside the paper's: per role and method, our final RMSE (mean ± sd over splits), MNLP, training
    * seconds per iteration (without the set-up: k-means and initialisation), and the paper's RMSE (NaN for
-   * "n/a"). Our RMSEs are in the substitute data's units (minutes of arrival delay for the flights roles), not comparable in level with AIMPEAK's km/h.
+   * "n/a"). Our RMSEs are in the substitute data's units (minutes of arrival delay for the flights roles), not
+   * comparable in level with AIMPEAK's km/h.
    */
   public static Table table1(Results<Key> methods) {
     Table t = methods.table();
