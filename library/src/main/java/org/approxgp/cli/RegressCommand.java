@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.approxgp.data.ColumnFile;
 import org.approxgp.data.DataException;
 import org.approxgp.data.Dataset;
 import org.approxgp.data.Datasets;
@@ -42,11 +43,12 @@ final class RegressCommand implements Callable<Integer> {
   @Option(names = "--model", required = true, description = "ssgp, vssgp, svbssgp, dtc (DTC++ = SVGP), pic (PIC++)")
   String model;
 
-  @Option(names = "--train", required = true, paramLabel = "TRAIN.csv", description = "training CSV (header row)")
+  @Option(names = "--train", required = true, paramLabel = "TRAIN.csv",
+      description = "training CSV (header row), or an approxgp column file (read without a text copy)")
   String train;
 
   @Option(names = "--test", required = true, paramLabel = "TEST.csv",
-      description = "test CSV; its --target column may be absent")
+      description = "test CSV (a column file when TRAIN is one); its --target column may be absent")
   String test;
 
   @Option(names = "--target", required = true, paramLabel = "COLUMN", description = "target column (real values)")
@@ -57,7 +59,8 @@ final class RegressCommand implements Callable<Integer> {
   Integer features;
 
   @Option(names = "--partitions", paramLabel = "P",
-      description = "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/20))")
+      description = "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/20), and n/1000 "
+          + "above 200,000 rows; k-means on a seeded sample of 100,000 rows, every row then assigned)")
   Integer partitions;
 
   @Option(names = "--inducing", paramLabel = "M",
@@ -81,7 +84,8 @@ final class RegressCommand implements Callable<Integer> {
   @Option(names = "--minibatch", paramLabel = "B|all",
       description = "rows per step: vssgp and dtc (default: all rows while n·k² <= 2e8 for k = --features or "
           + "--inducing — full batch, also for pic — else 1000); svbssgp rows per sampled partition (default: "
-          + "whole partitions, the paper's Theorem 1); 'all': every row (full batch; whole partitions)")
+          + "whole partitions, the paper's Theorem 1, while partitions average at most 50 rows, else 50); 'all': every "
+          + "row (full batch; whole partitions)")
   String minibatch;
 
   @Option(names = "--trace-every", defaultValue = "1", paramLabel = "K",
@@ -122,47 +126,15 @@ final class RegressCommand implements Callable<Integer> {
     seed = options.seed();
     checkOptions();
     AtomicFiles.checkTrainTestOutputs(train, test, out, summary);
-    Datasets.TrainTest data;
-    try {
-      data = Datasets.loadTrainTest(train, test, target, TargetKind.REAL, null);
-    } catch (DataException e) {
-      throw CliException.badInput(e.getMessage());
-    }
-    Dataset tr = data.train();
-    Dataset te = data.test();
-    if (tr.dimension() == 0) {
-      throw CliException.badInput(train + ": row 1: no feature columns (every column except --target '" + target
-          + "' is a feature, and there is none)");
-    }
-    if (tr.size() < 2) {
-      throw CliException.badInput(train + ": need at least 2 training rows, got " + tr.size());
-    }
-    // standardise inputs and target on TRAIN only (paper §5)
-    Standardizer sx;
-    try {
-      sx = Standardizer.fit(tr.features());
-    } catch (IllegalArgumentException e) {
-      throw CliException.badInput(train + ": " + e.getMessage());
-    }
-    double[] yTrain = tr.target();
-    double[] yMoments = Standardizer.moments(yTrain, 1);
-    double yMean = yMoments[0];
-    double ySd = yMoments[1];
-    if (Double.isInfinite(ySd)) {
-      throw CliException.badInput(train + ": column " + DataException.quote(target) + ": its standard deviation"
-          + " overflows a double; rescale the target");
-    }
-    if (!(ySd > 0)) {
-      throw CliException.badInput(train + ": column " + DataException.quote(target) + " is constant (" + yMean
-          + "); nothing to regress");
-    }
-    double[] ys = new double[yTrain.length];
-    for (int i = 0; i < ys.length; i++) {
-      ys[i] = (yTrain[i] - yMean) / ySd;
-    }
-    RegressionData trainData = RegressionData.of(sx.apply(tr.features()), ys);
-    RegressionData testData = RegressionData.of(sx.apply(te.features()), null);
-    double[] yTest = data.testHasTarget() ? te.target() : null;
+    long load0 = System.nanoTime();
+    RegressInputs in = ColumnFile.isColumnFile(Path.of(train)) ? RegressInputs.fromColumnFiles(train, test, target)
+        : readCsv();
+    double loadSeconds = (System.nanoTime() - load0) * 1e-9;
+    RegressionData trainData = in.train();
+    RegressionData testData = in.test();
+    double[] yTest = in.yTest();
+    double yMean = in.yMean();
+    double ySd = in.ySd();
     int n = trainData.n();
     iterations = options.iterationsFor(n);
     int p = options.partitionsFor(n);
@@ -193,7 +165,7 @@ final class RegressCommand implements Callable<Integer> {
     SparseRegression.Fit fitted;
     // the family's one entry, as the notebooks and the paper's experiments (SparseRegression.start)
     try (SparseRegression.Trainer t = SparseRegression.start(trainData, options,
-        SparseRegression.Partitioning.honest(), gradients)) {
+        SparseRegression.Partitioning.sampled(), gradients)) {
       setupSeconds = t.setupSeconds();
       while (t.step()) {
         int it = t.iteration();
@@ -271,7 +243,7 @@ final class RegressCommand implements Callable<Integer> {
     Map<String, Object> ell = new LinkedHashMap<>();
     double[] l = outcome.lengthscales();
     for (int j = 0; j < l.length; j++) {
-      ell.put(tr.featureNames().get(j), l[j] * sx.scale()[j]);
+      ell.put(in.featureNames().get(j), l[j] * in.xScale()[j]);
     }
     sum.put("lengthscales", ell);
     sum.put("seed", seed);
@@ -279,10 +251,14 @@ final class RegressCommand implements Callable<Integer> {
       sum.put("rmse", Finite.require("the test RMSE", inUnits.rmse(yTest), "the test targets' scale"));
       sum.put("mnlp", Finite.require("the test MNLP", inUnits.mnlp(yTest), "the test targets' scale"));
     }
-    // set-up (k-means, initialisation) apart from the iterations, whose per-iteration time it would distort
-    sum.put("setup_seconds", setupSeconds);
+    // the iterations' time: to the end of the last iteration (not the final prediction), less the set-up
+    // (k-means, initialisation), which is NaN (null) where not separable (ssgp, vssgp)
+    double lastIteration = trace.isEmpty() ? seconds : trace.get(trace.size() - 1).seconds();
+    double iterSeconds = Double.isNaN(setupSeconds) ? lastIteration : lastIteration - setupSeconds;
+    sum.put("load_seconds", loadSeconds);
+    sum.put("setup_seconds", Double.isNaN(setupSeconds) ? null : setupSeconds);
     sum.put("train_seconds", seconds);
-    sum.put("seconds_per_iteration", done == 0 ? null : (seconds - setupSeconds) / done);
+    sum.put("seconds_per_iteration", done == 0 ? null : iterSeconds / done);
     sum.put("target_mean", mu);
     sum.put("target_sd", sd);
     List<Map<String, Object>> rows = new ArrayList<>();
@@ -301,11 +277,57 @@ final class RegressCommand implements Callable<Integer> {
     if (summary != null) {
       AtomicFiles.write(summary, Json.write(sum));
     }
-    err.printf(Locale.ROOT, "%s: %d training rows, %d iterations, %.2f s (set-up %.2f s, %.4f s per iteration)%s%n",
-        model, n, done, seconds, setupSeconds, done == 0 ? Double.NaN : (seconds - setupSeconds) / done,
+    err.printf(Locale.ROOT, "%s: %d training rows, %d iterations, %.2f s (%s%.4f s per iteration)%s%n", model, n,
+        done, seconds, Double.isNaN(setupSeconds) ? "" : String.format(Locale.ROOT, "set-up %.2f s, ", setupSeconds),
+        done == 0 ? Double.NaN : iterSeconds / done,
         yTest != null ? String.format(Locale.ROOT, ", test RMSE %.6g, MNLP %.6g", inUnits.rmse(yTest),
             inUnits.mnlp(yTest)) : "");
     return 0;
+  }
+
+  /** TRAIN and TEST from CSV files, standardised on TRAIN (paper §5). */
+  private RegressInputs readCsv() {
+    Datasets.TrainTest data;
+    try {
+      data = Datasets.loadTrainTest(train, test, target, TargetKind.REAL, null);
+    } catch (DataException e) {
+      throw CliException.badInput(e.getMessage());
+    }
+    Dataset tr = data.train();
+    Dataset te = data.test();
+    if (tr.dimension() == 0) {
+      throw CliException.badInput(train + ": row 1: no feature columns (every column except --target '" + target
+          + "' is a feature, and there is none)");
+    }
+    if (tr.size() < 2) {
+      throw CliException.badInput(train + ": need at least 2 training rows, got " + tr.size());
+    }
+    // standardise inputs and target on TRAIN only (paper §5)
+    Standardizer sx;
+    try {
+      sx = Standardizer.fit(tr.features());
+    } catch (IllegalArgumentException e) {
+      throw CliException.badInput(train + ": " + e.getMessage());
+    }
+    double[] yTrain = tr.target();
+    double[] yMoments = Standardizer.moments(yTrain, 1);
+    double yMean = yMoments[0];
+    double ySd = yMoments[1];
+    if (Double.isInfinite(ySd)) {
+      throw CliException.badInput(train + ": column " + DataException.quote(target) + ": its standard deviation"
+          + " overflows a double; rescale the target");
+    }
+    if (!(ySd > 0)) {
+      throw CliException.badInput(train + ": column " + DataException.quote(target) + " is constant (" + yMean
+          + "); nothing to regress");
+    }
+    double[] ys = new double[yTrain.length];
+    for (int i = 0; i < ys.length; i++) {
+      ys[i] = (yTrain[i] - yMean) / ySd;
+    }
+    RegressionData testRows = RegressionData.of(sx.apply(te.features()), null);
+    return new RegressInputs(RegressionData.of(sx.apply(tr.features()), ys), testRows,
+        data.testHasTarget() ? te.target() : null, yMean, ySd, tr.featureNames(), sx.scale());
   }
 
   /**

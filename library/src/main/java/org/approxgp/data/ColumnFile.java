@@ -131,44 +131,13 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
     }
     String name = file.toString();
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = ch.size();
-      ByteBuffer head = readFully(ch, 0, 12, name);
-      byte[] magic = new byte[8];
-      head.get(magic);
-      if (!MAGIC.equals(new String(magic, StandardCharsets.US_ASCII))) {
-        throw new DataException(name, 0, null, "not an approxgp column file (no " + MAGIC + " magic)");
-      }
-      long headerLen = Integer.toUnsignedLong(head.getInt());
-      if (12 + headerLen > size) {
-        throw new DataException(name, 0, null, "truncated header (" + size + " bytes)");
-      }
-      ByteBuffer hb = readFully(ch, 12, (int) headerLen, name);
-      JsonNode h;
-      try {
-        h = JSON.readTree(new String(hb.array(), StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        throw new DataException(name, 0, null, "header is not JSON: " + e.getMessage());
-      }
-      if (!"approxgp-columns".equals(h.path("format").asText()) || h.path("version").asInt() != 1) {
-        throw new DataException(name, 0, null, "unsupported format " + h.path("format") + " version "
-            + h.path("version") + " (this reader knows approxgp-columns version 1)");
-      }
-      long n = h.path("n").asLong(-1);
-      JsonNode cols = h.path("columns");
-      if (n < 0 || n > Integer.MAX_VALUE || !cols.isArray() || cols.isEmpty()) {
-        throw new DataException(name, 0, null, "header needs n >= 0 and a non-empty columns array");
-      }
-      long expected = 12 + headerLen;
-      for (JsonNode c : cols) {
-        expected += n * width(c.path("type").asText(), name, c.path("name").asText());
-      }
-      if (expected != size) {
-        throw new DataException(name, 0, null, "file has " + size + " bytes, header says " + expected
-            + (size < expected ? " (truncated download or conversion?)" : ""));
-      }
+      Header hd = header(ch, name);
+      long n = hd.n();
+      JsonNode cols = hd.columns();
+      JsonNode h = hd.json();
       int m = (int) Math.min(n, limit);
       List<Column> out = new ArrayList<>();
-      long offset = 12 + headerLen;
+      long offset = hd.dataStart();
       for (JsonNode c : cols) {
         String cname = c.path("name").asText();
         String type = c.path("type").asText();
@@ -207,6 +176,150 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
     } catch (IOException e) {
       throw new UncheckedIOException("reading " + name, e);
     }
+  }
+
+  /**
+   * The numeric columns of a column file as row-major regression rows, read column by column in blocks straight
+   * into the one n × d array (no per-column copy of the whole table is held): {@code target} becomes y (absent:
+   * y is null, for test rows whose targets are unknown), every other column an input, in file order; when
+   * {@code features} is given, exactly those inputs in that order (other columns, except the target, are an
+   * error). {@code i32} columns without levels are read as their values.
+   *
+   * @throws DataException on anything {@link #read(Path, int)} rejects, a categorical (levels) or missing
+   *     column, a non-finite value, or no input column
+   */
+  public static Rows readRows(Path file, String target, List<String> features) {
+    String name = file.toString();
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      Header h = header(ch, name);
+      List<String> all = new ArrayList<>();
+      h.columns().forEach(c -> all.add(c.path("name").asText()));
+      List<String> inputs = new ArrayList<>();
+      for (String c : all) {
+        if (!c.equals(target)) {
+          if (features != null && !features.contains(c)) {
+            throw new DataException(name, 0, c, "column is not a training feature");
+          }
+          inputs.add(c);
+        }
+      }
+      if (features != null) {
+        for (String f : features) {
+          if (!all.contains(f)) {
+            throw new DataException(name, 0, f, "training feature column missing from the file");
+          }
+        }
+        inputs = List.copyOf(features);
+      }
+      if (inputs.isEmpty()) {
+        throw new DataException(name, 0, null, "no input column besides the target '" + target + "'");
+      }
+      int n = (int) h.n();
+      int d = inputs.size();
+      double[] x = new double[Math.multiplyExact(n, d)];
+      double[] y = all.contains(target) ? new double[n] : null;
+      long offset = h.dataStart();
+      for (JsonNode c : h.columns()) {
+        String cname = c.path("name").asText();
+        String type = c.path("type").asText();
+        int w = width(type, name, cname);
+        int j = inputs.indexOf(cname);
+        if (j >= 0 || cname.equals(target)) {
+          if (type.equals("i32") && !c.path("levels").isEmpty()) {
+            throw new DataException(name, 0, cname, "categorical column (levels): a regression needs numbers");
+          }
+          double[] dst = j >= 0 ? x : y;
+          int stride = j >= 0 ? d : 1;
+          int first = Math.max(j, 0);
+          int perBlock = (1 << 20) / w;
+          for (int lo = 0; lo < n; lo += perBlock) {
+            int len = Math.min(perBlock, n - lo);
+            ByteBuffer b = readFully(ch, offset + (long) lo * w, len * w, name);
+            for (int i = 0; i < len; i++) {
+              double v = w == 4 ? b.getInt() : b.getDouble();
+              if (!Double.isFinite(v)) {
+                throw new DataException(name, 0, cname, "row " + (lo + i) + ": " + v + " (values must be finite)");
+              }
+              dst[(lo + i) * stride + first] = v;
+            }
+          }
+        }
+        offset += h.n() * w;
+      }
+      return new Rows(inputs, new RegressionData(x, n, d, y));
+    } catch (NoSuchFileException e) {
+      throw new DataException(name, 0, null, "file not found");
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading " + name, e);
+    }
+  }
+
+  /**
+   * Regression rows read from a column file by {@link #readRows}.
+   *
+   * @param features input names, one per column of {@code data}
+   * @param data the rows (targets null when the file has no target column)
+   */
+  public record Rows(List<String> features, RegressionData data) {
+    public Rows {
+      features = List.copyOf(features);
+    }
+  }
+
+  /** Whether {@code file} starts with the column file's magic bytes (false if it cannot be read). */
+  public static boolean isColumnFile(Path file) {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer b = ByteBuffer.allocate(8);
+      while (b.hasRemaining() && ch.read(b) >= 0) {
+        // read up to 8 bytes
+      }
+      return !b.hasRemaining() && MAGIC.equals(new String(b.array(), StandardCharsets.US_ASCII));
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** A checked header: row count, column descriptions, the byte offset of the first column. */
+  private record Header(long n, JsonNode columns, JsonNode json, long dataStart) {
+  }
+
+  private static Header header(FileChannel ch, String name) throws IOException {
+    long size = ch.size();
+    ByteBuffer head = readFully(ch, 0, 12, name);
+    byte[] magic = new byte[8];
+    head.get(magic);
+    if (!MAGIC.equals(new String(magic, StandardCharsets.US_ASCII))) {
+      throw new DataException(name, 0, null, "not an approxgp column file (no " + MAGIC + " magic)");
+    }
+    long headerLen = Integer.toUnsignedLong(head.getInt());
+    if (12 + headerLen > size) {
+      throw new DataException(name, 0, null, "truncated header (" + size + " bytes)");
+    }
+    ByteBuffer hb = readFully(ch, 12, (int) headerLen, name);
+    JsonNode h;
+    try {
+      h = JSON.readTree(new String(hb.array(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new DataException(name, 0, null, "header is not JSON: " + e.getMessage());
+    }
+    if (!"approxgp-columns".equals(h.path("format").asText()) || h.path("version").asInt() != 1) {
+      throw new DataException(name, 0, null, "unsupported format " + h.path("format") + " version "
+          + h.path("version") + " (this reader knows approxgp-columns version 1)");
+    }
+    long n = h.path("n").asLong(-1);
+    JsonNode cols = h.path("columns");
+    if (n < 0 || n > Integer.MAX_VALUE || !cols.isArray() || cols.isEmpty()) {
+      throw new DataException(name, 0, null, "header needs n >= 0 and a non-empty columns array");
+    }
+    long expected = 12 + headerLen;
+    for (JsonNode c : cols) {
+      expected += n * width(c.path("type").asText(), name, c.path("name").asText());
+    }
+    if (expected != size) {
+      throw new DataException(name, 0, null, "file has " + size + " bytes, header says " + expected
+          + (size < expected ? " (truncated download or conversion?)" : ""));
+    }
+    return new Header(n, cols, h, 12 + headerLen);
   }
 
   /** Writes this table as a column file (atomically: to a temporary file, then renamed). */

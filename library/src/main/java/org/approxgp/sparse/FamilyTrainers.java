@@ -37,20 +37,21 @@ final class FamilyTrainers {
       case "ssgp" -> {
         Ssgp.Options so = Ssgp.Options.earlyStopped(o.features() / 2, cap, seed);
         double[] objective = {Double.NaN};
-        return new Stepped<Ssgp>(t0, cap, objective, l -> Ssgp.fit(train, so, (it, obj, sec) -> objective[0] = obj, l),
+        return new Stepped<Ssgp>(cap, objective, l -> Ssgp.fit(train, so, (it, obj, sec) -> objective[0] = obj, l),
             m -> m::predict, m -> SparseRegression.Outcome.of(m.stopReason(), m.hyperparameters()), Ssgp::iterations);
       }
       case "vssgp" -> {
         Vssgp.Options vo = Vssgp.Options.of(o.features() / 2, cap, b, seed);
         double[] objective = {Double.NaN};
-        return new Stepped<Vssgp>(t0, cap, objective,
+        return new Stepped<Vssgp>(cap, objective,
             l -> Vssgp.fit(train, vo, (it, obj, sec) -> objective[0] = obj, l), m -> m::predict,
             m -> SparseRegression.Outcome.of(m.stopReason(), m.hyperparameters()), Vssgp::iterations);
       }
       case "svbssgp" -> {
         Partitions parts = partitions(train, p, seed, partitioning);
         Svbssgp.Options so = Svbssgp.Options.builder().m(o.features() / 2).iterations(cap).gamma(o.gamma())
-            .predictiveSamples(o.samples()).minibatch(o.minibatch().orElse(0)).seed(seed).build();
+            .predictiveSamples(o.samples()).minibatch(o.minibatch().orElse(SparseRegression.defaultSvbssgpMinibatch(n, p)))
+            .seed(seed).build();
         Svbssgp.Training t = Svbssgp.start(train, parts.labels(), so,
             gradients == null ? null : gradients.create(train, parts.labels()));
         return new Steps(t0, cap, parts.sizes()) {
@@ -218,7 +219,6 @@ final class FamilyTrainers {
    * iterate).
    */
   private static final class Stepped<M> implements SparseRegression.Trainer {
-    private final double setupSeconds;
     private final int cap;
     private final double[] objective;
     private final SteppedFit<M> fit;
@@ -227,10 +227,9 @@ final class FamilyTrainers {
     private final ToIntFunction<M> iterations;
     private int iteration;
 
-    Stepped(long t0, int cap, double[] objective, Function<SnapshotListener<M>, M> run,
+    Stepped(int cap, double[] objective, Function<SnapshotListener<M>, M> run,
         Function<M, Function<RegressionData, RegressionPrediction>> predictor,
         Function<M, SparseRegression.Outcome> outcome, ToIntFunction<M> iterations) {
-      this.setupSeconds = (System.nanoTime() - t0) * 1e-9;
       this.cap = cap;
       this.objective = objective;
       this.predictor = predictor;
@@ -282,9 +281,10 @@ final class FamilyTrainers {
       };
     }
 
+    /** NaN: SSGP's and VSSGP's initialisation happens inside their optimiser, not separable from it. */
     @Override
     public double setupSeconds() {
-      return setupSeconds;
+      return Double.NaN;
     }
 
     @Override
@@ -321,8 +321,13 @@ final class FamilyTrainers {
     return new Partitions(labels, sizes, km);
   }
 
+  /**
+   * Lloyd iterations of k-means: at most 50 on all rows, 20 on a sample smaller than n (its partitions are then
+   * decided by the final assignment of every row; the cap bounds the set-up at millions of rows and thousands of
+   * partitions).
+   */
   private static KMeans kmeans(RegressionData x, int k, long seed, int sample) {
-    return sample > 0 ? KMeans.fit(x, k, seed, KMEANS_ITERATIONS, sample) : KMeans.fit(x, k, seed, KMEANS_ITERATIONS);
+    return sample > 0 && sample < x.n() ? KMeans.fit(x, k, seed, 20, sample) : KMeans.fit(x, k, seed, KMEANS_ITERATIONS);
   }
 
   /** SE-ARD at unit length-scales and signal variance on standardised inputs and target. */

@@ -43,6 +43,46 @@ public final class SparseRegression {
   }
 
   /**
+   * Training rows per k-means partition at which the default partition count starts to grow with n: the sVBSSGP
+   * paper's AIRLINE setting, p = 2,000 partitions of 2M rows (§5).
+   */
+  public static final int PARTITION_ROWS = 1000;
+
+  /** Partitions below which the default count does not go while n allows 20 rows each. */
+  public static final int MIN_PARTITIONS = 200;
+
+  /**
+   * The default partition count: min(200, n/20) (at least 1) up to 200,000 rows, then ⌈n / {@value
+   * #PARTITION_ROWS}⌉, so that partitions keep the paper's size as n grows (p = 3,000 at 3M rows).
+   */
+  public static int defaultPartitions(int n) {
+    int small = Math.max(1, Math.min(MIN_PARTITIONS, n / 20));
+    return Math.max(small, (int) ((n + (long) PARTITION_ROWS - 1) / PARTITION_ROWS));
+  }
+
+  /**
+   * Rows of each drawn partition that an sVBSSGP step reads by default once partitions are larger: the mean
+   * partition size at 10,000 rows and p = 200 (below that, steps read whole partitions).
+   */
+  public static final int SVBSSGP_ROWS_PER_PARTITION = 50;
+
+  /**
+   * sVBSSGP's default rows per drawn partition B: whole partitions (the paper's Theorem 1; returned as 0) while the
+   * mean partition size n/p is at most {@value #SVBSSGP_ROWS_PER_PARTITION}, else {@value
+   * #SVBSSGP_ROWS_PER_PARTITION} (an unbiased minibatch, rows weighted by |X_i|/B): a step then reads at most a·B
+   * rows whatever n, so its cost is constant in n.
+   */
+  public static int defaultSvbssgpMinibatch(int n, int p) {
+    return n <= (long) SVBSSGP_ROWS_PER_PARTITION * p ? 0 : SVBSSGP_ROWS_PER_PARTITION;
+  }
+
+  /**
+   * Rows of the seeded sample that k-means is fitted on by default (every row is then assigned to its nearest
+   * centroid): all rows up to this many.
+   */
+  public static final int KMEANS_SAMPLE = 100_000;
+
+  /**
    * One run's settings; an empty optional takes the default rule on the data (set where the data are known).
    *
    * @param model one of {@link #MODELS}
@@ -87,9 +127,9 @@ public final class SparseRegression {
       return inducingPoints() ? inducing : features;
     }
 
-    /** The partitions p on n rows: as set, else min(200, n/20) and at least 1. */
+    /** The partitions p on n rows: as set, else {@link #defaultPartitions}. */
     public int partitionsFor(int n) {
-      return partitions.orElse(Math.max(1, Math.min(200, n / 20)));
+      return partitions.orElse(defaultPartitions(n));
     }
 
     /** Whether the fit on n rows is full batch: a minibatch covering all rows, else {@link #fullBatchByDefault}. */
@@ -134,6 +174,11 @@ public final class SparseRegression {
     /** k-means on all training inputs. */
     public static Partitioning honest() {
       return new Partitioning(false, null, 0);
+    }
+
+    /** k-means on a seeded sample of at most {@value SparseRegression#KMEANS_SAMPLE} rows, every row assigned. */
+    public static Partitioning sampled() {
+      return new Partitioning(false, null, KMEANS_SAMPLE);
     }
   }
 
@@ -203,7 +248,10 @@ public final class SparseRegression {
     /** The model as it stands (after the last iteration; once stopped, the fit's final model). */
     Fit snapshot();
 
-    /** Seconds spent setting up (k-means, initialisation) before the first iteration. */
+    /**
+     * Seconds spent setting up (k-means, initialisation) before the first iteration; NaN for SSGP and VSSGP,
+     * whose initialisation happens inside their optimiser.
+     */
     double setupSeconds();
 
     /** Training rows per partition (empty for the models without partitions). */

@@ -39,7 +39,6 @@ final class SvbssgpPredictor {
     double[] sumSq = new double[nt];
     int two = 2 * m;
     int md = m * d;
-    double[] phi = new double[two];
     double[] xt = test.x();
     double[] xs = train.x();
     double[] ys = train.y();
@@ -47,12 +46,15 @@ final class SvbssgpPredictor {
     for (double[] a : alphas) {
       SpectralFeatures features = new SpectralFeatures(Arrays.copyOf(a, md), m, d);
       double lambda = signalVariance / m;
-      for (int k = 0; k < p; k++) {
+      // partitions in parallel: each writes only its own test rows, and the sums over the samples α_j keep
+      // their order (this loop), so the result does not depend on the threads
+      java.util.stream.IntStream.range(0, p).parallel().forEach(k -> {
         int tlo = testParts.start()[k];
         int thi = testParts.start()[k + 1];
         if (tlo == thi) {
-          continue;
+          return;
         }
+        double[] phi = new double[two];
         Cholesky chol = null;
         double[] weights = null;
         if (local) {
@@ -103,7 +105,7 @@ final class SvbssgpPredictor {
           sumMu[row] += mu;
           sumSq[row] += var + mu * mu;
         }
-      }
+      });
     }
     double[] mean = new double[nt];
     double[] variance = new double[nt];

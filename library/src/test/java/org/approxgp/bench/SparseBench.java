@@ -15,13 +15,20 @@ import org.approxgp.sparse.Svbssgp;
  * by reweighting; cost independent of n once every partition has at least B rows, i.e. B ≤ n/p). Also the time to load the 3M rows and the heap in use. The paper reports
  * 43 s per iteration on AIRLINE (2M rows, Xeon); printed beside ours.
  *
+ * <p>{@code bin/bench sparse scaling} runs {@link SparseScalingBench} instead ({@code approxgp regress} at its
+ * defaults, set-up apart from iterations, peak RSS).
+ *
  * <p>Run: {@code bin/bench sparse [ITERATIONS] [B,B,...]} (defaults 20 and 5,100; B = 0 is always run). The first run fetches
  * flights-3m (npm, ~60 MB once).
  */
 public final class SparseBench {
   private SparseBench() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("scaling")) {
+      SparseScalingBench.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 20;
     int[] given = java.util.Arrays.stream((args.length > 1 ? args[1] : "5,100").split(","))
         .mapToInt(Integer::parseInt).toArray();

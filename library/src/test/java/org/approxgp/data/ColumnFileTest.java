@@ -132,4 +132,48 @@ class ColumnFileTest {
     assertThrows(IllegalArgumentException.class, () -> new ColumnFile.Column("a", new int[1], new double[1],
         List.of()));
   }
+
+  /**
+   * readRows: inputs in file order (or the order asked for), row-major, i32 values as numbers, the target apart;
+   * blocks of 2^20 bytes are crossed (200,000 rows of 8 bytes), and what a regression cannot use is rejected.
+   */
+  @Test
+  void readRowsFillsOneRowMajorArray() {
+    int n = 200_000;
+    double[] a = new double[n];
+    int[] b = new int[n];
+    double[] y = new double[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = 0.5 * i;
+      b[i] = -i;
+      y[i] = i % 7;
+    }
+    Path f = dir.resolve("rows.apc");
+    new ColumnFile(n, List.of(ColumnFile.Column.ofDoubles("a", a), ColumnFile.Column.ofDoubles("y", y),
+        ColumnFile.Column.ofInts("b", b)), Map.of()).write(f);
+    ColumnFile.Rows r = ColumnFile.readRows(f, "y", null);
+    assertEquals(List.of("a", "b"), r.features());
+    assertEquals(n, r.data().n());
+    for (int i : new int[] {0, 1, 131_071, 131_072, 131_073, n - 1}) {
+      assertEquals(a[i], r.data().x(i, 0), 0.0);
+      assertEquals(b[i], r.data().x(i, 1), 0.0);
+      assertEquals(y[i], r.data().y()[i], 0.0);
+    }
+    ColumnFile.Rows swapped = ColumnFile.readRows(f, "target-not-here", List.of("b", "a", "y"));
+    assertNull(swapped.data().y());
+    assertEquals(b[5], swapped.data().x(5, 0), 0.0);
+    assertEquals(y[5], swapped.data().x(5, 2), 0.0);
+    assertThrows(DataException.class, () -> ColumnFile.readRows(f, "y", List.of("a")));
+    assertThrows(DataException.class, () -> ColumnFile.readRows(f, "y", List.of("a", "b", "c")));
+    Path cat = dir.resolve("cat.apc");
+    new ColumnFile(2, List.of(ColumnFile.Column.ofDoubles("y", new double[] {1, 2}),
+        ColumnFile.Column.ofCodes("airport", new int[] {0, 1}, List.of("SFO", "LAX"))), Map.of()).write(cat);
+    assertThrows(DataException.class, () -> ColumnFile.readRows(cat, "y", null));
+    Path nan = dir.resolve("nan.apc");
+    new ColumnFile(2, List.of(ColumnFile.Column.ofDoubles("y", new double[] {1, 2}),
+        ColumnFile.Column.ofDoubles("x", new double[] {1, Double.NaN})), Map.of()).write(nan);
+    assertThrows(DataException.class, () -> ColumnFile.readRows(nan, "y", null));
+    assertTrue(ColumnFile.isColumnFile(f));
+    assertTrue(!ColumnFile.isColumnFile(dir.resolve("absent.apc")));
+  }
 }

@@ -177,4 +177,58 @@ class KMeansTest {
     }
     assertThrows(IllegalArgumentException.class, () -> KMeans.fit(x, 3, 4, 50, 2));
   }
+
+  /**
+   * Rows on a coarse grid (many exact ties between rows, and between centroids when duplicated) with a few
+   * hundred clusters: the tree search and the parallel pass change nothing against the plain scan.
+   */
+  @Test
+  void treeSearchAndParallelAssignmentEqualTheFullScan() {
+    SplittableRandom rng = new SplittableRandom(8);
+    int n = 20_000;
+    int d = 4;
+    double[] x = new double[n * d];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = rng.nextInt(7) + (i % d == 0 ? 0.5 * rng.nextInt(3) : 0);
+    }
+    RegressionData rows = new RegressionData(x, n, d, null);
+    KMeans km = KMeans.fit(rows, 300, 3, 5, 5_000);
+    // duplicated centroids as well: ties must go to the lower index exactly as the scan does
+    double[] c = java.util.Arrays.copyOf(km.centroids(), 2 * 300 * d);
+    System.arraycopy(c, 0, c, 300 * d, 300 * d);
+    KMeans.Search search = new KMeans.Search(c, 600, d);
+    double[] got = new double[1];
+    double[] want = new double[1];
+    int ties = 0;
+    for (int i = 0; i < n; i++) {
+      double[] row = rows.row(i);
+      int a = search.nearest(row, got);
+      int b = KMeans.nearest(c, 600, d, row, want);
+      assertEquals(b, a, "row " + i);
+      assertEquals(want[0], got[0], 0.0, "row " + i);
+      ties += b < 300 ? 1 : 0;
+    }
+    assertEquals(n, ties); // every nearest centroid has a duplicate at index + 300, and the lower index wins
+    int[] parallel = km.assign(rows);
+    int[] serial = km.assignSerially(rows);
+    assertArrayEquals(serial, parallel);
+    double[] cs = km.centroids();
+    for (int i = 0; i < n; i++) {
+      assertEquals(KMeans.nearest(cs, km.k(), d, rows.row(i), null), parallel[i], "row " + i);
+    }
+  }
+
+  /** The sample is the seed's: the same seed gives the same sample and centroids, another seed another sample. */
+  @Test
+  void sampleIsDeterministicInTheSeed() {
+    int[] truth = new int[5000];
+    RegressionData x = blobs(21, truth);
+    KMeans a = KMeans.fit(x, 40, 9, 20, 1000);
+    KMeans b = KMeans.fit(x, 40, 9, 20, 1000);
+    KMeans c = KMeans.fit(x, 40, 10, 20, 1000);
+    assertArrayEquals(a.centroids(), b.centroids(), 0.0);
+    assertArrayEquals(a.sizes(), b.sizes());
+    assertNotEquals(java.util.Arrays.toString(a.centroids()), java.util.Arrays.toString(c.centroids()));
+    assertEquals(1000, java.util.Arrays.stream(a.sizes()).sum());
+  }
 }

@@ -98,8 +98,11 @@ public final class SvbssgpDriver {
    *
    * @param iterations recorded iterations, ascending, the last one = the run's iteration count
    * @param partitionSizes training rows per partition (empty for ssgp, vssgp, dtc)
+   * @param setupSeconds the seconds of {@code seconds} spent before the first iteration (k-means,
+   *     initialisation; {@link Fitted#setupSeconds}), NaN for ssgp and vssgp
    */
-  public record Trace(int[] iterations, double[] rmse, double[] mnlp, double[] seconds, int[] partitionSizes) {
+  public record Trace(int[] iterations, double[] rmse, double[] mnlp, double[] seconds, int[] partitionSizes,
+      double setupSeconds) {
     public Trace {
       iterations = iterations.clone();
       rmse = rmse.clone();
@@ -161,7 +164,7 @@ public final class SvbssgpDriver {
     Recorder rec = new Recorder(data, s);
     Fitted f = fit(data.train(), test, s, (it, objective, prediction) -> rec.maybe(it, prediction));
     rec.last(f.iterations(), f::prediction);
-    return rec.trace(f.partitionSizes());
+    return rec.trace(f.partitionSizes(), f.setupSeconds());
   }
 
   /**
@@ -185,6 +188,9 @@ public final class SvbssgpDriver {
    * @param svbssgp the fitted sVBSSGP model (its convergence verdict, stop reason, learned hyperparameters and bound
    *     trace), or null for the other methods
    * @param outcome the convergence verdict and learned hyperparameters, for every method
+   * @param setupSeconds seconds before the first iteration: k-means (partitions, inducing inputs) and the
+   *     model's initialisation (svbssgp, dtc, pic); NaN for ssgp and vssgp, whose set-up is not separable
+   *     from their optimiser
    */
   public record Fitted(RegressionPrediction prediction, int iterations, int[] partitionSizes, Svbssgp svbssgp,
       SparseRegression.Outcome outcome, double setupSeconds) {
@@ -286,7 +292,7 @@ public final class SvbssgpDriver {
       points.add(new double[] {u.rmse(yTest), u.mnlp(yTest), seconds});
     }
 
-    Trace trace(int[] sizes) {
+    Trace trace(int[] sizes, double setupSeconds) {
       int k = its.size();
       int[] it = new int[k];
       double[] r = new double[k];
@@ -298,7 +304,7 @@ public final class SvbssgpDriver {
         m[i] = points.get(i)[1];
         sec[i] = points.get(i)[2];
       }
-      return new Trace(it, r, m, sec, sizes);
+      return new Trace(it, r, m, sec, sizes, setupSeconds);
     }
   }
 }

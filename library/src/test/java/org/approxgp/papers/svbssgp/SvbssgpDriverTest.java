@@ -117,4 +117,27 @@ class SvbssgpDriverTest {
     assertThrows(IllegalArgumentException.class, () -> SvbssgpDriver.run(data,
         new SvbssgpDriver.Settings("pic", 10, 1000, 20, 12, 0, 5, 4, false, 0, 3)));
   }
+
+  /**
+   * The defaults: up to 200,000 rows the partition count of before (min(200, n/20)) and whole partitions while
+   * they average at most 50 rows; beyond, partitions of about 1,000 rows (p grows with n) and 50 rows read per
+   * drawn partition, so a step reads the same number of rows at 1e5 and at 3e6 rows.
+   */
+  @Test
+  void partitionCountGrowsWithNAtFixedSize() {
+    for (int n : new int[] {2, 39, 40, 442, 3999, 4000, 10_000, 100_000, 200_000}) {
+      assertEquals(Math.max(1, Math.min(200, n / 20)), SparseRegression.defaultPartitions(n), "n = " + n);
+    }
+    assertEquals(0, SparseRegression.defaultSvbssgpMinibatch(442, SparseRegression.defaultPartitions(442)));
+    assertEquals(0, SparseRegression.defaultSvbssgpMinibatch(10_000, SparseRegression.defaultPartitions(10_000)));
+    int[] big = {200_001, 1_000_000, 2_000_000, 3_000_000};
+    int[] want = {201, 1000, 2000, 3000};
+    for (int k = 0; k < big.length; k++) {
+      int p = SparseRegression.defaultPartitions(big[k]);
+      assertEquals(want[k], p, "n = " + big[k]);
+      assertTrue((double) big[k] / p <= SparseRegression.PARTITION_ROWS, "n = " + big[k]);
+      assertEquals(50, SparseRegression.defaultSvbssgpMinibatch(big[k], p));
+    }
+    assertEquals(50, SparseRegression.defaultSvbssgpMinibatch(100_000, SparseRegression.defaultPartitions(100_000)));
+  }
 }

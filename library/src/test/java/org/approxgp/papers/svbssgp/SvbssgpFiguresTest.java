@@ -88,4 +88,21 @@ class SvbssgpFiguresTest {
     assertEquals(1.0, SvbssgpFigures.linearR2(new double[] {1, 2, 3, 4}, new double[] {3, 5, 7, 9}), 1e-12);
     assertTrue(SvbssgpFigures.linearR2(new double[] {1, 2, 3, 4}, new double[] {0, 5, 0, 5}) < 0.5);
   }
+
+  /** A figure's series within the ± over splits of the lowest are named; a lone split says it cannot compare. */
+  @Test
+  void tiedWithBestNamesTheSeriesWithinTheSpread() {
+    Table t = Table.create("s", tech.tablesaw.api.StringColumn.create("method", "svbssgp", "dtc", "pic"),
+        tech.tablesaw.api.DoubleColumn.create("final_rmse mean", 30.0, 30.4, 32.0),
+        tech.tablesaw.api.DoubleColumn.create("final_rmse sd", 0.5, 0.2, 0.3));
+    assertEquals(" (within ± sd over splits of the lowest: dtc)", SvbssgpFigures.tiedWithBest(t, "method"));
+    Table apart = Table.create("s", tech.tablesaw.api.StringColumn.create("method", "svbssgp", "dtc"),
+        tech.tablesaw.api.DoubleColumn.create("final_rmse mean", 30.0, 31.0),
+        tech.tablesaw.api.DoubleColumn.create("final_rmse sd", 0.5, 0.2));
+    assertEquals("", SvbssgpFigures.tiedWithBest(apart, "method"));
+    Table one = Table.create("s", tech.tablesaw.api.StringColumn.create("method", "svbssgp", "dtc"),
+        tech.tablesaw.api.DoubleColumn.create("final_rmse mean", 30.0, 31.0),
+        tech.tablesaw.api.DoubleColumn.create("final_rmse sd", Double.NaN, Double.NaN));
+    assertEquals(" (one split: no ± to compare)", SvbssgpFigures.tiedWithBest(one, "method"));
+  }
 }
