@@ -118,9 +118,10 @@ public final class Dtc {
    * @param covariance S (M × M; owned, not copied)
    * @param iterations iterations run
    * @param objective the last minibatch estimate of the bound (NaN before the first iteration)
+   * @param inducingJitter ε added to K_uu's diagonal ({@link #KUU_JITTER} for a stochastic fit, else 0)
    */
   public record Fit(SquaredExponential kernel, double noiseVariance, RegressionData inducing, double[] mean,
-      Matrix covariance, int iterations, double objective) {
+      Matrix covariance, int iterations, double objective, double inducingJitter) {
 
     /**
      * Predictive mean and variance of y* (Hensman et al. 2013, §4: q(f*) = ∫ p(f* | u) q(u) du):
@@ -132,7 +133,7 @@ public final class Dtc {
       boolean ard = kernel.isArd();
       SeArd k = new SeArd(SeArd.logParams(kernel, d), d, ard);
       int mM = inducing.n();
-      Cholesky kuu = Cholesky.factor(k.cross(inducing.x(), mM, inducing.x(), mM), JitterPolicy.standard());
+      Cholesky kuu = kuu(k, inducing, inducingJitter);
       double[] mu = new double[test.n()];
       double[] var = new double[test.n()];
       for (int from = 0; from < test.n(); from += CHUNK) {
@@ -165,7 +166,8 @@ public final class Dtc {
     /** The bound L on the full training data at this q(u) and these hyperparameters (streams over rows). */
     public double elbo(RegressionData train) {
       boolean ard = kernel.isArd();
-      return Dtc.objective(train, inducing, params(kernel, noiseVariance, train.d()), ard, mean, covariance, null);
+      return Dtc.objective(train, inducing, params(kernel, noiseVariance, train.d()), ard, mean, covariance, null,
+          inducingJitter);
     }
   }
 
@@ -209,6 +211,7 @@ public final class Dtc {
     private final boolean fullBatch;
     private CollapsedLbfgs lbfgs; // full batch: the L-BFGS iterates (computed at the first step)
     private final BoundMonitor monitor;
+    private final double jitter; // ε on K_uu's diagonal: KUU_JITTER while θ is learned stochastically, else 0
 
     public Trainer(RegressionData train, RegressionData inducing, SquaredExponential kernel, double noiseVariance,
         Options options) {
@@ -236,8 +239,9 @@ public final class Dtc {
       this.adam = new Adam(params.length, Adam.Settings.of(options.hyperStep().initial()));
       this.monitor = (options.stopping() != null ? options.stopping() : DEFAULT_STOPPING).start();
       SeArd k = kernelOf(params, train.d(), ard);
-      this.q = InducingPosterior.prior(kuu(k, inducing));
       this.fullBatch = options.learnHyperparameters() && options.minibatch() >= train.n();
+      this.jitter = options.learnHyperparameters() && !fullBatch ? KUU_JITTER : 0;
+      this.q = InducingPosterior.prior(kuu(k, inducing, jitter));
     }
 
     private void shuffle() {
@@ -268,17 +272,38 @@ public final class Dtc {
       iteration++;
       int d = train.d();
       SeArd k = kernelOf(params, d, ard);
-      Cholesky kuu = kuu(k, inducing);
+      Cholesky kuu = kuu(k, inducing, jitter);
       Matrix kinv = kuu.inverse();
       double scale = (double) n / b;
       Terms terms = new Terms(inducing.n(), params.length);
       double[] xb = SeArd.gatherX(train, perm, from, from + b);
       double[] yb = SeArd.gatherY(train, perm, from, from + b);
       accumulate(k, params, inducing, kuu, kinv, q.mean(), q.covariance(), xb, yb, b, terms);
+      if (iteration == 1 && options.learnHyperparameters()) {
+        // q(u) from the prior to its optimum for this batch before θ's first gradient (class comment)
+        naturalStep(q, kinv, terms, scale, Math.exp(-params[params.length - 1]), 1.0);
+        terms = new Terms(inducing.n(), params.length);
+        accumulate(k, params, inducing, kuu, kinv, q.mean(), q.covariance(), xb, yb, b, terms);
+      }
       double[] grad = options.learnHyperparameters() ? new double[params.length] : null;
       double value = finish(k, params, inducing, kuu, kinv, q, scale, terms, grad);
       // natural-gradient step on q(u) at the current hyperparameters
-      double beta = Math.exp(-params[params.length - 1]);
+      naturalStep(q, kinv, terms, scale, Math.exp(-params[params.length - 1]), options.naturalStep().at(iteration));
+      if (grad != null) {
+        double[] unit = new double[params.length];
+        Arrays.fill(unit, options.hyperStep().decay(iteration));
+        adam.ascend(params, grad, unit);
+      }
+      last = value;
+      monitor.add(value);
+      return value;
+    }
+
+    /**
+     * The natural-gradient step of size ρ on q(u) towards its optimum for the batch in {@code terms}
+     * (Hensman et al. 2013, §3.1; class comment): target precision K_uu⁻¹ + sβ Σ_B aᵢaᵢᵀ, target S⁻¹m sβ Σ_B aᵢyᵢ.
+     */
+    private void naturalStep(InducingPosterior q, Matrix kinv, Terms terms, double scale, double beta, double rho) {
       Matrix target = kinv.copy();
       double[] td = target.data();
       double[] ad = terms.aat.data();
@@ -289,15 +314,7 @@ public final class Dtc {
       for (int a = 0; a < t1.length; a++) {
         t1[a] = scale * beta * terms.ay[a];
       }
-      q.step(target, t1, options.naturalStep().at(iteration));
-      if (grad != null) {
-        double[] unit = new double[params.length];
-        Arrays.fill(unit, options.hyperStep().decay(iteration));
-        adam.ascend(params, grad, unit);
-      }
-      last = value;
-      monitor.add(value);
-      return value;
+      q.step(target, t1, rho);
     }
 
     private double stepFullBatch() {
@@ -354,7 +371,7 @@ public final class Dtc {
     public Fit snapshot() {
       double[] kp = Arrays.copyOf(params, params.length - 1);
       return new Fit(SeArd.kernel(kp, ard), Math.exp(params[params.length - 1]), inducing, q.mean().clone(),
-          q.covariance().copy(), iteration, last);
+          q.covariance().copy(), iteration, last, jitter);
     }
   }
 
@@ -381,7 +398,7 @@ public final class Dtc {
     int d = train.d();
     int mM = z.n();
     SeArd k = kernelOf(params, d, ard);
-    Cholesky kuu = kuu(k, z);
+    Cholesky kuu = kuu(k, z, 0);
     double beta = Math.exp(-params[params.length - 1]);
     Matrix target = kuu.inverse();
     double[] td = target.data();
@@ -410,8 +427,26 @@ public final class Dtc {
     return q;
   }
 
-  static Cholesky kuu(SeArd k, RegressionData z) {
-    return Cholesky.factor(k.cross(z.x(), z.n(), z.x(), z.n()), JitterPolicy.standard());
+  /**
+   * The fixed jitter ε added to the diagonal of K_uu while DTC++ or PIC++ learn θ stochastically (GPflow's default
+   * jitter, 10⁻⁶, on the standardised scale the family fits on; the full-batch fits, fits at fixed θ and their
+   * exact-GP, FITC and PITC identities keep ε = 0; the fit records which it used). It makes the inducing variables u = f(Z) + ε_u, ε_u ∼ N(0, εI) —
+   * the bound stays a lower bound on log p(y), and ∂K_uu/∂θ is unchanged — and keeps K_uu's conditioning a smooth
+   * function of θ: without it, a stochastic fit at M = 250 on two inputs (4,307 rows) alternated between a factor
+   * with no jitter and one with the retry jitter of {@link JitterPolicy#standard()} (≈ 2·10⁻¹⁰), and the
+   * unjittered K_uu⁻¹ gave one minibatch a bound of −3·10⁶ and a gradient of 7·10⁸, whose square then held Adam's
+   * second moment (β₂ = 0.999) high enough to freeze the length-scales for the rest of the run.
+   */
+  static final double KUU_JITTER = 1e-6;
+
+  /** The Cholesky factor of K_uu + εI at the inducing inputs (ε: 0 or {@link #KUU_JITTER}). */
+  static Cholesky kuu(SeArd k, RegressionData z, double jitter) {
+    Matrix c = k.cross(z.x(), z.n(), z.x(), z.n());
+    double[] cd = c.data();
+    for (int a = 0; a < z.n(); a++) {
+      cd[a * z.n() + a] += jitter;
+    }
+    return Cholesky.factor(c, JitterPolicy.standard());
   }
 
   static void requireDim(RegressionData rows, int d) {
@@ -426,9 +461,16 @@ public final class Dtc {
    */
   static double objective(RegressionData train, RegressionData z, double[] params, boolean ard, double[] m,
       Matrix s, double[] grad) {
+    return objective(train, z, params, ard, m, s, grad, 0);
+  }
+
+  /** As {@link #objective(RegressionData, RegressionData, double[], boolean, double[], Matrix, double[])} with
+   * K_uu + εI, ε = {@code jitter}. */
+  static double objective(RegressionData train, RegressionData z, double[] params, boolean ard, double[] m,
+      Matrix s, double[] grad, double jitter) {
     int d = train.d();
     SeArd k = kernelOf(params, d, ard);
-    Cholesky kuu = kuu(k, z);
+    Cholesky kuu = kuu(k, z, jitter);
     Matrix kinv = kuu.inverse();
     Terms terms = new Terms(z.n(), params.length);
     int n = train.n();
