@@ -31,7 +31,10 @@ import org.approxgp.optimize.Adam;
  *       ∂L/∂θ at the current (m, S), computed analytically (formulas at {@code accumulate} and
  *       {@code finishWith} below), with the learning rate α_t of a decaying {@link StepSchedule}.</li>
  * </ol>
- * The minibatch estimate of L before the step is reported to the {@link IterationListener}. Minibatches are
+ * At the first iteration, when θ is learned, q(u) is first set to its optimum for that batch (the natural step
+ * with ρ = 1), so that θ's first gradient is not taken at the prior q(u), where it is orders of magnitude larger than
+ * later and would dominate Adam's second moment. While θ is learned this way K_uu carries the fixed jitter
+ * {@link InducingPosterior#KUU_JITTER}. The minibatch estimate of L before the step is reported to the {@link IterationListener}. Minibatches are
  * consecutive slices of a seeded permutation of the rows, re-shuffled every epoch. With decaying steps for q(u) and
  * θ (Robbins–Monro) the iterates settle, and a {@link BoundMonitor} on the estimates ends the fit when the smoothed
  * bound has stopped rising ({@link Options#stopping()}).
@@ -118,7 +121,7 @@ public final class Dtc {
    * @param covariance S (M × M; owned, not copied)
    * @param iterations iterations run
    * @param objective the last minibatch estimate of the bound (NaN before the first iteration)
-   * @param inducingJitter ε added to K_uu's diagonal ({@link #KUU_JITTER} for a stochastic fit, else 0)
+   * @param inducingJitter ε added to K_uu's diagonal ({@link InducingPosterior#KUU_JITTER} for a stochastic fit, else 0)
    */
   public record Fit(SquaredExponential kernel, double noiseVariance, RegressionData inducing, double[] mean,
       Matrix covariance, int iterations, double objective, double inducingJitter) {
@@ -133,7 +136,7 @@ public final class Dtc {
       boolean ard = kernel.isArd();
       SeArd k = new SeArd(SeArd.logParams(kernel, d), d, ard);
       int mM = inducing.n();
-      Cholesky kuu = kuu(k, inducing, inducingJitter);
+      Cholesky kuu = InducingPosterior.kuu(k, inducing, inducingJitter);
       double[] mu = new double[test.n()];
       double[] var = new double[test.n()];
       for (int from = 0; from < test.n(); from += CHUNK) {
@@ -240,8 +243,8 @@ public final class Dtc {
       this.monitor = (options.stopping() != null ? options.stopping() : DEFAULT_STOPPING).start();
       SeArd k = kernelOf(params, train.d(), ard);
       this.fullBatch = options.learnHyperparameters() && options.minibatch() >= train.n();
-      this.jitter = options.learnHyperparameters() && !fullBatch ? KUU_JITTER : 0;
-      this.q = InducingPosterior.prior(kuu(k, inducing, jitter));
+      this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
+      this.q = InducingPosterior.prior(InducingPosterior.kuu(k, inducing, jitter));
     }
 
     private void shuffle() {
@@ -272,7 +275,7 @@ public final class Dtc {
       iteration++;
       int d = train.d();
       SeArd k = kernelOf(params, d, ard);
-      Cholesky kuu = kuu(k, inducing, jitter);
+      Cholesky kuu = InducingPosterior.kuu(k, inducing, jitter);
       Matrix kinv = kuu.inverse();
       double scale = (double) n / b;
       Terms terms = new Terms(inducing.n(), params.length);
@@ -281,14 +284,15 @@ public final class Dtc {
       accumulate(k, params, inducing, kuu, kinv, q.mean(), q.covariance(), xb, yb, b, terms);
       if (iteration == 1 && options.learnHyperparameters()) {
         // q(u) from the prior to its optimum for this batch before θ's first gradient (class comment)
-        naturalStep(q, kinv, terms, scale, Math.exp(-params[params.length - 1]), 1.0);
+        q.stepTowards(kinv, terms.aat, terms.ay, scale * Math.exp(-params[params.length - 1]), 1.0);
         terms = new Terms(inducing.n(), params.length);
         accumulate(k, params, inducing, kuu, kinv, q.mean(), q.covariance(), xb, yb, b, terms);
       }
       double[] grad = options.learnHyperparameters() ? new double[params.length] : null;
       double value = finish(k, params, inducing, kuu, kinv, q, scale, terms, grad);
       // natural-gradient step on q(u) at the current hyperparameters
-      naturalStep(q, kinv, terms, scale, Math.exp(-params[params.length - 1]), options.naturalStep().at(iteration));
+      q.stepTowards(kinv, terms.aat, terms.ay, scale * Math.exp(-params[params.length - 1]),
+          options.naturalStep().at(iteration));
       if (grad != null) {
         double[] unit = new double[params.length];
         Arrays.fill(unit, options.hyperStep().decay(iteration));
@@ -297,24 +301,6 @@ public final class Dtc {
       last = value;
       monitor.add(value);
       return value;
-    }
-
-    /**
-     * The natural-gradient step of size ρ on q(u) towards its optimum for the batch in {@code terms}
-     * (Hensman et al. 2013, §3.1; class comment): target precision K_uu⁻¹ + sβ Σ_B aᵢaᵢᵀ, target S⁻¹m sβ Σ_B aᵢyᵢ.
-     */
-    private void naturalStep(InducingPosterior q, Matrix kinv, Terms terms, double scale, double beta, double rho) {
-      Matrix target = kinv.copy();
-      double[] td = target.data();
-      double[] ad = terms.aat.data();
-      for (int i = 0; i < td.length; i++) {
-        td[i] += scale * beta * ad[i];
-      }
-      double[] t1 = new double[inducing.n()];
-      for (int a = 0; a < t1.length; a++) {
-        t1[a] = scale * beta * terms.ay[a];
-      }
-      q.step(target, t1, rho);
     }
 
     private double stepFullBatch() {
@@ -398,7 +384,7 @@ public final class Dtc {
     int d = train.d();
     int mM = z.n();
     SeArd k = kernelOf(params, d, ard);
-    Cholesky kuu = kuu(k, z, 0);
+    Cholesky kuu = InducingPosterior.kuu(k, z, 0);
     double beta = Math.exp(-params[params.length - 1]);
     Matrix target = kuu.inverse();
     double[] td = target.data();
@@ -427,28 +413,6 @@ public final class Dtc {
     return q;
   }
 
-  /**
-   * The fixed jitter ε added to the diagonal of K_uu while DTC++ or PIC++ learn θ stochastically (GPflow's default
-   * jitter, 10⁻⁶, on the standardised scale the family fits on; the full-batch fits, fits at fixed θ and their
-   * exact-GP, FITC and PITC identities keep ε = 0; the fit records which it used). It makes the inducing variables u = f(Z) + ε_u, ε_u ∼ N(0, εI) —
-   * the bound stays a lower bound on log p(y), and ∂K_uu/∂θ is unchanged — and keeps K_uu's conditioning a smooth
-   * function of θ: without it, a stochastic fit at M = 250 on two inputs (4,307 rows) alternated between a factor
-   * with no jitter and one with the retry jitter of {@link JitterPolicy#standard()} (≈ 2·10⁻¹⁰), and the
-   * unjittered K_uu⁻¹ gave one minibatch a bound of −3·10⁶ and a gradient of 7·10⁸, whose square then held Adam's
-   * second moment (β₂ = 0.999) high enough to freeze the length-scales for the rest of the run.
-   */
-  static final double KUU_JITTER = 1e-6;
-
-  /** The Cholesky factor of K_uu + εI at the inducing inputs (ε: 0 or {@link #KUU_JITTER}). */
-  static Cholesky kuu(SeArd k, RegressionData z, double jitter) {
-    Matrix c = k.cross(z.x(), z.n(), z.x(), z.n());
-    double[] cd = c.data();
-    for (int a = 0; a < z.n(); a++) {
-      cd[a * z.n() + a] += jitter;
-    }
-    return Cholesky.factor(c, JitterPolicy.standard());
-  }
-
   static void requireDim(RegressionData rows, int d) {
     if (rows.d() != d) {
       throw new IllegalArgumentException("rows have " + rows.d() + " inputs, expected " + d);
@@ -470,7 +434,7 @@ public final class Dtc {
       Matrix s, double[] grad, double jitter) {
     int d = train.d();
     SeArd k = kernelOf(params, d, ard);
-    Cholesky kuu = kuu(k, z, jitter);
+    Cholesky kuu = InducingPosterior.kuu(k, z, jitter);
     Matrix kinv = kuu.inverse();
     Terms terms = new Terms(z.n(), params.length);
     int n = train.n();

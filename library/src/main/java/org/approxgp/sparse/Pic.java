@@ -224,8 +224,8 @@ public final class Pic {
       this.rng = new SplittableRandom(options.seed());
       this.adam = new Adam(params.length, Adam.Settings.of(options.hyperStep().initial()));
       this.fullBatch = options.learnHyperparameters() && options.blocksPerIteration() >= ne;
-      this.jitter = options.learnHyperparameters() && !fullBatch ? Dtc.KUU_JITTER : 0;
-      this.q = InducingPosterior.prior(Dtc.kuu(Dtc.kernelOf(params, train.d(), ard), inducing, jitter));
+      this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
+      this.q = InducingPosterior.prior(InducingPosterior.kuu(Dtc.kernelOf(params, train.d(), ard), inducing, jitter));
       this.monitor = (options.stopping() != null ? options.stopping() : Dtc.DEFAULT_STOPPING).start();
     }
 
@@ -309,7 +309,7 @@ public final class Pic {
      */
     private InducingPosterior optimalPosterior(double[] x) {
       int mM = inducing.n();
-      InducingPosterior prior = InducingPosterior.prior(Dtc.kuu(Dtc.kernelOf(x, train.d(), ard), inducing, 0));
+      InducingPosterior prior = InducingPosterior.prior(InducingPosterior.kuu(Dtc.kernelOf(x, train.d(), ard), inducing, 0));
       Matrix lam = Matrix.zeros(mM, mM);
       double[] t1 = new double[mM];
       Eval e = evaluate(train, blocks, nonEmpty, nonEmpty.length, 1.0, inducing, x, ard, 0, prior.mean(),
@@ -371,7 +371,7 @@ public final class Pic {
     int d = train.d();
     int mM = z.n();
     SeArd k = Dtc.kernelOf(params, d, ard);
-    Cholesky kuu = Dtc.kuu(k, z, jitter);
+    Cholesky kuu = InducingPosterior.kuu(k, z, jitter);
     Matrix kinv = kuu.inverse();
     double noise = Math.exp(params[params.length - 1]);
     double[] nu = kuu.solve(m);
