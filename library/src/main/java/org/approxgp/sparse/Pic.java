@@ -44,7 +44,8 @@ import org.approxgp.optimize.Adam;
  * with ρ = 1 on all blocks; its gradient is ∂F/∂θ at that q, envelope theorem; {@link CollapsedLbfgs}); with a
  * sample of blocks, an Adam step per iteration along the sampled blocks' estimate of ∂F/∂(log ℓ, log σ_f², log σ²)
  * at the current q(u) (formulas in {@code PicBlock.gradient}) at a decaying rate, until the smoothed bound has
- * converged ({@link BoundMonitor}) or the cap. Inducing inputs are fixed. Each stochastic iteration samples s partitions
+ * converged ({@link BoundMonitor}) or the cap; as in {@link Dtc}, q(u) is set to its optimum for the first sample
+ * before θ's first gradient and K_uu carries {@link InducingPosterior#KUU_JITTER}. Inducing inputs are fixed. Each stochastic iteration samples s partitions
  * uniformly without replacement from the p non-empty ones and scales their sum by p/s; its cost is
  * O(Σ_sampled (n_i³ + n_i² M + n_i M²) + M³).
  */
