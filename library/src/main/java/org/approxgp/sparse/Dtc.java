@@ -34,8 +34,8 @@ import org.approxgp.optimize.Adam;
  * At the first iteration, when θ is learned, q(u) is first set to its optimum for that batch (the natural step
  * with ρ = 1), so that θ's first gradient is not taken at the prior q(u), where it is orders of magnitude larger than
  * later and would dominate Adam's second moment. While θ is learned this way K_uu carries the fixed jitter
- * {@link InducingPosterior#KUU_JITTER}. The minibatch estimate of L before the step is reported to the {@link IterationListener}. Minibatches are
- * consecutive slices of a seeded permutation of the rows, re-shuffled every epoch. With decaying steps for q(u) and
+ * {@link InducingPosterior#KUU_JITTER}. The minibatch estimate of L before the step is reported to the
+ * {@link IterationListener}. Minibatches are consecutive slices of a seeded permutation of the rows, re-shuffled every epoch. With decaying steps for q(u) and
  * θ (Robbins–Monro) the iterates settle, and a {@link BoundMonitor} on the estimates ends the fit when the smoothed
  * bound has stopped rising ({@link Options#stopping()}).
  *
@@ -121,7 +121,8 @@ public final class Dtc {
    * @param covariance S (M × M; owned, not copied)
    * @param iterations iterations run
    * @param objective the last minibatch estimate of the bound (NaN before the first iteration)
-   * @param inducingJitter ε added to K_uu's diagonal ({@link InducingPosterior#KUU_JITTER} for a stochastic fit, else 0)
+   * @param inducingJitter ε added to K_uu's diagonal ({@link InducingPosterior#KUU_JITTER} for a stochastic fit, else
+   * 0)
    */
   public record Fit(SquaredExponential kernel, double noiseVariance, RegressionData inducing, double[] mean,
       Matrix covariance, int iterations, double objective, double inducingJitter) {

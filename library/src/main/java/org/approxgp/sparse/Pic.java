@@ -45,7 +45,8 @@ import org.approxgp.optimize.Adam;
  * sample of blocks, an Adam step per iteration along the sampled blocks' estimate of ∂F/∂(log ℓ, log σ_f², log σ²)
  * at the current q(u) (formulas in {@code PicBlock.gradient}) at a decaying rate, until the smoothed bound has
  * converged ({@link BoundMonitor}) or the cap; as in {@link Dtc}, q(u) is set to its optimum for the first sample
- * before θ's first gradient and K_uu carries {@link InducingPosterior#KUU_JITTER}. Inducing inputs are fixed. Each stochastic iteration samples s partitions
+ * before θ's first gradient and K_uu carries {@link InducingPosterior#KUU_JITTER}. Inducing inputs are fixed. Each
+ * stochastic iteration samples s partitions
  * uniformly without replacement from the p non-empty ones and scales their sum by p/s; its cost is
  * O(Σ_sampled (n_i³ + n_i² M + n_i M²) + M³).
  */
@@ -310,7 +311,8 @@ public final class Pic {
      */
     private InducingPosterior optimalPosterior(double[] x) {
       int mM = inducing.n();
-      InducingPosterior prior = InducingPosterior.prior(InducingPosterior.kuu(Dtc.kernelOf(x, train.d(), ard), inducing, 0));
+      InducingPosterior prior =
+          InducingPosterior.prior(InducingPosterior.kuu(Dtc.kernelOf(x, train.d(), ard), inducing, 0));
       Matrix lam = Matrix.zeros(mM, mM);
       double[] t1 = new double[mM];
       Eval e = evaluate(train, blocks, nonEmpty, nonEmpty.length, 1.0, inducing, x, ard, 0, prior.mean(),
