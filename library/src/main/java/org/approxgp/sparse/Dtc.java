@@ -36,8 +36,9 @@ import org.approxgp.optimize.Adam;
  * later and would dominate Adam's second moment. While θ is learned this way K_uu carries the fixed jitter
  * {@link InducingPosterior#KUU_JITTER}. The minibatch estimate of L before the step is reported to the
  * {@link IterationListener}. Minibatches are consecutive slices of a seeded permutation of the rows, re-shuffled
- * every epoch. With decaying steps for q(u) and θ (Robbins–Monro) the iterates settle, and a {@link BoundMonitor} on the estimates ends the fit when the smoothed
- * bound has stopped rising ({@link Options#stopping()}).
+ * every epoch. With decaying steps for q(u) and θ (Robbins–Monro) the iterates settle, and a
+ * {@link BoundMonitor} on the estimates ends the fit when the smoothed bound has stopped rising
+ * ({@link Options#stopping()}).
  *
  * <p><b>Full batch</b> (minibatch ≥ n, what {@code approxgp regress} uses while n·M² is small), with hyperparameters
  * learned: the optimum q(u) at given θ is Titsias' (2009), the natural step with ρ = 1 on all rows, and the
