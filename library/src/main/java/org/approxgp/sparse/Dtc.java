@@ -31,10 +31,14 @@ import org.approxgp.optimize.Adam;
  *       ∂L/∂θ at the current (m, S), computed analytically (formulas at {@code accumulate} and
  *       {@code finishWith} below), with the learning rate α_t of a decaying {@link StepSchedule}.</li>
  * </ol>
- * The minibatch estimate of L before the step is reported to the {@link IterationListener}. Minibatches are
- * consecutive slices of a seeded permutation of the rows, re-shuffled every epoch. With decaying steps for q(u) and
- * θ (Robbins–Monro) the iterates settle, and a {@link BoundMonitor} on the estimates ends the fit when the smoothed
- * bound has stopped rising ({@link Options#stopping()}).
+ * At the first iteration, when θ is learned, q(u) is first set to its optimum for that batch (the natural step
+ * with ρ = 1), so that θ's first gradient is not taken at the prior q(u), where it is orders of magnitude larger than
+ * later and would dominate Adam's second moment. While θ is learned this way K_uu carries the fixed jitter
+ * {@link InducingPosterior#KUU_JITTER}. The minibatch estimate of L before the step is reported to the
+ * {@link IterationListener}. Minibatches are consecutive slices of a seeded permutation of the rows, re-shuffled
+ * every epoch. With decaying steps for q(u) and θ (Robbins–Monro) the iterates settle, and a
+ * {@link BoundMonitor} on the estimates ends the fit when the smoothed bound has stopped rising
+ * ({@link Options#stopping()}).
  *
  * <p><b>Full batch</b> (minibatch ≥ n, what {@code approxgp regress} uses while n·M² is small), with hyperparameters
  * learned: the optimum q(u) at given θ is Titsias' (2009), the natural step with ρ = 1 on all rows, and the
@@ -118,9 +122,11 @@ public final class Dtc {
    * @param covariance S (M × M; owned, not copied)
    * @param iterations iterations run
    * @param objective the last minibatch estimate of the bound (NaN before the first iteration)
+   * @param inducingJitter ε added to K_uu's diagonal ({@link InducingPosterior#KUU_JITTER} for a stochastic fit, else
+   * 0)
    */
   public record Fit(SquaredExponential kernel, double noiseVariance, RegressionData inducing, double[] mean,
-      Matrix covariance, int iterations, double objective) {
+      Matrix covariance, int iterations, double objective, double inducingJitter) {
 
     /**
      * Predictive mean and variance of y* (Hensman et al. 2013, §4: q(f*) = ∫ p(f* | u) q(u) du):
@@ -132,7 +138,7 @@ public final class Dtc {
       boolean ard = kernel.isArd();
       SeArd k = new SeArd(SeArd.logParams(kernel, d), d, ard);
       int mM = inducing.n();
-      Cholesky kuu = Cholesky.factor(k.cross(inducing.x(), mM, inducing.x(), mM), JitterPolicy.standard());
+      Cholesky kuu = InducingPosterior.kuu(k, inducing, inducingJitter);
       double[] mu = new double[test.n()];
       double[] var = new double[test.n()];
       for (int from = 0; from < test.n(); from += CHUNK) {
@@ -165,7 +171,8 @@ public final class Dtc {
     /** The bound L on the full training data at this q(u) and these hyperparameters (streams over rows). */
     public double elbo(RegressionData train) {
       boolean ard = kernel.isArd();
-      return Dtc.objective(train, inducing, params(kernel, noiseVariance, train.d()), ard, mean, covariance, null);
+      return Dtc.objective(train, inducing, params(kernel, noiseVariance, train.d()), ard, mean, covariance, null,
+          inducingJitter);
     }
   }
 
@@ -209,6 +216,7 @@ public final class Dtc {
     private final boolean fullBatch;
     private CollapsedLbfgs lbfgs; // full batch: the L-BFGS iterates (computed at the first step)
     private final BoundMonitor monitor;
+    private final double jitter; // ε on K_uu's diagonal: KUU_JITTER while θ is learned stochastically, else 0
 
     public Trainer(RegressionData train, RegressionData inducing, SquaredExponential kernel, double noiseVariance,
         Options options) {
@@ -236,8 +244,9 @@ public final class Dtc {
       this.adam = new Adam(params.length, Adam.Settings.of(options.hyperStep().initial()));
       this.monitor = (options.stopping() != null ? options.stopping() : DEFAULT_STOPPING).start();
       SeArd k = kernelOf(params, train.d(), ard);
-      this.q = InducingPosterior.prior(kuu(k, inducing));
       this.fullBatch = options.learnHyperparameters() && options.minibatch() >= train.n();
+      this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
+      this.q = InducingPosterior.prior(InducingPosterior.kuu(k, inducing, jitter));
     }
 
     private void shuffle() {
@@ -268,28 +277,24 @@ public final class Dtc {
       iteration++;
       int d = train.d();
       SeArd k = kernelOf(params, d, ard);
-      Cholesky kuu = kuu(k, inducing);
+      Cholesky kuu = InducingPosterior.kuu(k, inducing, jitter);
       Matrix kinv = kuu.inverse();
       double scale = (double) n / b;
       Terms terms = new Terms(inducing.n(), params.length);
       double[] xb = SeArd.gatherX(train, perm, from, from + b);
       double[] yb = SeArd.gatherY(train, perm, from, from + b);
       accumulate(k, params, inducing, kuu, kinv, q.mean(), q.covariance(), xb, yb, b, terms);
+      if (iteration == 1 && options.learnHyperparameters()) {
+        // q(u) from the prior to its optimum for this batch before θ's first gradient (class comment)
+        q.stepTowards(kinv, terms.aat, terms.ay, scale * Math.exp(-params[params.length - 1]), 1.0);
+        terms = new Terms(inducing.n(), params.length);
+        accumulate(k, params, inducing, kuu, kinv, q.mean(), q.covariance(), xb, yb, b, terms);
+      }
       double[] grad = options.learnHyperparameters() ? new double[params.length] : null;
       double value = finish(k, params, inducing, kuu, kinv, q, scale, terms, grad);
       // natural-gradient step on q(u) at the current hyperparameters
-      double beta = Math.exp(-params[params.length - 1]);
-      Matrix target = kinv.copy();
-      double[] td = target.data();
-      double[] ad = terms.aat.data();
-      for (int i = 0; i < td.length; i++) {
-        td[i] += scale * beta * ad[i];
-      }
-      double[] t1 = new double[inducing.n()];
-      for (int a = 0; a < t1.length; a++) {
-        t1[a] = scale * beta * terms.ay[a];
-      }
-      q.step(target, t1, options.naturalStep().at(iteration));
+      q.stepTowards(kinv, terms.aat, terms.ay, scale * Math.exp(-params[params.length - 1]),
+          options.naturalStep().at(iteration));
       if (grad != null) {
         double[] unit = new double[params.length];
         Arrays.fill(unit, options.hyperStep().decay(iteration));
@@ -354,7 +359,7 @@ public final class Dtc {
     public Fit snapshot() {
       double[] kp = Arrays.copyOf(params, params.length - 1);
       return new Fit(SeArd.kernel(kp, ard), Math.exp(params[params.length - 1]), inducing, q.mean().clone(),
-          q.covariance().copy(), iteration, last);
+          q.covariance().copy(), iteration, last, jitter);
     }
   }
 
@@ -381,7 +386,7 @@ public final class Dtc {
     int d = train.d();
     int mM = z.n();
     SeArd k = kernelOf(params, d, ard);
-    Cholesky kuu = kuu(k, z);
+    Cholesky kuu = InducingPosterior.kuu(k, z, 0);
     double beta = Math.exp(-params[params.length - 1]);
     Matrix target = kuu.inverse();
     double[] td = target.data();
@@ -410,10 +415,6 @@ public final class Dtc {
     return q;
   }
 
-  static Cholesky kuu(SeArd k, RegressionData z) {
-    return Cholesky.factor(k.cross(z.x(), z.n(), z.x(), z.n()), JitterPolicy.standard());
-  }
-
   static void requireDim(RegressionData rows, int d) {
     if (rows.d() != d) {
       throw new IllegalArgumentException("rows have " + rows.d() + " inputs, expected " + d);
@@ -426,9 +427,16 @@ public final class Dtc {
    */
   static double objective(RegressionData train, RegressionData z, double[] params, boolean ard, double[] m,
       Matrix s, double[] grad) {
+    return objective(train, z, params, ard, m, s, grad, 0);
+  }
+
+  /** As {@link #objective(RegressionData, RegressionData, double[], boolean, double[], Matrix, double[])} with
+   * K_uu + εI, ε = {@code jitter}. */
+  static double objective(RegressionData train, RegressionData z, double[] params, boolean ard, double[] m,
+      Matrix s, double[] grad, double jitter) {
     int d = train.d();
     SeArd k = kernelOf(params, d, ard);
-    Cholesky kuu = kuu(k, z);
+    Cholesky kuu = InducingPosterior.kuu(k, z, jitter);
     Matrix kinv = kuu.inverse();
     Terms terms = new Terms(z.n(), params.length);
     int n = train.n();

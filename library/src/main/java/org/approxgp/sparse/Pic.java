@@ -44,7 +44,9 @@ import org.approxgp.optimize.Adam;
  * with ρ = 1 on all blocks; its gradient is ∂F/∂θ at that q, envelope theorem; {@link CollapsedLbfgs}); with a
  * sample of blocks, an Adam step per iteration along the sampled blocks' estimate of ∂F/∂(log ℓ, log σ_f², log σ²)
  * at the current q(u) (formulas in {@code PicBlock.gradient}) at a decaying rate, until the smoothed bound has
- * converged ({@link BoundMonitor}) or the cap. Inducing inputs are fixed. Each stochastic iteration samples s partitions
+ * converged ({@link BoundMonitor}) or the cap; as in {@link Dtc}, q(u) is set to its optimum for the first sample
+ * before θ's first gradient and K_uu carries {@link InducingPosterior#KUU_JITTER}. Inducing inputs are fixed. Each
+ * stochastic iteration samples s partitions
  * uniformly without replacement from the p non-empty ones and scales their sum by p/s; its cost is
  * O(Σ_sampled (n_i³ + n_i² M + n_i M²) + M³).
  */
@@ -108,9 +110,11 @@ public final class Pic {
    * @param blocks the training partition (referenced)
    * @param iterations iterations run
    * @param objective last stochastic estimate of F (NaN before the first iteration)
+   * @param inducingJitter ε added to K_uu's diagonal (as {@link Dtc.Fit#inducingJitter})
    */
   public record Fit(SquaredExponential kernel, double noiseVariance, RegressionData inducing, double[] mean,
-      Matrix covariance, RegressionData train, Blocks blocks, int iterations, double objective) {
+      Matrix covariance, RegressionData train, Blocks blocks, int iterations, double objective,
+      double inducingJitter) {
 
     /**
      * Predictive mean and variance of y* for test rows with partition labels {@code testPartition} (labels
@@ -145,8 +149,8 @@ public final class Pic {
         }
       }
       double logDetS = Cholesky.factor(covariance.copy(), JitterPolicy.standard()).logDet();
-      return evaluate(train, blocks, all, ne, 1.0, inducing, params, kernel.isArd(), mean, covariance, logDetS,
-          null, null, null).value();
+      return evaluate(train, blocks, all, ne, 1.0, inducing, params, kernel.isArd(), inducingJitter, mean,
+          covariance, logDetS, null, null, null).value();
     }
   }
 
@@ -188,6 +192,7 @@ public final class Pic {
     private final boolean fullBatch;
     private CollapsedLbfgs lbfgs; // full batch: the L-BFGS iterates (computed at the first step)
     private final BoundMonitor monitor;
+    private final double jitter; // ε on K_uu's diagonal (as in Dtc.Trainer)
 
     public Trainer(RegressionData train, int[] partition, RegressionData inducing, SquaredExponential kernel,
         double noiseVariance, Options options) {
@@ -220,8 +225,9 @@ public final class Pic {
       }
       this.rng = new SplittableRandom(options.seed());
       this.adam = new Adam(params.length, Adam.Settings.of(options.hyperStep().initial()));
-      this.q = InducingPosterior.prior(Dtc.kuu(Dtc.kernelOf(params, train.d(), ard), inducing));
       this.fullBatch = options.learnHyperparameters() && options.blocksPerIteration() >= ne;
+      this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
+      this.q = InducingPosterior.prior(InducingPosterior.kuu(Dtc.kernelOf(params, train.d(), ard), inducing, jitter));
       this.monitor = (options.stopping() != null ? options.stopping() : Dtc.DEFAULT_STOPPING).start();
     }
 
@@ -250,7 +256,7 @@ public final class Pic {
       Matrix lam = Matrix.zeros(mM, mM);
       double[] t1 = new double[mM];
       double[] grad = options.learnHyperparameters() ? new double[params.length] : null;
-      Eval e = evaluate(train, blocks, pool, s, scale, inducing, params, ard, q.mean(), q.covariance(),
+      Eval e = evaluate(train, blocks, pool, s, scale, inducing, params, ard, jitter, q.mean(), q.covariance(),
           q.logDetCovariance(), lam, t1, grad);
       Matrix target = e.kinv().copy();
       double[] td = target.data();
@@ -261,7 +267,14 @@ public final class Pic {
       for (int a = 0; a < mM; a++) {
         t1[a] *= scale;
       }
-      q.step(target, t1, options.naturalStep().at(iteration));
+      if (iteration == 1 && grad != null) { // q(u) to its optimum for these blocks, θ's first gradient there
+        q.step(target, t1, 1.0);
+        grad = new double[params.length];
+        e = evaluate(train, blocks, pool, s, scale, inducing, params, ard, jitter, q.mean(), q.covariance(),
+            q.logDetCovariance(), null, null, grad);
+      } else {
+        q.step(target, t1, options.naturalStep().at(iteration));
+      }
       if (grad != null) {
         double[] unit = new double[params.length];
         Arrays.fill(unit, options.hyperStep().decay(iteration));
@@ -277,7 +290,7 @@ public final class Pic {
       if (lbfgs == null) {
         lbfgs = new CollapsedLbfgs((x, g) -> {
           InducingPosterior opt = optimalPosterior(x);
-          return evaluate(train, blocks, nonEmpty, nonEmpty.length, 1.0, inducing, x, ard, opt.mean(),
+          return evaluate(train, blocks, nonEmpty, nonEmpty.length, 1.0, inducing, x, ard, 0, opt.mean(),
               opt.covariance(), opt.logDetCovariance(), null, null, g).value();
         }, params, options.iterations());
       }
@@ -298,10 +311,11 @@ public final class Pic {
      */
     private InducingPosterior optimalPosterior(double[] x) {
       int mM = inducing.n();
-      InducingPosterior prior = InducingPosterior.prior(Dtc.kuu(Dtc.kernelOf(x, train.d(), ard), inducing));
+      InducingPosterior prior =
+          InducingPosterior.prior(InducingPosterior.kuu(Dtc.kernelOf(x, train.d(), ard), inducing, 0));
       Matrix lam = Matrix.zeros(mM, mM);
       double[] t1 = new double[mM];
-      Eval e = evaluate(train, blocks, nonEmpty, nonEmpty.length, 1.0, inducing, x, ard, prior.mean(),
+      Eval e = evaluate(train, blocks, nonEmpty, nonEmpty.length, 1.0, inducing, x, ard, 0, prior.mean(),
           prior.covariance(), prior.logDetCovariance(), lam, t1, null);
       Matrix target = e.kinv().copy();
       double[] td = target.data();
@@ -341,7 +355,7 @@ public final class Pic {
     /** The current model (copies of m and S). */
     public Fit snapshot() {
       return new Fit(kernel, Math.exp(params[params.length - 1]), inducing, q.mean().clone(), q.covariance().copy(),
-          train, blocks, iteration, last);
+          train, blocks, iteration, last, jitter);
     }
   }
 
@@ -355,12 +369,12 @@ public final class Pic {
    * {@code grad} (scaled). The KL part of the gradient (as in {@link Dtc}): ∂(−KL)/∂K_uu = ½[K⁻¹SK⁻¹ + ννᵀ − K⁻¹].
    */
   static Eval evaluate(RegressionData train, Blocks blocks, int[] which, int count, double scale,
-      RegressionData z, double[] params, boolean ard, double[] m, Matrix s, double logDetS, Matrix lam,
-      double[] t1, double[] grad) {
+      RegressionData z, double[] params, boolean ard, double jitter, double[] m, Matrix s, double logDetS,
+      Matrix lam, double[] t1, double[] grad) {
     int d = train.d();
     int mM = z.n();
     SeArd k = Dtc.kernelOf(params, d, ard);
-    Cholesky kuu = Dtc.kuu(k, z);
+    Cholesky kuu = InducingPosterior.kuu(k, z, jitter);
     Matrix kinv = kuu.inverse();
     double noise = Math.exp(params[params.length - 1]);
     double[] nu = kuu.solve(m);
@@ -415,7 +429,7 @@ public final class Pic {
       }
     }
     double logDetS = Cholesky.factor(s.copy(), JitterPolicy.none()).logDet();
-    return evaluate(train, blocks, all, ne, 1.0, z, params, ard, m, s, logDetS, null, null, grad).value();
+    return evaluate(train, blocks, all, ne, 1.0, z, params, ard, 0, m, s, logDetS, null, null, grad).value();
   }
 
   static int max(int[] labels) {

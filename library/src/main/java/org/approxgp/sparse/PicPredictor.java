@@ -106,7 +106,7 @@ public final class PicPredictor {
       throw new IllegalArgumentException(testPartition.length + " labels for " + test.n() + " test rows");
     }
     SeArd k = new SeArd(SeArd.logParams(fit.kernel(), d), d, fit.kernel().isArd());
-    Cholesky kuu = Dtc.kuu(k, fit.inducing());
+    Cholesky kuu = InducingPosterior.kuu(k, fit.inducing(), fit.inducingJitter());
     Pic.Blocks blocks = fit.blocks();
     Pic.Blocks testBlocks = Pic.Blocks.of(testPartition, Math.max(blocks.count(), Pic.max(testPartition) + 1));
     for (int c = 0; c < testBlocks.count(); c++) {
