@@ -10,8 +10,7 @@ Data: Ripley's Pima training set (datasets/pima-tr2.csv, 200 rows, 7 inputs): ro
 inputs standardised with the training rows' mean and population sd. Model: SE-iso kernel, length-scale 2, signal
 variance 1 (fixed, no optimisation), noisy-step likelihood eq. 8 with epsilon 0.1.
 
-Relaxed EP as written here, per site update (sequential sweeps in index order, no damping, negative site
-precisions kept, as the library's default for rep):
+Relaxed EP's site update as written here:
   cavity        tau- = 1/s_ii - tau~_i, nu- = mu_i/s_ii - nu~_i (eq. 12); site mean m = nu~_i/tau~_i (0 while tau~_i = 0)
   relaxed       tau- + b, nu- + b m (eq. 13), b >= 0 (eq. 11: r_i a Gaussian)
   G(b)          KL(p_hat || N(mu_hat, s2_hat)) + c b (eq. 5 and 35), p_hat ∝ N(f | relaxed cavity) p(y | f); +inf
@@ -23,7 +22,8 @@ precisions kept, as the library's default for rep):
   global search the minimiser over [0, 100/lam]: a 1400-point log grid plus 0, then bounded Brent around the best
   site          t_b = (1/s2_hat - tau- - b, mu_hat/s2_hat - nu- - b m) (eq. 15); reading a: t_b r (eq. 16 as
                 printed), b: t_b, c: t_b / r, with r = (b, b m)
-Stop when the largest site change of a sweep is below 1e-10 (300 sweeps at most). Log evidence: the EP form
+EP (b = 0): sequential sweeps in index order, no damping, negative site precisions kept, stopping when the
+largest site change of a sweep is below 1e-10 (200 sweeps at most). Log evidence: the EP form
 (R&W eq. 3.65) at the final sites, with each site's normaliser fixed by the tilted normaliser at the unrelaxed
 cavity: log Z = sum_i [log Z_hat_i - log ∫ N(f | cavity_i) t~_i(f) df] + log ∫ N(f | 0, K) prod_i t~_i(f_i) df.
 
