@@ -10,7 +10,8 @@ import java.util.function.DoubleUnaryOperator;
  * +∞ where not admissible. Both searches keep b = 0 (EP) unless a point with a strictly smaller G is found.
  *
  * <ul>
- * <li>{@link #local}: probe G at ±δ; a side is searched (Brent) only when its probe is strictly below G(0). The
+ * <li>{@link #local}: probe G at ±δ; a side is searched (Brent, or Brent on a bracket found downhill from the
+ *     probe when Brent on the whole side does not beat the probe) only when its probe is strictly below G(0). The
  *     local minimum reached from b = 0: a site relaxes only when the penalty is below |Q'(0)|.</li>
  * <li>{@link #global}: G on a scan of the whole interval (0, and on each side 25 points log-spaced in |b| from
  *     1e-4 of the side's length to its end), then Brent on the bracket [x_{j−1}, x_{j+1}] around the smallest
@@ -35,19 +36,52 @@ final class RelaxationSearch {
     double best = 0;
     double gBest = g0;
     if (right) {
-      double[] r = Brent.minimize(g, 0, hi, tol);
+      double[] r = descend(g, 0, hi, probe, tol);
       if (r[1] < gBest) {
         best = r[0];
         gBest = r[1];
       }
     }
     if (left) {
-      double[] l = Brent.minimize(g, lo, 0, tol);
+      double[] l = descend(g, lo, 0, -probe, tol);
       if (l[1] < gBest) {
         best = l[0];
       }
     }
     return best;
+  }
+
+  /**
+   * Brent on the side [lo, hi] whose probe p descends from 0; when Brent does not get below G(p) (it can stall
+   * where most of the side is +∞, e.g. reading C's admissible b &lt; 1/(2σ̂²) is a small part of [0, 100/λ]),
+   * the minimum is bracketed downhill from p instead (p, 2p, 4p, ... while G decreases, capped at the side's end)
+   * and Brent runs on that bracket. Returns {argmin, min}.
+   */
+  private static double[] descend(DoubleUnaryOperator g, double lo, double hi, double p, double tol) {
+    double[] r = Brent.minimize(g, lo, hi, tol);
+    double gp = g.applyAsDouble(p);
+    if (r[1] < gp) {
+      return r;
+    }
+    double end = p > 0 ? hi : lo;
+    double prev = 0;
+    double x = p;
+    double gx = gp;
+    double next = x;
+    while (x != end) {
+      next = Math.abs(2 * x) < Math.abs(end) ? 2 * x : end;
+      double gn = g.applyAsDouble(next);
+      if (!(gn < gx)) {
+        break;
+      }
+      prev = x;
+      x = next;
+      gx = gn;
+    }
+    double a = Math.min(prev, next);
+    double b = Math.max(prev, next);
+    double[] s = b > a ? Brent.minimize(g, a, b, tol) : new double[] {x, gx};
+    return s[1] < gx ? s : new double[] {x, gx};
   }
 
   /** The global search (class comment): scan of [lo, hi], then Brent on the bracket of the scan's minimum. */
