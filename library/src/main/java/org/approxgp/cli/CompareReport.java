@@ -39,7 +39,7 @@ final class CompareReport {
         + " from the same Gaussian to the posterior; standard error by the delta method over the runs."));
     h.append("<h2>Verdict</h2>\n");
     h.append(p(verdict(rows, truth)));
-    h.append(Tables.toHtml(Tables.rounded(ComparisonViews.table(rows, truth), 4))).append('\n');
+    h.append(Tables.toHtml(Tables.rounded(ComparisonViews.table(rows, truth)))).append('\n');
     h.append(p("KL is KL(truth || method) per latent, the true marginal replaced by its moment-matched Gaussian (so it"
         + " scores the first two moments only), averaged over latents; W2 is between the same two Gaussians."
         + " log_evidence_error is the method's log Z (the ELBO for vb) minus AIS's. test_error is for labels only;"
