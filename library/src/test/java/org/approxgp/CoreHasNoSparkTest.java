@@ -31,8 +31,10 @@ class CoreHasNoSparkTest {
 
   @Test
   void sparkAndScalaAreNotOnTheLibrarysClassPath() {
-    for (String c : List.of("org.apache.spark.SparkContext", "scala.Function1", "org.approxgp.spark.SparkEngine")) {
-      assertThrows(ClassNotFoundException.class, () -> Class.forName(c), c + " is on the core's class path");
+    for (String c : List.of(
+        "org.apache.spark.SparkContext", "scala.Function1", "org.approxgp.spark.SparkEngine")) {
+      assertThrows(
+          ClassNotFoundException.class, () -> Class.forName(c), c + " is on the core's class path");
     }
   }
 
@@ -40,14 +42,18 @@ class CoreHasNoSparkTest {
   void noMainSourceMentionsSpark() throws IOException {
     Pattern spark = Pattern.compile("\\b(org\\.apache\\.spark|scala\\.|org\\.approxgp\\.spark)\\.");
     try (Stream<Path> s = Files.walk(Path.of("src/main/java"))) {
-      List<String> hits = s.filter(p -> p.toString().endsWith(".java")).filter(p -> {
-        try {
-          return LayeringTest.code(Files.readString(p, StandardCharsets.UTF_8)).lines()
-              .anyMatch(l -> spark.matcher(l).find());
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      }).map(Path::toString).toList();
+      List<String> hits = s.filter(p -> p.toString().endsWith(".java"))
+          .filter(p -> {
+            try {
+              return LayeringTest.code(Files.readString(p, StandardCharsets.UTF_8))
+                  .lines()
+                  .anyMatch(l -> spark.matcher(l).find());
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          })
+          .map(Path::toString)
+          .toList();
       assertEquals(List.of(), hits);
     }
   }

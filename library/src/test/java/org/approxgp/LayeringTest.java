@@ -38,12 +38,18 @@ class LayeringTest {
 
   static final Map<String, Integer> LAYER = Map.ofEntries(
       Map.entry("special", 0),
-      Map.entry("linalg", 1), Map.entry("data", 1), Map.entry("metrics", 1), Map.entry("optimize", 1),
-      Map.entry("kernel", 2), Map.entry("likelihood", 2),
+      Map.entry("linalg", 1),
+      Map.entry("data", 1),
+      Map.entry("metrics", 1),
+      Map.entry("optimize", 1),
+      Map.entry("kernel", 2),
+      Map.entry("likelihood", 2),
       Map.entry("projection", 3),
       Map.entry("inference", 4),
-      Map.entry("sparse", 5), Map.entry("reference", 5),
-      Map.entry("model", 6), Map.entry("experiment", 6),
+      Map.entry("sparse", 5),
+      Map.entry("reference", 5),
+      Map.entry("model", 6),
+      Map.entry("experiment", 6),
       Map.entry("papers", 7),
       Map.entry("report", 8),
       Map.entry("cli", 9));
@@ -89,8 +95,8 @@ class LayeringTest {
           if (layer == null) {
             unknown.add(u);
           } else if (layer >= LAYER.get(pkg)) {
-            violations.add(MAIN.relativize(f) + " (" + pkg + ", layer " + LAYER.get(pkg) + ") uses " + u
-                + " (layer " + layer + ")");
+            violations.add(MAIN.relativize(f) + " (" + pkg + ", layer " + LAYER.get(pkg) + ") uses "
+                + u + " (layer " + layer + ")");
           }
         }
       }
@@ -102,9 +108,10 @@ class LayeringTest {
 
   @Test
   void scannerSeesImportsAndQualifiedNamesButNotComments() {
-    String src = "package x;\nimport org.approxgp.model.GpModel;\n/** see {@link org.approxgp.cli.Main} */\n"
-        + "class A { Object o = new org.approxgp.report.Tables(); // org.approxgp.papers.Foo\n"
-        + " String s = \"org.approxgp.experiment.Runner\"; }\n";
+    String src =
+        "package x;\nimport org.approxgp.model.GpModel;\n/** see {@link org.approxgp.cli.Main} */\n"
+            + "class A { Object o = new org.approxgp.report.Tables(); // org.approxgp.papers.Foo\n"
+            + " String s = \"org.approxgp.experiment.Runner\"; }\n";
     Matcher m = REF.matcher(code(src));
     TreeSet<String> used = new TreeSet<>();
     while (m.find()) {

@@ -59,7 +59,8 @@ final class AtomicFiles {
       return false;
     }
     try {
-      return Files.getPosixFilePermissions(p).contains(java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+      return Files.getPosixFilePermissions(p)
+          .contains(java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
     } catch (UnsupportedOperationException | IOException e) {
       return true;
     }
@@ -95,8 +96,8 @@ final class AtomicFiles {
         }
       }
       if (same) {
-        throw CliException.badInput(option + " " + out + " is the same file as " + e.getKey() + " " + e.getValue()
-            + "; refusing to overwrite it");
+        throw CliException.badInput(option + " " + out + " is the same file as " + e.getKey() + " "
+            + e.getValue() + "; refusing to overwrite it");
       }
     }
   }

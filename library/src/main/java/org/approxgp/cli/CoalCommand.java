@@ -20,58 +20,99 @@ import picocli.CommandLine.Option;
  * authors} runs the authors' own protocol ({@link QpMining.Protocol#authors()}); each of its switches can be
  * flipped alone ({@code --year-split false}, …) to measure that difference's effect.
  */
-@Command(name = "coal", mixinStandardHelpOptions = true,
-    description = "Coal-mining Poisson experiment (QP paper Table 1, last row), beside the paper's numbers.")
+@Command(
+    name = "coal",
+    mixinStandardHelpOptions = true,
+    description =
+        "Coal-mining Poisson experiment (QP paper Table 1, last row), beside the paper's numbers.")
 final class CoalCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--seeds", defaultValue = "200", description = "seeds 0..N-1 (default 200, the paper's)")
+  @Option(
+      names = "--seeds",
+      defaultValue = "200",
+      description = "seeds 0..N-1 (default 200, the paper's)")
   int seeds;
 
   @Option(names = "--threads", description = "worker threads (default: all cores)")
   Integer threads;
 
-  @Option(names = "--methods", split = ",", defaultValue = "ep,qp,vb", description = "subset of ep,qp,vb")
+  @Option(
+      names = "--methods",
+      split = ",",
+      defaultValue = "ep,qp,vb",
+      description = "subset of ep,qp,vb")
   List<String> methods;
 
-  @Option(names = "--protocol", defaultValue = "clean", paramLabel = "authors|clean",
-      description = "clean (default, the paper's text: event split) or authors (the authors' code: NumPy year split,"
-          + " their counts, GPy start, VB without mean function, GPy NTLL, np.std)")
+  @Option(
+      names = "--protocol",
+      defaultValue = "clean",
+      paramLabel = "authors|clean",
+      description =
+          "clean (default, the paper's text: event split) or authors (the authors' code: NumPy year split,"
+              + " their counts, GPy start, VB without mean function, GPy NTLL, np.std)")
   String protocol;
 
-  @Option(names = "--year-split", arity = "1", paramLabel = "BOOL",
-      description = "override one switch of the protocol: whole years (true) or events (false) to train/test")
+  @Option(
+      names = "--year-split",
+      arity = "1",
+      paramLabel = "BOOL",
+      description =
+          "override one switch of the protocol: whole years (true) or events (false) to train/test")
   Boolean yearSplit;
 
-  @Option(names = "--authors-counts", arity = "1", paramLabel = "BOOL",
-      description = "override: the authors' 112 yearly counts (true) or boot's dates binned (false)")
+  @Option(
+      names = "--authors-counts",
+      arity = "1",
+      paramLabel = "BOOL",
+      description =
+          "override: the authors' 112 yearly counts (true) or boot's dates binned (false)")
   Boolean authorsCounts;
 
-  @Option(names = "--gpy-start", arity = "1", paramLabel = "BOOL",
+  @Option(
+      names = "--gpy-start",
+      arity = "1",
+      paramLabel = "BOOL",
       description = "override: start at GPy's l = 1, sf2 = 1 (true) or l = 10, sf2 = 0.1 (false)")
   Boolean gpyStart;
 
-  @Option(names = "--vb-mean-function", arity = "1", paramLabel = "BOOL",
-      description = "override: VB with the prior mean 1 (true) or as the authors ran it, mean 0 (false)")
+  @Option(
+      names = "--vb-mean-function",
+      arity = "1",
+      paramLabel = "BOOL",
+      description =
+          "override: VB with the prior mean 1 (true) or as the authors ran it, mean 0 (false)")
   Boolean vbMeanFunction;
 
-  @Option(names = "--exact-ntll", arity = "1", paramLabel = "BOOL",
-      description = "override: NTLL from the exact predictive, GPy's (true) or the NB of appendix H (false)")
+  @Option(
+      names = "--exact-ntll",
+      arity = "1",
+      paramLabel = "BOOL",
+      description =
+          "override: NTLL from the exact predictive, GPy's (true) or the NB of appendix H (false)")
   Boolean exactNtll;
 
-  @Option(names = "--population-sd", arity = "1", paramLabel = "BOOL",
+  @Option(
+      names = "--population-sd",
+      arity = "1",
+      paramLabel = "BOOL",
       description = "override: +- as np.std, divisor n (true) or the sample sd, n - 1 (false)")
   Boolean populationSd;
 
-  @Option(names = "--repair", description = "move stored lines that are not rows (hand edits, a disk error) to"
-      + " <hash>.jsonl.quarantine beside the store and compute those trials again (without it such a store is"
-      + " refused)")
+  @Option(
+      names = "--repair",
+      description = "move stored lines that are not rows (hand edits, a disk error) to"
+          + " <hash>.jsonl.quarantine beside the store and compute those trials again (without it such a store is"
+          + " refused)")
   boolean repair;
 
-  @Option(names = "--results", paramLabel = "DIR",
-      description = "results root (default: approxgp.results / APPROXGP_RESULTS / results/ of the project)")
+  @Option(
+      names = "--results",
+      paramLabel = "DIR",
+      description =
+          "results root (default: approxgp.results / APPROXGP_RESULTS / results/ of the project)")
   Path results;
 
   @Override
@@ -80,11 +121,14 @@ final class CoalCommand implements Callable<Integer> {
       throw CliException.badInput("--seeds must be >= 1, got " + seeds);
     }
     // each trial holds a key, a stored row and the runner's bookkeeping: about a kilobyte
-    Memory.require("--seeds " + seeds + " (" + (long) seeds * methods.size() + " trials)",
-        1024.0 * seeds * methods.size(), (double) seeds * methods.size());
+    Memory.require(
+        "--seeds " + seeds + " (" + (long) seeds * methods.size() + " trials)",
+        1024.0 * seeds * methods.size(),
+        (double) seeds * methods.size());
     for (String m : methods) {
       if (!QpMining.METHODS.contains(m)) {
-        throw CliException.badInput("--methods: unknown '" + m + "' (known: " + QpMining.METHODS + ")");
+        throw CliException.badInput(
+            "--methods: unknown '" + m + "' (known: " + QpMining.METHODS + ")");
       }
     }
     int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
@@ -110,7 +154,10 @@ final class CoalCommand implements Callable<Integer> {
     ExperimentFailedException failed = null;
     Path root = ResultsRoots.prepare(results);
     try {
-      run = Runner.defaults().withThreads(t).withResultsRoot(root).withRepair(repair)
+      run = Runner.defaults()
+          .withThreads(t)
+          .withResultsRoot(root)
+          .withRepair(repair)
           .run(QpMining.experiment(config));
     } catch (ExperimentFailedException e) {
       failed = e;
@@ -122,7 +169,8 @@ final class CoalCommand implements Callable<Integer> {
     out.println("Coal mining, Poisson square link, " + seeds + " seeds, " + t + " threads, "
         + String.format(Locale.ROOT, "%.1f s", secs) + " (" + run.reused() + " seeds reused from "
         + run.file() + ")");
-    out.print(QpMiningTables.report(QpMining.seedResults(run, config.methods()), config.methods(), p));
+    out.print(
+        QpMiningTables.report(QpMining.seedResults(run, config.methods()), config.methods(), p));
     int nFailed = failed == null ? 0 : failed.failures().size();
     out.println("failed trials: " + nFailed);
     if (failed != null) {

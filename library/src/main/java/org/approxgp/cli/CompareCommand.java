@@ -34,91 +34,160 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code approxgp compare}: every approximate method against a sampled ground truth on TRAIN. */
-@Command(name = "compare", mixinStandardHelpOptions = true,
-    description = "Compare approximate inference methods with the true posterior on TRAIN (elliptical slice sampling,"
-        + " >= 4 chains run until split-R-hat <= 1.01 and bulk ESS >= 1000 on every latent; log evidence by annealed"
-        + " importance sampling). Every column except --label is a feature.")
+@Command(
+    name = "compare",
+    mixinStandardHelpOptions = true,
+    description =
+        "Compare approximate inference methods with the true posterior on TRAIN (elliptical slice sampling,"
+            + " >= 4 chains run until split-R-hat <= 1.01 and bulk ESS >= 1000 on every latent; log evidence by annealed"
+            + " importance sampling). Every column except --label is a feature.")
 final class CompareCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--train", required = true, paramLabel = "TRAIN.csv", description = "training CSV (header row)")
+  @Option(
+      names = "--train",
+      required = true,
+      paramLabel = "TRAIN.csv",
+      description = "training CSV (header row)")
   String train;
 
-  @Option(names = "--test", paramLabel = "TEST.csv", description = "optional test CSV with the --label column")
+  @Option(
+      names = "--test",
+      paramLabel = "TEST.csv",
+      description = "optional test CSV with the --label column")
   String test;
 
   @Option(names = "--label", required = true, paramLabel = "COLUMN", description = "target column")
   String label;
 
-  @Option(names = "--likelihood", defaultValue = "probit",
-      description = "probit (default), noisy-step (needs --epsilon), poisson-square, gaussian (needs --noise-variance)")
+  @Option(
+      names = "--likelihood",
+      defaultValue = "probit",
+      description =
+          "probit (default), noisy-step (needs --epsilon), poisson-square, gaussian (needs --noise-variance)")
   String likelihood;
 
-  @Option(names = "--epsilon", paramLabel = "E", description = "noisy-step: label-flip probability in (0, 0.5)")
+  @Option(
+      names = "--epsilon",
+      paramLabel = "E",
+      description = "noisy-step: label-flip probability in (0, 0.5)")
   Double epsilon;
 
-  @Option(names = "--noise-variance", paramLabel = "S2", description = "gaussian: the noise variance")
+  @Option(
+      names = "--noise-variance",
+      paramLabel = "S2",
+      description = "gaussian: the noise variance")
   Double noiseVariance;
 
-  @Option(names = "--methods", split = ",", defaultValue = "ep,qp,vb,laplace,power-ep,rep",
-      paramLabel = "M1,M2,...", description = "methods to compare (default ep,qp,vb,laplace,power-ep,rep)")
+  @Option(
+      names = "--methods",
+      split = ",",
+      defaultValue = "ep,qp,vb,laplace,power-ep,rep",
+      paramLabel = "M1,M2,...",
+      description = "methods to compare (default ep,qp,vb,laplace,power-ep,rep)")
   List<String> methods;
 
   @picocli.CommandLine.Mixin
   MethodOptions methodOptions = new MethodOptions();
 
-  @Option(names = "--kernel", defaultValue = "se-iso", description = "se-iso (default), se-ard, linear")
+  @Option(
+      names = "--kernel",
+      defaultValue = "se-iso",
+      description = "se-iso (default), se-ard, linear")
   String kernel;
 
-  @Option(names = "--lengthscale", paramLabel = "L", description = "one length-scale (se-iso; se-ard: all inputs)")
+  @Option(
+      names = "--lengthscale",
+      paramLabel = "L",
+      description = "one length-scale (se-iso; se-ard: all inputs)")
   Double lengthscale;
 
-  @Option(names = "--lengthscales", split = ",", paramLabel = "L1,L2,...", description = "se-ard: one per feature")
+  @Option(
+      names = "--lengthscales",
+      split = ",",
+      paramLabel = "L1,L2,...",
+      description = "se-ard: one per feature")
   double[] lengthscales;
 
-  @Option(names = "--signal-variance", defaultValue = "1.0", paramLabel = "S", description = "signal variance (default 1)")
+  @Option(
+      names = "--signal-variance",
+      defaultValue = "1.0",
+      paramLabel = "S",
+      description = "signal variance (default 1)")
   double signalVariance;
 
-  @Option(names = "--prior-mean", defaultValue = "0", paramLabel = "M", description = "constant prior mean of f")
+  @Option(
+      names = "--prior-mean",
+      defaultValue = "0",
+      paramLabel = "M",
+      description = "constant prior mean of f")
   double priorMean;
 
-  @Option(names = "--optimize", paramLabel = "METHOD",
-      description = "learn the hyperparameters on METHOD's evidence first (default: keep the given ones)")
+  @Option(
+      names = "--optimize",
+      paramLabel = "METHOD",
+      description =
+          "learn the hyperparameters on METHOD's evidence first (default: keep the given ones)")
   String optimize;
 
-  @Option(names = "--standardize", description = "standardise features with TRAIN's mean and sd (default off)")
+  @Option(
+      names = "--standardize",
+      description = "standardise features with TRAIN's mean and sd (default off)")
   boolean standardize;
 
-  @Option(names = "--positive", paramLabel = "VALUE", description = "label mapped to +1 (default: 1/+1 or the larger)")
+  @Option(
+      names = "--positive",
+      paramLabel = "VALUE",
+      description = "label mapped to +1 (default: 1/+1 or the larger)")
   String positive;
 
   @Option(names = "--chains", defaultValue = "4", description = "sampler chains (>= 4, default 4)")
   int chains;
 
-  @Option(names = "--max-transitions", defaultValue = "1024000", paramLabel = "T",
-      description = "cap on the transitions per chain (default 1024000); the report says when it stopped the run")
+  @Option(
+      names = "--max-transitions",
+      defaultValue = "1024000",
+      paramLabel = "T",
+      description =
+          "cap on the transitions per chain (default 1024000); the report says when it stopped the run")
   long maxTransitions;
 
-  @Option(names = "--ais-runs", defaultValue = "16", description = "independent AIS runs (default 16)")
+  @Option(
+      names = "--ais-runs",
+      defaultValue = "16",
+      description = "independent AIS runs (default 16)")
   int aisRuns;
 
-  @Option(names = "--ais-temperatures", defaultValue = "1000", description = "temperatures per AIS run (default 1000)")
+  @Option(
+      names = "--ais-temperatures",
+      defaultValue = "1000",
+      description = "temperatures per AIS run (default 1000)")
   int aisTemperatures;
 
-  @Option(names = "--ellipses", defaultValue = "ep", paramLabel = "ep|prior",
-      description = "where the sampler's ellipses come from: ep (default; EP's Gaussian, fast mixing) or prior (plain"
-          + " elliptical slice sampling); the target is the exact posterior either way")
+  @Option(
+      names = "--ellipses",
+      defaultValue = "ep",
+      paramLabel = "ep|prior",
+      description =
+          "where the sampler's ellipses come from: ep (default; EP's Gaussian, fast mixing) or prior (plain"
+              + " elliptical slice sampling); the target is the exact posterior either way")
   String ellipses;
 
-  @Option(names = "--threads", paramLabel = "N", description = "worker threads (default: cores; the result does not"
-      + " depend on it)")
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "worker threads (default: cores; the result does not" + " depend on it)")
   Integer threads;
 
   @Option(names = "--seed", defaultValue = "0", description = "random seed of the sampler and AIS")
   long seed;
 
-  @Option(names = "--out", required = true, paramLabel = "REPORT.html", description = "the HTML report")
+  @Option(
+      names = "--out",
+      required = true,
+      paramLabel = "REPORT.html",
+      description = "the HTML report")
   Path out;
 
   @Option(names = "--summary", paramLabel = "SUMMARY.csv", description = "one row per method")
@@ -128,38 +197,47 @@ final class CompareCommand implements Callable<Integer> {
   public Integer call() {
     java.io.PrintWriter err = spec.commandLine().getErr();
     checkOutputs();
-    Likelihood lik = Flags.likelihood(likelihood, Settings.of("epsilon", epsilon, "noise-variance", noiseVariance),
-        Registry.likelihoodNames(), "");
+    Likelihood lik = Flags.likelihood(
+        likelihood,
+        Settings.of("epsilon", epsilon, "noise-variance", noiseVariance),
+        Registry.likelihoodNames(),
+        "");
     Map<String, InferenceMethod> byName = configuredMethods();
     InferenceMethod learner = optimize == null ? null : configure(optimize, "--optimize");
     if (!ellipses.equals("ep") && !ellipses.equals("prior")) {
       throw CliException.badInput("--ellipses must be ep or prior, got '" + ellipses + "'");
     }
     if (chains < 4) {
-      throw CliException.badInput("--chains must be >= 4 (split-R-hat needs several chains), got " + chains);
+      throw CliException.badInput(
+          "--chains must be >= 4 (split-R-hat needs several chains), got " + chains);
     }
     if (maxTransitions < 2000 || aisRuns < 2 || aisTemperatures < 2) {
-      throw CliException.badInput("need --max-transitions >= 2000, --ais-runs >= 2 and --ais-temperatures >= 2");
+      throw CliException.badInput(
+          "need --max-transitions >= 2000, --ais-runs >= 2 and --ais-temperatures >= 2");
     }
     int nThreads = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
     if (nThreads < 1) {
       throw CliException.badInput("--threads must be >= 1, got " + nThreads);
     }
-    TargetKind kind = lik.name().equals("gaussian") ? TargetKind.REAL
+    TargetKind kind = lik.name().equals("gaussian")
+        ? TargetKind.REAL
         : FitCommand.countTargets(lik) ? TargetKind.COUNT : TargetKind.BINARY;
     if (kind != TargetKind.BINARY && positive != null) {
-      throw CliException.badInput("--positive applies to binary labels, not to " + lik.name() + " targets");
+      throw CliException.badInput(
+          "--positive applies to binary labels, not to " + lik.name() + " targets");
     }
     Dataset tr;
     Dataset te = null;
     try {
       if (test == null) {
-        tr = kind == TargetKind.BINARY ? Datasets.loadBinary(train, label, positive) : Datasets.load(train, label, kind);
+        tr = kind == TargetKind.BINARY
+            ? Datasets.loadBinary(train, label, positive)
+            : Datasets.load(train, label, kind);
       } else {
         Datasets.TrainTest data = Datasets.loadTrainTest(train, test, label, kind, positive);
         if (!data.testHasTarget()) {
-          throw CliException.badInput(test + ": no column '" + label + "' (compare scores the test set, so it needs"
-              + " the labels)");
+          throw CliException.badInput(test + ": no column '" + label
+              + "' (compare scores the test set, so it needs" + " the labels)");
         }
         tr = data.train();
         te = data.test();
@@ -168,13 +246,16 @@ final class CompareCommand implements Callable<Integer> {
       throw CliException.badInput(e.getMessage());
     }
     if (tr.dimension() == 0) {
-      throw CliException.badInput(train + ": row 1: no feature columns (every column except --label '" + label
-          + "' is a feature, and there is none)");
+      throw CliException.badInput(
+          train + ": row 1: no feature columns (every column except --label '" + label
+              + "' is a feature, and there is none)");
     }
     double n = tr.size();
     // K, its factor, q's root, the method's n-by-n work, and the kept draws (2,500 per chain)
-    Memory.require(String.format(Locale.ROOT, "a GP on %,d training rows", tr.size()),
-        8 * (8 * n * n + 2500.0 * chains * n), n * n);
+    Memory.require(
+        String.format(Locale.ROOT, "a GP on %,d training rows", tr.size()),
+        8 * (8 * n * n + 2500.0 * chains * n),
+        n * n);
     FitCommand.checkTargets(lik, train, label, tr.target());
     if (te != null) {
       FitCommand.checkTargets(lik, test, label, te.target());
@@ -189,7 +270,8 @@ final class CompareCommand implements Callable<Integer> {
     if (!Double.isFinite(priorMean)) {
       throw CliException.badInput("--prior-mean must be finite, got " + priorMean);
     }
-    Kernel k0 = FitCommand.kernel(kernel, lengthscale, lengthscales, signalVariance, tr.dimension());
+    Kernel k0 =
+        FitCommand.kernel(kernel, lengthscale, lengthscales, signalVariance, tr.dimension());
     Problem problem = new Problem(k0, xTrain, tr.target(), lik, priorMean);
     ProgressListener progress = ProgressListener.automatic();
     int steps = byName.size() + 2 + (learner == null ? 0 : 1);
@@ -200,11 +282,13 @@ final class CompareCommand implements Callable<Integer> {
         FittedGp fit = GpModel.fit(problem, learner, GpModel.FitOptions.optimize(k0));
         problem = problem.withKernel(fit.kernel()).withLikelihood(fit.likelihood());
       } catch (InferenceException e) {
-        throw new CliException("learning the hyperparameters with " + optimize + " failed: " + e.getMessage(), 1);
+        throw new CliException(
+            "learning the hyperparameters with " + optimize + " failed: " + e.getMessage(), 1);
       }
       progress.advanced(++done, 0, steps);
     }
-    // the sampler's ellipses come from EP's Gaussian when EP converges (faster mixing; the target is unchanged)
+    // the sampler's ellipses come from EP's Gaussian when EP converges (faster mixing; the target
+    // is unchanged)
     GaussianReference q = GaussianReference.prior(problem);
     if (ellipses.equals("ep")) {
       try {
@@ -213,14 +297,22 @@ final class CompareCommand implements Callable<Integer> {
           q = GaussianReference.fromSites(problem, ep.sites(), "EP's Gaussian");
         }
       } catch (InferenceException e) {
-        err.println("compare: EP failed (" + e.getMessage() + "); the sampler's ellipses come from the prior");
+        err.println("compare: EP failed (" + e.getMessage()
+            + "); the sampler's ellipses come from the prior");
       }
     }
-    SampledPosterior truth = SampledPosterior.sample(problem, q, SampledPosterior.Options.defaults()
-        .withSeed(seed).withThreads(nThreads).withMaxTransitions(maxTransitions).withChains(chains), err::println);
+    SampledPosterior truth = SampledPosterior.sample(
+        problem,
+        q,
+        SampledPosterior.Options.defaults()
+            .withSeed(seed)
+            .withThreads(nThreads)
+            .withMaxTransitions(maxTransitions)
+            .withChains(chains),
+        err::println);
     progress.advanced(++done, 0, steps);
-    AnnealedImportanceSampling ais = AnnealedImportanceSampling.estimate(problem, q, aisRuns, aisTemperatures, seed,
-        nThreads);
+    AnnealedImportanceSampling ais =
+        AnnealedImportanceSampling.estimate(problem, q, aisRuns, aisTemperatures, seed, nThreads);
     err.println(ais);
     progress.advanced(++done, 0, steps);
     List<Comparison> rows = new ArrayList<>();
@@ -238,7 +330,8 @@ final class CompareCommand implements Callable<Integer> {
       double error = Double.NaN;
       if (te != null) {
         double[] lp = post.logPredictive(xTest, te.target());
-        Finite.requireRows(e.getKey() + "'s log predictive density", lp, test, "the method's predictive failed");
+        Finite.requireRows(
+            e.getKey() + "'s log predictive density", lp, test, "the method's predictive failed");
         nll = Metrics.negativeLogLikelihood(lp);
         if (kind == TargetKind.BINARY) {
           error = testError(post.predict(xTest), problem.likelihood(), te.target());
@@ -248,9 +341,19 @@ final class CompareCommand implements Callable<Integer> {
       Finite.requireRows(e.getKey() + "'s posterior mean", post.mean(), null, why);
       Finite.requireRows(e.getKey() + "'s posterior variance", post.variance(), null, why);
       Finite.require(e.getKey() + "'s log evidence", post.logEvidence(), why);
-      Comparison c = Comparison.of(e.getKey(), post.mean(), post.variance(), post.logEvidence(), truth, ais, nll,
-          error, seconds);
-      for (double v : new double[] {c.meanRmse(), c.varianceRmse(), c.klMean(), c.w2Mean(), c.logEvidenceError()}) {
+      Comparison c = Comparison.of(
+          e.getKey(),
+          post.mean(),
+          post.variance(),
+          post.logEvidence(),
+          truth,
+          ais,
+          nll,
+          error,
+          seconds);
+      for (double v :
+          new double[] {c.meanRmse(), c.varianceRmse(), c.klMean(), c.w2Mean(), c.logEvidenceError()
+          }) {
         Finite.require(e.getKey() + "'s score", v, why);
       }
       rows.add(c);
@@ -258,17 +361,22 @@ final class CompareCommand implements Callable<Integer> {
       progress.advanced(++done, 0, steps);
     }
     progress.finished(done, 0, steps);
-    Finite.require("the AIS log evidence", ais.logEvidence(), "annealing failed; try more --ais-temperatures");
+    Finite.require(
+        "the AIS log evidence", ais.logEvidence(), "annealing failed; try more --ais-temperatures");
     String html = CompareReport.html(problem, q, truth, ais, rows, variances, train);
     String csv = Comparison.csv(rows, truth);
     if (summary != null) {
       AtomicFiles.write(summary, csv);
     }
     AtomicFiles.write(out, html);
-    err.println(truth.capped() ? "compare: the sampler stopped at --max-transitions before R-hat <= 1.01 and ESS >= 1000"
-        + " on every latent (R-hat max " + String.format(Locale.ROOT, "%.4f", truth.rhatMax()) + ", ESS min "
-        + String.format(Locale.ROOT, "%.0f", truth.essMin()) + "); the truth is less certain than the targets ask"
-        : "compare: " + truth);
+    err.println(
+        truth.capped()
+            ? "compare: the sampler stopped at --max-transitions before R-hat <= 1.01 and ESS >= 1000"
+                + " on every latent (R-hat max "
+                + String.format(Locale.ROOT, "%.4f", truth.rhatMax()) + ", ESS min "
+                + String.format(Locale.ROOT, "%.0f", truth.essMin())
+                + "); the truth is less certain than the targets ask"
+            : "compare: " + truth);
     return 0;
   }
 
@@ -304,7 +412,8 @@ final class CompareCommand implements Callable<Integer> {
     for (String setting : all.names()) {
       if (m.keySet().stream().noneMatch(n -> Registry.settingsOf(n).contains(setting))) {
         List<String> owners = Registry.inferenceNames().stream()
-            .filter(n -> Registry.settingsOf(n).contains(setting)).toList();
+            .filter(n -> Registry.settingsOf(n).contains(setting))
+            .toList();
         throw CliException.badInput("--" + setting + " applies to " + String.join(", ", owners)
             + ", which --methods does not list (" + String.join(", ", m.keySet()) + ")");
       }
@@ -315,7 +424,8 @@ final class CompareCommand implements Callable<Integer> {
   /** Method {@code name} with the method flags it takes (a flag for another listed method is not an error). */
   private InferenceMethod configure(String name, String option) {
     Settings own = Registry.inferenceNames().contains(name)
-        ? methodOptions.settings().restrictedTo(Registry.settingsOf(name)) : Settings.none();
+        ? methodOptions.settings().restrictedTo(Registry.settingsOf(name))
+        : Settings.none();
     return Flags.inference(name, own, option);
   }
 

@@ -15,8 +15,12 @@ final class Finite {
    */
   static double require(String what, double v, String hint) {
     if (!Double.isFinite(v)) {
-      throw CliException.badInput(String.format(Locale.ROOT, "%s is %s, not a finite number: %s; nothing was"
-          + " written", what, v, hint));
+      throw CliException.badInput(String.format(
+          Locale.ROOT,
+          "%s is %s, not a finite number: %s; nothing was" + " written",
+          what,
+          v,
+          hint));
     }
     return v;
   }
@@ -28,7 +32,10 @@ final class Finite {
   static void requireRows(String what, double[] v, String file, String hint) {
     for (int i = 0; i < v.length; i++) {
       if (!Double.isFinite(v[i])) {
-        require(file == null ? what + " [" + i + "]" : what + " of " + file + " row " + (i + 2), v[i], hint);
+        require(
+            file == null ? what + " [" + i + "]" : what + " of " + file + " row " + (i + 2),
+            v[i],
+            hint);
       }
     }
   }

@@ -28,79 +28,135 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code approxgp fit}: learn a GP on TRAIN, predict TEST, write PRED.csv (+ SUMMARY.json). */
-@Command(name = "fit", mixinStandardHelpOptions = true,
-    description = "Fit a latent GP on TRAIN and predict TEST. Every column except --label is a feature.")
+@Command(
+    name = "fit",
+    mixinStandardHelpOptions = true,
+    description =
+        "Fit a latent GP on TRAIN and predict TEST. Every column except --label is a feature.")
 final class FitCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--train", required = true, paramLabel = "TRAIN.csv", description = "training CSV (header row)")
+  @Option(
+      names = "--train",
+      required = true,
+      paramLabel = "TRAIN.csv",
+      description = "training CSV (header row)")
   String train;
 
-  @Option(names = "--test", required = true, paramLabel = "TEST.csv",
+  @Option(
+      names = "--test",
+      required = true,
+      paramLabel = "TEST.csv",
       description = "test CSV; its --label column may be absent")
   String test;
 
   @Option(names = "--label", required = true, paramLabel = "COLUMN", description = "target column")
   String label;
 
-  @Option(names = "--likelihood", defaultValue = "probit",
-      description = "probit (default), poisson-square (counts, rate f²) or noisy-step (labels; needs --epsilon)")
+  @Option(
+      names = "--likelihood",
+      defaultValue = "probit",
+      description =
+          "probit (default), poisson-square (counts, rate f²) or noisy-step (labels; needs --epsilon)")
   String likelihood;
 
-  @Option(names = "--epsilon", paramLabel = "E",
+  @Option(
+      names = "--epsilon",
+      paramLabel = "E",
       description = "noisy-step: label-flip probability in (0, 0.5), fixed (not learned)")
   Double epsilon;
 
-  @Option(names = "--inference", defaultValue = "ep", description = "ep (default), laplace, vb, qp, power-ep, rep")
+  @Option(
+      names = "--inference",
+      defaultValue = "ep",
+      description = "ep (default), laplace, vb, qp, power-ep, rep")
   String inference;
 
   @picocli.CommandLine.Mixin
   MethodOptions methodOptions = new MethodOptions();
 
-  @Option(names = "--kernel", defaultValue = "se-iso", description = "se-iso (default), se-ard, linear")
+  @Option(
+      names = "--kernel",
+      defaultValue = "se-iso",
+      description = "se-iso (default), se-ard, linear")
   String kernel;
 
-  @Option(names = "--lengthscale", paramLabel = "L", description = "one length-scale (se-iso; se-ard: all inputs)")
+  @Option(
+      names = "--lengthscale",
+      paramLabel = "L",
+      description = "one length-scale (se-iso; se-ard: all inputs)")
   Double lengthscale;
 
-  @Option(names = "--lengthscales", split = ",", paramLabel = "L1,L2,...", description = "se-ard: one per feature")
+  @Option(
+      names = "--lengthscales",
+      split = ",",
+      paramLabel = "L1,L2,...",
+      description = "se-ard: one per feature")
   double[] lengthscales;
 
-  @Option(names = "--signal-variance", defaultValue = "1.0", paramLabel = "S", description = "signal variance (default 1)")
+  @Option(
+      names = "--signal-variance",
+      defaultValue = "1.0",
+      paramLabel = "S",
+      description = "signal variance (default 1)")
   double signalVariance;
 
-  @Option(names = "--prior-mean", defaultValue = "0", paramLabel = "M",
-      description = "constant prior mean of the latent f (default 0; the QP paper's coal runs use 1)")
+  @Option(
+      names = "--prior-mean",
+      defaultValue = "0",
+      paramLabel = "M",
+      description =
+          "constant prior mean of the latent f (default 0; the QP paper's coal runs use 1)")
   double priorMean;
 
-  @Option(names = "--optimize", negatable = true, defaultValue = "true", fallbackValue = "true",
+  @Option(
+      names = "--optimize",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
       description = "learn hyperparameters by L-BFGS from the given values (default on)")
   boolean optimize;
 
-  @Option(names = "--standardize", description = "standardise features with TRAIN's mean and sd (default off)")
+  @Option(
+      names = "--standardize",
+      description = "standardise features with TRAIN's mean and sd (default off)")
   boolean standardize;
 
-  @Option(names = "--positive", paramLabel = "VALUE", description = "label mapped to +1 (default: 1/+1 or the larger)")
+  @Option(
+      names = "--positive",
+      paramLabel = "VALUE",
+      description = "label mapped to +1 (default: 1/+1 or the larger)")
   String positive;
 
-  @Option(names = "--out", required = true, paramLabel = "PRED.csv", description = "predictions, one row per TEST row")
+  @Option(
+      names = "--out",
+      required = true,
+      paramLabel = "PRED.csv",
+      description = "predictions, one row per TEST row")
   Path out;
 
   @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "fit summary")
   Path summary;
 
-  @Option(names = "--seed", defaultValue = "0", description = "random seed (recorded; the methods here are deterministic)")
+  @Option(
+      names = "--seed",
+      defaultValue = "0",
+      description = "random seed (recorded; the methods here are deterministic)")
   long seed;
 
   /** The likelihoods of a latent GP fit by the classification methods. */
-  static final java.util.List<String> FIT_LIKELIHOODS = java.util.List.of("probit", "poisson-square", "noisy-step");
+  static final java.util.List<String> FIT_LIKELIHOODS =
+      java.util.List.of("probit", "poisson-square", "noisy-step");
 
   @Override
   public Integer call() {
     java.io.PrintWriter err = spec.commandLine().getErr();
     AtomicFiles.checkTrainTestOutputs(train, test, out, summary);
-    Likelihood lik = Flags.likelihood(likelihood, Settings.of("epsilon", epsilon), FIT_LIKELIHOODS,
+    Likelihood lik = Flags.likelihood(
+        likelihood,
+        Settings.of("epsilon", epsilon),
+        FIT_LIKELIHOODS,
         "gaussian is for approxgp compare, regression is approxgp regress");
     InferenceMethod method = Flags.inference(inference, methodOptions.settings(), "--inference");
     Datasets.TrainTest data;
@@ -109,21 +165,26 @@ final class FitCommand implements Callable<Integer> {
       if (counts && positive != null) {
         throw CliException.badInput("--positive applies to binary labels, not to counts");
       }
-      data = Datasets.loadTrainTest(train, test, label, counts ? TargetKind.COUNT : TargetKind.BINARY, positive);
+      data = Datasets.loadTrainTest(
+          train, test, label, counts ? TargetKind.COUNT : TargetKind.BINARY, positive);
     } catch (DataException e) {
       throw CliException.badInput(e.getMessage());
     }
     Dataset tr = data.train();
     Dataset te = data.test();
     if (tr.dimension() == 0) {
-      throw CliException.badInput(train + ": row 1: no feature columns (every column except --label '" + label
-          + "' is a feature, and there is none)");
+      throw CliException.badInput(
+          train + ": row 1: no feature columns (every column except --label '" + label
+              + "' is a feature, and there is none)");
     }
-    // a full GP: the kernel matrix, the posterior covariance, a Cholesky factor and the gradient's work space
+    // a full GP: the kernel matrix, the posterior covariance, a Cholesky factor and the gradient's
+    // work space
     // (n by n each), and the test cross-covariance
     double n = tr.size();
-    Memory.require(String.format(java.util.Locale.ROOT, "a GP on %,d training rows", tr.size()),
-        8 * (6 * n * n + 2 * n * te.size()), Math.max(n * n, n * te.size()));
+    Memory.require(
+        String.format(java.util.Locale.ROOT, "a GP on %,d training rows", tr.size()),
+        8 * (6 * n * n + 2 * n * te.size()),
+        Math.max(n * n, n * te.size()));
     checkTargets(lik, train, label, tr.target());
     if (data.testHasTarget()) {
       checkTargets(lik, test, label, te.target());
@@ -142,7 +203,8 @@ final class FitCommand implements Callable<Integer> {
     Problem problem = new Problem(k0, xTrain, tr.target(), lik, priorMean);
     FittedGp fit;
     try {
-      fit = GpModel.fit(problem, method, optimize ? GpModel.FitOptions.optimize(k0) : GpModel.FitOptions.fixed());
+      fit = GpModel.fit(
+          problem, method, optimize ? GpModel.FitOptions.optimize(k0) : GpModel.FitOptions.fixed());
     } catch (InferenceException e) {
       throw new CliException("inference failed: " + e.getMessage(), 1);
     }
@@ -153,8 +215,10 @@ final class FitCommand implements Callable<Integer> {
     double[] y = te.target();
     double[] logLik = data.testHasTarget() ? new double[m] : null;
     double errorSum = 0;
-    StringBuilder csv = new StringBuilder(counts ? "latent_mean,latent_variance,rate_mean,mode"
-        : "latent_mean,latent_variance,p_positive");
+    StringBuilder csv = new StringBuilder(
+        counts
+            ? "latent_mean,latent_variance,rate_mean,mode"
+            : "latent_mean,latent_variance,p_positive");
     csv.append(logLik != null ? ",log_lik\n" : "\n");
     for (int j = 0; j < m; j++) {
       double mu = pred.latentMean()[j];
@@ -162,7 +226,8 @@ final class FitCommand implements Callable<Integer> {
       csv.append(mu).append(',').append(var).append(',');
       Predictive yPred = fitted.predictive(mu, var);
       if (counts) {
-        // QP paper appendix H: g* = f*² ≈ Gamma ⇒ y* ~ NegBin (eq. 119–122); E[y*] = E[g*] = μ² + σ²
+        // QP paper appendix H: g* = f*² ≈ Gamma ⇒ y* ~ NegBin (eq. 119–122); E[y*] = E[g*] = μ² +
+        // σ²
         double mode = yPred.mode();
         csv.append(yPred.mean()).append(',').append((long) mode);
         if (logLik != null) {
@@ -235,10 +300,23 @@ final class FitCommand implements Callable<Integer> {
     if (summary != null) {
       AtomicFiles.write(summary, Json.write(sum));
     }
-    err.printf(Locale.ROOT, "%s/%s/%s: log evidence %.6f, %d iterations, %s, %.2f s%s%s%n", likelihood, inference,
-        kernel, fit.logEvidence(), fit.iterations(), fit.converged() ? "converged" : "NOT converged", fit.seconds(),
-        logLik != null ? String.format(Locale.ROOT, ", test error %.4f, nll %.4f", testError,
-            Metrics.negativeLogLikelihood(logLik)) : "",
+    err.printf(
+        Locale.ROOT,
+        "%s/%s/%s: log evidence %.6f, %d iterations, %s, %.2f s%s%s%n",
+        likelihood,
+        inference,
+        kernel,
+        fit.logEvidence(),
+        fit.iterations(),
+        fit.converged() ? "converged" : "NOT converged",
+        fit.seconds(),
+        logLik != null
+            ? String.format(
+                Locale.ROOT,
+                ", test error %.4f, nll %.4f",
+                testError,
+                Metrics.negativeLogLikelihood(logLik))
+            : "",
         fit.activeBounds().isEmpty() ? "" : ", bounds active: " + fit.activeBounds());
     return 0;
   }
@@ -259,7 +337,8 @@ final class FitCommand implements Callable<Integer> {
       try {
         lik.validate(y[i]);
       } catch (IllegalArgumentException e) {
-        throw CliException.badInput(file + ": row " + (i + 2) + ", column '" + label + "': " + e.getMessage());
+        throw CliException.badInput(
+            file + ": row " + (i + 2) + ", column '" + label + "': " + e.getMessage());
       }
     }
   }
@@ -268,7 +347,8 @@ final class FitCommand implements Callable<Integer> {
    * The kernel named by {@code --kernel} with {@code --lengthscale}/{@code --lengthscales} and
    * {@code --signal-variance} for {@code d} features, each value checked once (bad input: one line, exit 2).
    */
-  static Kernel kernel(String kernel, Double lengthscale, double[] lengthscales, double signalVariance, int d) {
+  static Kernel kernel(
+      String kernel, Double lengthscale, double[] lengthscales, double signalVariance, int d) {
     if (lengthscale != null && lengthscales != null) {
       throw CliException.badInput("give --lengthscale or --lengthscales, not both");
     }
@@ -282,14 +362,16 @@ final class FitCommand implements Callable<Integer> {
     switch (kernel) {
       case "se-iso":
         if (lengthscales != null) {
-          throw CliException.badInput("--lengthscales is for se-ard; use --lengthscale with se-iso");
+          throw CliException.badInput(
+              "--lengthscales is for se-ard; use --lengthscale with se-iso");
         }
         return SquaredExponential.iso(l, signalVariance);
       case "se-ard":
         double[] ls;
         if (lengthscales != null) {
           if (lengthscales.length != d) {
-            throw CliException.badInput("--lengthscales has " + lengthscales.length + " values but TRAIN has " + d + " features");
+            throw CliException.badInput("--lengthscales has " + lengthscales.length
+                + " values but TRAIN has " + d + " features");
           }
           ls = lengthscales.clone();
         } else {
@@ -308,7 +390,8 @@ final class FitCommand implements Callable<Integer> {
         }
         return Linear.of(signalVariance);
       default:
-        throw CliException.badInput("--kernel: unknown '" + kernel + "' (known: se-iso, se-ard, linear)");
+        throw CliException.badInput(
+            "--kernel: unknown '" + kernel + "' (known: se-iso, se-ard, linear)");
     }
   }
 }

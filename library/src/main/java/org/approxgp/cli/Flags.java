@@ -27,7 +27,9 @@ final class Flags {
     try {
       return Registry.inference(name, settings);
     } catch (SettingException e) {
-      throw e.setting().equals("inference") ? CliException.badInput(nameFlag + ": " + e.problem()) : badInput(e);
+      throw e.setting().equals("inference")
+          ? CliException.badInput(nameFlag + ": " + e.problem())
+          : badInput(e);
     }
   }
 
@@ -35,11 +37,13 @@ final class Flags {
    * The likelihood {@code name} with its flags' settings, if this command takes it ({@code accepted}; another
    * command's likelihood is refused with {@code elsewhere}, e.g. "gaussian is for approxgp compare").
    */
-  static Likelihood likelihood(String name, Settings settings, List<String> accepted, String elsewhere) {
+  static Likelihood likelihood(
+      String name, Settings settings, List<String> accepted, String elsewhere) {
     if (!accepted.contains(name)) {
       boolean known = Registry.likelihoodNames().contains(name);
-      throw CliException.badInput("--likelihood: " + (known ? name + " is not for this command" : "unknown '" + name
-          + "'") + " (known here: " + String.join(", ", accepted) + (known ? "; " + elsewhere : "") + ")");
+      throw CliException.badInput("--likelihood: "
+          + (known ? name + " is not for this command" : "unknown '" + name + "'")
+          + " (known here: " + String.join(", ", accepted) + (known ? "; " + elsewhere : "") + ")");
     }
     try {
       return Registry.likelihood(name, settings);

@@ -28,7 +28,8 @@ final class Json {
       }
     } else if (v instanceof Map<?, ?> m) {
       for (var e : m.entrySet()) {
-        requireFinite(path.isEmpty() ? String.valueOf(e.getKey()) : path + "." + e.getKey(), e.getValue());
+        requireFinite(
+            path.isEmpty() ? String.valueOf(e.getKey()) : path + "." + e.getKey(), e.getValue());
       }
     } else if (v instanceof List<?> l) {
       for (int i = 0; i < l.size(); i++) {

@@ -14,10 +14,21 @@ import picocli.CommandLine.Command;
  * quarantines such lines), a locked one too (exit 1), and a file-system failure is one line (exit 1). Only an
  * internal error (a bug) prints a stack trace.
  */
-@Command(name = "approxgp", mixinStandardHelpOptions = true, version = "approxgp 0.1.0",
+@Command(
+    name = "approxgp",
+    mixinStandardHelpOptions = true,
+    version = "approxgp 0.1.0",
     description = "Approximate inference for Gaussian-process models.",
-    subcommands = {FitCommand.class, CompareCommand.class, RegressCommand.class, TiltedCommand.class, QpTableCommand.class,
-        CoalCommand.class, RunCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      FitCommand.class,
+      CompareCommand.class,
+      RegressCommand.class,
+      TiltedCommand.class,
+      QpTableCommand.class,
+      CoalCommand.class,
+      RunCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class Main implements Runnable {
 
   @Override
@@ -42,8 +53,10 @@ public final class Main implements Runnable {
     cl.setParameterExceptionHandler((ex, a) -> {
       CommandLine cmd = ex.getCommandLine();
       String name = cmd.getCommandSpec().qualifiedName(" ");
-      cmd.getErr().println(name + ": " + ex.getMessage().replace('\n', ' ').replace('\r', ' ').strip()
-          + " (see " + name + " --help)");
+      cmd.getErr()
+          .println(name + ": "
+              + ex.getMessage().replace('\n', ' ').replace('\r', ' ').strip() + " (see " + name
+              + " --help)");
       return 2;
     });
     cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
@@ -58,7 +71,8 @@ public final class Main implements Runnable {
         return ex instanceof org.approxgp.experiment.ResultsLockedException ? 1 : 2;
       }
       if (ex instanceof java.io.UncheckedIOException io) {
-        // the file system refused (permissions, a full or read-only disk): the environment, not a bug
+        // the file system refused (permissions, a full or read-only disk): the environment, not a
+        // bug
         cmd.getErr().println("approxgp: " + oneLine(io.getMessage()));
         return 1;
       }
@@ -70,8 +84,9 @@ public final class Main implements Runnable {
       return cl.execute(args);
     } catch (OutOfMemoryError e) {
       // a backstop: sizes are checked before allocation where the command can compute them
-      err.println("approxgp: out of memory (the heap is " + Runtime.getRuntime().maxMemory() / (1 << 20)
-          + " MB): use smaller inputs or options, or give the JVM more (APPROXGP_JAVA_OPTS=-Xmx8g for bin/approxgp)");
+      err.println(
+          "approxgp: out of memory (the heap is " + Runtime.getRuntime().maxMemory() / (1 << 20)
+              + " MB): use smaller inputs or options, or give the JVM more (APPROXGP_JAVA_OPTS=-Xmx8g for bin/approxgp)");
       err.flush();
       return 1;
     }

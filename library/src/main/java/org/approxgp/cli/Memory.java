@@ -24,17 +24,27 @@ final class Memory {
   static void require(String what, double bytes, double longestArray) {
     double heap = Runtime.getRuntime().maxMemory();
     if (longestArray > MAX_ARRAY) {
-      throw CliException.badInput(String.format(Locale.ROOT, "%s needs an array of %.3g entries, more than Java"
-          + " allows (%d)", what, longestArray, (long) MAX_ARRAY));
+      throw CliException.badInput(String.format(
+          Locale.ROOT,
+          "%s needs an array of %.3g entries, more than Java" + " allows (%d)",
+          what,
+          longestArray,
+          (long) MAX_ARRAY));
     }
     if (bytes > SHARE * heap) {
-      throw CliException.badInput(String.format(Locale.ROOT, "%s needs about %s of memory, more than the JVM"
-          + " has (heap %s; give it more with APPROXGP_JAVA_OPTS=-Xmx...)", what, size(bytes), size(heap)));
+      throw CliException.badInput(String.format(
+          Locale.ROOT,
+          "%s needs about %s of memory, more than the JVM"
+              + " has (heap %s; give it more with APPROXGP_JAVA_OPTS=-Xmx...)",
+          what,
+          size(bytes),
+          size(heap)));
     }
   }
 
   static String size(double bytes) {
-    return bytes >= 1e9 ? String.format(Locale.ROOT, "%.1f GB", bytes / 1e9)
+    return bytes >= 1e9
+        ? String.format(Locale.ROOT, "%.1f GB", bytes / 1e9)
         : String.format(Locale.ROOT, "%.0f MB", Math.max(1, bytes / 1e6));
   }
 }

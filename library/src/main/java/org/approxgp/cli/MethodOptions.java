@@ -8,44 +8,72 @@ import picocli.CommandLine.Option;
  * {@link org.approxgp.model.Registry} setting {@code x}, validated there.
  */
 final class MethodOptions {
-  @Option(names = "--power", paramLabel = "U", description = "power-ep: the power u in (0, 1] (default 0.8)")
+  @Option(
+      names = "--power",
+      paramLabel = "U",
+      description = "power-ep: the power u in (0, 1] (default 0.8)")
   Double power;
 
-  @Option(names = "--power-ep-variant", paramLabel = "minka|appendix-c",
-      description = "power-ep: minka (default; fractional cavity, Minka 2004) or appendix-c (Qi & Guo appendix C,"
-          + " eq. 41-42: whole site removed, cavity tilted by t^u)")
+  @Option(
+      names = "--power-ep-variant",
+      paramLabel = "minka|appendix-c",
+      description =
+          "power-ep: minka (default; fractional cavity, Minka 2004) or appendix-c (Qi & Guo appendix C,"
+              + " eq. 41-42: whole site removed, cavity tilted by t^u)")
   String powerEpVariant;
 
-  @Option(names = "--penalty", paramLabel = "C", description = "rep: the l1 penalty c > 0 (default 20)")
+  @Option(
+      names = "--penalty",
+      paramLabel = "C",
+      description = "rep: the l1 penalty c > 0 (default 20)")
   Double penalty;
 
-  @Option(names = "--relaxation", paramLabel = "nonnegative|signed",
+  @Option(
+      names = "--relaxation",
+      paramLabel = "nonnegative|signed",
       description = "rep: relaxations b >= 0 only (eq. 11; default) or of either sign")
   String relaxation;
 
-  @Option(names = "--site-reading", paramLabel = "a|b|c",
-      description = "rep: the new site from the relaxed projection: a (eq. 16 as printed, site = t_b r), b (eq. 5/7,"
-          + " site = t_b; default) or c (site = t_b / r)")
+  @Option(
+      names = "--site-reading",
+      paramLabel = "a|b|c",
+      description =
+          "rep: the new site from the relaxed projection: a (eq. 16 as printed, site = t_b r), b (eq. 5/7,"
+              + " site = t_b; default) or c (site = t_b / r)")
   String siteReading;
 
-  @Option(names = "--relaxation-search", paramLabel = "local|global",
-      description = "rep: b by the local minimum reached from b = 0 (default) or the minimiser over the whole"
-          + " admissible range (scan + Brent)")
+  @Option(
+      names = "--relaxation-search",
+      paramLabel = "local|global",
+      description =
+          "rep: b by the local minimum reached from b = 0 (default) or the minimiser over the whole"
+              + " admissible range (scan + Brent)")
   String relaxationSearch;
 
-  @Option(names = "--penalty-form", paramLabel = "eq35|eq4",
+  @Option(
+      names = "--penalty-form",
+      paramLabel = "eq35|eq4",
       description = "rep: penalty c|b| (eq. 35, default) or c|eta|_1 = c|b|(|m| + 1/2) (eq. 4)")
   String penaltyForm;
 
-  @Option(names = "--negative-sites", paramLabel = "keep|clip",
-      description = "EP family: keep negative site precisions or clip them to 0 (default clip for ep/qp, keep for"
-          + " power-ep/rep)")
+  @Option(
+      names = "--negative-sites",
+      paramLabel = "keep|clip",
+      description =
+          "EP family: keep negative site precisions or clip them to 0 (default clip for ep/qp, keep for"
+              + " power-ep/rep)")
   String negativeSites;
 
   /** The flags given, as registry settings (flag {@code --x} = setting {@code x}). */
   Settings settings() {
-    return Settings.none().with("power", power).with("power-ep-variant", powerEpVariant).with("penalty", penalty)
-        .with("relaxation", relaxation).with("site-reading", siteReading).with("relaxation-search", relaxationSearch)
-        .with("penalty-form", penaltyForm).with("negative-sites", negativeSites);
+    return Settings.none()
+        .with("power", power)
+        .with("power-ep-variant", powerEpVariant)
+        .with("penalty", penalty)
+        .with("relaxation", relaxation)
+        .with("site-reading", siteReading)
+        .with("relaxation-search", relaxationSearch)
+        .with("penalty-form", penaltyForm)
+        .with("negative-sites", negativeSites);
   }
 }

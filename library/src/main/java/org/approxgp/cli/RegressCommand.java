@@ -30,9 +30,12 @@ import picocli.CommandLine.Option;
  * are returned in the target's units. RMSE and MNLP follow the paper's §5 definitions. The models are set up by
  * {@link SparseRegression#start}, the family's one entry (the same configuration as the svbssgp-figures notebook).
  */
-@Command(name = "regress", mixinStandardHelpOptions = true,
-    description = "Sparse GP regression on TRAIN (Gaussian noise), predictions for TEST. Every column except "
-        + "--target is a feature.")
+@Command(
+    name = "regress",
+    mixinStandardHelpOptions = true,
+    description =
+        "Sparse GP regression on TRAIN (Gaussian noise), predictions for TEST. Every column except "
+            + "--target is a feature.")
 final class RegressCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   SparkAuth sparkAuth = new SparkAuth();
@@ -40,76 +43,122 @@ final class RegressCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--model", required = true, description = "ssgp, vssgp, svbssgp, dtc (DTC++ = SVGP), pic (PIC++)")
+  @Option(
+      names = "--model",
+      required = true,
+      description = "ssgp, vssgp, svbssgp, dtc (DTC++ = SVGP), pic (PIC++)")
   String model;
 
-  @Option(names = "--train", required = true, paramLabel = "TRAIN.csv",
-      description = "training CSV (header row), or an approxgp column file (read without a text copy)")
+  @Option(
+      names = "--train",
+      required = true,
+      paramLabel = "TRAIN.csv",
+      description =
+          "training CSV (header row), or an approxgp column file (read without a text copy)")
   String train;
 
-  @Option(names = "--test", required = true, paramLabel = "TEST.csv",
+  @Option(
+      names = "--test",
+      required = true,
+      paramLabel = "TEST.csv",
       description = "test CSV (a column file when TRAIN is one); its --target column may be absent")
   String test;
 
-  @Option(names = "--target", required = true, paramLabel = "COLUMN", description = "target column (real values)")
+  @Option(
+      names = "--target",
+      required = true,
+      paramLabel = "COLUMN",
+      description = "target column (real values)")
   String target;
 
-  @Option(names = "--features", paramLabel = "2m",
-      description = "number of basis functions 2m, even (ssgp, vssgp, svbssgp; default 40, the paper's)")
+  @Option(
+      names = "--features",
+      paramLabel = "2m",
+      description =
+          "number of basis functions 2m, even (ssgp, vssgp, svbssgp; default 40, the paper's)")
   Integer features;
 
-  @Option(names = "--partitions", paramLabel = "P",
-      description = "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/20), and n/1000 "
-          + "above 200,000 rows; k-means on a seeded sample of 100,000 rows, every row then assigned)")
+  @Option(
+      names = "--partitions",
+      paramLabel = "P",
+      description =
+          "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/20), and n/1000 "
+              + "above 200,000 rows; k-means on a seeded sample of 100,000 rows, every row then assigned)")
   Integer partitions;
 
-  @Option(names = "--inducing", paramLabel = "M",
+  @Option(
+      names = "--inducing",
+      paramLabel = "M",
       description = "inducing points, k-means centroids (dtc, pic; default 250, the paper's)")
   Integer inducing;
 
-  @Option(names = "--iterations", paramLabel = "T",
-      description = "iteration cap (default 1000 for ssgp and for vssgp, dtc and pic in full batch — an L-BFGS "
-          + "that stops when converged; 5000 for their stochastic fits, and 1000 for svbssgp, which stop when "
-          + "their smoothed bound has converged)")
+  @Option(
+      names = "--iterations",
+      paramLabel = "T",
+      description =
+          "iteration cap (default 1000 for ssgp and for vssgp, dtc and pic in full batch — an L-BFGS "
+              + "that stops when converged; 5000 for their stochastic fits, and 1000 for svbssgp, which stop when "
+              + "their smoothed bound has converged)")
   Integer iterations;
 
-  @Option(names = "--gamma", paramLabel = "G",
-      description = "svbssgp test conditional γ in [0, 1] (default 0: local data of the test point's partition)")
+  @Option(
+      names = "--gamma",
+      paramLabel = "G",
+      description =
+          "svbssgp test conditional γ in [0, 1] (default 0: local data of the test point's partition)")
   Double gamma;
 
-  @Option(names = "--samples", paramLabel = "R",
+  @Option(
+      names = "--samples",
+      paramLabel = "R",
       description = "svbssgp: samples of q(α) for the predictive (default 5, the paper's)")
   Integer samples;
 
-  @Option(names = "--minibatch", paramLabel = "B|all",
-      description = "rows per step: vssgp and dtc (default: all rows while n·k² <= 2e8 for k = --features or "
-          + "--inducing — full batch, also for pic — else 1000); svbssgp rows per sampled partition (default: "
-          + "whole partitions, the paper's Theorem 1, while partitions average at most 50 rows, else 50); 'all': every "
-          + "row (full batch; whole partitions)")
+  @Option(
+      names = "--minibatch",
+      paramLabel = "B|all",
+      description =
+          "rows per step: vssgp and dtc (default: all rows while n·k² <= 2e8 for k = --features or "
+              + "--inducing — full batch, also for pic — else 1000); svbssgp rows per sampled partition (default: "
+              + "whole partitions, the paper's Theorem 1, while partitions average at most 50 rows, else 50); 'all': every "
+              + "row (full batch; whole partitions)")
   String minibatch;
 
-  @Option(names = "--trace-every", defaultValue = "1", paramLabel = "K",
+  @Option(
+      names = "--trace-every",
+      defaultValue = "1",
+      paramLabel = "K",
       description = "with test targets: test RMSE every K iterations (default 1)")
   int traceEvery;
 
   @Option(names = "--seed", description = "random seed (default 0)")
   Long seed;
 
-  @Option(names = "--engine", defaultValue = "local", paramLabel = "local|spark",
-      description = "svbssgp: where each step's partition terms are summed: this JVM (default) or a Spark job "
-          + "(bin/approxgp adds the spark module; same predictions, bit for bit, on one JDK)")
+  @Option(
+      names = "--engine",
+      defaultValue = "local",
+      paramLabel = "local|spark",
+      description =
+          "svbssgp: where each step's partition terms are summed: this JVM (default) or a Spark job "
+              + "(bin/approxgp adds the spark module; same predictions, bit for bit, on one JDK)")
   String engine;
 
-  @Option(names = "--master", paramLabel = "URL",
-      description = "Spark master URL (default: spark-submit's, else embedded local[*]); --engine spark only")
+  @Option(
+      names = "--master",
+      paramLabel = "URL",
+      description =
+          "Spark master URL (default: spark-submit's, else embedded local[*]); --engine spark only")
   String master;
 
-  @Option(names = "--out", required = true, paramLabel = "PRED.csv", description = "mean,variance per TEST row")
+  @Option(
+      names = "--out",
+      required = true,
+      paramLabel = "PRED.csv",
+      description = "mean,variance per TEST row")
   Path out;
 
   @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "fit summary")
   Path summary;
-
 
   /** One trace entry: iteration, objective, test RMSE (NaN when not computed), elapsed training seconds. */
   private record TracePoint(int iteration, double objective, double rmse, double seconds) {}
@@ -127,7 +176,8 @@ final class RegressCommand implements Callable<Integer> {
     checkOptions();
     AtomicFiles.checkTrainTestOutputs(train, test, out, summary);
     long load0 = System.nanoTime();
-    RegressInputs in = ColumnFile.isColumnFile(Path.of(train)) ? RegressInputs.fromColumnFiles(train, test, target)
+    RegressInputs in = ColumnFile.isColumnFile(Path.of(train))
+        ? RegressInputs.fromColumnFiles(train, test, target)
         : readCsv();
     double loadSeconds = (System.nanoTime() - load0) * 1e-9;
     RegressionData trainData = in.train();
@@ -142,7 +192,8 @@ final class RegressCommand implements Callable<Integer> {
       throw CliException.badInput("--partitions " + p + " exceeds the " + n + " training rows");
     }
     if (options.inducingPoints() && inducing > n) {
-      throw CliException.badInput("--inducing " + inducing + " exceeds the " + n + " training rows");
+      throw CliException.badInput(
+          "--inducing " + inducing + " exceeds the " + n + " training rows");
     }
     checkMemory(n, trainData.d(), testData.n(), p);
 
@@ -164,8 +215,8 @@ final class RegressCommand implements Callable<Integer> {
     int[] partitionSizes;
     SparseRegression.Fit fitted;
     // the family's one entry, as the notebooks and the paper's experiments (SparseRegression.start)
-    try (SparseRegression.Trainer t = SparseRegression.start(trainData, options,
-        SparseRegression.Partitioning.sampled(), gradients)) {
+    try (SparseRegression.Trainer t = SparseRegression.start(
+        trainData, options, SparseRegression.Partitioning.sampled(), gradients)) {
       setupSeconds = t.setupSeconds();
       while (t.step()) {
         int it = t.iteration();
@@ -181,11 +232,13 @@ final class RegressCommand implements Callable<Integer> {
           rmse = Math.sqrt(sq / yTest.length);
           testSeconds += (System.nanoTime() - s) * 1e-9;
         }
-        trace.add(new TracePoint(it, t.objective(), rmse, (System.nanoTime() - t0) * 1e-9 - testSeconds));
+        trace.add(
+            new TracePoint(it, t.objective(), rmse, (System.nanoTime() - t0) * 1e-9 - testSeconds));
         progress.at(Math.min(it, iterations));
       }
       fitted = t.snapshot();
-      done = t.iteration(); // an L-BFGS fit (ssgp; vssgp in full batch) may stop before --iterations
+      done =
+          t.iteration(); // an L-BFGS fit (ssgp; vssgp in full batch) may stop before --iterations
       partitionSizes = t.partitionSizes();
     } catch (IllegalArgumentException | ArithmeticException e) {
       progress.done();
@@ -203,12 +256,15 @@ final class RegressCommand implements Callable<Integer> {
       mean[j] = mu + sd * pred.mean()[j];
       variance[j] = sd * sd * pred.variance()[j];
       if (Double.isInfinite(variance[j])) {
-        variance[j] = sd * (sd * pred.variance()[j]); // sd² alone may overflow where the product does not
+        variance[j] =
+            sd * (sd * pred.variance()[j]); // sd² alone may overflow where the product does not
       }
       csv.append(mean[j]).append(',').append(variance[j]).append('\n');
     }
-    String scaleHint = String.format(Locale.ROOT, "in units of the target (sd %.3g) it is beyond a double;"
-        + " rescale the target", sd);
+    String scaleHint = String.format(
+        Locale.ROOT,
+        "in units of the target (sd %.3g) it is beyond a double;" + " rescale the target",
+        sd);
     Finite.requireRows("the predictive mean", mean, test, scaleHint);
     Finite.requireRows("the predictive variance", variance, test, scaleHint);
     RegressionPrediction inUnits = new RegressionPrediction(mean, variance);
@@ -248,12 +304,16 @@ final class RegressCommand implements Callable<Integer> {
     sum.put("lengthscales", ell);
     sum.put("seed", seed);
     if (yTest != null) {
-      sum.put("rmse", Finite.require("the test RMSE", inUnits.rmse(yTest), "the test targets' scale"));
-      sum.put("mnlp", Finite.require("the test MNLP", inUnits.mnlp(yTest), "the test targets' scale"));
+      sum.put(
+          "rmse", Finite.require("the test RMSE", inUnits.rmse(yTest), "the test targets' scale"));
+      sum.put(
+          "mnlp", Finite.require("the test MNLP", inUnits.mnlp(yTest), "the test targets' scale"));
     }
-    // the iterations' time: to the end of the last iteration (not the final prediction), less the set-up
+    // the iterations' time: to the end of the last iteration (not the final prediction), less the
+    // set-up
     // (k-means, initialisation), which is NaN (null) where not separable (ssgp, vssgp)
-    double lastIteration = trace.isEmpty() ? seconds : trace.get(trace.size() - 1).seconds();
+    double lastIteration =
+        trace.isEmpty() ? seconds : trace.get(trace.size() - 1).seconds();
     double iterSeconds = Double.isNaN(setupSeconds) ? lastIteration : lastIteration - setupSeconds;
     sum.put("load_seconds", loadSeconds);
     sum.put("setup_seconds", Double.isNaN(setupSeconds) ? null : setupSeconds);
@@ -277,11 +337,24 @@ final class RegressCommand implements Callable<Integer> {
     if (summary != null) {
       AtomicFiles.write(summary, Json.write(sum));
     }
-    err.printf(Locale.ROOT, "%s: %d training rows, %d iterations, %.2f s (%s%.4f s per iteration)%s%n", model, n,
-        done, seconds, Double.isNaN(setupSeconds) ? "" : String.format(Locale.ROOT, "set-up %.2f s, ", setupSeconds),
+    err.printf(
+        Locale.ROOT,
+        "%s: %d training rows, %d iterations, %.2f s (%s%.4f s per iteration)%s%n",
+        model,
+        n,
+        done,
+        seconds,
+        Double.isNaN(setupSeconds)
+            ? ""
+            : String.format(Locale.ROOT, "set-up %.2f s, ", setupSeconds),
         done == 0 ? Double.NaN : iterSeconds / done,
-        yTest != null ? String.format(Locale.ROOT, ", test RMSE %.6g, MNLP %.6g", inUnits.rmse(yTest),
-            inUnits.mnlp(yTest)) : "");
+        yTest != null
+            ? String.format(
+                Locale.ROOT,
+                ", test RMSE %.6g, MNLP %.6g",
+                inUnits.rmse(yTest),
+                inUnits.mnlp(yTest))
+            : "");
     return 0;
   }
 
@@ -296,8 +369,9 @@ final class RegressCommand implements Callable<Integer> {
     Dataset tr = data.train();
     Dataset te = data.test();
     if (tr.dimension() == 0) {
-      throw CliException.badInput(train + ": row 1: no feature columns (every column except --target '" + target
-          + "' is a feature, and there is none)");
+      throw CliException.badInput(
+          train + ": row 1: no feature columns (every column except --target '" + target
+              + "' is a feature, and there is none)");
     }
     if (tr.size() < 2) {
       throw CliException.badInput(train + ": need at least 2 training rows, got " + tr.size());
@@ -314,20 +388,26 @@ final class RegressCommand implements Callable<Integer> {
     double yMean = yMoments[0];
     double ySd = yMoments[1];
     if (Double.isInfinite(ySd)) {
-      throw CliException.badInput(train + ": column " + DataException.quote(target) + ": its standard deviation"
-          + " overflows a double; rescale the target");
+      throw CliException.badInput(train + ": column " + DataException.quote(target)
+          + ": its standard deviation" + " overflows a double; rescale the target");
     }
     if (!(ySd > 0)) {
-      throw CliException.badInput(train + ": column " + DataException.quote(target) + " is constant (" + yMean
-          + "); nothing to regress");
+      throw CliException.badInput(train + ": column " + DataException.quote(target)
+          + " is constant (" + yMean + "); nothing to regress");
     }
     double[] ys = new double[yTrain.length];
     for (int i = 0; i < ys.length; i++) {
       ys[i] = (yTrain[i] - yMean) / ySd;
     }
     RegressionData testRows = RegressionData.of(sx.apply(te.features()), null);
-    return new RegressInputs(RegressionData.of(sx.apply(tr.features()), ys), testRows,
-        data.testHasTarget() ? te.target() : null, yMean, ySd, tr.featureNames(), sx.scale());
+    return new RegressInputs(
+        RegressionData.of(sx.apply(tr.features()), ys),
+        testRows,
+        data.testHasTarget() ? te.target() : null,
+        yMean,
+        ySd,
+        tr.featureNames(),
+        sx.scale());
   }
 
   /**
@@ -345,18 +425,28 @@ final class RegressCommand implements Callable<Integer> {
       case "dtc", "pic" -> {
         double mm = (double) inducing * inducing;
         double block = "pic".equals(model) ? rows * Math.ceil((double) n / p) : 0;
-        Memory.require("--inducing " + inducing + on, 8 * (rows * inducing + 3 * mm + block),
+        Memory.require(
+            "--inducing " + inducing + on,
+            8 * (rows * inducing + 3 * mm + block),
             Math.max(rows * inducing, Math.max(mm, block)));
       }
       case "svbssgp" -> {
         double dim = features / 2.0 * d + features;
-        // q(α)'s precision, its Cholesky factor, the sampled curvature and a work matrix: dim by dim each
-        Memory.require("--features " + features + on, 8 * (4 * dim * dim + rows * features), dim * dim);
-        Memory.require("--samples " + samples + " of " + String.format(Locale.ROOT, "%.0f", dim) + " coordinates"
-            + " (--features " + features + on + ")", 8 * (samples * dim + 4 * dim * dim), Math.max(samples, dim));
+        // q(α)'s precision, its Cholesky factor, the sampled curvature and a work matrix: dim by
+        // dim each
+        Memory.require(
+            "--features " + features + on, 8 * (4 * dim * dim + rows * features), dim * dim);
+        Memory.require(
+            "--samples " + samples + " of " + String.format(Locale.ROOT, "%.0f", dim)
+                + " coordinates" + " (--features " + features + on + ")",
+            8 * (samples * dim + 4 * dim * dim),
+            Math.max(samples, dim));
       }
-      default -> Memory.require("--features " + features + on,
-          8 * (rows * features + 3.0 * features * features), Math.max(rows * features, (double) features * features));
+      default ->
+        Memory.require(
+            "--features " + features + on,
+            8 * (rows * features + 3.0 * features * features),
+            Math.max(rows * features, (double) features * features));
     }
   }
 
@@ -387,8 +477,16 @@ final class RegressCommand implements Callable<Integer> {
       double elapsed = (now - start) * 1e-9;
       double eta = done == 0 ? Double.NaN : elapsed * (total - done) / done;
       int filled = (int) Math.round(30.0 * done / total);
-      System.err.printf(Locale.ROOT, "\r%s [%s%s] %d/%d %3d%% elapsed %.0f s ETA %s", name, "#".repeat(filled),
-          ".".repeat(30 - filled), done, total, 100 * done / total, elapsed,
+      System.err.printf(
+          Locale.ROOT,
+          "\r%s [%s%s] %d/%d %3d%% elapsed %.0f s ETA %s",
+          name,
+          "#".repeat(filled),
+          ".".repeat(30 - filled),
+          done,
+          total,
+          100 * done / total,
+          elapsed,
           Double.isNaN(eta) ? "?" : String.format(Locale.ROOT, "%.0f s", eta));
       drawn = true;
     }
@@ -406,13 +504,21 @@ final class RegressCommand implements Callable<Integer> {
    * a refusal names the flag.
    */
   private SparseRegression.Options options() {
-    Settings given = Settings.none().with("features", features).with("partitions", partitions)
-        .with("inducing", inducing).with("iterations", iterations).with("minibatch", minibatch).with("gamma", gamma)
-        .with("samples", samples).with("seed", seed);
+    Settings given = Settings.none()
+        .with("features", features)
+        .with("partitions", partitions)
+        .with("inducing", inducing)
+        .with("iterations", iterations)
+        .with("minibatch", minibatch)
+        .with("gamma", gamma)
+        .with("samples", samples)
+        .with("seed", seed);
     try {
       return Registry.regression(model, given);
     } catch (SettingException e) {
-      throw e.setting().equals("model") ? CliException.badInput("--model: " + e.problem()) : Flags.badInput(e);
+      throw e.setting().equals("model")
+          ? CliException.badInput("--model: " + e.problem())
+          : Flags.badInput(e);
     }
   }
 

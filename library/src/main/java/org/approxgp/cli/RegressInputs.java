@@ -19,8 +19,14 @@ import org.approxgp.data.Standardizer;
  * @param featureNames input names, in column order
  * @param xScale each input's standard deviation on TRAIN (1 for a constant column)
  */
-record RegressInputs(RegressionData train, RegressionData test, double[] yTest, double yMean, double ySd,
-    List<String> featureNames, double[] xScale) {
+record RegressInputs(
+    RegressionData train,
+    RegressionData test,
+    double[] yTest,
+    double yMean,
+    double ySd,
+    List<String> featureNames,
+    double[] xScale) {
 
   /**
    * Reads TRAIN and TEST from approxgp column files ({@link ColumnFile#readRows}): one n × d array per file,
@@ -57,8 +63,9 @@ record RegressInputs(RegressionData train, RegressionData test, double[] yTest, 
       // the moments Standardizer.fit takes (divisor n); a constant column is left unscaled
       double[] ms = Standardizer.moments(column, 0);
       if (Double.isInfinite(ms[1])) {
-        throw CliException.badInput(train + ": column " + DataException.quote(tr.features().get(j))
-            + ": its standard deviation overflows a double");
+        throw CliException.badInput(
+            train + ": column " + DataException.quote(tr.features().get(j))
+                + ": its standard deviation overflows a double");
       }
       mean[j] = ms[0];
       scale[j] = constant || ms[1] == 0 ? 1.0 : ms[1];
@@ -69,12 +76,12 @@ record RegressInputs(RegressionData train, RegressionData test, double[] yTest, 
     double[] y = a.y();
     double[] my = Standardizer.moments(y, 1);
     if (Double.isInfinite(my[1])) {
-      throw CliException.badInput(train + ": column " + DataException.quote(target) + ": its standard deviation"
-          + " overflows a double; rescale the target");
+      throw CliException.badInput(train + ": column " + DataException.quote(target)
+          + ": its standard deviation" + " overflows a double; rescale the target");
     }
     if (!(my[1] > 0)) {
-      throw CliException.badInput(train + ": column " + DataException.quote(target) + " is constant (" + my[0]
-          + "); nothing to regress");
+      throw CliException.badInput(train + ": column " + DataException.quote(target)
+          + " is constant (" + my[0] + "); nothing to regress");
     }
     for (int i = 0; i < n; i++) {
       y[i] = (y[i] - my[0]) / my[1];

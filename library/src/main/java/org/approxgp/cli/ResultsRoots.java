@@ -22,10 +22,13 @@ final class ResultsRoots {
       Files.createDirectories(root);
     } catch (IOException | UnsupportedOperationException e) {
       throw CliException.badInput(what + root + " cannot be created: "
-          + (e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage()));
+          + (e instanceof FileSystemException f && f.getReason() != null
+              ? f.getReason()
+              : e.getMessage()));
     }
     if (!AtomicFiles.writable(root)) {
-      throw CliException.badInput(what + root + " is not writable (read-only); choose another with --results");
+      throw CliException.badInput(
+          what + root + " is not writable (read-only); choose another with --results");
     }
     return root;
   }

@@ -12,8 +12,8 @@ import org.approxgp.experiment.ExperimentSpec;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.Results;
 import org.approxgp.experiment.Runner;
-import org.approxgp.experiment.Verification;
 import org.approxgp.experiment.TrialExecutor;
+import org.approxgp.experiment.Verification;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -26,8 +26,11 @@ import tech.tablesaw.api.Table;
  * never links Spark), and prints its summary table; {@code --out} writes that table as CSV,
  * all-or-nothing. {@code approxgp run --list} prints the registered names.
  */
-@Command(name = "run", mixinStandardHelpOptions = true,
-    description = "Run a registered experiment (resumable; results/<experiment>/) and print its summary.")
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description =
+        "Run a registered experiment (resumable; results/<experiment>/) and print its summary.")
 final class RunCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin
@@ -36,55 +39,82 @@ final class RunCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "EXPERIMENT", description = "a name from --list")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "EXPERIMENT",
+      description = "a name from --list")
   String name;
 
   @Option(names = "--list", description = "print the registered experiments and exit")
   boolean list;
 
-  @Option(names = "--engine", paramLabel = "local|spark",
+  @Option(
+      names = "--engine",
+      paramLabel = "local|spark",
       description = "where trials run (default: APPROXGP_ENGINE, else local)")
   String engine;
 
-  @Option(names = "--master", paramLabel = "URL",
-      description = "Spark master URL (default: spark-submit's, else embedded local[*]); --engine spark only")
+  @Option(
+      names = "--master",
+      paramLabel = "URL",
+      description =
+          "Spark master URL (default: spark-submit's, else embedded local[*]); --engine spark only")
   String master;
 
-  @Option(names = "--mode", paramLabel = "smoke|quick|full",
+  @Option(
+      names = "--mode",
+      paramLabel = "smoke|quick|full",
       description = "the notebooks' run mode (default: APPROXGP_MODE, else quick)")
   String mode;
 
   @Option(names = "--threads", description = "local engine: worker threads (default: all cores)")
   Integer threads;
 
-  @Option(names = "--methods", split = ",", paramLabel = "M,..",
+  @Option(
+      names = "--methods",
+      split = ",",
+      paramLabel = "M,..",
       description = "run (and summarise) only these methods' trials; the rest stay in the store")
   java.util.List<String> methods;
 
-  @Option(names = "--datasets", split = ",", paramLabel = "D,..",
+  @Option(
+      names = "--datasets",
+      split = ",",
+      paramLabel = "D,..",
       description = "run (and summarise) only these data sets' trials; the rest stay in the store")
   java.util.List<String> datasets;
 
-  @Option(names = "--verify", paramLabel = "K",
-      description = "after the run, recompute K stored trials (drawn at random, seed 0) with today's code and compare"
-          + " them with their stored rows, to the bit on the same linear-algebra backend (timings aside); prints"
-          + " 'verified K/K' or the trials that differ, and exits 1 if any does")
+  @Option(
+      names = "--verify",
+      paramLabel = "K",
+      description =
+          "after the run, recompute K stored trials (drawn at random, seed 0) with today's code and compare"
+              + " them with their stored rows, to the bit on the same linear-algebra backend (timings aside); prints"
+              + " 'verified K/K' or the trials that differ, and exits 1 if any does")
   Integer verify;
 
-  @Option(names = "--compress", description = "after the run, compress the store for shipping (<hash>.jsonl.gz, read"
-      + " before the appended <hash>.jsonl; the same rows give the same bytes)")
+  @Option(
+      names = "--compress",
+      description = "after the run, compress the store for shipping (<hash>.jsonl.gz, read"
+          + " before the appended <hash>.jsonl; the same rows give the same bytes)")
   boolean compress;
 
   @Option(names = "--out", paramLabel = "FILE", description = "write the summary table as CSV")
   Path out;
 
-  @Option(names = "--repair", description = "move stored lines that are not rows (hand edits, a disk error) to"
-      + " <hash>.jsonl.quarantine beside the store and compute those trials again (without it such a store is"
-      + " refused)")
+  @Option(
+      names = "--repair",
+      description = "move stored lines that are not rows (hand edits, a disk error) to"
+          + " <hash>.jsonl.quarantine beside the store and compute those trials again (without it such a store is"
+          + " refused)")
   boolean repair;
 
-  @Option(names = "--results", paramLabel = "DIR",
-      description = "results root (default: approxgp.results / APPROXGP_RESULTS / results/ of the project)")
+  @Option(
+      names = "--results",
+      paramLabel = "DIR",
+      description =
+          "results root (default: approxgp.results / APPROXGP_RESULTS / results/ of the project)")
   Path results;
 
   @Override
@@ -103,10 +133,12 @@ final class RunCommand implements Callable<Integer> {
     if (name == null) {
       throw CliException.badInput("missing EXPERIMENT (see approxgp run --list)");
     }
-    ExperimentSpec<?, ?> es = ExperimentRegistry.find(name).orElseThrow(() -> CliException.badInput(
-        "unknown experiment '" + name + "' (known: " + String.join(", ", ExperimentRegistry.names()) + ")"));
+    ExperimentSpec<?, ?> es = ExperimentRegistry.find(name)
+        .orElseThrow(() -> CliException.badInput("unknown experiment '" + name + "' (known: "
+            + String.join(", ", ExperimentRegistry.names()) + ")"));
     ProjectPaths.Mode m = parseMode();
-    String eng = engine == null ? Engines.fromEnvironment() : engine.strip().toLowerCase(Locale.ROOT);
+    String eng =
+        engine == null ? Engines.fromEnvironment() : engine.strip().toLowerCase(Locale.ROOT);
     if (!eng.equals(Engines.LOCAL) && !eng.equals(Engines.SPARK)) {
       throw CliException.badInput("--engine must be local or spark, got '" + engine + "'");
     }
@@ -120,15 +152,17 @@ final class RunCommand implements Callable<Integer> {
       throw CliException.badInput("--threads must be >= 1, got " + threads);
     }
     if (threads != null && !eng.equals(Engines.LOCAL)) {
-      throw CliException.badInput("--threads is for --engine local (Spark's parallelism is its master's, e.g."
-          + " --master 'local[2]')");
+      throw CliException.badInput(
+          "--threads is for --engine local (Spark's parallelism is its master's, e.g."
+              + " --master 'local[2]')");
     }
     Path root = ResultsRoots.prepare(results);
     if (out != null) {
       AtomicFiles.checkWritable(out, "--out", root);
     }
     sparkAuth.apply(eng.equals(Engines.SPARK));
-    String mst = master == null && eng.equals(Engines.SPARK) ? Engines.masterFromEnvironment() : master;
+    String mst =
+        master == null && eng.equals(Engines.SPARK) ? Engines.masterFromEnvironment() : master;
     TrialExecutor executor;
     try {
       executor = Engines.executor(eng, mst, threads == null ? 0 : threads);
@@ -139,7 +173,8 @@ final class RunCommand implements Callable<Integer> {
     exp = select(exp, "--methods", "method", methods);
     exp = select(exp, "--datasets", "dataset", datasets);
     if (!eng.equals(Engines.LOCAL)) {
-      executor.start(); // seconds; an engine that cannot start is one line, before the store is touched
+      executor
+          .start(); // seconds; an engine that cannot start is one line, before the store is touched
       spec.commandLine().getErr().println("approxgp: running " + name + " on " + executor);
     }
     long t0 = System.nanoTime();
@@ -147,17 +182,27 @@ final class RunCommand implements Callable<Integer> {
     try {
       run = Runner.of(executor).withResultsRoot(root).withRepair(repair).run(exp);
     } catch (ExperimentFailedException e) {
-      stdout.println(name + ": " + e.failures().size() + " of " + exp.trials().size() + " trials failed ("
-          + e.partial().rows().size() + " stored in " + e.partial().file() + "); first failures:");
+      stdout.println(name + ": " + e.failures().size() + " of " + exp.trials().size()
+          + " trials failed (" + e.partial().rows().size() + " stored in "
+          + e.partial().file() + "); first failures:");
       e.failures().stream().limit(5).forEach(f -> stdout.println("  " + f));
       stdout.flush();
       return 1;
     }
     double secs = (System.nanoTime() - t0) * 1e-9;
     Table summary = es.summarize(exp.config(), run);
-    stdout.println(String.format(Locale.ROOT, "%s (%s, mode %s): %d trials, %d reused, %d computed on %s in %.1f s;"
-        + " results in %s", name, exp.name(), m.name().toLowerCase(Locale.ROOT), run.rows().size(), run.reused(),
-        run.computed(), executor, secs, run.file()));
+    stdout.println(String.format(
+        Locale.ROOT,
+        "%s (%s, mode %s): %d trials, %d reused, %d computed on %s in %.1f s;" + " results in %s",
+        name,
+        exp.name(),
+        m.name().toLowerCase(Locale.ROOT),
+        run.rows().size(),
+        run.reused(),
+        run.computed(),
+        executor,
+        secs,
+        run.file()));
     stdout.println(summary.printAll());
     stdout.flush();
     if (out != null) {
@@ -167,8 +212,11 @@ final class RunCommand implements Callable<Integer> {
     }
     if (compress) {
       Path gz = Runner.of(executor).withResultsRoot(root).compress(exp);
-      stdout.println(name + ": compressed " + (gz == null ? "nothing (no rows)" : ProjectPaths.shown(gz) + " ("
-          + String.format(Locale.ROOT, "%,d", gz.toFile().length()) + " bytes)"));
+      stdout.println(name + ": compressed "
+          + (gz == null
+              ? "nothing (no rows)"
+              : ProjectPaths.shown(gz) + " ("
+                  + String.format(Locale.ROOT, "%,d", gz.toFile().length()) + " bytes)"));
       stdout.flush();
     }
     if (verify != null) {
@@ -180,7 +228,8 @@ final class RunCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static Experiment<?, ?> select(Experiment<?, ?> exp, String option, String column, java.util.List<String> v) {
+  private static Experiment<?, ?> select(
+      Experiment<?, ?> exp, String option, String column, java.util.List<String> v) {
     if (v == null) {
       return exp;
     }

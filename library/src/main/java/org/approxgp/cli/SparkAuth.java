@@ -15,9 +15,12 @@ import picocli.CommandLine.Option;
  */
 final class SparkAuth {
 
-  @Option(names = "--spark-secret-file", paramLabel = "FILE",
-      description = "--engine spark: turn on Spark's authentication (spark.authenticate) with the shared secret"
-          + " in FILE (its first line); the cluster must be started with the same secret")
+  @Option(
+      names = "--spark-secret-file",
+      paramLabel = "FILE",
+      description =
+          "--engine spark: turn on Spark's authentication (spark.authenticate) with the shared secret"
+              + " in FILE (its first line); the cluster must be started with the same secret")
   Path secretFile;
 
   /**
@@ -34,13 +37,17 @@ final class SparkAuth {
     }
     String secret;
     try {
-      secret = Files.readAllLines(secretFile, StandardCharsets.UTF_8).stream().findFirst().orElse("").strip();
+      secret = Files.readAllLines(secretFile, StandardCharsets.UTF_8).stream()
+          .findFirst()
+          .orElse("")
+          .strip();
     } catch (IOException | java.io.UncheckedIOException e) {
       throw CliException.badInput("--spark-secret-file " + secretFile + ": cannot read it ("
           + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
     }
     if (secret.isEmpty()) {
-      throw CliException.badInput("--spark-secret-file " + secretFile + ": its first line is empty");
+      throw CliException.badInput(
+          "--spark-secret-file " + secretFile + ": its first line is empty");
     }
     System.setProperty("spark.authenticate", "true");
     System.setProperty("spark.authenticate.secret", secret);

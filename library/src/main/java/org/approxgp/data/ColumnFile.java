@@ -47,6 +47,7 @@ import java.util.Objects;
 public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) {
   /** The 8 magic bytes at the start of every column file. */
   public static final String MAGIC = "APXCOLS1";
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
@@ -61,7 +62,8 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
     public Column {
       Objects.requireNonNull(name, "name");
       if ((i32 == null) == (f64 == null)) {
-        throw new IllegalArgumentException("column " + name + ": exactly one of i32, f64 must be given");
+        throw new IllegalArgumentException(
+            "column " + name + ": exactly one of i32, f64 must be given");
       }
       levels = List.copyOf(levels);
       if (!levels.isEmpty() && i32 == null) {
@@ -98,7 +100,8 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
     meta = Map.copyOf(meta);
     for (Column c : columns) {
       if (c.length() != n) {
-        throw new IllegalArgumentException("column " + c.name() + " has " + c.length() + " values, n = " + n);
+        throw new IllegalArgumentException(
+            "column " + c.name() + " has " + c.length() + " values, n = " + n);
       }
     }
   }
@@ -110,8 +113,8 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
         return c;
       }
     }
-    throw new IllegalArgumentException("no column '" + name + "'; columns: " + columns.stream().map(Column::name)
-        .toList());
+    throw new IllegalArgumentException("no column '" + name + "'; columns: "
+        + columns.stream().map(Column::name).toList());
   }
 
   /** Reads the whole file. */
@@ -152,8 +155,11 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
           if (!levels.isEmpty()) {
             for (int i = 0; i < m; i++) {
               if (v[i] < 0 || v[i] >= levels.size()) {
-                throw new DataException(name, 0, cname, "row " + i + ": code " + v[i] + " outside 0.."
-                    + (levels.size() - 1));
+                throw new DataException(
+                    name,
+                    0,
+                    cname,
+                    "row " + i + ": code " + v[i] + " outside 0.." + (levels.size() - 1));
               }
             }
           }
@@ -212,7 +218,8 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
         inputs = List.copyOf(features);
       }
       if (inputs.isEmpty()) {
-        throw new DataException(name, 0, null, "no input column besides the target '" + target + "'");
+        throw new DataException(
+            name, 0, null, "no input column besides the target '" + target + "'");
       }
       int n = (int) h.n();
       int d = inputs.size();
@@ -226,7 +233,8 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
         int j = inputs.indexOf(cname);
         if (j >= 0 || cname.equals(target)) {
           if (type.equals("i32") && !c.path("levels").isEmpty()) {
-            throw new DataException(name, 0, cname, "categorical column (levels): a regression needs numbers");
+            throw new DataException(
+                name, 0, cname, "categorical column (levels): a regression needs numbers");
           }
           double[] dst = j >= 0 ? x : y;
           int stride = j >= 0 ? d : 1;
@@ -238,7 +246,8 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
             for (int i = 0; i < len; i++) {
               double v = w == 4 ? b.getInt() : b.getDouble();
               if (!Double.isFinite(v)) {
-                throw new DataException(name, 0, cname, "row " + (lo + i) + ": " + v + " (values must be finite)");
+                throw new DataException(
+                    name, 0, cname, "row " + (lo + i) + ": " + v + " (values must be finite)");
               }
               dst[(lo + i) * stride + first] = v;
             }
@@ -280,8 +289,7 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
   }
 
   /** A checked header: row count, column descriptions, the byte offset of the first column. */
-  private record Header(long n, JsonNode columns, JsonNode json, long dataStart) {
-  }
+  private record Header(long n, JsonNode columns, JsonNode json, long dataStart) {}
 
   private static Header header(FileChannel ch, String name) throws IOException {
     long size = ch.size();
@@ -289,7 +297,8 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
     byte[] magic = new byte[8];
     head.get(magic);
     if (!MAGIC.equals(new String(magic, StandardCharsets.US_ASCII))) {
-      throw new DataException(name, 0, null, "not an approxgp column file (no " + MAGIC + " magic)");
+      throw new DataException(
+          name, 0, null, "not an approxgp column file (no " + MAGIC + " magic)");
     }
     long headerLen = Integer.toUnsignedLong(head.getInt());
     if (12 + headerLen > size) {
@@ -302,9 +311,14 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
     } catch (IOException e) {
       throw new DataException(name, 0, null, "header is not JSON: " + e.getMessage());
     }
-    if (!"approxgp-columns".equals(h.path("format").asText()) || h.path("version").asInt() != 1) {
-      throw new DataException(name, 0, null, "unsupported format " + h.path("format") + " version "
-          + h.path("version") + " (this reader knows approxgp-columns version 1)");
+    if (!"approxgp-columns".equals(h.path("format").asText())
+        || h.path("version").asInt() != 1) {
+      throw new DataException(
+          name,
+          0,
+          null,
+          "unsupported format " + h.path("format") + " version " + h.path("version")
+              + " (this reader knows approxgp-columns version 1)");
     }
     long n = h.path("n").asLong(-1);
     JsonNode cols = h.path("columns");
@@ -316,8 +330,12 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
       expected += n * width(c.path("type").asText(), name, c.path("name").asText());
     }
     if (expected != size) {
-      throw new DataException(name, 0, null, "file has " + size + " bytes, header says " + expected
-          + (size < expected ? " (truncated download or conversion?)" : ""));
+      throw new DataException(
+          name,
+          0,
+          null,
+          "file has " + size + " bytes, header says " + expected
+              + (size < expected ? " (truncated download or conversion?)" : ""));
     }
     return new Header(n, cols, h, 12 + headerLen);
   }
@@ -348,14 +366,18 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
     byte[] header = Arrays.copyOf(json, json.length + pad);
     Arrays.fill(header, json.length, header.length, (byte) ' ');
     Path tmp = file.resolveSibling(file.getFileName() + ".part");
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+    try (FileChannel ch = FileChannel.open(
+        tmp,
+        StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {
       ByteBuffer head = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
       head.put(MAGIC.getBytes(StandardCharsets.US_ASCII)).putInt(header.length).flip();
       writeFully(ch, head);
       writeFully(ch, ByteBuffer.wrap(header));
       for (Column c : columns) {
-        ByteBuffer b = ByteBuffer.allocate(n * (c.i32() != null ? 4 : 8)).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b =
+            ByteBuffer.allocate(n * (c.i32() != null ? 4 : 8)).order(ByteOrder.LITTLE_ENDIAN);
         if (c.i32() != null) {
           b.asIntBuffer().put(c.i32());
         } else {
@@ -377,11 +399,13 @@ public record ColumnFile(int n, List<Column> columns, Map<String, String> meta) 
     return switch (type) {
       case "i32" -> 4;
       case "f64" -> 8;
-      default -> throw new DataException(file, 0, column, "unknown column type '" + type + "' (i32 or f64)");
+      default ->
+        throw new DataException(file, 0, column, "unknown column type '" + type + "' (i32 or f64)");
     };
   }
 
-  private static ByteBuffer readFully(FileChannel ch, long position, int length, String name) throws IOException {
+  private static ByteBuffer readFully(FileChannel ch, long position, int length, String name)
+      throws IOException {
     ByteBuffer b = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
     long pos = position;
     while (b.hasRemaining()) {

@@ -34,8 +34,15 @@ final class CsvText {
     final List<String[]> cells;
     final int[] lines;
 
-    Raw(String file, String source, String sha256, String name, String[] header, int targetIndex,
-        List<String[]> cells, int[] lines) {
+    Raw(
+        String file,
+        String source,
+        String sha256,
+        String name,
+        String[] header,
+        int targetIndex,
+        List<String[]> cells,
+        int[] lines) {
       this.file = file;
       this.source = source;
       this.sha256 = sha256;
@@ -57,7 +64,8 @@ final class CsvText {
     double number(int i, int j) {
       String s = cell(i, j);
       if (s.isEmpty()) {
-        throw new DataException(file, lines[i], header[j], "empty cell (missing values are not allowed)");
+        throw new DataException(
+            file, lines[i], header[j], "empty cell (missing values are not allowed)");
       }
       double v = decimal(s);
       if (Double.isNaN(v)) {
@@ -68,8 +76,12 @@ final class CsvText {
         } catch (NumberFormatException e) {
           javaNumber = false;
         }
-        throw new DataException(file, lines[i], header[j],
-            (javaNumber ? "not a finite decimal number: " : "not a number: ") + DataException.quote(s));
+        throw new DataException(
+            file,
+            lines[i],
+            header[j],
+            (javaNumber ? "not a finite decimal number: " : "not a number: ")
+                + DataException.quote(s));
       }
       return v;
     }
@@ -90,8 +102,15 @@ final class CsvText {
           }
         }
       }
-      return Dataset.of(name, names, targetIndex < 0 ? "(none)" : header[targetIndex], x, y, new Provenance(source,
-          "sha256 " + sha256 + ", " + n() + " rows x " + d + " features, " + targetNote));
+      return Dataset.of(
+          name,
+          names,
+          targetIndex < 0 ? "(none)" : header[targetIndex],
+          x,
+          y,
+          new Provenance(
+              source,
+              "sha256 " + sha256 + ", " + n() + " rows x " + d + " features, " + targetNote));
     }
   }
 
@@ -108,7 +127,8 @@ final class CsvText {
     String file;
     String source;
     String name;
-    InputStream in = nameOrPath.contains("/") || nameOrPath.contains("\\") ? null
+    InputStream in = nameOrPath.contains("/") || nameOrPath.contains("\\")
+        ? null
         : Datasets.class.getClassLoader().getResourceAsStream(resource);
     try {
       if (in != null) {
@@ -121,8 +141,12 @@ final class CsvText {
       } else {
         Path p = Path.of(nameOrPath);
         if (!Files.isRegularFile(p)) {
-          throw new DataException(nameOrPath, 0, null, "no such file, and not a committed data set"
-              + " name (known: " + String.join(", ", Datasets.names()) + ")");
+          throw new DataException(
+              nameOrPath,
+              0,
+              null,
+              "no such file, and not a committed data set" + " name (known: "
+                  + String.join(", ", Datasets.names()) + ")");
         }
         checkSize(nameOrPath, Files.size(p));
         bytes = Files.readAllBytes(p);
@@ -146,17 +170,31 @@ final class CsvText {
   static void checkSize(String file, long size) {
     long heap = Runtime.getRuntime().maxMemory();
     if (size > Integer.MAX_VALUE - 8L || 10.0 * size > heap) {
-      throw new DataException(file, 0, null, String.format(java.util.Locale.ROOT, "%.1f MB is too large to load"
-          + " as CSV: reading it takes about 10 times that in memory and the heap is %.0f MB (give the JVM more,"
-          + " e.g. APPROXGP_JAVA_OPTS=-Xmx16g for bin/approxgp)", size / 1e6, heap / 1e6));
+      throw new DataException(
+          file,
+          0,
+          null,
+          String.format(
+              java.util.Locale.ROOT,
+              "%.1f MB is too large to load"
+                  + " as CSV: reading it takes about 10 times that in memory and the heap is %.0f MB (give the JVM more,"
+                  + " e.g. APPROXGP_JAVA_OPTS=-Xmx16g for bin/approxgp)",
+              size / 1e6,
+              heap / 1e6));
     }
   }
 
-  private static Raw parse(String file, String source, String sha, String name, byte[] bytes,
-      String targetColumn, boolean targetOptional) {
+  private static Raw parse(
+      String file,
+      String source,
+      String sha,
+      String name,
+      byte[] bytes,
+      String targetColumn,
+      boolean targetOptional) {
     List<String> text = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(
-        new java.io.ByteArrayInputStream(bytes), StandardCharsets.UTF_8))) {
+    try (BufferedReader r = new BufferedReader(
+        new InputStreamReader(new java.io.ByteArrayInputStream(bytes), StandardCharsets.UTF_8))) {
       for (String line; (line = r.readLine()) != null; ) {
         text.add(line);
       }
@@ -182,7 +220,10 @@ final class CsvText {
       }
       Integer prev = index.putIfAbsent(header[j], j);
       if (prev != null) {
-        throw new DataException(file, 1, header[j],
+        throw new DataException(
+            file,
+            1,
+            header[j],
             "duplicate column name (header fields " + (prev + 1) + " and " + (j + 1) + ")");
       }
     }
@@ -190,8 +231,8 @@ final class CsvText {
     if (t == null && targetOptional) {
       t = -1;
     } else if (t == null) {
-      throw new DataException(file, 1, targetColumn,
-          "unknown target column; " + DataException.columns(header));
+      throw new DataException(
+          file, 1, targetColumn, "unknown target column; " + DataException.columns(header));
     }
     if (last == 1) {
       throw new DataException(file, 0, null, "no data rows after the header");
@@ -201,13 +242,23 @@ final class CsvText {
     for (int i = 1; i < last; i++) {
       String[] f = fields(file, i + 1, text.get(i), header);
       if (f.length < header.length) {
-        throw new DataException(file, i + 1, header[f.length], "ragged row: " + f.length + " fields, header has "
-            + header.length + " (first missing field is column " + DataException.quote(header[f.length]) + ")");
+        throw new DataException(
+            file,
+            i + 1,
+            header[f.length],
+            "ragged row: " + f.length + " fields, header has " + header.length
+                + " (first missing field is column " + DataException.quote(header[f.length]) + ")");
       }
       if (f.length > header.length) {
-        throw new DataException(file, i + 1, null, "ragged row: " + f.length + " fields, header has "
-            + header.length + " (extra field " + (header.length + 1) + " " + DataException.quote(f[header.length])
-            + " beyond the last column " + DataException.quote(header[header.length - 1]) + ")");
+        throw new DataException(
+            file,
+            i + 1,
+            null,
+            "ragged row: " + f.length + " fields, header has "
+                + header.length + " (extra field " + (header.length + 1) + " "
+                + DataException.quote(f[header.length])
+                + " beyond the last column " + DataException.quote(header[header.length - 1])
+                + ")");
       }
       cells.add(f);
       lines[i - 1] = i + 1;
@@ -248,14 +299,19 @@ final class CsvText {
           }
         }
         if (!closed) {
-          throw fieldError(file, row, header, field,
+          throw fieldError(
+              file,
+              row,
+              header,
+              field,
               "unterminated quoted field (a quote opens it but none closes it on this line)");
         }
         while (k < n && isBlank(line.charAt(k))) {
           k++;
         }
         if (k < n && line.charAt(k) != ',') {
-          throw fieldError(file, row, header, field, "text after the closing quote of a quoted field");
+          throw fieldError(
+              file, row, header, field, "text after the closing quote of a quoted field");
         }
       } else {
         while (k < n && line.charAt(k) != ',') {
@@ -278,12 +334,16 @@ final class CsvText {
     return c == ' ' || c == '\t';
   }
 
-  private static DataException fieldError(String file, int row, String[] header, int field, String problem) {
+  private static DataException fieldError(
+      String file, int row, String[] header, int field, String problem) {
     if (header != null && field < header.length) {
       return new DataException(file, row, header[field], problem);
     }
-    return new DataException(file, row, null, (header == null ? "header field " : "field ") + (field + 1) + ": "
-        + problem);
+    return new DataException(
+        file,
+        row,
+        null,
+        (header == null ? "header field " : "field ") + (field + 1) + ": " + problem);
   }
 
   /** A finite decimal number: [+-] digits [. digits] [e[+-]digits]; no NaN, Infinity, hex or suffix. */
@@ -300,7 +360,6 @@ final class CsvText {
   }
 
   /** A label's identity: its numeric value when it parses as a finite number, else its text. */
-
   static String sha256(byte[] bytes) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));

@@ -17,8 +17,13 @@ public final class Dataset {
   private final double[] y;
   private final Provenance provenance;
 
-  private Dataset(String name, List<String> featureNames, String targetName, double[][] x,
-      double[] y, Provenance provenance) {
+  private Dataset(
+      String name,
+      List<String> featureNames,
+      String targetName,
+      double[][] x,
+      double[] y,
+      Provenance provenance) {
     this.name = name;
     this.featureNames = featureNames;
     this.targetName = targetName;
@@ -32,8 +37,13 @@ public final class Dataset {
    *
    * @throws IllegalArgumentException if shapes disagree, names repeat, or a value is NaN/infinite
    */
-  public static Dataset of(String name, List<String> featureNames, String targetName,
-      double[][] features, double[] target, Provenance provenance) {
+  public static Dataset of(
+      String name,
+      List<String> featureNames,
+      String targetName,
+      double[][] features,
+      double[] target,
+      Provenance provenance) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(targetName, "targetName");
     Objects.requireNonNull(provenance, "provenance");
@@ -130,8 +140,8 @@ public final class Dataset {
       xs[k] = x[i].clone();
       ys[k] = y[i];
     }
-    return new Dataset(name, featureNames, targetName, xs, ys,
-        provenance.derived(idx.length + " selected rows"));
+    return new Dataset(
+        name, featureNames, targetName, xs, ys, provenance.derived(idx.length + " selected rows"));
   }
 
   /**

@@ -52,8 +52,21 @@ public final class Datasets {
 
   /** The committed data sets, by name; see {@code datasets/README.md}. */
   private static final List<String> NAMES = List.of(
-      "breast-cancer", "coal", "coal-authors", "crabs", "diamonds", "glass", "heart-scale", "ionosphere",
-      "pima-indians-diabetes", "pima-mass", "pima-tr2", "rotterdam", "sonar", "spam", "wine");
+      "breast-cancer",
+      "coal",
+      "coal-authors",
+      "crabs",
+      "diamonds",
+      "glass",
+      "heart-scale",
+      "ionosphere",
+      "pima-indians-diabetes",
+      "pima-mass",
+      "pima-tr2",
+      "rotterdam",
+      "sonar",
+      "spam",
+      "wine");
 
   private Datasets() {}
 
@@ -81,8 +94,12 @@ public final class Datasets {
     for (int i = 0; i < raw.n(); i++) {
       y[i] = raw.number(i, raw.targetIndex);
       if (kind == TargetKind.COUNT && (y[i] < 0 || y[i] != Math.rint(y[i]))) {
-        throw new DataException(raw.file, raw.lines[i], targetColumn,
-            "count must be a non-negative integer, found " + DataException.quote(raw.cell(i, raw.targetIndex)));
+        throw new DataException(
+            raw.file,
+            raw.lines[i],
+            targetColumn,
+            "count must be a non-negative integer, found "
+                + DataException.quote(raw.cell(i, raw.targetIndex)));
       }
     }
     return raw.dataset(y, kind.name().toLowerCase() + " target '" + targetColumn + "'");
@@ -112,10 +129,16 @@ public final class Datasets {
     if (firstRow.size() > 2) {
       Integer[] first = firstRow.values().toArray(Integer[]::new);
       int i = first[2];
-      throw new DataException(raw.file, raw.lines[i], targetColumn, "binary labels need exactly 2 classes,"
-          + " found a third class " + DataException.quote(raw.cell(i, raw.targetIndex)) + " after "
-          + DataException.quote(raw.cell(first[0], raw.targetIndex)) + " and "
-          + DataException.quote(raw.cell(first[1], raw.targetIndex)) + " (" + firstRow.size() + " classes in all)");
+      throw new DataException(
+          raw.file,
+          raw.lines[i],
+          targetColumn,
+          "binary labels need exactly 2 classes,"
+              + " found a third class " + DataException.quote(raw.cell(i, raw.targetIndex))
+              + " after "
+              + DataException.quote(raw.cell(first[0], raw.targetIndex)) + " and "
+              + DataException.quote(raw.cell(first[1], raw.targetIndex)) + " (" + firstRow.size()
+              + " classes in all)");
     }
     if (firstRow.size() != 2) {
       List<String> seen = new ArrayList<>();
@@ -126,16 +149,23 @@ public final class Datasets {
           break;
         }
       }
-      throw new DataException(raw.file, 0, targetColumn, "binary labels need exactly 2 classes, found "
-          + firstRow.size() + " " + seen);
+      throw new DataException(
+          raw.file,
+          0,
+          targetColumn,
+          "binary labels need exactly 2 classes, found " + firstRow.size() + " " + seen);
     }
     Object[] classes = firstRow.keySet().toArray();
     Object positive;
     if (positiveValue != null) {
       positive = labelKey(positiveValue);
       if (!firstRow.containsKey(positive)) {
-        throw new DataException(raw.file, 0, targetColumn, "positive label '" + positiveValue
-            + "' is not one of the classes " + labelsOf(raw, firstRow));
+        throw new DataException(
+            raw.file,
+            0,
+            targetColumn,
+            "positive label '" + positiveValue + "' is not one of the classes "
+                + labelsOf(raw, firstRow));
       }
     } else if (firstRow.containsKey(1.0)) {
       positive = 1.0;
@@ -147,9 +177,11 @@ public final class Datasets {
       y[i] = keys[i].equals(positive) ? 1.0 : -1.0;
     }
     Object negative = classes[0].equals(positive) ? classes[1] : classes[0];
-    return raw.dataset(y, "binary target '" + targetColumn + "': "
-        + raw.cell(firstRow.get(positive), raw.targetIndex) + " -> +1, "
-        + raw.cell(firstRow.get(negative), raw.targetIndex) + " -> -1");
+    return raw.dataset(
+        y,
+        "binary target '" + targetColumn + "': "
+            + raw.cell(firstRow.get(positive), raw.targetIndex) + " -> +1, "
+            + raw.cell(firstRow.get(negative), raw.targetIndex) + " -> -1");
   }
 
   /**
@@ -167,7 +199,12 @@ public final class Datasets {
       x[i] = new double[] {first + i};
       y[i] = counts[i];
     }
-    return Dataset.of("coal-yearly", List.of("year"), "count", x, y,
+    return Dataset.of(
+        "coal-yearly",
+        List.of("year"),
+        "count",
+        x,
+        y,
         dates.provenance().derived("events counted per calendar year " + first + ".." + last));
   }
 
@@ -212,16 +249,16 @@ public final class Datasets {
       }
     }
     if (pos == 0 || pos == m) {
-      throw new IllegalArgumentException(data.name() + ": class " + (pos == 0 ? positiveClass
-          : negativeClass) + " has no rows");
+      throw new IllegalArgumentException(
+          data.name() + ": class " + (pos == 0 ? positiveClass : negativeClass) + " has no rows");
     }
     Dataset sub = data.rows(Arrays.copyOf(keep, m));
     double[] s = sub.target();
     for (int i = 0; i < m; i++) {
       s[i] = s[i] == positiveClass ? 1.0 : -1.0;
     }
-    return sub.withTarget(s).withName(
-        data.name() + "-" + fmt(negativeClass) + "v" + fmt(positiveClass));
+    return sub.withTarget(s)
+        .withName(data.name() + "-" + fmt(negativeClass) + "v" + fmt(positiveClass));
   }
 
   /**
@@ -257,10 +294,16 @@ public final class Datasets {
       x[k] = a[i];
       y[k] = ya[i];
     }
-    return Dataset.of("pima-732", trte.featureNames(), trte.targetName(), x, y, new Provenance(
-        trte.provenance().source() + " + " + tr2.provenance().source(),
-        "Pima.tr + Pima.tr2 (200 complete rows, duplicates of Pima.tr) + Pima.te, as the QP"
-            + " authors built it; labels Yes -> +1, No -> -1"));
+    return Dataset.of(
+        "pima-732",
+        trte.featureNames(),
+        trte.targetName(),
+        x,
+        y,
+        new Provenance(
+            trte.provenance().source() + " + " + tr2.provenance().source(),
+            "Pima.tr + Pima.tr2 (200 complete rows, duplicates of Pima.tr) + Pima.te, as the QP"
+                + " authors built it; labels Yes -> +1, No -> -1"));
   }
 
   private static String fmt(double v) {
@@ -278,7 +321,8 @@ public final class Datasets {
    * @param testHasTarget whether the test file had the target column
    * @param positiveLabel the training label mapped to +1 (binary only, else null)
    */
-  public record TrainTest(Dataset train, Dataset test, boolean testHasTarget, String positiveLabel) {}
+  public record TrainTest(
+      Dataset train, Dataset test, boolean testHasTarget, String positiveLabel) {}
 
   /**
    * Reads TRAIN and TEST for a fit. See {@link TrainTest}.
@@ -286,9 +330,14 @@ public final class Datasets {
    * @throws DataException for everything {@link #load} rejects, a test file lacking (or adding) a
    *     training feature column, or a test label that is not one of the training classes
    */
-  public static TrainTest loadTrainTest(String trainPath, String testPath, String targetColumn, TargetKind kind,
+  public static TrainTest loadTrainTest(
+      String trainPath,
+      String testPath,
+      String targetColumn,
+      TargetKind kind,
       String positiveValue) {
-    Dataset train = kind == TargetKind.BINARY ? loadBinary(trainPath, targetColumn, positiveValue)
+    Dataset train = kind == TargetKind.BINARY
+        ? loadBinary(trainPath, targetColumn, positiveValue)
         : load(trainPath, targetColumn, kind);
     String positiveLabel = null;
     Object positiveKey = null;
@@ -315,7 +364,8 @@ public final class Datasets {
     for (int k = 0; k < col.length; k++) {
       Integer j = byName.get(features.get(k));
       if (j == null) {
-        throw new DataException(raw.file, 1, features.get(k), "training feature column missing from the test file");
+        throw new DataException(
+            raw.file, 1, features.get(k), "training feature column missing from the test file");
       }
       col[k] = j;
     }
@@ -344,24 +394,39 @@ public final class Datasets {
         } else if (isOtherTrainingClass(trainRaw, key, positiveKey)) {
           y[i] = -1.0;
         } else {
-          throw new DataException(raw.file, raw.lines[i], targetColumn,
+          throw new DataException(
+              raw.file,
+              raw.lines[i],
+              targetColumn,
               "label " + DataException.quote(cell) + " is not one of the training classes");
         }
       } else {
         y[i] = raw.number(i, raw.targetIndex);
         if (kind == TargetKind.COUNT && (y[i] < 0 || y[i] != Math.rint(y[i]))) {
-          throw new DataException(raw.file, raw.lines[i], targetColumn,
-              "count must be a non-negative integer, found " + DataException.quote(raw.cell(i, raw.targetIndex)));
+          throw new DataException(
+              raw.file,
+              raw.lines[i],
+              targetColumn,
+              "count must be a non-negative integer, found "
+                  + DataException.quote(raw.cell(i, raw.targetIndex)));
         }
       }
     }
-    Dataset test = Dataset.of(raw.name, features, hasTarget ? targetColumn : "(none)", x, y,
-        new Provenance(raw.source, "sha256 " + raw.sha256 + ", " + raw.n() + " rows"
-            + (hasTarget ? "" : ", no target column")));
+    Dataset test = Dataset.of(
+        raw.name,
+        features,
+        hasTarget ? targetColumn : "(none)",
+        x,
+        y,
+        new Provenance(
+            raw.source,
+            "sha256 " + raw.sha256 + ", " + raw.n() + " rows"
+                + (hasTarget ? "" : ", no target column")));
     return new TrainTest(train, test, hasTarget, positiveLabel);
   }
 
-  private static boolean isOtherTrainingClass(CsvText.Raw trainRaw, Object key, Object positiveKey) {
+  private static boolean isOtherTrainingClass(
+      CsvText.Raw trainRaw, Object key, Object positiveKey) {
     for (int i = 0; i < trainRaw.n(); i++) {
       Object k = labelKey(trainRaw.cell(i, trainRaw.targetIndex));
       if (!k.equals(positiveKey) && k.equals(key)) {

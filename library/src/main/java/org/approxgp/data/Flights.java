@@ -37,8 +37,16 @@ import java.util.Map;
  */
 public final class Flights {
   /** Input names, in column order. */
-  public static final List<String> FEATURES = List.of("month", "day_of_month", "day_of_week", "dep_minute",
-      "distance", "origin_lat", "origin_lon", "dest_lat", "dest_lon");
+  public static final List<String> FEATURES = List.of(
+      "month",
+      "day_of_month",
+      "day_of_week",
+      "dep_minute",
+      "distance",
+      "origin_lat",
+      "origin_lon",
+      "dest_lat",
+      "dest_lon");
   /** Target name. */
   public static final String TARGET = "arr_delay";
   /** Rows in the full data set. */
@@ -47,6 +55,7 @@ public final class Flights {
   public static final int YEAR = 2001;
   /** File names in the cache directory. */
   public static final String COLUMN_FILE = "flights-3m.apc";
+
   public static final String AIRPORTS_FILE = "airports.csv";
   /** The fetch-and-convert script, relative to the project root. */
   public static final String FETCH_SCRIPT = "datasets/build/flights.sh";
@@ -96,8 +105,8 @@ public final class Flights {
       }
     }
     if (kept == 0) {
-      throw new DataException(columnFile.toString(), 0, null, "no row has airports with coordinates in "
-          + airportsCsv);
+      throw new DataException(
+          columnFile.toString(), 0, null, "no row has airports with coordinates in " + airportsCsv);
     }
     double[] x = new double[kept * d];
     double[] y = new double[kept];
@@ -109,8 +118,12 @@ public final class Flights {
         continue;
       }
       if (!features(date[i], distance[i], o, t, x, k * d)) {
-        throw new DataException(columnFile.toString(), 0, "date", "row " + i + ": "
-            + String.format("%08d", date[i]) + " is not a valid MMDDHHMM of " + YEAR);
+        throw new DataException(
+            columnFile.toString(),
+            0,
+            "date",
+            "row " + i + ": " + String.format("%08d", date[i]) + " is not a valid MMDDHHMM of "
+                + YEAR);
       }
       y[k] = delay[i];
       k++;
@@ -120,14 +133,19 @@ public final class Flights {
         + f.meta().getOrDefault("source_sha256", "?") + "), " + n + " rows read"
         + (limit < Integer.MAX_VALUE ? " (limit " + limit + ")" : "") + ", " + (n - kept)
         + " dropped for airports without coordinates, " + kept + " kept";
-    return new RegressionSet("flights-3m", FEATURES, TARGET, new RegressionData(x, kept, d, y),
+    return new RegressionSet(
+        "flights-3m",
+        FEATURES,
+        TARGET,
+        new RegressionData(x, kept, d, y),
         new Provenance(source, detail));
   }
 
   /** Whether the cache holds the converted data (nothing is fetched). */
   public static boolean isCached() {
     Path dir = cacheDir();
-    return Files.isRegularFile(dir.resolve(COLUMN_FILE)) && Files.isRegularFile(dir.resolve(AIRPORTS_FILE));
+    return Files.isRegularFile(dir.resolve(COLUMN_FILE))
+        && Files.isRegularFile(dir.resolve(AIRPORTS_FILE));
   }
 
   /**
@@ -146,21 +164,27 @@ public final class Flights {
     Path root = projectRoot();
     Path script = root == null ? null : root.resolve(FETCH_SCRIPT);
     if (script == null || !Files.isRegularFile(script)) {
-      throw new DataException(dir.resolve(COLUMN_FILE).toString(), 0, null, "flights-3m is not cached and "
-          + FETCH_SCRIPT + " was not found (run inside the project clone, or set APPROXGP_HOME to it)");
+      throw new DataException(
+          dir.resolve(COLUMN_FILE).toString(),
+          0,
+          null,
+          "flights-3m is not cached and " + FETCH_SCRIPT
+              + " was not found (run inside the project clone, or set APPROXGP_HOME to it)");
     }
     Path log = dir.resolve("flights-3m-fetch.log");
-    System.err.println("flights-3m: not cached; fetching it once with " + FETCH_SCRIPT + " (log: " + log.getFileName()
-        + " in the data cache) ...");
+    System.err.println("flights-3m: not cached; fetching it once with " + FETCH_SCRIPT + " (log: "
+        + log.getFileName() + " in the data cache) ...");
     long t0 = System.nanoTime();
-    ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), dir.toString()).redirectErrorStream(true);
+    ProcessBuilder pb =
+        new ProcessBuilder("bash", script.toString(), dir.toString()).redirectErrorStream(true);
     String last = "";
     int rc;
     try {
       Files.createDirectories(dir);
       Process p = pb.start();
       p.getOutputStream().close();
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      try (BufferedReader r = new BufferedReader(
+              new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
           java.io.Writer w = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
         for (String line = r.readLine(); line != null; line = r.readLine()) {
           w.write(line);
@@ -178,10 +202,15 @@ public final class Flights {
       throw new IllegalStateException("interrupted while fetching flights-3m", e);
     }
     if (rc != 0 || !isCached()) {
-      throw new DataException(dir.resolve(COLUMN_FILE).toString(), 0, null, "fetching flights-3m failed (exit "
-          + rc + "): " + last + " (full log: " + log + ")");
+      throw new DataException(
+          dir.resolve(COLUMN_FILE).toString(),
+          0,
+          null,
+          "fetching flights-3m failed (exit " + rc + "): " + last + " (full log: " + log + ")");
     }
-    System.err.printf(java.util.Locale.ROOT, "flights-3m: fetched and converted in %.0f s%n",
+    System.err.printf(
+        java.util.Locale.ROOT,
+        "flights-3m: fetched and converted in %.0f s%n",
         (System.nanoTime() - t0) * 1e-9);
     return dir;
   }
@@ -273,12 +302,19 @@ public final class Flights {
    * @param dest     (latitude, longitude) of the destination airport
    * @return false (nothing written) if {@code mmddhhmm} is not a valid date and time of {@link #YEAR}
    */
-  public static boolean features(int mmddhhmm, int distance, double[] origin, double[] dest, double[] x, int off) {
+  public static boolean features(
+      int mmddhhmm, int distance, double[] origin, double[] dest, double[] x, int off) {
     int month = mmddhhmm / 1_000_000;
     int day = mmddhhmm / 10_000 % 100;
     int hh = mmddhhmm / 100 % 100;
     int mm = mmddhhmm % 100;
-    if (mmddhhmm < 0 || month < 1 || month > 12 || day < 1 || day > lengthOfMonth(month) || hh > 23 || mm > 59) {
+    if (mmddhhmm < 0
+        || month < 1
+        || month > 12
+        || day < 1
+        || day > lengthOfMonth(month)
+        || hh > 23
+        || mm > 59) {
       return false;
     }
     x[off] = month;
@@ -332,7 +368,8 @@ public final class Flights {
     int lon = head.indexOf("longitude");
     int code = head.indexOf("iata");
     if (lat < 0 || lon < 0 || code < 0) {
-      throw new DataException(csv.toString(), 1, null, "need columns iata, latitude, longitude; found " + head);
+      throw new DataException(
+          csv.toString(), 1, null, "need columns iata, latitude, longitude; found " + head);
     }
     Map<String, double[]> out = new HashMap<>();
     for (int i = 1; i < lines.size(); i++) {
@@ -341,7 +378,8 @@ public final class Flights {
       }
       List<String> f = split(lines.get(i));
       if (f.size() != head.size()) {
-        throw new DataException(csv.toString(), i + 1, null, f.size() + " fields, header has " + head.size());
+        throw new DataException(
+            csv.toString(), i + 1, null, f.size() + " fields, header has " + head.size());
       }
       try {
         double a = Double.parseDouble(f.get(lat));
@@ -350,7 +388,8 @@ public final class Flights {
           out.put(f.get(code), new double[] {a, b});
         }
       } catch (NumberFormatException e) {
-        // NA or empty coordinates: airport left out, its flights dropped (counted in the provenance)
+        // NA or empty coordinates: airport left out, its flights dropped (counted in the
+        // provenance)
       }
     }
     return out;

@@ -18,18 +18,20 @@ public record RegressionData(double[] x, int n, int d, double[] y) {
 
   public RegressionData {
     if (n < 0 || d < 1) {
-      throw new IllegalArgumentException("need n >= 0 rows and d >= 1 inputs, got n=" + n + ", d=" + d);
+      throw new IllegalArgumentException(
+          "need n >= 0 rows and d >= 1 inputs, got n=" + n + ", d=" + d);
     }
     if (x == null || x.length != (long) n * d) {
-      throw new IllegalArgumentException("inputs must have n·d = " + ((long) n * d) + " values, got "
-          + (x == null ? "null" : x.length));
+      throw new IllegalArgumentException("inputs must have n·d = " + ((long) n * d)
+          + " values, got " + (x == null ? "null" : x.length));
     }
     if (y != null && y.length != n) {
       throw new IllegalArgumentException("targets must have n = " + n + " values, got " + y.length);
     }
     for (int i = 0; i < x.length; i++) {
       if (!Double.isFinite(x[i])) {
-        throw new IllegalArgumentException("input row " + i / d + ", column " + i % d + " is " + x[i]);
+        throw new IllegalArgumentException(
+            "input row " + i / d + ", column " + i % d + " is " + x[i]);
       }
     }
     if (y != null) {
@@ -51,7 +53,8 @@ public record RegressionData(double[] x, int n, int d, double[] y) {
     double[] x = new double[n * d];
     for (int i = 0; i < n; i++) {
       if (rows[i].length != d) {
-        throw new IllegalArgumentException("row " + i + " has " + rows[i].length + " inputs, row 0 has " + d);
+        throw new IllegalArgumentException(
+            "row " + i + " has " + rows[i].length + " inputs, row 0 has " + d);
       }
       System.arraycopy(rows[i], 0, x, i * d, d);
     }

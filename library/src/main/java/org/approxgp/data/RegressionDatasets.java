@@ -78,7 +78,11 @@ public final class RegressionDatasets {
         y[i] = Math.log(y[i]);
       }
     }
-    return new RegressionSet("diamonds", d.featureNames(), logPrice ? "log_price" : "price",
-        RegressionData.of(rows, y), logPrice ? d.provenance().derived("target log(price)") : d.provenance());
+    return new RegressionSet(
+        "diamonds",
+        d.featureNames(),
+        logPrice ? "log_price" : "price",
+        RegressionData.of(rows, y),
+        logPrice ? d.provenance().derived("target log(price)") : d.provenance());
   }
 }

@@ -12,7 +12,11 @@ import java.util.Objects;
  * @param data the rows
  * @param provenance where it came from and how it was derived
  */
-public record RegressionSet(String name, List<String> featureNames, String targetName, RegressionData data,
+public record RegressionSet(
+    String name,
+    List<String> featureNames,
+    String targetName,
+    RegressionData data,
     Provenance provenance) {
 
   public RegressionSet {
@@ -22,7 +26,8 @@ public record RegressionSet(String name, List<String> featureNames, String targe
     Objects.requireNonNull(provenance, "provenance");
     featureNames = List.copyOf(featureNames);
     if (featureNames.size() != data.d()) {
-      throw new IllegalArgumentException(featureNames.size() + " feature names for " + data.d() + " inputs");
+      throw new IllegalArgumentException(
+          featureNames.size() + " feature names for " + data.d() + " inputs");
     }
   }
 
@@ -33,6 +38,7 @@ public record RegressionSet(String name, List<String> featureNames, String targe
 
   /** The rows with the given indices, in that order (copied), as a data set called {@code newName}. */
   public RegressionSet rows(int[] rows, String newName, String step) {
-    return new RegressionSet(newName, featureNames, targetName, data.subset(rows), provenance.derived(step));
+    return new RegressionSet(
+        newName, featureNames, targetName, data.subset(rows), provenance.derived(step));
   }
 }

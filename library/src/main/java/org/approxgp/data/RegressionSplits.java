@@ -51,8 +51,13 @@ public final class RegressionSplits {
    * @param yMean training target mean (0 when the target is not standardised)
    * @param yScale training target scale (1 when the target is not standardised)
    */
-  public record Standardized(RegressionData train, RegressionData test, double[] xMean, double[] xScale,
-      double yMean, double yScale) {
+  public record Standardized(
+      RegressionData train,
+      RegressionData test,
+      double[] xMean,
+      double[] xScale,
+      double yMean,
+      double yScale) {
 
     /** A predictive mean on the standardised scale in original units: yMean + yScale·m. */
     public double mean(double standardizedMean) {
@@ -84,7 +89,8 @@ public final class RegressionSplits {
    *
    * @param standardizeTarget whether to standardise the target too (it must then be known)
    */
-  public static Standardized standardize(RegressionData data, Split split, boolean standardizeTarget) {
+  public static Standardized standardize(
+      RegressionData data, Split split, boolean standardizeTarget) {
     if (standardizeTarget && !data.hasTargets()) {
       throw new IllegalArgumentException("cannot standardise unknown targets");
     }
@@ -137,13 +143,18 @@ public final class RegressionSplits {
       double sd = Math.sqrt(ss / n);
       yScale = yVaries && sd > 0 ? sd : 1.0;
     }
-    return new Standardized(apply(tr, mean, scale, yMean, yScale), apply(te, mean, scale, yMean, yScale),
-        mean, scale, yMean, yScale);
+    return new Standardized(
+        apply(tr, mean, scale, yMean, yScale),
+        apply(te, mean, scale, yMean, yScale),
+        mean,
+        scale,
+        yMean,
+        yScale);
   }
 
   /** Standardises in place the freshly copied rows {@code r} and returns them. */
-  private static RegressionData apply(RegressionData r, double[] mean, double[] scale, double yMean,
-      double yScale) {
+  private static RegressionData apply(
+      RegressionData r, double[] mean, double[] scale, double yMean, double yScale) {
     double[] x = r.x();
     int d = r.d();
     for (int i = 0; i < r.n(); i++) {

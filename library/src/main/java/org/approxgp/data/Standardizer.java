@@ -45,7 +45,8 @@ public final class Standardizer {
       }
       double[] ms = moments(column, 0);
       if (Double.isInfinite(ms[1])) {
-        throw new IllegalArgumentException("the standard deviation of column " + j + " overflows a double");
+        throw new IllegalArgumentException(
+            "the standard deviation of column " + j + " overflows a double");
       }
       mean[j] = ms[0];
       // constant column (exactly, or to rounding of the mean): leave it unscaled, as sklearn does

@@ -22,8 +22,7 @@ public final class ConfigHash {
 
   private static final int HASH_HEX_CHARS = 16;
 
-  private ConfigHash() {
-  }
+  private ConfigHash() {}
 
   /** The canonical one-line string of {@code config}. */
   public static String canonical(Record config) {
@@ -54,8 +53,8 @@ public final class ConfigHash {
 
   private static String hex(String canonical) {
     try {
-      byte[] d = MessageDigest.getInstance("SHA-256")
-          .digest(canonical.getBytes(StandardCharsets.UTF_8));
+      byte[] d =
+          MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
       StringBuilder hex = new StringBuilder();
       for (int i = 0; i < HASH_HEX_CHARS / 2; i++) {
         hex.append(String.format(Locale.ROOT, "%02x", d[i]));
@@ -136,8 +135,9 @@ public final class ConfigHash {
       }
       sb.append(']');
     } else {
-      throw new IllegalArgumentException("config values must be records, strings, numbers, booleans,"
-          + " enums, collections, maps or arrays; got " + v.getClass().getName());
+      throw new IllegalArgumentException(
+          "config values must be records, strings, numbers, booleans,"
+              + " enums, collections, maps or arrays; got " + v.getClass().getName());
     }
   }
 }

@@ -43,8 +43,13 @@ public final class ConsoleProgress implements ProgressListener {
     this.startNanos = nanoClock.getAsLong();
     this.lastDraw = Long.MIN_VALUE;
     // one println per line: notebook kernels turn every separate write into a separate output chunk
-    out.println(String.format(Locale.ROOT, "%s: %d trials, %d already in the results file, %d to run",
-        experiment, total, reused, total - reused));
+    out.println(String.format(
+        Locale.ROOT,
+        "%s: %d trials, %d already in the results file, %d to run",
+        experiment,
+        total,
+        reused,
+        total - reused));
     out.flush();
   }
 
@@ -73,7 +78,13 @@ public final class ConsoleProgress implements ProgressListener {
     if (interactive) {
       out.println();
     }
-    out.println(String.format(Locale.ROOT, "%s: finished %d/%d trials (%d failed) in %s", name, done, total, failed,
+    out.println(String.format(
+        Locale.ROOT,
+        "%s: finished %d/%d trials (%d failed) in %s",
+        name,
+        done,
+        total,
+        failed,
         clock((now - startNanos) / 1e9)));
     out.flush();
   }
@@ -83,8 +94,14 @@ public final class ConsoleProgress implements ProgressListener {
     if (interactive) {
       out.println();
     }
-    out.println(String.format(Locale.ROOT, "%s: interrupted after %d/%d trials (%d failed); finished trials are stored,"
-        + " rerun to resume", name, done, total, failed));
+    out.println(String.format(
+        Locale.ROOT,
+        "%s: interrupted after %d/%d trials (%d failed); finished trials are stored,"
+            + " rerun to resume",
+        name,
+        done,
+        total,
+        failed));
     out.flush();
   }
 
@@ -94,14 +111,24 @@ public final class ConsoleProgress implements ProgressListener {
     double elapsed = (now - startNanos) / 1e9;
     int computed = done - reused;
     String eta = computed <= 0 ? "?" : clock(elapsed / computed * (total - done));
-    return String.format(Locale.ROOT, "%s [%s%s] %d/%d %3.0f%% elapsed %s ETA %s%s", name, "#".repeat(filled),
-        ".".repeat(BAR_WIDTH - filled), done, total, 100 * frac, clock(elapsed), eta,
+    return String.format(
+        Locale.ROOT,
+        "%s [%s%s] %d/%d %3.0f%% elapsed %s ETA %s%s",
+        name,
+        "#".repeat(filled),
+        ".".repeat(BAR_WIDTH - filled),
+        done,
+        total,
+        100 * frac,
+        clock(elapsed),
+        eta,
         failed > 0 ? " (" + failed + " failed)" : "");
   }
 
   static String clock(double seconds) {
     long s = Math.round(seconds);
-    return s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
+    return s >= 3600
+        ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
         : String.format(Locale.ROOT, "%02d:%02d", s / 60, s % 60);
   }
 }

@@ -35,8 +35,7 @@ public final class Engines {
   public static final String LOCAL = "local";
   public static final String SPARK = "spark";
 
-  private Engines() {
-  }
+  private Engines() {}
 
   /** The engine named by {@code approxgp.engine} / {@code APPROXGP_ENGINE}, default {@code local}. */
   public static String fromEnvironment() {
@@ -65,13 +64,15 @@ public final class Engines {
     String e = engine.strip().toLowerCase(Locale.ROOT);
     if (e.equals(LOCAL)) {
       if (master != null) {
-        throw new IllegalArgumentException("the local engine takes no master URL (got '" + master + "')");
+        throw new IllegalArgumentException(
+            "the local engine takes no master URL (got '" + master + "')");
       }
-      return TrialExecutor.local(threads == 0 ? Runtime.getRuntime().availableProcessors() : threads);
+      return TrialExecutor.local(
+          threads == 0 ? Runtime.getRuntime().availableProcessors() : threads);
     }
     ClassLoader cl = Thread.currentThread().getContextClassLoader();
-    for (TrialExecutorProvider p : ServiceLoader.load(TrialExecutorProvider.class,
-        cl == null ? Engines.class.getClassLoader() : cl)) {
+    for (TrialExecutorProvider p : ServiceLoader.load(
+        TrialExecutorProvider.class, cl == null ? Engines.class.getClassLoader() : cl)) {
       if (p.engine().equals(e)) {
         return p.create(master, threads);
       }
@@ -79,7 +80,8 @@ public final class Engines {
     if (e.equals(SPARK)) {
       String path = setting("approxgp.spark.classpath", "APPROXGP_SPARK_CLASSPATH");
       if (path != null) {
-        for (TrialExecutorProvider p : ServiceLoader.load(TrialExecutorProvider.class, moduleLoader(path))) {
+        for (TrialExecutorProvider p :
+            ServiceLoader.load(TrialExecutorProvider.class, moduleLoader(path))) {
           if (p.engine().equals(e)) {
             return p.create(master, threads);
           }
@@ -112,7 +114,8 @@ public final class Engines {
         try {
           if (Files.isDirectory(f)) {
             try (Stream<Path> jars = Files.list(f)) {
-              for (Path j : jars.filter(j -> j.toString().endsWith(".jar")).sorted().toList()) {
+              for (Path j :
+                  jars.filter(j -> j.toString().endsWith(".jar")).sorted().toList()) {
                 urls.add(j.toUri().toURL());
               }
             }
@@ -120,7 +123,8 @@ public final class Engines {
             urls.add(f.toUri().toURL());
           }
         } catch (MalformedURLException ex) {
-          throw new IllegalArgumentException("engine class path entry " + entry + ": " + ex.getMessage(), ex);
+          throw new IllegalArgumentException(
+              "engine class path entry " + entry + ": " + ex.getMessage(), ex);
         } catch (IOException ex) {
           throw new UncheckedIOException("listing engine class path entry " + entry, ex);
         }
@@ -147,8 +151,11 @@ public final class Engines {
 
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-      if (name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
-          || name.startsWith("sun.") || name.startsWith("org.approxgp.") && !name.startsWith("org.approxgp.spark.")) {
+      if (name.startsWith("java.")
+          || name.startsWith("javax.")
+          || name.startsWith("jdk.")
+          || name.startsWith("sun.")
+          || name.startsWith("org.approxgp.") && !name.startsWith("org.approxgp.spark.")) {
         return super.loadClass(name, resolve);
       }
       synchronized (getClassLoadingLock(name)) {

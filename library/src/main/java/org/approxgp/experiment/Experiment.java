@@ -25,8 +25,13 @@ import java.util.regex.Pattern;
  * @param <C> config record type
  * @param <K> trial-key record type
  */
-public record Experiment<C extends Record, K extends Record>(String name, C config, Class<K> keyType,
-    List<K> trials, Trial<C, K> trial, ToDoubleFunction<? super K> cost) {
+public record Experiment<C extends Record, K extends Record>(
+    String name,
+    C config,
+    Class<K> keyType,
+    List<K> trials,
+    Trial<C, K> trial,
+    ToDoubleFunction<? super K> cost) {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
@@ -43,7 +48,8 @@ public record Experiment<C extends Record, K extends Record>(String name, C conf
     Set<String> seen = new HashSet<>();
     for (K k : trials) {
       if (k.getClass() != keyType) {
-        throw new IllegalArgumentException("trial key " + k + " is not a " + keyType.getSimpleName());
+        throw new IllegalArgumentException(
+            "trial key " + k + " is not a " + keyType.getSimpleName());
       }
       if (!seen.add(TrialKeys.id(k))) {
         throw new IllegalArgumentException("duplicate trial " + TrialKeys.id(k));
@@ -56,8 +62,8 @@ public record Experiment<C extends Record, K extends Record>(String name, C conf
     this(name, config, keyType, trials, trial, k -> 1.0);
   }
 
-  public static <C extends Record, K extends Record> Experiment<C, K> of(String name, C config, Class<K> keyType,
-      List<K> trials, Trial<C, K> trial) {
+  public static <C extends Record, K extends Record> Experiment<C, K> of(
+      String name, C config, Class<K> keyType, List<K> trials, Trial<C, K> trial) {
     return new Experiment<>(name, config, keyType, trials, trial);
   }
 
@@ -94,8 +100,8 @@ public record Experiment<C extends Record, K extends Record>(String name, C conf
    */
   public Experiment<C, K> selecting(String column, java.util.Collection<String> values) {
     if (!keyColumns().contains(column)) {
-      throw new IllegalArgumentException(name + "'s trials have no '" + column + "' (their key columns: "
-          + String.join(", ", keyColumns()) + ")");
+      throw new IllegalArgumentException(name + "'s trials have no '" + column
+          + "' (their key columns: " + String.join(", ", keyColumns()) + ")");
     }
     java.util.LinkedHashSet<String> known = new java.util.LinkedHashSet<>();
     for (K k : trials) {
@@ -103,19 +109,20 @@ public record Experiment<C extends Record, K extends Record>(String name, C conf
     }
     for (String v : values) {
       if (!known.contains(v)) {
-        throw new IllegalArgumentException("'" + v + "' is not a " + column + " of " + name + " (its: "
-            + String.join(", ", known) + ")");
+        throw new IllegalArgumentException("'" + v + "' is not a " + column + " of " + name
+            + " (its: " + String.join(", ", known) + ")");
       }
     }
     java.util.Set<String> wanted = java.util.Set.copyOf(values);
-    List<K> kept = trials.stream().filter(k -> wanted.contains(String.valueOf(TrialKeys.values(k).get(column))))
+    List<K> kept = trials.stream()
+        .filter(k -> wanted.contains(String.valueOf(TrialKeys.values(k).get(column))))
         .toList();
     return new Experiment<>(name, config, keyType, kept, trial, cost);
   }
 
   /** An experiment keyed by the ready-made {@link TrialKey} (method, seed, fold). */
-  public static <C extends Record> Experiment<C, TrialKey> of(String name, C config, List<TrialKey> trials,
-      Trial<C, TrialKey> trial) {
+  public static <C extends Record> Experiment<C, TrialKey> of(
+      String name, C config, List<TrialKey> trials, Trial<C, TrialKey> trial) {
     return new Experiment<>(name, config, TrialKey.class, trials, trial);
   }
 

@@ -13,8 +13,9 @@ public final class ExperimentFailedException extends RuntimeException {
   private final transient Results<?> partial;
 
   ExperimentFailedException(String experiment, List<TrialFailure> failures, Results<?> partial) {
-    super(failures.size() + " trial(s) of " + experiment + " failed:\n  "
-        + failures.stream().map(TrialFailure::toString).collect(Collectors.joining("\n  ")),
+    super(
+        failures.size() + " trial(s) of " + experiment + " failed:\n  "
+            + failures.stream().map(TrialFailure::toString).collect(Collectors.joining("\n  ")),
         failures.get(0).cause());
     failures.stream().skip(1).forEach(f -> addSuppressed(f.cause()));
     this.failures = List.copyOf(failures);

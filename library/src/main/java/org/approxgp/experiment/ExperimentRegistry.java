@@ -16,8 +16,7 @@ import java.util.ServiceLoader;
  */
 public final class ExperimentRegistry {
 
-  private ExperimentRegistry() {
-  }
+  private ExperimentRegistry() {}
 
   /**
    * All registered experiments, sorted by name, loaded through the context class loader.
@@ -73,14 +72,18 @@ public final class ExperimentRegistry {
         }
       }
     }
-    throw new IllegalArgumentException("no registered experiment builds '" + experimentName + "' from a "
-        + config.getClass().getName() + " (registered: " + names() + "); register it with an ExperimentCatalog");
+    throw new IllegalArgumentException("no registered experiment builds '" + experimentName
+        + "' from a " + config.getClass().getName() + " (registered: " + names()
+        + "); register it with an ExperimentCatalog");
   }
 
   private static ExperimentSpec<?, ?> smokePipeline() {
-    return ExperimentSpec.of(SmokePipeline.NAME,
+    return ExperimentSpec.of(
+            SmokePipeline.NAME,
             "known-answer Monte-Carlo check of the runner (E[exp X], plain vs antithetic)",
-            SmokePipeline.Config.class, SmokePipeline.Config::forMode, SmokePipeline::experiment)
+            SmokePipeline.Config.class,
+            SmokePipeline.Config::forMode,
+            SmokePipeline::experiment)
         .withSummary((c, r) -> r.summary(List.of("method", "n"), List.of("estimate", "abs error")));
   }
 }

@@ -22,9 +22,13 @@ import tech.tablesaw.api.Table;
  * @param <C>            config record type
  * @param <K>            trial-key record type
  */
-public record ExperimentSpec<C extends Record, K extends Record>(String name, String description, Class<C> configType,
+public record ExperimentSpec<C extends Record, K extends Record>(
+    String name,
+    String description,
+    Class<C> configType,
     Function<ProjectPaths.Mode, C> configForMode,
-    Function<C, Experiment<C, K>> factory, BiFunction<C, Results<K>, Table> summary) {
+    Function<C, Experiment<C, K>> factory,
+    BiFunction<C, Results<K>, Table> summary) {
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]*");
 
@@ -40,11 +44,14 @@ public record ExperimentSpec<C extends Record, K extends Record>(String name, St
   }
 
   /** A spec whose summary is the full row table ({@link Results#table()}). */
-  public static <C extends Record, K extends Record> ExperimentSpec<C, K> of(String name, String description,
-      Class<C> configType, Function<ProjectPaths.Mode, C> configForMode,
+  public static <C extends Record, K extends Record> ExperimentSpec<C, K> of(
+      String name,
+      String description,
+      Class<C> configType,
+      Function<ProjectPaths.Mode, C> configForMode,
       Function<C, Experiment<C, K>> factory) {
-    return new ExperimentSpec<>(name, description, configType, configForMode, factory,
-        (c, r) -> r.table());
+    return new ExperimentSpec<>(
+        name, description, configType, configForMode, factory, (c, r) -> r.table());
   }
 
   /** The same spec with another summary. */
@@ -64,7 +71,8 @@ public record ExperimentSpec<C extends Record, K extends Record>(String name, St
    */
   public Experiment<C, K> forConfig(Record config) {
     if (!configType.isInstance(config)) {
-      throw new IllegalArgumentException(name + ": config " + config + " is not a " + configType.getName());
+      throw new IllegalArgumentException(
+          name + ": config " + config + " is not a " + configType.getName());
     }
     return factory.apply(configType.cast(config));
   }

@@ -18,7 +18,11 @@ public final class HtmlProgress implements ProgressListener {
   /** Default redraw interval: four times a second. */
   public static final long DEFAULT_INTERVAL_NANOS = 250_000_000L;
 
-  enum State { RUNNING, FINISHED, INTERRUPTED }
+  enum State {
+    RUNNING,
+    FINISHED,
+    INTERRUPTED
+  }
 
   private final LiveDisplay display;
   private final LongSupplier nanoClock;
@@ -48,7 +52,8 @@ public final class HtmlProgress implements ProgressListener {
     this.reused = reused;
     this.startNanos = nanoClock.getAsLong();
     this.lastDraw = startNanos;
-    this.id = display.show(html(State.RUNNING, reused, 0, total, startNanos),
+    this.id = display.show(
+        html(State.RUNNING, reused, 0, total, startNanos),
         text(State.RUNNING, reused, 0, total, startNanos));
   }
 
@@ -73,7 +78,8 @@ public final class HtmlProgress implements ProgressListener {
 
   private void draw(State state, int done, int failed, int total, long now) {
     if (id != null) {
-      display.update(id, html(state, done, failed, total, now), text(state, done, failed, total, now));
+      display.update(
+          id, html(state, done, failed, total, now), text(state, done, failed, total, now));
     }
   }
 
@@ -85,17 +91,24 @@ public final class HtmlProgress implements ProgressListener {
   private String summary(State state, int done, int failed, int total, long now) {
     double elapsed = (now - startNanos) / 1e9;
     int computed = done - reused;
-    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%d/%d trials (%.0f%%)", done, total,
+    StringBuilder s = new StringBuilder(String.format(
+        Locale.ROOT,
+        "%d/%d trials (%.0f%%)",
+        done,
+        total,
         total == 0 ? 100.0 : 100.0 * done / total));
     if (reused > 0) {
       s.append(", ").append(reused).append(" reused from the results file");
     }
     s.append(", elapsed ").append(ConsoleProgress.clock(elapsed));
     switch (state) {
-      case RUNNING -> s.append(", ETA ")
-          .append(computed <= 0 ? "?" : ConsoleProgress.clock(elapsed / computed * (total - done)));
+      case RUNNING ->
+        s.append(", ETA ")
+            .append(
+                computed <= 0 ? "?" : ConsoleProgress.clock(elapsed / computed * (total - done)));
       case FINISHED -> s.append(", finished");
-      case INTERRUPTED -> s.append(", interrupted: finished trials are stored; rerun the cell to resume");
+      case INTERRUPTED ->
+        s.append(", interrupted: finished trials are stored; rerun the cell to resume");
       default -> throw new AssertionError(state);
     }
     s.append(", ").append(failed).append(failed == 1 ? " failure" : " failures");
@@ -107,7 +120,8 @@ public final class HtmlProgress implements ProgressListener {
     double ok = total == 0 ? 1.0 : (double) (done - failed) / total;
     double bad = total == 0 ? 0.0 : (double) failed / total;
     String colour = state == State.INTERRUPTED ? "#e69f00" : "#2e8b57";
-    return String.format(Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "<div class=\"approxgp-progress\" data-state=\"%s\" data-done=\"%d\" data-total=\"%d\" data-failed=\"%d\""
             + " style=\"font-family:monospace;font-size:13px;margin:2px 0\">"
             + "<div style=\"display:inline-block;vertical-align:middle;width:24em;height:0.9em;"
@@ -115,11 +129,21 @@ public final class HtmlProgress implements ProgressListener {
             + "<div style=\"float:left;height:100%%;width:%.2f%%;background:%s\"></div>"
             + "<div style=\"float:left;height:100%%;width:%.2f%%;background:#d55e00\"></div></div>"
             + "<b>%s</b>: %s</div>",
-        state.name().toLowerCase(Locale.ROOT), done, total, failed, 100 * ok, colour, 100 * bad, escape(name),
+        state.name().toLowerCase(Locale.ROOT),
+        done,
+        total,
+        failed,
+        100 * ok,
+        colour,
+        100 * bad,
+        escape(name),
         escape(summary(state, done, failed, total, now)));
   }
 
   static String escape(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    return s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\"", "&quot;");
   }
 }

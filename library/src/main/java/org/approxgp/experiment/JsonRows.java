@@ -1,11 +1,11 @@
 package org.approxgp.experiment;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
@@ -58,8 +58,10 @@ public final class JsonRows {
       .disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS)
       .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      // every line this class writes must read back: Jackson's default read limits on a string (20 M characters)
-      // and a key (50 k) would make a long stored row unreadable (and a store refuse it), writing has no such limit
+      // every line this class writes must read back: Jackson's default read limits on a string (20
+      // M characters)
+      // and a key (50 k) would make a long stored row unreadable (and a store refuse it), writing
+      // has no such limit
       .streamReadConstraints(StreamReadConstraints.builder()
           .maxStringLength(Integer.MAX_VALUE)
           .maxNameLength(Integer.MAX_VALUE)
@@ -68,17 +70,16 @@ public final class JsonRows {
 
   private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
 
-  private static final ObjectWriter PRETTY = MAPPER.writer(new DefaultPrettyPrinter(
-      Separators.createDefaultInstance()
-          .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
-          .withArrayValueSpacing(Separators.Spacing.AFTER)
-          .withObjectEmptySeparator("")
-          .withArrayEmptySeparator(""))
-      .withObjectIndenter(new DefaultIndenter("  ", "\n"))
-      .withArrayIndenter(DefaultPrettyPrinter.NopIndenter.instance));
+  private static final ObjectWriter PRETTY =
+      MAPPER.writer(new DefaultPrettyPrinter(Separators.createDefaultInstance()
+              .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+              .withArrayValueSpacing(Separators.Spacing.AFTER)
+              .withObjectEmptySeparator("")
+              .withArrayEmptySeparator(""))
+          .withObjectIndenter(new DefaultIndenter("  ", "\n"))
+          .withArrayIndenter(DefaultPrettyPrinter.NopIndenter.instance));
 
-  private JsonRows() {
-  }
+  private JsonRows() {}
 
   /**
    * One row as a one-line JSON object (no line break, none inside: control characters are escaped).
@@ -110,8 +111,8 @@ public final class JsonRows {
       g.writeBoolean(b);
     } else if (v instanceof String s) {
       if (legacyDouble(s) != null) {
-        throw new IllegalArgumentException("string value '" + s + "' of '" + key
-            + "' would read back as a double");
+        throw new IllegalArgumentException(
+            "string value '" + s + "' of '" + key + "' would read back as a double");
       }
       g.writeString(s);
     } else if (v instanceof double[] a) {
@@ -139,15 +140,19 @@ public final class JsonRows {
         out.put(key, readValue(p, key));
       }
       if (p.currentToken() != JsonToken.END_OBJECT) {
-        throw new IllegalArgumentException("expected a key or '}' at " + p.currentLocation().getColumnNr());
+        throw new IllegalArgumentException(
+            "expected a key or '}' at " + p.currentLocation().getColumnNr());
       }
       if (p.nextToken() != null) {
-        throw new IllegalArgumentException("trailing characters at " + p.currentLocation().getColumnNr());
+        throw new IllegalArgumentException(
+            "trailing characters at " + p.currentLocation().getColumnNr());
       }
       return out;
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(e.getOriginalMessage() + " at column "
-          + (e.getLocation() == null ? "?" : e.getLocation().getColumnNr()), e);
+      throw new IllegalArgumentException(
+          e.getOriginalMessage() + " at column "
+              + (e.getLocation() == null ? "?" : e.getLocation().getColumnNr()),
+          e);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -169,7 +174,8 @@ public final class JsonRows {
       }
       case VALUE_NUMBER_INT -> {
         if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-          throw new IllegalArgumentException("integer of '" + key + "' exceeds a long: " + p.getText());
+          throw new IllegalArgumentException(
+              "integer of '" + key + "' exceeds a long: " + p.getText());
         }
         return p.getLongValue();
       }
@@ -196,7 +202,8 @@ public final class JsonRows {
         }
         return Arrays.copyOf(a, n);
       }
-      default -> throw new IllegalArgumentException("value of '" + key + "' is not a row value: " + t);
+      default ->
+        throw new IllegalArgumentException("value of '" + key + "' is not a row value: " + t);
     }
   }
 
@@ -228,7 +235,11 @@ public final class JsonRows {
   }
 
   private static Object plain(Object v) {
-    if (v == null || v instanceof Number || v instanceof Boolean || v instanceof String || v instanceof double[]) {
+    if (v == null
+        || v instanceof Number
+        || v instanceof Boolean
+        || v instanceof String
+        || v instanceof double[]) {
       return v;
     }
     if (v instanceof Map<?, ?> m) {

@@ -30,7 +30,8 @@ public interface LiveDisplay {
    */
   static Optional<LiveDisplay> current() {
     try {
-      for (LiveDisplay d : ServiceLoader.load(LiveDisplay.class, LiveDisplay.class.getClassLoader())) {
+      for (LiveDisplay d :
+          ServiceLoader.load(LiveDisplay.class, LiveDisplay.class.getClassLoader())) {
         try {
           if (d.active()) {
             return Optional.of(d);

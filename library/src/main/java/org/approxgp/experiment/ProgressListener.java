@@ -15,8 +15,7 @@ public interface ProgressListener {
    * The run was interrupted (e.g. the notebook kernel's interrupt) after {@code done} trials; those are
    * stored and the next run resumes from them. Called on the runner's thread, before the runner throws.
    */
-  default void interrupted(int done, int failed, int total) {
-  }
+  default void interrupted(int done, int failed, int total) {}
 
   /**
    * The listener {@link Runner#defaults()} uses: in a notebook cell whose kernel adapter registers a
@@ -24,23 +23,22 @@ public interface ProgressListener {
    * {@link ConsoleProgress#stderr()}.
    */
   static ProgressListener automatic() {
-    return LiveDisplay.current().<ProgressListener>map(HtmlProgress::new).orElseGet(ConsoleProgress::stderr);
+    return LiveDisplay.current()
+        .<ProgressListener>map(HtmlProgress::new)
+        .orElseGet(ConsoleProgress::stderr);
   }
 
   /** A listener that ignores everything. */
   static ProgressListener none() {
     return new ProgressListener() {
       @Override
-      public void started(String experiment, int total, int reused) {
-      }
+      public void started(String experiment, int total, int reused) {}
 
       @Override
-      public void advanced(int done, int failed, int total) {
-      }
+      public void advanced(int done, int failed, int total) {}
 
       @Override
-      public void finished(int done, int failed, int total) {
-      }
+      public void finished(int done, int failed, int total) {}
     };
   }
 }

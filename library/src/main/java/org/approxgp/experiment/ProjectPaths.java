@@ -12,8 +12,7 @@ import java.nio.file.Path;
  */
 public final class ProjectPaths {
 
-  private ProjectPaths() {
-  }
+  private ProjectPaths() {}
 
   public static Path resultsRoot() {
     return configured("approxgp.results", "APPROXGP_RESULTS", "results");
@@ -74,13 +73,16 @@ public final class ProjectPaths {
 
   /** How much work a notebook does: smoke (seconds, CI), quick (default), full (the paper's). */
   public enum Mode {
-    SMOKE, QUICK, FULL;
+    SMOKE,
+    QUICK,
+    FULL;
 
     static Mode parse(String s) {
       try {
         return valueOf(s.strip().toUpperCase(java.util.Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("APPROXGP_MODE must be smoke, quick or full; got '" + s + "'");
+        throw new IllegalArgumentException(
+            "APPROXGP_MODE must be smoke, quick or full; got '" + s + "'");
       }
     }
 

@@ -134,7 +134,9 @@ public final class ResultRow {
         return new double[0];
       }
       try {
-        return java.util.Arrays.stream(t.split(" +")).mapToDouble(Double::parseDouble).toArray();
+        return java.util.Arrays.stream(t.split(" +"))
+            .mapToDouble(Double::parseDouble)
+            .toArray();
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("value '" + name + "' is not a vector: '" + s + "'", e);
       }
@@ -163,7 +165,8 @@ public final class ResultRow {
     int h = 0;
     for (Map.Entry<String, Object> e : m.entrySet()) {
       Object v = e.getValue();
-      int vh = v instanceof double[] a ? java.util.Arrays.hashCode(a) : java.util.Objects.hashCode(v);
+      int vh =
+          v instanceof double[] a ? java.util.Arrays.hashCode(a) : java.util.Objects.hashCode(v);
       h += e.getKey().hashCode() ^ vh;
     }
     return h;

@@ -37,7 +37,8 @@ final class ResultStore implements AutoCloseable {
   private final OutputStream out;
   private final StoreLock lock;
 
-  private ResultStore(Path file, Map<String, ResultRow> existing, OutputStream out, StoreLock lock) {
+  private ResultStore(
+      Path file, Map<String, ResultRow> existing, OutputStream out, StoreLock lock) {
     this.file = file;
     this.existing = existing;
     this.out = out;
@@ -61,7 +62,8 @@ final class ResultStore implements AutoCloseable {
    *               recompute those trials) instead of refusing
    * @throws StoreCorruptException if the file holds such a line and {@code repair} is false
    */
-  static ResultStore open(Path root, String experiment, Record config, List<String> keyColumns, boolean repair) {
+  static ResultStore open(
+      Path root, String experiment, Record config, List<String> keyColumns, boolean repair) {
     String canonical = ConfigHash.storeCanonical(config);
     String hash = ConfigHash.storeHash(config);
     Path dir = root.resolve(experiment);
@@ -71,10 +73,11 @@ final class ResultStore implements AutoCloseable {
     try {
       Files.createDirectories(dir);
       lock = StoreLock.acquire(file, dir.resolve(hash + StoreFiles.LOCK));
-      String header = StoreFiles.SIDECAR_HEADER + " one JSON row per line in " + file.getFileName() + "\n"
-          + "experiment: " + experiment + "\n"
-          + "class: " + config.getClass().getName() + "\n"
-          + "config: " + canonical + "\n";
+      String header =
+          StoreFiles.SIDECAR_HEADER + " one JSON row per line in " + file.getFileName() + "\n"
+              + "experiment: " + experiment + "\n"
+              + "class: " + config.getClass().getName() + "\n"
+              + "config: " + canonical + "\n";
       if (Files.exists(sidecar)) {
         String old = Files.readString(sidecar, StandardCharsets.UTF_8);
         if (!old.contains("config: " + canonical + "\n")) {
@@ -84,9 +87,11 @@ final class ResultStore implements AutoCloseable {
       } else {
         Files.writeString(sidecar, header, StandardCharsets.UTF_8);
       }
-      Map<String, ResultRow> rows = readCompressed(dir.resolve(hash + StoreFiles.ROWS_GZ), keyColumns);
+      Map<String, ResultRow> rows =
+          readCompressed(dir.resolve(hash + StoreFiles.ROWS_GZ), keyColumns);
       rows.putAll(read(file, keyColumns, repair));
-      OutputStream os = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      OutputStream os =
+          Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
       return new ResultStore(file, rows, os, lock);
     } catch (IOException | RuntimeException e) {
       if (lock != null) {
@@ -116,7 +121,8 @@ final class ResultStore implements AutoCloseable {
    * lines are first appended to the quarantine file (flushed to disk) and the store is rewritten without them
    * through a temporary sibling and an atomic rename, so no line exists nowhere at any moment.
    */
-  private static Map<String, ResultRow> read(Path file, List<String> keyColumns, boolean repair) throws IOException {
+  private static Map<String, ResultRow> read(Path file, List<String> keyColumns, boolean repair)
+      throws IOException {
     Map<String, ResultRow> rows = new LinkedHashMap<>();
     if (!Files.exists(file)) {
       return rows;
@@ -156,7 +162,10 @@ final class ResultStore implements AutoCloseable {
     }
     if (badCount > 0) {
       Path quarantine = StoreFiles.quarantineOf(file);
-      try (FileChannel q = FileChannel.open(quarantine, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+      try (FileChannel q = FileChannel.open(
+          quarantine,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE,
           StandardOpenOption.APPEND)) {
         q.write(java.nio.ByteBuffer.wrap(bad.toByteArray()));
         q.force(true);
@@ -180,7 +189,8 @@ final class ResultStore implements AutoCloseable {
   }
 
   /** The rows of a compressed store file (none if it does not exist); every line must be a row. */
-  private static Map<String, ResultRow> readCompressed(Path gz, List<String> keyColumns) throws IOException {
+  private static Map<String, ResultRow> readCompressed(Path gz, List<String> keyColumns)
+      throws IOException {
     Map<String, ResultRow> rows = new LinkedHashMap<>();
     if (!Files.exists(gz)) {
       return rows;
@@ -219,7 +229,8 @@ final class ResultStore implements AutoCloseable {
       return null;
     }
     try (StoreLock lock = StoreLock.acquire(file, dir.resolve(hash + StoreFiles.LOCK))) {
-      // the raw lines, keyed by trial id, compressed rows first and later lines replacing earlier ones
+      // the raw lines, keyed by trial id, compressed rows first and later lines replacing earlier
+      // ones
       Map<String, String> lines = new LinkedHashMap<>();
       Map<String, ResultRow> scratch = new LinkedHashMap<>();
       List<String> all = new java.util.ArrayList<>();
@@ -240,7 +251,8 @@ final class ResultStore implements AutoCloseable {
         }
         String problem = parse(line, List.of(), scratch);
         if (problem != null) {
-          throw new StoreCorruptException(file, 0, 1, problem + " (repair the store with a run first)");
+          throw new StoreCorruptException(
+              file, 0, 1, problem + " (repair the store with a run first)");
         }
         lines.put((String) JsonRows.read(line).get(TrialKeys.TRIAL), line);
       }
@@ -249,11 +261,12 @@ final class ResultStore implements AutoCloseable {
       }
       Path tmp = Files.createTempFile(dir, "." + gz.getFileName(), ".tmp");
       try {
-        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16) {
-          {
-            def.setLevel(java.util.zip.Deflater.BEST_COMPRESSION);
-          }
-        }) {
+        try (java.io.OutputStream out =
+            new java.util.zip.GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16) {
+              {
+                def.setLevel(java.util.zip.Deflater.BEST_COMPRESSION);
+              }
+            }) {
           for (String line : lines.values()) {
             out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
           }

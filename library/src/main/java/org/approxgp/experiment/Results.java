@@ -30,7 +30,13 @@ public final class Results<K extends Record> {
   private final int reused;
   private final int computed;
 
-  Results(String experiment, Path file, Class<K> keyType, List<K> keys, List<ResultRow> rows, int reused,
+  Results(
+      String experiment,
+      Path file,
+      Class<K> keyType,
+      List<K> keys,
+      List<ResultRow> rows,
+      int reused,
       int computed) {
     this.experiment = experiment;
     this.file = file;
@@ -104,8 +110,11 @@ public final class Results<K extends Record> {
   private Column<?> keyColumn(RecordComponent rc) {
     String name = rc.getName();
     Class<?> type = rc.getType();
-    Column<?> c = type == int.class ? IntColumn.create(name) : type == long.class ? LongColumn.create(name)
-        : type == boolean.class ? BooleanColumn.create(name) : StringColumn.create(name);
+    Column<?> c = type == int.class
+        ? IntColumn.create(name)
+        : type == long.class
+            ? LongColumn.create(name)
+            : type == boolean.class ? BooleanColumn.create(name) : StringColumn.create(name);
     for (K k : keys) {
       Object v = TrialKeys.values(k).get(name);
       if (c instanceof IntColumn ic) {
@@ -163,7 +172,10 @@ public final class Results<K extends Record> {
       if (v == null) {
         c.appendMissing();
       } else {
-        c.append(v instanceof double[] a ? java.util.Arrays.toString(a) : String.valueOf(v)); // vector: "[1.0, 2.0]"
+        c.append(
+            v instanceof double[] a
+                ? java.util.Arrays.toString(a)
+                : String.valueOf(v)); // vector: "[1.0, 2.0]"
       }
     });
     return c;
@@ -176,6 +188,7 @@ public final class Results<K extends Record> {
 
   @Override
   public String toString() {
-    return experiment + ": " + rows.size() + " rows (" + reused + " reused, " + computed + " computed) in " + ProjectPaths.shown(file);
+    return experiment + ": " + rows.size() + " rows (" + reused + " reused, " + computed
+        + " computed) in " + ProjectPaths.shown(file);
   }
 }

@@ -14,8 +14,9 @@ public final class ResultsLockedException extends IllegalStateException {
   private final transient Path resultsFile;
 
   public ResultsLockedException(Path resultsFile, Path lockFile) {
-    super("results file " + resultsFile + " is in use by another run of the same experiment and config"
-        + " (lock " + lockFile.getFileName() + " held); wait for it to finish or stop it, then run again");
+    super("results file " + resultsFile
+        + " is in use by another run of the same experiment and config" + " (lock "
+        + lockFile.getFileName() + " held); wait for it to finish or stop it, then run again");
     this.resultsFile = resultsFile;
   }
 

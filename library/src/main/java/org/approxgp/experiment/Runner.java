@@ -29,7 +29,8 @@ public final class Runner {
   private final ProgressListener progress;
   private final boolean repair;
 
-  private Runner(TrialExecutor executor, Path resultsRoot, ProgressListener progress, boolean repair) {
+  private Runner(
+      TrialExecutor executor, Path resultsRoot, ProgressListener progress, boolean repair) {
     this.executor = Objects.requireNonNull(executor, "executor");
     this.resultsRoot = resultsRoot;
     this.progress = progress;
@@ -48,7 +49,8 @@ public final class Runner {
    */
   public static Runner defaults() {
     String engine = Engines.fromEnvironment();
-    TrialExecutor ex = engine.equals(Engines.LOCAL) ? TrialExecutor.local(Runtime.getRuntime().availableProcessors())
+    TrialExecutor ex = engine.equals(Engines.LOCAL)
+        ? TrialExecutor.local(Runtime.getRuntime().availableProcessors())
         : Engines.executor(engine, Engines.masterFromEnvironment(), 0);
     return new Runner(ex, ProjectPaths.resultsRoot(), ProgressListener.automatic(), false);
   }
@@ -125,7 +127,8 @@ public final class Runner {
   public <C extends Record, K extends Record> Results<K> run(Experiment<C, K> exp) {
     List<String> keyColumns = exp.keyColumns();
     executor.start();
-    try (ResultStore store = ResultStore.open(resultsRoot, exp.name(), exp.config(), keyColumns, repair)) {
+    try (ResultStore store =
+        ResultStore.open(resultsRoot, exp.name(), exp.config(), keyColumns, repair)) {
       Map<String, ResultRow> done = store.existing();
       List<K> todo = new ArrayList<>();
       for (K k : exp.trials()) {
@@ -143,9 +146,15 @@ public final class Runner {
           @Override
           public void finished(K key, ResultRow trialRow) {
             ResultRow row = withBackend(trialRow);
-            String clash = row.values().keySet().stream().filter(keyColumns::contains).findFirst().orElse(null);
+            String clash = row.values().keySet().stream()
+                .filter(keyColumns::contains)
+                .findFirst()
+                .orElse(null);
             if (clash != null) {
-              failed(key, new IllegalStateException("result column '" + clash + "' clashes with a key column"));
+              failed(
+                  key,
+                  new IllegalStateException(
+                      "result column '" + clash + "' clashes with a key column"));
               return;
             }
             store.append(TrialKeys.id(key), TrialKeys.values(key), row);
@@ -162,15 +171,19 @@ public final class Runner {
         try {
           executor.execute(exp, exp.longestFirst(todo), callback);
         } catch (InterruptedException e) {
-          // report first, with the interrupt flag clear (a kernel's socket I/O on an interrupted thread can fail)
+          // report first, with the interrupt flag clear (a kernel's socket I/O on an interrupted
+          // thread can fail)
           try {
             progress.interrupted(reused + fresh.size() + failures.size(), failures.size(), total);
           } finally {
             Thread.currentThread().interrupt();
           }
-          throw new IllegalStateException("run of " + exp.name() + " interrupted after "
-              + (reused + fresh.size()) + " of " + total + " trials; finished trials are stored in "
-              + store.file() + " and the next run resumes from them", e);
+          throw new IllegalStateException(
+              "run of " + exp.name() + " interrupted after "
+                  + (reused + fresh.size()) + " of " + total
+                  + " trials; finished trials are stored in "
+                  + store.file() + " and the next run resumes from them",
+              e);
         }
       }
       progress.finished(reused + fresh.size() + failures.size(), failures.size(), total);
@@ -184,13 +197,15 @@ public final class Runner {
           rows.add(r);
         }
       }
-      Results<K> results = new Results<>(exp.name(), store.file(), exp.keyType(), keys, rows, reused, fresh.size());
+      Results<K> results =
+          new Results<>(exp.name(), store.file(), exp.keyType(), keys, rows, reused, fresh.size());
       if (!failures.isEmpty()) {
         Map<String, Integer> position = new HashMap<>();
         for (int i = 0; i < exp.trials().size(); i++) {
           position.put(TrialKeys.id(exp.trials().get(i)), i);
         }
-        failures.sort((a, b) -> Integer.compare(position.get(TrialKeys.id(a.key())), position.get(TrialKeys.id(b.key()))));
+        failures.sort((a, b) -> Integer.compare(
+            position.get(TrialKeys.id(a.key())), position.get(TrialKeys.id(b.key()))));
         throw new ExperimentFailedException(exp.name(), failures, results);
       }
       return results;
@@ -215,19 +230,23 @@ public final class Runner {
    * @throws IllegalArgumentException if k &lt; 1 or the store holds none of the experiment's trials
    * @throws ResultsLockedException if another run holds the results file
    */
-  public <C extends Record, K extends Record> Verification verify(Experiment<C, K> exp, int k, long seed) {
+  public <C extends Record, K extends Record> Verification verify(
+      Experiment<C, K> exp, int k, long seed) {
     if (k < 1) {
       throw new IllegalArgumentException("need k >= 1 trials to verify, got " + k);
     }
     List<K> stored = new ArrayList<>();
     Map<String, ResultRow> rows;
-    Path file = resultsRoot.resolve(exp.name()).resolve(ConfigHash.storeHash(exp.config()) + StoreFiles.ROWS);
+    Path file = resultsRoot
+        .resolve(exp.name())
+        .resolve(ConfigHash.storeHash(exp.config()) + StoreFiles.ROWS);
     Path gz = file.resolveSibling(ConfigHash.storeHash(exp.config()) + StoreFiles.ROWS_GZ);
     if (!Files.exists(file) && !Files.exists(gz)) {
-      throw new IllegalArgumentException(exp.name() + ": no stored trial to verify (no results file " + file
-          + "; run it first)");
+      throw new IllegalArgumentException(
+          exp.name() + ": no stored trial to verify (no results file " + file + "; run it first)");
     }
-    try (ResultStore store = ResultStore.open(resultsRoot, exp.name(), exp.config(), exp.keyColumns(), false)) {
+    try (ResultStore store =
+        ResultStore.open(resultsRoot, exp.name(), exp.config(), exp.keyColumns(), false)) {
       rows = store.existing();
     }
     for (K key : exp.trials()) {
@@ -247,15 +266,19 @@ public final class Runner {
       ResultRow old = rows.get(id);
       Map<String, Object> now;
       try {
-        // through the store's own encoding, so both sides have the types a stored row is read back with
-        now = JsonRows.read(JsonRows.write(withBackend(exp.trial().run(exp.config(), key)).values()));
+        // through the store's own encoding, so both sides have the types a stored row is read back
+        // with
+        now = JsonRows.read(
+            JsonRows.write(withBackend(exp.trial().run(exp.config(), key)).values()));
       } catch (Exception e) {
-        differences.add(id + " (stored by " + old.get(ResultRow.CODE_VERSION) + "): the trial now fails: " + e);
+        differences.add(
+            id + " (stored by " + old.get(ResultRow.CODE_VERSION) + "): the trial now fails: " + e);
         continue;
       }
       List<String> diff = Verification.compare(old.values(), now);
       if (!diff.isEmpty()) {
-        differences.add(id + " (stored by " + old.get(ResultRow.CODE_VERSION) + "): " + String.join("; ", diff));
+        differences.add(id + " (stored by " + old.get(ResultRow.CODE_VERSION) + "): "
+            + String.join("; ", diff));
       }
     }
     return new Verification(exp.name(), checked, differences);

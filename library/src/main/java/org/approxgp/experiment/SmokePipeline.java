@@ -18,8 +18,7 @@ public final class SmokePipeline {
   public static final String NAME = "smoke-pipeline";
   public static final List<String> METHODS = List.of("plain", "antithetic");
 
-  private SmokePipeline() {
-  }
+  private SmokePipeline() {}
 
   /**
    * @param mu          mean of X
@@ -29,7 +28,9 @@ public final class SmokePipeline {
    */
   public record Config(double mu, double sigma, int seeds, List<Integer> sampleSizes) {
     public Config {
-      if (!(sigma > 0) || seeds < 1 || sampleSizes.isEmpty()
+      if (!(sigma > 0)
+          || seeds < 1
+          || sampleSizes.isEmpty()
           || sampleSizes.stream().anyMatch(n -> n < 2 || n % 2 != 0)) {
         throw new IllegalArgumentException("need sigma > 0, seeds >= 1, even sample sizes >= 2");
       }
@@ -38,8 +39,12 @@ public final class SmokePipeline {
 
     /** smoke: 4 seeds × {100, 1000}; quick: 20 × {100 … 10⁴}; full: 100 × {100 … 10⁵}. */
     public static Config forMode(ProjectPaths.Mode mode) {
-      return new Config(0.0, 1.0, mode.pick(4, 20, 100),
-          mode.pick(List.of(100, 1000), List.of(100, 1000, 10_000), List.of(100, 1000, 10_000, 100_000)));
+      return new Config(
+          0.0,
+          1.0,
+          mode.pick(4, 20, 100),
+          mode.pick(
+              List.of(100, 1000), List.of(100, 1000, 10_000), List.of(100, 1000, 10_000, 100_000)));
     }
   }
 
@@ -61,7 +66,8 @@ public final class SmokePipeline {
 
   static ResultRow trial(Config c, TrialKey key) {
     int n = c.sampleSizes().get(key.fold());
-    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {key.seed(), key.fold()});
+    UniformRandomProvider rng =
+        RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {key.seed(), key.fold()});
     ZigguratSampler.NormalizedGaussian z = ZigguratSampler.NormalizedGaussian.of(rng);
     double sum = 0;
     switch (key.method()) {

@@ -17,9 +17,12 @@ public final class StoreCorruptException extends IllegalStateException {
   StoreCorruptException(Path resultsFile, int line, int count, String reason) {
     super("results file " + resultsFile + ": line " + line + " is not a stored row ("
         + (reason.length() > 160 ? reason.substring(0, 157) + "..." : reason) + ")"
-        + (count > 1 ? " and " + (count - 1) + " more line" + (count > 2 ? "s are" : " is") + " not" : "")
+        + (count > 1
+            ? " and " + (count - 1) + " more line" + (count > 2 ? "s are" : " is") + " not"
+            : "")
         + "; nothing was changed; rerun with --repair (Runner.withRepair(true)) to move "
-        + (count > 1 ? "them" : "it") + " to " + StoreFiles.quarantineOf(resultsFile).getFileName()
+        + (count > 1 ? "them" : "it") + " to "
+        + StoreFiles.quarantineOf(resultsFile).getFileName()
         + " and recompute those trials");
     this.resultsFile = resultsFile;
     this.line = line;

@@ -17,6 +17,7 @@ public final class StoreFiles {
   static final String ROWS = ".jsonl";
   /** Shipped rows: the same lines, gzip-compressed, read before {@link #ROWS} and never appended to. */
   static final String ROWS_GZ = ".jsonl.gz";
+
   static final String SIDECAR = ".config.txt";
   static final String LOCK = ".lock";
   static final String QUARANTINE = ".jsonl.quarantine";
@@ -26,8 +27,7 @@ public final class StoreFiles {
   /** Longest first, so that {@code H.jsonl.quarantine} is not read as {@code H.jsonl} + a suffix. */
   private static final List<String> SUFFIXES = List.of(QUARANTINE, ROWS_GZ, SIDECAR, ROWS, LOCK);
 
-  private StoreFiles() {
-  }
+  private StoreFiles() {}
 
   static Path quarantineOf(Path rows) {
     return rows.resolveSibling(rows.getFileName() + ".quarantine");
@@ -56,7 +56,8 @@ public final class StoreFiles {
       Path sidecar = dir.resolve(hash + SIDECAR);
       boolean hasSidecar = Files.isRegularFile(sidecar) && startsWithHeader(sidecar);
       Path root = resultsRoot == null ? null : resolved(resultsRoot);
-      boolean underRoot = root != null && dir.getParent() != null && dir.getParent().equals(root);
+      boolean underRoot =
+          root != null && dir.getParent() != null && dir.getParent().equals(root);
       if (hasSidecar || underRoot) {
         String what = switch (suffix) {
           case ROWS -> "the rows";
@@ -65,7 +66,8 @@ public final class StoreFiles {
           case LOCK -> "the lock";
           default -> "the quarantine";
         };
-        return Optional.of(real + " is " + what + " of a results store (" + dir.resolve(hash + ROWS) + ")");
+        return Optional.of(
+            real + " is " + what + " of a results store (" + dir.resolve(hash + ROWS) + ")");
       }
       break;
     }

@@ -13,8 +13,7 @@ import tech.tablesaw.columns.Column;
 /** Summary tables of result tables. */
 public final class Summaries {
 
-  private Summaries() {
-  }
+  private Summaries() {}
 
   /**
    * Groups {@code table} by the {@code groupBy} columns (groups in order of first appearance) and,
@@ -57,8 +56,10 @@ public final class Summaries {
       n.append(rows.size());
       for (int j = 0; j < values.size(); j++) {
         NumericColumn<?> col = (NumericColumn<?>) table.column(values.get(j));
-        double[] xs = rows.stream().filter(r -> !col.isMissing(r))
-            .mapToDouble(col::getDouble).toArray();
+        double[] xs = rows.stream()
+            .filter(r -> !col.isMissing(r))
+            .mapToDouble(col::getDouble)
+            .toArray();
         stats.get(j)[0].append(mean(xs));
         stats.get(j)[1].append(sd(xs));
       }

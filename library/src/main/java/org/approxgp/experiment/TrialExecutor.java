@@ -26,8 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public interface TrialExecutor {
 
-  <C extends Record, K extends Record> void execute(Experiment<C, K> experiment, List<K> pending,
-      Callback<K> callback) throws InterruptedException;
+  <C extends Record, K extends Record> void execute(
+      Experiment<C, K> experiment, List<K> pending, Callback<K> callback)
+      throws InterruptedException;
 
   /**
    * Gets the engine ready before the runner opens the results store (a cluster engine connects to its master
@@ -36,8 +37,7 @@ public interface TrialExecutor {
    *
    * @throws Engines.EngineUnavailableException with one line saying why, if the engine cannot start
    */
-  default void start() {
-  }
+  default void start() {}
 
   /** Receives each finished trial; the runner appends it to the results file at once. */
   interface Callback<K extends Record> {
@@ -53,24 +53,26 @@ public interface TrialExecutor {
     }
     return new TrialExecutor() {
       @Override
-      public <C extends Record, K extends Record> void execute(Experiment<C, K> exp, List<K> pending,
-          Callback<K> callback) throws InterruptedException {
+      public <C extends Record, K extends Record> void execute(
+          Experiment<C, K> exp, List<K> pending, Callback<K> callback) throws InterruptedException {
         if (pending.isEmpty()) {
           return;
         }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, pending.size()),
-            daemonThreads(exp.name()));
+        ExecutorService pool = Executors.newFixedThreadPool(
+            Math.min(threads, pending.size()), daemonThreads(exp.name()));
         CompletionService<ResultRow> cs = new ExecutorCompletionService<>(pool);
         java.util.Map<Future<ResultRow>, K> keyOf = new java.util.HashMap<>();
         try {
           for (K k : pending) {
-            keyOf.put(cs.submit(() -> {
-              ResultRow row = exp.trial().run(exp.config(), k);
-              if (row == null) {
-                throw new IllegalStateException("trial returned null");
-              }
-              return row;
-            }), k);
+            keyOf.put(
+                cs.submit(() -> {
+                  ResultRow row = exp.trial().run(exp.config(), k);
+                  if (row == null) {
+                    throw new IllegalStateException("trial returned null");
+                  }
+                  return row;
+                }),
+                k);
           }
           for (int i = 0; i < pending.size(); i++) {
             Future<ResultRow> f = cs.take();

@@ -14,10 +14,13 @@ public record TrialKey(String method, long seed, int fold) {
 
   public TrialKey {
     Objects.requireNonNull(method, "method");
-    if (method.isBlank() || method.contains("\n") || method.contains("\r") || method.contains(";")
+    if (method.isBlank()
+        || method.contains("\n")
+        || method.contains("\r")
+        || method.contains(";")
         || method.contains("=")) {
-      throw new IllegalArgumentException("method must be a non-blank single line without ';' or '=': '"
-          + method + "'");
+      throw new IllegalArgumentException(
+          "method must be a non-blank single line without ';' or '=': '" + method + "'");
     }
   }
 

@@ -22,8 +22,7 @@ public final class TrialKeys {
   /** Reserved: the stored trial id column. */
   public static final String TRIAL = "trial";
 
-  private TrialKeys() {
-  }
+  private TrialKeys() {}
 
   /** The key column names of a key record class, in declaration order. */
   public static List<String> columns(Class<? extends Record> keyClass) {
@@ -59,8 +58,12 @@ public final class TrialKeys {
       } else if (v instanceof Enum<?> e) {
         v = e.name();
       }
-      if (v instanceof String s && (s.isBlank() || s.contains(";") || s.contains("=") || s.contains("\n")
-          || s.contains("\r"))) {
+      if (v instanceof String s
+          && (s.isBlank()
+              || s.contains(";")
+              || s.contains("=")
+              || s.contains("\n")
+              || s.contains("\r"))) {
         throw new IllegalArgumentException("key component " + c.getName()
             + " must be a non-blank single line without ';' or '=': '" + s + "'");
       }
@@ -83,13 +86,16 @@ public final class TrialKeys {
 
   private static void checkType(Class<?> keyClass, RecordComponent c) {
     Class<?> t = c.getType();
-    boolean ok = t == String.class || t == int.class || t == long.class || t == boolean.class || t.isEnum();
+    boolean ok =
+        t == String.class || t == int.class || t == long.class || t == boolean.class || t.isEnum();
     if (!ok) {
-      throw new IllegalArgumentException("key record " + keyClass.getSimpleName() + ": component " + c.getName()
-          + " has type " + t.getSimpleName() + "; allowed: String, int, long, boolean, enum");
+      throw new IllegalArgumentException(
+          "key record " + keyClass.getSimpleName() + ": component " + c.getName() + " has type "
+              + t.getSimpleName() + "; allowed: String, int, long, boolean, enum");
     }
     if (TRIAL.equals(c.getName())) {
-      throw new IllegalArgumentException("'" + TRIAL + "' is reserved and cannot be a key component");
+      throw new IllegalArgumentException(
+          "'" + TRIAL + "' is reserved and cannot be a key component");
     }
   }
 }

@@ -37,8 +37,8 @@ public record Verification(String experiment, List<String> checked, List<String>
 
   /** "verified 3/3", or "verified 2/3" followed by the differing trials, one per line. */
   public String report() {
-    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "verified %d/%d", checked.size()
-        - differences.size(), checked.size()));
+    StringBuilder s = new StringBuilder(String.format(
+        Locale.ROOT, "verified %d/%d", checked.size() - differences.size(), checked.size()));
     for (String d : differences) {
       s.append("\n  differs: ").append(d);
     }
@@ -94,7 +94,9 @@ public record Verification(String experiment, List<String> checked, List<String>
     if (Double.doubleToLongBits(x) == Double.doubleToLongBits(y)) {
       return true;
     }
-    return !exact && Double.isFinite(x) && Double.isFinite(y)
+    return !exact
+        && Double.isFinite(x)
+        && Double.isFinite(y)
         && Math.abs(x - y) <= OTHER_BACKEND_RELATIVE * Math.max(Math.abs(x), Math.abs(y));
   }
 

@@ -27,9 +27,21 @@ import java.util.List;
  * @param limitedSteps EP family under {@link SiteLoop.NegativeSitePrecision#KEEP}: site updates whose step was
  *     shortened so that the marginal variance stays positive (at most doubles); see {@link SiteLoop}
  */
-public record Diagnostics(String method, int iterations, boolean converged, double finalChange,
-    double seconds, double jitter, int clippedSites, int skippedSites, String message, List<Double> trace,
-    boolean diverged, List<Double> alphaTrace, int relaxedSites, int limitedSteps) {
+public record Diagnostics(
+    String method,
+    int iterations,
+    boolean converged,
+    double finalChange,
+    double seconds,
+    double jitter,
+    int clippedSites,
+    int skippedSites,
+    String message,
+    List<Double> trace,
+    boolean diverged,
+    List<Double> alphaTrace,
+    int relaxedSites,
+    int limitedSteps) {
 
   public Diagnostics {
     trace = trace == null ? List.of() : List.copyOf(trace);
@@ -38,21 +50,62 @@ public record Diagnostics(String method, int iterations, boolean converged, doub
   }
 
   /** Diagnostics with a convergence trace and no EP-family verdict (diverged false, no α trace). */
-  public Diagnostics(String method, int iterations, boolean converged, double finalChange, double seconds,
-      double jitter, int clippedSites, int skippedSites, String message, List<Double> trace) {
-    this(method, iterations, converged, finalChange, seconds, jitter, clippedSites, skippedSites, message, trace,
-        false, List.of(), 0, 0);
+  public Diagnostics(
+      String method,
+      int iterations,
+      boolean converged,
+      double finalChange,
+      double seconds,
+      double jitter,
+      int clippedSites,
+      int skippedSites,
+      String message,
+      List<Double> trace) {
+    this(
+        method,
+        iterations,
+        converged,
+        finalChange,
+        seconds,
+        jitter,
+        clippedSites,
+        skippedSites,
+        message,
+        trace,
+        false,
+        List.of(),
+        0,
+        0);
   }
 
   /** Diagnostics without a convergence trace. */
-  public Diagnostics(String method, int iterations, boolean converged, double finalChange, double seconds,
-      double jitter, int clippedSites, int skippedSites, String message) {
-    this(method, iterations, converged, finalChange, seconds, jitter, clippedSites, skippedSites, message, List.of());
+  public Diagnostics(
+      String method,
+      int iterations,
+      boolean converged,
+      double finalChange,
+      double seconds,
+      double jitter,
+      int clippedSites,
+      int skippedSites,
+      String message) {
+    this(
+        method,
+        iterations,
+        converged,
+        finalChange,
+        seconds,
+        jitter,
+        clippedSites,
+        skippedSites,
+        message,
+        List.of());
   }
 
   @Override
   public String toString() {
-    return method + ": " + iterations + " iterations, " + (converged ? "converged" : "NOT converged")
+    return method + ": " + iterations + " iterations, "
+        + (converged ? "converged" : "NOT converged")
         + String.format(java.util.Locale.ROOT, " (final change %.3g, %.3f s", finalChange, seconds)
         + (jitter > 0 ? ", jitter " + jitter : "")
         + (clippedSites > 0 ? ", " + clippedSites + " clipped sites" : "")

@@ -28,19 +28,41 @@ final class GaussianSiteApproximation {
    * takes the matrix over (it updates it in place).
    */
   final Matrix sigma;
+
   final double[] sigmaDiag;
   final double[] mu;
   final double[] alpha;
   /** Cholesky factor of K (the KEEP parameterisation; null for the √τ̃ form, where {@link #sw} is set). */
   final Cholesky kChol;
 
-  private GaussianSiteApproximation(int n, Matrix k, double priorMean, double[] tau, double[] nu, double[] sw,
-      Cholesky chol, Matrix sigma, double[] sigmaDiag, double[] mu, double[] alpha) {
+  private GaussianSiteApproximation(
+      int n,
+      Matrix k,
+      double priorMean,
+      double[] tau,
+      double[] nu,
+      double[] sw,
+      Cholesky chol,
+      Matrix sigma,
+      double[] sigmaDiag,
+      double[] mu,
+      double[] alpha) {
     this(n, k, priorMean, tau, nu, sw, chol, sigma, sigmaDiag, mu, alpha, null);
   }
 
-  private GaussianSiteApproximation(int n, Matrix k, double priorMean, double[] tau, double[] nu, double[] sw,
-      Cholesky chol, Matrix sigma, double[] sigmaDiag, double[] mu, double[] alpha, Cholesky kChol) {
+  private GaussianSiteApproximation(
+      int n,
+      Matrix k,
+      double priorMean,
+      double[] tau,
+      double[] nu,
+      double[] sw,
+      Cholesky chol,
+      Matrix sigma,
+      double[] sigmaDiag,
+      double[] mu,
+      double[] alpha,
+      Cholesky kChol) {
     this.n = n;
     this.k = k;
     this.priorMean = priorMean;
@@ -58,13 +80,19 @@ final class GaussianSiteApproximation {
   /**
    * @param fullSigma whether to form all of Σ (sequential EP needs it; the diagonal suffices otherwise)
    */
-  static GaussianSiteApproximation compute(Matrix k, double priorMean, double[] tau, double[] nu,
-      JitterPolicy jitter, boolean fullSigma) {
+  static GaussianSiteApproximation compute(
+      Matrix k,
+      double priorMean,
+      double[] tau,
+      double[] nu,
+      JitterPolicy jitter,
+      boolean fullSigma) {
     int n = k.rows();
     double[] sw = new double[n];
     for (int i = 0; i < n; i++) {
       if (!(tau[i] >= 0)) {
-        throw new IllegalArgumentException("site precision " + i + " is " + tau[i] + "; the stable form needs τ̃ ≥ 0");
+        throw new IllegalArgumentException(
+            "site precision " + i + " is " + tau[i] + "; the stable form needs τ̃ ≥ 0");
       }
       sw[i] = Math.sqrt(tau[i]);
     }
@@ -113,13 +141,15 @@ final class GaussianSiteApproximation {
     }
     Matrix sigma = null;
     if (fullSigma) {
-      // upper triangle of K − Σ_r v_r v_rᵀ over the rows v_r of V: one symmetric rank-n update (dsyrk)
+      // upper triangle of K − Σ_r v_r v_rᵀ over the rows v_r of V: one symmetric rank-n update
+      // (dsyrk)
       sigma = k.copy();
       double[] unit = new double[n];
       java.util.Arrays.fill(unit, 1.0);
       sigma.symmetricUpdateUpper(0, n, vd, unit);
     }
-    return new GaussianSiteApproximation(n, k, priorMean, tau.clone(), nu.clone(), sw, chol, sigma, diag, mu, alpha);
+    return new GaussianSiteApproximation(
+        n, k, priorMean, tau.clone(), nu.clone(), sw, chol, sigma, diag, mu, alpha);
   }
 
   /**
@@ -127,8 +157,8 @@ final class GaussianSiteApproximation {
    * V = 0 and Σ = K, with the same floating-point results as the general path (whose products with
    * S̃½ = 0 are all zero) but without its three n³ passes over zeros.
    */
-  static GaussianSiteApproximation computeAtZeroPrecision(Matrix k, double priorMean, double[] tau, double[] nu,
-      boolean fullSigma) {
+  static GaussianSiteApproximation computeAtZeroPrecision(
+      Matrix k, double priorMean, double[] tau, double[] nu, boolean fullSigma) {
     int n = k.rows();
     double[] alpha = new double[n];
     for (int i = 0; i < n; i++) {
@@ -142,8 +172,18 @@ final class GaussianSiteApproximation {
       mu[i] += priorMean;
     }
     Cholesky chol = Cholesky.ofFactor(Matrix.identity(n));
-    return new GaussianSiteApproximation(n, k, priorMean, tau.clone(), nu.clone(), new double[n], chol,
-        fullSigma ? k.copy() : null, k.diag(), mu, alpha);
+    return new GaussianSiteApproximation(
+        n,
+        k,
+        priorMean,
+        tau.clone(),
+        nu.clone(),
+        new double[n],
+        chol,
+        fullSigma ? k.copy() : null,
+        k.diag(),
+        mu,
+        alpha);
   }
 
   /**
@@ -160,12 +200,13 @@ final class GaussianSiteApproximation {
    *
    * @throws org.approxgp.linalg.NotPositiveDefiniteException when B (equivalently Σ) is not positive definite
    */
-  static GaussianSiteApproximation computeKeep(Matrix k, Cholesky kChol, double priorMean, double[] tau,
-      double[] nu, boolean fullSigma) {
+  static GaussianSiteApproximation computeKeep(
+      Matrix k, Cholesky kChol, double priorMean, double[] tau, double[] nu, boolean fullSigma) {
     int n = k.rows();
     for (int i = 0; i < n; i++) {
       if (!Double.isFinite(tau[i]) || !Double.isFinite(nu[i])) {
-        throw new IllegalArgumentException("site " + i + " is (" + tau[i] + ", " + nu[i] + "); it must be finite");
+        throw new IllegalArgumentException(
+            "site " + i + " is (" + tau[i] + ", " + nu[i] + "); it must be finite");
       }
     }
     Matrix l = kChol.lower();
@@ -197,8 +238,8 @@ final class GaussianSiteApproximation {
       }
     }
     Matrix sigma = fullSigma ? v.gram() : null;
-    return new GaussianSiteApproximation(n, k, priorMean, tau.clone(), nu.clone(), null, chol, sigma, diag, mu,
-        alpha, kChol);
+    return new GaussianSiteApproximation(
+        n, k, priorMean, tau.clone(), nu.clone(), null, chol, sigma, diag, mu, alpha, kChol);
   }
 
   /**

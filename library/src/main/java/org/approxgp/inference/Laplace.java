@@ -1,11 +1,11 @@
 package org.approxgp.inference;
 
+import org.approxgp.likelihood.Likelihood;
+import org.approxgp.likelihood.LogDensity;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
 import org.approxgp.linalg.NotPositiveDefiniteException;
-import org.approxgp.likelihood.Likelihood;
-import org.approxgp.likelihood.LogDensity;
 
 /**
  * Laplace's approximation: q(f) = N(f̂, (K⁻¹ + W)⁻¹) at the posterior mode f̂, W = −∇∇ log p(y | f̂).
@@ -45,7 +45,8 @@ public final class Laplace {
    * @param jitter Cholesky jitter policy for B (reported in the diagnostics)
    * @param gradient whether to compute ∂ log q(y)/∂θ
    */
-  public record Options(double tolerance, int maxIterations, JitterPolicy jitter, boolean gradient) {
+  public record Options(
+      double tolerance, int maxIterations, JitterPolicy jitter, boolean gradient) {
 
     public Options {
       if (!(tolerance > 0)) {
@@ -95,16 +96,19 @@ public final class Laplace {
     double[] alpha0 = null;
     if (warmStart != null) {
       if (warmStart.size() != problem.size()) {
-        throw new IllegalArgumentException("warm start has " + warmStart.size() + " sites, problem has "
-            + problem.size());
+        throw new IllegalArgumentException(
+            "warm start has " + warmStart.size() + " sites, problem has " + problem.size());
       }
       Matrix k = problem.kernel().matrix(problem.x());
       try {
-        alpha0 = GaussianSiteApproximation.compute(k, problem.priorMean(), warmStart.tau(), warmStart.nu(),
-            options.jitter(), false).alpha;
+        alpha0 = GaussianSiteApproximation.compute(
+                k, problem.priorMean(), warmStart.tau(), warmStart.nu(), options.jitter(), false)
+            .alpha;
       } catch (ArithmeticException e) {
-        throw new InferenceException("the warm start's posterior could not be formed: " + e.getMessage(),
-            new Diagnostics("laplace", 0, false, Double.NaN, 0, 0, 0, 0, "warm start"), e);
+        throw new InferenceException(
+            "the warm start's posterior could not be formed: " + e.getMessage(),
+            new Diagnostics("laplace", 0, false, Double.NaN, 0, 0, 0, 0, "warm start"),
+            e);
       }
     }
     return inferFrom(problem, options, alpha0);
@@ -121,7 +125,8 @@ public final class Laplace {
     long t0 = System.nanoTime();
     int n = problem.size();
     if (alpha0 != null && alpha0.length != n) {
-      throw new IllegalArgumentException("warm start has length " + alpha0.length + ", problem has " + n);
+      throw new IllegalArgumentException(
+          "warm start has length " + alpha0.length + ", problem has " + n);
     }
     Run run = new Run(t0);
     try {
@@ -129,12 +134,14 @@ public final class Laplace {
     } catch (InferenceException e) {
       throw e;
     } catch (NotPositiveDefiniteException e) {
-      throw new InferenceException("B = I + W^1/2 K W^1/2 could not be factored", run.diagnostics(false, run.change),
-          e);
+      throw new InferenceException(
+          "B = I + W^1/2 K W^1/2 could not be factored", run.diagnostics(false, run.change), e);
     } catch (ArithmeticException e) {
       // a likelihood or kernel computation failed numerically (e.g. a NumericalException)
-      throw new InferenceException(e.getMessage() + " (after " + run.iterations + " Newton steps)",
-          run.diagnostics(false, run.change), e);
+      throw new InferenceException(
+          e.getMessage() + " (after " + run.iterations + " Newton steps)",
+          run.diagnostics(false, run.change),
+          e);
     }
   }
 
@@ -156,7 +163,8 @@ public final class Laplace {
       }
     }
     if (!Double.isFinite(psi)) {
-      throw new InferenceException("Ψ is " + psi + " at the starting point", run.diagnostics(false, Double.NaN), null);
+      throw new InferenceException(
+          "Ψ is " + psi + " at the starting point", run.diagnostics(false, Double.NaN), null);
     }
     double change = Double.POSITIVE_INFINITY;
     boolean converged = false;
@@ -196,8 +204,10 @@ public final class Laplace {
             ft[i] = f[i] + step * kda[i];
           }
           double p = psi(problem, at, ft);
-          // the full Newton step is accepted when Ψ does not fall by more than its roundoff: near the mode
-          // Ψ is flat to ~1e-13 and rejecting would leave f̂ at a halved step, ~√tolerance from the mode
+          // the full Newton step is accepted when Ψ does not fall by more than its roundoff: near
+          // the mode
+          // Ψ is flat to ~1e-13 and rejecting would leave f̂ at a halved step, ~√tolerance from the
+          // mode
           double slack = h == 0 ? 1e-12 * (1 + Math.abs(psi)) : 0;
           if (p >= psi - slack) {
             aNew = at;
@@ -241,28 +251,33 @@ public final class Laplace {
         d3[i] = d[i].d3();
         sumLogLik += d[i].value();
       }
-      GaussianSiteApproximation approx = GaussianSiteApproximation.compute(k, m0, w, nu, options.jitter(), false);
+      GaussianSiteApproximation approx =
+          GaussianSiteApproximation.compute(k, m0, w, nu, options.jitter(), false);
       run.noteJitter(approx.chol.jitter());
-      // log q(y | X, θ) = −½ α̂ᵀ(f̂ − m₀) + Σ log p(yᵢ | f̂ᵢ) − Σ log Lᵢᵢ   (R&W eq. 3.32, Alg. 3.1 line 10)
+      // log q(y | X, θ) = −½ α̂ᵀ(f̂ − m₀) + Σ log p(yᵢ | f̂ᵢ) − Σ log Lᵢᵢ   (R&W eq. 3.32, Alg. 3.1
+      // line 10)
       double quad = 0;
       for (int i = 0; i < n; i++) {
         quad += a[i] * (f[i] - m0);
       }
       double logZ = -0.5 * quad + sumLogLik - 0.5 * approx.chol.logDet();
       if (!Double.isFinite(logZ)) {
-        throw new InferenceException("log evidence is " + logZ, run.diagnostics(converged, change), null);
+        throw new InferenceException(
+            "log evidence is " + logZ, run.diagnostics(converged, change), null);
       }
       double[] grad = options.gradient() ? gradient(problem, approx, a, d1, d3) : null;
       if (grad != null) {
         for (double g : grad) {
           if (!Double.isFinite(g)) {
-            throw new InferenceException("non-finite log-evidence gradient", run.diagnostics(converged, change), null);
+            throw new InferenceException(
+                "non-finite log-evidence gradient", run.diagnostics(converged, change), null);
           }
         }
       }
       return new Posterior(problem, approx, logZ, grad, run.diagnostics(converged, change));
     } catch (NotPositiveDefiniteException e) {
-      throw new InferenceException("B = I + W^1/2 K W^1/2 could not be factored", run.diagnostics(false, change), e);
+      throw new InferenceException(
+          "B = I + W^1/2 K W^1/2 could not be factored", run.diagnostics(false, change), e);
     }
   }
 
@@ -282,8 +297,8 @@ public final class Laplace {
    * the gradient of −log q — and so do the finite differences in {@code EvidenceGradientTest}: with −½
    * they disagree in the first digit.)
    */
-  static double[] gradient(Problem problem, GaussianSiteApproximation approx, double[] alpha, double[] d1,
-      double[] d3) {
+  static double[] gradient(
+      Problem problem, GaussianSiteApproximation approx, double[] alpha, double[] d1, double[] d3) {
     int n = approx.n;
     Matrix r = approx.rMatrix();
     double[] s2 = new double[n];
@@ -329,8 +344,17 @@ public final class Laplace {
     }
 
     Diagnostics diagnostics(boolean converged, double change) {
-      return new Diagnostics("laplace", iterations, converged, change, (System.nanoTime() - t0) * 1e-9, jitter, 0, 0,
-          "", trace);
+      return new Diagnostics(
+          "laplace",
+          iterations,
+          converged,
+          change,
+          (System.nanoTime() - t0) * 1e-9,
+          jitter,
+          0,
+          0,
+          "",
+          trace);
     }
   }
 
@@ -359,8 +383,10 @@ public final class Laplace {
     for (int i = 0; i < f.length; i++) {
       d[i] = problem.likelihood().logDensity(problem.y()[i], f[i]);
       if (!Double.isFinite(d[i].d1()) || !Double.isFinite(d[i].d2())) {
-        throw new InferenceException("non-finite log-density derivative at site " + i + " (f = " + f[i] + ")",
-            run.diagnostics(false, change), null);
+        throw new InferenceException(
+            "non-finite log-density derivative at site " + i + " (f = " + f[i] + ")",
+            run.diagnostics(false, change),
+            null);
       }
     }
     return d;
@@ -371,9 +397,11 @@ public final class Laplace {
     for (int i = 0; i < d.length; i++) {
       w[i] = -d[i].d2();
       if (w[i] < 0) {
-        throw new InferenceException("W = −∂² log p/∂f² = " + w[i] + " < 0 at site " + i
-            + ": the likelihood is not log-concave there and this Laplace implementation needs W ≥ 0",
-            run.diagnostics(false, change), null);
+        throw new InferenceException(
+            "W = −∂² log p/∂f² = " + w[i] + " < 0 at site " + i
+                + ": the likelihood is not log-concave there and this Laplace implementation needs W ≥ 0",
+            run.diagnostics(false, change),
+            null);
       }
     }
     return w;

@@ -52,7 +52,8 @@ public final class MomentMatching implements SiteUpdate<Void> {
   /** The given Lp-Wasserstein projection, named "lp(p=…)". */
   public static MomentMatching lp(LpProjection projection) {
     double p = projection.p();
-    return new MomentMatching("lp(p=" + (p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p)) + ")",
+    return new MomentMatching(
+        "lp(p=" + (p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p)) + ")",
         projection);
   }
 
@@ -98,20 +99,28 @@ public final class MomentMatching implements SiteUpdate<Void> {
   }
 
   @Override
-  public Cavity cavity(Void state, int i, double mean, double variance, double siteTau, double siteNu) {
+  public Cavity cavity(
+      Void state, int i, double mean, double variance, double siteTau, double siteNu) {
     // τ₋ = 1/Σᵢᵢ − τ̃ᵢ,  ν₋ = μᵢ/Σᵢᵢ − ν̃ᵢ   (R&W eq. 3.56)
     return new Cavity(1.0 / variance - siteTau, mean / variance - siteNu);
   }
 
   @Override
   public Site propose(Void state, Problem problem, int i, Cavity cavity) {
-    TiltedMoments t = projection.project(problem.likelihood(), problem.y()[i], cavity.mean(), cavity.variance());
+    TiltedMoments t =
+        projection.project(problem.likelihood(), problem.y()[i], cavity.mean(), cavity.variance());
     // site = projection / cavity in natural parameters: τ̃ = 1/σ̂² − τ₋, ν̃ = μ̂/σ̂² − ν₋
     return new Site(1.0 / t.variance() - cavity.tau(), t.mean() / t.variance() - cavity.nu());
   }
 
   @Override
-  public double logZ(Void state, Problem problem, int i, double mean, double variance, double siteTau,
+  public double logZ(
+      Void state,
+      Problem problem,
+      int i,
+      double mean,
+      double variance,
+      double siteTau,
       double siteNu) {
     Cavity c = cavity(state, i, mean, variance, siteTau, siteNu);
     // log Ẑᵢ = log ∫ N(f | ν₋/τ₋, 1/τ₋) p(yᵢ | f) df, the tilted normaliser (the projection's own

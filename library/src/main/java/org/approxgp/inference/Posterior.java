@@ -15,7 +15,11 @@ public final class Posterior {
   private final double[] gradient;
   private final Diagnostics diagnostics;
 
-  Posterior(Problem problem, GaussianSiteApproximation approx, double logEvidence, double[] gradient,
+  Posterior(
+      Problem problem,
+      GaussianSiteApproximation approx,
+      double logEvidence,
+      double[] gradient,
       Diagnostics diagnostics) {
     this.problem = problem;
     this.approx = approx;
@@ -94,7 +98,8 @@ public final class Posterior {
     }
     double[] var = approx.predictiveVariance(ks, kss);
     for (int j = 0; j < m; j++) {
-      // roundoff can push a tiny variance below zero far from the data; never return a negative variance
+      // roundoff can push a tiny variance below zero far from the data; never return a negative
+      // variance
       var[j] = Math.max(var[j], 0.0);
     }
     return new Prediction(mean, var);
@@ -105,14 +110,15 @@ public final class Posterior {
     Prediction p = predict(xTest);
     double[] out = new double[yTest.length];
     for (int j = 0; j < yTest.length; j++) {
-      out[j] = problem.likelihood().logPredictive(yTest[j], p.latentMean()[j], p.latentVariance()[j]);
+      out[j] =
+          problem.likelihood().logPredictive(yTest[j], p.latentMean()[j], p.latentVariance()[j]);
     }
     return out;
   }
 
   @Override
   public String toString() {
-    return "Posterior[" + problem.likelihood().name() + ", " + problem.kernel().name() + ", n=" + approx.n
-        + ", log evidence " + logEvidence + ", " + diagnostics + "]";
+    return "Posterior[" + problem.likelihood().name() + ", " + problem.kernel().name() + ", n="
+        + approx.n + ", log evidence " + logEvidence + ", " + diagnostics + "]";
   }
 }

@@ -99,7 +99,8 @@ public final class PowerEp implements SiteUpdate<Void> {
   }
 
   @Override
-  public Cavity cavity(Void state, int i, double mean, double variance, double siteTau, double siteNu) {
+  public Cavity cavity(
+      Void state, int i, double mean, double variance, double siteTau, double siteNu) {
     // fractional cavity: τ₋ = 1/Σᵢᵢ − u τ̃ᵢ,  ν₋ = μᵢ/Σᵢᵢ − u ν̃ᵢ  (Minka 2004 §3);
     // appendix C: the whole site, τ₋ = 1/Σᵢᵢ − τ̃ᵢ (Minka 2001 eq. 5.64)
     if (u == 1 || variant == Variant.APPENDIX_C) {
@@ -110,7 +111,8 @@ public final class PowerEp implements SiteUpdate<Void> {
 
   private TiltedMoments tilted(Problem problem, int i, Cavity c) {
     double y = problem.y()[i];
-    return u == 1 ? problem.likelihood().tilted(y, c.mean(), c.variance())
+    return u == 1
+        ? problem.likelihood().tilted(y, c.mean(), c.variance())
         : problem.likelihood().powerTilted(y, c.mean(), c.variance(), u);
   }
 
@@ -125,7 +127,13 @@ public final class PowerEp implements SiteUpdate<Void> {
 
   /** log Ẑᵢ(u) = log ∫ N(f | ν₋/τ₋, 1/τ₋) p(yᵢ | f)^u df at this variant's cavity (EP's log Ẑᵢ for u = 1). */
   @Override
-  public double logZ(Void state, Problem problem, int i, double mean, double variance, double siteTau,
+  public double logZ(
+      Void state,
+      Problem problem,
+      int i,
+      double mean,
+      double variance,
+      double siteTau,
       double siteNu) {
     return tilted(problem, i, cavity(state, i, mean, variance, siteTau, siteNu)).logZ();
   }
@@ -136,15 +144,21 @@ public final class PowerEp implements SiteUpdate<Void> {
    * own cavity to be proper; appendix C (1/u)(log Ẑᵢ(u) − log Dᵢ(u)) at EP's cavity. u = 1 is EP's.
    */
   @Override
-  public double logScale(Void state, Problem problem, int i, double mean, double variance, double siteTau,
+  public double logScale(
+      Void state,
+      Problem problem,
+      int i,
+      double mean,
+      double variance,
+      double siteTau,
       double siteNu) {
     if (u == 1) {
       return SiteUpdate.super.logScale(state, problem, i, mean, variance, siteTau, siteNu);
     }
     Cavity c = cavity(state, i, mean, variance, siteTau, siteNu);
     if (!(c.tau() > 0) || !Double.isFinite(c.tau()) || !Double.isFinite(c.nu())) {
-      throw new ArithmeticException("Power EP evidence: cavity (τ₋, ν₋) = (" + c.tau() + ", " + c.nu()
-          + ") at the final posterior is improper");
+      throw new ArithmeticException("Power EP evidence: cavity (τ₋, ν₋) = (" + c.tau() + ", "
+          + c.nu() + ") at the final posterior is improper");
     }
     double logZu = tilted(problem, i, c).logZ();
     double m0 = problem.priorMean();
@@ -162,21 +176,26 @@ public final class PowerEp implements SiteUpdate<Void> {
   private static double logD(Cavity c, double siteTau, double siteNu, double w) {
     double t = c.tau() + w * siteTau;
     if (!(t > 0)) {
-      throw new ArithmeticException("Power EP evidence: cavity precision + " + w + " x site precision = " + t
-          + " is not positive");
+      throw new ArithmeticException("Power EP evidence: cavity precision + " + w
+          + " x site precision = " + t + " is not positive");
     }
     double n = c.nu() + w * siteNu;
-    return -0.5 * Math.log1p(w * siteTau / c.tau()) + 0.5 * n * n / t - 0.5 * c.nu() * c.nu() / c.tau();
+    return -0.5 * Math.log1p(w * siteTau / c.tau())
+        + 0.5 * n * n / t
+        - 0.5 * c.nu() * c.nu() / c.tau();
   }
 
   /** log ∫ N(f | μ, v) t̃(f)^{−w} df for the cavity (τ₋, ν₋) = (1/v − w τ̃, μ/v − w ν̃) (class comment). */
   private static double logC(double mean, double variance, Cavity c) {
-    return -0.5 * Math.log(variance * c.tau()) + 0.5 * c.nu() * c.nu() / c.tau() - 0.5 * mean * mean / variance;
+    return -0.5 * Math.log(variance * c.tau())
+        + 0.5 * c.nu() * c.nu() / c.tau()
+        - 0.5 * mean * mean / variance;
   }
 
   @Override
   public String toString() {
-    return variant == Variant.MINKA ? String.format(Locale.ROOT, "PowerEp[u=%s]", u)
+    return variant == Variant.MINKA
+        ? String.format(Locale.ROOT, "PowerEp[u=%s]", u)
         : String.format(Locale.ROOT, "PowerEp[u=%s, %s]", u, variant);
   }
 }

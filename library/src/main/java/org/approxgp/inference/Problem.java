@@ -12,7 +12,8 @@ import org.approxgp.likelihood.Likelihood;
  * @param likelihood the per-site likelihood
  * @param priorMean the constant prior mean m₀ (0 for classification; the QP coal runs use 1)
  */
-public record Problem(Kernel kernel, double[][] x, double[] y, Likelihood likelihood, double priorMean) {
+public record Problem(
+    Kernel kernel, double[][] x, double[] y, Likelihood likelihood, double priorMean) {
 
   public Problem {
     if (x.length != y.length) {

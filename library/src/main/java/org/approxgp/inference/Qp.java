@@ -53,7 +53,9 @@ public final class Qp {
    */
   public static MomentMatching siteUpdate(Problem problem, Ep.Options options) {
     Projection p = options.projection();
-    return p instanceof KlProjection ? MomentMatching.qp(defaultProjection(problem)) : MomentMatching.forProjection(p);
+    return p instanceof KlProjection
+        ? MomentMatching.qp(defaultProjection(problem))
+        : MomentMatching.forProjection(p);
   }
 
   /**
@@ -77,9 +79,12 @@ public final class Qp {
    * differentiation of the fixed point ({@link QpGradient}) instead of R&amp;W eq. 5.27; the posterior, its
    * sites and its evidence are {@link #infer}'s, bit for bit. The loop's own eq. 5.27 gradient is skipped.
    */
-  public static Posterior inferWithImplicitGradient(Problem problem, Ep.Options options, Sites warmStart) {
+  public static Posterior inferWithImplicitGradient(
+      Problem problem, Ep.Options options, Sites warmStart) {
     MomentMatching rule = siteUpdate(problem, options);
     Posterior p = SiteLoop.run(problem, rule, options.loop().withGradient(false), warmStart);
-    return options.gradient() ? QpGradient.withGradient(p, rule.projection(), options.negativeSites()) : p;
+    return options.gradient()
+        ? QpGradient.withGradient(p, rule.projection(), options.negativeSites())
+        : p;
   }
 }

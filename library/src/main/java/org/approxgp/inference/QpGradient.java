@@ -79,11 +79,16 @@ public final class QpGradient {
    * @param projection the projection the run used (e.g. {@link MomentMatching#projection()})
    * @param negativeSites the run's policy (CLIP makes clipped sites' precisions locally constant)
    */
-  public static Posterior withGradient(Posterior posterior, Projection projection,
-      SiteLoop.NegativeSitePrecision negativeSites) {
+  public static Posterior withGradient(
+      Posterior posterior, Projection projection, SiteLoop.NegativeSitePrecision negativeSites) {
     double[] g;
     try {
-      g = gradient(posterior.problem(), posterior.approx(), projection, negativeSites, true,
+      g = gradient(
+          posterior.problem(),
+          posterior.approx(),
+          projection,
+          negativeSites,
+          true,
           posterior.diagnostics());
     } catch (InferenceException e) {
       throw e;
@@ -93,7 +98,8 @@ public final class QpGradient {
     }
     for (double v : g) {
       if (!Double.isFinite(v)) {
-        throw new InferenceException("non-finite QP log-evidence gradient", posterior.diagnostics(), null);
+        throw new InferenceException(
+            "non-finite QP log-evidence gradient", posterior.diagnostics(), null);
       }
     }
     return posterior.withLogEvidenceGradient(g);
@@ -103,8 +109,13 @@ public final class QpGradient {
    * dL/dθ by (2); with {@code implicit} false, only the partial derivative ∂L/∂θ at fixed sites (ρ = w), for
    * the test that the implicit term matters.
    */
-  static double[] gradient(Problem problem, GaussianSiteApproximation a, Projection projection,
-      SiteLoop.NegativeSitePrecision negativeSites, boolean implicit, Diagnostics diagnostics) {
+  static double[] gradient(
+      Problem problem,
+      GaussianSiteApproximation a,
+      Projection projection,
+      SiteLoop.NegativeSitePrecision negativeSites,
+      boolean implicit,
+      Diagnostics diagnostics) {
     int n = a.n;
     Matrix k = a.k;
     double[] mu = a.mu;
@@ -128,8 +139,8 @@ public final class QpGradient {
       double tc = 1.0 / s2[i] - a.tau[i];
       double nc = mu[i] / s2[i] - a.nu[i];
       if (!(tc > 0)) {
-        throw new InferenceException("improper cavity at site " + i + ": the QP gradient is undefined", diagnostics,
-            null);
+        throw new InferenceException(
+            "improper cavity at site " + i + ": the QP gradient is undefined", diagnostics, null);
       }
       double m = nc / tc;
       double v = 1.0 / tc;
@@ -165,7 +176,8 @@ public final class QpGradient {
     double[] rd = r.data();
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < n; j++) {
-        wd[i * n + j] += 0.5 * (alpha[i] * alpha[j] - rd[i * n + j]) + 0.5 * (u[i] * alpha[j] + alpha[i] * u[j]);
+        wd[i * n + j] +=
+            0.5 * (alpha[i] * alpha[j] - rd[i * n + j]) + 0.5 * (u[i] * alpha[j] + alpha[i] * u[j]);
       }
     }
     return problem.kernel().traceGradient(problem.x(), wm, a.k);
@@ -175,7 +187,8 @@ public final class QpGradient {
    * ∂(τ̂, ν̂)/∂(τ₋, ν₋) of the projection in natural parameters at cavity N(m, v), row-major
    * [∂τ̂/∂τ₋, ∂τ̂/∂ν₋, ∂ν̂/∂τ₋, ∂ν̂/∂ν₋], by the central difference in (m, v) (class comment).
    */
-  static double[] projectionJacobian(Projection projection, Likelihood lik, double y, double m, double v) {
+  static double[] projectionJacobian(
+      Projection projection, Likelihood lik, double y, double m, double v) {
     double hm = FD_STEP * Math.sqrt(v);
     double hv = FD_STEP * v;
     double[] dm = centralDifference(projection, lik, y, m, v, hm, 0);
@@ -188,8 +201,8 @@ public final class QpGradient {
   }
 
   /** [∂τ̂, ∂ν̂] along the step (hm, hv) in (m, v), divided by its length (one of hm, hv is 0). */
-  private static double[] centralDifference(Projection projection, Likelihood lik, double y, double m, double v,
-      double hm, double hv) {
+  private static double[] centralDifference(
+      Projection projection, Likelihood lik, double y, double m, double v, double hm, double hv) {
     double[] p1 = natural(projection.project(lik, y, m + hm, v + hv));
     double[] m1 = natural(projection.project(lik, y, m - hm, v - hv));
     double h = hm + hv;
@@ -206,7 +219,13 @@ public final class QpGradient {
    * dgetrf/dgetrs). Index 2i is site i's precision component, 2i + 1 its natural-mean component; J's blocks
    * from the class comment.
    */
-  static double[] solveAdjoint(int n, double[] sd, double[] s2, double[] mu, double[][] pt, double[] w,
+  static double[] solveAdjoint(
+      int n,
+      double[] sd,
+      double[] s2,
+      double[] mu,
+      double[][] pt,
+      double[] w,
       Diagnostics diagnostics) {
     int m = 2 * n;
     // T = (I − J P̃)ᵀ: T[(j,b),(i,a)] = δ − Σ_k J[(i,a),(j,k)] P̃ⱼ[k,b]
@@ -220,7 +239,8 @@ public final class QpGradient {
         double jEt = -sij * mu[j] / si + mu[i] * q;
         double jEn = sij / si - (i == j ? 1 : 0);
         double[] p = pt[j];
-        // (J P̃)[(i,Λ),(j,b)] = J[Λ,τ] P̃[τ,b];  (J P̃)[(i,η),(j,b)] = J[η,τ] P̃[τ,b] + J[η,ν] P̃[ν,b]
+        // (J P̃)[(i,Λ),(j,b)] = J[Λ,τ] P̃[τ,b];  (J P̃)[(i,η),(j,b)] = J[η,τ] P̃[τ,b] + J[η,ν]
+        // P̃[ν,b]
         int rowT = 2 * j * m;
         int rowN = (2 * j + 1) * m;
         t[rowT + 2 * i] = -jLt * p[0];
@@ -235,7 +255,8 @@ public final class QpGradient {
     try {
       return Matrix.wrap(m, m, t).luSolve(w);
     } catch (SingularMatrixException e) {
-      throw new InferenceException("the QP fixed point is singular (I − ∂F/∂s not invertible)", diagnostics, e);
+      throw new InferenceException(
+          "the QP fixed point is singular (I − ∂F/∂s not invertible)", diagnostics, e);
     }
   }
 }

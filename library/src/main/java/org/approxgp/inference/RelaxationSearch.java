@@ -1,8 +1,7 @@
 package org.approxgp.inference;
 
-import org.approxgp.optimize.Brent;
-
 import java.util.function.DoubleUnaryOperator;
+import org.approxgp.optimize.Brent;
 
 /**
  * The one-dimensional searches behind {@link RelaxedEp}'s choice of bᵢ: minimise G(b) = Q(b) + penalty over an
@@ -22,8 +21,7 @@ import java.util.function.DoubleUnaryOperator;
 final class RelaxationSearch {
   private static final int SCAN_PER_SIDE = 25;
 
-  private RelaxationSearch() {
-  }
+  private RelaxationSearch() {}
 
   /**
    * The local search from b = 0: probes at ±{@code probe} (the left one only when lo &lt; 0), Brent on [0, hi] and
@@ -57,7 +55,8 @@ final class RelaxationSearch {
    * the minimum is bracketed downhill from p instead (p, 2p, 4p, ... while G decreases, capped at the side's end)
    * and Brent runs on that bracket. Returns {argmin, min}.
    */
-  private static double[] descend(DoubleUnaryOperator g, double lo, double hi, double p, double tol) {
+  private static double[] descend(
+      DoubleUnaryOperator g, double lo, double hi, double p, double tol) {
     double[] r = Brent.minimize(g, lo, hi, tol);
     double gp = g.applyAsDouble(p);
     if (r[1] < gp) {
@@ -89,7 +88,9 @@ final class RelaxationSearch {
     int nl = lo < 0 ? SCAN_PER_SIDE : 0;
     int nr = hi > 0 ? SCAN_PER_SIDE : 0;
     double[] x = new double[nl + 1 + nr];
-    for (int k = 0; k < nl; k++) { // lo · 10^{−4 (k / (n − 1))}, k = 0 is lo itself, increasing towards 0
+    for (int k = 0;
+        k < nl;
+        k++) { // lo · 10^{−4 (k / (n − 1))}, k = 0 is lo itself, increasing towards 0
       x[k] = lo * Math.pow(10, -4.0 * k / (SCAN_PER_SIDE - 1));
     }
     x[nl] = 0;

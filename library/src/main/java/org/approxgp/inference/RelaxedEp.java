@@ -79,7 +79,9 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
 
   /** The line-search objective Q(b) (class comment). */
   public enum Objective {
-    CLEAN, CLEAN_UNNORMALISED, EQ36
+    CLEAN,
+    CLEAN_UNNORMALISED,
+    EQ36
   }
 
   /**
@@ -178,8 +180,13 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   private final PenaltyForm penaltyForm;
   private final Search search;
 
-  private RelaxedEp(double c, Objective objective, SiteReading reading, Relaxation relaxation,
-      PenaltyForm penaltyForm, Search search) {
+  private RelaxedEp(
+      double c,
+      Objective objective,
+      SiteReading reading,
+      Relaxation relaxation,
+      PenaltyForm penaltyForm,
+      Search search) {
     if (relaxation == null || penaltyForm == null || search == null) {
       throw new IllegalArgumentException("relaxation, penalty form and search must not be null");
     }
@@ -211,7 +218,11 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
    *     b grows and has no minimiser, so the search would end wherever its bracket does
    *     ({@code RelaxedEpZeroPenaltyTest})
    */
-  public static RelaxedEp of(double c, Objective objective, SiteReading reading, Relaxation relaxation,
+  public static RelaxedEp of(
+      double c,
+      Objective objective,
+      SiteReading reading,
+      Relaxation relaxation,
       PenaltyForm penaltyForm) {
     return of(c, objective, reading, relaxation, penaltyForm, Search.LOCAL);
   }
@@ -222,11 +233,16 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
    * @throws IllegalArgumentException unless 0 &lt; c &lt; ∞ (see {@link #of(double, Objective, SiteReading,
    *     Relaxation, PenaltyForm)})
    */
-  public static RelaxedEp of(double c, Objective objective, SiteReading reading, Relaxation relaxation,
-      PenaltyForm penaltyForm, Search search) {
+  public static RelaxedEp of(
+      double c,
+      Objective objective,
+      SiteReading reading,
+      Relaxation relaxation,
+      PenaltyForm penaltyForm,
+      Search search) {
     if (!(c > 0 && c < Double.POSITIVE_INFINITY)) {
-      throw new IllegalArgumentException("Relaxed EP needs a finite penalty c > 0, got " + c + " (without the"
-          + " penalty, eq. 5's Q(b) tends to 0 as b grows and has no minimiser)");
+      throw new IllegalArgumentException("Relaxed EP needs a finite penalty c > 0, got " + c
+          + " (without the" + " penalty, eq. 5's Q(b) tends to 0 as b grows and has no minimiser)");
     }
     return new RelaxedEp(c, objective, reading, relaxation, penaltyForm, search);
   }
@@ -248,7 +264,8 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
    * running Relaxed EP.
    */
   static RelaxedEp unpenalised(Objective objective) {
-    return new RelaxedEp(0, objective, SiteReading.B, Relaxation.SIGNED, PenaltyForm.EQ35, Search.LOCAL);
+    return new RelaxedEp(
+        0, objective, SiteReading.B, Relaxation.SIGNED, PenaltyForm.EQ35, Search.LOCAL);
   }
 
   public double penalty() {
@@ -265,11 +282,17 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
 
   @Override
   public String name() {
-    String cs = c == Math.rint(c) && Math.abs(c) < 1e15 ? Long.toString((long) c) : Double.toString(c);
-    return "rep(c=" + cs + (objective == Objective.CLEAN ? "" : ", " + objective.name().toLowerCase(Locale.ROOT))
+    String cs =
+        c == Math.rint(c) && Math.abs(c) < 1e15 ? Long.toString((long) c) : Double.toString(c);
+    return "rep(c=" + cs
+        + (objective == Objective.CLEAN ? "" : ", " + objective.name().toLowerCase(Locale.ROOT))
         + (reading == SiteReading.B ? "" : ", reading " + reading)
-        + (relaxation == DEFAULT_RELAXATION ? "" : ", " + relaxation.name().toLowerCase(Locale.ROOT))
-        + (penaltyForm == PenaltyForm.EQ35 ? "" : ", " + penaltyForm.name().toLowerCase(Locale.ROOT))
+        + (relaxation == DEFAULT_RELAXATION
+            ? ""
+            : ", " + relaxation.name().toLowerCase(Locale.ROOT))
+        + (penaltyForm == PenaltyForm.EQ35
+            ? ""
+            : ", " + penaltyForm.name().toLowerCase(Locale.ROOT))
         + (search == Search.LOCAL ? "" : ", " + search.name().toLowerCase(Locale.ROOT)) + ")";
   }
 
@@ -279,7 +302,8 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   }
 
   @Override
-  public Cavity cavity(State state, int i, double mean, double variance, double siteTau, double siteNu) {
+  public Cavity cavity(
+      State state, int i, double mean, double variance, double siteTau, double siteNu) {
     state.oldTau[i] = siteTau;
     state.oldNu[i] = siteNu;
     // EP's cavity, eq. 12: λ = (1/A_ii − 1/v_i)⁻¹, h = λ(h_i/A_ii − m_i/v_i)
@@ -304,7 +328,8 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     double rNu = b == 0 ? 0 : b * siteMean; // rᵢ's natural mean b mᵢ (precision b)
     return switch (reading) {
       case B -> new Site(tauB, nuB); // t̃ᵢ = t̃_{i,b}
-      // eq. 16 as printed: t̃ᵢ = t̃_{i,b} rᵢ = proj / q^{\i} (written so, as the projection over the EP cavity)
+      // eq. 16 as printed: t̃ᵢ = t̃_{i,b} rᵢ = proj / q^{\i} (written so, as the projection over
+      // the EP cavity)
       case A -> new Site(1.0 / t.variance() - cavity.tau(), t.mean() / t.variance() - cavity.nu());
       case C -> new Site(tauB - b, nuB - rNu); // t̃ᵢ = t̃_{i,b} / rᵢ
     };
@@ -316,7 +341,8 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     double lo = relaxation == Relaxation.SIGNED ? MIN_RELATIVE_B / lambda : 0;
     double hi = MAX_RELATIVE_B / lambda;
     java.util.function.DoubleUnaryOperator g = b -> objective(lik, y, cav, siteMean, b);
-    return search == Search.LOCAL ? RelaxationSearch.local(g, lo, hi, PROBE / lambda, 1e-6 / lambda)
+    return search == Search.LOCAL
+        ? RelaxationSearch.local(g, lo, hi, PROBE / lambda, 1e-6 / lambda)
         : RelaxationSearch.global(g, lo, hi, 1e-6 / lambda);
   }
 
@@ -334,7 +360,8 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
       TiltedMoments t = lik.tilted(y, ht, lt);
       double s2 = t.variance();
       double hh = t.mean();
-      // the new q must stay a proper Gaussian: marginal precision 1/σ̂² − b (reading B), 1/σ̂² − 2b (reading C)
+      // the new q must stay a proper Gaussian: marginal precision 1/σ̂² − b (reading B), 1/σ̂² − 2b
+      // (reading C)
       // must be positive; reading A's 1/σ̂² always is (class comment)
       double removed = reading == SiteReading.B ? b : reading == SiteReading.C ? 2 * b : 0;
       if (!(1.0 / s2 - removed > 0)) {
@@ -347,7 +374,8 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
         case CLEAN, CLEAN_UNNORMALISED -> {
           double d = hh - ht;
           q = e1 - t.logZ() + 0.5 * Math.log(s2 / lt) + 0.5 - (s2 + d * d) / (2 * lt);
-          // a KL is ≥ 0; E₁'s difference quotient (error ~1e-8) can leave a tiny negative value, which
+          // a KL is ≥ 0; E₁'s difference quotient (error ~1e-8) can leave a tiny negative value,
+          // which
           // Ẑ_r (exponentially large as b → −1/λ) must not turn into a large negative objective
           q = Math.max(q, 0);
           if (objective == Objective.CLEAN_UNNORMALISED) {
@@ -362,15 +390,23 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
           double f = s2 + hh * hh; // F_{i,b} = ã_ii^new + ĥ²
           double bl = 1 + b * lambda;
           double dm = siteMean - h;
-          q = e1 - t.logZ() + 0.5 * (f * tib - hh * nib) + 0.5 * Math.log(s2 / lambda) + 0.5 * Math.log(bl)
-              - 0.5 * b * (siteMean * siteMean - 2 * siteMean * hh + f) + 0.5 * b * dm * dm / bl;
+          q = e1
+              - t.logZ()
+              + 0.5 * (f * tib - hh * nib)
+              + 0.5 * Math.log(s2 / lambda)
+              + 0.5 * Math.log(bl)
+              - 0.5 * b * (siteMean * siteMean - 2 * siteMean * hh + f)
+              + 0.5 * b * dm * dm / bl;
         }
         default -> throw new IllegalStateException("unknown objective " + objective);
       }
     } catch (ArithmeticException e) {
       return Double.POSITIVE_INFINITY;
     }
-    double g = q + (penaltyForm == PenaltyForm.EQ35 ? c * Math.abs(b) : c * Math.abs(b) * (Math.abs(siteMean) + 0.5));
+    double g = q
+        + (penaltyForm == PenaltyForm.EQ35
+            ? c * Math.abs(b)
+            : c * Math.abs(b) * (Math.abs(siteMean) + 0.5));
     return Double.isFinite(g) ? g : Double.POSITIVE_INFINITY;
   }
 
@@ -385,11 +421,20 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   }
 
   @Override
-  public double logZ(State state, Problem problem, int i, double mean, double variance, double siteTau,
+  public double logZ(
+      State state,
+      Problem problem,
+      int i,
+      double mean,
+      double variance,
+      double siteTau,
       double siteNu) {
     // EP-form evidence at REP's sites: the tilted normaliser at EP's (unrelaxed) cavity
     Cavity cav = new Cavity(1.0 / variance - siteTau, mean / variance - siteNu);
-    return problem.likelihood().tilted(problem.y()[i], cav.mean(), cav.variance()).logZ();
+    return problem
+        .likelihood()
+        .tilted(problem.y()[i], cav.mean(), cav.variance())
+        .logZ();
   }
 
   @Override

@@ -89,8 +89,15 @@ public final class SiteLoop {
    *     converging run, however slowly, keeps setting new minima; one caught in a cycle or wandering
    *     does not. 0 = off (the run continues to the sweep cap)
    */
-  public record Options(Schedule schedule, double damping, double tolerance, int maxSweeps, JitterPolicy jitter,
-      boolean gradient, NegativeSitePrecision negativeSites, int oscillationWindow) {
+  public record Options(
+      Schedule schedule,
+      double damping,
+      double tolerance,
+      int maxSweeps,
+      JitterPolicy jitter,
+      boolean gradient,
+      NegativeSitePrecision negativeSites,
+      int oscillationWindow) {
 
     public Options {
       if (schedule == null || jitter == null || negativeSites == null) {
@@ -106,14 +113,29 @@ public final class SiteLoop {
         throw new IllegalArgumentException("maxSweeps must be >= 1, got " + maxSweeps);
       }
       if (oscillationWindow < 0) {
-        throw new IllegalArgumentException("oscillationWindow must be >= 0, got " + oscillationWindow);
+        throw new IllegalArgumentException(
+            "oscillationWindow must be >= 0, got " + oscillationWindow);
       }
     }
 
     /** The options with the default oscillation window ({@value #DEFAULT_OSCILLATION_WINDOW} sweeps). */
-    public Options(Schedule schedule, double damping, double tolerance, int maxSweeps, JitterPolicy jitter,
-        boolean gradient, NegativeSitePrecision negativeSites) {
-      this(schedule, damping, tolerance, maxSweeps, jitter, gradient, negativeSites, DEFAULT_OSCILLATION_WINDOW);
+    public Options(
+        Schedule schedule,
+        double damping,
+        double tolerance,
+        int maxSweeps,
+        JitterPolicy jitter,
+        boolean gradient,
+        NegativeSitePrecision negativeSites) {
+      this(
+          schedule,
+          damping,
+          tolerance,
+          maxSweeps,
+          jitter,
+          gradient,
+          negativeSites,
+          DEFAULT_OSCILLATION_WINDOW);
     }
 
     /** Default {@link #oscillationWindow()}: 50 sweeps. */
@@ -124,40 +146,54 @@ public final class SiteLoop {
      * oscillation window 50.
      */
     public static Options defaults() {
-      return new Options(Schedule.SEQUENTIAL, 1.0, 1e-6, 1000, JitterPolicy.none(), true,
+      return new Options(
+          Schedule.SEQUENTIAL,
+          1.0,
+          1e-6,
+          1000,
+          JitterPolicy.none(),
+          true,
           NegativeSitePrecision.CLIP);
     }
 
     public Options withSchedule(Schedule s) {
-      return new Options(s, damping, tolerance, maxSweeps, jitter, gradient, negativeSites, oscillationWindow);
+      return new Options(
+          s, damping, tolerance, maxSweeps, jitter, gradient, negativeSites, oscillationWindow);
     }
 
     public Options withDamping(double d) {
-      return new Options(schedule, d, tolerance, maxSweeps, jitter, gradient, negativeSites, oscillationWindow);
+      return new Options(
+          schedule, d, tolerance, maxSweeps, jitter, gradient, negativeSites, oscillationWindow);
     }
 
     public Options withTolerance(double t) {
-      return new Options(schedule, damping, t, maxSweeps, jitter, gradient, negativeSites, oscillationWindow);
+      return new Options(
+          schedule, damping, t, maxSweeps, jitter, gradient, negativeSites, oscillationWindow);
     }
 
     public Options withMaxSweeps(int m) {
-      return new Options(schedule, damping, tolerance, m, jitter, gradient, negativeSites, oscillationWindow);
+      return new Options(
+          schedule, damping, tolerance, m, jitter, gradient, negativeSites, oscillationWindow);
     }
 
     public Options withJitter(JitterPolicy j) {
-      return new Options(schedule, damping, tolerance, maxSweeps, j, gradient, negativeSites, oscillationWindow);
+      return new Options(
+          schedule, damping, tolerance, maxSweeps, j, gradient, negativeSites, oscillationWindow);
     }
 
     public Options withGradient(boolean g) {
-      return new Options(schedule, damping, tolerance, maxSweeps, jitter, g, negativeSites, oscillationWindow);
+      return new Options(
+          schedule, damping, tolerance, maxSweeps, jitter, g, negativeSites, oscillationWindow);
     }
 
     public Options withNegativeSites(NegativeSitePrecision p) {
-      return new Options(schedule, damping, tolerance, maxSweeps, jitter, gradient, p, oscillationWindow);
+      return new Options(
+          schedule, damping, tolerance, maxSweeps, jitter, gradient, p, oscillationWindow);
     }
 
     public Options withOscillationWindow(int w) {
-      return new Options(schedule, damping, tolerance, maxSweeps, jitter, gradient, negativeSites, w);
+      return new Options(
+          schedule, damping, tolerance, maxSweeps, jitter, gradient, negativeSites, w);
     }
   }
 
@@ -170,11 +206,13 @@ public final class SiteLoop {
    * @param warmStart sites to start from (τ̃ ≥ 0; e.g. the previous optimiser step's), or null for the prior
    * @throws InferenceException on any numerical failure (see the class comment)
    */
-  public static <S> Posterior run(Problem problem, SiteUpdate<S> update, Options options, Sites warmStart) {
+  public static <S> Posterior run(
+      Problem problem, SiteUpdate<S> update, Options options, Sites warmStart) {
     long t0 = System.nanoTime();
     int n = problem.size();
     if (warmStart != null && warmStart.size() != n) {
-      throw new IllegalArgumentException("warm start has " + warmStart.size() + " sites, problem has " + n);
+      throw new IllegalArgumentException(
+          "warm start has " + warmStart.size() + " sites, problem has " + n);
     }
     Run run = new Run(update.name(), t0);
     Matrix k = problem.kernel().matrix(problem.x());
@@ -191,7 +229,8 @@ public final class SiteLoop {
       boolean seq = options.schedule() == Schedule.SEQUENTIAL;
       Cholesky kChol = null;
       if (keep) {
-        JitterPolicy jp = options.jitter().maxTries() > 0 ? options.jitter() : JitterPolicy.standard();
+        JitterPolicy jp =
+            options.jitter().maxTries() > 0 ? options.jitter() : JitterPolicy.standard();
         kChol = Cholesky.factor(k, jp);
         run.noteJitter(kChol.jitter());
       }
@@ -209,24 +248,28 @@ public final class SiteLoop {
         run.sweeps++;
         run.change = before.rmsChange(Sites.of(tau, nu));
         run.trace.add(run.change);
-        // whether this sweep is the last is known from the site change alone, before the posterior is
-        // recomputed: the last posterior needs only the diagonal of Σ (the evidence, the gradient and the
+        // whether this sweep is the last is known from the site change alone, before the posterior
+        // is
+        // recomputed: the last posterior needs only the diagonal of Σ (the evidence, the gradient
+        // and the
         // predictions never read the rest), which saves the n³/2 of forming VᵀV
-        boolean last = !Double.isFinite(run.change) || run.change < options.tolerance()
-            || oscillating(run.trace, options.oscillationWindow()) || run.sweeps >= options.maxSweeps();
+        boolean last = !Double.isFinite(run.change)
+            || run.change < options.tolerance()
+            || oscillating(run.trace, options.oscillationWindow())
+            || run.sweeps >= options.maxSweeps();
         approx = posterior(k, kChol, problem.priorMean(), tau, nu, options, seq && !last, run);
         run.alphaTrace.add(distance(approx.alpha, alphaPrev));
         alphaPrev = approx.alpha;
         if (!Double.isFinite(run.change)) {
-          throw new InferenceException("non-finite site parameters after sweep " + run.sweeps,
-              run.diagnostics(false), null);
+          throw new InferenceException(
+              "non-finite site parameters after sweep " + run.sweeps, run.diagnostics(false), null);
         }
         if (run.change < options.tolerance()) {
           int frozen = run.skipped - skippedBefore;
           if (frozen > 0) {
             // not a fixed point: the skipped sites did not take their update (class comment)
-            run.message = "stopped: " + frozen + " site" + (frozen == 1 ? "" : "s") + " frozen with an improper"
-                + " cavity in the last sweep, the others unchanged";
+            run.message = "stopped: " + frozen + " site" + (frozen == 1 ? "" : "s")
+                + " frozen with an improper" + " cavity in the last sweep, the others unchanged";
             break;
           }
           converged = true;
@@ -251,7 +294,8 @@ public final class SiteLoop {
       if (grad != null) {
         for (double g : grad) {
           if (!Double.isFinite(g)) {
-            throw new InferenceException("non-finite log-evidence gradient", run.diagnostics(converged), null);
+            throw new InferenceException(
+                "non-finite log-evidence gradient", run.diagnostics(converged), null);
           }
         }
       }
@@ -259,13 +303,17 @@ public final class SiteLoop {
       throw e;
     } catch (NotPositiveDefiniteException e) {
       if (keep) {
-        throw new InferenceException((!run.factoredK
-            ? "K could not be factored (KEEP policy)" : "the posterior covariance is not positive definite"
-            + " (B = I + L^T S L could not be factored; negative site precisions kept)") + run.where(),
-            run.diagnostics(false), e);
+        throw new InferenceException(
+            (!run.factoredK
+                    ? "K could not be factored (KEEP policy)"
+                    : "the posterior covariance is not positive definite"
+                        + " (B = I + L^T S L could not be factored; negative site precisions kept)")
+                + run.where(),
+            run.diagnostics(false),
+            e);
       }
-      throw new InferenceException("B = I + S^1/2 K S^1/2 could not be factored" + run.where(),
-          run.diagnostics(false), e);
+      throw new InferenceException(
+          "B = I + S^1/2 K S^1/2 could not be factored" + run.where(), run.diagnostics(false), e);
     } catch (ArithmeticException e) {
       throw new InferenceException(e.getMessage() + run.where(), run.diagnostics(false), e);
     }
@@ -273,8 +321,15 @@ public final class SiteLoop {
   }
 
   /** The posterior from the sites in the policy's parameterisation; notes the jitter. */
-  private static GaussianSiteApproximation posterior(Matrix k, Cholesky kChol, double m0, double[] tau,
-      double[] nu, Options options, boolean fullSigma, Run run) {
+  private static GaussianSiteApproximation posterior(
+      Matrix k,
+      Cholesky kChol,
+      double m0,
+      double[] tau,
+      double[] nu,
+      Options options,
+      boolean fullSigma,
+      Run run) {
     GaussianSiteApproximation a;
     if (kChol != null) {
       run.factoredK = true;
@@ -362,13 +417,27 @@ public final class SiteLoop {
       if (site < 0) {
         return evidence ? " (in the log evidence)" : " (after sweep " + sweeps + ")";
       }
-      return evidence ? " (in the log evidence, site " + site + ")"
+      return evidence
+          ? " (in the log evidence, site " + site + ")"
           : " (at site " + site + " in sweep " + (sweeps + 1) + ")";
     }
 
     Diagnostics diagnostics(boolean converged) {
-      return new Diagnostics(method, sweeps, converged, change, (System.nanoTime() - t0) * 1e-9, jitter, clipped,
-          skipped, converged ? "" : message, trace, !converged && !message.isEmpty(), alphaTrace, relaxed, limited);
+      return new Diagnostics(
+          method,
+          sweeps,
+          converged,
+          change,
+          (System.nanoTime() - t0) * 1e-9,
+          jitter,
+          clipped,
+          skipped,
+          converged ? "" : message,
+          trace,
+          !converged && !message.isEmpty(),
+          alphaTrace,
+          relaxed,
+          limited);
     }
   }
 
@@ -376,16 +445,26 @@ public final class SiteLoop {
    * One site update from cavity {@code cav}: the proposed site after the negative-precision policy and
    * damping, or null when the cavity is improper and the site is skipped.
    */
-  private static <S> SiteUpdate.Site siteUpdate(Problem problem, SiteUpdate<S> update, S state, Options options,
-      int i, SiteUpdate.Cavity cav, double tauOld, double nuOld, Run run) {
+  private static <S> SiteUpdate.Site siteUpdate(
+      Problem problem,
+      SiteUpdate<S> update,
+      S state,
+      Options options,
+      int i,
+      SiteUpdate.Cavity cav,
+      double tauOld,
+      double nuOld,
+      Run run) {
     run.site = i;
     if (!(cav.tau() > 0)) {
       run.skipped++;
       return null;
     }
     if (!Double.isFinite(cav.mean()) || !Double.isFinite(cav.variance())) {
-      throw new InferenceException("cavity N(" + cav.mean() + ", " + cav.variance() + ") is not finite" + run.where(),
-          run.diagnostics(false), null);
+      throw new InferenceException(
+          "cavity N(" + cav.mean() + ", " + cav.variance() + ") is not finite" + run.where(),
+          run.diagnostics(false),
+          null);
     }
     SiteUpdate.Site proposed = update.propose(state, problem, i, cav);
     double tauNew = proposed.tau();
@@ -408,9 +487,12 @@ public final class SiteLoop {
       nuNew = (1 - d) * nuOld + d * nuNew;
     }
     if (!Double.isFinite(tauNew) || !Double.isFinite(nuNew)) {
-      throw new InferenceException("proposed site (" + proposed.tau() + ", " + proposed.nu() + ") is not finite"
-          + " (cavity N(" + cav.mean() + ", " + cav.variance() + "), y = " + problem.y()[i] + ")" + run.where(),
-          run.diagnostics(false), null);
+      throw new InferenceException(
+          "proposed site (" + proposed.tau() + ", " + proposed.nu() + ") is not finite"
+              + " (cavity N(" + cav.mean() + ", " + cav.variance() + "), y = "
+              + problem.y()[i] + ")" + run.where(),
+          run.diagnostics(false),
+          null);
     }
     return new SiteUpdate.Site(tauNew, nuNew);
   }
@@ -440,10 +522,18 @@ public final class SiteLoop {
    * same sequence of site updates as the one-at-a-time form up to rounding (the sums are formed in
    * another order).
    */
-  private static <S> void sequentialSweep(Problem problem, SiteUpdate<S> update, S state, Options options,
-      GaussianSiteApproximation approx, double[] tau, double[] nu, Run run) {
+  private static <S> void sequentialSweep(
+      Problem problem,
+      SiteUpdate<S> update,
+      S state,
+      Options options,
+      GaussianSiteApproximation approx,
+      double[] tau,
+      double[] nu,
+      Run run) {
     int n = tau.length;
-    Matrix sigma = approx.sigma; // taken over: the posterior is recomputed from the sites after the sweep
+    Matrix sigma =
+        approx.sigma; // taken over: the posterior is recomputed from the sites after the sweep
     double[] sd = sigma.data();
     double[] mu = approx.mu.clone();
     int block = Math.min(UPDATE_BLOCK, n);
@@ -471,11 +561,16 @@ public final class SiteLoop {
       double nuNew = upd.nu();
       if (run.keep && !(1 + dtau * sii > 0)) {
         if (!(sii > 0)) {
-          throw new InferenceException("the posterior covariance is not positive definite: the marginal variance"
-              + " of f" + i + " is " + sii + run.where(), run.diagnostics(false), null);
+          throw new InferenceException(
+              "the posterior covariance is not positive definite: the marginal variance" + " of f"
+                  + i + " is " + sii + run.where(),
+              run.diagnostics(false),
+              null);
         }
-        // the new marginal variance Σᵢᵢ/(1 + Δτ Σᵢᵢ) would not be positive: shorten the step along the same
-        // direction to Δτ Σᵢᵢ = −½, where the marginal variance doubles (class comment, "Step limit")
+        // the new marginal variance Σᵢᵢ/(1 + Δτ Σᵢᵢ) would not be positive: shorten the step along
+        // the same
+        // direction to Δτ Σᵢᵢ = −½, where the marginal variance doubles (class comment, "Step
+        // limit")
         double f = 0.5 / (-dtau * sii);
         dtau *= f;
         dnu *= f;
@@ -485,7 +580,8 @@ public final class SiteLoop {
       }
       tau[i] = tauNew;
       nu[i] = nuNew;
-      // s = Σ[i, i..n) of the current Σ = Σ₀ − Σₗ cₗ sₗ sₗᵀ, written straight into the next pending row
+      // s = Σ[i, i..n) of the current Σ = Σ₀ − Σₗ cₗ sₗ sₗᵀ, written straight into the next pending
+      // row
       int os = k * n;
       System.arraycopy(sd, i * n + i, pending, os + i, n - i);
       for (int l = 0; l < k; l++) {
@@ -516,10 +612,18 @@ public final class SiteLoop {
   }
 
   /** All sites from the marginals at the start of the sweep. Modifies τ̃, ν̃. */
-  private static <S> void parallelSweep(Problem problem, SiteUpdate<S> update, S state, Options options,
-      GaussianSiteApproximation approx, double[] tau, double[] nu, Run run) {
+  private static <S> void parallelSweep(
+      Problem problem,
+      SiteUpdate<S> update,
+      S state,
+      Options options,
+      GaussianSiteApproximation approx,
+      double[] tau,
+      double[] nu,
+      Run run) {
     for (int i = 0; i < tau.length; i++) {
-      SiteUpdate.Cavity cav = update.cavity(state, i, approx.mu[i], approx.sigmaDiag[i], approx.tau[i], approx.nu[i]);
+      SiteUpdate.Cavity cav =
+          update.cavity(state, i, approx.mu[i], approx.sigmaDiag[i], approx.tau[i], approx.nu[i]);
       SiteUpdate.Site upd = siteUpdate(problem, update, state, options, i, cav, tau[i], nu[i], run);
       if (upd != null) {
         tau[i] = upd.tau();
@@ -538,8 +642,8 @@ public final class SiteLoop {
    * scales), and log sᵢ comes from {@link SiteUpdate#logScale} (for moment matching log Ẑᵢ plus eq. 3.74's
    * cavity terms).
    */
-  private static <S> double logEvidence(Problem problem, SiteUpdate<S> update, S state, GaussianSiteApproximation a,
-      Run run) {
+  private static <S> double logEvidence(
+      Problem problem, SiteUpdate<S> update, S state, GaussianSiteApproximation a, Run run) {
     run.evidence = true;
     int n = a.n;
     double m0 = a.priorMean;

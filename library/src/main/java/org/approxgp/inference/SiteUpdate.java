@@ -76,7 +76,8 @@ public interface SiteUpdate<S> {
    * (siteTau, siteNu): the normaliser the default {@link #logScale} matches the site's scale to; see the
    * class comment.
    */
-  double logZ(S state, Problem problem, int i, double mean, double variance, double siteTau, double siteNu);
+  double logZ(
+      S state, Problem problem, int i, double mean, double variance, double siteTau, double siteNu);
 
   /**
    * The site's whole term in the log evidence, log sᵢ: the log of the scale that makes
@@ -90,19 +91,28 @@ public interface SiteUpdate<S> {
    *
    * @throws ArithmeticException when the scale is undefined (an improper cavity)
    */
-  default double logScale(S state, Problem problem, int i, double mean, double variance, double siteTau,
+  default double logScale(
+      S state,
+      Problem problem,
+      int i,
+      double mean,
+      double variance,
+      double siteTau,
       double siteNu) {
     double tc = 1.0 / variance - siteTau;
     double ncRaw = mean / variance - siteNu;
     if (!(tc > 0) || !Double.isFinite(tc) || !Double.isFinite(ncRaw)) {
-      throw new ArithmeticException("cavity (τ₋, ν₋) = (" + tc + ", " + ncRaw + ") at the final posterior is"
-          + " improper: the log evidence is undefined");
+      throw new ArithmeticException("cavity (τ₋, ν₋) = (" + tc + ", " + ncRaw
+          + ") at the final posterior is" + " improper: the log evidence is undefined");
     }
     double m0 = problem.priorMean();
     double nc = ncRaw - tc * m0;
     double nt = siteNu - siteTau * m0;
-    return logZ(state, problem, i, mean, variance, siteTau, siteNu) + 0.5 * Math.log1p(siteTau / tc)
-        + 0.5 * (nc * nc * siteTau / (tc * (tc + siteTau)) - (2 * nc * nt + nt * nt) / (tc + siteTau));
+    return logZ(state, problem, i, mean, variance, siteTau, siteNu)
+        + 0.5 * Math.log1p(siteTau / tc)
+        + 0.5
+            * (nc * nc * siteTau / (tc * (tc + siteTau))
+                - (2 * nc * nt + nt * nt) / (tc + siteTau));
   }
 
   /**

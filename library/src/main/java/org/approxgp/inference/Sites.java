@@ -12,7 +12,8 @@ public final class Sites {
 
   private Sites(double[] tau, double[] nu) {
     if (tau.length != nu.length) {
-      throw new IllegalArgumentException("tau and nu lengths differ: " + tau.length + " vs " + nu.length);
+      throw new IllegalArgumentException(
+          "tau and nu lengths differ: " + tau.length + " vs " + nu.length);
     }
     this.tau = tau;
     this.nu = nu;
@@ -60,6 +61,7 @@ public final class Sites {
 
   @Override
   public String toString() {
-    return "Sites[n=" + tau.length + ", tau=" + Arrays.toString(Arrays.copyOf(tau, Math.min(3, tau.length))) + "…]";
+    return "Sites[n=" + tau.length + ", tau="
+        + Arrays.toString(Arrays.copyOf(tau, Math.min(3, tau.length))) + "…]";
   }
 }

@@ -1,12 +1,12 @@
 package org.approxgp.inference;
 
-import org.approxgp.optimize.Anderson;
+import org.approxgp.likelihood.Likelihood;
+import org.approxgp.likelihood.VariationalExpectation;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
 import org.approxgp.linalg.NotPositiveDefiniteException;
-import org.approxgp.likelihood.Likelihood;
-import org.approxgp.likelihood.VariationalExpectation;
+import org.approxgp.optimize.Anderson;
 import org.approxgp.special.NumericalException;
 
 /**
@@ -78,11 +78,21 @@ public final class Vb {
    * @param gradient whether to compute ∂ELBO/∂θ
    * @param andersonMemory Anderson acceleration's memory m (0 = plain natural-gradient iteration)
    */
-  public record Options(double tolerance, int maxIterations, double initialStep, JitterPolicy jitter,
-      boolean gradient, int andersonMemory) {
+  public record Options(
+      double tolerance,
+      int maxIterations,
+      double initialStep,
+      JitterPolicy jitter,
+      boolean gradient,
+      int andersonMemory) {
 
     /** The options without Anderson acceleration ({@link #andersonMemory()} = 0). */
-    public Options(double tolerance, int maxIterations, double initialStep, JitterPolicy jitter, boolean gradient) {
+    public Options(
+        double tolerance,
+        int maxIterations,
+        double initialStep,
+        JitterPolicy jitter,
+        boolean gradient) {
       this(tolerance, maxIterations, initialStep, jitter, gradient, 0);
     }
 
@@ -158,7 +168,8 @@ public final class Vb {
     long t0 = System.nanoTime();
     int n = problem.size();
     if (warmStart != null && warmStart.size() != n) {
-      throw new IllegalArgumentException("warm start has " + warmStart.size() + " sites, problem has " + n);
+      throw new IllegalArgumentException(
+          "warm start has " + warmStart.size() + " sites, problem has " + n);
     }
     Matrix k = problem.kernel().matrix(problem.x());
     double m0 = problem.priorMean();
@@ -172,13 +183,15 @@ public final class Vb {
     double rho = options.initialStep();
     int clipped = 0;
     java.util.List<Double> trace = new java.util.ArrayList<>();
-    Anderson anderson = options.andersonMemory() > 0 ? new Anderson(options.andersonMemory()) : null;
+    Anderson anderson =
+        options.andersonMemory() > 0 ? new Anderson(options.andersonMemory()) : null;
     try {
       State s = State.of(problem, k, tau, nu, options.jitter());
       jitter = Math.max(jitter, s.approx.chol.jitter());
       requireFinite(s.elbo, "ELBO at the start", iterations, change, t0, jitter);
       while (true) {
-        // fixed-point target: τ̃* = −2 g_v, ν̃* = g_m − 2 g_v ∘ m   (Khan & Lin 2017, eq. for Gaussian sites)
+        // fixed-point target: τ̃* = −2 g_v, ν̃* = g_m − 2 g_v ∘ m   (Khan & Lin 2017, eq. for
+        // Gaussian sites)
         double[] tauT = new double[n];
         double[] nuT = new double[n];
         double ss = 0;
@@ -186,12 +199,16 @@ public final class Vb {
         for (int i = 0; i < n; i++) {
           tauT[i] = -2 * s.gv[i];
           if (Double.isNaN(tauT[i])) {
-            throw new InferenceException("∂E/∂v is NaN at site " + i, diagnostics(iterations, false, change, t0,
-                jitter, ""), null);
+            throw new InferenceException(
+                "∂E/∂v is NaN at site " + i,
+                diagnostics(iterations, false, change, t0, jitter, ""),
+                null);
           }
           if (tauT[i] < 0) {
-            // ∂E/∂v > 0 (likelihood not log-concave there): the site form needs λ ≥ 0, so the target is
-            // clipped to 0 as EP clips negative site precisions; a clip still active at the end means
+            // ∂E/∂v > 0 (likelihood not log-concave there): the site form needs λ ≥ 0, so the
+            // target is
+            // clipped to 0 as EP clips negative site precisions; a clip still active at the end
+            // means
             // the result is not a stationary point of the ELBO and is reported as not converged
             tauT[i] = 0;
             clipped++;
@@ -263,19 +280,38 @@ public final class Vb {
       }
       if (clipped > 0) {
         converged = false;
-        message = clipped + " site precision target(s) clipped at 0 (∂E/∂v > 0): not a stationary point";
+        message =
+            clipped + " site precision target(s) clipped at 0 (∂E/∂v > 0): not a stationary point";
       }
-      return new Posterior(problem, s.approx, s.elbo, grad, new Diagnostics("vb", iterations, converged, change,
-          (System.nanoTime() - t0) * 1e-9, jitter, 0, 0, message, trace));
+      return new Posterior(
+          problem,
+          s.approx,
+          s.elbo,
+          grad,
+          new Diagnostics(
+              "vb",
+              iterations,
+              converged,
+              change,
+              (System.nanoTime() - t0) * 1e-9,
+              jitter,
+              0,
+              0,
+              message,
+              trace));
     } catch (InferenceException e) {
       throw e;
     } catch (NotPositiveDefiniteException e) {
-      throw new InferenceException("B = I + Λ^1/2 K Λ^1/2 could not be factored",
-          diagnostics(iterations, false, change, t0, jitter, ""), e);
+      throw new InferenceException(
+          "B = I + Λ^1/2 K Λ^1/2 could not be factored",
+          diagnostics(iterations, false, change, t0, jitter, ""),
+          e);
     } catch (ArithmeticException e) {
       // a variational expectation or a marginal failed numerically (e.g. a NumericalException)
-      throw new InferenceException(e.getMessage() + " (after " + iterations + " iterations)",
-          diagnostics(iterations, false, change, t0, jitter, ""), e);
+      throw new InferenceException(
+          e.getMessage() + " (after " + iterations + " iterations)",
+          diagnostics(iterations, false, change, t0, jitter, ""),
+          e);
     }
   }
 
@@ -297,7 +333,11 @@ public final class Vb {
   /** The state at sites x = (τ̃, ν̃), or null when B cannot be factored or a marginal is unusable there. */
   private static State tryState(Problem problem, Matrix k, double[] x, int n, JitterPolicy jitter) {
     try {
-      return State.of(problem, k, java.util.Arrays.copyOfRange(x, 0, n), java.util.Arrays.copyOfRange(x, n, 2 * n),
+      return State.of(
+          problem,
+          k,
+          java.util.Arrays.copyOfRange(x, 0, n),
+          java.util.Arrays.copyOfRange(x, n, 2 * n),
           jitter);
     } catch (ArithmeticException e) {
       // NotPositiveDefiniteException (B) or a NumericalException (a marginal)
@@ -305,14 +345,17 @@ public final class Vb {
     }
   }
 
-  private static Diagnostics diagnostics(int it, boolean converged, double change, long t0, double jitter,
-      String msg) {
-    return new Diagnostics("vb", it, converged, change, (System.nanoTime() - t0) * 1e-9, jitter, 0, 0, msg);
+  private static Diagnostics diagnostics(
+      int it, boolean converged, double change, long t0, double jitter, String msg) {
+    return new Diagnostics(
+        "vb", it, converged, change, (System.nanoTime() - t0) * 1e-9, jitter, 0, 0, msg);
   }
 
-  private static void requireFinite(double v, String what, int it, double change, long t0, double jitter) {
+  private static void requireFinite(
+      double v, String what, int it, double change, long t0, double jitter) {
     if (!Double.isFinite(v)) {
-      throw new InferenceException(what + " is " + v, diagnostics(it, false, change, t0, jitter, ""), null);
+      throw new InferenceException(
+          what + " is " + v, diagnostics(it, false, change, t0, jitter, ""), null);
     }
   }
 
@@ -358,7 +401,8 @@ public final class Vb {
     double s = 0;
     for (int i = 0; i < m.length; i++) {
       if (!Double.isFinite(m[i]) || !(v[i] >= 0) || !Double.isFinite(v[i])) {
-        throw new NumericalException("marginal N(" + m[i] + ", " + v[i] + ") of site " + i + " is not usable");
+        throw new NumericalException(
+            "marginal N(" + m[i] + ", " + v[i] + ") of site " + i + " is not usable");
       }
       VariationalExpectation ve = lik.variationalExpectation(problem.y()[i], m[i], v[i]);
       s += ve.value();
@@ -373,8 +417,8 @@ public final class Vb {
    * = ½ [αᵀKα − tr(RK) + log|B|], using K⁻¹Σ = I − RK, log|K|/|Σ| = log|I + KΛ| = log|B| and
    * tr(RK) = Σᵢ λᵢ Σᵢᵢ (from Σ(K⁻¹ + Λ) = I).
    */
-  static double kl(double[] alpha, double[] mu, double m0, double[] lambda, double[] sigmaDiag,
-      Cholesky cholB) {
+  static double kl(
+      double[] alpha, double[] mu, double m0, double[] lambda, double[] sigmaDiag, Cholesky cholB) {
     double quad = 0;
     double trRk = 0;
     for (int i = 0; i < alpha.length; i++) {
@@ -418,8 +462,11 @@ public final class Vb {
     double[] pdd = pd.data();
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < n; j++) {
-        wd[i * n + j] += 0.5 * (s.gm[i] * alpha[j] + alpha[i] * s.gm[j]) - 0.5 * alpha[i] * alpha[j]
-            - 0.5 * rd[i * n + j] - pdd[i * n + j] - pdd[j * n + i];
+        wd[i * n + j] += 0.5 * (s.gm[i] * alpha[j] + alpha[i] * s.gm[j])
+            - 0.5 * alpha[i] * alpha[j]
+            - 0.5 * rd[i * n + j]
+            - pdd[i * n + j]
+            - pdd[j * n + i];
       }
       wd[i * n + i] += delta[i];
     }

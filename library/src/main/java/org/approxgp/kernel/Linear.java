@@ -11,7 +11,8 @@ public final class Linear implements Kernel {
 
   private Linear(double signalVariance) {
     if (!(signalVariance > 0) || !Double.isFinite(signalVariance)) {
-      throw new IllegalArgumentException("signal variance must be positive and finite, got " + signalVariance);
+      throw new IllegalArgumentException(
+          "signal variance must be positive and finite, got " + signalVariance);
     }
     this.signalVariance = signalVariance;
   }

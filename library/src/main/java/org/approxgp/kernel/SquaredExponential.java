@@ -24,7 +24,8 @@ public final class SquaredExponential implements Kernel {
       }
     }
     if (!(signalVariance > 0) || !Double.isFinite(signalVariance)) {
-      throw new IllegalArgumentException("signal variance must be positive and finite, got " + signalVariance);
+      throw new IllegalArgumentException(
+          "signal variance must be positive and finite, got " + signalVariance);
     }
     this.lengthscales = lengthscales.clone();
     this.signalVariance = signalVariance;
@@ -88,7 +89,8 @@ public final class SquaredExponential implements Kernel {
   @Override
   public SquaredExponential withLogHyperparameters(double[] theta) {
     if (theta.length != lengthscales.length + 1) {
-      throw new IllegalArgumentException("expected " + (lengthscales.length + 1) + " hyperparameters, got " + theta.length);
+      throw new IllegalArgumentException(
+          "expected " + (lengthscales.length + 1) + " hyperparameters, got " + theta.length);
     }
     double[] l = new double[lengthscales.length];
     for (int k = 0; k < l.length; k++) {
@@ -101,7 +103,8 @@ public final class SquaredExponential implements Kernel {
     double[] inv = new double[d];
     if (ard) {
       if (d != lengthscales.length) {
-        throw new IllegalArgumentException("inputs have " + d + " columns but the ARD kernel has " + lengthscales.length + " length-scales");
+        throw new IllegalArgumentException("inputs have " + d + " columns but the ARD kernel has "
+            + lengthscales.length + " length-scales");
       }
       for (int k = 0; k < d; k++) {
         inv[k] = 1.0 / lengthscales[k];
@@ -117,7 +120,8 @@ public final class SquaredExponential implements Kernel {
     double[][] z = new double[x.length][];
     for (int i = 0; i < x.length; i++) {
       if (x[i].length != inv.length) {
-        throw new IllegalArgumentException("row " + i + " has " + x[i].length + " columns, expected " + inv.length);
+        throw new IllegalArgumentException(
+            "row " + i + " has " + x[i].length + " columns, expected " + inv.length);
       }
       z[i] = new double[inv.length];
       for (int k = 0; k < inv.length; k++) {
@@ -265,8 +269,8 @@ public final class SquaredExponential implements Kernel {
     int n = x.length;
     int d = dim(x);
     if (k.rows() != n || k.cols() != n || w.rows() != n || w.cols() != n) {
-      throw new IllegalArgumentException("K and W must be " + n + " x " + n + ", got " + k.rows() + " x " + k.cols()
-          + " and " + w.rows() + " x " + w.cols());
+      throw new IllegalArgumentException("K and W must be " + n + " x " + n + ", got " + k.rows()
+          + " x " + k.cols() + " and " + w.rows() + " x " + w.cols());
     }
     int m = lengthscales.length;
     double[] inv = inverseLengthscales(d);
@@ -318,6 +322,7 @@ public final class SquaredExponential implements Kernel {
 
   @Override
   public String toString() {
-    return name() + "(lengthscales=" + Arrays.toString(lengthscales) + ", signalVariance=" + signalVariance + ")";
+    return name() + "(lengthscales=" + Arrays.toString(lengthscales) + ", signalVariance="
+        + signalVariance + ")";
   }
 }

@@ -17,7 +17,8 @@ public final class Gaussian implements Likelihood {
 
   private Gaussian(double noiseVariance) {
     if (!(noiseVariance > 0) || !Double.isFinite(noiseVariance)) {
-      throw new IllegalArgumentException("noise variance must be positive and finite, got " + noiseVariance);
+      throw new IllegalArgumentException(
+          "noise variance must be positive and finite, got " + noiseVariance);
     }
     this.noiseVariance = noiseVariance;
   }
@@ -43,7 +44,8 @@ public final class Gaussian implements Likelihood {
   @Override
   public Gaussian withLogHyperparameters(double[] t) {
     if (t.length != 1) {
-      throw new IllegalArgumentException("gaussian has 1 hyperparameter (log noise variance), got " + t.length);
+      throw new IllegalArgumentException(
+          "gaussian has 1 hyperparameter (log noise variance), got " + t.length);
     }
     return of(Math.exp(t[0]));
   }
@@ -63,13 +65,17 @@ public final class Gaussian implements Likelihood {
   @Override
   public LogDensity logDensity(double y, double f) {
     double r = y - f;
-    return new LogDensity(-0.5 * (LOG_2PI + Math.log(noiseVariance)) - r * r / (2 * noiseVariance),
-        r / noiseVariance, -1 / noiseVariance, 0);
+    return new LogDensity(
+        -0.5 * (LOG_2PI + Math.log(noiseVariance)) - r * r / (2 * noiseVariance),
+        r / noiseVariance,
+        -1 / noiseVariance,
+        0);
   }
 
   @Override
   public TiltedMoments tilted(double y, double m, double v) {
-    // product of Gaussians: Z = N(y | m, v + σ²), mean = m + v (y − m)/(v + σ²), var = v σ²/(v + σ²)
+    // product of Gaussians: Z = N(y | m, v + σ²), mean = m + v (y − m)/(v + σ²), var = v σ²/(v +
+    // σ²)
     double s = v + noiseVariance;
     double r = y - m;
     double logZ = -0.5 * (LOG_2PI + Math.log(s)) - r * r / (2 * s);
@@ -88,7 +94,8 @@ public final class Gaussian implements Likelihood {
     double r = y - m;
     return new VariationalExpectation(
         -0.5 * (LOG_2PI + Math.log(noiseVariance)) - (r * r + v) / (2 * noiseVariance),
-        r / noiseVariance, -0.5 / noiseVariance);
+        r / noiseVariance,
+        -0.5 / noiseVariance);
   }
 
   /**
@@ -101,7 +108,8 @@ public final class Gaussian implements Likelihood {
       throw new IllegalArgumentException("power must be positive and finite, got " + u);
     }
     TiltedMoments t = of(noiseVariance / u).tilted(y, m, v);
-    double logZ = 0.5 * (1 - u) * (LOG_2PI + Math.log(noiseVariance)) - 0.5 * Math.log(u) + t.logZ();
+    double logZ =
+        0.5 * (1 - u) * (LOG_2PI + Math.log(noiseVariance)) - 0.5 * Math.log(u) + t.logZ();
     return new TiltedMoments(logZ, t.mean(), t.variance());
   }
 

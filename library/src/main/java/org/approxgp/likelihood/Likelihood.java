@@ -125,7 +125,8 @@ public interface Likelihood {
 
   /** Var[y | f], used by the default {@link #predictive}. Default: unsupported. */
   default double conditionalVariance(double f) {
-    throw new UnsupportedOperationException(name() + ": conditional variance Var[y | f] is not defined");
+    throw new UnsupportedOperationException(
+        name() + ": conditional variance Var[y | f] is not defined");
   }
 
   /** Names of the likelihood's hyperparameters, in the order of {@link #logHyperparameters}. Default: none. */
@@ -141,8 +142,8 @@ public interface Likelihood {
   /** The same likelihood with new log-hyperparameters (this one when it has none and t is empty). */
   default Likelihood withLogHyperparameters(double[] t) {
     if (t.length != hyperparameterNames().size()) {
-      throw new IllegalArgumentException(name() + " has " + hyperparameterNames().size()
-          + " hyperparameters, got " + t.length);
+      throw new IllegalArgumentException(
+          name() + " has " + hyperparameterNames().size() + " hyperparameters, got " + t.length);
     }
     if (t.length == 0) {
       return this;

@@ -20,18 +20,21 @@ import org.approxgp.special.Quadrature;
 final class LikelihoodQuadrature {
   /** Relative tolerance asked of the adaptive quadrature. */
   static final double REL_TOL = 1e-13;
+
   private static final double LOG_2PI = Math.log(2 * Math.PI);
 
   private LikelihoodQuadrature() {}
 
   private static void checkCavity(double m, double v) {
     if (!(v > 0) || !Double.isFinite(v) || !Double.isFinite(m)) {
-      throw new IllegalArgumentException("need finite m and positive finite v, got N(" + m + ", " + v + ")");
+      throw new IllegalArgumentException(
+          "need finite m and positive finite v, got N(" + m + ", " + v + ")");
     }
   }
 
   /** log N(f | m, v) + u log p(y | f). */
-  private static DoubleUnaryOperator logIntegrand(Likelihood lik, double y, double m, double v, double u) {
+  private static DoubleUnaryOperator logIntegrand(
+      Likelihood lik, double y, double m, double v, double u) {
     double c = -0.5 * (LOG_2PI + Math.log(v));
     return f -> c - (f - m) * (f - m) / (2 * v) + u * lik.logDensity(y, f).value();
   }
@@ -135,10 +138,13 @@ final class LikelihoodQuadrature {
     double e1 = integrateLine(f -> (f - f0) * g.applyAsDouble(f), cuts) / z;
     double e2 = integrateLine(f -> (f - f0) * (f - f0) * g.applyAsDouble(f), cuts) / z;
     TiltedMoments t = new TiltedMoments(l0 + Math.log(z), f0 + e1, e2 - e1 * e1);
-    if (!Double.isFinite(t.logZ()) || !Double.isFinite(t.mean()) || !(t.variance() > 0)
+    if (!Double.isFinite(t.logZ())
+        || !Double.isFinite(t.mean())
+        || !(t.variance() > 0)
         || !Double.isFinite(t.variance())) {
-      throw new NumericalException(lik.name() + ": power-tilted moments by quadrature are not finite at y = " + y
-          + ", cavity N(" + m + ", " + v + "), u = " + u + ": " + t);
+      throw new NumericalException(
+          lik.name() + ": power-tilted moments by quadrature are not finite at y = " + y
+              + ", cavity N(" + m + ", " + v + "), u = " + u + ": " + t);
     }
     return t;
   }
@@ -156,13 +162,17 @@ final class LikelihoodQuadrature {
     double[] cuts = cuts(lik, y, f0);
     DoubleUnaryOperator g = f -> Math.exp(ell.applyAsDouble(f) - l0);
     double z = integrateLine(g, cuts);
-    double e = integrateLine(f -> {
-      double w = g.applyAsDouble(f);
-      return w == 0 ? 0 : w * lik.logDensity(y, f).value();
-    }, cuts) / z;
+    double e = integrateLine(
+            f -> {
+              double w = g.applyAsDouble(f);
+              return w == 0 ? 0 : w * lik.logDensity(y, f).value();
+            },
+            cuts)
+        / z;
     if (!Double.isFinite(e)) {
-      throw new NumericalException(lik.name() + ": tilted expected log density by quadrature is not finite at y = "
-          + y + ", cavity N(" + m + ", " + v + ")");
+      throw new NumericalException(
+          lik.name() + ": tilted expected log density by quadrature is not finite at y = " + y
+              + ", cavity N(" + m + ", " + v + ")");
     }
     return e;
   }
@@ -194,7 +204,8 @@ final class LikelihoodQuadrature {
   /**
    * E_{N(f|m,v)}[h(f)] = ∫ φ(t) h(m + √v t) dt, split at t = 0 and at the likelihood's breakpoints.
    */
-  static double normalExpectation(Likelihood lik, double y, double m, double v, DoubleUnaryOperator h) {
+  static double normalExpectation(
+      Likelihood lik, double y, double m, double v, DoubleUnaryOperator h) {
     return normalExpectation(lik.breakpoints(y), m, v, h);
   }
 
@@ -206,19 +217,23 @@ final class LikelihoodQuadrature {
       t[i] = (bp[i] - m) / s;
     }
     t[bp.length] = 0;
-    double[] cuts = Arrays.stream(t).filter(Double::isFinite).sorted().distinct().toArray();
+    double[] cuts =
+        Arrays.stream(t).filter(Double::isFinite).sorted().distinct().toArray();
     double c = -0.5 * LOG_2PI;
-    return integrateLine(w -> {
-      double e = Math.exp(c - 0.5 * w * w);
-      if (e == 0) {
-        return 0;
-      }
-      double f = m + s * w;
-      double hv = h.applyAsDouble(f);
-      // the semi-infinite map of Quadrature evaluates its finite end, here a breakpoint where log p may be
-      // −∞ (Poisson, y > 0: log f² at 0, an integrable singularity): one point of measure zero
-      return !Double.isFinite(hv) && atBreakpoint(f, bp) ? 0 : e * hv;
-    }, cuts);
+    return integrateLine(
+        w -> {
+          double e = Math.exp(c - 0.5 * w * w);
+          if (e == 0) {
+            return 0;
+          }
+          double f = m + s * w;
+          double hv = h.applyAsDouble(f);
+          // the semi-infinite map of Quadrature evaluates its finite end, here a breakpoint where
+          // log p may be
+          // −∞ (Poisson, y > 0: log f² at 0, an integrable singularity): one point of measure zero
+          return !Double.isFinite(hv) && atBreakpoint(f, bp) ? 0 : e * hv;
+        },
+        cuts);
   }
 
   private static boolean atBreakpoint(double f, double[] bp) {
@@ -240,7 +255,8 @@ final class LikelihoodQuadrature {
    * Bonnet's and Price's theorems (E[ℓ'], ½E[ℓ'']) they need only log p, so they hold for a step likelihood
    * (ℓ' has a delta at the jump) and for the Poisson square link (ℓ'' = −2y/f² is not integrable at 0).
    */
-  static VariationalExpectation variationalExpectation(Likelihood lik, double y, double m, double v) {
+  static VariationalExpectation variationalExpectation(
+      Likelihood lik, double y, double m, double v) {
     checkCavity(m, v);
     double s = Math.sqrt(v);
     double c0 = lik.logDensity(y, m).value();
@@ -249,9 +265,10 @@ final class LikelihoodQuadrature {
     double e = normalExpectation(lik, y, m, v, ell);
     double dm = normalExpectation(lik, y, m, v, f -> (ell.applyAsDouble(f) - c) * (f - m)) / v;
     double dv = normalExpectation(lik, y, m, v, f -> {
-      double t = (f - m) / s;
-      return (ell.applyAsDouble(f) - c) * (t * t - 1);
-    }) / (2 * v);
+          double t = (f - m) / s;
+          return (ell.applyAsDouble(f) - c) * (t * t - 1);
+        })
+        / (2 * v);
     return new VariationalExpectation(e, dm, dv);
   }
 }

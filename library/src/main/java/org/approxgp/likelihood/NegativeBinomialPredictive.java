@@ -23,9 +23,11 @@ public final class NegativeBinomialPredictive implements Predictive {
   private final double poissonRate;
   /** E[y*] = μ*² + σ*² and Var[y*] = E[g*] + Var[g*], stored as computed from μ*, σ*². */
   private final double mean;
+
   private final double variance;
 
-  private NegativeBinomialPredictive(double shape, double scale, double poissonRate, double mean, double variance) {
+  private NegativeBinomialPredictive(
+      double shape, double scale, double poissonRate, double mean, double variance) {
     this.shape = shape;
     this.scale = scale;
     this.poissonRate = poissonRate;
@@ -40,11 +42,13 @@ public final class NegativeBinomialPredictive implements Predictive {
    */
   public static NegativeBinomialPredictive of(double mean, double variance) {
     if (!Double.isFinite(mean) || !(variance >= 0) || !Double.isFinite(variance)) {
-      throw new IllegalArgumentException("need finite mean and variance >= 0, got " + mean + ", " + variance);
+      throw new IllegalArgumentException(
+          "need finite mean and variance >= 0, got " + mean + ", " + variance);
     }
     double m2 = mean * mean;
     if (m2 + variance == 0) {
-      throw new IllegalArgumentException("f* = 0 almost surely: the predictive is a point mass at y = 0");
+      throw new IllegalArgumentException(
+          "f* = 0 almost surely: the predictive is a point mass at y = 0");
     }
     if (variance == 0) {
       return new NegativeBinomialPredictive(Double.NaN, Double.NaN, m2, m2, m2);
@@ -85,7 +89,9 @@ public final class NegativeBinomialPredictive implements Predictive {
   /** The mode ⌊c (k − 1)⌋ for k &gt; 1, else 0 (appendix H); ⌊λ⌋ in the Poisson limit. */
   @Override
   public double mode() {
-    return Double.isNaN(poissonRate) ? (shape > 1 ? Math.floor(scale * (shape - 1)) : 0) : Math.floor(poissonRate);
+    return Double.isNaN(poissonRate)
+        ? (shape > 1 ? Math.floor(scale * (shape - 1)) : 0)
+        : Math.floor(poissonRate);
   }
 
   /** The same as {@link #logPmf}. */
@@ -122,6 +128,8 @@ public final class NegativeBinomialPredictive implements Predictive {
 
   @Override
   public String toString() {
-    return Double.isNaN(poissonRate) ? "NB(k=" + shape + ", c=" + scale + ")" : "Poisson(" + poissonRate + ")";
+    return Double.isNaN(poissonRate)
+        ? "NB(k=" + shape + ", c=" + scale + ")"
+        : "Poisson(" + poissonRate + ")";
   }
 }

@@ -64,8 +64,8 @@ public final class NoisyStep implements Likelihood {
    */
   public NoisyStep(double epsilon) {
     if (!(epsilon > 0 && epsilon < 0.5)) {
-      throw new IllegalArgumentException("noisy-step epsilon (label-flip probability) must be in (0, 0.5), got "
-          + epsilon);
+      throw new IllegalArgumentException(
+          "noisy-step epsilon (label-flip probability) must be in (0, 0.5), got " + epsilon);
     }
     this.epsilon = epsilon;
     this.logEps = Math.log(epsilon);
@@ -138,7 +138,8 @@ public final class NoisyStep implements Likelihood {
   public double tiltedExpectedLogDensity(double y, double m, double v) {
     validate(y);
     if (!(v > 0) || !Double.isFinite(v) || !Double.isFinite(m)) {
-      throw new IllegalArgumentException("need finite m and positive finite v, got N(" + m + ", " + v + ")");
+      throw new IllegalArgumentException(
+          "need finite m and positive finite v, got N(" + m + ", " + v + ")");
     }
     double phi = Normal.cdf(y * m / Math.sqrt(v));
     double z = epsilon + (1 - 2 * epsilon) * phi;
@@ -161,7 +162,8 @@ public final class NoisyStep implements Likelihood {
     double s = Math.sqrt(v);
     double z = y * m / s;
     double logA = u * logEps;
-    // d = (1 − ε)^u − ε^u = ε^u expm1(u log((1 − ε)/ε)), no cancellation for small u (README, region 4)
+    // d = (1 − ε)^u − ε^u = ε^u expm1(u log((1 − ε)/ε)), no cancellation for small u (README,
+    // region 4)
     double logD = logA + logExpm1(u * logOdds);
     Weights w = weights(logA, logD, z);
     double lambda = Normal.ratio(z);
@@ -169,7 +171,8 @@ public final class NoisyStep implements Likelihood {
     double sAlpha = lambda * w.w1;
     double mean = m + y * s * sAlpha;
     // var/v = (1 − λδ) + w₀ λ (δ + λ w₁), all terms ≥ 0
-    double variance = v * (truncatedVariance(z, lambda, delta) + w.w0 * lambda * (delta + lambda * w.w1));
+    double variance =
+        v * (truncatedVariance(z, lambda, delta) + w.w0 * lambda * (delta + lambda * w.w1));
     return new TiltedMoments(w.logZ, mean, variance);
   }
 
@@ -210,7 +213,8 @@ public final class NoisyStep implements Likelihood {
 
   private static void checkCavity(double m, double v) {
     if (!(v > 0) || !Double.isFinite(v) || !Double.isFinite(m)) {
-      throw new IllegalArgumentException("need finite m and positive finite v, got N(" + m + ", " + v + ")");
+      throw new IllegalArgumentException(
+          "need finite m and positive finite v, got N(" + m + ", " + v + ")");
     }
   }
 
@@ -285,6 +289,7 @@ public final class NoisyStep implements Likelihood {
 
   /** 16-point Gauss–Legendre nodes and weights on [−1, 1] ({@link GaussLegendre}). */
   private static final double[][] GL = GaussLegendre.rule(16);
+
   private static final double[] GL_X = GL[0];
   private static final double[] GL_W = GL[1];
 
@@ -295,7 +300,8 @@ public final class NoisyStep implements Likelihood {
     double s = Math.sqrt(v);
     double z = y * m / s;
     // for z > 0 from the other end, log(1 − ε) − L Φ(−z), so that the value keeps full accuracy
-    double value = z <= 0 ? logEps + logOdds * Normal.cdf(z) : logOneMinusEps - logOdds * Normal.cdf(-z);
+    double value =
+        z <= 0 ? logEps + logOdds * Normal.cdf(z) : logOneMinusEps - logOdds * Normal.cdf(-z);
     double pdf = Normal.pdf(z);
     return new VariationalExpectation(value, y * logOdds * pdf / s, -logOdds * pdf * z / (2 * v));
   }
@@ -337,7 +343,9 @@ public final class NoisyStep implements Likelihood {
     if (!(v >= 0) || !Double.isFinite(v) || !Double.isFinite(m)) {
       throw new IllegalArgumentException("need finite m and v >= 0, got N(" + m + ", " + v + ")");
     }
-    double z = v > 0 ? m / Math.sqrt(v) : m > 0 ? Double.POSITIVE_INFINITY : m < 0 ? Double.NEGATIVE_INFINITY : 0;
+    double z = v > 0
+        ? m / Math.sqrt(v)
+        : m > 0 ? Double.POSITIVE_INFINITY : m < 0 ? Double.NEGATIVE_INFINITY : 0;
     return new LabelPredictive(this, z);
   }
 

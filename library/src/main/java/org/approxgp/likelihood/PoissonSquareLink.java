@@ -79,7 +79,8 @@ public final class PoissonSquareLink implements Likelihood {
   @Override
   public void validate(double y) {
     if (!(y >= 0) || y != Math.rint(y) || y > MAX_COUNT) {
-      throw new IllegalArgumentException("poisson-square counts must be integers in 0.." + MAX_COUNT + ", got " + y);
+      throw new IllegalArgumentException(
+          "poisson-square counts must be integers in 0.." + MAX_COUNT + ", got " + y);
     }
   }
 
@@ -90,7 +91,8 @@ public final class PoissonSquareLink implements Likelihood {
 
   private static void checkCavity(double m, double v) {
     if (!(v > 0) || !Double.isFinite(v) || !Double.isFinite(m)) {
-      throw new IllegalArgumentException("cavity needs finite mean and positive finite variance, got N(" + m + ", " + v + ")");
+      throw new IllegalArgumentException(
+          "cavity needs finite mean and positive finite variance, got N(" + m + ", " + v + ")");
     }
   }
 
@@ -134,18 +136,26 @@ public final class PoissonSquareLink implements Likelihood {
     double h = m * beta; // μ²/(1+2σ²), eq. 55
     double x = -beta * beta / (2 * s2); // = −h/(2σ²)
     SignedLog f0 = Hypergeometric1F1.logNegativeInteger(n, 0.5, x);
-    // eq. 53-54: log Z = −h − ½ log(1+2σ²) − log y! + y log α + log Γ(y+½) − ½ log π + log 1F1(−y; ½; x)
-    double logZ = -h - 0.5 * Math.log(c) - Gammas.logGamma(n + 1.0) + n * Math.log(2 * s2)
-        + Gammas.logGamma(n + 0.5) - 0.5 * LOG_PI + f0.logAbs();
+    // eq. 53-54: log Z = −h − ½ log(1+2σ²) − log y! + y log α + log Γ(y+½) − ½ log π + log 1F1(−y;
+    // ½; x)
+    double logZ = -h
+        - 0.5 * Math.log(c)
+        - Gammas.logGamma(n + 1.0)
+        + n * Math.log(2 * s2)
+        + Gammas.logGamma(n + 0.5)
+        - 0.5 * LOG_PI
+        + f0.logAbs();
     if (n == 0) {
       return new TiltedMoments(logZ, beta, s2);
     }
-    double r1 = Math.exp(Hypergeometric1F1.logNegativeInteger(n - 1, 1.5, x).logAbs() - f0.logAbs());
+    double r1 =
+        Math.exp(Hypergeometric1F1.logNegativeInteger(n - 1, 1.5, x).logAbs() - f0.logAbs());
     // eq. 57: μ̃ = σ² ∂_μ log Z + μ = β (1 + 2y r₁)
     double mean = beta * (1 + 2 * n * r1);
     double bracket = -2.0 * n * r1 * r1;
     if (n >= 2) {
-      double r2 = Math.exp(Hypergeometric1F1.logNegativeInteger(n - 2, 2.5, x).logAbs() - f0.logAbs());
+      double r2 =
+          Math.exp(Hypergeometric1F1.logNegativeInteger(n - 2, 2.5, x).logAbs() - f0.logAbs());
       bracket += 2.0 * (n - 1) / 3.0 * r2;
     }
     // eq. 58-60: σ̃² = σ² + σ⁴ ∂²_μ log Z = s² (1 + 2y r₁) + 2yβ² [(2(y−1)/3) r₂ − 2y r₁²]
@@ -188,8 +198,12 @@ public final class PoissonSquareLink implements Likelihood {
         continue;
       }
       double a = 0.5 * (k + 1);
-      double lt = logFact2n - Gammas.logGamma(k + 1.0) - Gammas.logGamma(p + 1.0)
-          + (p == 0 ? 0 : p * logAbsBeta) + a * logAlpha + Gammas.logGamma(a);
+      double lt = logFact2n
+          - Gammas.logGamma(k + 1.0)
+          - Gammas.logGamma(p + 1.0)
+          + (p == 0 ? 0 : p * logAbsBeta)
+          + a * logAlpha
+          + Gammas.logGamma(a);
       if (k % 2 == 0) {
         den[k] = lt; // bracket = 2 in the u → ∞ limit; the common factor ½ cancels
         denSign[k] = sign;

@@ -90,7 +90,8 @@ public final class Probit implements Likelihood {
   @Override
   public TiltedMoments powerTilted(double y, double m, double v, double u) {
     if (!(v > 0) || !Double.isFinite(v) || !Double.isFinite(m)) {
-      throw new IllegalArgumentException("need finite m and positive finite v, got N(" + m + ", " + v + ")");
+      throw new IllegalArgumentException(
+          "need finite m and positive finite v, got N(" + m + ", " + v + ")");
     }
     if (!(u > 0) || !Double.isFinite(u)) {
       throw new IllegalArgumentException("power must be positive and finite, got " + u);
@@ -113,7 +114,8 @@ public final class Probit implements Likelihood {
   public double tiltedExpectedLogCdf(double y, double m, double v) {
     validate(y);
     if (!(v > 0) || !Double.isFinite(v) || !Double.isFinite(m)) {
-      throw new IllegalArgumentException("need finite m and positive finite v, got N(" + m + ", " + v + ")");
+      throw new IllegalArgumentException(
+          "need finite m and positive finite v, got N(" + m + ", " + v + ")");
     }
     return ProbitTilt.tiltedExpectedLogCdf(y, m, v);
   }
@@ -248,7 +250,8 @@ public final class Probit implements Likelihood {
     double t4 = OwensT.value(k, (h - rho * k) / (k * r));
     double beta = (h * k > 0) ? 0 : 0.5; // h k ≠ 0 here (eq. 43)
     double p = t1 + t2 - t3 - t4 - beta;
-    double big = Math.max(Math.max(Math.abs(t1), Math.abs(t2)), Math.max(Math.max(Math.abs(t3), Math.abs(t4)), beta));
+    double big = Math.max(
+        Math.max(Math.abs(t1), Math.abs(t2)), Math.max(Math.max(Math.abs(t3), Math.abs(t4)), beta));
     return new double[] {p, big};
   }
 
@@ -264,11 +267,14 @@ public final class Probit implements Likelihood {
     double slope = rho / r;
     double logPhiK = Normal.logCdf(k);
     // N(c) exp(c t − t²/2) = N(c − t): the whole integrand in one exponent, no overflow for c ≫ 0
-    DoubleUnaryOperator g = t -> Math.exp(Normal.logPdf(c - t) - logPhiK + Normal.logCdf(shift + slope * t));
+    DoubleUnaryOperator g =
+        t -> Math.exp(Normal.logPdf(c - t) - logPhiK + Normal.logCdf(shift + slope * t));
     // decay rate of the integrand at t = 0: −d/dt log g(0) = −c − (ρ/r) N/Φ(shift)
     double lambda = Math.max(1.0, -c - slope * Normal.ratio(shift));
-    // Gauss–Laguerre rules of 24 and 36 nodes on e^{−u} [e^{u} g(u/λ)] / λ; the integrand is entire and
-    // smooth, the 24-node rule limits the agreement (~1e-13), so agreement to 1e-12 leaves the 36-node
+    // Gauss–Laguerre rules of 24 and 36 nodes on e^{−u} [e^{u} g(u/λ)] / λ; the integrand is entire
+    // and
+    // smooth, the 24-node rule limits the agreement (~1e-13), so agreement to 1e-12 leaves the
+    // 36-node
     // value accurate to ~1e-13 (checked against adaptive Gauss–Kronrod at 1e-15)
     double q1 = LAGUERRE_24.integrate(g, lambda);
     double q2 = LAGUERRE_36.integrate(g, lambda);

@@ -33,17 +33,20 @@ final class ProbitExpectation {
     }
     double s = Math.sqrt(v);
     double[] e = s <= GH_MAX_SD[GH_MAX_SD.length - 1] && y * m * s <= GH_MAX_SHIFT * (1 + v)
-        ? gaussHermite(y, m, s) : VeQuadrature.integrate(y, m, s);
+        ? gaussHermite(y, m, s)
+        : VeQuadrature.integrate(y, m, s);
     return new VariationalExpectation(e[0], e[1], e[2]);
   }
 
   /** The Gauss–Hermite tiers of {@link #of}: √v ≤ GH_MAX_SD[k] uses GH_POINTS[k] points. */
   private static final double[] GH_MAX_SD = {1.0, 1.5, 2.0};
+
   private static final int[] GH_POINTS = {64, 128, 200};
   /** Largest y m √v/(1 + v) (the centre t* of the integrands' mass in their tail) for that path. */
   private static final double GH_MAX_SHIFT = 4.0;
   /** Per tier, the rule for E over N(0, 1): nodes t = √2 x and weights w/√π of the e^{−x²} rule. */
   private static final double[][] GH_T = new double[GH_POINTS.length][];
+
   private static final double[][] GH_W = new double[GH_POINTS.length][];
 
   static {
@@ -99,16 +102,19 @@ final class ProbitExpectation {
     double lc;
     double r;
     if (z < 0) {
-      // Φ(z) = ½ erfcx(−z/√2) e^{−z²/2}: log Φ = log(½ erfcx) − z²/2 (z² split exactly by fma), r = √(2/π)/erfcx
+      // Φ(z) = ½ erfcx(−z/√2) e^{−z²/2}: log Φ = log(½ erfcx) − z²/2 (z² split exactly by fma), r =
+      // √(2/π)/erfcx
       double u = Erf.erfcx(-z * INV_SQRT2);
       double zz = z * z;
       lc = Math.log(0.5 * u) - 0.5 * zz - 0.5 * Math.fma(z, z, -zz);
       r = SQRT_2_OVER_PI / u;
     } else {
-      // q = Φ(−z) = ½ erfc(z/√2) = ½ erfcx(z/√2) e^{−z²/2} (the latter for z > 1, sharing N(z)'s exponential);
+      // q = Φ(−z) = ½ erfc(z/√2) = ½ erfcx(z/√2) e^{−z²/2} (the latter for z > 1, sharing N(z)'s
+      // exponential);
       // log Φ(z) = log1p(−q), r = N(z)/(1 − q)
       double pz = Normal.pdf(z);
-      double q = z > 1 ? 0.5 * Erf.erfcx(z * INV_SQRT2) * (pz * SQRT_2PI) : 0.5 * Erf.erfc(z * INV_SQRT2);
+      double q =
+          z > 1 ? 0.5 * Erf.erfcx(z * INV_SQRT2) * (pz * SQRT_2PI) : 0.5 * Erf.erfc(z * INV_SQRT2);
       lc = Math.log1p(-q);
       r = pz / (1 - q);
     }

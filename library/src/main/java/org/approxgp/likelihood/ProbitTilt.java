@@ -21,6 +21,7 @@ import org.approxgp.special.Normal;
 final class ProbitTilt {
   /** Relative tolerance asked of each integral. */
   static final double REL_TOL = 1e-13;
+
   private static final double HALF_LOG_2PI = 0.9189385332046728;
   private static final double SQRT_2PI = 2.5066282746310002;
   private static final double INV_SQRT2 = 0.7071067811865476;
@@ -32,8 +33,10 @@ final class ProbitTilt {
   /** Moments of N(f | m, v) Φ(y f)^u for u ∈ (0, 1] (u = 1 by quadrature too; {@link Probit#tilted} is closed). */
   static TiltedMoments powerTilted(double y, double m, double v, double u) {
     Power f = new Power(y, m, v, u, false);
-    LogConcaveQuadrature.Result r = LogConcaveQuadrature.integrate(new Cached(f), 0, new double[] {-m}, REL_TOL);
-    // log Z = ℓ(δ*) + log(σ ∫g / √(2πv)): the last factor is 1 when Φ(y f)^u ≈ 1 over the cavity, and one
+    LogConcaveQuadrature.Result r =
+        LogConcaveQuadrature.integrate(new Cached(f), 0, new double[] {-m}, REL_TOL);
+    // log Z = ℓ(δ*) + log(σ ∫g / √(2πv)): the last factor is 1 when Φ(y f)^u ≈ 1 over the cavity,
+    // and one
     // logarithm of it keeps log Z within ~2e-16 of its tiny true value; Φ^u ≤ 1 bounds log Z by 0
     double logZ = f.value(r.mode()) + Math.log(r.scale() / Math.sqrt(v) * r.mass() / SQRT_2PI);
     return new TiltedMoments(Math.min(logZ, 0), m + r.mean(), r.variance());
@@ -41,19 +44,24 @@ final class ProbitTilt {
 
   /** E_p̂[log Φ(y f)], p̂ ∝ N(f | m, v) Φ(y f) (class comment). */
   static double tiltedExpectedLogCdf(double y, double m, double v) {
-    LogConcaveQuadrature.Result r = LogConcaveQuadrature.integrate(new Cached(new Power(y, m, v, 1, true)), 0,
-        new double[] {-m}, REL_TOL);
+    LogConcaveQuadrature.Result r = LogConcaveQuadrature.integrate(
+        new Cached(new Power(y, m, v, 1, true)), 0, new double[] {-m}, REL_TOL);
     double logZ = Normal.logCdf(y * m / Math.sqrt(1 + v));
     if (logZ > -LARGE_LOG_Z) {
       double logI = r.logIntegral() - HALF_LOG_2PI - 0.5 * Math.log(v);
       return -Math.exp(logI - logZ);
     }
-    // far on the wrong side log I and log Z are both ≈ log Φ(y m) (−3.9e11 at y m = −9e5) and their difference
-    // would keep only ~1e-16 |log Z| absolute: form it from the two quadratures' own pieces instead,
-    // log I − log Z = [ℓ₁(δ₂) − ℓ₁(δ₁)] + Λ(y(m + δ₂)) + log(σ₂ ∫g₂ / (σ₁ ∫g₁)), δ the modes, ℓ₁ without Λ
+    // far on the wrong side log I and log Z are both ≈ log Φ(y m) (−3.9e11 at y m = −9e5) and their
+    // difference
+    // would keep only ~1e-16 |log Z| absolute: form it from the two quadratures' own pieces
+    // instead,
+    // log I − log Z = [ℓ₁(δ₂) − ℓ₁(δ₁)] + Λ(y(m + δ₂)) + log(σ₂ ∫g₂ / (σ₁ ∫g₁)), δ the modes, ℓ₁
+    // without Λ
     Power p1 = new Power(y, m, v, 1, false);
-    LogConcaveQuadrature.Result r1 = LogConcaveQuadrature.integrate(new Cached(p1), 0, new double[] {-m}, REL_TOL);
-    double diff = p1.increment(r1.mode(), r.mode() - r1.mode()) + NegLog.value(y * (m + r.mode()))
+    LogConcaveQuadrature.Result r1 =
+        LogConcaveQuadrature.integrate(new Cached(p1), 0, new double[] {-m}, REL_TOL);
+    double diff = p1.increment(r1.mode(), r.mode() - r1.mode())
+        + NegLog.value(y * (m + r.mode()))
         + Math.log(r.scale() * r.mass() / (r1.scale() * r1.mass()));
     return -Math.exp(diff);
   }
@@ -155,7 +163,8 @@ final class ProbitTilt {
       }
       double inc;
       if (z < -1 && z1 < -1) {
-        inc = Math.log(org.approxgp.special.Erf.erfcx(-z1 * INV_SQRT2) / erfcxBase) - dz * (z + 0.5 * dz);
+        inc = Math.log(org.approxgp.special.Erf.erfcx(-z1 * INV_SQRT2) / erfcxBase)
+            - dz * (z + 0.5 * dz);
       } else {
         inc = Normal.logCdf(z1) - logCdfBase;
       }
@@ -164,7 +173,9 @@ final class ProbitTilt {
         return s;
       }
       if (z > RIGHT && z1 > RIGHT) {
-        return s + Normal.logCdfIncrement(-z, -dz) + Math.log(NegLog.c(Normal.survival(z1)) / cBase);
+        return s
+            + Normal.logCdfIncrement(-z, -dz)
+            + Math.log(NegLog.c(Normal.survival(z1)) / cBase);
       }
       return s + NegLog.value(z1) - negLogBase;
     }
@@ -214,7 +225,8 @@ final class ProbitTilt {
     static double increment(double z, double dz) {
       double z1 = z + dz;
       if (z > RIGHT && z1 > RIGHT) {
-        return Normal.logCdfIncrement(-z, -dz) + Math.log(c(Normal.survival(z1)) / c(Normal.survival(z)));
+        return Normal.logCdfIncrement(-z, -dz)
+            + Math.log(c(Normal.survival(z1)) / c(Normal.survival(z)));
       }
       return value(z1) - value(z);
     }

@@ -13,8 +13,11 @@ record QuadraturePredictive(Likelihood lik, double m, double v) implements Predi
    * never costs accuracy.
    */
   private double[] cuts() {
-    return java.util.stream.DoubleStream.of(-1.0, 0.0, 1.0).filter(this::accepts)
-        .flatMap(y -> java.util.Arrays.stream(lik.breakpoints(y))).distinct().toArray();
+    return java.util.stream.DoubleStream.of(-1.0, 0.0, 1.0)
+        .filter(this::accepts)
+        .flatMap(y -> java.util.Arrays.stream(lik.breakpoints(y)))
+        .distinct()
+        .toArray();
   }
 
   private boolean accepts(double y) {

@@ -35,7 +35,8 @@ public final class Cholesky {
     }
     meanDiag = n == 0 ? 1 : meanDiag / n;
     if (!(meanDiag > 0) || !Double.isFinite(meanDiag)) {
-      throw new NotPositiveDefiniteException("matrix has non-positive or non-finite mean diagonal " + meanDiag, 0);
+      throw new NotPositiveDefiniteException(
+          "matrix has non-positive or non-finite mean diagonal " + meanDiag, 0);
     }
     double jitter = 0;
     for (int attempt = 0; attempt <= policy.maxTries(); attempt++) {
@@ -145,7 +146,8 @@ public final class Cholesky {
         l[i * n + j] = lower.get(i, j);
       }
       if (!(l[i * n + i] > 0)) {
-        throw new IllegalArgumentException("factor diagonal " + i + " is not positive: " + l[i * n + i]);
+        throw new IllegalArgumentException(
+            "factor diagonal " + i + " is not positive: " + l[i * n + i]);
       }
     }
     return new Cholesky(n, l, 0, 1);
@@ -303,7 +305,8 @@ public final class Cholesky {
       // r² = L_kk² ± w_k²: the new diagonal element
       double r2 = lkk * lkk + sign * w[k] * w[k];
       if (!(r2 > 0)) {
-        throw new NotPositiveDefiniteException("rank-1 downdate makes the matrix indefinite at row " + k, 0);
+        throw new NotPositiveDefiniteException(
+            "rank-1 downdate makes the matrix indefinite at row " + k, 0);
       }
       double r = Math.sqrt(r2);
       double c = r / lkk;

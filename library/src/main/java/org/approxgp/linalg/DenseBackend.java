@@ -37,7 +37,8 @@ interface DenseBackend {
    * c ← op(A) · op(B) (c overwritten), with op(A) of size m × k and op(B) of size k × p. A is stored
    * as m × k ({@code transA} false) or k × m ({@code transA} true), likewise B.
    */
-  void gemm(boolean transA, boolean transB, int m, int p, int k, double[] a, double[] b, double[] c);
+  void gemm(
+      boolean transA, boolean transB, int m, int p, int k, double[] a, double[] b, double[] c);
 
   /** c ← Aᵀ A (c overwritten, both triangles) for A stored rows × cols; c is cols × cols. */
   void gram(int rows, int cols, double[] a, double[] c);

@@ -13,8 +13,7 @@ import org.ejml.interfaces.decomposition.CholeskyDecomposition_F64;
 final class JavaBackend implements DenseBackend {
   static final JavaBackend INSTANCE = new JavaBackend();
 
-  private JavaBackend() {
-  }
+  private JavaBackend() {}
 
   @Override
   public String name() {
@@ -23,7 +22,8 @@ final class JavaBackend implements DenseBackend {
 
   @Override
   public boolean potrf(int n, double[] a) {
-    mirrorLower(n, a); // only the lower triangle may be read; EJML's inner Cholesky reads the upper one
+    mirrorLower(
+        n, a); // only the lower triangle may be read; EJML's inner Cholesky reads the upper one
     DMatrixRMaj m = DMatrixRMaj.wrap(n, n, a);
     CholeskyDecomposition_F64<DMatrixRMaj> chol = DecompositionFactory_DDRM.chol(n, true);
     if (!chol.decompose(m)) {
@@ -123,7 +123,8 @@ final class JavaBackend implements DenseBackend {
   }
 
   @Override
-  public void gemm(boolean transA, boolean transB, int m, int p, int k, double[] a, double[] b, double[] c) {
+  public void gemm(
+      boolean transA, boolean transB, int m, int p, int k, double[] a, double[] b, double[] c) {
     DMatrixRMaj am = transA ? DMatrixRMaj.wrap(k, m, a) : DMatrixRMaj.wrap(m, k, a);
     DMatrixRMaj bm = transB ? DMatrixRMaj.wrap(p, k, b) : DMatrixRMaj.wrap(k, p, b);
     DMatrixRMaj cm = DMatrixRMaj.wrap(m, p, c);
@@ -158,7 +159,8 @@ final class JavaBackend implements DenseBackend {
         double v3 = data[a3 + p];
         int op = p * m;
         for (int q = 0; q <= p; q++) {
-          c[op + q] += v0 * data[a0 + q] + v1 * data[a1 + q] + v2 * data[a2 + q] + v3 * data[a3 + q];
+          c[op + q] +=
+              v0 * data[a0 + q] + v1 * data[a1 + q] + v2 * data[a2 + q] + v3 * data[a3 + q];
         }
       }
     }

@@ -21,7 +21,8 @@ public record JitterPolicy(double initial, double growth, int maxTries) {
       throw new IllegalArgumentException("maxTries must be >= 0, got " + maxTries);
     }
     if (maxTries > 0 && !(initial > 0 && growth > 1)) {
-      throw new IllegalArgumentException("need initial > 0 and growth > 1, got " + initial + ", " + growth);
+      throw new IllegalArgumentException(
+          "need initial > 0 and growth > 1, got " + initial + ", " + growth);
     }
   }
 

@@ -29,8 +29,7 @@ public final class Linalg {
   private static final Logger LOG = Logger.getLogger(Linalg.class.getName());
   private static final ThreadLocal<DenseBackend> OVERRIDE = new ThreadLocal<>();
 
-  private Linalg() {
-  }
+  private Linalg() {}
 
   /** Lazily loaded native backend, or the reason it is unavailable. */
   private static final class Native {
@@ -41,9 +40,12 @@ public final class Linalg {
       NativeBackend b = null;
       String err = null;
       try {
-        b = new NativeBackend(Integer.getInteger(PROPERTY + ".threads", 1),
+        b = new NativeBackend(
+            Integer.getInteger(PROPERTY + ".threads", 1),
             Integer.getInteger(PROPERTY + ".crossover", DEFAULT_CROSSOVER));
-      } catch (Throwable t) { // UnsatisfiedLinkError, NoClassDefFoundError, ExceptionInInitializerError, ...
+      } catch (
+          Throwable
+              t) { // UnsatisfiedLinkError, NoClassDefFoundError, ExceptionInInitializerError, ...
         err = t.toString();
       }
       BACKEND = b;
@@ -60,7 +62,8 @@ public final class Linalg {
         return JavaBackend.INSTANCE;
       }
       if (!wanted.isEmpty() && !wanted.equals("native")) {
-        throw new IllegalArgumentException("-D" + PROPERTY + "=" + wanted + ": expected ejml or native");
+        throw new IllegalArgumentException(
+            "-D" + PROPERTY + "=" + wanted + ": expected ejml or native");
       }
       if (Native.BACKEND != null) {
         return Native.BACKEND;
@@ -136,7 +139,8 @@ public final class Linalg {
         }
         return Native.BACKEND;
       default:
-        throw new IllegalArgumentException("unknown linalg backend '" + name + "'; expected one of " + backendNames());
+        throw new IllegalArgumentException(
+            "unknown linalg backend '" + name + "'; expected one of " + backendNames());
     }
   }
 

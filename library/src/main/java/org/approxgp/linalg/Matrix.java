@@ -53,7 +53,8 @@ public final class Matrix {
     double[] d = new double[r * c];
     for (int i = 0; i < r; i++) {
       if (a[i].length != c) {
-        throw new IllegalArgumentException("ragged array: row " + i + " has " + a[i].length + " != " + c);
+        throw new IllegalArgumentException(
+            "ragged array: row " + i + " has " + a[i].length + " != " + c);
       }
       System.arraycopy(a[i], 0, d, i * c, c);
     }
@@ -227,7 +228,8 @@ public final class Matrix {
     requireSquare();
     if (from < 0 || from > rows || k < 0 || u.length < (long) k * rows || w.length < k) {
       throw new IllegalArgumentException("need 0 <= from = " + from + " <= " + rows + ", k = " + k
-          + " >= 0 rows of length " + rows + " and k weights, got " + u.length + " values and " + w.length
+          + " >= 0 rows of length " + rows + " and k weights, got " + u.length + " values and "
+          + w.length
           + " weights");
     }
     Linalg.current().symmetricUpdateUpper(rows, from, k, u, w, data);
@@ -244,7 +246,8 @@ public final class Matrix {
     requireInner(rows, b.length);
     double[] x = b.clone();
     if (!Linalg.current().luSolve(rows, data.clone(), x)) {
-      throw new SingularMatrixException("the " + rows + "x" + rows + " matrix is singular (zero pivot in LU)");
+      throw new SingularMatrixException(
+          "the " + rows + "x" + rows + " matrix is singular (zero pivot in LU)");
     }
     return x;
   }

@@ -72,7 +72,8 @@ final class NativeBackend implements DenseBackend {
     if (n < crossover) {
       return small.potrf(n, a);
     }
-    // the _work entry point skips LAPACKE's O(n²) NaN scan: a NaN in the lower triangle reaches a diagonal
+    // the _work entry point skips LAPACKE's O(n²) NaN scan: a NaN in the lower triangle reaches a
+    // diagonal
     // element of L, which dpotrf reports (info > 0) or Cholesky.decompose's diagonal check rejects
     int info = openblas.LAPACKE_dpotrf_work(openblas.LAPACK_COL_MAJOR, (byte) 'U', n, a, n);
     if (info < 0) {
@@ -96,19 +97,43 @@ final class NativeBackend implements DenseBackend {
     if (m == 0) {
       return;
     }
-    openblas.cblas_dtrsm(openblas.CblasRowMajor, openblas.CblasLeft, openblas.CblasLower,
-        transpose ? openblas.CblasTrans : openblas.CblasNoTrans, openblas.CblasNonUnit, n, m, 1.0, l, n, b, m);
+    openblas.cblas_dtrsm(
+        openblas.CblasRowMajor,
+        openblas.CblasLeft,
+        openblas.CblasLower,
+        transpose ? openblas.CblasTrans : openblas.CblasNoTrans,
+        openblas.CblasNonUnit,
+        n,
+        m,
+        1.0,
+        l,
+        n,
+        b,
+        m);
   }
 
   @Override
-  public void gemm(boolean transA, boolean transB, int m, int p, int k, double[] a, double[] b, double[] c) {
+  public void gemm(
+      boolean transA, boolean transB, int m, int p, int k, double[] a, double[] b, double[] c) {
     if (isSmall(m, p, k) || m == 0 || p == 0 || k == 0) {
       small.gemm(transA, transB, m, p, k, a, b, c);
       return;
     }
-    openblas.cblas_dgemm(openblas.CblasRowMajor, transA ? openblas.CblasTrans : openblas.CblasNoTrans,
-        transB ? openblas.CblasTrans : openblas.CblasNoTrans, m, p, k, 1.0, a, transA ? m : k, b,
-        transB ? k : p, 0.0, c, p);
+    openblas.cblas_dgemm(
+        openblas.CblasRowMajor,
+        transA ? openblas.CblasTrans : openblas.CblasNoTrans,
+        transB ? openblas.CblasTrans : openblas.CblasNoTrans,
+        m,
+        p,
+        k,
+        1.0,
+        a,
+        transA ? m : k,
+        b,
+        transB ? k : p,
+        0.0,
+        c,
+        p);
   }
 
   @Override
@@ -117,8 +142,18 @@ final class NativeBackend implements DenseBackend {
       small.gram(rows, cols, a, c);
       return;
     }
-    openblas.cblas_dsyrk(openblas.CblasRowMajor, openblas.CblasLower, openblas.CblasTrans, cols, rows, 1.0, a,
-        cols, 0.0, c, cols);
+    openblas.cblas_dsyrk(
+        openblas.CblasRowMajor,
+        openblas.CblasLower,
+        openblas.CblasTrans,
+        cols,
+        rows,
+        1.0,
+        a,
+        cols,
+        0.0,
+        c,
+        cols);
     JavaBackend.mirrorLower(cols, c);
   }
 
@@ -131,7 +166,8 @@ final class NativeBackend implements DenseBackend {
     System.arraycopy(l, 0, c, 0, n * n);
     int info = openblas.LAPACKE_dpotri_work(openblas.LAPACK_COL_MAJOR, (byte) 'U', n, c, n);
     if (info != 0) {
-      throw new IllegalStateException("LAPACKE_dpotri: info " + info + " on a valid Cholesky factor");
+      throw new IllegalStateException(
+          "LAPACKE_dpotri: info " + info + " on a valid Cholesky factor");
     }
     JavaBackend.mirrorLower(n, c);
   }
@@ -154,8 +190,18 @@ final class NativeBackend implements DenseBackend {
       unit = w[l] == 1.0;
     }
     if (unit) { // A − UᵀU: no scaled copy
-      openblas.cblas_dsyrk(openblas.CblasRowMajor, openblas.CblasUpper, openblas.CblasTrans, n, k, -1.0, u, n,
-          1.0, a, n);
+      openblas.cblas_dsyrk(
+          openblas.CblasRowMajor,
+          openblas.CblasUpper,
+          openblas.CblasTrans,
+          n,
+          k,
+          -1.0,
+          u,
+          n,
+          1.0,
+          a,
+          n);
       return;
     }
     double[] pos = new double[k * m];
@@ -183,12 +229,32 @@ final class NativeBackend implements DenseBackend {
       }
     }
     if (kp > 0) {
-      openblas.cblas_dsyrk(openblas.CblasRowMajor, openblas.CblasUpper, openblas.CblasTrans, m, kp, -1.0, pos, m,
-          1.0, c, m);
+      openblas.cblas_dsyrk(
+          openblas.CblasRowMajor,
+          openblas.CblasUpper,
+          openblas.CblasTrans,
+          m,
+          kp,
+          -1.0,
+          pos,
+          m,
+          1.0,
+          c,
+          m);
     }
     if (kn > 0) {
-      openblas.cblas_dsyrk(openblas.CblasRowMajor, openblas.CblasUpper, openblas.CblasTrans, m, kn, 1.0, neg, m,
-          1.0, c, m);
+      openblas.cblas_dsyrk(
+          openblas.CblasRowMajor,
+          openblas.CblasUpper,
+          openblas.CblasTrans,
+          m,
+          kn,
+          1.0,
+          neg,
+          m,
+          1.0,
+          c,
+          m);
     }
     if (from > 0) {
       for (int r = 0; r < m; r++) {
@@ -214,7 +280,8 @@ final class NativeBackend implements DenseBackend {
     if (info > 0) {
       return false; // U(info, info) is exactly zero
     }
-    info = openblas.LAPACKE_dgetrs_work(openblas.LAPACK_COL_MAJOR, (byte) 'T', n, 1, a, n, ipiv, b, n);
+    info =
+        openblas.LAPACKE_dgetrs_work(openblas.LAPACK_COL_MAJOR, (byte) 'T', n, 1, a, n, ipiv, b, n);
     if (info != 0) {
       throw new IllegalStateException("LAPACKE_dgetrs: info " + info);
     }

@@ -20,8 +20,16 @@ import org.approxgp.likelihood.Likelihood;
  * @param activeBounds names of hyperparameters that ended at a bound
  * @param seconds wall time of the whole fit
  */
-public record FittedGp(Posterior posterior, String method, boolean optimized, int iterations, int evaluations,
-    boolean converged, String optimizerStatus, List<String> activeBounds, double seconds) {
+public record FittedGp(
+    Posterior posterior,
+    String method,
+    boolean optimized,
+    int iterations,
+    int evaluations,
+    boolean converged,
+    String optimizerStatus,
+    List<String> activeBounds,
+    double seconds) {
 
   public Kernel kernel() {
     return posterior.problem().kernel();

@@ -33,7 +33,8 @@ public final class GpModel {
    * @param warmStart sites the first inference starts from (e.g. another method's converged sites at the
    *     starting θ), or null for the method's own start; later inferences start from the previous one's
    */
-  public record FitOptions(boolean optimize, Lbfgs.Settings settings, Bounds bounds, Sites warmStart) {
+  public record FitOptions(
+      boolean optimize, Lbfgs.Settings settings, Bounds bounds, Sites warmStart) {
 
     /** The options with no warm start. */
     public FitOptions(boolean optimize, Lbfgs.Settings settings, Bounds bounds) {
@@ -70,7 +71,15 @@ public final class GpModel {
     long t0 = System.nanoTime();
     if (!options.optimize()) {
       Posterior post = method.infer(problem, options.warmStart());
-      return new FittedGp(post, method.name(), false, 0, 1, post.diagnostics().converged(), "", List.of(),
+      return new FittedGp(
+          post,
+          method.name(),
+          false,
+          0,
+          1,
+          post.diagnostics().converged(),
+          "",
+          List.of(),
           (System.nanoTime() - t0) * 1e-9);
     }
     Kernel k0 = problem.kernel();
@@ -83,48 +92,56 @@ public final class GpModel {
       bounds = bounds.append(Bounds.defaults(l0));
     }
     Sites[] warm = {options.warmStart()};
-    // the best posterior evaluated: usually the optimiser's answer, which then needs no further inference
+    // the best posterior evaluated: usually the optimiser's answer, which then needs no further
+    // inference
     Posterior[] best = {null};
     double[][] bestTheta = {null};
-    Lbfgs.Result r = Lbfgs.minimize((theta, grad) -> {
-      if (!allFinite(theta)) {
-        // the line search extrapolated from a backed-off (infinite) value to a non-finite trial point
-        return Double.POSITIVE_INFINITY;
-      }
-      Problem p = at(problem, theta, nk);
-      Posterior post;
-      double[] gl = new double[nl];
-      try {
-        post = method.infer(p, warm[0]);
-        for (int j = 0; j < nl; j++) {
-          gl[j] = likelihoodDerivative(method, p, post, j);
-        }
-      } catch (InferenceException e) {
-        // a numerical failure at this θ: the line search backs off. Anything else (an
-        // IllegalArgumentException is a programming error) propagates and ends the fit.
-        return Double.POSITIVE_INFINITY;
-      }
-      double[] g = post.logEvidenceGradient();
-      if (g == null) {
-        throw new IllegalArgumentException("inference method " + method.name() + " returned no log-evidence "
-            + "gradient; fitting needs one (e.g. Ep.Options.withGradient(true))");
-      }
-      if (!Double.isFinite(post.logEvidence()) || !allFinite(g) || !allFinite(gl)) {
-        return Double.POSITIVE_INFINITY;
-      }
-      warm[0] = post.sites();
-      if (best[0] == null || post.logEvidence() > best[0].logEvidence()) {
-        best[0] = post;
-        bestTheta[0] = theta.clone();
-      }
-      for (int j = 0; j < nk; j++) {
-        grad[j] = -g[j];
-      }
-      for (int j = 0; j < nl; j++) {
-        grad[nk + j] = -gl[j];
-      }
-      return -post.logEvidence();
-    }, start, bounds == null ? null : bounds.lower(), bounds == null ? null : bounds.upper(), options.settings());
+    Lbfgs.Result r = Lbfgs.minimize(
+        (theta, grad) -> {
+          if (!allFinite(theta)) {
+            // the line search extrapolated from a backed-off (infinite) value to a non-finite trial
+            // point
+            return Double.POSITIVE_INFINITY;
+          }
+          Problem p = at(problem, theta, nk);
+          Posterior post;
+          double[] gl = new double[nl];
+          try {
+            post = method.infer(p, warm[0]);
+            for (int j = 0; j < nl; j++) {
+              gl[j] = likelihoodDerivative(method, p, post, j);
+            }
+          } catch (InferenceException e) {
+            // a numerical failure at this θ: the line search backs off. Anything else (an
+            // IllegalArgumentException is a programming error) propagates and ends the fit.
+            return Double.POSITIVE_INFINITY;
+          }
+          double[] g = post.logEvidenceGradient();
+          if (g == null) {
+            throw new IllegalArgumentException(
+                "inference method " + method.name() + " returned no log-evidence "
+                    + "gradient; fitting needs one (e.g. Ep.Options.withGradient(true))");
+          }
+          if (!Double.isFinite(post.logEvidence()) || !allFinite(g) || !allFinite(gl)) {
+            return Double.POSITIVE_INFINITY;
+          }
+          warm[0] = post.sites();
+          if (best[0] == null || post.logEvidence() > best[0].logEvidence()) {
+            best[0] = post;
+            bestTheta[0] = theta.clone();
+          }
+          for (int j = 0; j < nk; j++) {
+            grad[j] = -g[j];
+          }
+          for (int j = 0; j < nl; j++) {
+            grad[nk + j] = -gl[j];
+          }
+          return -post.logEvidence();
+        },
+        start,
+        bounds == null ? null : bounds.lower(),
+        bounds == null ? null : bounds.upper(),
+        options.settings());
     boolean reuse = best[0] != null && java.util.Arrays.equals(bestTheta[0], r.x());
     Posterior post = reuse ? best[0] : method.infer(at(problem, r.x(), nk), warm[0]);
     List<String> names = new ArrayList<>(k0.hyperparameterNames());
@@ -133,8 +150,15 @@ public final class GpModel {
     for (int j : r.activeBounds()) {
       active.add(names.get(j));
     }
-    return new FittedGp(post, method.name(), true, r.iterations(), r.evaluations() + (reuse ? 0 : 1),
-        r.converged() && post.diagnostics().converged(), r.status(), List.copyOf(active),
+    return new FittedGp(
+        post,
+        method.name(),
+        true,
+        r.iterations(),
+        r.evaluations() + (reuse ? 0 : 1),
+        r.converged() && post.diagnostics().converged(),
+        r.status(),
+        List.copyOf(active),
         (System.nanoTime() - t0) * 1e-9);
   }
 
@@ -153,16 +177,22 @@ public final class GpModel {
    * {@value #LIKELIHOOD_STEP}, both sides warm-started from the centre's sites. A non-finite side value is an
    * {@link InferenceException}.
    */
-  private static double likelihoodDerivative(InferenceMethod method, Problem p, Posterior centre, int j) {
+  private static double likelihoodDerivative(
+      InferenceMethod method, Problem p, Posterior centre, int j) {
     double[] t = p.likelihood().logHyperparameters();
     double[] side = new double[2];
     for (int s = 0; s < 2; s++) {
       double[] ts = t.clone();
       ts[j] += s == 0 ? LIKELIHOOD_STEP : -LIKELIHOOD_STEP;
-      Posterior q = method.infer(p.withLikelihood(p.likelihood().withLogHyperparameters(ts)), centre.sites());
+      Posterior q =
+          method.infer(p.withLikelihood(p.likelihood().withLogHyperparameters(ts)), centre.sites());
       if (!Double.isFinite(q.logEvidence())) {
-        throw new InferenceException("likelihood gradient: log evidence at " + p.likelihood().hyperparameterNames()
-            .get(j) + (s == 0 ? " + h" : " - h") + " is " + q.logEvidence(), centre.diagnostics(), null);
+        throw new InferenceException(
+            "likelihood gradient: log evidence at "
+                + p.likelihood().hyperparameterNames().get(j) + (s == 0 ? " + h" : " - h") + " is "
+                + q.logEvidence(),
+            centre.diagnostics(),
+            null);
       }
       side[s] = q.logEvidence();
     }

@@ -61,7 +61,9 @@ public interface InferenceMethod {
    * is the EP-form evidence at QP's sites (QP paper eq. 2), as in the paper.
    */
   static InferenceMethod qp(Ep.Options options) {
-    String name = options.projection() instanceof KlProjection ? "qp" : options.siteUpdate().name();
+    String name = options.projection() instanceof KlProjection
+        ? "qp"
+        : options.siteUpdate().name();
     return of(name, (pr, w) -> Qp.infer(pr, options, w));
   }
 
@@ -104,18 +106,22 @@ public interface InferenceMethod {
    * {@link InferenceException} (the side run's, with its diagnostics, named in the message); a non-finite
    * evidence is one too, carrying the centre's diagnostics. Anything else propagates unchanged.
    */
-  private static double side(InferenceMethod inner, Problem pr, double[] theta, Posterior centre, int j,
-      String sign) {
+  private static double side(
+      InferenceMethod inner, Problem pr, double[] theta, Posterior centre, int j, String sign) {
     Posterior p;
     try {
       p = inner.infer(pr.withKernel(pr.kernel().withLogHyperparameters(theta)), centre.sites());
     } catch (InferenceException e) {
-      throw new InferenceException("numerical gradient: inference at θ" + j + " " + sign + " h failed: "
-          + e.getMessage(), e.diagnostics(), e);
+      throw new InferenceException(
+          "numerical gradient: inference at θ" + j + " " + sign + " h failed: " + e.getMessage(),
+          e.diagnostics(),
+          e);
     }
     if (!Double.isFinite(p.logEvidence())) {
-      throw new InferenceException("numerical gradient: log evidence at θ" + j + " " + sign + " h is "
-          + p.logEvidence(), centre.diagnostics(), null);
+      throw new InferenceException(
+          "numerical gradient: log evidence at θ" + j + " " + sign + " h is " + p.logEvidence(),
+          centre.diagnostics(),
+          null);
     }
     return p.logEvidence();
   }

@@ -45,7 +45,8 @@ public final class Methods {
   public static InferenceMethod qp(Ep.Options options, QpGradientKind gradient) {
     String name = InferenceMethod.qp(options).name();
     return switch (gradient) {
-      case IMPLICIT -> InferenceMethod.of(name, (pr, w) -> Qp.inferWithImplicitGradient(pr, options, w));
+      case IMPLICIT ->
+        InferenceMethod.of(name, (pr, w) -> Qp.inferWithImplicitGradient(pr, options, w));
       case NUMERICAL -> InferenceMethod.withNumericalGradient(InferenceMethod.qp(options), 1e-4);
     };
   }
@@ -70,7 +71,8 @@ public final class Methods {
   }
 
   /** Power EP with power u and the given variant ({@link PowerEp.Variant}) in the site loop, named "power-ep". */
-  public static InferenceMethod powerEp(double u, PowerEp.Variant variant, SiteLoop.Options options) {
+  public static InferenceMethod powerEp(
+      double u, PowerEp.Variant variant, SiteLoop.Options options) {
     PowerEp rule = PowerEp.of(u, variant);
     SiteLoop.Options o = options.withGradient(false);
     return InferenceMethod.withNumericalGradient(
@@ -102,7 +104,8 @@ public final class Methods {
    * @param penaltyForm "eq35" (c|bᵢ|, default) or "eq4" (c|ηᵢ|₁ = c|bᵢ|(|mᵢ| + ½))
    * @param search "local" (the minimum reached from b = 0; default) or "global" (over the admissible range)
    */
-  public record RepReading(String siteReading, String relaxation, String penaltyForm, String search) {
+  public record RepReading(
+      String siteReading, String relaxation, String penaltyForm, String search) {
 
     /** Every setting at its default. */
     public static final RepReading DEFAULT = new RepReading(null, null, null, null);
@@ -121,8 +124,13 @@ public final class Methods {
       if (!(c > 0 && c < Double.POSITIVE_INFINITY)) {
         throw new SettingException("penalty", "must be finite and > 0, got " + c);
       }
-      return RelaxedEp.of(c, RelaxedEp.Objective.CLEAN, Registry.siteReading(siteReading),
-          Registry.relaxation(relaxation), Registry.penaltyForm(penaltyForm), Registry.search(search));
+      return RelaxedEp.of(
+          c,
+          RelaxedEp.Objective.CLEAN,
+          Registry.siteReading(siteReading),
+          Registry.relaxation(relaxation),
+          Registry.penaltyForm(penaltyForm),
+          Registry.search(search));
     }
   }
 }

@@ -44,7 +44,14 @@ public final class Registry {
       "laplace", List.of(),
       "vb", List.of(),
       "power-ep", List.of("power", "power-ep-variant", NEGATIVE_SITES),
-      "rep", List.of("penalty", "site-reading", "relaxation", "penalty-form", "relaxation-search", NEGATIVE_SITES));
+      "rep",
+          List.of(
+              "penalty",
+              "site-reading",
+              "relaxation",
+              "penalty-form",
+              "relaxation-search",
+              NEGATIVE_SITES));
 
   /** Each likelihood's name and its settings (required, for the two that have one). */
   private static final Map<String, List<String>> LIKELIHOOD = ordered(
@@ -55,7 +62,8 @@ public final class Registry {
 
   /** Each sparse regression model's name and its settings ({@link SparseRegression#MODELS}). */
   private static final Map<String, List<String>> REGRESSION = ordered(
-      "svbssgp", List.of("features", "partitions", "minibatch", "gamma", "samples", "iterations", "seed"),
+      "svbssgp",
+          List.of("features", "partitions", "minibatch", "gamma", "samples", "iterations", "seed"),
       "dtc", List.of("inducing", "minibatch", "iterations", "seed"),
       "pic", List.of("inducing", "partitions", "iterations", "seed"),
       "ssgp", List.of("features", "iterations", "seed"),
@@ -82,12 +90,15 @@ public final class Registry {
    * @throws SettingException for an unknown name
    */
   public static List<String> settingsOf(String name) {
-    List<String> s = INFERENCE.containsKey(name) ? INFERENCE.get(name)
+    List<String> s = INFERENCE.containsKey(name)
+        ? INFERENCE.get(name)
         : LIKELIHOOD.containsKey(name) ? LIKELIHOOD.get(name) : REGRESSION.get(name);
     if (s == null) {
-      throw new SettingException("name", "unknown '" + name + "' (inference: " + String.join(", ", INFERENCE.keySet())
-          + "; likelihood: " + String.join(", ", LIKELIHOOD.keySet()) + "; regression: "
-          + String.join(", ", REGRESSION.keySet()) + ")");
+      throw new SettingException(
+          "name",
+          "unknown '" + name + "' (inference: " + String.join(", ", INFERENCE.keySet())
+              + "; likelihood: " + String.join(", ", LIKELIHOOD.keySet()) + "; regression: "
+              + String.join(", ", REGRESSION.keySet()) + ")");
     }
     return s;
   }
@@ -117,14 +128,16 @@ public final class Registry {
   public static SparseRegression.Options regression(String name, Settings settings) {
     List<String> takes = REGRESSION.get(name);
     if (takes == null) {
-      throw new SettingException("model", "unknown '" + name + "' (known: " + String.join(", ", REGRESSION.keySet())
-          + ")");
+      throw new SettingException(
+          "model",
+          "unknown '" + name + "' (known: " + String.join(", ", REGRESSION.keySet()) + ")");
     }
     check(name, settings, takes, REGRESSION);
     SparseRegression.Options d = SparseRegression.Options.defaults(name);
     int features = integer(settings, "features", d.features(), 2);
     if (features % 2 != 0) {
-      throw new SettingException("features", "must be an even number >= 2 (2m basis functions), got " + features);
+      throw new SettingException(
+          "features", "must be an even number >= 2 (2m basis functions), got " + features);
     }
     double gamma = settings.has("gamma") ? settings.number("gamma") : d.gamma();
     if (!(gamma >= 0 && gamma <= 1)) {
@@ -133,10 +146,17 @@ public final class Registry {
     Long seed = settings.whole("seed");
     // minibatch "all": every row (full batch for vssgp and dtc, whole partitions for svbssgp)
     java.util.OptionalInt minibatch = "all".equals(settings.word("minibatch"))
-        ? java.util.OptionalInt.of(Integer.MAX_VALUE) : optional(settings, "minibatch");
-    return new SparseRegression.Options(name, features, optional(settings, "partitions"),
-        integer(settings, "inducing", d.inducing(), 1), optional(settings, "iterations"),
-        minibatch, gamma, integer(settings, "samples", d.samples(), 1),
+        ? java.util.OptionalInt.of(Integer.MAX_VALUE)
+        : optional(settings, "minibatch");
+    return new SparseRegression.Options(
+        name,
+        features,
+        optional(settings, "partitions"),
+        integer(settings, "inducing", d.inducing(), 1),
+        optional(settings, "iterations"),
+        minibatch,
+        gamma,
+        integer(settings, "samples", d.samples(), 1),
         seed == null ? d.seed() : seed);
   }
 
@@ -153,7 +173,9 @@ public final class Registry {
   }
 
   private static java.util.OptionalInt optional(Settings s, String key) {
-    return s.has(key) ? java.util.OptionalInt.of(integer(s, key, 0, 1)) : java.util.OptionalInt.empty();
+    return s.has(key)
+        ? java.util.OptionalInt.of(integer(s, key, 0, 1))
+        : java.util.OptionalInt.empty();
   }
 
   /** {@link #inference(String, Settings)} at its defaults. */
@@ -181,22 +203,34 @@ public final class Registry {
   public static InferenceMethod inference(String name, Settings settings) {
     List<String> takes = INFERENCE.get(name);
     if (takes == null) {
-      throw new SettingException("inference", "unknown '" + name + "' (known: " + String.join(", ",
-          INFERENCE.keySet()) + ")");
+      throw new SettingException(
+          "inference",
+          "unknown '" + name + "' (known: " + String.join(", ", INFERENCE.keySet()) + ")");
     }
     check(name, settings, takes, INFERENCE);
     return switch (name) {
-      case "ep" -> InferenceMethod.ep(Ep.Options.defaults().withNegativeSites(negativeSites(settings, false)));
-      case "qp" -> Methods.qp(Ep.Options.defaults().withNegativeSites(negativeSites(settings, false)),
-          Methods.QpGradientKind.IMPLICIT);
+      case "ep" ->
+        InferenceMethod.ep(Ep.Options.defaults().withNegativeSites(negativeSites(settings, false)));
+      case "qp" ->
+        Methods.qp(
+            Ep.Options.defaults().withNegativeSites(negativeSites(settings, false)),
+            Methods.QpGradientKind.IMPLICIT);
       case "laplace" -> InferenceMethod.laplace(Laplace.Options.defaults());
       case "vb" -> InferenceMethod.vb(Vb.Options.defaults());
-      case "power-ep" -> Methods.powerEp(power(settings), powerEpVariant(settings.word("power-ep-variant")),
-          SiteLoop.Options.defaults().withNegativeSites(negativeSites(settings, true)));
-      case "rep" -> Methods.relaxedEp(new Methods.RepReading(settings.word("site-reading"),
-              settings.word("relaxation"), settings.word("penalty-form"), settings.word("relaxation-search"))
-              .rule(penalty(settings)),
-          SiteLoop.Options.defaults().withNegativeSites(negativeSites(settings, true)));
+      case "power-ep" ->
+        Methods.powerEp(
+            power(settings),
+            powerEpVariant(settings.word("power-ep-variant")),
+            SiteLoop.Options.defaults().withNegativeSites(negativeSites(settings, true)));
+      case "rep" ->
+        Methods.relaxedEp(
+            new Methods.RepReading(
+                    settings.word("site-reading"),
+                    settings.word("relaxation"),
+                    settings.word("penalty-form"),
+                    settings.word("relaxation-search"))
+                .rule(penalty(settings)),
+            SiteLoop.Options.defaults().withNegativeSites(negativeSites(settings, true)));
       default -> throw new IllegalStateException(name);
     };
   }
@@ -217,8 +251,9 @@ public final class Registry {
   public static Likelihood likelihood(String name, Settings settings) {
     List<String> takes = LIKELIHOOD.get(name);
     if (takes == null) {
-      throw new SettingException("likelihood", "unknown '" + name + "' (known: " + String.join(", ",
-          LIKELIHOOD.keySet()) + ")");
+      throw new SettingException(
+          "likelihood",
+          "unknown '" + name + "' (known: " + String.join(", ", LIKELIHOOD.keySet()) + ")");
     }
     check(name, settings, takes, LIKELIHOOD);
     return switch (name) {
@@ -243,17 +278,24 @@ public final class Registry {
   }
 
   /** Refuses a setting {@code name} does not take, saying which entries take it. */
-  private static void check(String name, Settings settings, List<String> takes, Map<String, List<String>> all) {
+  private static void check(
+      String name, Settings settings, List<String> takes, Map<String, List<String>> all) {
     for (String s : settings.names()) {
       if (takes.contains(s)) {
         continue;
       }
-      List<String> owners = all.entrySet().stream().filter(e -> e.getValue().contains(s)).map(Map.Entry::getKey)
+      List<String> owners = all.entrySet().stream()
+          .filter(e -> e.getValue().contains(s))
+          .map(Map.Entry::getKey)
           .toList();
-      throw new SettingException(s, owners.isEmpty()
-          ? "is not a setting of " + name + (takes.isEmpty() ? " (it takes none)" : " (its settings: "
-              + String.join(", ", takes) + ")")
-          : "applies to " + String.join(", ", owners) + " only, not to " + name);
+      throw new SettingException(
+          s,
+          owners.isEmpty()
+              ? "is not a setting of " + name
+                  + (takes.isEmpty()
+                      ? " (it takes none)"
+                      : " (its settings: " + String.join(", ", takes) + ")")
+              : "applies to " + String.join(", ", owners) + " only, not to " + name);
     }
   }
 
@@ -282,8 +324,10 @@ public final class Registry {
       return Methods.DEFAULT_PENALTY;
     }
     if (!(c > 0 && c < Double.POSITIVE_INFINITY)) {
-      throw new SettingException("penalty", "must be finite and > 0, got " + c + " (at c = 0 the relaxed KL of"
-          + " eq. 5 tends to 0 as the relaxation grows and has no minimiser)");
+      throw new SettingException(
+          "penalty",
+          "must be finite and > 0, got " + c + " (at c = 0 the relaxed KL of"
+              + " eq. 5 tends to 0 as the relaxation grows and has no minimiser)");
     }
     return c;
   }
@@ -292,42 +336,85 @@ public final class Registry {
   private static SiteLoop.NegativeSitePrecision negativeSites(Settings s, boolean keepByDefault) {
     String w = s.word(NEGATIVE_SITES);
     if (w == null) {
-      return keepByDefault ? SiteLoop.NegativeSitePrecision.KEEP : Ep.Options.defaults().loop().negativeSites();
+      return keepByDefault
+          ? SiteLoop.NegativeSitePrecision.KEEP
+          : Ep.Options.defaults().loop().negativeSites();
     }
-    return choice(NEGATIVE_SITES, w, ordered("keep", SiteLoop.NegativeSitePrecision.KEEP,
-        "clip", SiteLoop.NegativeSitePrecision.CLIP));
+    return choice(
+        NEGATIVE_SITES,
+        w,
+        ordered(
+            "keep",
+            SiteLoop.NegativeSitePrecision.KEEP,
+            "clip",
+            SiteLoop.NegativeSitePrecision.CLIP));
   }
 
   static PowerEp.Variant powerEpVariant(String w) {
-    return w == null ? PowerEp.Variant.MINKA : choice("power-ep-variant", w, ordered(
-        "minka", PowerEp.Variant.MINKA, "appendix-c", PowerEp.Variant.APPENDIX_C));
+    return w == null
+        ? PowerEp.Variant.MINKA
+        : choice(
+            "power-ep-variant",
+            w,
+            ordered("minka", PowerEp.Variant.MINKA, "appendix-c", PowerEp.Variant.APPENDIX_C));
   }
 
   static RelaxedEp.SiteReading siteReading(String w) {
-    return w == null ? RelaxedEp.SiteReading.B : choice("site-reading", w, ordered(
-        "a", RelaxedEp.SiteReading.A, "b", RelaxedEp.SiteReading.B, "c", RelaxedEp.SiteReading.C));
+    return w == null
+        ? RelaxedEp.SiteReading.B
+        : choice(
+            "site-reading",
+            w,
+            ordered(
+                "a",
+                RelaxedEp.SiteReading.A,
+                "b",
+                RelaxedEp.SiteReading.B,
+                "c",
+                RelaxedEp.SiteReading.C));
   }
 
   static RelaxedEp.Relaxation relaxation(String w) {
-    return w == null ? RelaxedEp.DEFAULT_RELAXATION : choice("relaxation", w, ordered(
-        "nonnegative", RelaxedEp.Relaxation.NONNEGATIVE, "signed", RelaxedEp.Relaxation.SIGNED));
+    return w == null
+        ? RelaxedEp.DEFAULT_RELAXATION
+        : choice(
+            "relaxation",
+            w,
+            ordered(
+                "nonnegative",
+                RelaxedEp.Relaxation.NONNEGATIVE,
+                "signed",
+                RelaxedEp.Relaxation.SIGNED));
   }
 
   static RelaxedEp.PenaltyForm penaltyForm(String w) {
-    return w == null ? RelaxedEp.PenaltyForm.EQ35 : choice("penalty-form", w, ordered(
-        "eq35", RelaxedEp.PenaltyForm.EQ35, "eq4", RelaxedEp.PenaltyForm.EQ4));
+    return w == null
+        ? RelaxedEp.PenaltyForm.EQ35
+        : choice(
+            "penalty-form",
+            w,
+            ordered("eq35", RelaxedEp.PenaltyForm.EQ35, "eq4", RelaxedEp.PenaltyForm.EQ4));
   }
 
   static RelaxedEp.Search search(String w) {
-    return w == null ? RelaxedEp.Search.LOCAL : choice("relaxation-search", w, ordered(
-        "local", RelaxedEp.Search.LOCAL, "global", RelaxedEp.Search.GLOBAL));
+    return w == null
+        ? RelaxedEp.Search.LOCAL
+        : choice(
+            "relaxation-search",
+            w,
+            ordered("local", RelaxedEp.Search.LOCAL, "global", RelaxedEp.Search.GLOBAL));
   }
 
   private static <T> T choice(String setting, String word, Map<String, T> values) {
     T v = values.get(word.toLowerCase(Locale.ROOT));
     if (v == null) {
-      throw new SettingException(setting, "must be " + values.keySet().stream().collect(Collectors.joining(", "))
-          .replaceFirst(", ([^,]*)$", " or $1") + ", got '" + word + "'");
+      throw new SettingException(
+          setting,
+          "must be "
+              + values.keySet().stream()
+                  .collect(Collectors.joining(", "))
+                  .replaceFirst(", ([^,]*)$", " or $1")
+              + ", got '" + word + "'");
     }
     return v;
   }

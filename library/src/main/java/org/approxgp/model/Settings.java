@@ -34,13 +34,14 @@ public final class Settings {
    */
   public static Settings of(Object... namesAndValues) {
     if (namesAndValues.length % 2 != 0) {
-      throw new IllegalArgumentException("settings come in name, value pairs; got " + namesAndValues.length
-          + " arguments");
+      throw new IllegalArgumentException(
+          "settings come in name, value pairs; got " + namesAndValues.length + " arguments");
     }
     Settings s = NONE;
     for (int i = 0; i < namesAndValues.length; i += 2) {
       if (!(namesAndValues[i] instanceof String name)) {
-        throw new IllegalArgumentException("setting name " + (i / 2 + 1) + " is not a string: " + namesAndValues[i]);
+        throw new IllegalArgumentException(
+            "setting name " + (i / 2 + 1) + " is not a string: " + namesAndValues[i]);
       }
       if (s.has(name)) {
         throw new IllegalArgumentException("setting '" + name + "' given twice");
@@ -153,7 +154,10 @@ public final class Settings {
   /** "power=0.5, negative-sites=keep", or "defaults". */
   @Override
   public String toString() {
-    return values.isEmpty() ? "defaults"
-        : values.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
+    return values.isEmpty()
+        ? "defaults"
+        : values.entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(Collectors.joining(", "));
   }
 }

@@ -19,9 +19,12 @@ public final class Adam {
   public record Settings(double learningRate, double beta1, double beta2, double epsilon) {
 
     public Settings {
-      if (!(learningRate > 0) || !(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1) || !(epsilon >= 0)) {
-        throw new IllegalArgumentException("invalid Adam settings " + learningRate + ", " + beta1 + ", " + beta2
-            + ", " + epsilon);
+      if (!(learningRate > 0)
+          || !(beta1 >= 0 && beta1 < 1)
+          || !(beta2 >= 0 && beta2 < 1)
+          || !(epsilon >= 0)) {
+        throw new IllegalArgumentException(
+            "invalid Adam settings " + learningRate + ", " + beta1 + ", " + beta2 + ", " + epsilon);
       }
     }
 
@@ -58,9 +61,11 @@ public final class Adam {
    * posterior standard deviation of a variational mean). {@code unit} null means all ones.
    */
   public void step(double[] x, double[] gradient, double[] unit) {
-    if (x.length != m.length || gradient.length != m.length || (unit != null && unit.length != m.length)) {
-      throw new IllegalArgumentException("Adam of dimension " + m.length + " given " + x.length + " and "
-          + gradient.length + " values");
+    if (x.length != m.length
+        || gradient.length != m.length
+        || (unit != null && unit.length != m.length)) {
+      throw new IllegalArgumentException("Adam of dimension " + m.length + " given " + x.length
+          + " and " + gradient.length + " values");
     }
     double b1 = settings.beta1();
     double b2 = settings.beta2();
@@ -74,7 +79,8 @@ public final class Adam {
       m[i] = b1 * m[i] + (1 - b1) * g;
       v[i] = b2 * v[i] + (1 - b2) * g * g;
       double u = unit == null ? 1 : unit[i];
-      x[i] -= settings.learningRate() * u * (m[i] / c1) / (Math.sqrt(v[i] / c2) + settings.epsilon());
+      x[i] -=
+          settings.learningRate() * u * (m[i] / c1) / (Math.sqrt(v[i] / c2) + settings.epsilon());
     }
   }
 

@@ -69,12 +69,16 @@ public final class Lbfgs {
    * @param gradientTolerance gtol: stop when the projected gradient's ∞-norm ≤ gtol · max(1, ‖x‖₂)
    * @param memory number of correction pairs m
    */
-  public record Settings(int maxIterations, double relativeFunctionTolerance, double gradientTolerance, int memory) {
+  public record Settings(
+      int maxIterations, double relativeFunctionTolerance, double gradientTolerance, int memory) {
 
     public Settings {
-      if (maxIterations < 1 || !(relativeFunctionTolerance >= 0) || !(gradientTolerance >= 0) || memory < 1) {
-        throw new IllegalArgumentException("invalid L-BFGS settings " + maxIterations + ", " + relativeFunctionTolerance
-            + ", " + gradientTolerance + ", " + memory);
+      if (maxIterations < 1
+          || !(relativeFunctionTolerance >= 0)
+          || !(gradientTolerance >= 0)
+          || memory < 1) {
+        throw new IllegalArgumentException("invalid L-BFGS settings " + maxIterations + ", "
+            + relativeFunctionTolerance + ", " + gradientTolerance + ", " + memory);
       }
     }
 
@@ -112,7 +116,13 @@ public final class Lbfgs {
    * @param status the {@link Status} name, followed for a failure by the reason and the projected-gradient norm
    * @param activeBounds indices of coordinates at a bound
    */
-  public record Result(double[] x, double value, int iterations, int evaluations, boolean converged, String status,
+  public record Result(
+      double[] x,
+      double value,
+      int iterations,
+      int evaluations,
+      boolean converged,
+      String status,
       List<Integer> activeBounds) {}
 
   /** Told after every L-BFGS iteration (for progress bars and per-iteration traces). */
@@ -138,7 +148,8 @@ public final class Lbfgs {
    * Minimises f from x0 (clipped into the box) within [lower, upper] (either may be null = unbounded; entries
    * may be infinite). f may return a non-finite value where it cannot be evaluated: the line search backs off.
    */
-  public static Result minimize(Objective f, double[] x0, double[] lower, double[] upper, Settings settings) {
+  public static Result minimize(
+      Objective f, double[] x0, double[] lower, double[] upper, Settings settings) {
     return minimize(f, x0, lower, upper, settings, null);
   }
 
@@ -146,7 +157,12 @@ public final class Lbfgs {
    * As {@link #minimize(Objective, double[], double[], double[], Settings)}, telling {@code progress} (may be
    * null) after every iteration.
    */
-  public static Result minimize(Objective f, double[] x0, double[] lower, double[] upper, Settings settings,
+  public static Result minimize(
+      Objective f,
+      double[] x0,
+      double[] lower,
+      double[] upper,
+      Settings settings,
       Progress progress) {
     return new Run(f, x0, lower, upper, settings).solve(progress);
   }
@@ -180,7 +196,8 @@ public final class Lbfgs {
         lo[i] = lower == null ? Double.NEGATIVE_INFINITY : lower[i];
         hi[i] = upper == null ? Double.POSITIVE_INFINITY : upper[i];
         if (!(lo[i] <= hi[i])) {
-          throw new IllegalArgumentException("empty box in coordinate " + i + ": [" + lo[i] + ", " + hi[i] + "]");
+          throw new IllegalArgumentException(
+              "empty box in coordinate " + i + ": [" + lo[i] + ", " + hi[i] + "]");
         }
       }
       int m = settings.memory();
@@ -209,7 +226,8 @@ public final class Lbfgs {
       int k = 0;
       int small = 0;
       while (true) {
-        if (projectedGradientNorm() <= settings.gradientTolerance() * Math.max(1, Math.sqrt(dot(x, x)))) {
+        if (projectedGradientNorm()
+            <= settings.gradientTolerance() * Math.max(1, Math.sqrt(dot(x, x)))) {
           return result(k, Status.CONVERGED_GRADIENT, "");
         }
         if (small >= 2) {
@@ -220,11 +238,15 @@ public final class Lbfgs {
         }
         Trial t = iterate();
         if (t.failure != null) {
-          // no step was accepted: the decrease this iteration offers is at most that of the lowest trial point;
-          // below the tolerance it counts as a small decrease (f has stopped falling at its noise level), and
+          // no step was accepted: the decrease this iteration offers is at most that of the lowest
+          // trial point;
+          // below the tolerance it counts as a small decrease (f has stopped falling at its noise
+          // level), and
           // ends the run after a small decrease or when the smallest steps show f's noise
-          double rel = (fx - lowestTried) / Math.max(Math.max(Math.abs(fx), Math.abs(lowestTried)), Double.MIN_NORMAL);
-          if (settings.relativeFunctionTolerance() > 0 && !(rel >= settings.relativeFunctionTolerance())
+          double rel = (fx - lowestTried)
+              / Math.max(Math.max(Math.abs(fx), Math.abs(lowestTried)), Double.MIN_NORMAL);
+          if (settings.relativeFunctionTolerance() > 0
+              && !(rel >= settings.relativeFunctionTolerance())
               && (small >= 1 || noisy)) {
             return result(k, Status.CONVERGED_FUNCTION, "");
           }
@@ -236,8 +258,12 @@ public final class Lbfgs {
         if (progress != null) {
           progress.onIteration(k, x, fx);
         }
-        double rel = (fPrev - fx) / Math.max(Math.max(Math.abs(fPrev), Math.abs(fx)), Double.MIN_NORMAL);
-        small = settings.relativeFunctionTolerance() > 0 && rel < settings.relativeFunctionTolerance() ? small + 1 : 0;
+        double rel =
+            (fPrev - fx) / Math.max(Math.max(Math.abs(fPrev), Math.abs(fx)), Double.MIN_NORMAL);
+        small =
+            settings.relativeFunctionTolerance() > 0 && rel < settings.relativeFunctionTolerance()
+                ? small + 1
+                : 0;
       }
     }
 
@@ -326,12 +352,15 @@ public final class Lbfgs {
       double stepMax = Double.POSITIVE_INFINITY;
       double dnorm2 = 0;
       for (int i = 0; i < n; i++) {
-        breakpoint[i] = d[i] > 0 ? (hi[i] - x[i]) / d[i] : d[i] < 0 ? (lo[i] - x[i]) / d[i] : Double.POSITIVE_INFINITY;
+        breakpoint[i] = d[i] > 0
+            ? (hi[i] - x[i]) / d[i]
+            : d[i] < 0 ? (lo[i] - x[i]) / d[i] : Double.POSITIVE_INFINITY;
         stepMax = Math.min(stepMax, breakpoint[i]);
         dnorm2 += d[i] * d[i];
       }
       if (!(stepMax > 0) || !(g0 < 0)) {
-        return Trial.failed("no descent direction (slope " + g0 + ", largest step " + stepMax + ")");
+        return Trial.failed(
+            "no descent direction (slope " + g0 + ", largest step " + stepMax + ")");
       }
       double step0 = pairs == 0 ? 1 / Math.sqrt(dnorm2) : 1;
       List<Trial> tried = new ArrayList<>();
@@ -347,7 +376,8 @@ public final class Lbfgs {
       };
       double cap = Double.isFinite(stepMax) ? stepMax : Double.MAX_VALUE;
       MoreThuente.Outcome o = MoreThuente.search(phi, fx, g0, step0, cap);
-      if (o.step() > 0 && !unmoved(d, breakpoint, o.step())
+      if (o.step() > 0
+          && !unmoved(d, breakpoint, o.step())
           && (o.wolfe() || o.value() <= fx + MoreThuente.MU * o.step() * g0)) {
         for (Trial t : tried) {
           if (t.step == o.step()) {
@@ -369,8 +399,10 @@ public final class Lbfgs {
         }
         tried.add(t);
       }
-      // at the smallest step evaluated f differs from f(x) by far more than the first-order change |α φ'(0)|:
-      // what is left is noise in f, not a gradient that points the wrong way (f rising by ≈ |α φ'(0)|)
+      // at the smallest step evaluated f differs from f(x) by far more than the first-order change
+      // |α φ'(0)|:
+      // what is left is noise in f, not a gradient that points the wrong way (f rising by ≈ |α
+      // φ'(0)|)
       Trial last = null;
       for (Trial t : tried) {
         if (Double.isFinite(t.f) && (last == null || t.step < last.step)) {
@@ -418,8 +450,10 @@ public final class Lbfgs {
       double yy = 0;
       for (int i = 0; i < n; i++) {
         double si = t.x[i] - x[i];
-        // a coordinate held at its bound (s_i = 0): its gradient change is no curvature of the free subspace,
-        // where the model is used; dropping it makes the pair one of f restricted to the free variables
+        // a coordinate held at its bound (s_i = 0): its gradient change is no curvature of the free
+        // subspace,
+        // where the model is used; dropping it makes the pair one of f restricted to the free
+        // variables
         boolean held = si == 0 && (x[i] <= lo[i] || x[i] >= hi[i]);
         double yi = held ? 0 : t.g[i] - g[i];
         s[slot][i] = si;
@@ -456,8 +490,8 @@ public final class Lbfgs {
       }
       String text = status.name();
       if (!status.converged() && Double.isFinite(fx)) {
-        text += (why.isEmpty() ? "" : ": " + why) + String.format(" (projected gradient %.3g, f %.10g)",
-            projectedGradientNorm(), fx);
+        text += (why.isEmpty() ? "" : ": " + why)
+            + String.format(" (projected gradient %.3g, f %.10g)", projectedGradientNorm(), fx);
       }
       return new Result(x.clone(), fx, k, evals, status.converged(), text, List.copyOf(active));
     }

@@ -41,6 +41,7 @@ final class MoreThuente {
   static final double WALL_SHRINK = 0.25;
   /** Relative width of the interval below which it cannot shrink further (rounding). */
   static final double XTOL = 1e-16;
+
   static final int MAX_EVALUATIONS = 20;
   /** ε of the approximate Wolfe test, relative to |φ(0)|. */
   static final double APPROX_EPS = 1e-12;
@@ -61,7 +62,13 @@ final class MoreThuente {
    * @param evaluations φ evaluations made
    * @param why the reason when not {@code wolfe}
    */
-  record Outcome(double step, double value, boolean wolfe, double smallestTried, int evaluations, String why) {}
+  record Outcome(
+      double step,
+      double value,
+      boolean wolfe,
+      double smallestTried,
+      int evaluations,
+      String why) {}
 
   private MoreThuente() {}
 
@@ -73,8 +80,8 @@ final class MoreThuente {
    */
   static Outcome search(Phi phi, double f0, double g0, double step0, double stepMax) {
     if (!(g0 < 0) || !(step0 > 0) || !(stepMax > 0)) {
-      throw new IllegalArgumentException("line search needs φ'(0) < 0 and positive steps: " + g0 + ", " + step0
-          + ", " + stepMax);
+      throw new IllegalArgumentException(
+          "line search needs φ'(0) < 0 and positive steps: " + g0 + ", " + step0 + ", " + stepMax);
     }
     double[] d = new double[1];
     double gtest = MU * g0;
@@ -98,7 +105,8 @@ final class MoreThuente {
       double f = phi.at(stp, d);
       smallest = Math.min(smallest, stp);
       if (!Double.isFinite(f)) {
-        // too far: the trial becomes a wall at the upper end; step back towards α_l without interpolating
+        // too far: the trial becomes a wall at the upper end; step back towards α_l without
+        // interpolating
         brackt = true;
         wall = true;
         sty = stp;
@@ -117,8 +125,11 @@ final class MoreThuente {
       if (f <= ftest && Math.abs(g) <= -ETA * g0) {
         return new Outcome(stp, f, true, smallest, evals, "");
       }
-      if (Math.abs(f - f0) <= APPROX_EPS * Math.abs(f0) && ETA * g0 <= g && g <= (2 * MU - 1) * g0) {
-        // Hager–Zhang's approximate Wolfe conditions: f is flat to within its rounding, the slope says the step
+      if (Math.abs(f - f0) <= APPROX_EPS * Math.abs(f0)
+          && ETA * g0 <= g
+          && g <= (2 * MU - 1) * g0) {
+        // Hager–Zhang's approximate Wolfe conditions: f is flat to within its rounding, the slope
+        // says the step
         // went about as far as a quadratic's minimiser
         return new Outcome(stp, f, true, smallest, evals, "");
       }
@@ -129,11 +140,13 @@ final class MoreThuente {
         return fail(stx, fx, smallest, evals, "rounding errors prevent progress");
       }
       if (brackt && stmax - stmin <= XTOL * stmax) {
-        return fail(stx, fx, smallest, evals, "interval of uncertainty below relative width " + XTOL);
+        return fail(
+            stx, fx, smallest, evals, "interval of uncertainty below relative width " + XTOL);
       }
       if (evals == MAX_EVALUATIONS) {
         // the best step of the search (φ(α_l) ≤ φ(0)) or this last one if it is better
-        return f < fx ? fail(stp, f, smallest, evals, "evaluation cap " + MAX_EVALUATIONS)
+        return f < fx
+            ? fail(stp, f, smallest, evals, "evaluation cap " + MAX_EVALUATIONS)
             : fail(stx, fx, smallest, evals, "evaluation cap " + MAX_EVALUATIONS);
       }
       if (stage1 && f <= ftest && g >= Math.min(MU, ETA) * g0) {
@@ -142,8 +155,20 @@ final class MoreThuente {
       Step s;
       if (stage1 && f <= fx && f > ftest) {
         // MT §3: with ψ = φ − μ φ'(0) α the interval update keeps a step with sufficient decrease
-        s = step(stx, fx - stx * gtest, gx - gtest, sty, fy - sty * gtest, gy - gtest, wall, stp, f - stp * gtest,
-            g - gtest, brackt, stmin, stmax);
+        s = step(
+            stx,
+            fx - stx * gtest,
+            gx - gtest,
+            sty,
+            fy - sty * gtest,
+            gy - gtest,
+            wall,
+            stp,
+            f - stp * gtest,
+            g - gtest,
+            brackt,
+            stmin,
+            stmax);
         s.fx += s.stx * gtest;
         s.gx += gtest;
         s.fy += s.sty * gtest;
@@ -180,7 +205,11 @@ final class MoreThuente {
       }
     }
     // the cap reached on a trial where f failed
-    return fail(stx, fx, smallest, MAX_EVALUATIONS,
+    return fail(
+        stx,
+        fx,
+        smallest,
+        MAX_EVALUATIONS,
         "evaluation cap " + MAX_EVALUATIONS + ", f fails at the last trial");
   }
 
@@ -205,13 +234,26 @@ final class MoreThuente {
    * One MT trial-step choice (§4, cases 1–4) and interval update (§2, updating algorithm U1–U3). Ends x = α_l,
    * y = α_u (a wall when {@code wall}: its value is not finite and not used); t = the trial just evaluated.
    */
-  private static Step step(double stx, double fx, double gx, double sty, double fy, double gy, boolean wall,
-      double stp, double fp, double gp, boolean brackt, double stmin, double stmax) {
+  private static Step step(
+      double stx,
+      double fx,
+      double gx,
+      double sty,
+      double fy,
+      double gy,
+      boolean wall,
+      double stp,
+      double fp,
+      double gp,
+      boolean brackt,
+      double stmin,
+      double stmax) {
     double sgn = Math.signum(gp) * Math.signum(gx);
     double next;
     boolean bracketNow = brackt;
     if (fp > fx) {
-      // case 1: higher value, a minimiser lies in (α_l, α_t). Cubic if it is closer to α_l than the quadratic
+      // case 1: higher value, a minimiser lies in (α_l, α_t). Cubic if it is closer to α_l than the
+      // quadratic
       // (φ(α_l), φ'(α_l), φ(α_t)) minimiser, else their mean
       double ac = cubicMin(stx, fx, gx, stp, fp, gp);
       double aq = quadMin(stx, fx, gx, stp, fp);
@@ -222,13 +264,15 @@ final class MoreThuente {
       }
       bracketNow = true;
     } else if (sgn < 0) {
-      // case 2: derivatives of opposite sign, a minimiser lies between. The cubic or secant step farther from α_t
+      // case 2: derivatives of opposite sign, a minimiser lies between. The cubic or secant step
+      // farther from α_t
       double ac = cubicMin(stx, fx, gx, stp, fp, gp);
       double as = secant(stx, gx, stp, gp);
       next = Double.isNaN(ac) || Math.abs(ac - stp) < Math.abs(as - stp) ? as : ac;
       bracketNow = true;
     } else if (Math.abs(gp) <= Math.abs(gx)) {
-      // case 3: same sign, |φ'| decreasing: the minimiser is beyond α_t. The cubic minimiser only if it lies
+      // case 3: same sign, |φ'| decreasing: the minimiser is beyond α_t. The cubic minimiser only
+      // if it lies
       // beyond α_t (else the end of the allowed range), and the secant extrapolation
       double dir = Math.signum(stp - stx);
       double ac = cubicMin(stx, fx, gx, stp, fp, gp);

@@ -29,7 +29,8 @@ public final class PaperCsv {
   public static List<String[]> read(Class<?> owner, String resource, String header) {
     try (InputStream in = owner.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException("paper numbers " + resource + " missing from the class path");
+        throw new IllegalStateException(
+            "paper numbers " + resource + " missing from the class path");
       }
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       List<String[]> out = new ArrayList<>();
@@ -43,16 +44,16 @@ public final class PaperCsv {
         }
         if (!seenHeader) {
           if (!line.equals(header)) {
-            throw new IllegalStateException(resource + " line " + lineNo + ": header '" + line + "', expected '"
-                + header + "'");
+            throw new IllegalStateException(resource + " line " + lineNo + ": header '" + line
+                + "', expected '" + header + "'");
           }
           seenHeader = true;
           continue;
         }
         String[] f = line.split(",", -1);
         if (f.length != width) {
-          throw new IllegalStateException(resource + " line " + lineNo + ": " + f.length + " fields, expected "
-              + width + ": " + Arrays.toString(f));
+          throw new IllegalStateException(resource + " line " + lineNo + ": " + f.length
+              + " fields, expected " + width + ": " + Arrays.toString(f));
         }
         out.add(f);
       }

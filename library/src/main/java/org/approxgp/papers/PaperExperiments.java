@@ -29,51 +29,99 @@ public final class PaperExperiments implements ExperimentCatalog {
   @Override
   public List<ExperimentSpec<?, ?>> experiments() {
     return List.of(
-        ExperimentSpec.of("qp-table1", "QP paper Table 1: EP/QP/VB test error and NTLL, SE-iso",
-                QpTable1.Config.class, m -> QpTable1.Config.forMode(m, QP_METHODS), QpTable1::experiment)
+        ExperimentSpec.of(
+                "qp-table1",
+                "QP paper Table 1: EP/QP/VB test error and NTLL, SE-iso",
+                QpTable1.Config.class,
+                m -> QpTable1.Config.forMode(m, QP_METHODS),
+                QpTable1::experiment)
             .withSummary((c, r) -> QpTable1Tables.summary(r.table())),
-        ExperimentSpec.of("qp-table1-ard", "QP paper Table 1 with the SE-ARD kernel (the paper's text)",
-                QpTable1.Config.class, m -> QpTable1.Config.ardForMode(m, QP_METHODS), QpTable1::experiment)
+        ExperimentSpec.of(
+                "qp-table1-ard",
+                "QP paper Table 1 with the SE-ARD kernel (the paper's text)",
+                QpTable1.Config.class,
+                m -> QpTable1.Config.ardForMode(m, QP_METHODS),
+                QpTable1::experiment)
             .withSummary((c, r) -> QpTable1Tables.summary(r.table())),
-        ExperimentSpec.of("qp-figure1", "QP paper Figure 1a: QP vs EP predictive variances",
-                QpFigure1.Config.class, QpFigure1.Config::forMode, QpFigure1::experiment)
-            .withSummary((c, r) -> QpFigure1.aboveDiagonal(QpFigure1.points(r.table(),
-                c.sameHyperparameters() ? "var_qp_same" : "var_qp"))),
-        ExperimentSpec.of("compare", "EP, QP, Laplace, VB against a sampled truth on QP Table 1 data sets",
-                QpTruth.Config.class, QpTruth::config, QpTruth::experiment)
+        ExperimentSpec.of(
+                "qp-figure1",
+                "QP paper Figure 1a: QP vs EP predictive variances",
+                QpFigure1.Config.class,
+                QpFigure1.Config::forMode,
+                QpFigure1::experiment)
+            .withSummary((c, r) -> QpFigure1.aboveDiagonal(
+                QpFigure1.points(r.table(), c.sameHyperparameters() ? "var_qp_same" : "var_qp"))),
+        ExperimentSpec.of(
+                "compare",
+                "EP, QP, Laplace, VB against a sampled truth on QP Table 1 data sets",
+                QpTruth.Config.class,
+                QpTruth::config,
+                QpTruth::experiment)
             .withSummary((c, r) -> QpTruth.summary(r.table(), c.methods())),
-        ExperimentSpec.of("qp-mining", "QP paper Table 1, coal-mining row: Poisson square link",
-                QpMining.Config.class, QpMining.Config::forMode, QpMining::experiment)
+        ExperimentSpec.of(
+                "qp-mining",
+                "QP paper Table 1, coal-mining row: Poisson square link",
+                QpMining.Config.class,
+                QpMining.Config::forMode,
+                QpMining::experiment)
             .withSummary((c, r) -> QpMiningTables.summary(r.table(), c.methods())),
-        ExperimentSpec.of("rep-synthetic",
+        ExperimentSpec.of(
+                "rep-synthetic",
                 "REP paper Figure 4: EP / Power EP / REP on synthetic data with flipped labels",
-                RepSynthetic.Config.class, m -> RepSynthetic.Config.forMode(m, "keep"), RepSynthetic::experiment)
+                RepSynthetic.Config.class,
+                m -> RepSynthetic.Config.forMode(m, "keep"),
+                RepSynthetic::experiment)
             .withSummary((c, r) -> RepSynthetic.summary(r.table())),
-        ExperimentSpec.of("rep-synthetic-figures",
+        ExperimentSpec.of(
+                "rep-synthetic-figures",
                 "REP paper Figures 2-3: decision boundaries and R(iter) traces on synthetic data",
-                RepSynthetic.Config.class, m -> RepSynthetic.Config.forMode(m, "keep"),
+                RepSynthetic.Config.class,
+                m -> RepSynthetic.Config.forMode(m, "keep"),
                 RepSynthetic::figureExperiment)
             .withSummary((c, r) -> RepSynthetic.figureSummary(r)),
-        ExperimentSpec.of("rep-uci", "REP paper Figures 5-6: test error on UCI data with label flips",
-                RepUci.Config.class, m -> RepUci.Config.forMode(m, "keep"), RepUci::experiment)
+        ExperimentSpec.of(
+                "rep-uci",
+                "REP paper Figures 5-6: test error on UCI data with label flips",
+                RepUci.Config.class,
+                m -> RepUci.Config.forMode(m, "keep"),
+                RepUci::experiment)
             .withSummary((c, r) -> RepUci.summary(r.table(), c)),
-        ExperimentSpec.of("rep-readings",
+        ExperimentSpec.of(
+                "rep-readings",
                 "REP paper Figures 2-6 per reading of Relaxed EP and penalty (the rep-readings notebook's fits)",
-                RepReadings.Config.class, RepReadings.Config::forMode, RepReadings::experiment)
+                RepReadings.Config.class,
+                RepReadings.Config::forMode,
+                RepReadings::experiment)
             .withSummary((c, r) -> RepReadings.failures(r.table())),
-        ExperimentSpec.of("svbssgp-gamma", "sVBSSGP paper Figs. 1, 2a, 4: sVBSSGP for each γ",
-                SvbssgpFigures.Config.class, SvbssgpFigures.Config::forMode, SvbssgpFigures::gamma)
+        ExperimentSpec.of(
+                "svbssgp-gamma",
+                "sVBSSGP paper Figs. 1, 2a, 4: sVBSSGP for each γ",
+                SvbssgpFigures.Config.class,
+                SvbssgpFigures.Config::forMode,
+                SvbssgpFigures::gamma)
             .withSummary((c, r) -> SvbssgpFigures.finalByGamma(r)),
-        ExperimentSpec.of("svbssgp-methods",
+        ExperimentSpec.of(
+                "svbssgp-methods",
                 "sVBSSGP paper Table 1, Figs. 2b-d, 5: the five models at the paper's settings",
-                SvbssgpFigures.Config.class, SvbssgpFigures.Config::forMode, SvbssgpFigures::methods)
+                SvbssgpFigures.Config.class,
+                SvbssgpFigures.Config::forMode,
+                SvbssgpFigures::methods)
             .withSummary((c, r) -> SvbssgpFigures.table1(r)),
-        ExperimentSpec.of("svbssgp-samples", "sVBSSGP paper Fig. 3: sVBSSGP for each r",
-                SvbssgpFigures.Config.class, SvbssgpFigures.Config::forMode, SvbssgpFigures::samples)
-            .withSummary((c, r) -> r.summary(List.of("role", "setting"), List.of("final_rmse", "final_mnlp"))),
-        ExperimentSpec.of("svbssgp-partitions",
+        ExperimentSpec.of(
+                "svbssgp-samples",
+                "sVBSSGP paper Fig. 3: sVBSSGP for each r",
+                SvbssgpFigures.Config.class,
+                SvbssgpFigures.Config::forMode,
+                SvbssgpFigures::samples)
+            .withSummary((c, r) ->
+                r.summary(List.of("role", "setting"), List.of("final_rmse", "final_mnlp"))),
+        ExperimentSpec.of(
+                "svbssgp-partitions",
                 "sVBSSGP and PIC++ with honest vs leaky k-means partitions",
-                SvbssgpFigures.Config.class, SvbssgpFigures.Config::forMode, SvbssgpFigures::partitionings)
-            .withSummary((c, r) -> r.summary(List.of("method", "setting"), List.of("final_rmse", "final_mnlp"))));
+                SvbssgpFigures.Config.class,
+                SvbssgpFigures.Config::forMode,
+                SvbssgpFigures::partitionings)
+            .withSummary((c, r) ->
+                r.summary(List.of("method", "setting"), List.of("final_rmse", "final_mnlp"))));
   }
 }

@@ -72,15 +72,16 @@ public final class LpProjection implements Projection {
   }
 
   /** The optimum (μ*, σ*) and how it was reached. */
-  public record Result(double mean, double sd, double objective, int iterations, boolean converged) {}
+  public record Result(
+      double mean, double sd, double objective, int iterations, boolean converged) {}
 
   @Override
   public TiltedMoments project(Likelihood likelihood, double y, double m, double v) {
     TiltedMoments kl = likelihood.tilted(y, m, v);
     Result r = minimise(likelihood, y, m, v, kl);
     if (!r.converged()) {
-      throw new NumericalException("Lp projection (p = " + p + ") did not converge for y = " + y + ", cavity N(" + m
-          + ", " + v + "): " + r);
+      throw new NumericalException("Lp projection (p = " + p + ") did not converge for y = " + y
+          + ", cavity N(" + m + ", " + v + "): " + r);
     }
     return new TiltedMoments(kl.logZ(), r.mean(), r.sd() * r.sd());
   }
@@ -94,16 +95,19 @@ public final class LpProjection implements Projection {
     Nodes nd = nodes(lik, y, m, v, kl);
     double c = kl.mean();
     double s0 = Math.sqrt(kl.variance());
-    // Work in units of the EP moments, x' = (x − c)/s0, θ' = ((μ − c)/s0, σ/s0): the minimiser is the
+    // Work in units of the EP moments, x' = (x − c)/s0, θ' = ((μ − c)/s0, σ/s0): the minimiser is
+    // the
     // same (W_p^p scales by s0^p), and |η'| is of order one whatever the cavity's scale, so |η'|^p
-    // neither underflows for a narrow tilted distribution nor overflows for a wide one. The objective
+    // neither underflows for a narrow tilted distribution nor overflows for a wide one. The
+    // objective
     // is also divided by its value at the start (log-sum-exp), so large p stays in range.
     double[] xs = new double[nd.x.length];
     for (int k = 0; k < xs.length; k++) {
       xs[k] = (nd.x[k] - c) / s0;
     }
     Nodes sc = new Nodes(xs, nd.wq, nd.z);
-    double[] logW = new double[nd.wq.length]; // the objective works in log space; log once, not per evaluation
+    double[] logW =
+        new double[nd.wq.length]; // the objective works in log space; log once, not per evaluation
     for (int k = 0; k < logW.length; k++) {
       logW[k] = Math.log(nd.wq[k]);
     }
@@ -161,7 +165,8 @@ public final class LpProjection implements Projection {
       g = gTrial;
       f = fTrial;
       if (move < tol) {
-        return new Result(c + s0 * th[0], s0 * th[1], f * Math.exp(logRef) * Math.pow(s0, p), it, true);
+        return new Result(
+            c + s0 * th[0], s0 * th[1], f * Math.exp(logRef) * Math.pow(s0, p), it, true);
       }
     }
     return new Result(c + s0 * th[0], s0 * th[1], f, MAX_ITER, false);
@@ -235,6 +240,9 @@ public final class LpProjection implements Projection {
       zs[cnt] = z;
       cnt++;
     }
-    return new Nodes(java.util.Arrays.copyOf(xs, cnt), java.util.Arrays.copyOf(wq, cnt), java.util.Arrays.copyOf(zs, cnt));
+    return new Nodes(
+        java.util.Arrays.copyOf(xs, cnt),
+        java.util.Arrays.copyOf(wq, cnt),
+        java.util.Arrays.copyOf(zs, cnt));
   }
 }

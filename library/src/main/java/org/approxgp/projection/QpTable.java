@@ -62,9 +62,23 @@ public final class QpTable {
   private final double hLam;
   private final double[] values;
 
-  QpTable(Axis axis, String likelihood, int order, int nMu, double muMin, double muMax, int nLam, double lamMin,
-      double lamMax, double[] values) {
-    if (order < 2 || order > 10 || nMu < order || nLam < order || !(muMax > muMin) || !(lamMax > lamMin)
+  QpTable(
+      Axis axis,
+      String likelihood,
+      int order,
+      int nMu,
+      double muMin,
+      double muMax,
+      int nLam,
+      double lamMin,
+      double lamMax,
+      double[] values) {
+    if (order < 2
+        || order > 10
+        || nMu < order
+        || nLam < order
+        || !(muMax > muMin)
+        || !(lamMax > lamMin)
         || values.length != nMu * nLam) {
       throw new IllegalArgumentException("inconsistent QP table header");
     }
@@ -86,17 +100,38 @@ public final class QpTable {
    * A grid specification for {@link #build}: nMu nodes of the first coordinate (μ, or z for {@link Axis#Z}) on
    * [muMin, muMax], nLogSigma nodes uniform in ln σ on [ln sigmaMin, ln sigmaMax].
    */
-  public record Grid(int order, int nMu, double muMin, double muMax, int nLogSigma, double sigmaMin, double sigmaMax,
+  public record Grid(
+      int order,
+      int nMu,
+      double muMin,
+      double muMax,
+      int nLogSigma,
+      double sigmaMin,
+      double sigmaMax,
       Axis axis) {
     public Grid {
-      if (order < 2 || order > 10 || nMu < order || nLogSigma < order || !(muMax > muMin) || !(sigmaMin > 0)
-          || !(sigmaMax > sigmaMin) || axis == null) {
-        throw new IllegalArgumentException("invalid QP table grid " + order + ", " + nMu + ", " + nLogSigma);
+      if (order < 2
+          || order > 10
+          || nMu < order
+          || nLogSigma < order
+          || !(muMax > muMin)
+          || !(sigmaMin > 0)
+          || !(sigmaMax > sigmaMin)
+          || axis == null) {
+        throw new IllegalArgumentException(
+            "invalid QP table grid " + order + ", " + nMu + ", " + nLogSigma);
       }
     }
 
     /** A grid in (μ, ln σ) ({@link Axis#MU}). */
-    public Grid(int order, int nMu, double muMin, double muMax, int nLogSigma, double sigmaMin, double sigmaMax) {
+    public Grid(
+        int order,
+        int nMu,
+        double muMin,
+        double muMax,
+        int nLogSigma,
+        double sigmaMin,
+        double sigmaMax) {
       this(order, nMu, muMin, muMax, nLogSigma, sigmaMin, sigmaMax, Axis.MU);
     }
   }
@@ -118,15 +153,25 @@ public final class QpTable {
       double sigma = Math.exp(lamMin + (idx % nl) * hLam);
       v[idx] = exactRatio(likelihood, axis.mu(x, sigma), sigma, relTol);
     });
-    return new QpTable(axis, likelihood.name(), grid.order(), grid.nMu(), grid.muMin(), grid.muMax(), nl, lamMin,
-        lamMax, v);
+    return new QpTable(
+        axis,
+        likelihood.name(),
+        grid.order(),
+        grid.nMu(),
+        grid.muMin(),
+        grid.muMax(),
+        nl,
+        lamMin,
+        lamMax,
+        v);
   }
 
   /** σ_QP/σ_EP for y = +1 and cavity N(μ, σ²), computed exactly. */
   static double exactRatio(Likelihood likelihood, double mu, double sigma, double relTol) {
     double v = sigma * sigma;
     var kl = likelihood.tilted(1.0, mu, v);
-    return W2Projection.sigma(likelihood, 1.0, mu, v, kl, relTol).value() / Math.sqrt(kl.variance());
+    return W2Projection.sigma(likelihood, 1.0, mu, v, kl, relTol).value()
+        / Math.sqrt(kl.variance());
   }
 
   /**
@@ -298,7 +343,8 @@ public final class QpTable {
 
   @Override
   public String toString() {
-    return "QpTable[" + likelihood + ", order " + order + ", " + (axis == Axis.MU ? "mu " : "z ") + muMin + ".."
-        + muMax + " x " + nMu + ", sigma " + sigmaMin() + ".." + sigmaMax() + " x " + nLam + " (log)]";
+    return "QpTable[" + likelihood + ", order " + order + ", " + (axis == Axis.MU ? "mu " : "z ")
+        + muMin + ".." + muMax + " x " + nMu + ", sigma " + sigmaMin() + ".." + sigmaMax() + " x "
+        + nLam + " (log)]";
   }
 }

@@ -3,12 +3,12 @@ package org.approxgp.projection;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.util.List;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.approxgp.likelihood.Probit;
 
 /**
@@ -39,7 +39,8 @@ public final class QpTables {
    * would not be exact. Node counts: the measured interpolation error is below 2e-11 relative ({@code QpTableTest};
    * 1-D scans: step 0.125 in z and 0.1 in ln σ give ~1e-10 and ~2e-9). Build: ~20 s on 2 cores.
    */
-  public static final QpTable.Grid PROBIT_WIDE_GRID = new QpTable.Grid(8, 191, -10, 9, 101, 0.5, 200, QpTable.Axis.Z);
+  public static final QpTable.Grid PROBIT_WIDE_GRID =
+      new QpTable.Grid(8, 191, -10, 9, 101, 0.5, 200, QpTable.Axis.Z);
   /** Relative tolerance of each tabulated σ_QP. */
   public static final double BUILD_REL_TOL = 1e-13;
 
@@ -96,8 +97,9 @@ public final class QpTables {
   private static QpTable load(String resource) {
     try (InputStream in = QpTables.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException("QP table resource " + resource + " is missing; build it with "
-            + "QpTables.buildProbit(Path) / buildProbitWide(Path) (approxgp qp-table build [probit|probit-wide])");
+        throw new IllegalStateException(
+            "QP table resource " + resource + " is missing; build it with "
+                + "QpTables.buildProbit(Path) / buildProbitWide(Path) (approxgp qp-table build [probit|probit-wide])");
       }
       return QpTable.read(new BufferedInputStream(in));
     } catch (IOException e) {
@@ -114,7 +116,11 @@ public final class QpTables {
     long t0 = System.nanoTime();
     boolean wide = args.length == 2 && args[1].equals("probit-wide");
     QpTable t = wide ? buildProbitWide(Path.of(args[0])) : buildProbit(Path.of(args[0]));
-    System.out.printf(java.util.Locale.ROOT, "%s written to %s in %.1f s%n", t, args[0],
+    System.out.printf(
+        java.util.Locale.ROOT,
+        "%s written to %s in %.1f s%n",
+        t,
+        args[0],
         (System.nanoTime() - t0) * 1e-9);
   }
 }

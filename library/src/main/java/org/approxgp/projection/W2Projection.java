@@ -155,14 +155,17 @@ public final class W2Projection implements Projection {
     return sigma(likelihood, y, m, v, likelihood.tilted(y, m, v), relTol);
   }
 
-  static Sigma sigma(Likelihood lik, double y, double m, double v, TiltedMoments kl, double relTol) {
+  static Sigma sigma(
+      Likelihood lik, double y, double m, double v, TiltedMoments kl, double relTol) {
     if (!(v > 0) || !Double.isFinite(m)) {
-      throw new IllegalArgumentException("cavity must have finite mean and positive variance, got " + m + ", " + v);
+      throw new IllegalArgumentException(
+          "cavity must have finite mean and positive variance, got " + m + ", " + v);
     }
     double c = kl.mean();
     double s = Math.sqrt(kl.variance());
     if (!(s > 0) || !Double.isFinite(c)) {
-      throw new NumericalException("tilted moments not usable: mean " + c + ", variance " + kl.variance());
+      throw new NumericalException(
+          "tilted moments not usable: mean " + c + ", variance " + kl.variance());
     }
     DoubleUnaryOperator g = f -> tailDensity(lik.tiltedCdf(y, m, v, f));
     if (lik.exactTiltedTails() && v > CUMULATIVE_MIN_VARIANCE && jumps(lik, y).length == 0) {
@@ -172,19 +175,25 @@ public final class W2Projection implements Projection {
       }
     }
     double[] jumps = jumps(lik, y);
-    Sigma r = jumps.length == 0 ? sinhTrapezoid(g, c, s, relTol) : splitAtKinks(g, c, s, jumps, relTol);
+    Sigma r =
+        jumps.length == 0 ? sinhTrapezoid(g, c, s, relTol) : splitAtKinks(g, c, s, jumps, relTol);
     if (!r.converged() && jumps.length == 0) {
-      // the trapezoid's nodes follow the EP scale s; a likelihood that changes on its own unit scale near f = 0
-      // (the probit's step when the cavity is wide, σ ≳ 50) is a feature of relative width 1/s that the finest
+      // the trapezoid's nodes follow the EP scale s; a likelihood that changes on its own unit
+      // scale near f = 0
+      // (the probit's step when the cavity is wide, σ ≳ 50) is a feature of relative width 1/s that
+      // the finest
       // level h = 2⁻⁸ does not resolve to relTol: split adaptive Gauss–Kronrod there instead
       Sigma k = splitAtKinks(g, c, s, unitScalePoints(lik, y), relTol);
       if (k.converged() || k.errorEstimate() < r.errorEstimate()) {
-        r = new Sigma(k.value(), k.errorEstimate(), r.evaluations() + k.evaluations(), k.converged());
+        r = new Sigma(
+            k.value(), k.errorEstimate(), r.evaluations() + k.evaluations(), k.converged());
       }
     }
-    if (!(r.value() > 0) || !Double.isFinite(r.value()) || (!r.converged() && !(r.errorEstimate() <= ACCEPT_REL_ERR * r.value()))) {
-      throw new NumericalException("W2 projection integral failed: sigma* = " + r.value() + " +- " + r.errorEstimate()
-          + " for y = " + y + ", cavity N(" + m + ", " + v + ")");
+    if (!(r.value() > 0)
+        || !Double.isFinite(r.value())
+        || (!r.converged() && !(r.errorEstimate() <= ACCEPT_REL_ERR * r.value()))) {
+      throw new NumericalException("W2 projection integral failed: sigma* = " + r.value() + " +- "
+          + r.errorEstimate() + " for y = " + y + ", cavity N(" + m + ", " + v + ")");
     }
     return r;
   }
@@ -204,7 +213,8 @@ public final class W2Projection implements Projection {
    * added to the running {@code sum} until two consecutive ones contribute at most {@value #TAIL_CUT} of it or
    * |τ| passes {@value #TAU_MAX}.
    */
-  private static Walk walk(DoubleUnaryOperator g, double c, double s, double h, int dir, double sum) {
+  private static Walk walk(
+      DoubleUnaryOperator g, double c, double s, double h, int dir, double sum) {
     int small = 0;
     int k = 1;
     int evals = 0;
@@ -253,7 +263,8 @@ public final class W2Projection implements Projection {
         evals++;
       }
       double cur = sum * h;
-      // the error falls exponentially in 1/h, so |I_h − I_2h| bounds the error of I_h (conservatively)
+      // the error falls exponentially in 1/h, so |I_h − I_2h| bounds the error of I_h
+      // (conservatively)
       err = Math.abs(cur - prev);
       prev = cur;
       if (err <= relTol * Math.abs(cur)) {
@@ -293,7 +304,14 @@ public final class W2Projection implements Projection {
    * @param s the EP standard deviation
    * @param logZ log Z, the tilted normaliser
    */
-  static Sigma cumulative(Likelihood lik, double y, double m, double v, double c, double s, double logZ,
+  static Sigma cumulative(
+      Likelihood lik,
+      double y,
+      double m,
+      double v,
+      double c,
+      double s,
+      double logZ,
       double relTol) {
     DoubleUnaryOperator g = f -> tailDensity(lik.tiltedCdf(y, m, v, f));
     double h = 0.5;
@@ -347,8 +365,8 @@ public final class W2Projection implements Projection {
   }
 
   /** ∫_a^b N(f | m, v) p(y | f) df / Z by 8-point Gauss–Legendre, log Z = {@code logZ}. */
-  private static double segmentMass(Likelihood lik, double y, double a, double b, double m, double v,
-      double logZ) {
+  private static double segmentMass(
+      Likelihood lik, double y, double a, double b, double m, double v, double logZ) {
     double mid = 0.5 * (a + b);
     double half = 0.5 * (b - a);
     double sd = Math.sqrt(v);
@@ -368,12 +386,14 @@ public final class W2Projection implements Projection {
    * log f² → −∞ from both sides at 0) leaves q̃ smooth enough for the trapezoid rule and is not returned.
    */
   static double[] jumps(Likelihood lik, double y) {
-    return java.util.Arrays.stream(lik.breakpoints(y)).filter(b -> {
-      double h = 1e-9 * (1 + Math.abs(b));
-      double lo = lik.logDensity(y, b - h).value();
-      double hi = lik.logDensity(y, b + h).value();
-      return Double.isFinite(lo) && Double.isFinite(hi) && Math.abs(hi - lo) > 1e-6;
-    }).toArray();
+    return java.util.Arrays.stream(lik.breakpoints(y))
+        .filter(b -> {
+          double h = 1e-9 * (1 + Math.abs(b));
+          double lo = lik.logDensity(y, b - h).value();
+          double hi = lik.logDensity(y, b + h).value();
+          return Double.isFinite(lo) && Double.isFinite(hi) && Math.abs(hi - lo) > 1e-6;
+        })
+        .toArray();
   }
 
   /**
@@ -382,14 +402,16 @@ public final class W2Projection implements Projection {
    * range split at the breakpoints and, to keep the scale of the tilted distribution in view, at
    * c, c ± 2s, c ± 8s, c ± 30s.
    */
-  static Sigma splitAtKinks(DoubleUnaryOperator g, double c, double s, double[] kinks, double relTol) {
+  static Sigma splitAtKinks(
+      DoubleUnaryOperator g, double c, double s, double[] kinks, double relTol) {
     double[] pts = new double[kinks.length + 7];
     System.arraycopy(kinks, 0, pts, 0, kinks.length);
     double[] offsets = {0, -2, 2, -8, 8, -30, 30};
     for (int i = 0; i < offsets.length; i++) {
       pts[kinks.length + i] = c + offsets[i] * s;
     }
-    Quadrature.Result q = Quadrature.integrate(g, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0, relTol, pts);
+    Quadrature.Result q =
+        Quadrature.integrate(g, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0, relTol, pts);
     return new Sigma(q.value(), q.errorEstimate(), q.evaluations(), q.converged());
   }
 

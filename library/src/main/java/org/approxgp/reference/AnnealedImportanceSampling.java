@@ -29,8 +29,12 @@ import org.approxgp.special.LogSpace;
  * @param temperatures J
  * @param seconds wall time
  */
-public record AnnealedImportanceSampling(double logEvidence, double standardError, double[] logWeights,
-    int temperatures, double seconds) {
+public record AnnealedImportanceSampling(
+    double logEvidence,
+    double standardError,
+    double[] logWeights,
+    int temperatures,
+    double seconds) {
 
   public AnnealedImportanceSampling {
     logWeights = logWeights.clone();
@@ -59,19 +63,26 @@ public record AnnealedImportanceSampling(double logEvidence, double standardErro
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "AIS log Z = %.4f +- %.4f (%d runs x %,d temperatures, %.1f effective runs,"
-        + " %.1f s)", logEvidence, standardError, logWeights.length, temperatures, effectiveRuns(), seconds);
+    return String.format(
+        Locale.ROOT,
+        "AIS log Z = %.4f +- %.4f (%d runs x %,d temperatures, %.1f effective runs," + " %.1f s)",
+        logEvidence,
+        standardError,
+        logWeights.length,
+        temperatures,
+        effectiveRuns(),
+        seconds);
   }
 
   /**
    * Runs {@code runs} (≥ 2) independent annealing runs of {@code temperatures} (≥ 2) steps each on
    * {@code threads} threads.
    */
-  public static AnnealedImportanceSampling estimate(Problem problem, GaussianReference q, int runs,
-      int temperatures, long seed, int threads) {
+  public static AnnealedImportanceSampling estimate(
+      Problem problem, GaussianReference q, int runs, int temperatures, long seed, int threads) {
     if (runs < 2 || temperatures < 2 || threads < 1) {
-      throw new IllegalArgumentException("need runs >= 2, temperatures >= 2 and threads >= 1, got " + runs + ", "
-          + temperatures + ", " + threads);
+      throw new IllegalArgumentException("need runs >= 2, temperatures >= 2 and threads >= 1, got "
+          + runs + ", " + temperatures + ", " + threads);
     }
     long t0 = System.nanoTime();
     SliceTransition tr = new SliceTransition(problem, q);
@@ -90,7 +101,8 @@ public record AnnealedImportanceSampling(double logEvidence, double standardErro
         for (int j = 1; j <= temperatures; j++) {
           double x = (double) j / temperatures;
           double beta = j == temperatures ? 1.0 : x * x * x * x;
-          // Neal (2001) eq. 3: the weight's factor f_j(x_{j−1})/f_{j−1}(x_{j−1}) = exp((β_j − β_{j−1}) ℓ)
+          // Neal (2001) eq. 3: the weight's factor f_j(x_{j−1})/f_{j−1}(x_{j−1}) = exp((β_j −
+          // β_{j−1}) ℓ)
           lw += (beta - prev) * tr.residual(s);
           tr.step(s, beta);
           prev = beta;
@@ -118,6 +130,7 @@ public record AnnealedImportanceSampling(double logEvidence, double standardErro
     }
     var /= runs - 1;
     double se = Math.sqrt(var / runs) / mean;
-    return new AnnealedImportanceSampling(logMean, se, logW, temperatures, (System.nanoTime() - t0) * 1e-9);
+    return new AnnealedImportanceSampling(
+        logMean, se, logW, temperatures, (System.nanoTime() - t0) * 1e-9);
   }
 }

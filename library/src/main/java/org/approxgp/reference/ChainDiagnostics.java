@@ -48,7 +48,8 @@ public final class ChainDiagnostics {
     }
     for (double[] c : chains) {
       if (c.length != n) {
-        throw new IllegalArgumentException("chains must have equal lengths, got " + n + " and " + c.length);
+        throw new IllegalArgumentException(
+            "chains must have equal lengths, got " + n + " and " + c.length);
       }
       for (double v : c) {
         if (!Double.isFinite(v)) {
@@ -122,7 +123,8 @@ public final class ChainDiagnostics {
   }
 
   private static double median(double[][] chains) {
-    double[] all = Arrays.stream(chains).flatMapToDouble(Arrays::stream).sorted().toArray();
+    double[] all =
+        Arrays.stream(chains).flatMapToDouble(Arrays::stream).sorted().toArray();
     int s = all.length;
     return s % 2 == 1 ? all[s / 2] : 0.5 * (all[s / 2 - 1] + all[s / 2]);
   }

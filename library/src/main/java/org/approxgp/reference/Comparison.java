@@ -32,24 +32,53 @@ import org.approxgp.metrics.Metrics;
  * @param testError test misclassification rate, NaN when there is no test set or the targets are not labels
  * @param seconds the method's wall time
  */
-public record Comparison(String method, double meanRmse, double meanMaxError, double varianceRmse, double klMean,
-    double w2Mean, double logEvidenceError, double testNll, double testError, double seconds) {
+public record Comparison(
+    String method,
+    double meanRmse,
+    double meanMaxError,
+    double varianceRmse,
+    double klMean,
+    double w2Mean,
+    double logEvidenceError,
+    double testNll,
+    double testError,
+    double seconds) {
 
   /** The columns of {@link #csv}, in order. */
-  public static final List<String> COLUMNS = List.of("method", "mean_rmse", "mean_max_error", "variance_rmse",
-      "kl_mean", "w2_mean", "log_evidence_error", "test_nll", "test_error", "seconds", "rhat_max", "ess_min");
+  public static final List<String> COLUMNS = List.of(
+      "method",
+      "mean_rmse",
+      "mean_max_error",
+      "variance_rmse",
+      "kl_mean",
+      "w2_mean",
+      "log_evidence_error",
+      "test_nll",
+      "test_error",
+      "seconds",
+      "rhat_max",
+      "ess_min");
 
   /**
    * Scores a method's marginals {@code mean}, {@code variance} and log evidence against the truth; the test
    * metrics (NaN when not applicable) and time are the caller's.
    */
-  public static Comparison of(String method, double[] mean, double[] variance, double logEvidence,
-      SampledPosterior truth, AnnealedImportanceSampling ais, double testNll, double testError, double seconds) {
+  public static Comparison of(
+      String method,
+      double[] mean,
+      double[] variance,
+      double logEvidence,
+      SampledPosterior truth,
+      AnnealedImportanceSampling ais,
+      double testNll,
+      double testError,
+      double seconds) {
     double[] tm = truth.mean();
     double[] tv = truth.variance();
     int n = tm.length;
     if (mean.length != n || variance.length != n) {
-      throw new IllegalArgumentException("the method has " + mean.length + " marginals, the truth " + n);
+      throw new IllegalArgumentException(
+          "the method has " + mean.length + " marginals, the truth " + n);
     }
     double se = 0;
     double max = 0;
@@ -65,8 +94,17 @@ public record Comparison(String method, double meanRmse, double meanMaxError, do
       kl += 0.5 * (Math.log(variance[i] / tv[i]) + (tv[i] + d * d) / variance[i] - 1);
       w2 += Metrics.wasserstein2Gaussian(tm[i], tv[i], mean[i], variance[i]);
     }
-    return new Comparison(method, Math.sqrt(se / n), max, Math.sqrt(sv / n), kl / n, w2 / n,
-        logEvidence - ais.logEvidence(), testNll, testError, seconds);
+    return new Comparison(
+        method,
+        Math.sqrt(se / n),
+        max,
+        Math.sqrt(sv / n),
+        kl / n,
+        w2 / n,
+        logEvidence - ais.logEvidence(),
+        testNll,
+        testError,
+        seconds);
   }
 
   /** RMS over the latents of the truth's Monte-Carlo standard error of the mean. */
@@ -91,8 +129,19 @@ public record Comparison(String method, double meanRmse, double meanMaxError, do
         throw new IllegalArgumentException("method name not CSV-safe: " + c.method);
       }
       sb.append(c.method);
-      for (double v : new double[] {c.meanRmse, c.meanMaxError, c.varianceRmse, c.klMean, c.w2Mean,
-          c.logEvidenceError, c.testNll, c.testError, c.seconds, truth.rhatMax(), truth.essMin()}) {
+      for (double v : new double[] {
+        c.meanRmse,
+        c.meanMaxError,
+        c.varianceRmse,
+        c.klMean,
+        c.w2Mean,
+        c.logEvidenceError,
+        c.testNll,
+        c.testError,
+        c.seconds,
+        truth.rhatMax(),
+        truth.essMin()
+      }) {
         sb.append(',');
         if (!Double.isNaN(v)) {
           if (Double.isInfinite(v)) {
@@ -108,8 +157,17 @@ public record Comparison(String method, double meanRmse, double meanMaxError, do
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "%s: mean RMSE %.4g (max %.4g), variance RMSE %.4g, KL %.4g, W2 %.4g, "
-        + "log-evidence error %.4g, %.2f s", method, meanRmse, meanMaxError, varianceRmse, klMean, w2Mean,
-        logEvidenceError, seconds);
+    return String.format(
+        Locale.ROOT,
+        "%s: mean RMSE %.4g (max %.4g), variance RMSE %.4g, KL %.4g, W2 %.4g, "
+            + "log-evidence error %.4g, %.2f s",
+        method,
+        meanRmse,
+        meanMaxError,
+        varianceRmse,
+        klMean,
+        w2Mean,
+        logEvidenceError,
+        seconds);
   }
 }

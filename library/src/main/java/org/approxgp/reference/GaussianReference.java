@@ -28,8 +28,10 @@ public record GaussianReference(double[] whitenedMean, Matrix root, String name)
   public GaussianReference {
     whitenedMean = whitenedMean.clone();
     root = root == null ? null : root.copy();
-    if (root != null && (root.rows() != whitenedMean.length || root.cols() != whitenedMean.length)) {
-      throw new IllegalArgumentException("the root must be " + whitenedMean.length + " x " + whitenedMean.length);
+    if (root != null
+        && (root.rows() != whitenedMean.length || root.cols() != whitenedMean.length)) {
+      throw new IllegalArgumentException(
+          "the root must be " + whitenedMean.length + " x " + whitenedMean.length);
     }
   }
 
@@ -65,7 +67,8 @@ public record GaussianReference(double[] whitenedMean, Matrix root, String name)
    */
   public static GaussianReference fromSites(Problem problem, Sites sites, String name) {
     int n = problem.size();
-    Matrix lk = Cholesky.factor(problem.kernel().matrix(problem.x()), JitterPolicy.standard()).lower();
+    Matrix lk = Cholesky.factor(problem.kernel().matrix(problem.x()), JitterPolicy.standard())
+        .lower();
     double[] tau = sites.tau();
     double[] nu = sites.nu();
     double m0 = problem.priorMean();

@@ -44,19 +44,21 @@ public final class LinearExactPosterior {
   private final double priorVariance;
   private final Likelihood likelihood;
 
-  private LinearExactPosterior(double[][] x, double[] y, double priorVariance, Likelihood likelihood) {
+  private LinearExactPosterior(
+      double[][] x, double[] y, double priorVariance, Likelihood likelihood) {
     if (x.length != y.length || x.length == 0) {
-      throw new IllegalArgumentException("need as many labels as inputs (at least one), got " + x.length
-          + " inputs and " + y.length + " labels");
+      throw new IllegalArgumentException("need as many labels as inputs (at least one), got "
+          + x.length + " inputs and " + y.length + " labels");
     }
     if (!(priorVariance > 0) || !Double.isFinite(priorVariance)) {
-      throw new IllegalArgumentException("prior variance must be positive and finite, got " + priorVariance);
+      throw new IllegalArgumentException(
+          "prior variance must be positive and finite, got " + priorVariance);
     }
     this.x = new double[x.length][];
     for (int i = 0; i < x.length; i++) {
       if (x[i].length != 2 || !Double.isFinite(x[i][0]) || !Double.isFinite(x[i][1])) {
-        throw new IllegalArgumentException("input " + i + " must be a finite point in 2-D, got "
-            + Arrays.toString(x[i]));
+        throw new IllegalArgumentException(
+            "input " + i + " must be a finite point in 2-D, got " + Arrays.toString(x[i]));
       }
       likelihood.validate(y[i]);
       this.x[i] = x[i].clone();
@@ -71,7 +73,8 @@ public final class LinearExactPosterior {
    *
    * @throws IllegalArgumentException on mismatched sizes, non-finite inputs, σ² ≤ 0 or an invalid target
    */
-  public static LinearExactPosterior of(double[][] x, double[] y, double priorVariance, Likelihood likelihood) {
+  public static LinearExactPosterior of(
+      double[][] x, double[] y, double priorVariance, Likelihood likelihood) {
     return new LinearExactPosterior(x, y, priorVariance, likelihood);
   }
 
@@ -89,8 +92,16 @@ public final class LinearExactPosterior {
    * @param effectiveSampleSize (Σ W)² / Σ W² of the importance weights (NaN for quadrature)
    * @param method "quadrature" or "importance-sampling(seed=...)"
    */
-  public record Estimate(double logEvidence, double[] mean, double[][] covariance, double logEvidenceError,
-      double[] meanError, double[][] covarianceError, long samples, double effectiveSampleSize, String method) {
+  public record Estimate(
+      double logEvidence,
+      double[] mean,
+      double[][] covariance,
+      double logEvidenceError,
+      double[] meanError,
+      double[][] covarianceError,
+      long samples,
+      double effectiveSampleSize,
+      String method) {
     public Estimate {
       mean = mean.clone();
       meanError = meanError.clone();
@@ -120,10 +131,20 @@ public final class LinearExactPosterior {
 
     @Override
     public String toString() {
-      return String.format(java.util.Locale.ROOT,
+      return String.format(
+          java.util.Locale.ROOT,
           "%s: log Z = %.12g ± %.2g, mean = (%.12g, %.12g) ± (%.2g, %.2g), cov = [[%.12g, %.12g], [%.12g, %.12g]]",
-          method, logEvidence, logEvidenceError, mean[0], mean[1], meanError[0], meanError[1], covariance[0][0],
-          covariance[0][1], covariance[1][0], covariance[1][1]);
+          method,
+          logEvidence,
+          logEvidenceError,
+          mean[0],
+          mean[1],
+          meanError[0],
+          meanError[1],
+          covariance[0][0],
+          covariance[0][1],
+          covariance[1][0],
+          covariance[1][1]);
     }
   }
 
@@ -155,11 +176,12 @@ public final class LinearExactPosterior {
     double sigma = Math.sqrt(priorVariance);
     double[] angles = angularBreakpoints();
     // pass 1: Z e^{-c} = ∫dθ ∫ r e^{ℓ − c} dr, and ∫ w e^{ℓ − c}
-    Quadrature.Result z = outer(theta -> radial(theta, shift, sigma, relTol, r -> 1), angles, relTol);
-    Quadrature.Result m1 = outer(theta -> Math.cos(theta) * radial(theta, shift, sigma, relTol, r -> r), angles,
-        relTol);
-    Quadrature.Result m2 = outer(theta -> Math.sin(theta) * radial(theta, shift, sigma, relTol, r -> r), angles,
-        relTol);
+    Quadrature.Result z =
+        outer(theta -> radial(theta, shift, sigma, relTol, r -> 1), angles, relTol);
+    Quadrature.Result m1 = outer(
+        theta -> Math.cos(theta) * radial(theta, shift, sigma, relTol, r -> r), angles, relTol);
+    Quadrature.Result m2 = outer(
+        theta -> Math.sin(theta) * radial(theta, shift, sigma, relTol, r -> r), angles, relTol);
     double zv = z.value();
     double[] mean = {m1.value() / zv, m2.value() / zv};
     // pass 2: centred second moments
@@ -169,10 +191,18 @@ public final class LinearExactPosterior {
       for (int b = a; b < 2; b++) {
         final int fa = a;
         final int fb = b;
-        Quadrature.Result q = outer(theta -> {
-          double[] u = {Math.cos(theta), Math.sin(theta)};
-          return radial(theta, shift, sigma, relTol, r -> (r * u[fa] - mean[fa]) * (r * u[fb] - mean[fb]));
-        }, angles, relTol);
+        Quadrature.Result q = outer(
+            theta -> {
+              double[] u = {Math.cos(theta), Math.sin(theta)};
+              return radial(
+                  theta,
+                  shift,
+                  sigma,
+                  relTol,
+                  r -> (r * u[fa] - mean[fa]) * (r * u[fb] - mean[fb]));
+            },
+            angles,
+            relTol);
         cov[a][b] = q.value() / zv;
         cov[b][a] = cov[a][b];
         covErr[a][b] = (q.errorEstimate() + Math.abs(cov[a][b]) * z.errorEstimate()) / zv;
@@ -181,9 +211,18 @@ public final class LinearExactPosterior {
     }
     // error of a ratio N/Z: (δN + |N/Z| δZ)/Z
     double[] meanErr = {
-        (m1.errorEstimate() + Math.abs(mean[0]) * z.errorEstimate()) / zv,
-        (m2.errorEstimate() + Math.abs(mean[1]) * z.errorEstimate()) / zv};
-    return new Estimate(shift + Math.log(zv), mean, cov, z.errorEstimate() / zv, meanErr, covErr, 0, Double.NaN,
+      (m1.errorEstimate() + Math.abs(mean[0]) * z.errorEstimate()) / zv,
+      (m2.errorEstimate() + Math.abs(mean[1]) * z.errorEstimate()) / zv
+    };
+    return new Estimate(
+        shift + Math.log(zv),
+        mean,
+        cov,
+        z.errorEstimate() / zv,
+        meanErr,
+        covErr,
+        0,
+        Double.NaN,
         "quadrature(relTol=" + relTol + ")");
   }
 
@@ -200,7 +239,8 @@ public final class LinearExactPosterior {
    * ∫₀^∞ r h(r) exp(ℓ(r u(θ)) − c) dr, in ρ = r/σ, split at ρ = 1, 3 and at the radii where r cᵢ(θ) meets a
    * breakpoint of the likelihood.
    */
-  private double radial(double theta, double shift, double sigma, double relTol, DoubleUnaryOperator h) {
+  private double radial(
+      double theta, double shift, double sigma, double relTol, DoubleUnaryOperator h) {
     double ct = Math.cos(theta);
     double st = Math.sin(theta);
     double[] cuts = radialBreakpoints(ct, st, sigma);
@@ -211,7 +251,8 @@ public final class LinearExactPosterior {
     };
     Quadrature.Result q = Quadrature.integrate(g, 0, Double.POSITIVE_INFINITY, 0, relTol, cuts);
     if (!q.converged() || !Double.isFinite(q.value())) {
-      throw new ArithmeticException("radial integral did not converge at theta = " + theta + ": " + q);
+      throw new ArithmeticException(
+          "radial integral did not converge at theta = " + theta + ": " + q);
     }
     return q.value();
   }
@@ -278,7 +319,8 @@ public final class LinearExactPosterior {
       throw new IllegalArgumentException("need at least 2 samples, got " + samples);
     }
     double sigma = Math.sqrt(priorVariance);
-    // pass 1: Σ W, Σ W², Σ W w with W = exp(log w − max) for the running max (sums rescaled when it grows)
+    // pass 1: Σ W, Σ W², Σ W w with W = exp(log w − max) for the running max (sums rescaled when it
+    // grows)
     double max = Double.NEGATIVE_INFINITY;
     double sw = 0;
     double sw2 = 0;
@@ -305,8 +347,10 @@ public final class LinearExactPosterior {
       throw new ArithmeticException("every importance weight is zero");
     }
     double[] mean = {swm[0] / sw, swm[1] / sw};
-    // pass 2 (same stream, same max): centred second moments, Σ W² (w − μ)², and Σ W² h, Σ W² h² of each
-    // centred product h, so that Σ W² (h − C)² = Σ W² h² − 2 C Σ W² h + C² Σ W² without a third pass
+    // pass 2 (same stream, same max): centred second moments, Σ W² (w − μ)², and Σ W² h, Σ W² h² of
+    // each
+    // centred product h, so that Σ W² (h − C)² = Σ W² h² − 2 C Σ W² h + C² Σ W² without a third
+    // pass
     double[][] cov = new double[2][2];
     double[] meanVar = new double[2];
     double[] w2h = new double[3];
@@ -342,15 +386,24 @@ public final class LinearExactPosterior {
     covVar[0][1] = cv[1];
     covVar[1][1] = cv[2];
     double[][] covErr = {
-        {Math.sqrt(covVar[0][0]) / sw, Math.sqrt(covVar[0][1]) / sw},
-        {Math.sqrt(covVar[0][1]) / sw, Math.sqrt(covVar[1][1]) / sw}};
+      {Math.sqrt(covVar[0][0]) / sw, Math.sqrt(covVar[0][1]) / sw},
+      {Math.sqrt(covVar[0][1]) / sw, Math.sqrt(covVar[1][1]) / sw}
+    };
     double[] meanErr = {Math.sqrt(meanVar[0]) / sw, Math.sqrt(meanVar[1]) / sw};
     double n = samples;
     double meanW = sw / n;
     double varW = Math.max(0, sw2 / n - meanW * meanW) * n / (n - 1);
     double logZ = max + Math.log(meanW);
     double logZErr = Math.sqrt(varW / n) / meanW;
-    return new Estimate(logZ, mean, cov, logZErr, meanErr, covErr, samples, sw * sw / sw2,
+    return new Estimate(
+        logZ,
+        mean,
+        cov,
+        logZErr,
+        meanErr,
+        covErr,
+        samples,
+        sw * sw / sw2,
         "importance-sampling(samples=" + samples + ", seed=" + seed + ")");
   }
 

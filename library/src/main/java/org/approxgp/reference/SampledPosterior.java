@@ -39,8 +39,18 @@ import org.approxgp.inference.Problem;
  * @param jitter jitter added to K's diagonal
  * @param seconds wall time
  */
-public record SampledPosterior(double[] mean, double[] variance, double[] meanStdError, double[] rhat, double[] ess,
-    int chains, long transitionsPerChain, int keptPerChain, boolean capped, long evaluations, double jitter,
+public record SampledPosterior(
+    double[] mean,
+    double[] variance,
+    double[] meanStdError,
+    double[] rhat,
+    double[] ess,
+    int chains,
+    long transitionsPerChain,
+    int keptPerChain,
+    boolean capped,
+    long evaluations,
+    double jitter,
     double seconds) {
 
   /**
@@ -53,21 +63,30 @@ public record SampledPosterior(double[] mean, double[] variance, double[] meanSt
    * @param essTarget bulk ESS every latent must reach (≥)
    * @param threads worker threads (≥ 1; does not change the result)
    */
-  public record Options(int chains, long seed, long warmup, long maxTransitions, int keptPerChain, double rhatTarget,
-      double essTarget, int threads) {
+  public record Options(
+      int chains,
+      long seed,
+      long warmup,
+      long maxTransitions,
+      int keptPerChain,
+      double rhatTarget,
+      double essTarget,
+      int threads) {
     public Options {
       if (chains < 4) {
         throw new IllegalArgumentException("need at least 4 chains, got " + chains);
       }
       if (warmup < 16 || maxTransitions < 2 * warmup) {
-        throw new IllegalArgumentException("need warm-up >= 16 and a cap >= twice the warm-up, got " + warmup
-            + " and " + maxTransitions);
+        throw new IllegalArgumentException("need warm-up >= 16 and a cap >= twice the warm-up, got "
+            + warmup + " and " + maxTransitions);
       }
       if (keptPerChain < 16) {
-        throw new IllegalArgumentException("keep at least 16 states per chain, got " + keptPerChain);
+        throw new IllegalArgumentException(
+            "keep at least 16 states per chain, got " + keptPerChain);
       }
       if (!(rhatTarget >= 1) || !(essTarget > 0) || threads < 1) {
-        throw new IllegalArgumentException("need R-hat target >= 1, ESS target > 0 and threads >= 1");
+        throw new IllegalArgumentException(
+            "need R-hat target >= 1, ESS target > 0 and threads >= 1");
       }
     }
 
@@ -76,19 +95,23 @@ public record SampledPosterior(double[] mean, double[] variance, double[] meanSt
      * ESS ≥ 1000 (Vehtari et al. 2021, §4.3 recommend R̂ &lt; 1.01 and ESS &gt; 400), one thread per core.
      */
     public static Options defaults() {
-      return new Options(4, 0, 1000, 1_024_000, 2500, 1.01, 1000, Runtime.getRuntime().availableProcessors());
+      return new Options(
+          4, 0, 1000, 1_024_000, 2500, 1.01, 1000, Runtime.getRuntime().availableProcessors());
     }
 
     public Options withSeed(long s) {
-      return new Options(chains, s, warmup, maxTransitions, keptPerChain, rhatTarget, essTarget, threads);
+      return new Options(
+          chains, s, warmup, maxTransitions, keptPerChain, rhatTarget, essTarget, threads);
     }
 
     public Options withChains(int c) {
-      return new Options(c, seed, warmup, maxTransitions, keptPerChain, rhatTarget, essTarget, threads);
+      return new Options(
+          c, seed, warmup, maxTransitions, keptPerChain, rhatTarget, essTarget, threads);
     }
 
     public Options withThreads(int t) {
-      return new Options(chains, seed, warmup, maxTransitions, keptPerChain, rhatTarget, essTarget, t);
+      return new Options(
+          chains, seed, warmup, maxTransitions, keptPerChain, rhatTarget, essTarget, t);
     }
 
     public Options withMaxTransitions(long cap) {
@@ -153,17 +176,25 @@ public record SampledPosterior(double[] mean, double[] variance, double[] meanSt
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "%d chains x %,d transitions (%,d kept each): R-hat max %.4f, bulk ESS min %.0f"
-        + "%s, %.1f s", chains, transitionsPerChain, keptPerChain, rhatMax(), essMin(),
-        capped ? " -- STOPPED BY THE CAP before the targets were met" : "", seconds);
+    return String.format(
+        Locale.ROOT,
+        "%d chains x %,d transitions (%,d kept each): R-hat max %.4f, bulk ESS min %.0f"
+            + "%s, %.1f s",
+        chains,
+        transitionsPerChain,
+        keptPerChain,
+        rhatMax(),
+        essMin(),
+        capped ? " -- STOPPED BY THE CAP before the targets were met" : "",
+        seconds);
   }
 
   /**
    * Samples {@code problem}'s posterior with ellipses from {@code q} ({@link GaussianReference}) and
    * {@code options}; {@code rounds} hears one line after each round.
    */
-  public static SampledPosterior sample(Problem problem, GaussianReference q, Options options,
-      Consumer<String> rounds) {
+  public static SampledPosterior sample(
+      Problem problem, GaussianReference q, Options options, Consumer<String> rounds) {
     long t0 = System.nanoTime();
     SliceTransition tr = new SliceTransition(problem, q);
     int n = tr.size();
@@ -188,7 +219,8 @@ public record SampledPosterior(double[] mean, double[] variance, double[] meanSt
       long done = options.warmup();
       while (true) {
         long segment = done;
-        int thin = (int) Math.max(1, (segment + options.keptPerChain() - 1) / options.keptPerChain());
+        int thin =
+            (int) Math.max(1, (segment + options.keptPerChain() - 1) / options.keptPerChain());
         int kept = (int) (segment / thin);
         double[][] draws = new double[m][];
         runAll(pool, m, c -> {
@@ -220,13 +252,27 @@ public record SampledPosterior(double[] mean, double[] variance, double[] meanSt
         }
         boolean capped = !met && 2 * done > options.maxTransitions();
         if (met || capped) {
-          SampledPosterior r = summarise(draws, kept, n, tr, rhat, ess, m, done, capped, evaluations,
+          SampledPosterior r = summarise(
+              draws,
+              kept,
+              n,
+              tr,
+              rhat,
+              ess,
+              m,
+              done,
+              capped,
+              evaluations,
               (System.nanoTime() - t0) * 1e-9);
           rounds.accept(r.toString());
           return r;
         }
-        rounds.accept(String.format(Locale.ROOT, "%,d transitions per chain: R-hat max %.4f, ESS min %.0f; doubling",
-            done, max(rhat), min(ess)));
+        rounds.accept(String.format(
+            Locale.ROOT,
+            "%,d transitions per chain: R-hat max %.4f, ESS min %.0f; doubling",
+            done,
+            max(rhat),
+            min(ess)));
       }
     } finally {
       pool.shutdownNow();
@@ -249,7 +295,8 @@ public record SampledPosterior(double[] mean, double[] variance, double[] meanSt
     return m;
   }
 
-  private static void diagnose(ExecutorService pool, double[][] draws, int kept, int n, double[] rhat, double[] ess) {
+  private static void diagnose(
+      ExecutorService pool, double[][] draws, int kept, int n, double[] rhat, double[] ess) {
     int m = draws.length;
     int blocks = 8;
     runAll(pool, blocks, b -> {
@@ -268,8 +315,18 @@ public record SampledPosterior(double[] mean, double[] variance, double[] meanSt
     });
   }
 
-  private static SampledPosterior summarise(double[][] draws, int kept, int n, SliceTransition tr, double[] rhat,
-      double[] ess, int chains, long transitions, boolean capped, long evaluations, double seconds) {
+  private static SampledPosterior summarise(
+      double[][] draws,
+      int kept,
+      int n,
+      SliceTransition tr,
+      double[] rhat,
+      double[] ess,
+      int chains,
+      long transitions,
+      boolean capped,
+      long evaluations,
+      double seconds) {
     double[] mean = new double[n];
     double[] var = new double[n];
     double[] se = new double[n];
@@ -296,8 +353,19 @@ public record SampledPosterior(double[] mean, double[] variance, double[] meanSt
       var[i] /= s - 1;
       se[i] = Math.sqrt(var[i] / ess[i]);
     }
-    return new SampledPosterior(mean, var, se, rhat, ess, chains, transitions, kept, capped, evaluations,
-        tr.jitter(), seconds);
+    return new SampledPosterior(
+        mean,
+        var,
+        se,
+        rhat,
+        ess,
+        chains,
+        transitions,
+        kept,
+        capped,
+        evaluations,
+        tr.jitter(),
+        seconds);
   }
 
   /** Runs task(0 … count − 1) on the pool and waits; rethrows the first failure. */

@@ -31,7 +31,8 @@ import org.approxgp.linalg.Matrix;
 final class SliceTransition {
   private final int n;
   private final double[] lk; // L_K, lower triangle packed by rows
-  private final double[] a; // A (upper triangular), its upper triangle packed by rows, or null for the prior
+  private final double[]
+      a; // A (upper triangular), its upper triangle packed by rows, or null for the prior
   private final double[] muQ; // m₀ + L_K u_q
   private final double[] uq;
   private final double logDetA;
@@ -42,8 +43,8 @@ final class SliceTransition {
   SliceTransition(Problem problem, GaussianReference q) {
     this.n = problem.size();
     if (q.whitenedMean().length != n) {
-      throw new IllegalArgumentException("the reference has " + q.whitenedMean().length + " entries, the problem "
-          + n);
+      throw new IllegalArgumentException(
+          "the reference has " + q.whitenedMean().length + " entries, the problem " + n);
     }
     Cholesky chol = Cholesky.factor(problem.kernel().matrix(problem.x()), JitterPolicy.standard());
     this.jitter = chol.jitter();
@@ -146,7 +147,8 @@ final class SliceTransition {
     s.residual = residual(s.v, s.ud, s.fd, s.f);
     s.evaluations++;
     if (!Double.isFinite(s.residual)) {
-      throw new IllegalArgumentException("the log density at a chain's starting point is " + s.residual);
+      throw new IllegalArgumentException(
+          "the log density at a chain's starting point is " + s.residual);
     }
     return s;
   }
@@ -258,7 +260,8 @@ final class SliceTransition {
         hi = theta;
       }
       if (!(hi - lo > 1e-300)) {
-        return; // the bracket collapsed onto the current state (possible only through rounding): stay
+        return; // the bracket collapsed onto the current state (possible only through rounding):
+        // stay
       }
       theta = lo + (hi - lo) * s.rng.nextDouble();
     }

@@ -15,7 +15,8 @@ final class Streams {
   private Streams() {}
 
   static UniformRandomProvider of(long seed, long index) {
-    return RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {mix64(seed + GOLDEN), mix64(index + 2 * GOLDEN)});
+    return RandomSource.XO_RO_SHI_RO_128_PP.create(
+        new long[] {mix64(seed + GOLDEN), mix64(index + 2 * GOLDEN)});
   }
 
   private static long mix64(long z) {

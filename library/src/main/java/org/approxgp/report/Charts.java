@@ -34,6 +34,7 @@ public final class Charts {
 
   /** Wide enough that a legend of long, self-explaining names leaves the plot most of the width. */
   public static final int WIDTH = 800;
+
   public static final int HEIGHT = 440;
 
   /** Relative tolerance under which two curves count as coinciding: round-off, not a modelling tolerance. */
@@ -44,16 +45,24 @@ public final class Charts {
    * lines do not blend into a third colour.
    */
   private static final Color[] PALETTE = {
-      new Color(0x0072B2), new Color(0xE69F00), new Color(0x009E73), new Color(0xD55E00), new Color(0xCC79A7),
-      new Color(0x56B4E9), new Color(0x000000), new Color(0x882255)};
+    new Color(0x0072B2),
+    new Color(0xE69F00),
+    new Color(0x009E73),
+    new Color(0xD55E00),
+    new Color(0xCC79A7),
+    new Color(0x56B4E9),
+    new Color(0x000000),
+    new Color(0x882255)
+  };
+
   private static final Marker[] MARKERS = {
-      SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND, SeriesMarkers.TRIANGLE_UP,
-      SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.PLUS, SeriesMarkers.OVAL};
+    SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND, SeriesMarkers.TRIANGLE_UP,
+    SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.PLUS, SeriesMarkers.OVAL
+  };
   private static final float[][] DASHES = {null, {8f, 4f}, {2f, 3f}, {10f, 3f, 2f, 3f}, {4f, 4f}};
   private static final Color REFERENCE = new Color(0x555555);
 
-  private Charts() {
-  }
+  private Charts() {}
 
   /**
    * What a reader needs to read a chart: its title and both axis titles, each a human label with its unit
@@ -63,8 +72,8 @@ public final class Charts {
     public Labels {
       for (String s : new String[] {title, x, y}) {
         if (s == null || s.isBlank()) {
-          throw new IllegalArgumentException("a chart needs a title and both axis titles: " + title + " / " + x
-              + " / " + y);
+          throw new IllegalArgumentException(
+              "a chart needs a title and both axis titles: " + title + " / " + x + " / " + y);
         }
       }
     }
@@ -76,7 +85,10 @@ public final class Charts {
 
   /** Which axes are logarithmic. */
   public enum Scale {
-    LINEAR(false, false), LOG_X(true, false), LOG_Y(false, true), LOG_LOG(true, true);
+    LINEAR(false, false),
+    LOG_X(true, false),
+    LOG_Y(false, true),
+    LOG_LOG(true, true);
 
     final boolean logX;
     final boolean logY;
@@ -92,29 +104,41 @@ public final class Charts {
    * one at every point (within {@link #COINCIDE_RELATIVE}) is named so in the legend, e.g. {@code "rep (= ep at all
    * 47 points)"}; it is drawn dashed and thinner on top of the earlier one, so both stay visible.
    */
-  public static XYChart lines(Table t, String x, String y, String series, Labels labels, Scale scale) {
+  public static XYChart lines(
+      Table t, String x, String y, String series, Labels labels, Scale scale) {
     XYChart chart = xyChart(labels, scale);
     Map<String, double[][]> groups = groups(t, x, y, series);
     Map<String, String> notes = coincidenceNotes(groups);
     int most = groups.values().stream().mapToInt(g -> g[0].length).max().orElse(0);
-    chart.getStyler().setMarkerSize(most > 25 ? 5 : 8);   // dense traces: small markers, so lines stay visible
+    chart
+        .getStyler()
+        .setMarkerSize(most > 25 ? 5 : 8); // dense traces: small markers, so lines stay visible
     int k = 0;
     for (Map.Entry<String, double[][]> g : groups.entrySet()) {
-      String name = notes.containsKey(g.getKey()) ? g.getKey() + " (" + notes.get(g.getKey()) + ")" : g.getKey();
+      String name = notes.containsKey(g.getKey())
+          ? g.getKey() + " (" + notes.get(g.getKey()) + ")"
+          : g.getKey();
       XYSeries s = chart.addSeries(name, g.getValue()[0], g.getValue()[1]);
       style(s, k++, groups.size());
     }
     if (!groups.isEmpty()) {
-      // a log axis holding fewer than two powers of ten would show one labelled tick or none: label every tick
-      chart.getStyler().setXAxisLogarithmicDecadeOnly(!scale.logX || decades(range(chart, true)) >= 2);
-      chart.getStyler().setYAxisLogarithmicDecadeOnly(!scale.logY || decades(range(chart, false)) >= 2);
+      // a log axis holding fewer than two powers of ten would show one labelled tick or none: label
+      // every tick
+      chart
+          .getStyler()
+          .setXAxisLogarithmicDecadeOnly(!scale.logX || decades(range(chart, true)) >= 2);
+      chart
+          .getStyler()
+          .setYAxisLogarithmicDecadeOnly(!scale.logY || decades(range(chart, false)) >= 2);
     }
     return chart;
   }
 
   /** How many powers of ten lie in [lo, hi]. */
   private static int decades(double[] range) {
-    return (int) (Math.floor(Math.log10(range[1]) + 1e-12) - Math.ceil(Math.log10(range[0]) - 1e-12)) + 1;
+    return (int)
+            (Math.floor(Math.log10(range[1]) + 1e-12) - Math.ceil(Math.log10(range[0]) - 1e-12))
+        + 1;
   }
 
   /**
@@ -132,7 +156,8 @@ public final class Charts {
         double[][] p = groups.get(names.get(a));
         double[][] q = groups.get(names.get(b));
         if (coincide(p, q)) {
-          out.add(names.get(b) + " coincides with " + names.get(a) + " at all " + p[0].length + " points");
+          out.add(names.get(b) + " coincides with " + names.get(a) + " at all " + p[0].length
+              + " points");
           break;
         }
         double scale = Math.max(maxAbs(p[1]), maxAbs(q[1]));
@@ -154,9 +179,13 @@ public final class Charts {
           }
         }
         if (equal >= 1) {
-          out.add(names.get(b) + " coincides with " + names.get(a) + " at " + equal + " of " + shared
-              + " shared x (" + (lo == hi ? "x = " + TICK.apply(lo) : "x from " + TICK.apply(lo) + " to "
-              + TICK.apply(hi)) + ")");
+          out.add(
+              names.get(b) + " coincides with " + names.get(a) + " at " + equal + " of " + shared
+                  + " shared x ("
+                  + (lo == hi
+                      ? "x = " + TICK.apply(lo)
+                      : "x from " + TICK.apply(lo) + " to " + TICK.apply(hi))
+                  + ")");
         }
       }
     }
@@ -168,8 +197,8 @@ public final class Charts {
    * against EP predictive variances); {@code diagonalName} names the diagonal in the legend (e.g. with the paper's
    * claim about it).
    */
-  public static XYChart scatterWithDiagonal(double[] x, double[] y, String seriesName, Labels labels,
-      String diagonalName) {
+  public static XYChart scatterWithDiagonal(
+      double[] x, double[] y, String seriesName, Labels labels, String diagonalName) {
     XYChart chart = xyChart(labels, Scale.LINEAR);
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
     double lo = Double.POSITIVE_INFINITY;
@@ -184,13 +213,14 @@ public final class Charts {
     d.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
     d.setMarker(SeriesMarkers.NONE);
     d.setLineColor(REFERENCE);
-    d.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f},
-        0f));
+    d.setLineStyle(new BasicStroke(
+        1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
     return chart;
   }
 
   /** {@link #scatterWithDiagonal(double[], double[], String, Labels, String)} with the diagonal named "y = x". */
-  public static XYChart scatterWithDiagonal(double[] x, double[] y, String seriesName, Labels labels) {
+  public static XYChart scatterWithDiagonal(
+      double[] x, double[] y, String seriesName, Labels labels) {
     return scatterWithDiagonal(x, y, seriesName, labels, "y = x");
   }
 
@@ -200,19 +230,23 @@ public final class Charts {
    * line its own dash pattern and the later ones thinner, so lines that overlap stay visible. A series equal to an
    * earlier one at every point is named so in the legend, as in {@link #lines}.
    */
-  public static XYChart scatter(Table t, String x, String y, String series, Labels labels, String linePrefix) {
+  public static XYChart scatter(
+      Table t, String x, String y, String series, Labels labels, String linePrefix) {
     XYChart chart = xyChart(labels, Scale.LINEAR);
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
     chart.getStyler().setMarkerSize(7);
     Map<String, double[][]> groups = groups(t, x, y, series);
     Map<String, String> notes = coincidenceNotes(groups);
-    int lineCount = (int) groups.keySet().stream().filter(n -> linePrefix != null && n.startsWith(linePrefix))
+    int lineCount = (int) groups.keySet().stream()
+        .filter(n -> linePrefix != null && n.startsWith(linePrefix))
         .count();
     int points = 0;
     int lines = 0;
     int k = 0;
     for (Map.Entry<String, double[][]> g : groups.entrySet()) {
-      String name = notes.containsKey(g.getKey()) ? g.getKey() + " (" + notes.get(g.getKey()) + ")" : g.getKey();
+      String name = notes.containsKey(g.getKey())
+          ? g.getKey() + " (" + notes.get(g.getKey()) + ")"
+          : g.getKey();
       XYSeries s = chart.addSeries(name, g.getValue()[0], g.getValue()[1]);
       s.setLineColor(PALETTE[k % PALETTE.length]);
       s.setMarkerColor(PALETTE[k % PALETTE.length]);
@@ -235,11 +269,22 @@ public final class Charts {
    * (NaN, or no row for that category and series) gets no bar, a "×" on the axis where its bar would stand, and a
    * legend entry {@code "× " + missingNote} (e.g. {@code "× no mean: a run diverged"}) — never a zero-height bar.
    */
-  public static CategoryChart bars(Table t, String category, String value, String error, String series,
-      Labels labels, String missingNote) {
+  public static CategoryChart bars(
+      Table t,
+      String category,
+      String value,
+      String error,
+      String series,
+      Labels labels,
+      String missingNote) {
     Objects.requireNonNull(missingNote, "missingNote: say what a missing bar means");
-    CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(labels.title())
-        .xAxisTitle(labels.x()).yAxisTitle(labels.y()).build();
+    CategoryChart chart = new CategoryChartBuilder()
+        .width(WIDTH)
+        .height(HEIGHT)
+        .title(labels.title())
+        .xAxisTitle(labels.x())
+        .yAxisTitle(labels.y())
+        .build();
     houseStyle(chart.getStyler());
     chart.getStyler().setYAxisTickLabelsFormattingFunction(TICK);
     List<String> cats = new ArrayList<>();
@@ -251,7 +296,8 @@ public final class Charts {
         cats.add(c);
       }
       double e = error == null ? 0 : ((NumericColumn<?>) t.column(error)).getDouble(r);
-      bySeries.computeIfAbsent(t.column(series).getString(r), k -> new LinkedHashMap<>())
+      bySeries
+          .computeIfAbsent(t.column(series).getString(r), k -> new LinkedHashMap<>())
           .put(c, new double[] {vs.getDouble(r), Double.isNaN(e) ? 0 : e});
     }
     int m = bySeries.size();
@@ -267,7 +313,8 @@ public final class Charts {
         ys.add(absent ? null : v[0]);
         es.add(absent ? null : v[1]);
         if (absent) {
-          // XChart's category axis: category i spans [i, i + 1]; a group's m bars share the fraction `fill` of it
+          // XChart's category axis: category i spans [i, i + 1]; a group's m bars share the
+          // fraction `fill` of it
           missing.add(new double[] {i + 0.5 + (j - (m - 1) / 2.0) * fill / m});
         }
       }
@@ -279,14 +326,19 @@ public final class Charts {
       j++;
     }
     if (!missing.isEmpty()) {
-      var note = chart.addSeries("× " + missingNote, cats, new ArrayList<Double>(java.util.Collections.nCopies(
-          cats.size(), (Double) null)));
+      var note = chart.addSeries(
+          "× " + missingNote,
+          cats,
+          new ArrayList<Double>(java.util.Collections.nCopies(cats.size(), (Double) null)));
       note.setFillColor(Color.WHITE);
       note.setLineColor(Color.WHITE);
       for (double[] p : missing) {
         chart.addAnnotation(new org.knowm.xchart.AnnotationText("×", p[0], 0, false));
       }
-      chart.getStyler().setAnnotationTextFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 16));
+      chart
+          .getStyler()
+          .setAnnotationTextFont(
+              new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 16));
       chart.getStyler().setAnnotationTextFontColor(Color.BLACK);
     }
     return chart;
@@ -311,17 +363,24 @@ public final class Charts {
     XYSeries s = chart.addSeries(label, xs, ys);
     s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
     s.setMarker(SeriesMarkers.NONE);
-    int k = (int) chart.getSeriesCollection().stream().filter(v -> v.getMarker() == SeriesMarkers.NONE
-        && REFERENCE.equals(v.getLineColor())).count();
+    int k = (int) chart.getSeriesCollection().stream()
+        .filter(v -> v.getMarker() == SeriesMarkers.NONE && REFERENCE.equals(v.getLineColor()))
+        .count();
     s.setLineColor(REFERENCE);
-    s.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
-        DASHES[1 + k % (DASHES.length - 1)], 0f));
+    s.setLineStyle(new BasicStroke(
+        1.5f,
+        BasicStroke.CAP_BUTT,
+        BasicStroke.JOIN_MITER,
+        10f,
+        DASHES[1 + k % (DASHES.length - 1)],
+        0f));
     return chart;
   }
 
   /** The finite (and, on a log axis, positive) data range of the chart's series along x or y. */
   private static double[] range(XYChart chart, boolean alongX) {
-    boolean log = alongX ? chart.getStyler().isXAxisLogarithmic() : chart.getStyler().isYAxisLogarithmic();
+    boolean log =
+        alongX ? chart.getStyler().isXAxisLogarithmic() : chart.getStyler().isYAxisLogarithmic();
     double lo = Double.POSITIVE_INFINITY;
     double hi = Double.NEGATIVE_INFINITY;
     for (XYSeries s : chart.getSeriesCollection()) {
@@ -339,8 +398,13 @@ public final class Charts {
   }
 
   private static XYChart xyChart(Labels labels, Scale scale) {
-    XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(labels.title()).xAxisTitle(labels.x())
-        .yAxisTitle(labels.y()).build();
+    XYChart chart = new XYChartBuilder()
+        .width(WIDTH)
+        .height(HEIGHT)
+        .title(labels.title())
+        .xAxisTitle(labels.x())
+        .yAxisTitle(labels.y())
+        .build();
     houseStyle(chart.getStyler());
     chart.getStyler().setXAxisLogarithmic(scale.logX).setYAxisLogarithmic(scale.logY);
     chart.getStyler().setXAxisTickLabelsFormattingFunction(TICK);
@@ -365,8 +429,9 @@ public final class Charts {
   private static BasicStroke stroke(int k, int n) {
     float width = n <= 1 ? 2f : Math.max(1f, 3.5f - 2f * k / (n - 1));
     float[] dash = DASHES[k % DASHES.length];
-    return dash == null ? new BasicStroke(width) : new BasicStroke(width, BasicStroke.CAP_BUTT,
-        BasicStroke.JOIN_MITER, 10f, dash, 0f);
+    return dash == null
+        ? new BasicStroke(width)
+        : new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, dash, 0f);
   }
 
   /** Tick labels: 6 significant digits, trailing zeros dropped ("0.007", not ".007"). */
@@ -394,8 +459,10 @@ public final class Charts {
           .add(new double[] {xs.getDouble(r), ys.getDouble(r)});
     }
     Map<String, double[][]> out = new LinkedHashMap<>();
-    pts.forEach((name, p) -> out.put(name, new double[][] {p.stream().mapToDouble(v -> v[0]).toArray(),
-        p.stream().mapToDouble(v -> v[1]).toArray()}));
+    pts.forEach((name, p) -> out.put(name, new double[][] {
+      p.stream().mapToDouble(v -> v[0]).toArray(),
+      p.stream().mapToDouble(v -> v[1]).toArray()
+    }));
     return out;
   }
 

@@ -23,8 +23,19 @@ public final class ComparisonViews {
     }
     for (Comparison c : rows) {
       method.append(c.method());
-      double[] v = {c.meanRmse(), c.meanMaxError(), c.varianceRmse(), c.klMean(), c.w2Mean(), c.logEvidenceError(),
-          c.testNll(), c.testError(), c.seconds(), truth.rhatMax(), truth.essMin()};
+      double[] v = {
+        c.meanRmse(),
+        c.meanMaxError(),
+        c.varianceRmse(),
+        c.klMean(),
+        c.w2Mean(),
+        c.logEvidenceError(),
+        c.testNll(),
+        c.testError(),
+        c.seconds(),
+        truth.rhatMax(),
+        truth.essMin()
+      };
       for (int j = 0; j < cols.length; j++) {
         cols[j].append(v[j]);
       }
@@ -36,13 +47,20 @@ public final class ComparisonViews {
 
   /** One method's marginal variances against the truth's, with the diagonal (where they would agree). */
   public static XYChart variances(String method, double[] truthVariance, double[] methodVariance) {
-    return Charts.scatterWithDiagonal(truthVariance, methodVariance, method,
-        Charts.Labels.of(method + ": marginal variance against the truth", "true variance (sampled)",
-            method + " variance"), "y = x (exact)");
+    return Charts.scatterWithDiagonal(
+        truthVariance,
+        methodVariance,
+        method,
+        Charts.Labels.of(
+            method + ": marginal variance against the truth",
+            "true variance (sampled)",
+            method + " variance"),
+        "y = x (exact)");
   }
 
   /** Log-evidence error per method, with ± 2 AIS standard errors as error bars. */
-  public static CategoryChart evidenceErrors(List<Comparison> rows, AnnealedImportanceSampling ais) {
+  public static CategoryChart evidenceErrors(
+      List<Comparison> rows, AnnealedImportanceSampling ais) {
     StringColumn method = StringColumn.create("method");
     DoubleColumn err = DoubleColumn.create("log-evidence error");
     DoubleColumn bar = DoubleColumn.create("2 se");
@@ -54,8 +72,16 @@ public final class ComparisonViews {
       series.append("method log Z - AIS log Z");
     }
     Table t = Table.create("evidence", method, err, bar, series);
-    return Charts.bars(t, "method", "log-evidence error", "2 se", "series",
-        Charts.Labels.of("log-evidence error (error bars: 2 AIS standard errors)", "method", "log Z - AIS log Z"),
+    return Charts.bars(
+        t,
+        "method",
+        "log-evidence error",
+        "2 se",
+        "series",
+        Charts.Labels.of(
+            "log-evidence error (error bars: 2 AIS standard errors)",
+            "method",
+            "log Z - AIS log Z"),
         "no value");
   }
 }

@@ -18,8 +18,7 @@ public final class Figures {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
-  private Figures() {
-  }
+  private Figures() {}
 
   public static byte[] png(Chart<?, ?> chart) {
     try {
@@ -72,6 +71,9 @@ public final class Figures {
   }
 
   static String escape(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    return s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\"", "&quot;");
   }
 }

@@ -36,16 +36,22 @@ public final class ModelViews {
       double[] theta = f.kernel().logHyperparameters();
       sv.append(Math.exp(theta[theta.length - 1]));
       double[] l = Arrays.stream(theta, 0, theta.length - 1).map(Math::exp).toArray();
-      ls.append(l.length <= 3 ? ValueViews.text(l) : l.length + " values, geometric mean "
-          + ValueViews.number(Math.exp(Arrays.stream(theta, 0, theta.length - 1).average().orElse(0))));
+      ls.append(
+          l.length <= 3
+              ? ValueViews.text(l)
+              : l.length + " values, geometric mean "
+                  + ValueViews.number(Math.exp(
+                      Arrays.stream(theta, 0, theta.length - 1).average().orElse(0))));
       it.append(f.iterations());
       conv.append(f.converged());
       status.append(f.optimized() ? f.optimizerStatus() : "fixed θ");
-      diag.append(describe(f.posterior().diagnostics()) + (f.activeBounds().isEmpty() ? "" : "; at bound: " + f.activeBounds()));
+      diag.append(describe(f.posterior().diagnostics())
+          + (f.activeBounds().isEmpty() ? "" : "; at bound: " + f.activeBounds()));
       sec.append(f.seconds());
     });
     // shown by the project's one rounding rule; the values themselves are kept
-    return Tables.rounded(Table.create("fits", label, method, kernel, ev, sv, ls, it, conv, status, diag, sec));
+    return Tables.rounded(
+        Table.create("fits", label, method, kernel, ev, sv, ls, it, conv, status, diag, sec));
   }
 
   /** A one-row table for a single fit. */
@@ -56,7 +62,8 @@ public final class ModelViews {
   /** A one-row table for a posterior. */
   public static Table of(Posterior p) {
     Diagnostics d = p.diagnostics();
-    return Tables.rounded(Table.create("posterior",
+    return Tables.rounded(Table.create(
+        "posterior",
         StringColumn.create("likelihood", new String[] {p.problem().likelihood().name()}),
         StringColumn.create("kernel", new String[] {p.problem().kernel().name()}),
         IntColumn.create("n", new int[] {p.problem().size()}),

@@ -33,7 +33,8 @@ public final class PaperTables {
   public record Source(String label, List<Table> summaries) {
     public Source {
       if (label == null || label.isBlank() || label.equals("paper")) {
-        throw new IllegalArgumentException("a source needs a label other than 'paper', got '" + label + "'");
+        throw new IllegalArgumentException(
+            "a source needs a label other than 'paper', got '" + label + "'");
       }
       summaries = List.copyOf(summaries);
     }
@@ -73,8 +74,14 @@ public final class PaperTables {
           data.add(d);
           methods.add(m);
           seen.add(m);
-          cells.computeIfAbsent(d + "/" + m, k -> new LinkedHashMap<>()).put(s.label(), new double[] {
-              value(t, "TE ×1e-2", i), value(t, "TE sd", i), value(t, "NTLL ×1e-3", i), value(t, "NTLL sd", i)});
+          cells
+              .computeIfAbsent(d + "/" + m, k -> new LinkedHashMap<>())
+              .put(s.label(), new double[] {
+                value(t, "TE ×1e-2", i),
+                value(t, "TE sd", i),
+                value(t, "NTLL ×1e-3", i),
+                value(t, "NTLL sd", i)
+              });
         }
       }
     }
@@ -98,8 +105,12 @@ public final class PaperTables {
         Map<String, double[]> ours = cells.getOrDefault(d + "/" + m, Map.of());
         for (int metric = 0; metric < 2; metric++) {
           int k = metric;
-          cols.get(c++).append(paper.map(p -> k == 0 ? p.te() : p.ntll()).map(st -> printed(st.mean(), QP_PRINTED_DECIMALS) + " ± " + printed(st.sd(), QP_PRINTED_DECIMALS))
-              .orElse(""));
+          cols.get(c++)
+              .append(paper
+                  .map(p -> k == 0 ? p.te() : p.ntll())
+                  .map(st -> printed(st.mean(), QP_PRINTED_DECIMALS) + " ± "
+                      + printed(st.sd(), QP_PRINTED_DECIMALS))
+                  .orElse(""));
           for (Source s : sources) {
             double[] v = ours.get(s.label());
             cols.get(c++).append(v == null ? "" : meanSd(v[2 * k], v[2 * k + 1]));
@@ -107,8 +118,10 @@ public final class PaperTables {
         }
       }
     }
-    Table out = Table.create("Table 1: TE ×10⁻², NTLL ×10⁻³, mean ± sd over seeds (the paper's beside "
-        + String.join(", ", java.util.Arrays.stream(sources).map(Source::label).toList()) + ")");
+    Table out =
+        Table.create("Table 1: TE ×10⁻², NTLL ×10⁻³, mean ± sd over seeds (the paper's beside "
+            + String.join(
+                ", ", java.util.Arrays.stream(sources).map(Source::label).toList()) + ")");
     out.addColumns(label);
     cols.forEach(out::addColumns);
     return out;
@@ -134,7 +147,9 @@ public final class PaperTables {
       dataOfRole.putIfAbsent(role, table1.stringColumn("data").get(i));
       methods.add(m);
       seen.add(m);
-      ours.put(role + "/" + m, new double[] {value(table1, "final_rmse mean", i), value(table1, "final_rmse sd", i)});
+      ours.put(
+          role + "/" + m,
+          new double[] {value(table1, "final_rmse mean", i), value(table1, "final_rmse sd", i)});
     }
     methods.retainAll(seen);
     StringColumn role = StringColumn.create("data set (role)");
@@ -151,13 +166,19 @@ public final class PaperTables {
       int c = 0;
       for (String m : methods) {
         Optional<Double> paper = SvbssgpPaper.table1(r, m);
-        cols.get(c++).append(paper.map(p -> Double.isNaN(p) ? "n/a" : printed(p, SVBSSGP_PRINTED_DECIMALS)).orElse(""));
+        cols.get(c++)
+            .append(paper
+                .map(p -> Double.isNaN(p) ? "n/a" : printed(p, SVBSSGP_PRINTED_DECIMALS))
+                .orElse(""));
         double[] v = ours.get(r + "/" + m);
         cols.get(c++).append(v == null ? "" : meanSd(v[0], v[1]));
       }
     }
-    Table out = Table.create("Table 1: final RMSE (the paper's in its data's units, ours in the substitute's),"
-        + " mean ± sd over splits", role, data);
+    Table out = Table.create(
+        "Table 1: final RMSE (the paper's in its data's units, ours in the substitute's),"
+            + " mean ± sd over splits",
+        role,
+        data);
     cols.forEach(out::addColumns);
     return out;
   }
@@ -167,7 +188,9 @@ public final class PaperTables {
     if (Double.isNaN(mean)) {
       return "";
     }
-    return Double.isNaN(sd) ? ValueViews.number(mean) : ValueViews.number(mean) + " ± " + ValueViews.number(sd);
+    return Double.isNaN(sd)
+        ? ValueViews.number(mean)
+        : ValueViews.number(mean) + " ± " + ValueViews.number(sd);
   }
 
   /** A paper's number as it printed it: {@code decimals} digits after the point. */

@@ -34,7 +34,8 @@ public record RunBanner(ProjectPaths.Mode mode, int trials, List<String> scales,
   }
 
   /** The banner for {@code experiments} at {@code mode} and {@code date}. */
-  public static RunBanner of(ProjectPaths.Mode mode, LocalDate date, Experiment<?, ?>... experiments) {
+  public static RunBanner of(
+      ProjectPaths.Mode mode, LocalDate date, Experiment<?, ?>... experiments) {
     int trials = 0;
     List<String> scales = new ArrayList<>();
     for (Experiment<?, ?> e : experiments) {
@@ -52,7 +53,9 @@ public record RunBanner(ProjectPaths.Mode mode, int trials, List<String> scales,
       distinct.put(c, new LinkedHashSet<>());
     }
     for (Record k : e.trials()) {
-      TrialKeys.values(k).forEach((c, v) -> distinct.computeIfAbsent(c, x -> new LinkedHashSet<>()).add(v));
+      TrialKeys.values(k)
+          .forEach(
+              (c, v) -> distinct.computeIfAbsent(c, x -> new LinkedHashSet<>()).add(v));
     }
     List<String> parts = new ArrayList<>();
     distinct.forEach((c, v) -> {
@@ -72,8 +75,8 @@ public record RunBanner(ProjectPaths.Mode mode, int trials, List<String> scales,
     if (scales.isEmpty()) {
       return head + " · " + date;
     }
-    return head + " · " + trials + " trial" + (trials == 1 ? "" : "s") + " · " + String.join(" · ", scales) + " · "
-        + date;
+    return head + " · " + trials + " trial" + (trials == 1 ? "" : "s") + " · "
+        + String.join(" · ", scales) + " · " + date;
   }
 
   /**

@@ -14,15 +14,16 @@ import tech.tablesaw.columns.numbers.NumberColumnFormatter;
 /** Tablesaw tables as HTML. */
 public final class Tables {
 
-  private Tables() {
-  }
+  private Tables() {}
 
   /** Inline style of a number cell: right-aligned, digits of equal width, never wrapped. */
-  static final String NUMBER_STYLE = "text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap";
+  static final String NUMBER_STYLE =
+      "text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap";
   /** Inline style of a text cell: left-aligned (prose reads from the left). */
   static final String TEXT_STYLE = "text-align: left";
   /** Inline style of a short text cell (a name, a label): left-aligned, not wrapped at its hyphens. */
   static final String SHORT_TEXT_STYLE = "text-align: left; white-space: nowrap";
+
   private static final int SHORT_TEXT = 24;
   /**
    * Separates a column's group from its own name ("EP · TE paper"): {@link #toHtml} shows the groups as a first
@@ -30,8 +31,9 @@ public final class Tables {
    */
   public static final String GROUP = " · ";
   /** A text cell that reads as a number or "mean ± sd" (right-aligned like a number). */
-  private static final java.util.regex.Pattern NUMBER_TEXT =
-      java.util.regex.Pattern.compile("-?[0-9][0-9.]*(e[-+]?[0-9]+)?( ± [0-9][0-9.]*(e[-+]?[0-9]+)?)?|n/a");
+  private static final java.util.regex.Pattern NUMBER_TEXT = java.util.regex.Pattern.compile(
+      "-?[0-9][0-9.]*(e[-+]?[0-9]+)?( ± [0-9][0-9.]*(e[-+]?[0-9]+)?)?|n/a");
+
   private static final char FIGURE_SPACE = '\u2007';
   private static final char PUNCTUATION_SPACE = '\u2008';
 
@@ -82,10 +84,19 @@ public final class Tables {
       int g = col.name().indexOf(GROUP);
       String group = g < 0 ? "" : col.name().substring(0, g);
       String name = g < 0 ? col.name() : col.name().substring(g + GROUP.length());
-      groups.append("<td style=\"").append(TEXT_STYLE).append("\"><b>")
-          .append(group.equals(lastGroup) ? "" : escape(group)).append("</b></td>");
+      groups
+          .append("<td style=\"")
+          .append(TEXT_STYLE)
+          .append("\"><b>")
+          .append(group.equals(lastGroup) ? "" : escape(group))
+          .append("</b></td>");
       lastGroup = group;
-      names.append("<td style=\"").append(style).append("\"><b>").append(escape(name)).append("</b></td>");
+      names
+          .append("<td style=\"")
+          .append(style)
+          .append("\"><b>")
+          .append(escape(name))
+          .append("</b></td>");
     }
     if (grouped) {
       sb.append(groups).append("</tr>\n");
@@ -95,7 +106,11 @@ public final class Tables {
       sb.append("<tr>");
       for (int c = 0; c < cols.size(); c++) {
         String style = numeric[c] ? NUMBER_STYLE : shortText[c] ? SHORT_TEXT_STYLE : TEXT_STYLE;
-        sb.append("<td style=\"").append(style).append("\">").append(escape(cells.get(c)[r])).append("</td>");
+        sb.append("<td style=\"")
+            .append(style)
+            .append("\">")
+            .append(escape(cells.get(c)[r]))
+            .append("</td>");
       }
       sb.append("</tr>\n");
     }
@@ -138,7 +153,10 @@ public final class Tables {
   }
 
   static String escape(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    return s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\"", "&quot;");
   }
 
   /**

@@ -41,7 +41,9 @@ public final class ValueViews {
     }
     double a = Math.abs(x);
     if (a >= 1e-4 && a < 1e6) {
-      return new java.math.BigDecimal(x).round(new java.math.MathContext(digits)).stripTrailingZeros()
+      return new java.math.BigDecimal(x)
+          .round(new java.math.MathContext(digits))
+          .stripTrailingZeros()
           .toPlainString();
     }
     return String.format(Locale.ROOT, "%." + (digits - 1) + "e", x).replaceAll("\\.?0+e", "e");
@@ -58,7 +60,8 @@ public final class ValueViews {
       m.append(p.latentMean()[k]);
       v.append(p.latentVariance()[k]);
     }
-    String title = "prediction at " + p.size() + " points" + (p.size() > n ? " (first " + n + ")" : "");
+    String title =
+        "prediction at " + p.size() + " points" + (p.size() > n ? " (first " + n + ")" : "");
     return Tables.rounded(Table.create(title, i, m, v));
   }
 
@@ -104,13 +107,16 @@ public final class ValueViews {
       StringBuilder b = new StringBuilder(k.name()).append('(');
       Table t = of(k);
       for (int j = 0; j < t.rowCount(); j++) {
-        b.append(j == 0 ? "" : ", ").append(t.stringColumn(0).get(j)).append('=').append(t.stringColumn(1).get(j));
+        b.append(j == 0 ? "" : ", ")
+            .append(t.stringColumn(0).get(j))
+            .append('=')
+            .append(t.stringColumn(1).get(j));
       }
       return b.append(')').toString();
     }
     if (o instanceof Prediction p) {
-      return "Prediction{" + p.size() + " points, latent mean " + text(p.latentMean()) + ", latent variance "
-          + text(p.latentVariance()) + "}";
+      return "Prediction{" + p.size() + " points, latent mean " + text(p.latentMean())
+          + ", latent variance " + text(p.latentVariance()) + "}";
     }
     if (o != null && o.getClass().isArray()) {
       int n = Array.getLength(o);
@@ -126,7 +132,10 @@ public final class ValueViews {
       for (int j = 0; j < cs.length; j++) {
         try {
           cs[j].getAccessor().setAccessible(true);
-          b.append(j == 0 ? "" : ", ").append(cs[j].getName()).append('=').append(text(cs[j].getAccessor().invoke(r)));
+          b.append(j == 0 ? "" : ", ")
+              .append(cs[j].getName())
+              .append('=')
+              .append(text(cs[j].getAccessor().invoke(r)));
         } catch (ReflectiveOperationException | RuntimeException e) {
           b.append(j == 0 ? "" : ", ").append(cs[j].getName()).append("=?");
         }

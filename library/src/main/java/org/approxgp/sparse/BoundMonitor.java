@@ -43,7 +43,9 @@ public final class BoundMonitor {
       if (r.converged()) {
         return CONVERGED;
       }
-      return r.status().startsWith(Lbfgs.Status.MAX_ITERATIONS.name()) ? ITERATION_CAP : OPTIMIZER_FAILED;
+      return r.status().startsWith(Lbfgs.Status.MAX_ITERATIONS.name())
+          ? ITERATION_CAP
+          : OPTIMIZER_FAILED;
     }
 
     /** Whether the run met its stopping rule: converged, or early-stopped at the best held-out iterate. */
@@ -66,8 +68,8 @@ public final class BoundMonitor {
   public record Rule(int window, double tolerance) {
     public Rule {
       if (window < 2 || !(tolerance > 0) || !Double.isFinite(tolerance)) {
-        throw new IllegalArgumentException("need window >= 2 and a positive tolerance, got " + window + ", "
-            + tolerance);
+        throw new IllegalArgumentException(
+            "need window >= 2 and a positive tolerance, got " + window + ", " + tolerance);
       }
     }
 
@@ -84,7 +86,8 @@ public final class BoundMonitor {
   private double windowSum;
   private double windowSq;
   private final double[] means = new double[HISTORY + 1];
-  private final double[] variances = new double[HISTORY + 1]; // squared standard errors of the window means
+  private final double[] variances =
+      new double[HISTORY + 1]; // squared standard errors of the window means
   private int windows;
   private int settled; // consecutive windows at whose end |Δ| was below the threshold
 
@@ -94,8 +97,8 @@ public final class BoundMonitor {
    */
   public BoundMonitor(int window, double tolerance) {
     if (window < 2 || !(tolerance > 0) || !Double.isFinite(tolerance)) {
-      throw new IllegalArgumentException("need window >= 2 and a positive tolerance, got " + window + ", "
-          + tolerance);
+      throw new IllegalArgumentException(
+          "need window >= 2 and a positive tolerance, got " + window + ", " + tolerance);
     }
     this.window = window;
     this.tolerance = tolerance;
@@ -130,7 +133,8 @@ public final class BoundMonitor {
 
   /** tolerance · |L̄_k| + 2 se(Δ): the gain below which the bound counts as settled (NaN when not yet known). */
   public double threshold() {
-    return windows > HISTORY ? tolerance * Math.abs(means[0]) + 2 * Math.sqrt(variances[0] + variances[HISTORY])
+    return windows > HISTORY
+        ? tolerance * Math.abs(means[0]) + 2 * Math.sqrt(variances[0] + variances[HISTORY])
         : Double.NaN;
   }
 

@@ -28,25 +28,31 @@ final class CollapsedLbfgs {
 
   /** Runs L-BFGS from θ₀ for at most {@code maxIterations} iterations (≥ 1). */
   CollapsedLbfgs(Bound bound, double[] theta0, int maxIterations) {
-    result = Lbfgs.minimize((x, g) -> {
-      try {
-        double v = bound.value(x, g);
-        if (!Double.isFinite(v)) {
-          return Double.POSITIVE_INFINITY;
-        }
-        for (int i = 0; i < g.length; i++) {
-          g[i] = -g[i];
-        }
-        return -v;
-      } catch (NotPositiveDefiniteException e) {
-        return Double.POSITIVE_INFINITY;
-      }
-    }, theta0.clone(), null, null, new Lbfgs.Settings(Math.max(1, maxIterations), 1e-9, 1e-6, 10),
+    result = Lbfgs.minimize(
+        (x, g) -> {
+          try {
+            double v = bound.value(x, g);
+            if (!Double.isFinite(v)) {
+              return Double.POSITIVE_INFINITY;
+            }
+            for (int i = 0; i < g.length; i++) {
+              g[i] = -g[i];
+            }
+            return -v;
+          } catch (NotPositiveDefiniteException e) {
+            return Double.POSITIVE_INFINITY;
+          }
+        },
+        theta0.clone(),
+        null,
+        null,
+        new Lbfgs.Settings(Math.max(1, maxIterations), 1e-9, 1e-6, 10),
         (it, x, fx) -> {
           iterates.add(x.clone());
           values.add(-fx);
         });
-    // the replayed iterates end at the returned point (a run that stops before its first iteration has none)
+    // the replayed iterates end at the returned point (a run that stops before its first iteration
+    // has none)
     if (iterates.isEmpty() || !Arrays.equals(iterates.get(iterates.size() - 1), result.x())) {
       iterates.add(result.x().clone());
       values.add(-result.value());
@@ -78,7 +84,11 @@ final class CollapsedLbfgs {
    * has been replayed ({@code lbfgs} is null before the first step); stochastically, the smoothed bound has
    * converged under a stopping rule ({@code stopping}).
    */
-  static boolean stopped(boolean fullBatch, CollapsedLbfgs lbfgs, BoundMonitor monitor, boolean stopping,
+  static boolean stopped(
+      boolean fullBatch,
+      CollapsedLbfgs lbfgs,
+      BoundMonitor monitor,
+      boolean stopping,
       int iteration) {
     return fullBatch ? lbfgs != null && iteration >= lbfgs.size() : stopping && monitor.converged();
   }
@@ -87,11 +97,18 @@ final class CollapsedLbfgs {
    * Such a trainer's verdict: when {@link #stopped}, L-BFGS's reason (full batch) or CONVERGED; otherwise
    * ITERATION_CAP at {@code cap} steps, else NOT_STOPPED.
    */
-  static BoundMonitor.StopReason verdict(boolean fullBatch, CollapsedLbfgs lbfgs, BoundMonitor monitor,
-      boolean stopping, int iteration, int cap) {
+  static BoundMonitor.StopReason verdict(
+      boolean fullBatch,
+      CollapsedLbfgs lbfgs,
+      BoundMonitor monitor,
+      boolean stopping,
+      int iteration,
+      int cap) {
     if (stopped(fullBatch, lbfgs, monitor, stopping, iteration)) {
       return fullBatch ? lbfgs.stopReason() : BoundMonitor.StopReason.CONVERGED;
     }
-    return iteration >= cap ? BoundMonitor.StopReason.ITERATION_CAP : BoundMonitor.StopReason.NOT_STOPPED;
+    return iteration >= cap
+        ? BoundMonitor.StopReason.ITERATION_CAP
+        : BoundMonitor.StopReason.NOT_STOPPED;
   }
 }

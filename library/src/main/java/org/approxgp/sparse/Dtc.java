@@ -57,8 +57,7 @@ import org.approxgp.optimize.Adam;
 public final class Dtc {
   static final int CHUNK = 2048;
 
-  private Dtc() {
-  }
+  private Dtc() {}
 
   /**
    * Options of a DTC++ fit.
@@ -73,13 +72,19 @@ public final class Dtc {
    * @param stopping the rule on the smoothed bound estimate that ends a stochastic fit before the cap, or null to
    *     run every iteration up to the cap
    */
-  public record Options(int minibatch, int iterations, long seed, StepSchedule naturalStep, StepSchedule hyperStep,
-      boolean learnHyperparameters, BoundMonitor.Rule stopping) {
+  public record Options(
+      int minibatch,
+      int iterations,
+      long seed,
+      StepSchedule naturalStep,
+      StepSchedule hyperStep,
+      boolean learnHyperparameters,
+      BoundMonitor.Rule stopping) {
 
     public Options {
       if (minibatch < 1 || iterations < 0) {
-        throw new IllegalArgumentException("need minibatch >= 1 and iterations >= 0, got " + minibatch + ", "
-            + iterations);
+        throw new IllegalArgumentException(
+            "need minibatch >= 1 and iterations >= 0, got " + minibatch + ", " + iterations);
       }
       if (naturalStep == null || hyperStep == null) {
         throw new IllegalArgumentException("naturalStep and hyperStep are required");
@@ -87,9 +92,20 @@ public final class Dtc {
     }
 
     /** A constant Adam learning rate (> 0, ≤ 1) and no early stop. */
-    public Options(int minibatch, int iterations, long seed, StepSchedule naturalStep, double hyperLearningRate,
+    public Options(
+        int minibatch,
+        int iterations,
+        long seed,
+        StepSchedule naturalStep,
+        double hyperLearningRate,
         boolean learnHyperparameters) {
-      this(minibatch, iterations, seed, naturalStep, StepSchedule.constant(hyperLearningRate), learnHyperparameters,
+      this(
+          minibatch,
+          iterations,
+          seed,
+          naturalStep,
+          StepSchedule.constant(hyperLearningRate),
+          learnHyperparameters,
           null);
     }
 
@@ -100,8 +116,14 @@ public final class Dtc {
      * has converged ({@link #DEFAULT_STOPPING}).
      */
     public static Options defaults(int minibatch, int iterations, long seed) {
-      return new Options(minibatch, iterations, seed, new StepSchedule(0.5, 0.05, 0.6),
-          new StepSchedule(0.01, 0.01, 0.6), true, DEFAULT_STOPPING);
+      return new Options(
+          minibatch,
+          iterations,
+          seed,
+          new StepSchedule(0.5, 0.05, 0.6),
+          new StepSchedule(0.01, 0.01, 0.6),
+          true,
+          DEFAULT_STOPPING);
     }
   }
 
@@ -125,8 +147,15 @@ public final class Dtc {
    * @param inducingJitter ε added to K_uu's diagonal ({@link InducingPosterior#KUU_JITTER} for a stochastic fit, else
    * 0)
    */
-  public record Fit(SquaredExponential kernel, double noiseVariance, RegressionData inducing, double[] mean,
-      Matrix covariance, int iterations, double objective, double inducingJitter) {
+  public record Fit(
+      SquaredExponential kernel,
+      double noiseVariance,
+      RegressionData inducing,
+      double[] mean,
+      Matrix covariance,
+      int iterations,
+      double objective,
+      double inducingJitter) {
 
     /**
      * Predictive mean and variance of y* (Hensman et al. 2013, §4: q(f*) = ∫ p(f* | u) q(u) du):
@@ -171,7 +200,14 @@ public final class Dtc {
     /** The bound L on the full training data at this q(u) and these hyperparameters (streams over rows). */
     public double elbo(RegressionData train) {
       boolean ard = kernel.isArd();
-      return Dtc.objective(train, inducing, params(kernel, noiseVariance, train.d()), ard, mean, covariance, null,
+      return Dtc.objective(
+          train,
+          inducing,
+          params(kernel, noiseVariance, train.d()),
+          ard,
+          mean,
+          covariance,
+          null,
           inducingJitter);
     }
   }
@@ -184,8 +220,13 @@ public final class Dtc {
    * @param kernel initial SE kernel (ARD or isotropic)
    * @param noiseVariance initial σ² (> 0)
    */
-  public static Fit fit(RegressionData train, RegressionData inducing, SquaredExponential kernel,
-      double noiseVariance, Options options, IterationListener listener) {
+  public static Fit fit(
+      RegressionData train,
+      RegressionData inducing,
+      SquaredExponential kernel,
+      double noiseVariance,
+      Options options,
+      IterationListener listener) {
     Trainer t = new Trainer(train, inducing, kernel, noiseVariance, options);
     IterationListener l = listener == null ? IterationListener.NONE : listener;
     long start = System.nanoTime();
@@ -216,9 +257,14 @@ public final class Dtc {
     private final boolean fullBatch;
     private CollapsedLbfgs lbfgs; // full batch: the L-BFGS iterates (computed at the first step)
     private final BoundMonitor monitor;
-    private final double jitter; // ε on K_uu's diagonal: KUU_JITTER while θ is learned stochastically, else 0
+    private final double
+        jitter; // ε on K_uu's diagonal: KUU_JITTER while θ is learned stochastically, else 0
 
-    public Trainer(RegressionData train, RegressionData inducing, SquaredExponential kernel, double noiseVariance,
+    public Trainer(
+        RegressionData train,
+        RegressionData inducing,
+        SquaredExponential kernel,
+        double noiseVariance,
         Options options) {
       if (!train.hasTargets()) {
         throw new IllegalArgumentException("training rows need targets");
@@ -285,7 +331,8 @@ public final class Dtc {
       double[] yb = SeArd.gatherY(train, perm, from, from + b);
       accumulate(k, params, inducing, kuu, kinv, q.mean(), q.covariance(), xb, yb, b, terms);
       if (iteration == 1 && options.learnHyperparameters()) {
-        // q(u) from the prior to its optimum for this batch before θ's first gradient (class comment)
+        // q(u) from the prior to its optimum for this batch before θ's first gradient (class
+        // comment)
         q.stepTowards(kinv, terms.aat, terms.ay, scale * Math.exp(-params[params.length - 1]), 1.0);
         terms = new Terms(inducing.n(), params.length);
         accumulate(k, params, inducing, kuu, kinv, q.mean(), q.covariance(), xb, yb, b, terms);
@@ -293,7 +340,11 @@ public final class Dtc {
       double[] grad = options.learnHyperparameters() ? new double[params.length] : null;
       double value = finish(k, params, inducing, kuu, kinv, q, scale, terms, grad);
       // natural-gradient step on q(u) at the current hyperparameters
-      q.stepTowards(kinv, terms.aat, terms.ay, scale * Math.exp(-params[params.length - 1]),
+      q.stepTowards(
+          kinv,
+          terms.aat,
+          terms.ay,
+          scale * Math.exp(-params[params.length - 1]),
           options.naturalStep().at(iteration));
       if (grad != null) {
         double[] unit = new double[params.length];
@@ -307,10 +358,13 @@ public final class Dtc {
 
     private double stepFullBatch() {
       if (lbfgs == null) {
-        lbfgs = new CollapsedLbfgs((x, g) -> {
-          InducingPosterior opt = optimalPosterior(train, inducing, x, ard);
-          return objective(train, inducing, x, ard, opt.mean(), opt.covariance(), g);
-        }, params, options.iterations());
+        lbfgs = new CollapsedLbfgs(
+            (x, g) -> {
+              InducingPosterior opt = optimalPosterior(train, inducing, x, ard);
+              return objective(train, inducing, x, ard, opt.mean(), opt.covariance(), g);
+            },
+            params,
+            options.iterations());
       }
       int t = iteration;
       iteration++;
@@ -328,7 +382,8 @@ public final class Dtc {
      * has been replayed; stochastically, the smoothed bound has converged under {@link Options#stopping()}.
      */
     public boolean stopped() {
-      return CollapsedLbfgs.stopped(fullBatch, lbfgs, monitor, options.stopping() != null, iteration);
+      return CollapsedLbfgs.stopped(
+          fullBatch, lbfgs, monitor, options.stopping() != null, iteration);
     }
 
     /**
@@ -336,8 +391,8 @@ public final class Dtc {
      * failed L-BFGS line search, or not stopped yet.
      */
     public BoundMonitor.StopReason stopReason() {
-      return CollapsedLbfgs.verdict(fullBatch, lbfgs, monitor, options.stopping() != null, iteration,
-          options.iterations());
+      return CollapsedLbfgs.verdict(
+          fullBatch, lbfgs, monitor, options.stopping() != null, iteration, options.iterations());
     }
 
     /** Whether the fit has converged ({@link #stopReason()} is {@code CONVERGED}). */
@@ -358,8 +413,15 @@ public final class Dtc {
     /** The current model (copies of m and S). */
     public Fit snapshot() {
       double[] kp = Arrays.copyOf(params, params.length - 1);
-      return new Fit(SeArd.kernel(kp, ard), Math.exp(params[params.length - 1]), inducing, q.mean().clone(),
-          q.covariance().copy(), iteration, last, jitter);
+      return new Fit(
+          SeArd.kernel(kp, ard),
+          Math.exp(params[params.length - 1]),
+          inducing,
+          q.mean().clone(),
+          q.covariance().copy(),
+          iteration,
+          last,
+          jitter);
     }
   }
 
@@ -382,7 +444,8 @@ public final class Dtc {
    * The optimal q(u) on all rows at hyperparameters {@code params} (Titsias 2009; the natural-gradient step with
    * ρ = 1 from any start): S⁻¹ = K_uu⁻¹ + σ⁻² Σᵢ aᵢaᵢᵀ, S⁻¹m = σ⁻² Σᵢ aᵢyᵢ, aᵢ = K_uu⁻¹k_u(xᵢ). Streams over rows.
    */
-  static InducingPosterior optimalPosterior(RegressionData train, RegressionData z, double[] params, boolean ard) {
+  static InducingPosterior optimalPosterior(
+      RegressionData train, RegressionData z, double[] params, boolean ard) {
     int d = train.d();
     int mM = z.n();
     SeArd k = kernelOf(params, d, ard);
@@ -425,15 +488,28 @@ public final class Dtc {
    * The bound L (full data, scale 1) at hyperparameters {@code params} and q(u) = N(m, S); if {@code grad} is
    * non-null, ∂L/∂params (m, S held fixed) is written into it. Streams over rows in chunks.
    */
-  static double objective(RegressionData train, RegressionData z, double[] params, boolean ard, double[] m,
-      Matrix s, double[] grad) {
+  static double objective(
+      RegressionData train,
+      RegressionData z,
+      double[] params,
+      boolean ard,
+      double[] m,
+      Matrix s,
+      double[] grad) {
     return objective(train, z, params, ard, m, s, grad, 0);
   }
 
   /** As {@link #objective(RegressionData, RegressionData, double[], boolean, double[], Matrix, double[])} with
    * K_uu + εI, ε = {@code jitter}. */
-  static double objective(RegressionData train, RegressionData z, double[] params, boolean ard, double[] m,
-      Matrix s, double[] grad, double jitter) {
+  static double objective(
+      RegressionData train,
+      RegressionData z,
+      double[] params,
+      boolean ard,
+      double[] m,
+      Matrix s,
+      double[] grad,
+      double jitter) {
     int d = train.d();
     SeArd k = kernelOf(params, d, ard);
     Cholesky kuu = InducingPosterior.kuu(k, z, jitter);
@@ -456,7 +532,8 @@ public final class Dtc {
     final double[] ay; // Σ A y
     double quad; // Σ (rᵢ² + k̃ᵢᵢ + aᵢᵀSaᵢ)
     int rows;
-    final double[] gradUb; // Σ_ab G_ub,ab ∂K_ub,ab/∂θ_kernel without the factor σ⁻², per kernel parameter
+    final double[]
+        gradUb; // Σ_ab G_ub,ab ∂K_ub,ab/∂θ_kernel without the factor σ⁻², per kernel parameter
 
     Terms(int mM, int np) {
       aat = Matrix.zeros(mM, mM);
@@ -471,8 +548,18 @@ public final class Dtc {
    * the data part of L is D = −½ Σᵢ[log 2πσ² + σ⁻²(rᵢ² + k̃ᵢᵢ + aᵢᵀSaᵢ)], and (K_uB entries independent)
    * ∂D/∂K_uB = σ⁻²(ν rᵀ + A − K_uu⁻¹ S A); that matrix is contracted here with ∂K_uB/∂θ.
    */
-  static void accumulate(SeArd k, double[] params, RegressionData z, Cholesky kuu, Matrix kinv, double[] m,
-      Matrix s, double[] xb, double[] yb, int b, Terms t) {
+  static void accumulate(
+      SeArd k,
+      double[] params,
+      RegressionData z,
+      Cholesky kuu,
+      Matrix kinv,
+      double[] m,
+      Matrix s,
+      double[] xb,
+      double[] yb,
+      int b,
+      Terms t) {
     int mM = z.n();
     Matrix kub = k.cross(z.x(), mM, xb, b);
     Matrix a = kuu.solve(kub);
@@ -527,8 +614,16 @@ public final class Dtc {
     k.accumulateGradient(Matrix.wrap(mM, b, gd), kub, z.x(), xb, t.gradUb);
   }
 
-  private static double finish(SeArd k, double[] params, RegressionData z, Cholesky kuu, Matrix kinv,
-      InducingPosterior q, double scale, Terms t, double[] grad) {
+  private static double finish(
+      SeArd k,
+      double[] params,
+      RegressionData z,
+      Cholesky kuu,
+      Matrix kinv,
+      InducingPosterior q,
+      double scale,
+      Terms t,
+      double[] grad) {
     double[] m = q.mean();
     Matrix s = q.covariance();
     return finishWith(k, params, z, kuu, kinv, m, s, q, scale, t, grad);
@@ -543,8 +638,18 @@ public final class Dtc {
    *       from −KL), contracted with ∂K_uu/∂θ.</li>
    * </ul>
    */
-  static double finishWith(SeArd k, double[] params, RegressionData z, Cholesky kuu, Matrix kinv, double[] m,
-      Matrix s, InducingPosterior q, double scale, Terms t, double[] grad) {
+  static double finishWith(
+      SeArd k,
+      double[] params,
+      RegressionData z,
+      Cholesky kuu,
+      Matrix kinv,
+      double[] m,
+      Matrix s,
+      InducingPosterior q,
+      double scale,
+      Terms t,
+      double[] grad) {
     int mM = z.n();
     double noise = Math.exp(params[params.length - 1]);
     double beta = 1 / noise;

@@ -16,18 +16,22 @@ final class FamilyTrainers {
   /** k-means iterations for partitions and inducing inputs. */
   private static final int KMEANS_ITERATIONS = 50;
 
-  static SparseRegression.Trainer start(RegressionData train, SparseRegression.Options o,
-      SparseRegression.Partitioning partitioning, PartitionGradientsProvider.Factory gradients) {
+  static SparseRegression.Trainer start(
+      RegressionData train,
+      SparseRegression.Options o,
+      SparseRegression.Partitioning partitioning,
+      PartitionGradientsProvider.Factory gradients) {
     long t0 = System.nanoTime();
     int n = train.n();
     int p = o.partitionsFor(n);
     boolean partitioned = o.model().equals("svbssgp") || o.model().equals("pic");
     if (partitioned && p > n) {
-      throw new IllegalArgumentException("p = " + p + " partitions exceed the " + n + " training rows");
+      throw new IllegalArgumentException(
+          "p = " + p + " partitions exceed the " + n + " training rows");
     }
     if (o.inducingPoints() && o.inducing() > n) {
-      throw new IllegalArgumentException("M = " + o.inducing() + " inducing inputs exceed the " + n
-          + " training rows");
+      throw new IllegalArgumentException(
+          "M = " + o.inducing() + " inducing inputs exceed the " + n + " training rows");
     }
     int cap = o.iterationsFor(n);
     boolean full = o.fullBatchFor(n);
@@ -37,22 +41,39 @@ final class FamilyTrainers {
       case "ssgp" -> {
         Ssgp.Options so = Ssgp.Options.earlyStopped(o.features() / 2, cap, seed);
         double[] objective = {Double.NaN};
-        return new Stepped<Ssgp>(cap, objective, l -> Ssgp.fit(train, so, (it, obj, sec) -> objective[0] = obj, l),
-            m -> m::predict, m -> SparseRegression.Outcome.of(m.stopReason(), m.hyperparameters()), Ssgp::iterations);
+        return new Stepped<Ssgp>(
+            cap,
+            objective,
+            l -> Ssgp.fit(train, so, (it, obj, sec) -> objective[0] = obj, l),
+            m -> m::predict,
+            m -> SparseRegression.Outcome.of(m.stopReason(), m.hyperparameters()),
+            Ssgp::iterations);
       }
       case "vssgp" -> {
         Vssgp.Options vo = Vssgp.Options.of(o.features() / 2, cap, b, seed);
         double[] objective = {Double.NaN};
-        return new Stepped<Vssgp>(cap, objective,
-            l -> Vssgp.fit(train, vo, (it, obj, sec) -> objective[0] = obj, l), m -> m::predict,
-            m -> SparseRegression.Outcome.of(m.stopReason(), m.hyperparameters()), Vssgp::iterations);
+        return new Stepped<Vssgp>(
+            cap,
+            objective,
+            l -> Vssgp.fit(train, vo, (it, obj, sec) -> objective[0] = obj, l),
+            m -> m::predict,
+            m -> SparseRegression.Outcome.of(m.stopReason(), m.hyperparameters()),
+            Vssgp::iterations);
       }
       case "svbssgp" -> {
         Partitions parts = partitions(train, p, seed, partitioning);
-        Svbssgp.Options so = Svbssgp.Options.builder().m(o.features() / 2).iterations(cap).gamma(o.gamma())
-            .predictiveSamples(o.samples()).minibatch(o.minibatch().orElse(SparseRegression.defaultSvbssgpMinibatch(n, p)))
-            .seed(seed).build();
-        Svbssgp.Training t = Svbssgp.start(train, parts.labels(), so,
+        Svbssgp.Options so = Svbssgp.Options.builder()
+            .m(o.features() / 2)
+            .iterations(cap)
+            .gamma(o.gamma())
+            .predictiveSamples(o.samples())
+            .minibatch(o.minibatch().orElse(SparseRegression.defaultSvbssgpMinibatch(n, p)))
+            .seed(seed)
+            .build();
+        Svbssgp.Training t = Svbssgp.start(
+            train,
+            parts.labels(),
+            so,
             gradients == null ? null : gradients.create(train, parts.labels()));
         return new Steps(t0, cap, parts.sizes()) {
           @Override
@@ -68,8 +89,12 @@ final class FamilyTrainers {
           @Override
           public SparseRegression.Fit snapshot() {
             Svbssgp model = t.current();
-            SparseRegression.Outcome out = new SparseRegression.Outcome(model.converged(), model.stopReason(),
-                model.noiseVariance(), model.signalVariance(), model.priorLengthscales());
+            SparseRegression.Outcome out = new SparseRegression.Outcome(
+                model.converged(),
+                model.stopReason(),
+                model.noiseVariance(),
+                model.signalVariance(),
+                model.priorLengthscales());
             return new SparseRegression.Fit() {
               @Override
               public RegressionPrediction predict(RegressionData test) {
@@ -95,8 +120,10 @@ final class FamilyTrainers {
         };
       }
       case "dtc" -> {
-        RegressionData z = kmeans(train, o.inducing(), seed, partitioning.kmeansSample()).centroidInputs();
-        Dtc.Trainer t = new Dtc.Trainer(train, z, initialKernel(train.d()), 0.25, Dtc.Options.defaults(b, cap, seed));
+        RegressionData z =
+            kmeans(train, o.inducing(), seed, partitioning.kmeansSample()).centroidInputs();
+        Dtc.Trainer t = new Dtc.Trainer(
+            train, z, initialKernel(train.d()), 0.25, Dtc.Options.defaults(b, cap, seed));
         return new Steps(t0, cap, new int[0]) {
           @Override
           boolean stopped() {
@@ -111,17 +138,25 @@ final class FamilyTrainers {
           @Override
           public SparseRegression.Fit snapshot() {
             Dtc.Fit f = t.snapshot();
-            SparseRegression.Outcome out = SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance());
+            SparseRegression.Outcome out =
+                SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance());
             return fit(f::predict, out);
           }
         };
       }
       case "pic" -> {
         Partitions parts = partitions(train, p, seed, partitioning);
-        RegressionData z = kmeans(train, o.inducing(), seed + 1, partitioning.kmeansSample()).centroidInputs();
-        // full batch: every partition in each iteration (L-BFGS on the collapsed bound, Pic's class comment)
+        RegressionData z =
+            kmeans(train, o.inducing(), seed + 1, partitioning.kmeansSample()).centroidInputs();
+        // full batch: every partition in each iteration (L-BFGS on the collapsed bound, Pic's class
+        // comment)
         int blocks = full ? p : Math.min(10, p);
-        Pic.Trainer t = new Pic.Trainer(train, parts.labels(), z, initialKernel(train.d()), 0.25,
+        Pic.Trainer t = new Pic.Trainer(
+            train,
+            parts.labels(),
+            z,
+            initialKernel(train.d()),
+            0.25,
             Pic.Options.defaults(blocks, cap, seed));
         return new Steps(t0, cap, parts.sizes()) {
           @Override
@@ -137,7 +172,8 @@ final class FamilyTrainers {
           @Override
           public SparseRegression.Fit snapshot() {
             Pic.Fit f = t.snapshot();
-            SparseRegression.Outcome out = SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance());
+            SparseRegression.Outcome out =
+                SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance());
             return fit(test -> f.predict(test, parts.assign(test)), out);
           }
         };
@@ -146,8 +182,8 @@ final class FamilyTrainers {
     }
   }
 
-  private static SparseRegression.Fit fit(Function<RegressionData, RegressionPrediction> predict,
-      SparseRegression.Outcome outcome) {
+  private static SparseRegression.Fit fit(
+      Function<RegressionData, RegressionPrediction> predict, SparseRegression.Outcome outcome) {
     return new SparseRegression.Fit() {
       @Override
       public RegressionPrediction predict(RegressionData test) {
@@ -227,9 +263,13 @@ final class FamilyTrainers {
     private final ToIntFunction<M> iterations;
     private int iteration;
 
-    Stepped(int cap, double[] objective, Function<SnapshotListener<M>, M> run,
+    Stepped(
+        int cap,
+        double[] objective,
+        Function<SnapshotListener<M>, M> run,
         Function<M, Function<RegressionData, RegressionPrediction>> predictor,
-        Function<M, SparseRegression.Outcome> outcome, ToIntFunction<M> iterations) {
+        Function<M, SparseRegression.Outcome> outcome,
+        ToIntFunction<M> iterations) {
       this.cap = cap;
       this.objective = objective;
       this.predictor = predictor;
@@ -241,7 +281,8 @@ final class FamilyTrainers {
     @Override
     public boolean step() {
       if (fit.finished() || iteration >= cap && fit.started()) {
-        // past the cap the fit returns at its next resumption; finish it so that the final model is its own
+        // past the cap the fit returns at its next resumption; finish it so that the final model is
+        // its own
         while (!fit.finished()) {
           fit.step();
         }
@@ -310,8 +351,10 @@ final class FamilyTrainers {
    * rows assigned to the nearest centroid; or, when leaky, the authors' variant on inputs and outputs of training
    * and test rows together ({@link KMeans#fitLeaky}).
    */
-  static Partitions partitions(RegressionData train, int p, long seed, SparseRegression.Partitioning how) {
-    KMeans km = how.leaky() ? KMeans.fitLeaky(train, how.test(), p, seed, KMEANS_ITERATIONS)
+  static Partitions partitions(
+      RegressionData train, int p, long seed, SparseRegression.Partitioning how) {
+    KMeans km = how.leaky()
+        ? KMeans.fitLeaky(train, how.test(), p, seed, KMEANS_ITERATIONS)
         : kmeans(train, p, seed, how.kmeansSample());
     int[] labels = km.assign(train);
     int[] sizes = new int[p];
@@ -327,7 +370,9 @@ final class FamilyTrainers {
    * partitions).
    */
   private static KMeans kmeans(RegressionData x, int k, long seed, int sample) {
-    return sample > 0 && sample < x.n() ? KMeans.fit(x, k, seed, 20, sample) : KMeans.fit(x, k, seed, KMEANS_ITERATIONS);
+    return sample > 0 && sample < x.n()
+        ? KMeans.fit(x, k, seed, 20, sample)
+        : KMeans.fit(x, k, seed, KMEANS_ITERATIONS);
   }
 
   /** SE-ARD at unit length-scales and signal variance on standardised inputs and target. */

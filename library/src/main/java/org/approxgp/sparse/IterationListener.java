@@ -8,7 +8,7 @@ package org.approxgp.sparse;
 public interface IterationListener {
 
   /** A listener that does nothing. */
-  IterationListener NONE = (iteration, objective, seconds) -> { };
+  IterationListener NONE = (iteration, objective, seconds) -> {};
 
   /**
    * @param iteration 1-based iteration number

@@ -51,7 +51,13 @@ public final class KMeans {
   private final boolean converged;
   private final int[] sizes;
 
-  private KMeans(double[] centroids, int k, int dim, boolean usesOutputs, int iterations, boolean converged,
+  private KMeans(
+      double[] centroids,
+      int k,
+      int dim,
+      boolean usesOutputs,
+      int iterations,
+      boolean converged,
       int[] sizes) {
     this.centroids = centroids;
     this.k = k;
@@ -84,7 +90,8 @@ public final class KMeans {
       return fit(x, k, seed, maxIterations);
     }
     if (sampleSize < k) {
-      throw new IllegalArgumentException("sample of " + sampleSize + " rows is smaller than k = " + k);
+      throw new IllegalArgumentException(
+          "sample of " + sampleSize + " rows is smaller than k = " + k);
     }
     // Floyd's algorithm: sampleSize distinct rows, then ascending order (deterministic for a seed)
     SplittableRandom rng = new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L);
@@ -103,9 +110,11 @@ public final class KMeans {
    * The centroids have d + 1 coordinates (inputs, then output); {@link #assign} of this model needs rows with
    * targets. Use only to show the effect of the leak.
    */
-  public static KMeans fitLeaky(RegressionData train, RegressionData test, int k, long seed, int maxIterations) {
+  public static KMeans fitLeaky(
+      RegressionData train, RegressionData test, int k, long seed, int maxIterations) {
     if (!train.hasTargets() || !test.hasTargets()) {
-      throw new IllegalArgumentException("the leaky variant clusters outputs too: both sets need targets");
+      throw new IllegalArgumentException(
+          "the leaky variant clusters outputs too: both sets need targets");
     }
     if (train.d() != test.d()) {
       throw new IllegalArgumentException("train has " + train.d() + " inputs, test " + test.d());
@@ -166,7 +175,8 @@ public final class KMeans {
       throw new IllegalArgumentException("rows have " + rows.d() + " inputs, the centroids " + d);
     }
     if (usesOutputs && !rows.hasTargets()) {
-      throw new IllegalArgumentException("this (leaky) model clusters outputs too: rows need targets");
+      throw new IllegalArgumentException(
+          "this (leaky) model clusters outputs too: rows need targets");
     }
     Rows r = new Rows(rows.x(), usesOutputs ? rows.y() : null, rows.n(), rows.d(), null, null);
     int[] out = new int[rows.n()];
@@ -188,29 +198,32 @@ public final class KMeans {
    *
    * @return how many labels changed
    */
-  private static int assignInto(Rows rows, double[] c, int k, int[] label, double[] dist, boolean parallel) {
+  private static int assignInto(
+      Rows rows, double[] c, int k, int[] label, double[] dist, boolean parallel) {
     int n = rows.n();
     int dim = rows.dim();
     int blocks = (n + CHUNK - 1) / CHUNK;
     IntStream range = IntStream.range(0, blocks);
     Search search = new Search(c, k, dim);
-    return (parallel && blocks > 1 ? range.parallel() : range).map(blk -> {
-      double[] buf = new double[dim];
-      double[] best = new double[1];
-      int changed = 0;
-      for (int i = blk * CHUNK, end = Math.min(n, i + CHUNK); i < end; i++) {
-        rows.row(i, buf);
-        int l = search.nearest(buf, best);
-        if (dist != null) {
-          dist[i] = best[0];
-        }
-        if (l != label[i]) {
-          changed++;
-          label[i] = l;
-        }
-      }
-      return changed;
-    }).sum();
+    return (parallel && blocks > 1 ? range.parallel() : range)
+        .map(blk -> {
+          double[] buf = new double[dim];
+          double[] best = new double[1];
+          int changed = 0;
+          for (int i = blk * CHUNK, end = Math.min(n, i + CHUNK); i < end; i++) {
+            rows.row(i, buf);
+            int l = search.nearest(buf, best);
+            if (dist != null) {
+              dist[i] = best[0];
+            }
+            if (l != label[i]) {
+              changed++;
+              label[i] = l;
+            }
+          }
+          return changed;
+        })
+        .sum();
   }
 
   private static KMeans run(Rows rows, int k, long seed, int maxIterations, boolean leaky) {
@@ -356,7 +369,8 @@ public final class KMeans {
       for (int q = 0; q < k; q++) {
         order[q] = q;
       }
-      int cap = 2 * k + 1; // a split needs more than LEAF centroids, so there are fewer nodes than k
+      int cap =
+          2 * k + 1; // a split needs more than LEAF centroids, so there are fewer nodes than k
       from = new int[cap];
       to = new int[cap];
       splitDim = new int[cap];
@@ -397,8 +411,13 @@ public final class KMeans {
       for (int t = lo; t < hi; t++) {
         idx[t - lo] = order[t];
       }
-      Arrays.sort(idx, (u, w) -> u.equals(w) ? 0 : c[u * dim + j] != c[w * dim + j]
-          ? Double.compare(c[u * dim + j], c[w * dim + j]) : Integer.compare(u, w));
+      Arrays.sort(
+          idx,
+          (u, w) -> u.equals(w)
+              ? 0
+              : c[u * dim + j] != c[w * dim + j]
+                  ? Double.compare(c[u * dim + j], c[w * dim + j])
+                  : Integer.compare(u, w));
       for (int t = lo; t < hi; t++) {
         order[t] = idx[t - lo];
       }

@@ -48,7 +48,8 @@ public interface PartitionGradients {
    */
   default double[][][] terms(List<Point> at, List<List<Draw>> draws) {
     if (at.size() != draws.size()) {
-      throw new IllegalArgumentException(at.size() + " points for " + draws.size() + " lists of draws");
+      throw new IllegalArgumentException(
+          at.size() + " points for " + draws.size() + " lists of draws");
     }
     double[][][] out = new double[at.size()][][];
     for (int j = 0; j < out.length; j++) {
@@ -79,7 +80,8 @@ public interface PartitionGradients {
    * The point of evaluation: α = vec(ε, s) (ε row-major m × d, then s, 2m), 1/ℓ_c, σ_n², ½ log(2π σ_n²) and the
    * number of gradient samples S (the ∂/∂ log σ_n² and ∂/∂ log ℓ entries are divided by S).
    */
-  record Point(int m, int d, double[] alpha, double[] invEll, double noise, double logNorm, int samples)
+  record Point(
+      int m, int d, double[] alpha, double[] invEll, double noise, double logNorm, int samples)
       implements Serializable {
     private static final long serialVersionUID = 1L;
 
@@ -109,7 +111,15 @@ public interface PartitionGradients {
    * cos and sin of the random-feature phases of the row at {@code off}: a_l = Σ_c ε_lc x_c / ℓ_c, ε = the first
    * m·d entries of α (Theorem 1's φ_θ); one loop for every user, so they compute the same bits.
    */
-  static void phases(double[] alpha, double[] x, int off, double[] invEll, int m, int d, double[] cos, double[] sin) {
+  static void phases(
+      double[] alpha,
+      double[] x,
+      int off,
+      double[] invEll,
+      int m,
+      int d,
+      double[] cos,
+      double[] sin) {
     for (int l = 0; l < m; l++) {
       double arg = 0;
       for (int c = 0; c < d; c++) {
@@ -120,7 +130,8 @@ public interface PartitionGradients {
     }
   }
 
-  static void addRows(Point at, double[] x, double[] y, int[] rows, int from, int to, double w, double[] acc) {
+  static void addRows(
+      Point at, double[] x, double[] y, int[] rows, int from, int to, double w, double[] acc) {
     int m = at.m();
     int d = at.d();
     int md = m * d;

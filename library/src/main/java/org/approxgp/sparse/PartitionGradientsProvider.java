@@ -36,19 +36,23 @@ public interface PartitionGradientsProvider {
     String e = engine.strip().toLowerCase(Locale.ROOT);
     if (e.equals("local")) {
       if (master != null) {
-        throw new IllegalArgumentException("the local engine takes no master URL (got '" + master + "')");
+        throw new IllegalArgumentException(
+            "the local engine takes no master URL (got '" + master + "')");
       }
       return null;
     }
     ClassLoader cl = Thread.currentThread().getContextClassLoader();
-    for (PartitionGradientsProvider p : ServiceLoader.load(PartitionGradientsProvider.class,
+    for (PartitionGradientsProvider p : ServiceLoader.load(
+        PartitionGradientsProvider.class,
         cl == null ? PartitionGradientsProvider.class.getClassLoader() : cl)) {
       if (p.engine().equals(e)) {
         return (train, labels) -> p.create(train, labels, master);
       }
     }
-    throw new IllegalArgumentException("engine '" + engine + "' for sVBSSGP's gradients is not on the class path"
-        + (e.equals("spark") ? " (the approxgp-spark module is needed; bin/approxgp adds it for --engine spark)"
-        : " (known: local, spark)"));
+    throw new IllegalArgumentException(
+        "engine '" + engine + "' for sVBSSGP's gradients is not on the class path"
+            + (e.equals("spark")
+                ? " (the approxgp-spark module is needed; bin/approxgp adds it for --engine spark)"
+                : " (known: local, spark)"));
   }
 }

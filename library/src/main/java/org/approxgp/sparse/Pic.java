@@ -52,8 +52,7 @@ import org.approxgp.optimize.Adam;
  */
 public final class Pic {
 
-  private Pic() {
-  }
+  private Pic() {}
 
   /**
    * Options of a PIC++ fit.
@@ -69,8 +68,14 @@ public final class Pic {
    * @param stopping the rule on the smoothed bound estimate that ends a stochastic fit before the cap, or null to
    *     run every iteration up to the cap
    */
-  public record Options(int blocksPerIteration, int iterations, long seed, StepSchedule naturalStep,
-      StepSchedule hyperStep, boolean learnHyperparameters, BoundMonitor.Rule stopping) {
+  public record Options(
+      int blocksPerIteration,
+      int iterations,
+      long seed,
+      StepSchedule naturalStep,
+      StepSchedule hyperStep,
+      boolean learnHyperparameters,
+      BoundMonitor.Rule stopping) {
 
     public Options {
       if (blocksPerIteration < 1 || iterations < 0) {
@@ -83,10 +88,21 @@ public final class Pic {
     }
 
     /** A constant Adam learning rate (> 0, ≤ 1) and no early stop. */
-    public Options(int blocksPerIteration, int iterations, long seed, StepSchedule naturalStep,
-        double hyperLearningRate, boolean learnHyperparameters) {
-      this(blocksPerIteration, iterations, seed, naturalStep, StepSchedule.constant(hyperLearningRate),
-          learnHyperparameters, null);
+    public Options(
+        int blocksPerIteration,
+        int iterations,
+        long seed,
+        StepSchedule naturalStep,
+        double hyperLearningRate,
+        boolean learnHyperparameters) {
+      this(
+          blocksPerIteration,
+          iterations,
+          seed,
+          naturalStep,
+          StepSchedule.constant(hyperLearningRate),
+          learnHyperparameters,
+          null);
     }
 
     /**
@@ -94,7 +110,8 @@ public final class Pic {
      */
     public static Options defaults(int blocksPerIteration, int iterations, long seed) {
       Dtc.Options d = Dtc.Options.defaults(1, iterations, seed);
-      return new Options(blocksPerIteration, iterations, seed, d.naturalStep(), d.hyperStep(), true, d.stopping());
+      return new Options(
+          blocksPerIteration, iterations, seed, d.naturalStep(), d.hyperStep(), true, d.stopping());
     }
   }
 
@@ -112,8 +129,16 @@ public final class Pic {
    * @param objective last stochastic estimate of F (NaN before the first iteration)
    * @param inducingJitter ε added to K_uu's diagonal (as {@link Dtc.Fit#inducingJitter})
    */
-  public record Fit(SquaredExponential kernel, double noiseVariance, RegressionData inducing, double[] mean,
-      Matrix covariance, RegressionData train, Blocks blocks, int iterations, double objective,
+  public record Fit(
+      SquaredExponential kernel,
+      double noiseVariance,
+      RegressionData inducing,
+      double[] mean,
+      Matrix covariance,
+      RegressionData train,
+      Blocks blocks,
+      int iterations,
+      double objective,
       double inducingJitter) {
 
     /**
@@ -125,7 +150,8 @@ public final class Pic {
     public RegressionPrediction predict(RegressionData test, int[] testPartition) {
       double[] mu = new double[test.n()];
       double[] var = new double[test.n()];
-      PicPredictor.forEachBlock(this, test, testPartition, (rows, prep) -> prep.apply(mean, covariance, rows, mu, var));
+      PicPredictor.forEachBlock(
+          this, test, testPartition, (rows, prep) -> prep.apply(mean, covariance, rows, mu, var));
       return new RegressionPrediction(mu, var);
     }
 
@@ -148,9 +174,25 @@ public final class Pic {
           all[ne++] = c;
         }
       }
-      double logDetS = Cholesky.factor(covariance.copy(), JitterPolicy.standard()).logDet();
-      return evaluate(train, blocks, all, ne, 1.0, inducing, params, kernel.isArd(), inducingJitter, mean,
-          covariance, logDetS, null, null, null).value();
+      double logDetS =
+          Cholesky.factor(covariance.copy(), JitterPolicy.standard()).logDet();
+      return evaluate(
+              train,
+              blocks,
+              all,
+              ne,
+              1.0,
+              inducing,
+              params,
+              kernel.isArd(),
+              inducingJitter,
+              mean,
+              covariance,
+              logDetS,
+              null,
+              null,
+              null)
+          .value();
     }
   }
 
@@ -162,8 +204,14 @@ public final class Pic {
    * @param partition partition label (≥ 0) of every training row
    * @param inducing inducing inputs Z
    */
-  public static Fit fit(RegressionData train, int[] partition, RegressionData inducing, SquaredExponential kernel,
-      double noiseVariance, Options options, IterationListener listener) {
+  public static Fit fit(
+      RegressionData train,
+      int[] partition,
+      RegressionData inducing,
+      SquaredExponential kernel,
+      double noiseVariance,
+      Options options,
+      IterationListener listener) {
     Trainer t = new Trainer(train, partition, inducing, kernel, noiseVariance, options);
     IterationListener l = listener == null ? IterationListener.NONE : listener;
     long start = System.nanoTime();
@@ -194,13 +242,19 @@ public final class Pic {
     private final BoundMonitor monitor;
     private final double jitter; // ε on K_uu's diagonal (as in Dtc.Trainer)
 
-    public Trainer(RegressionData train, int[] partition, RegressionData inducing, SquaredExponential kernel,
-        double noiseVariance, Options options) {
+    public Trainer(
+        RegressionData train,
+        int[] partition,
+        RegressionData inducing,
+        SquaredExponential kernel,
+        double noiseVariance,
+        Options options) {
       if (!train.hasTargets()) {
         throw new IllegalArgumentException("training rows need targets");
       }
       if (partition.length != train.n()) {
-        throw new IllegalArgumentException(partition.length + " labels for " + train.n() + " training rows");
+        throw new IllegalArgumentException(
+            partition.length + " labels for " + train.n() + " training rows");
       }
       Dtc.requireDim(inducing, train.d());
       if (!(noiseVariance > 0) || !Double.isFinite(noiseVariance)) {
@@ -227,8 +281,10 @@ public final class Pic {
       this.adam = new Adam(params.length, Adam.Settings.of(options.hyperStep().initial()));
       this.fullBatch = options.learnHyperparameters() && options.blocksPerIteration() >= ne;
       this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
-      this.q = InducingPosterior.prior(InducingPosterior.kuu(Dtc.kernelOf(params, train.d(), ard), inducing, jitter));
-      this.monitor = (options.stopping() != null ? options.stopping() : Dtc.DEFAULT_STOPPING).start();
+      this.q = InducingPosterior.prior(
+          InducingPosterior.kuu(Dtc.kernelOf(params, train.d(), ard), inducing, jitter));
+      this.monitor =
+          (options.stopping() != null ? options.stopping() : Dtc.DEFAULT_STOPPING).start();
     }
 
     /**
@@ -256,8 +312,22 @@ public final class Pic {
       Matrix lam = Matrix.zeros(mM, mM);
       double[] t1 = new double[mM];
       double[] grad = options.learnHyperparameters() ? new double[params.length] : null;
-      Eval e = evaluate(train, blocks, pool, s, scale, inducing, params, ard, jitter, q.mean(), q.covariance(),
-          q.logDetCovariance(), lam, t1, grad);
+      Eval e = evaluate(
+          train,
+          blocks,
+          pool,
+          s,
+          scale,
+          inducing,
+          params,
+          ard,
+          jitter,
+          q.mean(),
+          q.covariance(),
+          q.logDetCovariance(),
+          lam,
+          t1,
+          grad);
       Matrix target = e.kinv().copy();
       double[] td = target.data();
       double[] ld = lam.data();
@@ -267,11 +337,26 @@ public final class Pic {
       for (int a = 0; a < mM; a++) {
         t1[a] *= scale;
       }
-      if (iteration == 1 && grad != null) { // q(u) to its optimum for these blocks, θ's first gradient there
+      if (iteration == 1
+          && grad != null) { // q(u) to its optimum for these blocks, θ's first gradient there
         q.step(target, t1, 1.0);
         grad = new double[params.length];
-        e = evaluate(train, blocks, pool, s, scale, inducing, params, ard, jitter, q.mean(), q.covariance(),
-            q.logDetCovariance(), null, null, grad);
+        e = evaluate(
+            train,
+            blocks,
+            pool,
+            s,
+            scale,
+            inducing,
+            params,
+            ard,
+            jitter,
+            q.mean(),
+            q.covariance(),
+            q.logDetCovariance(),
+            null,
+            null,
+            grad);
       } else {
         q.step(target, t1, options.naturalStep().at(iteration));
       }
@@ -288,11 +373,29 @@ public final class Pic {
 
     private double stepFullBatch() {
       if (lbfgs == null) {
-        lbfgs = new CollapsedLbfgs((x, g) -> {
-          InducingPosterior opt = optimalPosterior(x);
-          return evaluate(train, blocks, nonEmpty, nonEmpty.length, 1.0, inducing, x, ard, 0, opt.mean(),
-              opt.covariance(), opt.logDetCovariance(), null, null, g).value();
-        }, params, options.iterations());
+        lbfgs = new CollapsedLbfgs(
+            (x, g) -> {
+              InducingPosterior opt = optimalPosterior(x);
+              return evaluate(
+                      train,
+                      blocks,
+                      nonEmpty,
+                      nonEmpty.length,
+                      1.0,
+                      inducing,
+                      x,
+                      ard,
+                      0,
+                      opt.mean(),
+                      opt.covariance(),
+                      opt.logDetCovariance(),
+                      null,
+                      null,
+                      g)
+                  .value();
+            },
+            params,
+            options.iterations());
       }
       int t = iteration;
       iteration++;
@@ -311,12 +414,26 @@ public final class Pic {
      */
     private InducingPosterior optimalPosterior(double[] x) {
       int mM = inducing.n();
-      InducingPosterior prior =
-          InducingPosterior.prior(InducingPosterior.kuu(Dtc.kernelOf(x, train.d(), ard), inducing, 0));
+      InducingPosterior prior = InducingPosterior.prior(
+          InducingPosterior.kuu(Dtc.kernelOf(x, train.d(), ard), inducing, 0));
       Matrix lam = Matrix.zeros(mM, mM);
       double[] t1 = new double[mM];
-      Eval e = evaluate(train, blocks, nonEmpty, nonEmpty.length, 1.0, inducing, x, ard, 0, prior.mean(),
-          prior.covariance(), prior.logDetCovariance(), lam, t1, null);
+      Eval e = evaluate(
+          train,
+          blocks,
+          nonEmpty,
+          nonEmpty.length,
+          1.0,
+          inducing,
+          x,
+          ard,
+          0,
+          prior.mean(),
+          prior.covariance(),
+          prior.logDetCovariance(),
+          lam,
+          t1,
+          null);
       Matrix target = e.kinv().copy();
       double[] td = target.data();
       double[] ld = lam.data();
@@ -329,13 +446,14 @@ public final class Pic {
 
     /** Whether further steps leave the model as it is or the fit has converged (as {@link Dtc.Trainer#stopped}). */
     public boolean stopped() {
-      return CollapsedLbfgs.stopped(fullBatch, lbfgs, monitor, options.stopping() != null, iteration);
+      return CollapsedLbfgs.stopped(
+          fullBatch, lbfgs, monitor, options.stopping() != null, iteration);
     }
 
     /** Why the fit stands where it is (as {@link Dtc.Trainer#stopReason}). */
     public BoundMonitor.StopReason stopReason() {
-      return CollapsedLbfgs.verdict(fullBatch, lbfgs, monitor, options.stopping() != null, iteration,
-          options.iterations());
+      return CollapsedLbfgs.verdict(
+          fullBatch, lbfgs, monitor, options.stopping() != null, iteration, options.iterations());
     }
 
     /** Whether the fit has converged ({@link #stopReason()} is {@code CONVERGED}). */
@@ -354,23 +472,44 @@ public final class Pic {
 
     /** The current model (copies of m and S). */
     public Fit snapshot() {
-      return new Fit(kernel, Math.exp(params[params.length - 1]), inducing, q.mean().clone(), q.covariance().copy(),
-          train, blocks, iteration, last, jitter);
+      return new Fit(
+          kernel,
+          Math.exp(params[params.length - 1]),
+          inducing,
+          q.mean().clone(),
+          q.covariance().copy(),
+          train,
+          blocks,
+          iteration,
+          last,
+          jitter);
     }
   }
 
   /** The value of an evaluation and the K_uu⁻¹ it used. */
-  record Eval(double value, Matrix kinv) {
-  }
+  record Eval(double value, Matrix kinv) {}
 
   /**
    * F restricted to {@code which[0 … count)} blocks, their sum scaled by {@code scale}, minus KL; optionally the
    * natural-gradient sums Σ AΓ⁻¹Aᵀ into {@code lam} and Σ AΓ⁻¹y into {@code t1} (unscaled), and ∂/∂params into
    * {@code grad} (scaled). The KL part of the gradient (as in {@link Dtc}): ∂(−KL)/∂K_uu = ½[K⁻¹SK⁻¹ + ννᵀ − K⁻¹].
    */
-  static Eval evaluate(RegressionData train, Blocks blocks, int[] which, int count, double scale,
-      RegressionData z, double[] params, boolean ard, double jitter, double[] m, Matrix s, double logDetS,
-      Matrix lam, double[] t1, double[] grad) {
+  static Eval evaluate(
+      RegressionData train,
+      Blocks blocks,
+      int[] which,
+      int count,
+      double scale,
+      RegressionData z,
+      double[] params,
+      boolean ard,
+      double jitter,
+      double[] m,
+      Matrix s,
+      double logDetS,
+      Matrix lam,
+      double[] t1,
+      double[] grad) {
     int d = train.d();
     int mM = z.n();
     SeArd k = Dtc.kernelOf(params, d, ard);
@@ -400,7 +539,8 @@ public final class Pic {
     if (grad != null) {
       double[] kisk = kinvS.mult(kinv).data();
       double[] ki = kinv.data();
-      // the blocks' ½(U S K⁻¹ + K⁻¹ S U) terms (PicBlock.gradient), linear in U: formed once from Σ_k U_k
+      // the blocks' ½(U S K⁻¹ + K⁻¹ S U) terms (PicBlock.gradient), linear in U: formed once from
+      // Σ_k U_k
       double[] usk = uSum.mult(kinvS.transpose()).data();
       double[] ksu = kinvS.mult(uSum).data();
       for (int a = 0; a < mM; a++) {
@@ -409,7 +549,8 @@ public final class Pic {
           gK[o] += 0.5 * (kisk[o] + nu[a] * nu[c] - ki[o]) + 0.5 * (usk[o] + ksu[o]);
         }
       }
-      k.accumulateGradient(Matrix.wrap(mM, mM, gK), k.cross(z.x(), mM, z.x(), mM), z.x(), z.x(), grad);
+      k.accumulateGradient(
+          Matrix.wrap(mM, mM, gK), k.cross(z.x(), mM, z.x(), mM), z.x(), z.x(), grad);
     }
     return new Eval(scale * sum - kl, kinv);
   }
@@ -418,8 +559,15 @@ public final class Pic {
    * F on all training blocks at hyperparameters {@code params} and q(u) = N(m, S), with ∂F/∂params into
    * {@code grad} if non-null (m, S fixed) — for the gradient test.
    */
-  static double objective(RegressionData train, int[] partition, RegressionData z, double[] params, boolean ard,
-      double[] m, Matrix s, double[] grad) {
+  static double objective(
+      RegressionData train,
+      int[] partition,
+      RegressionData z,
+      double[] params,
+      boolean ard,
+      double[] m,
+      Matrix s,
+      double[] grad) {
     Blocks blocks = Blocks.of(partition, max(partition) + 1);
     int[] all = new int[blocks.count()];
     int ne = 0;
@@ -429,7 +577,8 @@ public final class Pic {
       }
     }
     double logDetS = Cholesky.factor(s.copy(), JitterPolicy.none()).logDet();
-    return evaluate(train, blocks, all, ne, 1.0, z, params, ard, 0, m, s, logDetS, null, null, grad).value();
+    return evaluate(train, blocks, all, ne, 1.0, z, params, ard, 0, m, s, logDetS, null, null, grad)
+        .value();
   }
 
   static int max(int[] labels) {

@@ -1,9 +1,9 @@
 package org.approxgp.sparse;
 
+import org.approxgp.data.RegressionData;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
-import org.approxgp.data.RegressionData;
 
 /** One training block's quantities: x, y, A = K_uu⁻¹K_uk, the Cholesky of Γ_k = K_kk − Q_kk + σ²I. */
 final class PicBlock {
@@ -32,7 +32,8 @@ final class PicBlock {
     return w;
   }
 
-  static PicBlock of(SeArd k, double noise, RegressionData z, Cholesky kuu, RegressionData train, int[] rows) {
+  static PicBlock of(
+      SeArd k, double noise, RegressionData z, Cholesky kuu, RegressionData train, int[] rows) {
     int nb = rows.length;
     double[] x = SeArd.gatherX(train, rows, 0, nb);
     double[] y = SeArd.gatherY(train, rows, 0, nb);
@@ -85,8 +86,18 @@ final class PicBlock {
    * ∂f/∂K_kk = G_Γ; ∂f/∂K_uk = ναᵀ − K⁻¹SWᵀ − 2AG_Γ; ∂f/∂K_uu = −(Aα)νᵀ + ½(USK⁻¹ + K⁻¹SU) + AG_ΓAᵀ;
    * ∂f/∂log σ² = σ² tr(G_Γ). (With Γ = σ²I these are DTC's terms without the trace term of Titsias.)
    */
-  void gradient(SeArd k, RegressionData z, double noise, double[] m, Matrix s, double[] nu, Matrix kinvS,
-      double scale, double[] gK, Matrix uSum, double[] grad) {
+  void gradient(
+      SeArd k,
+      RegressionData z,
+      double noise,
+      double[] m,
+      Matrix s,
+      double[] nu,
+      Matrix kinvS,
+      double scale,
+      double[] gK,
+      Matrix uSum,
+      double[] grad) {
     int mM = a.rows();
     int n = size;
     double[] alpha = gamma.solve(residual(m));

@@ -40,9 +40,12 @@ public final class PicPredictor {
   /** Predictions at q(u) of {@code fit}, which must share the kernel, noise, Z and training data. */
   public RegressionPrediction predict(Pic.Fit fit) {
     if (!Arrays.equals(fit.kernel().logHyperparameters(), source.kernel().logHyperparameters())
-        || fit.kernel().isArd() != source.kernel().isArd() || fit.noiseVariance() != source.noiseVariance()
-        || fit.inducing() != source.inducing() || fit.train() != source.train()) {
-      throw new IllegalArgumentException("this predictor was built for another kernel, noise, Z or training set");
+        || fit.kernel().isArd() != source.kernel().isArd()
+        || fit.noiseVariance() != source.noiseVariance()
+        || fit.inducing() != source.inducing()
+        || fit.train() != source.train()) {
+      throw new IllegalArgumentException(
+          "this predictor was built for another kernel, noise, Z or training set");
     }
     int nt = offset.length;
     double[] mu = new double[nt];
@@ -103,12 +106,14 @@ public final class PicPredictor {
     int d = train.d();
     Dtc.requireDim(test, d);
     if (testPartition.length != test.n()) {
-      throw new IllegalArgumentException(testPartition.length + " labels for " + test.n() + " test rows");
+      throw new IllegalArgumentException(
+          testPartition.length + " labels for " + test.n() + " test rows");
     }
     SeArd k = new SeArd(SeArd.logParams(fit.kernel(), d), d, fit.kernel().isArd());
     Cholesky kuu = InducingPosterior.kuu(k, fit.inducing(), fit.inducingJitter());
     Pic.Blocks blocks = fit.blocks();
-    Pic.Blocks testBlocks = Pic.Blocks.of(testPartition, Math.max(blocks.count(), Pic.max(testPartition) + 1));
+    Pic.Blocks testBlocks =
+        Pic.Blocks.of(testPartition, Math.max(blocks.count(), Pic.max(testPartition) + 1));
     for (int c = 0; c < testBlocks.count(); c++) {
       int[] rows = testBlocks.rows(c);
       if (rows.length == 0) {
@@ -116,8 +121,10 @@ public final class PicPredictor {
       }
       double[] xt = SeArd.gatherX(test, rows, 0, rows.length);
       PicBlock local = c < blocks.count() && blocks.size(c) > 0
-          ? PicBlock.of(k, fit.noiseVariance(), fit.inducing(), kuu, train, blocks.rows(c)) : null;
-      sink.accept(rows, prepare(k, kuu, fit.inducing(), fit.noiseVariance(), local, xt, rows.length));
+          ? PicBlock.of(k, fit.noiseVariance(), fit.inducing(), kuu, train, blocks.rows(c))
+          : null;
+      sink.accept(
+          rows, prepare(k, kuu, fit.inducing(), fit.noiseVariance(), local, xt, rows.length));
     }
   }
 
@@ -125,8 +132,8 @@ public final class PicPredictor {
    * With A_* = K_uu⁻¹K_u* (columns P_*ᵀ), J_*k = K_*k − Q_*k and Hᵀ = Γ_k⁻¹ J_k*: Mᵀ = A_* − A_k Hᵀ,
    * offset = H y_k, v₀ = k** − Q** − (H J_k*)** + σ² (no local block: H = 0).
    */
-  private static Prepared prepare(SeArd k, Cholesky kuu, RegressionData z, double noise, PicBlock local,
-      double[] xt, int nt) {
+  private static Prepared prepare(
+      SeArd k, Cholesky kuu, RegressionData z, double noise, PicBlock local, double[] xt, int nt) {
     int mM = z.n();
     Matrix kut = k.cross(z.x(), mM, xt, nt);
     Matrix at = kuu.solve(kut);

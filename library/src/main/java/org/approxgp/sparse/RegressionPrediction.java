@@ -11,7 +11,8 @@ public record RegressionPrediction(double[] mean, double[] variance) {
 
   public RegressionPrediction {
     if (mean.length != variance.length) {
-      throw new IllegalArgumentException(mean.length + " means but " + variance.length + " variances");
+      throw new IllegalArgumentException(
+          mean.length + " means but " + variance.length + " variances");
     }
   }
 
@@ -29,7 +30,8 @@ public record RegressionPrediction(double[] mean, double[] variance) {
       s += e * e;
     }
     if (Double.isInfinite(s)) {
-      // a square overflowed (errors beyond about 1e154): the same sum over e / max|e|, as hypot does
+      // a square overflowed (errors beyond about 1e154): the same sum over e / max|e|, as hypot
+      // does
       double k = 0;
       for (int i = 0; i < y.length; i++) {
         k = Math.max(k, Math.abs(y[i] - mean[i]));

@@ -23,7 +23,8 @@ final class SeArd {
     this.ard = ard;
     int nl = ard ? d : 1;
     if (logParams.length != nl + 1) {
-      throw new IllegalArgumentException("expected " + (nl + 1) + " log-parameters, got " + logParams.length);
+      throw new IllegalArgumentException(
+          "expected " + (nl + 1) + " log-parameters, got " + logParams.length);
     }
     inv2 = new double[d];
     for (int j = 0; j < d; j++) {
@@ -36,8 +37,8 @@ final class SeArd {
   /** The log-parameters of a kernel, checked against the input dimension. */
   static double[] logParams(SquaredExponential k, int d) {
     if (k.isArd() && k.lengthscales().length != d) {
-      throw new IllegalArgumentException("ARD kernel has " + k.lengthscales().length + " length-scales, data "
-          + d + " inputs");
+      throw new IllegalArgumentException(
+          "ARD kernel has " + k.lengthscales().length + " length-scales, data " + d + " inputs");
     }
     return k.logHyperparameters();
   }

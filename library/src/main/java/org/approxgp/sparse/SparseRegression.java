@@ -39,7 +39,8 @@ public final class SparseRegression {
    * 125,000 rows: seconds to a few minutes on two cores); never for sVBSSGP (stochastic by design).
    */
   public static boolean fullBatchByDefault(String model, int n, int k) {
-    return "ssgp".equals(model) || (!"svbssgp".equals(model) && (double) n * k * k <= FULL_BATCH_WORK);
+    return "ssgp".equals(model)
+        || (!"svbssgp".equals(model) && (double) n * k * k <= FULL_BATCH_WORK);
   }
 
   /**
@@ -96,25 +97,49 @@ public final class SparseRegression {
    * @param samples sVBSSGP's r samples of q(α) for the predictive (§4.2), &ge; 1
    * @param seed seed of k-means and of the model's random draws
    */
-  public record Options(String model, int features, OptionalInt partitions, int inducing, OptionalInt iterations,
-      OptionalInt minibatch, double gamma, int samples, long seed) {
+  public record Options(
+      String model,
+      int features,
+      OptionalInt partitions,
+      int inducing,
+      OptionalInt iterations,
+      OptionalInt minibatch,
+      double gamma,
+      int samples,
+      long seed) {
 
     public Options {
       if (!MODELS.contains(model)) {
         throw new IllegalArgumentException("unknown model '" + model + "'; known: " + MODELS);
       }
-      if (features < 2 || features % 2 != 0 || inducing < 1 || samples < 1 || !(gamma >= 0 && gamma <= 1)
-          || nonPositive(partitions) || nonPositive(iterations) || nonPositive(minibatch)) {
-        throw new IllegalArgumentException("bad settings for " + model + ": features " + features + ", partitions "
-            + partitions + ", inducing " + inducing + ", iterations " + iterations + ", minibatch " + minibatch
-            + ", gamma " + gamma + ", samples " + samples);
+      if (features < 2
+          || features % 2 != 0
+          || inducing < 1
+          || samples < 1
+          || !(gamma >= 0 && gamma <= 1)
+          || nonPositive(partitions)
+          || nonPositive(iterations)
+          || nonPositive(minibatch)) {
+        throw new IllegalArgumentException(
+            "bad settings for " + model + ": features " + features + ", partitions "
+                + partitions + ", inducing " + inducing + ", iterations " + iterations
+                + ", minibatch " + minibatch
+                + ", gamma " + gamma + ", samples " + samples);
       }
     }
 
     /** {@code model} with every setting at its default. */
     public static Options defaults(String model) {
-      return new Options(model, DEFAULT_FEATURES, OptionalInt.empty(), DEFAULT_INDUCING, OptionalInt.empty(),
-          OptionalInt.empty(), 0, 5, 0);
+      return new Options(
+          model,
+          DEFAULT_FEATURES,
+          OptionalInt.empty(),
+          DEFAULT_INDUCING,
+          OptionalInt.empty(),
+          OptionalInt.empty(),
+          0,
+          5,
+          0);
     }
 
     /** Whether the model is one of the inducing-point models (dtc, pic), sized by M rather than 2m. */
@@ -134,7 +159,8 @@ public final class SparseRegression {
 
     /** Whether the fit on n rows is full batch: a minibatch covering all rows, else {@link #fullBatchByDefault}. */
     public boolean fullBatchFor(int n) {
-      return minibatch.isPresent() ? minibatch.getAsInt() >= n && !model.equals("svbssgp")
+      return minibatch.isPresent()
+          ? minibatch.getAsInt() >= n && !model.equals("svbssgp")
           : fullBatchByDefault(model, n, size());
     }
 
@@ -193,8 +219,12 @@ public final class SparseRegression {
    * @param signalVariance σ² (the SE kernel's; SSGP's and VSSGP's prior scale of the weights times m)
    * @param lengthscales ℓ, one per input
    */
-  public record Outcome(boolean converged, BoundMonitor.StopReason stopReason, double noiseVariance,
-      double signalVariance, double[] lengthscales) {
+  public record Outcome(
+      boolean converged,
+      BoundMonitor.StopReason stopReason,
+      double noiseVariance,
+      double signalVariance,
+      double[] lengthscales) {
     public Outcome {
       lengthscales = lengthscales.clone();
     }
@@ -205,11 +235,17 @@ public final class SparseRegression {
     }
 
     static Outcome of(BoundMonitor.StopReason reason, Ssgp.Hyperparameters h) {
-      return new Outcome(reason.metStoppingRule(), reason, h.noiseVariance(), h.signalVariance(), h.lengthscales());
+      return new Outcome(
+          reason.metStoppingRule(),
+          reason,
+          h.noiseVariance(),
+          h.signalVariance(),
+          h.lengthscales());
     }
 
     static Outcome of(BoundMonitor.StopReason reason, SquaredExponential k, double noise) {
-      return new Outcome(reason.metStoppingRule(), reason, noise, k.signalVariance(), k.lengthscales());
+      return new Outcome(
+          reason.metStoppingRule(), reason, noise, k.signalVariance(), k.lengthscales());
     }
   }
 
@@ -270,7 +306,10 @@ public final class SparseRegression {
    *
    * @throws IllegalArgumentException if p or M exceeds the training rows
    */
-  public static Trainer start(RegressionData train, Options options, Partitioning partitioning,
+  public static Trainer start(
+      RegressionData train,
+      Options options,
+      Partitioning partitioning,
       PartitionGradientsProvider.Factory gradients) {
     return FamilyTrainers.start(train, options, partitioning, gradients);
   }

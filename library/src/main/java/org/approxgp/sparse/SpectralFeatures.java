@@ -20,7 +20,8 @@ public record SpectralFeatures(double[] frequencies, int m, int d) {
 
   public SpectralFeatures {
     if (m < 1 || d < 1) {
-      throw new IllegalArgumentException("need m >= 1 frequencies and d >= 1 inputs, got m=" + m + ", d=" + d);
+      throw new IllegalArgumentException(
+          "need m >= 1 frequencies and d >= 1 inputs, got m=" + m + ", d=" + d);
     }
     if (frequencies == null || frequencies.length != m * d) {
       throw new IllegalArgumentException("frequencies must have m·d = " + m * d + " values");
@@ -42,8 +43,8 @@ public record SpectralFeatures(double[] frequencies, int m, int d) {
     double[] r = new double[m * d];
     for (int j = 0; j < d; j++) {
       if (!(lengthscales[j] > 0) || !Double.isFinite(lengthscales[j])) {
-        throw new IllegalArgumentException("length-scale " + j + " must be positive and finite, got "
-            + lengthscales[j]);
+        throw new IllegalArgumentException(
+            "length-scale " + j + " must be positive and finite, got " + lengthscales[j]);
       }
     }
     for (int i = 0; i < m; i++) {

@@ -39,7 +39,8 @@ public final class Ssgp {
    * @param signalVariance σ², positive
    * @param noiseVariance σₙ², positive
    */
-  public record Hyperparameters(double[] lengthscales, double signalVariance, double noiseVariance) {
+  public record Hyperparameters(
+      double[] lengthscales, double signalVariance, double noiseVariance) {
 
     public Hyperparameters {
       lengthscales = lengthscales.clone();
@@ -49,10 +50,12 @@ public final class Ssgp {
         }
       }
       if (!(signalVariance > 0) || !Double.isFinite(signalVariance)) {
-        throw new IllegalArgumentException("signal variance must be positive and finite, got " + signalVariance);
+        throw new IllegalArgumentException(
+            "signal variance must be positive and finite, got " + signalVariance);
       }
       if (!(noiseVariance > 0) || !Double.isFinite(noiseVariance)) {
-        throw new IllegalArgumentException("noise variance must be positive and finite, got " + noiseVariance);
+        throw new IllegalArgumentException(
+            "noise variance must be positive and finite, got " + noiseVariance);
       }
     }
 
@@ -97,8 +100,8 @@ public final class Ssgp {
 
     @Override
     public String toString() {
-      return "Hyperparameters[ℓ=" + Arrays.toString(lengthscales) + ", σ²=" + signalVariance + ", σₙ²="
-          + noiseVariance + "]";
+      return "Hyperparameters[ℓ=" + Arrays.toString(lengthscales) + ", σ²=" + signalVariance
+          + ", σₙ²=" + noiseVariance + "]";
     }
   }
 
@@ -116,8 +119,8 @@ public final class Ssgp {
 
     public Options {
       if (m < 1 || iterations < 0) {
-        throw new IllegalArgumentException("need m >= 1 and iterations >= 0, got m=" + m + ", iterations="
-            + iterations);
+        throw new IllegalArgumentException(
+            "need m >= 1 and iterations >= 0, got m=" + m + ", iterations=" + iterations);
       }
       if (!(holdout >= 0 && holdout < 1)) {
         throw new IllegalArgumentException("holdout must be in [0, 1), got " + holdout);
@@ -159,9 +162,16 @@ public final class Ssgp {
   private final int iterations;
   private final boolean converged;
   private final String status;
-  private BoundMonitor.StopReason stopReason; // set by fit for early-stopped runs; null: derived from the status
+  private BoundMonitor.StopReason
+      stopReason; // set by fit for early-stopped runs; null: derived from the status
 
-  private Ssgp(double[] omega, Hyperparameters hyp, SsgpObjective.Stats st, int iterations, boolean converged, String status) {
+  private Ssgp(
+      double[] omega,
+      Hyperparameters hyp,
+      SsgpObjective.Stats st,
+      int iterations,
+      boolean converged,
+      String status) {
     this.omega = omega;
     this.hyp = hyp;
     this.features = toFeatures(omega, hyp.lengthscales, hyp.lengthscales.length);
@@ -187,14 +197,19 @@ public final class Ssgp {
    * model at the L-BFGS iterate after each iteration (with held-out rows: the model kept so far, the best held-out
    * iterate conditioned on all rows), for per-iteration test metrics.
    */
-  public static Ssgp fit(RegressionData train, Options options, IterationListener listener,
+  public static Ssgp fit(
+      RegressionData train,
+      Options options,
+      IterationListener listener,
       SnapshotListener<Ssgp> snapshots) {
     requireTargets(train);
     int m = options.m();
     int d = train.d();
-    Hyperparameters h0 = options.initial() != null ? options.initial() : Hyperparameters.fromData(train);
+    Hyperparameters h0 =
+        options.initial() != null ? options.initial() : Hyperparameters.fromData(train);
     if (h0.lengthscales.length != d) {
-      throw new IllegalArgumentException(h0.lengthscales.length + " length-scales for " + d + " inputs");
+      throw new IllegalArgumentException(
+          h0.lengthscales.length + " length-scales for " + d + " inputs");
     }
     SplittableRandom rng = new SplittableRandom(options.seed());
     double[] p0 = new double[m * d + d + 2];
@@ -213,15 +228,16 @@ public final class Ssgp {
     if (options.iterations() > 0 && options.holdout() > 0 && train.n() >= 2) {
       long t0 = System.nanoTime();
       IterationListener l = listener == null ? IterationListener.NONE : listener;
-      SsgpHoldout.Result r = SsgpHoldout.fit(train, m, p0, options.iterations(), options.holdout(), options.seed(),
-          (it, x, fx) -> {
+      SsgpHoldout.Result r = SsgpHoldout.fit(
+          train, m, p0, options.iterations(), options.holdout(), options.seed(), (it, x, fx) -> {
             l.onIteration(it, -fx, (System.nanoTime() - t0) * 1e-9);
             if (snapshots != null) {
               double[] xi = x.clone();
               snapshots.onIteration(it, () -> of(train, m, d, xi, it, false, ITERATE + " " + it));
             }
           });
-      // the snapshots are the model kept so far (the best held-out iterate), conditioned on all rows
+      // the snapshots are the model kept so far (the best held-out iterate), conditioned on all
+      // rows
       Ssgp fit = of(train, m, d, r.p(), r.iterations(), r.reason().metStoppingRule(), r.status());
       fit.stopReason = r.reason();
       return fit;
@@ -229,7 +245,11 @@ public final class Ssgp {
     if (options.iterations() > 0) {
       long t0 = System.nanoTime();
       IterationListener l = listener == null ? IterationListener.NONE : listener;
-      Lbfgs.Result r = Lbfgs.minimize((x, g) -> negLogMarginal(train, m, x, g), p0, null, null,
+      Lbfgs.Result r = Lbfgs.minimize(
+          (x, g) -> negLogMarginal(train, m, x, g),
+          p0,
+          null,
+          null,
           new Lbfgs.Settings(options.iterations(), 1e-9, 1e-5, 10),
           (it, x, fx) -> {
             l.onIteration(it, -fx, (System.nanoTime() - t0) * 1e-9);
@@ -252,10 +272,12 @@ public final class Ssgp {
   }
 
   /** The model at parameter vector {@code p} (layout of {@link #fit}). */
-  private static Ssgp of(RegressionData train, int m, int d, double[] p, int iters, boolean conv, String status) {
+  private static Ssgp of(
+      RegressionData train, int m, int d, double[] p, int iters, boolean conv, String status) {
     Hyperparameters h = unpack(p, m, d);
     double[] w = Arrays.copyOf(p, m * d);
-    SsgpObjective.Stats st = SsgpObjective.stats(train, m, w, h.lengthscales, h.signalVariance(), h.noiseVariance());
+    SsgpObjective.Stats st =
+        SsgpObjective.stats(train, m, w, h.lengthscales, h.signalVariance(), h.noiseVariance());
     return new Ssgp(w, h, st, iters, conv, status);
   }
 
@@ -264,16 +286,18 @@ public final class Ssgp {
    *
    * @throws NotPositiveDefiniteException if ΦΦᵀ + (mσₙ²/σ²) I is numerically singular
    */
-  public static Ssgp condition(RegressionData train, SpectralFeatures f, double signalVariance,
-      double noiseVariance) {
+  public static Ssgp condition(
+      RegressionData train, SpectralFeatures f, double signalVariance, double noiseVariance) {
     requireTargets(train);
     if (f.d() != train.d()) {
-      throw new IllegalArgumentException(f.d() + "-dimensional frequencies for " + train.d() + " inputs");
+      throw new IllegalArgumentException(
+          f.d() + "-dimensional frequencies for " + train.d() + " inputs");
     }
     double[] ones = new double[f.d()];
     Arrays.fill(ones, 1.0);
     double[] w = scaled(f);
-    SsgpObjective.Stats st = SsgpObjective.stats(train, f.m(), w, ones, signalVariance, noiseVariance);
+    SsgpObjective.Stats st =
+        SsgpObjective.stats(train, f.m(), w, ones, signalVariance, noiseVariance);
     Hyperparameters h = new Hyperparameters(ones, signalVariance, noiseVariance);
     return new Ssgp(w, h, st, 0, true, CONDITIONED + " at fixed frequencies");
   }
@@ -284,15 +308,16 @@ public final class Ssgp {
    * log p(y) = −[yᵀy − yᵀΦᵀA⁻¹Φy]/(2σₙ²) − ½ log|A| + m log(mσₙ²/σ²) − (n/2) log(2πσₙ²),
    * i.e. log N(y | 0, (σ²/m) ΦᵀΦ + σₙ² I) by the Woodbury identity and the matrix determinant lemma.
    */
-  public static double logMarginalLikelihood(RegressionData train, SpectralFeatures f, double signalVariance,
-      double noiseVariance) {
+  public static double logMarginalLikelihood(
+      RegressionData train, SpectralFeatures f, double signalVariance, double noiseVariance) {
     return condition(train, f, signalVariance, noiseVariance).logMarginalLikelihood();
   }
 
   /** Predictive mean and variance of y* (eq. 7 of Lázaro-Gredilla et al.): φ*ᵀA⁻¹Φy and σₙ²(1 + φ*ᵀA⁻¹φ*). */
   public RegressionPrediction predict(RegressionData test) {
     if (test.d() != hyp.lengthscales.length) {
-      throw new IllegalArgumentException("test rows have " + test.d() + " inputs, the model " + features.d());
+      throw new IllegalArgumentException(
+          "test rows have " + test.d() + " inputs, the model " + features.d());
     }
     int n = test.n();
     double[] mean = new double[n];
@@ -358,20 +383,23 @@ public final class Ssgp {
     if (stopReason != null) {
       return stopReason;
     }
-    if (status.startsWith(NO_OPTIMISATION) || status.startsWith(CONDITIONED) || status.startsWith(ITERATE)) {
+    if (status.startsWith(NO_OPTIMISATION)
+        || status.startsWith(CONDITIONED)
+        || status.startsWith(ITERATE)) {
       return BoundMonitor.StopReason.NOT_STOPPED;
     }
     if (converged) {
       return BoundMonitor.StopReason.CONVERGED;
     }
-    return status.startsWith(Lbfgs.Status.MAX_ITERATIONS.name()) ? BoundMonitor.StopReason.ITERATION_CAP
+    return status.startsWith(Lbfgs.Status.MAX_ITERATIONS.name())
+        ? BoundMonitor.StopReason.ITERATION_CAP
         : BoundMonitor.StopReason.OPTIMIZER_FAILED;
   }
 
   @Override
   public String toString() {
-    return "Ssgp[m=" + features.m() + ", " + hyp + ", log p(y)=" + logMarginalLikelihood + ", " + iterations
-        + " iterations, " + status + "]";
+    return "Ssgp[m=" + features.m() + ", " + hyp + ", log p(y)=" + logMarginalLikelihood + ", "
+        + iterations + " iterations, " + status + "]";
   }
 
   /** −log p(y) at packed parameters p and its gradient into {@code grad} ({@link SsgpObjective#negLogMarginal}). */
@@ -379,7 +407,8 @@ public final class Ssgp {
     return SsgpObjective.negLogMarginal(data, m, p, grad);
   }
 
-  // ---- helpers shared with Vssgp --------------------------------------------------------------------------------
+  // ---- helpers shared with Vssgp
+  // --------------------------------------------------------------------------------
 
   /** 1/ℓ elementwise. */
   static double[] inverse(double[] ell) {
@@ -391,7 +420,8 @@ public final class Ssgp {
   }
 
   /** out[off + 2k] = cos zₖ, out[off + 2k + 1] = sin zₖ with zₖ = Σⱼ ωₖⱼ xⱼ/ℓⱼ (= 2π rₖᵀx, eq. 2). */
-  static void features(double[] x, int xo, int d, int m, double[] w, double[] invEll, double[] out, int off) {
+  static void features(
+      double[] x, int xo, int d, int m, double[] w, double[] invEll, double[] out, int off) {
     for (int k = 0; k < m; k++) {
       double z = 0;
       int ok = k * d;

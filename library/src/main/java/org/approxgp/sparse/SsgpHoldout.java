@@ -21,8 +21,7 @@ final class SsgpHoldout {
   static final int PATIENCE = 20;
 
   /** The kept parameters, the iterations run, and why the run stopped. */
-  record Result(double[] p, int iterations, BoundMonitor.StopReason reason, String status) {
-  }
+  record Result(double[] p, int iterations, BoundMonitor.StopReason reason, String status) {}
 
   /** Thrown from L-BFGS's progress callback to end the run once the held-out trace has stopped improving. */
   private static final class Stop extends RuntimeException {
@@ -33,15 +32,20 @@ final class SsgpHoldout {
     }
   }
 
-  private SsgpHoldout() {
-  }
+  private SsgpHoldout() {}
 
   /**
    * Fits from p0 on all but a seeded {@code fraction} of the rows of {@code train} (at least one row on each side),
    * telling {@code progress} after every iteration the parameters kept so far (the best held-out iterate, which
    * conditions on all rows) and the negative log likelihood of the fitted part at the iterate.
    */
-  static Result fit(RegressionData train, int m, double[] p0, int maxIterations, double fraction, long seed,
+  static Result fit(
+      RegressionData train,
+      int m,
+      double[] p0,
+      int maxIterations,
+      double fraction,
+      long seed,
       Lbfgs.Progress progress) {
     int n = train.n();
     int held = Math.max(1, Math.min(n - 1, (int) Math.round(fraction * n)));
@@ -64,17 +68,24 @@ final class SsgpHoldout {
     RegressionData heldPart = train.subset(heldRows);
     int d = train.d();
     double[][] best = {p0.clone()};
-    double[] bestScore = {conditions(train, m, d, p0) ? score(fitPart, heldPart, m, d, p0)
-        : Double.POSITIVE_INFINITY};
+    double[] bestScore = {
+      conditions(train, m, d, p0) ? score(fitPart, heldPart, m, d, p0) : Double.POSITIVE_INFINITY
+    };
     int[] since = {0};
     int[] iters = {0};
     Lbfgs.Result r;
     try {
-      r = Lbfgs.minimize((x, g) -> Ssgp.negLogMarginal(fitPart, m, x, g), p0, null, null,
-          new Lbfgs.Settings(maxIterations, 1e-9, 1e-5, 10), (it, x, fx) -> {
+      r = Lbfgs.minimize(
+          (x, g) -> Ssgp.negLogMarginal(fitPart, m, x, g),
+          p0,
+          null,
+          null,
+          new Lbfgs.Settings(maxIterations, 1e-9, 1e-5, 10),
+          (it, x, fx) -> {
             iters[0] = it;
             double s = score(fitPart, heldPart, m, d, x);
-            // a new best must also condition on all rows (the final model), which can fail where the fitted part
+            // a new best must also condition on all rows (the final model), which can fail where
+            // the fitted part
             // does not (e.g. a tiny noise variance on noise-free targets)
             boolean better = s < bestScore[0] && conditions(train, m, d, x);
             if (better) {
@@ -90,7 +101,10 @@ final class SsgpHoldout {
             }
           });
     } catch (Stop e) {
-      return new Result(best[0], iters[0], BoundMonitor.StopReason.EARLY_STOPPED,
+      return new Result(
+          best[0],
+          iters[0],
+          BoundMonitor.StopReason.EARLY_STOPPED,
           "held-out density lowest at an earlier iterate for " + PATIENCE + " iterations");
     }
     return new Result(best[0], r.iterations(), BoundMonitor.StopReason.of(r), r.status());
@@ -111,7 +125,8 @@ final class SsgpHoldout {
     Ssgp model;
     try {
       model = Ssgp.at(fit, m, d, p);
-    } catch (NotPositiveDefiniteException | IllegalArgumentException e) { // a singular or non-finite iterate
+    } catch (NotPositiveDefiniteException
+        | IllegalArgumentException e) { // a singular or non-finite iterate
       return Double.POSITIVE_INFINITY;
     }
     double v = model.predict(held).mnlp(held.y());

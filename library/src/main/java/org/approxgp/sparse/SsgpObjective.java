@@ -14,8 +14,7 @@ final class SsgpObjective {
   /** Rows per block of the streaming passes (only for memory locality; results do not depend on it). */
   private static final int BLOCK = 512;
 
-  private SsgpObjective() {
-  }
+  private SsgpObjective() {}
 
   /** Sufficient statistics of one pass and the quantities derived from them. */
   static final class Stats {
@@ -72,7 +71,9 @@ final class SsgpObjective {
     st.c = c;
     st.yy = yy;
     st.n = n;
-    st.negLogMarginal = (yy - st.bAb) / (2 * sn2) + 0.5 * st.chol.logDet() - m * Math.log(c)
+    st.negLogMarginal = (yy - st.bAb) / (2 * sn2)
+        + 0.5 * st.chol.logDet()
+        - m * Math.log(c)
         + 0.5 * n * Math.log(2 * Math.PI * sn2);
     return st;
   }

@@ -39,34 +39,36 @@ final class SteppedFit<M> implements AutoCloseable {
 
   /** @param fit runs the whole fit, calling the listener it is given after every iteration, and returns the model */
   SteppedFit(String name, Function<SnapshotListener<M>, M> fit) {
-    worker = new Thread(() -> {
-      Event<M> end;
-      try {
-        if (!go.take()) {
-          return;
-        }
-        M m = fit.apply((it, model) -> {
+    worker = new Thread(
+        () -> {
+          Event<M> end;
           try {
-            events.put(new Event<>(it, model, null, null));
             if (!go.take()) {
-              throw new Cancelled();
+              return;
             }
-          } catch (InterruptedException e) {
-            throw new Cancelled();
+            M m = fit.apply((it, model) -> {
+              try {
+                events.put(new Event<>(it, model, null, null));
+                if (!go.take()) {
+                  throw new Cancelled();
+                }
+              } catch (InterruptedException e) {
+                throw new Cancelled();
+              }
+            });
+            end = new Event<>(-1, null, m, null);
+          } catch (Cancelled | InterruptedException e) {
+            return;
+          } catch (Throwable t) {
+            end = new Event<>(-1, null, null, t);
           }
-        });
-        end = new Event<>(-1, null, m, null);
-      } catch (Cancelled | InterruptedException e) {
-        return;
-      } catch (Throwable t) {
-        end = new Event<>(-1, null, null, t);
-      }
-      try {
-        events.put(end);
-      } catch (InterruptedException e) {
-        // abandoned
-      }
-    }, name);
+          try {
+            events.put(end);
+          } catch (InterruptedException e) {
+            // abandoned
+          }
+        },
+        name);
     worker.setDaemon(true);
   }
 

@@ -105,7 +105,8 @@ public final class Svbssgp {
     for (int j = 0; j < d; j++) {
       lengthscales[j] = Math.exp(t.hyper[2 + j]);
     }
-    // q over θ = ε / (2π ℓ) (coordinate-wise): b_θ = D b_ε, M_θ = D M_ε with D = diag(1 / (2π ℓ_c)) on θ rows
+    // q over θ = ε / (2π ℓ) (coordinate-wise): b_θ = D b_ε, M_θ = D M_ε with D = diag(1 / (2π ℓ_c))
+    // on θ rows
     this.b = Arrays.copyOf(t.b, dim);
     this.scale = t.unpackScale();
     for (int i = 0; i < m * d; i++) {
@@ -147,16 +148,34 @@ public final class Svbssgp {
    * @param window iterations per window of the smoothed bound ({@link BoundMonitor})
    * @param tolerance relative change of the smoothed bound at which the fit has converged
    */
-  public record Options(int m, int partitionsPerIteration, int minibatch, int gradientSamples, int iterations,
-      double gamma, int predictiveSamples, long seed, double learningRate, boolean learnHyperparameters,
-      double noiseVariance, double signalVariance, double[] lengthscales, StepSchedule naturalStep, int window,
+  public record Options(
+      int m,
+      int partitionsPerIteration,
+      int minibatch,
+      int gradientSamples,
+      int iterations,
+      double gamma,
+      int predictiveSamples,
+      long seed,
+      double learningRate,
+      boolean learnHyperparameters,
+      double noiseVariance,
+      double signalVariance,
+      double[] lengthscales,
+      StepSchedule naturalStep,
+      int window,
       double tolerance) {
 
     public Options {
-      if (m < 1 || partitionsPerIteration < 1 || minibatch < 0 || gradientSamples < 1 || iterations < 0
+      if (m < 1
+          || partitionsPerIteration < 1
+          || minibatch < 0
+          || gradientSamples < 1
+          || iterations < 0
           || predictiveSamples < 1) {
-        throw new IllegalArgumentException("need m, partitionsPerIteration, gradientSamples, predictiveSamples >= 1"
-            + " and minibatch, iterations >= 0");
+        throw new IllegalArgumentException(
+            "need m, partitionsPerIteration, gradientSamples, predictiveSamples >= 1"
+                + " and minibatch, iterations >= 0");
       }
       checkGamma(gamma);
       if (!(learningRate > 0) || !Double.isFinite(learningRate)) {
@@ -165,13 +184,15 @@ public final class Svbssgp {
       if (!Double.isNaN(noiseVariance) && !(noiseVariance > 0 && Double.isFinite(noiseVariance))) {
         throw new IllegalArgumentException("noise variance must be positive, got " + noiseVariance);
       }
-      if (!Double.isNaN(signalVariance) && !(signalVariance > 0 && Double.isFinite(signalVariance))) {
-        throw new IllegalArgumentException("signal variance must be positive, got " + signalVariance);
+      if (!Double.isNaN(signalVariance)
+          && !(signalVariance > 0 && Double.isFinite(signalVariance))) {
+        throw new IllegalArgumentException(
+            "signal variance must be positive, got " + signalVariance);
       }
       java.util.Objects.requireNonNull(naturalStep, "naturalStep");
       if (window < 1 || !(tolerance > 0) || !Double.isFinite(tolerance)) {
-        throw new IllegalArgumentException("need window >= 1 and a positive tolerance, got " + window + ", "
-            + tolerance);
+        throw new IllegalArgumentException(
+            "need window >= 1 and a positive tolerance, got " + window + ", " + tolerance);
       }
       if (lengthscales != null) {
         lengthscales = lengthscales.clone();
@@ -184,11 +205,36 @@ public final class Svbssgp {
     }
 
     /** The options before issue 23 (Adam on η): the new ones at their defaults. */
-    public Options(int m, int partitionsPerIteration, int minibatch, int gradientSamples, int iterations,
-        double gamma, int predictiveSamples, long seed, double learningRate, boolean learnHyperparameters,
-        double noiseVariance, double signalVariance, double[] lengthscales) {
-      this(m, partitionsPerIteration, minibatch, gradientSamples, iterations, gamma, predictiveSamples, seed,
-          learningRate, learnHyperparameters, noiseVariance, signalVariance, lengthscales, DEFAULT_NATURAL_STEP, 20,
+    public Options(
+        int m,
+        int partitionsPerIteration,
+        int minibatch,
+        int gradientSamples,
+        int iterations,
+        double gamma,
+        int predictiveSamples,
+        long seed,
+        double learningRate,
+        boolean learnHyperparameters,
+        double noiseVariance,
+        double signalVariance,
+        double[] lengthscales) {
+      this(
+          m,
+          partitionsPerIteration,
+          minibatch,
+          gradientSamples,
+          iterations,
+          gamma,
+          predictiveSamples,
+          seed,
+          learningRate,
+          learnHyperparameters,
+          noiseVariance,
+          signalVariance,
+          lengthscales,
+          DEFAULT_NATURAL_STEP,
+          20,
           0.01);
     }
 
@@ -247,7 +293,7 @@ public final class Svbssgp {
       private int window = 20;
       private double tolerance = 0.01;
 
-      private Builder() { }
+      private Builder() {}
 
       /** Frequencies m (2m features); default 20 (the paper's 2m = 40). */
       public Builder m(int v) {
@@ -346,9 +392,23 @@ public final class Svbssgp {
       }
 
       public Options build() {
-        return new Options(m, partitionsPerIteration, minibatch, gradientSamples, iterations, gamma,
-            predictiveSamples, seed, learningRate, learnHyperparameters, noiseVariance, signalVariance,
-            lengthscales, naturalStep, window, tolerance);
+        return new Options(
+            m,
+            partitionsPerIteration,
+            minibatch,
+            gradientSamples,
+            iterations,
+            gamma,
+            predictiveSamples,
+            seed,
+            learningRate,
+            learnHyperparameters,
+            noiseVariance,
+            signalVariance,
+            lengthscales,
+            naturalStep,
+            window,
+            tolerance);
       }
     }
   }
@@ -366,7 +426,8 @@ public final class Svbssgp {
    *
    * @param partitionOfRow partition label 0…p−1 of every training row (p = largest label + 1)
    */
-  public static Svbssgp fit(RegressionData train, int[] partitionOfRow, Options options, IterationListener listener) {
+  public static Svbssgp fit(
+      RegressionData train, int[] partitionOfRow, Options options, IterationListener listener) {
     return fit(train, partitionOfRow, options, listener, null);
   }
 
@@ -375,7 +436,11 @@ public final class Svbssgp {
    * summed by {@code gradients} (null: in this JVM; see {@link #start(RegressionData, int[], Options,
    * PartitionGradients)}).
    */
-  public static Svbssgp fit(RegressionData train, int[] partitionOfRow, Options options, IterationListener listener,
+  public static Svbssgp fit(
+      RegressionData train,
+      int[] partitionOfRow,
+      Options options,
+      IterationListener listener,
       PartitionGradients gradients) {
     Training t = start(train, partitionOfRow, options, gradients);
     long t0 = System.nanoTime();
@@ -395,8 +460,8 @@ public final class Svbssgp {
    * A training run whose data terms (Theorem 1) are summed by {@code gradients} (null: in this JVM). The strategy
    * must hold the same training rows and partition labels as {@code train} and {@code partitionOfRow}.
    */
-  public static Training start(RegressionData train, int[] partitionOfRow, Options options,
-      PartitionGradients gradients) {
+  public static Training start(
+      RegressionData train, int[] partitionOfRow, Options options, PartitionGradients gradients) {
     return new Training(new SvbssgpTrainer(train, partitionOfRow, options, gradients));
   }
 
@@ -451,9 +516,11 @@ public final class Svbssgp {
 
     /** The current q(α) and hyperparameters as an immutable model. */
     public Svbssgp current() {
-      BoundMonitor.StopReason reason = impl.monitor.converged() ? BoundMonitor.StopReason.CONVERGED
-          : impl.iteration >= impl.options.iterations() ? BoundMonitor.StopReason.ITERATION_CAP
-          : BoundMonitor.StopReason.NOT_STOPPED;
+      BoundMonitor.StopReason reason = impl.monitor.converged()
+          ? BoundMonitor.StopReason.CONVERGED
+          : impl.iteration >= impl.options.iterations()
+              ? BoundMonitor.StopReason.ITERATION_CAP
+              : BoundMonitor.StopReason.NOT_STOPPED;
       return new Svbssgp(impl, reason);
     }
 
@@ -475,7 +542,8 @@ public final class Svbssgp {
      * @return the matching estimate of L
      */
     public double gradientEstimate(long seed, double[] out) {
-      return impl.stochasticGradient(RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {seed, 0x96adL}), out);
+      return impl.stochasticGradient(
+          RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {seed, 0x96adL}), out);
     }
 
     /** The eq. 22 gradient with respect to η from {@code random}'s draws (tests). */
@@ -568,7 +636,8 @@ public final class Svbssgp {
 
   /** Predictions with the options' γ, r and seed. */
   public RegressionPrediction predict(RegressionData test, int[] partitionOfTestRow) {
-    return predict(test, partitionOfTestRow, options.gamma(), options.predictiveSamples(), options.seed());
+    return predict(
+        test, partitionOfTestRow, options.gamma(), options.predictiveSamples(), options.seed());
   }
 
   /**
@@ -582,7 +651,8 @@ public final class Svbssgp {
    *
    * @param partitionOfTestRow partition of each test row, in 0…p−1 (e.g. the nearest k-means centroid)
    */
-  public RegressionPrediction predict(RegressionData test, int[] partitionOfTestRow, double gamma, int r, long seed) {
+  public RegressionPrediction predict(
+      RegressionData test, int[] partitionOfTestRow, double gamma, int r, long seed) {
     return SvbssgpPredictor.predict(this, train, parts, test, partitionOfTestRow, gamma, r, seed);
   }
 

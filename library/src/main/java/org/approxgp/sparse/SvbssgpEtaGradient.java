@@ -17,14 +17,15 @@ final class SvbssgpEtaGradient {
   private static final double TWO_PI = 2 * Math.PI;
   private static final double LOG_2PI = Math.log(TWO_PI);
 
-  private SvbssgpEtaGradient() { }
+  private SvbssgpEtaGradient() {}
 
   /**
    * Writes ∂L̃/∂η (eq. 22) at {@code eta} (layout of {@link SvbssgpTrainer#eta()}) to {@code out}.
    *
    * @return the matching estimate of L (data and prior terms from the same draws, entropy exact)
    */
-  static double compute(SvbssgpTrainer t, double[] eta, UniformRandomProvider random, double[] out) {
+  static double compute(
+      SvbssgpTrainer t, double[] eta, UniformRandomProvider random, double[] out) {
     if (out.length != eta.length) {
       throw new IllegalArgumentException("need " + eta.length + " gradient entries");
     }
@@ -87,12 +88,13 @@ final class SvbssgpEtaGradient {
     for (int j = 0; j < samples; j++) {
       double[] z = zs[j];
       double[] alpha = alphas[j];
-      Arrays.fill(acc, 0, 2 + dim, 0); // data term and ∂/∂α per sample; ∂/∂ log σ_n², ∂/∂ log ℓ run on
+      Arrays.fill(
+          acc, 0, 2 + dim, 0); // data term and ∂/∂α per sample; ∂/∂ log σ_n², ∂/∂ log ℓ run on
       acc[1] = gNoise;
       if (terms != null) {
         if (terms[j].length != drawn.get(j).size()) {
-          throw new IllegalStateException("the gradient strategy returned " + terms[j].length + " terms for "
-              + drawn.get(j).size() + " draws of sample " + j);
+          throw new IllegalStateException("the gradient strategy returned " + terms[j].length
+              + " terms for " + drawn.get(j).size() + " draws of sample " + j);
         }
         for (double[] term : terms[j]) {
           PartitionGradients.addInOrder(term, acc);
@@ -115,7 +117,8 @@ final class SvbssgpEtaGradient {
       logPrior += -0.5 * ss / lambda - m * Math.log(TWO_PI * lambda);
       gSignal += (0.5 * ss / lambda - m) / samples;
       elbo += (dataTerm + logPrior) / samples;
-      // ∂/∂b = g_α, ∂/∂M_ic = g_α,i z_c (Appendix D and F chain rule), ∂/∂ log M_ii = M_ii g_α,i z_i
+      // ∂/∂b = g_α, ∂/∂M_ic = g_α,i z_c (Appendix D and F chain rule), ∂/∂ log M_ii = M_ii g_α,i
+      // z_i
       for (int i = 0; i < dim; i++) {
         double gi = gAlpha[i] / samples;
         out[i] += gi;

@@ -16,9 +16,10 @@ final class SvbssgpInit {
   /** Initial precision of q(ε) (sd 0.1 in prior units, so the first features are the drawn ones). */
   static final double INITIAL_FREQUENCY_PRECISION = 100;
 
-  private SvbssgpInit() { }
+  private SvbssgpInit() {}
 
-  static void initialise(SvbssgpTrainer t, UniformRandomProvider rng, ZigguratSampler.NormalizedGaussian normal) {
+  static void initialise(
+      SvbssgpTrainer t, UniformRandomProvider rng, ZigguratSampler.NormalizedGaussian normal) {
     RegressionData train = t.train;
     Svbssgp.Options options = t.options;
     int n = train.n();
@@ -48,7 +49,8 @@ final class SvbssgpInit {
     double[] hyper = t.hyper;
     if (options.lengthscales() != null) {
       if (options.lengthscales().length != d) {
-        throw new IllegalArgumentException(options.lengthscales().length + " length-scales for " + d + " inputs");
+        throw new IllegalArgumentException(
+            options.lengthscales().length + " length-scales for " + d + " inputs");
       }
       for (int j = 0; j < d; j++) {
         hyper[2 + j] = Math.log(options.lengthscales()[j]);
@@ -65,7 +67,8 @@ final class SvbssgpInit {
       }
     }
     hyper[1] = Math.log(Double.isNaN(options.signalVariance()) ? yVar : options.signalVariance());
-    hyper[0] = Math.log(Double.isNaN(options.noiseVariance()) ? 0.1 * yVar : options.noiseVariance());
+    hyper[0] =
+        Math.log(Double.isNaN(options.noiseVariance()) ? 0.1 * yVar : options.noiseVariance());
     Matrix lam = t.precision();
     for (int k = 0; k < md; k++) {
       t.b[k] = normal.sample();
@@ -80,7 +83,8 @@ final class SvbssgpInit {
    * exp(−½) (the median heuristic, per dimension; with d standardised inputs the median is about 2d, so ℓ grows
    * like √d and the prior features are not pure noise when d is large).
    */
-  static double medianScaledSquaredDistance(double[] x, int n, int d, double[] sd, UniformRandomProvider rng) {
+  static double medianScaledSquaredDistance(
+      double[] x, int n, int d, double[] sd, UniformRandomProvider rng) {
     if (n < 2) {
       return 1;
     }
@@ -109,7 +113,8 @@ final class SvbssgpInit {
    * with replacement, the sums weighted by w = p / draws so that they estimate the full-data sums. When σ_n² has
    * no user value it starts at the weighted mean squared residual of that fit, kept within [0.01, 1] × var(y).
    */
-  private static void initialiseWeights(SvbssgpTrainer t, UniformRandomProvider rng, boolean setNoise, double yVar) {
+  private static void initialiseWeights(
+      SvbssgpTrainer t, UniformRandomProvider rng, boolean setNoise, double yVar) {
     RowPartitioning parts = t.parts;
     RegressionData train = t.train;
     int m = t.m;

@@ -11,10 +11,17 @@ import org.approxgp.linalg.Matrix;
 
 /** The predictive of a fitted {@link Svbssgp} (Proposition 1 and §4.2; see {@link Svbssgp#predict}). */
 final class SvbssgpPredictor {
-  private SvbssgpPredictor() { }
+  private SvbssgpPredictor() {}
 
-  static RegressionPrediction predict(Svbssgp model, RegressionData train, RowPartitioning parts,
-      RegressionData test, int[] partitionOfTestRow, double gamma, int r, long seed) {
+  static RegressionPrediction predict(
+      Svbssgp model,
+      RegressionData train,
+      RowPartitioning parts,
+      RegressionData test,
+      int[] partitionOfTestRow,
+      double gamma,
+      int r,
+      long seed) {
     int d = model.d();
     int m = model.m();
     double noiseVariance = model.noiseVariance();
@@ -24,12 +31,14 @@ final class SvbssgpPredictor {
       throw new IllegalArgumentException("test rows have " + test.d() + " inputs, the model " + d);
     }
     if (partitionOfTestRow == null || partitionOfTestRow.length != test.n()) {
-      throw new IllegalArgumentException("need one partition label per test row (" + test.n() + ")");
+      throw new IllegalArgumentException(
+          "need one partition label per test row (" + test.n() + ")");
     }
     int p = parts.count();
     for (int label : partitionOfTestRow) {
       if (label < 0 || label >= p) {
-        throw new IllegalArgumentException("test partition label " + label + " outside 0.." + (p - 1));
+        throw new IllegalArgumentException(
+            "test partition label " + label + " outside 0.." + (p - 1));
       }
     }
     int nt = test.n();
@@ -46,7 +55,8 @@ final class SvbssgpPredictor {
     for (double[] a : alphas) {
       SpectralFeatures features = new SpectralFeatures(Arrays.copyOf(a, md), m, d);
       double lambda = signalVariance / m;
-      // partitions in parallel: each writes only its own test rows, and the sums over the samples α_j keep
+      // partitions in parallel: each writes only its own test rows, and the sums over the samples
+      // α_j keep
       // their order (this loop), so the result does not depend on the threads
       java.util.stream.IntStream.range(0, p).parallel().forEach(k -> {
         int tlo = testParts.start()[k];
@@ -121,7 +131,8 @@ final class SvbssgpPredictor {
     if (r < 1) {
       throw new IllegalArgumentException("need r >= 1 samples");
     }
-    UniformRandomProvider random = RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {seed, 0x9dec7L});
+    UniformRandomProvider random =
+        RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {seed, 0x9dec7L});
     ZigguratSampler.NormalizedGaussian gauss = ZigguratSampler.NormalizedGaussian.of(random);
     double[][] out = new double[r][dim];
     double[] zz = new double[dim];

@@ -33,7 +33,8 @@ final class SvbssgpTrainer {
 
   final RegressionData train;
   final RowPartitioning parts;
-  private final int[] order; // the trainer's copy of parts.rows, permuted in place to draw minibatches
+  private final int[]
+      order; // the trainer's copy of parts.rows, permuted in place to draw minibatches
   final Svbssgp.Options options;
   final int m;
   final int d;
@@ -66,14 +67,19 @@ final class SvbssgpTrainer {
   private final double[] hyperUnit;
   private final List<PartitionGradients.Draw> draws = new ArrayList<>();
 
-  SvbssgpTrainer(RegressionData train, int[] partitionOfRow, Svbssgp.Options options, PartitionGradients gradients) {
+  SvbssgpTrainer(
+      RegressionData train,
+      int[] partitionOfRow,
+      Svbssgp.Options options,
+      PartitionGradients gradients) {
     Objects.requireNonNull(train, "train");
     Objects.requireNonNull(options, "options");
     if (!train.hasTargets() || train.n() == 0) {
       throw new IllegalArgumentException("sVBSSGP needs training rows with targets");
     }
     if (partitionOfRow == null || partitionOfRow.length != train.n()) {
-      throw new IllegalArgumentException("need one partition label per training row (" + train.n() + ")");
+      throw new IllegalArgumentException(
+          "need one partition label per training row (" + train.n() + ")");
     }
     int p = 0;
     for (int label : partitionOfRow) {
@@ -101,7 +107,8 @@ final class SvbssgpTrainer {
       largest = Math.max(largest, parts.start()[k + 1] - parts.start()[k]);
     }
     int take = options.minibatch() == 0 ? largest : Math.min(options.minibatch(), largest);
-    this.blockRows = (int) Math.max(1, Math.min(MAX_BLOCK, (long) options.partitionsPerIteration() * take));
+    this.blockRows =
+        (int) Math.max(1, Math.min(MAX_BLOCK, (long) options.partitionsPerIteration() * take));
     this.block = new double[blockRows * dim];
     this.ones = new double[blockRows];
     Arrays.fill(ones, 1);
@@ -132,8 +139,8 @@ final class SvbssgpTrainer {
     double[] dst = chol.data();
     System.arraycopy(src, 0, dst, 0, src.length);
     if (!Cholesky.factorInPlace(chol)) {
-      throw new IllegalStateException("sVBSSGP: the precision of q(α) lost positive definiteness at iteration "
-          + iteration);
+      throw new IllegalStateException(
+          "sVBSSGP: the precision of q(α) lost positive definiteness at iteration " + iteration);
     }
     eta = null;
   }
@@ -149,7 +156,8 @@ final class SvbssgpTrainer {
     double rho = options.naturalStep().at(iter);
     double elbo = estimate(rng, normal);
     if (!Double.isFinite(elbo)) {
-      throw new IllegalStateException("sVBSSGP diverged at iteration " + iter + " (non-finite bound estimate)");
+      throw new IllegalStateException(
+          "sVBSSGP diverged at iteration " + iter + " (non-finite bound estimate)");
     }
     update(rho, iter);
     iteration = iter;
@@ -271,10 +279,12 @@ final class SvbssgpTrainer {
     if (options.learnHyperparameters()) {
       for (double v : hyperGrad) {
         if (!Double.isFinite(v)) {
-          throw new IllegalStateException("sVBSSGP diverged at iteration " + iter + " (non-finite gradient)");
+          throw new IllegalStateException(
+              "sVBSSGP diverged at iteration " + iter + " (non-finite gradient)");
         }
       }
-      // Adam's step decays with the same schedule as ρ; log ℓ moves at LENGTHSCALE_STEP_FACTOR × the step
+      // Adam's step decays with the same schedule as ρ; log ℓ moves at LENGTHSCALE_STEP_FACTOR ×
+      // the step
       double decay = rho / options.naturalStep().initial();
       hyperUnit[0] = decay;
       hyperUnit[1] = decay;
@@ -287,8 +297,8 @@ final class SvbssgpTrainer {
 
   private static void checkTerms(double[][] terms, List<PartitionGradients.Draw> drawn, int j) {
     if (terms.length != drawn.size()) {
-      throw new IllegalStateException("the gradient strategy returned " + terms.length + " terms for "
-          + drawn.size() + " draws of sample " + j);
+      throw new IllegalStateException("the gradient strategy returned " + terms.length
+          + " terms for " + drawn.size() + " draws of sample " + j);
     }
   }
 
@@ -305,7 +315,8 @@ final class SvbssgpTrainer {
       if (size == 0) {
         continue;
       }
-      int take = options.minibatch() == 0 || options.minibatch() >= size ? size : options.minibatch();
+      int take =
+          options.minibatch() == 0 || options.minibatch() >= size ? size : options.minibatch();
       int[] rows = null;
       if (take < size) {
         for (int t = 0; t < take; t++) {
@@ -325,7 +336,8 @@ final class SvbssgpTrainer {
    * α (f = φ_θ(x)ᵀ s), the partition-sampled (unbiased) estimate of the Gauss–Newton curvature
    * E_q[Σ_rows σ_n⁻² J Jᵀ] of −log p(y | α) (exact in the s block, where log p(y | α) is quadratic).
    */
-  private void addCurvature(double[] alpha, List<PartitionGradients.Draw> drawn, double noise, int samples) {
+  private void addCurvature(
+      double[] alpha, List<PartitionGradients.Draw> drawn, double noise, int samples) {
     double[] x = train.x();
     int filled = 0;
     for (PartitionGradients.Draw draw : drawn) {
@@ -445,9 +457,11 @@ final class SvbssgpTrainer {
   }
 
   /** The default {@link PartitionGradients}: in this JVM, each draw summed on its own, added in draw order. */
-  private record LocalGradients(RegressionData train, RowPartitioning parts) implements PartitionGradients {
+  private record LocalGradients(RegressionData train, RowPartitioning parts)
+      implements PartitionGradients {
     @Override
-    public void add(PartitionGradients.Point at, List<PartitionGradients.Draw> list, double[] sums) {
+    public void add(
+        PartitionGradients.Point at, List<PartitionGradients.Draw> list, double[] sums) {
       double[] term = new double[sums.length];
       for (PartitionGradients.Draw draw : list) {
         Arrays.fill(term, 0);
@@ -457,7 +471,8 @@ final class SvbssgpTrainer {
     }
 
     @Override
-    public double[][][] terms(List<PartitionGradients.Point> at, List<List<PartitionGradients.Draw>> list) {
+    public double[][][] terms(
+        List<PartitionGradients.Point> at, List<List<PartitionGradients.Draw>> list) {
       double[][][] out = new double[at.size()][][];
       for (int j = 0; j < out.length; j++) {
         List<PartitionGradients.Draw> ds = list.get(j);
@@ -474,11 +489,18 @@ final class SvbssgpTrainer {
     private void addDraw(PartitionGradients.Point at, PartitionGradients.Draw draw, double[] term) {
       if (draw.rows() == null) {
         int k = draw.partition();
-        PartitionGradients.addRows(at, train.x(), train.y(), parts.rows(), parts.start()[k], parts.start()[k + 1],
-            draw.weight(), term);
-      } else {
-        PartitionGradients.addRows(at, train.x(), train.y(), draw.rows(), 0, draw.rows().length, draw.weight(),
+        PartitionGradients.addRows(
+            at,
+            train.x(),
+            train.y(),
+            parts.rows(),
+            parts.start()[k],
+            parts.start()[k + 1],
+            draw.weight(),
             term);
+      } else {
+        PartitionGradients.addRows(
+            at, train.x(), train.y(), draw.rows(), 0, draw.rows().length, draw.weight(), term);
       }
     }
   }

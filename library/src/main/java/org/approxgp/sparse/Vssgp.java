@@ -7,7 +7,6 @@ import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
 import org.approxgp.optimize.Adam;
-import org.approxgp.optimize.Lbfgs;
 
 /**
  * Variational sparse-spectrum GP regression, VSSGP (Gal &amp; Turner, "Improving the Gaussian process sparse
@@ -80,24 +79,47 @@ public final class Vssgp {
    * @param stopping the rule on the smoothed minibatch bound that ends a stochastic fit before the cap, or null to
    *     run every step up to the cap
    */
-  public record Options(int m, int iterations, int batchSize, StepSchedule rate, long seed,
-      Ssgp.Hyperparameters initial, double initialFrequencyVariance, BoundMonitor.Rule stopping) {
+  public record Options(
+      int m,
+      int iterations,
+      int batchSize,
+      StepSchedule rate,
+      long seed,
+      Ssgp.Hyperparameters initial,
+      double initialFrequencyVariance,
+      BoundMonitor.Rule stopping) {
 
     public Options {
       if (m < 1 || iterations < 0 || batchSize < 0) {
-        throw new IllegalArgumentException("need m >= 1, iterations >= 0, batch size >= 0, got " + m + ", "
-            + iterations + ", " + batchSize);
+        throw new IllegalArgumentException("need m >= 1, iterations >= 0, batch size >= 0, got " + m
+            + ", " + iterations + ", " + batchSize);
       }
-      if (rate == null || !(initialFrequencyVariance > 0) || !Double.isFinite(initialFrequencyVariance)) {
-        throw new IllegalArgumentException("need a rate schedule and a positive initial frequency variance, got "
-            + rate + ", " + initialFrequencyVariance);
+      if (rate == null
+          || !(initialFrequencyVariance > 0)
+          || !Double.isFinite(initialFrequencyVariance)) {
+        throw new IllegalArgumentException(
+            "need a rate schedule and a positive initial frequency variance, got " + rate + ", "
+                + initialFrequencyVariance);
       }
     }
 
     /** A constant Adam rate (in (0, 1]) and no early stop. */
-    public Options(int m, int iterations, int batchSize, double learningRate, long seed, Ssgp.Hyperparameters initial,
+    public Options(
+        int m,
+        int iterations,
+        int batchSize,
+        double learningRate,
+        long seed,
+        Ssgp.Hyperparameters initial,
         double initialFrequencyVariance) {
-      this(m, iterations, batchSize, StepSchedule.constant(learningRate), seed, initial, initialFrequencyVariance,
+      this(
+          m,
+          iterations,
+          batchSize,
+          StepSchedule.constant(learningRate),
+          seed,
+          initial,
+          initialFrequencyVariance,
           null);
     }
 
@@ -107,7 +129,14 @@ public final class Vssgp {
      * ({@link Dtc#DEFAULT_STOPPING}).
      */
     public static Options of(int m, int iterations, int batchSize, long seed) {
-      return new Options(m, iterations, batchSize, new StepSchedule(0.01, 0.01, 0.6), seed, null, 0.01,
+      return new Options(
+          m,
+          iterations,
+          batchSize,
+          new StepSchedule(0.01, 0.01, 0.6),
+          seed,
+          null,
+          0.01,
           Dtc.DEFAULT_STOPPING);
     }
   }
@@ -140,7 +169,8 @@ public final class Vssgp {
     this.stopReason = stopReason;
   }
 
-  // ---- packed layout: [μ_ω (md), log s_ω (md), log ℓ (d), log σ², log σₙ², μ_a (2m), L_a lower (2m(2m+1)/2)] ----
+  // ---- packed layout: [μ_ω (md), log s_ω (md), log ℓ (d), log σ², log σₙ², μ_a (2m), L_a lower
+  // (2m(2m+1)/2)] ----
 
   /** The model at packed parameters p (owned), after {@code iterations} iterations that stopped for {@code reason}. */
   static Vssgp of(int m, int d, double[] p, int iterations, BoundMonitor.StopReason reason) {
@@ -178,7 +208,13 @@ public final class Vssgp {
    * @param muA mean of q(a), 2m
    * @param cholA lower Cholesky factor of S_a, 2m × 2m row-major (upper part ignored)
    */
-  static double[] pack(int m, int d, double[] muW, double[] sW, Ssgp.Hyperparameters h, double[] muA,
+  static double[] pack(
+      int m,
+      int d,
+      double[] muW,
+      double[] sW,
+      Ssgp.Hyperparameters h,
+      double[] muA,
       double[] cholA) {
     int k = 2 * m;
     double[] p = new double[size(m, d)];
@@ -243,7 +279,8 @@ public final class Vssgp {
     return s;
   }
 
-  // ---- fitting ------------------------------------------------------------------------------------------------
+  // ---- fitting
+  // ------------------------------------------------------------------------------------------------
 
   /**
    * Fits VSSGP to {@code train}: μ_ω ∼ N(0, I) (seeded), s_ω = the initial variance, hyperparameters from the
@@ -261,16 +298,20 @@ public final class Vssgp {
    * As {@link #fit(RegressionData, Options, IterationListener)}, also giving {@code snapshots} (if not null) the
    * model after each iteration (for per-iteration test metrics).
    */
-  public static Vssgp fit(RegressionData train, Options options, IterationListener listener,
+  public static Vssgp fit(
+      RegressionData train,
+      Options options,
+      IterationListener listener,
       SnapshotListener<Vssgp> snapshots) {
     Ssgp.requireTargets(train);
     int m = options.m();
     int d = train.d();
     int n = train.n();
-    Ssgp.Hyperparameters h0 = options.initial() != null ? options.initial()
-        : Ssgp.Hyperparameters.fromData(train);
+    Ssgp.Hyperparameters h0 =
+        options.initial() != null ? options.initial() : Ssgp.Hyperparameters.fromData(train);
     if (h0.lengthscales().length != d) {
-      throw new IllegalArgumentException(h0.lengthscales().length + " length-scales for " + d + " inputs");
+      throw new IllegalArgumentException(
+          h0.lengthscales().length + " length-scales for " + d + " inputs");
     }
     SplittableRandom rng = new SplittableRandom(options.seed());
     double[] muW = new double[m * d];
@@ -299,8 +340,13 @@ public final class Vssgp {
    * Adam step at rate α_t on q(ω) and the hyperparameters along the batch estimate of the bound's gradient at the
    * new q(a); stops at the cap or when the smoothed estimate has converged ({@link BoundMonitor}).
    */
-  private static Vssgp fitMinibatch(RegressionData train, Options options, double[] p, SplittableRandom rng,
-      IterationListener l, SnapshotListener<Vssgp> snapshots) {
+  private static Vssgp fitMinibatch(
+      RegressionData train,
+      Options options,
+      double[] p,
+      SplittableRandom rng,
+      IterationListener l,
+      SnapshotListener<Vssgp> snapshots) {
     int m = options.m();
     int d = train.d();
     int n = train.n();
@@ -310,7 +356,8 @@ public final class Vssgp {
     drawBatch(rows, n, rng);
     optimalWeights(train, rows, m, p);
     Adam adam = new Adam(nq, Adam.Settings.of(options.rate().initial()));
-    BoundMonitor monitor = options.stopping() == null ? null : options.stopping().start();
+    BoundMonitor monitor =
+        options.stopping() == null ? null : options.stopping().start();
     double[] g = new double[p.length];
     double[] x = new double[nq];
     double[] gx = new double[nq];
@@ -337,10 +384,12 @@ public final class Vssgp {
       l.onIteration(it, b.value(), (System.nanoTime() - t0) * 1e-9);
       if (snapshots != null) {
         int iteration = it;
-        snapshots.onIteration(it, () -> new Vssgp(m, d, p.clone(), iteration, BoundMonitor.StopReason.NOT_STOPPED));
+        snapshots.onIteration(
+            it, () -> new Vssgp(m, d, p.clone(), iteration, BoundMonitor.StopReason.NOT_STOPPED));
       }
     }
-    BoundMonitor.StopReason reason = monitor != null && monitor.converged() ? BoundMonitor.StopReason.CONVERGED
+    BoundMonitor.StopReason reason = monitor != null && monitor.converged()
+        ? BoundMonitor.StopReason.CONVERGED
         : BoundMonitor.StopReason.ITERATION_CAP;
     return new Vssgp(m, d, p, it, reason);
   }
@@ -378,9 +427,11 @@ public final class Vssgp {
     double[] prec = new double[k * k];
     double[] rhs = new double[k];
     if (rho < 1) { // the current natural parameters, weighted 1 − ρ
-      Cholesky cs = Cholesky.factor(Matrix.wrap(k, k, gram(chol(p, m, d), k)), JitterPolicy.standard());
+      Cholesky cs =
+          Cholesky.factor(Matrix.wrap(k, k, gram(chol(p, m, d), k)), JitterPolicy.standard());
       double[] lam = cs.inverse().data();
-      double[] eta = Matrix.wrap(k, k, lam).mult(Arrays.copyOfRange(p, offMuA(m, d), offMuA(m, d) + k));
+      double[] eta =
+          Matrix.wrap(k, k, lam).mult(Arrays.copyOfRange(p, offMuA(m, d), offMuA(m, d) + k));
       for (int t = 0; t < k * k; t++) {
         prec[t] = (1 - rho) * lam[t];
       }
@@ -416,7 +467,8 @@ public final class Vssgp {
     return VssgpBound.evaluate(data, rows, m, p, grad);
   }
 
-  // ---- prediction and accessors -------------------------------------------------------------------------------
+  // ---- prediction and accessors
+  // -------------------------------------------------------------------------------
 
   /** Predictive mean and variance of y* with the degenerate (γ = 1) test conditional (class comment). */
   public RegressionPrediction predict(RegressionData test) {

@@ -10,10 +10,10 @@ import org.approxgp.data.RegressionData;
  */
 final class VssgpBound {
 
-  private VssgpBound() {
-  }
+  private VssgpBound() {}
 
-  // ---- the bound and its gradient ------------------------------------------------------------------------------
+  // ---- the bound and its gradient
+  // ------------------------------------------------------------------------------
 
   /** Per-batch sums. */
   static final class Stats {
@@ -29,8 +29,19 @@ final class VssgpBound {
    * (Var cos zₖ, Var sin zₖ, Cov(cos zₖ, sin zₖ)); if trig is not null also trig[3k..3k+3) = (e^{−2v}, cos 2m,
    * sin 2m); always u = x/ℓ.
    */
-  static void expectations(double[] x, int xo, int d, int m, double[] muW, double[] sW, double[] invEll,
-      double[] phibar, int off, double[] dvar, double[] trig, double[] u) {
+  static void expectations(
+      double[] x,
+      int xo,
+      int d,
+      int m,
+      double[] muW,
+      double[] sW,
+      double[] invEll,
+      double[] phibar,
+      int off,
+      double[] dvar,
+      double[] trig,
+      double[] u) {
     for (int j = 0; j < d; j++) {
       u[j] = x[xo + j] * invEll[j];
     }
@@ -72,8 +83,8 @@ final class VssgpBound {
    * ∂B/∂m = −s̄ ∂B/∂c̄ + c̄ ∂B/∂s̄ + e^{−2v}[sin 2m (E_ss − E_cc) + 2 cos 2m E_cs],
    * ∂B/∂v = −½(c̄ ∂B/∂c̄ + s̄ ∂B/∂s̄) + e^{−2v}[cos 2m (E_ss − E_cc) − 2 sin 2m E_cs].
    */
-  static Stats accumulate(RegressionData data, int[] rows, int m, double[] p, double[] e, double[] gMu,
-      double[] gV) {
+  static Stats accumulate(
+      RegressionData data, int[] rows, int m, double[] p, double[] e, double[] gMu, double[] gV) {
     int d = data.d();
     int k2 = 2 * m;
     int md = m * d;

@@ -10,8 +10,7 @@ import org.approxgp.optimize.Lbfgs;
 /** VSSGP's full-batch fit: L-BFGS on the collapsed bound L* ({@link Vssgp}'s class comment). */
 final class VssgpFullBatch {
 
-  private VssgpFullBatch() {
-  }
+  private VssgpFullBatch() {}
 
   /**
    * Full batch: L-BFGS on −L* over the leading {@link Vssgp#offMuA} entries of p (q(ω) and the hyperparameters), q(a)
@@ -24,7 +23,12 @@ final class VssgpFullBatch {
    * the signal switched off (σ² → 0, −501.8) and s₀ = 1 at −442.1 to −442.5 (four seeds of μ_ω). Choosing by the
    * bound uses only the training data.
    */
-  static Vssgp fit(RegressionData train, int m, double[] p, int maxIterations, IterationListener l,
+  static Vssgp fit(
+      RegressionData train,
+      int m,
+      double[] p,
+      int maxIterations,
+      IterationListener l,
       SnapshotListener<Vssgp> snapshots) {
     int d = train.d();
     int md = m * d;
@@ -53,8 +57,10 @@ final class VssgpFullBatch {
       double[] xi = best.iterates.get(t);
       l.onIteration(it, best.values.get(t), best.seconds.get(t));
       if (snapshots != null) {
-        snapshots.onIteration(it, () -> Vssgp.of(m, d, collapsedPoint(train, m, p, xi), it,
-            BoundMonitor.StopReason.NOT_STOPPED));
+        snapshots.onIteration(
+            it,
+            () -> Vssgp.of(
+                m, d, collapsedPoint(train, m, p, xi), it, BoundMonitor.StopReason.NOT_STOPPED));
       }
     }
     return Vssgp.of(m, d, collapsedPoint(train, m, p, best.x), best.iterates.size(), best.reason);
@@ -76,32 +82,42 @@ final class VssgpFullBatch {
     double[] g = new double[p.length];
     Run run = new Run();
     long t0 = System.nanoTime();
-    Lbfgs.Result r = Lbfgs.minimize((x, grad) -> {
-      System.arraycopy(x, 0, scratch, 0, nq);
-      try {
-        Vssgp.optimalWeights(train, null, m, scratch);
-      } catch (NotPositiveDefiniteException e) { // q(a)'s precision not finite at an extreme trial point
-        return Double.POSITIVE_INFINITY;
-      }
-      double v = Vssgp.evaluate(train, null, m, scratch, g).value();
-      if (!Double.isFinite(v)) {
-        return Double.POSITIVE_INFINITY;
-      }
-      for (int t = 0; t < nq; t++) {
-        grad[t] = -g[t];
-      }
-      return -v;
-    }, Arrays.copyOf(p, nq), null, null, new Lbfgs.Settings(maxIterations, 1e-9, 1e-6, 20), (it, x, fx) -> {
-      run.iterates.add(Arrays.copyOf(x, nq));
-      run.values.add(-fx);
-      run.seconds.add((System.nanoTime() - t0) * 1e-9);
-    });
+    Lbfgs.Result r = Lbfgs.minimize(
+        (x, grad) -> {
+          System.arraycopy(x, 0, scratch, 0, nq);
+          try {
+            Vssgp.optimalWeights(train, null, m, scratch);
+          } catch (
+              NotPositiveDefiniteException
+                  e) { // q(a)'s precision not finite at an extreme trial point
+            return Double.POSITIVE_INFINITY;
+          }
+          double v = Vssgp.evaluate(train, null, m, scratch, g).value();
+          if (!Double.isFinite(v)) {
+            return Double.POSITIVE_INFINITY;
+          }
+          for (int t = 0; t < nq; t++) {
+            grad[t] = -g[t];
+          }
+          return -v;
+        },
+        Arrays.copyOf(p, nq),
+        null,
+        null,
+        new Lbfgs.Settings(maxIterations, 1e-9, 1e-6, 20),
+        (it, x, fx) -> {
+          run.iterates.add(Arrays.copyOf(x, nq));
+          run.values.add(-fx);
+          run.seconds.add((System.nanoTime() - t0) * 1e-9);
+        });
     run.x = r.x();
     run.bound = -r.value();
     run.reason = BoundMonitor.StopReason.of(r);
-    // the reported iterates end at the returned point (a run that ends before its first iteration reports
+    // the reported iterates end at the returned point (a run that ends before its first iteration
+    // reports
     // none)
-    if (run.iterates.isEmpty() || !Arrays.equals(run.iterates.get(run.iterates.size() - 1), run.x)) {
+    if (run.iterates.isEmpty()
+        || !Arrays.equals(run.iterates.get(run.iterates.size() - 1), run.x)) {
       run.iterates.add(run.x.clone());
       run.values.add(run.bound);
       run.seconds.add((System.nanoTime() - t0) * 1e-9);
@@ -110,7 +126,8 @@ final class VssgpFullBatch {
   }
 
   /** The packed parameters with q(ω) and hyperparameters x (the first {@link Vssgp#offMuA} entries) and q(a) optimal. */
-  private static double[] collapsedPoint(RegressionData train, int m, double[] template, double[] x) {
+  private static double[] collapsedPoint(
+      RegressionData train, int m, double[] template, double[] x) {
     double[] q = template.clone();
     System.arraycopy(x, 0, q, 0, x.length);
     Vssgp.optimalWeights(train, null, m, q);

@@ -63,7 +63,8 @@ public final class Autocovariance {
         im[j] = t;
       }
     }
-    // twiddle factors e^{∓2πik/m}, k < m/2, computed directly (not by recurrence) so rounding does not accumulate
+    // twiddle factors e^{∓2πik/m}, k < m/2, computed directly (not by recurrence) so rounding does
+    // not accumulate
     int h = m >> 1;
     double[] cos = new double[h];
     double[] sin = new double[h];

@@ -19,8 +19,7 @@ public final class BivariateNormal {
 
   private static final double ONE_DIV_TWO_PI = 0.15915494309189535;
 
-  private BivariateNormal() {
-  }
+  private BivariateNormal() {}
 
   /**
    * Bivariate standard normal CDF; absolute error about 2e-16 (tested ≤ 3e-14). The error is absolute:
@@ -71,6 +70,10 @@ public final class BivariateNormal {
     final double xy = x * y;
     final double beta = (xy > 0.0 || (xy == 0.0 && x + y >= 0.0)) ? 0.0 : 0.5;
     // Owen (1956) eq. (3.1)
-    return 0.5 * Normal.cdf(x) + 0.5 * Normal.cdf(y) - OwensT.value(x, ax) - OwensT.value(y, ay) - beta;
+    return 0.5 * Normal.cdf(x)
+        + 0.5 * Normal.cdf(y)
+        - OwensT.value(x, ax)
+        - OwensT.value(y, ay)
+        - beta;
   }
 }

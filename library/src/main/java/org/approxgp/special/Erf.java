@@ -16,8 +16,7 @@ package org.approxgp.special;
  */
 public final class Erf {
 
-  private Erf() {
-  }
+  private Erf() {}
 
   /**
    * The error function.

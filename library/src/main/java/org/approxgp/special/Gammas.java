@@ -21,8 +21,7 @@ import org.apache.commons.numbers.gamma.RegularizedGamma;
  */
 public final class Gammas {
 
-  private Gammas() {
-  }
+  private Gammas() {}
 
   /**
    * log Γ(x) for x &gt; 0 (log|Γ(x)| for negative non-integer x).

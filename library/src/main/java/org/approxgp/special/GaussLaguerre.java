@@ -89,5 +89,4 @@ public final class GaussLaguerre {
     }
     return new double[][] {x, w};
   }
-
 }

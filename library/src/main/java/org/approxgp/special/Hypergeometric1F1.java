@@ -29,8 +29,7 @@ public final class Hypergeometric1F1 {
   private static final double LN2 = Math.log(2.0);
   private static final int RESCALE_EXP = 500;
 
-  private Hypergeometric1F1() {
-  }
+  private Hypergeometric1F1() {}
 
   /**
    * 1F1(−n; b; x); overflows to ±Infinity when the value leaves the double range — use
@@ -44,8 +43,9 @@ public final class Hypergeometric1F1 {
   public static double negativeInteger(int n, double b, double x) {
     final double[] r = recurrence(n, b, x);
     // exact scaling by 2^exp2 (no log/exp round trip)
-    return r[1] > Integer.MAX_VALUE ? Math.copySign(Double.POSITIVE_INFINITY, r[0])
-      : r[1] < Integer.MIN_VALUE ? Math.copySign(0.0, r[0]) : Math.scalb(r[0], (int) r[1]);
+    return r[1] > Integer.MAX_VALUE
+        ? Math.copySign(Double.POSITIVE_INFINITY, r[0])
+        : r[1] < Integer.MIN_VALUE ? Math.copySign(0.0, r[0]) : Math.scalb(r[0], (int) r[1]);
   }
 
   /**
@@ -79,7 +79,8 @@ public final class Hypergeometric1F1 {
     if (n == 0 || x == 0.0) {
       return new double[] {1.0, 0.0};
     }
-    // The recurrence is run in double-double arithmetic (T. J. Dekker (1971), Numer. Math. 18, 224–242:
+    // The recurrence is run in double-double arithmetic (T. J. Dekker (1971), Numer. Math. 18,
+    // 224–242:
     // error-free TwoSum/TwoProduct). Where the polynomial is the subdominant solution (0 < x ≪ n,
     // small b: the second solution grows like k^{1−b}) forward recurrence amplifies rounding errors
     // by up to ~n; at 106-bit precision that amplification is invisible after rounding to double.
@@ -119,8 +120,7 @@ public final class Hypergeometric1F1 {
 
   /** Minimal double-double arithmetic (Dekker 1971; the accurate addition of Hida, Li &amp; Bailey (2001), QD). */
   private static final class DoubleDouble {
-    private DoubleDouble() {
-    }
+    private DoubleDouble() {}
 
     /** Knuth's TwoSum: s + e = a + b exactly. */
     static double[] twoSum(double a, double b) {

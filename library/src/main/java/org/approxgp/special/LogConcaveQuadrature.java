@@ -30,6 +30,7 @@ import java.util.Arrays;
 public final class LogConcaveQuadrature {
   /** The drop of ℓ below its maximum at which the range ends (class comment). */
   static final double DROP = 50;
+
   private static final double[] XGK = Quadrature.kronrod15Nodes();
   private static final double[] WGK = Quadrature.kronrod15Weights();
   private static final double[] WG = Quadrature.gauss7Weights();
@@ -68,7 +69,8 @@ public final class LogConcaveQuadrature {
    * @param mass ∫ g(t) dt = ∫ e^{ℓ(x) − ℓ(x*)} dx / σ (so that a caller can combine log σ and log ∫g with its own
    *     constants in one logarithm)
    */
-  public record Result(double logIntegral, double mean, double variance, double mode, double scale, double mass) {}
+  public record Result(
+      double logIntegral, double mean, double variance, double mode, double scale, double mass) {}
 
   /**
    * See the class comment.
@@ -83,7 +85,8 @@ public final class LogConcaveQuadrature {
     double x = mode(f, start);
     double curv = f.curvature(x);
     if (!(curv < 0) || !Double.isFinite(curv)) {
-      throw new NumericalException("log-concave quadrature: curvature " + curv + " at the mode " + x);
+      throw new NumericalException(
+          "log-concave quadrature: curvature " + curv + " at the mode " + x);
     }
     double sigma = 1 / Math.sqrt(-curv);
     double tHi = end(f, x, sigma, 1);
@@ -95,11 +98,17 @@ public final class LogConcaveQuadrature {
     }
     double[] s = p.adapt(relTol);
     if (!(s[0] > 0) || !Double.isFinite(s[0]) || !Double.isFinite(s[1]) || !Double.isFinite(s[2])) {
-      throw new NumericalException("log-concave quadrature: integrals " + Arrays.toString(s) + " at mode " + x);
+      throw new NumericalException(
+          "log-concave quadrature: integrals " + Arrays.toString(s) + " at mode " + x);
     }
     double mt = s[1] / s[0];
     double vt = s[2] / s[0] - mt * mt;
-    return new Result(f.value(x) + Math.log(sigma) + Math.log(s[0]), x + sigma * mt, sigma * sigma * vt, x, sigma,
+    return new Result(
+        f.value(x) + Math.log(sigma) + Math.log(s[0]),
+        x + sigma * mt,
+        sigma * sigma * vt,
+        x,
+        sigma,
         s[0]);
   }
 
@@ -137,7 +146,8 @@ public final class LogConcaveQuadrature {
       if (c < 0 && Math.abs(nx - x) <= 4 * Math.ulp(x) + 1e-300) {
         return nx; // converged: the Newton step is below a few ulps of x
       }
-      // rtsafe's rule (Numerical Recipes §9.4): bisect a bracket when the Newton step would not at least halve
+      // rtsafe's rule (Numerical Recipes §9.4): bisect a bracket when the Newton step would not at
+      // least halve
       // the one before (e.g. the unit steps of Newton on a − eˣ from far right)
       boolean slow = bracketed && Math.abs(nx - x) > 0.5 * lastStep;
       lastStep = Math.abs(nx - x);
@@ -148,7 +158,8 @@ public final class LogConcaveQuadrature {
         // no usable Newton step: double the distance in the uphill direction, or bisect the bracket
         nx = bracketed ? 0.5 * (lo + hi) : x + (g > 0 ? 1 : -1) * Math.max(1, 2 * Math.abs(x));
       } else if (!(nx > lo && nx < hi)) {
-        // a step out of the bracket: bisect it (with one side still open, x is its finite end and the step
+        // a step out of the bracket: bisect it (with one side still open, x is its finite end and
+        // the step
         // can only leave through that end by rounding, i.e. x is the root to rounding)
         if (!bracketed) {
           return x;
@@ -177,7 +188,8 @@ public final class LogConcaveQuadrature {
   }
 
   /** 0, ±1, ±2, …, the ends, and the break points inside (tLo, tHi), in t, sorted and distinct. */
-  private static double[] partition(double tLo, double tHi, double x, double sigma, double[] breaks) {
+  private static double[] partition(
+      double tLo, double tHi, double x, double sigma, double[] breaks) {
     double[] pts = new double[2 * MAX_DOUBLINGS + 3 + breaks.length];
     int n = 0;
     pts[n++] = 0;
@@ -232,7 +244,8 @@ public final class LogConcaveQuadrature {
           }
         }
         double[] scale = {s[0], s[6], s[2]};
-        boolean done = s[3] <= relTol * scale[0] && s[4] <= relTol * scale[1] && s[5] <= relTol * scale[2];
+        boolean done =
+            s[3] <= relTol * scale[0] && s[4] <= relTol * scale[1] && s[5] <= relTol * scale[2];
         if (done || count >= MAX_PIECES) {
           return s;
         }

@@ -18,8 +18,7 @@ public final class LogSpace {
 
   private static final double LN2 = Math.log(2.0);
 
-  private LogSpace() {
-  }
+  private LogSpace() {}
 
   /**
    * {@code log Σ exp(x_i)} without overflow. Empty input gives {@code -Infinity}; any NaN gives NaN.

@@ -34,8 +34,7 @@ public final class Normal {
   /** √(2/π). */
   private static final double SQRT_2_OVER_PI = 0.7978845608028654;
 
-  private Normal() {
-  }
+  private Normal() {}
 
   /**
    * e^{−z²/2} to within about one ulp, using the exact split z² = s + e.

@@ -40,8 +40,9 @@ public final class OwensT {
   private static final double ONE_DIV_ROOT_TWO = 0.7071067811865476;
 
   /** Patefield–Tandy Table 3: upper limits of the h intervals. */
-  private static final double[] HRANGE = {0.02, 0.06, 0.09, 0.125, 0.26, 0.4, 0.6, 1.6, 1.7, 2.33, 2.4,
-    3.36, 3.4, 4.8};
+  private static final double[] HRANGE = {
+    0.02, 0.06, 0.09, 0.125, 0.26, 0.4, 0.6, 1.6, 1.7, 2.33, 2.4, 3.36, 3.4, 4.8
+  };
   /** Patefield–Tandy Table 3: upper limits of the a intervals. */
   private static final double[] ARANGE = {0.025, 0.09, 0.15, 0.36, 0.5, 0.9, 0.99999};
   /** Patefield–Tandy Table 3: method code (zero-based) by [a interval][h interval]. */
@@ -53,11 +54,13 @@ public final class OwensT {
     {1, 2, 2, 4, 4, 5, 5, 7, 7, 16, 16, 16, 11, 11, 10},
     {1, 2, 4, 4, 4, 5, 5, 7, 7, 16, 16, 16, 11, 11, 11},
     {1, 2, 3, 3, 5, 5, 7, 7, 16, 16, 16, 16, 16, 11, 11},
-    {1, 2, 3, 3, 5, 5, 17, 17, 17, 17, 16, 16, 16, 11, 11}};
+    {1, 2, 3, 3, 5, 5, 17, 17, 17, 17, 16, 16, 16, 11, 11}
+  };
   /** Patefield–Tandy: method (T1..T6) of each code. */
   private static final int[] METHOD = {1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 4, 4, 4, 4, 5, 6};
   /** Patefield–Tandy: truncation order of each code. */
-  private static final int[] ORDER = {2, 3, 4, 5, 7, 10, 12, 18, 10, 20, 30, 20, 4, 7, 8, 20, 13, 0};
+  private static final int[] ORDER = {2, 3, 4, 5, 7, 10, 12, 18, 10, 20, 30, 20, 4, 7, 8, 20, 13, 0
+  };
 
   /** T3: monomial coefficients of the degree-20 Chebyshev interpolant of 1/(1+u) on [0, 1]. */
   private static final double[] T3_C = {
@@ -66,7 +69,8 @@ public final class OwensT {
     0.9993672878471919, -0.996706126149272, 0.9866217239255753, -0.9568487268841854,
     0.8878098931650205, -0.7616281478444542, 0.5800332551079779, -0.3754780885772345,
     0.1973171370827161, -0.07981347923428146, 0.023113301478846344, -0.004240127090835221,
-    0.00036870670355088883};
+    0.00036870670355088883
+  };
 
   /** T5: squares of the 13 positive nodes of the 26-point Gauss–Legendre rule on [−1, 1]. */
   private static final double[] T5_X2 = new double[13];
@@ -74,8 +78,10 @@ public final class OwensT {
   private static final double[] T5_W = new double[13];
 
   static {
-    // Gauss–Legendre nodes: Newton on P_26 from the Tricomi start cos(π(i − ¼)/(n + ½)) (A&S 22.16.6);
-    // P'_n(x) = n (x P_n − P_{n−1}) / (x² − 1) (A&S 22.8.5); weight 2/((1 − x²) P'_n(x)²) (A&S 25.4.29).
+    // Gauss–Legendre nodes: Newton on P_26 from the Tricomi start cos(π(i − ¼)/(n + ½)) (A&S
+    // 22.16.6);
+    // P'_n(x) = n (x P_n − P_{n−1}) / (x² − 1) (A&S 22.8.5); weight 2/((1 − x²) P'_n(x)²) (A&S
+    // 25.4.29).
     final int n = 26;
     for (int i = 1; i <= n / 2; i++) {
       double x = Math.cos(Math.PI * (i - 0.25) / (n + 0.5));
@@ -100,8 +106,7 @@ public final class OwensT {
     }
   }
 
-  private OwensT() {
-  }
+  private OwensT() {}
 
   /**
    * Owen's T function T(h, a); absolute error about 1e-16 (tested ≤ 1e-14).
@@ -210,7 +215,8 @@ public final class OwensT {
     int j = 1;
     int jj = 1;
     double aj = a * ONE_DIV_TWO_PI;
-    // d_j = (−1)^{j+1} (1 − e^{−h²/2} Σ_{i=0}^{j} (h²/2)^i/i!), so val += d_j a^{2j+1}/((2j+1) 2π) adds −c_j a^{2j+1}/(2π);
+    // d_j = (−1)^{j+1} (1 − e^{−h²/2} Σ_{i=0}^{j} (h²/2)^i/i!), so val += d_j a^{2j+1}/((2j+1) 2π)
+    // adds −c_j a^{2j+1}/(2π);
     // d_0 = expm1(−h²/2), d_j = g_j − d_{j−1} with g_j = e^{−h²/2} (−h²/2)^j / j!
     double dj = Math.expm1(hs);
     double gj = hs * dhs;

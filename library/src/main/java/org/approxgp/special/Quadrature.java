@@ -40,22 +40,24 @@ public final class Quadrature {
     0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
     0.864864423359769072789712788640926, 0.741531185599394439863864773280788,
     0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
-    0.207784955007898467600689403773245, 0.000000000000000000000000000000000};
+    0.207784955007898467600689403773245, 0.000000000000000000000000000000000
+  };
   /** Kronrod weights. */
   private static final double[] WGK = {
     0.022935322010529224963732008058970, 0.063092092629978553290700663189204,
     0.104790010322250183839876322541518, 0.140653259715525918745189590510238,
     0.169004726639267902826583426598550, 0.190350578064785409913256402421014,
-    0.204432940075298892414161999234649, 0.209482141084727828012999174891714};
+    0.204432940075298892414161999234649, 0.209482141084727828012999174891714
+  };
   /** Gauss 7-point weights for nodes XGK[1], XGK[3], XGK[5], XGK[7]. */
   private static final double[] WG = {
     0.129484966168869693270611432679082, 0.279705391489276667901467771423780,
-    0.381830050505118944950369775488975, 0.417959183673469387755102040816327};
+    0.381830050505118944950369775488975, 0.417959183673469387755102040816327
+  };
 
   private static final double EPS = Math.ulp(1.0);
 
-  private Quadrature() {
-  }
+  private Quadrature() {}
 
   /** The QK15 Kronrod nodes on [0, 1] (a copy; x[7] = 0; odd indices are the 7-point Gauss nodes). */
   public static double[] kronrod15Nodes() {
@@ -80,12 +82,10 @@ public final class Quadrature {
    * @param evaluations   number of integrand evaluations
    * @param converged     whether errorEstimate ≤ max(absTol, relTol·|value|) was reached
    */
-  public record Result(double value, double errorEstimate, int evaluations, boolean converged) {
-  }
+  public record Result(double value, double errorEstimate, int evaluations, boolean converged) {}
 
   /** One subinterval [lo, hi] of the (transformed) variable t of the integrand g(t). */
-  private record Piece(DoubleUnaryOperator g, double lo, double hi, double value, double error) {
-  }
+  private record Piece(DoubleUnaryOperator g, double lo, double hi, double value, double error) {}
 
   /**
    * ∫_a^b f(x) dx by adaptive Gauss–Kronrod 15/7. a and b may be infinite; a &gt; b gives the
@@ -103,7 +103,8 @@ public final class Quadrature {
    * @param relTol relative tolerance (≥ 0); at least one of the two must be positive
    * @return value, error estimate, evaluation count and convergence flag
    */
-  public static Result integrate(DoubleUnaryOperator f, double a, double b, double absTol, double relTol) {
+  public static Result integrate(
+      DoubleUnaryOperator f, double a, double b, double absTol, double relTol) {
     return integrate(f, a, b, absTol, relTol, new double[0]);
   }
 
@@ -121,8 +122,8 @@ public final class Quadrature {
    * @param points break points (not modified; those outside (a, b) are ignored)
    * @return value, error estimate, evaluation count and convergence flag
    */
-  public static Result integrate(DoubleUnaryOperator f, double a, double b, double absTol, double relTol,
-                  double... points) {
+  public static Result integrate(
+      DoubleUnaryOperator f, double a, double b, double absTol, double relTol, double... points) {
     if (Double.isNaN(a) || Double.isNaN(b)) {
       throw new IllegalArgumentException("NaN limit");
     }
@@ -137,7 +138,10 @@ public final class Quadrature {
       return new Result(-r.value(), r.errorEstimate(), r.evaluations(), r.converged());
     }
     final double[] cuts = Arrays.stream(points)
-      .filter(p -> p > a && p < b && Double.isFinite(p)).sorted().distinct().toArray();
+        .filter(p -> p > a && p < b && Double.isFinite(p))
+        .sorted()
+        .distinct()
+        .toArray();
     final double[] ends = new double[cuts.length + 2];
     ends[0] = a;
     System.arraycopy(cuts, 0, ends, 1, cuts.length);
@@ -196,7 +200,8 @@ public final class Quadrature {
   }
 
   private static Result adapt(List<Piece> initial, double absTol, double relTol) {
-    final PriorityQueue<Piece> heap = new PriorityQueue<>((p, q) -> Double.compare(q.error, p.error));
+    final PriorityQueue<Piece> heap =
+        new PriorityQueue<>((p, q) -> Double.compare(q.error, p.error));
     heap.addAll(initial);
     int evaluations = 15 * initial.size();
     while (true) {

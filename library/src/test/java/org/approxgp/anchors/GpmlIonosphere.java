@@ -19,11 +19,20 @@ import org.approxgp.kernel.SquaredExponential;
 public final class GpmlIonosphere {
 
   /** One GPML reference run. */
-  public record Entry(String kernel, int setting, String inference, double[] lengthscales, double signalVariance,
-      double logEvidence, double[] latentMean, double[] latentVariance, double[] logLik) {
+  public record Entry(
+      String kernel,
+      int setting,
+      String inference,
+      double[] lengthscales,
+      double signalVariance,
+      double logEvidence,
+      double[] latentMean,
+      double[] latentVariance,
+      double[] logLik) {
 
     public Kernel kernelObject() {
-      return kernel.equals("se-iso") ? SquaredExponential.iso(lengthscales[0], signalVariance)
+      return kernel.equals("se-iso")
+          ? SquaredExponential.iso(lengthscales[0], signalVariance)
           : SquaredExponential.ard(lengthscales, signalVariance);
     }
 
@@ -45,7 +54,7 @@ public final class GpmlIonosphere {
       }
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       List<String> out = new ArrayList<>();
-      for (String line; (line = r.readLine()) != null;) {
+      for (String line; (line = r.readLine()) != null; ) {
         if (!line.isBlank() && !line.startsWith("#")) {
           out.add(line.trim());
         }
@@ -70,7 +79,9 @@ public final class GpmlIonosphere {
     double[][] x = new double[n][];
     double[] y = new double[n];
     for (int i = 0; i < n; i++) {
-      double[] v = Arrays.stream(l.get(i + 1).split(",")).mapToDouble(Double::parseDouble).toArray();
+      double[] v = Arrays.stream(l.get(i + 1).split(","))
+          .mapToDouble(Double::parseDouble)
+          .toArray();
       x[i] = Arrays.copyOf(v, v.length - 1);
       y[i] = v[v.length - 1];
     }
@@ -82,8 +93,16 @@ public final class GpmlIonosphere {
     List<Entry> out = new ArrayList<>();
     for (int i = 0; i < l.size(); i += 5) {
       String[] h = l.get(i).split(" ");
-      out.add(new Entry(h[1], Integer.parseInt(h[2]), h[3], values(l.get(i + 1)), Double.parseDouble(h[4]),
-          Double.parseDouble(h[5]), values(l.get(i + 2)), values(l.get(i + 3)), values(l.get(i + 4))));
+      out.add(new Entry(
+          h[1],
+          Integer.parseInt(h[2]),
+          h[3],
+          values(l.get(i + 1)),
+          Double.parseDouble(h[4]),
+          Double.parseDouble(h[5]),
+          values(l.get(i + 2)),
+          values(l.get(i + 3)),
+          values(l.get(i + 4))));
     }
     return out;
   }

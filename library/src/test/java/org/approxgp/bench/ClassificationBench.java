@@ -2,15 +2,15 @@ package org.approxgp.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.Arrays;
-import org.approxgp.anchors.GpmlIonosphere;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import org.approxgp.anchors.GpmlIonosphere;
 import org.approxgp.inference.Ep;
-import org.approxgp.inference.SiteLoop;
 import org.approxgp.inference.Laplace;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Problem;
+import org.approxgp.inference.SiteLoop;
 import org.approxgp.kernel.Kernel;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.Likelihood;
@@ -41,7 +41,8 @@ public final class ClassificationBench {
 
   public static void main(String[] args) throws Exception {
     int reps = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-    System.out.println("linalg backend: " + org.approxgp.linalg.Linalg.backendName() + " (-Dapproxgp.linalg=ejml|native)");
+    System.out.println("linalg backend: " + org.approxgp.linalg.Linalg.backendName()
+        + " (-Dapproxgp.linalg=ejml|native)");
     GpmlIonosphere.Split train = GpmlIonosphere.train();
     int d = train.x()[0].length;
     double[] ls = new double[d];
@@ -60,8 +61,9 @@ public final class ClassificationBench {
         bestCpu = Math.min(bestCpu, (CPU.getCurrentThreadCpuTime() - c0) * 1e-9);
         best = Math.min(best, (System.nanoTime() - t0) * 1e-9);
       }
-      System.out.printf("EP %-10s inference+gradient (se-ard, cold start): best of %d %.4f s wall, %.4f s cpu"
-          + "  (%d sweeps)  GPML/ours = %.1fx%n",
+      System.out.printf(
+          "EP %-10s inference+gradient (se-ard, cold start): best of %d %.4f s wall, %.4f s cpu"
+              + "  (%d sweeps)  GPML/ours = %.1fx%n",
           s, reps, best, bestCpu, post.diagnostics().iterations(), GPML_EP_SECONDS / best);
     }
     sklearnPeer(train, 5.744562646538029, 4.0, reps);
@@ -69,17 +71,32 @@ public final class ClassificationBench {
     for (SiteLoop.Schedule s : SiteLoop.Schedule.values()) {
       // the parallel schedule is slow to converge at some hyperparameters the optimiser visits with
       // ARD (hundreds of sweeps without damping), so only its isotropic fold is timed
-      for (String kernel : s == SiteLoop.Schedule.PARALLEL ? new String[] {"se-iso"} : new String[] {"se-iso", "se-ard"}) {
-        Kernel k0 = kernel.equals("se-iso") ? SquaredExponential.iso(1, 1) : SquaredExponential.ard(onesTimes(d, 1), 1);
+      for (String kernel : s == SiteLoop.Schedule.PARALLEL
+          ? new String[] {"se-iso"}
+          : new String[] {"se-iso", "se-ard"}) {
+        Kernel k0 = kernel.equals("se-iso")
+            ? SquaredExponential.iso(1, 1)
+            : SquaredExponential.ard(onesTimes(d, 1), 1);
         long t0 = System.nanoTime();
         long c0 = CPU.getCurrentThreadCpuTime();
-        FittedGp fit = GpModel.fit(Problem.of(k0, train.x(), train.y(), Probit.get()),
-            InferenceMethod.ep(Ep.Options.defaults().withSchedule(s)), GpModel.FitOptions.optimize(k0));
+        FittedGp fit = GpModel.fit(
+            Problem.of(k0, train.x(), train.y(), Probit.get()),
+            InferenceMethod.ep(Ep.Options.defaults().withSchedule(s)),
+            GpModel.FitOptions.optimize(k0));
         double sec = (System.nanoTime() - t0) * 1e-9;
         double cpu = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9;
-        System.out.printf("EP %-10s optimised fold %s: %.2f s (%.2f s cpu), %d iterations, %d evaluations, log evidence %.6f, %s%s  GPML/ours = %.0fx%n",
-            s, kernel, sec, cpu, fit.iterations(), fit.evaluations(), fit.logEvidence(), fit.optimizerStatus(),
-            fit.activeBounds().isEmpty() ? "" : " bounds active " + fit.activeBounds(), GPML_FOLD_SECONDS / sec);
+        System.out.printf(
+            "EP %-10s optimised fold %s: %.2f s (%.2f s cpu), %d iterations, %d evaluations, log evidence %.6f, %s%s  GPML/ours = %.0fx%n",
+            s,
+            kernel,
+            sec,
+            cpu,
+            fit.iterations(),
+            fit.evaluations(),
+            fit.logEvidence(),
+            fit.optimizerStatus(),
+            fit.activeBounds().isEmpty() ? "" : " bounds active " + fit.activeBounds(),
+            GPML_FOLD_SECONDS / sec);
       }
     }
   }
@@ -119,9 +136,11 @@ public final class ClassificationBench {
    * fixed θ (their optimiser, fmin_l_bfgs_b with restarts, differs from ours, so the optimum is compared
    * where both are defined the same way: the Laplace log marginal likelihood at the posterior mode).
    */
-  static void sklearnPeer(GpmlIonosphere.Split train, double ell, double sf2, int reps) throws Exception {
+  static void sklearnPeer(GpmlIonosphere.Split train, double ell, double sf2, int reps)
+      throws Exception {
     int d = train.x()[0].length;
-    Problem p = Problem.of(SquaredExponential.ard(onesTimes(d, ell), sf2), train.x(), train.y(), new Logistic());
+    Problem p = Problem.of(
+        SquaredExponential.ard(onesTimes(d, ell), sf2), train.x(), train.y(), new Logistic());
     double best = Double.POSITIVE_INFINITY;
     Posterior post = null;
     for (int r = 0; r < reps; r++) {
@@ -129,8 +148,10 @@ public final class ClassificationBench {
       post = Laplace.infer(p);
       best = Math.min(best, (System.nanoTime() - t0) * 1e-9);
     }
-    System.out.printf("Laplace (logistic, se-ard, fixed θ) ours: log marginal likelihood %.10f, mode + gradient best"
-        + " of %d %.4f s%n", post.logEvidence(), reps, best);
+    System.out.printf(
+        "Laplace (logistic, se-ard, fixed θ) ours: log marginal likelihood %.10f, mode + gradient best"
+            + " of %d %.4f s%n",
+        post.logEvidence(), reps, best);
     Path csv = Files.createTempFile("approxgp-bench-", ".csv");
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < train.y().length; i++) {
@@ -141,14 +162,24 @@ public final class ClassificationBench {
     }
     Files.writeString(csv, sb.toString());
     Path script = Path.of("library/src/test/python/sklearn_gpc.py");
-    Process proc = new ProcessBuilder("python3", script.toString(), csv.toString(), Double.toString(sf2),
-        Double.toString(ell), Integer.toString(reps)).redirectErrorStream(true).start();
-    String out = new String(proc.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+    Process proc = new ProcessBuilder(
+            "python3",
+            script.toString(),
+            csv.toString(),
+            Double.toString(sf2),
+            Double.toString(ell),
+            Integer.toString(reps))
+        .redirectErrorStream(true)
+        .start();
+    String out = new String(
+            proc.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+        .trim();
     int rc = proc.waitFor();
     Files.deleteIfExists(csv);
     if (rc != 0 || !out.contains("lml=")) {
-      System.out.println("scikit-learn peer not run (python3 " + script + " failed: " + out.lines().reduce((a, b) -> b)
-          .orElse("") + "); install it with: pip install --retries 0 --timeout 5 scikit-learn");
+      System.out.println("scikit-learn peer not run (python3 " + script + " failed: "
+          + out.lines().reduce((a, b) -> b).orElse("")
+          + "); install it with: pip install --retries 0 --timeout 5 scikit-learn");
       return;
     }
     java.util.Map<String, String> kv = new java.util.HashMap<>();
@@ -159,26 +190,40 @@ public final class ClassificationBench {
       }
     }
     double lml = Double.parseDouble(kv.get("lml"));
-    // log_marginal_likelihood(θ, eval_gradient=True) finds the mode and differentiates: the same work as
+    // log_marginal_likelihood(θ, eval_gradient=True) finds the mode and differentiates: the same
+    // work as
     // one Laplace.infer with the gradient (fit() alone is the mode without the gradient)
     double sec = Double.parseDouble(kv.get("lml_grad_seconds"));
     double diff = Math.abs(lml - post.logEvidence());
-    System.out.printf("Laplace scikit-learn %s: log marginal likelihood %.10f, |ours − theirs| = %.2e (%s 1e-6);"
-        + " mode + gradient (log_marginal_likelihood with eval_gradient) best of %d %.4f s (fit alone %.4f s)"
-        + "  sklearn/ours = %.1fx%n", kv.get("sklearn"), lml, diff, diff <= 1e-6 ? "within" : "NOT within", reps, sec,
-        Double.parseDouble(kv.get("fit_seconds")), sec / best);
+    System.out.printf(
+        "Laplace scikit-learn %s: log marginal likelihood %.10f, |ours − theirs| = %.2e (%s 1e-6);"
+            + " mode + gradient (log_marginal_likelihood with eval_gradient) best of %d %.4f s (fit alone %.4f s)"
+            + "  sklearn/ours = %.1fx%n",
+        kv.get("sklearn"),
+        lml,
+        diff,
+        diff <= 1e-6 ? "within" : "NOT within",
+        reps,
+        sec,
+        Double.parseDouble(kv.get("fit_seconds")),
+        sec / best);
   }
 
   /** GPML's infEP in the same run when GPML_DIR and octave-cli exist; otherwise the recorded figures. */
   static void gpmlPeer(GpmlIonosphere.Split train, double ell, double sf2) throws Exception {
     String dir = System.getenv("GPML_DIR");
-    boolean octave = System.getenv("PATH") != null && java.util.Arrays.stream(System.getenv("PATH").split(":"))
-        .anyMatch(pth -> Files.isExecutable(Path.of(pth, "octave-cli")));
+    boolean octave = System.getenv("PATH") != null
+        && java.util.Arrays.stream(System.getenv("PATH").split(":"))
+            .anyMatch(pth -> Files.isExecutable(Path.of(pth, "octave-cli")));
     if (dir == null || !Files.isDirectory(Path.of(dir)) || !octave) {
-      System.out.printf("GPML not run (%s): recorded on this machine: infEP inference + gradient %.1f s,"
-          + " optimised fold %.0f s (the ratios above use these)%n",
-          dir == null ? "GPML_DIR unset" : !octave ? "octave-cli not on PATH" : "GPML_DIR is not a directory",
-          GPML_EP_SECONDS, GPML_FOLD_SECONDS);
+      System.out.printf(
+          "GPML not run (%s): recorded on this machine: infEP inference + gradient %.1f s,"
+              + " optimised fold %.0f s (the ratios above use these)%n",
+          dir == null
+              ? "GPML_DIR unset"
+              : !octave ? "octave-cli not on PATH" : "GPML_DIR is not a directory",
+          GPML_EP_SECONDS,
+          GPML_FOLD_SECONDS);
       return;
     }
     Path csv = Files.createTempFile("approxgp-gpml-", ".csv");
@@ -191,22 +236,27 @@ public final class ClassificationBench {
     }
     Files.writeString(csv, sb.toString());
     int d = train.x()[0].length;
-    String m = "addpath('" + dir + "'); startup; A = csvread('" + csv + "'); x = A(:,1:end-1); y = A(:,end);"
+    String m = "addpath('" + dir + "'); startup; A = csvread('" + csv
+        + "'); x = A(:,1:end-1); y = A(:,end);"
         + " hyp.cov = [log(" + ell + ")*ones(" + d + ",1); log(sqrt(" + sf2 + "))]; hyp.lik = [];"
         + " best = Inf; for r = 1:5, t = tic; [nlZ, dnlZ] = gp(hyp, @infEP, [], @covSEard, @likErf, x, y);"
         + " best = min(best, toc(t)); end; printf('gpml_seconds=%.6f nlZ=%.10f\n', best, nlZ);";
-    Process proc = new ProcessBuilder("octave-cli", "--eval", m).redirectErrorStream(true).start();
-    String out = new String(proc.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    Process proc =
+        new ProcessBuilder("octave-cli", "--eval", m).redirectErrorStream(true).start();
+    String out =
+        new String(proc.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     proc.waitFor();
     Files.deleteIfExists(csv);
-    java.util.regex.Matcher mt = java.util.regex.Pattern.compile("gpml_seconds=([0-9.]+) nlZ=(-?[0-9.]+)")
+    java.util.regex.Matcher mt = java.util.regex.Pattern.compile(
+            "gpml_seconds=([0-9.]+) nlZ=(-?[0-9.]+)")
         .matcher(out);
     if (mt.find()) {
-      System.out.printf("GPML infEP live (octave): inference + gradient best of 5 %s s, log Z %.6f%n", mt.group(1),
-          -Double.parseDouble(mt.group(2)));
+      System.out.printf(
+          "GPML infEP live (octave): inference + gradient best of 5 %s s, log Z %.6f%n",
+          mt.group(1), -Double.parseDouble(mt.group(2)));
     } else {
-      System.out.println("GPML run failed: " + out.lines().reduce((a, b) -> b).orElse("") + "; recorded figures: "
-          + GPML_EP_SECONDS + " s / " + GPML_FOLD_SECONDS + " s");
+      System.out.println("GPML run failed: " + out.lines().reduce((a, b) -> b).orElse("")
+          + "; recorded figures: " + GPML_EP_SECONDS + " s / " + GPML_FOLD_SECONDS + " s");
     }
   }
 

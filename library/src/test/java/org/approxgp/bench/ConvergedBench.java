@@ -48,7 +48,8 @@ public final class ConvergedBench {
   private ConvergedBench() {}
 
   /** One fit's verdict. */
-  record Verdict(String protocol, String dataset, String method, boolean converged, String reason) {}
+  record Verdict(
+      String protocol, String dataset, String method, boolean converged, String reason) {}
 
   public static void main(String[] args) throws Exception {
     if (args.length == 2 && args[0].equals("--from")) {
@@ -57,7 +58,8 @@ public final class ConvergedBench {
       for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of(args[1]))) {
         if (line.startsWith("fit ")) {
           String[] f = line.split(" ", 8);
-          read.add(new Verdict(f[1], f[2], f[3], f[5].equals("converged"), f.length > 7 ? f[6] + " " + f[7] : f[6]));
+          read.add(new Verdict(
+              f[1], f[2], f[3], f[5].equals("converged"), f.length > 7 ? f[6] + " " + f[7] : f[6]));
         }
       }
       print(read);
@@ -65,18 +67,41 @@ public final class ConvergedBench {
     }
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 30;
     long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
-    int threads = args.length > 2 ? Integer.parseInt(args[2]) : Runtime.getRuntime().availableProcessors();
-    List<String> datasets = args.length > 3 ? List.of(args[3].split(","))
-        : List.of("ionosphere", "cancer", "pima", "crabs", "sonar", "glass", "wine1", "wine2", "wine3", "mining");
-    QpTable1.Config fullClean = QpTable1.Config.forMode(ProjectPaths.Mode.FULL, CLASSIFICATION_METHODS);
+    int threads =
+        args.length > 2 ? Integer.parseInt(args[2]) : Runtime.getRuntime().availableProcessors();
+    List<String> datasets = args.length > 3
+        ? List.of(args[3].split(","))
+        : List.of(
+            "ionosphere",
+            "cancer",
+            "pima",
+            "crabs",
+            "sonar",
+            "glass",
+            "wine1",
+            "wine2",
+            "wine3",
+            "mining");
+    QpTable1.Config fullClean =
+        QpTable1.Config.forMode(ProjectPaths.Mode.FULL, CLASSIFICATION_METHODS);
     int miningSeeds = QpMining.Config.forMode(ProjectPaths.Mode.FULL).seeds();
-    System.out.printf(Locale.ROOT, "converged fraction of QP Table 1's optimised fits: %d fits per protocol × data set"
-        + " × method, sample seed %d, %d threads; classification: (seed, fold) of %d × %d, kernel %s, QP optimised"
-        + " %s; mining: seeds of %d%n", n, seed, threads, fullClean.seeds(), fullClean.folds(), fullClean.kernel(),
-        fullClean.qpOptimized(), miningSeeds);
+    System.out.printf(
+        Locale.ROOT,
+        "converged fraction of QP Table 1's optimised fits: %d fits per protocol × data set"
+            + " × method, sample seed %d, %d threads; classification: (seed, fold) of %d × %d, kernel %s, QP optimised"
+            + " %s; mining: seeds of %d%n",
+        n,
+        seed,
+        threads,
+        fullClean.seeds(),
+        fullClean.folds(),
+        fullClean.kernel(),
+        fullClean.qpOptimized(),
+        miningSeeds);
     List<Verdict> verdicts = java.util.Collections.synchronizedList(new ArrayList<>());
     DoubleAdder cpu = new DoubleAdder();
-    // jobs[i] holds the i-th draw of every (protocol, data set): run round-robin, so that a run stopped early
+    // jobs[i] holds the i-th draw of every (protocol, data set): run round-robin, so that a run
+    // stopped early
     // has sampled every cell about equally (each finished fit is printed as it ends)
     List<List<Runnable>> rounds = new ArrayList<>();
     for (String protocol : List.of("authors", "clean")) {
@@ -87,8 +112,12 @@ public final class ConvergedBench {
           QpMining.Protocol mp = QpMining.Protocol.of(protocol);
           for (int s : distinct(rng, n, miningSeeds)) {
             cell.add(() -> {
-              for (QpMining.MethodResult r : QpMining.fit(s, QpMining.METHODS, mp).methods()) {
-                record(verdicts, new Verdict(protocol, d, r.method(), r.converged(), r.status()), s + "");
+              for (QpMining.MethodResult r :
+                  QpMining.fit(s, QpMining.METHODS, mp).methods()) {
+                record(
+                    verdicts,
+                    new Verdict(protocol, d, r.method(), r.converged(), r.status()),
+                    s + "");
               }
             });
           }
@@ -97,8 +126,11 @@ public final class ConvergedBench {
           for (int pair : distinct(rng, n, c.seeds() * c.folds())) {
             cell.add(() -> {
               for (String m : CLASSIFICATION_METHODS) {
-                FittedGp fit = QpTable1.fit(c, new QpTable1.Key(d, m, pair / c.folds(), pair % c.folds()));
-                record(verdicts, new Verdict(protocol, d, m, fit.converged(), reason(fit)),
+                FittedGp fit =
+                    QpTable1.fit(c, new QpTable1.Key(d, m, pair / c.folds(), pair % c.folds()));
+                record(
+                    verdicts,
+                    new Verdict(protocol, d, m, fit.converged(), reason(fit)),
                     pair / c.folds() + "/" + pair % c.folds());
               }
             });
@@ -127,7 +159,8 @@ public final class ConvergedBench {
         } finally {
           cpu.add((CPU.getCurrentThreadCpuTime() - c0) * 1e-9);
           int k = done.incrementAndGet();
-          System.err.printf(Locale.ROOT, "\r%d/%d jobs, %.0f s", k, jobs.size(), (System.nanoTime() - w0) * 1e-9);
+          System.err.printf(
+              Locale.ROOT, "\r%d/%d jobs, %.0f s", k, jobs.size(), (System.nanoTime() - w0) * 1e-9);
         }
       }));
     }
@@ -137,15 +170,25 @@ public final class ConvergedBench {
     pool.shutdown();
     System.err.println();
     print(verdicts);
-    System.out.printf(Locale.ROOT, "CPU time of all fits: %.0f s; wall time %.0f s%n", cpu.sum(),
+    System.out.printf(
+        Locale.ROOT,
+        "CPU time of all fits: %.0f s; wall time %.0f s%n",
+        cpu.sum(),
         (System.nanoTime() - w0) * 1e-9);
   }
 
   /** Keeps a verdict and prints it as one line (seed/fold or seed), so that a stopped run leaves its data. */
   private static void record(List<Verdict> verdicts, Verdict v, String trial) {
     verdicts.add(v);
-    System.out.printf(Locale.ROOT, "fit %s %s %s %s %s %s%n", v.protocol(), v.dataset(), v.method(), trial,
-        v.converged() ? "converged" : "NOT-converged", v.reason().replace('\n', ' '));
+    System.out.printf(
+        Locale.ROOT,
+        "fit %s %s %s %s %s %s%n",
+        v.protocol(),
+        v.dataset(),
+        v.method(),
+        trial,
+        v.converged() ? "converged" : "NOT-converged",
+        v.reason().replace('\n', ' '));
   }
 
   /** {@code k} distinct integers of [0, bound), drawn uniformly by {@code rng}, in drawing order. */
@@ -160,7 +203,9 @@ public final class ConvergedBench {
   /** The optimiser's stop reason and, when the final inference did not converge, its diagnostics. */
   static String reason(FittedGp fit) {
     String s = fit.optimizerStatus();
-    return fit.posterior().diagnostics().converged() ? s : s + "; final inference: " + fit.posterior().diagnostics();
+    return fit.posterior().diagnostics().converged()
+        ? s
+        : s + "; final inference: " + fit.posterior().diagnostics();
   }
 
   private static void print(List<Verdict> verdicts) {
@@ -169,22 +214,37 @@ public final class ConvergedBench {
     Map<String, Integer> reasons = new TreeMap<>();
     Map<String, Integer> stops = new TreeMap<>();
     for (Verdict v : verdicts) {
-      for (String key : List.of(v.protocol() + " " + v.dataset() + " " + v.method(),
-          v.protocol() + " ALL " + v.method(), "both ALL ALL")) {
+      for (String key : List.of(
+          v.protocol() + " " + v.dataset() + " " + v.method(),
+          v.protocol() + " ALL " + v.method(),
+          "both ALL ALL")) {
         int[] c = (key.contains(" ALL ") ? byMethod : cells).computeIfAbsent(key, x -> new int[2]);
         c[0] += v.converged() ? 1 : 0;
         c[1]++;
       }
       String stop = v.reason().split("[ ;:,(]", 2)[0];
-      stops.merge(v.protocol() + " " + v.method() + ": " + stop + (v.converged() ? "" : " (not converged)"), 1,
+      stops.merge(
+          v.protocol() + " " + v.method() + ": " + stop + (v.converged() ? "" : " (not converged)"),
+          1,
           Integer::sum);
       if (!v.converged()) {
-        reasons.merge(v.protocol() + " " + v.dataset() + " " + v.method() + ": "
-            + v.reason().replaceAll("\\b[0-9][0-9.eE+-]*", "#"), 1, Integer::sum);
+        reasons.merge(
+            v.protocol() + " " + v.dataset() + " " + v.method() + ": "
+                + v.reason().replaceAll("\\b[0-9][0-9.eE+-]*", "#"),
+            1,
+            Integer::sum);
       }
     }
-    System.out.printf(Locale.ROOT, "%-8s %-11s %-8s %9s %9s %8s %17s%n", "protocol", "data", "method", "converged",
-        "fraction", "± (se)", "Wilson 95 %");
+    System.out.printf(
+        Locale.ROOT,
+        "%-8s %-11s %-8s %9s %9s %8s %17s%n",
+        "protocol",
+        "data",
+        "method",
+        "converged",
+        "fraction",
+        "± (se)",
+        "Wilson 95 %");
     java.util.List<String> keys = new ArrayList<>(cells.keySet());
     keys.sort(java.util.Comparator.naturalOrder());
     for (String key : keys) {
@@ -193,9 +253,11 @@ public final class ConvergedBench {
     for (Map.Entry<String, int[]> e : byMethod.entrySet()) {
       row(e.getKey(), e.getValue());
     }
-    System.out.println("how the optimiser stopped, all fits (protocol, method: first word of the stop reason):");
+    System.out.println(
+        "how the optimiser stopped, all fits (protocol, method: first word of the stop reason):");
     stops.forEach((r, c) -> System.out.printf(Locale.ROOT, "  %4d × %s%n", c, r));
-    System.out.println("stop reasons of the fits that did not converge:" + (reasons.isEmpty() ? " none" : ""));
+    System.out.println(
+        "stop reasons of the fits that did not converge:" + (reasons.isEmpty() ? " none" : ""));
     reasons.forEach((r, c) -> System.out.printf(Locale.ROOT, "  %3d × %s%n", c, r));
   }
 
@@ -203,8 +265,18 @@ public final class ConvergedBench {
     String[] k = key.split(" ");
     double p = (double) c[0] / c[1];
     double[] w = wilson(c[0], c[1]);
-    System.out.printf(Locale.ROOT, "%-8s %-11s %-8s %4d/%-4d %9.3f %8.3f   [%.3f, %.3f]%n", k[0], k[1], k[2], c[0],
-        c[1], p, Math.sqrt(p * (1 - p) / c[1]), w[0], w[1]);
+    System.out.printf(
+        Locale.ROOT,
+        "%-8s %-11s %-8s %4d/%-4d %9.3f %8.3f   [%.3f, %.3f]%n",
+        k[0],
+        k[1],
+        k[2],
+        c[0],
+        c[1],
+        p,
+        Math.sqrt(p * (1 - p) / c[1]),
+        w[0],
+        w[1]);
   }
 
   /** Wilson's 95 % score interval for k successes of n (E. B. Wilson, JASA 22, 1927). */

@@ -27,8 +27,7 @@ import org.approxgp.linalg.Matrix;
  */
 public final class LinalgBench {
 
-  private LinalgBench() {
-  }
+  private LinalgBench() {}
 
   public static void main(String[] args) throws IOException {
     int[] sizes = args.length > 0 ? parse(args[0]) : new int[] {300, 1000, 2000, 4000};
@@ -42,19 +41,38 @@ public final class LinalgBench {
     } else {
       System.out.println("native backend unavailable: " + Linalg.nativeUnavailableReason());
     }
-    System.out.printf(Locale.ROOT, "default backend: %s; OpenBLAS threads: %d; crossover: %s%n", Linalg.backendName(),
-        Linalg.nativeThreads(), System.getProperty("approxgp.linalg.crossover", "default " + Linalg.DEFAULT_CROSSOVER));
-    System.out.println("(shared machine: other processes compete for the 2 cores, so figures are noisy; best of"
-        + " repeats within " + budget + " s per cell, after a JIT warm-up of every operation at n = 200)");
+    System.out.printf(
+        Locale.ROOT,
+        "default backend: %s; OpenBLAS threads: %d; crossover: %s%n",
+        Linalg.backendName(),
+        Linalg.nativeThreads(),
+        System.getProperty("approxgp.linalg.crossover", "default " + Linalg.DEFAULT_CROSSOVER));
+    System.out.println(
+        "(shared machine: other processes compete for the 2 cores, so figures are noisy; best of"
+            + " repeats within " + budget
+            + " s per cell, after a JIT warm-up of every operation at n = 200)");
     warmUp(backends);
-    System.out.println("GF/s by wall time (% of one core's peak, % of both cores') and by the calling thread's CPU"
-        + " time (% of one core; excludes time other processes held the core, meaningful with 1 BLAS thread)");
+    System.out.println(
+        "GF/s by wall time (% of one core's peak, % of both cores') and by the calling thread's CPU"
+            + " time (% of one core; excludes time other processes held the core, meaningful with 1 BLAS thread)");
     int cores = Runtime.getRuntime().availableProcessors();
     boolean multi = Linalg.nativeAvailable() && cores > 1;
-    System.out.printf(Locale.ROOT, "%-8s %5s  %-21s %-13s %-21s %-13s %-10s%s%n", "op", "n", "ejml wall", "ejml cpu",
-        "native wall", "native cpu", "native/ejml (wall)",
-        multi ? String.format(Locale.ROOT, "   native, %d BLAS threads: wall (%% of one core's peak, %% of all"
-            + " cores')", cores) : "");
+    System.out.printf(
+        Locale.ROOT,
+        "%-8s %5s  %-21s %-13s %-21s %-13s %-10s%s%n",
+        "op",
+        "n",
+        "ejml wall",
+        "ejml cpu",
+        "native wall",
+        "native cpu",
+        "native/ejml (wall)",
+        multi
+            ? String.format(
+                Locale.ROOT,
+                "   native, %d BLAS threads: wall (%% of one core's peak, %% of all" + " cores')",
+                cores)
+            : "");
     for (int n : sizes) {
       Matrix g = random(n, n, n);
       Matrix a = g.multTransB(g);
@@ -74,19 +92,30 @@ public final class LinalgBench {
           double[] sec = Linalg.withBackend(backends.get(i), () -> bestWallAndCpu(body, budget));
           gf[i] = flops / sec[0] * 1e-9;
           double cpu = flops / sec[1] * 1e-9;
-          line.append(String.format(Locale.ROOT, " %6.2f (%4.1f%% %4.1f%%)  %6.2f (%4.1f%%) ", gf[i],
-              100 * gf[i] / peak.perCore(), 100 * gf[i] / peak.total(), cpu, 100 * cpu / peak.perCore()));
+          line.append(String.format(
+              Locale.ROOT,
+              " %6.2f (%4.1f%% %4.1f%%)  %6.2f (%4.1f%%) ",
+              gf[i],
+              100 * gf[i] / peak.perCore(),
+              100 * gf[i] / peak.total(),
+              cpu,
+              100 * cpu / peak.perCore()));
         }
         if (gf.length == 2) {
           line.append(String.format(Locale.ROOT, " %5.1fx", gf[1] / gf[0]));
         }
-        if (multi) { // one problem alone on the machine: OpenBLAS on every core (process-wide, restored after)
+        if (multi) { // one problem alone on the machine: OpenBLAS on every core (process-wide,
+          // restored after)
           int before = Linalg.setNativeThreads(cores);
           try {
             double[] sec = Linalg.withBackend("native", () -> bestWallAndCpu(body, budget));
             double all = flops / sec[0] * 1e-9;
-            line.append(String.format(Locale.ROOT, "              %6.2f (%5.1f%% %4.1f%%)", all,
-                100 * all / peak.perCore(), 100 * all / peak.total()));
+            line.append(String.format(
+                Locale.ROOT,
+                "              %6.2f (%5.1f%% %4.1f%%)",
+                all,
+                100 * all / peak.perCore(),
+                100 * all / peak.total()));
           } finally {
             Linalg.setNativeThreads(before);
           }
@@ -95,8 +124,10 @@ public final class LinalgBench {
       }
     }
     System.out.println();
-    System.out.println("small sizes, microseconds per call (through Matrix/Cholesky, copies included):");
-    System.out.printf(Locale.ROOT, "%-9s %4s %12s %12s %s%n", "op", "n", "ejml", "native", "native/ejml time");
+    System.out.println(
+        "small sizes, microseconds per call (through Matrix/Cholesky, copies included):");
+    System.out.printf(
+        Locale.ROOT, "%-9s %4s %12s %12s %s%n", "op", "n", "ejml", "native", "native/ejml time");
     for (int n : new int[] {8, 16, 24, 32, 48, 64, 96, 128, 192}) {
       Matrix g = random(n, n, n);
       Matrix a = g.multTransB(g);
@@ -114,7 +145,12 @@ public final class LinalgBench {
         for (int i = 0; i < backends.size(); i++) {
           us[i] = 1e6 * Linalg.withBackend(backends.get(i), () -> best(body, 0.2));
         }
-        System.out.printf(Locale.ROOT, "%-9s %4d %12.2f %12s %s%n", op, n, us[0],
+        System.out.printf(
+            Locale.ROOT,
+            "%-9s %4d %12.2f %12s %s%n",
+            op,
+            n,
+            us[0],
             us.length == 2 ? String.format(Locale.ROOT, "%.2f", us[1]) : "-",
             us.length == 2 ? String.format(Locale.ROOT, "%.2f", us[1] / us[0]) : "");
       }
@@ -222,9 +258,16 @@ public final class LinalgBench {
     }
 
     String explanation() {
-      return String.format(Locale.ROOT, "peak: %d cores x %.3f GHz x %d flop/cycle (%s) = %.1f GFLOP/s"
-          + " (%.1f GFLOP/s per core; BLAS runs single-threaded by default)", cores, ghz, flopsPerCycle, how,
-          total(), perCore());
+      return String.format(
+          Locale.ROOT,
+          "peak: %d cores x %.3f GHz x %d flop/cycle (%s) = %.1f GFLOP/s"
+              + " (%.1f GFLOP/s per core; BLAS runs single-threaded by default)",
+          cores,
+          ghz,
+          flopsPerCycle,
+          how,
+          total(),
+          perCore());
     }
 
     static Peak detect() throws IOException {

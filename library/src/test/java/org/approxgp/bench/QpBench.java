@@ -25,7 +25,8 @@ public final class QpBench {
   public static void main(String[] args) {
     int reps = args.length > 0 ? Integer.parseInt(args[0]) : 7;
     GpmlIonosphere.Split train = GpmlIonosphere.train();
-    Problem problem = Problem.of(SquaredExponential.iso(2.0, 2.25), train.x(), train.y(), Probit.get());
+    Problem problem =
+        Problem.of(SquaredExponential.iso(2.0, 2.25), train.x(), train.y(), Probit.get());
     QpTables.probit(); // load the table outside the timed region
     Ep.Options ep = Ep.Options.defaults().withGradient(false);
     Ep.Options table = ep.withProjection(W2Projection.probitTabulated());
@@ -49,14 +50,16 @@ public final class QpBench {
       }
     }
     double[] med = new double[3];
-    System.out.printf("Ionosphere n=%d, se-iso l=2.0 s2=2.25, %d interleaved repetitions, median wall time%n",
+    System.out.printf(
+        "Ionosphere n=%d, se-iso l=2.0 s2=2.25, %d interleaved repetitions, median wall time%n",
         problem.size(), reps);
     for (int k = 0; k < 3; k++) {
       double[] s = t[k].clone();
       Arrays.sort(s);
       med[k] = s[reps / 2];
-      System.out.printf("  %-9s %8.2f ms  (%d sweeps; min %.2f, max %.2f ms)%n", names[k], med[k] * 1e3, sweeps[k],
-          s[0] * 1e3, s[reps - 1] * 1e3);
+      System.out.printf(
+          "  %-9s %8.2f ms  (%d sweeps; min %.2f, max %.2f ms)%n",
+          names[k], med[k] * 1e3, sweeps[k], s[0] * 1e3, s[reps - 1] * 1e3);
     }
     System.out.printf("  QP_table/EP = %.2f   (target <= 1.2)%n", med[1] / med[0]);
     System.out.printf("  QP_exact/EP = %.2f   (target <= 10)%n", med[2] / med[0]);

@@ -55,7 +55,8 @@ public final class QpWideBench {
     String mode = args[0];
     List<String> wanted = Arrays.asList(args[1].split(","));
     long seed = args.length > 2 ? Long.parseLong(args[2]) : 1;
-    QpTable1.Config full = QpTable1.Config.forMode(ProjectPaths.Mode.FULL, List.of("ep", "qp", "vb"));
+    QpTable1.Config full =
+        QpTable1.Config.forMode(ProjectPaths.Mode.FULL, List.of("ep", "qp", "vb"));
     Experiment<QpTable1.Config, QpTable1.Key> exp = QpTable1.experiment(full);
     Random rng = new Random(seed);
     for (String d : full.datasets()) {
@@ -71,7 +72,8 @@ public final class QpWideBench {
         long c0 = CPU.getCurrentThreadCpuTime();
         ResultRow row = exp.trial().run(full, new QpTable1.Key(d, "qp", s, f));
         double cpu = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9;
-        System.out.printf(Locale.ROOT, "%-8s seed %2d fold %d  QP cpu %8.2f s  row %s%n", d, s, f, cpu, row);
+        System.out.printf(
+            Locale.ROOT, "%-8s seed %2d fold %d  QP cpu %8.2f s  row %s%n", d, s, f, cpu, row);
       }
     }
   }
@@ -82,22 +84,34 @@ public final class QpWideBench {
     Split split = Splits.kFold(data.size(), 10, seed).get(fold);
     Dataset train = data.rows(split.train());
     Standardizer st = Standardizer.fit(train.features());
-    return Problem.of(SquaredExponential.iso(1.0, 1.0), st.apply(train.features()), train.target(), Probit.get());
+    return Problem.of(
+        SquaredExponential.iso(1.0, 1.0), st.apply(train.features()), train.target(), Probit.get());
   }
 
   private static void count(String d, long s, int f) {
     Problem problem = foldProblem(d, s, f);
-    FittedGp ep = GpModel.fit(problem, Registry.inference("ep"), GpModel.FitOptions.optimize(problem.kernel()));
+    FittedGp ep = GpModel.fit(
+        problem, Registry.inference("ep"), GpModel.FitOptions.optimize(problem.kernel()));
     Recorder rec = new Recorder();
     long w0 = System.nanoTime();
-    FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()),
+    FittedGp qp = GpModel.fit(
+        problem.withKernel(ep.kernel()),
         Methods.qp(Ep.Options.defaults().withProjection(rec), Methods.QpGradientKind.IMPLICIT),
         GpModel.FitOptions.optimize(problem.kernel()));
     double wall = (System.nanoTime() - w0) * 1e-9;
     double[] th = qp.kernel().logHyperparameters();
-    System.out.printf(Locale.ROOT, "%-8s seed %2d fold %d n=%d  signal variance %.4g, log lengthscale %.3f;"
-        + " QP fit %.2f s wall, %d optimiser iterations%n", d, s, f, problem.size(), Math.exp(th[th.length - 1]),
-        th[0], wall, qp.iterations());
+    System.out.printf(
+        Locale.ROOT,
+        "%-8s seed %2d fold %d n=%d  signal variance %.4g, log lengthscale %.3f;"
+            + " QP fit %.2f s wall, %d optimiser iterations%n",
+        d,
+        s,
+        f,
+        problem.size(),
+        Math.exp(th[th.length - 1]),
+        th[0],
+        wall,
+        qp.iterations());
     rec.print(wall);
   }
 
@@ -165,16 +179,38 @@ public final class QpWideBench {
           }
         }
       }
-      System.out.printf(Locale.ROOT, "  projections %d: narrow table %d, other table %d, exact %d%n",
-          cavities.size(), n[0], n[1], n[2]);
-      System.out.printf(Locale.ROOT, "  off the narrow table: sigma > 10: %d, sigma <= 10 (|mu| > 10 or sigma < 0.1):"
-          + " %d; y*mu in [%.4g, %.4g], sigma in [%.4g, %.4g], z in [%.4g, %.4g]%n", sigmaOver10, muOut, lo[0], hi[0],
-          lo[1], hi[1], lo[2], hi[2]);
-      System.out.printf(Locale.ROOT, "  z histogram of those (edges -10 -5 -2 0 2 5 8): %s%n",
+      System.out.printf(
+          Locale.ROOT,
+          "  projections %d: narrow table %d, other table %d, exact %d%n",
+          cavities.size(),
+          n[0],
+          n[1],
+          n[2]);
+      System.out.printf(
+          Locale.ROOT,
+          "  off the narrow table: sigma > 10: %d, sigma <= 10 (|mu| > 10 or sigma < 0.1):"
+              + " %d; y*mu in [%.4g, %.4g], sigma in [%.4g, %.4g], z in [%.4g, %.4g]%n",
+          sigmaOver10,
+          muOut,
+          lo[0],
+          hi[0],
+          lo[1],
+          hi[1],
+          lo[2],
+          hi[2]);
+      System.out.printf(
+          Locale.ROOT,
+          "  z histogram of those (edges -10 -5 -2 0 2 5 8): %s%n",
           Arrays.toString(zHist));
-      System.out.printf(Locale.ROOT, "  time in projections %.2f s, in exact ones %.2f s (%.1f%% of the QP fit's"
-          + " %.2f s wall; %.3f ms per exact projection)%n", allNanos * 1e-9, exactNanos * 1e-9,
-          100 * exactNanos * 1e-9 / wall, wall, n[2] == 0 ? 0 : exactNanos * 1e-6 / n[2]);
+      System.out.printf(
+          Locale.ROOT,
+          "  time in projections %.2f s, in exact ones %.2f s (%.1f%% of the QP fit's"
+              + " %.2f s wall; %.3f ms per exact projection)%n",
+          allNanos * 1e-9,
+          exactNanos * 1e-9,
+          100 * exactNanos * 1e-9 / wall,
+          wall,
+          n[2] == 0 ? 0 : exactNanos * 1e-6 / n[2]);
     }
   }
 }

@@ -31,16 +31,31 @@ public final class ReliabilityBench {
 
   public static void main(String[] args) throws IOException {
     long n = args.length > 0 ? Long.parseLong(args[0]) : 100_000;
-    int threads = args.length > 1 ? Integer.parseInt(args[1]) : Runtime.getRuntime().availableProcessors();
-    double cap = args.length > 2 ? Double.parseDouble(args[2]) : ReliabilitySweep.DEFAULT_CAP_SECONDS;
+    int threads =
+        args.length > 1 ? Integer.parseInt(args[1]) : Runtime.getRuntime().availableProcessors();
+    double cap =
+        args.length > 2 ? Double.parseDouble(args[2]) : ReliabilitySweep.DEFAULT_CAP_SECONDS;
     List<CellId> cells = ReliabilitySweep.allCells();
-    System.out.printf(Locale.ROOT, "reliability: %d fits over %d (method, likelihood) cells, %d threads, %.0f s cap%n",
-        n, cells.size(), threads, cap);
-    Path dir = Files.isDirectory(Path.of("library")) ? Path.of("library", "target") : Path.of("target");
+    System.out.printf(
+        Locale.ROOT,
+        "reliability: %d fits over %d (method, likelihood) cells, %d threads, %.0f s cap%n",
+        n,
+        cells.size(),
+        threads,
+        cap);
+    Path dir =
+        Files.isDirectory(Path.of("library")) ? Path.of("library", "target") : Path.of("target");
     Files.createDirectories(dir);
-    // the tables so far are rewritten at every progress line, so a run cut short still leaves its counts
-    ReliabilitySweep.Report r = ReliabilitySweep.sweep(cells, n, threads, cap, Math.max(1, n / 50),
-        System.out::println, p -> write(dir, n, p, true));
+    // the tables so far are rewritten at every progress line, so a run cut short still leaves its
+    // counts
+    ReliabilitySweep.Report r = ReliabilitySweep.sweep(
+        cells,
+        n,
+        threads,
+        cap,
+        Math.max(1, n / 50),
+        System.out::println,
+        p -> write(dir, n, p, true));
     String summary = r.summary();
     String table = r.markdown();
     String settings = r.bySetting();
@@ -50,32 +65,41 @@ public final class ReliabilityBench {
     System.out.print(table);
     System.out.println();
     System.out.print(settings);
-    System.out.printf(Locale.ROOT, "%n%d fits in %.1f s (%.2f ms per fit per thread)%n", r.fits(), r.seconds(),
+    System.out.printf(
+        Locale.ROOT,
+        "%n%d fits in %.1f s (%.2f ms per fit per thread)%n",
+        r.fits(),
+        r.seconds(),
         1e3 * r.seconds() * threads / r.fits());
     for (FitResult f : r.failures()) {
-      System.out.println("FAILURE " + f.outcome() + " " + f.method() + ": " + f.spec().describe() + ": " + f.detail());
+      System.out.println("FAILURE " + f.outcome() + " " + f.method() + ": "
+          + f.spec().describe() + ": " + f.detail());
     }
     int shown = 0;
     for (FitResult f : r.reported()) {
       if (shown++ < 40 || f.outcome() == Outcome.OVER_CAP) {
-        System.out.println("reported " + f.outcome() + " " + f.method() + ": " + f.spec().describe() + ": "
-            + f.detail());
+        System.out.println("reported " + f.outcome() + " " + f.method() + ": "
+            + f.spec().describe() + ": " + f.detail());
       }
     }
     write(dir, n, r, false);
     long bad = r.total(Outcome.NON_FINITE) + r.total(Outcome.UNCAUGHT);
     if (bad > 0) {
-      System.out.println("reliability: " + bad + " fits with NaN/Inf outputs or uncaught exceptions");
+      System.out.println(
+          "reliability: " + bad + " fits with NaN/Inf outputs or uncaught exceptions");
       System.exit(1);
     }
   }
 
   private static void write(Path dir, long n, ReliabilitySweep.Report r, boolean partial) {
-    String title = "# Randomized fits (bin/bench reliability " + n + (partial ? "; partial: " + r.fits() + " fits done"
-        : "") + ")\n\n";
+    String title = "# Randomized fits (bin/bench reliability " + n
+        + (partial ? "; partial: " + r.fits() + " fits done" : "") + ")\n\n";
     try {
-      Files.writeString(dir.resolve("reliability-counts.md"), title + "## Per method and likelihood\n\n" + r.summary()
-          + "\n## Per data set\n\n" + r.markdown() + "\n## Per setting\n\n" + r.bySetting(), StandardCharsets.UTF_8);
+      Files.writeString(
+          dir.resolve("reliability-counts.md"),
+          title + "## Per method and likelihood\n\n" + r.summary() + "\n## Per data set\n\n"
+              + r.markdown() + "\n## Per setting\n\n" + r.bySetting(),
+          StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

@@ -31,7 +31,8 @@ public final class SparseBench {
     }
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 20;
     int[] given = java.util.Arrays.stream((args.length > 1 ? args[1] : "5,100").split(","))
-        .mapToInt(Integer::parseInt).toArray();
+        .mapToInt(Integer::parseInt)
+        .toArray();
     int[] batches = new int[given.length + 1];
     System.arraycopy(given, 0, batches, 1, given.length);
     long t0 = System.nanoTime();
@@ -40,12 +41,25 @@ public final class SparseBench {
     Runtime rt = Runtime.getRuntime();
     System.gc();
     double heapMb = (rt.totalMemory() - rt.freeMemory()) / 1048576.0;
-    System.out.printf(Locale.ROOT, "flights-3m: %d rows x %d inputs loaded in %.2f s; heap in use %.0f MB (max %.0f MB)%n",
-        flights.size(), flights.data().d(), loadSeconds, heapMb, rt.maxMemory() / 1048576.0);
+    System.out.printf(
+        Locale.ROOT,
+        "flights-3m: %d rows x %d inputs loaded in %.2f s; heap in use %.0f MB (max %.0f MB)%n",
+        flights.size(),
+        flights.data().d(),
+        loadSeconds,
+        heapMb,
+        rt.maxMemory() / 1048576.0);
     int[] sizes = {10_000, 100_000, 1_000_000, 3_000_000};
     int p = 2000;
-    System.out.printf(Locale.ROOT, "%-10s %-12s %12s %12s %12s %10s%n", "n", "estimator", "kmeans s", "start s",
-        "s/iteration", "ratio");
+    System.out.printf(
+        Locale.ROOT,
+        "%-10s %-12s %12s %12s %12s %10s%n",
+        "n",
+        "estimator",
+        "kmeans s",
+        "start s",
+        "s/iteration",
+        "ratio");
     double[] base = new double[batches.length];
     for (int n : sizes) {
       RegressionData d = standardised(flights.data(), Math.min(n, flights.size()));
@@ -54,8 +68,13 @@ public final class SparseBench {
       int[] parts = km.assign(d);
       double kmSeconds = (System.nanoTime() - k0) * 1e-9;
       for (int e = 0; e < batches.length; e++) {
-        Svbssgp.Options o = Svbssgp.Options.builder().m(20).predictiveSamples(5).iterations(iterations)
-            .minibatch(batches[e]).seed(1).build();
+        Svbssgp.Options o = Svbssgp.Options.builder()
+            .m(20)
+            .predictiveSamples(5)
+            .iterations(iterations)
+            .minibatch(batches[e])
+            .seed(1)
+            .build();
         long s0 = System.nanoTime();
         Svbssgp.Training t = Svbssgp.start(d, parts, o);
         double startSeconds = (System.nanoTime() - s0) * 1e-9;
@@ -68,12 +87,21 @@ public final class SparseBench {
         if (n == sizes[0]) {
           base[e] = perIt;
         }
-        System.out.printf(Locale.ROOT, "%-10d %-12s %12.2f %12.2f %12.5f %10.2f%n", d.n(),
-            batches[e] == 0 ? "partitions" : "B=" + batches[e], kmSeconds, startSeconds, perIt, perIt / base[e]);
+        System.out.printf(
+            Locale.ROOT,
+            "%-10d %-12s %12.2f %12.2f %12.5f %10.2f%n",
+            d.n(),
+            batches[e] == 0 ? "partitions" : "B=" + batches[e],
+            kmSeconds,
+            startSeconds,
+            perIt,
+            perIt / base[e]);
       }
     }
     System.out.println("paper (AIRLINE, 2M rows, Xeon): 43 s per iteration");
-    System.out.printf(Locale.ROOT, "peak heap in use (after GC, approx.): %.0f MB%n",
+    System.out.printf(
+        Locale.ROOT,
+        "peak heap in use (after GC, approx.): %.0f MB%n",
         (rt.totalMemory() - rt.freeMemory()) / 1048576.0);
   }
 

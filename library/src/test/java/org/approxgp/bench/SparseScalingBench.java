@@ -40,12 +40,25 @@ public final class SparseScalingBench {
   private SparseScalingBench() {}
 
   /** One run's measurements. */
-  private record Run(int n, int partitions, int iterations, String stop, double loadSeconds, double setupSeconds,
-      double perIteration, double wallSeconds, double rssMb, double rmse, double rmseMean, double rmseRidge) {}
+  private record Run(
+      int n,
+      int partitions,
+      int iterations,
+      String stop,
+      double loadSeconds,
+      double setupSeconds,
+      double perIteration,
+      double wallSeconds,
+      double rssMb,
+      double rmse,
+      double rmseMean,
+      double rmseRidge) {}
 
   public static void main(String[] args) throws Exception {
-    int[] sizes = Arrays.stream((args.length > 0 ? args[0] : "10000,100000,1000000,3000000").split(","))
-        .mapToInt(Integer::parseInt).toArray();
+    int[] sizes = Arrays.stream(
+            (args.length > 0 ? args[0] : "10000,100000,1000000,3000000").split(","))
+        .mapToInt(Integer::parseInt)
+        .toArray();
     Path root = Path.of(System.getProperty("user.dir"));
     Path approxgp = root.resolve("bin/approxgp");
     System.out.println("load average at start: " + loadAverage());
@@ -65,8 +78,21 @@ public final class SparseScalingBench {
     Path test = dir.resolve("test.apc");
     write(all, testRows, names, null, test);
     List<Run> runs = new ArrayList<>();
-    System.out.printf(Locale.ROOT, "%-9s %6s %6s %-10s %7s %8s %10s %8s %8s %9s %9s %9s%n", "n_train", "p",
-        "iters", "stop", "load s", "setup s", "ms/iter", "fit s", "RSS MB", "RMSE", "mean", "ridge");
+    System.out.printf(
+        Locale.ROOT,
+        "%-9s %6s %6s %-10s %7s %8s %10s %8s %8s %9s %9s %9s%n",
+        "n_train",
+        "p",
+        "iters",
+        "stop",
+        "load s",
+        "setup s",
+        "ms/iter",
+        "fit s",
+        "RSS MB",
+        "RMSE",
+        "mean",
+        "ridge");
     for (int size : sizes) {
       int n = Math.min(size, all.n() - TEST_ROWS);
       int[] rows = Arrays.copyOfRange(perm, TEST_ROWS, TEST_ROWS + n);
@@ -77,9 +103,26 @@ public final class SparseScalingBench {
       Path out = dir.resolve("pred-" + size + ".csv");
       Path sum = dir.resolve("summary-" + size + ".json");
       Path timing = dir.resolve("time-" + size + ".txt");
-      ProcessBuilder pb = new ProcessBuilder("/usr/bin/time", "-o", timing.toString(), "-f", "%M %e",
-          approxgp.toString(), "regress", "--model", "svbssgp", "--train", train.toString(), "--test",
-          test.toString(), "--target", flights.targetName(), "--out", out.toString(), "--summary", sum.toString());
+      ProcessBuilder pb = new ProcessBuilder(
+          "/usr/bin/time",
+          "-o",
+          timing.toString(),
+          "-f",
+          "%M %e",
+          approxgp.toString(),
+          "regress",
+          "--model",
+          "svbssgp",
+          "--train",
+          train.toString(),
+          "--test",
+          test.toString(),
+          "--target",
+          flights.targetName(),
+          "--out",
+          out.toString(),
+          "--summary",
+          sum.toString());
       pb.redirectErrorStream(true);
       pb.redirectOutput(dir.resolve("log-" + size + ".txt").toFile());
       int rc = pb.start().waitFor();
@@ -95,28 +138,61 @@ public final class SparseScalingBench {
       JsonNode trace = s.path("trace");
       double[] steps = new double[Math.max(0, trace.size() - 1)];
       for (int i = 1; i < trace.size(); i++) {
-        steps[i - 1] = trace.get(i).path("seconds").asDouble() - trace.get(i - 1).path("seconds").asDouble();
+        steps[i - 1] = trace.get(i).path("seconds").asDouble()
+            - trace.get(i - 1).path("seconds").asDouble();
       }
       Arrays.sort(steps);
-      double median = steps.length == 0 ? Double.NaN : steps.length % 2 == 1 ? steps[steps.length / 2]
-          : 0.5 * (steps[steps.length / 2 - 1] + steps[steps.length / 2]);
-      Run r = new Run(n, s.path("partitions").asInt(), s.path("iterations").asInt(), s.path("stop_reason").asText(),
-          s.path("load_seconds").asDouble(), s.path("setup_seconds").asDouble(), median, wall, rssMb,
-          rmse(out, yTest), base[0], base[1]);
+      double median = steps.length == 0
+          ? Double.NaN
+          : steps.length % 2 == 1
+              ? steps[steps.length / 2]
+              : 0.5 * (steps[steps.length / 2 - 1] + steps[steps.length / 2]);
+      Run r = new Run(
+          n,
+          s.path("partitions").asInt(),
+          s.path("iterations").asInt(),
+          s.path("stop_reason").asText(),
+          s.path("load_seconds").asDouble(),
+          s.path("setup_seconds").asDouble(),
+          median,
+          wall,
+          rssMb,
+          rmse(out, yTest),
+          base[0],
+          base[1]);
       runs.add(r);
-      System.out.printf(Locale.ROOT, "%-9d %6d %6d %-10s %7.2f %8.2f %10.3f %8.1f %8.0f %9.4f %9.4f %9.4f%n", r.n(),
-          r.partitions(), r.iterations(), r.stop(), r.loadSeconds(), r.setupSeconds(), 1e3 * r.perIteration(),
-          r.wallSeconds(), r.rssMb(), r.rmse(), r.rmseMean(), r.rmseRidge());
+      System.out.printf(
+          Locale.ROOT,
+          "%-9d %6d %6d %-10s %7.2f %8.2f %10.3f %8.1f %8.0f %9.4f %9.4f %9.4f%n",
+          r.n(),
+          r.partitions(),
+          r.iterations(),
+          r.stop(),
+          r.loadSeconds(),
+          r.setupSeconds(),
+          1e3 * r.perIteration(),
+          r.wallSeconds(),
+          r.rssMb(),
+          r.rmse(),
+          r.rmseMean(),
+          r.rmseRidge());
       Files.deleteIfExists(train);
     }
     System.out.println("load average at end: " + loadAverage());
     System.out.println("files: " + dir);
     Run first = runs.get(0);
     Run last = runs.get(runs.size() - 1);
-    System.out.printf(Locale.ROOT, "sparse scaling: per-iteration time %s/%s = %.2f; peak RSS at %s rows = %.0f MB;"
-        + " fit at %s rows = %.0f s%n", label(sizes[sizes.length - 1]), label(sizes[0]),
-        last.perIteration() / first.perIteration(), label(sizes[sizes.length - 1]), last.rssMb(),
-        label(sizes[sizes.length - 1]), last.wallSeconds());
+    System.out.printf(
+        Locale.ROOT,
+        "sparse scaling: per-iteration time %s/%s = %.2f; peak RSS at %s rows = %.0f MB;"
+            + " fit at %s rows = %.0f s%n",
+        label(sizes[sizes.length - 1]),
+        label(sizes[0]),
+        last.perIteration() / first.perIteration(),
+        label(sizes[sizes.length - 1]),
+        last.rssMb(),
+        label(sizes[sizes.length - 1]),
+        last.wallSeconds());
   }
 
   private static String label(int n) {
@@ -130,7 +206,8 @@ public final class SparseScalingBench {
   }
 
   /** The rows {@code rows} of {@code all} as a column file: the inputs, then the target unless null. */
-  private static void write(RegressionData all, int[] rows, List<String> names, String target, Path file) {
+  private static void write(
+      RegressionData all, int[] rows, List<String> names, String target, Path file) {
     int d = all.d();
     List<ColumnFile.Column> cols = new ArrayList<>();
     for (int j = 0; j < d; j++) {
@@ -147,7 +224,8 @@ public final class SparseScalingBench {
       }
       cols.add(ColumnFile.Column.ofDoubles(target, v));
     }
-    new ColumnFile(rows.length, cols, java.util.Map.of("source", "flights-3m, seeded permutation")).write(file);
+    new ColumnFile(rows.length, cols, java.util.Map.of("source", "flights-3m, seeded permutation"))
+        .write(file);
   }
 
   /**

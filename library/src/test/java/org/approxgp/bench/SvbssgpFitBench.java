@@ -47,18 +47,24 @@ public final class SvbssgpFitBench {
   static Problem problem(String name) {
     switch (name) {
       case "diamonds" -> {
-        RegressionSet d = RegressionDatasets.sample(RegressionDatasets.diamonds(true), 3000, 7, "diamonds-3000");
+        RegressionSet d =
+            RegressionDatasets.sample(RegressionDatasets.diamonds(true), 3000, 7, "diamonds-3000");
         return split(name, d.data(), 1.0 / 3, 20);
       }
       case "wine" -> {
-        return split(name, moveTarget(Datasets.load("wine", "class", TargetKind.REAL), 0), 1.0 / 3, 6);
+        return split(
+            name, moveTarget(Datasets.load("wine", "class", TargetKind.REAL), 0), 1.0 / 3, 6);
       }
       case "pima" -> {
-        return split(name, moveTarget(Datasets.load("pima-indians-diabetes", "diabetes", TargetKind.REAL), 5),
-            1.0 / 3, 25);
+        return split(
+            name,
+            moveTarget(Datasets.load("pima-indians-diabetes", "diabetes", TargetKind.REAL), 5),
+            1.0 / 3,
+            25);
       }
       case "glass" -> {
-        return split(name, moveTarget(Datasets.load("glass", "Type", TargetKind.REAL), 0), 1.0 / 3, 7);
+        return split(
+            name, moveTarget(Datasets.load("glass", "Type", TargetKind.REAL), 0), 1.0 / 3, 7);
       }
       default -> throw new IllegalArgumentException(name);
     }
@@ -142,8 +148,15 @@ public final class SvbssgpFitBench {
       long t0 = System.nanoTime();
       Svbssgp fit = Svbssgp.fit(data.train(), tr, o, (it, l, s) -> trace.add(l));
       double sec = (System.nanoTime() - t0) * 1e-9;
-      System.out.printf(Locale.ROOT, "%s: n=%d d=%d p=%d, %d iterations, %.1f s%n", name, data.train().n(),
-          data.train().d(), pr.partitions(), trace.size(), sec);
+      System.out.printf(
+          Locale.ROOT,
+          "%s: n=%d d=%d p=%d, %d iterations, %.1f s%n",
+          name,
+          data.train().n(),
+          data.train().d(),
+          pr.partitions(),
+          trace.size(),
+          sec);
       StringBuilder tl = new StringBuilder("  bound:");
       for (int i = 0; i < trace.size(); i += Math.max(1, trace.size() / 12)) {
         tl.append(String.format(Locale.ROOT, " t%d=%.0f", i + 1, trace.get(i)));
@@ -152,16 +165,28 @@ public final class SvbssgpFitBench {
       System.out.println(tl);
       System.out.println("  " + fit + " converged=" + fit.converged() + " stop=" + fit.stopReason()
           + " diverging=" + fit.diverging());
-      System.out.println("  ell " + java.util.Arrays.toString(java.util.Arrays.stream(fit.priorLengthscales())
-          .map(v -> Math.round(v * 1000) / 1000.0).toArray()));
+      System.out.println("  ell "
+          + java.util.Arrays.toString(java.util.Arrays.stream(fit.priorLengthscales())
+              .map(v -> Math.round(v * 1000) / 1000.0)
+              .toArray()));
       for (double gamma : new double[] {0, 1}) {
-        double[] mt = metrics(data, fit.predict(data.test(), te, gamma, o.predictiveSamples(), o.seed()));
-        System.out.printf(Locale.ROOT, "  svbssgp gamma=%.0f  RMSE %.4f  MNLP %.4f  mean z^2 %.2f%n", gamma, mt[0],
-            mt[1], mt[2]);
+        double[] mt =
+            metrics(data, fit.predict(data.test(), te, gamma, o.predictiveSamples(), o.seed()));
+        System.out.printf(
+            Locale.ROOT,
+            "  svbssgp gamma=%.0f  RMSE %.4f  MNLP %.4f  mean z^2 %.2f%n",
+            gamma,
+            mt[0],
+            mt[1],
+            mt[2]);
       }
       Ssgp ssgp = Ssgp.fit(data.train(), Ssgp.Options.of(20, 1000, 1), null);
       double[] ms = metrics(data, ssgp.predict(data.test()));
-      System.out.printf(Locale.ROOT, "  ssgp (m=20, L-BFGS)  RMSE %.4f  MNLP %.4f  (%d iterations)%n", ms[0], ms[1],
+      System.out.printf(
+          Locale.ROOT,
+          "  ssgp (m=20, L-BFGS)  RMSE %.4f  MNLP %.4f  (%d iterations)%n",
+          ms[0],
+          ms[1],
           ssgp.iterations());
     }
   }

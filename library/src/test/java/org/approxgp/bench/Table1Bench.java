@@ -39,14 +39,30 @@ public final class Table1Bench {
     QpTable1.Config full = QpTable1.Config.forMode(ProjectPaths.Mode.FULL, METHODS);
     Experiment<QpTable1.Config, QpTable1.Key> exp = QpTable1.experiment(full);
     int perCell = full.seeds() * full.folds();
-    System.out.printf(Locale.ROOT, "Table 1 at paper scale: %d data sets × %s × %d seeds × %d folds = %d trials,"
-        + " kernel %s, QP optimised: %s; sample: %d (seed, fold) pair(s) per data set, seed %d; %d cores%n",
-        full.datasets().size(), METHODS, full.seeds(), full.folds(), exp.trials().size(), full.kernel(),
-        full.qpOptimized(), samples, seed, cores);
+    System.out.printf(
+        Locale.ROOT,
+        "Table 1 at paper scale: %d data sets × %s × %d seeds × %d folds = %d trials,"
+            + " kernel %s, QP optimised: %s; sample: %d (seed, fold) pair(s) per data set, seed %d; %d cores%n",
+        full.datasets().size(),
+        METHODS,
+        full.seeds(),
+        full.folds(),
+        exp.trials().size(),
+        full.kernel(),
+        full.qpOptimized(),
+        samples,
+        seed,
+        cores);
     Random rng = new Random(seed);
     double totalCpu = 0;
     double totalCpuNoReuse = 0;
-    System.out.printf(Locale.ROOT, "%-11s %-6s %10s %10s %14s%n", "data", "method", "cpu s/trial", "wall s",
+    System.out.printf(
+        Locale.ROOT,
+        "%-11s %-6s %10s %10s %14s%n",
+        "data",
+        "method",
+        "cpu s/trial",
+        "wall s",
         "full run cpu h");
     for (String d : full.datasets()) {
       double[] sum = new double[METHODS.size()];
@@ -71,14 +87,27 @@ public final class Table1Bench {
         if (METHODS.get(m).equals("qp")) {
           totalCpuNoReuse += sum[0] / samples * perCell / 3600;
         }
-        System.out.printf(Locale.ROOT, "%-11s %-6s %10.2f %10.2f %14.2f%n", d, METHODS.get(m), mean,
-            wall[m] / samples, cellHours);
+        System.out.printf(
+            Locale.ROOT,
+            "%-11s %-6s %10.2f %10.2f %14.2f%n",
+            d,
+            METHODS.get(m),
+            mean,
+            wall[m] / samples,
+            cellHours);
       }
     }
-    System.out.printf(Locale.ROOT, "full run CPU time: %.1f h (%.1f h if QP refitted EP, as before the reuse)%n",
-        totalCpu, totalCpuNoReuse);
-    System.out.printf(Locale.ROOT, "on %d cores, all busy: %.1f h (%.1f h before the reuse)%n", cores,
-        totalCpu / cores, totalCpuNoReuse / cores);
+    System.out.printf(
+        Locale.ROOT,
+        "full run CPU time: %.1f h (%.1f h if QP refitted EP, as before the reuse)%n",
+        totalCpu,
+        totalCpuNoReuse);
+    System.out.printf(
+        Locale.ROOT,
+        "on %d cores, all busy: %.1f h (%.1f h before the reuse)%n",
+        cores,
+        totalCpu / cores,
+        totalCpuNoReuse / cores);
     System.out.printf(Locale.ROOT, "full Table 1 estimate: %.1f h%n", totalCpu / cores);
   }
 }

@@ -46,15 +46,22 @@ public final class VbProfile {
   private VbProfile() {}
 
   /** One VB inference inside the fit. */
-  private record Eval(boolean warm, int iterations, int andersonRejected, int halvings, boolean converged,
+  private record Eval(
+      boolean warm,
+      int iterations,
+      int andersonRejected,
+      int halvings,
+      boolean converged,
       double cpu) {}
 
   public static void main(String[] args) {
     long seed = args.length > 0 ? Long.parseLong(args[0]) : 1;
     int repeats = args.length > 1 ? Integer.parseInt(args[1]) : 1;
-    List<String> wanted = args.length > 2 ? Arrays.asList(args[2].split(",")) : List.of("pima", "ionosphere",
-        "wine1");
-    QpTable1.Config full = QpTable1.Config.forMode(ProjectPaths.Mode.FULL, List.of("ep", "qp", "vb"));
+    List<String> wanted = args.length > 2
+        ? Arrays.asList(args[2].split(","))
+        : List.of("pima", "ionosphere", "wine1");
+    QpTable1.Config full =
+        QpTable1.Config.forMode(ProjectPaths.Mode.FULL, List.of("ep", "qp", "vb"));
     Random rng = new Random(seed);
     double total = 0;
     for (String d : full.datasets()) {
@@ -82,8 +89,9 @@ public final class VbProfile {
     double[][] xTest = st.apply(test.features());
     double[] yTest = test.target();
     List<Eval> evals = new ArrayList<>();
-    Vb.Options options = Vb.Options.defaults().withAndersonMemory(Integer.getInteger("vbprofile.memory",
-        Vb.Options.defaults().andersonMemory()));
+    Vb.Options options = Vb.Options.defaults()
+        .withAndersonMemory(
+            Integer.getInteger("vbprofile.memory", Vb.Options.defaults().andersonMemory()));
     int traced = Integer.getInteger("vbprofile.trace", -1);
     InferenceMethod vb = InferenceMethod.of("vb", (p, w) -> {
       long c0 = CPU.getCurrentThreadCpuTime();
@@ -91,8 +99,10 @@ public final class VbProfile {
       double cpu = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9;
       Diagnostics dg = post.diagnostics();
       List<Double> trace = dg.trace();
-      // a loop pass ends in an accepted Anderson step (1 iteration), a discarded Anderson proposal and a
-      // plain step (2), or a plain step alone (1); a halved plain step leaves the state, so the next pass
+      // a loop pass ends in an accepted Anderson step (1 iteration), a discarded Anderson proposal
+      // and a
+      // plain step (2), or a plain step alone (1); a halved plain step leaves the state, so the
+      // next pass
       // records the same change again
       int halvings = 0;
       for (int i = 1; i < trace.size(); i++) {
@@ -124,16 +134,40 @@ public final class VbProfile {
       iters += e.iterations();
       innerCpu += e.cpu();
     }
-    System.out.printf(Locale.ROOT, "%s seed %d fold %d n=%d: fit cpu %.3f s (VB inferences %.3f s), %d L-BFGS "
-        + "iterations, %d evaluations, %d inner iterations; log evidence %.12f, TE %.6f, NTLL %.9f, "
-        + "log ℓ %.6f, log s² %.6f, converged %s%n", dataset, seed, fold, problem.size(), fitCpu, innerCpu,
-        fit.iterations(), evals.size(), iters, fit.logEvidence(), te, ntll, theta[0], theta[1], fit.converged());
+    System.out.printf(
+        Locale.ROOT,
+        "%s seed %d fold %d n=%d: fit cpu %.3f s (VB inferences %.3f s), %d L-BFGS "
+            + "iterations, %d evaluations, %d inner iterations; log evidence %.12f, TE %.6f, NTLL %.9f, "
+            + "log ℓ %.6f, log s² %.6f, converged %s%n",
+        dataset,
+        seed,
+        fold,
+        problem.size(),
+        fitCpu,
+        innerCpu,
+        fit.iterations(),
+        evals.size(),
+        iters,
+        fit.logEvidence(),
+        te,
+        ntll,
+        theta[0],
+        theta[1],
+        fit.converged());
     if (verbose) {
       for (int i = 0; i < evals.size(); i++) {
         Eval e = evals.get(i);
-        System.out.printf(Locale.ROOT, "  eval %3d %s: %4d iterations (%d Anderson discarded, %d halvings), "
-            + "converged %s, cpu %.4f s (%.2f ms/iteration)%n", i, e.warm() ? "warm" : "cold", e.iterations(),
-            e.andersonRejected(), e.halvings(), e.converged(), e.cpu(),
+        System.out.printf(
+            Locale.ROOT,
+            "  eval %3d %s: %4d iterations (%d Anderson discarded, %d halvings), "
+                + "converged %s, cpu %.4f s (%.2f ms/iteration)%n",
+            i,
+            e.warm() ? "warm" : "cold",
+            e.iterations(),
+            e.andersonRejected(),
+            e.halvings(),
+            e.converged(),
+            e.cpu(),
             1e3 * e.cpu() / Math.max(1, e.iterations()));
       }
     }

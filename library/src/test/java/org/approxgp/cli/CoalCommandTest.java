@@ -29,7 +29,17 @@ class CoalCommandTest {
 
   @Test
   void storesEachSeedAndReusesItOnTheNextRun() throws Exception {
-    String first = run(0, "coal", "--seeds", "1", "--threads", "1", "--methods", "ep,vb", "--results", dir.toString());
+    String first = run(
+        0,
+        "coal",
+        "--seeds",
+        "1",
+        "--threads",
+        "1",
+        "--methods",
+        "ep,vb",
+        "--results",
+        dir.toString());
     assertTrue(first.startsWith("Coal mining, Poisson square link, 1 seeds, 1 threads"), first);
     assertTrue(first.contains("(0 seeds reused from"), first);
     assertTrue(first.lines().anyMatch(l -> l.startsWith("ep        1 ")), first);
@@ -39,7 +49,17 @@ class CoalCommandTest {
     try (var files = Files.list(dir.resolve("qp-mining"))) {
       assertEquals(1, files.filter(f -> f.toString().endsWith(".jsonl")).count());
     }
-    String second = run(0, "coal", "--seeds", "1", "--threads", "2", "--methods", "ep,vb", "--results", dir.toString());
+    String second = run(
+        0,
+        "coal",
+        "--seeds",
+        "1",
+        "--threads",
+        "2",
+        "--methods",
+        "ep,vb",
+        "--results",
+        dir.toString());
     assertTrue(second.contains("(1 seeds reused from"), second);
     // the report is computed from the stored rows: identical apart from the timing header
     assertEquals(first.substring(first.indexOf('\n')), second.substring(second.indexOf('\n')));
@@ -47,35 +67,92 @@ class CoalCommandTest {
 
   @Test
   void authorsProtocolPrintsItsSwitchesAndTheAuthorsSeedZeroEvidence() {
-    String out = run(0, "coal", "--protocol", "authors", "--seeds", "1", "--threads", "1", "--methods", "ep",
-        "--results", dir.toString());
+    String out = run(
+        0,
+        "coal",
+        "--protocol",
+        "authors",
+        "--seeds",
+        "1",
+        "--threads",
+        "1",
+        "--methods",
+        "ep",
+        "--results",
+        dir.toString());
     assertTrue(out.contains("protocol Protocol[name=authors, yearSplit=true"), out);
     assertTrue(out.contains("seed 0 ep: -log Z = 92.3562,"), out);
     assertTrue(out.contains("NTLL NB"), out);
-    String flipped = run(0, "coal", "--protocol", "authors", "--year-split", "false", "--seeds", "1", "--threads",
-        "1", "--methods", "ep", "--results", dir.toString());
-    assertTrue(flipped.contains("protocol Protocol[name=custom, yearSplit=false, authorsCounts=true"), flipped);
+    String flipped = run(
+        0,
+        "coal",
+        "--protocol",
+        "authors",
+        "--year-split",
+        "false",
+        "--seeds",
+        "1",
+        "--threads",
+        "1",
+        "--methods",
+        "ep",
+        "--results",
+        dir.toString());
+    assertTrue(
+        flipped.contains("protocol Protocol[name=custom, yearSplit=false, authorsCounts=true"),
+        flipped);
     assertTrue(flipped.contains("(0 seeds reused from"), flipped);
   }
 
   @Test
   void cleanIsTheDefaultProtocolAndUnknownProtocolIsBadInput() {
-    String out = run(0, "coal", "--protocol", "clean", "--seeds", "1", "--threads", "1", "--methods", "ep",
-        "--results", dir.toString());
+    String out = run(
+        0,
+        "coal",
+        "--protocol",
+        "clean",
+        "--seeds",
+        "1",
+        "--threads",
+        "1",
+        "--methods",
+        "ep",
+        "--results",
+        dir.toString());
     assertTrue(!out.contains("protocol Protocol"), out);
     assertTrue(out.contains("NTLL exact"), out);
-    String dflt = run(0, "coal", "--seeds", "1", "--threads", "1", "--methods", "ep", "--results", dir.toString());
+    String dflt = run(
+        0,
+        "coal",
+        "--seeds",
+        "1",
+        "--threads",
+        "1",
+        "--methods",
+        "ep",
+        "--results",
+        dir.toString());
     assertTrue(dflt.contains("(1 seeds reused from"), dflt);
     StringWriter err = new StringWriter();
-    assertEquals(2, Main.run(new PrintWriter(err, true), "coal", "--protocol", "gpy", "--results", dir.toString()));
+    assertEquals(
+        2,
+        Main.run(
+            new PrintWriter(err, true), "coal", "--protocol", "gpy", "--results", dir.toString()));
     assertTrue(err.toString().contains("unknown protocol 'gpy'"), err.toString());
   }
 
   @Test
   void unknownMethodIsBadInput() {
     StringWriter err = new StringWriter();
-    assertEquals(2, Main.run(new PrintWriter(err, true), "coal", "--methods", "ep,laplace", "--results",
-        dir.toString()));
+    assertEquals(
+        2,
+        Main.run(
+            new PrintWriter(err, true),
+            "coal",
+            "--methods",
+            "ep,laplace",
+            "--results",
+            dir.toString()));
     assertTrue(err.toString().contains("--methods: unknown 'laplace'"), err.toString());
   }
 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class CompareCommandTest {
   @TempDir
   static Path dir;
+
   static Path labels;
   static Path reals;
   static Path threeClasses;
@@ -53,9 +54,24 @@ class CompareCommandTest {
   }
 
   private static List<String> common(Path train, Path out, Path summary) {
-    return new ArrayList<>(List.of("compare", "--train", train.toString(), "--label", "y", "--out", out.toString(),
-        "--summary", summary.toString(), "--max-transitions", "2000", "--ais-temperatures", "20", "--threads", "2",
-        "--methods", "ep,laplace"));
+    return new ArrayList<>(List.of(
+        "compare",
+        "--train",
+        train.toString(),
+        "--label",
+        "y",
+        "--out",
+        out.toString(),
+        "--summary",
+        summary.toString(),
+        "--max-transitions",
+        "2000",
+        "--ais-temperatures",
+        "20",
+        "--threads",
+        "2",
+        "--methods",
+        "ep,laplace"));
   }
 
   @Test
@@ -68,8 +84,10 @@ class CompareCommandTest {
     Run r = run(args.toArray(String[]::new));
     assertEquals(0, r.code(), r.err());
     List<String> lines = Files.readAllLines(sum);
-    assertEquals("method,mean_rmse,mean_max_error,variance_rmse,kl_mean,w2_mean,log_evidence_error,test_nll,"
-        + "test_error,seconds,rhat_max,ess_min", lines.get(0));
+    assertEquals(
+        "method,mean_rmse,mean_max_error,variance_rmse,kl_mean,w2_mean,log_evidence_error,test_nll,"
+            + "test_error,seconds,rhat_max,ess_min",
+        lines.get(0));
     assertEquals(String.join(",", Comparison.COLUMNS), lines.get(0));
     assertEquals(4, lines.size(), "a header and one row per method: " + lines);
     List<String> names = new ArrayList<>();
@@ -84,11 +102,15 @@ class CompareCommandTest {
     }
     assertEquals(List.of("ep", "laplace", "vb"), names);
     String html = Files.readString(out);
-    assertTrue(html.contains("<table") && html.contains("data:image/png;base64,"), "a table and figures");
+    assertTrue(
+        html.contains("<table") && html.contains("data:image/png;base64,"), "a table and figures");
     String[] first = lines.get(1).split(",", -1);
     boolean met = Double.parseDouble(first[10]) <= 1.01 && Double.parseDouble(first[11]) >= 1000;
-    assertEquals(!met, html.contains("cap on transitions stopped the sampler"),
-        "the report says the cap stopped the sampler exactly when R-hat or ESS missed its target: " + lines.get(1));
+    assertEquals(
+        !met,
+        html.contains("cap on transitions stopped the sampler"),
+        "the report says the cap stopped the sampler exactly when R-hat or ESS missed its target: "
+            + lines.get(1));
   }
 
   @Test
@@ -109,23 +131,28 @@ class CompareCommandTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "missing training file|--train|MISSING|no such file|",
-      "unknown method|--methods|ep,nope|nope|",
-      "method named twice|--methods|ep,ep|twice|",
-      "power without power-ep|--power|0.5|power-ep|",
-      "three classes for probit|--train|THREE|three.csv|",
-      "gaussian without noise variance|--likelihood|gaussian|--noise-variance|",
-      "noise variance for probit|--noise-variance|0.1|gaussian only|",
-      "too few chains|--chains|2|--chains|",
-      "unknown optimizer method|--optimize|nope|nope|"})
-  void badInputIsOneLineAndExitTwo(String why, String option, String value, String expected) throws IOException {
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "missing training file|--train|MISSING|no such file|",
+        "unknown method|--methods|ep,nope|nope|",
+        "method named twice|--methods|ep,ep|twice|",
+        "power without power-ep|--power|0.5|power-ep|",
+        "three classes for probit|--train|THREE|three.csv|",
+        "gaussian without noise variance|--likelihood|gaussian|--noise-variance|",
+        "noise variance for probit|--noise-variance|0.1|gaussian only|",
+        "too few chains|--chains|2|--chains|",
+        "unknown optimizer method|--optimize|nope|nope|"
+      })
+  void badInputIsOneLineAndExitTwo(String why, String option, String value, String expected)
+      throws IOException {
     Path out = dir.resolve("bad.html");
     Path sum = dir.resolve("bad.csv");
     Files.deleteIfExists(out);
     Files.deleteIfExists(sum);
     List<String> args = common(labels, out, sum);
-    String v = value.equals("MISSING") ? dir.resolve("no-such.csv").toString()
+    String v = value.equals("MISSING")
+        ? dir.resolve("no-such.csv").toString()
         : value.equals("THREE") ? threeClasses.toString() : value;
     int at = args.indexOf(option);
     if (at >= 0) {
@@ -136,7 +163,8 @@ class CompareCommandTest {
     Run r = run(args.toArray(String[]::new));
     assertEquals(2, r.code(), why + ": " + r.err());
     assertEquals(1, r.err().strip().split("\n").length, why + ": one line, got " + r.err());
-    assertTrue(r.err().toLowerCase(Locale.ROOT).contains(expected.toLowerCase(Locale.ROOT)),
+    assertTrue(
+        r.err().toLowerCase(Locale.ROOT).contains(expected.toLowerCase(Locale.ROOT)),
         why + ": the message should mention '" + expected + "': " + r.err());
     assertFalse(Files.exists(out) || Files.exists(sum), why + ": nothing written");
   }

@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class FitCommandTest {
   @TempDir
   static Path dir;
+
   static Path train;
   static Path test;
 
@@ -51,7 +52,9 @@ class FitCommandTest {
   }
 
   static List<Entry> anchorEntries() {
-    return GpmlIonosphere.entries().stream().filter(e -> List.of("ep", "laplace").contains(e.inference())).toList();
+    return GpmlIonosphere.entries().stream()
+        .filter(e -> List.of("ep", "laplace").contains(e.inference()))
+        .toList();
   }
 
   @ParameterizedTest(name = "{0}")
@@ -60,13 +63,32 @@ class FitCommandTest {
     String tag = e.kernel() + "-" + e.setting() + "-" + e.inference();
     Path out = dir.resolve("pred-" + tag + ".csv");
     Path sum = dir.resolve("sum-" + tag + ".json");
-    List<String> args = new ArrayList<>(List.of("fit", "--train", train.toString(), "--test", test.toString(),
-        "--label", "label", "--likelihood", "probit", "--inference", e.inference(), "--kernel", e.kernel(),
-        "--signal-variance", Double.toString(e.signalVariance()), "--no-optimize", "--out", out.toString(),
-        "--summary", sum.toString()));
+    List<String> args = new ArrayList<>(List.of(
+        "fit",
+        "--train",
+        train.toString(),
+        "--test",
+        test.toString(),
+        "--label",
+        "label",
+        "--likelihood",
+        "probit",
+        "--inference",
+        e.inference(),
+        "--kernel",
+        e.kernel(),
+        "--signal-variance",
+        Double.toString(e.signalVariance()),
+        "--no-optimize",
+        "--out",
+        out.toString(),
+        "--summary",
+        sum.toString()));
     if (e.kernel().equals("se-ard")) {
       args.add("--lengthscales");
-      args.add(Arrays.stream(e.lengthscales()).mapToObj(Double::toString).collect(Collectors.joining(",")));
+      args.add(Arrays.stream(e.lengthscales())
+          .mapToObj(Double::toString)
+          .collect(Collectors.joining(",")));
     } else {
       args.add("--lengthscale");
       args.add(Double.toString(e.lengthscales()[0]));
@@ -77,13 +99,16 @@ class FitCommandTest {
     assertEquals("latent_mean,latent_variance,p_positive,log_lik", lines.get(0));
     assertEquals(e.latentMean().length + 1, lines.size());
     for (int j = 0; j < e.latentMean().length; j++) {
-      double[] v = Arrays.stream(lines.get(j + 1).split(",")).mapToDouble(Double::parseDouble).toArray();
+      double[] v = Arrays.stream(lines.get(j + 1).split(","))
+          .mapToDouble(Double::parseDouble)
+          .toArray();
       assertEquals(e.latentMean()[j], v[0], 1e-5);
       assertEquals(e.latentVariance()[j], v[1], 1e-5);
       assertEquals(e.logLik()[j], v[3], 1e-5);
     }
     String json = Files.readString(sum);
-    double logEv = Double.parseDouble(json.replaceAll("(?s).*\"log_evidence\": ([-0-9.eE]+).*", "$1"));
+    double logEv =
+        Double.parseDouble(json.replaceAll("(?s).*\"log_evidence\": ([-0-9.eE]+).*", "$1"));
     assertEquals(e.logEvidence(), logEv, 1e-6 * Math.abs(e.logEvidence()));
     assertTrue(json.contains("\"test_error\"") && json.contains("\"nll\""), json);
   }
@@ -95,10 +120,22 @@ class FitCommandTest {
     Files.write(unl, l.stream().map(s -> s.substring(0, s.lastIndexOf(','))).toList());
     Path out = dir.resolve("pred-unl.csv");
     Path sum = dir.resolve("sum-unl.json");
-    Run r = run("fit", "--train", train.toString(), "--test", unl.toString(), "--label", "label", "--no-optimize",
-        "--out", out.toString(), "--summary", sum.toString());
+    Run r = run(
+        "fit",
+        "--train",
+        train.toString(),
+        "--test",
+        unl.toString(),
+        "--label",
+        "label",
+        "--no-optimize",
+        "--out",
+        out.toString(),
+        "--summary",
+        sum.toString());
     assertEquals(0, r.code(), r.err());
-    assertEquals("latent_mean,latent_variance,p_positive", Files.readAllLines(out).get(0));
+    assertEquals(
+        "latent_mean,latent_variance,p_positive", Files.readAllLines(out).get(0));
     assertFalse(Files.readString(sum).contains("test_error"));
   }
 
@@ -118,23 +155,39 @@ class FitCommandTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("badInputs")
-  void badTrainingFileFailsCleanly(String name, String content, String special, String mentions) throws IOException {
+  void badTrainingFileFailsCleanly(String name, String content, String special, String mentions)
+      throws IOException {
     Path bad = dir.resolve("bad-" + name.replace(' ', '-') + ".csv");
     if (special == null) {
       Files.writeString(bad, content);
     }
     Path out = dir.resolve("out-" + name.replace(' ', '-') + ".csv");
     Path sum = dir.resolve("sum-" + name.replace(' ', '-') + ".json");
-    Run r = run("fit", "--train", bad.toString(), "--test", bad.toString(), "--label", "label", "--no-optimize",
-        "--out", out.toString(), "--summary", sum.toString());
+    Run r = run(
+        "fit",
+        "--train",
+        bad.toString(),
+        "--test",
+        bad.toString(),
+        "--label",
+        "label",
+        "--no-optimize",
+        "--out",
+        out.toString(),
+        "--summary",
+        sum.toString());
     assertEquals(2, r.code(), r.err());
     assertTrue(r.err().contains(bad.getFileName().toString()), "names the file: " + r.err());
-    assertTrue(r.err().toLowerCase().contains(mentions.toLowerCase()), "mentions '" + mentions + "': " + r.err());
+    assertTrue(
+        r.err().toLowerCase().contains(mentions.toLowerCase()),
+        "mentions '" + mentions + "': " + r.err());
     assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
     assertFalse(Files.exists(out), "no output file");
     assertFalse(Files.exists(sum), "no summary file");
     try (Stream<Path> s = Files.list(dir)) {
-      assertTrue(s.noneMatch(p -> p.getFileName().toString().endsWith(".tmp")), "no temporary left behind");
+      assertTrue(
+          s.noneMatch(p -> p.getFileName().toString().endsWith(".tmp")),
+          "no temporary left behind");
     }
   }
 
@@ -152,15 +205,37 @@ class FitCommandTest {
     Files.writeString(te, b);
     Path out = dir.resolve("counts-pred.csv");
     Path sum = dir.resolve("counts-sum.json");
-    Run r = run("fit", "--train", tr.toString(), "--test", te.toString(), "--label", "count", "--likelihood",
-        "poisson-square", "--inference", "ep", "--lengthscale", "5", "--signal-variance", "0.3", "--prior-mean", "1",
-        "--no-optimize", "--out", out.toString(), "--summary", sum.toString());
+    Run r = run(
+        "fit",
+        "--train",
+        tr.toString(),
+        "--test",
+        te.toString(),
+        "--label",
+        "count",
+        "--likelihood",
+        "poisson-square",
+        "--inference",
+        "ep",
+        "--lengthscale",
+        "5",
+        "--signal-variance",
+        "0.3",
+        "--prior-mean",
+        "1",
+        "--no-optimize",
+        "--out",
+        out.toString(),
+        "--summary",
+        sum.toString());
     assertEquals(0, r.code(), r.err());
     List<String> lines = Files.readAllLines(out);
     assertEquals("latent_mean,latent_variance,rate_mean,mode,log_lik", lines.get(0));
     double te2 = 0;
     for (int j = 0; j < 40; j++) {
-      double[] v = Arrays.stream(lines.get(j + 1).split(",")).mapToDouble(Double::parseDouble).toArray();
+      double[] v = Arrays.stream(lines.get(j + 1).split(","))
+          .mapToDouble(Double::parseDouble)
+          .toArray();
       assertEquals(v[0] * v[0] + v[1], v[2], 1e-12 * v[2]);
       var nb = org.approxgp.likelihood.NegativeBinomialPredictive.of(v[0], v[1]);
       assertEquals(nb.mode(), v[3]);
@@ -168,13 +243,25 @@ class FitCommandTest {
       te2 += Math.abs((j * 5) % 3 - v[3]);
     }
     String json = Files.readString(sum);
-    double teJson = Double.parseDouble(json.replaceAll("(?s).*\"test_error\": ([-0-9.eE]+).*", "$1"));
+    double teJson =
+        Double.parseDouble(json.replaceAll("(?s).*\"test_error\": ([-0-9.eE]+).*", "$1"));
     assertEquals(te2 / 40, teJson, 1e-12);
     // counts must be non-negative integers
     Path bad = dir.resolve("counts-bad.csv");
     Files.writeString(bad, "year,count\n0,1\n1,2.5\n");
-    Run r2 = run("fit", "--train", bad.toString(), "--test", te.toString(), "--label", "count", "--likelihood",
-        "poisson-square", "--no-optimize", "--out", dir.resolve("counts-bad-pred.csv").toString());
+    Run r2 = run(
+        "fit",
+        "--train",
+        bad.toString(),
+        "--test",
+        te.toString(),
+        "--label",
+        "count",
+        "--likelihood",
+        "poisson-square",
+        "--no-optimize",
+        "--out",
+        dir.resolve("counts-bad-pred.csv").toString());
     assertEquals(2, r2.code(), r2.err());
     assertTrue(r2.err().contains("row 3") && r2.err().contains("count"), r2.err());
     assertFalse(Files.exists(dir.resolve("counts-bad-pred.csv")));
@@ -186,8 +273,17 @@ class FitCommandTest {
     List<String> l = Files.readAllLines(test);
     Files.write(bad, l.stream().map(s -> s.substring(s.indexOf(',') + 1)).toList());
     Path out = dir.resolve("out-missing-col.csv");
-    Run r = run("fit", "--train", train.toString(), "--test", bad.toString(), "--label", "label", "--no-optimize",
-        "--out", out.toString());
+    Run r = run(
+        "fit",
+        "--train",
+        train.toString(),
+        "--test",
+        bad.toString(),
+        "--label",
+        "label",
+        "--no-optimize",
+        "--out",
+        out.toString());
     assertEquals(2, r.code(), r.err());
     assertTrue(r.err().contains("V1"), r.err());
     assertFalse(Files.exists(out));
@@ -197,21 +293,39 @@ class FitCommandTest {
   void badOptionsAreUsageErrors() {
     Path out = dir.resolve("out-opts.csv");
     String[][] cases = {
-        {"--kernel", "matern"},
-        {"--inference", "magic"},
-        {"--kernel", "se-ard", "--lengthscales", "1,2,3"},
-        {"--signal-variance", "-1"},
-        {"--likelihood", "cauchy"}};
+      {"--kernel", "matern"},
+      {"--inference", "magic"},
+      {"--kernel", "se-ard", "--lengthscales", "1,2,3"},
+      {"--signal-variance", "-1"},
+      {"--likelihood", "cauchy"}
+    };
     for (String[] c : cases) {
-      List<String> args = new ArrayList<>(List.of("fit", "--train", train.toString(), "--test", test.toString(),
-          "--label", "label", "--no-optimize", "--out", out.toString()));
+      List<String> args = new ArrayList<>(List.of(
+          "fit",
+          "--train",
+          train.toString(),
+          "--test",
+          test.toString(),
+          "--label",
+          "label",
+          "--no-optimize",
+          "--out",
+          out.toString()));
       args.addAll(List.of(c));
       Run r = run(args.toArray(String[]::new));
       assertEquals(2, r.code(), Arrays.toString(c) + ": " + r.err());
       assertFalse(Files.exists(out));
     }
-    Run r = run("fit", "--train", train.toString(), "--test", test.toString(), "--label", "label",
-        "--out", dir.resolve("no/such/dir/p.csv").toString());
+    Run r = run(
+        "fit",
+        "--train",
+        train.toString(),
+        "--test",
+        test.toString(),
+        "--label",
+        "label",
+        "--out",
+        dir.resolve("no/such/dir/p.csv").toString());
     assertEquals(2, r.code(), r.err());
   }
 
@@ -224,26 +338,47 @@ class FitCommandTest {
   void noisyStepFitWritesProbabilitiesWithTheStepPredictive(String inference) throws IOException {
     Path out = dir.resolve("noisy-pred-" + inference + ".csv");
     Path sum = dir.resolve("noisy-sum-" + inference + ".json");
-    Run r = run("fit", "--train", train.toString(), "--test", test.toString(), "--label", "label", "--likelihood",
-        "noisy-step", "--epsilon", "0.1", "--inference", inference, "--lengthscale", "2", "--no-optimize", "--out",
-        out.toString(), "--summary", sum.toString());
+    Run r = run(
+        "fit",
+        "--train",
+        train.toString(),
+        "--test",
+        test.toString(),
+        "--label",
+        "label",
+        "--likelihood",
+        "noisy-step",
+        "--epsilon",
+        "0.1",
+        "--inference",
+        inference,
+        "--lengthscale",
+        "2",
+        "--no-optimize",
+        "--out",
+        out.toString(),
+        "--summary",
+        sum.toString());
     assertEquals(0, r.code(), r.err());
     List<String> lines = Files.readAllLines(out);
     assertEquals("latent_mean,latent_variance,p_positive,log_lik", lines.get(0));
     var lik = org.approxgp.likelihood.NoisyStep.of(0.1);
     for (String line : lines.subList(1, lines.size())) {
-      double[] v = Arrays.stream(line.split(",")).mapToDouble(Double::parseDouble).toArray();
+      double[] v =
+          Arrays.stream(line.split(",")).mapToDouble(Double::parseDouble).toArray();
       assertTrue(v[1] > 0 && Double.isFinite(v[0]), line);
       double p = 0.1 + 0.8 * org.approxgp.special.Normal.cdf(v[0] / Math.sqrt(v[1]));
       assertEquals(p, v[2], 1e-15, line);
       assertTrue(v[2] > 0.1 && v[2] < 0.9, line);
       double ll = v[3];
-      assertTrue(Math.abs(ll - Math.log(p)) < 1e-12 || Math.abs(ll - Math.log(1 - p)) < 1e-12, line);
+      assertTrue(
+          Math.abs(ll - Math.log(p)) < 1e-12 || Math.abs(ll - Math.log(1 - p)) < 1e-12, line);
       double label = Math.abs(ll - Math.log(p)) < Math.abs(ll - Math.log(1 - p)) ? 1 : -1;
       assertEquals(lik.logPredictive(label, v[0], v[1]), ll, 1e-12, line);
     }
     String json = Files.readString(sum);
-    assertTrue(json.contains("\"likelihood\": \"noisy-step\"") && json.contains("\"epsilon\": 0.1"), json);
+    assertTrue(
+        json.contains("\"likelihood\": \"noisy-step\"") && json.contains("\"epsilon\": 0.1"), json);
     System.out.println("noisy-step " + inference + " fit: " + r.err().strip());
   }
 }

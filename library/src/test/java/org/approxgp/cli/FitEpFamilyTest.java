@@ -26,7 +26,8 @@ class FitEpFamilyTest {
     for (int i = 0; i < 25; i++) {
       double a = Math.sin(1.7 * i);
       double b = Math.cos(0.9 * i);
-      s.append(String.format(Locale.ROOT, "%.4f,%.4f,%d%n", a, b, a + 0.3 * b + (i % 7 == 0 ? -2 : 0) > 0 ? 1 : -1));
+      s.append(String.format(
+          Locale.ROOT, "%.4f,%.4f,%d%n", a, b, a + 0.3 * b + (i % 7 == 0 ? -2 : 0) > 0 ? 1 : -1));
     }
     Files.writeString(train, s);
     Path out = dir.resolve(inference + policy + ".csv");
@@ -37,10 +38,26 @@ class FitEpFamilyTest {
       case "rep" -> new String[] {"--penalty", "0.5"};
       default -> new String[0];
     };
-    String[] base = {"fit", "--train", train.toString(), "--test", train.toString(), "--label", "label",
-        "--inference", inference, "--negative-sites", policy, "--no-optimize", "--out", out.toString(),
-        "--summary", sum.toString()};
-    String[] args = java.util.stream.Stream.concat(java.util.Arrays.stream(base), java.util.Arrays.stream(extra))
+    String[] base = {
+      "fit",
+      "--train",
+      train.toString(),
+      "--test",
+      train.toString(),
+      "--label",
+      "label",
+      "--inference",
+      inference,
+      "--negative-sites",
+      policy,
+      "--no-optimize",
+      "--out",
+      out.toString(),
+      "--summary",
+      sum.toString()
+    };
+    String[] args = java.util.stream.Stream.concat(
+            java.util.Arrays.stream(base), java.util.Arrays.stream(extra))
         .toArray(String[]::new);
     int code = Main.run(new PrintWriter(sw, true), args);
     assertEquals(0, code, sw.toString());

@@ -13,8 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.approxgp.inference.PowerEp;
 import org.approxgp.inference.Posterior;
+import org.approxgp.inference.PowerEp;
 import org.approxgp.inference.Problem;
 import org.approxgp.inference.SiteLoop;
 import org.approxgp.kernel.SquaredExponential;
@@ -41,7 +41,8 @@ class FitPowerEpVariantTest {
     for (int i = 0; i < 25; i++) {
       double a = Math.sin(1.7 * i);
       double b = Math.cos(0.9 * i);
-      s.append(String.format(Locale.ROOT, "%.4f,%.4f,%d%n", a, b, a + 0.3 * b + (i % 7 == 0 ? -2 : 0) > 0 ? 1 : -1));
+      s.append(String.format(
+          Locale.ROOT, "%.4f,%.4f,%d%n", a, b, a + 0.3 * b + (i % 7 == 0 ? -2 : 0) > 0 ? 1 : -1));
     }
     Files.writeString(train, s);
     return train;
@@ -49,9 +50,21 @@ class FitPowerEpVariantTest {
 
   private static int fit(String tag, StringWriter sw, String... extra) throws IOException {
     Path train = train();
-    List<String> args = new ArrayList<>(List.of("fit", "--train", train.toString(), "--test", train.toString(),
-        "--label", "label", "--likelihood", "noisy-step", "--epsilon", "0.1", "--no-optimize",
-        "--out", dir.resolve(tag + ".csv").toString()));
+    List<String> args = new ArrayList<>(List.of(
+        "fit",
+        "--train",
+        train.toString(),
+        "--test",
+        train.toString(),
+        "--label",
+        "label",
+        "--likelihood",
+        "noisy-step",
+        "--epsilon",
+        "0.1",
+        "--no-optimize",
+        "--out",
+        dir.resolve(tag + ".csv").toString()));
     args.addAll(List.of(extra));
     return Main.run(new PrintWriter(sw, true), args.toArray(String[]::new));
   }
@@ -60,10 +73,30 @@ class FitPowerEpVariantTest {
   void minkaIsTheDefaultAndAppendixCDiffers() throws IOException {
     StringWriter sw = new StringWriter();
     assertEquals(0, fit("none", sw, "--inference", "power-ep", "--power", "0.6"), sw.toString());
-    assertEquals(0, fit("minka", sw, "--inference", "power-ep", "--power", "0.6", "--power-ep-variant", "minka"),
+    assertEquals(
+        0,
+        fit(
+            "minka",
+            sw,
+            "--inference",
+            "power-ep",
+            "--power",
+            "0.6",
+            "--power-ep-variant",
+            "minka"),
         sw.toString());
-    assertEquals(0, fit("appc", sw, "--inference", "power-ep", "--power", "0.6", "--power-ep-variant",
-        "appendix-c"), sw.toString());
+    assertEquals(
+        0,
+        fit(
+            "appc",
+            sw,
+            "--inference",
+            "power-ep",
+            "--power",
+            "0.6",
+            "--power-ep-variant",
+            "appendix-c"),
+        sw.toString());
     String none = Files.readString(dir.resolve("none.csv"));
     assertEquals(none, Files.readString(dir.resolve("minka.csv")));
     assertNotEquals(none, Files.readString(dir.resolve("appc.csv")));
@@ -73,12 +106,19 @@ class FitPowerEpVariantTest {
   void refusedWhereItDoesNotApply() throws IOException {
     StringWriter sw = new StringWriter();
     assertNotEquals(0, fit("ep", sw, "--inference", "ep", "--power-ep-variant", "appendix-c"));
-    assertTrue(sw.toString().contains("--power-ep-variant applies to power-ep only, not to ep"), sw.toString());
+    assertTrue(
+        sw.toString().contains("--power-ep-variant applies to power-ep only, not to ep"),
+        sw.toString());
     StringWriter sw2 = new StringWriter();
-    assertNotEquals(0, fit("bad", sw2, "--inference", "power-ep", "--power-ep-variant", "appendix-b"));
-    assertTrue(sw2.toString().contains("--power-ep-variant must be minka or appendix-c, got 'appendix-b'"), sw2.toString());
-    SettingException e = assertThrows(SettingException.class,
-        () -> Registry.inference("power-ep", Settings.of("power", 2.0, "power-ep-variant", "appendix-c")));
+    assertNotEquals(
+        0, fit("bad", sw2, "--inference", "power-ep", "--power-ep-variant", "appendix-b"));
+    assertTrue(
+        sw2.toString().contains("--power-ep-variant must be minka or appendix-c, got 'appendix-b'"),
+        sw2.toString());
+    SettingException e = assertThrows(
+        SettingException.class,
+        () -> Registry.inference(
+            "power-ep", Settings.of("power", 2.0, "power-ep-variant", "appendix-c")));
     assertEquals("power", e.setting());
   }
 
@@ -88,9 +128,14 @@ class FitPowerEpVariantTest {
     double[][] x = {{-1.1, 0.3}, {0.4, -0.9}, {1.3, 0.8}, {-0.2, 1.5}, {0.7, 0.1}};
     double[] y = {1, -1, 1, 1, -1};
     Problem p = Problem.of(SquaredExponential.iso(0.9, 1.7), x, y, NoisyStep.of(0.15));
-    Posterior viaRegistry = Registry.inference("power-ep", Settings.of("power", 0.7, "power-ep-variant", "appendix-c")).infer(p, null);
-    Posterior direct = SiteLoop.run(p, PowerEp.of(0.7, PowerEp.Variant.APPENDIX_C),
-        Methods.keepOptions().withGradient(false), null);
+    Posterior viaRegistry = Registry.inference(
+            "power-ep", Settings.of("power", 0.7, "power-ep-variant", "appendix-c"))
+        .infer(p, null);
+    Posterior direct = SiteLoop.run(
+        p,
+        PowerEp.of(0.7, PowerEp.Variant.APPENDIX_C),
+        Methods.keepOptions().withGradient(false),
+        null);
     for (int i = 0; i < y.length; i++) {
       assertEquals(direct.sites().tau()[i], viaRegistry.sites().tau()[i], 0.0);
       assertEquals(direct.sites().nu()[i], viaRegistry.sites().nu()[i], 0.0);

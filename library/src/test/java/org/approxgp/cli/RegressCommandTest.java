@@ -20,10 +20,10 @@ import org.approxgp.model.Registry;
 import org.approxgp.sparse.RegressionPrediction;
 import org.approxgp.sparse.Ssgp;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * {@code approxgp regress}: every model runs, PRED.csv is {@code mean,variance} per test row, the summary's RMSE
@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 class RegressCommandTest {
   @TempDir
   static Path dir;
+
   static Path train;
   static Path test;
   static Path testNoTarget;
@@ -97,14 +98,30 @@ class RegressCommandTest {
     Path out = dir.resolve(model + ".csv");
     Path sum = dir.resolve(model + ".json");
     // each model's own settings (the registry refuses a setting a model does not take)
-    List<String> args = new ArrayList<>(List.of("regress", "--model", model, "--train", train.toString(), "--test",
-        test.toString(), "--target", "delay", "--iterations", "30", "--seed", "3", "--out", out.toString(),
-        "--summary", sum.toString()));
-    Map<String, String> own = Map.of("--features", "20", "--partitions", "6", "--inducing", "30", "--minibatch",
-        "100");
+    List<String> args = new ArrayList<>(List.of(
+        "regress",
+        "--model",
+        model,
+        "--train",
+        train.toString(),
+        "--test",
+        test.toString(),
+        "--target",
+        "delay",
+        "--iterations",
+        "30",
+        "--seed",
+        "3",
+        "--out",
+        out.toString(),
+        "--summary",
+        sum.toString()));
+    Map<String, String> own =
+        Map.of("--features", "20", "--partitions", "6", "--inducing", "30", "--minibatch", "100");
     for (var e : own.entrySet()) {
       if (Registry.settingsOf(model).contains(e.getKey().substring(2))
-          && !(model.equals("svbssgp") && e.getKey().equals("--minibatch"))) { // svbssgp: whole partitions
+          && !(model.equals("svbssgp")
+              && e.getKey().equals("--minibatch"))) { // svbssgp: whole partitions
         args.add(e.getKey());
         args.add(e.getValue());
       }
@@ -125,7 +142,8 @@ class RegressCommandTest {
     assertEquals(model, s.get("model").asText());
     assertEquals(Math.sqrt(sq / pred.length), s.get("rmse").asDouble(), 1e-9);
     assertEquals(nlp / pred.length, s.get("mnlp").asDouble(), 1e-9);
-    // a fit stops at the cap of 30 or earlier when converged (L-BFGS, the smoothed bound, SSGP's held-out trace)
+    // a fit stops at the cap of 30 or earlier when converged (L-BFGS, the smoothed bound, SSGP's
+    // held-out trace)
     int its = s.get("iterations").asInt();
     assertEquals(its, s.get("trace").size());
     assertTrue(its >= 1 && its <= 30, "iterations " + its);
@@ -136,35 +154,57 @@ class RegressCommandTest {
     double setup = separable ? s.get("setup_seconds").asDouble() : 0;
     assertTrue(setup >= 0 && setup < s.get("train_seconds").asDouble(), model + " set-up " + setup);
     assertTrue(s.get("load_seconds").asDouble() > 0, model);
-    // per iteration: from the set-up's end to the last iteration's (the final prediction is not an iteration)
+    // per iteration: from the set-up's end to the last iteration's (the final prediction is not an
+    // iteration)
     double last = s.get("trace").get(its - 1).get("seconds").asDouble();
     assertTrue(last <= s.get("train_seconds").asDouble(), model);
     assertEquals((last - setup) / its, s.get("seconds_per_iteration").asDouble(), 1e-12);
     // every model reports the same verdict and learned hyperparameters
     String reason = s.get("stop_reason").asText();
-    assertEquals(reason.equals("converged") || reason.equals("early_stopped"), s.get("converged").asBoolean(), reason);
+    assertEquals(
+        reason.equals("converged") || reason.equals("early_stopped"),
+        s.get("converged").asBoolean(),
+        reason);
     assertTrue(its == 30 || !reason.equals("iteration_cap"), reason + " after " + its);
-    assertTrue(s.get("noise_variance").asDouble() > 0 && s.get("signal_variance").asDouble() > 0, model);
+    assertTrue(
+        s.get("noise_variance").asDouble() > 0 && s.get("signal_variance").asDouble() > 0, model);
     assertEquals(s.get("inputs").asInt(), s.get("lengthscales").size(), model);
     // the target's sd is ~3.8: a model that learned anything beats predicting the training mean
     assertTrue(s.get("rmse").asDouble() < 3.0, model + " rmse " + s.get("rmse"));
     if (model.equals("svbssgp")) {
-      // 30 steps is below the convergence rule's minimum of 5 windows of 20: stopped by the cap, and says so
+      // 30 steps is below the convergence rule's minimum of 5 windows of 20: stopped by the cap,
+      // and says so
       assertFalse(s.get("converged").asBoolean());
       assertEquals("iteration_cap", s.get("stop_reason").asText());
       assertTrue(s.get("trace").get(0).has("objective"));
     }
     if (!model.equals("ssgp") && !model.equals("vssgp")) {
       assertTrue(s.get("trace").get(its - 1).has("rmse"), "per-iteration RMSE trace");
-      assertEquals(s.get("rmse").asDouble(), s.get("trace").get(its - 1).get("rmse").asDouble(), 1e-9);
+      assertEquals(
+          s.get("rmse").asDouble(), s.get("trace").get(its - 1).get("rmse").asDouble(), 1e-9);
     }
   }
 
   @Test
   void ssgpIsTheLibraryFitOnStandardisedDataInTargetUnits() throws IOException {
     Path out = dir.resolve("ssgp-lib.csv");
-    FitCommandTest.Run r = FitCommandTest.run("regress", "--model", "ssgp", "--train", train.toString(), "--test",
-        test.toString(), "--target", "delay", "--iterations", "40", "--features", "16", "--seed", "7", "--out",
+    FitCommandTest.Run r = FitCommandTest.run(
+        "regress",
+        "--model",
+        "ssgp",
+        "--train",
+        train.toString(),
+        "--test",
+        test.toString(),
+        "--target",
+        "delay",
+        "--iterations",
+        "40",
+        "--features",
+        "16",
+        "--seed",
+        "7",
+        "--out",
         out.toString());
     assertEquals(0, r.code(), r.err());
     Standardizer sx = Standardizer.fit(xTrain);
@@ -182,7 +222,8 @@ class RegressCommandTest {
     for (int i = 0; i < ys.length; i++) {
       ys[i] = (yTrain[i] - mu) / sd;
     }
-    Ssgp fit = Ssgp.fit(RegressionData.of(sx.apply(xTrain), ys), Ssgp.Options.earlyStopped(8, 40, 7), null);
+    Ssgp fit = Ssgp.fit(
+        RegressionData.of(sx.apply(xTrain), ys), Ssgp.Options.earlyStopped(8, 40, 7), null);
     RegressionPrediction p = fit.predict(RegressionData.of(sx.apply(xTest), null));
     double[][] pred = readPred(out);
     for (int j = 0; j < pred.length; j++) {
@@ -205,9 +246,24 @@ class RegressCommandTest {
   void withoutTestTargetsThereIsNoRmse() throws IOException {
     Path out = dir.resolve("nt.csv");
     Path sum = dir.resolve("nt.json");
-    FitCommandTest.Run r = FitCommandTest.run("regress", "--model", "dtc", "--train", train.toString(), "--test",
-        testNoTarget.toString(), "--target", "delay", "--iterations", "5", "--inducing", "20", "--out",
-        out.toString(), "--summary", sum.toString());
+    FitCommandTest.Run r = FitCommandTest.run(
+        "regress",
+        "--model",
+        "dtc",
+        "--train",
+        train.toString(),
+        "--test",
+        testNoTarget.toString(),
+        "--target",
+        "delay",
+        "--iterations",
+        "5",
+        "--inducing",
+        "20",
+        "--out",
+        out.toString(),
+        "--summary",
+        sum.toString());
     assertEquals(0, r.code(), r.err());
     JsonNode s = new ObjectMapper().readTree(sum.toFile());
     assertFalse(s.has("rmse"));
@@ -244,13 +300,38 @@ class RegressCommandTest {
     Path outCsv = dir.resolve("from-csv.csv");
     Path outCols = dir.resolve("from-cols.csv");
     Path sumCols = dir.resolve("from-cols.json");
-    String[] common = {"regress", "--model", "svbssgp", "--target", "delay", "--iterations", "20", "--features",
-        "10", "--seed", "2"};
-    FitCommandTest.Run a = FitCommandTest.run(concat(common, "--train", train.toString(), "--test",
-        testNoTarget.toString(), "--out", outCsv.toString()));
+    String[] common = {
+      "regress",
+      "--model",
+      "svbssgp",
+      "--target",
+      "delay",
+      "--iterations",
+      "20",
+      "--features",
+      "10",
+      "--seed",
+      "2"
+    };
+    FitCommandTest.Run a = FitCommandTest.run(concat(
+        common,
+        "--train",
+        train.toString(),
+        "--test",
+        testNoTarget.toString(),
+        "--out",
+        outCsv.toString()));
     assertEquals(0, a.code(), a.err());
-    FitCommandTest.Run b = FitCommandTest.run(concat(common, "--train", trainCols.toString(), "--test",
-        testCols.toString(), "--out", outCols.toString(), "--summary", sumCols.toString()));
+    FitCommandTest.Run b = FitCommandTest.run(concat(
+        common,
+        "--train",
+        trainCols.toString(),
+        "--test",
+        testCols.toString(),
+        "--out",
+        outCols.toString(),
+        "--summary",
+        sumCols.toString()));
     assertEquals(0, b.code(), b.err());
     // same rows in the same column order, the same standardisation: the same bits
     assertEquals(Files.readString(outCsv), Files.readString(outCols));
@@ -259,10 +340,18 @@ class RegressCommandTest {
     assertEquals(xTrain.length, s.get("n_train").asInt());
     // a test file without a training feature: one line, exit 2, nothing written
     Path bad = dir.resolve("bad.apc");
-    new ColumnFile(2, List.of(ColumnFile.Column.ofDoubles("a", new double[] {1, 2})), java.util.Map.of()).write(bad);
+    new ColumnFile(
+            2, List.of(ColumnFile.Column.ofDoubles("a", new double[] {1, 2})), java.util.Map.of())
+        .write(bad);
     Path outBad = dir.resolve("bad-out.csv");
-    FitCommandTest.Run c = FitCommandTest.run(concat(common, "--train", trainCols.toString(), "--test",
-        bad.toString(), "--out", outBad.toString()));
+    FitCommandTest.Run c = FitCommandTest.run(concat(
+        common,
+        "--train",
+        trainCols.toString(),
+        "--test",
+        bad.toString(),
+        "--out",
+        outBad.toString()));
     assertEquals(2, c.code(), c.err());
     assertTrue(c.err().contains("missing"), c.err());
     assertFalse(Files.exists(outBad));

@@ -19,8 +19,7 @@ class RunCommandTest {
   @TempDir
   Path dir;
 
-  private record Outcome(int exit, String out, String err) {
-  }
+  private record Outcome(int exit, String out, String err) {}
 
   private static Outcome run(String... args) {
     StringWriter out = new StringWriter();
@@ -36,7 +35,13 @@ class RunCommandTest {
   void listPrintsEveryRegisteredName() {
     Outcome o = run("run", "--list");
     assertEquals(0, o.exit(), o.err());
-    for (String n : List.of("smoke-pipeline", "qp-table1", "qp-figure1", "qp-mining", "rep-synthetic", "rep-uci",
+    for (String n : List.of(
+        "smoke-pipeline",
+        "qp-table1",
+        "qp-figure1",
+        "qp-mining",
+        "rep-synthetic",
+        "rep-uci",
         "svbssgp-gamma")) {
       assertTrue(o.out().lines().anyMatch(l -> l.startsWith(n + " ")), n + " in:\n" + o.out());
     }
@@ -45,42 +50,88 @@ class RunCommandTest {
   @Test
   void runsWritesTheSummaryCsvAndResumes() throws Exception {
     Path csv = dir.resolve("summary.csv");
-    Outcome first = run("run", "smoke-pipeline", "--mode", "smoke", "--threads", "2", "--out", csv.toString(),
-        "--results", dir.resolve("results").toString());
+    Outcome first = run(
+        "run",
+        "smoke-pipeline",
+        "--mode",
+        "smoke",
+        "--threads",
+        "2",
+        "--out",
+        csv.toString(),
+        "--results",
+        dir.resolve("results").toString());
     assertEquals(0, first.exit(), first.err());
-    assertTrue(first.out().startsWith("smoke-pipeline (smoke-pipeline, mode smoke): 16 trials, 0 reused, 16 computed"),
+    assertTrue(
+        first
+            .out()
+            .startsWith(
+                "smoke-pipeline (smoke-pipeline, mode smoke): 16 trials, 0 reused, 16 computed"),
         first.out());
     List<String> lines = Files.readAllLines(csv);
-    assertEquals("method,n,count,estimate mean,estimate sd,abs error mean,abs error sd", lines.get(0));
+    assertEquals(
+        "method,n,count,estimate mean,estimate sd,abs error mean,abs error sd", lines.get(0));
     assertEquals(5, lines.size(), lines.toString()); // 2 methods × 2 sample sizes
     assertTrue(lines.get(1).startsWith("plain,100,4,"), lines.get(1)); // 4 seeds per group
-    Outcome second = run("run", "smoke-pipeline", "--mode", "smoke", "--threads", "1", "--out", csv.toString(),
-        "--results", dir.resolve("results").toString());
+    Outcome second = run(
+        "run",
+        "smoke-pipeline",
+        "--mode",
+        "smoke",
+        "--threads",
+        "1",
+        "--out",
+        csv.toString(),
+        "--results",
+        dir.resolve("results").toString());
     assertEquals(0, second.exit(), second.err());
     assertTrue(second.out().contains(": 16 trials, 16 reused, 0 computed"), second.out());
-    assertEquals(lines, Files.readAllLines(csv)); // the same rows from the store give the same summary
+    assertEquals(
+        lines, Files.readAllLines(csv)); // the same rows from the store give the same summary
   }
 
   /** {@code --verify K}: after the run (here: nothing to run), K stored trials recomputed and compared. */
   @Test
   void verifyRecomputesStoredTrials() throws Exception {
     String results = dir.resolve("results").toString();
-    assertEquals(0, run("run", "smoke-pipeline", "--mode", "smoke", "--results", results).exit());
-    Outcome v = run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--verify", "3");
+    assertEquals(
+        0, run("run", "smoke-pipeline", "--mode", "smoke", "--results", results).exit());
+    Outcome v =
+        run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--verify", "3");
     assertEquals(0, v.exit(), v.err());
     assertTrue(v.out().contains(": 16 trials, 16 reused, 0 computed"), v.out());
     assertTrue(v.out().trim().endsWith("smoke-pipeline: verified 3/3"), v.out());
-    Outcome packed = run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--compress", "--verify",
+    Outcome packed = run(
+        "run",
+        "smoke-pipeline",
+        "--mode",
+        "smoke",
+        "--results",
+        results,
+        "--compress",
+        "--verify",
         "2");
     assertEquals(0, packed.exit(), packed.err());
-    assertTrue(packed.out().contains("smoke-pipeline: compressed ") && packed.out().contains(".jsonl.gz ("),
+    assertTrue(
+        packed.out().contains("smoke-pipeline: compressed ")
+            && packed.out().contains(".jsonl.gz ("),
         packed.out());
     assertTrue(packed.out().trim().endsWith("smoke-pipeline: verified 2/2"), packed.out());
     Outcome reread = run("run", "smoke-pipeline", "--mode", "smoke", "--results", results);
     assertTrue(reread.out().contains(": 16 trials, 16 reused, 0 computed"), reread.out());
     StringWriter err = new StringWriter();
-    assertEquals(2, Main.run(new PrintWriter(err, true), "run", "smoke-pipeline", "--mode", "smoke", "--results",
-        results, "--verify", "0"));
+    assertEquals(
+        2,
+        Main.run(
+            new PrintWriter(err, true),
+            "run",
+            "smoke-pipeline",
+            "--mode",
+            "smoke",
+            "--results",
+            results,
+            "--verify",
+            "0"));
     assertTrue(err.toString().contains("--verify must be >= 1, got 0"), err.toString());
   }
 
@@ -88,16 +139,33 @@ class RunCommandTest {
   void sparkEngineWithoutTheModuleIsAClearError() {
     Path csv = dir.resolve("s.csv");
     StringWriter err = new StringWriter();
-    assertEquals(2, Main.run(new PrintWriter(err, true), "run", "smoke-pipeline", "--mode", "smoke", "--engine",
-        "spark", "--out", csv.toString(), "--results", dir.toString()));
-    assertTrue(err.toString().contains("engine 'spark' is not on the class path: the approxgp-spark module is needed"),
+    assertEquals(
+        2,
+        Main.run(
+            new PrintWriter(err, true),
+            "run",
+            "smoke-pipeline",
+            "--mode",
+            "smoke",
+            "--engine",
+            "spark",
+            "--out",
+            csv.toString(),
+            "--results",
+            dir.toString()));
+    assertTrue(
+        err.toString()
+            .contains(
+                "engine 'spark' is not on the class path: the approxgp-spark module is needed"),
         err.toString());
     assertFalse(Files.exists(csv));
   }
 
   @Test
   void badArgumentsAreOneLineExitTwo() {
-    for (String[] args : List.of(new String[] {"run", "no-such"}, new String[] {"run"},
+    for (String[] args : List.of(
+        new String[] {"run", "no-such"},
+        new String[] {"run"},
         new String[] {"run", "smoke-pipeline", "--mode", "huge"},
         new String[] {"run", "smoke-pipeline", "--engine", "flink"},
         new String[] {"run", "smoke-pipeline", "--master", "local[2]"},

@@ -41,14 +41,27 @@ class TiltedCommandTest {
     assertTrue(rows.size() >= 2);
     for (String row : rows) {
       String[] f = row.split(" ");
-      String json = run("tilted", "--likelihood", "probit", "--y", f[1], "--cavity-mean", f[2], "--cavity-variance", f[3]);
+      String json = run(
+          "tilted",
+          "--likelihood",
+          "probit",
+          "--y",
+          f[1],
+          "--cavity-mean",
+          f[2],
+          "--cavity-variance",
+          f[3]);
       String[] names = {"log_z", "mean", "variance_ep", "variance_qp"};
       for (int j = 0; j < 4; j++) {
         double expect = Double.parseDouble(f[4 + j]);
-        assertEquals(expect, field(json, names[j]), 1e-9 * Math.abs(expect), names[j] + " for " + row);
+        assertEquals(
+            expect, field(json, names[j]), 1e-9 * Math.abs(expect), names[j] + " for " + row);
       }
       // the table covers these cavities: it must agree with the exact value to its 1e-8 budget
-      assertEquals(Double.parseDouble(f[7]), field(json, "variance_qp_table"), 1e-8 * Double.parseDouble(f[7]));
+      assertEquals(
+          Double.parseDouble(f[7]),
+          field(json, "variance_qp_table"),
+          1e-8 * Double.parseDouble(f[7]));
     }
   }
 
@@ -59,12 +72,28 @@ class TiltedCommandTest {
    */
   @Test
   void wideTableServesLargeCavityVariances() {
-    String json = run("tilted", "--likelihood", "probit", "--y", "1", "--cavity-mean", "-30", "--cavity-variance",
+    String json = run(
+        "tilted",
+        "--likelihood",
+        "probit",
+        "--y",
+        "1",
+        "--cavity-mean",
+        "-30",
+        "--cavity-variance",
         "1600");
     double exact = field(json, "variance_qp");
     assertEquals(exact, field(json, "variance_qp_table"), 1e-8 * exact);
     assertTrue(field(json, "variance_qp_table") < field(json, "variance_ep"), "Theorem 2");
-    String far = run("tilted", "--likelihood", "probit", "--y", "1", "--cavity-mean", "-3", "--cavity-variance",
+    String far = run(
+        "tilted",
+        "--likelihood",
+        "probit",
+        "--y",
+        "1",
+        "--cavity-mean",
+        "-3",
+        "--cavity-variance",
         "250000");
     assertTrue(!far.contains("variance_qp_table"), far);
   }
@@ -78,8 +107,16 @@ class TiltedCommandTest {
     }
     assertEquals(1, rows.size());
     String[] f = rows.get(0).split(" ");
-    String json = run("tilted", "--likelihood", "poisson-square", "--y", f[1], "--cavity-mean", f[2],
-        "--cavity-variance", f[3]);
+    String json = run(
+        "tilted",
+        "--likelihood",
+        "poisson-square",
+        "--y",
+        f[1],
+        "--cavity-mean",
+        f[2],
+        "--cavity-variance",
+        f[3]);
     String[] names = {"log_z", "mean", "variance_ep", "variance_qp"};
     for (int j = 0; j < 4; j++) {
       double expect = Double.parseDouble(f[4 + j]);
@@ -90,16 +127,49 @@ class TiltedCommandTest {
   @Test
   void lpWithPTwoIsTheW2Projection() {
     String w2 = run("tilted", "--y", "-1", "--cavity-mean", "0.7", "--cavity-variance", "3");
-    String lp = run("tilted", "--y", "-1", "--cavity-mean", "0.7", "--cavity-variance", "3", "--p", "2");
+    String lp =
+        run("tilted", "--y", "-1", "--cavity-mean", "0.7", "--cavity-variance", "3", "--p", "2");
     assertEquals(field(w2, "variance_qp"), field(lp, "variance_qp"), 0);
   }
 
   @Test
   void badArgumentsExitTwo() {
     StringWriter err = new StringWriter();
-    assertEquals(2, Main.run(new PrintWriter(err, true), "tilted", "--y", "0", "--cavity-mean", "0", "--cavity-variance", "1"));
-    assertEquals(2, Main.run(new PrintWriter(err, true), "tilted", "--y", "1", "--cavity-mean", "0", "--cavity-variance", "-1"));
-    assertEquals(2, Main.run(new PrintWriter(err, true), "tilted", "--y", "1", "--cavity-mean", "0", "--cavity-variance", "1", "--p", "0.5"));
+    assertEquals(
+        2,
+        Main.run(
+            new PrintWriter(err, true),
+            "tilted",
+            "--y",
+            "0",
+            "--cavity-mean",
+            "0",
+            "--cavity-variance",
+            "1"));
+    assertEquals(
+        2,
+        Main.run(
+            new PrintWriter(err, true),
+            "tilted",
+            "--y",
+            "1",
+            "--cavity-mean",
+            "0",
+            "--cavity-variance",
+            "-1"));
+    assertEquals(
+        2,
+        Main.run(
+            new PrintWriter(err, true),
+            "tilted",
+            "--y",
+            "1",
+            "--cavity-mean",
+            "0",
+            "--cavity-variance",
+            "1",
+            "--p",
+            "0.5"));
   }
 
   /**
@@ -112,14 +182,28 @@ class TiltedCommandTest {
     List<String[]> tilted = org.approxgp.likelihood.NoisyStepTest.raw("tilted.csv");
     for (int i = 0; i < tilted.size(); i += 24) {
       String[] f = tilted.get(i);
-      String json = run("tilted", "--likelihood", "noisy-step", "--epsilon", f[0], "--y", f[1], "--cavity-mean", f[2],
-          "--cavity-variance", f[3]);
+      String json = run(
+          "tilted",
+          "--likelihood",
+          "noisy-step",
+          "--epsilon",
+          f[0],
+          "--y",
+          f[1],
+          "--cavity-mean",
+          f[2],
+          "--cavity-variance",
+          f[3]);
       double logZ = Double.parseDouble(f[4]);
       assertEquals(logZ, field(json, "log_z"), 1e-14 * Math.max(1, Math.abs(logZ)), json);
       double m = Double.parseDouble(f[2]);
       double mean = Double.parseDouble(f[5]);
       assertEquals(mean, field(json, "mean"), 1e-13 * (Math.abs(m) + Math.abs(mean - m)), json);
-      assertEquals(Double.parseDouble(f[6]), field(json, "variance_ep"), 1e-12 * Double.parseDouble(f[6]), json);
+      assertEquals(
+          Double.parseDouble(f[6]),
+          field(json, "variance_ep"),
+          1e-12 * Double.parseDouble(f[6]),
+          json);
       assertTrue(field(json, "variance_qp") <= field(json, "variance_ep") * (1 + 1e-10), json);
     }
     List<String[]> power = org.approxgp.likelihood.NoisyStepTest.raw("power-tilted.csv");
@@ -127,17 +211,34 @@ class TiltedCommandTest {
       String[] f = power.get(i);
       double u = Double.parseDouble(f[4]);
       if (u > 1) {
-        continue; // the command line takes u in (0, 1] (Power EP); u = 2 is covered by NoisyStepTest
+        continue; // the command line takes u in (0, 1] (Power EP); u = 2 is covered by
+        // NoisyStepTest
       }
-      String json = run("tilted", "--likelihood", "noisy-step", "--epsilon", f[0], "--y", f[1], "--cavity-mean", f[2],
-          "--cavity-variance", f[3], "--power", f[4]);
+      String json = run(
+          "tilted",
+          "--likelihood",
+          "noisy-step",
+          "--epsilon",
+          f[0],
+          "--y",
+          f[1],
+          "--cavity-mean",
+          f[2],
+          "--cavity-variance",
+          f[3],
+          "--power",
+          f[4]);
       assertEquals(u, field(json, "power"), 0, json);
       double logZ = Double.parseDouble(f[5]);
       assertEquals(logZ, field(json, "log_z"), 1e-14 * Math.max(1, Math.abs(logZ)), json);
       double m = Double.parseDouble(f[2]);
       double mean = Double.parseDouble(f[6]);
       assertEquals(mean, field(json, "mean"), 1e-13 * (Math.abs(m) + Math.abs(mean - m)), json);
-      assertEquals(Double.parseDouble(f[7]), field(json, "variance_ep"), 1e-12 * Double.parseDouble(f[7]), json);
+      assertEquals(
+          Double.parseDouble(f[7]),
+          field(json, "variance_ep"),
+          1e-12 * Double.parseDouble(f[7]),
+          json);
     }
   }
 
@@ -150,14 +251,31 @@ class TiltedCommandTest {
   void probitPowerTiltedFarFromTheBoundary() {
     for (String y : new String[] {"1", "-1"}) {
       for (String m : new String[] {"250", "-250"}) {
-        String json = run("tilted", "--likelihood", "probit", "--y", y, "--cavity-mean", m, "--cavity-variance", "1",
-            "--power", "0.5");
+        String json = run(
+            "tilted",
+            "--likelihood",
+            "probit",
+            "--y",
+            y,
+            "--cavity-mean",
+            m,
+            "--cavity-variance",
+            "1",
+            "--power",
+            "0.5");
         boolean wrongSide = Double.parseDouble(y) * Double.parseDouble(m) < 0;
-        double mean = Double.parseDouble(m) * (wrongSide ? 166.6646667386614831331751656168158075046 / 250 : 1);
-        assertEquals(wrongSide ? -10419.88687539187614569255713395404244253 : 0, field(json, "log_z"),
-            1e-13 * 10419.9, json);
+        double mean = Double.parseDouble(m)
+            * (wrongSide ? 166.6646667386614831331751656168158075046 / 250 : 1);
+        assertEquals(
+            wrongSide ? -10419.88687539187614569255713395404244253 : 0,
+            field(json, "log_z"),
+            1e-13 * 10419.9,
+            json);
         assertEquals(mean, field(json, "mean"), 1e-13 * 250, json);
-        assertEquals(wrongSide ? 0.6666746658027703336048406470774660474108 : 1, field(json, "variance_ep"), 1e-10,
+        assertEquals(
+            wrongSide ? 0.6666746658027703336048406470774660474108 : 1,
+            field(json, "variance_ep"),
+            1e-10,
             json);
       }
     }
@@ -167,7 +285,8 @@ class TiltedCommandTest {
   @Test
   void powerOneIsTheTiltedDistribution() {
     String a = run("tilted", "--y", "1", "--cavity-mean", "-0.4", "--cavity-variance", "2");
-    String b = run("tilted", "--y", "1", "--cavity-mean", "-0.4", "--cavity-variance", "2", "--power", "1");
+    String b = run(
+        "tilted", "--y", "1", "--cavity-mean", "-0.4", "--cavity-variance", "2", "--power", "1");
     assertEquals(field(a, "variance_ep"), field(b, "variance_ep"), 0);
     assertEquals(field(a, "variance_qp"), field(b, "variance_qp"), 0);
     assertEquals(1.0, field(b, "power"), 0);

@@ -25,9 +25,15 @@ class CoalTest {
 
   @Test
   void rejectsDatesOutsideTheRange() {
-    assertThrows(IllegalArgumentException.class, () -> Coal.yearlyCounts(new double[] {1850.99}, 1851, 1962));
-    assertThrows(IllegalArgumentException.class, () -> Coal.yearlyCounts(new double[] {1963.0}, 1851, 1962));
-    assertThrows(IllegalArgumentException.class, () -> Coal.yearlyCounts(new double[] {Double.NaN}, 1851, 1962));
-    assertThrows(IllegalArgumentException.class, () -> Coal.yearlyCounts(new double[0], 1900, 1899));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Coal.yearlyCounts(new double[] {1850.99}, 1851, 1962));
+    assertThrows(
+        IllegalArgumentException.class, () -> Coal.yearlyCounts(new double[] {1963.0}, 1851, 1962));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Coal.yearlyCounts(new double[] {Double.NaN}, 1851, 1962));
+    assertThrows(
+        IllegalArgumentException.class, () -> Coal.yearlyCounts(new double[0], 1900, 1899));
   }
 }

@@ -24,10 +24,13 @@ class ColumnFileTest {
   Path dir;
 
   private ColumnFile sample() {
-    return new ColumnFile(4, List.of(
-        ColumnFile.Column.ofInts("date", new int[] {1010001, 6302359, -5, Integer.MAX_VALUE}),
-        ColumnFile.Column.ofCodes("origin", new int[] {2, 0, 1, 2}, List.of("ABQ", "ANC", "LAX")),
-        ColumnFile.Column.ofDoubles("lat", new double[] {61.17432028, -0.0, 1e-300, -33.5})),
+    return new ColumnFile(
+        4,
+        List.of(
+            ColumnFile.Column.ofInts("date", new int[] {1010001, 6302359, -5, Integer.MAX_VALUE}),
+            ColumnFile.Column.ofCodes(
+                "origin", new int[] {2, 0, 1, 2}, List.of("ABQ", "ANC", "LAX")),
+            ColumnFile.Column.ofDoubles("lat", new double[] {61.17432028, -0.0, 1e-300, -33.5})),
         Map.of("source", "test", "source_sha256", "abc"));
   }
 
@@ -37,15 +40,21 @@ class ColumnFileTest {
     sample().write(f);
     ColumnFile r = ColumnFile.read(f);
     assertEquals(4, r.n());
-    assertArrayEquals(new int[] {1010001, 6302359, -5, Integer.MAX_VALUE}, r.column("date").i32());
+    assertArrayEquals(
+        new int[] {1010001, 6302359, -5, Integer.MAX_VALUE}, r.column("date").i32());
     assertArrayEquals(new int[] {2, 0, 1, 2}, r.column("origin").i32());
     assertEquals(List.of("ABQ", "ANC", "LAX"), r.column("origin").levels());
-    assertArrayEquals(new double[] {61.17432028, -0.0, 1e-300, -33.5}, r.column("lat").f64());
-    assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(r.column("lat").f64()[1]));
+    assertArrayEquals(
+        new double[] {61.17432028, -0.0, 1e-300, -33.5}, r.column("lat").f64());
+    assertEquals(
+        Double.doubleToRawLongBits(-0.0),
+        Double.doubleToRawLongBits(r.column("lat").f64()[1]));
     assertNull(r.column("lat").i32());
     assertEquals("test", r.meta().get("source"));
     assertEquals("abc", r.meta().get("source_sha256"));
-    assertEquals(List.of("date", "origin", "lat"), r.columns().stream().map(ColumnFile.Column::name).toList());
+    assertEquals(
+        List.of("date", "origin", "lat"),
+        r.columns().stream().map(ColumnFile.Column::name).toList());
   }
 
   @Test
@@ -108,29 +117,43 @@ class ColumnFileTest {
     magic[7] = '2';
     Path m = dir.resolve("m.apc");
     Files.write(m, magic);
-    assertTrue(assertThrows(DataException.class, () -> ColumnFile.read(m)).getMessage().contains("magic"));
+    assertTrue(
+        assertThrows(DataException.class, () -> ColumnFile.read(m)).getMessage().contains("magic"));
 
     String text = new String(b, StandardCharsets.ISO_8859_1);
     Path v = dir.resolve("v.apc");
-    Files.write(v, text.replace("\"version\":1", "\"version\":2").getBytes(StandardCharsets.ISO_8859_1));
-    assertTrue(assertThrows(DataException.class, () -> ColumnFile.read(v)).getMessage().contains("version"));
+    Files.write(
+        v, text.replace("\"version\":1", "\"version\":2").getBytes(StandardCharsets.ISO_8859_1));
+    assertTrue(assertThrows(DataException.class, () -> ColumnFile.read(v))
+        .getMessage()
+        .contains("version"));
     Path t = dir.resolve("type.apc");
-    Files.write(t, text.replace("\"type\":\"f64\"", "\"type\":\"f16\"").getBytes(StandardCharsets.ISO_8859_1));
-    assertTrue(assertThrows(DataException.class, () -> ColumnFile.read(t)).getMessage().contains("f16"));
+    Files.write(
+        t,
+        text.replace("\"type\":\"f64\"", "\"type\":\"f16\"").getBytes(StandardCharsets.ISO_8859_1));
+    assertTrue(
+        assertThrows(DataException.class, () -> ColumnFile.read(t)).getMessage().contains("f16"));
 
     Path c = dir.resolve("code.apc");
-    new ColumnFile(1, List.of(ColumnFile.Column.ofCodes("origin", new int[] {3}, List.of("A", "B"))),
-        Map.of()).write(c);
-    assertTrue(assertThrows(DataException.class, () -> ColumnFile.read(c)).getMessage().contains("code 3"));
+    new ColumnFile(
+            1,
+            List.of(ColumnFile.Column.ofCodes("origin", new int[] {3}, List.of("A", "B"))),
+            Map.of())
+        .write(c);
+    assertTrue(assertThrows(DataException.class, () -> ColumnFile.read(c))
+        .getMessage()
+        .contains("code 3"));
     assertThrows(DataException.class, () -> ColumnFile.read(dir.resolve("missing.apc")));
   }
 
   @Test
   void columnsMustHaveNValues() {
-    assertThrows(IllegalArgumentException.class, () -> new ColumnFile(3,
-        List.of(ColumnFile.Column.ofInts("a", new int[2])), Map.of()));
-    assertThrows(IllegalArgumentException.class, () -> new ColumnFile.Column("a", new int[1], new double[1],
-        List.of()));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new ColumnFile(3, List.of(ColumnFile.Column.ofInts("a", new int[2])), Map.of()));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new ColumnFile.Column("a", new int[1], new double[1], List.of()));
   }
 
   /**
@@ -149,8 +172,14 @@ class ColumnFileTest {
       y[i] = i % 7;
     }
     Path f = dir.resolve("rows.apc");
-    new ColumnFile(n, List.of(ColumnFile.Column.ofDoubles("a", a), ColumnFile.Column.ofDoubles("y", y),
-        ColumnFile.Column.ofInts("b", b)), Map.of()).write(f);
+    new ColumnFile(
+            n,
+            List.of(
+                ColumnFile.Column.ofDoubles("a", a),
+                ColumnFile.Column.ofDoubles("y", y),
+                ColumnFile.Column.ofInts("b", b)),
+            Map.of())
+        .write(f);
     ColumnFile.Rows r = ColumnFile.readRows(f, "y", null);
     assertEquals(List.of("a", "b"), r.features());
     assertEquals(n, r.data().n());
@@ -166,12 +195,22 @@ class ColumnFileTest {
     assertThrows(DataException.class, () -> ColumnFile.readRows(f, "y", List.of("a")));
     assertThrows(DataException.class, () -> ColumnFile.readRows(f, "y", List.of("a", "b", "c")));
     Path cat = dir.resolve("cat.apc");
-    new ColumnFile(2, List.of(ColumnFile.Column.ofDoubles("y", new double[] {1, 2}),
-        ColumnFile.Column.ofCodes("airport", new int[] {0, 1}, List.of("SFO", "LAX"))), Map.of()).write(cat);
+    new ColumnFile(
+            2,
+            List.of(
+                ColumnFile.Column.ofDoubles("y", new double[] {1, 2}),
+                ColumnFile.Column.ofCodes("airport", new int[] {0, 1}, List.of("SFO", "LAX"))),
+            Map.of())
+        .write(cat);
     assertThrows(DataException.class, () -> ColumnFile.readRows(cat, "y", null));
     Path nan = dir.resolve("nan.apc");
-    new ColumnFile(2, List.of(ColumnFile.Column.ofDoubles("y", new double[] {1, 2}),
-        ColumnFile.Column.ofDoubles("x", new double[] {1, Double.NaN})), Map.of()).write(nan);
+    new ColumnFile(
+            2,
+            List.of(
+                ColumnFile.Column.ofDoubles("y", new double[] {1, 2}),
+                ColumnFile.Column.ofDoubles("x", new double[] {1, Double.NaN})),
+            Map.of())
+        .write(nan);
     assertThrows(DataException.class, () -> ColumnFile.readRows(nan, "y", null));
     assertTrue(ColumnFile.isColumnFile(f));
     assertTrue(!ColumnFile.isColumnFile(dir.resolve("absent.apc")));

@@ -21,17 +21,17 @@ class CommittedDatasetsTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({
-      // name, target, rows, features, rows with target 1 (or -1 for heart-scale: +1), sha256
-      "breast-cancer,         Class,    683, 9,  239,  938eeaa4813c4d75b4606b46a3efc4dec7a68c0f7d0b34387534faf98c2ad8f7",
-      "crabs,                 sex,      200, 7,  100,  406cccc0e28e33a09dad10c62eaac33816a280a87b69a1ffa40b866e50756f7b",
-      "heart-scale,           label,    270, 13, 120,  dc061d096f5ddb34a9b9809f8b756dcc455756bf3494ae517013c10692db404f",
-      "ionosphere,            Class,    351, 34, 225,  c68ac12df56be32006da5104c5ee6c21b92f91c8e7acdd97a61bc8f4c301fdb1",
-      "pima-indians-diabetes, diabetes, 768, 8,  268,  fb921ad6e7a338044c272cede111fa19a433b9cc86e41a0347e83753869a19b5",
-      "pima-mass,             type,     532, 7,  177,  0720aea109b5573c2d4dfaf864c074c4baacbacdc9a4f24daf84ef039bdb2085",
-      "pima-tr2,              type,     200, 7,  68,   c7cdb935ed420913468053707b35852b45b236e89653631b8d311a648a3613aa",
-      "rotterdam,             survived5, 2837, 3, 2084, 3a22ffdf426cb422d771a69a70c93d2429321f7b1059f8d2df7cb71e20dce50b",
-      "sonar,                 Class,    208, 60, 97,   57e0b13c11e68748d8346ace252b17d4a824d3c907d6ac38e8de67064ea88e21",
-      "spam,                  type,     4601, 57, 1813, 49d67b5369d26e27eead583bf951f1d28e63b8dd075765b6df33c7a91d25c623",
+    // name, target, rows, features, rows with target 1 (or -1 for heart-scale: +1), sha256
+    "breast-cancer,         Class,    683, 9,  239,  938eeaa4813c4d75b4606b46a3efc4dec7a68c0f7d0b34387534faf98c2ad8f7",
+    "crabs,                 sex,      200, 7,  100,  406cccc0e28e33a09dad10c62eaac33816a280a87b69a1ffa40b866e50756f7b",
+    "heart-scale,           label,    270, 13, 120,  dc061d096f5ddb34a9b9809f8b756dcc455756bf3494ae517013c10692db404f",
+    "ionosphere,            Class,    351, 34, 225,  c68ac12df56be32006da5104c5ee6c21b92f91c8e7acdd97a61bc8f4c301fdb1",
+    "pima-indians-diabetes, diabetes, 768, 8,  268,  fb921ad6e7a338044c272cede111fa19a433b9cc86e41a0347e83753869a19b5",
+    "pima-mass,             type,     532, 7,  177,  0720aea109b5573c2d4dfaf864c074c4baacbacdc9a4f24daf84ef039bdb2085",
+    "pima-tr2,              type,     200, 7,  68,   c7cdb935ed420913468053707b35852b45b236e89653631b8d311a648a3613aa",
+    "rotterdam,             survived5, 2837, 3, 2084, 3a22ffdf426cb422d771a69a70c93d2429321f7b1059f8d2df7cb71e20dce50b",
+    "sonar,                 Class,    208, 60, 97,   57e0b13c11e68748d8346ace252b17d4a824d3c907d6ac38e8de67064ea88e21",
+    "spam,                  type,     4601, 57, 1813, 49d67b5369d26e27eead583bf951f1d28e63b8dd075765b6df33c7a91d25c623",
   })
   void binaryFilesArePinned(String name, String target, int rows, int d, int positives, String sha)
       throws IOException {
@@ -51,11 +51,11 @@ class CommittedDatasetsTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({
-      "coal,  date,  191, 0,  caf1eaec4d0ed3c01cc1664813478cd3b79dd9588747c82cd98c225e8c40f73e",
-      "coal-authors, count, 112, 1, ff472ea9b3ac20e2cf54b62ca3f059e9c81d5601ef12f9f2fe6a1018f499f864",
-      "glass, Type,  214, 9,  2149f02ac25f885c7c5eb83c0555a9729242791a2b37c5a6386604ba570680c7",
-      "wine,  class, 178, 13, 7db7ba766e08efb197208c47206451b2e0c1553df5390b18266442b12ffb96a8",
-      "diamonds, price, 53940, 26, 23469f97b7dc29a004687767f78829945e24d6f642af62830d78bbc981490881",
+    "coal,  date,  191, 0,  caf1eaec4d0ed3c01cc1664813478cd3b79dd9588747c82cd98c225e8c40f73e",
+    "coal-authors, count, 112, 1, ff472ea9b3ac20e2cf54b62ca3f059e9c81d5601ef12f9f2fe6a1018f499f864",
+    "glass, Type,  214, 9,  2149f02ac25f885c7c5eb83c0555a9729242791a2b37c5a6386604ba570680c7",
+    "wine,  class, 178, 13, 7db7ba766e08efb197208c47206451b2e0c1553df5390b18266442b12ffb96a8",
+    "diamonds, price, 53940, 26, 23469f97b7dc29a004687767f78829945e24d6f642af62830d78bbc981490881",
   })
   void multiClassAndRealFilesArePinned(String name, String target, int rows, int d, String sha)
       throws IOException {
@@ -71,7 +71,8 @@ class CommittedDatasetsTest {
       List<String> onDisk = s.map(p -> p.getFileName().toString())
           .filter(f -> f.endsWith(".csv"))
           .map(f -> f.substring(0, f.length() - 4))
-          .sorted().collect(Collectors.toList());
+          .sorted()
+          .collect(Collectors.toList());
       assertEquals(onDisk, Datasets.names());
     }
     assertEquals(new TreeSet<>(Datasets.names()).stream().toList(), Datasets.names(), "sorted");
@@ -87,7 +88,7 @@ class CommittedDatasetsTest {
     assertEquals(List.of("carat", "depth", "table", "x", "y", "z"), f.subList(0, 6));
     assertEquals("cut_Very_Good", f.get(8));
     assertEquals("clarity_IF", f.get(25));
-    int[][] groups = {{6, 11}, {11, 18}, {18, 26}};   // cut (5), color (7), clarity (8)
+    int[][] groups = {{6, 11}, {11, 18}, {18, 26}}; // cut (5), color (7), clarity (8)
     int[] ideal = new int[1];
     for (int i = 0; i < s.size(); i++) {
       for (int[] g : groups) {

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Every validation error of the CSV loader names file, row (header = row 1) and column. */
 class CsvValidationTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   private String write(String name, String text) throws IOException {
     Path p = dir.resolve(name);
@@ -138,18 +139,23 @@ class CsvValidationTest {
   @Test
   void binaryLabelMapping() throws IOException {
     String pm = write("pm.csv", "a,y\n1,+1\n2,-1\n3,1.0\n");
-    assertArrayEquals(new double[] {1, -1, 1}, Datasets.loadBinary(pm, "y", null).target());
+    assertArrayEquals(
+        new double[] {1, -1, 1}, Datasets.loadBinary(pm, "y", null).target());
     String zo = write("zo.csv", "a,y\n1,0\n2,1\n");
-    assertArrayEquals(new double[] {-1, 1}, Datasets.load(zo, "y", TargetKind.BINARY).target());
+    assertArrayEquals(
+        new double[] {-1, 1}, Datasets.load(zo, "y", TargetKind.BINARY).target());
     String two = write("two.csv", "a,y\n1,2\n2,4\n");
     assertArrayEquals(new double[] {-1, 1}, Datasets.loadBinary(two, "y", null).target());
     assertArrayEquals(new double[] {1, -1}, Datasets.loadBinary(two, "y", "2").target());
     String text = write("text.csv", "a,y\n1,good\n2,bad\n");
-    assertArrayEquals(new double[] {1, -1}, Datasets.loadBinary(text, "y", "good").target());
+    assertArrayEquals(
+        new double[] {1, -1}, Datasets.loadBinary(text, "y", "good").target());
     assertArrayEquals(new double[] {1, -1}, Datasets.loadBinary(text, "y", null).target());
     Dataset d = Datasets.loadBinary(text, "y", "bad");
     assertArrayEquals(new double[] {-1, 1}, d.target());
-    assertTrue(d.provenance().detail().contains("bad -> +1, good -> -1"), d.provenance().detail());
+    assertTrue(
+        d.provenance().detail().contains("bad -> +1, good -> -1"),
+        d.provenance().detail());
   }
 
   @Test
@@ -159,7 +165,8 @@ class CsvValidationTest {
     String frac = write("frac.csv", "t,n\n1,2.5\n");
     assertAt(fails(frac, "n", TargetKind.COUNT), 2, "n", "non-negative integer, found '2.5'");
     String ok = write("ok.csv", "t,n\n1,0\n2,3.0\n");
-    assertArrayEquals(new double[] {0, 3}, Datasets.load(ok, "n", TargetKind.COUNT).target());
+    assertArrayEquals(
+        new double[] {0, 3}, Datasets.load(ok, "n", TargetKind.COUNT).target());
   }
 
   @Test
@@ -169,7 +176,8 @@ class CsvValidationTest {
     Dataset d = Datasets.loadBinary(p, "y", "no");
     assertEquals(java.util.List.of("x, first"), d.featureNames());
     assertArrayEquals(new double[] {-1, 1}, d.target());
-    assertTrue(d.provenance().detail().contains("say \"hi\", ok -> -1"), d.provenance().detail());
+    assertTrue(
+        d.provenance().detail().contains("say \"hi\", ok -> -1"), d.provenance().detail());
     // a quoted comma in a feature is one field that is not a number, never two columns
     String c = write("comma.csv", "a,y\n\"1,5\",0\n");
     assertAt(fails(c, "y", TargetKind.REAL), 2, "a", "not a number: '1,5'");
@@ -188,6 +196,7 @@ class CsvValidationTest {
     DataException e = new DataException("f.csv", 0, null, "boom");
     assertEquals("f.csv: boom", e.getMessage());
     assertNull(e.column());
-    assertEquals("f.csv: row 7, column 'x': bad", new DataException("f.csv", 7, "x", "bad").getMessage());
+    assertEquals(
+        "f.csv: row 7, column 'x': bad", new DataException("f.csv", 7, "x", "bad").getMessage());
   }
 }

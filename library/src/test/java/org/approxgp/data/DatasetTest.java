@@ -9,8 +9,13 @@ import org.junit.jupiter.api.Test;
 
 class DatasetTest {
   private static Dataset small() {
-    return Dataset.of("s", List.of("a", "b"), "y", new double[][] {{1, 2}, {3, 4}, {5, 6}},
-        new double[] {10, 20, 30}, new Provenance("test", ""));
+    return Dataset.of(
+        "s",
+        List.of("a", "b"),
+        "y",
+        new double[][] {{1, 2}, {3, 4}, {5, 6}},
+        new double[] {10, 20, 30},
+        new Provenance("test", ""));
   }
 
   @Test
@@ -46,23 +51,38 @@ class DatasetTest {
     assertArrayEquals(new double[] {10, 20, 30}, d.target());
     Dataset e = small().withFeatures(new double[][] {{0}, {1}, {2}});
     assertEquals(List.of("x1"), e.featureNames());
-    assertThrows(IllegalArgumentException.class, () -> small().withFeatures(new double[][] {{0, 0}}));
+    assertThrows(
+        IllegalArgumentException.class, () -> small().withFeatures(new double[][] {{0, 0}}));
   }
 
   @Test
   void validatesShapesNamesAndValues() {
     Provenance p = new Provenance("t", "");
-    assertThrows(IllegalArgumentException.class,
-        () -> Dataset.of("s", List.of("a", "a"), "y", new double[][] {{1, 2}}, new double[] {1}, p));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            Dataset.of("s", List.of("a", "a"), "y", new double[][] {{1, 2}}, new double[] {1}, p));
+    assertThrows(
+        IllegalArgumentException.class,
         () -> Dataset.of("s", List.of("a"), "a", new double[][] {{1}}, new double[] {1}, p));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> Dataset.of("s", List.of("a"), "y", new double[][] {{1}, {2}}, new double[] {1}, p));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> Dataset.of("s", List.of("a"), "y", new double[][] {{1, 2}}, new double[] {1}, p));
-    assertThrows(IllegalArgumentException.class,
-        () -> Dataset.of("s", List.of("a"), "y", new double[][] {{Double.NaN}}, new double[] {1}, p));
-    assertThrows(IllegalArgumentException.class,
-        () -> Dataset.of("s", List.of("a"), "y", new double[][] {{1}}, new double[] {Double.POSITIVE_INFINITY}, p));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            Dataset.of("s", List.of("a"), "y", new double[][] {{Double.NaN}}, new double[] {1}, p));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Dataset.of(
+            "s",
+            List.of("a"),
+            "y",
+            new double[][] {{1}},
+            new double[] {Double.POSITIVE_INFINITY},
+            p));
   }
 }

@@ -24,7 +24,8 @@ class NumpyLegacyRandomTest {
   /** The reference lines of one kind, split into fields (kind dropped). */
   static List<String[]> lines(String kind) throws IOException {
     List<String[]> out = new ArrayList<>();
-    try (InputStream in = NumpyLegacyRandomTest.class.getResourceAsStream("/numpy/numpy_legacy.txt")) {
+    try (InputStream in =
+        NumpyLegacyRandomTest.class.getResourceAsStream("/numpy/numpy_legacy.txt")) {
       assertTrue(in != null, "numpy/numpy_legacy.txt missing from test resources");
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       for (String l = r.readLine(); l != null; l = r.readLine()) {
@@ -54,7 +55,9 @@ class NumpyLegacyRandomTest {
       NumpyLegacyRandom r = NumpyLegacyRandom.seed(Long.parseLong(f[0]));
       for (int i = 1; i < f.length; i++) {
         double expected = Double.parseDouble(f[i]);
-        assertEquals(Double.doubleToLongBits(expected), Double.doubleToLongBits(r.rand()),
+        assertEquals(
+            Double.doubleToLongBits(expected),
+            Double.doubleToLongBits(r.rand()),
             "seed " + f[0] + ", draw " + i);
       }
     }
@@ -76,9 +79,12 @@ class NumpyLegacyRandomTest {
     for (String kind : List.of("shuffle", "permutation")) {
       for (String[] f : lines(kind)) {
         int n = Integer.parseInt(f[1]);
-        int[] expected = Arrays.stream(f, 2, f.length).mapToInt(Integer::parseInt).toArray();
+        int[] expected =
+            Arrays.stream(f, 2, f.length).mapToInt(Integer::parseInt).toArray();
         assertEquals(n, expected.length);
-        assertArrayEquals(expected, NumpyLegacyRandom.seed(Long.parseLong(f[0])).permutation(n),
+        assertArrayEquals(
+            expected,
+            NumpyLegacyRandom.seed(Long.parseLong(f[0])).permutation(n),
             kind + " seed " + f[0] + ", n " + n);
       }
     }
@@ -98,12 +104,15 @@ class NumpyLegacyRandomTest {
   @Test
   void authorsFoldsAreCutFromNumpysShuffle() throws IOException {
     // split_data(seed=0) on IonoS's 351 rows: fold i tests shuffled rows [35 i, 35 i + 35)
-    String[] f = lines("shuffle").stream().filter(s -> s[0].equals("0") && s[1].equals("351")).findFirst()
+    String[] f = lines("shuffle").stream()
+        .filter(s -> s[0].equals("0") && s[1].equals("351"))
+        .findFirst()
         .orElseThrow();
     int[] order = Arrays.stream(f, 2, f.length).mapToInt(Integer::parseInt).toArray();
     List<Split> folds = Splits.kFoldNumpy(351, 10, 0);
     for (int i = 0; i < 10; i++) {
-      assertArrayEquals(Arrays.copyOfRange(order, 35 * i, 35 * i + 35), folds.get(i).test(), "fold " + i);
+      assertArrayEquals(
+          Arrays.copyOfRange(order, 35 * i, 35 * i + 35), folds.get(i).test(), "fold " + i);
       assertEquals(351 - 35, folds.get(i).train().length);
     }
   }

@@ -24,7 +24,7 @@ class RegressionSplitsTest {
     assertEquals(5, splits.size());
     Set<List<Integer>> tests = new HashSet<>();
     for (Split s : splits) {
-      assertEquals(50, s.test().length);           // round(0.05 · 1001) = 50
+      assertEquals(50, s.test().length); // round(0.05 · 1001) = 50
       assertEquals(951, s.train().length);
       boolean[] seen = new boolean[n];
       for (int i : s.train()) {
@@ -51,7 +51,7 @@ class RegressionSplitsTest {
     double[] y = new double[n];
     for (int i = 0; i < n; i++) {
       x[3 * i] = 100 + 20 * r.nextDouble();
-      x[3 * i + 1] = 7;                           // constant column
+      x[3 * i + 1] = 7; // constant column
       x[3 * i + 2] = -1e6 * r.nextDouble();
       y[i] = 50 + 30 * r.nextDouble();
     }
@@ -87,9 +87,12 @@ class RegressionSplitsTest {
     assertEquals(1.0, s.xScale()[1]);
     // the training statistics, recomputed directly from the training rows
     int[] trainRows = split.train();
-    double mean0 = Arrays.stream(trainRows).mapToDouble(i -> all.x(i, 0)).average().orElseThrow();
-    double sd0 = Math.sqrt(Arrays.stream(trainRows).mapToDouble(i -> (all.x(i, 0) - mean0) * (all.x(i, 0) - mean0))
-        .sum() / trainRows.length);
+    double mean0 =
+        Arrays.stream(trainRows).mapToDouble(i -> all.x(i, 0)).average().orElseThrow();
+    double sd0 = Math.sqrt(Arrays.stream(trainRows)
+            .mapToDouble(i -> (all.x(i, 0) - mean0) * (all.x(i, 0) - mean0))
+            .sum()
+        / trainRows.length);
     assertEquals(mean0, s.xMean()[0], 1e-12 * Math.abs(mean0));
     assertEquals(sd0, s.xScale()[0], 1e-12 * sd0);
     int t0 = split.test()[0];
@@ -109,20 +112,24 @@ class RegressionSplitsTest {
     assertEquals(1.0, s.yScale());
     assertEquals(all.y()[split.train()[0]], s.train().y()[0]);
     assertEquals(all.y()[split.test()[0]], s.test().y()[0]);
-    assertThrows(IllegalArgumentException.class,
-        () -> RegressionSplits.standardize(new RegressionData(new double[2], 2, 1, null), split, true));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> RegressionSplits.standardize(
+            new RegressionData(new double[2], 2, 1, null), split, true));
   }
 
   @Test
   void samplesAreDistinctSortedAndSeeded() {
     RegressionData all = data(1000, 4);
-    RegressionSet set = new RegressionSet("t", List.of("a", "b", "c"), "y", all, new Provenance("gen", ""));
+    RegressionSet set =
+        new RegressionSet("t", List.of("a", "b", "c"), "y", all, new Provenance("gen", ""));
     RegressionSet a = RegressionDatasets.sample(set, 300, 7, "t-300");
     RegressionSet b = RegressionDatasets.sample(set, 300, 7, "t-300");
     assertArrayEquals(a.data().x(), b.data().x());
     assertEquals(300, a.size());
     assertTrue(a.provenance().detail().contains("seed 7"));
-    // every sampled row is a distinct row of the data, in the data's order (x[2] is distinct per row)
+    // every sampled row is a distinct row of the data, in the data's order (x[2] is distinct per
+    // row)
     int last = -1;
     Set<Double> keys = new HashSet<>();
     for (int k = 0; k < a.size(); k++) {
@@ -132,10 +139,12 @@ class RegressionSplitsTest {
       assertTrue(keys.add(a.data().x(k, 2)));
       assertEquals(all.y()[i], a.data().y()[k]);
     }
-    assertNotEquals(Arrays.toString(a.data().y()), Arrays.toString(RegressionDatasets.sample(set, 300, 8, "x")
-        .data().y()));
+    assertNotEquals(
+        Arrays.toString(a.data().y()),
+        Arrays.toString(RegressionDatasets.sample(set, 300, 8, "x").data().y()));
     assertEquals(1000, RegressionDatasets.sample(set, 1000, 1, "all").size());
-    assertThrows(IllegalArgumentException.class, () -> RegressionDatasets.sample(set, 1001, 1, "x"));
+    assertThrows(
+        IllegalArgumentException.class, () -> RegressionDatasets.sample(set, 1001, 1, "x"));
   }
 
   private static int indexOf(RegressionData d, double key) {

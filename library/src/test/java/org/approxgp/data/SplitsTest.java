@@ -30,7 +30,9 @@ class SplitsTest {
         timesTested[i]++;
       }
       // train and test are disjoint and together cover 0..n-1
-      int[] all = IntStream.concat(Arrays.stream(s.train()), Arrays.stream(s.test())).sorted().toArray();
+      int[] all = IntStream.concat(Arrays.stream(s.train()), Arrays.stream(s.test()))
+          .sorted()
+          .toArray();
       assertArrayEquals(IntStream.range(0, n).toArray(), all);
       for (int i : s.train()) {
         assertTrue(!inTest[i]);
@@ -79,7 +81,9 @@ class SplitsTest {
     Split s = Splits.random(100, 0.3, 5);
     assertEquals(30, s.test().length);
     assertEquals(70, s.train().length);
-    int[] all = IntStream.concat(Arrays.stream(s.train()), Arrays.stream(s.test())).sorted().toArray();
+    int[] all = IntStream.concat(Arrays.stream(s.train()), Arrays.stream(s.test()))
+        .sorted()
+        .toArray();
     assertArrayEquals(IntStream.range(0, 100).toArray(), all);
     assertEquals(s, Splits.random(100, 0.3, 5));
     assertNotEquals(s, Splits.random(100, 0.3, 6));
@@ -94,7 +98,9 @@ class SplitsTest {
   void bernoulliSplitPartitionsAndIsDeterministic() {
     Split s = Splits.bernoulli(191, 0.5, 9);
     assertEquals(191, s.train().length + s.test().length);
-    int[] all = IntStream.concat(Arrays.stream(s.train()), Arrays.stream(s.test())).sorted().toArray();
+    int[] all = IntStream.concat(Arrays.stream(s.train()), Arrays.stream(s.test()))
+        .sorted()
+        .toArray();
     assertArrayEquals(IntStream.range(0, 191).toArray(), all);
     assertEquals(s, Splits.bernoulli(191, 0.5, 9));
     assertEquals(0, Splits.bernoulli(50, 0, 1).test().length);

@@ -44,8 +44,10 @@ class StandardizerTest {
     s.mean()[0] = 99;
     assertEquals(1.5, s.mean()[0]);
     assertThrows(IllegalArgumentException.class, () -> Standardizer.fit(new double[0][]));
-    assertThrows(IllegalArgumentException.class, () -> Standardizer.fit(new double[][] {{1}, {1, 2}}));
-    assertThrows(IllegalArgumentException.class, () -> Standardizer.fit(new double[][] {{Double.NaN}}));
+    assertThrows(
+        IllegalArgumentException.class, () -> Standardizer.fit(new double[][] {{1}, {1, 2}}));
+    assertThrows(
+        IllegalArgumentException.class, () -> Standardizer.fit(new double[][] {{Double.NaN}}));
     assertThrows(IllegalArgumentException.class, () -> s.apply(new double[][] {{1, 2}}));
   }
 }

@@ -24,10 +24,16 @@ public final class ComparableRows {
         if (e.getKey().startsWith("seconds")) {
           continue;
         }
-        Object v = e.getValue() instanceof Double d ? "bits " + Double.doubleToLongBits(d)
-            : e.getValue() instanceof double[] a ? "bits " + java.util.Arrays.toString(
-                java.util.Arrays.stream(a).mapToLong(Double::doubleToLongBits).toArray())
-            : e.getValue() instanceof String str ? WALL_CLOCK.matcher(str).replaceAll("# s") : e.getValue();
+        Object v = e.getValue() instanceof Double d
+            ? "bits " + Double.doubleToLongBits(d)
+            : e.getValue() instanceof double[] a
+                ? "bits "
+                    + java.util.Arrays.toString(java.util.Arrays.stream(a)
+                        .mapToLong(Double::doubleToLongBits)
+                        .toArray())
+                : e.getValue() instanceof String str
+                    ? WALL_CLOCK.matcher(str).replaceAll("# s")
+                    : e.getValue();
         out.add(e.getKey() + "=" + v);
       }
     }

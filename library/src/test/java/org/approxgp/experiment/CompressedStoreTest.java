@@ -17,8 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Shipped stores: rows compressed into {@code <hash>.jsonl.gz}, read before the appended {@code <hash>.jsonl}. */
 class CompressedStoreTest {
-  record Cfg(double scale) {
-  }
+  record Cfg(double scale) {}
 
   @TempDir
   Path dir;
@@ -28,13 +27,17 @@ class CompressedStoreTest {
   private Experiment<Cfg, TrialKey> experiment(List<String> methods) {
     return Experiment.of("ship", new Cfg(2.0), Experiment.grid(methods, 3, 2), (c, k) -> {
       calls.incrementAndGet();
-      return ResultRow.builder().put("value", c.scale() * (k.seed() + 0.5 * k.fold()) + k.method().length())
+      return ResultRow.builder()
+          .put("value", c.scale() * (k.seed() + 0.5 * k.fold()) + k.method().length())
           .build();
     });
   }
 
   private Runner runner() {
-    return Runner.defaults().withResultsRoot(dir).withThreads(2).withProgress(ProgressListener.none());
+    return Runner.defaults()
+        .withResultsRoot(dir)
+        .withThreads(2)
+        .withProgress(ProgressListener.none());
   }
 
   @Test
@@ -52,7 +55,8 @@ class CompressedStoreTest {
     assertEquals(0, calls.get(), "every trial read back from the compressed file");
     assertEquals(first.rows(), again.rows());
 
-    // a wider selection runs only its new trials, appended to the plain file beside the compressed one
+    // a wider selection runs only its new trials, appended to the plain file beside the compressed
+    // one
     Results<TrialKey> wider = runner().run(experiment(List.of("a", "bb")));
     assertEquals(6, calls.get());
     assertEquals(6, wider.reused());

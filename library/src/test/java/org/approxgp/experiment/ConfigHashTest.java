@@ -11,25 +11,29 @@ import org.junit.jupiter.api.Test;
 
 class ConfigHashTest {
 
-  enum Lik { PROBIT, POISSON }
-
-  record Inner(double eps, List<Integer> sizes) {
+  enum Lik {
+    PROBIT,
+    POISSON
   }
 
-  record Outer(String dataset, Lik lik, Inner inner, double[] grid, Map<String, Double> extra) {
-  }
+  record Inner(double eps, List<Integer> sizes) {}
+
+  record Outer(String dataset, Lik lik, Inner inner, double[] grid, Map<String, Double> extra) {}
 
   private static Outer outer(double eps) {
     Map<String, Double> m = new LinkedHashMap<>();
     m.put("z", 1.0);
     m.put("a", 0.1);
-    return new Outer("iono\"sphere", Lik.PROBIT, new Inner(eps, List.of(1, 2)), new double[] {0.5, 1e-300}, m);
+    return new Outer(
+        "iono\"sphere", Lik.PROBIT, new Inner(eps, List.of(1, 2)), new double[] {0.5, 1e-300}, m);
   }
 
   @Test
   void canonicalStringListsEveryComponentRecursively() {
-    assertEquals("Outer{dataset=\"iono\\\"sphere\", lik=PROBIT, inner=Inner{eps=0.1, sizes=[1, 2]},"
-        + " grid=[0.5, 1.0E-300], extra={a=0.1, z=1.0}}", ConfigHash.canonical(outer(0.1)));
+    assertEquals(
+        "Outer{dataset=\"iono\\\"sphere\", lik=PROBIT, inner=Inner{eps=0.1, sizes=[1, 2]},"
+            + " grid=[0.5, 1.0E-300], extra={a=0.1, z=1.0}}",
+        ConfigHash.canonical(outer(0.1)));
   }
 
   @Test
@@ -41,8 +45,7 @@ class ConfigHashTest {
 
   @Test
   void unsupportedValuesAreRejected() {
-    record Bad(Object o) {
-    }
+    record Bad(Object o) {}
     assertThrows(IllegalArgumentException.class, () -> ConfigHash.canonical(new Bad(new Object())));
   }
 }

@@ -15,7 +15,8 @@ class ConsoleProgressTest {
   void nonInteractivePrintsSparseLinesWithEtaFromAFakeClock() {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     AtomicLong now = new AtomicLong();
-    ConsoleProgress p = new ConsoleProgress(new PrintStream(buf, true, StandardCharsets.UTF_8), false, now::get);
+    ConsoleProgress p =
+        new ConsoleProgress(new PrintStream(buf, true, StandardCharsets.UTF_8), false, now::get);
     p.started("exp", 100, 20);
     for (int done = 21; done <= 100; done++) {
       now.addAndGet(1_000_000_000L); // one second per trial
@@ -26,7 +27,10 @@ class ConsoleProgressTest {
     assertEquals("exp: 100 trials, 20 already in the results file, 80 to run", lines[0]);
     // deciles 2..10 → 9 progress lines, plus start and finish
     assertEquals(11, lines.length, String.join("\n", lines));
-    assertTrue(lines[1].startsWith("exp [######........................] 21/100  21% elapsed 00:01 ETA 01:19"), lines[1]);
+    assertTrue(
+        lines[1].startsWith(
+            "exp [######........................] 21/100  21% elapsed 00:01 ETA 01:19"),
+        lines[1]);
     assertEquals("exp: finished 100/100 trials (0 failed) in 01:20", lines[10]);
   }
 

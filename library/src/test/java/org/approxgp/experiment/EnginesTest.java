@@ -22,7 +22,8 @@ class EnginesTest {
   @Test
   void localEngineIsTheThreadPool() {
     assertEquals("local(3 threads)", Engines.executor("local", null, 3).toString());
-    assertEquals("local(" + Runtime.getRuntime().availableProcessors() + " threads)",
+    assertEquals(
+        "local(" + Runtime.getRuntime().availableProcessors() + " threads)",
         Engines.executor("LOCAL", null, 0).toString());
     assertThrows(IllegalArgumentException.class, () -> Engines.executor("local", "local[2]", 1));
     assertThrows(IllegalArgumentException.class, () -> Engines.executor("local", null, -1));
@@ -30,7 +31,8 @@ class EnginesTest {
 
   @Test
   void sparkWithoutItsModuleSaysWhatToBuild() {
-    var e = assertThrows(Engines.EngineUnavailableException.class, () -> Engines.executor("spark", null, 0));
+    var e = assertThrows(
+        Engines.EngineUnavailableException.class, () -> Engines.executor("spark", null, 0));
     assertTrue(e.getMessage().contains("mvn -pl spark -am -DskipTests package"), e.getMessage());
     var u = assertThrows(IllegalArgumentException.class, () -> Engines.executor("flink", null, 0));
     assertTrue(u.getMessage().contains("unknown engine 'flink'"), u.getMessage());
@@ -85,36 +87,62 @@ class EnginesTest {
         """);
     Path classes = dir.resolve("classes");
     Files.createDirectories(classes);
-    int rc = javac.run(null, null, null, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
+    int rc = javac.run(
+        null,
+        null,
+        null,
+        "-d",
+        classes.toString(),
+        "-cp",
+        System.getProperty("java.class.path"),
         src.toString());
     assertEquals(0, rc, "compiling the fake engine");
     Path engineDir = dir.resolve("engine");
     Files.createDirectories(engineDir);
-    try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(engineDir.resolve("fake-engine.jar")))) {
-      for (String name : List.of("org/approxgp/spark/FakeEngine.class", "org/approxgp/spark/FakeEngine$1.class")) {
+    try (JarOutputStream jar =
+        new JarOutputStream(Files.newOutputStream(engineDir.resolve("fake-engine.jar")))) {
+      for (String name :
+          List.of("org/approxgp/spark/FakeEngine.class", "org/approxgp/spark/FakeEngine$1.class")) {
         jar.putNextEntry(new JarEntry(name));
         jar.write(Files.readAllBytes(classes.resolve(name)));
         jar.closeEntry();
       }
-      jar.putNextEntry(new JarEntry("META-INF/services/org.approxgp.experiment.TrialExecutorProvider"));
-      jar.write("org.approxgp.spark.FakeEngine\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      jar.putNextEntry(
+          new JarEntry("META-INF/services/org.approxgp.experiment.TrialExecutorProvider"));
+      jar.write(
+          "org.approxgp.spark.FakeEngine\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
       jar.closeEntry();
     }
     String old = System.getProperty("approxgp.spark.classpath");
     try {
-      System.setProperty("approxgp.spark.classpath", dir.resolve("missing") + java.io.File.pathSeparator + engineDir);
+      System.setProperty(
+          "approxgp.spark.classpath",
+          dir.resolve("missing") + java.io.File.pathSeparator + engineDir);
       TrialExecutor ex = Engines.executor("spark", "local[2]", 0);
       assertEquals("fake spark on local[2]", ex.toString());
       assertEquals("approxgp-engine", ex.getClass().getClassLoader().getName());
-      assertEquals(ex.getClass().getClassLoader(), Engines.executor("spark", null, 0).getClass().getClassLoader());
+      assertEquals(
+          ex.getClass().getClassLoader(),
+          Engines.executor("spark", null, 0).getClass().getClassLoader());
       // the rows of an experiment come back through the library's own types
       var exp = SmokePipeline.experiment(SmokePipeline.Config.forMode(ProjectPaths.Mode.SMOKE));
-      var rows = Runner.of(ex).withResultsRoot(dir.resolve("results")).withProgress(ProgressListener.none()).run(exp);
-      assertEquals(Runner.of(TrialExecutor.local(1)).withResultsRoot(dir.resolve("results-local"))
-          .withProgress(ProgressListener.none()).run(exp).rows(), rows.rows());
+      var rows = Runner.of(ex)
+          .withResultsRoot(dir.resolve("results"))
+          .withProgress(ProgressListener.none())
+          .run(exp);
+      assertEquals(
+          Runner.of(TrialExecutor.local(1))
+              .withResultsRoot(dir.resolve("results-local"))
+              .withProgress(ProgressListener.none())
+              .run(exp)
+              .rows(),
+          rows.rows());
       System.setProperty("approxgp.spark.classpath", dir.resolve("missing").toString());
-      var e = assertThrows(Engines.EngineUnavailableException.class, () -> Engines.executor("spark", null, 0));
-      assertTrue(e.getMessage().contains("APPROXGP_SPARK_CLASSPATH (" + dir.resolve("missing") + ")"), e.getMessage());
+      var e = assertThrows(
+          Engines.EngineUnavailableException.class, () -> Engines.executor("spark", null, 0));
+      assertTrue(
+          e.getMessage().contains("APPROXGP_SPARK_CLASSPATH (" + dir.resolve("missing") + ")"),
+          e.getMessage());
     } finally {
       if (old == null) {
         System.clearProperty("approxgp.spark.classpath");

@@ -20,16 +20,32 @@ class JsonRowsTest {
   /** Doubles from every part of the range: random bit patterns, subnormals, signed zeros, extremes. */
   private static double[] awkwardDoubles(long seed, int n) {
     UniformRandomProvider rng = RandomSource.SPLIT_MIX_64.create(seed);
-    double[] fixed = {0.0, -0.0, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL,
-        Math.nextDown(Double.MIN_NORMAL),
-        Double.MAX_VALUE, -Double.MAX_VALUE, 0.1 + 0.2, 1.0 / 3, 1e23, 2e-323, 9007199254740993.0, 3.0,
-        Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+    double[] fixed = {
+      0.0,
+      -0.0,
+      Double.MIN_VALUE,
+      -Double.MIN_VALUE,
+      Double.MIN_NORMAL,
+      Math.nextDown(Double.MIN_NORMAL),
+      Double.MAX_VALUE,
+      -Double.MAX_VALUE,
+      0.1 + 0.2,
+      1.0 / 3,
+      1e23,
+      2e-323,
+      9007199254740993.0,
+      3.0,
+      Double.NaN,
+      Double.POSITIVE_INFINITY,
+      Double.NEGATIVE_INFINITY
+    };
     double[] out = new double[fixed.length + n];
     System.arraycopy(fixed, 0, out, 0, fixed.length);
     for (int i = fixed.length; i < out.length; i++) {
       double d;
       switch (i % 3) {
-        case 0 -> d = Double.longBitsToDouble(rng.nextLong()); // any bit pattern (NaN payloads aside)
+        case 0 ->
+          d = Double.longBitsToDouble(rng.nextLong()); // any bit pattern (NaN payloads aside)
         case 1 -> d = Double.longBitsToDouble(rng.nextLong() & 0x800F_FFFF_FFFF_FFFFL); // subnormal
         default -> d = (rng.nextDouble() - 0.5) * Math.pow(10, rng.nextInt(40) - 20);
       }
@@ -50,7 +66,10 @@ class JsonRowsTest {
     for (int i = 0; i < ds.length; i++) {
       Object v = back.get("d" + i);
       assertInstanceOf(Double.class, v, "d" + i);
-      assertEquals(Double.doubleToLongBits(ds[i]), Double.doubleToLongBits((Double) v), "d" + i + " = " + ds[i]);
+      assertEquals(
+          Double.doubleToLongBits(ds[i]),
+          Double.doubleToLongBits((Double) v),
+          "d" + i + " = " + ds[i]);
     }
   }
 
@@ -70,7 +89,8 @@ class JsonRowsTest {
       assertEquals(Double.doubleToLongBits(v[i]), Double.doubleToLongBits(r[i]), "element " + i);
     }
     assertArrayEquals(new double[0], (double[]) back.get("empty"));
-    assertArrayEquals(new double[] {1.0, -2.0, 0.5}, (double[]) JsonRows.read("{\"a\":[1,-2,0.5]}").get("a"));
+    assertArrayEquals(new double[] {1.0, -2.0, 0.5}, (double[])
+        JsonRows.read("{\"a\":[1,-2,0.5]}").get("a"));
   }
 
   @Test
@@ -93,7 +113,8 @@ class JsonRowsTest {
     back.forEach((k, v) -> assertEquals(m.get(k).getClass(), v.getClass(), k));
     Map<String, Object> ints = new LinkedHashMap<>();
     ints.put("i", 7);
-    assertEquals(Map.of("i", 7L), JsonRows.read(JsonRows.write(ints)), "an Integer is written as a long");
+    assertEquals(
+        Map.of("i", 7L), JsonRows.read(JsonRows.write(ints)), "an Integer is written as a long");
   }
 
   @Test
@@ -104,7 +125,8 @@ class JsonRowsTest {
     m.put("c", Double.NEGATIVE_INFINITY);
     m.put("v", new double[] {Double.NaN, 1.0});
     assertEquals("{\"a\":NaN,\"b\":Infinity,\"c\":-Infinity,\"v\":[NaN,1.0]}", JsonRows.write(m));
-    assertEquals("{\n  \"a\": NaN,\n  \"b\": Infinity,\n  \"c\": -Infinity,\n  \"v\": [NaN, 1.0]\n}\n",
+    assertEquals(
+        "{\n  \"a\": NaN,\n  \"b\": Infinity,\n  \"c\": -Infinity,\n  \"v\": [NaN, 1.0]\n}\n",
         JsonRows.writePretty(m));
   }
 
@@ -136,9 +158,19 @@ class JsonRowsTest {
 
   @Test
   void malformedOrForeignValuesAreRejected() {
-    for (String bad : List.of("{\"a\":1}x", "{\"a\":1}{}", "[1]", "{\"a\":null}", "{\"a\":{\"b\":1}}",
-        "{\"a\":[\"x\"]}", "{\"a\":[[1]]}", "{\"a\":1,\"a\":2}", "{\"a\":99999999999999999999}", "{a:1}",
-        "{\"a\":1,}", "{\"a\":'x'}")) {
+    for (String bad : List.of(
+        "{\"a\":1}x",
+        "{\"a\":1}{}",
+        "[1]",
+        "{\"a\":null}",
+        "{\"a\":{\"b\":1}}",
+        "{\"a\":[\"x\"]}",
+        "{\"a\":[[1]]}",
+        "{\"a\":1,\"a\":2}",
+        "{\"a\":99999999999999999999}",
+        "{a:1}",
+        "{\"a\":1,}",
+        "{\"a\":'x'}")) {
       assertThrows(IllegalArgumentException.class, () -> JsonRows.read(bad), bad);
     }
     assertThrows(IllegalArgumentException.class, () -> JsonRows.write(Map.of("x", new Object())));
@@ -159,45 +191,71 @@ class JsonRowsTest {
     m.put("none", List.of());
     m.put("seed", 3L);
     m.put("other", java.time.Duration.ofSeconds(2));
-    assertEquals("{\n  \"likelihood\": \"probit\",\n  \"hyperparameters\": {\n    \"signal_variance\": 0.25,\n"
-        + "    \"lengthscales\": [1.5, 2.0]\n  },\n  \"iterations\": 12,\n  \"converged\": true,\n"
-        + "  \"active_bounds\": [\"a\", \"b\"],\n  \"none\": [],\n  \"seed\": 3,\n  \"other\": \"PT2S\"\n}\n",
+    assertEquals(
+        "{\n  \"likelihood\": \"probit\",\n  \"hyperparameters\": {\n    \"signal_variance\": 0.25,\n"
+            + "    \"lengthscales\": [1.5, 2.0]\n  },\n  \"iterations\": 12,\n  \"converged\": true,\n"
+            + "  \"active_bounds\": [\"a\", \"b\"],\n  \"none\": [],\n  \"seed\": 3,\n  \"other\": \"PT2S\"\n}\n",
         JsonRows.writePretty(m));
   }
 
   @Test
   void resultRowVectorsCopyCompareAndReadLegacyStrings() {
     double[] v = {1.0, -0.0, Double.NaN};
-    ResultRow r = ResultRow.builder().put("v", v).put("old", "0.1 -0.0 NaN 4.9E-324").put("label", "a b").build();
+    ResultRow r = ResultRow.builder()
+        .put("v", v)
+        .put("old", "0.1 -0.0 NaN 4.9E-324")
+        .put("label", "a b")
+        .build();
     v[0] = 99;
-    assertArrayEquals(new double[] {1.0, -0.0, Double.NaN}, r.getDoubles("v"), "the builder copies");
+    assertArrayEquals(
+        new double[] {1.0, -0.0, Double.NaN}, r.getDoubles("v"), "the builder copies");
     r.getDoubles("v")[1] = 5;
     assertArrayEquals(new double[] {1.0, -0.0, Double.NaN}, r.getDoubles("v"), "the getter copies");
-    assertEquals(r, ResultRow.builder().put("v", new double[] {1.0, -0.0, Double.NaN})
-        .put("old", "0.1 -0.0 NaN 4.9E-324").put("label", "a b").build());
-    assertEquals(r.hashCode(), ResultRow.builder().put("v", new double[] {1.0, -0.0, Double.NaN})
-        .put("old", "0.1 -0.0 NaN 4.9E-324").put("label", "a b").build().hashCode());
-    assertTrue(!r.equals(ResultRow.builder().put("v", new double[] {1.0, 0.0, Double.NaN})
-        .put("old", "0.1 -0.0 NaN 4.9E-324").put("label", "a b").build()), "-0.0 differs from 0.0");
+    assertEquals(
+        r,
+        ResultRow.builder()
+            .put("v", new double[] {1.0, -0.0, Double.NaN})
+            .put("old", "0.1 -0.0 NaN 4.9E-324")
+            .put("label", "a b")
+            .build());
+    assertEquals(
+        r.hashCode(),
+        ResultRow.builder()
+            .put("v", new double[] {1.0, -0.0, Double.NaN})
+            .put("old", "0.1 -0.0 NaN 4.9E-324")
+            .put("label", "a b")
+            .build()
+            .hashCode());
+    assertTrue(
+        !r.equals(ResultRow.builder()
+            .put("v", new double[] {1.0, 0.0, Double.NaN})
+            .put("old", "0.1 -0.0 NaN 4.9E-324")
+            .put("label", "a b")
+            .build()),
+        "-0.0 differs from 0.0");
     assertArrayEquals(new double[] {0.1, -0.0, Double.NaN, 4.9e-324}, r.getDoubles("old"));
     assertThrows(IllegalArgumentException.class, () -> r.getDoubles("label"));
     assertThrows(IllegalArgumentException.class, () -> r.getDoubles("missing"));
   }
 
-  record VecCfg(int n) {
-  }
+  record VecCfg(int n) {}
 
   @Test
   void vectorRowsGoThroughTheStoreBitExactlyAndShowInTheTable(@TempDir Path dir) {
     Trial<VecCfg, TrialKey> trial = (c, k) -> ResultRow.builder()
-        .put("v", java.util.Arrays.copyOf(awkwardDoubles(k.seed(), c.n()), 20 + c.n())).put("s", k.seed()).build();
-    Experiment<VecCfg, TrialKey> exp = Experiment.of("vectors", new VecCfg(5), Experiment.grid(List.of("a"), 3, 1), trial);
-    Runner runner = Runner.defaults().withResultsRoot(dir).withThreads(2).withProgress(ProgressListener.none());
+        .put("v", java.util.Arrays.copyOf(awkwardDoubles(k.seed(), c.n()), 20 + c.n()))
+        .put("s", k.seed())
+        .build();
+    Experiment<VecCfg, TrialKey> exp =
+        Experiment.of("vectors", new VecCfg(5), Experiment.grid(List.of("a"), 3, 1), trial);
+    Runner runner =
+        Runner.defaults().withResultsRoot(dir).withThreads(2).withProgress(ProgressListener.none());
     Results<TrialKey> first = runner.run(exp);
     Results<TrialKey> again = runner.run(exp);
     assertEquals(3, again.reused());
     assertEquals(first.rows(), again.rows(), "read back from the file equal to the computed rows");
-    assertArrayEquals(awkwardDoubles(2, 5), java.util.Arrays.copyOf(again.rows().get(2).getDoubles("v"), 22));
+    assertArrayEquals(
+        awkwardDoubles(2, 5), java.util.Arrays.copyOf(again.rows().get(2).getDoubles("v"), 22));
     String cell = again.table().stringColumn("v").get(0);
     assertTrue(cell.startsWith("[0.0, -0.0, 4.9E-324, "), cell);
   }

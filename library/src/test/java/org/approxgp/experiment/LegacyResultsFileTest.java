@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 class LegacyResultsFileTest {
 
   private static final String HASH = "c7db0307beb5ca2c";
-  private static final LegacyResultsMaker.LegacyCfg CFG = new LegacyResultsMaker.LegacyCfg(3, 0.5, "legacy \"v1\"");
+  private static final LegacyResultsMaker.LegacyCfg CFG =
+      new LegacyResultsMaker.LegacyCfg(3, 0.5, "legacy \"v1\"");
   private static final List<TrialKey> KEYS = Experiment.grid(List.of("ep", "qp"), 2, 1);
 
   @TempDir
@@ -34,7 +35,9 @@ class LegacyResultsFileTest {
 
   @BeforeEach
   void copyLegacyFiles() throws IOException, URISyntaxException {
-    Path src = Path.of(getClass().getResource("/experiment/legacy-results/legacy/" + HASH + ".jsonl").toURI())
+    Path src = Path.of(getClass()
+            .getResource("/experiment/legacy-results/legacy/" + HASH + ".jsonl")
+            .toURI())
         .getParent();
     Path dst = Files.createDirectories(root.resolve("legacy"));
     for (String name : List.of(HASH + ".jsonl", HASH + ".config.txt")) {
@@ -47,9 +50,14 @@ class LegacyResultsFileTest {
   @Test
   void completeRowsReadWithEqualValuesAndTheTornLineIsTruncated() throws IOException {
     assertEquals(HASH, ConfigHash.hash(CFG), "the config still hashes to the legacy file");
-    assertTrue(!original.endsWith("\n") && original.lines().count() == 5, "the resource has a torn 5th line");
+    assertTrue(
+        !original.endsWith("\n") && original.lines().count() == 5,
+        "the resource has a torn 5th line");
     // through the public API: every trial must come from the file, none recomputed
-    Results<TrialKey> r = Runner.defaults().withResultsRoot(root).withThreads(1).withProgress(ProgressListener.none())
+    Results<TrialKey> r = Runner.defaults()
+        .withResultsRoot(root)
+        .withThreads(1)
+        .withProgress(ProgressListener.none())
         .run(Experiment.of("legacy", CFG, KEYS, (c, k) -> {
           throw new AssertionError("recomputed " + k);
         }));
@@ -60,46 +68,68 @@ class LegacyResultsFileTest {
       TrialKey k = KEYS.get(i);
       ResultRow expected = LegacyResultsMaker.row(CFG, k);
       ResultRow read = r.rows().get(i);
-      assertEquals(expected, read, k.toString()); // Double.equals: bit-exact, NaN == NaN, -0.0 != 0.0
-      assertEquals(List.copyOf(expected.values().keySet()), List.copyOf(read.values().keySet()), "column order");
-      read.values().forEach((name, v) -> assertEquals(expected.get(name).getClass(), v.getClass(), name));
+      assertEquals(
+          expected, read, k.toString()); // Double.equals: bit-exact, NaN == NaN, -0.0 != 0.0
+      assertEquals(
+          List.copyOf(expected.values().keySet()),
+          List.copyOf(read.values().keySet()),
+          "column order");
+      read.values()
+          .forEach((name, v) -> assertEquals(expected.get(name).getClass(), v.getClass(), name));
       assertTrue(Double.isNaN(read.getDouble("nan")));
       assertEquals(Double.NEGATIVE_INFINITY, read.getDouble("neg_inf"));
-      assertEquals(Double.doubleToLongBits(-0.0), Double.doubleToLongBits(read.getDouble("neg_zero")));
+      assertEquals(
+          Double.doubleToLongBits(-0.0), Double.doubleToLongBits(read.getDouble("neg_zero")));
       assertEquals(Long.MIN_VALUE, read.get("min_long"));
       assertTrue(((String) read.get("text"))
           .contains("q\"uote\" back\\slash tab\there é ü 中 \uD83D\uDE00 ctl\u0001"));
       // the old space-joined vector stays a string; getDoubles parses it on request
       assertEquals(String.class, read.get("var").getClass());
       double s = k.seed() + (k.method().equals("qp") ? 10 : 0);
-      assertArrayEquals(new double[] {0.1 + s, -0.0, 1e-300 * (s + 1), Double.NaN, 4.9e-324, Double.MAX_VALUE},
+      assertArrayEquals(
+          new double[] {0.1 + s, -0.0, 1e-300 * (s + 1), Double.NaN, 4.9e-324, Double.MAX_VALUE},
           read.getDoubles("var"));
     }
     String repaired = Files.readString(file, StandardCharsets.UTF_8);
-    assertEquals(original.substring(0, original.lastIndexOf('\n') + 1), repaired, "torn line cut, rest untouched");
+    assertEquals(
+        original.substring(0, original.lastIndexOf('\n') + 1),
+        repaired,
+        "torn line cut, rest untouched");
   }
 
   @Test
-  void resumingTheLegacyExperimentReusesItsRowsAndAppendsNewOnesInTheNewDialect() throws IOException {
+  void resumingTheLegacyExperimentReusesItsRowsAndAppendsNewOnesInTheNewDialect()
+      throws IOException {
     List<TrialKey> keys = new ArrayList<>(KEYS);
     keys.add(TrialKey.of("vb", 0, 0));
-    Runner runner = Runner.defaults().withResultsRoot(root).withThreads(1).withProgress(ProgressListener.none());
+    Runner runner = Runner.defaults()
+        .withResultsRoot(root)
+        .withThreads(1)
+        .withProgress(ProgressListener.none());
     Results<TrialKey> r = runner.run(Experiment.of("legacy", CFG, keys, LegacyResultsMaker::row));
     assertEquals(4, r.reused());
     assertEquals(1, r.computed());
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     assertEquals(5, lines.size());
     assertTrue(lines.get(0).contains("\"nan\":\"__d:NaN\""), lines.get(0));
-    assertTrue(lines.get(4).contains("\"nan\":NaN,\"pos_inf\":Infinity,\"neg_inf\":-Infinity"), lines.get(4));
+    assertTrue(
+        lines.get(4).contains("\"nan\":NaN,\"pos_inf\":Infinity,\"neg_inf\":-Infinity"),
+        lines.get(4));
 
-    Results<TrialKey> again = runner.run(Experiment.of("legacy", CFG, keys, LegacyResultsMaker::row));
+    Results<TrialKey> again =
+        runner.run(Experiment.of("legacy", CFG, keys, LegacyResultsMaker::row));
     assertEquals(5, again.reused(), "a file mixing both dialects reads whole");
     for (int i = 0; i < keys.size(); i++) {
       // the row computed in this run carries the linalg backend column; the legacy rows do not
       ResultRow expected = LegacyResultsMaker.row(CFG, keys.get(i));
-      assertEquals(i == 4 ? Runner.withBackend(expected) : expected, again.rows().get(i), keys.get(i).toString());
+      assertEquals(
+          i == 4 ? Runner.withBackend(expected) : expected,
+          again.rows().get(i),
+          keys.get(i).toString());
     }
-    assertEquals(org.approxgp.linalg.Linalg.defaultBackendName(), again.rows().get(4).get(ResultRow.BACKEND));
+    assertEquals(
+        org.approxgp.linalg.Linalg.defaultBackendName(),
+        again.rows().get(4).get(ResultRow.BACKEND));
   }
 
   @Test
@@ -107,24 +137,35 @@ class LegacyResultsFileTest {
     List<String> lines = new ArrayList<>(original.lines().toList());
     lines.set(1, lines.get(1).substring(0, 60));
     Files.writeString(file, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> ResultStore.open(root, "legacy", CFG, TrialKeys.columns(TrialKey.class)));
-    assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("line 2 is not a stored row"), e.getMessage());
-    IllegalStateException again = assertThrows(IllegalStateException.class,
+    IllegalStateException e = assertThrows(
+        IllegalStateException.class,
         () -> ResultStore.open(root, "legacy", CFG, TrialKeys.columns(TrialKey.class)));
-    assertTrue(!(again instanceof ResultsLockedException) && again.getMessage().contains("line 2 is not a stored row"),
+    assertTrue(
+        e.getMessage().contains(file.toString())
+            && e.getMessage().contains("line 2 is not a stored row"),
+        e.getMessage());
+    IllegalStateException again = assertThrows(
+        IllegalStateException.class,
+        () -> ResultStore.open(root, "legacy", CFG, TrialKeys.columns(TrialKey.class)));
+    assertTrue(
+        !(again instanceof ResultsLockedException)
+            && again.getMessage().contains("line 2 is not a stored row"),
         "the failed open released its lock: " + again.getMessage());
   }
 
   @Test
   void changedConfigGetsANewFileAndAnEditedSidecarIsRefused() throws IOException {
     LegacyResultsMaker.LegacyCfg other = new LegacyResultsMaker.LegacyCfg(3, 0.25, "legacy \"v1\"");
-    try (ResultStore store = ResultStore.open(root, "legacy", other, TrialKeys.columns(TrialKey.class))) {
+    try (ResultStore store =
+        ResultStore.open(root, "legacy", other, TrialKeys.columns(TrialKey.class))) {
       assertTrue(store.existing().isEmpty());
       assertTrue(!store.file().equals(file));
     }
     Path sidecar = root.resolve("legacy").resolve(HASH + ".config.txt");
     Files.writeString(sidecar, Files.readString(sidecar).replace("scale=0.5", "scale=0.75"));
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> ResultStore.open(root, "legacy", CFG, TrialKeys.columns(TrialKey.class)));
+    IllegalStateException e = assertThrows(
+        IllegalStateException.class,
+        () -> ResultStore.open(root, "legacy", CFG, TrialKeys.columns(TrialKey.class)));
     assertTrue(e.getMessage().contains(sidecar.toString()), e.getMessage());
   }
 }

@@ -11,9 +11,11 @@ class ProjectPathsShownTest {
   @Test
   void insideTheProjectRelativeOutsideAsGiven() {
     Path root = ProjectPaths.projectRoot();
-    assertEquals(Path.of("results", "qp-mining", "abc.jsonl").toString(),
+    assertEquals(
+        Path.of("results", "qp-mining", "abc.jsonl").toString(),
         ProjectPaths.shown(root.resolve("results/qp-mining/abc.jsonl")));
-    assertEquals(Path.of("reports", "figures", "f.png").toString(),
+    assertEquals(
+        Path.of("reports", "figures", "f.png").toString(),
         ProjectPaths.shown(root.resolve("reports/figures/../figures/f.png")));
     Path outside = Path.of("/nonexistent-approxgp-test/x.jsonl");
     assertEquals(outside.toString(), ProjectPaths.shown(outside));

@@ -21,8 +21,7 @@ import tech.tablesaw.api.Table;
 
 class RunnerTest {
 
-  record Cfg(int draws, double scale) {
-  }
+  record Cfg(int draws, double scale) {}
 
   @TempDir
   Path dir;
@@ -32,13 +31,17 @@ class RunnerTest {
   /** Deterministic in (config, key): the mean of {@code draws} uniforms seeded by the key. */
   private ResultRow compute(Cfg c, TrialKey k) {
     calls.incrementAndGet();
-    UniformRandomProvider rng = RandomSource.SPLIT_MIX_64.create(k.seed() * 31 + k.fold() + k.method().hashCode());
+    UniformRandomProvider rng =
+        RandomSource.SPLIT_MIX_64.create(k.seed() * 31 + k.fold() + k.method().hashCode());
     double s = 0;
     for (int i = 0; i < c.draws(); i++) {
       s += rng.nextDouble();
     }
-    return ResultRow.builder().put("mean", c.scale() * s / c.draws()).put("draws", (long) c.draws())
-        .put("method name", k.method()).build();
+    return ResultRow.builder()
+        .put("mean", c.scale() * s / c.draws())
+        .put("draws", (long) c.draws())
+        .put("method name", k.method())
+        .build();
   }
 
   private Experiment<Cfg, TrialKey> experiment(Cfg cfg, Trial<Cfg, TrialKey> trial) {
@@ -46,7 +49,10 @@ class RunnerTest {
   }
 
   private Runner runner(Path root, int threads) {
-    return Runner.defaults().withResultsRoot(root).withThreads(threads).withProgress(ProgressListener.none());
+    return Runner.defaults()
+        .withResultsRoot(root)
+        .withThreads(threads)
+        .withProgress(ProgressListener.none());
   }
 
   private static List<String> lines(Path file) throws IOException {
@@ -62,8 +68,8 @@ class RunnerTest {
       return compute(c, k);
     };
     // cost: method "b" costs more, and within a method the larger seed; folds tie (list order kept)
-    Experiment<Cfg, TrialKey> exp = experiment(cfg, trial)
-        .withCost(k -> (k.method().equals("b") ? 100 : 0) + k.seed());
+    Experiment<Cfg, TrialKey> exp =
+        experiment(cfg, trial).withCost(k -> (k.method().equals("b") ? 100 : 0) + k.seed());
     Results<TrialKey> r = runner(dir, 1).run(exp);
     List<String> expected = new java.util.ArrayList<>();
     for (String m : List.of("b", "a")) {
@@ -85,7 +91,8 @@ class RunnerTest {
     Cfg cfg = new Cfg(100, 1.0);
     int k = 7;
     // First run "dies" after k trials: every later trial throws.
-    ExperimentFailedException e = assertThrows(ExperimentFailedException.class,
+    ExperimentFailedException e = assertThrows(
+        ExperimentFailedException.class,
         () -> runner(dir, 1).run(experiment(cfg, (c, key) -> {
           if (calls.get() >= k) {
             throw new IllegalStateException("killed");
@@ -109,7 +116,8 @@ class RunnerTest {
     assertEquals(20, again.reused());
 
     Results<TrialKey> fresh = runner(dir.resolve("fresh"), 1).run(experiment(cfg, this::compute));
-    assertEquals(fresh.table().printAll(), again.table().printAll(), "resumed results equal a clean run");
+    assertEquals(
+        fresh.table().printAll(), again.table().printAll(), "resumed results equal a clean run");
   }
 
   @Test
@@ -140,10 +148,13 @@ class RunnerTest {
     assertEquals(20, calls.get(), "nothing reused across configs");
     assertFalse(a.file().equals(b.file()));
     try (Stream<Path> s = Files.list(dir.resolve("unit"))) {
-      assertEquals(4, s.filter(p -> !p.toString().endsWith(".lock")).count(),
+      assertEquals(
+          4,
+          s.filter(p -> !p.toString().endsWith(".lock")).count(),
           "two .jsonl files and two .config.txt sidecars (besides their .lock files)");
     }
-    String sidecar = Files.readString(Path.of(b.file().toString().replace(".jsonl", ".config.txt")));
+    String sidecar =
+        Files.readString(Path.of(b.file().toString().replace(".jsonl", ".config.txt")));
     assertTrue(sidecar.contains("config: Cfg{draws=10, scale=2.0}"), sidecar);
     assertEquals(2.0 * a.rows().get(3).getDouble("mean"), b.rows().get(3).getDouble("mean"), 1e-15);
   }
@@ -152,11 +163,13 @@ class RunnerTest {
   void resultsDoNotDependOnThreadCount() throws IOException {
     Cfg cfg = new Cfg(1000, 1.0);
     Table one = runner(dir.resolve("t1"), 1).run(experiment(cfg, this::compute)).table();
-    Table four = runner(dir.resolve("t4"), 4).run(experiment(cfg, this::compute)).table();
+    Table four =
+        runner(dir.resolve("t4"), 4).run(experiment(cfg, this::compute)).table();
     assertEquals(20, one.rowCount());
     assertEquals(one.printAll(), four.printAll());
     for (int r = 0; r < one.rowCount(); r++) {
-      assertEquals(one.doubleColumn("mean").get(r), four.doubleColumn("mean").get(r)); // bit-identical
+      assertEquals(
+          one.doubleColumn("mean").get(r), four.doubleColumn("mean").get(r)); // bit-identical
     }
   }
 
@@ -164,7 +177,8 @@ class RunnerTest {
   void failingTrialIsReportedWithItsKeyAndRetriedNextRun() {
     Cfg cfg = new Cfg(10, 1.0);
     TrialKey bad = TrialKey.of("b", 3, 1);
-    ExperimentFailedException e = assertThrows(ExperimentFailedException.class,
+    ExperimentFailedException e = assertThrows(
+        ExperimentFailedException.class,
         () -> runner(dir, 3).run(experiment(cfg, (c, k) -> {
           if (k.equals(bad)) {
             throw new ArithmeticException("boom");
@@ -199,11 +213,19 @@ class RunnerTest {
     }
     List<String> stored = lines(first.file());
     assertEquals(20, stored.size());
-    assertTrue(stored.get(0).endsWith(",\"backend\":\"" + here + "\",\"code_version\":\"" + CodeVersion.current()
-        + "\"}"), stored.get(0));
+    assertTrue(
+        stored
+            .get(0)
+            .endsWith(",\"backend\":\"" + here + "\",\"code_version\":\"" + CodeVersion.current()
+                + "\"}"),
+        stored.get(0));
     // pretend the file was written by the other backend
-    Files.write(first.file(), stored.stream().map(l -> l.replace("\"backend\":\"" + here + "\"",
-        "\"backend\":\"" + other + "\"")).toList(), StandardCharsets.UTF_8);
+    Files.write(
+        first.file(),
+        stored.stream()
+            .map(l -> l.replace("\"backend\":\"" + here + "\"", "\"backend\":\"" + other + "\""))
+            .toList(),
+        StandardCharsets.UTF_8);
     calls.set(0);
     Results<TrialKey> again = runner(dir, 2).run(experiment(cfg, this::compute));
     assertEquals(0, calls.get(), "no trial recomputed");
@@ -215,7 +237,10 @@ class RunnerTest {
   /** A trial that writes its own backend column keeps it. */
   @Test
   void trialsOwnBackendColumnIsKept() {
-    ResultRow row = ResultRow.builder().put("x", 1.0).put(ResultRow.BACKEND, "mine").put(ResultRow.CODE_VERSION, "v1")
+    ResultRow row = ResultRow.builder()
+        .put("x", 1.0)
+        .put(ResultRow.BACKEND, "mine")
+        .put(ResultRow.CODE_VERSION, "v1")
         .build();
     assertEquals("mine", Runner.withBackend(row).get(ResultRow.BACKEND));
     assertEquals(row, Runner.withBackend(row));
@@ -227,8 +252,10 @@ class RunnerTest {
   void tableHasKeyColumnsThenResultColumnsInTrialOrder() {
     Results<TrialKey> r = runner(dir, 2).run(experiment(new Cfg(10, 1.0), this::compute));
     Table t = r.table();
-    assertEquals(List.of("method", "seed", "fold", "mean", "draws", "method name", "backend",
-        "code_version"), t.columnNames());
+    assertEquals(
+        List.of(
+            "method", "seed", "fold", "mean", "draws", "method name", "backend", "code_version"),
+        t.columnNames());
     assertEquals("a", t.stringColumn("method").get(0));
     assertEquals("b", t.stringColumn("method").get(19));
     assertEquals(4L, t.longColumn("seed").get(9));
@@ -242,16 +269,19 @@ class RunnerTest {
     List<String> ls = new java.util.ArrayList<>(lines(first.file()));
     ls.set(4, "{\"trial\":\"broken");
     Files.write(first.file(), ls, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
-    IllegalStateException e = assertThrows(IllegalStateException.class,
+    IllegalStateException e = assertThrows(
+        IllegalStateException.class,
         () -> runner(dir, 1).run(experiment(new Cfg(10, 1.0), this::compute)));
     assertTrue(e.getMessage().contains("line 5 is not a stored row"), e.getMessage());
   }
 
   /** A key record of the experiment's own shape: two strings, an int seed, an enum, a boolean. */
-  enum Variant { PLAIN, FANCY }
-
-  record PairKey(String dataset, String method, int seed, Variant variant, boolean warm) {
+  enum Variant {
+    PLAIN,
+    FANCY
   }
+
+  record PairKey(String dataset, String method, int seed, Variant variant, boolean warm) {}
 
   private static Experiment<Cfg, PairKey> pairExperiment(Cfg cfg) {
     List<PairKey> keys = new java.util.ArrayList<>();
@@ -262,16 +292,23 @@ class RunnerTest {
         }
       }
     }
-    return Experiment.of("pairs", cfg, PairKey.class, keys,
-        (c, k) -> ResultRow.builder().put("value", c.scale() * (k.seed() + 10 * k.method().length())).build());
+    return Experiment.of(
+        "pairs",
+        cfg,
+        PairKey.class,
+        keys,
+        (c, k) -> ResultRow.builder()
+            .put("value", c.scale() * (k.seed() + 10 * k.method().length()))
+            .build());
   }
 
   @Test
   void ownKeyRecordGivesTheKeyColumnsAndTheStoredTrialId() throws IOException {
     Results<PairKey> r = runner(dir, 3).run(pairExperiment(new Cfg(1, 1.0)));
     Table t = r.table();
-    assertEquals(List.of("dataset", "method", "seed", "variant", "warm", "value", "backend",
-        "code_version"), t.columnNames());
+    assertEquals(
+        List.of("dataset", "method", "seed", "variant", "warm", "value", "backend", "code_version"),
+        t.columnNames());
     assertEquals("crabs", t.stringColumn("dataset").get(6));
     assertEquals("ep", t.stringColumn("method").get(6));
     assertEquals(2, t.intColumn("seed").get(2));
@@ -279,8 +316,11 @@ class RunnerTest {
     assertTrue(t.booleanColumn("warm").get(1));
     assertEquals(new PairKey("iono", "qp", 1, Variant.PLAIN, true), r.keys().get(4));
     List<String> stored = lines(r.file());
-    assertTrue(stored.stream().anyMatch(l -> l.contains(
-        "\"trial\":\"dataset=crabs;method=qp;seed=2;variant=FANCY;warm=false\"")), stored.get(0));
+    assertTrue(
+        stored.stream()
+            .anyMatch(l -> l.contains(
+                "\"trial\":\"dataset=crabs;method=qp;seed=2;variant=FANCY;warm=false\"")),
+        stored.get(0));
     Results<PairKey> again = runner(dir, 1).run(pairExperiment(new Cfg(1, 1.0)));
     assertEquals(12, again.reused());
     assertEquals(t.printAll(), again.table().printAll(), "rows read back under the same keys");
@@ -288,19 +328,26 @@ class RunnerTest {
 
   @Test
   void keyRecordsWithUnsupportedComponentsOrBadValuesAreRejected() {
-    record DoubleKey(double x) {
-    }
-    assertThrows(IllegalArgumentException.class,
-        () -> Experiment.of("bad", new Cfg(1, 1.0), DoubleKey.class, List.of(new DoubleKey(1)), (c, k) -> null));
-    assertThrows(IllegalArgumentException.class, () -> TrialKeys.id(new PairKey("a;b", "ep", 0, Variant.PLAIN,
-        false)));
+    record DoubleKey(double x) {}
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Experiment.of(
+            "bad", new Cfg(1, 1.0), DoubleKey.class, List.of(new DoubleKey(1)), (c, k) -> null));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> TrialKeys.id(new PairKey("a;b", "ep", 0, Variant.PLAIN, false)));
   }
 
   @Test
   void resultColumnNamedLikeAKeyColumnFailsTheTrial() {
-    ExperimentFailedException e = assertThrows(ExperimentFailedException.class, () -> runner(dir, 1).run(
-        Experiment.of("clash", new Cfg(1, 1.0), List.of(TrialKey.of("a", 0, 0)),
-            (c, k) -> ResultRow.builder().put("seed", 1.0).build())));
+    ExperimentFailedException e = assertThrows(
+        ExperimentFailedException.class,
+        () -> runner(dir, 1)
+            .run(Experiment.of(
+                "clash",
+                new Cfg(1, 1.0),
+                List.of(TrialKey.of("a", 0, 0)),
+                (c, k) -> ResultRow.builder().put("seed", 1.0).build())));
     assertTrue(e.getMessage().contains("clashes with a key column"), e.getMessage());
   }
 
@@ -309,8 +356,8 @@ class RunnerTest {
     final List<Record> given = new java.util.ArrayList<>();
 
     @Override
-    public <C extends Record, K extends Record> void execute(Experiment<C, K> exp, List<K> pending,
-        Callback<K> callback) {
+    public <C extends Record, K extends Record> void execute(
+        Experiment<C, K> exp, List<K> pending, Callback<K> callback) {
       given.addAll(pending);
       for (int i = pending.size() - 1; i >= 0; i--) {
         K k = pending.get(i);
@@ -326,15 +373,19 @@ class RunnerTest {
   @Test
   void executorSeamReceivesOnlyPendingTrialsAndRowsKeepTrialOrder() {
     Cfg cfg = new Cfg(10, 1.0);
-    assertThrows(ExperimentFailedException.class, () -> runner(dir, 2).run(experiment(cfg, (c, k) -> {
-      if (k.seed() >= 2) {
-        throw new IllegalStateException("not yet");
-      }
-      return compute(c, k);
-    })));
+    assertThrows(
+        ExperimentFailedException.class,
+        () -> runner(dir, 2).run(experiment(cfg, (c, k) -> {
+          if (k.seed() >= 2) {
+            throw new IllegalStateException("not yet");
+          }
+          return compute(c, k);
+        })));
     ReverseExecutor reverse = new ReverseExecutor();
     Results<TrialKey> r = runner(dir, 1).withExecutor(reverse).run(experiment(cfg, this::compute));
-    List<TrialKey> expected = Experiment.grid(List.of("a", "b"), 5, 2).stream().filter(k -> k.seed() >= 2).toList();
+    List<TrialKey> expected = Experiment.grid(List.of("a", "b"), 5, 2).stream()
+        .filter(k -> k.seed() >= 2)
+        .toList();
     assertEquals(expected, reverse.given, "the executor gets the pending trials, in trial order");
     assertEquals(8, r.reused());
     assertEquals(12, r.computed());

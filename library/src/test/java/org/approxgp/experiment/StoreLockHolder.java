@@ -13,16 +13,15 @@ public final class StoreLockHolder {
   static final String EXPERIMENT = "locked";
   static final String READY = "STORE-OPEN";
 
-  record LockCfg(int n, String what) {
-  }
+  record LockCfg(int n, String what) {}
 
   static final LockCfg CONFIG = new LockCfg(2, "lock test");
 
-  private StoreLockHolder() {
-  }
+  private StoreLockHolder() {}
 
   public static void main(String[] args) throws IOException {
-    try (ResultStore store = ResultStore.open(Path.of(args[0]), EXPERIMENT, CONFIG, TrialKeys.columns(TrialKey.class))) {
+    try (ResultStore store =
+        ResultStore.open(Path.of(args[0]), EXPERIMENT, CONFIG, TrialKeys.columns(TrialKey.class))) {
       System.out.println(READY + " " + store.file());
       System.out.flush();
       while (System.in.read() >= 0) {

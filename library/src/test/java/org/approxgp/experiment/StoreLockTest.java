@@ -26,37 +26,65 @@ class StoreLockTest {
 
   @Test
   void secondOpenInTheSameJvmRefusesUntilTheFirstCloses() {
-    ResultStore first = ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class));
+    ResultStore first = ResultStore.open(
+        dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class));
     try {
-      first.append(TrialKeys.id(TrialKey.of("a", 0, 0)), TrialKeys.values(TrialKey.of("a", 0, 0)), row(0));
-      ResultsLockedException e = assertThrows(ResultsLockedException.class,
-          () -> ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class)));
+      first.append(
+          TrialKeys.id(TrialKey.of("a", 0, 0)), TrialKeys.values(TrialKey.of("a", 0, 0)), row(0));
+      ResultsLockedException e = assertThrows(
+          ResultsLockedException.class,
+          () -> ResultStore.open(
+              dir,
+              StoreLockHolder.EXPERIMENT,
+              StoreLockHolder.CONFIG,
+              TrialKeys.columns(TrialKey.class)));
       assertEquals(first.file(), e.resultsFile());
       assertTrue(e.getMessage().contains(first.file().toString()), e.getMessage());
       assertTrue(e.getMessage().contains("in use by another run"), e.getMessage());
       assertEquals(1, e.getMessage().lines().count(), "one line: " + e.getMessage());
       // a different config is a different file and a different lock
-      try (ResultStore other = ResultStore.open(dir, StoreLockHolder.EXPERIMENT,
-          new StoreLockHolder.LockCfg(3, "lock test"), TrialKeys.columns(TrialKey.class))) {
+      try (ResultStore other = ResultStore.open(
+          dir,
+          StoreLockHolder.EXPERIMENT,
+          new StoreLockHolder.LockCfg(3, "lock test"),
+          TrialKeys.columns(TrialKey.class))) {
         assertFalse(other.file().equals(first.file()));
       }
     } finally {
       first.close();
     }
-    try (ResultStore again = ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class))) {
+    try (ResultStore again = ResultStore.open(
+        dir,
+        StoreLockHolder.EXPERIMENT,
+        StoreLockHolder.CONFIG,
+        TrialKeys.columns(TrialKey.class))) {
       assertEquals(1, again.existing().size(), "the refused open changed nothing");
     }
   }
 
   @Test
   void runnerRefusesWhileTheStoreIsHeldAndLeavesTheFileAlone() throws IOException {
-    Experiment<StoreLockHolder.LockCfg, TrialKey> exp = Experiment.of(StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG,
-        Experiment.grid(List.of("a"), 2, 1), (c, k) -> row(k.seed()));
-    Runner runner = Runner.defaults().withResultsRoot(dir).withThreads(1).withProgress(ProgressListener.none());
-    try (ResultStore held = ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class))) {
-      held.append(TrialKeys.id(TrialKey.of("a", 0, 0)), TrialKeys.values(TrialKey.of("a", 0, 0)), row(0));
-      // an unterminated line: the refused run must not "repair" (truncate) the file under the holder
-      Files.writeString(held.file(), "{\"trial\":", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    Experiment<StoreLockHolder.LockCfg, TrialKey> exp = Experiment.of(
+        StoreLockHolder.EXPERIMENT,
+        StoreLockHolder.CONFIG,
+        Experiment.grid(List.of("a"), 2, 1),
+        (c, k) -> row(k.seed()));
+    Runner runner =
+        Runner.defaults().withResultsRoot(dir).withThreads(1).withProgress(ProgressListener.none());
+    try (ResultStore held = ResultStore.open(
+        dir,
+        StoreLockHolder.EXPERIMENT,
+        StoreLockHolder.CONFIG,
+        TrialKeys.columns(TrialKey.class))) {
+      held.append(
+          TrialKeys.id(TrialKey.of("a", 0, 0)), TrialKeys.values(TrialKey.of("a", 0, 0)), row(0));
+      // an unterminated line: the refused run must not "repair" (truncate) the file under the
+      // holder
+      Files.writeString(
+          held.file(),
+          "{\"trial\":",
+          StandardCharsets.UTF_8,
+          java.nio.file.StandardOpenOption.APPEND);
       long size = Files.size(held.file());
       ResultsLockedException e = assertThrows(ResultsLockedException.class, () -> runner.run(exp));
       assertTrue(e.getMessage().contains(held.file().toString()), e.getMessage());
@@ -70,11 +98,17 @@ class StoreLockTest {
   @Test
   void anotherProcessHoldingTheStoreMakesOpenRefuseUntilItIsKilled() throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    ProcessBuilder pb = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-        StoreLockHolder.class.getName(), dir.toString()).redirectErrorStream(true);
+    ProcessBuilder pb = new ProcessBuilder(
+            java.toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            StoreLockHolder.class.getName(),
+            dir.toString())
+        .redirectErrorStream(true);
     Process child = pb.start();
     try {
-      BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
       StringBuilder seen = new StringBuilder();
       String line;
       while ((line = out.readLine()) != null && !line.startsWith(StoreLockHolder.READY)) {
@@ -83,16 +117,26 @@ class StoreLockTest {
       assertTrue(line != null, "child did not open the store:\n" + seen);
       assertTrue(child.isAlive());
 
-      ResultsLockedException e = assertThrows(ResultsLockedException.class,
-          () -> ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class)));
+      ResultsLockedException e = assertThrows(
+          ResultsLockedException.class,
+          () -> ResultStore.open(
+              dir,
+              StoreLockHolder.EXPERIMENT,
+              StoreLockHolder.CONFIG,
+              TrialKeys.columns(TrialKey.class)));
       Path file = Path.of(line.substring(StoreLockHolder.READY.length() + 1));
       assertEquals(file, e.resultsFile());
-      assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("another run"),
+      assertTrue(
+          e.getMessage().contains(file.toString()) && e.getMessage().contains("another run"),
           e.getMessage());
 
       child.destroyForcibly();
       child.waitFor();
-      try (ResultStore s = ResultStore.open(dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class))) {
+      try (ResultStore s = ResultStore.open(
+          dir,
+          StoreLockHolder.EXPERIMENT,
+          StoreLockHolder.CONFIG,
+          TrialKeys.columns(TrialKey.class))) {
         assertEquals(file, s.file(), "the OS released the dead process's lock");
       }
     } finally {

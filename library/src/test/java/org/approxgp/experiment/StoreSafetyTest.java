@@ -22,22 +22,27 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StoreSafetyTest {
 
-  record Cfg(int draws) {
-  }
+  record Cfg(int draws) {}
 
   @TempDir
   Path dir;
 
   private static ResultRow compute(Cfg c, TrialKey k) {
-    return ResultRow.builder().put("value", k.seed() * 10.0 + k.fold() + 0.5 * c.draws()).build();
+    return ResultRow.builder()
+        .put("value", k.seed() * 10.0 + k.fold() + 0.5 * c.draws())
+        .build();
   }
 
   private static Experiment<Cfg, TrialKey> experiment() {
-    return Experiment.of("safety", new Cfg(3), Experiment.grid(List.of("a", "b"), 3, 2), StoreSafetyTest::compute);
+    return Experiment.of(
+        "safety", new Cfg(3), Experiment.grid(List.of("a", "b"), 3, 2), StoreSafetyTest::compute);
   }
 
   private Runner runner() {
-    return Runner.defaults().withResultsRoot(dir).withThreads(1).withProgress(ProgressListener.none());
+    return Runner.defaults()
+        .withResultsRoot(dir)
+        .withThreads(1)
+        .withProgress(ProgressListener.none());
   }
 
   @Test
@@ -47,9 +52,12 @@ class StoreSafetyTest {
     ls.set(ls.size() - 1, ls.get(ls.size() - 1).substring(0, 20)); // newline-terminated, not a row
     Files.write(file, ls, StandardCharsets.UTF_8);
     byte[] before = Files.readAllBytes(file);
-    StoreCorruptException e = assertThrows(StoreCorruptException.class, () -> runner().run(experiment()));
+    StoreCorruptException e =
+        assertThrows(StoreCorruptException.class, () -> runner().run(experiment()));
     assertEquals(ls.size(), e.line());
-    assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("--repair"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains(file.toString()) && e.getMessage().contains("--repair"),
+        e.getMessage());
     assertFalse(e.getMessage().contains("\n"), "one line");
     assertArrayEquals(before, Files.readAllBytes(file), "nothing changed");
     assertFalse(Files.exists(StoreFiles.quarantineOf(file)));
@@ -58,8 +66,13 @@ class StoreSafetyTest {
   @Test
   void aLineWithoutTrialIdIsRefused() throws IOException {
     Path file = runner().run(experiment()).file();
-    Files.writeString(file, "{\"value\": 1.0}\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
-    StoreCorruptException e = assertThrows(StoreCorruptException.class, () -> runner().run(experiment()));
+    Files.writeString(
+        file,
+        "{\"value\": 1.0}\n",
+        StandardCharsets.UTF_8,
+        java.nio.file.StandardOpenOption.APPEND);
+    StoreCorruptException e =
+        assertThrows(StoreCorruptException.class, () -> runner().run(experiment()));
     assertTrue(e.getMessage().contains("no trial id"), e.getMessage());
   }
 
@@ -77,7 +90,9 @@ class StoreSafetyTest {
     Results<TrialKey> repaired = runner().withRepair(true).run(experiment());
     assertEquals(2, repaired.computed(), "the two quarantined trials are computed again");
     assertEquals(full.rows(), repaired.rows());
-    assertEquals("{\"trial\": \"broken\nnot json at all\n", Files.readString(StoreFiles.quarantineOf(file)),
+    assertEquals(
+        "{\"trial\": \"broken\nnot json at all\n",
+        Files.readString(StoreFiles.quarantineOf(file)),
         "bad lines moved verbatim, the torn tail dropped");
     Results<TrialKey> again = runner().run(experiment());
     assertEquals(0, again.computed());
@@ -87,7 +102,10 @@ class StoreSafetyTest {
   @Test
   void aValidLineLongerThanJacksonsDefaultStringLimitReadsBack() {
     String big = "x".repeat(20_000_001);
-    Experiment<Cfg, TrialKey> exp = Experiment.of("long", new Cfg(1), Experiment.grid(List.of("a"), 1, 1),
+    Experiment<Cfg, TrialKey> exp = Experiment.of(
+        "long",
+        new Cfg(1),
+        Experiment.grid(List.of("a"), 1, 1),
         (c, k) -> ResultRow.builder().put("text", big).build());
     runner().run(exp);
     Results<TrialKey> again = runner().run(exp);
@@ -95,11 +113,13 @@ class StoreSafetyTest {
     assertEquals(big, again.rows().get(0).get("text"));
   }
 
-  record Selecting(@Selects int seeds, double scale) {
-  }
+  record Selecting(@Selects int seeds, double scale) {}
 
   private static Experiment<Selecting, TrialKey> selecting(int seeds, double scale) {
-    return Experiment.of("selecting", new Selecting(seeds, scale), Experiment.grid(List.of("a"), seeds, 1),
+    return Experiment.of(
+        "selecting",
+        new Selecting(seeds, scale),
+        Experiment.grid(List.of("a"), seeds, 1),
         (c, k) -> ResultRow.builder().put("value", c.scale() * k.seed()).build());
   }
 
@@ -125,7 +145,8 @@ class StoreSafetyTest {
     Path file = runner().run(experiment()).file();
     String hash = file.getFileName().toString().replace(".jsonl", "");
     Path storeDir = file.getParent();
-    for (String name : List.of(hash + ".jsonl", hash + ".lock", hash + ".config.txt", hash + ".jsonl.quarantine")) {
+    for (String name : List.of(
+        hash + ".jsonl", hash + ".lock", hash + ".config.txt", hash + ".jsonl.quarantine")) {
       assertTrue(StoreFiles.damageIfWritten(storeDir.resolve(name), null).isPresent(), name);
     }
     Path elsewhere = Files.createDirectories(dir.resolve("out"));
@@ -134,12 +155,18 @@ class StoreSafetyTest {
     assertTrue(StoreFiles.damageIfWritten(link, null).isPresent(), "a link to the rows");
     Path linkedDir = elsewhere.resolve("d");
     Files.createSymbolicLink(linkedDir, storeDir);
-    assertTrue(StoreFiles.damageIfWritten(linkedDir.resolve(hash + ".lock"), null).isPresent(), "through a link");
+    assertTrue(
+        StoreFiles.damageIfWritten(linkedDir.resolve(hash + ".lock"), null).isPresent(),
+        "through a link");
     Path dangling = elsewhere.resolve("dangling.csv");
     Files.createSymbolicLink(dangling, storeDir.resolve("ffff.jsonl"));
-    assertTrue(StoreFiles.damageIfWritten(dangling, dir).isPresent(), "a store not yet created, under the root");
-    assertFalse(StoreFiles.damageIfWritten(dangling, null).isPresent(), "no sidecar, no root: not a store");
+    assertTrue(
+        StoreFiles.damageIfWritten(dangling, dir).isPresent(),
+        "a store not yet created, under the root");
+    assertFalse(
+        StoreFiles.damageIfWritten(dangling, null).isPresent(), "no sidecar, no root: not a store");
     assertFalse(StoreFiles.damageIfWritten(elsewhere.resolve("table.csv"), dir).isPresent());
-    assertFalse(StoreFiles.damageIfWritten(dir.resolve("table.jsonl"), dir).isPresent(), "the root itself");
+    assertFalse(
+        StoreFiles.damageIfWritten(dir.resolve("table.jsonl"), dir).isPresent(), "the root itself");
   }
 }

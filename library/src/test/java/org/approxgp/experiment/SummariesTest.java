@@ -13,7 +13,8 @@ class SummariesTest {
 
   @Test
   void meanAndSampleSdPerGroupInOrderOfFirstAppearance() {
-    Table t = Table.create("t",
+    Table t = Table.create(
+        "t",
         StringColumn.create("method", "qp", "ep", "qp", "ep", "qp"),
         DoubleColumn.create("err", 1.0, 10.0, 2.0, 14.0, 6.0));
     Table s = Summaries.meanSd(t, List.of("method"), List.of("err"));

@@ -16,8 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@link Runner#verify}: stored rows held to today's code, timings aside, and each row names its code version. */
 class VerifyTest {
-  record Cfg(double scale) {
-  }
+  record Cfg(double scale) {}
 
   @TempDir
   Path dir;
@@ -27,16 +26,24 @@ class VerifyTest {
   /** Deterministic in (config, key) but for its timing column, which differs on every call. */
   private static ResultRow compute(Cfg c, TrialKey k) {
     double v = c.scale() * Math.sqrt(1 + k.seed() + 10 * k.fold()) + k.method().length();
-    return ResultRow.builder().put("value", v).put("values", new double[] {v, -v}).put("label", "m-" + k.method())
-        .put("train_seconds", (double) CLOCK.incrementAndGet()).build();
+    return ResultRow.builder()
+        .put("value", v)
+        .put("values", new double[] {v, -v})
+        .put("label", "m-" + k.method())
+        .put("train_seconds", (double) CLOCK.incrementAndGet())
+        .build();
   }
 
   private Experiment<Cfg, TrialKey> experiment(double scale) {
-    return Experiment.of("verify", new Cfg(scale), Experiment.grid(List.of("a", "bb"), 4, 2), VerifyTest::compute);
+    return Experiment.of(
+        "verify", new Cfg(scale), Experiment.grid(List.of("a", "bb"), 4, 2), VerifyTest::compute);
   }
 
   private Runner runner() {
-    return Runner.defaults().withResultsRoot(dir).withThreads(2).withProgress(ProgressListener.none());
+    return Runner.defaults()
+        .withResultsRoot(dir)
+        .withThreads(2)
+        .withProgress(ProgressListener.none());
   }
 
   @Test
@@ -53,13 +60,16 @@ class VerifyTest {
     // more than are stored: all of them
     assertEquals(16, runner().verify(experiment(1.5), 100, 0).checked().size());
     String line = Files.readAllLines(r.file(), StandardCharsets.UTF_8).get(0);
-    assertTrue(line.contains("\"" + ResultRow.CODE_VERSION + "\":\"" + CodeVersion.current() + "\""), line);
+    assertTrue(
+        line.contains("\"" + ResultRow.CODE_VERSION + "\":\"" + CodeVersion.current() + "\""),
+        line);
   }
 
   @Test
   void aStoredRowThatTodaysCodeDoesNotReproduceIsReported() throws IOException {
     Results<TrialKey> r = runner().run(experiment(1.5));
-    // tamper with one stored number (as a change of the code would): every draw that includes it must say so
+    // tamper with one stored number (as a change of the code would): every draw that includes it
+    // must say so
     List<String> lines = Files.readAllLines(r.file(), StandardCharsets.UTF_8);
     String first = lines.get(0);
     int at = first.indexOf("\"value\":") + "\"value\":".length();
@@ -83,12 +93,16 @@ class VerifyTest {
 
   @Test
   void timingsAndBackendAsideNumbersCompareToTheBitOnOneBackendAndToRoundingAcross() {
-    assertTrue(Verification.isTiming("seconds") && Verification.isTiming("train_seconds")
-        && Verification.isTiming("seconds_ep") && !Verification.isTiming("second_moment"));
-    var a = new java.util.LinkedHashMap<String, Object>(java.util.Map.of("x", 1.0, "backend", "ejml"));
-    var same = new java.util.LinkedHashMap<String, Object>(java.util.Map.of("x", Math.nextUp(1.0), "backend", "ejml"));
-    var other = new java.util.LinkedHashMap<String, Object>(java.util.Map.of("x", Math.nextUp(1.0), "backend",
-        "native"));
+    assertTrue(Verification.isTiming("seconds")
+        && Verification.isTiming("train_seconds")
+        && Verification.isTiming("seconds_ep")
+        && !Verification.isTiming("second_moment"));
+    var a =
+        new java.util.LinkedHashMap<String, Object>(java.util.Map.of("x", 1.0, "backend", "ejml"));
+    var same = new java.util.LinkedHashMap<String, Object>(
+        java.util.Map.of("x", Math.nextUp(1.0), "backend", "ejml"));
+    var other = new java.util.LinkedHashMap<String, Object>(
+        java.util.Map.of("x", Math.nextUp(1.0), "backend", "native"));
     assertEquals(1, Verification.compare(a, same).size(), "one ulp on the same backend differs");
     assertEquals(0, Verification.compare(a, other).size(), "one ulp across backends is rounding");
     other.put("x", 1.0 + 1e-6);

@@ -25,7 +25,8 @@ class BackendAnchorTest {
 
   static void assumeAvailable(String backend) {
     if (backend.equals("native")) {
-      Assumptions.assumeTrue(Linalg.nativeAvailable(),
+      Assumptions.assumeTrue(
+          Linalg.nativeAvailable(),
           () -> "native OpenBLAS backend cannot load here: " + Linalg.nativeUnavailableReason());
     }
   }
@@ -59,8 +60,8 @@ class BackendAnchorTest {
   @MethodSource("epByBackend")
   void epMatchesGpml(String backend, Entry e) {
     assumeAvailable(backend);
-    Posterior post = Linalg.withBackend(backend,
-        () -> Ep.infer(problem(e), Ep.Options.defaults().withTolerance(1e-10), null));
+    Posterior post = Linalg.withBackend(
+        backend, () -> Ep.infer(problem(e), Ep.Options.defaults().withTolerance(1e-10), null));
     assertTrue(post.diagnostics().converged(), post.diagnostics().toString());
     EpGpmlAnchorTest.assertAnchor(e, post);
   }
@@ -99,8 +100,12 @@ class BackendAnchorTest {
     for (int i = 0; i < ga.length; i++) {
       worst = Math.max(worst, Math.abs(ga[i] - gb[i]) / scale);
     }
-    System.out.printf("backends %s: log Z rel diff %.1e, gradient max diff / max |g| %.1e, %d sweeps%n", e,
-        Math.abs(a.logEvidence() - b.logEvidence()) / Math.abs(a.logEvidence()), worst, a.diagnostics().iterations());
+    System.out.printf(
+        "backends %s: log Z rel diff %.1e, gradient max diff / max |g| %.1e, %d sweeps%n",
+        e,
+        Math.abs(a.logEvidence() - b.logEvidence()) / Math.abs(a.logEvidence()),
+        worst,
+        a.diagnostics().iterations());
     for (int i = 0; i < ga.length; i++) {
       assertEquals(ga[i], gb[i], 1e-12 * scale, "gradient component " + i);
     }

@@ -33,10 +33,13 @@ class ConvergenceTraceTest {
       double[] a = capped.alpha();
       assertEquals(SiteLoop.distance(a, prev), d.alphaTrace().get(s - 1), 1e-12, "R(" + s + ")");
       assertTrue(capped.diagnostics().diverged(), "capped run is a divergence verdict");
-      assertTrue(capped.diagnostics().message().contains("sweep cap " + s), capped.diagnostics().message());
+      assertTrue(
+          capped.diagnostics().message().contains("sweep cap " + s),
+          capped.diagnostics().message());
       prev = a;
     }
-    assertTrue(d.alphaTrace().get(d.iterations() - 1) < 1e-3, "R at convergence: " + d.alphaTrace());
+    assertTrue(
+        d.alphaTrace().get(d.iterations() - 1) < 1e-3, "R at convergence: " + d.alphaTrace());
   }
 
   @Test
@@ -47,7 +50,8 @@ class ConvergenceTraceTest {
       slow.add(Math.pow(0.999, s));
       assertFalse(SiteLoop.oscillating(slow, 50));
     }
-    // a 2-cycle: after its first low (0.4 at sweep 3) it never sets a new minimum; flagged once that low
+    // a 2-cycle: after its first low (0.4 at sweep 3) it never sets a new minimum; flagged once
+    // that low
     // has left the window of the last 50 sweeps, i.e. after sweep 53
     List<Double> cycle = new ArrayList<>(List.of(5.0, 3.0));
     for (int s = 3; s <= 53; s++) {

@@ -25,7 +25,8 @@ class EpFamilyDivergenceTest {
     return Problem.of(SquaredExponential.iso(1.0, 10.0), d.x, d.y, NoisyStep.of(0.05));
   }
 
-  private static final SiteLoop.Options OPT = SiteLoop.Options.defaults().withGradient(false).withMaxSweeps(300);
+  private static final SiteLoop.Options OPT =
+      SiteLoop.Options.defaults().withGradient(false).withMaxSweeps(300);
 
   @Test
   void epOscillatesAndIsReportedAsDivergedPowerEpConverges() {
@@ -39,7 +40,8 @@ class EpFamilyDivergenceTest {
     List<Double> r = ep.alphaTrace();
     int s = r.size();
     assertTrue(r.get(s - 1) > 0.5, "R stays large: " + r.subList(s - 6, s));
-    assertEquals(r.get(s - 1), r.get(s - 4), 1e-6 * r.get(s - 1), "period 3: " + r.subList(s - 6, s));
+    assertEquals(
+        r.get(s - 1), r.get(s - 4), 1e-6 * r.get(s - 1), "period 3: " + r.subList(s - 6, s));
     Diagnostics pep = SiteLoop.run(p, PowerEp.of(0.8), OPT, null).diagnostics();
     assertTrue(pep.converged() && !pep.diverged(), pep.toString());
     assertTrue(pep.alphaTrace().get(pep.iterations() - 1) < 1e-3);
@@ -66,7 +68,10 @@ class EpFamilyDivergenceTest {
     assertFalse(ep.converged(), ep.toString());
     assertTrue(ep.diverged() && ep.message().contains("oscillation"), ep.toString());
     List<Double> r = ep.alphaTrace();
-    double tail = r.subList(r.size() - 5, r.size()).stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+    double tail = r.subList(r.size() - 5, r.size()).stream()
+        .mapToDouble(Double::doubleValue)
+        .max()
+        .orElseThrow();
     assertTrue(tail > 1e-2, "EP's R(iter) stays large: " + r.subList(r.size() - 5, r.size()));
 
     Posterior rep = SiteLoop.run(p, RelaxedEp.of(1), keep, null);
@@ -76,17 +81,21 @@ class EpFamilyDivergenceTest {
     assertTrue(rd.alphaTrace().get(rd.iterations() - 1) < 1e-3, rd.toString());
     // a fixed point: started from its own sites, REP stays there
     Posterior again = SiteLoop.run(p, RelaxedEp.of(1), keep, rep.sites());
-    assertTrue(again.diagnostics().converged() && again.diagnostics().iterations() <= 2,
+    assertTrue(
+        again.diagnostics().converged() && again.diagnostics().iterations() <= 2,
         again.diagnostics().toString());
     assertEquals(rep.logEvidence(), again.logEvidence(), 1e-6);
 
-    Posterior damped = SiteLoop.run(p, MomentMatching.ep(), keep.withDamping(0.5).withMaxSweeps(1000), null);
+    Posterior damped =
+        SiteLoop.run(p, MomentMatching.ep(), keep.withDamping(0.5).withMaxSweeps(1000), null);
     assertTrue(damped.diagnostics().converged(), damped.diagnostics().toString());
     assertEquals(damped.logEvidence(), rep.logEvidence(), 0.05);
     double ss = 0;
     for (int i = 0; i < p.size(); i++) {
       ss += Math.pow(rep.mean()[i] - damped.mean()[i], 2);
     }
-    assertTrue(Math.sqrt(ss / p.size()) < 0.15, "RMS mean difference to damped EP " + Math.sqrt(ss / p.size()));
+    assertTrue(
+        Math.sqrt(ss / p.size()) < 0.15,
+        "RMS mean difference to damped EP " + Math.sqrt(ss / p.size()));
   }
 }

@@ -26,7 +26,8 @@ class EpFamilyRandomizedTest {
 
   @Test
   void everyRuleIsFiniteOrFailsTyped() {
-    List<SiteUpdate<?>> rules = new ArrayList<>(List.of(MomentMatching.ep(), PowerEp.of(0.5), PowerEp.of(0.8)));
+    List<SiteUpdate<?>> rules =
+        new ArrayList<>(List.of(MomentMatching.ep(), PowerEp.of(0.5), PowerEp.of(0.8)));
     for (RelaxedEp.Objective o : RelaxedEp.Objective.values()) {
       rules.add(RelaxedEp.of(0.1, o, RelaxedEp.SiteReading.B));
       rules.add(RelaxedEp.of(20, o, RelaxedEp.SiteReading.B));
@@ -75,8 +76,9 @@ class EpFamilyRandomizedTest {
         }
       }
     }
-    System.out.printf("EP family randomized: %d runs, %d converged, %d diverged, %d typed failures%n", runs,
-        converged, diverged, failed);
+    System.out.printf(
+        "EP family randomized: %d runs, %d converged, %d diverged, %d typed failures%n",
+        runs, converged, diverged, failed);
     assertTrue(converged > runs / 2, converged + " of " + runs + " converged");
   }
 }

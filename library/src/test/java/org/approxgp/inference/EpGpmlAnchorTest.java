@@ -19,7 +19,8 @@ class EpGpmlAnchorTest {
 
   static void assertAnchor(Entry e, Posterior post) {
     GpmlIonosphere.Split test = GpmlIonosphere.test();
-    assertEquals(e.logEvidence(), post.logEvidence(), 1e-6 * Math.abs(e.logEvidence()), "log evidence");
+    assertEquals(
+        e.logEvidence(), post.logEvidence(), 1e-6 * Math.abs(e.logEvidence()), "log evidence");
     Prediction p = post.predict(test.x());
     double[] ll = post.logPredictive(test.x(), test.y());
     for (int j = 0; j < test.y().length; j++) {
@@ -44,8 +45,13 @@ class EpGpmlAnchorTest {
   void parallelEpMatchesGpml(Entry e) {
     GpmlIonosphere.Split train = GpmlIonosphere.train();
     Problem problem = Problem.of(e.kernelObject(), train.x(), train.y(), Probit.get());
-    Posterior post = Ep.infer(problem,
-        Ep.Options.defaults().withSchedule(SiteLoop.Schedule.PARALLEL).withTolerance(1e-10).withMaxSweeps(5000), null);
+    Posterior post = Ep.infer(
+        problem,
+        Ep.Options.defaults()
+            .withSchedule(SiteLoop.Schedule.PARALLEL)
+            .withTolerance(1e-10)
+            .withMaxSweeps(5000),
+        null);
     assertTrue(post.diagnostics().converged(), post.diagnostics().toString());
     assertAnchor(e, post);
   }

@@ -51,27 +51,50 @@ class EpRegressionPinTest {
     GpmlIonosphere.Split tr = GpmlIonosphere.train();
     Problem iono = Problem.of(SquaredExponential.iso(2.0, 2.25), tr.x(), tr.y(), Probit.get());
     c.put("ionosphere-ep-sequential", () -> Ep.infer(iono));
-    c.put("ionosphere-ep-sequential-damped", () -> Ep.infer(iono, Ep.Options.defaults().withDamping(0.7), null));
-    c.put("ionosphere-ep-parallel", () -> Ep.infer(iono,
-        Ep.Options.defaults().withSchedule(SiteLoop.Schedule.PARALLEL).withTolerance(1e-9).withMaxSweeps(5000), null));
+    c.put(
+        "ionosphere-ep-sequential-damped",
+        () -> Ep.infer(iono, Ep.Options.defaults().withDamping(0.7), null));
+    c.put(
+        "ionosphere-ep-parallel",
+        () -> Ep.infer(
+            iono,
+            Ep.Options.defaults()
+                .withSchedule(SiteLoop.Schedule.PARALLEL)
+                .withTolerance(1e-9)
+                .withMaxSweeps(5000),
+            null));
     c.put("ionosphere-qp-table", () -> Qp.infer(iono));
     double[][] x = SmallProblems.inputs(5, 30, 3);
     Problem small = Problem.of(SmallProblems.ard(3), x, SmallProblems.labels(5, x), Probit.get());
-    c.put("small-qp-exact", () -> Qp.infer(small, Ep.Options.defaults().withProjection(W2Projection.exact()), null));
-    c.put("small-lp-1.5", () -> Ep.infer(small, Ep.Options.defaults().withProjection(LpProjection.of(1.5)), null));
-    c.put("small-ep-warm", () -> Ep.infer(small, Ep.Options.defaults().withTolerance(1e-10),
-        Ep.infer(small, Ep.Options.defaults().withMaxSweeps(2), null).sites()));
+    c.put(
+        "small-qp-exact",
+        () -> Qp.infer(small, Ep.Options.defaults().withProjection(W2Projection.exact()), null));
+    c.put(
+        "small-lp-1.5",
+        () -> Ep.infer(small, Ep.Options.defaults().withProjection(LpProjection.of(1.5)), null));
+    c.put(
+        "small-ep-warm",
+        () -> Ep.infer(
+            small,
+            Ep.Options.defaults().withTolerance(1e-10),
+            Ep.infer(small, Ep.Options.defaults().withMaxSweeps(2), null).sites()));
     double[][] xp = SmallProblems.inputs(9, 40, 1);
     double[] counts = new double[xp.length];
     for (int i = 0; i < xp.length; i++) {
       counts[i] = Math.floor(2.5 + 2 * Math.sin(2 * xp[i][0]) + (i % 3));
     }
-    Problem poisson = new Problem(SquaredExponential.iso(0.6, 0.8), xp, counts, PoissonSquareLink.get(), 1.0);
+    Problem poisson =
+        new Problem(SquaredExponential.iso(0.6, 0.8), xp, counts, PoissonSquareLink.get(), 1.0);
     c.put("poisson-ep", () -> Ep.infer(poisson));
-    c.put("poisson-qp-exact", () -> Qp.infer(poisson, Ep.Options.defaults().withProjection(W2Projection.exact()),
-        null));
-    c.put("poisson-ep-parallel-damped", () -> Ep.infer(poisson,
-        Ep.Options.defaults().withSchedule(SiteLoop.Schedule.PARALLEL).withDamping(0.5), null));
+    c.put(
+        "poisson-qp-exact",
+        () -> Qp.infer(poisson, Ep.Options.defaults().withProjection(W2Projection.exact()), null));
+    c.put(
+        "poisson-ep-parallel-damped",
+        () -> Ep.infer(
+            poisson,
+            Ep.Options.defaults().withSchedule(SiteLoop.Schedule.PARALLEL).withDamping(0.5),
+            null));
     return c;
   }
 
@@ -98,7 +121,10 @@ class EpRegressionPinTest {
         b.putLong(Double.doubleToRawLongBits(v));
       }
       Diagnostics d = p.diagnostics();
-      b.putInt(d.iterations()).putInt(d.clippedSites()).putInt(d.skippedSites()).putInt(d.converged() ? 1 : 0);
+      b.putInt(d.iterations())
+          .putInt(d.clippedSites())
+          .putInt(d.skippedSites())
+          .putInt(d.converged() ? 1 : 0);
       b.putLong(Double.doubleToRawLongBits(d.finalChange()));
       md.update(b.array(), 0, b.position());
       return HexFormat.of().formatHex(md.digest());
@@ -109,12 +135,13 @@ class EpRegressionPinTest {
 
   static Map<String, String> pins() {
     Map<String, String> m = new LinkedHashMap<>();
-    try (InputStream in = EpRegressionPinTest.class.getResourceAsStream("/inference/ep-regression-pins.txt")) {
+    try (InputStream in =
+        EpRegressionPinTest.class.getResourceAsStream("/inference/ep-regression-pins.txt")) {
       if (in == null) {
         throw new IllegalStateException("missing test resource inference/ep-regression-pins.txt");
       }
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-      for (String line; (line = r.readLine()) != null;) {
+      for (String line; (line = r.readLine()) != null; ) {
         if (!line.isBlank() && !line.startsWith("#")) {
           String[] f = line.trim().split("\\s+");
           m.put(f[0], f[1]);
@@ -134,7 +161,8 @@ class EpRegressionPinTest {
   @MethodSource("names")
   void bitIdenticalToThePins(String name) {
     String expected = pins().get(name);
-    // the pins are bits of the pure-Java backend; OpenBLAS's bits depend on the CPU's kernel (BackendAnchorTest
+    // the pins are bits of the pure-Java backend; OpenBLAS's bits depend on the CPU's kernel
+    // (BackendAnchorTest
     // checks that the native backend agrees to 1e-12)
     assertEquals(expected, digest(Linalg.withBackend("ejml", cases().get(name))), name);
   }
@@ -154,8 +182,11 @@ class EpRegressionPinTest {
     Map<String, double[]> want = referenceValues().get(name);
     Posterior got = Linalg.withBackend("ejml", cases().get(name));
     Diagnostics d = got.diagnostics();
-    assertArrayEquals(want.get("case"), new double[] {d.iterations(), d.clippedSites(), d.skippedSites(),
-        d.converged() ? 1 : 0}, 0.0, name + ": sweeps, clips, skips, converged");
+    assertArrayEquals(
+        want.get("case"),
+        new double[] {d.iterations(), d.clippedSites(), d.skippedSites(), d.converged() ? 1 : 0},
+        0.0,
+        name + ": sweeps, clips, skips, converged");
     assertClose(want.get("logZ"), new double[] {got.logEvidence()}, tol, name + ": log Z");
     assertClose(want.get("gradient"), got.logEvidenceGradient(), tol, name + ": gradient");
     assertClose(want.get("tau"), got.sites().tau(), tol, name + ": tau");
@@ -178,13 +209,14 @@ class EpRegressionPinTest {
   /** The reference file: per case, "case NAME sweeps clips skips converged" then one line per quantity. */
   static Map<String, Map<String, double[]>> referenceValues() {
     Map<String, Map<String, double[]>> all = new LinkedHashMap<>();
-    try (InputStream in = EpRegressionPinTest.class.getResourceAsStream("/inference/ep-reference-values.txt")) {
+    try (InputStream in =
+        EpRegressionPinTest.class.getResourceAsStream("/inference/ep-reference-values.txt")) {
       if (in == null) {
         throw new IllegalStateException("missing test resource inference/ep-reference-values.txt");
       }
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       Map<String, double[]> cur = null;
-      for (String line; (line = r.readLine()) != null;) {
+      for (String line; (line = r.readLine()) != null; ) {
         if (line.isBlank() || line.startsWith("#")) {
           continue;
         }
@@ -192,8 +224,12 @@ class EpRegressionPinTest {
         if (f[0].equals("case")) {
           cur = new LinkedHashMap<>();
           all.put(f[1], cur);
-          cur.put("case", new double[] {Double.parseDouble(f[2]), Double.parseDouble(f[3]), Double.parseDouble(f[4]),
-              Boolean.parseBoolean(f[5]) ? 1 : 0});
+          cur.put("case", new double[] {
+            Double.parseDouble(f[2]),
+            Double.parseDouble(f[3]),
+            Double.parseDouble(f[4]),
+            Boolean.parseBoolean(f[5]) ? 1 : 0
+          });
         } else {
           double[] v = new double[f.length - 1];
           for (int i = 1; i < f.length; i++) {
@@ -213,8 +249,17 @@ class EpRegressionPinTest {
     for (Map.Entry<String, Supplier<Posterior>> e : cases().entrySet()) {
       Posterior p = Linalg.withBackend("ejml", e.getValue());
       Diagnostics d = p.diagnostics();
-      sb.append("case ").append(e.getKey()).append(' ').append(d.iterations()).append(' ').append(d.clippedSites())
-          .append(' ').append(d.skippedSites()).append(' ').append(d.converged()).append('\n');
+      sb.append("case ")
+          .append(e.getKey())
+          .append(' ')
+          .append(d.iterations())
+          .append(' ')
+          .append(d.clippedSites())
+          .append(' ')
+          .append(d.skippedSites())
+          .append(' ')
+          .append(d.converged())
+          .append('\n');
       sb.append("logZ ").append(p.logEvidence()).append('\n');
       valuesLine(sb, "gradient", p.logEvidenceGradient());
       valuesLine(sb, "tau", p.sites().tau());
@@ -243,14 +288,19 @@ class EpRegressionPinTest {
       System.out.print(sb);
       return;
     }
-    System.out.println("# SHA-256 of the exact bits of EP/QP results (log evidence, gradient, sites, mean,");
-    System.out.println("# variance, sweeps, clips, skips, converged, final change); see EpRegressionPinTest.");
-    System.out.println("# Generated by EpRegressionPinTest.main at commit <fill in> (say why the numbers changed).");
+    System.out.println(
+        "# SHA-256 of the exact bits of EP/QP results (log evidence, gradient, sites, mean,");
+    System.out.println(
+        "# variance, sweeps, clips, skips, converged, final change); see EpRegressionPinTest.");
+    System.out.println(
+        "# Generated by EpRegressionPinTest.main at commit <fill in> (say why the numbers changed).");
     for (Map.Entry<String, Supplier<Posterior>> e : cases().entrySet()) {
       Posterior p = Linalg.withBackend("ejml", e.getValue());
-      System.out.println(e.getKey() + " " + digest(p) + "   # " + p.diagnostics().method() + ", "
-          + p.diagnostics().iterations() + " sweeps, clipped " + p.diagnostics().clippedSites() + ", log Z "
-          + p.logEvidence());
+      System.out.println(
+          e.getKey() + " " + digest(p) + "   # " + p.diagnostics().method() + ", "
+              + p.diagnostics().iterations() + " sweeps, clipped "
+              + p.diagnostics().clippedSites() + ", log Z "
+              + p.logEvidence());
     }
   }
 }

@@ -24,9 +24,12 @@ class EvidenceGradientTest {
   static final double H = 1e-5;
 
   static Stream<Arguments> methods() {
-    Function<Problem, Posterior> laplace = p -> Laplace.infer(p, Laplace.Options.defaults().withTolerance(1e-12), null);
-    Function<Problem, Posterior> vb = p -> Vb.infer(p, Vb.Options.defaults().withTolerance(1e-11), null);
-    Function<Problem, Posterior> ep = p -> Ep.infer(p, Ep.Options.defaults().withTolerance(1e-12), null);
+    Function<Problem, Posterior> laplace =
+        p -> Laplace.infer(p, Laplace.Options.defaults().withTolerance(1e-12), null);
+    Function<Problem, Posterior> vb =
+        p -> Vb.infer(p, Vb.Options.defaults().withTolerance(1e-11), null);
+    Function<Problem, Posterior> ep =
+        p -> Ep.infer(p, Ep.Options.defaults().withTolerance(1e-12), null);
     return Stream.of(
         Arguments.of("laplace", laplace, 0.0), Arguments.of("laplace", laplace, 0.3),
         Arguments.of("vb", vb, 0.0), Arguments.of("vb", vb, 0.3),
@@ -40,7 +43,8 @@ class EvidenceGradientTest {
 
   @ParameterizedTest(name = "{0} m0={2}")
   @MethodSource("methods")
-  void gradientMatchesFiniteDifferences(String name, Function<Problem, Posterior> method, double m0) {
+  void gradientMatchesFiniteDifferences(
+      String name, Function<Problem, Posterior> method, double m0) {
     for (Kernel k : new Kernel[] {SmallProblems.iso(), SmallProblems.ard(3)}) {
       Problem p = probit(k, m0);
       Posterior post = method.apply(p);
@@ -59,7 +63,8 @@ class EvidenceGradientTest {
         maxErr = Math.max(maxErr, Math.abs(fd - g[j]) / (1 + Math.abs(fd)));
         assertEquals(fd, g[j], 1e-7 * (1 + Math.abs(fd)), name + " " + k.name() + " θ" + j);
       }
-      System.out.printf("%s %s m0=%.1f: max relative gradient error %.2e%n", name, k.name(), m0, maxErr);
+      System.out.printf(
+          "%s %s m0=%.1f: max relative gradient error %.2e%n", name, k.name(), m0, maxErr);
     }
   }
 
@@ -82,7 +87,8 @@ class EvidenceGradientTest {
         double[] am = alpha.clone();
         ap[i] += H;
         am[i] -= H;
-        double fd = (VbElbo.of(p, ap, lambda, false).elbo - VbElbo.of(p, am, lambda, false).elbo) / (2 * H);
+        double fd =
+            (VbElbo.of(p, ap, lambda, false).elbo - VbElbo.of(p, am, lambda, false).elbo) / (2 * H);
         assertEquals(fd, ev.gradAlpha[i], 1e-6 * (1 + Math.abs(fd)), "∂/∂α" + i);
         double[] lp = lambda.clone();
         double[] lm = lambda.clone();
@@ -97,8 +103,10 @@ class EvidenceGradientTest {
         double[] tm = theta.clone();
         tp[j] += H;
         tm[j] -= H;
-        double fd = (VbElbo.of(p.withKernel(k.withLogHyperparameters(tp)), alpha, lambda, false).elbo
-            - VbElbo.of(p.withKernel(k.withLogHyperparameters(tm)), alpha, lambda, false).elbo) / (2 * H);
+        double fd = (VbElbo.of(p.withKernel(k.withLogHyperparameters(tp)), alpha, lambda, false)
+                    .elbo
+                - VbElbo.of(p.withKernel(k.withLogHyperparameters(tm)), alpha, lambda, false).elbo)
+            / (2 * H);
         assertEquals(fd, ev.gradTheta[j], 1e-6 * (1 + Math.abs(fd)), "∂/∂θ" + j + " " + k.name());
       }
     }

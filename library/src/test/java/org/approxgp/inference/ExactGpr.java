@@ -21,10 +21,12 @@ import org.approxgp.linalg.Matrix;
  * @param predVar predictive latent variances at the test inputs
  * @param logEvidence log p(y | X, θ)
  */
-public record ExactGpr(double[] mean, double[] variance, double[] predMean, double[] predVar, double logEvidence) {
+public record ExactGpr(
+    double[] mean, double[] variance, double[] predMean, double[] predVar, double logEvidence) {
 
   /** Exact GPR for kernel {@code kern}, noise variance {@code noise} and prior mean {@code m0}, tested at xs. */
-  public static ExactGpr of(Kernel kern, double[][] x, double[] y, double noise, double m0, double[][] xs) {
+  public static ExactGpr of(
+      Kernel kern, double[][] x, double[] y, double noise, double m0, double[][] xs) {
     int n = y.length;
     Matrix k = kern.matrix(x);
     Matrix ky = k.copy();

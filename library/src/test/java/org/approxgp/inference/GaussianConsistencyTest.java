@@ -29,10 +29,16 @@ class GaussianConsistencyTest {
   static Stream<Arguments> cases() {
     Function<Problem, Posterior> laplace = Laplace::infer;
     Function<Problem, Posterior> vb = Vb::infer;
-    Function<Problem, Posterior> ep = p -> Ep.infer(p, Ep.Options.defaults().withTolerance(1e-12), null);
-    Function<Problem, Posterior> epPar = p -> Ep.infer(p,
-        Ep.Options.defaults().withSchedule(SiteLoop.Schedule.PARALLEL).withTolerance(1e-12), null);
-    return Stream.of(Arguments.of("laplace", laplace), Arguments.of("vb", vb), Arguments.of("ep", ep),
+    Function<Problem, Posterior> ep =
+        p -> Ep.infer(p, Ep.Options.defaults().withTolerance(1e-12), null);
+    Function<Problem, Posterior> epPar = p -> Ep.infer(
+        p,
+        Ep.Options.defaults().withSchedule(SiteLoop.Schedule.PARALLEL).withTolerance(1e-12),
+        null);
+    return Stream.of(
+        Arguments.of("laplace", laplace),
+        Arguments.of("vb", vb),
+        Arguments.of("ep", ep),
         Arguments.of("ep-parallel", epPar));
   }
 
@@ -61,7 +67,11 @@ class GaussianConsistencyTest {
       Prediction pr = post.predict(xs);
       assertClose(ex.predMean(), pr.latentMean(), name + " predictive mean");
       assertClose(ex.predVar(), pr.latentVariance(), name + " predictive variance");
-      assertEquals(ex.logEvidence(), post.logEvidence(), TOL * Math.abs(ex.logEvidence()), name + " log evidence");
+      assertEquals(
+          ex.logEvidence(),
+          post.logEvidence(),
+          TOL * Math.abs(ex.logEvidence()),
+          name + " log evidence");
     }
   }
 

@@ -8,8 +8,8 @@ import java.util.List;
 import org.approxgp.kernel.Kernel;
 import org.approxgp.likelihood.Gaussian;
 import org.approxgp.likelihood.Probit;
-import org.approxgp.model.Registry;
 import org.approxgp.model.InferenceMethod;
+import org.approxgp.model.Registry;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -72,6 +72,8 @@ public abstract class InferenceContract {
     }
     Posterior again = method.infer(p, post.sites());
     assertEquals(post.logEvidence(), again.logEvidence(), 1e-6 * Math.abs(post.logEvidence()));
-    assertTrue(again.diagnostics().iterations() <= 2, "warm start from the fixed point: " + again.diagnostics());
+    assertTrue(
+        again.diagnostics().iterations() <= 2,
+        "warm start from the fixed point: " + again.diagnostics());
   }
 }

@@ -30,8 +30,11 @@ class LaplaceContractTest {
       double r = y - f;
       double q = nu * s2 + r * r;
       // log p = −(ν+1)/2 log(1 + r²/(ν s²)) + const;  d1 = (ν+1) r/q;  d2 = (ν+1)(r² − ν s²)/q²
-      return new LogDensity(-(nu + 1) / 2 * Math.log(q / (nu * s2)), (nu + 1) * r / q,
-          (nu + 1) * (r * r - nu * s2) / (q * q), 0);
+      return new LogDensity(
+          -(nu + 1) / 2 * Math.log(q / (nu * s2)),
+          (nu + 1) * r / q,
+          (nu + 1) * (r * r - nu * s2) / (q * q),
+          0);
     }
   }
 

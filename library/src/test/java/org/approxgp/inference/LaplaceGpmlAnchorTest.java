@@ -34,8 +34,9 @@ class LaplaceGpmlAnchorTest {
       dv = Math.max(dv, Math.abs(e.latentVariance()[j] - p.latentVariance()[j]));
       dl = Math.max(dl, Math.abs(e.logLik()[j] - ll[j]));
     }
-    System.out.printf("laplace anchor %s: rel logZ err %.2e, max |dmean| %.2e, |dvar| %.2e, |dloglik| %.2e; %s%n", e,
-        Math.abs(post.logEvidence() / e.logEvidence() - 1), dm, dv, dl, post.diagnostics());
+    System.out.printf(
+        "laplace anchor %s: rel logZ err %.2e, max |dmean| %.2e, |dvar| %.2e, |dloglik| %.2e; %s%n",
+        e, Math.abs(post.logEvidence() / e.logEvidence() - 1), dm, dv, dl, post.diagnostics());
     EpGpmlAnchorTest.assertAnchor(e, post);
   }
 

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 class NegativeSitesKeepTest {
 
   private static final SiteLoop.Options CLIP = SiteLoop.Options.defaults();
-  private static final SiteLoop.Options KEEP = CLIP.withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
+  private static final SiteLoop.Options KEEP =
+      CLIP.withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
 
   @Test
   void keepEqualsClipOnProbit() {
@@ -43,7 +44,11 @@ class NegativeSitesKeepTest {
     assertClose(c.logEvidenceGradient(), k.logEvidenceGradient(), 1e-10, "gradient");
     double[][] xs = SmallProblems.inputs(7, 9, 3);
     assertClose(c.predict(xs).latentMean(), k.predict(xs).latentMean(), 1e-12, "predictive mean");
-    assertClose(c.predict(xs).latentVariance(), k.predict(xs).latentVariance(), 1e-12, "predictive variance");
+    assertClose(
+        c.predict(xs).latentVariance(),
+        k.predict(xs).latentVariance(),
+        1e-12,
+        "predictive variance");
   }
 
   @Test
@@ -53,7 +58,9 @@ class NegativeSitesKeepTest {
     Problem p = Problem.of(kern, d.x, d.y, NoisyStep.of(0.2));
     Posterior c = SiteLoop.run(p, MomentMatching.ep(), CLIP, null);
     Posterior k = SiteLoop.run(p, MomentMatching.ep(), KEEP, null);
-    assertTrue(c.diagnostics().converged() && k.diagnostics().converged(), k.diagnostics().toString());
+    assertTrue(
+        c.diagnostics().converged() && k.diagnostics().converged(),
+        k.diagnostics().toString());
     assertTrue(c.diagnostics().clippedSites() > 0, c.diagnostics().toString());
     assertEquals(0, k.diagnostics().clippedSites());
     int negative = 0;
@@ -79,7 +86,8 @@ class NegativeSitesKeepTest {
       assertEquals(sigma.get(i, i), k.variance()[i], 1e-9 * sigma.get(i, i), "variance " + i);
       assertEquals(mu[i], k.mean()[i], 1e-9 * (1 + Math.abs(mu[i])), "mean " + i);
     }
-    // a fixed point of EP with the sites kept: each site = projection / cavity at the final marginals
+    // a fixed point of EP with the sites kept: each site = projection / cavity at the final
+    // marginals
     double change = 0;
     for (int i = 0; i < n; i++) {
       double tc = 1 / k.variance()[i] - tau[i];
@@ -105,7 +113,8 @@ class NegativeSitesKeepTest {
     double[] tau = new double[20];
     double[] nu = new double[20];
     tau[3] = -50; // a site precision far more negative than any prior precision can absorb
-    InferenceException e = assertThrows(InferenceException.class,
+    InferenceException e = assertThrows(
+        InferenceException.class,
         () -> SiteLoop.run(p, MomentMatching.ep(), KEEP, Sites.of(tau, nu)));
     assertTrue(e.getMessage().contains("not positive definite"), e.getMessage());
     assertTrue(e.diagnostics() != null);

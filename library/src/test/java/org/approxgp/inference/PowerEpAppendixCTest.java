@@ -21,7 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class PowerEpAppendixCTest {
 
-  private static final SiteLoop.Options KEEP = SiteLoop.Options.defaults().withTolerance(1e-13).withMaxSweeps(500)
+  private static final SiteLoop.Options KEEP = SiteLoop.Options.defaults()
+      .withTolerance(1e-13)
+      .withMaxSweeps(500)
       .withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
 
   @ParameterizedTest(name = "{0}")
@@ -35,10 +37,17 @@ class PowerEpAppendixCTest {
       Posterior pep = SiteLoop.run(p, PowerEp.of(1, v), KEEP, null);
       assertEquals(ep.diagnostics().iterations(), pep.diagnostics().iterations(), v.name());
       for (int i = 0; i < p.size(); i++) {
-        assertEquals(ep.sites().tau()[i], pep.sites().tau()[i], 1e-12 * (1 + Math.abs(ep.sites().tau()[i])));
-        assertEquals(ep.sites().nu()[i], pep.sites().nu()[i], 1e-12 * (1 + Math.abs(ep.sites().nu()[i])));
+        assertEquals(
+            ep.sites().tau()[i],
+            pep.sites().tau()[i],
+            1e-12 * (1 + Math.abs(ep.sites().tau()[i])));
+        assertEquals(
+            ep.sites().nu()[i],
+            pep.sites().nu()[i],
+            1e-12 * (1 + Math.abs(ep.sites().nu()[i])));
       }
-      assertEquals(ep.logEvidence(), pep.logEvidence(), 1e-12 * Math.abs(ep.logEvidence()), v.name());
+      assertEquals(
+          ep.logEvidence(), pep.logEvidence(), 1e-12 * Math.abs(ep.logEvidence()), v.name());
     }
   }
 
@@ -46,7 +55,9 @@ class PowerEpAppendixCTest {
   void defaultIsMinkaAndTheVariantsDiffer() {
     assertEquals(PowerEp.Variant.MINKA, PowerEp.of(0.8).variant());
     assertEquals("power-ep(u=0.8)", PowerEp.of(0.8).name());
-    assertEquals("power-ep(u=0.8, appendix-c)", PowerEp.of(0.8, PowerEp.Variant.APPENDIX_C).name());
+    assertEquals(
+        "power-ep(u=0.8, appendix-c)",
+        PowerEp.of(0.8, PowerEp.Variant.APPENDIX_C).name());
     double[][] x = SmallProblems.inputs(5, 12, 2);
     Problem p = Problem.of(SmallProblems.iso(), x, SmallProblems.labels(6, x), NoisyStep.of(0.1));
     Posterior a = SiteLoop.run(p, PowerEp.of(0.6), KEEP, null);
@@ -91,11 +102,15 @@ class PowerEpAppendixCTest {
       }
     }
     for (int i = 0; i < n; i++) {
-      assertEquals(prec[i], post.sites().tau()[i], 1e-10 * Math.abs(prec[i]), "site precision " + i);
-      assertEquals(prec[i] * mi[i], post.sites().nu()[i], 1e-10 * Math.abs(prec[i] * mi[i]), "site nu " + i);
+      assertEquals(
+          prec[i], post.sites().tau()[i], 1e-10 * Math.abs(prec[i]), "site precision " + i);
+      assertEquals(
+          prec[i] * mi[i], post.sites().nu()[i], 1e-10 * Math.abs(prec[i] * mi[i]), "site nu " + i);
     }
-    // evidence: log Z = log ∫ N(f | 0, K) Πᵢ t̃ᵢ(fᵢ) df + Σ log sᵢ, t̃ᵢ(f) = exp(−½ pᵢ f² + pᵢ mᵢ f),
-    // sᵢ^u = Ẑᵢ(u) / ∫ N(f | h, λ) t̃ᵢ(f)^u df at the final cavity (the class comment's scale match)
+    // evidence: log Z = log ∫ N(f | 0, K) Πᵢ t̃ᵢ(fᵢ) df + Σ log sᵢ, t̃ᵢ(f) = exp(−½ pᵢ f² + pᵢ mᵢ
+    // f),
+    // sᵢ^u = Ẑᵢ(u) / ∫ N(f | h, λ) t̃ᵢ(f)^u df at the final cavity (the class comment's scale
+    // match)
     double[][] sigma = posterior(k, prec);
     double[] nu = new double[n];
     for (int i = 0; i < n; i++) {
@@ -125,7 +140,9 @@ class PowerEpAppendixCTest {
       // ∫ N(f | h, λ) exp(u(−½ p f² + ν f)) df in mean form
       double pu = u * prec[i];
       double logD = -0.5 * Math.log(1 + pu * lambda)
-          + ((h / lambda + u * nu[i]) * (h / lambda + u * nu[i]) / (1 / lambda + pu) - h * h / lambda) / 2;
+          + ((h / lambda + u * nu[i]) * (h / lambda + u * nu[i]) / (1 / lambda + pu)
+                  - h * h / lambda)
+              / 2;
       logZ += (Math.log(zu) - logD) / u;
     }
     assertEquals(logZ, post.logEvidence(), 1e-10 * Math.abs(logZ), "log evidence");

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
  */
 class PowerEpKeepTest {
 
-  private static final SiteLoop.Options KEEP =
-      SiteLoop.Options.defaults().withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP).withTolerance(1e-10);
+  private static final SiteLoop.Options KEEP = SiteLoop.Options.defaults()
+      .withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP)
+      .withTolerance(1e-10);
 
   /**
    * A seeded small count problem (n = 9, u ≈ 0.49) found by a search over seeds: its run shortens a step, and at
@@ -43,7 +44,8 @@ class PowerEpKeepTest {
     double ell = Math.exp(2 * r.nextDouble() - 1);
     double m0 = 1.5 * r.nextDouble();
     double u = 0.1 + 0.8 * r.nextDouble();
-    return new Case(new Problem(SquaredExponential.iso(sf, ell), x, y, PoissonSquareLink.get(), m0), u);
+    return new Case(
+        new Problem(SquaredExponential.iso(sf, ell), x, y, PoissonSquareLink.get(), m0), u);
   }
 
   @Test
@@ -69,16 +71,26 @@ class PowerEpKeepTest {
     }
     assertTrue(improper > 0, "some site's EP cavity is improper at this fixed point");
 
-    // the fixed point: every site equals its own update (paper eq. 42 from the u-cavity), without the loop
+    // the fixed point: every site equals its own update (paper eq. 42 from the u-cavity), without
+    // the loop
     for (int i = 0; i < n; i++) {
       double tc = 1 / var[i] - u * tau[i];
       double nc = mu[i] / var[i] - u * nu[i];
       TiltedMoments t = p.likelihood().powerTilted(p.y()[i], nc / tc, 1 / tc, u);
-      assertEquals(tau[i], (1 / t.variance() - tc) / u, 1e-7 * (1 + Math.abs(tau[i])), "site precision " + i);
-      assertEquals(nu[i], (t.mean() / t.variance() - nc) / u, 1e-7 * (1 + Math.abs(nu[i])), "site mean " + i);
+      assertEquals(
+          tau[i],
+          (1 / t.variance() - tc) / u,
+          1e-7 * (1 + Math.abs(tau[i])),
+          "site precision " + i);
+      assertEquals(
+          nu[i],
+          (t.mean() / t.variance() - nc) / u,
+          1e-7 * (1 + Math.abs(nu[i])),
+          "site mean " + i);
     }
 
-    // log Z_PEP = log ∫ N(f | m₀, K) Πᵢ t̃ᵢ(fᵢ) df + Σᵢ log sᵢ, sᵢ^u = ∫ N(f | μᵢ, Σᵢᵢ) (p(yᵢ | f)/t̃ᵢ(f))^u df
+    // log Z_PEP = log ∫ N(f | m₀, K) Πᵢ t̃ᵢ(fᵢ) df + Σᵢ log sᵢ, sᵢ^u = ∫ N(f | μᵢ, Σᵢᵢ) (p(yᵢ |
+    // f)/t̃ᵢ(f))^u df
     double want = gaussianPart(p.kernel(), p.x(), p.priorMean(), tau, nu);
     for (int i = 0; i < n; i++) {
       want += logScaleByQuadrature(p.likelihood(), p.y()[i], mu[i], var[i], tau[i], nu[i], u);
@@ -90,7 +102,8 @@ class PowerEpKeepTest {
    * log ∫ N(f | m₀1, K) exp(Σ −½ τᵢ fᵢ² + νᵢ fᵢ) df = −½ log|I + K S| + ½ bᵀ (I + K S)⁻¹ K b − ½ m₀² Σ τᵢ + m₀ Σ νᵢ with
    * b = ν − m₀ τ (g = f − m₀), by Gaussian elimination with partial pivoting.
    */
-  private static double gaussianPart(Kernel kern, double[][] x, double m0, double[] tau, double[] nu) {
+  private static double gaussianPart(
+      Kernel kern, double[][] x, double m0, double[] tau, double[] nu) {
     int n = tau.length;
     Matrix k = kern.matrix(x);
     double[][] a = new double[n][n + 1];
@@ -144,8 +157,8 @@ class PowerEpKeepTest {
   }
 
   /** (1/u) log ∫ N(f | μ, v) exp(u (log p(y | f) + ½ τ f² − ν f)) df, trapezoid on ±40 sd (log-sum-exp). */
-  private static double logScaleByQuadrature(Likelihood lik, double y, double mu, double v, double tau, double nu,
-      double u) {
+  private static double logScaleByQuadrature(
+      Likelihood lik, double y, double mu, double v, double tau, double nu, double u) {
     double sd = Math.sqrt(v);
     int m = 400_001;
     double lo = mu - 40 * sd;

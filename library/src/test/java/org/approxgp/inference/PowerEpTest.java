@@ -24,8 +24,13 @@ class PowerEpTest {
     Posterior pep = SiteLoop.run(p, PowerEp.of(1), OPT, null);
     assertEquals(ep.diagnostics().iterations(), pep.diagnostics().iterations());
     for (int i = 0; i < p.size(); i++) {
-      assertEquals(ep.sites().tau()[i], pep.sites().tau()[i], 1e-12 * (1 + ep.sites().tau()[i]), "tau " + i);
-      assertEquals(ep.sites().nu()[i], pep.sites().nu()[i], 1e-12 * (1 + Math.abs(ep.sites().nu()[i])), "nu " + i);
+      assertEquals(
+          ep.sites().tau()[i], pep.sites().tau()[i], 1e-12 * (1 + ep.sites().tau()[i]), "tau " + i);
+      assertEquals(
+          ep.sites().nu()[i],
+          pep.sites().nu()[i],
+          1e-12 * (1 + Math.abs(ep.sites().nu()[i])),
+          "nu " + i);
       assertEquals(ep.mean()[i], pep.mean()[i], 1e-12, "mean " + i);
       assertEquals(ep.variance()[i], pep.variance()[i], 1e-12, "variance " + i);
     }
@@ -38,13 +43,15 @@ class PowerEpTest {
     double[][] x = SmallProblems.inputs(3, 15, 2);
     double[] y = SmallProblems.targets(4, x);
     Kernel k = SmallProblems.ard(2);
-    Posterior post = SiteLoop.run(new Problem(k, x, y, Gaussian.of(0.2), 0.3), PowerEp.of(u), OPT, null);
+    Posterior post =
+        SiteLoop.run(new Problem(k, x, y, Gaussian.of(0.2), 0.3), PowerEp.of(u), OPT, null);
     ExactGpr ex = ExactGpr.of(k, x, y, 0.2, 0.3);
     for (int i = 0; i < y.length; i++) {
       assertEquals(ex.mean()[i], post.mean()[i], 1e-8, "mean " + i);
       assertEquals(ex.variance()[i], post.variance()[i], 1e-8, "variance " + i);
     }
-    assertEquals(ex.logEvidence(), post.logEvidence(), 1e-8 * Math.abs(ex.logEvidence()), "log evidence");
+    assertEquals(
+        ex.logEvidence(), post.logEvidence(), 1e-8 * Math.abs(ex.logEvidence()), "log evidence");
   }
 
   /**
@@ -64,7 +71,8 @@ class PowerEpTest {
     double tau = post.sites().tau()[0];
     double nu = post.sites().nu()[0];
     double m0 = 0.8;
-    // ∫ N(f | m0, k) exp(w(−½ τ f² + ν f)) Φ(y f)^a df on a fine grid (trapezoid, spectrally accurate)
+    // ∫ N(f | m0, k) exp(w(−½ τ f² + ν f)) Φ(y f)^a df on a fine grid (trapezoid, spectrally
+    // accurate)
     double[] tilt = moments(m0, kv, 1 - u, tau, nu, u, y[0]);
     double[] q = moments(m0, kv, 1, tau, nu, 0, y[0]);
     assertEquals(q[1], tilt[1], 1e-8, "fixed point: means");
@@ -76,7 +84,8 @@ class PowerEpTest {
   }
 
   /** {∫ g, mean, variance} of g(f) = N(f | m0, k) exp(w(−½ τ f² + ν f)) Φ(y f)^a. */
-  private static double[] moments(double m0, double k, double w, double tau, double nu, double a, double y) {
+  private static double[] moments(
+      double m0, double k, double w, double tau, double nu, double a, double y) {
     double s = Math.sqrt(k);
     int n = 40001;
     double lo = m0 - 14 * s;
@@ -86,7 +95,9 @@ class PowerEpTest {
     double m2 = 0;
     for (int j = 0; j < n; j++) {
       double f = lo + j * h;
-      double g = Normal.pdf((f - m0) / s) / s * Math.exp(w * (-0.5 * tau * f * f + nu * f))
+      double g = Normal.pdf((f - m0) / s)
+          / s
+          * Math.exp(w * (-0.5 * tau * f * f + nu * f))
           * Math.pow(Normal.cdf(y * f), a);
       double wt = j == 0 || j == n - 1 ? 0.5 * h : h;
       z += wt * g;

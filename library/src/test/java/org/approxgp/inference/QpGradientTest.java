@@ -67,11 +67,21 @@ class QpGradientTest {
 
   static Stream<Arguments> cases() {
     return Stream.of(
-        Arguments.of("probit se-iso n=30 exact", probit(SmallProblems.iso(), 30, 2, 3), W2Projection.exact()),
-        Arguments.of("probit se-ard n=40 exact", probit(SmallProblems.ard(3), 40, 3, 5), W2Projection.exact()),
-        Arguments.of("probit se-ard n=40 table", probit(SmallProblems.ard(3), 40, 3, 5),
+        Arguments.of(
+            "probit se-iso n=30 exact",
+            probit(SmallProblems.iso(), 30, 2, 3),
+            W2Projection.exact()),
+        Arguments.of(
+            "probit se-ard n=40 exact",
+            probit(SmallProblems.ard(3), 40, 3, 5),
+            W2Projection.exact()),
+        Arguments.of(
+            "probit se-ard n=40 table",
+            probit(SmallProblems.ard(3), 40, 3, 5),
             W2Projection.probitTabulated()),
-        Arguments.of("probit se-iso n=60 strong", probit(SquaredExponential.iso(1.5, 9.0), 60, 2, 7),
+        Arguments.of(
+            "probit se-iso n=60 strong",
+            probit(SquaredExponential.iso(1.5, 9.0), 60, 2, 7),
             W2Projection.exact()),
         Arguments.of("poisson se-iso n=25 m0=1", poisson(25), W2Projection.exact()));
   }
@@ -86,8 +96,8 @@ class QpGradientTest {
     // the posterior and evidence are Qp.infer's, bit for bit
     assertEquals(plain.logEvidence(), centre.logEvidence(), 0.0);
     double[] g = centre.logEvidenceGradient();
-    double[] partial = QpGradient.gradient(p, centre.approx(), projection, o.negativeSites(), false,
-        centre.diagnostics());
+    double[] partial = QpGradient.gradient(
+        p, centre.approx(), projection, o.negativeSites(), false, centre.diagnostics());
     double[] ep527 = plain.logEvidenceGradient();
     Kernel k = p.kernel();
     double[] theta = k.logHyperparameters();
@@ -96,21 +106,24 @@ class QpGradientTest {
     double epErr = 0;
     for (int j = 0; j < theta.length; j++) {
       double fd = (8 * (side(p, o, centre, theta, j, H) - side(p, o, centre, theta, j, -H))
-          - (side(p, o, centre, theta, j, 2 * H) - side(p, o, centre, theta, j, -2 * H))) / (12 * H);
+              - (side(p, o, centre, theta, j, 2 * H) - side(p, o, centre, theta, j, -2 * H)))
+          / (12 * H);
       double scale = Math.max(1, Math.abs(fd));
       maxErr = Math.max(maxErr, Math.abs(g[j] - fd) / scale);
       partialErr = Math.max(partialErr, Math.abs(partial[j] - fd) / scale);
       epErr = Math.max(epErr, Math.abs(ep527[j] - fd) / scale);
       assertEquals(fd, g[j], TOL * scale, name + " θ" + j);
     }
-    System.out.printf("%s: implicit %.2e, fixed sites %.2e, eq. 5.27 %.2e (relative to max(1,|fd|))%n", name,
-        maxErr, partialErr, epErr);
+    System.out.printf(
+        "%s: implicit %.2e, fixed sites %.2e, eq. 5.27 %.2e (relative to max(1,|fd|))%n",
+        name, maxErr, partialErr, epErr);
     // dropping the implicit term (or using EP's gradient) must fail this test: observed ≥ 7e-5
     assertTrue(partialErr > 100 * TOL, name + ": the fixed-site gradient is within " + partialErr);
     assertTrue(epErr > 100 * TOL, name + ": eq. 5.27 is within " + epErr);
   }
 
-  private static double side(Problem p, Ep.Options o, Posterior centre, double[] theta, int j, double h) {
+  private static double side(
+      Problem p, Ep.Options o, Posterior centre, double[] theta, int j, double h) {
     double[] t = theta.clone();
     t[j] += h;
     Posterior q = Qp.infer(p.withKernel(p.kernel().withLogHyperparameters(t)), o, centre.sites());

@@ -41,23 +41,30 @@ class RelaxedEpPimaReferenceTest {
       RelaxedEp.SiteReading reading = RelaxedEp.SiteReading.valueOf(r[7].toUpperCase(Locale.ROOT));
       RelaxedEp.Search search = RelaxedEp.Search.valueOf(r[8].toUpperCase(Locale.ROOT));
       double b = Double.parseDouble(r[9]);
-      RelaxedEp rep = RelaxedEp.of(c, RelaxedEp.Objective.CLEAN, reading, RelaxedEp.Relaxation.NONNEGATIVE,
-          RelaxedEp.PenaltyForm.EQ35, search);
-      Problem p = Problem.of(Linear.of(1), new double[][] {{1}}, new double[] {y}, NoisyStep.of(0.1));
+      RelaxedEp rep = RelaxedEp.of(
+          c,
+          RelaxedEp.Objective.CLEAN,
+          reading,
+          RelaxedEp.Relaxation.NONNEGATIVE,
+          RelaxedEp.PenaltyForm.EQ35,
+          search);
+      Problem p =
+          Problem.of(Linear.of(1), new double[][] {{1}}, new double[] {y}, NoisyStep.of(0.1));
       RelaxedEp.State st = rep.start(p);
       SiteUpdate.Cavity cav = rep.cavity(st, 0, mean, var, tauOld, nuOld);
       SiteUpdate.Site site = rep.propose(st, p, 0, cav);
       String what = String.join(",", r);
       double lambda = cav.variance();
-      // the site moves with b: our b λ is accurate to the search tolerance 1e-6, so the site to 1e-6 times its
+      // the site moves with b: our b λ is accurate to the search tolerance 1e-6, so the site to
+      // 1e-6 times its
       // slope in b λ (columns 12-13, the reference's forward difference) on top of 1e-5
       double tolTau = 1e-5 + 1e-6 * Math.abs(Double.parseDouble(r[12]));
       double tolNu = 1e-5 + 1e-6 * Math.abs(Double.parseDouble(r[13]));
       if (!(Math.abs(b - st.relaxation()[0]) * lambda <= 1e-5
           && Math.abs(Double.parseDouble(r[10]) - site.tau()) <= tolTau
           && Math.abs(Double.parseDouble(r[11]) - site.nu()) <= tolNu)) {
-        wrong.add(what + " -> ours b λ = " + st.relaxation()[0] * lambda + ", site (" + site.tau() + ", " + site.nu()
-            + ")");
+        wrong.add(what + " -> ours b λ = " + st.relaxation()[0] * lambda + ", site (" + site.tau()
+            + ", " + site.nu() + ")");
       }
       if (b > 0) {
         if (search == RelaxedEp.Search.LOCAL) {
@@ -67,9 +74,13 @@ class RelaxedEpPimaReferenceTest {
         }
       }
     }
-    assertTrue(wrong.isEmpty(), wrong.size() + " of " + rows.size() + " rows differ (b λ or the site by more than"
-        + " 1e-5):\n" + String.join("\n", wrong));
-    assertTrue(relaxedLocal >= 30 && relaxedGlobal >= 30,
-        "the table must exercise relaxed sites, has " + relaxedLocal + " local, " + relaxedGlobal + " global");
+    assertTrue(
+        wrong.isEmpty(),
+        wrong.size() + " of " + rows.size() + " rows differ (b λ or the site by more than"
+            + " 1e-5):\n" + String.join("\n", wrong));
+    assertTrue(
+        relaxedLocal >= 30 && relaxedGlobal >= 30,
+        "the table must exercise relaxed sites, has " + relaxedLocal + " local, " + relaxedGlobal
+            + " global");
   }
 }

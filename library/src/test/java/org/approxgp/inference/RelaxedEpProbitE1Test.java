@@ -34,8 +34,9 @@ class RelaxedEpProbitE1Test {
       }
       wide += row[2] >= 25 ? 1 : 0;
     }
-    System.out.printf("Relaxed EP probit E1 (%d rows, %d with v >= 25): max relative error %.2e%n", rows.size(), wide,
-        worst);
+    System.out.printf(
+        "Relaxed EP probit E1 (%d rows, %d with v >= 25): max relative error %.2e%n",
+        rows.size(), wide, worst);
     assertTrue(wide >= 10, "wide cavities in the table: " + wide);
     assertTrue(worst <= 1e-10, "E1: " + worst + " at " + where);
   }

@@ -33,11 +33,18 @@ class RelaxedEpReadingsReferenceTest {
       double tauOld = Double.parseDouble(r[4]);
       double nuOld = Double.parseDouble(r[5]);
       double c = Double.parseDouble(r[6]);
-      RelaxedEp.SiteReading reading = RelaxedEp.SiteReading.valueOf(r[7].toUpperCase(java.util.Locale.ROOT));
+      RelaxedEp.SiteReading reading =
+          RelaxedEp.SiteReading.valueOf(r[7].toUpperCase(java.util.Locale.ROOT));
       double b = Double.parseDouble(r[8]);
-      RelaxedEp rep = RelaxedEp.of(c, RelaxedEp.Objective.CLEAN, reading, RelaxedEp.Relaxation.NONNEGATIVE,
-          RelaxedEp.PenaltyForm.EQ35, RelaxedEp.Search.GLOBAL);
-      Problem p = Problem.of(Linear.of(1), new double[][] {{1}}, new double[] {y}, NoisyStep.of(eps));
+      RelaxedEp rep = RelaxedEp.of(
+          c,
+          RelaxedEp.Objective.CLEAN,
+          reading,
+          RelaxedEp.Relaxation.NONNEGATIVE,
+          RelaxedEp.PenaltyForm.EQ35,
+          RelaxedEp.Search.GLOBAL);
+      Problem p =
+          Problem.of(Linear.of(1), new double[][] {{1}}, new double[] {y}, NoisyStep.of(eps));
       RelaxedEp.State st = rep.start(p);
       SiteUpdate.Cavity cav = rep.cavity(st, 0, mean, var, tauOld, nuOld);
       SiteUpdate.Site site = rep.propose(st, p, 0, cav);

@@ -27,11 +27,18 @@ class RelaxedEpTest {
     Problem p = Problem.of(SquaredExponential.iso(1.0, 2.0), d.x, d.y, NoisyStep.of(0.2));
     SiteLoop.Options o = OPT.withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
     Posterior ep = SiteLoop.run(p, MomentMatching.ep(), o, null);
-    Posterior rep = SiteLoop.run(p, RelaxedEp.of(1e12, objective, RelaxedEp.SiteReading.B), o, null);
+    Posterior rep =
+        SiteLoop.run(p, RelaxedEp.of(1e12, objective, RelaxedEp.SiteReading.B), o, null);
     assertEquals(0, rep.diagnostics().relaxedSites());
     for (int i = 0; i < p.size(); i++) {
-      assertEquals(ep.sites().tau()[i], rep.sites().tau()[i], 1e-10 * (1 + Math.abs(ep.sites().tau()[i])));
-      assertEquals(ep.sites().nu()[i], rep.sites().nu()[i], 1e-10 * (1 + Math.abs(ep.sites().nu()[i])));
+      assertEquals(
+          ep.sites().tau()[i],
+          rep.sites().tau()[i],
+          1e-10 * (1 + Math.abs(ep.sites().tau()[i])));
+      assertEquals(
+          ep.sites().nu()[i],
+          rep.sites().nu()[i],
+          1e-10 * (1 + Math.abs(ep.sites().nu()[i])));
       assertEquals(ep.mean()[i], rep.mean()[i], 1e-10);
       assertEquals(ep.variance()[i], rep.variance()[i], 1e-10);
     }
@@ -67,21 +74,33 @@ class RelaxedEpTest {
     double s = 10;
     Problem big = Problem.of(SquaredExponential.iso(1.0, s), d.x, d.y, NoisyStep.of(0.05));
     Problem unit = Problem.of(SquaredExponential.iso(1.0, 1.0), d.x, d.y, NoisyStep.of(0.05));
-    SiteLoop.Options o = SiteLoop.Options.defaults().withGradient(false).withMaxSweeps(300)
+    SiteLoop.Options o = SiteLoop.Options.defaults()
+        .withGradient(false)
+        .withMaxSweeps(300)
         .withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
     Posterior a = SiteLoop.run(big, RelaxedEp.of(1), o, null);
     Posterior b = SiteLoop.run(unit, RelaxedEp.of(1 / s), o, null);
-    assertTrue(a.diagnostics().converged() && b.diagnostics().converged(), a.diagnostics() + " / " + b.diagnostics());
+    assertTrue(
+        a.diagnostics().converged() && b.diagnostics().converged(),
+        a.diagnostics() + " / " + b.diagnostics());
     assertTrue(a.diagnostics().relaxedSites() > 0, a.diagnostics().toString());
     assertEquals(a.diagnostics().relaxedSites(), b.diagnostics().relaxedSites());
     for (int i = 0; i < d.y.length; i++) {
-      assertEquals(a.mean()[i], Math.sqrt(s) * b.mean()[i], 1e-6 * Math.sqrt(s) * (1 + Math.abs(b.mean()[i])));
-      assertEquals(a.sites().tau()[i], b.sites().tau()[i] / s, 1e-6 * (1 + Math.abs(b.sites().tau()[i])));
+      assertEquals(
+          a.mean()[i],
+          Math.sqrt(s) * b.mean()[i],
+          1e-6 * Math.sqrt(s) * (1 + Math.abs(b.mean()[i])));
+      assertEquals(
+          a.sites().tau()[i],
+          b.sites().tau()[i] / s,
+          1e-6 * (1 + Math.abs(b.sites().tau()[i])));
     }
     assertEquals(a.logEvidence(), b.logEvidence(), 1e-6);
     // and the same penalty on both is not the same method: c = 1 on σ² = 1 relaxes fewer sites
     Posterior c = SiteLoop.run(unit, RelaxedEp.of(1), o, null);
-    assertTrue(c.diagnostics().relaxedSites() < a.diagnostics().relaxedSites(), c.diagnostics().toString());
+    assertTrue(
+        c.diagnostics().relaxedSites() < a.diagnostics().relaxedSites(),
+        c.diagnostics().toString());
   }
 
   /**
@@ -147,8 +166,13 @@ class RelaxedEpTest {
         double ht = (cav.nu() + b * siteMean) / tr;
         double lt = 1 / tr;
         double[] direct = klByQuadrature(lik, y, ht, lt);
-        assertEquals(direct[1], RelaxedEp.expectedLogLikelihood(lik, y, ht, lt), 1e-7, "E1 at y=" + y + " b=" + b);
-        assertEquals(direct[0], rep.objective(lik, y, cav, siteMean, b), 1e-7, "KL at y=" + y + " b=" + b);
+        assertEquals(
+            direct[1],
+            RelaxedEp.expectedLogLikelihood(lik, y, ht, lt),
+            1e-7,
+            "E1 at y=" + y + " b=" + b);
+        assertEquals(
+            direct[0], rep.objective(lik, y, cav, siteMean, b), 1e-7, "KL at y=" + y + " b=" + b);
       }
     }
   }
@@ -172,7 +196,8 @@ class RelaxedEpTest {
     return new double[] {kl, acc[4] / z};
   }
 
-  private static void piece(Likelihood lik, double y, double m, double v, double a, double b, double[] acc) {
+  private static void piece(
+      Likelihood lik, double y, double m, double v, double a, double b, double[] acc) {
     int n = 100001;
     double h = (b - a) / (n - 1);
     for (int j = 0; j < n; j++) {

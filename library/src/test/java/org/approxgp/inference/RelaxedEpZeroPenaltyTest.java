@@ -32,24 +32,30 @@ class RelaxedEpZeroPenaltyTest {
         for (double k : new double[] {10, 100, 1e3, 1e4}) {
           double b = k / lambda;
           double q = rep.objective(lik, 1, c, siteMean, b);
-          assertTrue(q <= previous && q >= 0, lik + " cavity " + cav[0] + "," + lambda + ": Q(" + k + "/λ) = " + q
-              + " after " + previous);
+          assertTrue(
+              q <= previous && q >= 0,
+              lik + " cavity " + cav[0] + "," + lambda + ": Q(" + k + "/λ) = " + q + " after "
+                  + previous);
           first = Double.isNaN(first) ? q : first;
           previous = q;
         }
         assertTrue(first > 0 && previous < 1e-6 * first, "Q → 0: " + first + " → " + previous);
-        // so the search ends at an edge of its bracket (the upper, or the lower where widening the cavity helps
+        // so the search ends at an edge of its bracket (the upper, or the lower where widening the
+        // cavity helps
         // first): the "minimiser" is the bracket's, not the problem's
         double b = rep.lineSearch(lik, 1, c, siteMean);
-        assertTrue(Math.abs(b * lambda - RelaxedEp.MAX_RELATIVE_B) < 1e-3
-            || Math.abs(b * lambda - RelaxedEp.MIN_RELATIVE_B) < 1e-3, lik + ": b λ = " + b * lambda);
+        assertTrue(
+            Math.abs(b * lambda - RelaxedEp.MAX_RELATIVE_B) < 1e-3
+                || Math.abs(b * lambda - RelaxedEp.MIN_RELATIVE_B) < 1e-3,
+            lik + ": b λ = " + b * lambda);
       }
     }
   }
 
   @Test
   void zeroPenaltyIsRejected() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RelaxedEp.of(0));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> RelaxedEp.of(0));
     assertTrue(e.getMessage().contains("c > 0"), e.getMessage());
   }
 }

@@ -1,7 +1,5 @@
 package org.approxgp.inference;
 
-import org.approxgp.reference.GaussianReference;
-import org.approxgp.reference.SampledPosterior;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,6 +8,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.NoisyStep;
+import org.approxgp.reference.GaussianReference;
+import org.approxgp.reference.SampledPosterior;
 
 /**
  * A seeded search (a bench, not a test) for the case issue 14 asks for: EP oscillates or diverges and
@@ -35,7 +35,13 @@ public final class RepDivergenceSweep {
   private RepDivergenceSweep() {}
 
   /** One configuration of the grid. */
-  record Config(long seed, int n, double flip, double eps, double ell, double sf2,
+  record Config(
+      long seed,
+      int n,
+      double flip,
+      double eps,
+      double ell,
+      double sf2,
       SiteLoop.NegativeSitePrecision policy) {
 
     Problem problem() {
@@ -50,17 +56,23 @@ public final class RepDivergenceSweep {
 
   /** Outcome of one run. */
   enum Outcome {
-    CONVERGED, OSCILLATION, CAP, FAILED
+    CONVERGED,
+    OSCILLATION,
+    CAP,
+    FAILED
   }
 
   record Run(Outcome outcome, int sweeps, double finalChange, int relaxed) {}
 
   static Run run(Problem p, SiteUpdate<?> rule, SiteLoop.NegativeSitePrecision policy) {
-    SiteLoop.Options opt = SiteLoop.Options.defaults().withGradient(false).withMaxSweeps(300)
+    SiteLoop.Options opt = SiteLoop.Options.defaults()
+        .withGradient(false)
+        .withMaxSweeps(300)
         .withNegativeSites(policy);
     try {
       Diagnostics d = SiteLoop.run(p, rule, opt, null).diagnostics();
-      Outcome o = d.converged() ? Outcome.CONVERGED
+      Outcome o = d.converged()
+          ? Outcome.CONVERGED
           : d.message().contains("oscillation") ? Outcome.OSCILLATION : Outcome.CAP;
       return new Run(o, d.iterations(), d.finalChange(), d.relaxedSites());
     } catch (InferenceException e) {
@@ -75,13 +87,21 @@ public final class RepDivergenceSweep {
    */
   static void detail(Config c) {
     Problem p = c.problem();
-    SampledPosterior ref = SampledPosterior.sample(p, GaussianReference.prior(p),
-        SampledPosterior.Options.defaults().withSeed(1), line -> { });
+    SampledPosterior ref = SampledPosterior.sample(
+        p, GaussianReference.prior(p), SampledPosterior.Options.defaults().withSeed(1), line -> {});
     System.out.println(c + "\nreference: " + ref);
-    SiteLoop.Options opt = SiteLoop.Options.defaults().withGradient(false).withMaxSweeps(300)
+    SiteLoop.Options opt = SiteLoop.Options.defaults()
+        .withGradient(false)
+        .withMaxSweeps(300)
         .withNegativeSites(c.policy());
-    List<SiteUpdate<?>> rules = List.of(MomentMatching.ep(), MomentMatching.ep(), PowerEp.of(0.8), RelaxedEp.of(0.01),
-        RelaxedEp.of(0.1), RelaxedEp.of(1), RelaxedEp.of(10));
+    List<SiteUpdate<?>> rules = List.of(
+        MomentMatching.ep(),
+        MomentMatching.ep(),
+        PowerEp.of(0.8),
+        RelaxedEp.of(0.01),
+        RelaxedEp.of(0.1),
+        RelaxedEp.of(1),
+        RelaxedEp.of(10));
     for (int r = 0; r < rules.size(); r++) {
       SiteLoop.Options o = r == 1 ? opt.withDamping(0.5).withMaxSweeps(1000) : opt;
       try {
@@ -94,9 +114,18 @@ public final class RepDivergenceSweep {
           ev += Math.pow(post.variance()[i] - ref.variance()[i], 2);
         }
         List<Double> a = d.alphaTrace();
-        System.out.printf(Locale.ROOT, "%-22s %-5s conv=%-5s sweeps=%3d relaxed=%3d logZ=%10.5f rmsMean=%.4f "
-            + "rmsVar=%.4f lastR=%s%n", rules.get(r).name(), r == 1 ? "d0.5" : "", d.converged(), d.iterations(),
-            d.relaxedSites(), post.logEvidence(), Math.sqrt(em / p.size()), Math.sqrt(ev / p.size()),
+        System.out.printf(
+            Locale.ROOT,
+            "%-22s %-5s conv=%-5s sweeps=%3d relaxed=%3d logZ=%10.5f rmsMean=%.4f "
+                + "rmsVar=%.4f lastR=%s%n",
+            rules.get(r).name(),
+            r == 1 ? "d0.5" : "",
+            d.converged(),
+            d.iterations(),
+            d.relaxedSites(),
+            post.logEvidence(),
+            Math.sqrt(em / p.size()),
+            Math.sqrt(ev / p.size()),
             a.subList(Math.max(0, a.size() - 4), a.size()));
       } catch (InferenceException e) {
         System.out.println(rules.get(r).name() + " FAILED " + e.getMessage());
@@ -112,8 +141,15 @@ public final class RepDivergenceSweep {
    * of EP damped by 0.5 (which converges more often than undamped EP) for both objectives, per ε.
    */
   static void thresholds(int seeds) {
-    System.out.printf(Locale.ROOT, "%-28s %4s %10s %10s %10s %10s%n", "group (KEEP, EP damped 0.5)", "runs",
-        "c* clean", "max", "c* eq36", "max");
+    System.out.printf(
+        Locale.ROOT,
+        "%-28s %4s %10s %10s %10s %10s%n",
+        "group (KEEP, EP damped 0.5)",
+        "runs",
+        "c* clean",
+        "max",
+        "c* eq36",
+        "max");
     for (double eps : new double[] {0.02, 0.05, 0.1, 0.2}) {
       for (double ell : new double[] {0.5, 1, 2}) {
         List<Double> clean = new ArrayList<>();
@@ -121,7 +157,10 @@ public final class RepDivergenceSweep {
         for (long s = 0; s < seeds; s++) {
           Config c = new Config(s, 100, 0.2, eps, ell, 10, SiteLoop.NegativeSitePrecision.KEEP);
           Problem p = c.problem();
-          SiteLoop.Options o = SiteLoop.Options.defaults().withGradient(false).withMaxSweeps(1000).withDamping(0.5)
+          SiteLoop.Options o = SiteLoop.Options.defaults()
+              .withGradient(false)
+              .withMaxSweeps(1000)
+              .withDamping(0.5)
               .withNegativeSites(c.policy());
           Posterior post;
           try {
@@ -135,8 +174,16 @@ public final class RepDivergenceSweep {
           clean.add(threshold(p, post, RelaxedEp.unpenalised(RelaxedEp.Objective.CLEAN)));
           eq36.add(threshold(p, post, RelaxedEp.unpenalised(RelaxedEp.Objective.EQ36)));
         }
-        System.out.printf(Locale.ROOT, "eps=%.2f ell=%.1f n=100        %4d %10.3g %10.3g %10.3g %10.3g%n", eps, ell,
-            clean.size(), median(clean), max(clean), median(eq36), max(eq36));
+        System.out.printf(
+            Locale.ROOT,
+            "eps=%.2f ell=%.1f n=100        %4d %10.3g %10.3g %10.3g %10.3g%n",
+            eps,
+            ell,
+            clean.size(),
+            median(clean),
+            max(clean),
+            median(eq36),
+            max(eq36));
       }
     }
   }
@@ -146,8 +193,8 @@ public final class RepDivergenceSweep {
     for (int i = 0; i < p.size(); i++) {
       double tau = post.sites().tau()[i];
       double nu = post.sites().nu()[i];
-      SiteUpdate.Cavity cav = new SiteUpdate.Cavity(1 / post.variance()[i] - tau, post.mean()[i] / post.variance()[i]
-          - nu);
+      SiteUpdate.Cavity cav = new SiteUpdate.Cavity(
+          1 / post.variance()[i] - tau, post.mean()[i] / post.variance()[i] - nu);
       double m = tau != 0 ? nu / tau : 0;
       double d = 1e-6 / cav.variance();
       double y = p.y()[i];
@@ -178,8 +225,14 @@ public final class RepDivergenceSweep {
       return;
     }
     if (args.length > 0 && args[0].equals("detail")) {
-      detail(new Config(Long.parseLong(args[1]), Integer.parseInt(args[2]), 0.2, Double.parseDouble(args[3]),
-          Double.parseDouble(args[4]), 10, SiteLoop.NegativeSitePrecision.valueOf(args[5])));
+      detail(new Config(
+          Long.parseLong(args[1]),
+          Integer.parseInt(args[2]),
+          0.2,
+          Double.parseDouble(args[3]),
+          Double.parseDouble(args[4]),
+          10,
+          SiteLoop.NegativeSitePrecision.valueOf(args[5])));
       return;
     }
     int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 6;
@@ -192,7 +245,8 @@ public final class RepDivergenceSweep {
     Map<String, Supplier<SiteUpdate<?>>> variants = new LinkedHashMap<>();
     for (double c : new double[] {0.01, 0.1, 1, 10}) {
       variants.put(String.format(Locale.ROOT, "rep c=%-5s B", c), () -> RelaxedEp.of(c));
-      variants.put(String.format(Locale.ROOT, "rep c=%-5s A", c),
+      variants.put(
+          String.format(Locale.ROOT, "rep c=%-5s A", c),
           () -> RelaxedEp.of(c, RelaxedEp.Objective.CLEAN, RelaxedEp.SiteReading.A));
     }
     variants.put("power-ep u=0.8", () -> PowerEp.of(0.8));
@@ -215,8 +269,13 @@ public final class RepDivergenceSweep {
       }
     }
     long t0 = System.nanoTime();
-    System.out.printf(Locale.ROOT, "phase 1: EP on %d configurations (seeds 0..%d, flip %s, sf2 %.0f)%n",
-        configs.size(), seeds - 1, java.util.Arrays.toString(flips), sf2);
+    System.out.printf(
+        Locale.ROOT,
+        "phase 1: EP on %d configurations (seeds 0..%d, flip %s, sf2 %.0f)%n",
+        configs.size(),
+        seeds - 1,
+        java.util.Arrays.toString(flips),
+        sf2);
     Map<Config, Run> ep = new LinkedHashMap<>();
     for (Config c : configs) {
       ep.put(c, run(c.problem(), MomentMatching.ep(), c.policy()));
@@ -226,7 +285,8 @@ public final class RepDivergenceSweep {
       int[] g = groups.computeIfAbsent(e.getKey().group(), k -> new int[4]);
       g[e.getValue().outcome().ordinal()]++;
     }
-    System.out.printf(Locale.ROOT, "%-36s %5s %5s %5s %5s%n", "group", "conv", "osc", "cap", "fail");
+    System.out.printf(
+        Locale.ROOT, "%-36s %5s %5s %5s %5s%n", "group", "conv", "osc", "cap", "fail");
     for (Map.Entry<String, int[]> g : groups.entrySet()) {
       int[] v = g.getValue();
       System.out.printf(Locale.ROOT, "%-36s %5d %5d %5d %5d%n", g.getKey(), v[0], v[1], v[2], v[3]);
@@ -243,9 +303,16 @@ public final class RepDivergenceSweep {
     for (int k = 0; k < Math.min(control, good.size()); k++) {
       controls.add(good.get((int) ((long) k * good.size() / Math.min(control, good.size()))));
     }
-    System.out.printf(Locale.ROOT, "%nphase 2: %d configurations where EP did not converge, %d controls%n",
-        bad.size(), controls.size());
-    System.out.printf(Locale.ROOT, "%-18s | %-37s | %-37s%n", "", "EP not converged: REP conv/osc/cap/fail",
+    System.out.printf(
+        Locale.ROOT,
+        "%nphase 2: %d configurations where EP did not converge, %d controls%n",
+        bad.size(),
+        controls.size());
+    System.out.printf(
+        Locale.ROOT,
+        "%-18s | %-37s | %-37s%n",
+        "",
+        "EP not converged: REP conv/osc/cap/fail",
         "EP converged: REP conv/osc/cap/fail");
     for (Map.Entry<String, Supplier<SiteUpdate<?>>> v : variants.entrySet()) {
       int[] a = new int[4];
@@ -257,8 +324,14 @@ public final class RepDivergenceSweep {
         a[r.outcome().ordinal()]++;
         relaxedMax = Math.max(relaxedMax, r.relaxed());
         if (r.outcome() == Outcome.CONVERGED) {
-          System.out.printf(Locale.ROOT, "  FOUND %s converges (%d sweeps, %d relaxed) where EP %s: %s%n",
-              v.getKey(), r.sweeps(), r.relaxed(), ep.get(c).outcome(), c);
+          System.out.printf(
+              Locale.ROOT,
+              "  FOUND %s converges (%d sweeps, %d relaxed) where EP %s: %s%n",
+              v.getKey(),
+              r.sweeps(),
+              r.relaxed(),
+              ep.get(c).outcome(),
+              c);
         }
       }
       for (Config c : controls) {
@@ -267,12 +340,28 @@ public final class RepDivergenceSweep {
         relaxedMax = Math.max(relaxedMax, r.relaxed());
         if (r.outcome() == Outcome.OSCILLATION || r.outcome() == Outcome.CAP) {
           worstFinal = Math.max(worstFinal, r.finalChange());
-          System.out.printf(Locale.ROOT, "  %s does not converge (final change %.2e, %d relaxed) where EP does: %s%n",
-              v.getKey(), r.finalChange(), r.relaxed(), c);
+          System.out.printf(
+              Locale.ROOT,
+              "  %s does not converge (final change %.2e, %d relaxed) where EP does: %s%n",
+              v.getKey(),
+              r.finalChange(),
+              r.relaxed(),
+              c);
         }
       }
-      System.out.printf(Locale.ROOT, "%-18s | %8d %8d %8d %8d  | %8d %8d %8d %8d  (max relaxed %d)%n", v.getKey(),
-          a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], relaxedMax);
+      System.out.printf(
+          Locale.ROOT,
+          "%-18s | %8d %8d %8d %8d  | %8d %8d %8d %8d  (max relaxed %d)%n",
+          v.getKey(),
+          a[0],
+          a[1],
+          a[2],
+          a[3],
+          b[0],
+          b[1],
+          b[2],
+          b[3],
+          relaxedMax);
     }
     System.out.printf(Locale.ROOT, "total %.0f s%n", (System.nanoTime() - t0) * 1e-9);
   }

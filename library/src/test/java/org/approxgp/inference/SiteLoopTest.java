@@ -66,8 +66,10 @@ class SiteLoopTest {
     // 20 sites per sweep: call 27 is site 6 of sweep 2
     for (SiteLoop.Schedule schedule : SiteLoop.Schedule.values()) {
       FailingProjection proj = new FailingProjection(27);
-      InferenceException e = assertThrows(InferenceException.class,
-          () -> Ep.infer(p, Ep.Options.defaults().withProjection(proj).withSchedule(schedule), null));
+      InferenceException e = assertThrows(
+          InferenceException.class,
+          () ->
+              Ep.infer(p, Ep.Options.defaults().withProjection(proj).withSchedule(schedule), null));
       assertInstanceOf(NumericalException.class, e.getCause());
       assertTrue(e.getMessage().contains("test projection failed"), e.getMessage());
       assertTrue(e.getMessage().contains("site 6 in sweep 2"), e.getMessage());
@@ -84,7 +86,8 @@ class SiteLoopTest {
   @Test
   void failingProjectionSurfacesThroughInferenceMethod() {
     Problem p = probit(3, 20);
-    InferenceMethod m = InferenceMethod.ep(Ep.Options.defaults().withProjection(new FailingProjection(3)));
+    InferenceMethod m =
+        InferenceMethod.ep(Ep.Options.defaults().withProjection(new FailingProjection(3)));
     InferenceException e = assertThrows(InferenceException.class, () -> m.infer(p, null));
     assertTrue(e.getMessage().contains("site 2 in sweep 1"), e.getMessage());
     assertEquals(0, e.diagnostics().iterations());
@@ -94,17 +97,24 @@ class SiteLoopTest {
   void qpPosteriorIsNamedQp() {
     Problem p = probit(4, 25);
     assertEquals("qp", Qp.infer(p).diagnostics().method());
-    assertEquals("qp", Qp.infer(p, Ep.Options.defaults().withProjection(W2Projection.exact()), null)
-        .diagnostics().method());
+    assertEquals(
+        "qp",
+        Qp.infer(p, Ep.Options.defaults().withProjection(W2Projection.exact()), null)
+            .diagnostics()
+            .method());
     assertEquals("qp", Ep.infer(p, Qp.options(p), null).diagnostics().method());
     assertEquals("qp", Registry.inference("qp").infer(p, null).diagnostics().method());
     assertEquals("qp", Registry.inference("qp").name());
     assertEquals("qp", InferenceMethod.ep(Qp.options(p)).name());
-    assertEquals("qp", InferenceMethod.ep(Qp.options(p)).infer(p, null).diagnostics().method());
+    assertEquals(
+        "qp", InferenceMethod.ep(Qp.options(p)).infer(p, null).diagnostics().method());
     assertEquals("ep", Ep.infer(p).diagnostics().method());
     assertEquals("ep", InferenceMethod.ep().name());
-    assertEquals("lp(p=1.5)",
-        Ep.infer(p, Ep.Options.defaults().withProjection(LpProjection.of(1.5)), null).diagnostics().method());
+    assertEquals(
+        "lp(p=1.5)",
+        Ep.infer(p, Ep.Options.defaults().withProjection(LpProjection.of(1.5)), null)
+            .diagnostics()
+            .method());
     assertEquals("lp(p=3)", MomentMatching.lp(3).name());
     assertEquals("mine", MomentMatching.named("mine", KlProjection.get()).name());
   }
@@ -119,7 +129,8 @@ class SiteLoopTest {
     assertArrayEquals(viaEp.sites().nu(), viaLoop.sites().nu(), 0);
     assertArrayEquals(viaEp.logEvidenceGradient(), viaLoop.logEvidenceGradient(), 0);
     Posterior qp = Qp.infer(p);
-    Posterior qpLoop = SiteLoop.run(p, MomentMatching.qp(Qp.defaultProjection(p)), SiteLoop.Options.defaults(), null);
+    Posterior qpLoop = SiteLoop.run(
+        p, MomentMatching.qp(Qp.defaultProjection(p)), SiteLoop.Options.defaults(), null);
     assertEquals(qp.logEvidence(), qpLoop.logEvidence(), 0);
     assertArrayEquals(qp.sites().tau(), qpLoop.sites().tau(), 0);
   }
@@ -132,7 +143,8 @@ class SiteLoopTest {
     assertEquals(d.iterations(), d.trace().size());
     assertEquals(d.finalChange(), d.trace().get(d.trace().size() - 1));
     for (int s = 0; s < d.trace().size() - 1; s++) {
-      assertTrue(d.trace().get(s) >= 1e-6, "sweep " + s + " already met the tolerance: " + d.trace());
+      assertTrue(
+          d.trace().get(s) >= 1e-6, "sweep " + s + " already met the tolerance: " + d.trace());
     }
     assertTrue(d.finalChange() < 1e-6);
   }
@@ -171,7 +183,8 @@ class SiteLoopTest {
     }
 
     @Override
-    public Cavity cavity(Count state, int i, double mean, double variance, double siteTau, double siteNu) {
+    public Cavity cavity(
+        Count state, int i, double mean, double variance, double siteTau, double siteNu) {
       return MomentMatching.ep().cavity(null, i, mean, variance, siteTau, siteNu);
     }
 
@@ -197,7 +210,13 @@ class SiteLoopTest {
     }
 
     @Override
-    public double logZ(Count state, Problem problem, int i, double mean, double variance, double siteTau,
+    public double logZ(
+        Count state,
+        Problem problem,
+        int i,
+        double mean,
+        double variance,
+        double siteTau,
         double siteNu) {
       state.logZs++;
       return MomentMatching.ep().logZ(null, problem, i, mean, variance, siteTau, siteNu);
@@ -211,16 +230,20 @@ class SiteLoopTest {
     CountingEp rule = new CountingEp(new CountDownLatch(2));
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
-      Future<Posterior> fa = pool.submit(() -> SiteLoop.run(a, rule, SiteLoop.Options.defaults(), null));
-      Future<Posterior> fb = pool.submit(() -> SiteLoop.run(b, rule, SiteLoop.Options.defaults(), null));
+      Future<Posterior> fa =
+          pool.submit(() -> SiteLoop.run(a, rule, SiteLoop.Options.defaults(), null));
+      Future<Posterior> fb =
+          pool.submit(() -> SiteLoop.run(b, rule, SiteLoop.Options.defaults(), null));
       Posterior pa = fa.get();
       Posterior pb = fb.get();
       assertEquals(2, rule.starts.get());
       for (Posterior post : List.of(pa, pb)) {
         CountingEp.Count c = rule.states.get(post.problem());
         int n = post.problem().size();
-        // every site proposes once per sweep (no skips with a probit likelihood), one log Z per site
-        assertEquals(n * post.diagnostics().iterations(), c.proposals, post.diagnostics().toString());
+        // every site proposes once per sweep (no skips with a probit likelihood), one log Z per
+        // site
+        assertEquals(
+            n * post.diagnostics().iterations(), c.proposals, post.diagnostics().toString());
         assertEquals(n, c.logZs);
         assertEquals("counting-ep", post.diagnostics().method());
         // and the rule is EP: the same numbers as Ep.infer, to the bit
@@ -237,6 +260,7 @@ class SiteLoopTest {
   @Test
   void warmStartOfTheWrongSizeIsAProgrammingError() {
     Problem p = probit(9, 10);
-    assertThrows(IllegalArgumentException.class, () -> Ep.infer(p, Ep.Options.defaults(), Sites.zeros(11)));
+    assertThrows(
+        IllegalArgumentException.class, () -> Ep.infer(p, Ep.Options.defaults(), Sites.zeros(11)));
   }
 }

@@ -31,7 +31,10 @@ class VbAndersonTest {
   private static Problem problem(double ell, double s2) {
     GpmlIonosphere.Split tr = GpmlIonosphere.train();
     int n = 80;
-    return Problem.of(SquaredExponential.iso(ell, s2), Arrays.copyOf(tr.x(), n), Arrays.copyOf(tr.y(), n),
+    return Problem.of(
+        SquaredExponential.iso(ell, s2),
+        Arrays.copyOf(tr.x(), n),
+        Arrays.copyOf(tr.y(), n),
         Probit.get());
   }
 
@@ -44,7 +47,8 @@ class VbAndersonTest {
     // (1) stationarity of the ELBO in (α, λ)
     VbElbo.Evaluation e = VbElbo.of(p, fast.alpha(), fast.sites().tau(), true);
     assertEquals(fast.logEvidence(), e.elbo, 1e-10);
-    // ∂ELBO/∂α = K (g_m − α) carries K (entries up to s² = 70): the condition g_m − α = 0 to 1e-8 is
+    // ∂ELBO/∂α = K (g_m − α) carries K (entries up to s² = 70): the condition g_m − α = 0 to 1e-8
+    // is
     // |∂ELBO/∂αᵢ| ≤ 1e-8 Σⱼ |Kᵢⱼ|
     double[] kd = p.kernel().matrix(p.x()).data();
     for (int i = 0; i < p.size(); i++) {
@@ -60,9 +64,13 @@ class VbAndersonTest {
     assertTrue(other.diagnostics().converged(), other.diagnostics().toString());
     assertClose(other, fast, 1e-8);
     // (3) the plain iteration, at its floor
-    Posterior plain = Vb.infer(p, Vb.Options.defaults().withAndersonMemory(0).withTolerance(1e-12)
-        .withMaxIterations(300), null);
-    assertTrue(plain.logEvidence() <= fast.logEvidence() + 1e-12, plain.logEvidence() + " vs " + fast.logEvidence());
+    Posterior plain = Vb.infer(
+        p,
+        Vb.Options.defaults().withAndersonMemory(0).withTolerance(1e-12).withMaxIterations(300),
+        null);
+    assertTrue(
+        plain.logEvidence() <= fast.logEvidence() + 1e-12,
+        plain.logEvidence() + " vs " + fast.logEvidence());
     assertClose(plain, fast, 1e-6);
   }
 
@@ -92,9 +100,11 @@ class VbAndersonTest {
     Posterior fast = Vb.infer(p);
     assertEquals(5, Vb.Options.defaults().andersonMemory(), "Anderson(5) is the default");
     assertTrue(plain.diagnostics().converged() && fast.diagnostics().converged());
-    System.out.printf("VB ℓ=%g s²=%g: plain %d iterations, Anderson(5) %d%n", ell, s2,
-        plain.diagnostics().iterations(), fast.diagnostics().iterations());
-    assertTrue(fast.diagnostics().iterations() < plain.diagnostics().iterations(),
+    System.out.printf(
+        "VB ℓ=%g s²=%g: plain %d iterations, Anderson(5) %d%n",
+        ell, s2, plain.diagnostics().iterations(), fast.diagnostics().iterations());
+    assertTrue(
+        fast.diagnostics().iterations() < plain.diagnostics().iterations(),
         fast.diagnostics().iterations() + " vs " + plain.diagnostics().iterations());
   }
 }

@@ -32,10 +32,21 @@ final class VbElbo {
    * reference the tests hold those to ({@code EvidenceGradientTest}, {@code VbGradientFormTest}).
    */
   static Evaluation of(Problem problem, double[] alpha, double[] lambda, boolean gradients) {
-    return evaluate(problem, problem.kernel().matrix(problem.x()), alpha, lambda, JitterPolicy.none(), gradients);
+    return evaluate(
+        problem,
+        problem.kernel().matrix(problem.x()),
+        alpha,
+        lambda,
+        JitterPolicy.none(),
+        gradients);
   }
 
-  private static Evaluation evaluate(Problem problem, Matrix k, double[] alpha, double[] lambda, JitterPolicy jitter,
+  private static Evaluation evaluate(
+      Problem problem,
+      Matrix k,
+      double[] alpha,
+      double[] lambda,
+      JitterPolicy jitter,
       boolean gradients) {
     int n = alpha.length;
     double m0 = problem.priorMean();
@@ -101,7 +112,8 @@ final class VbElbo {
     double[] rd = rkr.data();
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < n; j++) {
-        md[i * n + j] += 0.5 * (gm[i] * alpha[j] + alpha[i] * gm[j]) - 0.5 * alpha[i] * alpha[j]
+        md[i * n + j] += 0.5 * (gm[i] * alpha[j] + alpha[i] * gm[j])
+            - 0.5 * alpha[i] * alpha[j]
             - 0.5 * rd[i * n + j];
       }
     }

@@ -37,7 +37,10 @@ class VbGradientFormTest {
       Vb.SiteGradient fast = Vb.thetaGradientAt(p, tau, nu);
       VbElbo.Evaluation direct = VbElbo.of(p, fast.alpha(), tau, true);
       for (int j = 0; j < direct.gradTheta.length; j++) {
-        assertEquals(direct.gradTheta[j], fast.gradTheta()[j], 1e-10 * (1 + Math.abs(direct.gradTheta[j])),
+        assertEquals(
+            direct.gradTheta[j],
+            fast.gradTheta()[j],
+            1e-10 * (1 + Math.abs(direct.gradTheta[j])),
             k.name() + " θ" + j);
       }
     }

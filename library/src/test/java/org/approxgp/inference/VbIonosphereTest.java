@@ -29,9 +29,12 @@ class VbIonosphereTest {
     Problem problem = Problem.of(e.kernelObject(), train.x(), train.y(), Probit.get());
     Posterior vb = Vb.infer(problem);
     assertTrue(vb.diagnostics().converged(), vb.diagnostics().toString());
-    System.out.printf("vb %s: ELBO %.8f, GPML EP log Z %.8f; %s%n", e, vb.logEvidence(), e.logEvidence(),
-        vb.diagnostics());
-    assertTrue(vb.logEvidence() < e.logEvidence(), "ELBO " + vb.logEvidence() + " vs EP " + e.logEvidence());
+    System.out.printf(
+        "vb %s: ELBO %.8f, GPML EP log Z %.8f; %s%n",
+        e, vb.logEvidence(), e.logEvidence(), vb.diagnostics());
+    assertTrue(
+        vb.logEvidence() < e.logEvidence(),
+        "ELBO " + vb.logEvidence() + " vs EP " + e.logEvidence());
     // a warm start from the optimum is already converged
     Posterior again = Vb.infer(problem, Vb.Options.defaults(), vb.sites());
     assertEquals(0, again.diagnostics().iterations());

@@ -85,7 +85,8 @@ class KernelTest {
     for (int i = 0; i < 5; i++) {
       assertEquals(m.get(i, i), d[i], 1e-15);
     }
-    assertEquals(0.0, k.withLogHyperparameters(k.logHyperparameters()).matrix(x).maxAbsDiff(m), 1e-14);
+    assertEquals(
+        0.0, k.withLogHyperparameters(k.logHyperparameters()).matrix(x).maxAbsDiff(m), 1e-14);
   }
 
   /**
@@ -113,8 +114,9 @@ class KernelTest {
       }
     }
     double[] ls = {0.7, 1.3, 2.9, 0.4};
-    for (SquaredExponential k : new SquaredExponential[] {SquaredExponential.iso(1.1, 2.5),
-        SquaredExponential.ard(ls, 0.8)}) {
+    for (SquaredExponential k :
+        new SquaredExponential[] {SquaredExponential.iso(1.1, 2.5), SquaredExponential.ard(ls, 0.8)
+        }) {
       double[] direct = k.traceGradient(x, w);
       double[] withK = k.traceGradient(x, w, k.matrix(x));
       Matrix km = k.matrix(x);
@@ -140,6 +142,8 @@ class KernelTest {
   void badArgumentsAreRejected() {
     assertThrows(IllegalArgumentException.class, () -> SquaredExponential.iso(0, 1));
     assertThrows(IllegalArgumentException.class, () -> SquaredExponential.iso(1, Double.NaN));
-    assertThrows(IllegalArgumentException.class, () -> SquaredExponential.ard(new double[] {1, 1}, 1).matrix(points(2, 3, 1)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> SquaredExponential.ard(new double[] {1, 1}, 1).matrix(points(2, 3, 1)));
   }
 }

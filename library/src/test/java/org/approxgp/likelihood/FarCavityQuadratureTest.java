@@ -35,7 +35,8 @@ class FarCavityQuadratureTest {
     double v = 4.415599304862782;
     double u = 0.14529780517327118;
     TiltedMoments t = LIK.powerTilted(y, m, v, u);
-    // log N(f | m, v) + u log p(y | f) on [0, 200] (the mass is near f = m/(1 + 2uv) ≈ 72; f < 0 carries less than e^{−5000} of it)
+    // log N(f | m, v) + u log p(y | f) on [0, 200] (the mass is near f = m/(1 + 2uv) ≈ 72; f < 0
+    // carries less than e^{−5000} of it)
     int n = 2_000_001;
     double lo = 0;
     double hi = 200;
@@ -44,7 +45,9 @@ class FarCavityQuadratureTest {
     double[] l = new double[n];
     for (int k = 0; k < n; k++) {
       double f = lo + k * h;
-      l[k] = -0.5 * Math.log(2 * Math.PI * v) - (f - m) * (f - m) / (2 * v) + u * LIK.logDensity(y, f).value();
+      l[k] = -0.5 * Math.log(2 * Math.PI * v)
+          - (f - m) * (f - m) / (2 * v)
+          + u * LIK.logDensity(y, f).value();
       max = Math.max(max, l[k]);
     }
     double z = 0;

@@ -65,7 +65,8 @@ public abstract class LikelihoodContract {
 
   static void assertMoments(TiltedMoments q, TiltedMoments a, double v, String what) {
     assertEquals(q.logZ(), a.logZ(), 1e-9 * Math.max(1, Math.abs(q.logZ())), what + " log Z");
-    assertEquals(q.mean(), a.mean(), 1e-9 * Math.max(Math.sqrt(v), Math.abs(q.mean())), what + " mean");
+    assertEquals(
+        q.mean(), a.mean(), 1e-9 * Math.max(Math.sqrt(v), Math.abs(q.mean())), what + " mean");
     assertEquals(q.variance(), a.variance(), 1e-8 * q.variance(), what + " variance");
     assertTrue(a.variance() > 0, what + " variance > 0");
   }
@@ -73,19 +74,24 @@ public abstract class LikelihoodContract {
   @ParameterizedTest(name = "{0} y={1} m={2} v={3}")
   @MethodSource("points")
   void tiltedMomentsEqualQuadrature(Case c, double y, double m, double v) {
-    assertMoments(LikelihoodQuadrature.tilted(c.lik(), y, m, v), c.lik().tilted(y, m, v), v, "tilted");
+    assertMoments(
+        LikelihoodQuadrature.tilted(c.lik(), y, m, v), c.lik().tilted(y, m, v), v, "tilted");
   }
 
   @ParameterizedTest(name = "{0} y={1} m={2} v={3}")
   @MethodSource("points")
-  void powerTiltedMomentsEqualQuadrature(Case c, double y, double m, double v) throws NoSuchMethodException {
+  void powerTiltedMomentsEqualQuadrature(Case c, double y, double m, double v)
+      throws NoSuchMethodException {
     // u = 1 is the tilted distribution, whichever implementation answers each
     assertMoments(c.lik().tilted(y, m, v), c.lik().powerTilted(y, m, v, 1.0), v, "u=1 vs tilted");
     // other u: only an analytic override can be checked against the default (the default against
     // itself would be a test that cannot fail); the default itself is checked through Gaussian's
-    Class<?> owner = c.lik().getClass()
-        .getMethod("powerTilted", double.class, double.class, double.class, double.class).getDeclaringClass();
-    Assumptions.assumeTrue(owner != Likelihood.class, c.lik().name() + " has no analytic power-tilted moments");
+    Class<?> owner = c.lik()
+        .getClass()
+        .getMethod("powerTilted", double.class, double.class, double.class, double.class)
+        .getDeclaringClass();
+    Assumptions.assumeTrue(
+        owner != Likelihood.class, c.lik().name() + " has no analytic power-tilted moments");
     for (double u : POWERS) {
       TiltedMoments a = c.lik().powerTilted(y, m, v, u);
       assertMoments(LikelihoodQuadrature.powerTilted(c.lik(), y, m, v, u), a, v, "u=" + u);
@@ -122,7 +128,8 @@ public abstract class LikelihoodContract {
     assertEquals(q, a, 1e-9 * Math.max(1, Math.abs(q)), "E_tilted[log p]");
     double h = 1e-4;
     double fd = (LikelihoodQuadrature.powerTilted(c.lik(), y, m, v, 1 + h).logZ()
-        - LikelihoodQuadrature.powerTilted(c.lik(), y, m, v, 1 - h).logZ()) / (2 * h);
+            - LikelihoodQuadrature.powerTilted(c.lik(), y, m, v, 1 - h).logZ())
+        / (2 * h);
     assertEquals(fd, q, 1e-6 * Math.max(1, Math.abs(q)), "against d/du log Z_u");
   }
 
@@ -139,11 +146,14 @@ public abstract class LikelihoodContract {
     VariationalExpectation q = LikelihoodQuadrature.variationalExpectation(c.lik(), y, m, v);
     assertEquals(q.value(), a.value(), 1e-9 * Math.max(1, Math.abs(q.value())), "value");
     assertEquals(q.dMean(), a.dMean(), 1e-8 * Math.max(1, Math.abs(q.dMean())), "dMean");
-    assertEquals(q.dVariance(), a.dVariance(), 1e-8 * Math.max(1, Math.abs(q.dVariance())), "dVariance");
+    assertEquals(
+        q.dVariance(), a.dVariance(), 1e-8 * Math.max(1, Math.abs(q.dVariance())), "dVariance");
     double h = 1e-4 * v;
     double fd = (c.lik().variationalExpectation(y, m, v + h).value()
-        - c.lik().variationalExpectation(y, m, v - h).value()) / (2 * h);
-    assertEquals(fd, a.dVariance(), 1e-6 * Math.max(1, Math.abs(fd)), "dVariance vs finite differences");
+            - c.lik().variationalExpectation(y, m, v - h).value())
+        / (2 * h);
+    assertEquals(
+        fd, a.dVariance(), 1e-6 * Math.max(1, Math.abs(fd)), "dVariance vs finite differences");
   }
 
   /**
@@ -157,15 +167,27 @@ public abstract class LikelihoodContract {
     Predictive a = c.lik().predictive(m, v);
     Predictive q = new QuadraturePredictive(c.lik(), m, v);
     assertEquals(q.mean(), a.mean(), 1e-9 * Math.max(1, Math.abs(q.mean())), "mean");
-    assertEquals(q.variance(), a.variance(), 1e-9 * Math.max(1, Math.abs(q.variance())), "variance");
-    assertEquals(Math.exp(a.logDensity(y)), a.density(y), 1e-14 * Math.max(1e-300, a.density(y)) + 1e-300,
+    assertEquals(
+        q.variance(), a.variance(), 1e-9 * Math.max(1, Math.abs(q.variance())), "variance");
+    assertEquals(
+        Math.exp(a.logDensity(y)),
+        a.density(y),
+        1e-14 * Math.max(1e-300, a.density(y)) + 1e-300,
         "density");
     if (c.exactPredictive()) {
-      assertEquals(q.logDensity(y), a.logDensity(y), 1e-9 * Math.max(1, Math.abs(q.logDensity(y))), "log p(y*)");
-      assertEquals(LikelihoodQuadrature.tilted(c.lik(), y, m, v).logZ(), a.logDensity(y),
-          1e-9 * Math.max(1, Math.abs(a.logDensity(y))), "log p(y*) vs quadrature");
+      assertEquals(
+          q.logDensity(y),
+          a.logDensity(y),
+          1e-9 * Math.max(1, Math.abs(q.logDensity(y))),
+          "log p(y*)");
+      assertEquals(
+          LikelihoodQuadrature.tilted(c.lik(), y, m, v).logZ(),
+          a.logDensity(y),
+          1e-9 * Math.max(1, Math.abs(a.logDensity(y))),
+          "log p(y*) vs quadrature");
     } else {
-      // an approximation: finite, and a probability mass over the counts (checked in NegativeBinomialPredictiveTest)
+      // an approximation: finite, and a probability mass over the counts (checked in
+      // NegativeBinomialPredictiveTest)
       assertTrue(Double.isFinite(a.logDensity(y)) && a.logDensity(y) <= 0, "log p(y*)");
     }
   }
@@ -175,12 +197,14 @@ public abstract class LikelihoodContract {
   void logDensityDerivativesEqualFiniteDifferences(Case c, double y, double f, double unused) {
     double h = 1e-5 * Math.max(1, Math.abs(f));
     for (double b : c.lik().breakpoints(y)) {
-      Assumptions.assumeTrue(Math.abs(f - b) > 10 * h, "f is at a breakpoint of log p, where it is not smooth");
+      Assumptions.assumeTrue(
+          Math.abs(f - b) > 10 * h, "f is at a breakpoint of log p, where it is not smooth");
     }
     LogDensity d = c.lik().logDensity(y, f);
     LogDensity p = c.lik().logDensity(y, f + h);
     LogDensity mn = c.lik().logDensity(y, f - h);
-    assertEquals((p.value() - mn.value()) / (2 * h), d.d1(), 1e-6 * Math.max(1, Math.abs(d.d1())), "d1");
+    assertEquals(
+        (p.value() - mn.value()) / (2 * h), d.d1(), 1e-6 * Math.max(1, Math.abs(d.d1())), "d1");
     assertEquals((p.d1() - mn.d1()) / (2 * h), d.d2(), 1e-6 * Math.max(1, Math.abs(d.d2())), "d2");
     assertEquals((p.d2() - mn.d2()) / (2 * h), d.d3(), 1e-5 * Math.max(1, Math.abs(d.d3())), "d3");
   }
@@ -193,8 +217,13 @@ public abstract class LikelihoodContract {
     assertEquals(c.lik().hyperparameterNames().size(), t.length);
     Likelihood same = c.lik().withLogHyperparameters(t);
     assertArrayEquals(t, same.logHyperparameters(), 0.0);
-    assertEquals(c.lik().logDensity(c.ys()[0], 0.3).value(), same.logDensity(c.ys()[0], 0.3).value(), 1e-15);
-    assertThrows(IllegalArgumentException.class, () -> c.lik().withLogHyperparameters(new double[t.length + 1]));
+    assertEquals(
+        c.lik().logDensity(c.ys()[0], 0.3).value(),
+        same.logDensity(c.ys()[0], 0.3).value(),
+        1e-15);
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> c.lik().withLogHyperparameters(new double[t.length + 1]));
   }
 
   Stream<Case> caseStream() {

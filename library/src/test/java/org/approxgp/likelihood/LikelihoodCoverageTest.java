@@ -32,24 +32,33 @@ class LikelihoodCoverageTest {
     }
     List<String> missing = new ArrayList<>();
     for (Class<?> k : classesIn(Likelihood.class)) {
-      if (Likelihood.class.isAssignableFrom(k) && !k.isInterface() && !Modifier.isAbstract(k.getModifiers())
+      if (Likelihood.class.isAssignableFrom(k)
+          && !k.isInterface()
+          && !Modifier.isAbstract(k.getModifiers())
           && !covered.contains(k)) {
         missing.add(k.getSimpleName());
       }
     }
     assertTrue(covered.size() >= 4, "found contract tests for only " + covered);
-    assertTrue(missing.isEmpty(), "likelihoods without a contract test (extend LikelihoodContract): " + missing);
+    assertTrue(
+        missing.isEmpty(),
+        "likelihoods without a contract test (extend LikelihoodContract): " + missing);
   }
 
   /** The top-level classes of this package in the class-path root that holds {@code anchor}. */
   private static List<Class<?>> classesIn(Class<?> anchor) throws Exception {
-    Path dir = Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().toURI())
+    Path dir = Path.of(
+            anchor.getProtectionDomain().getCodeSource().getLocation().toURI())
         .resolve("org/approxgp/likelihood");
     List<Class<?>> out = new ArrayList<>();
     try (Stream<Path> files = Files.list(dir)) {
-      for (Path p : files.filter(f -> f.toString().endsWith(".class") && !f.getFileName().toString().contains("$"))
-          .sorted().toList()) {
-        out.add(Class.forName("org.approxgp.likelihood." + p.getFileName().toString().replace(".class", "")));
+      for (Path p : files
+          .filter(f ->
+              f.toString().endsWith(".class") && !f.getFileName().toString().contains("$"))
+          .sorted()
+          .toList()) {
+        out.add(Class.forName(
+            "org.approxgp.likelihood." + p.getFileName().toString().replace(".class", "")));
       }
     }
     return out;

@@ -9,7 +9,9 @@ import org.approxgp.special.Quadrature;
 import org.junit.jupiter.api.Test;
 
 class NegativeBinomialPredictiveTest {
-  private static final double[][] CASES = {{1, 0.26}, {0.3, 0.05}, {-2, 0.5}, {0, 1}, {1.5, 1e-8}, {4, 3}, {0.1, 2}};
+  private static final double[][] CASES = {
+    {1, 0.26}, {0.3, 0.05}, {-2, 0.5}, {0, 1}, {1.5, 1e-8}, {4, 3}, {0.1, 2}
+  };
 
   @Test
   void pmfSumsToOneAndHasTheMatchedMean() {
@@ -43,12 +45,18 @@ class NegativeBinomialPredictiveTest {
       double sc = nb.scale();
       for (int y : new int[] {0, 1, 3, 7}) {
         // eq. 120-121: ∫ Gamma(g | k, c) Poisson(y | g) dg
-        java.util.function.DoubleUnaryOperator f = g -> Math.exp((k - 1) * Math.log(g) - g / sc - Gammas.logGamma(k)
-            - k * Math.log(sc) + y * Math.log(g) - g - Gammas.logGamma(y + 1.0));
+        java.util.function.DoubleUnaryOperator f = g -> Math.exp((k - 1) * Math.log(g)
+            - g / sc
+            - Gammas.logGamma(k)
+            - k * Math.log(sc)
+            + y * Math.log(g)
+            - g
+            - Gammas.logGamma(y + 1.0));
         double mode = Math.max(1e-300, (k - 1 + y) / (1 / sc + 1));
         double q = Quadrature.integrate(f, 0, mode, 0, 1e-13).value()
             + Quadrature.integrate(f, mode, Double.POSITIVE_INFINITY, 0, 1e-13).value();
-        // the reference itself loses digits (k log c ~ 1e9) for huge shapes; those are covered by the Poisson limit test
+        // the reference itself loses digits (k log c ~ 1e9) for huge shapes; those are covered by
+        // the Poisson limit test
         if (q > 1e-250 && k < 1e6) {
           assertEquals(Math.log(q), nb.logPmf(y), 1e-8, nb + " y=" + y);
         }
@@ -68,7 +76,9 @@ class NegativeBinomialPredictiveTest {
       }
       // ⌊c(k − 1)⌋ is a mode; with c(k−1) an integer, y−1 ties with it
       int mode = (int) nb.mode();
-      assertTrue(Math.abs(nb.logPmf(mode) - nb.logPmf(best)) < 1e-12, nb + ": mode " + mode + " vs argmax " + best);
+      assertTrue(
+          Math.abs(nb.logPmf(mode) - nb.logPmf(best)) < 1e-12,
+          nb + ": mode " + mode + " vs argmax " + best);
       assertTrue(mode <= nb.mean() + 1, "mode ≤ mean + 1");
     }
     assertEquals(0, NegativeBinomialPredictive.of(0.1, 2).mode()); // k < 1

@@ -6,7 +6,8 @@ import java.util.List;
 class NoisyStepContractTest extends LikelihoodContract {
   @Override
   protected List<Case> cases() {
-    return List.of(new Case(NoisyStep.of(0.1), new double[] {-1, 1}, true),
+    return List.of(
+        new Case(NoisyStep.of(0.1), new double[] {-1, 1}, true),
         new Case(NoisyStep.of(1e-4), new double[] {-1, 1}, true));
   }
 }

@@ -33,8 +33,10 @@ class NoisyStepExtremeTest {
       mu.add(r[6], t.mean(), Math.abs(m) + Math.abs(r[6] - m), row);
       var.add(r[7], t.variance(), r[7], row);
     }
-    System.out.printf("noisy-step extreme table (%d rows): max |dlogZ|/max(1,|logZ|) %.2e, max |dmean|/scale %.2e,"
-        + " max |dvar|/var %.2e%n", strings.size(), lz.max, mu.max, var.max);
+    System.out.printf(
+        "noisy-step extreme table (%d rows): max |dlogZ|/max(1,|logZ|) %.2e, max |dmean|/scale %.2e,"
+            + " max |dvar|/var %.2e%n",
+        strings.size(), lz.max, mu.max, var.max);
     assertTrue(lz.max <= 1e-14, "log Z: " + lz.max + " at " + lz.where);
     assertTrue(mu.max <= 1e-13, "mean: " + mu.max + " at " + mu.where);
     assertTrue(var.max <= 1e-12, "variance: " + var.max + " at " + var.where);

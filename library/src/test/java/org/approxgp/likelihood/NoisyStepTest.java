@@ -72,13 +72,22 @@ public class NoisyStepTest {
       mu.add(r[c + 1], t.mean(), Math.abs(m) + Math.abs(r[c + 1] - m), row);
       var.add(r[c + 2], t.variance(), r[c + 2], row);
       if (!power) {
-        assertEquals(r[c], lik.logPredictive(y, m, v), 1e-14 * Math.max(1, Math.abs(r[c])), "log predictive " + row);
-        assertEquals(r[c], lik.predictive(m, v).logDensity(y), 1e-14 * Math.max(1, Math.abs(r[c])),
+        assertEquals(
+            r[c],
+            lik.logPredictive(y, m, v),
+            1e-14 * Math.max(1, Math.abs(r[c])),
+            "log predictive " + row);
+        assertEquals(
+            r[c],
+            lik.predictive(m, v).logDensity(y),
+            1e-14 * Math.max(1, Math.abs(r[c])),
             "predictive log density " + row);
       }
     }
-    System.out.printf("noisy-step %s table (%d rows): max |dlogZ|/max(1,|logZ|) %.2e, max |dmean|/scale %.2e,"
-        + " max |dvar|/var %.2e%n", power ? "power-tilted" : "tilted", rows.size(), lz.max, mu.max, var.max);
+    System.out.printf(
+        "noisy-step %s table (%d rows): max |dlogZ|/max(1,|logZ|) %.2e, max |dmean|/scale %.2e,"
+            + " max |dvar|/var %.2e%n",
+        power ? "power-tilted" : "tilted", rows.size(), lz.max, mu.max, var.max);
     assertTrue(lz.max <= 1e-14, "log Z: " + lz.max + " at " + lz.where);
     assertTrue(mu.max <= 1e-13, "mean: " + mu.max + " at " + mu.where);
     assertTrue(var.max <= 1e-12, "variance: " + var.max + " at " + var.where);
@@ -108,20 +117,24 @@ public class NoisyStepTest {
       NoisyStep lik = NoisyStep.of(r[0]);
       double f = lik.tiltedCdf(r[1], r[2], r[3], r[4]);
       assertTrue(f >= 0 && f <= 1);
-      // the smaller tail in relative terms: 1 − F_y(x; m) = F_{−y}(−x; −m) (f → −f), computed as a lower tail
+      // the smaller tail in relative terms: 1 − F_y(x; m) = F_{−y}(−x; −m) (f → −f), computed as a
+      // lower tail
       boolean lower = r[5] <= 0.5;
       double tail = lower ? f : lik.tiltedCdf(-r[1], -r[2], r[3], -r[4]);
       // 1 − F from the 30-digit decimal, not from F rounded to double
-      double expected = lower ? r[5]
+      double expected = lower
+          ? r[5]
           : java.math.BigDecimal.ONE.subtract(new java.math.BigDecimal(str[5])).doubleValue();
       // the table's 30 significant digits of F near 1 leave 1 − F an absolute resolution of 1e-30
-      assertEquals(expected, tail, 1e-12 * expected + 1e-30, "tail " + java.util.Arrays.toString(r));
+      assertEquals(
+          expected, tail, 1e-12 * expected + 1e-30, "tail " + java.util.Arrays.toString(r));
       if (expected > 1e-17) {
         e.add(expected, tail, expected, java.util.Arrays.toString(r));
       }
     }
-    System.out.printf("noisy-step cdf table (%d rows): max |dtail|/tail (tails > 1e-17) %.2e%n", strings.size(),
-        e.max);
+    System.out.printf(
+        "noisy-step cdf table (%d rows): max |dtail|/tail (tails > 1e-17) %.2e%n",
+        strings.size(), e.max);
   }
 
   /**
@@ -135,22 +148,26 @@ public class NoisyStepTest {
     MaxError e = new MaxError();
     for (double[] r : rows) {
       NoisyStep lik = NoisyStep.of(r[0]);
-      W2Projection.Sigma s = W2Projection.sigma(lik, r[1], r[2], r[3], W2Projection.DEFAULT_REL_TOL);
+      W2Projection.Sigma s =
+          W2Projection.sigma(lik, r[1], r[2], r[3], W2Projection.DEFAULT_REL_TOL);
       e.add(r[4], s.value(), r[4], java.util.Arrays.toString(r));
     }
-    System.out.printf("noisy-step w2 table (%d rows): max |dsigma*|/sigma* %.2e%n", rows.size(), e.max);
+    System.out.printf(
+        "noisy-step w2 table (%d rows): max |dsigma*|/sigma* %.2e%n", rows.size(), e.max);
     assertTrue(e.max <= 1e-10, "sigma*: " + e.max + " at " + e.where);
   }
 
   @Test
   void rejectsBadEpsilonAndLabels() {
     for (double eps : new double[] {0, -0.1, 0.5, 0.7, Double.NaN, Double.POSITIVE_INFINITY}) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new NoisyStep(eps));
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> new NoisyStep(eps));
       assertTrue(e.getMessage().contains("epsilon"), e.getMessage());
     }
     NoisyStep lik = NoisyStep.of(0.1);
     for (double y : new double[] {0, 2, -0.5, Double.NaN}) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> lik.validate(y));
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> lik.validate(y));
       assertTrue(e.getMessage().contains("-1 or +1"), e.getMessage());
     }
     assertThrows(IllegalArgumentException.class, () -> lik.powerTilted(1, 0, 1, 0));

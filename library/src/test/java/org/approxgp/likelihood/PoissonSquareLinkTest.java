@@ -40,7 +40,8 @@ class PoissonSquareLinkTest {
           String at = "y=" + y + " mu=" + mu + " v=" + v + " closed=" + a + " quad=" + q;
           double ez = Math.abs(a.logZ() - q.logZ()) / Math.max(1, Math.abs(q.logZ()));
           // mean relative to the tilted scale: |Δμ| / max(|μ̃|, σ̃)
-          double em = Math.abs(a.mean() - q.mean()) / Math.max(Math.abs(q.mean()), Math.sqrt(q.variance()));
+          double em =
+              Math.abs(a.mean() - q.mean()) / Math.max(Math.abs(q.mean()), Math.sqrt(q.variance()));
           double ev = rel(a.variance(), q.variance());
           if (ev > maxVar) {
             worst = at;
@@ -51,11 +52,13 @@ class PoissonSquareLinkTest {
           assertTrue(ez < 1e-11, "log Z " + at);
           assertTrue(em < 1e-9, "mean " + at);
           assertTrue(ev < 1e-8, "variance " + at);
-          assertTrue(a.variance() > 0 && a.variance() <= v * (1 + 1e-12) || y > 0, "variance " + at);
+          assertTrue(
+              a.variance() > 0 && a.variance() <= v * (1 + 1e-12) || y > 0, "variance " + at);
         }
       }
     }
-    System.out.printf("poisson-square tilted vs quadrature: max err logZ %.2e, mean %.2e, variance %.2e (worst %s)%n",
+    System.out.printf(
+        "poisson-square tilted vs quadrature: max err logZ %.2e, mean %.2e, variance %.2e (worst %s)%n",
         maxZ, maxMean, maxVar, worst);
   }
 
@@ -67,14 +70,24 @@ class PoissonSquareLinkTest {
         for (double v : new double[] {0.01, 1, 100}) {
           TiltedMoments t = LIK.tilted(y, mu, v);
           double sd = Math.sqrt(t.variance());
-          double[] xs = {t.mean() - 4 * sd, t.mean() - sd, t.mean(), t.mean() + 0.5 * sd, t.mean() + 3 * sd,
-              -t.mean(), 0.0, -t.mean() + sd};
+          double[] xs = {
+            t.mean() - 4 * sd,
+            t.mean() - sd,
+            t.mean(),
+            t.mean() + 0.5 * sd,
+            t.mean() + 3 * sd,
+            -t.mean(),
+            0.0,
+            -t.mean() + sd
+          };
           for (double x : xs) {
             double a = LIK.tiltedCdf(y, mu, v, x);
             double q = LikelihoodQuadrature.tiltedCdf(LIK, y, mu, v, x);
             double err = Math.abs(a - q);
             maxErr = Math.max(maxErr, err);
-            assertTrue(err < 1e-10, "cdf y=" + y + " mu=" + mu + " v=" + v + " x=" + x + ": " + a + " vs " + q);
+            assertTrue(
+                err < 1e-10,
+                "cdf y=" + y + " mu=" + mu + " v=" + v + " x=" + x + ": " + a + " vs " + q);
             assertTrue(a >= 0 && a <= 1);
           }
         }
@@ -102,7 +115,8 @@ class PoissonSquareLinkTest {
   @Test
   void anchorRow() throws Exception {
     try (BufferedReader r = new BufferedReader(new InputStreamReader(
-        Objects.requireNonNull(getClass().getResourceAsStream("/anchors/tilted-moments.txt")), StandardCharsets.UTF_8))) {
+        Objects.requireNonNull(getClass().getResourceAsStream("/anchors/tilted-moments.txt")),
+        StandardCharsets.UTF_8))) {
       int rows = 0;
       for (String line = r.readLine(); line != null; line = r.readLine()) {
         if (line.startsWith("#") || !line.startsWith("poisson-square")) {
@@ -113,12 +127,20 @@ class PoissonSquareLinkTest {
         double m = Double.parseDouble(p[2]);
         double v = Double.parseDouble(p[3]);
         TiltedMoments t = LIK.tilted(y, m, v);
-        assertEquals(Double.parseDouble(p[4]), t.logZ(), 1e-9 * Math.abs(Double.parseDouble(p[4])), "log Z");
-        assertEquals(Double.parseDouble(p[5]), t.mean(), 1e-9 * Math.abs(Double.parseDouble(p[5])), "mean");
-        assertEquals(Double.parseDouble(p[6]), t.variance(), 1e-9 * Math.abs(Double.parseDouble(p[6])), "variance");
+        assertEquals(
+            Double.parseDouble(p[4]), t.logZ(), 1e-9 * Math.abs(Double.parseDouble(p[4])), "log Z");
+        assertEquals(
+            Double.parseDouble(p[5]), t.mean(), 1e-9 * Math.abs(Double.parseDouble(p[5])), "mean");
+        assertEquals(
+            Double.parseDouble(p[6]),
+            t.variance(),
+            1e-9 * Math.abs(Double.parseDouble(p[6])),
+            "variance");
         // variance_qp: the W2 projection (eq. 23) driven by this class's closed-form tilted CDF
-        double qp = org.approxgp.projection.W2Projection.exact().project(LIK, y, m, v).variance();
-        assertEquals(Double.parseDouble(p[7]), qp, 1e-9 * Math.abs(Double.parseDouble(p[7])), "variance_qp");
+        double qp =
+            org.approxgp.projection.W2Projection.exact().project(LIK, y, m, v).variance();
+        assertEquals(
+            Double.parseDouble(p[7]), qp, 1e-9 * Math.abs(Double.parseDouble(p[7])), "variance_qp");
         rows++;
       }
       assertTrue(rows >= 1);
@@ -137,7 +159,10 @@ class PoissonSquareLinkTest {
         assertEquals((p.d1() - mi.d1()) / (2 * h), d.d2(), 1e-6 * (1 + Math.abs(d.d2())));
         assertEquals((p.d2() - mi.d2()) / (2 * h), d.d3(), 1e-5 * (1 + Math.abs(d.d3())));
         // the value itself: Poisson log pmf at rate f²
-        assertEquals(y * Math.log(f * f) - f * f - org.approxgp.special.Gammas.logGamma(y + 1), d.value(), 1e-12 * (1 + Math.abs(d.value())));
+        assertEquals(
+            y * Math.log(f * f) - f * f - org.approxgp.special.Gammas.logGamma(y + 1),
+            d.value(),
+            1e-12 * (1 + Math.abs(d.value())));
         // not log-concave: d2 = −2y/f² − 2
         assertEquals(-2.0 * y / (f * f) - 2, d.d2(), 1e-12 * (1 + Math.abs(d.d2())));
       }
@@ -181,8 +206,12 @@ class PoissonSquareLinkTest {
         assertTrue(e < 1e-9, "E[log f²] m=" + m + " v=" + v + ": " + l[0] + " vs " + q);
         double hm = 1e-5 * Math.max(1, Math.abs(m));
         double hv = 1e-5 * v;
-        double dm = (PoissonSquareLink.logSquareMoments(m + hm, v)[0] - PoissonSquareLink.logSquareMoments(m - hm, v)[0]) / (2 * hm);
-        double dv = (PoissonSquareLink.logSquareMoments(m, v + hv)[0] - PoissonSquareLink.logSquareMoments(m, v - hv)[0]) / (2 * hv);
+        double dm = (PoissonSquareLink.logSquareMoments(m + hm, v)[0]
+                - PoissonSquareLink.logSquareMoments(m - hm, v)[0])
+            / (2 * hm);
+        double dv = (PoissonSquareLink.logSquareMoments(m, v + hv)[0]
+                - PoissonSquareLink.logSquareMoments(m, v - hv)[0])
+            / (2 * hv);
         // central differences: truncation O(h²) plus roundoff ≈ ε |E| / h
         double round = 1e-15 * Math.max(1, Math.abs(l[0]));
         double e1 = Math.abs(dm - l[1]) / (1e-6 * Math.abs(l[1]) + round / hm);
@@ -199,26 +228,31 @@ class PoissonSquareLinkTest {
     for (int j = 0; j < 3; j++) {
       assertEquals(above[j], below[j], 1e-12 * Math.abs(above[j]) + 1e-14, "continuity " + j);
     }
-    System.out.printf("E[log f²] vs quadrature: max rel err %.2e; derivatives vs finite differences %.2e of the allowed (1e-6 rel + roundoff)%n", maxE, maxD);
+    System.out.printf(
+        "E[log f²] vs quadrature: max rel err %.2e; derivatives vs finite differences %.2e of the allowed (1e-6 rel + roundoff)%n",
+        maxE, maxD);
   }
 
   @Test
   void variationalExpectationMatchesGaussHermiteAndPriceBonnet() {
-    // smooth integrand where N(m, v) keeps ≥ 12 sd away from the log singularity at f = 0: Gauss–Hermite of log p, d1 and ½ d2
+    // smooth integrand where N(m, v) keeps ≥ 12 sd away from the log singularity at f = 0:
+    // Gauss–Hermite of log p, d1 and ½ d2
     GaussHermite gh = GaussHermite.of(80);
     for (int y : new int[] {0, 1, 3, 12}) {
       for (double[] mv : new double[][] {{6, 0.2}, {-5, 0.15}, {3, 0.05}}) {
         VariationalExpectation e = LIK.variationalExpectation(y, mv[0], mv[1]);
         double q = gh.expectNormal(mv[0], mv[1], f -> LIK.logDensity(y, f).value());
         double qm = gh.expectNormal(mv[0], mv[1], f -> LIK.logDensity(y, f).d1());
-        double qv = 0.5 * gh.expectNormal(mv[0], mv[1], f -> LIK.logDensity(y, f).d2());
+        double qv =
+            0.5 * gh.expectNormal(mv[0], mv[1], f -> LIK.logDensity(y, f).d2());
         assertEquals(q, e.value(), 1e-10 * (1 + Math.abs(q)));
         assertEquals(qm, e.dMean(), 1e-9 * (1 + Math.abs(qm)));
         assertEquals(qv, e.dVariance(), 1e-9 * (1 + Math.abs(qv)));
       }
     }
     // zero variance: E equals the log density (GPflow's consistency check)
-    assertEquals(LIK.logDensity(4, 1.3).value(), LIK.variationalExpectation(4, 1.3, 0).value(), 1e-13);
+    assertEquals(
+        LIK.logDensity(4, 1.3).value(), LIK.variationalExpectation(4, 1.3, 0).value(), 1e-13);
     // with y ≥ 1 and small m, ∂E/∂v > 0: the non-concavity VB has to live with
     assertTrue(LIK.variationalExpectation(3, 0.1, 0.5).dVariance() > 0);
   }
@@ -232,8 +266,10 @@ class PoissonSquareLinkTest {
         for (double v : new double[] {0.05, 1, 10}) {
           double ep = LIK.tilted(y, mu, v).variance();
           double qp = w2.project(LIK, y, mu, v).variance();
-          // 1e-9: the W2 quadrature is not exact (measured 1.6e-10 relative excess on a Gaussian tilted, y = 0)
-          assertTrue(qp <= ep * (1 + 1e-9), "y=" + y + " mu=" + mu + " v=" + v + ": " + qp + " > " + ep);
+          // 1e-9: the W2 quadrature is not exact (measured 1.6e-10 relative excess on a Gaussian
+          // tilted, y = 0)
+          assertTrue(
+              qp <= ep * (1 + 1e-9), "y=" + y + " mu=" + mu + " v=" + v + ": " + qp + " > " + ep);
           if (y == 0) {
             assertEquals(ep, qp, 1e-8 * ep, "y = 0: the tilted is Gaussian");
           }
@@ -251,8 +287,10 @@ class PoissonSquareLinkTest {
    */
   @Test
   void powerTiltedMatchesTheKummerClosedForm() throws Exception {
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
-        getClass().getResourceAsStream("/likelihood/poisson-power-tilted.txt")), StandardCharsets.UTF_8))) {
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(
+        Objects.requireNonNull(
+            getClass().getResourceAsStream("/likelihood/poisson-power-tilted.txt")),
+        StandardCharsets.UTF_8))) {
       int rows = 0;
       for (String line = r.readLine(); line != null; line = r.readLine()) {
         if (line.startsWith("#") || line.isBlank()) {
@@ -269,7 +307,8 @@ class PoissonSquareLinkTest {
         TiltedMoments t = LIK.powerTilted(y, m, v, u);
         String at = "y=" + y + " m=" + m + " v=" + v + " u=" + u;
         assertEquals(logZ, t.logZ(), 1e-10 * Math.max(1, Math.abs(logZ)), "log Z at " + at);
-        assertEquals(mean, t.mean(), 1e-9 * Math.max(Math.abs(mean), Math.sqrt(var)), "mean at " + at);
+        assertEquals(
+            mean, t.mean(), 1e-9 * Math.max(Math.abs(mean), Math.sqrt(var)), "mean at " + at);
         assertEquals(var, t.variance(), 1e-9 * var, "variance at " + at);
         rows++;
       }

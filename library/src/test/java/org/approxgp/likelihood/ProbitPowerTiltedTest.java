@@ -49,11 +49,17 @@ class ProbitPowerTiltedTest {
       TiltedMoments t = Probit.get().powerTilted(y, m, v, u);
       String row = Arrays.toString(Arrays.copyOf(r, 4));
       lz.add(r[4], t.logZ(), 1e-13 * Math.abs(r[4]) + 1e-15, row);
-      mu.add(r[5], t.mean(), 1e-13 * (Math.abs(m) + Math.abs(r[5] - m)) + 1e-10 * Math.sqrt(r[6]), row);
+      mu.add(
+          r[5],
+          t.mean(),
+          1e-13 * (Math.abs(m) + Math.abs(r[5] - m)) + 1e-10 * Math.sqrt(r[6]),
+          row);
       var.add(r[6], t.variance(), 1e-10 * r[6], row);
     }
-    System.out.printf("probit power-tilted table (%d rows): max error / budget: log Z %.2e, mean %.2e,"
-        + " variance %.2e%n", rows.size(), lz.max, mu.max, var.max);
+    System.out.printf(
+        "probit power-tilted table (%d rows): max error / budget: log Z %.2e, mean %.2e,"
+            + " variance %.2e%n",
+        rows.size(), lz.max, mu.max, var.max);
     assertTrue(lz.max <= 1, "log Z: " + lz.max + " at " + lz.where);
     assertTrue(mu.max <= 1, "mean: " + mu.max + " at " + mu.where);
     assertTrue(var.max <= 1, "variance: " + var.max + " at " + var.where);
@@ -104,9 +110,14 @@ class ProbitPowerTiltedTest {
       double got = Probit.get().tiltedExpectedLogCdf(r[0], r[1], r[2]);
       e1.add(r[4], got, 1e-10 * Math.abs(r[4]), row);
       // the variational expectation E_N[log Φ] (VB's path, unchanged) at the same wide cavities
-      e0.add(r[3], Probit.get().variationalExpectation(r[0], r[1], r[2]).value(), 1e-10 * Math.abs(r[3]), row);
+      e0.add(
+          r[3],
+          Probit.get().variationalExpectation(r[0], r[1], r[2]).value(),
+          1e-10 * Math.abs(r[3]),
+          row);
     }
-    System.out.printf("probit E_p^[log Phi] and E_N[log Phi] table (%d rows): max error / budget %.2e, %.2e%n",
+    System.out.printf(
+        "probit E_p^[log Phi] and E_N[log Phi] table (%d rows): max error / budget %.2e, %.2e%n",
         rows.size(), e1.max, e0.max);
     assertTrue(e1.max <= 1, "E1: " + e1.max + " at " + e1.where);
     assertTrue(e0.max <= 1, "E0: " + e0.max + " at " + e0.where);

@@ -1,6 +1,5 @@
 package org.approxgp.likelihood;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
@@ -28,10 +27,13 @@ class ProbitTailTest {
     double worstMean = 0;
     double worstVar = 0;
     for (String row : rows) {
-      double[] v = java.util.Arrays.stream(row.trim().split(" ")).mapToDouble(Double::parseDouble).toArray();
+      double[] v = java.util.Arrays.stream(row.trim().split(" "))
+          .mapToDouble(Double::parseDouble)
+          .toArray();
       TiltedMoments t = Probit.get().tilted(v[0], v[1], v[2]);
       worstLogZ = Math.max(worstLogZ, Math.abs(t.logZ() - v[3]) / Math.max(1e-300, Math.abs(v[3])));
-      worstMean = Math.max(worstMean, Math.abs(t.mean() - v[4]) / Math.max(Math.sqrt(v[2]), Math.abs(v[4])));
+      worstMean = Math.max(
+          worstMean, Math.abs(t.mean() - v[4]) / Math.max(Math.sqrt(v[2]), Math.abs(v[4])));
       worstVar = Math.max(worstVar, Math.abs(t.variance() - v[5]) / v[5]);
       assertTrue(t.variance() > 0, row);
     }
@@ -39,6 +41,7 @@ class ProbitTailTest {
     // mean relative to max(|mean|, cavity sd): |m| reaches 1e6 with O(1) corrections
     assertTrue(worstMean < 1e-12, "mean error " + worstMean);
     assertTrue(worstVar < 1e-9, "variance relative error " + worstVar);
-    System.out.printf("probit tails: log Z %.2e, mean %.2e, variance %.2e%n", worstLogZ, worstMean, worstVar);
+    System.out.printf(
+        "probit tails: log Z %.2e, mean %.2e, variance %.2e%n", worstLogZ, worstMean, worstVar);
   }
 }

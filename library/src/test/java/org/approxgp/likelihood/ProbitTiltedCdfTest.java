@@ -71,7 +71,8 @@ class ProbitTiltedCdfTest {
       double upper = P.tiltedCdf(-y, -m, v, -x);
       double ref = LikelihoodQuadrature.tiltedCdf(P, -y, -m, v, -x);
       if (ref > 1e-280) {
-        assertEquals(ref, upper, 1e-9 * ref, "upper tail at y=" + y + " m=" + m + " v=" + v + " x=" + x);
+        assertEquals(
+            ref, upper, 1e-9 * ref, "upper tail at y=" + y + " m=" + m + " v=" + v + " x=" + x);
       }
       assertEquals(1 - upper, P.tiltedCdf(y, m, v, x), 1e-15);
     }
@@ -134,8 +135,10 @@ class ProbitTiltedCdfTest {
             double a = (x - m) / Math.sqrt(v);
             double b = y * m / Math.sqrt(1 + v);
             double rho = -y * Math.sqrt(v / (1 + v));
-            double ref = org.approxgp.special.BivariateNormal.cdf(a, b, rho) / org.approxgp.special.Normal.cdf(b);
-            assertEquals(ref, P.tiltedCdf(y, m, v, x), 1e-13, "y=" + y + " m=" + m + " v=" + v + " x=" + x);
+            double ref = org.approxgp.special.BivariateNormal.cdf(a, b, rho)
+                / org.approxgp.special.Normal.cdf(b);
+            assertEquals(
+                ref, P.tiltedCdf(y, m, v, x), 1e-13, "y=" + y + " m=" + m + " v=" + v + " x=" + x);
           }
         }
       }

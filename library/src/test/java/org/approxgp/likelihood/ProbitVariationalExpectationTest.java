@@ -63,15 +63,23 @@ class ProbitVariationalExpectationTest {
     UniformRandomProvider rng = RandomSource.SPLIT_MIX_64.create(77);
     for (int i = 0; i < 80; i++) {
       double y = rng.nextBoolean() ? 1 : -1;
-      double s = i < 6 ? new double[] {1.0, 1.0000001, 1.5, 1.5000001, 2.0, 2.0000001}[i] : 2.1 * rng.nextDouble();
+      double s = i < 6
+          ? new double[] {1.0, 1.0000001, 1.5, 1.5000001, 2.0, 2.0000001}[i]
+          : 2.1 * rng.nextDouble();
       double m = 60 * (rng.nextDouble() - 0.5);
       double v = s * s;
       VariationalExpectation e = P.variationalExpectation(y, m, v);
       double[] got = {e.value(), e.dMean(), e.dVariance()};
-      double[] ref = {reference(y, m, v, Normal::logCdf), y * reference(y, m, v, Normal::ratio),
-          -0.5 * reference(y, m, v, z -> Normal.ratio(z) * Probit.zPlusRatio(z))};
+      double[] ref = {
+        reference(y, m, v, Normal::logCdf),
+        y * reference(y, m, v, Normal::ratio),
+        -0.5 * reference(y, m, v, z -> Normal.ratio(z) * Probit.zPlusRatio(z))
+      };
       for (int c = 0; c < 3; c++) {
-        assertEquals(ref[c], got[c], 2e-12 * Math.max(Math.abs(ref[c]), 1e-280),
+        assertEquals(
+            ref[c],
+            got[c],
+            2e-12 * Math.max(Math.abs(ref[c]), 1e-280),
             "quantity " + c + " at y=" + y + " m=" + m + " √v=" + s);
       }
     }

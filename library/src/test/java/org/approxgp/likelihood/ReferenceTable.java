@@ -19,8 +19,9 @@ public final class ReferenceTable {
   /** The data rows of the table at class-path {@code resource} as decimal strings (header and # lines dropped). */
   public static List<String[]> raw(String resource) throws IOException {
     List<String[]> rows = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
-        ReferenceTable.class.getResourceAsStream(resource), resource), StandardCharsets.UTF_8))) {
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(
+        Objects.requireNonNull(ReferenceTable.class.getResourceAsStream(resource), resource),
+        StandardCharsets.UTF_8))) {
       String line;
       boolean header = true;
       while ((line = r.readLine()) != null) {
@@ -39,6 +40,8 @@ public final class ReferenceTable {
 
   /** The data rows as numbers. */
   public static List<double[]> numbers(String resource) throws IOException {
-    return raw(resource).stream().map(p -> Arrays.stream(p).mapToDouble(Double::parseDouble).toArray()).toList();
+    return raw(resource).stream()
+        .map(p -> Arrays.stream(p).mapToDouble(Double::parseDouble).toArray())
+        .toList();
   }
 }

@@ -81,7 +81,8 @@ class StepLikelihoodQuadratureTest {
     double var1 = v * (1 - lam * (lam + z));
     double w0 = z0 / zz;
     double w1 = z1 / zz;
-    return new TiltedMoments(Math.log(zz), w0 * m + w1 * mu1, w0 * v + w1 * var1 + w0 * w1 * (mu1 - m) * (mu1 - m));
+    return new TiltedMoments(
+        Math.log(zz), w0 * m + w1 * mu1, w0 * v + w1 * var1 + w0 * w1 * (mu1 - m) * (mu1 - m));
   }
 
   static Stream<Arguments> points() {
@@ -128,7 +129,8 @@ class StepLikelihoodQuadratureTest {
     double zz = eps + (1 - 2 * eps) * Normal.cdf(y * m / s);
     for (double x : new double[] {-2, -0.3, 0, 0.5, 3}) {
       double below = Normal.cdf((x - m) / s);
-      double trunc = y > 0 ? Math.max(0, below - Normal.cdf(-m / s)) : Math.min(below, Normal.cdf(-m / s));
+      double trunc =
+          y > 0 ? Math.max(0, below - Normal.cdf(-m / s)) : Math.min(below, Normal.cdf(-m / s));
       double expected = (eps * below + (1 - 2 * eps) * trunc) / zz;
       assertEquals(expected, new NoisyStep(eps).tiltedCdf(y, m, v, x), 1e-10, "F(" + x + ")");
     }

@@ -14,7 +14,11 @@ class ZeroPredictiveVarianceTest {
   private static void limit(Likelihood lik, double y, double m) {
     double at0 = lik.logPredictive(y, m, 0);
     assertEquals(lik.logDensity(y, m).value(), at0, 1e-12, lik.name());
-    assertEquals(at0, lik.logPredictive(y, m, 1e-10), 1e-6 * (1 + Math.abs(at0)), lik.name() + " continuity");
+    assertEquals(
+        at0,
+        lik.logPredictive(y, m, 1e-10),
+        1e-6 * (1 + Math.abs(at0)),
+        lik.name() + " continuity");
   }
 
   @Test

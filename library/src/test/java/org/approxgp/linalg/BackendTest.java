@@ -31,7 +31,8 @@ class BackendTest {
     if (name.equals("ejml")) {
       return JavaBackend.INSTANCE;
     }
-    Assumptions.assumeTrue(Linalg.nativeAvailable(),
+    Assumptions.assumeTrue(
+        Linalg.nativeAvailable(),
         () -> "native OpenBLAS backend cannot load here: " + Linalg.nativeUnavailableReason());
     NativeBackend nb = (NativeBackend) Linalg.byName("native");
     return name.equals("native") ? nb.withCrossover(0) : nb;
@@ -110,7 +111,8 @@ class BackendTest {
         }
       }
       double scale = maxAbs(a);
-      assertTrue(naiveProduct(l, l.transpose()).maxAbsDiff(a) < 1e-14 * n * scale, "L Lᵀ = A, n=" + n);
+      assertTrue(
+          naiveProduct(l, l.transpose()).maxAbsDiff(a) < 1e-14 * n * scale, "L Lᵀ = A, n=" + n);
       Matrix rhs = random(n, 7, 3 * n);
       Matrix x1 = on(b, () -> c.solveLower(rhs));
       assertTrue(naiveProduct(l, x1).maxAbsDiff(rhs) < 1e-12 * n, "L X = B, n=" + n);
@@ -120,7 +122,8 @@ class BackendTest {
       assertTrue(naiveProduct(a, x3).maxAbsDiff(rhs) < 1e-11 * n, "A X = B, n=" + n);
       assertEquals(0.0, rhs.maxAbsDiff(random(n, 7, 3 * n)), "right-hand side not modified");
       Matrix inv = on(b, c::inverse);
-      assertTrue(naiveProduct(a, inv).maxAbsDiff(Matrix.identity(n)) < 1e-11 * n, "A A⁻¹ = I, n=" + n);
+      assertTrue(
+          naiveProduct(a, inv).maxAbsDiff(Matrix.identity(n)) < 1e-11 * n, "A A⁻¹ = I, n=" + n);
       assertEquals(0.0, inv.maxAbsDiff(inv.transpose()), "inverse exactly symmetric");
     }
   }
@@ -155,8 +158,17 @@ class BackendTest {
   @MethodSource("backends")
   void symmetricUpdateUpperAgainstNaiveLoop(String name) {
     DenseBackend b = backend(name);
-    int[][] shapes = {{1, 1, 0}, {5, 3, 0}, {5, 3, 2}, {40, 7, 0}, {130, 33, 0}, {130, 33, 61}, {300, 32, 0},
-        {300, 32, 100}, {300, 32, 299}};
+    int[][] shapes = {
+      {1, 1, 0},
+      {5, 3, 0},
+      {5, 3, 2},
+      {40, 7, 0},
+      {130, 33, 0},
+      {130, 33, 61},
+      {300, 32, 0},
+      {300, 32, 100},
+      {300, 32, 299}
+    };
     for (int[] s : shapes) {
       int n = s[0];
       int k = s[1];
@@ -179,9 +191,11 @@ class BackendTest {
       for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
           if (i >= from && j >= i) {
-            assertEquals(ref.get(i, j), a.get(i, j), 1e-13 * (k + 1), "(" + i + ", " + j + "), n=" + n);
+            assertEquals(
+                ref.get(i, j), a.get(i, j), 1e-13 * (k + 1), "(" + i + ", " + j + "), n=" + n);
           } else {
-            assertEquals(before.get(i, j), a.get(i, j), 0.0, "(" + i + ", " + j + ") untouched, n=" + n);
+            assertEquals(
+                before.get(i, j), a.get(i, j), 0.0, "(" + i + ", " + j + ") untouched, n=" + n);
           }
         }
       }
@@ -210,9 +224,11 @@ class BackendTest {
     // a zero leading entry: no solve without pivoting; [[0, 1], [1, 1]] x = (1, 3) ⇒ x = (2, 1)
     Matrix p = Matrix.of(new double[][] {{0, 1}, {1, 1}});
     assertArrayEquals(new double[] {2, 1}, on(b, () -> p.luSolve(new double[] {1, 3})), 1e-15);
-    // rank 2 of 3 (second row = 2 × first): elimination in exact arithmetic, so the last pivot is exactly 0
+    // rank 2 of 3 (second row = 2 × first): elimination in exact arithmetic, so the last pivot is
+    // exactly 0
     Matrix sing = Matrix.of(new double[][] {{1, 2, 3}, {2, 4, 6}, {1, 1, 1}});
-    assertThrows(SingularMatrixException.class, () -> on(b, () -> sing.luSolve(new double[] {1, 1, 1})));
+    assertThrows(
+        SingularMatrixException.class, () -> on(b, () -> sing.luSolve(new double[] {1, 1, 1})));
   }
 
   /** Non-square zero-size edge cases do not reach BLAS with an illegal leading dimension. */
@@ -244,10 +260,12 @@ class BackendTest {
       Cholesky c = on(b, () -> Cholesky.factor(a, JitterPolicy.standard()));
       assertEquals(4, c.attempts(), "n=" + n);
       assertEquals(1e-8 * meanDiag, c.jitter(), 1e-22, "n=" + n);
-      NotPositiveDefiniteException e = assertThrows(NotPositiveDefiniteException.class,
+      NotPositiveDefiniteException e = assertThrows(
+          NotPositiveDefiniteException.class,
           () -> on(b, () -> Cholesky.factor(a, JitterPolicy.none())));
       assertEquals(0.0, e.lastJitter());
-      NotPositiveDefiniteException e2 = assertThrows(NotPositiveDefiniteException.class,
+      NotPositiveDefiniteException e2 = assertThrows(
+          NotPositiveDefiniteException.class,
           () -> on(b, () -> Cholesky.factor(a, new JitterPolicy(1e-10, 10, 2))));
       assertEquals(1e-9 * meanDiag, e2.lastJitter(), 1e-22);
     }
@@ -261,7 +279,8 @@ class BackendTest {
       Matrix a = Matrix.identity(n);
       a.set(n - 1, 0, Double.NaN);
       a.set(0, n - 1, Double.NaN);
-      assertThrows(NotPositiveDefiniteException.class,
+      assertThrows(
+          NotPositiveDefiniteException.class,
           () -> on(b, () -> Cholesky.factor(a, JitterPolicy.standard())));
     }
   }
@@ -333,9 +352,10 @@ class BackendTest {
   void defaultFollowsTheSystemProperty() {
     String wanted = System.getProperty(Linalg.PROPERTY, "");
     String expected = wanted.equals("ejml") || !Linalg.nativeAvailable() ? "ejml" : "native";
-    System.out.println("linalg default backend: " + Linalg.defaultBackendName() + " (-D" + Linalg.PROPERTY + "="
-        + wanted + ", native available: " + Linalg.nativeAvailable() + ", OpenBLAS threads: "
-        + Linalg.nativeThreads() + ")");
+    System.out.println(
+        "linalg default backend: " + Linalg.defaultBackendName() + " (-D" + Linalg.PROPERTY + "="
+            + wanted + ", native available: " + Linalg.nativeAvailable() + ", OpenBLAS threads: "
+            + Linalg.nativeThreads() + ")");
     assertEquals(expected, Linalg.defaultBackendName());
     assertEquals(expected, Linalg.backendName());
     if (Linalg.nativeAvailable()) {

@@ -33,7 +33,10 @@ class CholeskyInPlaceTest {
     assertTrue(Cholesky.factorInPlace(l));
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < n; j++) {
-        assertEquals(j <= i ? ref.lowerAt(i, j) : 0, l.get(i, j), 1e-12 * (1 + Math.abs(ref.lowerAt(i, i))),
+        assertEquals(
+            j <= i ? ref.lowerAt(i, j) : 0,
+            l.get(i, j),
+            1e-12 * (1 + Math.abs(ref.lowerAt(i, i))),
             "(" + i + ", " + j + ")");
       }
     }

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class CholeskyTest {
 
@@ -96,7 +96,9 @@ class CholeskyTest {
   @Test
   void downdateToIndefiniteThrows() {
     Matrix a = Matrix.identity(3);
-    assertThrows(NotPositiveDefiniteException.class, () -> Cholesky.factor(a).rank1Update(new double[] {0, 2, 0}, -1));
+    assertThrows(
+        NotPositiveDefiniteException.class,
+        () -> Cholesky.factor(a).rank1Update(new double[] {0, 2, 0}, -1));
   }
 
   @Test
@@ -118,8 +120,8 @@ class CholeskyTest {
   @Test
   void indefiniteMatrixFailsEvenWithJitter() {
     Matrix a = Matrix.diagonal(new double[] {1, -1, 1});
-    NotPositiveDefiniteException e =
-        assertThrows(NotPositiveDefiniteException.class, () -> Cholesky.factor(a, JitterPolicy.standard()));
+    NotPositiveDefiniteException e = assertThrows(
+        NotPositiveDefiniteException.class, () -> Cholesky.factor(a, JitterPolicy.standard()));
     assertTrue(e.lastJitter() > 0);
   }
 }

@@ -25,18 +25,26 @@ class NativeFallbackTest {
   /** Child JVM entry: prints the backend and a Cholesky log-det computed with it. */
   public static void main(String[] args) {
     Matrix a = Matrix.of(new double[][] {{4, 2}, {2, 3}});
-    System.out.println(Linalg.backendName() + " " + Linalg.nativeAvailable() + " " + Cholesky.factor(a).logDet());
+    System.out.println(Linalg.backendName() + " " + Linalg.nativeAvailable() + " "
+        + Cholesky.factor(a).logDet());
   }
 
   @ParameterizedTest(name = "-Dapproxgp.linalg={0}")
   @ValueSource(strings = {"", "native"})
-  void fallsBackToEjmlWithOneLogLine(String wanted, @TempDir Path dir) throws IOException, InterruptedException {
+  void fallsBackToEjmlWithOneLogLine(String wanted, @TempDir Path dir)
+      throws IOException, InterruptedException {
     String cp = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-        .filter(e -> !e.contains("bytedeco")).collect(Collectors.joining(File.pathSeparator));
+        .filter(e -> !e.contains("bytedeco"))
+        .collect(Collectors.joining(File.pathSeparator));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder pb = wanted.isEmpty()
         ? new ProcessBuilder(java, "-cp", cp, NativeFallbackTest.class.getName())
-        : new ProcessBuilder(java, "-D" + Linalg.PROPERTY + "=" + wanted, "-cp", cp, NativeFallbackTest.class.getName());
+        : new ProcessBuilder(
+            java,
+            "-D" + Linalg.PROPERTY + "=" + wanted,
+            "-cp",
+            cp,
+            NativeFallbackTest.class.getName());
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("err.txt");
     pb.redirectOutput(out.toFile()).redirectError(err.toFile());
@@ -50,7 +58,10 @@ class NativeFallbackTest {
     assertEquals("ejml", f[0]);
     assertEquals("false", f[1]);
     assertEquals(Math.log(8), Double.parseDouble(f[2]), 1e-15, "log det [[4, 2], [2, 3]] = log 8");
-    long warnings = stderr.lines().filter(l -> l.contains("native OpenBLAS backend unavailable")).count();
+    long warnings = stderr
+        .lines()
+        .filter(l -> l.contains("native OpenBLAS backend unavailable"))
+        .count();
     assertEquals(1, warnings, stderr);
   }
 }

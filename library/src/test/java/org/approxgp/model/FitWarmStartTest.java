@@ -27,7 +27,9 @@ class FitWarmStartTest {
     InferenceMethod qp = InferenceMethod.of("qp", (q, warm) -> Qp.infer(q, tight, warm));
     FittedGp cold = GpModel.fit(p, qp, GpModel.FitOptions.fixed());
     FittedGp warm = GpModel.fit(p, qp, GpModel.FitOptions.fixed().withWarmStart(ep.sites()));
-    assertTrue(warm.posterior().diagnostics().iterations() < cold.posterior().diagnostics().iterations(),
+    assertTrue(
+        warm.posterior().diagnostics().iterations()
+            < cold.posterior().diagnostics().iterations(),
         "sweeps from EP's sites " + warm.posterior().diagnostics().iterations() + " vs cold "
             + cold.posterior().diagnostics().iterations());
     assertEquals(cold.logEvidence(), warm.logEvidence(), 1e-9);
@@ -36,12 +38,15 @@ class FitWarmStartTest {
     for (int i = 0; i < tc.length; i++) {
       assertEquals(tc[i], tw[i], 1e-8 * (1 + Math.abs(tc[i])), "site " + i);
     }
-    // optimised (EP: the implicit QP gradient's exact projections are slow here): the optimiser's first
+    // optimised (EP: the implicit QP gradient's exact projections are slow here): the optimiser's
+    // first
     // inference starts from the given sites and the fit ends at the cold fit's optimum
     Posterior epTight = Ep.infer(p, tight, null);
     FittedGp oc = GpModel.fit(p, Registry.inference("ep"), GpModel.FitOptions.optimize(p.kernel()));
-    FittedGp ow = GpModel.fit(p, Registry.inference("ep"), GpModel.FitOptions.optimize(p.kernel())
-        .withWarmStart(epTight.sites()));
+    FittedGp ow = GpModel.fit(
+        p,
+        Registry.inference("ep"),
+        GpModel.FitOptions.optimize(p.kernel()).withWarmStart(epTight.sites()));
     assertEquals(oc.logEvidence(), ow.logEvidence(), 1e-6);
   }
 }

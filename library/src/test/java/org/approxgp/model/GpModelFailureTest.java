@@ -48,7 +48,8 @@ class GpModelFailureTest {
   }
 
   static InferenceException numericalFailure() {
-    return new InferenceException("test failure", new Diagnostics("ep", 3, false, Double.NaN, 0, 0, 0, 0, ""), null);
+    return new InferenceException(
+        "test failure", new Diagnostics("ep", 3, false, Double.NaN, 0, 0, 0, 0, ""), null);
   }
 
   /**
@@ -62,8 +63,8 @@ class GpModelFailureTest {
     double start = Ep.infer(p).logEvidence();
     for (int at : new int[] {2, 4}) {
       AtomicInteger calls = new AtomicInteger();
-      FittedGp fit = GpModel.fit(p, failingOnCall(at, numericalFailure(), calls),
-          GpModel.FitOptions.optimize(p.kernel()));
+      FittedGp fit = GpModel.fit(
+          p, failingOnCall(at, numericalFailure(), calls), GpModel.FitOptions.optimize(p.kernel()));
       assertTrue(calls.get() > at, "the fit went on after the failure: " + calls.get() + " calls");
       assertTrue(Double.isFinite(fit.logEvidence()));
       assertTrue(fit.logEvidence() >= start, fit.logEvidence() + " < " + start);
@@ -78,8 +79,10 @@ class GpModelFailureTest {
     Problem p = problem();
     IllegalArgumentException bug = new IllegalArgumentException("a programming error");
     AtomicInteger calls = new AtomicInteger();
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> GpModel.fit(p, failingOnCall(2, bug, calls), GpModel.FitOptions.optimize(p.kernel())));
+    IllegalArgumentException e = assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            GpModel.fit(p, failingOnCall(2, bug, calls), GpModel.FitOptions.optimize(p.kernel())));
     assertSame(bug, e);
     assertEquals(2, calls.get());
   }
@@ -88,7 +91,8 @@ class GpModelFailureTest {
   void aMethodWithoutGradientCannotBeFitted() {
     Problem p = problem();
     InferenceMethod noGradient = InferenceMethod.ep(Ep.Options.defaults().withGradient(false));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> GpModel.fit(p, noGradient, GpModel.FitOptions.optimize(p.kernel())));
   }
 
@@ -97,9 +101,12 @@ class GpModelFailureTest {
     Problem p = problem();
     // call 1 is the centre, calls 2 and 3 the two sides of θ0
     AtomicInteger calls = new AtomicInteger();
-    InferenceMethod m = InferenceMethod.withNumericalGradient(failingOnCall(3, numericalFailure(), calls), 1e-4);
+    InferenceMethod m =
+        InferenceMethod.withNumericalGradient(failingOnCall(3, numericalFailure(), calls), 1e-4);
     InferenceException e = assertThrows(InferenceException.class, () -> m.infer(p, null));
-    assertTrue(e.getMessage().contains("numerical gradient") && e.getMessage().contains("θ0 - h"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("numerical gradient") && e.getMessage().contains("θ0 - h"),
+        e.getMessage());
     assertEquals(3, e.diagnostics().iterations());
     IllegalArgumentException bug = new IllegalArgumentException("a programming error");
     AtomicInteger calls2 = new AtomicInteger();

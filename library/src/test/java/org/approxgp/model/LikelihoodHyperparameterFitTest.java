@@ -36,7 +36,9 @@ class LikelihoodHyperparameterFitTest {
     y = new double[N];
     for (int i = 0; i < N; i++) {
       x[i][0] = -3 + 6 * rng.nextDouble();
-      y[i] = Math.sin(1.3 * x[i][0]) + 0.5 * Math.cos(0.4 * x[i][0]) + Math.sqrt(TRUE_NOISE) * rng.nextGaussian();
+      y[i] = Math.sin(1.3 * x[i][0])
+          + 0.5 * Math.cos(0.4 * x[i][0])
+          + Math.sqrt(TRUE_NOISE) * rng.nextGaussian();
     }
   }
 
@@ -73,14 +75,18 @@ class LikelihoodHyperparameterFitTest {
     Problem p = Problem.of(k, x, y, Gaussian.of(1.0));
     double[] kt = k.logHyperparameters();
     Bounds pinned = new Bounds(kt.clone(), kt.clone()).append(Bounds.defaults(Gaussian.of(1.0)));
-    FittedGp fit = GpModel.fit(p, Registry.inference("ep"), new GpModel.FitOptions(true, Lbfgs.Settings.paper(), pinned));
+    FittedGp fit = GpModel.fit(
+        p, Registry.inference("ep"), new GpModel.FitOptions(true, Lbfgs.Settings.paper(), pinned));
     double tau = ((Gaussian) fit.likelihood()).logHyperparameters()[0];
     double tauStar = exactArgmaxLogNoise(k);
     double c = curvature(k, tauStar);
     double lStar = exactLogMl(k, tauStar);
-    double tol = 10 * (Math.sqrt(2e-9 * Math.max(1, Math.abs(lStar)) / c) + 1e-5 * Math.max(1, Math.abs(tau)) / c);
-    System.out.printf("fixed kernel: tau=%.8f tau*=%.8f diff=%.2e tol=%.2e c=%.3f noise=%.6f%n", tau, tauStar,
-        tau - tauStar, tol, c, Math.exp(tau));
+    double tol = 10
+        * (Math.sqrt(2e-9 * Math.max(1, Math.abs(lStar)) / c)
+            + 1e-5 * Math.max(1, Math.abs(tau)) / c);
+    System.out.printf(
+        "fixed kernel: tau=%.8f tau*=%.8f diff=%.2e tol=%.2e c=%.3f noise=%.6f%n",
+        tau, tauStar, tau - tauStar, tol, c, Math.exp(tau));
     assertTrue(fit.converged(), fit.optimizerStatus());
     assertEquals(tauStar, tau, tol, "log noise variance");
     // EP is exact for a Gaussian likelihood: its evidence is the exact log ML at the learned noise
@@ -99,15 +105,20 @@ class LikelihoodHyperparameterFitTest {
     double tauStar = exactArgmaxLogNoise(kf);
     double c = curvature(kf, tauStar);
     double lStar = exactLogMl(kf, tauStar);
-    double tol = 10 * (Math.sqrt(2e-9 * Math.max(1, Math.abs(lStar)) / c) + 1e-5 * Math.max(1, Math.abs(tau)) / c);
-    System.out.printf("joint: tau=%.8f tau*=%.8f diff=%.2e tol=%.2e noise=%.6f kernel=%s%n", tau, tauStar,
-        tau - tauStar, tol, Math.exp(tau), kf);
+    double tol = 10
+        * (Math.sqrt(2e-9 * Math.max(1, Math.abs(lStar)) / c)
+            + 1e-5 * Math.max(1, Math.abs(tau)) / c);
+    System.out.printf(
+        "joint: tau=%.8f tau*=%.8f diff=%.2e tol=%.2e noise=%.6f kernel=%s%n",
+        tau, tauStar, tau - tauStar, tol, Math.exp(tau), kf);
     assertTrue(fit.converged(), fit.optimizerStatus());
     assertEquals(tauStar, tau, tol, "log noise variance");
     assertEquals(exactLogMl(kf, tau), fit.logEvidence(), 1e-8 * Math.abs(lStar));
     assertTrue(fit.activeBounds().isEmpty(), fit.activeBounds().toString());
-    // and a stationary point of the exact log ML in the kernel directions too (central differences of
-    // ExactGpr), with the same stopping-rule bound on each gradient component: |g| ≤ √(2 r |L*| c) + g_tol
+    // and a stationary point of the exact log ML in the kernel directions too (central differences
+    // of
+    // ExactGpr), with the same stopping-rule bound on each gradient component: |g| ≤ √(2 r |L*| c)
+    // + g_tol
     double[] kt = kf.logHyperparameters();
     double h = 1e-4;
     for (int j = 0; j < kt.length; j++) {
@@ -119,7 +130,9 @@ class LikelihoodHyperparameterFitTest {
       double lm = exactLogMl(kf.withLogHyperparameters(tm), tau);
       double grad = (lp - lm) / (2 * h);
       double cj = -(lp - 2 * exactLogMl(kf, tau) + lm) / (h * h);
-      double gtol = 10 * (Math.sqrt(2e-9 * Math.max(1, Math.abs(lStar)) * Math.abs(cj)) + 1e-5 * Math.max(1, norm(kt)));
+      double gtol = 10
+          * (Math.sqrt(2e-9 * Math.max(1, Math.abs(lStar)) * Math.abs(cj))
+              + 1e-5 * Math.max(1, norm(kt)));
       System.out.printf("kernel direction %d: exact gradient %.2e (bound %.2e)%n", j, grad, gtol);
       assertEquals(0, grad, gtol, "exact log-ML gradient in kernel direction " + j);
     }

@@ -17,8 +17,7 @@ class NumericalGradientTest {
   @Test
   void centralDifferencesReproduceEpsAnalyticGradient() {
     GpmlIonosphere.Split tr = GpmlIonosphere.train();
-    Problem p = Problem.of(ard(), tr.x(), tr.y(),
-        Probit.get());
+    Problem p = Problem.of(ard(), tr.x(), tr.y(), Probit.get());
     InferenceMethod ep = InferenceMethod.ep(Ep.Options.defaults().withTolerance(1e-10));
     Posterior analytic = ep.infer(p, null);
     Posterior numeric = InferenceMethod.withNumericalGradient(ep, 1e-4).infer(p, null);
@@ -36,11 +35,16 @@ class NumericalGradientTest {
     GpmlIonosphere.Split tr = GpmlIonosphere.train();
     Problem p = Problem.of(SquaredExponential.iso(1, 1), tr.x(), tr.y(), Probit.get());
     FittedGp ep = GpModel.fit(p, Registry.inference("ep"), GpModel.FitOptions.optimize(p.kernel()));
-    FittedGp qp = GpModel.fit(p.withKernel(ep.kernel()), Registry.inference("qp"), GpModel.FitOptions.optimize(p.kernel()));
+    FittedGp qp = GpModel.fit(
+        p.withKernel(ep.kernel()),
+        Registry.inference("qp"),
+        GpModel.FitOptions.optimize(p.kernel()));
     assertTrue(qp.converged(), qp.optimizerStatus() + " " + qp.posterior().diagnostics());
     assertTrue(qp.iterations() >= 1);
     Posterior atEp = Registry.inference("qp").infer(p.withKernel(ep.kernel()), null);
-    assertTrue(qp.logEvidence() >= atEp.logEvidence() - 1e-7, qp.logEvidence() + " vs " + atEp.logEvidence());
+    assertTrue(
+        qp.logEvidence() >= atEp.logEvidence() - 1e-7,
+        qp.logEvidence() + " vs " + atEp.logEvidence());
   }
 
   private static SquaredExponential ard() {

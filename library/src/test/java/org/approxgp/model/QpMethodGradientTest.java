@@ -43,8 +43,10 @@ class QpMethodGradientTest {
       assertEquals(gImplicit[j], gName[j], 0.0, "byName(\"qp\") is the implicit gradient, θ" + j);
     }
     Ep.Options tight = Ep.Options.defaults().withTolerance(1e-11);
-    double[] gi = Methods.qp(tight, Methods.QpGradientKind.IMPLICIT).infer(p, null).logEvidenceGradient();
-    double[] gn = Methods.qp(tight, Methods.QpGradientKind.NUMERICAL).infer(p, null).logEvidenceGradient();
+    double[] gi =
+        Methods.qp(tight, Methods.QpGradientKind.IMPLICIT).infer(p, null).logEvidenceGradient();
+    double[] gn =
+        Methods.qp(tight, Methods.QpGradientKind.NUMERICAL).infer(p, null).logEvidenceGradient();
     double[] g527 = Qp.infer(p, tight, null).logEvidenceGradient();
     double miss = 0;
     for (int j = 0; j < gi.length; j++) {

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
 
 /** The one registry: every name builds, every setting is validated once and refused with its name. */
 class RegistryTest {
-  private static final double[][] X = {{-1.1, 0.3}, {0.4, -0.9}, {1.3, 0.8}, {-0.2, 1.5}, {0.7, 0.1}, {-0.8, -0.6}};
+  private static final double[][] X = {
+    {-1.1, 0.3}, {0.4, -0.9}, {1.3, 0.8}, {-0.2, 1.5}, {0.7, 0.1}, {-0.8, -0.6}
+  };
   private static final double[] Y = {1, -1, 1, 1, -1, -1};
 
   private static Problem problem() {
@@ -28,7 +30,8 @@ class RegistryTest {
 
   @Test
   void everyNameBuildsUnderItsOwnName() {
-    assertEquals(List.of("ep", "qp", "laplace", "vb", "power-ep", "rep"), Registry.inferenceNames());
+    assertEquals(
+        List.of("ep", "qp", "laplace", "vb", "power-ep", "rep"), Registry.inferenceNames());
     for (String name : Registry.inferenceNames()) {
       InferenceMethod m = Registry.inference(name);
       assertEquals(name, m.name());
@@ -43,47 +46,92 @@ class RegistryTest {
   @Test
   void settingsBuildTheTypedMethods() {
     Problem p = problem();
-    Posterior viaName = Registry.inference("rep", Settings.of("penalty", 3, "site-reading", "c",
-        "relaxation-search", "global", "negative-sites", "clip")).infer(p, null);
-    Posterior direct = Methods.relaxedEp(RelaxedEp.of(3, RelaxedEp.Objective.CLEAN, RelaxedEp.SiteReading.C,
-        RelaxedEp.DEFAULT_RELAXATION, RelaxedEp.PenaltyForm.EQ35, RelaxedEp.Search.GLOBAL),
-        SiteLoop.Options.defaults().withNegativeSites(SiteLoop.NegativeSitePrecision.CLIP)).infer(p, null);
+    Posterior viaName = Registry.inference(
+            "rep",
+            Settings.of(
+                "penalty",
+                3,
+                "site-reading",
+                "c",
+                "relaxation-search",
+                "global",
+                "negative-sites",
+                "clip"))
+        .infer(p, null);
+    Posterior direct = Methods.relaxedEp(
+            RelaxedEp.of(
+                3,
+                RelaxedEp.Objective.CLEAN,
+                RelaxedEp.SiteReading.C,
+                RelaxedEp.DEFAULT_RELAXATION,
+                RelaxedEp.PenaltyForm.EQ35,
+                RelaxedEp.Search.GLOBAL),
+            SiteLoop.Options.defaults().withNegativeSites(SiteLoop.NegativeSitePrecision.CLIP))
+        .infer(p, null);
     assertEquals(direct.logEvidence(), viaName.logEvidence(), 0.0);
     for (int i = 0; i < Y.length; i++) {
       assertEquals(direct.sites().tau()[i], viaName.sites().tau()[i], 0.0);
     }
-    Posterior words = Registry.inference("power-ep", Settings.of("power", "0.6")).infer(p, null);
-    Posterior typed = Methods.powerEp(0.6, PowerEp.Variant.MINKA, Methods.keepOptions()).infer(p, null);
+    Posterior words =
+        Registry.inference("power-ep", Settings.of("power", "0.6")).infer(p, null);
+    Posterior typed =
+        Methods.powerEp(0.6, PowerEp.Variant.MINKA, Methods.keepOptions()).infer(p, null);
     assertEquals(typed.logEvidence(), words.logEvidence(), 0.0);
   }
 
   @Test
   void refusalsNameTheSetting() {
-    assertRefused("inference", "unknown 'epp' (known: ep, qp, laplace, vb, power-ep, rep)",
+    assertRefused(
+        "inference",
+        "unknown 'epp' (known: ep, qp, laplace, vb, power-ep, rep)",
         () -> Registry.inference("epp"));
-    assertRefused("power", "must be in (0, 1], got 1.5", () -> Registry.inference("power-ep",
-        Settings.of("power", 1.5)));
-    assertRefused("power", "applies to power-ep only, not to rep", () -> Registry.inference("rep",
-        Settings.of("power", 0.5)));
-    assertRefused("negative-sites", "applies to ep, qp, power-ep, rep only, not to vb",
+    assertRefused(
+        "power",
+        "must be in (0, 1], got 1.5",
+        () -> Registry.inference("power-ep", Settings.of("power", 1.5)));
+    assertRefused(
+        "power",
+        "applies to power-ep only, not to rep",
+        () -> Registry.inference("rep", Settings.of("power", 0.5)));
+    assertRefused(
+        "negative-sites",
+        "applies to ep, qp, power-ep, rep only, not to vb",
         () -> Registry.inference("vb", Settings.of("negative-sites", "keep")));
-    assertRefused("negative-sites", "must be keep or clip, got 'drop'", () -> Registry.inference("ep",
-        Settings.of("negative-sites", "drop")));
-    assertRefused("site-reading", "must be a, b or c, got 'd'", () -> Registry.inference("rep",
-        Settings.of("site-reading", "d")));
-    assertRefused("penalty", "must be a number, got 'ten'", () -> Registry.inference("rep",
-        Settings.of("penalty", "ten")));
-    assertRefused("damping", "is not a setting of ep (its settings: negative-sites)",
+    assertRefused(
+        "negative-sites",
+        "must be keep or clip, got 'drop'",
+        () -> Registry.inference("ep", Settings.of("negative-sites", "drop")));
+    assertRefused(
+        "site-reading",
+        "must be a, b or c, got 'd'",
+        () -> Registry.inference("rep", Settings.of("site-reading", "d")));
+    assertRefused(
+        "penalty",
+        "must be a number, got 'ten'",
+        () -> Registry.inference("rep", Settings.of("penalty", "ten")));
+    assertRefused(
+        "damping",
+        "is not a setting of ep (its settings: negative-sites)",
         () -> Registry.inference("ep", Settings.of("damping", 0.5)));
-    assertRefused("epsilon", "is required by noisy-step (the label-flip probability, in (0, 0.5))",
+    assertRefused(
+        "epsilon",
+        "is required by noisy-step (the label-flip probability, in (0, 0.5))",
         () -> Registry.likelihood("noisy-step"));
-    assertRefused("epsilon", "must be in (0, 0.5), got 0.5", () -> Registry.likelihood("noisy-step",
-        Settings.of("epsilon", 0.5)));
-    assertRefused("noise-variance", "must be positive and finite, got -1.0", () -> Registry.likelihood("gaussian",
-        Settings.of("noise-variance", -1)));
-    assertRefused("epsilon", "applies to noisy-step only, not to probit", () -> Registry.likelihood("probit",
-        Settings.of("epsilon", 0.1)));
-    assertRefused("likelihood", "unknown 'logit' (known: probit, poisson-square, noisy-step, gaussian)",
+    assertRefused(
+        "epsilon",
+        "must be in (0, 0.5), got 0.5",
+        () -> Registry.likelihood("noisy-step", Settings.of("epsilon", 0.5)));
+    assertRefused(
+        "noise-variance",
+        "must be positive and finite, got -1.0",
+        () -> Registry.likelihood("gaussian", Settings.of("noise-variance", -1)));
+    assertRefused(
+        "epsilon",
+        "applies to noisy-step only, not to probit",
+        () -> Registry.likelihood("probit", Settings.of("epsilon", 0.1)));
+    assertRefused(
+        "likelihood",
+        "unknown 'logit' (known: probit, poisson-square, noisy-step, gaussian)",
         () -> Registry.likelihood("logit"));
   }
 
@@ -92,32 +140,54 @@ class RegistryTest {
     assertEquals(List.of("svbssgp", "dtc", "pic", "ssgp", "vssgp"), Registry.regressionNames());
     org.approxgp.sparse.SparseRegression.Options d = Registry.regression("svbssgp");
     assertEquals(40, d.features());
-    assertTrue(d.partitions().isEmpty() && d.minibatch().isEmpty() && d.iterations().isEmpty());
-    org.approxgp.sparse.SparseRegression.Options o = Registry.regression("pic", Settings.of("inducing", 30,
-        "partitions", "8", "seed", 9_007_199_254_740_993L));
+    assertTrue(
+        d.partitions().isEmpty() && d.minibatch().isEmpty() && d.iterations().isEmpty());
+    org.approxgp.sparse.SparseRegression.Options o = Registry.regression(
+        "pic", Settings.of("inducing", 30, "partitions", "8", "seed", 9_007_199_254_740_993L));
     assertEquals(30, o.inducing());
     assertEquals(8, o.partitions().getAsInt());
     assertEquals(9_007_199_254_740_993L, o.seed(), "a long seed beyond 2^53 is kept exactly");
-    assertEquals(Integer.MAX_VALUE, Registry.regression("svbssgp", Settings.of("minibatch", "all")).minibatch()
-        .getAsInt(), "'all': whole partitions");
-    assertRefused("model", "unknown 'gpr' (known: svbssgp, dtc, pic, ssgp, vssgp)", () -> Registry.regression("gpr"));
-    assertRefused("features", "must be an even number >= 2 (2m basis functions), got 3",
+    assertEquals(
+        Integer.MAX_VALUE,
+        Registry.regression("svbssgp", Settings.of("minibatch", "all"))
+            .minibatch()
+            .getAsInt(),
+        "'all': whole partitions");
+    assertRefused(
+        "model",
+        "unknown 'gpr' (known: svbssgp, dtc, pic, ssgp, vssgp)",
+        () -> Registry.regression("gpr"));
+    assertRefused(
+        "features",
+        "must be an even number >= 2 (2m basis functions), got 3",
         () -> Registry.regression("ssgp", Settings.of("features", 3)));
-    assertRefused("inducing", "applies to dtc, pic only, not to ssgp",
+    assertRefused(
+        "inducing",
+        "applies to dtc, pic only, not to ssgp",
         () -> Registry.regression("ssgp", Settings.of("inducing", 10)));
-    assertRefused("minibatch", "must be a whole number >= 1, got 0",
+    assertRefused(
+        "minibatch",
+        "must be a whole number >= 1, got 0",
         () -> Registry.regression("svbssgp", Settings.of("minibatch", 0)));
-    assertRefused("gamma", "must be in [0, 1], got 1.5", () -> Registry.regression("svbssgp",
-        Settings.of("gamma", 1.5)));
-    assertRefused("partitions", "must be a whole number >= 1, got 2.5", () -> Registry.regression("pic",
-        Settings.of("partitions", 2.5)));
+    assertRefused(
+        "gamma",
+        "must be in [0, 1], got 1.5",
+        () -> Registry.regression("svbssgp", Settings.of("gamma", 1.5)));
+    assertRefused(
+        "partitions",
+        "must be a whole number >= 1, got 2.5",
+        () -> Registry.regression("pic", Settings.of("partitions", 2.5)));
   }
 
   @Test
   void likelihoodsByName() {
     assertSame(Probit.get(), Registry.likelihood("probit"));
-    assertEquals(0.1, ((NoisyStep) Registry.likelihood("noisy-step", Settings.of("epsilon", 0.1))).epsilon(), 0);
-    assertTrue(Registry.likelihood("gaussian", Settings.of("noise-variance", 0.3)) instanceof Gaussian);
+    assertEquals(
+        0.1,
+        ((NoisyStep) Registry.likelihood("noisy-step", Settings.of("epsilon", 0.1))).epsilon(),
+        0);
+    assertTrue(
+        Registry.likelihood("gaussian", Settings.of("noise-variance", 0.3)) instanceof Gaussian);
   }
 
   @Test

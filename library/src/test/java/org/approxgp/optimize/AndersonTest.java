@@ -58,10 +58,14 @@ class AndersonTest {
       x = next;
       plain = g(plain);
     }
-    // exact in exact arithmetic; the δ = 1e-12 tr(ΔFᵀΔF) regularisation leaves ~1e-9 of the initial residual
+    // exact in exact arithmetic; the δ = 1e-12 tr(ΔFᵀΔF) regularisation leaves ~1e-9 of the initial
+    // residual
     double r0 = norm(residual(new double[3]));
-    assertTrue(norm(residual(x)) < 1e-8 * r0, "Anderson residual " + norm(residual(x)) + " of " + r0);
-    assertTrue(norm(residual(plain)) > 1e-2, "the plain iteration after 4 steps: " + norm(residual(plain)));
+    assertTrue(
+        norm(residual(x)) < 1e-8 * r0, "Anderson residual " + norm(residual(x)) + " of " + r0);
+    assertTrue(
+        norm(residual(plain)) > 1e-2,
+        "the plain iteration after 4 steps: " + norm(residual(plain)));
   }
 
   @Test

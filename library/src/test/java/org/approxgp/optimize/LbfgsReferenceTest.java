@@ -30,14 +30,22 @@ class LbfgsReferenceTest {
   static Map<String, Ref> load() {
     Map<String, Ref> m = new HashMap<>();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(
-        LbfgsReferenceTest.class.getResourceAsStream("/optimize/lbfgs-reference.tsv"), StandardCharsets.UTF_8))) {
+        LbfgsReferenceTest.class.getResourceAsStream("/optimize/lbfgs-reference.tsv"),
+        StandardCharsets.UTF_8))) {
       for (String line = r.readLine(); line != null; line = r.readLine()) {
         if (line.startsWith("#") || line.isBlank()) {
           continue;
         }
         String[] c = line.split("\t");
-        m.put(c[0], new Ref(Boolean.parseBoolean(c[1].toLowerCase()), c[2], num(c[4]), vec(c[5]),
-            num(c[6]), vec(c[7])));
+        m.put(
+            c[0],
+            new Ref(
+                Boolean.parseBoolean(c[1].toLowerCase()),
+                c[2],
+                num(c[4]),
+                vec(c[5]),
+                num(c[6]),
+                vec(c[7])));
       }
     } catch (IOException e) {
       throw new IllegalStateException(e);
@@ -69,6 +77,7 @@ class LbfgsReferenceTest {
   static final double[][] A = {{4, 1, 0, 0}, {1, 3, 1, 0}, {0, 1, 2, 0.5}, {0, 0, 0.5, 1}};
   /** The designed KKT point of the box quadratic: ∇f(x*) = (−2, 0, 3, 0). */
   static final double[] XSTAR = {1, 0.5, -1, 0.2};
+
   static final double[] B = boxquadB();
 
   static double[] boxquadB() {
@@ -145,16 +154,23 @@ class LbfgsReferenceTest {
   static final Lbfgs.Settings TIGHT = new Lbfgs.Settings(100000, 0, 1e-12, 10);
 
   /** Checks the formula against the table at the start point, then minimises. */
-  static Lbfgs.Result run(String name, Objective f, double[] x0, double[] lo, double[] hi, Lbfgs.Settings s) {
+  static Lbfgs.Result run(
+      String name, Objective f, double[] x0, double[] lo, double[] hi, Lbfgs.Settings s) {
     Ref ref = TABLE.get(name);
     double[] g = new double[x0.length];
-    assertEquals(ref.f0(), f.evaluate(x0.clone(), g), 1e-13 * Math.abs(ref.f0()), name + " f at start");
+    assertEquals(
+        ref.f0(), f.evaluate(x0.clone(), g), 1e-13 * Math.abs(ref.f0()), name + " f at start");
     for (int i = 0; i < g.length; i++) {
-      assertEquals(ref.g0()[i], g[i], 1e-12 * Math.max(1, Math.abs(ref.g0()[i])), name + " gradient at start");
+      assertEquals(
+          ref.g0()[i],
+          g[i],
+          1e-12 * Math.max(1, Math.abs(ref.g0()[i])),
+          name + " gradient at start");
     }
     Lbfgs.Result r = Lbfgs.minimize(f, x0, lo, hi, s);
-    System.out.println("LBFGS-REF " + name + ": " + r.status() + ", " + r.iterations() + " iterations, "
-        + r.evaluations() + " evaluations, f " + r.value() + " (scipy " + ref.f() + "), x " + Arrays.toString(r.x()));
+    System.out.println("LBFGS-REF " + name + ": " + r.status() + ", " + r.iterations()
+        + " iterations, " + r.evaluations() + " evaluations, f " + r.value() + " (scipy " + ref.f()
+        + "), x " + Arrays.toString(r.x()));
     return r;
   }
 
@@ -167,15 +183,19 @@ class LbfgsReferenceTest {
   static void assertMatches(String name, Lbfgs.Result r, double tol, double fTol) {
     Ref ref = TABLE.get(name);
     assertTrue(r.converged(), r.status());
-    assertTrue(r.value() <= ref.f() + fTol * Math.max(1, Math.abs(ref.f())), r.value() + " > scipy " + ref.f());
+    assertTrue(
+        r.value() <= ref.f() + fTol * Math.max(1, Math.abs(ref.f())),
+        r.value() + " > scipy " + ref.f());
     for (int i = 0; i < r.x().length; i++) {
-      assertEquals(ref.x()[i], r.x()[i], tol * Math.max(1, Math.abs(ref.x()[i])), name + " x[" + i + "]");
+      assertEquals(
+          ref.x()[i], r.x()[i], tol * Math.max(1, Math.abs(ref.x()[i])), name + " x[" + i + "]");
     }
   }
 
   @Test
   void rosenbrock2d() {
-    Lbfgs.Result r = run("rosen2", LbfgsTest::rosenbrock, new double[] {-1.2, 1}, null, null, TIGHT);
+    Lbfgs.Result r =
+        run("rosen2", LbfgsTest::rosenbrock, new double[] {-1.2, 1}, null, null, TIGHT);
     assertMatches("rosen2", r, 1e-8);
     assertEquals(1.0, r.x()[0], 1e-8);
     assertEquals(1.0, r.x()[1], 1e-8);
@@ -211,9 +231,15 @@ class LbfgsReferenceTest {
 
   @Test
   void badlyScaledQuadraticConverges() {
-    Lbfgs.Result r = run("scaled", LbfgsReferenceTest::scaled, new double[] {1, 1}, null, null, TIGHT);
+    Lbfgs.Result r =
+        run("scaled", LbfgsReferenceTest::scaled, new double[] {1, 1}, null, null, TIGHT);
     assertMatches("scaled", r, 1e-8);
-    Lbfgs.Result p = run("scaled", LbfgsReferenceTest::scaled, new double[] {1, 1}, null, null,
+    Lbfgs.Result p = run(
+        "scaled",
+        LbfgsReferenceTest::scaled,
+        new double[] {1, 1},
+        null,
+        null,
         Lbfgs.Settings.paper());
     assertTrue(p.converged(), p.status());
     assertEquals(0, p.x()[0], 1e-8);
@@ -224,7 +250,8 @@ class LbfgsReferenceTest {
   void gpEvidenceAtLargeSignalVarianceConverges() {
     Lbfgs.Result r = run("gp", LbfgsReferenceTest::gp, new double[2], null, null, TIGHT);
     assertMatches("gp", r, 1e-7); // scipy stopped on relative reduction
-    Lbfgs.Result p = run("gp", LbfgsReferenceTest::gp, new double[2], null, null, Lbfgs.Settings.paper());
+    Lbfgs.Result p =
+        run("gp", LbfgsReferenceTest::gp, new double[2], null, null, Lbfgs.Settings.paper());
     assertTrue(p.converged(), p.status());
     assertEquals(TABLE.get("gp").f(), p.value(), 1e-8 * TABLE.get("gp").f());
   }
@@ -236,7 +263,8 @@ class LbfgsReferenceTest {
     double[] hi = {Math.log(1e3), Math.log(1e4)};
     for (Lbfgs.Settings s : new Lbfgs.Settings[] {TIGHT, Lbfgs.Settings.paper()}) {
       Lbfgs.Result r = run("gp_box", LbfgsReferenceTest::gp, new double[2], lo, hi, s);
-      // the paper's gtol stops at |∂f/∂v| ≤ 1e-5·‖x‖ ≈ 8e-5: f within (8e-5)²/(2·∂²f/∂v² ≈ 1.6) ≈ 2e-9 of the minimum
+      // the paper's gtol stops at |∂f/∂v| ≤ 1e-5·‖x‖ ≈ 8e-5: f within (8e-5)²/(2·∂²f/∂v² ≈ 1.6) ≈
+      // 2e-9 of the minimum
       assertMatches("gp_box", r, s == TIGHT ? 1e-8 : 1e-3, s == TIGHT ? 1e-12 : 1e-8);
       assertEquals(List.of(0), r.activeBounds());
       assertEquals(hi[0], r.x()[0]);
@@ -264,7 +292,8 @@ class LbfgsReferenceTest {
     assertTrue(r.converged(), r.status());
     assertEquals(2.0, r.x()[0], 1e-9);
     assertEquals(0.0, r.x()[1], 1e-9);
-    Lbfgs.Result p = run("huber_nan", f, new double[] {-2.4, 0}, null, null, Lbfgs.Settings.paper());
+    Lbfgs.Result p =
+        run("huber_nan", f, new double[] {-2.4, 0}, null, null, Lbfgs.Settings.paper());
     assertTrue(p.converged(), p.status());
     assertEquals(2.0, p.x()[0], 1e-4);
   }

@@ -20,8 +20,8 @@ class LbfgsTest {
 
   @Test
   void findsRosenbrockMinimum() {
-    Lbfgs.Result r = Lbfgs.minimize(LbfgsTest::rosenbrock, new double[] {-1.2, 1},
-        new Lbfgs.Settings(1000, 0, 1e-10, 10));
+    Lbfgs.Result r = Lbfgs.minimize(
+        LbfgsTest::rosenbrock, new double[] {-1.2, 1}, new Lbfgs.Settings(1000, 0, 1e-10, 10));
     assertTrue(r.converged(), r.status());
     assertEquals(1.0, r.x()[0], 1e-6);
     assertEquals(1.0, r.x()[1], 1e-6);
@@ -36,8 +36,8 @@ class LbfgsTest {
       g[1] = 2 * (x[1] + 1);
       return (x[0] - 3) * (x[0] - 3) + (x[1] + 1) * (x[1] + 1);
     };
-    Lbfgs.Result r = Lbfgs.minimize(f, new double[] {0, 0}, new double[] {-5, -5}, new double[] {2, 5},
-        Lbfgs.Settings.paper());
+    Lbfgs.Result r = Lbfgs.minimize(
+        f, new double[] {0, 0}, new double[] {-5, -5}, new double[] {2, 5}, Lbfgs.Settings.paper());
     assertEquals(List.of(0), r.activeBounds());
     assertEquals(2.0, r.x()[0]);
     assertEquals(-1.0, r.x()[1], 1e-4);
@@ -93,8 +93,13 @@ class LbfgsTest {
   @Test
   void negativeObjectiveIsMinimisedToo() {
     int[] calls = {0};
-    Lbfgs.Result r = Lbfgs.minimize((x, g) -> rosenbrock(x, g) - 1000, new double[] {-1.2, 1}, null, null,
-        new Lbfgs.Settings(1000, 1e-12, 1e-10, 10), (it, x, fx) -> calls[0] = it);
+    Lbfgs.Result r = Lbfgs.minimize(
+        (x, g) -> rosenbrock(x, g) - 1000,
+        new double[] {-1.2, 1},
+        null,
+        null,
+        new Lbfgs.Settings(1000, 1e-12, 1e-10, 10),
+        (it, x, fx) -> calls[0] = it);
     assertEquals(1.0, r.x()[0], 1e-4);
     assertEquals(1.0, r.x()[1], 1e-4);
     assertTrue(r.iterations() > 10, r.status());
@@ -104,30 +109,36 @@ class LbfgsTest {
   /** Every stop says why: the cap, a wrong gradient (no descent possible), a failed start, a flat end. */
   @Test
   void statusNamesSayWhy() {
-    Lbfgs.Result cap = Lbfgs.minimize(LbfgsTest::rosenbrock, new double[] {-1.2, 1}, new Lbfgs.Settings(3, 0, 1e-10, 10));
+    Lbfgs.Result cap = Lbfgs.minimize(
+        LbfgsTest::rosenbrock, new double[] {-1.2, 1}, new Lbfgs.Settings(3, 0, 1e-10, 10));
     assertEquals(3, cap.iterations());
     assertFalse(cap.converged());
     assertTrue(cap.status().startsWith("MAX_ITERATIONS"), cap.status());
 
     // the gradient's sign is wrong: every "descent" direction goes uphill
-    Lbfgs.Result wrong = Lbfgs.minimize((x, g) -> {
-      g[0] = -2 * x[0];
-      return x[0] * x[0];
-    }, new double[] {1}, Lbfgs.Settings.paper());
+    Lbfgs.Result wrong = Lbfgs.minimize(
+        (x, g) -> {
+          g[0] = -2 * x[0];
+          return x[0] * x[0];
+        },
+        new double[] {1},
+        Lbfgs.Settings.paper());
     assertFalse(wrong.converged());
     assertTrue(wrong.status().startsWith("LINE_SEARCH_FAILED"), wrong.status());
     assertEquals(1.0, wrong.x()[0]);
 
-    Lbfgs.Result start = Lbfgs.minimize((x, g) -> Double.NaN, new double[] {1}, Lbfgs.Settings.paper());
+    Lbfgs.Result start =
+        Lbfgs.minimize((x, g) -> Double.NaN, new double[] {1}, Lbfgs.Settings.paper());
     assertFalse(start.converged());
     assertEquals(1, start.evaluations());
     assertTrue(start.status().startsWith("NON_FINITE_START"), start.status());
 
     // gtol 0: only the relative-decrease rule can stop it
-    Lbfgs.Result flat = Lbfgs.minimize(LbfgsTest::rosenbrock, new double[] {-1.2, 1}, new Lbfgs.Settings(1000, 1e-9, 0,
-        10));
+    Lbfgs.Result flat = Lbfgs.minimize(
+        LbfgsTest::rosenbrock, new double[] {-1.2, 1}, new Lbfgs.Settings(1000, 1e-9, 0, 10));
     assertTrue(flat.converged(), flat.status());
-    assertTrue(flat.status().equals("CONVERGED_FUNCTION") || flat.status().equals("CONVERGED_GRADIENT"),
+    assertTrue(
+        flat.status().equals("CONVERGED_FUNCTION") || flat.status().equals("CONVERGED_GRADIENT"),
         flat.status());
     assertEquals(1.0, flat.x()[0], 1e-3);
   }
@@ -186,10 +197,13 @@ class LbfgsTest {
     assertFalse(o.wolfe(), o.toString());
     assertEquals(0, o.step());
     assertEquals(MoreThuente.MAX_EVALUATIONS, o.evaluations(), o.toString());
-    Lbfgs.Result r = Lbfgs.minimize((x, g) -> {
-      g[0] = -1;
-      return x[0] > 0 ? Double.NaN : -x[0];
-    }, new double[] {0}, Lbfgs.Settings.paper());
+    Lbfgs.Result r = Lbfgs.minimize(
+        (x, g) -> {
+          g[0] = -1;
+          return x[0] > 0 ? Double.NaN : -x[0];
+        },
+        new double[] {0},
+        Lbfgs.Settings.paper());
     assertFalse(r.converged());
     assertTrue(r.status().startsWith("LINE_SEARCH_FAILED"), r.status());
     assertEquals(0.0, r.x()[0]);

@@ -20,10 +20,23 @@ class PaperExperimentsTest {
 
   @Test
   void registersTheNotebooksExperimentsUnderTheirNames() {
-    assertEquals(List.of("compare", "qp-figure1", "qp-mining", "qp-table1", "qp-table1-ard", "rep-readings",
-        "rep-synthetic",
-        "rep-synthetic-figures", "rep-uci", "smoke-pipeline", "svbssgp-gamma", "svbssgp-methods",
-        "svbssgp-partitions", "svbssgp-samples"), ExperimentRegistry.names());
+    assertEquals(
+        List.of(
+            "compare",
+            "qp-figure1",
+            "qp-mining",
+            "qp-table1",
+            "qp-table1-ard",
+            "rep-readings",
+            "rep-synthetic",
+            "rep-synthetic-figures",
+            "rep-uci",
+            "smoke-pipeline",
+            "svbssgp-gamma",
+            "svbssgp-methods",
+            "svbssgp-partitions",
+            "svbssgp-samples"),
+        ExperimentRegistry.names());
   }
 
   @Test
@@ -33,7 +46,9 @@ class PaperExperimentsTest {
       for (ProjectPaths.Mode m : ProjectPaths.Mode.values()) {
         Experiment<?, ?> e = s.forMode(m);
         assertFalse(e.trials().isEmpty(), s.name() + " " + m);
-        assertTrue(e.trials().size() >= previous, s.name() + ": " + m + " has fewer trials than the mode before");
+        assertTrue(
+            e.trials().size() >= previous,
+            s.name() + ": " + m + " has fewer trials than the mode before");
         previous = e.trials().size();
       }
     }
@@ -45,7 +60,9 @@ class PaperExperimentsTest {
       Experiment<?, ?> e = s.forMode(ProjectPaths.Mode.SMOKE);
       Experiment<?, ?> r = ExperimentRegistry.rebuild(e.name(), e.config());
       assertEquals(ConfigHash.canonical(e.config()), ConfigHash.canonical(r.config()), s.name());
-      assertEquals(e.trials().stream().map(TrialKeys::id).toList(), r.trials().stream().map(TrialKeys::id).toList(),
+      assertEquals(
+          e.trials().stream().map(TrialKeys::id).toList(),
+          r.trials().stream().map(TrialKeys::id).toList(),
           s.name());
     }
   }
@@ -53,9 +70,12 @@ class PaperExperimentsTest {
   @Test
   void rebuildOfAnUnregisteredExperimentNamesTheRegistry() {
     var config = SmokePipeline.Config.forMode(ProjectPaths.Mode.SMOKE);
-    var ex = assertThrows(IllegalArgumentException.class, () -> ExperimentRegistry.rebuild("no-such", config));
-    assertTrue(ex.getMessage().contains("no registered experiment builds 'no-such'"), ex.getMessage());
+    var ex = assertThrows(
+        IllegalArgumentException.class, () -> ExperimentRegistry.rebuild("no-such", config));
+    assertTrue(
+        ex.getMessage().contains("no registered experiment builds 'no-such'"), ex.getMessage());
     // the right name with a config of another experiment is refused too
-    assertThrows(IllegalArgumentException.class, () -> ExperimentRegistry.rebuild("qp-mining", config));
+    assertThrows(
+        IllegalArgumentException.class, () -> ExperimentRegistry.rebuild("qp-mining", config));
   }
 }

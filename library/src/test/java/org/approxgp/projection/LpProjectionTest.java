@@ -22,7 +22,11 @@ class LpProjectionTest {
       TiltedMoments w2 = W2Projection.exact(1e-13).project(P, c[0], c[1], c[2]);
       String at = "y=" + c[0] + " m=" + c[1] + " v=" + c[2];
       assertEquals(w2.mean(), lp.mean(), 1e-8 * Math.sqrt(w2.variance()), "mean " + at);
-      assertEquals(Math.sqrt(w2.variance()), Math.sqrt(lp.variance()), 1e-8 * Math.sqrt(w2.variance()), "sd " + at);
+      assertEquals(
+          Math.sqrt(w2.variance()),
+          Math.sqrt(lp.variance()),
+          1e-8 * Math.sqrt(w2.variance()),
+          "sd " + at);
       assertEquals(w2.logZ(), lp.logZ(), 0);
     }
   }
@@ -47,7 +51,8 @@ class LpProjectionTest {
       LpProjection.Result r = proj.minimise(P, 1, -2, 4);
       assertTrue(r.converged(), r.toString());
       TiltedMoments w2 = W2Projection.exact().project(P, 1, -2, 4);
-      assertTrue(Math.abs(r.sd() - Math.sqrt(w2.variance())) > 1e-4, "p=" + p + " should differ from W2");
+      assertTrue(
+          Math.abs(r.sd() - Math.sqrt(w2.variance())) > 1e-4, "p=" + p + " should differ from W2");
     }
     assertThrows(IllegalArgumentException.class, () -> LpProjection.of(0.5));
     assertThrows(IllegalArgumentException.class, () -> LpProjection.of(LpProjection.MAX_P + 1));
@@ -88,13 +93,15 @@ class LpProjectionTest {
       double zn = eps + (1 - 2 * eps) * org.approxgp.special.Normal.cdf(y * m / s);
       double t = (x - m) / s;
       double zero = -m / s;
-      double step = y > 0 ? Math.max(0, org.approxgp.special.Normal.cdf(t) - org.approxgp.special.Normal.cdf(zero))
+      double step = y > 0
+          ? Math.max(0, org.approxgp.special.Normal.cdf(t) - org.approxgp.special.Normal.cdf(zero))
           : org.approxgp.special.Normal.cdf(Math.min(t, zero));
       return Math.min(1, (eps * org.approxgp.special.Normal.cdf(t) + (1 - 2 * eps) * step) / zn);
     }
 
     @Override
-    public org.approxgp.likelihood.VariationalExpectation variationalExpectation(double y, double m, double v) {
+    public org.approxgp.likelihood.VariationalExpectation variationalExpectation(
+        double y, double m, double v) {
       throw new UnsupportedOperationException("not needed here");
     }
   }

@@ -28,7 +28,8 @@ class QpInferenceTest {
   static void ionosphere() {
     GpmlIonosphere.Split train = GpmlIonosphere.train();
     test = GpmlIonosphere.test();
-    Problem problem = Problem.of(SquaredExponential.iso(2.0, 2.25), train.x(), train.y(), Probit.get());
+    Problem problem =
+        Problem.of(SquaredExponential.iso(2.0, 2.25), train.x(), train.y(), Probit.get());
     Ep.Options tight = Ep.Options.defaults().withTolerance(1e-9);
     ep = Ep.infer(problem, tight, null);
     qpTable = Qp.infer(problem, tight, null);
@@ -80,7 +81,8 @@ class QpInferenceTest {
     Prediction pq = qpExact.predict(test.x());
     int below = 0;
     for (int j = 0; j < test.y().length; j++) {
-      assertTrue(pq.latentVariance()[j] <= pe.latentVariance()[j] * (1 + 1e-12),
+      assertTrue(
+          pq.latentVariance()[j] <= pe.latentVariance()[j] * (1 + 1e-12),
           "test point " + j + ": QP " + pq.latentVariance()[j] + " > EP " + pe.latentVariance()[j]);
       if (pq.latentVariance()[j] < pe.latentVariance()[j]) {
         below++;

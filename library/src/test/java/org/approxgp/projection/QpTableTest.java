@@ -45,7 +45,8 @@ class QpTableTest {
     for (int i = 0; i < t.muCount(); i++) {
       for (int j = 0; j < t.logSigmaCount(); j++) {
         double r = t.value(i, j);
-        assertTrue(r > 0 && r <= 1 + 1e-12, "ratio " + r + " at mu=" + t.mu(i) + " sigma=" + t.sigma(j));
+        assertTrue(
+            r > 0 && r <= 1 + 1e-12, "ratio " + r + " at mu=" + t.mu(i) + " sigma=" + t.sigma(j));
         max = Math.max(max, r);
       }
     }
@@ -67,17 +68,24 @@ class QpTableTest {
     for (int k = 0; k < n; k++) {
       if (k < n / 2) {
         int i = k < 40 ? (k % 2 == 0 ? 0 : t.muCount() - 2) : rng.nextInt(t.muCount() - 1);
-        int j = k >= 40 && k < 80 ? (k % 2 == 0 ? 0 : t.logSigmaCount() - 2) : rng.nextInt(t.logSigmaCount() - 1);
+        int j = k >= 40 && k < 80
+            ? (k % 2 == 0 ? 0 : t.logSigmaCount() - 2)
+            : rng.nextInt(t.logSigmaCount() - 1);
         pts[k] = new double[] {t.mu(i) + 0.5 * hMu, t.sigma(j) * Math.exp(0.5 * hLam)};
       } else {
-        pts[k] = new double[] {t.muMin() + (t.muMax() - t.muMin()) * rng.nextDouble(),
-            t.sigmaMin() * Math.exp(Math.log(t.sigmaMax() / t.sigmaMin()) * rng.nextDouble())};
+        pts[k] = new double[] {
+          t.muMin() + (t.muMax() - t.muMin()) * rng.nextDouble(),
+          t.sigmaMin() * Math.exp(Math.log(t.sigmaMax() / t.sigmaMin()) * rng.nextDouble())
+        };
       }
     }
-    double[] err = IntStream.range(0, n).parallel().mapToDouble(k -> {
-      double exact = QpTable.exactRatio(P, pts[k][0], pts[k][1], 1e-13);
-      return Math.abs(t.ratio(1, pts[k][0], pts[k][1]) - exact) / exact;
-    }).toArray();
+    double[] err = IntStream.range(0, n)
+        .parallel()
+        .mapToDouble(k -> {
+          double exact = QpTable.exactRatio(P, pts[k][0], pts[k][1], 1e-13);
+          return Math.abs(t.ratio(1, pts[k][0], pts[k][1]) - exact) / exact;
+        })
+        .toArray();
     double max = 0;
     int worst = 0;
     for (int k = 0; k < n; k++) {
@@ -86,8 +94,9 @@ class QpTableTest {
         worst = k;
       }
     }
-    System.out.printf("QP table: max relative interpolation error %.3e at mu=%.6f sigma=%.6f (%d points)%n", max,
-        pts[worst][0], pts[worst][1], n);
+    System.out.printf(
+        "QP table: max relative interpolation error %.3e at mu=%.6f sigma=%.6f (%d points)%n",
+        max, pts[worst][0], pts[worst][1], n);
     assertTrue(max <= 1e-8, "max relative interpolation error " + max);
   }
 
@@ -100,7 +109,8 @@ class QpTableTest {
         for (double v : new double[] {0.02, 0.9, 30}) {
           TiltedMoments a = tab.project(P, y, m, v);
           TiltedMoments b = W2Projection.exact(1e-13).project(P, y, m, v);
-          assertEquals(b.variance(), a.variance(), 2e-8 * b.variance(), "y=" + y + " m=" + m + " v=" + v);
+          assertEquals(
+              b.variance(), a.variance(), 2e-8 * b.variance(), "y=" + y + " m=" + m + " v=" + v);
           assertEquals(b.mean(), a.mean(), 0);
           assertEquals(b.logZ(), a.logZ(), 0);
         }
@@ -139,7 +149,9 @@ class QpTableTest {
     assertEquals(g.sigmaMin(), t.sigmaMin(), 1e-15);
     assertEquals(g.sigmaMax(), t.sigmaMax(), 1e-12);
     assertSame(t, QpTables.probitWide(), "loaded once");
-    assertEquals(List.of(QpTables.probit(), QpTables.probitWide()), W2Projection.probitTabulated().tables());
+    assertEquals(
+        List.of(QpTables.probit(), QpTables.probitWide()),
+        W2Projection.probitTabulated().tables());
   }
 
   /** Theorem 2 at every node of the wide table, and the ratio is 1 at its top rows (z = 9: QP = EP). */
@@ -150,7 +162,8 @@ class QpTableTest {
     for (int i = 0; i < t.muCount(); i++) {
       for (int j = 0; j < t.logSigmaCount(); j++) {
         double r = t.value(i, j);
-        assertTrue(r > 0 && r <= 1 + 1e-12, "ratio " + r + " at z=" + t.mu(i) + " sigma=" + t.sigma(j));
+        assertTrue(
+            r > 0 && r <= 1 + 1e-12, "ratio " + r + " at z=" + t.mu(i) + " sigma=" + t.sigma(j));
         max = Math.max(max, r);
       }
     }
@@ -177,24 +190,32 @@ class QpTableTest {
     for (int k = 0; k < n; k++) {
       if (k < n / 2) {
         int i = k < 30 ? (k % 2 == 0 ? 0 : t.muCount() - 2) : rng.nextInt(t.muCount() - 1);
-        int j = k >= 30 && k < 60 ? (k % 2 == 0 ? 0 : t.logSigmaCount() - 2) : rng.nextInt(t.logSigmaCount() - 1);
+        int j = k >= 30 && k < 60
+            ? (k % 2 == 0 ? 0 : t.logSigmaCount() - 2)
+            : rng.nextInt(t.logSigmaCount() - 1);
         pts[k] = new double[] {t.mu(i) + 0.5 * hZ, t.sigma(j) * Math.exp(0.5 * hLam)};
       } else {
-        pts[k] = new double[] {t.muMin() + (t.muMax() - t.muMin()) * rng.nextDouble(),
-            t.sigmaMin() * Math.exp(lr * rng.nextDouble())};
+        pts[k] = new double[] {
+          t.muMin() + (t.muMax() - t.muMin()) * rng.nextDouble(),
+          t.sigmaMin() * Math.exp(lr * rng.nextDouble())
+        };
       }
     }
-    double[] err = IntStream.range(0, n).parallel().mapToDouble(k -> {
-      double sigma = pts[k][1];
-      double mu = pts[k][0] * Math.sqrt(1 + sigma * sigma);
-      double exact = QpTable.exactRatio(P, mu, sigma, 1e-13);
-      return Math.abs(t.ratio(1, mu, sigma) - exact) / exact;
-    }).toArray();
+    double[] err = IntStream.range(0, n)
+        .parallel()
+        .mapToDouble(k -> {
+          double sigma = pts[k][1];
+          double mu = pts[k][0] * Math.sqrt(1 + sigma * sigma);
+          double exact = QpTable.exactRatio(P, mu, sigma, 1e-13);
+          return Math.abs(t.ratio(1, mu, sigma) - exact) / exact;
+        })
+        .toArray();
     int worst = 0;
     for (int k = 0; k < n; k++) {
       worst = err[k] > err[worst] ? k : worst;
     }
-    System.out.printf("wide QP table: max relative interpolation error %.3e at z=%.6f sigma=%.6f (%d points)%n",
+    System.out.printf(
+        "wide QP table: max relative interpolation error %.3e at z=%.6f sigma=%.6f (%d points)%n",
         err[worst], pts[worst][0], pts[worst][1], n);
     assertTrue(err[worst] <= 1e-8, "max relative interpolation error " + err[worst]);
   }
@@ -209,16 +230,22 @@ class QpTableTest {
     W2Projection narrow = W2Projection.tabulated(QpTables.probit());
     for (double[] c : new double[][] {{1, -7.3, 0.02}, {-1, 2.2, 30}, {1, 9.9, 99}}) {
       assertTrue(QpTables.probit().covers(P, c[0], c[1], c[2]));
-      assertEquals(narrow.project(P, c[0], c[1], c[2]).variance(), both.project(P, c[0], c[1], c[2]).variance(), 0);
+      assertEquals(
+          narrow.project(P, c[0], c[1], c[2]).variance(),
+          both.project(P, c[0], c[1], c[2]).variance(),
+          0);
     }
     for (double y : new double[] {1, -1}) {
       // Table 1's heavy folds: σ 14..99, y μ up to ~200; and σ < 10 with |μ| > 10 (crabs)
-      for (double[] c : new double[][] {{150, 80 * 80}, {-40, 30 * 30}, {12, 2.5 * 2.5}, {0.3, 180 * 180}}) {
+      for (double[] c :
+          new double[][] {{150, 80 * 80}, {-40, 30 * 30}, {12, 2.5 * 2.5}, {0.3, 180 * 180}}) {
         double m = y * c[0];
-        assertTrue(!QpTables.probit().covers(P, y, m, c[1]) && QpTables.probitWide().covers(P, y, m, c[1]));
+        assertTrue(!QpTables.probit().covers(P, y, m, c[1])
+            && QpTables.probitWide().covers(P, y, m, c[1]));
         TiltedMoments a = both.project(P, y, m, c[1]);
         TiltedMoments b = W2Projection.exact(1e-13).project(P, y, m, c[1]);
-        assertEquals(b.variance(), a.variance(), 2e-8 * b.variance(), "y=" + y + " m=" + m + " v=" + c[1]);
+        assertEquals(
+            b.variance(), a.variance(), 2e-8 * b.variance(), "y=" + y + " m=" + m + " v=" + c[1]);
         assertEquals(b.mean(), a.mean(), 0);
         assertEquals(b.logZ(), a.logZ(), 0);
       }
@@ -246,7 +273,8 @@ class QpTableTest {
     }
     // interpolation reproduces the nodes
     assertEquals(a.value(3, 2), a.ratio(1, a.mu(3), a.sigma(2)), 1e-15);
-    // a z-axis table: its nodes are the exact ratio at μ = z √(1 + σ²), and it round-trips with its axis
+    // a z-axis table: its nodes are the exact ratio at μ = z √(1 + σ²), and it round-trips with its
+    // axis
     QpTable.Grid smallZ = new QpTable.Grid(4, 6, -2, 3, 5, 20, 60, QpTable.Axis.Z);
     QpTable z = QpTable.build(P, smallZ, 1e-12);
     ByteArrayOutputStream bz = new ByteArrayOutputStream();
@@ -277,7 +305,10 @@ class QpTableTest {
       int j = rng.nextInt(t.logSigmaCount());
       double sigma = t.sigma(j);
       double mu = t.mu(i) * Math.sqrt(1 + sigma * sigma);
-      assertEquals(QpTable.exactRatio(P, mu, sigma, QpTables.BUILD_REL_TOL), t.value(i, j), 0.0,
+      assertEquals(
+          QpTable.exactRatio(P, mu, sigma, QpTables.BUILD_REL_TOL),
+          t.value(i, j),
+          0.0,
           "node " + i + "," + j);
     }
   }
@@ -290,7 +321,8 @@ class QpTableTest {
   void coveredCavitiesAtTheEdgesAreRead() {
     int covered = 0;
     for (QpTable t : new QpTable[] {QpTables.probit(), QpTables.probitWide()}) {
-      for (double sigma : new double[] {t.sigmaMin(), t.sigmaMax(), Math.sqrt(t.sigmaMin() * t.sigmaMax())}) {
+      for (double sigma :
+          new double[] {t.sigmaMin(), t.sigmaMax(), Math.sqrt(t.sigmaMin() * t.sigmaMax())}) {
         double v0 = sigma * sigma;
         for (int dv = -8; dv <= 8; dv++) {
           double v = v0 + dv * Math.ulp(v0);
@@ -326,12 +358,18 @@ class QpTableTest {
     for (int k = 0; k < 40; k++) {
       int i = rng.nextInt(t.muCount());
       int j = rng.nextInt(t.logSigmaCount());
-      assertEquals(QpTable.exactRatio(P, t.mu(i), t.sigma(j), QpTables.BUILD_REL_TOL), t.value(i, j), 0.0,
+      assertEquals(
+          QpTable.exactRatio(P, t.mu(i), t.sigma(j), QpTables.BUILD_REL_TOL),
+          t.value(i, j),
+          0.0,
           "node " + i + "," + j);
     }
     int top = t.logSigmaCount() - 1;
     for (int i = 0; i < t.muCount(); i++) {
-      assertEquals(QpTable.exactRatio(P, t.mu(i), t.sigma(top), QpTables.BUILD_REL_TOL), t.value(i, top), 0.0,
+      assertEquals(
+          QpTable.exactRatio(P, t.mu(i), t.sigma(top), QpTables.BUILD_REL_TOL),
+          t.value(i, top),
+          0.0,
           "node " + i + "," + top);
     }
   }

@@ -26,9 +26,10 @@ class W2ProjectionTest {
   /** Probit rows of anchors/tilted-moments.txt: {y, m, v, logZ, mean, varEp, varQp}. */
   static List<double[]> probitAnchors() throws IOException {
     List<double[]> rows = new ArrayList<>();
-    try (InputStream in = W2ProjectionTest.class.getResourceAsStream("/anchors/tilted-moments.txt")) {
+    try (InputStream in =
+        W2ProjectionTest.class.getResourceAsStream("/anchors/tilted-moments.txt")) {
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-      for (String line; (line = r.readLine()) != null;) {
+      for (String line; (line = r.readLine()) != null; ) {
         String[] f = line.trim().split("\\s+");
         if (line.startsWith("#") || f.length < 8 || !f[0].equals("probit")) {
           continue;
@@ -64,10 +65,16 @@ class W2ProjectionTest {
     double y = 1;
     double m = -0.7;
     double v = 2.5;
-    double lit = Quadrature.integrate(f -> {
-      double e = Erf.erfinv(2 * P.tiltedCdf(y, m, v, f) - 1);
-      return Math.exp(-e * e) / Math.sqrt(2 * Math.PI);
-    }, -30, 30, 0, 1e-12).value();
+    double lit = Quadrature.integrate(
+            f -> {
+              double e = Erf.erfinv(2 * P.tiltedCdf(y, m, v, f) - 1);
+              return Math.exp(-e * e) / Math.sqrt(2 * Math.PI);
+            },
+            -30,
+            30,
+            0,
+            1e-12)
+        .value();
     W2Projection.Sigma s = W2Projection.sigma(P, y, m, v, 1e-13);
     assertEquals(lit, s.value(), 1e-10 * lit);
     assertTrue(s.converged());
@@ -117,16 +124,24 @@ class W2ProjectionTest {
   @Test
   void wideCavitiesAgreeWithSplitGaussKronrod() {
     int trapezoidShort = 0;
-    for (double[] c : new double[][] {{271.88104159953855, 150}, {150.0018749882814, 200}, {-93.75, 300},
-        {0, 100}, {350, 120}, {-2000, 180}}) {
+    for (double[] c : new double[][] {
+      {271.88104159953855, 150},
+      {150.0018749882814, 200},
+      {-93.75, 300},
+      {0, 100},
+      {350, 120},
+      {-2000, 180}
+    }) {
       for (double y : new double[] {1, -1}) {
         double m = y * c[0];
         double v = c[1] * c[1];
         TiltedMoments kl = P.tilted(y, m, v);
         double sEp = Math.sqrt(kl.variance());
-        java.util.function.DoubleUnaryOperator g = f -> W2Projection.tailDensity(P.tiltedCdf(y, m, v, f));
+        java.util.function.DoubleUnaryOperator g =
+            f -> W2Projection.tailDensity(P.tiltedCdf(y, m, v, f));
         W2Projection.Sigma trap = W2Projection.sinhTrapezoid(g, kl.mean(), sEp, 1e-13);
-        W2Projection.Sigma gk = W2Projection.splitAtKinks(g, kl.mean(), sEp, W2Projection.unitScalePoints(P, y), 1e-13);
+        W2Projection.Sigma gk =
+            W2Projection.splitAtKinks(g, kl.mean(), sEp, W2Projection.unitScalePoints(P, y), 1e-13);
         W2Projection.Sigma s = W2Projection.sigma(P, y, m, v, 1e-13);
         String at = "y=" + y + " m=" + m + " sigma=" + c[1];
         assertTrue(s.converged() && gk.converged(), at);
@@ -135,7 +150,9 @@ class W2ProjectionTest {
         trapezoidShort += trap.converged() ? 0 : 1;
       }
     }
-    assertTrue(trapezoidShort >= 6, "the cases should be ones the trapezoid alone misses, got " + trapezoidShort);
+    assertTrue(
+        trapezoidShort >= 6,
+        "the cases should be ones the trapezoid alone misses, got " + trapezoidShort);
   }
 
   /**
@@ -152,9 +169,10 @@ class W2ProjectionTest {
       double v = sigma * sigma;
       TiltedMoments kl = P.tilted(y, m, v);
       double sEp = Math.sqrt(kl.variance());
-      W2Projection.Sigma trap = W2Projection.sinhTrapezoid(f -> W2Projection.tailDensity(P.tiltedCdf(y, m, v, f)),
-          kl.mean(), sEp, 1e-13);
-      W2Projection.Sigma cum = W2Projection.cumulative(Probit.get(), y, m, v, kl.mean(), sEp, kl.logZ(), 1e-13);
+      W2Projection.Sigma trap = W2Projection.sinhTrapezoid(
+          f -> W2Projection.tailDensity(P.tiltedCdf(y, m, v, f)), kl.mean(), sEp, 1e-13);
+      W2Projection.Sigma cum =
+          W2Projection.cumulative(Probit.get(), y, m, v, kl.mean(), sEp, kl.logZ(), 1e-13);
       String at = "y=" + y + " m=" + m + " sigma=" + sigma;
       assertTrue(trap.converged() && cum.converged(), at);
       assertEquals(trap.value(), cum.value(), 1e-12 * trap.value(), at);
@@ -170,7 +188,8 @@ class W2ProjectionTest {
     for (double sigma : new double[] {100, 124, 180}) {
       double m = 7 * Math.sqrt(1 + sigma * sigma);
       double v = sigma * sigma;
-      double r = W2Projection.sigma(P, 1, m, v, 1e-13).value() / Math.sqrt(P.tilted(1, m, v).variance());
+      double r = W2Projection.sigma(P, 1, m, v, 1e-13).value()
+          / Math.sqrt(P.tilted(1, m, v).variance());
       assertTrue(r <= 1 + 1e-13 && r > 1 - 1e-12, "sigma " + sigma + ": ratio " + r);
     }
   }

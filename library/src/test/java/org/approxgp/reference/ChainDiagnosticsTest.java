@@ -50,12 +50,16 @@ class ChainDiagnosticsTest {
     for (int t = 0; t < 2000; t++) {
       c[3][t] += 1.0; // one chain shifted by one sd
     }
-    assertTrue(ChainDiagnostics.of(c).rhat() > 1.05, "shifted chain: R-hat " + ChainDiagnostics.of(c).rhat());
+    assertTrue(
+        ChainDiagnostics.of(c).rhat() > 1.05,
+        "shifted chain: R-hat " + ChainDiagnostics.of(c).rhat());
     double[][] s = ar1(4, 2000, 0.5, 4);
     for (int t = 0; t < 2000; t++) {
       s[3][t] *= 3.0; // same centre, three times the spread: only the folded R-hat sees it
     }
-    assertTrue(ChainDiagnostics.of(s).rhat() > 1.05, "over-dispersed chain: R-hat " + ChainDiagnostics.of(s).rhat());
+    assertTrue(
+        ChainDiagnostics.of(s).rhat() > 1.05,
+        "over-dispersed chain: R-hat " + ChainDiagnostics.of(s).rhat());
   }
 
   @Test

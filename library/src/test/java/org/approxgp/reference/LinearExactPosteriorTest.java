@@ -19,6 +19,7 @@ class LinearExactPosteriorTest {
 
   /** Five 2-D points in two classes, the last one mislabelled (on the +1 side, labelled −1), as in REP Fig. 1. */
   static final double[][] X = {{1.0, 0.5}, {0.8, 1.2}, {-1.0, -0.3}, {-0.6, -1.1}, {1.2, -0.4}};
+
   static final double[] Y = {1, 1, -1, -1, -1};
 
   /**
@@ -64,7 +65,9 @@ class LinearExactPosteriorTest {
     }
     double m1 = m[0] / z;
     double m2 = m[1] / z;
-    return new double[] {Math.log(z), m1, m2, s[0] / z - m1 * m1, s[1] / z - m1 * m2, s[2] / z - m2 * m2};
+    return new double[] {
+      Math.log(z), m1, m2, s[0] / z - m1 * m1, s[1] / z - m1 * m2, s[2] / z - m2 * m2
+    };
   }
 
   static double[] flat(LinearExactPosterior.Estimate e) {
@@ -78,11 +81,15 @@ class LinearExactPosteriorTest {
     for (double eps : new double[] {0.05, 0.2, 0.4}) {
       for (double sigma2 : new double[] {0.5, 1, 4}) {
         double[] exact = closedFormNoisyStep(eps, sigma2);
-        LinearExactPosterior.Estimate q = LinearExactPosterior.of(X, Y, sigma2, NoisyStep.of(eps)).quadrature();
+        LinearExactPosterior.Estimate q =
+            LinearExactPosterior.of(X, Y, sigma2, NoisyStep.of(eps)).quadrature();
         double[] got = flat(q);
         for (int k = 0; k < 6; k++) {
-          assertEquals(exact[k], got[k], 1e-9 * Math.max(1, Math.abs(exact[k])), "eps=" + eps + " s2=" + sigma2
-              + " k=" + k + " " + q);
+          assertEquals(
+              exact[k],
+              got[k],
+              1e-9 * Math.max(1, Math.abs(exact[k])),
+              "eps=" + eps + " s2=" + sigma2 + " k=" + k + " " + q);
         }
         assertTrue(q.meanError()[0] < 1e-8 && q.logEvidenceError() < 1e-8, q.toString());
       }
@@ -103,7 +110,8 @@ class LinearExactPosteriorTest {
     double r = Normal.pdf(0) / 0.5;
     double ef = -v * r / Math.sqrt(1 + v);
     double vf = v - v * v * r * r / (1 + v);
-    LinearExactPosterior.Estimate q = LinearExactPosterior.of(x, new double[] {-1}, sigma2, Probit.get()).quadrature();
+    LinearExactPosterior.Estimate q =
+        LinearExactPosterior.of(x, new double[] {-1}, sigma2, Probit.get()).quadrature();
     assertEquals(Math.log(0.5), q.logEvidence(), 1e-10);
     assertEquals(ef * 0.6 / n2, q.mean()[0], 1e-10);
     assertEquals(ef * -1.3 / n2, q.mean()[1], 1e-10);
@@ -125,27 +133,41 @@ class LinearExactPosteriorTest {
       double[] q = flat(p.quadrature());
       LinearExactPosterior.Estimate is = p.importanceSampling(1_000_000, 20261123L);
       double[] e = flat(is);
-      double[] se = {is.logEvidenceError(), is.meanError()[0], is.meanError()[1], is.covarianceError()[0][0],
-          is.covarianceError()[0][1], is.covarianceError()[1][1]};
+      double[] se = {
+        is.logEvidenceError(),
+        is.meanError()[0],
+        is.meanError()[1],
+        is.covarianceError()[0][0],
+        is.covarianceError()[0][1],
+        is.covarianceError()[1][1]
+      };
       double worst = 0;
       for (int k = 0; k < 6; k++) {
         assertTrue(se[k] > 0 && se[k] < 0.01, "standard error " + k + ": " + se[k]);
         worst = Math.max(worst, Math.abs(e[k] - q[k]) / se[k]);
       }
-      System.out.printf("linear exact posterior, %s: quadrature %s; IS %s, ESS %.0f, worst |IS - quad|/se %.2f%n",
+      System.out.printf(
+          "linear exact posterior, %s: quadrature %s; IS %s, ESS %.0f, worst |IS - quad|/se %.2f%n",
           lik.name(), Arrays.toString(q), Arrays.toString(e), is.effectiveSampleSize(), worst);
       assertTrue(worst < 4.5, "IS vs quadrature: " + worst + " standard errors");
-      assertArrayEquals(flat(p.importanceSampling(1000, 7)), flat(p.importanceSampling(1000, 7)), 0.0);
+      assertArrayEquals(
+          flat(p.importanceSampling(1000, 7)), flat(p.importanceSampling(1000, 7)), 0.0);
     }
   }
 
   @Test
   void rejectsBadProblems() {
-    assertThrows(IllegalArgumentException.class, () -> LinearExactPosterior.of(X, new double[] {1}, 1, Probit.get()));
-    assertThrows(IllegalArgumentException.class, () -> LinearExactPosterior.of(X, Y, 0, Probit.get()));
-    assertThrows(IllegalArgumentException.class,
-        () -> LinearExactPosterior.of(new double[][] {{1, 2, 3}}, new double[] {1}, 1, Probit.get()));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> LinearExactPosterior.of(X, new double[] {1}, 1, Probit.get()));
+    assertThrows(
+        IllegalArgumentException.class, () -> LinearExactPosterior.of(X, Y, 0, Probit.get()));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            LinearExactPosterior.of(new double[][] {{1, 2, 3}}, new double[] {1}, 1, Probit.get()));
+    assertThrows(
+        IllegalArgumentException.class,
         () -> LinearExactPosterior.of(new double[][] {{1, 2}}, new double[] {0}, 1, Probit.get()));
   }
 }

@@ -80,7 +80,8 @@ class SampledPosteriorTest {
     double[] ess = s.ess();
     for (int i = 0; i < m.length; i++) {
       assertEquals(mean[i], m[i], Z * se[i], what + ": mean of latent " + i);
-      assertEquals(var[i], v[i], Z * var[i] * Math.sqrt(2 / ess[i]), what + ": variance of latent " + i);
+      assertEquals(
+          var[i], v[i], Z * var[i] * Math.sqrt(2 / ess[i]), what + ": variance of latent " + i);
     }
   }
 
@@ -93,7 +94,8 @@ class SampledPosteriorTest {
     double noise = 0.3;
     Problem p = gaussianProblem(25, noise, 1);
     double[][] e = exact(p, noise);
-    SampledPosterior s = SampledPosterior.sample(p, GaussianReference.prior(p), options(11), line -> { });
+    SampledPosterior s =
+        SampledPosterior.sample(p, GaussianReference.prior(p), options(11), line -> {});
     assertFalse(s.capped(), s.toString());
     assertTrue(s.rhatMax() <= 1.01 && s.essMin() >= 1000, s.toString());
     assertMatches(e[0], e[1], s, "prior ellipses");
@@ -101,7 +103,8 @@ class SampledPosteriorTest {
 
   @Test
   void ellipsesFromAnotherGaussianSampleTheSamePosterior() {
-    // q from sites at half the true precision and a shifted mean: A ≠ I, u_q ≠ 0, a residual that is not flat
+    // q from sites at half the true precision and a shifted mean: A ≠ I, u_q ≠ 0, a residual that
+    // is not flat
     double noise = 0.3;
     Problem p = gaussianProblem(25, noise, 2);
     double[][] e = exact(p, noise);
@@ -113,11 +116,14 @@ class SampledPosteriorTest {
       nu[i] = (p.y()[i] + 0.5) * tau[i];
     }
     GaussianReference q = GaussianReference.fromSites(p, Sites.of(tau, nu), "half-precision sites");
-    SampledPosterior s = SampledPosterior.sample(p, q, options(12), line -> { });
+    SampledPosterior s = SampledPosterior.sample(p, q, options(12), line -> {});
     assertFalse(s.capped(), s.toString());
     assertMatches(e[0], e[1], s, "half-precision ellipses");
     AnnealedImportanceSampling ais = AnnealedImportanceSampling.estimate(p, q, 16, 500, 13, 2);
-    assertEquals(e[2][0], ais.logEvidence(), Z * ais.standardError() + 1e-9,
+    assertEquals(
+        e[2][0],
+        ais.logEvidence(),
+        Z * ais.standardError() + 1e-9,
         "AIS log evidence from q vs exact log marginal likelihood " + ais);
   }
 
@@ -126,20 +132,24 @@ class SampledPosteriorTest {
     double noise = 0.3;
     Problem p = gaussianProblem(25, noise, 3);
     double[][] e = exact(p, noise);
-    AnnealedImportanceSampling ais = AnnealedImportanceSampling.estimate(p, GaussianReference.prior(p), 16, 2000, 14,
-        2);
+    AnnealedImportanceSampling ais =
+        AnnealedImportanceSampling.estimate(p, GaussianReference.prior(p), 16, 2000, 14, 2);
     assertTrue(ais.standardError() < 0.2, "AIS standard error " + ais);
-    assertEquals(e[2][0], ais.logEvidence(), Z * ais.standardError(), "AIS log evidence vs exact " + ais);
+    assertEquals(
+        e[2][0], ais.logEvidence(), Z * ais.standardError(), "AIS log evidence vs exact " + ais);
   }
 
   @Test
   void twoProbitLatentsMatchQuadrature() {
-    // f ~ N(0, K) with K = [[4, 3], [3, 4]], y = (+1, −1): correlated latents pulled apart by the labels
+    // f ~ N(0, K) with K = [[4, 3], [3, 4]], y = (+1, −1): correlated latents pulled apart by the
+    // labels
     double[][] x = {{0.0}, {0.76}};
-    Problem p = new Problem(SquaredExponential.iso(1.0, 4.0), x, new double[] {1, -1}, Probit.get(), 0);
+    Problem p =
+        new Problem(SquaredExponential.iso(1.0, 4.0), x, new double[] {1, -1}, Probit.get(), 0);
     Matrix k = p.kernel().matrix(x);
     Cholesky l = Cholesky.factor(k, JitterPolicy.none());
-    // quadrature in the whitened u = L⁻¹ f on [−8, 8]², midpoint rule on 1601² points (the integrand is smooth and
+    // quadrature in the whitened u = L⁻¹ f on [−8, 8]², midpoint rule on 1601² points (the
+    // integrand is smooth and
     // decays like N(u | 0, I): the error is far below the sampler's)
     int g = 1601;
     double h = 16.0 / g;
@@ -168,34 +178,49 @@ class SampledPosteriorTest {
       }
     }
     double[] var = {sq[0] - mean[0] * mean[0], sq[1] - mean[1] * mean[1]};
-    SampledPosterior s = SampledPosterior.sample(p, GaussianReference.prior(p), options(21), line -> { });
+    SampledPosterior s =
+        SampledPosterior.sample(p, GaussianReference.prior(p), options(21), line -> {});
     assertFalse(s.capped(), s.toString());
-    // the marginals are skewed, so the variance tolerance s²√(2/ESS) is only approximate; 5 of them still hold
+    // the marginals are skewed, so the variance tolerance s²√(2/ESS) is only approximate; 5 of them
+    // still hold
     assertMatches(mean, var, s, "two probit latents");
-    AnnealedImportanceSampling ais = AnnealedImportanceSampling.estimate(p, GaussianReference.prior(p), 16, 500, 22,
-        2);
-    assertEquals(logZ, ais.logEvidence(), Z * ais.standardError() + 1e-9, "probit AIS log Z vs quadrature " + ais);
+    AnnealedImportanceSampling ais =
+        AnnealedImportanceSampling.estimate(p, GaussianReference.prior(p), 16, 500, 22, 2);
+    assertEquals(
+        logZ,
+        ais.logEvidence(),
+        Z * ais.standardError() + 1e-9,
+        "probit AIS log Z vs quadrature " + ais);
   }
 
   @Test
   void theResultDoesNotDependOnTheThreadCount() {
     Problem p = gaussianProblem(12, 0.5, 4);
-    SampledPosterior.Options o = SampledPosterior.Options.defaults().withSeed(5).withMaxTransitions(4000);
-    SampledPosterior one = SampledPosterior.sample(p, GaussianReference.prior(p), o.withThreads(1), line -> { });
-    SampledPosterior three = SampledPosterior.sample(p, GaussianReference.prior(p), o.withThreads(3), line -> { });
+    SampledPosterior.Options o =
+        SampledPosterior.Options.defaults().withSeed(5).withMaxTransitions(4000);
+    SampledPosterior one =
+        SampledPosterior.sample(p, GaussianReference.prior(p), o.withThreads(1), line -> {});
+    SampledPosterior three =
+        SampledPosterior.sample(p, GaussianReference.prior(p), o.withThreads(3), line -> {});
     assertArrayEquals(one.mean(), three.mean(), 0.0, "means with 1 and 3 threads");
     assertArrayEquals(one.variance(), three.variance(), 0.0, "variances with 1 and 3 threads");
     assertArrayEquals(one.rhat(), three.rhat(), 0.0, "R-hat with 1 and 3 threads");
-    AnnealedImportanceSampling a1 = AnnealedImportanceSampling.estimate(p, GaussianReference.prior(p), 4, 50, 6, 1);
-    AnnealedImportanceSampling a3 = AnnealedImportanceSampling.estimate(p, GaussianReference.prior(p), 4, 50, 6, 3);
-    assertArrayEquals(a1.logWeights(), a3.logWeights(), 0.0, "AIS log weights with 1 and 3 threads");
+    AnnealedImportanceSampling a1 =
+        AnnealedImportanceSampling.estimate(p, GaussianReference.prior(p), 4, 50, 6, 1);
+    AnnealedImportanceSampling a3 =
+        AnnealedImportanceSampling.estimate(p, GaussianReference.prior(p), 4, 50, 6, 3);
+    assertArrayEquals(
+        a1.logWeights(), a3.logWeights(), 0.0, "AIS log weights with 1 and 3 threads");
   }
 
   @Test
   void theCapStopsTheRunAndSaysSo() {
     Problem p = gaussianProblem(12, 0.5, 5);
-    SampledPosterior s = SampledPosterior.sample(p, GaussianReference.prior(p), SampledPosterior.Options.defaults()
-        .withMaxTransitions(2000).withTargets(1.0, 1e9), line -> { });
+    SampledPosterior s = SampledPosterior.sample(
+        p,
+        GaussianReference.prior(p),
+        SampledPosterior.Options.defaults().withMaxTransitions(2000).withTargets(1.0, 1e9),
+        line -> {});
     assertTrue(s.capped(), "an unreachable ESS target must end at the cap: " + s);
     assertEquals(2000, s.transitionsPerChain());
     assertTrue(s.toString().contains("STOPPED BY THE CAP"), s.toString());

@@ -37,8 +37,13 @@ class KillAndResumeTest {
   /** Starts the child on {@code root}; its stderr goes to a log file, its stdout is read by the test. */
   private Process start(Path root, int threads, Path log) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-        KillResumeChild.class.getName(), root.toString(), Integer.toString(threads));
+    ProcessBuilder pb = new ProcessBuilder(
+        java,
+        "-cp",
+        System.getProperty("java.class.path"),
+        KillResumeChild.class.getName(),
+        root.toString(),
+        Integer.toString(threads));
     pb.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
     return pb.start();
   }
@@ -72,7 +77,8 @@ class KillAndResumeTest {
   }
 
   private static java.io.BufferedReader stdout(Process p) {
-    return new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    return new java.io.BufferedReader(
+        new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
   }
 
   /** Lines of the experiment's results file(s) under {@code root}. */
@@ -108,7 +114,8 @@ class KillAndResumeTest {
     List<Integer> storedAfterKill = new ArrayList<>();
     for (int k = 0; k < KILLS; k++) {
       Process p = start(killed, 2, log);
-      // a random moment defined by progress, so it does not depend on the machine's speed: after 0–3
+      // a random moment defined by progress, so it does not depend on the machine's speed: after
+      // 0–3
       // more stored trials, then up to two trials' time more (mid-trial, or mid-write of a row)
       int trials = rng.nextInt(4);
       long delayMs = rng.nextLong(Math.max(1, 2 * trialMs));
@@ -137,14 +144,20 @@ class KillAndResumeTest {
     assertTrue(count.values().stream().allMatch(c -> c == 1), "duplicate trials: " + count);
 
     // identical to the last bit: read both stores through the runner (all trials are reused)
-    Results<QpMining.Key> a = KillResumeChild.runner(clean, 1).run(QpMining.experiment(KillResumeChild.config()));
-    Results<QpMining.Key> b = KillResumeChild.runner(killed, 1).run(QpMining.experiment(KillResumeChild.config()));
+    Results<QpMining.Key> a =
+        KillResumeChild.runner(clean, 1).run(QpMining.experiment(KillResumeChild.config()));
+    Results<QpMining.Key> b =
+        KillResumeChild.runner(killed, 1).run(QpMining.experiment(KillResumeChild.config()));
     assertEquals(KillResumeChild.SEEDS, a.rows().size());
-    assertEquals(ComparableRows.of(a), ComparableRows.of(b), "all but wall-clock values, to the bit");
-    System.out.println("kill and resume: a warm trial " + trialMs + " ms; " + KILLS + " kills (" + killedMidRun
-        + " mid-run), rows stored after each: "
-        + storedAfterKill + "; final " + lines.size() + " rows, identical to the uninterrupted run");
-    long partial = storedAfterKill.stream().filter(n -> n > 0 && n < KillResumeChild.SEEDS).count();
+    assertEquals(
+        ComparableRows.of(a), ComparableRows.of(b), "all but wall-clock values, to the bit");
+    System.out.println(
+        "kill and resume: a warm trial " + trialMs + " ms; " + KILLS + " kills (" + killedMidRun
+            + " mid-run), rows stored after each: "
+            + storedAfterKill + "; final " + lines.size()
+            + " rows, identical to the uninterrupted run");
+    long partial =
+        storedAfterKill.stream().filter(n -> n > 0 && n < KillResumeChild.SEEDS).count();
     assertTrue(partial >= 3, "too few kills left a partly finished store: " + storedAfterKill);
   }
 }

@@ -17,7 +17,10 @@ public final class KillResumeChild {
   private KillResumeChild() {}
 
   static Runner runner(Path root, int threads) {
-    return Runner.defaults().withResultsRoot(root).withThreads(threads).withProgress(ProgressListener.none());
+    return Runner.defaults()
+        .withResultsRoot(root)
+        .withThreads(threads)
+        .withProgress(ProgressListener.none());
   }
 
   static QpMining.Config config() {
@@ -45,7 +48,9 @@ public final class KillResumeChild {
       @Override
       public void finished(int done, int failed, int total) {}
     };
-    runner(Path.of(args[0]), Integer.parseInt(args[1])).withProgress(announce).run(QpMining.experiment(config()));
+    runner(Path.of(args[0]), Integer.parseInt(args[1]))
+        .withProgress(announce)
+        .run(QpMining.experiment(config()));
   }
 
   static final String STARTED = "started";

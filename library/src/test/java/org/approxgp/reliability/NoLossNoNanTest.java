@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -34,8 +33,18 @@ class NoLossNoNanTest {
   }
 
   private Run runSmoke(String... extra) {
-    String[] base = {"run", "smoke-pipeline", "--mode", "smoke", "--threads", "1", "--results", results().toString()};
-    return BadInputTest.run(Stream.concat(Stream.of(base), Stream.of(extra)).toArray(String[]::new));
+    String[] base = {
+      "run",
+      "smoke-pipeline",
+      "--mode",
+      "smoke",
+      "--threads",
+      "1",
+      "--results",
+      results().toString()
+    };
+    return BadInputTest.run(
+        Stream.concat(Stream.of(base), Stream.of(extra)).toArray(String[]::new));
   }
 
   private Path store() throws IOException {
@@ -59,7 +68,11 @@ class NoLossNoNanTest {
     byte[] before = Files.readAllBytes(rows);
     String hash = rows.getFileName().toString().replace(".jsonl", "");
     Path link = Files.createSymbolicLink(dir.resolve("table.csv"), rows);
-    for (Path out : List.of(rows, link, rows.resolveSibling(hash + ".lock"), rows.resolveSibling(hash + ".config.txt"),
+    for (Path out : List.of(
+        rows,
+        link,
+        rows.resolveSibling(hash + ".lock"),
+        rows.resolveSibling(hash + ".config.txt"),
         results().resolve("smoke-pipeline").resolve("0123456789abcdef.jsonl"))) {
       Run r = runSmoke("--out", out.toString());
       assertOneLineFailure(r, "--out", "results store");
@@ -68,9 +81,19 @@ class NoLossNoNanTest {
     // fit's outputs are held to the same rule
     Files.writeString(dir.resolve("train.csv"), BadInputTest.cleanTrain());
     Files.writeString(dir.resolve("test.csv"), BadInputTest.cleanTest());
-    Run fit = BadInputTest.run("fit", "--train", dir.resolve("train.csv").toString(), "--test",
-        dir.resolve("test.csv").toString(), "--label", "label", "--no-optimize", "--out", dir.resolve("o.csv").toString(),
-        "--summary", link.toString());
+    Run fit = BadInputTest.run(
+        "fit",
+        "--train",
+        dir.resolve("train.csv").toString(),
+        "--test",
+        dir.resolve("test.csv").toString(),
+        "--label",
+        "label",
+        "--no-optimize",
+        "--out",
+        dir.resolve("o.csv").toString(),
+        "--summary",
+        link.toString());
     assertOneLineFailure(fit, "--summary", "results store");
     assertArrayEquals(before, Files.readAllBytes(rows));
     assertEquals(0, runSmoke().code(), "the next run still reads the store");
@@ -81,16 +104,19 @@ class NoLossNoNanTest {
     assertEquals(0, runSmoke().code());
     Path rows = store();
     List<String> lines = Files.readAllLines(rows);
-    Files.writeString(rows, String.join("\n", lines.subList(0, 3)) + "\n{\"trial\": 12,,}\n"
-        + String.join("\n", lines.subList(3, lines.size())) + "\nnot json\n");
+    Files.writeString(
+        rows,
+        String.join("\n", lines.subList(0, 3)) + "\n{\"trial\": 12,,}\n"
+            + String.join("\n", lines.subList(3, lines.size())) + "\nnot json\n");
     byte[] before = Files.readAllBytes(rows);
     Run refused = runSmoke();
     assertOneLineFailure(refused, rows.toString(), "line 4", "--repair");
     assertArrayEquals(before, Files.readAllBytes(rows), "nothing deleted");
     Run repaired = runSmoke("--repair");
     assertEquals(0, repaired.code(), repaired.err());
-    assertEquals("{\"trial\": 12,,}\nnot json\n", Files.readString(rows.resolveSibling(rows.getFileName()
-        + ".quarantine")));
+    assertEquals(
+        "{\"trial\": 12,,}\nnot json\n",
+        Files.readString(rows.resolveSibling(rows.getFileName() + ".quarantine")));
     assertEquals(lines, Files.readAllLines(rows), "every good line kept, in order");
   }
 
@@ -102,7 +128,8 @@ class NoLossNoNanTest {
     assertEquals("keep me\n", Files.readString(ro));
     Path roDir = Files.createDirectories(dir.resolve("ro-results"));
     Files.setPosixFilePermissions(roDir, PosixFilePermissions.fromString("r-xr-xr-x"));
-    Run r = BadInputTest.run("run", "smoke-pipeline", "--mode", "smoke", "--results", roDir.toString());
+    Run r =
+        BadInputTest.run("run", "smoke-pipeline", "--mode", "smoke", "--results", roDir.toString());
     assertOneLineFailure(r, "--results", "not writable");
     try (Stream<Path> s = Files.list(roDir)) {
       assertEquals(0, s.count());
@@ -111,16 +138,36 @@ class NoLossNoNanTest {
 
   @Test
   void messagesQuoteLittleOfAFile() throws IOException {
-    String secret = "operator:$6$9fJk2LmQpRsTuVwX$0123456789abcdefghijklmnopqrstuvwxyzABCDEF:19000:0:99999:7:::";
+    String secret =
+        "operator:$6$9fJk2LmQpRsTuVwX$0123456789abcdefghijklmnopqrstuvwxyzABCDEF:19000:0:99999:7:::";
     Path f = Files.writeString(dir.resolve("shadow"), secret + "\nroot:*:19000:0:99999:7:::\n");
-    Run r = BadInputTest.run("fit", "--train", f.toString(), "--test", f.toString(), "--label", "label",
-        "--no-optimize", "--out", dir.resolve("o.csv").toString());
+    Run r = BadInputTest.run(
+        "fit",
+        "--train",
+        f.toString(),
+        "--test",
+        f.toString(),
+        "--label",
+        "label",
+        "--no-optimize",
+        "--out",
+        dir.resolve("o.csv").toString());
     assertOneLineFailure(r, "shadow", "single column");
     assertFalse(r.err().contains("9fJk2LmQ"), r.err());
     String longCell = "x".repeat(5000);
-    Path g = Files.writeString(dir.resolve("long.csv"), "a,b,label\n1," + longCell + ",1\n2,3,-1\n");
-    Run s = BadInputTest.run("fit", "--train", g.toString(), "--test", g.toString(), "--label", "label",
-        "--no-optimize", "--out", dir.resolve("o.csv").toString());
+    Path g =
+        Files.writeString(dir.resolve("long.csv"), "a,b,label\n1," + longCell + ",1\n2,3,-1\n");
+    Run s = BadInputTest.run(
+        "fit",
+        "--train",
+        g.toString(),
+        "--test",
+        g.toString(),
+        "--label",
+        "label",
+        "--no-optimize",
+        "--out",
+        dir.resolve("o.csv").toString());
     assertOneLineFailure(s, "row 2", "column 'b'", "5000 characters");
     assertTrue(s.err().length() < 300, s.err());
   }
@@ -129,21 +176,39 @@ class NoLossNoNanTest {
   void penaltyZeroIsRejectedWithTheReason() throws IOException {
     Files.writeString(dir.resolve("train.csv"), BadInputTest.cleanTrain());
     Files.writeString(dir.resolve("test.csv"), BadInputTest.cleanTest());
-    Run r = BadInputTest.run("fit", "--train", dir.resolve("train.csv").toString(), "--test",
-        dir.resolve("test.csv").toString(), "--label", "label", "--likelihood", "noisy-step", "--epsilon", "0.1", "--inference", "rep",
-        "--penalty", "0", "--no-optimize", "--out", dir.resolve("o.csv").toString());
+    Run r = BadInputTest.run(
+        "fit",
+        "--train",
+        dir.resolve("train.csv").toString(),
+        "--test",
+        dir.resolve("test.csv").toString(),
+        "--label",
+        "label",
+        "--likelihood",
+        "noisy-step",
+        "--epsilon",
+        "0.1",
+        "--inference",
+        "rep",
+        "--penalty",
+        "0",
+        "--no-optimize",
+        "--out",
+        dir.resolve("o.csv").toString());
     assertOneLineFailure(r, "--penalty", "no minimiser");
     assertFalse(Files.exists(dir.resolve("o.csv")));
   }
 
   /** Rows of x ≈ ±{@code xScale}, y = (x₁ + x₂²) · {@code yScale} / xScale-free, deterministic. */
-  private Path extreme(String name, int n, double xScale, double yScale, int seed) throws IOException {
+  private Path extreme(String name, int n, double xScale, double yScale, int seed)
+      throws IOException {
     StringBuilder b = new StringBuilder("x1,x2,y\n");
     java.util.Random rnd = new java.util.Random(seed);
     for (int i = 0; i < n; i++) {
       double u = 2 * rnd.nextDouble() - 1;
       double v = 2 * rnd.nextDouble() - 1;
-      b.append(String.format(Locale.ROOT, "%s,%s,%s%n", u * xScale, v * xScale, (u + v * v) * yScale));
+      b.append(
+          String.format(Locale.ROOT, "%s,%s,%s%n", u * xScale, v * xScale, (u + v * v) * yScale));
     }
     return Files.writeString(dir.resolve(name), b.toString());
   }
@@ -156,8 +221,21 @@ class NoLossNoNanTest {
     Path sum = dir.resolve("s.json");
     for (String model : List.of("ssgp", "vssgp", "svbssgp", "dtc", "pic")) {
       // each model's own settings (a setting the model does not take is refused)
-      List<String> args = new java.util.ArrayList<>(List.of("regress", "--model", model, "--train", tr.toString(),
-          "--test", te.toString(), "--target", "y", "--iterations", "20", "--out", out.toString(), "--summary",
+      List<String> args = new java.util.ArrayList<>(List.of(
+          "regress",
+          "--model",
+          model,
+          "--train",
+          tr.toString(),
+          "--test",
+          te.toString(),
+          "--target",
+          "y",
+          "--iterations",
+          "20",
+          "--out",
+          out.toString(),
+          "--summary",
           sum.toString()));
       if (model.equals("svbssgp") || model.equals("pic")) {
         args.addAll(List.of("--partitions", "2"));
@@ -178,8 +256,18 @@ class NoLossNoNanTest {
     Files.delete(out);
     Path trY = extreme("try.csv", 60, 1, 1e200, 3);
     Path teY = extreme("tey.csv", 20, 1, 1e200, 4);
-    Run r = BadInputTest.run("regress", "--model", "ssgp", "--train", trY.toString(), "--test", teY.toString(),
-        "--target", "y", "--out", out.toString());
+    Run r = BadInputTest.run(
+        "regress",
+        "--model",
+        "ssgp",
+        "--train",
+        trY.toString(),
+        "--test",
+        teY.toString(),
+        "--target",
+        "y",
+        "--out",
+        out.toString());
     assertOneLineFailure(r, "predictive variance", "rescale the target");
     assertFalse(Files.exists(out), "nothing written");
   }
@@ -189,15 +277,26 @@ class NoLossNoNanTest {
     Path tr = extreme("tr.csv", 60, 1, 1, 5);
     Path te = extreme("te.csv", 20, 1, 1, 6);
     String[][] cases = {
-        {"--model", "ssgp", "--features", "2000000000"},
-        {"--model", "vssgp", "--features", "1500000000"},
-        {"--model", "svbssgp", "--features", "40000"},
-        {"--model", "svbssgp", "--samples", "400000000"},
-        {"--model", "svbssgp", "--features", "2000", "--samples", "2000000"},
+      {"--model", "ssgp", "--features", "2000000000"},
+      {"--model", "vssgp", "--features", "1500000000"},
+      {"--model", "svbssgp", "--features", "40000"},
+      {"--model", "svbssgp", "--samples", "400000000"},
+      {"--model", "svbssgp", "--features", "2000", "--samples", "2000000"},
     };
     for (String[] c : cases) {
-      String[] args = Stream.concat(Stream.of("regress", "--train", tr.toString(), "--test", te.toString(),
-          "--target", "y", "--out", dir.resolve("p.csv").toString()), Stream.of(c)).toArray(String[]::new);
+      String[] args = Stream.concat(
+              Stream.of(
+                  "regress",
+                  "--train",
+                  tr.toString(),
+                  "--test",
+                  te.toString(),
+                  "--target",
+                  "y",
+                  "--out",
+                  dir.resolve("p.csv").toString()),
+              Stream.of(c))
+          .toArray(String[]::new);
       Run r = BadInputTest.run(args);
       assertOneLineFailure(r, c[2]);
       assertTrue(r.err().contains("array") || r.err().contains("memory"), r.err());

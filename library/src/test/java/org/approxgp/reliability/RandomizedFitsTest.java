@@ -31,17 +31,26 @@ class RandomizedFitsTest {
    * {@code inference.EpFamilyRandomizedTest}, and {@code bin/bench reliability} can sweep them at volume.
    */
   static final java.util.List<String> METHODS = Registry.inferenceNames().stream()
-      .filter(m -> !m.equals("power-ep") && !m.equals("rep")).toList();
+      .filter(m -> !m.equals("power-ep") && !m.equals("rep"))
+      .toList();
 
   @Test
   void everyFitConvergesOrFailsTyped() throws IOException {
-    ReliabilitySweep.Report r = ReliabilitySweep.sweep(METHODS, ReliabilitySweep.LIKELIHOODS, FITS,
-        Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())), 0, null);
+    ReliabilitySweep.Report r = ReliabilitySweep.sweep(
+        METHODS,
+        ReliabilitySweep.LIKELIHOODS,
+        FITS,
+        Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())),
+        0,
+        null);
     String table = r.markdown();
     System.out.print(table);
     Files.createDirectories(Path.of("target"));
-    Files.writeString(Path.of("target", "reliability-counts.md"), "# Randomized fixed-θ fits (RandomizedFitsTest, "
-        + FITS + " per method and likelihood)\n\n" + table, StandardCharsets.UTF_8);
+    Files.writeString(
+        Path.of("target", "reliability-counts.md"),
+        "# Randomized fixed-θ fits (RandomizedFitsTest, " + FITS + " per method and likelihood)\n\n"
+            + table,
+        StandardCharsets.UTF_8);
     assertEquals((long) FITS * METHODS.size() * ReliabilitySweep.LIKELIHOODS.size(), r.fits());
     assertNoNanAndNoUncaught(r);
     // the sweep must mostly produce usable posteriors, or it tests nothing
@@ -50,7 +59,8 @@ class RandomizedFitsTest {
 
   /** No fit of {@code r} gave a NaN/Inf output or let an untyped exception escape; the first 20 failures shown. */
   private static void assertNoNanAndNoUncaught(ReliabilitySweep.Report r) {
-    String failures = r.failures().stream().limit(20)
+    String failures = r.failures().stream()
+        .limit(20)
         .map(f -> f.outcome() + " " + f.method() + ": " + f.spec().describe() + ": " + f.detail())
         .collect(Collectors.joining("\n"));
     assertEquals(0, r.total(Outcome.NON_FINITE), "fits with NaN/Inf outputs:\n" + failures);
@@ -70,13 +80,21 @@ class RandomizedFitsTest {
    */
   @Test
   void everyMethodSliceHasNoNanAndNoUncaughtException() throws IOException {
-    ReliabilitySweep.Report r = ReliabilitySweep.sweep(ReliabilitySweep.allCells(), SLICE,
-        Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())), SLICE_CAP_SECONDS, 0, null);
+    ReliabilitySweep.Report r = ReliabilitySweep.sweep(
+        ReliabilitySweep.allCells(),
+        SLICE,
+        Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())),
+        SLICE_CAP_SECONDS,
+        0,
+        null);
     String table = r.summary();
     System.out.print(table);
     Files.createDirectories(Path.of("target"));
-    Files.writeString(Path.of("target", "reliability-slice.md"), "# Issue 22 slice (RandomizedFitsTest, " + SLICE
-        + " fits)\n\n" + table + "\n" + r.bySetting(), StandardCharsets.UTF_8);
+    Files.writeString(
+        Path.of("target", "reliability-slice.md"),
+        "# Issue 22 slice (RandomizedFitsTest, " + SLICE + " fits)\n\n" + table + "\n"
+            + r.bySetting(),
+        StandardCharsets.UTF_8);
     assertEquals(SLICE, r.fits());
     assertNoNanAndNoUncaught(r);
     assertTrue(r.total(Outcome.CONVERGED) > r.fits() / 2, table);

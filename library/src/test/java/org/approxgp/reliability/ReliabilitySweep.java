@@ -16,8 +16,8 @@ import java.util.function.Consumer;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.approxgp.data.Dataset;
-import org.approxgp.data.RegressionData;
 import org.approxgp.data.Datasets;
+import org.approxgp.data.RegressionData;
 import org.approxgp.data.Standardizer;
 import org.approxgp.data.TargetKind;
 import org.approxgp.inference.InferenceException;
@@ -86,7 +86,14 @@ import org.approxgp.special.NumericalException;
 public final class ReliabilitySweep {
 
   /** How one fit ended. */
-  public enum Outcome { CONVERGED, NOT_CONVERGED, TYPED_FAILURE, NON_FINITE, UNCAUGHT, OVER_CAP }
+  public enum Outcome {
+    CONVERGED,
+    NOT_CONVERGED,
+    TYPED_FAILURE,
+    NON_FINITE,
+    UNCAUGHT,
+    OVER_CAP
+  }
 
   /** The likelihoods of issue 15's sweep ({@code RandomizedFitsTest}), by name. */
   public static final List<String> LIKELIHOODS = List.of("probit", "poisson-square", "gaussian");
@@ -95,10 +102,12 @@ public final class ReliabilitySweep {
    * Every likelihood of the full sweep (issue 22): {@link #LIKELIHOODS} and the noisy step, on the probit's data
    * (±1 labels) with ε log-uniform in [{@value #EPS_MIN}, {@value #EPS_MAX}].
    */
-  public static final List<String> ALL_LIKELIHOODS = List.of("probit", "poisson-square", "gaussian", "noisy-step");
+  public static final List<String> ALL_LIKELIHOODS =
+      List.of("probit", "poisson-square", "gaussian", "noisy-step");
 
   /** The sparse regressors, swept on the Gaussian likelihood's data from extreme starting hyperparameters. */
-  public static final List<String> SPARSE_MODELS = List.of("ssgp", "vssgp", "svbssgp", "dtc", "pic");
+  public static final List<String> SPARSE_MODELS =
+      List.of("ssgp", "vssgp", "svbssgp", "dtc", "pic");
 
   static final double EPS_MIN = 1e-6;
   static final double EPS_MAX = 0.49;
@@ -106,9 +115,11 @@ public final class ReliabilitySweep {
   static final double POWER_MIN = 1e-3;
   /** Relaxed EP's penalty c is log-uniform in [{@value #PENALTY_MIN}, {@value #PENALTY_MAX}]. */
   static final double PENALTY_MIN = 1e-3;
+
   static final double PENALTY_MAX = 1e3;
   /** Sparse models' starting length-scales are log-uniform in [1e-3, 1e3], σ² and σₙ² in [1e-4, 1e4]. */
   static final double SPARSE_LOG10_ELL = 3;
+
   static final double SPARSE_LOG10_VAR = 4;
   /** Iterations of every sparse fit ("few"). */
   static final int SPARSE_ITERATIONS = 15;
@@ -152,7 +163,8 @@ public final class ReliabilitySweep {
    * @param duplicated whether training rows are each used twice
    * @param features feature names
    */
-  public record Variant(String name, double[][] x, double[] y, boolean duplicated, List<String> features) {}
+  public record Variant(
+      String name, double[][] x, double[] y, boolean duplicated, List<String> features) {}
 
   /**
    * One fixed-θ fit's inputs.
@@ -164,13 +176,19 @@ public final class ReliabilitySweep {
    * @param xTest test inputs
    * @param yTest test targets
    */
-  public record FitSpec(String likelihood, long index, String variant, Problem problem, double[][] xTest,
+  public record FitSpec(
+      String likelihood,
+      long index,
+      String variant,
+      Problem problem,
+      double[][] xTest,
       double[] yTest) {
 
     /** One line describing the fit (for reproductions). */
     public String describe() {
       return likelihood + " fit " + index + " on " + variant + ": n=" + problem.size() + ", "
-          + problem.kernel().name() + " log θ=" + Arrays.toString(problem.kernel().logHyperparameters())
+          + problem.kernel().name() + " log θ="
+          + Arrays.toString(problem.kernel().logHyperparameters())
           + ", " + problem.likelihood().name()
           + (problem.likelihood() instanceof Gaussian g ? " noise=" + g.noiseVariance() : "")
           + (problem.likelihood() instanceof NoisyStep ns ? " eps=" + ns.epsilon() : "")
@@ -182,7 +200,8 @@ public final class ReliabilitySweep {
    * The result of one fit: outcome and, for anything but a clean convergence, what happened; {@code bin} is the
    * row of the by-setting table the fit counts in.
    */
-  public record FitResult(String method, FitSpec spec, Outcome outcome, String detail, String bin) {}
+  public record FitResult(
+      String method, FitSpec spec, Outcome outcome, String detail, String bin) {}
 
   private ReliabilitySweep() {}
 
@@ -196,7 +215,8 @@ public final class ReliabilitySweep {
   public static List<Variant> variants(String likelihood) {
     List<Variant> v = Holder.VARIANTS_BY_LIKELIHOOD.get(likelihood);
     if (v == null) {
-      throw new IllegalArgumentException("unknown likelihood " + likelihood + "; known " + LIKELIHOODS);
+      throw new IllegalArgumentException(
+          "unknown likelihood " + likelihood + "; known " + LIKELIHOODS);
     }
     return v;
   }
@@ -207,17 +227,30 @@ public final class ReliabilitySweep {
     Variant iono = real("ionosphere", Datasets.loadBinary("ionosphere", "Class", null), false);
     Variant sonar = real("sonar", Datasets.loadBinary("sonar", "Class", null), false);
     Variant crabs = real("crabs", Datasets.loadBinary("crabs", "sex", null), false);
-    m.put("probit", List.of(iono, sonar, crabs, duplicated(iono), nearSeparable(crabs, "FL", -1, 1)));
+    m.put(
+        "probit", List.of(iono, sonar, crabs, duplicated(iono), nearSeparable(crabs, "FL", -1, 1)));
     m.put("noisy-step", m.get("probit"));
-    // Poisson: real counts. Coal disasters per year (QP paper's Mining, 0..6); number of pregnancies (Pima,
-    // UCI, 0..17), from the other columns; the mitoses grade of a breast-cancer biopsy (UCI, integer 1..10
-    // derived from the count of mitoses), from the other columns. Counts stay small: the W2 projection's
-    // Poisson tilted CDF costs O(y) incomplete-gamma evaluations, so Spambase's capital-run counts (to 10^4)
+    // Poisson: real counts. Coal disasters per year (QP paper's Mining, 0..6); number of
+    // pregnancies (Pima,
+    // UCI, 0..17), from the other columns; the mitoses grade of a breast-cancer biopsy (UCI,
+    // integer 1..10
+    // derived from the count of mitoses), from the other columns. Counts stay small: the W2
+    // projection's
+    // Poisson tilted CDF costs O(y) incomplete-gamma evaluations, so Spambase's capital-run counts
+    // (to 10^4)
     // took a minute per QP fit
     Variant coal = real("coal-yearly", Datasets.coalYearlyCounts(), false);
-    Variant preg = real("pima:pregnant", Datasets.load("pima-indians-diabetes", "pregnant", TargetKind.COUNT), false);
-    Variant mit = real("breast-cancer:Mitoses", Datasets.load("breast-cancer", "Mitoses", TargetKind.COUNT), false);
-    m.put("poisson-square", List.of(coal, preg, mit, duplicated(coal), nearSeparable(preg, "glucose", 0, 9)));
+    Variant preg = real(
+        "pima:pregnant",
+        Datasets.load("pima-indians-diabetes", "pregnant", TargetKind.COUNT),
+        false);
+    Variant mit = real(
+        "breast-cancer:Mitoses",
+        Datasets.load("breast-cancer", "Mitoses", TargetKind.COUNT),
+        false);
+    m.put(
+        "poisson-square",
+        List.of(coal, preg, mit, duplicated(coal), nearSeparable(preg, "glucose", 0, 9)));
     // Gaussian: a real continuous column as the target, standardised
     Variant cw = real("crabs:CW", Datasets.load("crabs", "CW", TargetKind.REAL), true);
     Variant alc = real("wine:alcohol", Datasets.load("wine", "alcohol", TargetKind.REAL), true);
@@ -266,13 +299,19 @@ public final class ReliabilitySweep {
     for (int i = 0; i < col.length; i++) {
       y[i] = col[i] > t ? high : low;
     }
-    return new Variant(base.name().split(":")[0] + ":sign(" + feature + "-t)", base.x(), y, false, base.features());
+    return new Variant(
+        base.name().split(":")[0] + ":sign(" + feature + "-t)",
+        base.x(),
+        y,
+        false,
+        base.features());
   }
 
   private static int featureIndex(Variant v, String feature) {
     int j = v.features().indexOf(feature);
     if (j < 0) {
-      throw new IllegalStateException("feature " + feature + " not found in " + v.name() + ": " + v.features());
+      throw new IllegalStateException(
+          "feature " + feature + " not found in " + v.name() + ": " + v.features());
     }
     return j;
   }
@@ -281,7 +320,8 @@ public final class ReliabilitySweep {
 
   /** A seed for fit {@code k} of {@code likelihood}: SplitMix64 finaliser of the pair. */
   static long seed(String likelihood, long k) {
-    long z = likelihood.hashCode() * 0x9E3779B97F4A7C15L + k * 0xBF58476D1CE4E5B9L + 0x94D049BB133111EBL;
+    long z =
+        likelihood.hashCode() * 0x9E3779B97F4A7C15L + k * 0xBF58476D1CE4E5B9L + 0x94D049BB133111EBL;
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
     return z ^ (z >>> 31);
@@ -338,10 +378,12 @@ public final class ReliabilitySweep {
         priorMean = Math.sqrt(Arrays.stream(y).average().orElseThrow());
       }
       case "gaussian" -> lik = Gaussian.of(Math.exp(uniform(rng, -5, 2)));
-      case "noisy-step" -> lik = NoisyStep.of(Math.exp(uniform(rng, Math.log(EPS_MIN), Math.log(EPS_MAX))));
+      case "noisy-step" ->
+        lik = NoisyStep.of(Math.exp(uniform(rng, Math.log(EPS_MIN), Math.log(EPS_MAX))));
       default -> throw new IllegalArgumentException(likelihood);
     }
-    return new FitSpec(likelihood, k, v.name(), new Problem(kernel, x, y, lik, priorMean), xTest, yTest);
+    return new FitSpec(
+        likelihood, k, v.name(), new Problem(kernel, x, y, lik, priorMean), xTest, yTest);
   }
 
   private static double uniform(UniformRandomProvider rng, double a, double b) {
@@ -374,7 +416,8 @@ public final class ReliabilitySweep {
     return a;
   }
 
-  // ----------------------------------------------------------------------------------------- methods
+  // -----------------------------------------------------------------------------------------
+  // methods
 
   /**
    * A method as swept on fit k of a likelihood: the inference method, its settings for the report and the
@@ -390,20 +433,29 @@ public final class ReliabilitySweep {
    * (method, likelihood, k) alone.
    */
   static Swept swept(String name, String likelihood, long k) {
-    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed(name + "/" + likelihood, k));
+    UniformRandomProvider rng =
+        RandomSource.XO_RO_SHI_RO_128_PP.create(seed(name + "/" + likelihood, k));
     return switch (name) {
       case "power-ep" -> {
         double u = Math.min(1, Math.exp(uniform(rng, Math.log(POWER_MIN), 0)));
-        yield new Swept(Methods.powerEp(u), "u=" + u, u < 1e-2 ? "u in [1e-3, 1e-2)" : u < 1e-1 ? "u in [1e-2, 0.1)"
-            : u < 0.5 ? "u in [0.1, 0.5)" : "u in [0.5, 1]");
+        yield new Swept(
+            Methods.powerEp(u),
+            "u=" + u,
+            u < 1e-2
+                ? "u in [1e-3, 1e-2)"
+                : u < 1e-1 ? "u in [1e-2, 0.1)" : u < 0.5 ? "u in [0.1, 0.5)" : "u in [0.5, 1]");
       }
       case "rep" -> {
         double c = Math.exp(uniform(rng, Math.log(PENALTY_MIN), Math.log(PENALTY_MAX)));
-        RelaxedEp.Objective o = RelaxedEp.Objective.values()[rng.nextInt(RelaxedEp.Objective.values().length)];
-        RelaxedEp.SiteReading r = RelaxedEp.SiteReading.values()[rng.nextInt(RelaxedEp.SiteReading.values().length)];
+        RelaxedEp.Objective o =
+            RelaxedEp.Objective.values()[rng.nextInt(RelaxedEp.Objective.values().length)];
+        RelaxedEp.SiteReading r =
+            RelaxedEp.SiteReading.values()[rng.nextInt(RelaxedEp.SiteReading.values().length)];
         RelaxedEp rule = RelaxedEp.of(c, o, r);
         String band = c < 1 ? "c < 1" : c < 30 ? "c in [1, 30)" : "c >= 30";
-        yield new Swept(Methods.relaxedEp(rule, Methods.keepOptions()), rule.name(),
+        yield new Swept(
+            Methods.relaxedEp(rule, Methods.keepOptions()),
+            rule.name(),
             o.name().toLowerCase(java.util.Locale.ROOT) + ", reading " + r + ", " + band);
       }
       default -> new Swept(Registry.inference(name), "", "default");
@@ -414,8 +466,11 @@ public final class ReliabilitySweep {
   static String likelihoodBin(FitSpec spec) {
     if (spec.problem().likelihood() instanceof NoisyStep ns) {
       double e = ns.epsilon();
-      return e < 1e-4 ? "eps < 1e-4" : e < 1e-2 ? "eps in [1e-4, 1e-2)" : e < 0.1 ? "eps in [1e-2, 0.1)"
-          : "eps in [0.1, 0.49]";
+      return e < 1e-4
+          ? "eps < 1e-4"
+          : e < 1e-2
+              ? "eps in [1e-4, 1e-2)"
+              : e < 0.1 ? "eps in [1e-2, 0.1)" : "eps in [0.1, 0.49]";
     }
     return "";
   }
@@ -426,8 +481,12 @@ public final class ReliabilitySweep {
   public static FitResult run(String methodName, FitSpec spec) {
     Swept sw = swept(methodName, spec.likelihood(), spec.index());
     FitResult r = run(sw.method(), methodName, spec);
-    return new FitResult(r.method(), spec, r.outcome(), sw.settings().isEmpty() ? r.detail()
-        : "[" + sw.settings() + "] " + r.detail(), bin(sw, spec));
+    return new FitResult(
+        r.method(),
+        spec,
+        r.outcome(),
+        sw.settings().isEmpty() ? r.detail() : "[" + sw.settings() + "] " + r.detail(),
+        bin(sw, spec));
   }
 
   private static String bin(Swept sw, FitSpec spec) {
@@ -441,7 +500,8 @@ public final class ReliabilitySweep {
       p = method.infer(spec.problem(), null);
     } catch (InferenceException e) {
       if (e.diagnostics() == null) {
-        return new FitResult(methodName, spec, Outcome.UNCAUGHT, "InferenceException without diagnostics: " + e, "");
+        return new FitResult(
+            methodName, spec, Outcome.UNCAUGHT, "InferenceException without diagnostics: " + e, "");
       }
       return new FitResult(methodName, spec, Outcome.TYPED_FAILURE, e.getMessage(), "");
     } catch (RuntimeException | StackOverflowError e) {
@@ -450,15 +510,18 @@ public final class ReliabilitySweep {
     try {
       String bad = nonFinite(p, spec);
       if (bad != null) {
-        return new FitResult(methodName, spec, Outcome.NON_FINITE, bad + " [" + p.diagnostics() + "]", "");
+        return new FitResult(
+            methodName, spec, Outcome.NON_FINITE, bad + " [" + p.diagnostics() + "]", "");
       }
     } catch (RuntimeException e) {
-      return new FitResult(methodName, spec, Outcome.UNCAUGHT, "while reading the posterior: " + describe(e), "");
+      return new FitResult(
+          methodName, spec, Outcome.UNCAUGHT, "while reading the posterior: " + describe(e), "");
     }
     if (p.diagnostics() == null) {
       return new FitResult(methodName, spec, Outcome.NON_FINITE, "no diagnostics", "");
     }
-    return p.diagnostics().converged() ? new FitResult(methodName, spec, Outcome.CONVERGED, "", "")
+    return p.diagnostics().converged()
+        ? new FitResult(methodName, spec, Outcome.CONVERGED, "", "")
         : new FitResult(methodName, spec, Outcome.NOT_CONVERGED, p.diagnostics().toString(), "");
   }
 
@@ -483,7 +546,8 @@ public final class ReliabilitySweep {
       return s;
     }
     Sites sites = p.sites();
-    if ((s = firstBad("site tau", sites.tau(), false)) != null || (s = firstBad("site nu", sites.nu(), false)) != null) {
+    if ((s = firstBad("site tau", sites.tau(), false)) != null
+        || (s = firstBad("site nu", sites.nu(), false)) != null) {
       return s;
     }
     Prediction pred = p.predict(spec.xTest());
@@ -503,7 +567,8 @@ public final class ReliabilitySweep {
     return null;
   }
 
-  // ----------------------------------------------------------------------------------------- sparse
+  // -----------------------------------------------------------------------------------------
+  // sparse
 
   /**
    * One sparse fit's inputs: the data of {@link #spec}("gaussian", k) (standardised real targets, n in [40, 64],
@@ -511,12 +576,18 @@ public final class ReliabilitySweep {
    * (shared by the five models): every length-scale log-uniform in [1e-3, 1e3] (one per input), the signal
    * and the noise variance each log-uniform in [1e-4, 1e4].
    */
-  public record SparseSpec(FitSpec base, RegressionData train, RegressionData test, double[] lengthscales,
-      double signalVariance, double noiseVariance) {
+  public record SparseSpec(
+      FitSpec base,
+      RegressionData train,
+      RegressionData test,
+      double[] lengthscales,
+      double signalVariance,
+      double noiseVariance) {
 
     public String describe() {
-      return "sparse fit " + base.index() + " on " + base.variant() + ": n=" + train.n() + ", d=" + train.d()
-          + ", start ell=" + Arrays.toString(lengthscales) + ", sf2=" + signalVariance + ", sn2=" + noiseVariance;
+      return "sparse fit " + base.index() + " on " + base.variant() + ": n=" + train.n() + ", d="
+          + train.d() + ", start ell=" + Arrays.toString(lengthscales) + ", sf2=" + signalVariance
+          + ", sn2=" + noiseVariance;
     }
   }
 
@@ -557,23 +628,45 @@ public final class ReliabilitySweep {
     try {
       switch (model) {
         case "ssgp" -> {
-          Ssgp fit = Ssgp.fit(s.train(), new Ssgp.Options(8, SPARSE_ITERATIONS, k,
-              new Ssgp.Hyperparameters(s.lengthscales(), s.signalVariance(), s.noiseVariance())), null);
+          Ssgp fit = Ssgp.fit(
+              s.train(),
+              new Ssgp.Options(
+                  8,
+                  SPARSE_ITERATIONS,
+                  k,
+                  new Ssgp.Hyperparameters(
+                      s.lengthscales(), s.signalVariance(), s.noiseVariance())),
+              null);
           converged = fit.converged();
           detail = "SSGP not converged in " + SPARSE_ITERATIONS + " L-BFGS iterations";
           pred = fit.predict(s.test());
         }
         case "vssgp" -> {
-          Vssgp fit = Vssgp.fit(s.train(), new Vssgp.Options(8, SPARSE_ITERATIONS, k % 2 == 0 ? 0 : 16, 0.01, k,
-              new Ssgp.Hyperparameters(s.lengthscales(), s.signalVariance(), s.noiseVariance()), 0.01), null);
+          Vssgp fit = Vssgp.fit(
+              s.train(),
+              new Vssgp.Options(
+                  8,
+                  SPARSE_ITERATIONS,
+                  k % 2 == 0 ? 0 : 16,
+                  0.01,
+                  k,
+                  new Ssgp.Hyperparameters(s.lengthscales(), s.signalVariance(), s.noiseVariance()),
+                  0.01),
+              null);
           pred = fit.predict(s.test());
         }
         case "svbssgp" -> {
           int[] labels = new int[s.train().n()];
           Arrays.setAll(labels, i -> i % 4);
-          Svbssgp.Options o = Svbssgp.Options.builder().m(8).partitionsPerIteration(2).iterations(SPARSE_ITERATIONS)
-              .seed(k).noiseVariance(s.noiseVariance()).signalVariance(s.signalVariance())
-              .lengthscales(s.lengthscales()).build();
+          Svbssgp.Options o = Svbssgp.Options.builder()
+              .m(8)
+              .partitionsPerIteration(2)
+              .iterations(SPARSE_ITERATIONS)
+              .seed(k)
+              .noiseVariance(s.noiseVariance())
+              .signalVariance(s.signalVariance())
+              .lengthscales(s.lengthscales())
+              .build();
           Svbssgp.Training t = Svbssgp.start(s.train(), labels, o);
           for (int it = 0; it < SPARSE_ITERATIONS; it++) {
             t.step();
@@ -584,8 +677,12 @@ public final class ReliabilitySweep {
         }
         case "dtc" -> {
           RegressionData z = KMeans.fit(s.train(), 8, k, 20).centroidInputs();
-          Dtc.Trainer t = new Dtc.Trainer(s.train(), z, SquaredExponential.ard(s.lengthscales(), s.signalVariance()),
-              s.noiseVariance(), Dtc.Options.defaults(16, SPARSE_ITERATIONS, k));
+          Dtc.Trainer t = new Dtc.Trainer(
+              s.train(),
+              z,
+              SquaredExponential.ard(s.lengthscales(), s.signalVariance()),
+              s.noiseVariance(),
+              Dtc.Options.defaults(16, SPARSE_ITERATIONS, k));
           for (int it = 0; it < SPARSE_ITERATIONS; it++) {
             t.step();
           }
@@ -594,15 +691,23 @@ public final class ReliabilitySweep {
         case "pic" -> {
           RegressionData z = KMeans.fit(s.train(), 8, k, 20).centroidInputs();
           KMeans blocks = KMeans.fit(s.train(), 4, k + 1, 20);
-          Pic.Options o = new Pic.Options(2, SPARSE_ITERATIONS, k, new StepSchedule(0.5, 0.05, 0.6), 0.01, k % 2 == 1);
-          Pic.Trainer t = new Pic.Trainer(s.train(), blocks.assign(s.train()), z,
-              SquaredExponential.ard(s.lengthscales(), s.signalVariance()), s.noiseVariance(), o);
+          Pic.Options o = new Pic.Options(
+              2, SPARSE_ITERATIONS, k, new StepSchedule(0.5, 0.05, 0.6), 0.01, k % 2 == 1);
+          Pic.Trainer t = new Pic.Trainer(
+              s.train(),
+              blocks.assign(s.train()),
+              z,
+              SquaredExponential.ard(s.lengthscales(), s.signalVariance()),
+              s.noiseVariance(),
+              o);
           for (int it = 0; it < SPARSE_ITERATIONS; it++) {
             t.step();
           }
           pred = t.snapshot().predict(s.test(), blocks.assign(s.test()));
         }
-        default -> throw new IllegalArgumentException("unknown sparse model " + model + "; known " + SPARSE_MODELS);
+        default ->
+          throw new IllegalArgumentException(
+              "unknown sparse model " + model + "; known " + SPARSE_MODELS);
       }
     } catch (NumericalException e) {
       return new FitResult(model, spec, Outcome.TYPED_FAILURE, describe(e), "");
@@ -621,7 +726,8 @@ public final class ReliabilitySweep {
     if (bad != null) {
       return new FitResult(model, spec, Outcome.NON_FINITE, bad, "");
     }
-    return converged ? new FitResult(model, spec, Outcome.CONVERGED, "", "")
+    return converged
+        ? new FitResult(model, spec, Outcome.CONVERGED, "", "")
         : new FitResult(model, spec, Outcome.NOT_CONVERGED, detail, "");
   }
 
@@ -630,8 +736,12 @@ public final class ReliabilitySweep {
     if (SPARSE_MODELS.contains(c.method())) {
       SparseSpec s = sparseSpec(k);
       FitResult r = runSparse(c.method(), s);
-      return new FitResult(r.method(), r.spec(), r.outcome(),
-          r.outcome() == Outcome.CONVERGED ? "" : "(" + s.describe() + ") " + r.detail(), "extreme start");
+      return new FitResult(
+          r.method(),
+          r.spec(),
+          r.outcome(),
+          r.outcome() == Outcome.CONVERGED ? "" : "(" + s.describe() + ") " + r.detail(),
+          "extreme start");
     }
     return run(c.method(), spec(c.likelihood(), k));
   }
@@ -708,32 +818,40 @@ public final class ReliabilitySweep {
    */
   static final Map<String, String> EXPLANATIONS = new LinkedHashMap<>();
 
-  private static final String IMPROPER = "cavity (τ₋, ν₋) = (#, #) at the final posterior is improper: the log "
-      + "evidence is undefined";
-  private static final String PEP_IMPROPER = "Power EP evidence: cavity (τ₋, ν₋) = (#, #) at the final posterior is "
-      + "improper";
-  private static final String FROZEN = "kept negative site precisions elsewhere made this site's cavity improper, so "
-      + "the site loop could not update it: the run stopped with it frozen (SiteLoop: not converged, not a fixed "
-      + "point), and the site's evidence term needs that cavity as a Gaussian (the likelihood API takes its mean and "
-      + "variance; for the Poisson square link the integral ∫ N(f | μᵢ, Σᵢᵢ) (p(yᵢ | f)/t̃ᵢ(f))^u df itself is finite "
-      + "while τ₋ + 2u > 0, which that API cannot express). Maths of the KEEP policy with a non-log-concave "
-      + "likelihood (bimodal tilted distributions); CLIP cannot reach it";
+  private static final String IMPROPER =
+      "cavity (τ₋, ν₋) = (#, #) at the final posterior is improper: the log "
+          + "evidence is undefined";
+  private static final String PEP_IMPROPER =
+      "Power EP evidence: cavity (τ₋, ν₋) = (#, #) at the final posterior is " + "improper";
+  private static final String FROZEN =
+      "kept negative site precisions elsewhere made this site's cavity improper, so "
+          + "the site loop could not update it: the run stopped with it frozen (SiteLoop: not converged, not a fixed "
+          + "point), and the site's evidence term needs that cavity as a Gaussian (the likelihood API takes its mean and "
+          + "variance; for the Poisson square link the integral ∫ N(f | μᵢ, Σᵢᵢ) (p(yᵢ | f)/t̃ᵢ(f))^u df itself is finite "
+          + "while τ₋ + 2u > 0, which that API cannot express). Maths of the KEEP policy with a non-log-concave "
+          + "likelihood (bimodal tilted distributions); CLIP cannot reach it";
 
   static {
-    EXPLANATIONS.put("power-ep\t" + PEP_IMPROPER, FROZEN + " (Power EP's evidence needs only the u-cavity "
-        + "1/Σᵢᵢ − u τ̃ᵢ, which is what failed here)");
-    EXPLANATIONS.put("rep\t" + IMPROPER, FROZEN + " (Relaxed EP's evidence is EP's at its sites: u = 1, EP's "
-        + "cavity 1/Σᵢᵢ − τ̃ᵢ)");
+    EXPLANATIONS.put(
+        "power-ep\t" + PEP_IMPROPER,
+        FROZEN + " (Power EP's evidence needs only the u-cavity "
+            + "1/Σᵢᵢ − u τ̃ᵢ, which is what failed here)");
+    EXPLANATIONS.put(
+        "rep\t" + IMPROPER,
+        FROZEN + " (Relaxed EP's evidence is EP's at its sites: u = 1, EP's "
+            + "cavity 1/Σᵢᵢ − τ̃ᵢ)");
   }
 
   static String explain(String method, String kind) {
     String inner = kind;
     String prefix = "";
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("^numerical gradient: inference at θ# [-+±] h failed: ")
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+            "^numerical gradient: inference at θ# [-+±] h failed: ")
         .matcher(kind);
     if (m.find()) {
       inner = kind.substring(m.end());
-      prefix = "the central-difference gradient's inference at θ ± h (one log θⱼ moved by 1e-4) failed: ";
+      prefix =
+          "the central-difference gradient's inference at θ ± h (one log θⱼ moved by 1e-4) failed: ";
     }
     for (Map.Entry<String, String> e : EXPLANATIONS.entrySet()) {
       String[] k = e.getKey().split("\t", 2);
@@ -749,8 +867,13 @@ public final class ReliabilitySweep {
    * the typed-failure kinds per (method, likelihood), and the results that were not clean convergences
    * (non-finite and uncaught ones in full, up to 200 of the others).
    */
-  public record Report(Map<String, Cell> cells, Map<String, Cell> settings, Map<String, Map<String, Long>> kinds,
-      List<FitResult> failures, List<FitResult> reported, double seconds) {
+  public record Report(
+      Map<String, Cell> cells,
+      Map<String, Cell> settings,
+      Map<String, Map<String, Long>> kinds,
+      List<FitResult> failures,
+      List<FitResult> reported,
+      double seconds) {
 
     public long total(Outcome o) {
       Cell t = new Cell();
@@ -788,8 +911,9 @@ public final class ReliabilitySweep {
      */
     public String summary() {
       StringBuilder sb = new StringBuilder();
-      sb.append("| method | likelihood | fits | converged | not converged (reported) | typed failures | typed % "
-          + "| NaN/Inf outputs | uncaught exceptions | over cap | typed-failure kinds (count: explanation) |\n");
+      sb.append(
+          "| method | likelihood | fits | converged | not converged (reported) | typed failures | typed % "
+              + "| NaN/Inf outputs | uncaught exceptions | over cap | typed-failure kinds (count: explanation) |\n");
       sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
       Map<String, Cell> sub = new LinkedHashMap<>();
       for (Map.Entry<String, Cell> e : cells.entrySet()) {
@@ -800,15 +924,39 @@ public final class ReliabilitySweep {
         String[] k = e.getKey().split("\t");
         Cell c = e.getValue();
         StringBuilder ks = new StringBuilder();
-        for (Map.Entry<String, Long> kc : kinds.getOrDefault(e.getKey(), Map.of()).entrySet()) {
-          ks.append(ks.length() == 0 ? "" : "<br>").append(kc.getValue()).append(" × `").append(kc.getKey())
-              .append("`: ").append(explain(k[0], kc.getKey()));
+        for (Map.Entry<String, Long> kc :
+            kinds.getOrDefault(e.getKey(), Map.of()).entrySet()) {
+          ks.append(ks.length() == 0 ? "" : "<br>")
+              .append(kc.getValue())
+              .append(" × `")
+              .append(kc.getKey())
+              .append("`: ")
+              .append(explain(k[0], kc.getKey()));
         }
-        sb.append("| ").append(k[0]).append(" | ").append(k[1]).append(" | ").append(c.fits).append(" | ")
-            .append(c.converged).append(" | ").append(c.notConverged).append(" | ").append(c.typed).append(" | ")
-            .append(String.format(java.util.Locale.ROOT, "%.2f", c.fits == 0 ? 0.0 : 100.0 * c.typed / c.fits))
-            .append(" | ").append(c.nonFinite).append(" | ").append(c.uncaught).append(" | ").append(c.overCap)
-            .append(" | ").append(ks).append(" |\n");
+        sb.append("| ")
+            .append(k[0])
+            .append(" | ")
+            .append(k[1])
+            .append(" | ")
+            .append(c.fits)
+            .append(" | ")
+            .append(c.converged)
+            .append(" | ")
+            .append(c.notConverged)
+            .append(" | ")
+            .append(c.typed)
+            .append(" | ")
+            .append(String.format(
+                java.util.Locale.ROOT, "%.2f", c.fits == 0 ? 0.0 : 100.0 * c.typed / c.fits))
+            .append(" | ")
+            .append(c.nonFinite)
+            .append(" | ")
+            .append(c.uncaught)
+            .append(" | ")
+            .append(c.overCap)
+            .append(" | ")
+            .append(ks)
+            .append(" |\n");
       }
       return sb.toString();
     }
@@ -827,15 +975,34 @@ public final class ReliabilitySweep {
     }
 
     private static void header(StringBuilder sb, String third) {
-      sb.append("| method | likelihood | ").append(third).append(" | fits | converged | not converged (reported) "
-          + "| typed failures | NaN/Inf outputs | uncaught exceptions | over cap |\n");
+      sb.append("| method | likelihood | ")
+          .append(third)
+          .append(" | fits | converged | not converged (reported) "
+              + "| typed failures | NaN/Inf outputs | uncaught exceptions | over cap |\n");
       sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     }
 
     private static void row(StringBuilder sb, String m, String l, String d, Cell c) {
-      sb.append("| ").append(m).append(" | ").append(l).append(" | ").append(d).append(" | ").append(c.fits)
-          .append(" | ").append(c.converged).append(" | ").append(c.notConverged).append(" | ").append(c.typed)
-          .append(" | ").append(c.nonFinite).append(" | ").append(c.uncaught).append(" | ").append(c.overCap)
+      sb.append("| ")
+          .append(m)
+          .append(" | ")
+          .append(l)
+          .append(" | ")
+          .append(d)
+          .append(" | ")
+          .append(c.fits)
+          .append(" | ")
+          .append(c.converged)
+          .append(" | ")
+          .append(c.notConverged)
+          .append(" | ")
+          .append(c.typed)
+          .append(" | ")
+          .append(c.nonFinite)
+          .append(" | ")
+          .append(c.uncaught)
+          .append(" | ")
+          .append(c.overCap)
           .append(" |\n");
     }
   }
@@ -847,15 +1014,26 @@ public final class ReliabilitySweep {
    * Issue 15's sweep: {@code perCell} fits of every (method, likelihood) of the cross product, on
    * {@code threads} threads, with the default per-fit cap.
    */
-  public static Report sweep(List<String> methods, List<String> likelihoods, int perCell, int threads,
-      long progressEvery, Consumer<String> progress) {
+  public static Report sweep(
+      List<String> methods,
+      List<String> likelihoods,
+      int perCell,
+      int threads,
+      long progressEvery,
+      Consumer<String> progress) {
     List<CellId> cells = new ArrayList<>();
     for (String m : methods) {
       for (String l : likelihoods) {
         cells.add(new CellId(m, l));
       }
     }
-    return sweep(cells, (long) perCell * cells.size(), threads, DEFAULT_CAP_SECONDS, progressEvery, progress);
+    return sweep(
+        cells,
+        (long) perCell * cells.size(),
+        threads,
+        DEFAULT_CAP_SECONDS,
+        progressEvery,
+        progress);
   }
 
   /**
@@ -869,14 +1047,25 @@ public final class ReliabilitySweep {
    * ({@code Thread.stop}) so that it frees its core. {@code progress} receives a line, and {@code partial} (may be
    * null) the report so far, every {@code progressEvery} fits.
    */
-  public static Report sweep(List<CellId> cellList, long total, int threads, double capSeconds, long progressEvery,
+  public static Report sweep(
+      List<CellId> cellList,
+      long total,
+      int threads,
+      double capSeconds,
+      long progressEvery,
       Consumer<String> progress) {
     return sweep(cellList, total, threads, capSeconds, progressEvery, progress, null);
   }
 
   /** As {@link #sweep(List, long, int, double, long, Consumer)}, also handing {@code partial} the report so far. */
-  public static Report sweep(List<CellId> cellList, long total, int threads, double capSeconds, long progressEvery,
-      Consumer<String> progress, Consumer<Report> partial) {
+  public static Report sweep(
+      List<CellId> cellList,
+      long total,
+      int threads,
+      double capSeconds,
+      long progressEvery,
+      Consumer<String> progress,
+      Consumer<Report> partial) {
     long t0 = System.nanoTime();
     int nc = cellList.size();
     Accumulator acc = new Accumulator(cellList, t0);
@@ -893,7 +1082,8 @@ public final class ReliabilitySweep {
       return t;
     });
     long capNanos = (long) (capSeconds * 1e9);
-    // the likelihoods in order of first appearance; one task per (likelihood, k) runs its cells' fits
+    // the likelihoods in order of first appearance; one task per (likelihood, k) runs its cells'
+    // fits
     List<String> liks = cellList.stream().map(CellId::likelihood).distinct().toList();
     try {
       List<Future<?>> futures = new ArrayList<>();
@@ -915,7 +1105,11 @@ public final class ReliabilitySweep {
               long n = done.incrementAndGet();
               if (progressEvery > 0 && n % progressEvery == 0) {
                 if (progress != null) {
-                  progress.accept(String.format(java.util.Locale.ROOT, "reliability: %d / %d fits (%.0f s)", n, total,
+                  progress.accept(String.format(
+                      java.util.Locale.ROOT,
+                      "reliability: %d / %d fits (%.0f s)",
+                      n,
+                      total,
                       (System.nanoTime() - t0) * 1e-9));
                 }
                 if (partial != null) {
@@ -990,7 +1184,8 @@ public final class ReliabilitySweep {
       });
       Map<String, Map<String, Long>> kk = new LinkedHashMap<>();
       kinds.forEach((k, v) -> kk.put(k, new java.util.TreeMap<>(v)));
-      return new Report(c, s, kk, List.copyOf(failures), List.copyOf(reported), (System.nanoTime() - t0) * 1e-9);
+      return new Report(
+          c, s, kk, List.copyOf(failures), List.copyOf(reported), (System.nanoTime() - t0) * 1e-9);
     }
   }
 
@@ -998,8 +1193,10 @@ public final class ReliabilitySweep {
    * Fit k of cell c on a thread of its own (never reused, so stopping it can touch no other fit), abandoned (and
    * stopped where the JDK allows) after the cap.
    */
-  private static FitResult capped(CellId c, long k, long capNanos, double capSeconds) throws InterruptedException {
-    java.util.concurrent.FutureTask<FitResult> f = new java.util.concurrent.FutureTask<>(() -> run(c, k));
+  private static FitResult capped(CellId c, long k, long capNanos, double capSeconds)
+      throws InterruptedException {
+    java.util.concurrent.FutureTask<FitResult> f =
+        new java.util.concurrent.FutureTask<>(() -> run(c, k));
     Thread runner = new Thread(f, "reliability-fit");
     runner.setDaemon(true);
     runner.start();
@@ -1009,15 +1206,24 @@ public final class ReliabilitySweep {
       f.cancel(true);
       stop(runner);
       if (SPARSE_MODELS.contains(c.method())) {
-        return new FitResult(c.method(), spec("gaussian", k), Outcome.OVER_CAP, "over the " + capSeconds + " s cap ("
-            + sparseSpec(k).describe() + ")", "extreme start");
+        return new FitResult(
+            c.method(),
+            spec("gaussian", k),
+            Outcome.OVER_CAP,
+            "over the " + capSeconds + " s cap (" + sparseSpec(k).describe() + ")",
+            "extreme start");
       }
       FitSpec spec = spec(c.likelihood(), k);
       Swept sw = swept(c.method(), c.likelihood(), k);
-      return new FitResult(c.method(), spec, Outcome.OVER_CAP, "[" + sw.settings() + "] over the " + capSeconds
-          + " s cap", bin(sw, spec));
+      return new FitResult(
+          c.method(),
+          spec,
+          Outcome.OVER_CAP,
+          "[" + sw.settings() + "] over the " + capSeconds + " s cap",
+          bin(sw, spec));
     } catch (ExecutionException e) {
-      FitSpec spec = SPARSE_MODELS.contains(c.method()) ? spec("gaussian", k) : spec(c.likelihood(), k);
+      FitSpec spec =
+          SPARSE_MODELS.contains(c.method()) ? spec("gaussian", k) : spec(c.likelihood(), k);
       return new FitResult(c.method(), spec, Outcome.UNCAUGHT, describe(e.getCause()), "");
     }
   }

@@ -1,6 +1,5 @@
 package org.approxgp.report;
 
-import org.approxgp.model.Registry;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,14 +24,24 @@ class ReportTest {
   private static final byte[] PNG_MAGIC = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
   private static Table table() {
-    return Table.create("t", StringColumn.create("method", "ep", "<qp>"),
+    return Table.create(
+        "t",
+        StringColumn.create("method", "ep", "<qp>"),
         DoubleColumn.create("err", 0.123456789, 1234.5));
   }
 
   private static XYChart chart() {
-    Table t = Table.create("s", StringColumn.create("m", "a", "a", "b", "b"),
-        DoubleColumn.create("n", 10, 100, 10, 100), DoubleColumn.create("e", 1, 0.3, 0.8, 0.2));
-    return Charts.lines(t, "n", "e", "m", Charts.Labels.of("title", "sample size n", "mean |error|"),
+    Table t = Table.create(
+        "s",
+        StringColumn.create("m", "a", "a", "b", "b"),
+        DoubleColumn.create("n", 10, 100, 10, 100),
+        DoubleColumn.create("e", 1, 0.3, 0.8, 0.2));
+    return Charts.lines(
+        t,
+        "n",
+        "e",
+        "m",
+        Charts.Labels.of("title", "sample size n", "mean |error|"),
         Charts.Scale.LOG_LOG);
   }
 
@@ -49,9 +58,27 @@ class ReportTest {
   /** Only tags nbconvert's sanitiser keeps (Tables.TAGS), so a sanitised export shows the table, not its tags. */
   @Test
   void tableHtmlUsesOnlyTagsTheSanitiserKeeps() {
-    java.util.Set<String> nbconvertKeeps = java.util.Set.of("a", "abbr", "acronym", "b", "blockquote", "code", "em",
-        "i", "li", "ol", "strong", "ul", "div", "pre", "span", "table", "tr", "td"); // nbconvert 7.17.1 clean_html
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("</?([a-zA-Z0-9]+)").matcher(Tables.toHtml(table()));
+    java.util.Set<String> nbconvertKeeps = java.util.Set.of(
+        "a",
+        "abbr",
+        "acronym",
+        "b",
+        "blockquote",
+        "code",
+        "em",
+        "i",
+        "li",
+        "ol",
+        "strong",
+        "ul",
+        "div",
+        "pre",
+        "span",
+        "table",
+        "tr",
+        "td"); // nbconvert 7.17.1 clean_html
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("</?([a-zA-Z0-9]+)").matcher(Tables.toHtml(table()));
     java.util.Set<String> used = new java.util.TreeSet<>();
     while (m.find()) {
       used.add(m.group(1).toLowerCase(java.util.Locale.ROOT));
@@ -66,7 +93,9 @@ class ReportTest {
     String fs = "\u2007";
     String ps = "\u2008";
     String[] a = Tables.alignDecimals(new String[] {"7.143", "14", "1.5", "", "424.07"});
-    assertArrayEquals(new String[] {"7.143", "14" + ps + fs.repeat(3), "1.5" + fs.repeat(2), "", "424.07" + fs}, a);
+    assertArrayEquals(
+        new String[] {"7.143", "14" + ps + fs.repeat(3), "1.5" + fs.repeat(2), "", "424.07" + fs},
+        a);
     assertArrayEquals(new String[] {"1", "20"}, Tables.alignDecimals(new String[] {"1", "20"}));
     Table t = Table.create("t", DoubleColumn.create("x", 7.9, 14, 0.123456));
     String html = Tables.toHtml(Tables.rounded(t, 3));
@@ -82,10 +111,16 @@ class ReportTest {
     assertEquals("1230", r.column("err").getString(1));
     assertEquals(0.123456789, r.doubleColumn("err").get(0));
     // trailing zeros after the point are dropped: a paper's 7.9 does not print as 7.900
-    Table p = Tables.rounded(Table.create("p", DoubleColumn.create("v", 7.9, 14, 0.5, 2.5e-7, 100)), 4);
-    assertEquals(List.of("7.9", "14", "0.5", "2.5e-07", "100"),
-        List.of(p.column(0).getString(0), p.column(0).getString(1), p.column(0).getString(2),
-            p.column(0).getString(3), p.column(0).getString(4)));
+    Table p =
+        Tables.rounded(Table.create("p", DoubleColumn.create("v", 7.9, 14, 0.5, 2.5e-7, 100)), 4);
+    assertEquals(
+        List.of("7.9", "14", "0.5", "2.5e-07", "100"),
+        List.of(
+            p.column(0).getString(0),
+            p.column(0).getString(1),
+            p.column(0).getString(2),
+            p.column(0).getString(3),
+            p.column(0).getString(4)));
   }
 
   @Test
@@ -122,7 +157,9 @@ class ReportTest {
       y[i] = i % 3 == 0 ? -1 : 1;
     }
     var problem = org.approxgp.inference.Problem.of(k, x, y, org.approxgp.likelihood.Probit.get());
-    return org.approxgp.model.GpModel.fit(problem, org.approxgp.model.Registry.inference("ep"),
+    return org.approxgp.model.GpModel.fit(
+        problem,
+        org.approxgp.model.Registry.inference("ep"),
         org.approxgp.model.GpModel.FitOptions.fixed());
   }
 
@@ -137,34 +174,57 @@ class ReportTest {
     try {
       var iso = fixedFit(org.approxgp.kernel.SquaredExponential.iso(0.7654321, 1.2345678), 2);
       Table t = ModelViews.of(iso);
-      assertEquals("1.235", t.doubleColumn("signal variance").getString(0), "shown by the rounding rule");
-      assertEquals(1.2345678, t.doubleColumn("signal variance").get(0), 1e-12, "the value itself kept");
+      assertEquals(
+          "1.235", t.doubleColumn("signal variance").getString(0), "shown by the rounding rule");
+      assertEquals(
+          1.2345678, t.doubleColumn("signal variance").get(0), 1e-12, "the value itself kept");
       assertEquals("[0.7654]", t.stringColumn("length-scale(s)").get(0));
-      var ard = fixedFit(org.approxgp.kernel.SquaredExponential.ard(new double[] {0.5, 2.345678, 7, 1}, 2.5), 4);
+      var ard = fixedFit(
+          org.approxgp.kernel.SquaredExponential.ard(new double[] {0.5, 2.345678, 7, 1}, 2.5), 4);
       Table a = ModelViews.compare(new java.util.LinkedHashMap<>(Map.of("ard", ard)));
       double geo = Math.pow(0.5 * 2.345678 * 7, 0.25);
-      assertEquals("4 values, geometric mean " + ValueViews.number(geo),
+      assertEquals(
+          "4 values, geometric mean " + ValueViews.number(geo),
           a.stringColumn("length-scale(s)").get(0));
-      assertTrue(a.stringColumn("length-scale(s)").get(0).contains("."), "a decimal point, not a comma");
-      assertTrue(Tables.toHtml(Tables.rounded(t, 3)).contains("1.23"), "rounded display uses a decimal point");
+      assertTrue(
+          a.stringColumn("length-scale(s)").get(0).contains("."), "a decimal point, not a comma");
+      assertTrue(
+          Tables.toHtml(Tables.rounded(t, 3)).contains("1.23"),
+          "rounded display uses a decimal point");
       assertTrue(MimeBundles.of(t).orElseThrow().get(MimeBundles.HTML).contains("<table"));
     } finally {
       java.util.Locale.setDefault(saved);
     }
   }
+
   @Test
   void scatterDrawsLineSeriesByPrefixAndBarsGroupByCategory() {
-    Table t = Table.create("s", StringColumn.create("series", "pts", "pts", "boundary a", "boundary a"),
-        DoubleColumn.create("x", 0, 1, -1, 1), DoubleColumn.create("y", 0, 1, -1, 1));
-    XYChart c = Charts.scatter(t, "x", "y", "series", Charts.Labels.of("title", "x1", "x2"), "boundary");
-    assertEquals(java.util.Optional.of(XYSeries.XYSeriesRenderStyle.Scatter),
+    Table t = Table.create(
+        "s",
+        StringColumn.create("series", "pts", "pts", "boundary a", "boundary a"),
+        DoubleColumn.create("x", 0, 1, -1, 1),
+        DoubleColumn.create("y", 0, 1, -1, 1));
+    XYChart c =
+        Charts.scatter(t, "x", "y", "series", Charts.Labels.of("title", "x1", "x2"), "boundary");
+    assertEquals(
+        java.util.Optional.of(XYSeries.XYSeriesRenderStyle.Scatter),
         c.getSeries("pts").getXYSeriesRenderStyle());
-    assertEquals(java.util.Optional.of(XYSeries.XYSeriesRenderStyle.Line),
+    assertEquals(
+        java.util.Optional.of(XYSeries.XYSeriesRenderStyle.Line),
         c.getSeries("boundary a").getXYSeriesRenderStyle());
-    Table b = Table.create("b", StringColumn.create("data", "heart", "heart", "pima"),
-        StringColumn.create("method", "ep", "rep", "ep"), DoubleColumn.create("err", 10, 8, 20),
+    Table b = Table.create(
+        "b",
+        StringColumn.create("data", "heart", "heart", "pima"),
+        StringColumn.create("method", "ep", "rep", "ep"),
+        DoubleColumn.create("err", 10, 8, 20),
         DoubleColumn.create("sd", 1, Double.NaN, 2));
-    var bars = Charts.bars(b, "data", "err", "sd", "method", Charts.Labels.of("title", "data set", "test error (%)"),
+    var bars = Charts.bars(
+        b,
+        "data",
+        "err",
+        "sd",
+        "method",
+        Charts.Labels.of("title", "data set", "test error (%)"),
         "no value");
     // "rep" has no pima bar: no bar (null, not 0), and a legend entry says what "×" means
     assertEquals(3, bars.getSeriesCollection().size());
@@ -173,8 +233,14 @@ class ReportTest {
     assertTrue(Double.isNaN(bars.getSeries("rep").getYData()[1]), "no bar, not a zero bar");
     assertTrue(bars.getSeries("× no value") != null);
     assertArrayEquals(PNG_MAGIC, Arrays.copyOf(Figures.png(bars), 8));
-    var full = Charts.bars(b.where(b.stringColumn("method").isEqualTo("ep")), "data", "err", "sd", "method",
-        Charts.Labels.of("title", "data set", "test error (%)"), "no value");
+    var full = Charts.bars(
+        b.where(b.stringColumn("method").isEqualTo("ep")),
+        "data",
+        "err",
+        "sd",
+        "method",
+        Charts.Labels.of("title", "data set", "test error (%)"),
+        "no value");
     assertEquals(1, full.getSeriesCollection().size(), "no legend entry when nothing is missing");
   }
 
@@ -190,24 +256,39 @@ class ReportTest {
   /** Curves equal at every point are measured as such and named in the legend; others are not. */
   @Test
   void coincidingCurvesAreNamedInTheLegend() {
-    Table t = Table.create("s", StringColumn.create("m", "ep", "ep", "rep", "rep", "pep", "pep"),
-        DoubleColumn.create("i", 1, 2, 1, 2, 1, 2), DoubleColumn.create("r", 3, 0.5, 3, 0.5 * (1 + 1e-12), 2, 0.4));
-    XYChart c = Charts.lines(t, "i", "r", "m", Charts.Labels.of("t", "iteration", "R"), Charts.Scale.LOG_Y);
+    Table t = Table.create(
+        "s",
+        StringColumn.create("m", "ep", "ep", "rep", "rep", "pep", "pep"),
+        DoubleColumn.create("i", 1, 2, 1, 2, 1, 2),
+        DoubleColumn.create("r", 3, 0.5, 3, 0.5 * (1 + 1e-12), 2, 0.4));
+    XYChart c =
+        Charts.lines(t, "i", "r", "m", Charts.Labels.of("t", "iteration", "R"), Charts.Scale.LOG_Y);
     assertTrue(c.getSeries("ep") != null);
     assertTrue(c.getSeries("rep (= ep at all 2 points)") != null, names(c));
     assertTrue(c.getSeries("pep") != null);
-    assertEquals(List.of("rep coincides with ep at all 2 points"), Charts.coincidences(t, "i", "r", "m"));
-    assertEquals(List.of(), Charts.coincidences(t.where(t.stringColumn("m").isNotEqualTo("rep")), "i", "r", "m"));
+    assertEquals(
+        List.of("rep coincides with ep at all 2 points"), Charts.coincidences(t, "i", "r", "m"));
+    assertEquals(
+        List.of(),
+        Charts.coincidences(t.where(t.stringColumn("m").isNotEqualTo("rep")), "i", "r", "m"));
     // partly: REP equals EP for large c only
-    Table p = Table.create("p", StringColumn.create("m", "rep", "rep", "rep", "rep", "ep", "ep", "ep", "ep"),
-        DoubleColumn.create("c", 0.1, 1, 10, 100, 0.1, 1, 10, 100), DoubleColumn.create("d", 1, 2, 4, 4, 3, 2, 4, 4));
-    assertEquals(List.of("ep coincides with rep at 3 of 4 shared x (x from 1 to 100)"),
+    Table p = Table.create(
+        "p",
+        StringColumn.create("m", "rep", "rep", "rep", "rep", "ep", "ep", "ep", "ep"),
+        DoubleColumn.create("c", 0.1, 1, 10, 100, 0.1, 1, 10, 100),
+        DoubleColumn.create("d", 1, 2, 4, 4, 3, 2, 4, 4));
+    assertEquals(
+        List.of("ep coincides with rep at 3 of 4 shared x (x from 1 to 100)"),
         Charts.coincidences(p, "c", "d", "m"));
     // one shared point: PEP at u = 1 is EP
-    Table u = Table.create("u", StringColumn.create("m", "pep", "pep", "ep", "ep"),
+    Table u = Table.create(
+        "u",
+        StringColumn.create("m", "pep", "pep", "ep", "ep"),
         DoubleColumn.create("u", 0.5, 1, 0.5, 1),
         DoubleColumn.create("d", 1, 2, 2, 2));
-    assertEquals(List.of("ep coincides with pep at 1 of 2 shared x (x = 1)"), Charts.coincidences(u, "u", "d", "m"));
+    assertEquals(
+        List.of("ep coincides with pep at 1 of 2 shared x (x = 1)"),
+        Charts.coincidences(u, "u", "d", "m"));
   }
 
   private static String names(XYChart c) {

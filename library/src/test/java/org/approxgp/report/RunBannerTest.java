@@ -31,25 +31,35 @@ class RunBannerTest {
         }
       }
     }
-    return new Experiment<>(name, new Cfg(seeds), Key.class, keys, (c, k) -> ResultRow.builder().build());
+    return new Experiment<>(
+        name, new Cfg(seeds), Key.class, keys, (c, k) -> ResultRow.builder().build());
   }
 
   @Test
   void saysModeTrialsScaleAndDate() {
-    RunBanner b = RunBanner.of(ProjectPaths.Mode.QUICK, LocalDate.of(2026, 11, 26), experiment("qp-table1", 5, 2),
+    RunBanner b = RunBanner.of(
+        ProjectPaths.Mode.QUICK,
+        LocalDate.of(2026, 11, 26),
+        experiment("qp-table1", 5, 2),
         experiment("qp-mining", 1, 4));
     assertEquals(5 * 2 * 2 * 3 + 2 * 4 * 3, b.trials());
-    assertEquals("Run mode: quick · 84 trials · qp-table1: 60 trials (5 dataset × 2 method × 2 seed × 3 fold)"
-        + " · qp-mining: 24 trials (2 method × 4 seed × 3 fold) · 2026-11-26", b.text());
+    assertEquals(
+        "Run mode: quick · 84 trials · qp-table1: 60 trials (5 dataset × 2 method × 2 seed × 3 fold)"
+            + " · qp-mining: 24 trials (2 method × 4 seed × 3 fold) · 2026-11-26",
+        b.text());
   }
 
   @Test
   void htmlUsesOnlyTagsTheSanitiserKeeps() {
-    RunBanner b = RunBanner.of(ProjectPaths.Mode.FULL, LocalDate.of(2026, 1, 2), experiment("tour", 1, 1));
+    RunBanner b =
+        RunBanner.of(ProjectPaths.Mode.FULL, LocalDate.of(2026, 1, 2), experiment("tour", 1, 1));
     String html = b.html();
     assertTrue(html.startsWith("<table class=\"approxgp\"><tr><td><b>Run mode: full</b>"), html);
-    assertTrue(html.endsWith("tour: 6 trials (2 method × 3 fold) · 2026-01-02</td></tr></table>"), html);
-    assertEquals("Run mode: smoke · 2026-01-02", RunBanner.of(ProjectPaths.Mode.SMOKE, LocalDate.of(2026, 1, 2)).text());
+    assertTrue(
+        html.endsWith("tour: 6 trials (2 method × 3 fold) · 2026-01-02</td></tr></table>"), html);
+    assertEquals(
+        "Run mode: smoke · 2026-01-02",
+        RunBanner.of(ProjectPaths.Mode.SMOKE, LocalDate.of(2026, 1, 2)).text());
     Map<String, String> m = MimeBundles.of(b).orElseThrow();
     assertEquals(html, m.get(MimeBundles.HTML));
     assertEquals(b.text(), m.get(MimeBundles.TEXT));

@@ -26,12 +26,12 @@ class ValueViewsTest {
     assertEquals("NaN", ValueViews.number(Double.NaN));
   }
 
-  record Cfg(List<Double> powers, int seeds, String name, double[] grid) {
-  }
+  record Cfg(List<Double> powers, int seeds, String name, double[] grid) {}
 
   @Test
   void valuesRenderWithoutJavaInternals() {
-    Prediction p = new Prediction(new double[] {0.123456, -2.5, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},
+    Prediction p = new Prediction(
+        new double[] {0.123456, -2.5, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},
         new double[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
     SquaredExponential k = SquaredExponential.iso(1.5, 4580.2899354349);
     Cfg c = new Cfg(List.of(0.1, 0.2, 0.30000000000000004), 3, "a", new double[] {1.0 / 3});
@@ -43,8 +43,10 @@ class ValueViewsTest {
       String html = bundle.getOrDefault(MimeBundles.HTML, "");
       assertFalse(html.contains("@") || html.contains("0.30000000000000004"), html);
     }
-    assertEquals("Prediction{12 points, latent mean [0.1235, -2.5, 3, 4, 5, 6, 7, 8, 9, 10, … 12 values], latent"
-        + " variance [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … 12 values]}", ValueViews.text(p));
+    assertEquals(
+        "Prediction{12 points, latent mean [0.1235, -2.5, 3, 4, 5, 6, 7, 8, 9, 10, … 12 values], latent"
+            + " variance [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … 12 values]}",
+        ValueViews.text(p));
     assertTrue(ValueViews.text(k).contains("signal_variance=4580"), ValueViews.text(k));
     assertEquals("Cfg{powers=[0.1, 0.2, 0.3], seeds=3, name=a, grid=[0.3333]}", ValueViews.text(c));
     assertEquals(10, ValueViews.of(p).rowCount());

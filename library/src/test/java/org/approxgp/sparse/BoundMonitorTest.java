@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Test;
 class BoundMonitorTest {
 
   /** Feeds {@code n} values a + slope·t + sd·noise (seeded) and returns the first iteration at which it converged. */
-  private static int firstConverged(BoundMonitor mon, int n, double a, double slope, double sd, long seed) {
-    ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(
-        RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
+  private static int firstConverged(
+      BoundMonitor mon, int n, double a, double slope, double sd, long seed) {
+    ZigguratSampler.NormalizedGaussian g =
+        ZigguratSampler.NormalizedGaussian.of(RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
     for (int t = 1; t <= n; t++) {
       mon.add(a + slope * t + sd * g.sample());
       if (mon.converged()) {
@@ -30,14 +31,17 @@ class BoundMonitorTest {
     for (long seed = 1; seed <= 5; seed++) {
       BoundMonitor mon = new BoundMonitor(20, 0.01);
       int at = firstConverged(mon, 1000, -1000, 0, 200, seed);
-      assertTrue(at >= BoundMonitor.MIN_WINDOWS * 20 && at <= 300, "seed " + seed + ": converged at " + at);
+      assertTrue(
+          at >= BoundMonitor.MIN_WINDOWS * 20 && at <= 300,
+          "seed " + seed + ": converged at " + at);
       assertFalse(mon.diverging());
     }
   }
 
   @Test
   void aSteadyRiseBeyondTheNoiseDoesNotConverge() {
-    // +3 per iteration: +180 over the 60 iterations compared, against 2 se(Δ) ≈ 2·√2·100/√20 ≈ 63 and 1 % of |L|
+    // +3 per iteration: +180 over the 60 iterations compared, against 2 se(Δ) ≈ 2·√2·100/√20 ≈ 63
+    // and 1 % of |L|
     BoundMonitor mon = new BoundMonitor(20, 0.01);
     assertTrue(firstConverged(mon, 1000, -5000, 3, 100, 7) < 0);
     assertFalse(mon.diverging());

@@ -13,8 +13,7 @@ import org.approxgp.linalg.Matrix;
  * covariance (Quiñonero-Candela &amp; Rasmussen 2005): Q_ab = K_au K_uu⁻¹ K_ub; DTC/Titsias use Q, FITC Q + diag(K − Q), PITC Q + blkdiag(K − Q).
  */
 final class DenseGp {
-  private DenseGp() {
-  }
+  private DenseGp() {}
 
   /** Rows as double[][] for the kernel API. */
   static double[][] rows(RegressionData data) {
@@ -61,7 +60,8 @@ final class DenseGp {
    * Predictive of y* for a GP whose training covariance is {@code cov} (noise included) and whose
    * cross-covariance test × train is {@code cross}: mean c C⁻¹y, variance k** − c C⁻¹cᵀ + σ².
    */
-  static RegressionPrediction predictive(Matrix cov, Matrix cross, double[] y, double prior, double noise) {
+  static RegressionPrediction predictive(
+      Matrix cov, Matrix cross, double[] y, double prior, double noise) {
     Cholesky l = Cholesky.factor(cov);
     double[] alpha = l.solve(y);
     int nt = cross.rows();
@@ -75,8 +75,8 @@ final class DenseGp {
   }
 
   /** Exact GP predictive of y* (R&amp;W eq. 2.25–2.26 plus σ²), by the one exact-GP oracle ({@link ExactGpr}). */
-  static RegressionPrediction exactPredictive(SquaredExponential k, double noise, RegressionData train,
-      RegressionData test) {
+  static RegressionPrediction exactPredictive(
+      SquaredExponential k, double noise, RegressionData train, RegressionData test) {
     ExactGpr e = ExactGpr.of(k, rows(train), train.y(), noise, 0, rows(test));
     double[] var = e.predVar().clone();
     for (int j = 0; j < var.length; j++) {

@@ -14,7 +14,8 @@ import org.approxgp.linalg.Matrix;
 import org.junit.jupiter.api.Test;
 
 class DtcTest {
-  private static final SquaredExponential KERNEL = SquaredExponential.ard(new double[] {0.9, 1.2}, 1.3);
+  private static final SquaredExponential KERNEL =
+      SquaredExponential.ard(new double[] {0.9, 1.2}, 1.3);
   private static final double NOISE = 0.05;
 
   private static Dtc.Options fullStep(int n) {
@@ -42,7 +43,8 @@ class DtcTest {
     for (int i = 0; i < train.n(); i++) {
       assertEquals(postMean[i], fit.mean()[i], 1e-8, "mean " + i);
       for (int j = 0; j < train.n(); j++) {
-        assertEquals(k.get(i, j) - kck.get(i, j), fit.covariance().get(i, j), 1e-8, "cov " + i + "," + j);
+        assertEquals(
+            k.get(i, j) - kck.get(i, j), fit.covariance().get(i, j), 1e-8, "cov " + i + "," + j);
       }
     }
     double exact = DenseGp.exactLogMarginal(KERNEL, NOISE, train);
@@ -78,8 +80,12 @@ class DtcTest {
   void oneNaturalStepOfSizeOneReachesTheOptimum() {
     RegressionData train = DenseGp.synthetic(60, 0.2, 3);
     RegressionData z = KMeans.fit(train, 8, 7, 30).centroidInputs();
-    Dtc.Trainer t = new Dtc.Trainer(train, z, KERNEL, NOISE, new Dtc.Options(60, 2, 1, StepSchedule.constant(1.0),
-        0.01, false));
+    Dtc.Trainer t = new Dtc.Trainer(
+        train,
+        z,
+        KERNEL,
+        NOISE,
+        new Dtc.Options(60, 2, 1, StepSchedule.constant(1.0), 0.01, false));
     double atPrior = t.step();
     Dtc.Fit one = t.snapshot();
     double opt = titsias(train, z);
@@ -123,7 +129,8 @@ class DtcTest {
         pp[j] += h;
         pm[j] -= h;
         double fd = (Dtc.objective(train, z, pp, kernel.isArd(), m, s, null)
-            - Dtc.objective(train, z, pm, kernel.isArd(), m, s, null)) / (2 * h);
+                - Dtc.objective(train, z, pm, kernel.isArd(), m, s, null))
+            / (2 * h);
         assertEquals(fd, g[j], 1e-6 * Math.max(1, Math.abs(fd)), kernel.name() + " parameter " + j);
       }
     }
@@ -158,10 +165,12 @@ class DtcTest {
     SquaredExponential poor = SquaredExponential.ard(new double[] {4, 4}, 0.3);
     Dtc.Options o = new Dtc.Options(50, 300, 4, new StepSchedule(0.5, 0.05, 0.6), 0.05, true);
     Dtc.Fit fit = Dtc.fit(train, z, poor, 0.8, o, null);
-    // the collapsed bound at the learned vs the initial hyperparameters (optimal q for each: one full step)
+    // the collapsed bound at the learned vs the initial hyperparameters (optimal q for each: one
+    // full step)
     Dtc.Options full = fullStep(train.n());
     double before = Dtc.fit(train, z, poor, 0.8, full, null).elbo(train);
-    double after = Dtc.fit(train, z, fit.kernel(), fit.noiseVariance(), full, null).elbo(train);
+    double after =
+        Dtc.fit(train, z, fit.kernel(), fit.noiseVariance(), full, null).elbo(train);
     assertTrue(after > before + 100, "before " + before + ", after " + after);
     assertTrue(fit.noiseVariance() < 0.8 / 2, "noise " + fit.noiseVariance());
   }
@@ -198,7 +207,8 @@ class DtcTest {
     RegressionData train = DenseGp.synthetic(80, 0.2, 5);
     RegressionData z = KMeans.fit(train, 12, 3, 30).centroidInputs();
     SquaredExponential poor = SquaredExponential.ard(new double[] {4, 4}, 0.3);
-    Dtc.Options o = new Dtc.Options(train.n(), 200, 1, new StepSchedule(0.5, 0.05, 0.6), 0.01, true);
+    Dtc.Options o =
+        new Dtc.Options(train.n(), 200, 1, new StepSchedule(0.5, 0.05, 0.6), 0.01, true);
     List<Double> trace = new ArrayList<>();
     Dtc.Fit fit = Dtc.fit(train, z, poor, 0.8, o, (it, obj, sec) -> trace.add(obj));
     // the fit stops when L-BFGS has converged, before the cap
@@ -206,7 +216,8 @@ class DtcTest {
     assertTrue(trace.size() < 200, trace.size() + " iterations");
     int last = trace.size() - 1;
     for (int i = 1; i < trace.size(); i++) {
-      assertTrue(trace.get(i) >= trace.get(i - 1) - 1e-9 * Math.abs(trace.get(i)), "bound fell at " + i);
+      assertTrue(
+          trace.get(i) >= trace.get(i - 1) - 1e-9 * Math.abs(trace.get(i)), "bound fell at " + i);
     }
     assertEquals(fit.elbo(train), trace.get(last), 1e-9 * Math.abs(trace.get(last)));
     double[] p0 = Dtc.params(poor, 0.8, 2);
@@ -216,7 +227,8 @@ class DtcTest {
     double[] p1 = Dtc.params(fit.kernel(), fit.noiseVariance(), 2);
     double[] g1 = new double[p1.length];
     Dtc.objective(train, z, p1, true, fit.mean(), fit.covariance(), g1);
-    assertTrue(norm(g1) < 1e-3 * norm(g0), "gradient " + norm(g1) + " vs " + norm(g0) + " at the start");
+    assertTrue(
+        norm(g1) < 1e-3 * norm(g0), "gradient " + norm(g1) + " vs " + norm(g0) + " at the start");
     assertTrue(fit.elbo(train) > trace.get(0));
   }
 
@@ -253,10 +265,12 @@ class DtcTest {
     double[] p0 = Dtc.params(start, 0.25, 2);
     InducingPosterior q0 = Dtc.optimalPosterior(train, z, p0, true);
     double initial = Dtc.objective(train, z, p0, true, q0.mean(), q0.covariance(), null);
-    // the collapsed bound at the learned hyperparameters closes at least 90 % of the gap from the start to the
+    // the collapsed bound at the learned hyperparameters closes at least 90 % of the gap from the
+    // start to the
     // full-batch optimum
     double gap = full.elbo(train) - initial;
-    assertTrue(gap > 10 && full.elbo(train) - stochastic < 0.1 * gap,
+    assertTrue(
+        gap > 10 && full.elbo(train) - stochastic < 0.1 * gap,
         "start " + initial + ", stochastic " + stochastic + ", full batch " + full.elbo(train));
   }
 
@@ -315,7 +329,11 @@ class DtcTest {
     }
     RegressionData z = RegressionData.of(grid, null);
     double[] at = {Math.log(0.6), Math.log(0.6), 0, Math.log(0.01)};
-    Dtc.Trainer t = new Dtc.Trainer(train, z, SquaredExponential.ard(new double[] {0.6, 0.6}, 1), 0.01,
+    Dtc.Trainer t = new Dtc.Trainer(
+        train,
+        z,
+        SquaredExponential.ard(new double[] {0.6, 0.6}, 1),
+        0.01,
         new Dtc.Options(train.n(), 1, 1, StepSchedule.constant(1.0), 0.01, false));
     t.step();
     Dtc.Fit q = t.snapshot();
@@ -324,11 +342,13 @@ class DtcTest {
     for (int s = 0; s < steps; s++) {
       double[] p = at.clone();
       p[0] = p[1] = Math.log(1.0) + (Math.log(0.3) - Math.log(1.0)) * s / (steps - 1);
-      bound[s] = Dtc.objective(train, z, p, true, q.mean(), q.covariance(), null, InducingPosterior.KUU_JITTER);
+      bound[s] = Dtc.objective(
+          train, z, p, true, q.mean(), q.covariance(), null, InducingPosterior.KUU_JITTER);
     }
     int signChanges = 0;
     for (int s = 2; s < steps; s++) {
-      signChanges += Math.signum(bound[s] - bound[s - 1]) != Math.signum(bound[s - 1] - bound[s - 2]) ? 1 : 0;
+      signChanges +=
+          Math.signum(bound[s] - bound[s - 1]) != Math.signum(bound[s - 1] - bound[s - 2]) ? 1 : 0;
     }
     assertEquals(1, signChanges, "bound along the sweep: " + Arrays.toString(bound));
   }

@@ -88,7 +88,8 @@ class KMeansTest {
       }
       assertEquals(best, got[i], "row " + i);
     }
-    // after Lloyd convergence every fitting row is also assigned to the centroid it was averaged into
+    // after Lloyd convergence every fitting row is also assigned to the centroid it was averaged
+    // into
     KMeans conv = KMeans.fit(x, 9, 1, 500);
     assertTrue(conv.converged());
     int[] lab = conv.assign(x);
@@ -146,8 +147,11 @@ class KMeansTest {
     for (int i = 0; i < test.n(); i++) {
       agree += (test.y()[i] > 0) == (ht[i] == 0) ? 1 : 0;
     }
-    assertTrue(agree > 5 && agree < 45, "input-only clusters should not separate outputs: " + agree);
-    assertThrows(IllegalArgumentException.class, () -> leaky.assign(new RegressionData(new double[1], 1, 1, null)));
+    assertTrue(
+        agree > 5 && agree < 45, "input-only clusters should not separate outputs: " + agree);
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> leaky.assign(new RegressionData(new double[1], 1, 1, null)));
   }
 
   @Test
@@ -208,7 +212,8 @@ class KMeansTest {
       assertEquals(want[0], got[0], 0.0, "row " + i);
       ties += b < 300 ? 1 : 0;
     }
-    assertEquals(n, ties); // every nearest centroid has a duplicate at index + 300, and the lower index wins
+    assertEquals(
+        n, ties); // every nearest centroid has a duplicate at index + 300, and the lower index wins
     int[] parallel = km.assign(rows);
     int[] serial = km.assignSerially(rows);
     assertArrayEquals(serial, parallel);
@@ -228,7 +233,8 @@ class KMeansTest {
     KMeans c = KMeans.fit(x, 40, 10, 20, 1000);
     assertArrayEquals(a.centroids(), b.centroids(), 0.0);
     assertArrayEquals(a.sizes(), b.sizes());
-    assertNotEquals(java.util.Arrays.toString(a.centroids()), java.util.Arrays.toString(c.centroids()));
+    assertNotEquals(
+        java.util.Arrays.toString(a.centroids()), java.util.Arrays.toString(c.centroids()));
     assertEquals(1000, java.util.Arrays.stream(a.sizes()).sum());
   }
 }

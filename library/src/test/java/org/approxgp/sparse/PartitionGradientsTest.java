@@ -26,11 +26,13 @@ class PartitionGradientsTest {
       for (PartitionGradients.Draw draw : draws) {
         int[] rows = draw.rows();
         if (rows == null) {
-          rows = java.util.stream.IntStream.range(0, labels.length).filter(i -> labels[i] == draw.partition())
+          rows = java.util.stream.IntStream.range(0, labels.length)
+              .filter(i -> labels[i] == draw.partition())
               .toArray();
         }
         double[] term = new double[acc.length];
-        PartitionGradients.addRows(at, train.x(), train.y(), rows, 0, rows.length, draw.weight(), term);
+        PartitionGradients.addRows(
+            at, train.x(), train.y(), rows, 0, rows.length, draw.weight(), term);
         PartitionGradients.addInOrder(term, acc);
       }
     };
@@ -45,19 +47,22 @@ class PartitionGradientsTest {
       }
 
       @Override
-      public double[][][] terms(java.util.List<Point> at, java.util.List<java.util.List<Draw>> draws) {
+      public double[][][] terms(
+          java.util.List<Point> at, java.util.List<java.util.List<Draw>> draws) {
         batches[0]++;
         double[][][] out = new double[at.size()][][];
         for (int j = 0; j < out.length; j++) {
           out[j] = new double[draws.get(j).size()][];
           for (int k = 0; k < out[j].length; k++) {
             Draw draw = draws.get(j).get(k);
-            int[] rows = draw.rows() != null ? draw.rows()
-                : java.util.stream.IntStream.range(0, labels.length).filter(i -> labels[i] == draw.partition())
+            int[] rows = draw.rows() != null
+                ? draw.rows()
+                : java.util.stream.IntStream.range(0, labels.length)
+                    .filter(i -> labels[i] == draw.partition())
                     .toArray();
             out[j][k] = new double[at.get(j).accumulatorLength()];
-            PartitionGradients.addRows(at.get(j), train.x(), train.y(), rows, 0, rows.length, draw.weight(),
-                out[j][k]);
+            PartitionGradients.addRows(
+                at.get(j), train.x(), train.y(), rows, 0, rows.length, draw.weight(), out[j][k]);
           }
         }
         return out;
@@ -74,8 +79,13 @@ class PartitionGradientsTest {
   void allSamplesInOneBatchGiveTheDefaultsBits(int minibatch, int samples) {
     RegressionData train = SvbssgpTest.synthetic(300, 2, 0.1, 8);
     int[] labels = SvbssgpTest.blocksOnX1(train, 9);
-    Svbssgp.Options o = Svbssgp.Options.builder().m(4).partitionsPerIteration(4).minibatch(minibatch)
-        .gradientSamples(samples).seed(5).build();
+    Svbssgp.Options o = Svbssgp.Options.builder()
+        .m(4)
+        .partitionsPerIteration(4)
+        .minibatch(minibatch)
+        .gradientSamples(samples)
+        .seed(5)
+        .build();
     int[] batches = {0};
     Svbssgp.Training local = Svbssgp.start(train, labels, o);
     Svbssgp.Training other = Svbssgp.start(train, labels, o, batched(train, labels, batches));
@@ -96,8 +106,13 @@ class PartitionGradientsTest {
   void aStrategyKeepingTheContractGivesTheDefaultsBits(int minibatch, int samples) {
     RegressionData train = SvbssgpTest.synthetic(300, 2, 0.1, 8);
     int[] labels = SvbssgpTest.blocksOnX1(train, 9);
-    Svbssgp.Options o = Svbssgp.Options.builder().m(4).partitionsPerIteration(4).minibatch(minibatch)
-        .gradientSamples(samples).seed(5).build();
+    Svbssgp.Options o = Svbssgp.Options.builder()
+        .m(4)
+        .partitionsPerIteration(4)
+        .minibatch(minibatch)
+        .gradientSamples(samples)
+        .seed(5)
+        .build();
     int[] calls = {0};
     Svbssgp.Training local = Svbssgp.start(train, labels, o);
     Svbssgp.Training other = Svbssgp.start(train, labels, o, fromContract(train, labels, calls));
@@ -105,7 +120,8 @@ class PartitionGradientsTest {
     double[] go = new double[gl.length];
     assertEquals(local.gradientEstimate(3, gl), other.gradientEstimate(3, go));
     assertArrayEquals(gl, go);
-    // the default batch (PartitionGradients.terms) asks add for one draw at a time: a partitions per sample
+    // the default batch (PartitionGradients.terms) asks add for one draw at a time: a partitions
+    // per sample
     assertEquals(4 * samples, calls[0], "one call per draw");
     for (int it = 0; it < 5; it++) {
       assertEquals(local.step(), other.step(), "bound estimate at step " + (it + 1));
@@ -118,11 +134,14 @@ class PartitionGradientsTest {
   void engineLookUp() {
     assertNull(PartitionGradientsProvider.forEngine("local", null));
     assertNull(PartitionGradientsProvider.forEngine(" Local ", null));
-    assertThrows(IllegalArgumentException.class, () -> PartitionGradientsProvider.forEngine("local", "local[2]"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> PartitionGradientsProvider.forEngine("local", "local[2]"));
     // the core's test class path has no approxgp-spark module
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> PartitionGradientsProvider.forEngine("spark", null));
+    IllegalArgumentException e = assertThrows(
+        IllegalArgumentException.class, () -> PartitionGradientsProvider.forEngine("spark", null));
     assertTrue(e.getMessage().contains("approxgp-spark"), e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> PartitionGradientsProvider.forEngine("dask", null));
+    assertThrows(
+        IllegalArgumentException.class, () -> PartitionGradientsProvider.forEngine("dask", null));
   }
 }

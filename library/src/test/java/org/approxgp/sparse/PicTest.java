@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * optimum and predictive are the dense PITC/PIC formulas of Snelson &amp; Ghahramani (2007).
  */
 class PicTest {
-  private static final SquaredExponential KERNEL = SquaredExponential.ard(new double[] {0.9, 1.2}, 1.3);
+  private static final SquaredExponential KERNEL =
+      SquaredExponential.ard(new double[] {0.9, 1.2}, 1.3);
   private static final double NOISE = 0.05;
 
   /** One iteration over all blocks with step 1: the optimum q(u) = p_PITC(u | y). */
@@ -45,8 +46,8 @@ class PicTest {
   }
 
   /** The dense PIC predictive: Cov(f*, y_j) = K*j in the test row's block, Q*j outside it. */
-  private static RegressionPrediction densePic(RegressionData train, int[] labels, RegressionData z,
-      RegressionData test, int[] testLabels) {
+  private static RegressionPrediction densePic(
+      RegressionData train, int[] labels, RegressionData z, RegressionData test, int[] testLabels) {
     double[][] x = DenseGp.rows(train);
     double[][] xt = DenseGp.rows(test);
     Matrix qx = DenseGp.nystrom(KERNEL, xt, DenseGp.rows(z), x);
@@ -59,7 +60,8 @@ class PicTest {
         }
       }
     }
-    return DenseGp.predictive(pitc(train, labels, z), cross, train.y(), KERNEL.signalVariance(), NOISE);
+    return DenseGp.predictive(
+        pitc(train, labels, z), cross, train.y(), KERNEL.signalVariance(), NOISE);
   }
 
   @Test
@@ -104,7 +106,8 @@ class PicTest {
     Arrays.fill(far, n + 5); // no training rows in that partition
     RegressionPrediction ours = fit.predict(test, far);
     Matrix cross = DenseGp.nystrom(KERNEL, DenseGp.rows(test), DenseGp.rows(z), x);
-    RegressionPrediction ref = DenseGp.predictive(fitc, cross, train.y(), KERNEL.signalVariance(), NOISE);
+    RegressionPrediction ref =
+        DenseGp.predictive(fitc, cross, train.y(), KERNEL.signalVariance(), NOISE);
     assertEquals(0, DenseGp.maxAbsDiff(ref.mean(), ours.mean()), 1e-8);
     assertEquals(0, DenseGp.maxAbsDiff(ref.variance(), ours.variance()), 1e-8);
   }
@@ -180,7 +183,8 @@ class PicTest {
     assertEquals(0, DenseGp.maxAbsDiff(direct.mean(), cached.mean()), 1e-9);
     assertEquals(0, DenseGp.maxAbsDiff(direct.variance(), cached.variance()), 1e-9);
     assertTrue(end <= opt + 1e-9, "a bound cannot exceed its maximum");
-    assertTrue(opt - end < 0.05 * (opt - start), "end " + end + " vs optimum " + opt + ", start " + start);
+    assertTrue(
+        opt - end < 0.05 * (opt - start), "end " + end + " vs optimum " + opt + ", start " + start);
   }
 
   /** ∂F/∂(log ℓ, log σ_f², log σ²) at a fixed, arbitrary q(u) against central differences (ARD and iso). */
@@ -201,7 +205,8 @@ class PicTest {
     }
     Matrix s = Matrix.wrap(mM, mM, b).multTransB(Matrix.wrap(mM, mM, b));
     s.addDiagonal(0.1);
-    for (SquaredExponential kernel : new SquaredExponential[] {KERNEL, SquaredExponential.iso(0.8, 0.7)}) {
+    for (SquaredExponential kernel :
+        new SquaredExponential[] {KERNEL, SquaredExponential.iso(0.8, 0.7)}) {
       double[] p = Dtc.params(kernel, 0.1, 2);
       double[] g = new double[p.length];
       Pic.objective(train, labels, z, p, kernel.isArd(), m, s, g);
@@ -212,7 +217,8 @@ class PicTest {
         pp[j] += h;
         pm[j] -= h;
         double fd = (Pic.objective(train, labels, z, pp, kernel.isArd(), m, s, null)
-            - Pic.objective(train, labels, z, pm, kernel.isArd(), m, s, null)) / (2 * h);
+                - Pic.objective(train, labels, z, pm, kernel.isArd(), m, s, null))
+            / (2 * h);
         assertEquals(fd, g[j], 1e-6 * Math.max(1, Math.abs(fd)), kernel.name() + " parameter " + j);
       }
     }
@@ -229,7 +235,8 @@ class PicTest {
     Pic.Fit fit = Pic.fit(train, labels, z, poor, 0.8, o, null);
     Pic.Options full = new Pic.Options(12, 1, 1, StepSchedule.constant(1.0), 0.01, false);
     double before = Pic.fit(train, labels, z, poor, 0.8, full, null).elbo();
-    double after = Pic.fit(train, labels, z, fit.kernel(), fit.noiseVariance(), full, null).elbo();
+    double after =
+        Pic.fit(train, labels, z, fit.kernel(), fit.noiseVariance(), full, null).elbo();
     assertTrue(after > before + 100, "before " + before + ", after " + after);
   }
 
@@ -252,7 +259,8 @@ class PicTest {
     }
     assertTrue(t.converged() && t.iteration() < 300, t.stopReason() + " after " + t.iteration());
     for (int i = 1; i < trace.size(); i++) {
-      assertTrue(trace.get(i) >= trace.get(i - 1) - 1e-9 * Math.abs(trace.get(i)), "bound fell at " + i);
+      assertTrue(
+          trace.get(i) >= trace.get(i - 1) - 1e-9 * Math.abs(trace.get(i)), "bound fell at " + i);
     }
     Pic.Fit fit = t.snapshot();
     double end = trace.get(trace.size() - 1);
@@ -260,12 +268,19 @@ class PicTest {
     double[] p1 = Dtc.params(fit.kernel(), fit.noiseVariance(), 2);
     double[] g1 = new double[p1.length];
     Pic.objective(train, labels, z, p1, true, fit.mean(), fit.covariance(), g1);
-    Pic.Fit start = Pic.fit(train, labels, z, poor, 0.8, new Pic.Options(6, 1, 1, StepSchedule.constant(1.0), 0.01,
-        false), null);
+    Pic.Fit start = Pic.fit(
+        train,
+        labels,
+        z,
+        poor,
+        0.8,
+        new Pic.Options(6, 1, 1, StepSchedule.constant(1.0), 0.01, false),
+        null);
     double[] p0 = Dtc.params(poor, 0.8, 2);
     double[] g0 = new double[p0.length];
     Pic.objective(train, labels, z, p0, true, start.mean(), start.covariance(), g0);
-    assertTrue(norm(g1) < 1e-3 * norm(g0), "gradient " + norm(g1) + " vs " + norm(g0) + " at the start");
+    assertTrue(
+        norm(g1) < 1e-3 * norm(g0), "gradient " + norm(g1) + " vs " + norm(g0) + " at the start");
     assertTrue(end > start.elbo() + 10, "end " + end + ", start " + start.elbo());
   }
 
@@ -289,11 +304,13 @@ class PicTest {
     assertTrue(t.iteration() < 5000);
     Pic.Options all = new Pic.Options(20, 1, 1, StepSchedule.constant(1.0), 0.01, false);
     Pic.Fit s = t.snapshot();
-    double stochastic = Pic.fit(train, labels, z, s.kernel(), s.noiseVariance(), all, null).elbo();
+    double stochastic =
+        Pic.fit(train, labels, z, s.kernel(), s.noiseVariance(), all, null).elbo();
     Pic.Fit full = Pic.fit(train, labels, z, start, 0.25, Pic.Options.defaults(20, 300, 3), null);
     double initial = Pic.fit(train, labels, z, start, 0.25, all, null).elbo();
     double gap = full.elbo() - initial;
-    assertTrue(gap > 10 && full.elbo() - stochastic < 0.1 * gap,
+    assertTrue(
+        gap > 10 && full.elbo() - stochastic < 0.1 * gap,
         "start " + initial + ", stochastic " + stochastic + ", full batch " + full.elbo());
   }
 

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.OptionalInt;
 import org.approxgp.data.RegressionData;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The family's one shape ({@link SparseRegression#start}): every model sets up, steps until its rule or cap, says
@@ -23,15 +23,23 @@ class SparseRegressionTest {
 
   private static SparseRegression.Options options(String model, int iterations) {
     SparseRegression.Options d = SparseRegression.Options.defaults(model);
-    return new SparseRegression.Options(model, 12, OptionalInt.of(6), 20, OptionalInt.of(iterations),
-        OptionalInt.empty(), d.gamma(), d.samples(), 3);
+    return new SparseRegression.Options(
+        model,
+        12,
+        OptionalInt.of(6),
+        20,
+        OptionalInt.of(iterations),
+        OptionalInt.empty(),
+        d.gamma(),
+        d.samples(),
+        3);
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"svbssgp", "dtc", "pic", "ssgp", "vssgp"})
   void everyModelStepsToAVerdictAndPredicts(String model) {
-    try (SparseRegression.Trainer t = SparseRegression.start(TRAIN, options(model, 25), 
-        SparseRegression.Partitioning.honest(), null)) {
+    try (SparseRegression.Trainer t = SparseRegression.start(
+        TRAIN, options(model, 25), SparseRegression.Partitioning.honest(), null)) {
       assertEquals(0, t.iteration());
       // set-up apart where it is separable; SSGP and VSSGP initialise inside their optimiser
       boolean separable = !model.equals("ssgp") && !model.equals("vssgp");
@@ -54,7 +62,8 @@ class SparseRegressionTest {
       assertNotEquals(BoundMonitor.StopReason.NOT_STOPPED, f.outcome().stopReason(), model);
       assertEquals(2, f.outcome().lengthscales().length);
       assertTrue(f.outcome().noiseVariance() > 0 && f.outcome().signalVariance() > 0);
-      assertEquals(model.equals("svbssgp") || model.equals("pic") ? 6 : 0, t.partitionSizes().length);
+      assertEquals(
+          model.equals("svbssgp") || model.equals("pic") ? 6 : 0, t.partitionSizes().length);
       assertEquals(model.equals("svbssgp"), f.svbssgp() != null);
     }
   }
@@ -64,10 +73,10 @@ class SparseRegressionTest {
   void steppedFitsEqualTheirOneCallFits() {
     Ssgp direct = Ssgp.fit(TRAIN, Ssgp.Options.earlyStopped(6, 40, 3), IterationListener.NONE);
     Vssgp vDirect = Vssgp.fit(TRAIN, Vssgp.Options.of(6, 40, TRAIN.n(), 3), IterationListener.NONE);
-    try (SparseRegression.Trainer s = SparseRegression.start(TRAIN, options("ssgp", 40),
-        SparseRegression.Partitioning.honest(), null);
-        SparseRegression.Trainer v = SparseRegression.start(TRAIN, options("vssgp", 40),
-            SparseRegression.Partitioning.honest(), null)) {
+    try (SparseRegression.Trainer s = SparseRegression.start(
+            TRAIN, options("ssgp", 40), SparseRegression.Partitioning.honest(), null);
+        SparseRegression.Trainer v = SparseRegression.start(
+            TRAIN, options("vssgp", 40), SparseRegression.Partitioning.honest(), null)) {
       RegressionPrediction first = null;
       while (s.step()) {
         if (s.iteration() == 1) {
@@ -79,10 +88,12 @@ class SparseRegressionTest {
       }
       assertEquals(direct.iterations(), s.iteration());
       assertArrayEquals(direct.predict(TEST).mean(), s.snapshot().predict(TEST).mean(), 0.0);
-      assertArrayEquals(direct.predict(TEST).variance(), s.snapshot().predict(TEST).variance(), 0.0);
+      assertArrayEquals(
+          direct.predict(TEST).variance(), s.snapshot().predict(TEST).variance(), 0.0);
       assertArrayEquals(vDirect.predict(TEST).mean(), v.snapshot().predict(TEST).mean(), 0.0);
       assertEquals(vDirect.iterations(), v.iteration());
-      assertFalse(java.util.Arrays.equals(first.mean(), s.snapshot().predict(TEST).mean()),
+      assertFalse(
+          java.util.Arrays.equals(first.mean(), s.snapshot().predict(TEST).mean()),
           "the first iterate's model is not the final one");
     }
   }
@@ -91,18 +102,26 @@ class SparseRegressionTest {
   @Test
   void eachModelIsCheckedAgainstItsOwnSizes() {
     RegressionData few = DenseGp.synthetic(60, 0.1, 8);
-    try (SparseRegression.Trainer t = SparseRegression.start(few, SparseRegression.Options.defaults("ssgp"),
-        SparseRegression.Partitioning.honest(), null)) {
+    try (SparseRegression.Trainer t = SparseRegression.start(
+        few,
+        SparseRegression.Options.defaults("ssgp"),
+        SparseRegression.Partitioning.honest(),
+        null)) {
       assertTrue(t.step());
     }
-    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> SparseRegression.start(few,
-        SparseRegression.Options.defaults("dtc"), SparseRegression.Partitioning.honest(), null));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> SparseRegression.start(
+            few,
+            SparseRegression.Options.defaults("dtc"),
+            SparseRegression.Partitioning.honest(),
+            null));
   }
 
   @Test
   void anAbandonedFitReleasesItsWorker() throws InterruptedException {
-    SparseRegression.Trainer t = SparseRegression.start(TRAIN, options("ssgp", 200),
-        SparseRegression.Partitioning.honest(), null);
+    SparseRegression.Trainer t = SparseRegression.start(
+        TRAIN, options("ssgp", 200), SparseRegression.Partitioning.honest(), null);
     assertTrue(t.step() && t.step());
     assertTrue(workers() >= 1, "the paused fit runs on its worker");
     t.close();
@@ -115,7 +134,8 @@ class SparseRegressionTest {
   }
 
   private static long workers() {
-    return Thread.getAllStackTraces().keySet().stream().filter(th -> th.getName().equals("sparse-fit")
-        && th.isAlive()).count();
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(th -> th.getName().equals("sparse-fit") && th.isAlive())
+        .count();
   }
 }

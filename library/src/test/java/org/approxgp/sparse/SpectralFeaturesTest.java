@@ -52,7 +52,8 @@ class SpectralFeaturesTest {
       double sum = 0;
       int count = 0;
       for (int seed = 0; seed < 400; seed++) {
-        SpectralFeatures f = SpectralFeatures.sample(ms[a], ell, new SplittableRandom(1000L * a + seed));
+        SpectralFeatures f =
+            SpectralFeatures.sample(ms[a], ell, new SplittableRandom(1000L * a + seed));
         for (int i = 0; i < pts.length; i++) {
           for (int j = i + 1; j < pts.length; j++) {
             double e = f.kernel(pts[i], pts[j], 1.0) - seArd(pts[i], pts[j], ell, 1.0);
@@ -64,7 +65,8 @@ class SpectralFeaturesTest {
       }
       rms[a] = Math.sqrt(sq / count);
       double mean = sum / count;
-      assertTrue(Math.abs(mean) < 4 * rms[a] / Math.sqrt(count), "m=" + ms[a] + ": mean error " + mean);
+      assertTrue(
+          Math.abs(mean) < 4 * rms[a] / Math.sqrt(count), "m=" + ms[a] + ": mean error " + mean);
     }
     assertEquals(2.0, rms[0] / rms[1], 0.4, "rms errors " + java.util.Arrays.toString(rms));
     assertEquals(2.0, rms[1] / rms[2], 0.4, "rms errors " + java.util.Arrays.toString(rms));
@@ -72,11 +74,15 @@ class SpectralFeaturesTest {
 
   @Test
   void rejectsBadInput() {
-    assertThrows(IllegalArgumentException.class, () -> SpectralFeatures.sample(3, new double[] {1, -1},
-        new SplittableRandom(1)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> SpectralFeatures.sample(3, new double[] {1, -1}, new SplittableRandom(1)));
     assertThrows(IllegalArgumentException.class, () -> new SpectralFeatures(new double[5], 3, 2));
-    assertThrows(IllegalArgumentException.class, () -> RegressionData.of(new double[][] {{1, 2}, {3}}, null));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> RegressionData.of(new double[][] {{1, 2}, {3}}, null));
+    assertThrows(
+        IllegalArgumentException.class,
         () -> new RegressionData(new double[] {1, Double.NaN}, 2, 1, null));
   }
 

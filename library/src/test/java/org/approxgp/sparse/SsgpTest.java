@@ -45,18 +45,22 @@ class SsgpTest {
   @Test
   void logMarginalLikelihoodEqualsExactGpWithFeatureKernel() {
     RegressionData data = smallProblem(40, 3, 1);
-    SpectralFeatures f = SpectralFeatures.sample(7, new double[] {0.8, 1.3, 2.1}, new SplittableRandom(2));
+    SpectralFeatures f =
+        SpectralFeatures.sample(7, new double[] {0.8, 1.3, 2.1}, new SplittableRandom(2));
     double s2 = 1.7;
     double sn2 = 0.05;
     Cholesky c = Cholesky.factor(denseCovariance(data, f, s2, sn2));
-    double exact = -0.5 * c.quadForm(data.y()) - 0.5 * c.logDet() - 0.5 * data.n() * Math.log(2 * Math.PI);
+    double exact =
+        -0.5 * c.quadForm(data.y()) - 0.5 * c.logDet() - 0.5 * data.n() * Math.log(2 * Math.PI);
     double ssgp = Ssgp.logMarginalLikelihood(data, f, s2, sn2);
     assertEquals(exact, ssgp, 1e-9);
     // and with more basis functions than rows (ΦᵀΦ of full rank), another noise level
     RegressionData few = smallProblem(12, 3, 3);
-    SpectralFeatures g = SpectralFeatures.sample(9, new double[] {0.5, 0.7, 1.0}, new SplittableRandom(4));
+    SpectralFeatures g =
+        SpectralFeatures.sample(9, new double[] {0.5, 0.7, 1.0}, new SplittableRandom(4));
     Cholesky c2 = Cholesky.factor(denseCovariance(few, g, 0.6, 0.3));
-    double exact2 = -0.5 * c2.quadForm(few.y()) - 0.5 * c2.logDet() - 0.5 * few.n() * Math.log(2 * Math.PI);
+    double exact2 =
+        -0.5 * c2.quadForm(few.y()) - 0.5 * c2.logDet() - 0.5 * few.n() * Math.log(2 * Math.PI);
     assertEquals(exact2, Ssgp.logMarginalLikelihood(few, g, 0.6, 0.3), 1e-9);
   }
 
@@ -65,7 +69,8 @@ class SsgpTest {
   void predictionEqualsExactGpWithFeatureKernel() {
     RegressionData data = smallProblem(35, 2, 5);
     RegressionData test = smallProblem(10, 2, 6);
-    SpectralFeatures f = SpectralFeatures.sample(6, new double[] {0.9, 1.4}, new SplittableRandom(7));
+    SpectralFeatures f =
+        SpectralFeatures.sample(6, new double[] {0.9, 1.4}, new SplittableRandom(7));
     double s2 = 1.3;
     double sn2 = 0.02;
     RegressionPrediction p = Ssgp.condition(data, f, s2, sn2).predict(test);
@@ -111,8 +116,14 @@ class SsgpTest {
         varErr[a] += DenseGp.maxAbsDiff(exact.variance(), p.variance()) / 4;
       }
     }
-    System.out.printf(java.util.Locale.ROOT, "SSGP vs exact GP: max |mean diff| %.4f (m=16) %.4f (m=1024); max |var"
-        + " diff| %.4f %.4f%n", meanErr[0], meanErr[1], varErr[0], varErr[1]);
+    System.out.printf(
+        java.util.Locale.ROOT,
+        "SSGP vs exact GP: max |mean diff| %.4f (m=16) %.4f (m=1024); max |var"
+            + " diff| %.4f %.4f%n",
+        meanErr[0],
+        meanErr[1],
+        varErr[0],
+        varErr[1]);
     assertTrue(meanErr[1] < meanErr[0] / 3, "mean error " + meanErr[0] + " -> " + meanErr[1]);
     assertTrue(varErr[1] < varErr[0] / 3, "variance error " + varErr[0] + " -> " + varErr[1]);
     assertTrue(meanErr[1] < 0.08, "mean error at m = 1024: " + meanErr[1]);
@@ -143,7 +154,8 @@ class SsgpTest {
       double[] b = p.clone();
       a[k] += h;
       b[k] -= h;
-      double fd = (Ssgp.negLogMarginal(data, m, a, null) - Ssgp.negLogMarginal(data, m, b, null)) / (2 * h);
+      double fd =
+          (Ssgp.negLogMarginal(data, m, a, null) - Ssgp.negLogMarginal(data, m, b, null)) / (2 * h);
       assertEquals(fd, g[k], 1e-6 * Math.max(1, Math.abs(fd)), "parameter " + k);
     }
   }
@@ -180,8 +192,11 @@ class SsgpTest {
     double rmse = fit.predict(s[1]).rmse(s[1].y());
     assertTrue(rmse < 1.1 * SINE_NOISE, "RMSE " + rmse + ", " + fit);
     assertTrue(fit.hyperparameters().noiseVariance() < 2 * SINE_NOISE * SINE_NOISE, fit.toString());
-    assertTrue(trace.size() == fit.iterations() && trace.get(trace.size() - 1) > trace.get(0), trace.toString());
-    assertEquals(fit.logMarginalLikelihood(), trace.get(trace.size() - 1), 1e-6 * Math.abs(trace.get(0)));
+    assertTrue(
+        trace.size() == fit.iterations() && trace.get(trace.size() - 1) > trace.get(0),
+        trace.toString());
+    assertEquals(
+        fit.logMarginalLikelihood(), trace.get(trace.size() - 1), 1e-6 * Math.abs(trace.get(0)));
   }
 
   /**
@@ -200,7 +215,8 @@ class SsgpTest {
     assertEquals(fit.iterations(), means.size());
     assertArrayEquals(fit.predict(s[1]).mean(), means.get(means.size() - 1), 1e-12);
     assertEquals(fit.logMarginalLikelihood(), lml.get(lml.size() - 1), 1e-9 * Math.abs(lml.get(0)));
-    double first = new RegressionPrediction(means.get(0), new double[means.get(0).length]).rmse(s[1].y());
+    double first =
+        new RegressionPrediction(means.get(0), new double[means.get(0).length]).rmse(s[1].y());
     assertTrue(first > fit.predict(s[1]).rmse(s[1].y()), "first iterate RMSE " + first);
   }
 
@@ -231,6 +247,8 @@ class SsgpTest {
     assertEquals(BoundMonitor.StopReason.EARLY_STOPPED, early.stopReason(), early.status());
     double fullMnlp = full.predict(s[1]).mnlp(s[1].y());
     double earlyMnlp = early.predict(s[1]).mnlp(s[1].y());
-    assertTrue(earlyMnlp < fullMnlp - 0.1, "early " + earlyMnlp + ", converged " + fullMnlp + " (" + full + ")");
+    assertTrue(
+        earlyMnlp < fullMnlp - 0.1,
+        "early " + earlyMnlp + ", converged " + fullMnlp + " (" + full + ")");
   }
 }

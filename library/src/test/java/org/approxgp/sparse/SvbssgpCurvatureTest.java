@@ -24,8 +24,16 @@ class SvbssgpCurvatureTest {
     int m = 2;
     int d = 2;
     int dim = m * d + 2 * m;
-    Svbssgp.Options o = Svbssgp.Options.builder().m(m).partitionsPerIteration(2).minibatch(8).gradientSamples(1)
-        .lengthscales(0.6, 0.9).noiseVariance(0.05).signalVariance(0.8).seed(6).build();
+    Svbssgp.Options o = Svbssgp.Options.builder()
+        .m(m)
+        .partitionsPerIteration(2)
+        .minibatch(8)
+        .gradientSamples(1)
+        .lengthscales(0.6, 0.9)
+        .noiseVariance(0.05)
+        .signalVariance(0.8)
+        .seed(6)
+        .build();
     SvbssgpTrainer t = new SvbssgpTrainer(data, labels, o, null);
     // a generic q: move b and give M off-diagonal entries through the η view
     double[] eta = t.eta().clone();
@@ -57,11 +65,13 @@ class SvbssgpCurvatureTest {
         }
       }
     }
-    // reference: E_q over z of the full-data Gauss–Newton curvature, by plain Monte Carlo over every row
+    // reference: E_q over z of the full-data Gauss–Newton curvature, by plain Monte Carlo over
+    // every row
     int zs = 20_000;
     double[] ref = new double[dim * dim];
     double[] refSq = new double[dim * dim];
-    // control: every row with weight 1 instead of |X_i|/B = 30/8 times (p/a)·… — i.e. the sums a strategy that forgot
+    // control: every row with weight 1 instead of |X_i|/B = 30/8 times (p/a)·… — i.e. the sums a
+    // strategy that forgot
     // the minibatch weight would form, whose mean is the full curvature × B/|X_i|
     double minibatchShare = 8.0 / 30.0;
     UniformRandomProvider rz = RandomSource.XO_RO_SHI_RO_128_PP.create(42L);
@@ -117,15 +127,19 @@ class SvbssgpCurvatureTest {
         double rm = ref[q] / zs;
         double rse = Math.sqrt(Math.max(refSq[q] / zs - rm * rm, 0) / (zs - 1));
         double tol = 4 * Math.hypot(se, rse);
-        assertTrue(Math.abs(mean - rm) <= tol,
-            "entry (" + i + ", " + j + "): sampled " + mean + " vs full data " + rm + " (4 se " + tol + ")");
+        assertTrue(
+            Math.abs(mean - rm) <= tol,
+            "entry (" + i + ", " + j + "): sampled " + mean + " vs full data " + rm + " (4 se "
+                + tol + ")");
         if (Math.abs(mean * minibatchShare - rm) > tol) {
           rejectedWrong++;
         }
         entries++;
       }
     }
-    assertTrue(rejectedWrong >= entries / 2, "the test lacks power: only " + rejectedWrong + " of " + entries
-        + " entries reject the curvature without the minibatch weight");
+    assertTrue(
+        rejectedWrong >= entries / 2,
+        "the test lacks power: only " + rejectedWrong + " of " + entries
+            + " entries reject the curvature without the minibatch weight");
   }
 }

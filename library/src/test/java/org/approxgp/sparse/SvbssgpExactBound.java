@@ -17,7 +17,7 @@ import org.approxgp.data.RegressionData;
  */
 final class SvbssgpExactBound {
 
-  private SvbssgpExactBound() { }
+  private SvbssgpExactBound() {}
 
   /** L(q) of {@code model}'s q(α), σ_n², σ_s² and prior length-scales on {@code data}. */
   static double elbo(Svbssgp model, RegressionData data) {
@@ -128,8 +128,16 @@ final class SvbssgpExactBound {
   }
 
   /** E[(c_lᵀα)(c_kᵀα) e^{i wᵀα}] with c_k conjugated when conjK. */
-  private static double[] expectQuadratic(int l, boolean conjL, int k, boolean conjK, double[] w, double[] b,
-      double[] s, int md, int dim) {
+  private static double[] expectQuadratic(
+      int l,
+      boolean conjL,
+      int k,
+      boolean conjK,
+      double[] w,
+      double[] b,
+      double[] s,
+      int md,
+      int dim) {
     double[] sw = new double[dim];
     double[] ch = chi(w, b, s, dim, sw);
     double[] prod = mul(cDotMu(l, conjL, b, sw, md), cDotMu(k, conjK, b, sw, md));

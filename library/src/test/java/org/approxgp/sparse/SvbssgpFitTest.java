@@ -25,7 +25,9 @@ class SvbssgpFitTest {
 
   @BeforeAll
   static void load() {
-    RegressionData all = RegressionDatasets.sample(RegressionDatasets.diamonds(true), 900, 5, "diamonds-900").data();
+    RegressionData all = RegressionDatasets.sample(
+            RegressionDatasets.diamonds(true), 900, 5, "diamonds-900")
+        .data();
     data = RegressionSplits.standardize(all, Splits.random(900, 1.0 / 3, 3), true);
     KMeans km = KMeans.fit(data.train(), 10, 1, 50);
     trainParts = km.assign(data.train());
@@ -43,7 +45,10 @@ class SvbssgpFitTest {
    */
   @Test
   void fitsManyInputsAtTheDefaults() {
-    Svbssgp fit = Svbssgp.fit(data.train(), trainParts, Svbssgp.Options.builder().seed(2).build(),
+    Svbssgp fit = Svbssgp.fit(
+        data.train(),
+        trainParts,
+        Svbssgp.Options.builder().seed(2).build(),
         IterationListener.NONE);
     double[] trace = fit.boundTrace();
     String msg = fit + " stop " + fit.stopReason() + ", bound " + mean(trace, 0, 20) + " -> "
@@ -59,7 +64,8 @@ class SvbssgpFitTest {
     double rmse = p.rmse(y);
     Ssgp ssgp = Ssgp.fit(data.train(), Ssgp.Options.of(20, 1000, 1), null);
     double ssgpRmse = ssgp.predict(data.test()).rmse(y);
-    assertTrue(rmse <= 1.25 * ssgpRmse, "sVBSSGP RMSE " + rmse + " vs SSGP " + ssgpRmse + "; " + msg);
+    assertTrue(
+        rmse <= 1.25 * ssgpRmse, "sVBSSGP RMSE " + rmse + " vs SSGP " + ssgpRmse + "; " + msg);
     double z2 = 0;
     for (int j = 0; j < y.length; j++) {
       double e = y[j] - p.mean()[j];
@@ -69,7 +75,8 @@ class SvbssgpFitTest {
     assertTrue(z2 > 0.6 && z2 < 1.6, "mean squared standardised residual " + z2 + "; " + msg);
     // learned noise well below the (unit) target variance; no length-scale collapsed
     assertTrue(fit.noiseVariance() < 0.1, msg);
-    assertTrue(Arrays.stream(fit.priorLengthscales()).min().orElseThrow() > 0.1,
+    assertTrue(
+        Arrays.stream(fit.priorLengthscales()).min().orElseThrow() > 0.1,
         Arrays.toString(fit.priorLengthscales()));
   }
 
@@ -80,7 +87,9 @@ class SvbssgpFitTest {
    */
   @Test
   void boundRisesWithTheHyperparametersFixed() {
-    Svbssgp.Training t = Svbssgp.start(data.train(), trainParts,
+    Svbssgp.Training t = Svbssgp.start(
+        data.train(),
+        trainParts,
         Svbssgp.Options.builder().learnHyperparameters(false).seed(4).build());
     int n = 250;
     double[] trace = new double[n];

@@ -61,7 +61,9 @@ class SvbssgpTest {
   }
 
   private static RegressionData rowsOutside(RegressionData data, int[] labels, int excluded) {
-    int[] keep = java.util.stream.IntStream.range(0, data.n()).filter(i -> labels[i] != excluded).toArray();
+    int[] keep = java.util.stream.IntStream.range(0, data.n())
+        .filter(i -> labels[i] != excluded)
+        .toArray();
     return data.subset(keep);
   }
 
@@ -92,8 +94,16 @@ class SvbssgpTest {
   private static void assertUnbiased(int zSamples, int draws) {
     RegressionData data = synthetic(200, 2, 0.1, 11);
     int[] labels = sortedBlocks(data, 5);
-    Svbssgp.Options o = Svbssgp.Options.builder().m(3).partitionsPerIteration(2).minibatch(10)
-        .gradientSamples(zSamples).lengthscales(0.6, 0.8).noiseVariance(0.05).signalVariance(0.7).seed(3).build();
+    Svbssgp.Options o = Svbssgp.Options.builder()
+        .m(3)
+        .partitionsPerIteration(2)
+        .minibatch(10)
+        .gradientSamples(zSamples)
+        .lengthscales(0.6, 0.8)
+        .noiseVariance(0.05)
+        .signalVariance(0.7)
+        .seed(3)
+        .build();
     Svbssgp.Training t = Svbssgp.start(data, labels, o);
     double[] eta = t.parameters();
     int dim = 3 * 2 + 6;
@@ -124,8 +134,10 @@ class SvbssgpTest {
       e[c] -= 2 * h;
       t.setParameters(e);
       Svbssgp minus = t.current();
-      exact[c] = (SvbssgpExactBound.elbo(plus, data) - SvbssgpExactBound.elbo(minus, data)) / (2 * h);
-      wrong[c] = (SvbssgpExactBound.elbo(plus, without) - SvbssgpExactBound.elbo(minus, without)) / (2 * h);
+      exact[c] =
+          (SvbssgpExactBound.elbo(plus, data) - SvbssgpExactBound.elbo(minus, data)) / (2 * h);
+      wrong[c] = (SvbssgpExactBound.elbo(plus, without) - SvbssgpExactBound.elbo(minus, without))
+          / (2 * h);
     }
     t.setParameters(eta);
     double exactElbo = SvbssgpExactBound.elbo(t.current(), data);
@@ -150,7 +162,8 @@ class SvbssgpTest {
       double mean = sum[c] / draws;
       double se = Math.sqrt(Math.max(sumSq[c] / draws - mean * mean, 0) / (draws - 1));
       assertTrue(se > 0, "coordinate " + c + " has no sampling variance");
-      assertTrue(Math.abs(mean - exact[c]) <= 4 * se,
+      assertTrue(
+          Math.abs(mean - exact[c]) <= 4 * se,
           "coordinate " + c + ": mean " + mean + " vs exact " + exact[c] + " (se " + se + ")");
       if (Math.abs(mean - wrong[c]) > 4 * se) {
         rejectedWrong++;
@@ -158,10 +171,13 @@ class SvbssgpTest {
     }
     double elboMean = elboSum / draws;
     double elboSe = Math.sqrt((elboSq / draws - elboMean * elboMean) / (draws - 1));
-    assertTrue(Math.abs(elboMean - exactElbo) <= 4 * elboSe,
+    assertTrue(
+        Math.abs(elboMean - exactElbo) <= 4 * elboSe,
         "bound estimate " + elboMean + " vs exact " + exactElbo + " (se " + elboSe + ")");
-    assertTrue(rejectedWrong >= k / 4, "the test lacks power: only " + rejectedWrong + " of " + k
-        + " coordinates reject the gradient without one partition");
+    assertTrue(
+        rejectedWrong >= k / 4,
+        "the test lacks power: only " + rejectedWrong + " of " + k
+            + " coordinates reject the gradient without one partition");
   }
 
   /** The closed-form bound agrees with a plain Monte Carlo average of its integrand (checks the oracle). */
@@ -169,7 +185,8 @@ class SvbssgpTest {
   void exactBoundMatchesMonteCarlo() {
     RegressionData data = synthetic(60, 2, 0.1, 5);
     int[] labels = sortedBlocks(data, 3);
-    Svbssgp.Options o = Svbssgp.Options.builder().m(2).lengthscales(0.5, 0.7).seed(9).build();
+    Svbssgp.Options o =
+        Svbssgp.Options.builder().m(2).lengthscales(0.5, 0.7).seed(9).build();
     Svbssgp.Training t = Svbssgp.start(data, labels, o);
     double[] eta = t.parameters();
     int dim = 2 * 2 + 4;
@@ -217,7 +234,8 @@ class SvbssgpTest {
     }
     double mean = s / r + 0.5 * dim * (1 + Math.log(2 * Math.PI)) + logDet;
     double se = Math.sqrt((sq / r - (s / r) * (s / r)) / (r - 1));
-    assertTrue(Math.abs(mean - exact) <= 4 * se, "MC " + mean + " vs exact " + exact + " (se " + se + ")");
+    assertTrue(
+        Math.abs(mean - exact) <= 4 * se, "MC " + mean + " vs exact " + exact + " (se " + se + ")");
   }
 
   /**
@@ -232,8 +250,14 @@ class SvbssgpTest {
     int p = 30;
     int[] labels = blocksOnX1(train, p);
     int[] testLabels = blocksOnX1(test, p);
-    Svbssgp.Options o = Svbssgp.Options.builder().m(10).partitionsPerIteration(5).iterations(300)
-        .lengthscales(3, 3).learningRate(0.05).seed(5).build();
+    Svbssgp.Options o = Svbssgp.Options.builder()
+        .m(10)
+        .partitionsPerIteration(5)
+        .iterations(300)
+        .lengthscales(3, 3)
+        .learningRate(0.05)
+        .seed(5)
+        .build();
     Svbssgp.Training t = Svbssgp.start(train, labels, o);
     List<Double> elbo = new ArrayList<>();
     double[] rmse = new double[3];
@@ -244,11 +268,14 @@ class SvbssgpTest {
         rmse[it / 150] = t.current().predict(test, testLabels, 0, 5, 1).rmse(test.y());
       }
     }
-    double first = elbo.subList(0, 30).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-    double last = elbo.subList(elbo.size() - 30, elbo.size()).stream().mapToDouble(Double::doubleValue)
-        .average().orElseThrow();
-    String msg = "bound " + first + " -> " + last + "; rmse at 0, 150, 300: " + Arrays.toString(rmse)
-        + "; " + t.current();
+    double first =
+        elbo.subList(0, 30).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    double last = elbo.subList(elbo.size() - 30, elbo.size()).stream()
+        .mapToDouble(Double::doubleValue)
+        .average()
+        .orElseThrow();
+    String msg = "bound " + first + " -> " + last + "; rmse at 0, 150, 300: "
+        + Arrays.toString(rmse) + "; " + t.current();
     assertTrue(last > first, msg);
     assertTrue(rmse[1] < rmse[0] && rmse[2] < rmse[1], msg);
     assertTrue(rmse[2] < 0.8 * rmse[0], msg);
@@ -263,14 +290,23 @@ class SvbssgpTest {
   void lengthscalesAreLearnedAndTheIrrelevantInputsGrows() {
     RegressionData train = synthetic(2000, 3, 0.1, 31);
     int[] labels = blocksOnX1(train, 20);
-    Svbssgp.Options o = Svbssgp.Options.builder().m(10).partitionsPerIteration(5).iterations(200)
-        .lengthscales(1, 1, 1).seed(8).build();
+    Svbssgp.Options o = Svbssgp.Options.builder()
+        .m(10)
+        .partitionsPerIteration(5)
+        .iterations(200)
+        .lengthscales(1, 1, 1)
+        .seed(8)
+        .build();
     double[] ell = Svbssgp.fit(train, labels, o, IterationListener.NONE).priorLengthscales();
     String msg = Arrays.toString(ell);
     assertTrue(ell[2] > 1.2, msg);
     assertTrue(ell[2] > ell[0] && ell[2] > ell[1], msg);
-    double[] fixed = Svbssgp.fit(train, labels, o.toBuilder().learnHyperparameters(false).build(),
-        IterationListener.NONE).priorLengthscales();
+    double[] fixed = Svbssgp.fit(
+            train,
+            labels,
+            o.toBuilder().learnHyperparameters(false).build(),
+            IterationListener.NONE)
+        .priorLengthscales();
     assertArrayEquals(new double[] {1, 1, 1}, fixed, 1e-12);
   }
 
@@ -284,7 +320,10 @@ class SvbssgpTest {
     RegressionData train = synthetic(400, 2, 0.1, 31);
     RegressionData test = synthetic(25, 2, 0.1, 32);
     int[] labels = blocksOnX1(train, 4);
-    Svbssgp model = Svbssgp.fit(train, labels, Svbssgp.Options.builder().m(4).iterations(20).seed(2).build(),
+    Svbssgp model = Svbssgp.fit(
+        train,
+        labels,
+        Svbssgp.Options.builder().m(4).iterations(20).seed(2).build(),
         IterationListener.NONE);
     int r = 7;
     RegressionPrediction pred = model.predict(test, blocksOnX1(test, 4), 1.0, r, 99);
@@ -323,7 +362,10 @@ class SvbssgpTest {
     RegressionData test = synthetic(20, 2, 0.1, 42);
     int[] labels = blocksOnX1(train, 4);
     int[] testLabels = blocksOnX1(test, 4);
-    Svbssgp model = Svbssgp.fit(train, labels, Svbssgp.Options.builder().m(5).iterations(10).seed(4).build(),
+    Svbssgp model = Svbssgp.fit(
+        train,
+        labels,
+        Svbssgp.Options.builder().m(5).iterations(10).seed(4).build(),
         IterationListener.NONE);
     RegressionPrediction pred = model.predict(test, testLabels, 0.0, 1, 123);
     double[] alpha = model.sampleAlphas(1, 123)[0];
@@ -332,7 +374,9 @@ class SvbssgpTest {
     double noise = model.noiseVariance();
     for (int i = 0; i < test.n(); i++) {
       int k = testLabels[i];
-      int[] rows = java.util.stream.IntStream.range(0, train.n()).filter(j -> labels[j] == k).toArray();
+      int[] rows = java.util.stream.IntStream.range(0, train.n())
+          .filter(j -> labels[j] == k)
+          .toArray();
       int nk = rows.length;
       Matrix kk = Matrix.zeros(nk, nk);
       double[] ks = new double[nk];
@@ -370,7 +414,10 @@ class SvbssgpTest {
     RegressionData test = synthetic(15, 2, 0.1, 52);
     int[] labels = blocksOnX1(train, 4);
     int[] testLabels = blocksOnX1(test, 4);
-    Svbssgp model = Svbssgp.fit(train, labels, Svbssgp.Options.builder().m(4).iterations(10).seed(6).build(),
+    Svbssgp model = Svbssgp.fit(
+        train,
+        labels,
+        Svbssgp.Options.builder().m(4).iterations(10).seed(6).build(),
         IterationListener.NONE);
     RegressionPrediction local = model.predict(test, testLabels, 0.0, 1, 321);
     RegressionPrediction degenerate = model.predict(test, testLabels, 1.0, 1, 321);
@@ -381,11 +428,16 @@ class SvbssgpTest {
         double mean = gamma * degenerate.mean()[i] + (1 - gamma) * local.mean()[i];
         double latent = (1 - gamma * gamma) * (local.variance()[i] - noise);
         assertEquals(mean, mixed.mean()[i], 1e-12 * (1 + Math.abs(mean)), "mean at gamma " + gamma);
-        assertEquals(latent + noise, mixed.variance()[i], 1e-12 * (latent + noise), "variance at gamma " + gamma);
+        assertEquals(
+            latent + noise,
+            mixed.variance()[i],
+            1e-12 * (latent + noise),
+            "variance at gamma " + gamma);
       }
     }
     // the mix is not the γ = 0 predictive: γ matters
-    assertTrue(Math.abs(model.predict(test, testLabels, 0.7, 1, 321).mean()[0] - local.mean()[0]) > 1e-6);
+    assertTrue(
+        Math.abs(model.predict(test, testLabels, 0.7, 1, 321).mean()[0] - local.mean()[0]) > 1e-6);
   }
 
   /** Test (4): the same seed gives bit-identical fits and predictions; another seed does not. */
@@ -395,8 +447,14 @@ class SvbssgpTest {
     RegressionData test = synthetic(30, 3, 0.1, 52);
     int[] labels = sortedBlocks(train, 5);
     int[] testLabels = blocksOnX1(test, 5);
-    Svbssgp.Options o = Svbssgp.Options.builder().m(4).iterations(40).minibatch(30).partitionsPerIteration(2)
-        .gradientSamples(2).seed(8).build();
+    Svbssgp.Options o = Svbssgp.Options.builder()
+        .m(4)
+        .iterations(40)
+        .minibatch(30)
+        .partitionsPerIteration(2)
+        .gradientSamples(2)
+        .seed(8)
+        .build();
     List<Double> trace1 = new ArrayList<>();
     List<Double> trace2 = new ArrayList<>();
     Svbssgp a = Svbssgp.fit(train, labels, o, (i, l, s) -> trace1.add(l));
@@ -423,23 +481,33 @@ class SvbssgpTest {
   @Test
   void iterationsAllocateNothingThatGrowsWithN() {
     java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-    Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "no allocation counter");
+    Assumptions.assumeTrue(
+        bean instanceof com.sun.management.ThreadMXBean, "no allocation counter");
     com.sun.management.ThreadMXBean sun = (com.sun.management.ThreadMXBean) bean;
-    Assumptions.assumeTrue(sun.isThreadAllocatedMemorySupported() && sun.isThreadAllocatedMemoryEnabled(),
+    Assumptions.assumeTrue(
+        sun.isThreadAllocatedMemorySupported() && sun.isThreadAllocatedMemoryEnabled(),
         "allocation counter disabled");
     long tid = Thread.currentThread().getId();
     for (int n : new int[] {20_000, 200_000}) {
       RegressionData train = synthetic(n, 2, 0.1, 61);
       int[] labels = blocksOnX1(train, 100);
-      Svbssgp.Training t = Svbssgp.start(train, labels, Svbssgp.Options.builder().m(10)
-          .partitionsPerIteration(5).minibatch(50).seed(1).build());
+      Svbssgp.Training t = Svbssgp.start(
+          train,
+          labels,
+          Svbssgp.Options.builder()
+              .m(10)
+              .partitionsPerIteration(5)
+              .minibatch(50)
+              .seed(1)
+              .build());
       t.step();
       long before = sun.getThreadAllocatedBytes(tid);
       for (int it = 0; it < 20; it++) {
         t.step();
       }
       long allocated = sun.getThreadAllocatedBytes(tid) - before;
-      assertTrue(allocated < 256 * 1024, "n=" + n + ": 20 iterations allocated " + allocated + " bytes");
+      assertTrue(
+          allocated < 256 * 1024, "n=" + n + ": 20 iterations allocated " + allocated + " bytes");
     }
   }
 
@@ -448,15 +516,18 @@ class SvbssgpTest {
     RegressionData train = synthetic(50, 2, 0.1, 71);
     int[] labels = blocksOnX1(train, 3);
     Svbssgp.Options o = Svbssgp.Options.builder().m(2).iterations(2).build();
-    assertThrows(IllegalArgumentException.class, () -> Svbssgp.Options.builder().gamma(1.5).build());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Svbssgp.Options.builder().gamma(1.5).build());
     assertThrows(IllegalArgumentException.class, () -> Svbssgp.start(train, new int[3], o));
     int[] negative = labels.clone();
     negative[0] = -1;
     assertThrows(IllegalArgumentException.class, () -> Svbssgp.start(train, negative, o));
     Svbssgp model = Svbssgp.fit(train, labels, o, IterationListener.NONE);
     RegressionData test = synthetic(5, 2, 0.1, 72);
-    assertThrows(IllegalArgumentException.class, () -> model.predict(test, new int[] {0, 1, 2, 3, 0}));
-    assertThrows(IllegalArgumentException.class,
-        () -> model.predict(synthetic(5, 3, 0.1, 1), new int[5]));
+    assertThrows(
+        IllegalArgumentException.class, () -> model.predict(test, new int[] {0, 1, 2, 3, 0}));
+    assertThrows(
+        IllegalArgumentException.class, () -> model.predict(synthetic(5, 3, 0.1, 1), new int[5]));
   }
 }

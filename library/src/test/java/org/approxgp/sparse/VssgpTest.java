@@ -53,9 +53,14 @@ class VssgpTest {
         double[] b = p.clone();
         a[k] += eps;
         b[k] -= eps;
-        double fd = (Vssgp.evaluate(data, rows, m, a, null).value() - Vssgp.evaluate(data, rows, m, b, null).value())
+        double fd = (Vssgp.evaluate(data, rows, m, a, null).value()
+                - Vssgp.evaluate(data, rows, m, b, null).value())
             / (2 * eps);
-        assertEquals(fd, g[k], 1e-6 * Math.max(1, Math.abs(fd)), (rows == null ? "full" : "batch") + " param " + k);
+        assertEquals(
+            fd,
+            g[k],
+            1e-6 * Math.max(1, Math.abs(fd)),
+            (rows == null ? "full" : "batch") + " param " + k);
       }
     }
   }
@@ -75,7 +80,8 @@ class VssgpTest {
     double y = 0.37;
     RegressionData one = new RegressionData(x.clone(), 1, d, new double[] {y});
     double ell = Vssgp.evaluate(one, null, m, p, null).expectedLogLikelihood();
-    double closedForm = -2 * h.noiseVariance() * (ell + 0.5 * Math.log(2 * Math.PI * h.noiseVariance()));
+    double closedForm =
+        -2 * h.noiseVariance() * (ell + 0.5 * Math.log(2 * Math.PI * h.noiseVariance()));
     double[] mk = new double[m];
     double[] vk = new double[m];
     double[] ellv = h.lengthscales();
@@ -90,31 +96,43 @@ class VssgpTest {
     double[] muA = fitted.weightMean();
     double[] s = fitted.weightCovariance().data();
     GaussHermite gh = GaussHermite.of(60);
-    double e2 = gh.expectNormal(mk[0], vk[0], z0 -> gh.expectNormal(mk[1], vk[1], z1 -> {
-      double[] phi = {Math.cos(z0), Math.sin(z0), Math.cos(z1), Math.sin(z1)};
-      double f = Ssgp.dot(phi, muA);
-      double quad = 0;
-      for (int a = 0; a < 4; a++) {
-        for (int b = 0; b < 4; b++) {
-          quad += phi[a] * s[a * 4 + b] * phi[b];
-        }
-      }
-      return (y - f) * (y - f) + quad;
-    }));
+    double e2 = gh.expectNormal(
+        mk[0],
+        vk[0],
+        z0 -> gh.expectNormal(mk[1], vk[1], z1 -> {
+          double[] phi = {Math.cos(z0), Math.sin(z0), Math.cos(z1), Math.sin(z1)};
+          double f = Ssgp.dot(phi, muA);
+          double quad = 0;
+          for (int a = 0; a < 4; a++) {
+            for (int b = 0; b < 4; b++) {
+              quad += phi[a] * s[a * 4 + b] * phi[b];
+            }
+          }
+          return (y - f) * (y - f) + quad;
+        }));
     assertEquals(e2, closedForm, 1e-12);
-    double mean = gh.expectNormal(mk[0], vk[0], z0 -> gh.expectNormal(mk[1], vk[1], z1 -> Ssgp.dot(
-        new double[] {Math.cos(z0), Math.sin(z0), Math.cos(z1), Math.sin(z1)}, muA)));
-    double second = gh.expectNormal(mk[0], vk[0], z0 -> gh.expectNormal(mk[1], vk[1], z1 -> {
-      double[] phi = {Math.cos(z0), Math.sin(z0), Math.cos(z1), Math.sin(z1)};
-      double f = Ssgp.dot(phi, muA);
-      double quad = 0;
-      for (int a = 0; a < 4; a++) {
-        for (int b = 0; b < 4; b++) {
-          quad += phi[a] * s[a * 4 + b] * phi[b];
-        }
-      }
-      return f * f + quad;
-    }));
+    double mean = gh.expectNormal(
+        mk[0],
+        vk[0],
+        z0 -> gh.expectNormal(
+            mk[1],
+            vk[1],
+            z1 -> Ssgp.dot(
+                new double[] {Math.cos(z0), Math.sin(z0), Math.cos(z1), Math.sin(z1)}, muA)));
+    double second = gh.expectNormal(
+        mk[0],
+        vk[0],
+        z0 -> gh.expectNormal(mk[1], vk[1], z1 -> {
+          double[] phi = {Math.cos(z0), Math.sin(z0), Math.cos(z1), Math.sin(z1)};
+          double f = Ssgp.dot(phi, muA);
+          double quad = 0;
+          for (int a = 0; a < 4; a++) {
+            for (int b = 0; b < 4; b++) {
+              quad += phi[a] * s[a * 4 + b] * phi[b];
+            }
+          }
+          return f * f + quad;
+        }));
     RegressionPrediction pr = fitted.predict(new RegressionData(x.clone(), 1, d, null));
     assertEquals(mean, pr.mean()[0], 1e-12);
     assertEquals(second - mean * mean + h.noiseVariance(), pr.variance()[0], 1e-12);
@@ -188,7 +206,8 @@ class VssgpTest {
     RegressionData[] s = SsgpTest.sine(11);
     Vssgp.Options o = new Vssgp.Options(10, 40, 50, 0.02, 13, null, 0.01);
     List<double[]> means = new ArrayList<>();
-    Vssgp fit = Vssgp.fit(s[0], o, null, (it, model) -> means.add(model.get().predict(s[1]).mean()));
+    Vssgp fit = Vssgp.fit(
+        s[0], o, null, (it, model) -> means.add(model.get().predict(s[1]).mean()));
     assertEquals(40, means.size());
     assertArrayEquals(fit.predict(s[1]).mean(), means.get(39), 1e-12);
     assertTrue(Math.abs(means.get(0)[0] - means.get(39)[0]) > 1e-6, "the snapshots do not move");
@@ -205,20 +224,25 @@ class VssgpTest {
     int m = 10;
     List<Double> trace = new ArrayList<>();
     List<double[]> means = new ArrayList<>();
-    Vssgp fit = Vssgp.fit(s[0], new Vssgp.Options(m, 2000, 0, 0.01, 13, null, 0.01),
-        (it, obj, sec) -> trace.add(obj), (it, model) -> means.add(model.get().predict(s[1]).mean()));
+    Vssgp fit = Vssgp.fit(
+        s[0],
+        new Vssgp.Options(m, 2000, 0, 0.01, 13, null, 0.01),
+        (it, obj, sec) -> trace.add(obj),
+        (it, model) -> means.add(model.get().predict(s[1]).mean()));
     Vssgp start = Vssgp.fit(s[0], new Vssgp.Options(m, 0, 0, 0.01, 13, null, 0.01), null);
     assertTrue(fit.iterations() > 0 && fit.iterations() < 2000, "iterations " + fit.iterations());
     assertEquals(fit.iterations(), trace.size());
     assertEquals(fit.iterations(), means.size());
     assertArrayEquals(fit.predict(s[1]).mean(), means.get(means.size() - 1), 1e-12);
-    assertEquals(fit.bound(s[0]).value(), trace.get(trace.size() - 1), 1e-9 * Math.abs(trace.get(0)));
+    assertEquals(
+        fit.bound(s[0]).value(), trace.get(trace.size() - 1), 1e-9 * Math.abs(trace.get(0)));
     int nq = 2 * m * s[0].d() + s[0].d() + 2;
     double[] g0 = new double[start.parameters().length];
     Vssgp.evaluate(s[0], null, m, start.parameters(), g0);
     double[] g = new double[g0.length];
     Vssgp.evaluate(s[0], null, m, fit.parameters(), g);
-    assertTrue(norm(g, nq) < 1e-3 * norm(g0, nq), norm(g, nq) + " vs " + norm(g0, nq) + " at the start");
+    assertTrue(
+        norm(g, nq) < 1e-3 * norm(g0, nq), norm(g, nq) + " vs " + norm(g0, nq) + " at the start");
     assertTrue(fit.bound(s[0]).value() > start.bound(s[0]).value());
     double rmse = fit.predict(s[1]).rmse(s[1].y());
     assertTrue(rmse < 1.15 * SsgpTest.SINE_NOISE, "RMSE " + rmse + ", " + fit);

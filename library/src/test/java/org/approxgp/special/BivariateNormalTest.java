@@ -12,10 +12,13 @@ class BivariateNormalTest {
   @Test
   void table() {
     final ErrorStats st = new ErrorStats("bivariate_normal.csv (abs)", 3e-14, 2e-16);
-    // Owen's formula is accurate in absolute terms only: values far below 1e-16 (lower tail with ρ → −1)
+    // Owen's formula is accurate in absolute terms only: values far below 1e-16 (lower tail with ρ
+    // → −1)
     // carry absolute errors of ~1e-17, so the relative error is reported (not asserted) above 1e-10
-    final ErrorStats rel = new ErrorStats("bivariate_normal.csv (rel, value >= 1e-10)",
-      2e-6, 1e-7); // measured max 4.1e-7, RMS 2.2e-8: the relative error of values down to 1e-10
+    final ErrorStats rel = new ErrorStats(
+        "bivariate_normal.csv (rel, value >= 1e-10)",
+        2e-6,
+        1e-7); // measured max 4.1e-7, RMS 2.2e-8: the relative error of values down to 1e-10
     for (ReferenceTable.Row r : ReferenceTable.load("bivariate_normal.csv")) {
       final double got = BivariateNormal.cdf(r.d("x"), r.d("y"), r.d("rho"));
       st.add(ReferenceTable.absDiff(got, r.big("Phi2")), r);

@@ -19,7 +19,8 @@ final class ErrorStats {
 
   ErrorStats(String name, double budget, double rmsBudget) {
     if (!(rmsBudget <= budget)) {
-      throw new IllegalArgumentException(name + ": RMS budget " + rmsBudget + " above the max budget " + budget);
+      throw new IllegalArgumentException(
+          name + ": RMS budget " + rmsBudget + " above the max budget " + budget);
     }
     this.name = name;
     this.budget = budget;
@@ -50,8 +51,8 @@ final class ErrorStats {
   /** Prints the summary line (collected into the accuracy report) and asserts max ≤ budget, RMS ≤ RMS budget. */
   void check() {
     final String line = String.format(
-      "ACCURACY %-34s points=%5d budget=%.1e max=%.3e rms budget=%.1e rms=%.3e worst=[%s]",
-      name, n, budget, max, rmsBudget, rms(), worst);
+        "ACCURACY %-34s points=%5d budget=%.1e max=%.3e rms budget=%.1e rms=%.3e worst=[%s]",
+        name, n, budget, max, rmsBudget, rms(), worst);
     System.out.println(line);
     assertTrue(n > 0, name + ": no points");
     assertTrue(max <= budget, line);

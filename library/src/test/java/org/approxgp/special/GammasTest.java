@@ -29,16 +29,23 @@ class GammasTest {
    * plain relative error over all points (reported, not asserted: for a ~ 1e6, |x − a| ~ 36√a,
    * κ reaches 3.6e4 and Commons Numbers 1.3 loses up to 1.3e-10 relative; see the class Javadoc of Gammas).
    */
-  private static void check(String name, String column, String kappaColumn, double rmsWell, double rmsScaled,
-               java.util.function.DoubleBinaryOperator f) {
+  private static void check(
+      String name,
+      String column,
+      String kappaColumn,
+      double rmsWell,
+      double rmsScaled,
+      java.util.function.DoubleBinaryOperator f) {
     final ErrorStats wellConditioned = new ErrorStats(name + " rel, kappa<=100", 1e-12, rmsWell);
     final ErrorStats scaled = new ErrorStats(name + " rel/(1+kappa)", 1e-12, rmsScaled);
-    final ErrorStats plain = new ErrorStats(name + " rel, all points",
-        name.contains(" Q") ? 1e-9 : 1e-11, name.contains(" Q") ? 2e-11 : 5e-13); // measured max 1.3e-10 (Q),
+    final ErrorStats plain = new ErrorStats(
+        name + " rel, all points",
+        name.contains(" Q") ? 1e-9 : 1e-11,
+        name.contains(" Q") ? 2e-11 : 5e-13); // measured max 1.3e-10 (Q),
     // 2.4e-12 (P), RMS 4.2e-12 (Q), 9.6e-14 (P): every point, including the deep tails
     for (ReferenceTable.Row r : TABLE) {
-      final double err = ReferenceTable.relErr(f.applyAsDouble(r.d("a"), r.d("x")), r.big(column),
-        Double.MIN_NORMAL);
+      final double err = ReferenceTable.relErr(
+          f.applyAsDouble(r.d("a"), r.d("x")), r.big(column), Double.MIN_NORMAL);
       final double k = kappa(r, kappaColumn);
       if (k <= 100) {
         wellConditioned.add(err, r);
@@ -64,7 +71,8 @@ class GammasTest {
   @Test
   void logRegularized() {
     // |Δ log F| ≈ relative error of F, so measure |Δ log F|/(1 + κ) (same scale as above)
-    final ErrorStats st = new ErrorStats("incomplete_gamma.csv log P, log Q |dlog|/(1+kappa)", 1e-12, 2e-16);
+    final ErrorStats st =
+        new ErrorStats("incomplete_gamma.csv log P, log Q |dlog|/(1+kappa)", 1e-12, 2e-16);
     for (ReferenceTable.Row r : TABLE) {
       final double a = r.d("a");
       final double x = r.d("x");
@@ -73,11 +81,19 @@ class GammasTest {
       // expected logs from the exact values, using the smaller of P, Q for the larger's log
       if (p >= Double.MIN_NORMAL) {
         final double lp = p <= 0.5 ? Math.log(p) : Math.log1p(-q);
-        st.add(Math.abs(Gammas.logRegularizedP(a, x) - lp) / Math.max(Math.abs(lp), 1.0) / (1 + kappa(r, "kP")), r);
+        st.add(
+            Math.abs(Gammas.logRegularizedP(a, x) - lp)
+                / Math.max(Math.abs(lp), 1.0)
+                / (1 + kappa(r, "kP")),
+            r);
       }
       if (q >= Double.MIN_NORMAL) {
         final double lq = q <= 0.5 ? Math.log(q) : Math.log1p(-p);
-        st.add(Math.abs(Gammas.logRegularizedQ(a, x) - lq) / Math.max(Math.abs(lq), 1.0) / (1 + kappa(r, "kQ")), r);
+        st.add(
+            Math.abs(Gammas.logRegularizedQ(a, x) - lq)
+                / Math.max(Math.abs(lq), 1.0)
+                / (1 + kappa(r, "kQ")),
+            r);
       }
     }
     st.check();
@@ -85,10 +101,14 @@ class GammasTest {
 
   @Test
   void logGamma() {
-    final ErrorStats st = new ErrorStats("incomplete_gamma.csv logGamma (|d|/max(1,|v|))", 1e-14, 3e-16);
+    final ErrorStats st =
+        new ErrorStats("incomplete_gamma.csv logGamma (|d|/max(1,|v|))", 1e-14, 3e-16);
     for (ReferenceTable.Row r : TABLE) {
       final BigDecimal e = r.big("logGamma");
-      st.add(ReferenceTable.absDiff(Gammas.logGamma(r.d("a")), e) / Math.max(1.0, e.abs().doubleValue()), r);
+      st.add(
+          ReferenceTable.absDiff(Gammas.logGamma(r.d("a")), e)
+              / Math.max(1.0, e.abs().doubleValue()),
+          r);
     }
     st.check();
   }
@@ -98,7 +118,8 @@ class GammasTest {
     // P(1, x) = 1 − e^{−x}; Q(½, x) = erfc(√x); ∂P/∂x at a = 1 is e^{−x}
     for (double x = 0.01; x < 30; x *= 1.7) {
       assertEquals(-Math.expm1(-x), Gammas.regularizedP(1, x), 1e-15);
-      assertEquals(Erf.erfc(Math.sqrt(x)), Gammas.regularizedQ(0.5, x), 2e-15 * Erf.erfc(Math.sqrt(x)));
+      assertEquals(
+          Erf.erfc(Math.sqrt(x)), Gammas.regularizedQ(0.5, x), 2e-15 * Erf.erfc(Math.sqrt(x)));
       assertEquals(Math.exp(-x), Gammas.regularizedPDerivative(1, x), 1e-15);
     }
     // ψ(1) = −γ; Commons Numbers 1.3 Digamma is measured 1.5e-15 off here

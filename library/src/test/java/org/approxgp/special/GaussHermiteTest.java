@@ -42,7 +42,8 @@ class GaussHermiteTest {
 
   @Test
   void exactForPolynomials() {
-    // ∫ e^{−x²} x^{2k} dx = Γ(k + ½) = (2k − 1)!! √π / 2^k; odd moments vanish. Exact for 2k ≤ 2n − 1.
+    // ∫ e^{−x²} x^{2k} dx = Γ(k + ½) = (2k − 1)!! √π / 2^k; odd moments vanish. Exact for 2k ≤ 2n −
+    // 1.
     final ErrorStats even = new ErrorStats("Gauss-Hermite even moments (rel)", 1e-13, 5e-15);
     final ErrorStats odd = new ErrorStats("Gauss-Hermite odd moments / sum|terms|", 1e-15, 2e-16);
     for (int n : new int[] {1, 2, 3, 5, 8, 10, 16, 20, 32, 50, 64, 100, 128, 150, 200}) {
@@ -83,9 +84,14 @@ class GaussHermiteTest {
         final double mm = m;
         final double vv = v;
         // E[X³] = m³ + 3mv; E[X⁴] = m⁴ + 6m²v + 3v²
-        assertEquals(m * m * m + 3 * m * v, gh.expectNormal(m, v, t -> t * t * t), 1e-13 * (1 + Math.abs(m * m * m)));
-        assertEquals(m * m * m * m + 6 * m * m * v + 3 * v * v, gh.expectNormal(m, v, t -> t * t * t * t),
-          1e-13 * (1 + m * m * m * m));
+        assertEquals(
+            m * m * m + 3 * m * v,
+            gh.expectNormal(m, v, t -> t * t * t),
+            1e-13 * (1 + Math.abs(m * m * m)));
+        assertEquals(
+            m * m * m * m + 6 * m * m * v + 3 * v * v,
+            gh.expectNormal(m, v, t -> t * t * t * t),
+            1e-13 * (1 + m * m * m * m));
         // E[Φ(X)] = Φ(m/√(1 + v))
         final double exact = Normal.cdf(mm / Math.sqrt(1 + vv));
         st.add(Math.abs(gh.expectNormal(m, v, Normal::cdf) - exact) / exact, "m=" + m + " v=" + v);
@@ -98,8 +104,10 @@ class GaussHermiteTest {
   @Test
   void cacheIsThreadSafe() {
     // many threads asking for the same fresh n get one instance with identical contents
-    final java.util.List<GaussHermite> got = java.util.stream.IntStream.range(0, 64).parallel()
-      .mapToObj(i -> GaussHermite.of(77)).toList();
+    final java.util.List<GaussHermite> got = java.util.stream.IntStream.range(0, 64)
+        .parallel()
+        .mapToObj(i -> GaussHermite.of(77))
+        .toList();
     for (GaussHermite g : got) {
       assertSame(got.get(0), g);
     }
@@ -114,6 +122,7 @@ class GaussHermiteTest {
     assertEquals(5, GaussHermite.of(5).size());
     assertThrows(IllegalArgumentException.class, () -> GaussHermite.of(0));
     assertThrows(IllegalArgumentException.class, () -> GaussHermite.of(501));
-    assertThrows(IllegalArgumentException.class, () -> GaussHermite.of(3).expectNormal(0, -1, t -> t));
+    assertThrows(
+        IllegalArgumentException.class, () -> GaussHermite.of(3).expectNormal(0, -1, t -> t));
   }
 }

@@ -22,7 +22,8 @@ class GaussLegendreTest {
           assertEquals(exact, s, 4e-15, "n=" + n + ", x^" + k);
         } else {
           // x^{2n}: the rule's error is 2^{2n+1} (n!)^4 / ((2n+1) ((2n)!)^3) · (2n)! ≠ 0
-          assertEquals(true, Math.abs(s - exact) > 1e-3 * Math.pow(0.25, n) * 2.0 / (2 * n + 1), "n=" + n);
+          assertEquals(
+              true, Math.abs(s - exact) > 1e-3 * Math.pow(0.25, n) * 2.0 / (2 * n + 1), "n=" + n);
         }
       }
     }

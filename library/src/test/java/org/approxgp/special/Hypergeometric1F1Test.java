@@ -28,10 +28,13 @@ class Hypergeometric1F1Test {
   void table() {
     final ErrorStats relFar = new ErrorStats("hyp1f1_negint.csv rel, kappa<=10", 1e-12, 2e-16);
     final ErrorStats scaled = new ErrorStats("hyp1f1_negint.csv |d|/(|M|+|xM'|)", 1e-12, 1e-16);
-    final ErrorStats logRelFar = new ErrorStats("hyp1f1_negint.csv log form rel, kappa<=10", 1e-12, 6e-16);
+    final ErrorStats logRelFar =
+        new ErrorStats("hyp1f1_negint.csv log form rel, kappa<=10", 1e-12, 6e-16);
     final ErrorStats logScaled = new ErrorStats("hyp1f1_negint.csv log form scaled", 1e-12, 3e-16);
-    final ErrorStats relAll = new ErrorStats("hyp1f1_negint.csv rel, all points incl. near roots",
-      1e-15, 2.5e-16); // measured max 1.1e-16, RMS 4.7e-17
+    final ErrorStats relAll = new ErrorStats(
+        "hyp1f1_negint.csv rel, all points incl. near roots",
+        1e-15,
+        2.5e-16); // measured max 1.1e-16, RMS 4.7e-17
     int signErrors = 0;
     for (ReferenceTable.Row r : ReferenceTable.load("hyp1f1_negint.csv")) {
       final int n = r.i("n");
@@ -60,8 +63,11 @@ class Hypergeometric1F1Test {
       if (kappa <= 10) {
         logRelFar.add(g.sign() == sign ? rel : Double.POSITIVE_INFINITY, r);
       }
-      // sign may legitimately differ only where the error budget covers a sign change (|M| < 1e-12 |xM'|)
-      logScaled.add(g.sign() == sign ? rel / (1 + kappa) : (1 + Math.exp(g.logAbs() - logAbs)) / (1 + kappa), r);
+      // sign may legitimately differ only where the error budget covers a sign change (|M| < 1e-12
+      // |xM'|)
+      logScaled.add(
+          g.sign() == sign ? rel / (1 + kappa) : (1 + Math.exp(g.logAbs() - logAbs)) / (1 + kappa),
+          r);
     }
     relFar.check();
     scaled.check();
@@ -72,7 +78,8 @@ class Hypergeometric1F1Test {
   }
 
   private static double logOf(BigDecimal v) {
-    // log of a positive decimal of any exponent: log(unscaled) − scale·log 10, via its leading digits
+    // log of a positive decimal of any exponent: log(unscaled) − scale·log 10, via its leading
+    // digits
     final BigDecimal a = v.abs();
     final int exp10 = a.precision() - a.scale() - 1;
     final double mant = a.movePointLeft(exp10).doubleValue();
@@ -81,7 +88,8 @@ class Hypergeometric1F1Test {
 
   @Test
   void naiveSumLosesDigitsRecurrenceDoesNot() {
-    // 1F1(−30; ½; 10) = −146.6652092433409050873884988876...; the power sum cancels terms summing to 6.8e12 in magnitude
+    // 1F1(−30; ½; 10) = −146.6652092433409050873884988876...; the power sum cancels terms summing
+    // to 6.8e12 in magnitude
     final double exact = -146.6652092433409050873884988876;
     double term = 1;
     double naive = 1;
@@ -89,7 +97,8 @@ class Hypergeometric1F1Test {
       term *= (-30.0 + k) / (0.5 + k) * 10.0 / (k + 1);
       naive += term;
     }
-    assertTrue(Math.abs(naive - exact) / Math.abs(exact) > 1e-12, "naive sum unexpectedly accurate");
+    assertTrue(
+        Math.abs(naive - exact) / Math.abs(exact) > 1e-12, "naive sum unexpectedly accurate");
     assertEquals(exact, Hypergeometric1F1.negativeInteger(30, 0.5, 10.0), 1e-14 * 146.67);
   }
 
@@ -98,13 +107,17 @@ class Hypergeometric1F1Test {
     assertEquals(1.0, Hypergeometric1F1.negativeInteger(0, 2.5, 7.0), 0.0);
     assertEquals(1 - 7.0 / 2.5, Hypergeometric1F1.negativeInteger(1, 2.5, 7.0), 1e-15);
     // 1F1(−2; b; x) = 1 − 2x/b + x²/(b(b+1))
-    assertEquals(1 - 2 * 3.0 / 1.5 + 9.0 / (1.5 * 2.5), Hypergeometric1F1.negativeInteger(2, 1.5, 3.0), 1e-15);
+    assertEquals(
+        1 - 2 * 3.0 / 1.5 + 9.0 / (1.5 * 2.5),
+        Hypergeometric1F1.negativeInteger(2, 1.5, 3.0),
+        1e-15);
     // no overflow: n = 200, x = −5000
     final SignedLog big = Hypergeometric1F1.logNegativeInteger(200, 0.5, -5000);
     assertTrue(big.logAbs() > 710 && big.sign() == 1);
     assertEquals(Double.POSITIVE_INFINITY, Hypergeometric1F1.negativeInteger(200, 0.5, -5000));
     assertThrows(IllegalArgumentException.class, () -> Hypergeometric1F1.negativeInteger(-1, 1, 1));
     assertThrows(IllegalArgumentException.class, () -> Hypergeometric1F1.negativeInteger(3, 0, 1));
-    assertThrows(IllegalArgumentException.class, () -> Hypergeometric1F1.negativeInteger(3, 1, Double.NaN));
+    assertThrows(
+        IllegalArgumentException.class, () -> Hypergeometric1F1.negativeInteger(3, 1, Double.NaN));
   }
 }

@@ -39,7 +39,10 @@ class LogConcaveQuadratureTest {
       }
     };
     LogConcaveQuadrature.Result r = LogConcaveQuadrature.integrate(f, start, new double[0], 1e-13);
-    assertEquals(0.5 * Math.log(2 * Math.PI) + Math.log(s), r.logIntegral(), 1e-13 * (1 + Math.abs(Math.log(s))));
+    assertEquals(
+        0.5 * Math.log(2 * Math.PI) + Math.log(s),
+        r.logIntegral(),
+        1e-13 * (1 + Math.abs(Math.log(s))));
     assertEquals(mu, r.mean(), 1e-13 * s + 4 * Math.ulp(mu));
     assertEquals(s * s, r.variance(), 1e-12 * s * s);
   }
@@ -70,8 +73,13 @@ class LogConcaveQuadratureTest {
     };
     LogConcaveQuadrature.Result r = LogConcaveQuadrature.integrate(f, 0, new double[0], 1e-13);
     assertEquals(Math.log(a), r.mode(), 1e-14 * (1 + Math.abs(Math.log(a))), "mode");
-    assertEquals(Gammas.logGamma(a), r.logIntegral(), 1e-12 * Math.max(1, Math.abs(Gammas.logGamma(a))), "log Γ");
-    assertEquals(Gammas.digamma(a), r.mean(), 1e-12 * Math.max(1, Math.abs(Gammas.digamma(a))), "ψ");
+    assertEquals(
+        Gammas.logGamma(a),
+        r.logIntegral(),
+        1e-12 * Math.max(1, Math.abs(Gammas.logGamma(a))),
+        "log Γ");
+    assertEquals(
+        Gammas.digamma(a), r.mean(), 1e-12 * Math.max(1, Math.abs(Gammas.digamma(a))), "ψ");
     assertEquals(Trigamma.value(a), r.variance(), 1e-11 * Trigamma.value(a), "ψ'");
   }
 }

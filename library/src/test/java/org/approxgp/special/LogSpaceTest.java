@@ -11,17 +11,21 @@ class LogSpaceTest {
 
   @Test
   void logSumExp() {
-    assertEquals(Math.log(6.0), LogSpace.logSumExp(new double[] {0.0, Math.log(2), Math.log(3)}), 1e-15);
+    assertEquals(
+        Math.log(6.0), LogSpace.logSumExp(new double[] {0.0, Math.log(2), Math.log(3)}), 1e-15);
     // no overflow: log(e^1000 + e^1000) = 1000 + log 2
     assertEquals(1000 + Math.log(2), LogSpace.logSumExp(new double[] {1000, 1000}), 1e-12);
     // no underflow: log(e^−1000 · 3)
-    assertEquals(-1000 + Math.log(3), LogSpace.logSumExp(new double[] {-1000, -1000, -1000}), 1e-12);
+    assertEquals(
+        -1000 + Math.log(3), LogSpace.logSumExp(new double[] {-1000, -1000, -1000}), 1e-12);
     // tiny addend kept: log(1 + e^−40) = e^−40 (log1p variant)
     assertEquals(Math.exp(-40), LogSpace.logSumExp(new double[] {0.0, -40.0}), 1e-30);
     assertEquals(Double.NEGATIVE_INFINITY, LogSpace.logSumExp(new double[0]));
-    assertEquals(Double.NEGATIVE_INFINITY,
-      LogSpace.logSumExp(new double[] {Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY}));
-    assertEquals(Double.POSITIVE_INFINITY, LogSpace.logSumExp(new double[] {1, Double.POSITIVE_INFINITY}));
+    assertEquals(
+        Double.NEGATIVE_INFINITY,
+        LogSpace.logSumExp(new double[] {Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY}));
+    assertEquals(
+        Double.POSITIVE_INFINITY, LogSpace.logSumExp(new double[] {1, Double.POSITIVE_INFINITY}));
     assertTrue(Double.isNaN(LogSpace.logSumExp(new double[] {1, Double.NaN})));
     assertTrue(Double.isNaN(LogSpace.logSumExp(new double[] {Double.NaN, 1})));
   }
@@ -31,8 +35,9 @@ class LogSpaceTest {
     assertEquals(Math.log(5.0), LogSpace.logAddExp(Math.log(2), Math.log(3)), 1e-15);
     assertEquals(800 + Math.log1p(Math.exp(-1)), LogSpace.logAddExp(799, 800), 1e-12);
     assertEquals(3.0, LogSpace.logAddExp(3.0, Double.NEGATIVE_INFINITY));
-    assertEquals(Double.NEGATIVE_INFINITY,
-      LogSpace.logAddExp(Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY));
+    assertEquals(
+        Double.NEGATIVE_INFINITY,
+        LogSpace.logAddExp(Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY));
   }
 
   @Test

@@ -17,7 +17,8 @@ class NormalTest {
 
   private static final List<ReferenceTable.Row> NORMAL = ReferenceTable.load("normal.csv");
 
-  private static void check(String name, String column, double budget, double rmsBudget, DoubleUnaryOperator f) {
+  private static void check(
+      String name, String column, double budget, double rmsBudget, DoubleUnaryOperator f) {
     final ErrorStats st = new ErrorStats(name, budget, rmsBudget);
     for (ReferenceTable.Row r : NORMAL) {
       final double z = r.d("z");
@@ -55,7 +56,9 @@ class NormalTest {
   void quantile() {
     final ErrorStats st = new ErrorStats("normal_quantile.csv (rel)", 1e-13, 5e-16);
     for (ReferenceTable.Row r : ReferenceTable.load("normal_quantile.csv")) {
-      st.add(ReferenceTable.relErr(Normal.quantile(r.d("p")), r.big("quantile"), Double.MIN_NORMAL), r);
+      st.add(
+          ReferenceTable.relErr(Normal.quantile(r.d("p")), r.big("quantile"), Double.MIN_NORMAL),
+          r);
     }
     st.check();
   }

@@ -17,8 +17,8 @@ class OwensTTest {
   void table() {
     final ErrorStats st = new ErrorStats("owens_t.csv (abs)", 1e-14, 3e-17);
     final ErrorStats special = new ErrorStats("owens_t.csv special cases (abs)", 1e-14, 5e-17);
-    final ErrorStats rel = new ErrorStats("owens_t.csv (rel, T >= 1e-300)", 1e-13,
-        1e-14); // measured max 2.1e-14, RMS 1.7e-15
+    final ErrorStats rel = new ErrorStats(
+        "owens_t.csv (rel, T >= 1e-300)", 1e-13, 1e-14); // measured max 2.1e-14, RMS 1.7e-15
     for (ReferenceTable.Row r : ReferenceTable.load("owens_t.csv")) {
       final double h = r.d("h");
       final double a = r.d("a");
@@ -40,8 +40,10 @@ class OwensTTest {
   void identities() {
     for (double h = -6; h <= 6; h += 0.37) {
       // T(h, ±∞) = ±½Φ(−|h|)
-      assertEquals(0.5 * Normal.cdf(-Math.abs(h)), OwensT.value(h, Double.POSITIVE_INFINITY), 1e-16);
-      assertEquals(-0.5 * Normal.cdf(-Math.abs(h)), OwensT.value(h, Double.NEGATIVE_INFINITY), 1e-16);
+      assertEquals(
+          0.5 * Normal.cdf(-Math.abs(h)), OwensT.value(h, Double.POSITIVE_INFINITY), 1e-16);
+      assertEquals(
+          -0.5 * Normal.cdf(-Math.abs(h)), OwensT.value(h, Double.NEGATIVE_INFINITY), 1e-16);
       // T(h, 1) = ½Φ(h)Φ(−h)
       assertEquals(0.5 * Normal.cdf(h) * Normal.cdf(-h), OwensT.value(h, 1.0), 1e-16);
       assertEquals(0.0, OwensT.value(h, 0.0), 0.0);
@@ -53,7 +55,9 @@ class OwensTTest {
           // T(h,a) + T(ah,1/a) = ½Φ(h) + ½Φ(ah) − Φ(h)Φ(ah) − ½[h·a... ] for h ≥ 0, a > 0
           final double hh = Math.abs(h);
           final double aa = Math.abs(a);
-          final double rhs = 0.5 * Normal.cdf(hh) + 0.5 * Normal.cdf(aa * hh) - Normal.cdf(hh) * Normal.cdf(aa * hh);
+          final double rhs = 0.5 * Normal.cdf(hh)
+              + 0.5 * Normal.cdf(aa * hh)
+              - Normal.cdf(hh) * Normal.cdf(aa * hh);
           assertEquals(rhs, OwensT.value(hh, aa) + OwensT.value(aa * hh, 1 / aa), 2e-16);
         }
       }

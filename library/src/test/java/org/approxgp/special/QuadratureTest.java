@@ -19,8 +19,7 @@ class QuadratureTest {
 
   private static final double REL_TOL = 1e-10;
 
-  private record Case(DoubleUnaryOperator f, double a, double b, double absTol, double[] points) {
-  }
+  private record Case(DoubleUnaryOperator f, double a, double b, double absTol, double[] points) {}
 
   private static double npdf(double x, double mu, double s) {
     return Normal.pdf((x - mu) / s) / s;
@@ -29,9 +28,12 @@ class QuadratureTest {
   private static Case of(String kind, double p1, double p2) {
     final double inf = Double.POSITIVE_INFINITY;
     return switch (kind) {
-      case "probit" -> new Case(x -> npdf(x, p1, p2) * Normal.cdf(x), -inf, inf, 0, new double[] {p1});
-      case "probit_mean" -> new Case(x -> x * npdf(x, p1, p2) * Normal.cdf(x), -inf, inf, 0, new double[] {p1});
-      case "logprobit" -> new Case(x -> npdf(x, p1, p2) * Normal.logCdf(x), -inf, inf, 0, new double[] {p1});
+      case "probit" ->
+        new Case(x -> npdf(x, p1, p2) * Normal.cdf(x), -inf, inf, 0, new double[] {p1});
+      case "probit_mean" ->
+        new Case(x -> x * npdf(x, p1, p2) * Normal.cdf(x), -inf, inf, 0, new double[] {p1});
+      case "logprobit" ->
+        new Case(x -> npdf(x, p1, p2) * Normal.logCdf(x), -inf, inf, 0, new double[] {p1});
       case "powexp" -> new Case(x -> Math.pow(x, p1) * Math.exp(-x), 0, inf, 0, new double[0]);
       case "gauss_tail" -> new Case(x -> Math.exp(-0.5 * x * x), p1, inf, 0, new double[0]);
       case "lorentz_left" -> new Case(x -> 1 / (1 + x * x), -inf, p1, 0, new double[0]);
@@ -47,10 +49,12 @@ class QuadratureTest {
   void knownIntegrals() {
     final ErrorStats trueRel = new ErrorStats("quadrature.csv true error/tolerance", 1.0, 0.3);
     final ErrorStats bound = new ErrorStats("quadrature.csv true error/estimate", 1.0, 0.3);
-    final ErrorStats relErr = new ErrorStats("quadrature.csv true rel error", 3e-10,
-        6e-11); // measured max 6.0e-11, RMS 1.3e-11
-    final ErrorStats raw = new ErrorStats("quadrature.csv probit* w/o break points true/tol",
-      1.0, 0.025); // within the tolerance even without the break point (measured max 0.107, RMS 0.005)
+    final ErrorStats relErr = new ErrorStats(
+        "quadrature.csv true rel error", 3e-10, 6e-11); // measured max 6.0e-11, RMS 1.3e-11
+    final ErrorStats raw = new ErrorStats(
+        "quadrature.csv probit* w/o break points true/tol",
+        1.0,
+        0.025); // within the tolerance even without the break point (measured max 0.107, RMS 0.005)
     int notConverged = 0;
     int rawMisses = 0;
     int rawCount = 0;
@@ -58,7 +62,8 @@ class QuadratureTest {
       final String kind = r.s("case");
       final Case c = of(kind, r.d("p1"), r.d("p2"));
       final BigDecimal exact = r.big("exact");
-      final Quadrature.Result res = Quadrature.integrate(c.f, c.a, c.b, c.absTol, REL_TOL, c.points);
+      final Quadrature.Result res =
+          Quadrature.integrate(c.f, c.a, c.b, c.absTol, REL_TOL, c.points);
       final double err = ReferenceTable.absDiff(res.value(), exact);
       final double tol = Math.max(c.absTol, REL_TOL * exact.abs().doubleValue());
       if (!res.converged()) {
@@ -66,8 +71,11 @@ class QuadratureTest {
       }
       trueRel.add(err / tol, r);
       bound.add(err == 0 ? 0 : err / res.errorEstimate(), r);
-      assertTrue(res.errorEstimate() <= Math.max(c.absTol, REL_TOL * Math.abs(res.value())) || !res.converged());
-      relErr.add(ReferenceTable.relErr(res.value(), exact, c.absTol == 0 ? Double.MIN_NORMAL : c.absTol), r);
+      assertTrue(res.errorEstimate() <= Math.max(c.absTol, REL_TOL * Math.abs(res.value()))
+          || !res.converged());
+      relErr.add(
+          ReferenceTable.relErr(res.value(), exact, c.absTol == 0 ? Double.MIN_NORMAL : c.absTol),
+          r);
       if (kind.startsWith("probit")) {
         // the same integral without the break point at the cavity mean: still within the tolerance
         final Quadrature.Result nb = Quadrature.integrate(c.f, c.a, c.b, c.absTol, REL_TOL);
@@ -79,8 +87,8 @@ class QuadratureTest {
         }
       }
     }
-    System.out.println("ACCURACY quadrature.csv probit* without break points: " + rawMisses + " of " + rawCount
-      + " with true error > estimate or > tolerance");
+    System.out.println("ACCURACY quadrature.csv probit* without break points: " + rawMisses + " of "
+        + rawCount + " with true error > estimate or > tolerance");
     trueRel.check();
     bound.check();
     relErr.check();
@@ -90,14 +98,16 @@ class QuadratureTest {
 
   @Test
   void kronrodRuleIsExactToDegree22() {
-    // on [−1, 1], a single K15 panel: ∫ x^k = 2/(k+1) for even k; checked through integrate with a huge tolerance
+    // on [−1, 1], a single K15 panel: ∫ x^k = 2/(k+1) for even k; checked through integrate with a
+    // huge tolerance
     for (int k = 0; k <= 22; k += 2) {
       final int kk = k;
       final Quadrature.Result r = Quadrature.integrate(x -> Math.pow(x, kk), -1, 1, 1.0, 0.0);
       assertEquals(2.0 / (k + 1), r.value(), 4e-16, "k=" + k);
       assertEquals(15, r.evaluations());
     }
-    // degree 24 is not exact for K15; G7 is exact only to degree 13, so the estimate is nonzero from degree 14
+    // degree 24 is not exact for K15; G7 is exact only to degree 13, so the estimate is nonzero
+    // from degree 14
     assertTrue(Quadrature.integrate(x -> Math.pow(x, 24), -1, 1, 1.0, 0.0).value() != 2.0 / 25);
     assertTrue(Quadrature.integrate(x -> Math.pow(x, 14), -1, 1, 1.0, 0.0).errorEstimate() > 1e-10);
     assertTrue(Quadrature.integrate(x -> Math.pow(x, 12), -1, 1, 1.0, 0.0).errorEstimate() < 1e-14);
@@ -115,6 +125,7 @@ class QuadratureTest {
     assertFalse(nan.converged());
     assertTrue(Double.isNaN(nan.value()));
     assertThrows(IllegalArgumentException.class, () -> Quadrature.integrate(x -> 1, 0, 1, 0, 0));
-    assertThrows(IllegalArgumentException.class, () -> Quadrature.integrate(x -> 1, Double.NaN, 1, 0, 1e-8));
+    assertThrows(
+        IllegalArgumentException.class, () -> Quadrature.integrate(x -> 1, Double.NaN, 1, 0, 1e-8));
   }
 }

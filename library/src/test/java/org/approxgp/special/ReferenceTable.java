@@ -62,8 +62,7 @@ final class ReferenceTable {
     }
   }
 
-  private ReferenceTable() {
-  }
+  private ReferenceTable() {}
 
   static List<Row> load(String name) {
     final List<Row> rows = new ArrayList<>();
@@ -71,7 +70,8 @@ final class ReferenceTable {
       if (in == null) {
         throw new IllegalStateException("missing test resource /special/" + name);
       }
-      final BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+      final BufferedReader r =
+          new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       Map<String, Integer> index = null;
       for (String line = r.readLine(); line != null; line = r.readLine()) {
         if (line.isBlank() || line.startsWith("#")) {

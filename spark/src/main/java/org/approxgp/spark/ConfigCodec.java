@@ -20,15 +20,16 @@ final class ConfigCodec {
       .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
       .build();
 
-  private ConfigCodec() {
-  }
+  private ConfigCodec() {}
 
   static String encode(Record config) {
     try {
       return JSON.writeValueAsString(config);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("config " + config.getClass().getName() + " cannot be written as JSON: "
-          + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(
+          "config " + config.getClass().getName() + " cannot be written as JSON: "
+              + e.getOriginalMessage(),
+          e);
     }
   }
 
@@ -43,10 +44,12 @@ final class ConfigCodec {
     Class<?> type;
     try {
       ClassLoader cl = Thread.currentThread().getContextClassLoader();
-      // not initialised: a task names the class, and no static initialiser of a class that is not a config runs
+      // not initialised: a task names the class, and no static initialiser of a class that is not a
+      // config runs
       type = Class.forName(className, false, cl == null ? ConfigCodec.class.getClassLoader() : cl);
     } catch (ClassNotFoundException e) {
-      throw new IllegalArgumentException("config class " + className + " is not on the executor's class path", e);
+      throw new IllegalArgumentException(
+          "config class " + className + " is not on the executor's class path", e);
     }
     if (!type.isRecord()) {
       throw new IllegalArgumentException("config class " + className + " is not a record");
@@ -55,13 +58,14 @@ final class ConfigCodec {
     try {
       r = (Record) JSON.readValue(json, type);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("config " + className + " does not decode from " + json + ": "
-          + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(
+          "config " + className + " does not decode from " + json + ": " + e.getOriginalMessage(),
+          e);
     }
     String back = ConfigHash.canonical(r);
     if (!back.equals(canonical)) {
-      throw new IllegalArgumentException("config " + className + " does not survive JSON: sent " + canonical
-          + ", decoded " + back);
+      throw new IllegalArgumentException("config " + className + " does not survive JSON: sent "
+          + canonical + ", decoded " + back);
     }
     return r;
   }

@@ -36,11 +36,12 @@ public final class FlightsParquet {
   /** The parquet file's name in the cache directory. */
   public static final String PARQUET_FILE = "flights-3m.parquet";
   /** sha256 of vega-datasets 2.11.0's data/flights-3m.parquet (as datasets/build/flights.sh checks it). */
-  public static final String PARQUET_SHA256 = "756f1be82d0dbbb9acc77c3bdbcb9b994054a157ea09357a731395b6948ebf69";
+  public static final String PARQUET_SHA256 =
+      "756f1be82d0dbbb9acc77c3bdbcb9b994054a157ea09357a731395b6948ebf69";
+
   private static final String PACKAGE = "vega-datasets@2.11.0";
 
-  private FlightsParquet() {
-  }
+  private FlightsParquet() {}
 
   /** One source row as features and target, before any standardisation: {@code x} in {@link Flights#FEATURES}. */
   record Source(long row, double[] x, double y) implements java.io.Serializable {
@@ -68,7 +69,8 @@ public final class FlightsParquet {
       Path got = work.resolve("package/data").resolve(PARQUET_FILE);
       String sha = sha256(got);
       if (!sha.equals(PARQUET_SHA256)) {
-        throw new DataException(got.toString(), 0, null, "sha256 " + sha + ", expected " + PARQUET_SHA256);
+        throw new DataException(
+            got.toString(), 0, null, "sha256 " + sha + ", expected " + PARQUET_SHA256);
       }
       Files.move(got, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       return file;
@@ -91,8 +93,11 @@ public final class FlightsParquet {
    */
   static JavaRDD<Source> read(SparkSession spark, Path parquet, Path airportsCsv) {
     Map<String, double[]> coords = Flights.readAirports(airportsCsv);
-    JavaRDD<Row> rows = spark.read().parquet(parquet.toString())
-        .select("date", "delay", "distance", "origin", "destination").javaRDD();
+    JavaRDD<Row> rows = spark
+        .read()
+        .parquet(parquet.toString())
+        .select("date", "delay", "distance", "origin", "destination")
+        .javaRDD();
     String file = parquet.toString();
     return rows.zipWithIndex().map((Tuple2<Row, Long> t) -> derive(t._1(), t._2(), coords, file));
   }
@@ -102,20 +107,25 @@ public final class FlightsParquet {
     double[] o = coords.get(r.getString(3));
     double[] t = coords.get(r.getString(4));
     if (o == null || t == null) {
-      throw new IllegalStateException(file + ": row " + row + ": airport " + (o == null ? r.getString(3)
-          : r.getString(4)) + " has no coordinates (Flights.load drops such rows; their numbering would differ)");
+      throw new IllegalStateException(
+          file + ": row " + row + ": airport " + (o == null ? r.getString(3) : r.getString(4))
+              + " has no coordinates (Flights.load drops such rows; their numbering would differ)");
     }
     double[] x = new double[Flights.FEATURES.size()];
-    if (!Flights.features(Integer.parseInt(r.getString(0)), ((Number) r.get(2)).intValue(), o, t, x, 0)) {
-      throw new IllegalStateException(file + ": row " + row + ": " + r.getString(0) + " is not a valid MMDDHHMM of "
-          + Flights.YEAR);
+    if (!Flights.features(
+        Integer.parseInt(r.getString(0)), ((Number) r.get(2)).intValue(), o, t, x, 0)) {
+      throw new IllegalStateException(file + ": row " + row + ": " + r.getString(0)
+          + " is not a valid MMDDHHMM of " + Flights.YEAR);
     }
     return new Source(row, x, ((Number) r.get(1)).intValue());
   }
 
   private static void run(Path dir, String... command) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(command));
-    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+    Process p = new ProcessBuilder(cmd)
+        .directory(dir.toFile())
+        .redirectErrorStream(true)
+        .start();
     p.getOutputStream().close();
     String out;
     try (InputStream in = p.getInputStream()) {
@@ -124,15 +134,19 @@ public final class FlightsParquet {
     try {
       if (!p.waitFor(300, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new DataException(dir.toString(), 0, null, String.join(" ", cmd) + " did not finish in 300 s");
+        throw new DataException(
+            dir.toString(), 0, null, String.join(" ", cmd) + " did not finish in 300 s");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted: " + String.join(" ", cmd), e);
     }
     if (p.exitValue() != 0) {
-      throw new DataException(dir.toString(), 0, null, String.join(" ", cmd) + " failed (exit " + p.exitValue()
-          + "): " + out.strip());
+      throw new DataException(
+          dir.toString(),
+          0,
+          null,
+          String.join(" ", cmd) + " failed (exit " + p.exitValue() + "): " + out.strip());
     }
   }
 

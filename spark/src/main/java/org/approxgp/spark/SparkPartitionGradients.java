@@ -48,7 +48,8 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
     private static final long serialVersionUID = 1L;
   }
 
-  private SparkPartitionGradients(JavaSparkContext sc, JavaRDD<Block> blocks, int partitions, int rows) {
+  private SparkPartitionGradients(
+      JavaSparkContext sc, JavaRDD<Block> blocks, int partitions, int rows) {
     this.sc = sc;
     this.blocks = blocks;
     this.partitions = partitions;
@@ -56,7 +57,8 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
   }
 
   /** {@link #of(JavaSparkContext, RegressionData, int[], int)} with sc's default parallelism as the slice count. */
-  public static SparkPartitionGradients of(JavaSparkContext sc, RegressionData train, int[] partitionOfRow) {
+  public static SparkPartitionGradients of(
+      JavaSparkContext sc, RegressionData train, int[] partitionOfRow) {
     return of(sc, train, partitionOfRow, sc.defaultParallelism());
   }
 
@@ -64,11 +66,12 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
    * Distributes {@code train}, grouped by {@code partitionOfRow} (labels 0…p−1, as for sVBSSGP), into
    * min(slices, non-empty partitions) Spark partitions of consecutive sVBSSGP partitions, cached.
    */
-  public static SparkPartitionGradients of(JavaSparkContext sc, RegressionData train, int[] partitionOfRow,
-      int slices) {
+  public static SparkPartitionGradients of(
+      JavaSparkContext sc, RegressionData train, int[] partitionOfRow, int slices) {
     Objects.requireNonNull(sc, "sc");
     if (!train.hasTargets() || partitionOfRow == null || partitionOfRow.length != train.n()) {
-      throw new IllegalArgumentException("need training rows with targets and one partition label per row");
+      throw new IllegalArgumentException(
+          "need training rows with targets and one partition label per row");
     }
     if (slices < 1) {
       throw new IllegalArgumentException("need at least one slice, got " + slices);
@@ -126,12 +129,24 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
    * @throws IllegalArgumentException if the arrays disagree in length, a source row repeats or lies outside the
    *     file, or a label is negative
    */
-  public static SparkPartitionGradients ofFlights(org.apache.spark.sql.SparkSession spark, java.nio.file.Path parquet,
-      java.nio.file.Path airportsCsv, int[] sourceRows, double[] xMean, double[] xScale, double yMean,
-      double yScale, int[] partitionOfRow, int slices) {
+  public static SparkPartitionGradients ofFlights(
+      org.apache.spark.sql.SparkSession spark,
+      java.nio.file.Path parquet,
+      java.nio.file.Path airportsCsv,
+      int[] sourceRows,
+      double[] xMean,
+      double[] xScale,
+      double yMean,
+      double yScale,
+      int[] partitionOfRow,
+      int slices) {
     int n = sourceRows.length;
     int d = org.approxgp.data.Flights.FEATURES.size();
-    if (partitionOfRow.length != n || xMean.length != d || xScale.length != d || n == 0 || slices < 1) {
+    if (partitionOfRow.length != n
+        || xMean.length != d
+        || xScale.length != d
+        || n == 0
+        || slices < 1) {
       throw new IllegalArgumentException("need one partition label per source row (" + n + " rows, "
           + partitionOfRow.length + " labels), " + d + " means and scales, at least one slice");
     }
@@ -139,8 +154,8 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
     int p = 0;
     for (int i = 0; i < n; i++) {
       if (sourceRows[i] < 0 || partitionOfRow[i] < 0) {
-        throw new IllegalArgumentException("row " + i + ": source row " + sourceRows[i] + ", label "
-            + partitionOfRow[i]);
+        throw new IllegalArgumentException(
+            "row " + i + ": source row " + sourceRows[i] + ", label " + partitionOfRow[i]);
       }
       maxRow = Math.max(maxRow, sourceRows[i]);
       p = Math.max(p, partitionOfRow[i] + 1);
@@ -175,7 +190,8 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
     long rowsRead = blocks.map(b -> (long) b.rows().length).fold(0L, Long::sum);
     if (rowsRead != n) {
       blocks.unpersist(false);
-      throw new IllegalArgumentException(n + " source rows asked for, " + rowsRead + " found in " + parquet);
+      throw new IllegalArgumentException(
+          n + " source rows asked for, " + rowsRead + " found in " + parquet);
     }
     return new SparkPartitionGradients(sc, blocks, p, n);
   }
@@ -233,7 +249,8 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
   @Override
   public void add(Point at, List<Draw> draws, double[] acc) {
     if (acc.length != at.accumulatorLength()) {
-      throw new IllegalArgumentException("accumulator of length " + acc.length + ", need " + at.accumulatorLength());
+      throw new IllegalArgumentException(
+          "accumulator of length " + acc.length + ", need " + at.accumulatorLength());
     }
     for (double[] term : terms(List.of(at), List.of(draws))[0]) {
       PartitionGradients.addInOrder(term, acc);
@@ -248,7 +265,8 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
   @Override
   public double[][][] terms(List<Point> at, List<List<Draw>> draws) {
     if (at.size() != draws.size()) {
-      throw new IllegalArgumentException(at.size() + " points for " + draws.size() + " lists of draws");
+      throw new IllegalArgumentException(
+          at.size() + " points for " + draws.size() + " lists of draws");
     }
     double[][][] out = new double[at.size()][][];
     int expected = 0;
@@ -256,7 +274,8 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
     for (int j = 0; j < out.length; j++) {
       for (Draw draw : draws.get(j)) {
         if (draw.partition() < 0 || draw.partition() >= partitions) {
-          throw new IllegalArgumentException("drawn partition " + draw.partition() + " outside 0.." + (partitions - 1));
+          throw new IllegalArgumentException(
+              "drawn partition " + draw.partition() + " outside 0.." + (partitions - 1));
         }
       }
       out[j] = new double[draws.get(j).size()][];
@@ -287,8 +306,8 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
   }
 
   /** The task: for every block, the term of every draw of its partition in every sample (Theorem 1's F_i). */
-  private static FlatMapFunction<java.util.Iterator<Block>, DrawSum> termsOf(Broadcast<ArrayList<Point>> points,
-      Broadcast<ArrayList<ArrayList<Draw>>> drawn) {
+  private static FlatMapFunction<java.util.Iterator<Block>, DrawSum> termsOf(
+      Broadcast<ArrayList<Point>> points, Broadcast<ArrayList<ArrayList<Draw>>> drawn) {
     return it -> {
       List<Point> at = points.value();
       List<ArrayList<Draw>> lists = drawn.value();
@@ -316,11 +335,13 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
               for (int t = 0; t < local.length; t++) {
                 local[t] = Arrays.binarySearch(b.rows(), draw.rows()[t]);
                 if (local[t] < 0) {
-                  throw new IllegalStateException("row " + draw.rows()[t] + " is not in partition " + b.partition());
+                  throw new IllegalStateException(
+                      "row " + draw.rows()[t] + " is not in partition " + b.partition());
                 }
               }
             }
-            PartitionGradients.addRows(at.get(j), b.x(), b.y(), local, 0, local.length, draw.weight(), sums);
+            PartitionGradients.addRows(
+                at.get(j), b.x(), b.y(), local, 0, local.length, draw.weight(), sums);
             out.add(new DrawSum(j, i, sums));
           }
         }
@@ -344,7 +365,9 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
     @Override
     public PartitionGradients create(RegressionData train, int[] partitionOfRow, String master) {
       return SparkTrialExecutor.inModuleLoader(() -> of(
-          JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(SparkTrialExecutor.conf(master))), train,
+          JavaSparkContext.fromSparkContext(
+              SparkContext.getOrCreate(SparkTrialExecutor.conf(master))),
+          train,
           partitionOfRow));
     }
   }
@@ -357,6 +380,7 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
 
   @Override
   public String toString() {
-    return "SparkPartitionGradients[p=" + partitions + ", rows=" + rows + ", slices=" + slices() + "]";
+    return "SparkPartitionGradients[p=" + partitions + ", rows=" + rows + ", slices=" + slices()
+        + "]";
   }
 }

@@ -115,9 +115,12 @@ public final class SparkTrialExecutor implements TrialExecutor {
       while (root.getCause() != null && root.getCause() != root) {
         root = root.getCause();
       }
-      String why = String.valueOf(root.getMessage()).lines().findFirst().orElse(root.getClass().getSimpleName());
-      throw new Engines.EngineUnavailableException("Spark could not start" + (m == null ? "" : " on master " + m)
-          + ": " + why);
+      String why = String.valueOf(root.getMessage())
+          .lines()
+          .findFirst()
+          .orElse(root.getClass().getSimpleName());
+      throw new Engines.EngineUnavailableException(
+          "Spark could not start" + (m == null ? "" : " on master " + m) + ": " + why);
     }
   }
 
@@ -135,18 +138,20 @@ public final class SparkTrialExecutor implements TrialExecutor {
       try {
         port = colon < 0 ? 7077 : Integer.parseInt(hostPort.substring(colon + 1));
       } catch (NumberFormatException e) {
-        throw new Engines.EngineUnavailableException("Spark master " + url + ": bad port in '" + hostPort + "'");
+        throw new Engines.EngineUnavailableException(
+            "Spark master " + url + ": bad port in '" + hostPort + "'");
       }
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress(host, port), 5000);
         return;
       } catch (IOException | IllegalArgumentException e) {
-        failures.add(host + ":" + port + " " + (e.getMessage() == null ? e.getClass().getSimpleName()
-            : e.getMessage()));
+        failures.add(host + ":" + port + " "
+            + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       }
     }
-    throw new Engines.EngineUnavailableException("Spark master " + url + " is unreachable (" + String.join("; ",
-        failures) + "); is the master running, and is the URL the one its log prints?");
+    throw new Engines.EngineUnavailableException(
+        "Spark master " + url + " is unreachable (" + String.join("; ", failures)
+            + "); is the master running, and is the URL the one its log prints?");
   }
 
   /** The Spark context, created on first use by an {@link #embedded} executor. */
@@ -156,7 +161,8 @@ public final class SparkTrialExecutor implements TrialExecutor {
       synchronized (this) {
         c = context;
         if (c == null) {
-          c = inModuleLoader(() -> JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(conf(master))));
+          c = inModuleLoader(
+              () -> JavaSparkContext.fromSparkContext(SparkContext.getOrCreate(conf(master))));
           context = c;
         }
       }
@@ -183,8 +189,9 @@ public final class SparkTrialExecutor implements TrialExecutor {
   }
 
   @Override
-  public <C extends Record, K extends Record> void execute(Experiment<C, K> experiment, List<K> pending,
-      Callback<K> callback) throws InterruptedException {
+  public <C extends Record, K extends Record> void execute(
+      Experiment<C, K> experiment, List<K> pending, Callback<K> callback)
+      throws InterruptedException {
     if (pending.isEmpty()) {
       return;
     }
@@ -198,8 +205,9 @@ public final class SparkTrialExecutor implements TrialExecutor {
     }
   }
 
-  private <C extends Record, K extends Record> void run(Experiment<C, K> experiment, List<K> pending,
-      Callback<K> callback) throws InterruptedException {
+  private <C extends Record, K extends Record> void run(
+      Experiment<C, K> experiment, List<K> pending, Callback<K> callback)
+      throws InterruptedException {
     String configClass = experiment.config().getClass().getName();
     String json = ConfigCodec.encode(experiment.config());
     String canonical = ConfigHash.canonical(experiment.config());
@@ -207,15 +215,17 @@ public final class SparkTrialExecutor implements TrialExecutor {
     List<TrialTask> tasks = new ArrayList<>(pending.size());
     List<Object> partitions = new ArrayList<>(pending.size());
     for (int i = 0; i < pending.size(); i++) {
-      tasks.add(new TrialTask(i, experiment.name(), configClass, json, canonical, TrialKeys.id(pending.get(i))));
+      tasks.add(new TrialTask(
+          i, experiment.name(), configClass, json, canonical, TrialKeys.id(pending.get(i))));
       partitions.add(i);
     }
     SparkContext sc = context().sc();
-    // one trial per partition, so each result reaches the driver (and the results file) as soon as it is done
+    // one trial per partition, so each result reaches the driver (and the results file) as soon as
+    // it is done
     JavaRDD<TrialTask> rdd = context().parallelize(tasks, tasks.size());
     BlockingQueue<TrialOutcome> outcomes = new LinkedBlockingQueue<>();
-    SimpleFutureAction<BoxedUnit> job = sc.submitJob(rdd.rdd(), new RunTrials(), toSeq(partitions),
-        new Collect(outcomes), new Unit());
+    SimpleFutureAction<BoxedUnit> job = sc.submitJob(
+        rdd.rdd(), new RunTrials(), toSeq(partitions), new Collect(outcomes), new Unit());
     boolean[] reported = new boolean[pending.size()];
     int count = 0;
     try {
@@ -253,27 +263,39 @@ public final class SparkTrialExecutor implements TrialExecutor {
     }
   }
 
-  private static <K extends Record> void failRemaining(SimpleFutureAction<BoxedUnit> job, List<K> pending,
-      boolean[] reported, Callback<K> callback) {
-    Throwable cause = job.value().isDefined() && job.value().get().isFailure() ? job.value().get().failed().get()
+  private static <K extends Record> void failRemaining(
+      SimpleFutureAction<BoxedUnit> job,
+      List<K> pending,
+      boolean[] reported,
+      Callback<K> callback) {
+    Throwable cause = job.value().isDefined() && job.value().get().isFailure()
+        ? job.value().get().failed().get()
         : new IllegalStateException("the Spark job ended without a result");
     for (int i = 0; i < pending.size(); i++) {
       if (!reported[i]) {
-        callback.failed(pending.get(i), new RemoteTrialException("trial " + TrialKeys.id(pending.get(i))
-            + ": Spark gave up on its task: " + cause, cause));
+        callback.failed(
+            pending.get(i),
+            new RemoteTrialException(
+                "trial " + TrialKeys.id(pending.get(i)) + ": Spark gave up on its task: " + cause,
+                cause));
       }
     }
   }
 
   /** Fails fast, on the driver, when executors could not rebuild the experiment from the registry. */
-  private static void checkRebuildable(Experiment<?, ?> experiment, String configClass, String json,
-      String canonical, List<? extends Record> pending) {
+  private static void checkRebuildable(
+      Experiment<?, ?> experiment,
+      String configClass,
+      String json,
+      String canonical,
+      List<? extends Record> pending) {
     Rebuilt r = Rebuilt.of(experiment.name(), configClass, json, canonical);
     for (Record k : pending) {
       String id = TrialKeys.id(k);
       if (!r.keys().containsKey(id)) {
-        throw new IllegalArgumentException("experiment " + experiment.name() + " as rebuilt from the registry has "
-            + "no trial " + id + "; only registered experiments (an ExperimentCatalog) run on Spark");
+        throw new IllegalArgumentException(
+            "experiment " + experiment.name() + " as rebuilt from the registry has " + "no trial "
+                + id + "; only registered experiments (an ExperimentCatalog) run on Spark");
       }
     }
   }
@@ -320,7 +342,8 @@ public final class SparkTrialExecutor implements TrialExecutor {
   }
 
   /** The task body, on an executor: one partition holds one trial. */
-  static final class RunTrials extends AbstractFunction1<Iterator<TrialTask>, TrialOutcome> implements Serializable {
+  static final class RunTrials extends AbstractFunction1<Iterator<TrialTask>, TrialOutcome>
+      implements Serializable {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -330,10 +353,12 @@ public final class SparkTrialExecutor implements TrialExecutor {
         throw new IllegalStateException("a partition must hold one trial");
       }
       try {
-        Rebuilt r = Rebuilt.of(t.experimentName(), t.configClass(), t.configJson(), t.configCanonical());
+        Rebuilt r =
+            Rebuilt.of(t.experimentName(), t.configClass(), t.configJson(), t.configCanonical());
         return TrialOutcome.ok(t.index(), t.trialId(), r.run(t.trialId()));
       } catch (Exception e) {
-        // deterministic given (config, key): report it rather than let Spark retry; Errors fail the task
+        // deterministic given (config, key): report it rather than let Spark retry; Errors fail the
+        // task
         return TrialOutcome.failed(t.index(), t.trialId(), e);
       }
     }

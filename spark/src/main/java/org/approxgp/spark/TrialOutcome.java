@@ -16,8 +16,13 @@ import org.approxgp.experiment.ResultRow;
  * @param error      {@code ExceptionClass: message} of the failure (and of its root cause), or null
  * @param errorTrace the failure's stack trace, or null
  */
-record TrialOutcome(int index, String trialId, LinkedHashMap<String, Object> values, String error,
-    StackTraceElement[] errorTrace) implements Serializable {
+record TrialOutcome(
+    int index,
+    String trialId,
+    LinkedHashMap<String, Object> values,
+    String error,
+    StackTraceElement[] errorTrace)
+    implements Serializable {
 
   static TrialOutcome ok(int index, String trialId, ResultRow row) {
     return new TrialOutcome(index, trialId, new LinkedHashMap<>(row.values()), null, null);
@@ -52,8 +57,8 @@ record TrialOutcome(int index, String trialId, LinkedHashMap<String, Object> val
       } else if (v instanceof double[] a) {
         b.put(e.getKey(), a);
       } else {
-        throw new IllegalStateException("trial " + trialId + ": value '" + e.getKey() + "' has unsupported type "
-            + (v == null ? "null" : v.getClass().getName()));
+        throw new IllegalStateException("trial " + trialId + ": value '" + e.getKey()
+            + "' has unsupported type " + (v == null ? "null" : v.getClass().getName()));
       }
     }
     return b.build();
@@ -61,7 +66,8 @@ record TrialOutcome(int index, String trialId, LinkedHashMap<String, Object> val
 
   /** The failure, rebuilt on the driver with the executor's stack trace. */
   RemoteTrialException failure() {
-    RemoteTrialException ex = new RemoteTrialException("trial " + trialId + " failed in a Spark task: " + error);
+    RemoteTrialException ex =
+        new RemoteTrialException("trial " + trialId + " failed in a Spark task: " + error);
     if (errorTrace != null) {
       ex.setStackTrace(errorTrace);
     }

@@ -14,6 +14,11 @@ import java.io.Serializable;
  * @param configCanonical the config's {@link org.approxgp.experiment.ConfigHash#canonical} string
  * @param trialId         the trial's {@link org.approxgp.experiment.TrialKeys#id}
  */
-record TrialTask(int index, String experimentName, String configClass, String configJson, String configCanonical,
-    String trialId) implements Serializable {
-}
+record TrialTask(
+    int index,
+    String experimentName,
+    String configClass,
+    String configJson,
+    String configCanonical,
+    String trialId)
+    implements Serializable {}

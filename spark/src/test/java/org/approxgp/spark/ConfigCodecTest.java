@@ -20,7 +20,8 @@ class ConfigCodecTest {
 
   @Test
   void aClassThatIsNotARecordIsRefusedUninitialised() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+    IllegalArgumentException e = assertThrows(
+        IllegalArgumentException.class,
         () -> ConfigCodec.decode(NotAConfig.class.getName(), "{}", ""));
     assertTrue(e.getMessage().contains("not a record"), e.getMessage());
     assertFalse(initialised, "the named class's static initialiser ran");

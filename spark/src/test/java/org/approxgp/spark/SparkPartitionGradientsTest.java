@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
 import org.approxgp.cli.Main;
 import org.approxgp.data.DataException;
 import org.approxgp.data.Flights;
@@ -18,7 +19,6 @@ import org.approxgp.data.RegressionData;
 import org.approxgp.data.RegressionSplits;
 import org.approxgp.data.Split;
 import org.approxgp.sparse.Svbssgp;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,7 +40,8 @@ class SparkPartitionGradientsTest {
 
   @BeforeAll
   static void start() {
-    sc = new JavaSparkContext(SparkTrialExecutor.conf("local[2]").setAppName("SparkPartitionGradientsTest"));
+    sc = new JavaSparkContext(
+        SparkTrialExecutor.conf("local[2]").setAppName("SparkPartitionGradientsTest"));
   }
 
   @AfterAll
@@ -77,8 +78,13 @@ class SparkPartitionGradientsTest {
     int n = 700;
     RegressionData train = data(n, 3, 11);
     int[] labels = labels(n, 14, 12);
-    Svbssgp.Options o = Svbssgp.Options.builder().m(6).partitionsPerIteration(5).minibatch(minibatch)
-        .gradientSamples(samples).seed(3).build();
+    Svbssgp.Options o = Svbssgp.Options.builder()
+        .m(6)
+        .partitionsPerIteration(5)
+        .minibatch(minibatch)
+        .gradientSamples(samples)
+        .seed(3)
+        .build();
     try (SparkPartitionGradients spark = SparkPartitionGradients.of(sc, train, labels, 3)) {
       assertEquals(3, spark.slices());
       assertEquals(14, spark.partitions());
@@ -125,14 +131,24 @@ class SparkPartitionGradientsTest {
     int n = 3000;
     Random r = new Random(17);
     int[] source = r.ints(0, all.n()).distinct().limit(n).toArray(); // not in increasing order
-    RegressionSplits.Standardized st = RegressionSplits.standardize(all.subset(source),
-        new Split(java.util.stream.IntStream.range(0, n).toArray(), new int[0]), true);
+    RegressionSplits.Standardized st = RegressionSplits.standardize(
+        all.subset(source),
+        new Split(java.util.stream.IntStream.range(0, n).toArray(), new int[0]),
+        true);
     int[] labels = labels(n, 12, 18);
     SparkSession spark = SparkSession.builder().config(sc.getConf()).getOrCreate();
     try (SparkPartitionGradients driver = SparkPartitionGradients.of(sc, st.train(), labels, 3);
-        SparkPartitionGradients read = SparkPartitionGradients.ofFlights(spark, parquet,
-            Flights.cacheDir().resolve(Flights.AIRPORTS_FILE), source, st.xMean(), st.xScale(), st.yMean(),
-            st.yScale(), labels, 3)) {
+        SparkPartitionGradients read = SparkPartitionGradients.ofFlights(
+            spark,
+            parquet,
+            Flights.cacheDir().resolve(Flights.AIRPORTS_FILE),
+            source,
+            st.xMean(),
+            st.xScale(),
+            st.yMean(),
+            st.yScale(),
+            labels,
+            3)) {
       assertEquals(12, read.partitions());
       assertEquals(n, read.rows());
       var a = driver.blocks();
@@ -144,8 +160,13 @@ class SparkPartitionGradientsTest {
         assertArrayEquals(a.get(k).x(), b.get(k).x(), "inputs of partition " + k);
         assertArrayEquals(a.get(k).y(), b.get(k).y(), "targets of partition " + k);
       }
-      Svbssgp.Options o = Svbssgp.Options.builder().m(5).partitionsPerIteration(4).minibatch(50)
-          .gradientSamples(2).seed(5).build();
+      Svbssgp.Options o = Svbssgp.Options.builder()
+          .m(5)
+          .partitionsPerIteration(4)
+          .minibatch(50)
+          .gradientSamples(2)
+          .seed(5)
+          .build();
       Svbssgp.Training local = Svbssgp.start(st.train(), labels, o);
       Svbssgp.Training remote = Svbssgp.start(st.train(), labels, o, read);
       for (long seed = 1; seed <= 2; seed++) {
@@ -189,9 +210,29 @@ class SparkPartitionGradientsTest {
     for (int e = 0; e < 2; e++) {
       Path out = dir.resolve(engines[e] + ".csv");
       StringWriter err = new StringWriter();
-      int code = Main.run(new PrintWriter(err), "regress", "--model", "svbssgp", "--train", train.toString(),
-          "--test", test.toString(), "--target", "y", "--iterations", "6", "--features", "10", "--partitions", "8",
-          "--seed", "4", "--engine", engines[e], "--out", out.toString());
+      int code = Main.run(
+          new PrintWriter(err),
+          "regress",
+          "--model",
+          "svbssgp",
+          "--train",
+          train.toString(),
+          "--test",
+          test.toString(),
+          "--target",
+          "y",
+          "--iterations",
+          "6",
+          "--features",
+          "10",
+          "--partitions",
+          "8",
+          "--seed",
+          "4",
+          "--engine",
+          engines[e],
+          "--out",
+          out.toString());
       assertEquals(0, code, engines[e] + ": " + err);
       files[e] = Files.readString(out);
     }
@@ -207,7 +248,8 @@ class SparkPartitionGradientsTest {
     int[] more = labels.clone();
     more[0] = p; // the run sees p + 1 partitions, the Spark data p
     try (SparkPartitionGradients spark = SparkPartitionGradients.of(sc, train, labels, 2)) {
-      Svbssgp.Options o = Svbssgp.Options.builder().m(3).partitionsPerIteration(40).build();
+      Svbssgp.Options o =
+          Svbssgp.Options.builder().m(3).partitionsPerIteration(40).build();
       Svbssgp.Training run = Svbssgp.start(train, more, o, spark);
       double[] g = new double[run.parameters().length];
       assertThrows(IllegalArgumentException.class, () -> run.gradientEstimate(1, g));

@@ -50,7 +50,11 @@ public final class TestExperiments implements ExperimentCatalog {
 
   @Override
   public List<ExperimentSpec<?, ?>> experiments() {
-    return List.of(ExperimentSpec.of(FAILING, "test: a trial that throws", Config.class,
-        m -> new Config(4, 2), TestExperiments::failing));
+    return List.of(ExperimentSpec.of(
+        FAILING,
+        "test: a trial that throws",
+        Config.class,
+        m -> new Config(4, 2),
+        TestExperiments::failing));
   }
 }

@@ -78,8 +78,7 @@ final class GpyZeroMeanVb {
   }
 
   /** F and its gradients at (β, θ). */
-  record Eval(double elbo, double[] gradBeta, double[] gradTheta) {
-  }
+  record Eval(double elbo, double[] gradBeta, double[] gradTheta) {}
 
   /** Joint L-BFGS over (β, log θ) from β = 1 and the given kernel (GPy's start: RBF ℓ = 1, σ_f² = 1). */
   static Fit fit(Kernel k0, double[][] x, double[] y, Lbfgs.Settings settings) {
@@ -88,26 +87,29 @@ final class GpyZeroMeanVb {
     double[] x0 = new double[n + p];
     java.util.Arrays.fill(x0, 0, n, 1.0);
     System.arraycopy(k0.logHyperparameters(), 0, x0, n, p);
-    Lbfgs.Result r = Lbfgs.minimize((z, grad) -> {
-      double[] beta = java.util.Arrays.copyOf(z, n);
-      Kernel k = k0.withLogHyperparameters(java.util.Arrays.copyOfRange(z, n, n + p));
-      Eval e;
-      try {
-        e = evaluate(k, x, y, beta);
-      } catch (RuntimeException ex) {
-        return Double.POSITIVE_INFINITY;
-      }
-      if (!Double.isFinite(e.elbo())) {
-        return Double.POSITIVE_INFINITY;
-      }
-      for (int i = 0; i < n; i++) {
-        grad[i] = -e.gradBeta()[i];
-      }
-      for (int j = 0; j < p; j++) {
-        grad[n + j] = -e.gradTheta()[j];
-      }
-      return -e.elbo();
-    }, x0, settings);
+    Lbfgs.Result r = Lbfgs.minimize(
+        (z, grad) -> {
+          double[] beta = java.util.Arrays.copyOf(z, n);
+          Kernel k = k0.withLogHyperparameters(java.util.Arrays.copyOfRange(z, n, n + p));
+          Eval e;
+          try {
+            e = evaluate(k, x, y, beta);
+          } catch (RuntimeException ex) {
+            return Double.POSITIVE_INFINITY;
+          }
+          if (!Double.isFinite(e.elbo())) {
+            return Double.POSITIVE_INFINITY;
+          }
+          for (int i = 0; i < n; i++) {
+            grad[i] = -e.gradBeta()[i];
+          }
+          for (int j = 0; j < p; j++) {
+            grad[n + j] = -e.gradTheta()[j];
+          }
+          return -e.elbo();
+        },
+        x0,
+        settings);
     double[] beta = java.util.Arrays.copyOf(r.x(), n);
     Kernel k = k0.withLogHyperparameters(java.util.Arrays.copyOfRange(r.x(), n, n + p));
     return new Fit(k, x, beta, evaluate(k, x, y, beta).elbo(), r);
@@ -137,7 +139,9 @@ final class GpyZeroMeanVb {
     for (int i = 0; i < n; i++) {
       double sii = sigma.get(i, i);
       double lambda = beta[i] * beta[i];
-      f += (y[i] == 0 ? 0 : y[i] * (Math.log(sii) + LOG_CHI2_MEAN)) - sii - Gammas.logGamma(y[i] + 1)
+      f += (y[i] == 0 ? 0 : y[i] * (Math.log(sii) + LOG_CHI2_MEAN))
+          - sii
+          - Gammas.logGamma(y[i] + 1)
           + 0.5 * lambda * sii;
       g[i] = y[i] / sii - 1;
       h[i] = g[i] + 0.5 * lambda;

@@ -49,8 +49,7 @@ public final class QpFigure1 {
   }
 
   /** One trial: fold {@code fold} of seed {@code seed}'s 10-fold split of {@code dataset}. */
-  public record Key(String dataset, long seed, int fold) {
-  }
+  public record Key(String dataset, long seed, int fold) {}
 
   /**
    * Figure 1b's variances at the 112 test years of one coal split.
@@ -59,8 +58,7 @@ public final class QpFigure1 {
    * @param qpOwn  QP at its own fitted hyperparameters (optimised from EP's optimum)
    * @param qpSame QP at EP's hyperparameters, started from EP's sites
    */
-  public record CoalVariances(double[] ep, double[] qpOwn, double[] qpSame) {
-  }
+  public record CoalVariances(double[] ep, double[] qpOwn, double[] qpSame) {}
 
   private QpFigure1() {}
 
@@ -83,18 +81,25 @@ public final class QpFigure1 {
     Kernel k0 = problem.kernel();
     double[][] xTest = fp.xTest();
     FittedGp ep = GpModel.fit(problem, Registry.inference("ep"), GpModel.FitOptions.optimize(k0));
-    FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()), Registry.inference("qp"), GpModel.FitOptions.optimize(k0));
+    FittedGp qp = GpModel.fit(
+        problem.withKernel(ep.kernel()), Registry.inference("qp"), GpModel.FitOptions.optimize(k0));
     Prediction pe = ep.predict(xTest);
     Prediction pq = qp.predict(xTest);
     ResultRow.Builder b = ResultRow.builder()
         .put("var_ep", join(pe.latentVariance()))
         .put("var_qp", join(pq.latentVariance()))
-        .put("signal_variance_ep", ((org.approxgp.kernel.SquaredExponential) ep.kernel()).signalVariance())
-        .put("signal_variance_qp", ((org.approxgp.kernel.SquaredExponential) qp.kernel()).signalVariance());
+        .put(
+            "signal_variance_ep",
+            ((org.approxgp.kernel.SquaredExponential) ep.kernel()).signalVariance())
+        .put(
+            "signal_variance_qp",
+            ((org.approxgp.kernel.SquaredExponential) qp.kernel()).signalVariance());
     if (c.sameHyperparameters()) {
       // QP at EP's θ, started from EP's sites: the two algorithms' fixed points for one model
-      org.approxgp.inference.Posterior same = org.approxgp.inference.Qp.infer(problem.withKernel(ep.kernel()),
-          org.approxgp.inference.Ep.Options.defaults(), ep.posterior().sites());
+      org.approxgp.inference.Posterior same = org.approxgp.inference.Qp.infer(
+          problem.withKernel(ep.kernel()),
+          org.approxgp.inference.Ep.Options.defaults(),
+          ep.posterior().sites());
       b.put("var_qp_same", join(same.predict(xTest).latentVariance()));
     }
     return b.build();
@@ -114,15 +119,24 @@ public final class QpFigure1 {
    */
   public static CoalVariances coalVariances(long seed) {
     QpMining.CoalSplit d = QpMining.split(seed);
-    Kernel k0 = org.approxgp.kernel.SquaredExponential.iso(QpMining.INITIAL_LENGTHSCALE,
-        QpMining.INITIAL_SIGNAL_VARIANCE);
-    Problem problem = new Problem(k0, d.xTrain(), d.trainCounts(), org.approxgp.likelihood.PoissonSquareLink.get(),
+    Kernel k0 = org.approxgp.kernel.SquaredExponential.iso(
+        QpMining.INITIAL_LENGTHSCALE, QpMining.INITIAL_SIGNAL_VARIANCE);
+    Problem problem = new Problem(
+        k0,
+        d.xTrain(),
+        d.trainCounts(),
+        org.approxgp.likelihood.PoissonSquareLink.get(),
         QpMining.PRIOR_MEAN);
     FittedGp ep = GpModel.fit(problem, Registry.inference("ep"), GpModel.FitOptions.optimize(k0));
-    FittedGp qp = GpModel.fit(problem.withKernel(ep.kernel()), Registry.inference("qp"), GpModel.FitOptions.optimize(k0));
-    org.approxgp.inference.Posterior same = org.approxgp.inference.Qp.infer(problem.withKernel(ep.kernel()),
-        org.approxgp.inference.Ep.Options.defaults(), ep.posterior().sites());
-    return new CoalVariances(ep.predict(d.xTest()).latentVariance(), qp.predict(d.xTest()).latentVariance(),
+    FittedGp qp = GpModel.fit(
+        problem.withKernel(ep.kernel()), Registry.inference("qp"), GpModel.FitOptions.optimize(k0));
+    org.approxgp.inference.Posterior same = org.approxgp.inference.Qp.infer(
+        problem.withKernel(ep.kernel()),
+        org.approxgp.inference.Ep.Options.defaults(),
+        ep.posterior().sites());
+    return new CoalVariances(
+        ep.predict(d.xTest()).latentVariance(),
+        qp.predict(d.xTest()).latentVariance(),
         same.predict(d.xTest()).latentVariance());
   }
 

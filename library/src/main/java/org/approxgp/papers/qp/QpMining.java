@@ -9,11 +9,11 @@ import org.approxgp.data.NumpyLegacyRandom;
 import org.approxgp.data.Split;
 import org.approxgp.data.Splits;
 import org.approxgp.data.TargetKind;
-import org.approxgp.experiment.Selects;
 import org.approxgp.experiment.Experiment;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.ResultRow;
 import org.approxgp.experiment.Results;
+import org.approxgp.experiment.Selects;
 import org.approxgp.experiment.Summaries;
 import org.approxgp.inference.Ep;
 import org.approxgp.inference.Posterior;
@@ -28,7 +28,6 @@ import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
 import org.approxgp.model.InferenceMethod;
 import org.approxgp.projection.W2Projection;
-import tech.tablesaw.api.Table;
 
 /**
  * QP paper (Zhang et al. 2020) §6.2 and Table 1, "Mining" row: Poisson regression with the square
@@ -98,8 +97,14 @@ public final class QpMining {
    * @param populationSd   true (authors): ± is {@code np.std} over seeds (divisor n); false: the sample sd
    *                       (divisor n − 1)
    */
-  public record Protocol(String name, boolean yearSplit, boolean authorsCounts, boolean gpyStart,
-      boolean vbMeanFunction, boolean exactNtll, boolean populationSd) {
+  public record Protocol(
+      String name,
+      boolean yearSplit,
+      boolean authorsCounts,
+      boolean gpyStart,
+      boolean vbMeanFunction,
+      boolean exactNtll,
+      boolean populationSd) {
     public Protocol {
       if (name == null || name.isBlank()) {
         throw new IllegalArgumentException("protocol name must not be blank");
@@ -121,40 +126,52 @@ public final class QpMining {
       return switch (name) {
         case "clean" -> clean();
         case "authors" -> authors();
-        default -> throw new IllegalArgumentException("unknown protocol '" + name + "' (known: authors, clean)");
+        default ->
+          throw new IllegalArgumentException(
+              "unknown protocol '" + name + "' (known: authors, clean)");
       };
     }
 
     private Protocol named() {
-      return equals(clean().renamed(name)) ? clean() : equals(authors().renamed(name)) ? authors() : renamed("custom");
+      return equals(clean().renamed(name))
+          ? clean()
+          : equals(authors().renamed(name)) ? authors() : renamed("custom");
     }
 
     private Protocol renamed(String n) {
-      return new Protocol(n, yearSplit, authorsCounts, gpyStart, vbMeanFunction, exactNtll, populationSd);
+      return new Protocol(
+          n, yearSplit, authorsCounts, gpyStart, vbMeanFunction, exactNtll, populationSd);
     }
 
     public Protocol withYearSplit(boolean v) {
-      return new Protocol(name, v, authorsCounts, gpyStart, vbMeanFunction, exactNtll, populationSd).named();
+      return new Protocol(name, v, authorsCounts, gpyStart, vbMeanFunction, exactNtll, populationSd)
+          .named();
     }
 
     public Protocol withAuthorsCounts(boolean v) {
-      return new Protocol(name, yearSplit, v, gpyStart, vbMeanFunction, exactNtll, populationSd).named();
+      return new Protocol(name, yearSplit, v, gpyStart, vbMeanFunction, exactNtll, populationSd)
+          .named();
     }
 
     public Protocol withGpyStart(boolean v) {
-      return new Protocol(name, yearSplit, authorsCounts, v, vbMeanFunction, exactNtll, populationSd).named();
+      return new Protocol(
+              name, yearSplit, authorsCounts, v, vbMeanFunction, exactNtll, populationSd)
+          .named();
     }
 
     public Protocol withVbMeanFunction(boolean v) {
-      return new Protocol(name, yearSplit, authorsCounts, gpyStart, v, exactNtll, populationSd).named();
+      return new Protocol(name, yearSplit, authorsCounts, gpyStart, v, exactNtll, populationSd)
+          .named();
     }
 
     public Protocol withExactNtll(boolean v) {
-      return new Protocol(name, yearSplit, authorsCounts, gpyStart, vbMeanFunction, v, populationSd).named();
+      return new Protocol(name, yearSplit, authorsCounts, gpyStart, vbMeanFunction, v, populationSd)
+          .named();
     }
 
     public Protocol withPopulationSd(boolean v) {
-      return new Protocol(name, yearSplit, authorsCounts, gpyStart, vbMeanFunction, exactNtll, v).named();
+      return new Protocol(name, yearSplit, authorsCounts, gpyStart, vbMeanFunction, exactNtll, v)
+          .named();
     }
 
     /** The reported NTLL of a method result under this protocol. */
@@ -201,16 +218,19 @@ public final class QpMining {
   }
 
   /** One trial: the event split of {@code seed}. */
-  public record Key(long seed) {
-  }
+  public record Key(long seed) {}
 
   /**
    * The train/test yearly counts of one seed: inputs are year − 1851. Clean protocol: both over all 112
    * years; authors' protocol: the training years and the test years.
    */
-  public record CoalSplit(double[][] xTrain, double[] trainCounts, double[][] xTest, double[] testCounts,
-      int trainEvents, int testEvents) {
-  }
+  public record CoalSplit(
+      double[][] xTrain,
+      double[] trainCounts,
+      double[][] xTest,
+      double[] testCounts,
+      int trainEvents,
+      int testEvents) {}
 
   /**
    * One method's fit on one seed.
@@ -228,10 +248,19 @@ public final class QpMining {
    * @param seconds        wall time of the fit
    * @param status         the optimiser's stop reason and the final inference's diagnostics
    */
-  public record MethodResult(String method, double te, double ntll, double ntllExact, double lengthscale,
-      double signalVariance, double negLogEvidence, boolean converged, long clipped, long siteUpdates,
-      double seconds, String status) {
-  }
+  public record MethodResult(
+      String method,
+      double te,
+      double ntll,
+      double ntllExact,
+      double lengthscale,
+      double signalVariance,
+      double negLogEvidence,
+      boolean converged,
+      long clipped,
+      long siteUpdates,
+      double seconds,
+      String status) {}
 
   /**
    * Everything one seed produces (one trial's row).
@@ -243,8 +272,13 @@ public final class QpMining {
    * @param qpVarianceViolations training sites and test years where σ²_QP &gt; σ²_EP (relative 1e-9)
    * @param varianceComparisons  how many were compared (0 unless both EP and QP ran)
    */
-  public record SeedResult(long seed, int trainEvents, int testEvents, List<MethodResult> methods,
-      int qpVarianceViolations, int varianceComparisons) {
+  public record SeedResult(
+      long seed,
+      int trainEvents,
+      int testEvents,
+      List<MethodResult> methods,
+      int qpVarianceViolations,
+      int varianceComparisons) {
     public SeedResult {
       methods = List.copyOf(methods);
     }
@@ -254,30 +288,50 @@ public final class QpMining {
       ResultRow.Builder b = ResultRow.builder();
       for (MethodResult r : methods) {
         String m = r.method();
-        b.put("te_" + m, r.te()).put("ntll_" + m, r.ntll()).put("lengthscale_" + m, r.lengthscale())
-            .put("signal_variance_" + m, r.signalVariance()).put("neg_log_evidence_" + m, r.negLogEvidence())
-            .put("converged_" + m, r.converged()).put("ntll_exact_" + m, r.ntllExact())
-            .put("clipped_" + m, r.clipped()).put("site_updates_" + m, r.siteUpdates())
-            .put("seconds_" + m, r.seconds()).put("status_" + m, r.status());
+        b.put("te_" + m, r.te())
+            .put("ntll_" + m, r.ntll())
+            .put("lengthscale_" + m, r.lengthscale())
+            .put("signal_variance_" + m, r.signalVariance())
+            .put("neg_log_evidence_" + m, r.negLogEvidence())
+            .put("converged_" + m, r.converged())
+            .put("ntll_exact_" + m, r.ntllExact())
+            .put("clipped_" + m, r.clipped())
+            .put("site_updates_" + m, r.siteUpdates())
+            .put("seconds_" + m, r.seconds())
+            .put("status_" + m, r.status());
       }
       return b.put("qp_variance_violations", (long) qpVarianceViolations)
           .put("variance_comparisons", (long) varianceComparisons)
-          .put("train_events", (long) trainEvents).put("test_events", (long) testEvents).build();
+          .put("train_events", (long) trainEvents)
+          .put("test_events", (long) testEvents)
+          .build();
     }
 
     /** Reads a stored row back ({@link #toRow()}'s inverse). */
     public static SeedResult fromRow(long seed, ResultRow row, List<String> methods) {
       List<MethodResult> rs = new ArrayList<>();
       for (String m : methods) {
-        rs.add(new MethodResult(m, row.getDouble("te_" + m), row.getDouble("ntll_" + m),
-            row.getDouble("ntll_exact_" + m), row.getDouble("lengthscale_" + m),
-            row.getDouble("signal_variance_" + m), row.getDouble("neg_log_evidence_" + m),
-            (Boolean) row.get("converged_" + m), (long) row.getDouble("clipped_" + m),
-            (long) row.getDouble("site_updates_" + m), row.getDouble("seconds_" + m),
+        rs.add(new MethodResult(
+            m,
+            row.getDouble("te_" + m),
+            row.getDouble("ntll_" + m),
+            row.getDouble("ntll_exact_" + m),
+            row.getDouble("lengthscale_" + m),
+            row.getDouble("signal_variance_" + m),
+            row.getDouble("neg_log_evidence_" + m),
+            (Boolean) row.get("converged_" + m),
+            (long) row.getDouble("clipped_" + m),
+            (long) row.getDouble("site_updates_" + m),
+            row.getDouble("seconds_" + m),
             (String) row.get("status_" + m)));
       }
-      return new SeedResult(seed, (int) row.getDouble("train_events"), (int) row.getDouble("test_events"), rs,
-          (int) row.getDouble("qp_variance_violations"), (int) row.getDouble("variance_comparisons"));
+      return new SeedResult(
+          seed,
+          (int) row.getDouble("train_events"),
+          (int) row.getDouble("test_events"),
+          rs,
+          (int) row.getDouble("qp_variance_violations"),
+          (int) row.getDouble("variance_comparisons"));
     }
   }
 
@@ -306,7 +360,9 @@ public final class QpMining {
     if (!protocol.authorsCounts() && !protocol.yearSplit()) {
       return eventSplit(seed, Datasets.load("coal", "date", TargetKind.REAL).target());
     }
-    double[] counts = (protocol.authorsCounts() ? Datasets.coalYearlyCountsAuthors() : Datasets.coalYearlyCounts())
+    double[] counts = (protocol.authorsCounts()
+            ? Datasets.coalYearlyCountsAuthors()
+            : Datasets.coalYearlyCounts())
         .target();
     if (!protocol.yearSplit()) {
       // each counted event at mid-year, in year order: binning gives back the counts
@@ -335,8 +391,12 @@ public final class QpMining {
         testEvents += (int) counts[i];
       }
     }
-    return new CoalSplit(xtr.toArray(double[][]::new), ytr.stream().mapToDouble(Double::doubleValue).toArray(),
-        xte.toArray(double[][]::new), yte.stream().mapToDouble(Double::doubleValue).toArray(), trainEvents,
+    return new CoalSplit(
+        xtr.toArray(double[][]::new),
+        ytr.stream().mapToDouble(Double::doubleValue).toArray(),
+        xte.toArray(double[][]::new),
+        yte.stream().mapToDouble(Double::doubleValue).toArray(),
+        trainEvents,
         testEvents);
   }
 
@@ -403,8 +463,10 @@ public final class QpMining {
   }
 
   /** {@code inner}, its cold inferences started from {@code start}'s sites; warm starts pass through. */
-  private static InferenceMethod coldStart(InferenceMethod inner, java.util.function.Function<Problem, Sites> start) {
-    return InferenceMethod.of(inner.name(),
+  private static InferenceMethod coldStart(
+      InferenceMethod inner, java.util.function.Function<Problem, Sites> start) {
+    return InferenceMethod.of(
+        inner.name(),
         (problem, warm) -> inner.infer(problem, warm != null ? warm : start.apply(problem)));
   }
 
@@ -433,8 +495,7 @@ public final class QpMining {
   }
 
   /** A method's scored fit and the fit itself. */
-  private record Scored(MethodResult result, FittedGp fit) {
-  }
+  private record Scored(MethodResult result, FittedGp fit) {}
 
   /**
    * Fits the requested methods on one seed (the Mining trial). EP and VB start from (ℓ₀, σ_f²₀); QP,
@@ -454,9 +515,11 @@ public final class QpMining {
    */
   public static SeedResult fit(long seed, List<String> methods, Protocol protocol) {
     CoalSplit d = split(seed, protocol);
-    SquaredExponential k0 = protocol.gpyStart() ? SquaredExponential.iso(1.0, 1.0)
+    SquaredExponential k0 = protocol.gpyStart()
+        ? SquaredExponential.iso(1.0, 1.0)
         : SquaredExponential.iso(INITIAL_LENGTHSCALE, INITIAL_SIGNAL_VARIANCE);
-    Problem problem = new Problem(k0, d.xTrain(), d.trainCounts(), PoissonSquareLink.get(), PRIOR_MEAN);
+    Problem problem =
+        new Problem(k0, d.xTrain(), d.trainCounts(), PoissonSquareLink.get(), PRIOR_MEAN);
     List<MethodResult> rows = new ArrayList<>();
     Scored ep = null;
     Scored qp = null;
@@ -468,7 +531,8 @@ public final class QpMining {
     }
     if (methods.contains("qp")) {
       Sites epSites = ep.fit().posterior().sites();
-      // QP's objective (eq. 2 at QP's sites) by central differences: the EP-form gradient is not its gradient
+      // QP's objective (eq. 2 at QP's sites) by central differences: the EP-form gradient is not
+      // its gradient
       InferenceMethod qpMethod = InferenceMethod.withNumericalGradient(
           InferenceMethod.ep(Ep.Options.defaults().withProjection(W2Projection.exact())), 1e-4);
       InferenceMethod fromEp = new InferenceMethod() {
@@ -487,8 +551,10 @@ public final class QpMining {
     }
     if (methods.contains("vb")) {
       InferenceMethod vb = InferenceMethod.vb(Vb.Options.defaults());
-      rows.add(protocol.vbMeanFunction() ? fitAndScore(seed, "vb", likelihoodModeStart(vb), problem, d).result()
-          : fitGpyVb(seed, k0, d));
+      rows.add(
+          protocol.vbMeanFunction()
+              ? fitAndScore(seed, "vb", likelihoodModeStart(vb), problem, d).result()
+              : fitGpyVb(seed, k0, d));
     }
     int violations = 0;
     int comparisons = 0;
@@ -521,9 +587,11 @@ public final class QpMining {
     long t0 = System.nanoTime();
     GpyZeroMeanVb.Fit fit;
     try {
-      fit = GpyZeroMeanVb.fit(k0, d.xTrain(), d.trainCounts(), org.approxgp.optimize.Lbfgs.Settings.paper());
+      fit = GpyZeroMeanVb.fit(
+          k0, d.xTrain(), d.trainCounts(), org.approxgp.optimize.Lbfgs.Settings.paper());
     } catch (RuntimeException e) {
-      throw new IllegalStateException("vb (zero mean, as GPy) failed on seed " + seed + ": " + e, e);
+      throw new IllegalStateException(
+          "vb (zero mean, as GPy) failed on seed " + seed + ": " + e, e);
     }
     double[] var = fit.predictiveVariance(d.xTest());
     int m = d.testCounts().length;
@@ -539,15 +607,26 @@ public final class QpMining {
     }
     SquaredExponential k = (SquaredExponential) fit.kernel();
     var opt = fit.optimizer();
-    return new MethodResult("vb", te / m, ntll / m, ntllExact / m, k.lengthscales()[0], k.signalVariance(),
-        -fit.elbo(), opt.converged(), fit.atBound(), (long) opt.evaluations() * d.xTrain().length,
-        (System.nanoTime() - t0) * 1e-9, opt.status() + "; vb zero mean (as GPy), " + opt.iterations()
-            + " L-BFGS iterations, β² < 1e-8 at " + fit.atBound() + " of " + d.xTrain().length + " sites");
+    return new MethodResult(
+        "vb",
+        te / m,
+        ntll / m,
+        ntllExact / m,
+        k.lengthscales()[0],
+        k.signalVariance(),
+        -fit.elbo(),
+        opt.converged(),
+        fit.atBound(),
+        (long) opt.evaluations() * d.xTrain().length,
+        (System.nanoTime() - t0) * 1e-9,
+        opt.status() + "; vb zero mean (as GPy), " + opt.iterations()
+            + " L-BFGS iterations, β² < 1e-8 at " + fit.atBound() + " of " + d.xTrain().length
+            + " sites");
   }
 
   /** Fits one method by L-BFGS from the problem's kernel and scores it on the test years. */
-  private static Scored fitAndScore(long seed, String methodName, InferenceMethod method, Problem problem,
-      CoalSplit d) {
+  private static Scored fitAndScore(
+      long seed, String methodName, InferenceMethod method, Problem problem, CoalSplit d) {
     long t0 = System.nanoTime();
     Counting counting = new Counting(method);
     FittedGp fit;
@@ -562,16 +641,28 @@ public final class QpMining {
     double ntll = 0;
     double ntllExact = 0;
     for (int j = 0; j < m; j++) {
-      NegativeBinomialPredictive nb = NegativeBinomialPredictive.of(p.latentMean()[j], p.latentVariance()[j]);
+      NegativeBinomialPredictive nb =
+          NegativeBinomialPredictive.of(p.latentMean()[j], p.latentVariance()[j]);
       double y = d.testCounts()[j];
       te += Math.abs(y - nb.mode());
       ntll -= nb.logPmf(y);
-      ntllExact -= PoissonSquareLink.get().logPredictive(y, p.latentMean()[j], Math.max(p.latentVariance()[j], 1e-300));
+      ntllExact -= PoissonSquareLink.get()
+          .logPredictive(y, p.latentMean()[j], Math.max(p.latentVariance()[j], 1e-300));
     }
     SquaredExponential k = (SquaredExponential) fit.kernel();
-    MethodResult r = new MethodResult(methodName, te / m, ntll / m, ntllExact / m, k.lengthscales()[0],
-        k.signalVariance(), -fit.logEvidence(), fit.converged(), counting.clipped, counting.updates,
-        (System.nanoTime() - t0) * 1e-9, fit.optimizerStatus() + "; " + fit.posterior().diagnostics());
+    MethodResult r = new MethodResult(
+        methodName,
+        te / m,
+        ntll / m,
+        ntllExact / m,
+        k.lengthscales()[0],
+        k.signalVariance(),
+        -fit.logEvidence(),
+        fit.converged(),
+        counting.clipped,
+        counting.updates,
+        (System.nanoTime() - t0) * 1e-9,
+        fit.optimizerStatus() + "; " + fit.posterior().diagnostics());
     return new Scored(r, fit);
   }
 
@@ -595,5 +686,4 @@ public final class QpMining {
     out.put("populationSd", base.withPopulationSd(!base.populationSd()));
     return out;
   }
-
 }

@@ -36,7 +36,8 @@ public final class QpMiningTables {
     DoubleColumn pnt = DoubleColumn.create("paper NTLL");
     for (String m : methods) {
       double[] t = rows.doubleColumn("te_" + m).asDoubleArray();
-      double[] n = rows.doubleColumn((protocol.exactNtll() ? "ntll_exact_" : "ntll_") + m).asDoubleArray();
+      double[] n = rows.doubleColumn((protocol.exactNtll() ? "ntll_exact_" : "ntll_") + m)
+          .asDoubleArray();
       ms.append(m);
       te.append(100 * Summaries.mean(t));
       teSd.append(100 * protocol.sd(t));
@@ -46,8 +47,15 @@ public final class QpMiningTables {
       pte.append(paper.map(p -> p.te().mean()).orElse(Double.NaN));
       pnt.append(paper.map(p -> p.ntll().mean()).orElse(Double.NaN));
     }
-    return Table.create("Mining (coal), " + protocol.name() + " protocol, " + rows.rowCount() + " seeds", ms, te, teSd,
-        pte, nt, ntSd, pnt);
+    return Table.create(
+        "Mining (coal), " + protocol.name() + " protocol, " + rows.rowCount() + " seeds",
+        ms,
+        te,
+        teSd,
+        pte,
+        nt,
+        ntSd,
+        pnt);
   }
 
   /**
@@ -68,37 +76,71 @@ public final class QpMiningTables {
     if (!protocol.equals(Protocol.clean())) {
       b.append("protocol " + protocol + "\n");
     }
-    b.append(String.format(Locale.ROOT, "%-4s %6s %18s %18s %18s %18s %12s %10s %10s %8s%n", "", "trials",
-        "TE (ours)", "TE (paper)", "NTLL (ours)", "NTLL (paper)", protocol.exactNtll() ? "NTLL NB" : "NTLL exact",
-        "ℓ median", "σf² med", "clip %"));
+    b.append(String.format(
+        Locale.ROOT,
+        "%-4s %6s %18s %18s %18s %18s %12s %10s %10s %8s%n",
+        "",
+        "trials",
+        "TE (ours)",
+        "TE (paper)",
+        "NTLL (ours)",
+        "NTLL (paper)",
+        protocol.exactNtll() ? "NTLL NB" : "NTLL exact",
+        "ℓ median",
+        "σf² med",
+        "clip %"));
     for (String m : methods) {
       List<MethodResult> rs = ofMethod(results, m);
       double[] te = rs.stream().mapToDouble(MethodResult::te).toArray();
       double[] nt = rs.stream().mapToDouble(protocol::ntll).toArray();
-      double[] ne = rs.stream().mapToDouble(protocol.exactNtll() ? MethodResult::ntll : MethodResult::ntllExact)
+      double[] ne = rs.stream()
+          .mapToDouble(protocol.exactNtll() ? MethodResult::ntll : MethodResult::ntllExact)
           .toArray();
       var paper = QpPaper.table1("mining", m);
       // the paper's TE is ×1e-2 and NTLL ×1e-3: undo the scaling for natural units
-      double[] p = paper.map(e -> new double[] {e.te().mean() / 100, e.te().sd() / 100, e.ntll().mean() / 1000,
-          e.ntll().sd() / 1000}).orElse(new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
+      double[] p = paper
+          .map(e -> new double[] {
+            e.te().mean() / 100,
+            e.te().sd() / 100,
+            e.ntll().mean() / 1000,
+            e.ntll().sd() / 1000
+          })
+          .orElse(new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
       long clipped = rs.stream().mapToLong(MethodResult::clipped).sum();
       long updates = rs.stream().mapToLong(MethodResult::siteUpdates).sum();
-      b.append(String.format(Locale.ROOT,
+      b.append(String.format(
+          Locale.ROOT,
           "%-4s %6d %9.3f ± %6.3f %9.3f ± %6.3f %9.4f ± %6.4f %9.4f ± %6.4f %12.4f %10.2f %10.3f %8.3f%n",
-          m, rs.size(), Summaries.mean(te), protocol.sd(te), p[0], p[1], Summaries.mean(nt), protocol.sd(nt), p[2],
-          p[3], Summaries.mean(ne), median(rs.stream().mapToDouble(MethodResult::lengthscale).toArray()),
+          m,
+          rs.size(),
+          Summaries.mean(te),
+          protocol.sd(te),
+          p[0],
+          p[1],
+          Summaries.mean(nt),
+          protocol.sd(nt),
+          p[2],
+          p[3],
+          Summaries.mean(ne),
+          median(rs.stream().mapToDouble(MethodResult::lengthscale).toArray()),
           median(rs.stream().mapToDouble(MethodResult::signalVariance).toArray()),
           updates == 0 ? 0.0 : 100.0 * clipped / updates));
     }
     int viol = results.stream().mapToInt(SeedResult::qpVarianceViolations).sum();
     int comp = results.stream().mapToInt(SeedResult::varianceComparisons).sum();
-    b.append("σ²_QP > σ²_EP (training sites and test years, each method at its own θ): " + viol + " of " + comp + "\n");
+    b.append("σ²_QP > σ²_EP (training sites and test years, each method at its own θ): " + viol
+        + " of " + comp + "\n");
     for (SeedResult s : results) {
       if (s.seed() == 0) {
         for (MethodResult r : s.methods()) {
-          b.append(String.format(Locale.ROOT,
+          b.append(String.format(
+              Locale.ROOT,
               "seed 0 %s: -log Z = %.4f, lengthscale %.3f years, signal variance %.4f, converged %s%n",
-              r.method(), r.negLogEvidence(), r.lengthscale(), r.signalVariance(), r.converged()));
+              r.method(),
+              r.negLogEvidence(),
+              r.lengthscale(),
+              r.signalVariance(),
+              r.converged()));
         }
       }
     }
@@ -107,11 +149,14 @@ public final class QpMiningTables {
       long notConv = rs.stream().filter(r -> !r.converged()).count();
       long finalClips = rs.stream().filter(r -> r.status().contains("clipped")).count();
       long anyClips = rs.stream().filter(r -> r.clipped() > 0).count();
-      b.append("  " + m + ": not converged " + notConv + ", trials with clipped site updates anywhere in the fit "
-          + anyClips + ", in the final inference " + finalClips + "\n");
+      b.append("  " + m + ": not converged " + notConv
+          + ", trials with clipped site updates anywhere in the fit " + anyClips
+          + ", in the final inference " + finalClips + "\n");
       Map<String, Long> why = new TreeMap<>();
-      rs.stream().filter(r -> !r.converged())
-          .forEach(r -> why.merge(r.status().replaceAll("\\b[0-9][0-9.eE+-]*", "#"), 1L, Long::sum));
+      rs.stream()
+          .filter(r -> !r.converged())
+          .forEach(
+              r -> why.merge(r.status().replaceAll("\\b[0-9][0-9.eE+-]*", "#"), 1L, Long::sum));
       why.forEach((k, c) -> b.append("  not converged " + m + " x" + c + ": " + k + "\n"));
     }
     return b.toString();
@@ -121,28 +166,47 @@ public final class QpMiningTables {
    * Paper | ours under the authors' protocol | ours under the clean protocol, per method (natural units;
    * each protocol with its own NTLL and sd, {@link Protocol#ntll}, {@link Protocol#sd}).
    */
-  public static Table sideBySide(List<SeedResult> authors, List<SeedResult> clean, List<String> methods) {
+  public static Table sideBySide(
+      List<SeedResult> authors, List<SeedResult> clean, List<String> methods) {
     StringColumn ms = StringColumn.create("method");
-    DoubleColumn[] c = new DoubleColumn[] {DoubleColumn.create("TE paper"), DoubleColumn.create("TE authors'"),
-        DoubleColumn.create("TE clean"), DoubleColumn.create("NTLL paper"), DoubleColumn.create("NTLL authors'"),
-        DoubleColumn.create("NTLL clean"), DoubleColumn.create("TE sd authors'"),
-        DoubleColumn.create("NTLL sd authors'")};
+    DoubleColumn[] c = new DoubleColumn[] {
+      DoubleColumn.create("TE paper"),
+      DoubleColumn.create("TE authors'"),
+      DoubleColumn.create("TE clean"),
+      DoubleColumn.create("NTLL paper"),
+      DoubleColumn.create("NTLL authors'"),
+      DoubleColumn.create("NTLL clean"),
+      DoubleColumn.create("TE sd authors'"),
+      DoubleColumn.create("NTLL sd authors'")
+    };
     for (String m : methods) {
       ms.append(m);
       var paper = QpPaper.table1("mining", m);
       c[0].append(paper.map(e -> e.te().mean() / 100).orElse(Double.NaN));
       c[3].append(paper.map(e -> e.ntll().mean() / 1000).orElse(Double.NaN));
       double[] ta = ofMethod(authors, m).stream().mapToDouble(MethodResult::te).toArray();
-      double[] na = ofMethod(authors, m).stream().mapToDouble(Protocol.authors()::ntll).toArray();
+      double[] na =
+          ofMethod(authors, m).stream().mapToDouble(Protocol.authors()::ntll).toArray();
       c[1].append(Summaries.mean(ta));
       c[4].append(Summaries.mean(na));
-      c[2].append(Summaries.mean(ofMethod(clean, m).stream().mapToDouble(MethodResult::te).toArray()));
-      c[5].append(Summaries.mean(ofMethod(clean, m).stream().mapToDouble(Protocol.clean()::ntll).toArray()));
+      c[2].append(Summaries.mean(
+          ofMethod(clean, m).stream().mapToDouble(MethodResult::te).toArray()));
+      c[5].append(Summaries.mean(
+          ofMethod(clean, m).stream().mapToDouble(Protocol.clean()::ntll).toArray()));
       c[6].append(Protocol.authors().sd(ta));
       c[7].append(Protocol.authors().sd(na));
     }
-    return Table.create("Mining: paper | ours, authors' protocol | ours, clean protocol", ms, c[0], c[1], c[2], c[3],
-        c[4], c[5], c[6], c[7]);
+    return Table.create(
+        "Mining: paper | ours, authors' protocol | ours, clean protocol",
+        ms,
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        c[5],
+        c[6],
+        c[7]);
   }
 
   /**
@@ -150,8 +214,11 @@ public final class QpMiningTables {
    * {@code base} and with the switch flipped (each under its own protocol's definitions) and the change.
    * {@code flipped} maps a switch name of {@link QpMining#singleSwitches} to the results of that protocol.
    */
-  public static Table switchEffects(Protocol base, List<SeedResult> baseResults,
-      Map<String, List<SeedResult>> flipped, List<String> methods) {
+  public static Table switchEffects(
+      Protocol base,
+      List<SeedResult> baseResults,
+      Map<String, List<SeedResult>> flipped,
+      List<String> methods) {
     Map<String, Protocol> protocols = QpMining.singleSwitches(base);
     StringColumn sw = StringColumn.create("switch flipped");
     StringColumn ms = StringColumn.create("method");
@@ -163,10 +230,12 @@ public final class QpMiningTables {
     flipped.forEach((name, rs) -> {
       Protocol p = protocols.get(name);
       if (p == null) {
-        throw new IllegalArgumentException("unknown switch '" + name + "' (known: " + protocols.keySet() + ")");
+        throw new IllegalArgumentException(
+            "unknown switch '" + name + "' (known: " + protocols.keySet() + ")");
       }
       for (String m : methods) {
-        double[] tb = ofMethod(baseResults, m).stream().mapToDouble(MethodResult::te).toArray();
+        double[] tb =
+            ofMethod(baseResults, m).stream().mapToDouble(MethodResult::te).toArray();
         double[] nb = ofMethod(baseResults, m).stream().mapToDouble(base::ntll).toArray();
         double[] tf = ofMethod(rs, m).stream().mapToDouble(MethodResult::te).toArray();
         double[] nf = ofMethod(rs, m).stream().mapToDouble(p::ntll).toArray();
@@ -182,12 +251,22 @@ public final class QpMiningTables {
         dnt.append(Summaries.mean(nf) - Summaries.mean(nb));
       }
     });
-    return Table.create("effect of each difference alone (from the " + base.name() + " protocol)", sw, ms, seeds,
-        te0, dte, nt0, dnt);
+    return Table.create(
+        "effect of each difference alone (from the " + base.name() + " protocol)",
+        sw,
+        ms,
+        seeds,
+        te0,
+        dte,
+        nt0,
+        dnt);
   }
 
   private static List<MethodResult> ofMethod(List<SeedResult> results, String method) {
-    return results.stream().flatMap(s -> s.methods().stream()).filter(r -> r.method().equals(method)).toList();
+    return results.stream()
+        .flatMap(s -> s.methods().stream())
+        .filter(r -> r.method().equals(method))
+        .toList();
   }
 
   private static double median(double[] v) {

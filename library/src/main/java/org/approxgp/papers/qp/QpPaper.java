@@ -20,15 +20,22 @@ public final class QpPaper {
   public static final List<String> METHODS = List.of("ep", "qp", "vb");
 
   /** Table 1's rows, in the paper's order; "mining" is the coal-mining Poisson row. */
-  public static final List<String> TABLE1_DATASETS =
-      List.of("ionosphere", "cancer", "pima", "crabs", "sonar", "glass", "wine1", "wine2", "wine3", "mining");
+  public static final List<String> TABLE1_DATASETS = List.of(
+      "ionosphere",
+      "cancer",
+      "pima",
+      "crabs",
+      "sonar",
+      "glass",
+      "wine1",
+      "wine2",
+      "wine3",
+      "mining");
 
-  private QpPaper() {
-  }
+  private QpPaper() {}
 
   /** A published mean ± standard deviation. */
-  public record Stat(double mean, double sd) {
-  }
+  public record Stat(double mean, double sd) {}
 
   /**
    * One cell pair of Table 1.
@@ -38,15 +45,13 @@ public final class QpPaper {
    * @param te      test error ×10⁻²
    * @param ntll    negative test log-likelihood ×10⁻³
    */
-  public record Table1Entry(String dataset, String method, Stat te, Stat ntll) {
-  }
+  public record Table1Entry(String dataset, String method, Stat te, Stat ntll) {}
 
   /** The committed transcription of Table 1, with its provenance header (lines starting with #). */
   public static final String TABLE1_RESOURCE = "/org/approxgp/papers/qp/table1.csv";
 
   /** One row's labels: the paper's name of a data set and its instances m and features n, as printed. */
-  public record Table1Row(String dataset, String label, int m, int n) {
-  }
+  public record Table1Row(String dataset, String label, int m, int n) {}
 
   /** Every entry of Table 1, row by row (data set), EP, QP, VB within a row, read from {@link #TABLE1_RESOURCE}. */
   public static final List<Table1Entry> TABLE1;
@@ -57,10 +62,14 @@ public final class QpPaper {
   static {
     List<Table1Entry> entries = new ArrayList<>();
     Map<String, Table1Row> rows = new LinkedHashMap<>();
-    for (String[] f : PaperCsv.read(QpPaper.class, TABLE1_RESOURCE,
-        "data,label,m,n,method,te_mean,te_sd,ntll_mean,ntll_sd")) {
-      rows.putIfAbsent(f[0], new Table1Row(f[0], f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3])));
-      entries.add(new Table1Entry(f[0], f[4], new Stat(Double.parseDouble(f[5]), Double.parseDouble(f[6])),
+    for (String[] f : PaperCsv.read(
+        QpPaper.class, TABLE1_RESOURCE, "data,label,m,n,method,te_mean,te_sd,ntll_mean,ntll_sd")) {
+      rows.putIfAbsent(
+          f[0], new Table1Row(f[0], f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3])));
+      entries.add(new Table1Entry(
+          f[0],
+          f[4],
+          new Stat(Double.parseDouble(f[5]), Double.parseDouble(f[6])),
           new Stat(Double.parseDouble(f[7]), Double.parseDouble(f[8]))));
     }
     TABLE1 = List.copyOf(entries);
@@ -69,7 +78,9 @@ public final class QpPaper {
 
   /** The paper's entry for a data set (Table 1 row name) and method, if it has one. */
   public static Optional<Table1Entry> table1(String dataset, String method) {
-    return TABLE1.stream().filter(e -> e.dataset().equals(dataset) && e.method().equals(method)).findFirst();
+    return TABLE1.stream()
+        .filter(e -> e.dataset().equals(dataset) && e.method().equals(method))
+        .findFirst();
   }
 
   /** The paper's label, m and n of a Table 1 row, if it has one. */

@@ -14,10 +14,10 @@ import org.approxgp.data.Split;
 import org.approxgp.data.Splits;
 import org.approxgp.data.Standardizer;
 import org.approxgp.data.TargetKind;
-import org.approxgp.experiment.Selects;
 import org.approxgp.experiment.Experiment;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.ResultRow;
+import org.approxgp.experiment.Selects;
 import org.approxgp.experiment.Summaries;
 import org.approxgp.inference.Ep;
 import org.approxgp.inference.Prediction;
@@ -65,8 +65,7 @@ public final class QpTable1 {
    * One trial: fold {@code fold} of seed {@code seed}'s 10-fold split of {@code dataset}, fitted by
    * {@code method}.
    */
-  public record Key(String dataset, String method, long seed, int fold) {
-  }
+  public record Key(String dataset, String method, long seed, int fold) {}
 
   /**
    * @param datasets data set names (see {@link #dataset(String)})
@@ -78,10 +77,21 @@ public final class QpTable1 {
    *     QP's sites (the exact gradient by implicit differentiation, {@link #qpGradient}); otherwise QP runs at EP's
    *     optimum (the issue's option). On Ionosphere the two differ by ~1e-6 in evidence.
    */
-  public record Config(@Selects List<String> datasets, @Selects List<String> methods, String kernel,
-      @Selects int seeds, @Selects int folds, boolean qpOptimized, Protocol protocol) {
+  public record Config(
+      @Selects List<String> datasets,
+      @Selects List<String> methods,
+      String kernel,
+      @Selects int seeds,
+      @Selects int folds,
+      boolean qpOptimized,
+      Protocol protocol) {
     /** The clean protocol. */
-    public Config(List<String> datasets, List<String> methods, String kernel, int seeds, int folds,
+    public Config(
+        List<String> datasets,
+        List<String> methods,
+        String kernel,
+        int seeds,
+        int folds,
         boolean qpOptimized) {
       this(datasets, methods, kernel, seeds, folds, qpOptimized, Protocol.clean());
     }
@@ -126,7 +136,8 @@ public final class QpTable1 {
     public static Config ardForMode(ProjectPaths.Mode mode, List<String> methods) {
       return switch (mode) {
         case SMOKE -> new Config(List.of("wine2"), methods, "se-ard", 1, 1, false);
-        case QUICK -> new Config(List.of("crabs", "wine1", "wine2", "wine3"), methods, "se-ard", 1, 1, false);
+        case QUICK ->
+          new Config(List.of("crabs", "wine1", "wine2", "wine3"), methods, "se-ard", 1, 1, false);
         case FULL -> new Config(DATASETS, methods, "se-ard", 10, 10, false);
       };
     }
@@ -164,16 +175,22 @@ public final class QpTable1 {
       return switch (name) {
         case "clean" -> clean();
         case "authors" -> authors();
-        default -> throw new IllegalArgumentException("unknown protocol '" + name + "' (known: authors, clean)");
+        default ->
+          throw new IllegalArgumentException(
+              "unknown protocol '" + name + "' (known: authors, clean)");
       };
     }
 
     private Protocol named() {
       Protocol c = clean();
       Protocol a = authors();
-      String n = (numpyFolds == c.numpyFolds && glassId == c.glassId && populationSd == c.populationSd) ? "clean"
-          : (numpyFolds == a.numpyFolds && glassId == a.glassId && populationSd == a.populationSd) ? "authors"
-          : "custom";
+      String n = (numpyFolds == c.numpyFolds
+              && glassId == c.glassId
+              && populationSd == c.populationSd)
+          ? "clean"
+          : (numpyFolds == a.numpyFolds && glassId == a.glassId && populationSd == a.populationSd)
+              ? "authors"
+              : "custom";
       return new Protocol(n, numpyFolds, glassId, populationSd);
     }
 
@@ -213,8 +230,14 @@ public final class QpTable1 {
     List<String> names = new ArrayList<>();
     names.add("Id");
     names.addAll(d.featureNames());
-    return Dataset.of("glass-with-id", names, d.targetName(), withId, d.target(),
-        d.provenance().derived("UCI's Id column (row number 1..214) prepended, as the QP authors' copy"));
+    return Dataset.of(
+        "glass-with-id",
+        names,
+        d.targetName(),
+        withId,
+        d.target(),
+        d.provenance()
+            .derived("UCI's Id column (row number 1..214) prepended, as the QP authors' copy"));
   }
 
   /**
@@ -231,7 +254,8 @@ public final class QpTable1 {
       case "pima-dedup" -> Datasets.pimaQp(true);
       case "crabs" -> Datasets.loadBinary("crabs", "sex", null);
       case "sonar" -> Datasets.loadBinary("sonar", "Class", null);
-      case "glass" -> Datasets.binarize(Datasets.load("glass", "Type", TargetKind.REAL), t -> t > 4);
+      case "glass" ->
+        Datasets.binarize(Datasets.load("glass", "Type", TargetKind.REAL), t -> t > 4);
       case "wine1" -> Datasets.classPair(Datasets.load("wine", "class", TargetKind.REAL), 1, 2);
       case "wine2" -> Datasets.classPair(Datasets.load("wine", "class", TargetKind.REAL), 1, 3);
       case "wine3" -> Datasets.classPair(Datasets.load("wine", "class", TargetKind.REAL), 2, 3);
@@ -248,13 +272,25 @@ public final class QpTable1 {
     StringColumn paperShape = StringColumn.create("paper m × n");
     StringColumn note = StringColumn.create("difference from the paper");
     Map<String, String[]> notes = new LinkedHashMap<>();
-    notes.put("ionosphere", new String[] {"351 × 34", "V2 is constant 0 (kept; standardisation gives it scale 1)"});
-    notes.put("cancer", new String[] {"683 × 9", "none known (16 incomplete rows dropped, as the paper's 683)"});
-    notes.put("pima", new String[] {"732 × 7", "no source has 732 rows: MASS Pima.tr + the 200 complete Pima.tr2 rows + Pima.te (as the authors); the tr2 rows duplicate tr"});
-    notes.put("pima-dedup", new String[] {"—", "the 532 distinct rows (Pima.tr + Pima.te): the honest version"});
+    notes.put(
+        "ionosphere",
+        new String[] {"351 × 34", "V2 is constant 0 (kept; standardisation gives it scale 1)"});
+    notes.put(
+        "cancer",
+        new String[] {"683 × 9", "none known (16 incomplete rows dropped, as the paper's 683)"});
+    notes.put("pima", new String[] {
+      "732 × 7",
+      "no source has 732 rows: MASS Pima.tr + the 200 complete Pima.tr2 rows + Pima.te (as the authors); the tr2 rows duplicate tr"
+    });
+    notes.put(
+        "pima-dedup",
+        new String[] {"—", "the 532 distinct rows (Pima.tr + Pima.te): the honest version"});
     notes.put("crabs", new String[] {"200 × 7", "label = sex; species kept as a feature"});
     notes.put("sonar", new String[] {"208 × 60", "none known"});
-    notes.put("glass", new String[] {"214 × 10", "no Id column (the authors' copy kept the sorted Id, which leaks the label); Type > 4 vs rest"});
+    notes.put("glass", new String[] {
+      "214 × 10",
+      "no Id column (the authors' copy kept the sorted Id, which leaks the label); Type > 4 vs rest"
+    });
     notes.put("wine1", new String[] {"130 × 13", "class 1 vs 2"});
     notes.put("wine2", new String[] {"107 × 13", "class 1 vs 3"});
     notes.put("wine3", new String[] {"119 × 13", "class 2 vs 3"});
@@ -283,12 +319,15 @@ public final class QpTable1 {
         }
       }
     }
-    // longest first by data set (EP's cost grows as n³); one cost for all methods of a data set keeps each
+    // longest first by data set (EP's cost grows as n³); one cost for all methods of a data set
+    // keeps each
     // fold's EP trial ahead of its QP trial, which reuses EP's optimum
-    // (computed when the runner orders the pending trials, so building the experiment loads no data)
+    // (computed when the runner orders the pending trials, so building the experiment loads no
+    // data)
     Map<String, Double> cost = new ConcurrentHashMap<>();
     return Experiment.of(NAME + "-" + c.kernel(), c, Key.class, keys, QpTable1::trial)
-        .withCost(k -> cost.computeIfAbsent(k.dataset(), d -> Math.pow(dataset(d).size(), 3)));
+        .withCost(k ->
+            cost.computeIfAbsent(k.dataset(), d -> Math.pow(dataset(d).size(), 3)));
   }
 
   static Kernel initialKernel(String kernel, int d) {
@@ -314,16 +353,21 @@ public final class QpTable1 {
     return foldProblem(dataset, kernel, seed, fold, Protocol.clean());
   }
 
-  static FoldProblem foldProblem(String dataset, String kernel, long seed, int fold, Protocol protocol) {
+  static FoldProblem foldProblem(
+      String dataset, String kernel, long seed, int fold, Protocol protocol) {
     Dataset data = dataset(dataset, protocol);
-    Split split = (protocol.numpyFolds() ? Splits.kFoldNumpy(data.size(), 10, 10 * seed)
-        : Splits.kFold(data.size(), 10, seed)).get(fold);
+    Split split = (protocol.numpyFolds()
+            ? Splits.kFoldNumpy(data.size(), 10, 10 * seed)
+            : Splits.kFold(data.size(), 10, seed))
+        .get(fold);
     Dataset train = data.rows(split.train());
     Dataset test = data.rows(split.test());
     Standardizer st = Standardizer.fit(train.features());
     Kernel k0 = initialKernel(kernel, data.dimension());
-    return new FoldProblem(Problem.of(k0, st.apply(train.features()), train.target(), Probit.get()),
-        st.apply(test.features()), test.target());
+    return new FoldProblem(
+        Problem.of(k0, st.apply(train.features()), train.target(), Probit.get()),
+        st.apply(test.features()),
+        test.target());
   }
 
   /**
@@ -352,7 +396,8 @@ public final class QpTable1 {
    * resumed run or a configuration without EP). The QP trial removes the entry when it has read it.
    * EP's fit is deterministic, so the reused optimum is bit-identical to a refit.
    */
-  private static final ConcurrentHashMap<FoldId, CompletableFuture<EpOptimum>> EP_OPTIMA = new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<FoldId, CompletableFuture<EpOptimum>> EP_OPTIMA =
+      new ConcurrentHashMap<>();
 
   /** Number of EP optima waiting for their QP trial (a test hook: 0 after a run with both methods). */
   static int pendingEpOptima() {
@@ -387,7 +432,9 @@ public final class QpTable1 {
         .put("ntll", Metrics.negativeLogLikelihood(ll))
         .put("log_evidence", fit.logEvidence())
         .put("signal_variance", Math.exp(theta[theta.length - 1]))
-        .put("mean_log_lengthscale", Arrays.stream(theta, 0, theta.length - 1).average().orElse(Double.NaN))
+        .put(
+            "mean_log_lengthscale",
+            Arrays.stream(theta, 0, theta.length - 1).average().orElse(Double.NaN))
         .put("iterations", (long) fit.iterations())
         .put("converged", fit.converged())
         .put("bounds_active", String.join(" ", fit.activeBounds()))
@@ -402,7 +449,8 @@ public final class QpTable1 {
    * optimum of the same fold as {@link #trial} does.
    */
   public static FittedGp fit(Config c, Key key) {
-    return fit(c, key, foldProblem(key.dataset(), c.kernel(), key.seed(), key.fold(), c.protocol()), true);
+    return fit(
+        c, key, foldProblem(key.dataset(), c.kernel(), key.seed(), key.fold(), c.protocol()), true);
   }
 
   private static FittedGp fit(Config c, Key key, FoldProblem fp, boolean reuseEp) {
@@ -418,16 +466,31 @@ public final class QpTable1 {
       // the authors' protocol: EP's optimum is QP's starting point
       EpOptimum ep = share ? sharedEpOptimum(id, problem, k0) : EpOptimum.of(fitEp(problem, k0));
       if (c.qpOptimized()) {
-        // QP's first inference starts from the prior, not from EP's sites (FitOptions.withWarmStart): at the
-        // paper's tolerance 1e-6 QP's evidence is noisy at ~1e-7, above QP's whole gain over EP's optimum, so
-        // another start changes which line-search steps L-BFGS accepts (sonar, ionosphere: it then stays at EP's
+        // QP's first inference starts from the prior, not from EP's sites
+        // (FitOptions.withWarmStart): at the
+        // paper's tolerance 1e-6 QP's evidence is noisy at ~1e-7, above QP's whole gain over EP's
+        // optimum, so
+        // another start changes which line-search steps L-BFGS accepts (sonar, ionosphere: it then
+        // stays at EP's
         // optimum, NTLL moves by up to 1e-4 relative) and saves nothing (more evaluations)
-        fit = GpModel.fit(problem.withKernel(ep.kernel()), Methods.qp(Ep.Options.defaults(), qpGradient()),
+        fit = GpModel.fit(
+            problem.withKernel(ep.kernel()),
+            Methods.qp(Ep.Options.defaults(), qpGradient()),
             GpModel.FitOptions.optimize(k0));
       } else {
-        org.approxgp.inference.Posterior q = org.approxgp.inference.Qp.infer(problem.withKernel(ep.kernel()),
-            org.approxgp.inference.Ep.Options.defaults(), ep.sites());
-        fit = new FittedGp(q, "qp", false, 0, 1, q.diagnostics().converged(), "EP's hyperparameters", List.of(),
+        org.approxgp.inference.Posterior q = org.approxgp.inference.Qp.infer(
+            problem.withKernel(ep.kernel()),
+            org.approxgp.inference.Ep.Options.defaults(),
+            ep.sites());
+        fit = new FittedGp(
+            q,
+            "qp",
+            false,
+            0,
+            1,
+            q.diagnostics().converged(),
+            "EP's hyperparameters",
+            List.of(),
             (System.nanoTime() - t0) * 1e-9);
       }
     } else if (method.equals("ep") && share) {
@@ -459,8 +522,10 @@ public final class QpTable1 {
    */
   static String gradientName(String method, Config c) {
     return switch (method) {
-      case "qp" -> !c.qpOptimized() ? "none"
-          : qpGradient() == Methods.QpGradientKind.IMPLICIT ? "implicit" : "numerical";
+      case "qp" ->
+        !c.qpOptimized()
+            ? "none"
+            : qpGradient() == Methods.QpGradientKind.IMPLICIT ? "implicit" : "numerical";
       case "power-ep", "rep" -> "numerical";
       default -> "analytic";
     };
@@ -482,8 +547,9 @@ public final class QpTable1 {
     return switch (g) {
       case "implicit" -> Methods.QpGradientKind.IMPLICIT;
       case "numerical" -> Methods.QpGradientKind.NUMERICAL;
-      default -> throw new IllegalArgumentException(QP_GRADIENT_PROPERTY + " must be implicit or numerical, got '" + g
-          + "'");
+      default ->
+        throw new IllegalArgumentException(
+            QP_GRADIENT_PROPERTY + " must be implicit or numerical, got '" + g + "'");
     };
   }
 
@@ -500,7 +566,8 @@ public final class QpTable1 {
         try {
           return theirs.join();
         } catch (CompletionException e) {
-          // EP's trial failed: fit here, so that this trial fails (or not) as it did before the reuse
+          // EP's trial failed: fit here, so that this trial fails (or not) as it did before the
+          // reuse
           return EpOptimum.of(fitEp(problem, k0));
         }
       }
@@ -516,5 +583,4 @@ public final class QpTable1 {
       EP_OPTIMA.remove(id);
     }
   }
-
 }

@@ -33,7 +33,8 @@ public final class QpTable1Tables {
       String d = rows.stringColumn("dataset").get(i);
       String m = rows.stringColumn("method").get(i);
       long seed = rows.longColumn("seed").get(i);
-      double[] a = acc.computeIfAbsent(d, x -> new LinkedHashMap<>()).computeIfAbsent(m, x -> new TreeMap<>())
+      double[] a = acc.computeIfAbsent(d, x -> new LinkedHashMap<>())
+          .computeIfAbsent(m, x -> new TreeMap<>())
           .computeIfAbsent(seed, x -> new double[3]);
       a[0] += rows.doubleColumn("te").get(i);
       a[1] += rows.doubleColumn("ntll").get(i);
@@ -62,7 +63,8 @@ public final class QpTable1Tables {
       paperTe.append(paper.map(p -> p.te().mean()).orElse(Double.NaN));
       paperNt.append(paper.map(p -> p.ntll().mean()).orElse(Double.NaN));
     }));
-    return Table.create("Table 1 (ours beside the paper's)", ds, ms, seeds, te, teSd, paperTe, nt, ntSd, paperNt);
+    return Table.create(
+        "Table 1 (ours beside the paper's)", ds, ms, seeds, te, teSd, paperTe, nt, ntSd, paperNt);
   }
 
   /**
@@ -72,14 +74,23 @@ public final class QpTable1Tables {
   public static Table sideBySide(Table authorsSummary, Table cleanSummary) {
     StringColumn ds = StringColumn.create("data");
     StringColumn ms = StringColumn.create("method");
-    DoubleColumn[] c = new DoubleColumn[] {DoubleColumn.create("TE paper"), DoubleColumn.create("TE authors'"),
-        DoubleColumn.create("TE clean"), DoubleColumn.create("NTLL paper"), DoubleColumn.create("NTLL authors'"),
-        DoubleColumn.create("NTLL clean")};
+    DoubleColumn[] c = new DoubleColumn[] {
+      DoubleColumn.create("TE paper"),
+      DoubleColumn.create("TE authors'"),
+      DoubleColumn.create("TE clean"),
+      DoubleColumn.create("NTLL paper"),
+      DoubleColumn.create("NTLL authors'"),
+      DoubleColumn.create("NTLL clean")
+    };
     Map<String, double[]> clean = new LinkedHashMap<>();
     for (int i = 0; i < cleanSummary.rowCount(); i++) {
-      clean.put(cleanSummary.stringColumn("data").get(i) + "/" + cleanSummary.stringColumn("method").get(i),
-          new double[] {cleanSummary.doubleColumn("TE ×1e-2").getDouble(i),
-              cleanSummary.doubleColumn("NTLL ×1e-3").getDouble(i)});
+      clean.put(
+          cleanSummary.stringColumn("data").get(i) + "/"
+              + cleanSummary.stringColumn("method").get(i),
+          new double[] {
+            cleanSummary.doubleColumn("TE ×1e-2").getDouble(i),
+            cleanSummary.doubleColumn("NTLL ×1e-3").getDouble(i)
+          });
     }
     for (int i = 0; i < authorsSummary.rowCount(); i++) {
       String d = authorsSummary.stringColumn("data").get(i);
@@ -95,8 +106,16 @@ public final class QpTable1Tables {
       c[4].append(authorsSummary.doubleColumn("NTLL ×1e-3").getDouble(i));
       c[5].append(cl[1]);
     }
-    return Table.create("Table 1: paper | ours, authors' protocol | ours, clean protocol", ds, ms, c[0], c[1], c[2],
-        c[3], c[4], c[5]);
+    return Table.create(
+        "Table 1: paper | ours, authors' protocol | ours, clean protocol",
+        ds,
+        ms,
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        c[5]);
   }
 
   /**
@@ -131,7 +150,8 @@ public final class QpTable1Tables {
         }
       }
     });
-    return Table.create("effect of each difference alone (TE ×1e-2, NTLL ×1e-3)", sw, ds, ms, te0, dte, nt0, dnt);
+    return Table.create(
+        "effect of each difference alone (TE ×1e-2, NTLL ×1e-3)", sw, ds, ms, te0, dte, nt0, dnt);
   }
 
   /**
@@ -144,8 +164,8 @@ public final class QpTable1Tables {
       String d = rows.stringColumn("dataset").get(i);
       String m = rows.stringColumn("method").get(i);
       String k = rows.longColumn("seed").get(i) + "/" + rows.intColumn("fold").get(i);
-      double[] v = byKey.computeIfAbsent(d, x -> new LinkedHashMap<>())
-          .computeIfAbsent(k, x -> new double[] {Double.NaN, Double.NaN});
+      double[] v = byKey.computeIfAbsent(d, x -> new LinkedHashMap<>()).computeIfAbsent(k, x ->
+          new double[] {Double.NaN, Double.NaN});
       if (m.equals("ep")) {
         v[0] = rows.doubleColumn("ntll").get(i);
       } else if (m.equals("qp")) {
@@ -204,9 +224,16 @@ public final class QpTable1Tables {
       ms.append(m);
       dte.append(te - pte.mean());
       dnt.append(nt - pnt.mean());
-      ate.append(Math.abs(te - pte.mean()) <= 2 * Math.hypot(pte.sd(), Double.isNaN(teSd) ? 0 : teSd) ? "yes" : "no");
-      ant.append(Math.abs(nt - pnt.mean()) <= 2 * Math.hypot(pnt.sd(), Double.isNaN(ntSd) ? 0 : ntSd) ? "yes" : "no");
+      ate.append(
+          Math.abs(te - pte.mean()) <= 2 * Math.hypot(pte.sd(), Double.isNaN(teSd) ? 0 : teSd)
+              ? "yes"
+              : "no");
+      ant.append(
+          Math.abs(nt - pnt.mean()) <= 2 * Math.hypot(pnt.sd(), Double.isNaN(ntSd) ? 0 : ntSd)
+              ? "yes"
+              : "no");
     }
-    return Table.create("agreement with the paper (within 2 combined sd)", ds, ms, dte, ate, dnt, ant);
+    return Table.create(
+        "agreement with the paper (within 2 combined sd)", ds, ms, dte, ate, dnt, ant);
   }
 }

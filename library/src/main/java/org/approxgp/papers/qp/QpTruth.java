@@ -39,7 +39,12 @@ public final class QpTruth {
    * @param aisTemperatures temperatures per AIS run (16 runs)
    * @param methods the methods scored
    */
-  public record Config(List<String> datasets, int seeds, int maxRows, long maxTransitions, int aisTemperatures,
+  public record Config(
+      List<String> datasets,
+      int seeds,
+      int maxRows,
+      long maxTransitions,
+      int aisTemperatures,
       List<String> methods) {
     public Config {
       datasets = List.copyOf(datasets);
@@ -49,9 +54,13 @@ public final class QpTruth {
 
   /** Smoke: 40 crabs rows, one seed, a capped sampler; quick: crabs and sonar, 120 rows, 3 seeds; full: 5 seeds. */
   public static Config config(ProjectPaths.Mode mode) {
-    return new Config(mode.pick(List.of("crabs"), List.of("crabs", "sonar"), List.of("crabs", "sonar")),
-        mode.pick(1, 3, 5), mode.pick(40, 120, 1000), mode.pick(4000L, 1_024_000L, 1_024_000L),
-        mode.pick(100, 1000, 2000), List.of("ep", "qp", "laplace", "vb"));
+    return new Config(
+        mode.pick(List.of("crabs"), List.of("crabs", "sonar"), List.of("crabs", "sonar")),
+        mode.pick(1, 3, 5),
+        mode.pick(40, 120, 1000),
+        mode.pick(4000L, 1_024_000L, 1_024_000L),
+        mode.pick(100, 1000, 2000),
+        List.of("ep", "qp", "laplace", "vb"));
   }
 
   /** The experiment "compare": one trial per data set and seed (the key's method column holds the data set). */
@@ -60,8 +69,11 @@ public final class QpTruth {
   }
 
   /** Mean and sd over seeds, per data set, of every method's marginal-variance RMSE against the truth. */
-  public static tech.tablesaw.api.Table summary(tech.tablesaw.api.Table results, List<String> methods) {
-    return org.approxgp.experiment.Summaries.meanSd(results, List.of("method"),
+  public static tech.tablesaw.api.Table summary(
+      tech.tablesaw.api.Table results, List<String> methods) {
+    return org.approxgp.experiment.Summaries.meanSd(
+        results,
+        List.of("method"),
         methods.stream().map(m -> "variance_rmse " + m).toList());
   }
 
@@ -69,27 +81,54 @@ public final class QpTruth {
     QpTable1.FoldProblem fp = QpTable1.foldProblem(k.method(), "se-iso", k.seed(), 0);
     Problem p0 = fp.problem();
     int n = Math.min(c.maxRows(), p0.size());
-    Problem p = new Problem(p0.kernel(), Arrays.copyOf(p0.x(), n), Arrays.copyOf(p0.y(), n), p0.likelihood(),
+    Problem p = new Problem(
+        p0.kernel(),
+        Arrays.copyOf(p0.x(), n),
+        Arrays.copyOf(p0.y(), n),
+        p0.likelihood(),
         p0.priorMean());
     FittedGp ep = GpModel.fit(p, Registry.inference("ep"), GpModel.FitOptions.optimize(p.kernel()));
     Problem at = p.withKernel(ep.kernel());
     GaussianReference q = GaussianReference.fromSites(at, ep.posterior().sites(), "EP's Gaussian");
-    SampledPosterior truth = SampledPosterior.sample(at, q, SampledPosterior.Options.defaults().withSeed(k.seed())
-        .withThreads(1).withMaxTransitions(c.maxTransitions()), line -> { });
-    AnnealedImportanceSampling ais = AnnealedImportanceSampling.estimate(at, q, 16, c.aisTemperatures(), k.seed(), 1);
-    ResultRow.Builder row = ResultRow.builder().put("n", (long) n)
+    SampledPosterior truth = SampledPosterior.sample(
+        at,
+        q,
+        SampledPosterior.Options.defaults()
+            .withSeed(k.seed())
+            .withThreads(1)
+            .withMaxTransitions(c.maxTransitions()),
+        line -> {});
+    AnnealedImportanceSampling ais =
+        AnnealedImportanceSampling.estimate(at, q, 16, c.aisTemperatures(), k.seed(), 1);
+    ResultRow.Builder row = ResultRow.builder()
+        .put("n", (long) n)
         .put("log_lengthscale", ep.kernel().logHyperparameters()[0])
         .put("log_signal_variance", ep.kernel().logHyperparameters()[1])
-        .put("rhat_max", truth.rhatMax()).put("ess_min", truth.essMin()).put("capped", truth.capped())
-        .put("sampler_seconds", truth.seconds()).put("ais_log_z", ais.logEvidence())
-        .put("ais_se", ais.standardError()).put("mc_noise", Comparison.meanNoiseFloor(truth));
+        .put("rhat_max", truth.rhatMax())
+        .put("ess_min", truth.essMin())
+        .put("capped", truth.capped())
+        .put("sampler_seconds", truth.seconds())
+        .put("ais_log_z", ais.logEvidence())
+        .put("ais_se", ais.standardError())
+        .put("mc_noise", Comparison.meanNoiseFloor(truth));
     for (String m : c.methods()) {
       long t0 = System.nanoTime();
       Posterior post = Registry.inference(m).infer(at, null);
-      Comparison s = Comparison.of(m, post.mean(), post.variance(), post.logEvidence(), truth, ais, Double.NaN,
-          Double.NaN, (System.nanoTime() - t0) * 1e-9);
-      row.put("variance_rmse " + m, s.varianceRmse()).put("mean_rmse " + m, s.meanRmse())
-          .put("kl " + m, s.klMean()).put("w2 " + m, s.w2Mean()).put("log_evidence_error " + m, s.logEvidenceError());
+      Comparison s = Comparison.of(
+          m,
+          post.mean(),
+          post.variance(),
+          post.logEvidence(),
+          truth,
+          ais,
+          Double.NaN,
+          Double.NaN,
+          (System.nanoTime() - t0) * 1e-9);
+      row.put("variance_rmse " + m, s.varianceRmse())
+          .put("mean_rmse " + m, s.meanRmse())
+          .put("kl " + m, s.klMean())
+          .put("w2 " + m, s.w2Mean())
+          .put("log_evidence_error " + m, s.logEvidenceError());
     }
     return row.build();
   }

@@ -28,8 +28,7 @@ import org.approxgp.model.Methods;
  */
 final class RepCv {
 
-  private RepCv() {
-  }
+  private RepCv() {}
 
   /**
    * A model choice.
@@ -38,21 +37,46 @@ final class RepCv {
    * @param parameter   u (power-ep), c (rep), NaN (ep)
    * @param cvError     the mean held-out error (NaN when not cross-validated)
    */
-  record Choice(double lengthscale, double parameter, double cvError) {
-  }
+  record Choice(double lengthscale, double parameter, double cvError) {}
 
   /** The posterior of one run (never null), or null on a numerical failure. */
-  static Posterior fit(double[][] x, double[] y, double lengthscale, String method, double parameter,
-      double epsilon, String negativeSites, int maxSweeps) {
-    return fit(x, y, lengthscale, method, parameter, epsilon, negativeSites, maxSweeps, Methods.RepReading.DEFAULT);
+  static Posterior fit(
+      double[][] x,
+      double[] y,
+      double lengthscale,
+      String method,
+      double parameter,
+      double epsilon,
+      String negativeSites,
+      int maxSweeps) {
+    return fit(
+        x,
+        y,
+        lengthscale,
+        method,
+        parameter,
+        epsilon,
+        negativeSites,
+        maxSweeps,
+        Methods.RepReading.DEFAULT);
   }
 
   /** {@link #fit(double[][], double[], double, String, double, double, String, int)} with Relaxed EP's reading. */
-  static Posterior fit(double[][] x, double[] y, double lengthscale, String method, double parameter,
-      double epsilon, String negativeSites, int maxSweeps, Methods.RepReading reading) {
-    Problem p = Problem.of(SquaredExponential.iso(lengthscale, 1.0), x, y, RepMethods.likelihood(epsilon));
+  static Posterior fit(
+      double[][] x,
+      double[] y,
+      double lengthscale,
+      String method,
+      double parameter,
+      double epsilon,
+      String negativeSites,
+      int maxSweeps,
+      Methods.RepReading reading) {
+    Problem p =
+        Problem.of(SquaredExponential.iso(lengthscale, 1.0), x, y, RepMethods.likelihood(epsilon));
     try {
-      return RepMethods.method(method, parameter, negativeSites, maxSweeps, reading).infer(p, null);
+      return RepMethods.method(method, parameter, negativeSites, maxSweeps, reading)
+          .infer(p, null);
     } catch (InferenceException e) {
       return null;
     }
@@ -81,10 +105,30 @@ final class RepCv {
    * Chooses (ℓ, parameter) on the grid by {@code folds}-fold cross-validation (seeded split) of the held-out
    * error; a failed fit counts as error 1; ties keep the earlier grid point (length-scale-major order).
    */
-  static Choice select(double[][] x, double[] y, List<Double> lengthscales, List<Double> parameters, String method,
-      double epsilon, String negativeSites, int folds, long seed, int maxSweeps) {
-    return grid(x, y, lengthscales, parameters, method, epsilon, negativeSites, folds, seed, maxSweeps,
-        Methods.RepReading.DEFAULT).best();
+  static Choice select(
+      double[][] x,
+      double[] y,
+      List<Double> lengthscales,
+      List<Double> parameters,
+      String method,
+      double epsilon,
+      String negativeSites,
+      int folds,
+      long seed,
+      int maxSweeps) {
+    return grid(
+            x,
+            y,
+            lengthscales,
+            parameters,
+            method,
+            epsilon,
+            negativeSites,
+            folds,
+            seed,
+            maxSweeps,
+            Methods.RepReading.DEFAULT)
+        .best();
   }
 
   /**
@@ -126,8 +170,18 @@ final class RepCv {
    * {@link Grid} of {@code method} on (x, y) by {@code folds}-fold cross-validation (seeded split); a failed fit
    * counts as error 1.
    */
-  static Grid grid(double[][] x, double[] y, List<Double> lengthscales, List<Double> parameters, String method,
-      double epsilon, String negativeSites, int folds, long seed, int maxSweeps, Methods.RepReading reading) {
+  static Grid grid(
+      double[][] x,
+      double[] y,
+      List<Double> lengthscales,
+      List<Double> parameters,
+      String method,
+      double epsilon,
+      String negativeSites,
+      int folds,
+      long seed,
+      int maxSweeps,
+      Methods.RepReading reading) {
     List<Double> pars = method.equals("ep") ? List.of(Double.NaN) : parameters;
     if (lengthscales.size() == 1 && pars.size() == 1) {
       return new Grid(lengthscales, pars, null);
@@ -138,8 +192,16 @@ final class RepCv {
       for (int k = 0; k < pars.size(); k++) {
         double err = 0;
         for (Split s : split) {
-          Posterior p = fit(rows(x, s.train()), rows(y, s.train()), lengthscales.get(l), method, pars.get(k),
-              epsilon, negativeSites, maxSweeps, reading);
+          Posterior p = fit(
+              rows(x, s.train()),
+              rows(y, s.train()),
+              lengthscales.get(l),
+              method,
+              pars.get(k),
+              epsilon,
+              negativeSites,
+              maxSweeps,
+              reading);
           err += p == null ? 1.0 : testError(p, rows(x, s.test()), rows(y, s.test()));
         }
         errors[l][k] = err / folds;
@@ -192,7 +254,9 @@ final class RepCv {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new IllegalStateException(e.getCause());
     }
   }
 

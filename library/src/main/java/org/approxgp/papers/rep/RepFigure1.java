@@ -59,8 +59,14 @@ public final class RepFigure1 {
    * @param importanceSamples samples of the importance-sampling check of the exact posterior (prior proposal)
    * @param maxSweeps         sweep cap of every run
    */
-  public record Config(double epsilon, double power, double penalty, List<Double> powers, List<Double> penalties,
-      long importanceSamples, int maxSweeps) {
+  public record Config(
+      double epsilon,
+      double power,
+      double penalty,
+      List<Double> powers,
+      List<Double> penalties,
+      long importanceSamples,
+      int maxSweeps) {
     public Config {
       powers = List.copyOf(powers);
       penalties = List.copyOf(penalties);
@@ -76,10 +82,19 @@ public final class RepFigure1 {
       double u = RepPaper.FIGURE1_POWER;
       double c = RepPaper.FIGURE1_PENALTY;
       return switch (mode) {
-        case SMOKE -> new Config(eps, u, c, List.of(0.5, 0.8, 1.0), List.of(1.0, 20.0, 1e4), 100_000, 1000);
-        case QUICK -> new Config(eps, u, c, grid(0.1, 1.0, 10), logGrid(-1, 4, 11), 1_000_000, 1000);
-        case FULL -> new Config(eps, u, c, grid(0.05, 1.0, 20), logGrid(-2, 5, 29),
-            RepPaper.FIGURE1_IMPORTANCE_SAMPLES, 1000);
+        case SMOKE ->
+          new Config(eps, u, c, List.of(0.5, 0.8, 1.0), List.of(1.0, 20.0, 1e4), 100_000, 1000);
+        case QUICK ->
+          new Config(eps, u, c, grid(0.1, 1.0, 10), logGrid(-1, 4, 11), 1_000_000, 1000);
+        case FULL ->
+          new Config(
+              eps,
+              u,
+              c,
+              grid(0.05, 1.0, 20),
+              logGrid(-2, 5, 29),
+              RepPaper.FIGURE1_IMPORTANCE_SAMPLES,
+              1000);
       };
     }
   }
@@ -128,12 +143,17 @@ public final class RepFigure1 {
    * @param negativeSitesAtEnd sites with τ̃ &lt; 0 at the end (0 under "clip")
    * @param message       "" or why it failed
    */
-  public record Fit(String method, double parameter, String negativeSites, WeightPosterior posterior,
-      boolean converged, int sweeps, int negativeSitesAtEnd, String message) {
-  }
+  public record Fit(
+      String method,
+      double parameter,
+      String negativeSites,
+      WeightPosterior posterior,
+      boolean converged,
+      int sweeps,
+      int negativeSitesAtEnd,
+      String message) {}
 
-  private RepFigure1() {
-  }
+  private RepFigure1() {}
 
   /** The exact posterior of w for ε (see the class comment: polar decomposition, exact to round-off). */
   public static WeightPosterior exact(double epsilon) {
@@ -173,8 +193,9 @@ public final class RepFigure1 {
     double r2 = 2 * s;
     double[] mean = {r1 * m[1] / m[0], r1 * m[2] / m[0]};
     double[][] cov = {
-        {r2 * m[3] / m[0] - mean[0] * mean[0], r2 * m[4] / m[0] - mean[0] * mean[1]},
-        {r2 * m[4] / m[0] - mean[0] * mean[1], r2 * m[5] / m[0] - mean[1] * mean[1]}};
+      {r2 * m[3] / m[0] - mean[0] * mean[0], r2 * m[4] / m[0] - mean[0] * mean[1]},
+      {r2 * m[4] / m[0] - mean[0] * mean[1], r2 * m[5] / m[0] - mean[1] * mean[1]}
+    };
     return new WeightPosterior(mean, cov);
   }
 
@@ -202,8 +223,9 @@ public final class RepFigure1 {
     }
     double[] mean = {s1[0] / sw, s1[1] / sw};
     return new WeightPosterior(mean, new double[][] {
-        {s2[0] / sw - mean[0] * mean[0], s2[1] / sw - mean[0] * mean[1]},
-        {s2[1] / sw - mean[0] * mean[1], s2[2] / sw - mean[1] * mean[1]}});
+      {s2[0] / sw - mean[0] * mean[0], s2[1] / sw - mean[0] * mean[1]},
+      {s2[1] / sw - mean[0] * mean[1], s2[2] / sw - mean[1] * mean[1]}
+    });
   }
 
   /** Π_i (ε + (1 − 2ε) H(y_i x_iᵀw)), paper eq. 8, H(0) = 1. */
@@ -245,8 +267,8 @@ public final class RepFigure1 {
       return null;
     }
     double[][] cov = {{p11 / det, -p01 / det}, {-p01 / det, p00 / det}};
-    return new WeightPosterior(new double[] {cov[0][0] * b0 + cov[0][1] * b1, cov[1][0] * b0 + cov[1][1] * b1},
-        cov);
+    return new WeightPosterior(
+        new double[] {cov[0][0] * b0 + cov[0][1] * b1, cov[1][0] * b0 + cov[1][1] * b1}, cov);
   }
 
   /** Runs one method on the five points and maps its sites to q(w). Never throws for a numerical failure. */
@@ -255,20 +277,40 @@ public final class RepFigure1 {
   }
 
   /** {@link #fit(Config, String, double, String)} with Relaxed EP in {@code reading}. */
-  public static Fit fit(Config c, String method, double parameter, String negativeSites,
+  public static Fit fit(
+      Config c,
+      String method,
+      double parameter,
+      String negativeSites,
       org.approxgp.model.Methods.RepReading reading) {
-    Problem problem = Problem.of(Linear.of(SIGNAL_VARIANCE), X, Y, RepMethods.likelihood(c.epsilon()));
+    Problem problem =
+        Problem.of(Linear.of(SIGNAL_VARIANCE), X, Y, RepMethods.likelihood(c.epsilon()));
     double par = method.equals("ep") ? Double.NaN : parameter;
     try {
-      Posterior p = RepMethods.method(method, parameter, negativeSites, c.maxSweeps(), reading).infer(problem, null);
+      Posterior p = RepMethods.method(method, parameter, negativeSites, c.maxSweeps(), reading)
+          .infer(problem, null);
       Sites sites = p.sites();
       int negative = (int) Arrays.stream(sites.tau()).filter(v -> v < 0).count();
       WeightPosterior w = fromSites(X, sites, SIGNAL_VARIANCE);
-      return new Fit(method, par, negativeSites, w, p.diagnostics().converged(), p.diagnostics().iterations(),
-          negative, w == null ? "q(w) is not a proper Gaussian (I + XᵀS̃X indefinite)" : "");
+      return new Fit(
+          method,
+          par,
+          negativeSites,
+          w,
+          p.diagnostics().converged(),
+          p.diagnostics().iterations(),
+          negative,
+          w == null ? "q(w) is not a proper Gaussian (I + XᵀS̃X indefinite)" : "");
     } catch (InferenceException e) {
-      return new Fit(method, par, negativeSites, null, false, e.diagnostics() == null ? 0
-          : e.diagnostics().iterations(), 0, e.getMessage());
+      return new Fit(
+          method,
+          par,
+          negativeSites,
+          null,
+          false,
+          e.diagnostics() == null ? 0 : e.diagnostics().iterations(),
+          0,
+          e.getMessage());
     }
   }
 
@@ -281,13 +323,33 @@ public final class RepFigure1 {
     WeightPosterior ex = exact(c.epsilon());
     Table t = emptyTable("Figure 1a: posterior of w");
     addRow(t, "exact", "", Double.NaN, ex, ex, true, 0, 0, "polar decomposition");
-    addRow(t, "importance", "", Double.NaN, importanceSampling(c.epsilon(), c.importanceSamples(), 1), ex, true,
-        0, 0, c.importanceSamples() + " samples, seed 1");
+    addRow(
+        t,
+        "importance",
+        "",
+        Double.NaN,
+        importanceSampling(c.epsilon(), c.importanceSamples(), 1),
+        ex,
+        true,
+        0,
+        0,
+        c.importanceSamples() + " samples, seed 1");
     for (String pol : policies) {
-      for (Fit f : List.of(fit(c, "ep", Double.NaN, pol), fit(c, "power-ep", c.power(), pol),
+      for (Fit f : List.of(
+          fit(c, "ep", Double.NaN, pol),
+          fit(c, "power-ep", c.power(), pol),
           fit(c, "rep", c.penalty(), pol))) {
-        addRow(t, f.method(), pol, f.parameter(), f.posterior(), ex, f.converged(), f.sweeps(),
-            f.negativeSitesAtEnd(), f.message());
+        addRow(
+            t,
+            f.method(),
+            pol,
+            f.parameter(),
+            f.posterior(),
+            ex,
+            f.converged(),
+            f.sweeps(),
+            f.negativeSitesAtEnd(),
+            f.message());
       }
     }
     return t;
@@ -308,9 +370,27 @@ public final class RepFigure1 {
     Table t = emptyTable("Figure 1 sweep: " + method + " (" + negativeSites + ")");
     for (double v : grid) {
       Fit f = fit(c, method, v, negativeSites);
-      addRow(t, method, negativeSites, v, f.posterior(), ex, f.converged(), f.sweeps(), f.negativeSitesAtEnd(),
+      addRow(
+          t,
+          method,
+          negativeSites,
+          v,
+          f.posterior(),
+          ex,
+          f.converged(),
+          f.sweeps(),
+          f.negativeSitesAtEnd(),
           f.message());
-      addRow(t, "ep", negativeSites, v, ep.posterior(), ex, ep.converged(), ep.sweeps(), ep.negativeSitesAtEnd(),
+      addRow(
+          t,
+          "ep",
+          negativeSites,
+          v,
+          ep.posterior(),
+          ex,
+          ep.converged(),
+          ep.sweeps(),
+          ep.negativeSitesAtEnd(),
           ep.message());
     }
     return t;
@@ -356,7 +436,8 @@ public final class RepFigure1 {
    * exact posterior than EP, the fraction of the c grid where REP is closer than EP, and whether REP equals EP
    * (to 1e-6 in both distances) at the largest c. Each row says whether the claim reproduces.
    */
-  public static Table agreement(Table posteriors, Table pepSweep, Table repSweep, String negativeSites) {
+  public static Table agreement(
+      Table posteriors, Table pepSweep, Table repSweep, String negativeSites) {
     StringColumn fig = StringColumn.create("figure");
     StringColumn claim = StringColumn.create("paper's claim");
     StringColumn ours = StringColumn.create("ours");
@@ -373,23 +454,41 @@ public final class RepFigure1 {
     }
     fig.append("1a");
     claim.append("boundary: REP overlaps the exact one, PEP closer than EP");
-    ours.append(String.format(java.util.Locale.ROOT, "mean sq. dist EP %.3g, PEP %.3g, REP %.3g", d[0], d[1], d[2]));
-    verdict.append(d[2] < d[1] && d[1] < d[0] ? "yes" : d[2] < d[0] ? "partly (REP better than EP)" : "no");
+    ours.append(String.format(
+        java.util.Locale.ROOT, "mean sq. dist EP %.3g, PEP %.3g, REP %.3g", d[0], d[1], d[2]));
+    verdict.append(
+        d[2] < d[1] && d[1] < d[0] ? "yes" : d[2] < d[0] ? "partly (REP better than EP)" : "no");
     double[] pep = fractionBetter(pepSweep, "power-ep", false);
     fig.append("1b–c");
     claim.append("PEP's mean and covariance always further from exact than EP's");
-    ours.append(String.format(java.util.Locale.ROOT, "PEP further than EP for %.0f%% (mean) / %.0f%% (cov) of u < 1",
-        100 * pep[3], 100 * pep[4]));
-    verdict.append(pep[3] == 1 && pep[4] == 1 ? "yes" : pep[3] >= 0.5 && pep[4] >= 0.5 ? "mostly" : "no");
+    ours.append(String.format(
+        java.util.Locale.ROOT,
+        "PEP further than EP for %.0f%% (mean) / %.0f%% (cov) of u < 1",
+        100 * pep[3],
+        100 * pep[4]));
+    verdict.append(
+        pep[3] == 1 && pep[4] == 1 ? "yes" : pep[3] >= 0.5 && pep[4] >= 0.5 ? "mostly" : "no");
     double[] rep = fractionBetter(repSweep, "rep", false);
     double[] last = fractionBetter(repSweep, "rep", true);
     fig.append("1d–e");
     claim.append("REP = EP for large c; REP closer than EP for a wide range of c");
-    ours.append(String.format(java.util.Locale.ROOT, "REP closer for %.0f%% (mean) / %.0f%% (cov) of the c grid; "
-        + "REP = EP at the largest c: %s", 100 * rep[0], 100 * rep[1], last[2] > 0 ? "yes" : "no"));
-    verdict.append(last[2] > 0 && rep[0] >= 0.3 && rep[1] >= 0.3 ? "yes" : last[2] > 0 ? "partly (REP = EP only)"
-        : "no");
-    return Table.create("Figure 1: the paper's claims against ours (" + negativeSites + ")", fig, claim, ours, verdict);
+    ours.append(String.format(
+        java.util.Locale.ROOT,
+        "REP closer for %.0f%% (mean) / %.0f%% (cov) of the c grid; "
+            + "REP = EP at the largest c: %s",
+        100 * rep[0],
+        100 * rep[1],
+        last[2] > 0 ? "yes" : "no"));
+    verdict.append(
+        last[2] > 0 && rep[0] >= 0.3 && rep[1] >= 0.3
+            ? "yes"
+            : last[2] > 0 ? "partly (REP = EP only)" : "no");
+    return Table.create(
+        "Figure 1: the paper's claims against ours (" + negativeSites + ")",
+        fig,
+        claim,
+        ours,
+        verdict);
   }
 
   /**
@@ -421,20 +520,45 @@ public final class RepFigure1 {
       wc += mc > ec + 1e-12 ? 1 : 0;
       equal = Math.abs(mm - em) < 1e-6 && Math.abs(mc - ec) < 1e-6 ? 1 : 0;
     }
-    return new double[] {n == 0 ? Double.NaN : (double) bm / n, n == 0 ? Double.NaN : (double) bc / n,
-        lastOnly ? equal : Double.NaN, n == 0 ? Double.NaN : (double) wm / n, n == 0 ? Double.NaN : (double) wc / n};
+    return new double[] {
+      n == 0 ? Double.NaN : (double) bm / n,
+      n == 0 ? Double.NaN : (double) bc / n,
+      lastOnly ? equal : Double.NaN,
+      n == 0 ? Double.NaN : (double) wm / n,
+      n == 0 ? Double.NaN : (double) wc / n
+    };
   }
 
   private static Table emptyTable(String name) {
-    return Table.create(name, StringColumn.create("method"), StringColumn.create("negative sites"),
-        DoubleColumn.create("parameter"), DoubleColumn.create("mean w1"), DoubleColumn.create("mean w2"),
-        DoubleColumn.create("cov11"), DoubleColumn.create("cov12"), DoubleColumn.create("cov22"),
-        DoubleColumn.create("mean sq. dist"), DoubleColumn.create("cov sq. dist"), BooleanColumn.create("converged"),
-        DoubleColumn.create("sweeps"), DoubleColumn.create("negative sites at end"), StringColumn.create("message"));
+    return Table.create(
+        name,
+        StringColumn.create("method"),
+        StringColumn.create("negative sites"),
+        DoubleColumn.create("parameter"),
+        DoubleColumn.create("mean w1"),
+        DoubleColumn.create("mean w2"),
+        DoubleColumn.create("cov11"),
+        DoubleColumn.create("cov12"),
+        DoubleColumn.create("cov22"),
+        DoubleColumn.create("mean sq. dist"),
+        DoubleColumn.create("cov sq. dist"),
+        BooleanColumn.create("converged"),
+        DoubleColumn.create("sweeps"),
+        DoubleColumn.create("negative sites at end"),
+        StringColumn.create("message"));
   }
 
-  private static void addRow(Table t, String method, String pol, double par, WeightPosterior w, WeightPosterior ex,
-      boolean converged, int sweeps, int negative, String message) {
+  private static void addRow(
+      Table t,
+      String method,
+      String pol,
+      double par,
+      WeightPosterior w,
+      WeightPosterior ex,
+      boolean converged,
+      int sweeps,
+      int negative,
+      String message) {
     t.stringColumn("method").append(method);
     t.stringColumn("negative sites").append(pol);
     t.doubleColumn("parameter").append(par);

@@ -31,7 +31,9 @@ record RepGroups(List<String> key, double[][] values) {
       double[] v = new double[columns.size()];
       for (int c = 0; c < v.length; c++) {
         Column<?> col = rows.column(columns.get(c));
-        v[c] = col instanceof BooleanColumn b ? (b.get(i) ? 1 : 0) : ((NumericColumn<?>) col).getDouble(i);
+        v[c] = col instanceof BooleanColumn b
+            ? (b.get(i) ? 1 : 0)
+            : ((NumericColumn<?>) col).getDouble(i);
       }
       acc.computeIfAbsent(List.copyOf(k), x -> new ArrayList<>()).add(v);
     }
@@ -93,7 +95,8 @@ record RepGroups(List<String> key, double[][] values) {
    * @param unitKeys the columns naming a unit (not the method)
    * @param methods  the methods every unit should have
    */
-  static Table withProtocolColumns(Table rows, List<String> unitKeys, List<String> methods, String value) {
+  static Table withProtocolColumns(
+      Table rows, List<String> unitKeys, List<String> methods, String value) {
     Table t = rows.copy();
     NumericColumn<?> v = (NumericColumn<?>) t.column(value);
     Map<List<String>, Integer> finiteMethods = new LinkedHashMap<>();
@@ -108,8 +111,10 @@ record RepGroups(List<String> key, double[][] values) {
         finiteMethods.merge(u, 1, Integer::sum);
       }
     }
-    tech.tablesaw.api.DoubleColumn common = tech.tablesaw.api.DoubleColumn.create(value + "_common");
-    tech.tablesaw.api.DoubleColumn failure = tech.tablesaw.api.DoubleColumn.create(value + "_failure_as_error");
+    tech.tablesaw.api.DoubleColumn common =
+        tech.tablesaw.api.DoubleColumn.create(value + "_common");
+    tech.tablesaw.api.DoubleColumn failure =
+        tech.tablesaw.api.DoubleColumn.create(value + "_failure_as_error");
     for (int i = 0; i < t.rowCount(); i++) {
       double x = v.getDouble(i);
       common.append(finiteMethods.getOrDefault(units.get(i), 0) == methods.size() ? x : Double.NaN);

@@ -31,8 +31,7 @@ public final class RepMethods {
   /** The two negative-site policies. */
   public static final List<String> POLICIES = List.of("keep", "clip");
 
-  private RepMethods() {
-  }
+  private RepMethods() {}
 
   /** The noisy-step likelihood with labelling-error rate ε (paper eq. 8). */
   static Likelihood likelihood(double epsilon) {
@@ -44,7 +43,8 @@ public final class RepMethods {
    * the parameter is ignored for EP) with the given negative-site policy and sweep cap, stopping when the RMS
    * site change is below 1e-6 (the α-change criterion R &lt; 1e-3 is read off the trace, see {@link #sweepsTo}).
    */
-  static InferenceMethod method(String name, double parameter, String negativeSites, int maxSweeps) {
+  static InferenceMethod method(
+      String name, double parameter, String negativeSites, int maxSweeps) {
     return method(name, parameter, negativeSites, maxSweeps, Methods.RepReading.DEFAULT);
   }
 
@@ -52,7 +52,11 @@ public final class RepMethods {
    * {@link #method(String, double, String, int)} with Relaxed EP in {@code reading} ({@link Methods.RepReading}:
    * site reading a|b|c, relaxation, penalty form, search; ignored for EP and Power EP). Power EP is Minka's variant.
    */
-  static InferenceMethod method(String name, double parameter, String negativeSites, int maxSweeps,
+  static InferenceMethod method(
+      String name,
+      double parameter,
+      String negativeSites,
+      int maxSweeps,
       Methods.RepReading reading) {
     if (!METHODS.contains(name) && !name.equals(POWER_EP_APPENDIX_C)) {
       throw new IllegalArgumentException("unknown method '" + name + "'; known: " + METHODS);
@@ -60,23 +64,30 @@ public final class RepMethods {
     SiteLoop.NegativeSitePrecision policy = switch (negativeSites) {
       case "keep" -> SiteLoop.NegativeSitePrecision.KEEP;
       case "clip" -> SiteLoop.NegativeSitePrecision.CLIP;
-      default -> throw new IllegalArgumentException("unknown negative-site policy '" + negativeSites + "'; known: "
-          + POLICIES);
+      default ->
+        throw new IllegalArgumentException(
+            "unknown negative-site policy '" + negativeSites + "'; known: " + POLICIES);
     };
-    // fixed hyperparameters: no evidence gradient (Methods.powerEp/relaxedEp would add central differences)
-    SiteLoop.Options o = SiteLoop.Options.defaults().withMaxSweeps(maxSweeps).withGradient(false)
+    // fixed hyperparameters: no evidence gradient (Methods.powerEp/relaxedEp would add central
+    // differences)
+    SiteLoop.Options o = SiteLoop.Options.defaults()
+        .withMaxSweeps(maxSweeps)
+        .withGradient(false)
         .withNegativeSites(policy);
     return switch (name) {
       case "ep" -> InferenceMethod.ep(Ep.Options.defaults().withLoop(o));
       case "power-ep" -> InferenceMethod.siteLoop(PowerEp.of(parameter), o);
-      case POWER_EP_APPENDIX_C -> InferenceMethod.siteLoop(PowerEp.of(parameter, PowerEp.Variant.APPENDIX_C), o);
+      case POWER_EP_APPENDIX_C ->
+        InferenceMethod.siteLoop(PowerEp.of(parameter, PowerEp.Variant.APPENDIX_C), o);
       default -> InferenceMethod.siteLoop(reading.rule(parameter), o);
     };
   }
 
   /** The per-sweep convergence trace R(iter) = ‖α_iter − α_iter−1‖₂ (paper §6.2, Fig. 3). */
   static double[] trace(Posterior p) {
-    return p.diagnostics().alphaTrace().stream().mapToDouble(Double::doubleValue).toArray();
+    return p.diagnostics().alphaTrace().stream()
+        .mapToDouble(Double::doubleValue)
+        .toArray();
   }
 
   /**

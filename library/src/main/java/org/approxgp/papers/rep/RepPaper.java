@@ -16,8 +16,7 @@ import java.util.List;
  */
 public final class RepPaper {
 
-  private RepPaper() {
-  }
+  private RepPaper() {}
 
   /**
    * One claim of §6.
@@ -26,8 +25,7 @@ public final class RepPaper {
    * @param claim  the claim, paraphrased closely from the text
    * @param where  where in the paper it is stated
    */
-  public record Claim(String figure, String claim, String where) {
-  }
+  public record Claim(String figure, String claim, String where) {}
 
   /** The labelling-error rate ε of Figure 1 (§6.1: "we set ε = 0.2"). */
   public static final double FIGURE1_EPSILON = 0.2;
@@ -43,6 +41,7 @@ public final class RepPaper {
   public static final double FIGURE2_PENALTY = 10;
   /** Figure 2's captions: iterations of EP (diverged), PEP and REP on one 20 %-noise data set. */
   public static final int FIGURE2_EP_ITERATIONS = 80;
+
   public static final int FIGURE2_PEP_ITERATIONS = 20;
   public static final int FIGURE2_REP_ITERATIONS = 10;
   /** §6.2's convergence threshold: R(iter) = ‖α_iter − α_iter−1‖₂ &lt; 10⁻³. */
@@ -52,22 +51,44 @@ public final class RepPaper {
 
   /** The claims of §6, figure by figure. */
   public static final List<Claim> CLAIMS = List.of(
-      new Claim("1a", "EP's decision boundary differs significantly from the exact one; PEP's is closer; "
-          + "REP's overlaps the exact one", "§6.1"),
-      new Claim("1b–c", "PEP's posterior mean and covariance are always further from the exact ones than EP's, "
-          + "for every power u", "§6.1"),
-      new Claim("1d–e", "REP equals EP for large c; for a wide range of smaller c its mean and covariance are "
-          + "significantly closer to the exact ones than EP's", "§6.1"),
-      new Claim("2", "on a 20 %-noise data set EP diverges (chaotic boundary, 80 iterations), PEP converges in 20 "
-          + "iterations, REP in 10 with the most reasonable boundary", "§6.2, Fig. 2 captions"),
+      new Claim(
+          "1a",
+          "EP's decision boundary differs significantly from the exact one; PEP's is closer; "
+              + "REP's overlaps the exact one",
+          "§6.1"),
+      new Claim(
+          "1b–c",
+          "PEP's posterior mean and covariance are always further from the exact ones than EP's, "
+              + "for every power u",
+          "§6.1"),
+      new Claim(
+          "1d–e",
+          "REP equals EP for large c; for a wide range of smaller c its mean and covariance are "
+              + "significantly closer to the exact ones than EP's",
+          "§6.1"),
+      new Claim(
+          "2",
+          "on a 20 %-noise data set EP diverges (chaotic boundary, 80 iterations), PEP converges in 20 "
+              + "iterations, REP in 10 with the most reasonable boundary",
+          "§6.2, Fig. 2 captions"),
       new Claim("3", "PEP and REP are stabler than EP, whose R(iter) curve shows spikes", "§6.2"),
-      new Claim("4a", "REP converges in fewer iterations than PEP and EP (R < 1e-3, mean of 10 runs)", "§6.2"),
-      new Claim("4b", "EP and PEP can diverge (PEP less often than EP); REP always converges", "§6.2"),
+      new Claim(
+          "4a",
+          "REP converges in fewer iterations than PEP and EP (R < 1e-3, mean of 10 runs)",
+          "§6.2"),
+      new Claim(
+          "4b", "EP and PEP can diverge (PEP less often than EP); REP always converges", "§6.2"),
       new Claim("4c", "REP has significantly lower test error than EP and PEP", "§6.2"),
-      new Claim("5", "on Heart, Pima, Diabetes and Haberman (no added noise) REP outperforms EP and PEP "
-          + "significantly", "§6.3"),
-      new Claim("6", "on Spam with extra label flips in train and test, REP has lower test error than EP and PEP "
-          + "at every flip rate", "§6.3"));
+      new Claim(
+          "5",
+          "on Heart, Pima, Diabetes and Haberman (no added noise) REP outperforms EP and PEP "
+              + "significantly",
+          "§6.3"),
+      new Claim(
+          "6",
+          "on Spam with extra label flips in train and test, REP has lower test error than EP and PEP "
+              + "at every flip rate",
+          "§6.3"));
 
   /**
    * Figures 5–6's bar heights: not available (see the class comment). Returns {@link Double#NaN} for every

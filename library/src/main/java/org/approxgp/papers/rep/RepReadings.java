@@ -33,6 +33,7 @@ public final class RepReadings {
   public static final String NAME = "rep-readings";
   /** Figure 1's penalty and the other figures' (§6.1, §6.2). */
   public static final double PAPER_C_FIGURE1 = RepPaper.FIGURE1_PENALTY;
+
   public static final double PAPER_C = RepPaper.FIGURE2_PENALTY;
   /** Power EP's power outside Figure 1b–c. */
   public static final double POWER = RepPaper.FIGURE2_POWER;
@@ -50,9 +51,18 @@ public final class RepReadings {
    * @param powers           Figure 1b–c's u grid
    * @param maxSweeps        sweep cap (not converged by then: diverged)
    */
-  public record Config(List<String> variants, List<Double> scaledPenalties, int seeds, int trainPerClass,
-      int testPerClass, List<Integer> flipPercents, List<String> uciSets, int uciSplits, List<Integer> spamFlipPercents,
-      List<Double> powers, int maxSweeps) {
+  public record Config(
+      List<String> variants,
+      List<Double> scaledPenalties,
+      int seeds,
+      int trainPerClass,
+      int testPerClass,
+      List<Integer> flipPercents,
+      List<String> uciSets,
+      int uciSplits,
+      List<Integer> spamFlipPercents,
+      List<Double> powers,
+      int maxSweeps) {
     public Config {
       variants = List.copyOf(variants);
       scaledPenalties = List.copyOf(scaledPenalties);
@@ -76,13 +86,45 @@ public final class RepReadings {
       List<String> both = List.of("a", "b", "c", "a/global", "b/global", "c/global");
       List<Double> grid = List.of(0.01, 0.1, 1.0, 10.0, 100.0);
       return switch (mode) {
-        case SMOKE -> new Config(local, List.of(0.01, 1.0, 100.0), 2, 30, 300, List.of(20), List.of("heart"), 2,
-            List.of(), List.of(0.5, 0.8), 40);
-        case QUICK -> new Config(both, grid, 4, 60, 1000, List.of(10, 20), List.of("heart", "haberman"), 4,
-            List.of(10), List.of(0.2, 0.4, 0.6, 0.8, 0.9), 60);
-        case FULL -> new Config(both, grid, 6, 80, 5000, List.of(10, 20),
-            List.of("heart", "pima", "diabetes", "haberman"), 4, List.of(0, 10, 20),
-            List.of(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9), 100);
+        case SMOKE ->
+          new Config(
+              local,
+              List.of(0.01, 1.0, 100.0),
+              2,
+              30,
+              300,
+              List.of(20),
+              List.of("heart"),
+              2,
+              List.of(),
+              List.of(0.5, 0.8),
+              40);
+        case QUICK ->
+          new Config(
+              both,
+              grid,
+              4,
+              60,
+              1000,
+              List.of(10, 20),
+              List.of("heart", "haberman"),
+              4,
+              List.of(10),
+              List.of(0.2, 0.4, 0.6, 0.8, 0.9),
+              60);
+        case FULL ->
+          new Config(
+              both,
+              grid,
+              6,
+              80,
+              5000,
+              List.of(10, 20),
+              List.of("heart", "pima", "diabetes", "haberman"),
+              4,
+              List.of(0, 10, 20),
+              List.of(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
+              100);
       };
     }
   }
@@ -98,17 +140,19 @@ public final class RepReadings {
    * @param variant the reading's label ("-" for EP and Power EP)
    * @param c       the penalty as {@link Double#toString} writes it ("-" for EP and Power EP)
    */
-  public record Key(String figure, String dataset, int flip, int unit, String method, String variant, String c) {
-  }
+  public record Key(
+      String figure, String dataset, int flip, int unit, String method, String variant, String c) {}
 
-  private RepReadings() {
-  }
+  private RepReadings() {}
 
   /** The reading behind a label: "b" = site reading b, local search; "b/global" = the global search. */
   public static Methods.RepReading reading(String label) {
     String[] p = label.split("/");
-    if (p.length > 2 || !List.of("a", "b", "c").contains(p[0]) || (p.length == 2 && !p[1].equals("global"))) {
-      throw new IllegalArgumentException("unknown reading label '" + label + "' (a, b, c, a/global, …)");
+    if (p.length > 2
+        || !List.of("a", "b", "c").contains(p[0])
+        || (p.length == 2 && !p[1].equals("global"))) {
+      throw new IllegalArgumentException(
+          "unknown reading label '" + label + "' (a, b, c, a/global, …)");
     }
     return new Methods.RepReading(p[0], "nonnegative", "eq35", p.length == 2 ? "global" : "local");
   }
@@ -139,11 +183,13 @@ public final class RepReadings {
       }
     }
     return Experiment.of(NAME, c, Key.class, keys, RepReadings::trial)
-        .withCost(k -> k.dataset().equals("synthetic") ? Math.pow(2.0 * c.trainPerClass(), 3)
+        .withCost(k -> k.dataset().equals("synthetic")
+            ? Math.pow(2.0 * c.trainPerClass(), 3)
             : Math.pow(RepUci.PROTOCOLS.get(k.dataset()).nTrain(), 3));
   }
 
-  private static void addUnit(List<Key> keys, Config c, String figure, String dataset, int flip, int unit) {
+  private static void addUnit(
+      List<Key> keys, Config c, String figure, String dataset, int flip, int unit) {
     keys.add(new Key(figure, dataset, flip, unit, "ep", "-", "-"));
     keys.add(new Key(figure, dataset, flip, unit, "power-ep", "-", "-"));
     for (String v : c.variants()) {
@@ -184,13 +230,19 @@ public final class RepReadings {
       lengthscale = Math.sqrt(data.dimension());
     }
     double par = k.method().equals("rep") ? Double.parseDouble(k.c()) : POWER;
-    Methods.RepReading reading = k.method().equals("rep") ? reading(k.variant()) : Methods.RepReading.DEFAULT;
+    Methods.RepReading reading =
+        k.method().equals("rep") ? reading(k.variant()) : Methods.RepReading.DEFAULT;
     long t0 = System.nanoTime();
-    Posterior p = RepCv.fit(xTrain, yTrain, lengthscale, k.method(), par, eps, "keep", c.maxSweeps(), reading);
+    Posterior p = RepCv.fit(
+        xTrain, yTrain, lengthscale, k.method(), par, eps, "keep", c.maxSweeps(), reading);
     ResultRow.Builder b = ResultRow.builder().put("failed", p == null);
     if (p == null) {
-      return b.put("diverged", true).put("sweeps_to_R", (long) c.maxSweeps() + 1).put("increases", Double.NaN)
-          .put("test_error", Double.NaN).put("relaxed", Double.NaN).put("seconds", (System.nanoTime() - t0) * 1e-9)
+      return b.put("diverged", true)
+          .put("sweeps_to_R", (long) c.maxSweeps() + 1)
+          .put("increases", Double.NaN)
+          .put("test_error", Double.NaN)
+          .put("relaxed", Double.NaN)
+          .put("seconds", (System.nanoTime() - t0) * 1e-9)
           .build();
     }
     double[] trace = RepMethods.trace(p);
@@ -215,12 +267,19 @@ public final class RepReadings {
     RepFigure1.Config f1 = RepFigure1.Config.forMode(ProjectPaths.Mode.SMOKE);
     RepFigure1.WeightPosterior ex = RepFigure1.exact(f1.epsilon());
     StringColumn method = StringColumn.create("method");
-    DoubleColumn[] v = {DoubleColumn.create("mean w1"), DoubleColumn.create("mean w2"), DoubleColumn.create("cov11"),
-        DoubleColumn.create("cov12"), DoubleColumn.create("cov22"), DoubleColumn.create("mean sq. dist"),
-        DoubleColumn.create("cov sq. dist")};
-    List<String> names = new ArrayList<>(List.of("exact", "ep", "power-ep (minka, u = 0.8)",
-        "power-ep (appendix C, u = 0.8)"));
-    List<RepFigure1.WeightPosterior> posts = new ArrayList<>(List.of(ex,
+    DoubleColumn[] v = {
+      DoubleColumn.create("mean w1"),
+      DoubleColumn.create("mean w2"),
+      DoubleColumn.create("cov11"),
+      DoubleColumn.create("cov12"),
+      DoubleColumn.create("cov22"),
+      DoubleColumn.create("mean sq. dist"),
+      DoubleColumn.create("cov sq. dist")
+    };
+    List<String> names = new ArrayList<>(
+        List.of("exact", "ep", "power-ep (minka, u = 0.8)", "power-ep (appendix C, u = 0.8)"));
+    List<RepFigure1.WeightPosterior> posts = new ArrayList<>(List.of(
+        ex,
         orNull(RepFigure1.fit(f1, "ep", Double.NaN, "keep")),
         orNull(RepFigure1.fit(f1, "power-ep", POWER, "keep")),
         orNull(RepFigure1.fit(f1, RepMethods.POWER_EP_APPENDIX_C, POWER, "keep"))));
@@ -231,14 +290,25 @@ public final class RepReadings {
     for (int i = 0; i < names.size(); i++) {
       RepFigure1.WeightPosterior w = posts.get(i);
       method.append(names.get(i));
-      double[] row = w == null ? new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-          Double.NaN, Double.NaN} : new double[] {w.mean()[0], w.mean()[1], w.covariance()[0][0],
-          w.covariance()[0][1], w.covariance()[1][1], w.meanDistance(ex), w.covarianceDistance(ex)};
+      double[] row = w == null
+          ? new double[] {
+            Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN
+          }
+          : new double[] {
+            w.mean()[0],
+            w.mean()[1],
+            w.covariance()[0][0],
+            w.covariance()[0][1],
+            w.covariance()[1][1],
+            w.meanDistance(ex),
+            w.covarianceDistance(ex)
+          };
       for (int j = 0; j < v.length; j++) {
         v[j].append(row[j]);
       }
     }
-    Table t = Table.create("Figure 1: exact posterior of w and each method's q(w) (paper's c = 20, u = 0.8)", method);
+    Table t = Table.create(
+        "Figure 1: exact posterior of w and each method's q(w) (paper's c = 20, u = 0.8)", method);
     return t.addColumns(v);
   }
 
@@ -260,7 +330,8 @@ public final class RepReadings {
     StringColumn series = StringColumn.create("series");
     for (String v : c.variants()) {
       for (double x : penalties(c, PAPER_C_FIGURE1)) {
-        RepFigure1.WeightPosterior w = RepFigure1.fit(f1, "rep", x, "keep", reading(v)).posterior();
+        RepFigure1.WeightPosterior w =
+            RepFigure1.fit(f1, "rep", x, "keep", reading(v)).posterior();
         pen.append(x);
         dm.append(w == null ? Double.NaN : w.meanDistance(ex));
         dc.append(w == null ? Double.NaN : w.covarianceDistance(ex));
@@ -287,9 +358,15 @@ public final class RepReadings {
     for (int i = 0; i < t.rowCount(); i++) {
       String m = t.stringColumn("method").get(i);
       String f = t.stringColumn("figure").get(i);
-      fig.append(f.equals("synthetic") ? "2–4 (synthetic)" : f.equals("uci") ? "5 (UCI)" : "6 (Spam)");
-      who.append(m.equals("rep") ? "rep " + t.stringColumn("variant").get(i) + (Double.parseDouble(
-          t.stringColumn("c").get(i)) == PAPER_C ? " (c = 10)" : " (other c)") : m);
+      fig.append(
+          f.equals("synthetic") ? "2–4 (synthetic)" : f.equals("uci") ? "5 (UCI)" : "6 (Spam)");
+      who.append(
+          m.equals("rep")
+              ? "rep " + t.stringColumn("variant").get(i)
+                  + (Double.parseDouble(t.stringColumn("c").get(i)) == PAPER_C
+                      ? " (c = 10)"
+                      : " (other c)")
+              : m);
     }
     t.removeColumns("method");
     t.addColumns(who, fig);
@@ -298,7 +375,8 @@ public final class RepReadings {
     DoubleColumn runs = DoubleColumn.create("runs");
     DoubleColumn failed = DoubleColumn.create("fraction failed");
     DoubleColumn div = DoubleColumn.create("fraction diverged");
-    for (RepGroups g : RepGroups.of(t, List.of("figures", "method"), List.of("failed", "diverged"))) {
+    for (RepGroups g :
+        RepGroups.of(t, List.of("figures", "method"), List.of("failed", "diverged"))) {
       figure.append(g.key().get(0));
       method.append(g.key().get(1));
       runs.append(g.size());

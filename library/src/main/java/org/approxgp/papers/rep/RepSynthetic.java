@@ -42,9 +42,11 @@ public final class RepSynthetic {
 
   /** Class +1's mean and covariance. */
   public static final double[] CLASS1_MEAN = {0, 0};
+
   public static final double[][] CLASS1_COV = {{1.0, 0.5}, {0.5, 1.0}};
   /** Class −1's two equally weighted components (means; covariance {@link #CLASS2_VARIANCE}·I). */
   public static final double[][] CLASS2_MEANS = {{-1.8, 1.8}, {1.8, -1.8}};
+
   public static final double CLASS2_VARIANCE = 0.6;
   /** The plotting window of Figure 2. */
   public static final double[] WINDOW = {-4.5, 4.5};
@@ -54,8 +56,7 @@ public final class RepSynthetic {
    * @param y labels after flipping
    * @param clean labels before flipping
    */
-  public record Sample(double[][] x, double[] y, double[] clean) {
-  }
+  public record Sample(double[][] x, double[] y, double[] clean) {}
 
   /**
    * @param flipPercents  label-flip rates in percent (ε = rate)
@@ -71,16 +72,30 @@ public final class RepSynthetic {
    * @param figureGrid    points per axis of Figure 2's grid
    * @param reading       Relaxed EP's reading (null: the defaults)
    */
-  public record Config(List<Integer> flipPercents, int repetitions, int trainPerClass, int testPerClass,
-      List<Double> lengthscales, List<Double> powers, List<Double> penalties, int cvFolds, int maxSweeps,
-      String negativeSites, int figureGrid, Methods.RepReading reading) {
+  public record Config(
+      List<Integer> flipPercents,
+      int repetitions,
+      int trainPerClass,
+      int testPerClass,
+      List<Double> lengthscales,
+      List<Double> powers,
+      List<Double> penalties,
+      int cvFolds,
+      int maxSweeps,
+      String negativeSites,
+      int figureGrid,
+      Methods.RepReading reading) {
     public Config {
       reading = reading == null ? Methods.RepReading.DEFAULT : reading;
       flipPercents = List.copyOf(flipPercents);
       lengthscales = List.copyOf(lengthscales);
       powers = List.copyOf(powers);
       penalties = List.copyOf(penalties);
-      if (repetitions < 1 || trainPerClass < 2 || testPerClass < 1 || cvFolds < 2 || maxSweeps < 1) {
+      if (repetitions < 1
+          || trainPerClass < 2
+          || testPerClass < 1
+          || cvFolds < 2
+          || maxSweeps < 1) {
         throw new IllegalArgumentException("bad config " + flipPercents + ", " + repetitions);
       }
       if (!RepMethods.POLICIES.contains(negativeSites)) {
@@ -98,33 +113,76 @@ public final class RepSynthetic {
      */
     public static Config forMode(ProjectPaths.Mode mode, String negativeSites) {
       return switch (mode) {
-        case SMOKE -> new Config(List.of(20), 1, 40, 500, List.of(1.0), List.of(0.8), List.of(10.0), 2, 30,
-            negativeSites, 25, null);
-        case QUICK -> new Config(List.of(10, 20), 2, 100, 2000, List.of(0.5, 1.0, 2.0), List.of(0.8),
-            List.of(10.0), 3, 60, negativeSites, 50, null);
-        case FULL -> new Config(List.of(10, 20), 10, 200, 19_800, List.of(0.25, 0.5, 1.0, 2.0, 4.0),
-            List.of(0.5, 0.6, 0.7, 0.8, 0.9), List.of(1.0, 3.0, 10.0, 30.0, 100.0), 5, 200, negativeSites, 100,
-            null);
+        case SMOKE ->
+          new Config(
+              List.of(20),
+              1,
+              40,
+              500,
+              List.of(1.0),
+              List.of(0.8),
+              List.of(10.0),
+              2,
+              30,
+              negativeSites,
+              25,
+              null);
+        case QUICK ->
+          new Config(
+              List.of(10, 20),
+              2,
+              100,
+              2000,
+              List.of(0.5, 1.0, 2.0),
+              List.of(0.8),
+              List.of(10.0),
+              3,
+              60,
+              negativeSites,
+              50,
+              null);
+        case FULL ->
+          new Config(
+              List.of(10, 20),
+              10,
+              200,
+              19_800,
+              List.of(0.25, 0.5, 1.0, 2.0, 4.0),
+              List.of(0.5, 0.6, 0.7, 0.8, 0.9),
+              List.of(1.0, 3.0, 10.0, 30.0, 100.0),
+              5,
+              200,
+              negativeSites,
+              100,
+              null);
       };
     }
 
     /** This config with Relaxed EP in {@code r} (e.g. {@code new Methods.RepReading("c", null, null, "global")}). */
     public Config withReading(Methods.RepReading r) {
-      return new Config(flipPercents, repetitions, trainPerClass, testPerClass, lengthscales, powers, penalties,
-          cvFolds, maxSweeps, negativeSites, figureGrid, r);
+      return new Config(
+          flipPercents,
+          repetitions,
+          trainPerClass,
+          testPerClass,
+          lengthscales,
+          powers,
+          penalties,
+          cvFolds,
+          maxSweeps,
+          negativeSites,
+          figureGrid,
+          r);
     }
   }
 
   /** Figure 4's trial: one method on repetition {@code repetition} at {@code flipPercent} % label noise. */
-  public record Key(int flipPercent, int repetition, String method) {
-  }
+  public record Key(int flipPercent, int repetition, String method) {}
 
   /** Figures 2–3's trial: one method on repetition 0 at {@code flipPercent} %. */
-  public record FigureKey(int flipPercent, String method) {
-  }
+  public record FigureKey(int flipPercent, String method) {}
 
-  private RepSynthetic() {
-  }
+  private RepSynthetic() {}
 
   /**
    * {@code perClass} points of each class (class +1 first), then exactly round(rate·2·perClass) labels flipped,
@@ -176,7 +234,11 @@ public final class RepSynthetic {
         keys.add(new FigureKey(f, m));
       }
     }
-    return Experiment.of(FIGURES_NAME + "-" + c.negativeSites(), c, FigureKey.class, keys,
+    return Experiment.of(
+        FIGURES_NAME + "-" + c.negativeSites(),
+        c,
+        FigureKey.class,
+        keys,
         RepSynthetic::figureTrial);
   }
 
@@ -187,9 +249,20 @@ public final class RepSynthetic {
     List<RepCv.Grid> grids = new ArrayList<>();
     for (String m : RepMethods.METHODS) {
       List<Double> pars = m.equals("power-ep") ? c.powers() : c.penalties();
-      grids.add(RepCv.memo(List.of(c, key.flipPercent(), key.repetition(), m), () -> RepCv.grid(train.x(),
-          train.y(), c.lengthscales(), pars, m, eps, c.negativeSites(), c.cvFolds(), 7L * key.repetition() + 1,
-          c.maxSweeps(), c.reading())));
+      grids.add(RepCv.memo(
+          List.of(c, key.flipPercent(), key.repetition(), m),
+          () -> RepCv.grid(
+              train.x(),
+              train.y(),
+              c.lengthscales(),
+              pars,
+              m,
+              eps,
+              c.negativeSites(),
+              c.cvFolds(),
+              7L * key.repetition() + 1,
+              c.maxSweeps(),
+              c.reading())));
     }
     RepCv.Grid own = grids.get(RepMethods.METHODS.indexOf(key.method()));
     RepCv.Choice ch = own.best();
@@ -201,34 +274,78 @@ public final class RepSynthetic {
     double eps = key.flipPercent() / 100.0;
     Sample train = generate(c.trainPerClass(), eps, 0);
     Sample test = generate(c.testPerClass(), 0, 1_000_000L);
-    double par = key.method().equals("power-ep") ? RepPaper.FIGURE2_POWER : RepPaper.FIGURE2_PENALTY;
-    RepCv.Choice ch = RepCv.grid(train.x(), train.y(), c.lengthscales(), List.of(par), key.method(), eps,
-        c.negativeSites(), c.cvFolds(), 1, c.maxSweeps(), c.reading()).best();
+    double par =
+        key.method().equals("power-ep") ? RepPaper.FIGURE2_POWER : RepPaper.FIGURE2_PENALTY;
+    RepCv.Choice ch = RepCv.grid(
+            train.x(),
+            train.y(),
+            c.lengthscales(),
+            List.of(par),
+            key.method(),
+            eps,
+            c.negativeSites(),
+            c.cvFolds(),
+            1,
+            c.maxSweeps(),
+            c.reading())
+        .best();
     return fitRow(c, train, test, key.method(), ch, eps, true, null);
   }
 
   /** One fit's row; with {@code shared} non-null also the fit at the shared length-scale's choice. */
-  private static ResultRow fitRow(Config c, Sample train, Sample test, String method, RepCv.Choice ch, double eps,
-      boolean figure, RepCv.Choice shared) {
+  private static ResultRow fitRow(
+      Config c,
+      Sample train,
+      Sample test,
+      String method,
+      RepCv.Choice ch,
+      double eps,
+      boolean figure,
+      RepCv.Choice shared) {
     long t0 = System.nanoTime();
-    Posterior p = RepCv.fit(train.x(), train.y(), ch.lengthscale(), method, ch.parameter(), eps, c.negativeSites(),
-        c.maxSweeps(), c.reading());
+    Posterior p = RepCv.fit(
+        train.x(),
+        train.y(),
+        ch.lengthscale(),
+        method,
+        ch.parameter(),
+        eps,
+        c.negativeSites(),
+        c.maxSweeps(),
+        c.reading());
     ResultRow.Builder b = ResultRow.builder();
     if (shared != null) {
-      Posterior ps = shared.equals(ch) ? p : RepCv.fit(train.x(), train.y(), shared.lengthscale(), method,
-          shared.parameter(), eps, c.negativeSites(), c.maxSweeps(), c.reading());
+      Posterior ps = shared.equals(ch)
+          ? p
+          : RepCv.fit(
+              train.x(),
+              train.y(),
+              shared.lengthscale(),
+              method,
+              shared.parameter(),
+              eps,
+              c.negativeSites(),
+              c.maxSweeps(),
+              c.reading());
       b.put("shared_lengthscale", shared.lengthscale())
           .put("shared_parameter", shared.parameter())
           .put("failed_shared", ps == null)
-          .put("test_error_shared", ps == null ? Double.NaN : RepCv.testError(ps, test.x(), test.clean()));
+          .put(
+              "test_error_shared",
+              ps == null ? Double.NaN : RepCv.testError(ps, test.x(), test.clean()));
     }
     b.put("lengthscale", ch.lengthscale())
         .put("parameter", ch.parameter())
         .put("cv_error", ch.cvError())
         .put("failed", p == null);
     if (p == null) {
-      return b.put("test_error", Double.NaN).put("sweeps", (long) c.maxSweeps()).put("sweeps_to_R", (long) -1)
-          .put("converged", false).put("diverged", true).put("seconds", (System.nanoTime() - t0) * 1e-9).build();
+      return b.put("test_error", Double.NaN)
+          .put("sweeps", (long) c.maxSweeps())
+          .put("sweeps_to_R", (long) -1)
+          .put("converged", false)
+          .put("diverged", true)
+          .put("seconds", (System.nanoTime() - t0) * 1e-9)
+          .build();
     }
     double[] trace = RepMethods.trace(p);
     b.put("test_error", RepCv.testError(p, test.x(), test.clean()))
@@ -293,7 +410,8 @@ public final class RepSynthetic {
         }
       }
     }
-    return Table.create("Figure 2: decision boundaries, " + flipPercent + " % flipped", x1, x2, series);
+    return Table.create(
+        "Figure 2: decision boundaries, " + flipPercent + " % flipped", x1, x2, series);
   }
 
   /** Figure 3 as plot data: columns iteration, R, series (method) for {@code flipPercent} %. */
@@ -319,8 +437,15 @@ public final class RepSynthetic {
   /** Figure 2–3's per-method numbers: ℓ, sweeps, sweeps to R &lt; 10⁻³, diverged, test error. */
   public static Table figureSummary(Results<FigureKey> figures) {
     Table t = figures.table();
-    return t.selectColumns("flipPercent", "method", "lengthscale", "parameter", "sweeps", "sweeps_to_R",
-        "diverged", "test_error");
+    return t.selectColumns(
+        "flipPercent",
+        "method",
+        "lengthscale",
+        "parameter",
+        "sweeps",
+        "sweeps_to_R",
+        "diverged",
+        "test_error");
   }
 
   /**
@@ -348,8 +473,8 @@ public final class RepSynthetic {
     DoubleColumn teFail = DoubleColumn.create("failure = error: test error");
     DoubleColumn teShared = DoubleColumn.create("shared ℓ: test error");
     DoubleColumn sdShared = DoubleColumn.create("shared ℓ: sd");
-    List<String> cols = new ArrayList<>(List.of("sweeps_to_R", "failed", "diverged", "test_error_common",
-        "test_error_failure_as_error"));
+    List<String> cols = new ArrayList<>(List.of(
+        "sweeps_to_R", "failed", "diverged", "test_error_common", "test_error_failure_as_error"));
     if (shared) {
       cols.add("test_error_shared_common");
     }
@@ -367,8 +492,20 @@ public final class RepSynthetic {
       teShared.append(shared ? g.meanFinite(5, 1) : Double.NaN);
       sdShared.append(shared ? g.sdFinite(5, 1) : Double.NaN);
     }
-    return Table.create("Figure 4 (10 repetitions in the paper)", flip, method, runs, sweeps, failed, div, common, te,
-        teSd, teFail, teShared, sdShared);
+    return Table.create(
+        "Figure 4 (10 repetitions in the paper)",
+        flip,
+        method,
+        runs,
+        sweeps,
+        failed,
+        div,
+        common,
+        te,
+        teSd,
+        teFail,
+        teShared,
+        sdShared);
   }
 
   /**
@@ -389,9 +526,12 @@ public final class RepSynthetic {
       for (int r = 0; r < summary.rowCount(); r++) {
         int k = RepMethods.METHODS.indexOf(summary.stringColumn("method").get(r));
         if (k >= 0 && summary.doubleColumn("flip %").getDouble(r) == f) {
-          v[k] = new double[] {summary.doubleColumn("sweeps to R<1e-3").getDouble(r),
-              summary.doubleColumn("fraction diverged").getDouble(r), summary.doubleColumn("test error").getDouble(r),
-              summary.doubleColumn("test error sd").getDouble(r)};
+          v[k] = new double[] {
+            summary.doubleColumn("sweeps to R<1e-3").getDouble(r),
+            summary.doubleColumn("fraction diverged").getDouble(r),
+            summary.doubleColumn("test error").getDouble(r),
+            summary.doubleColumn("test error sd").getDouble(r)
+          };
         }
       }
       if (v[0] == null || v[1] == null || v[2] == null) {
@@ -402,22 +542,29 @@ public final class RepSynthetic {
       fig.append("4a");
       claim.append("REP converges in the fewest sweeps");
       ours.append(fmt("%.1f / %.1f / %.1f", v[0][0], v[1][0], v[2][0]));
-      verdict.append(v[2][0] < v[0][0] && v[2][0] < v[1][0] ? "yes" : v[2][0] <= Math.min(v[0][0], v[1][0])
-          ? "tie" : "no");
+      verdict.append(
+          v[2][0] < v[0][0] && v[2][0] < v[1][0]
+              ? "yes"
+              : v[2][0] <= Math.min(v[0][0], v[1][0]) ? "tie" : "no");
       flip.append(pct);
       fig.append("4b");
       claim.append("REP never diverges; PEP diverges less often than EP");
       ours.append(fmt("%.2f / %.2f / %.2f", v[0][1], v[1][1], v[2][1]));
-      verdict.append(v[2][1] == 0 ? (v[1][1] <= v[0][1] ? "yes" : "partly (REP never diverges)") : "no");
+      verdict.append(
+          v[2][1] == 0 ? (v[1][1] <= v[0][1] ? "yes" : "partly (REP never diverges)") : "no");
       flip.append(pct);
       fig.append("4c");
       claim.append("REP has the lowest test error");
-      ours.append(fmt("%.4f / %.4f / %.4f (sd %.4f / %.4f / %.4f)", v[0][2], v[1][2], v[2][2], v[0][3], v[1][3],
-          v[2][3]));
-      verdict.append(v[2][2] < v[0][2] && v[2][2] < v[1][2] ? "yes"
-          : v[2][2] <= Math.min(v[0][2], v[1][2]) ? "tie" : "no");
+      ours.append(fmt(
+          "%.4f / %.4f / %.4f (sd %.4f / %.4f / %.4f)",
+          v[0][2], v[1][2], v[2][2], v[0][3], v[1][3], v[2][3]));
+      verdict.append(
+          v[2][2] < v[0][2] && v[2][2] < v[1][2]
+              ? "yes"
+              : v[2][2] <= Math.min(v[0][2], v[1][2]) ? "tie" : "no");
     }
-    return Table.create("Figure 4: the paper's claims against ours", flip, fig, claim, ours, verdict);
+    return Table.create(
+        "Figure 4: the paper's claims against ours", flip, fig, claim, ours, verdict);
   }
 
   private static String fmt(String f, double... v) {

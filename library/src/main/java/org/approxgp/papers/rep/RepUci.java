@@ -49,10 +49,12 @@ public final class RepUci {
 
   /** Figure 5's data sets, in the paper's order, and Figure 6's. */
   public static final List<String> FIGURE5 = List.of("heart", "pima", "diabetes", "haberman");
+
   public static final String SPAM = "spam";
   /** What stands in for Haberman's data. */
-  public static final String HABERMAN_STAND_IN = "rotterdam stand-in: age, year of operation, positive nodes, "
-      + "five-year survival (datasets/README.md); 306 of its 2,837 rows drawn per split";
+  public static final String HABERMAN_STAND_IN =
+      "rotterdam stand-in: age, year of operation, positive nodes, "
+          + "five-year survival (datasets/README.md); 306 of its 2,837 rows drawn per split";
 
   /**
    * One data set's protocol.
@@ -62,8 +64,7 @@ public final class RepUci {
    * @param nTest   test rows
    * @param splits  the paper's number of splits
    */
-  public record Protocol(String name, int nTrain, int nTest, int splits) {
-  }
+  public record Protocol(String name, int nTrain, int nTest, int splits) {}
 
   /** The paper's protocols (§6.3). */
   public static final Map<String, Protocol> PROTOCOLS = Map.of(
@@ -85,8 +86,16 @@ public final class RepUci {
    * @param negativeSites "keep" or "clip"
    * @param reading       Relaxed EP's reading (null: the defaults)
    */
-  public record Config(List<String> datasets, int splits, List<Integer> spamFlipPercents, List<Double> lengthscales,
-      List<Double> powers, List<Double> penalties, int cvFolds, int maxSweeps, String negativeSites,
+  public record Config(
+      List<String> datasets,
+      int splits,
+      List<Integer> spamFlipPercents,
+      List<Double> lengthscales,
+      List<Double> powers,
+      List<Double> penalties,
+      int cvFolds,
+      int maxSweeps,
+      String negativeSites,
       Methods.RepReading reading) {
     public Config {
       reading = reading == null ? Methods.RepReading.DEFAULT : reading;
@@ -111,29 +120,65 @@ public final class RepUci {
      */
     public static Config forMode(ProjectPaths.Mode mode, String negativeSites) {
       return switch (mode) {
-        case SMOKE -> new Config(List.of("heart"), 1, List.of(), List.of(1.0), List.of(0.8), List.of(10.0), 2, 30,
-            negativeSites, null);
-        case QUICK -> new Config(List.of("heart", "pima", "diabetes", "haberman", "spam"), 2, List.of(0, 10, 20),
-            List.of(0.5, 1.0, 2.0), List.of(0.8), List.of(10.0), 3, 60, negativeSites, null);
-        case FULL -> new Config(List.of("heart", "pima", "diabetes", "haberman", "spam"), 100,
-            List.of(0, 5, 10, 15, 20), List.of(0.25, 0.5, 1.0, 2.0, 4.0), List.of(0.5, 0.6, 0.7, 0.8, 0.9),
-            List.of(1.0, 3.0, 10.0, 30.0, 100.0), 5, 200, negativeSites, null);
+        case SMOKE ->
+          new Config(
+              List.of("heart"),
+              1,
+              List.of(),
+              List.of(1.0),
+              List.of(0.8),
+              List.of(10.0),
+              2,
+              30,
+              negativeSites,
+              null);
+        case QUICK ->
+          new Config(
+              List.of("heart", "pima", "diabetes", "haberman", "spam"),
+              2,
+              List.of(0, 10, 20),
+              List.of(0.5, 1.0, 2.0),
+              List.of(0.8),
+              List.of(10.0),
+              3,
+              60,
+              negativeSites,
+              null);
+        case FULL ->
+          new Config(
+              List.of("heart", "pima", "diabetes", "haberman", "spam"),
+              100,
+              List.of(0, 5, 10, 15, 20),
+              List.of(0.25, 0.5, 1.0, 2.0, 4.0),
+              List.of(0.5, 0.6, 0.7, 0.8, 0.9),
+              List.of(1.0, 3.0, 10.0, 30.0, 100.0),
+              5,
+              200,
+              negativeSites,
+              null);
       };
     }
 
     /** This config with Relaxed EP in {@code r} (e.g. {@code new Methods.RepReading("c", null, null, "global")}). */
     public Config withReading(Methods.RepReading r) {
-      return new Config(datasets, splits, spamFlipPercents, lengthscales, powers, penalties, cvFolds, maxSweeps,
-          negativeSites, r);
+      return new Config(
+          datasets,
+          splits,
+          spamFlipPercents,
+          lengthscales,
+          powers,
+          penalties,
+          cvFolds,
+          maxSweeps,
+          negativeSites,
+          r);
     }
   }
 
   /** One trial: {@code method} on split {@code split} of {@code dataset} with {@code flipPercent} % extra flips. */
-  public record Key(String dataset, int flipPercent, int split, String method) {
-  }
+  public record Key(String dataset, int flipPercent, int split, String method) {}
 
-  private RepUci() {
-  }
+  private RepUci() {}
 
   /** Whether a data set is available here (all: Haberman through its stand-in). */
   public static boolean available(String name) {
@@ -224,16 +269,46 @@ public final class RepUci {
     List<RepCv.Grid> grids = new ArrayList<>();
     for (String m : RepMethods.METHODS) {
       List<Double> pars = m.equals("power-ep") ? c.powers() : c.penalties();
-      grids.add(RepCv.memo(List.of(c, key.dataset(), key.flipPercent(), key.split(), m), () -> RepCv.grid(xTrain,
-          yTrain, ls, pars, m, eps, c.negativeSites(), c.cvFolds(), key.split(), c.maxSweeps(), c.reading())));
+      grids.add(RepCv.memo(
+          List.of(c, key.dataset(), key.flipPercent(), key.split(), m),
+          () -> RepCv.grid(
+              xTrain,
+              yTrain,
+              ls,
+              pars,
+              m,
+              eps,
+              c.negativeSites(),
+              c.cvFolds(),
+              key.split(),
+              c.maxSweeps(),
+              c.reading())));
     }
     RepCv.Grid own = grids.get(RepMethods.METHODS.indexOf(key.method()));
     RepCv.Choice ch = own.best();
     RepCv.Choice shared = own.bestAt(RepCv.sharedLengthscale(grids));
-    Posterior p = RepCv.fit(xTrain, yTrain, ch.lengthscale(), key.method(), ch.parameter(), eps, c.negativeSites(),
-        c.maxSweeps(), c.reading());
-    Posterior ps = shared.equals(ch) ? p : RepCv.fit(xTrain, yTrain, shared.lengthscale(), key.method(),
-        shared.parameter(), eps, c.negativeSites(), c.maxSweeps(), c.reading());
+    Posterior p = RepCv.fit(
+        xTrain,
+        yTrain,
+        ch.lengthscale(),
+        key.method(),
+        ch.parameter(),
+        eps,
+        c.negativeSites(),
+        c.maxSweeps(),
+        c.reading());
+    Posterior ps = shared.equals(ch)
+        ? p
+        : RepCv.fit(
+            xTrain,
+            yTrain,
+            shared.lengthscale(),
+            key.method(),
+            shared.parameter(),
+            eps,
+            c.negativeSites(),
+            c.maxSweeps(),
+            c.reading());
     ResultRow.Builder b = ResultRow.builder()
         .put("lengthscale", ch.lengthscale())
         .put("parameter", ch.parameter())
@@ -281,7 +356,12 @@ public final class RepUci {
     DoubleColumn paper = DoubleColumn.create("paper (not available)");
     StringColumn note = StringColumn.create("note");
     List<String> cols = shared
-        ? List.of("failed", "diverged", "test_error_common", "test_error_failure_as_error", "test_error_shared_common")
+        ? List.of(
+            "failed",
+            "diverged",
+            "test_error_common",
+            "test_error_failure_as_error",
+            "test_error_shared_common")
         : List.of("failed", "diverged", "test_error_common", "test_error_failure_as_error");
     for (RepGroups g : RepGroups.of(t, List.of("dataset", "flipPercent", "method"), cols)) {
       String d = g.key().get(0);
@@ -299,11 +379,28 @@ public final class RepUci {
       teShared.append(shared ? g.meanFinite(4, 100) : Double.NaN);
       sdShared.append(shared ? g.sdFinite(4, 100) : Double.NaN);
       paper.append(RepPaper.figureTestError(d, g.key().get(2)));
-      note.append(d.equals("diabetes") ? "random splits (Rätsch's partitions unavailable)"
-          : d.equals("haberman") ? HABERMAN_STAND_IN : "");
+      note.append(
+          d.equals("diabetes")
+              ? "random splits (Rätsch's partitions unavailable)"
+              : d.equals("haberman") ? HABERMAN_STAND_IN : "");
     }
-    return Table.create("Figures 5–6: test error", ds, flip, method, splits, failed, div, common, te, sd, teFail,
-        sdFail, teShared, sdShared, paper, note);
+    return Table.create(
+        "Figures 5–6: test error",
+        ds,
+        flip,
+        method,
+        splits,
+        failed,
+        div,
+        common,
+        te,
+        sd,
+        teFail,
+        sdFail,
+        teShared,
+        sdShared,
+        paper,
+        note);
   }
 
   /**
@@ -318,8 +415,10 @@ public final class RepUci {
       if (k < 0) {
         continue;
       }
-      String key = summary.stringColumn("data").get(r) + "|" + (int) summary.doubleColumn("extra flips %").getDouble(r);
-      double[] v = byKey.computeIfAbsent(key, x -> new double[] {Double.NaN, Double.NaN, Double.NaN, 0});
+      String key = summary.stringColumn("data").get(r) + "|"
+          + (int) summary.doubleColumn("extra flips %").getDouble(r);
+      double[] v =
+          byKey.computeIfAbsent(key, x -> new double[] {Double.NaN, Double.NaN, Double.NaN, 0});
       v[k] = summary.doubleColumn("test error %").getDouble(r);
       v[3] = Math.max(v[3], summary.doubleColumn("sd").getDouble(r));
     }
@@ -336,9 +435,16 @@ public final class RepUci {
       dEp.append(v[2] - v[0]);
       dPep.append(v[2] - v[1]);
       sd.append(v[3]);
-      verdict.append(v[2] < v[0] && v[2] < v[1] ? "yes" : v[2] <= v[0] && v[2] <= v[1] ? "tie" : "no");
+      verdict.append(
+          v[2] < v[0] && v[2] < v[1] ? "yes" : v[2] <= v[0] && v[2] <= v[1] ? "tie" : "no");
     });
-    return Table.create("Figures 5–6: the paper's claim (REP lowest test error) against ours", ds, flip, dEp, dPep,
-        sd, verdict);
+    return Table.create(
+        "Figures 5–6: the paper's claim (REP lowest test error) against ours",
+        ds,
+        flip,
+        dEp,
+        dPep,
+        sd,
+        verdict);
   }
 }

@@ -26,13 +26,13 @@ public final class RepVerdicts {
   public static final String CONTRADICTS = "contradicts";
   public static final String UNDECIDED = "undecided";
 
-  private RepVerdicts() {
-  }
+  private RepVerdicts() {}
 
   /** One comparison: mean difference, its standard error, the number of units. */
   record Diff(double mean, double se, int n) {
     String text(String against, double scale) {
-      return String.format(Locale.ROOT, "%+.3g ± %.2g vs %s (n = %d)", mean * scale, 2 * se * scale, against, n);
+      return String.format(
+          Locale.ROOT, "%+.3g ± %.2g vs %s (n = %d)", mean * scale, 2 * se * scale, against, n);
     }
   }
 
@@ -67,12 +67,18 @@ public final class RepVerdicts {
   }
 
   private static Table empty() {
-    return Table.create("verdicts", StringColumn.create("figure"), StringColumn.create("claim"),
-        StringColumn.create("reading"), DoubleColumn.create("c·σ_f²"), StringColumn.create("verdict"),
+    return Table.create(
+        "verdicts",
+        StringColumn.create("figure"),
+        StringColumn.create("claim"),
+        StringColumn.create("reading"),
+        DoubleColumn.create("c·σ_f²"),
+        StringColumn.create("verdict"),
         StringColumn.create("ours"));
   }
 
-  private static void add(Table t, String figure, String reading, double c, String verdict, String ours) {
+  private static void add(
+      Table t, String figure, String reading, double c, String verdict, String ours) {
     t.stringColumn("figure").append(figure);
     t.stringColumn("claim").append(claim(figure));
     t.stringColumn("reading").append(reading);
@@ -83,7 +89,11 @@ public final class RepVerdicts {
 
   /** The paper's words for a figure's claim ({@link RepPaper#CLAIMS}). */
   static String claim(String figure) {
-    return RepPaper.CLAIMS.stream().filter(cl -> cl.figure().equals(figure)).findFirst().orElseThrow().claim();
+    return RepPaper.CLAIMS.stream()
+        .filter(cl -> cl.figure().equals(figure))
+        .findFirst()
+        .orElseThrow()
+        .claim();
   }
 
   /**
@@ -97,15 +107,20 @@ public final class RepVerdicts {
     RepFigure1.Config f1 = RepFigure1.Config.forMode(ProjectPaths.Mode.SMOKE);
     RepFigure1.WeightPosterior ex = RepFigure1.exact(f1.epsilon());
     RepFigure1.WeightPosterior ep = RepFigure1.fit(f1, "ep", Double.NaN, "keep").posterior();
-    RepFigure1.WeightPosterior pep = RepFigure1.fit(f1, "power-ep", RepReadings.POWER, "keep").posterior();
+    RepFigure1.WeightPosterior pep =
+        RepFigure1.fit(f1, "power-ep", RepReadings.POWER, "keep").posterior();
     Table t = empty();
     for (String variant : List.of("minka", "appendix C")) {
       int further = 0;
       int closer = 0;
       StringBuilder s = new StringBuilder();
       for (double u : c.powers()) {
-        RepFigure1.WeightPosterior w = RepFigure1.fit(f1, variant.equals("minka") ? "power-ep"
-            : RepMethods.POWER_EP_APPENDIX_C, u, "keep").posterior();
+        RepFigure1.WeightPosterior w = RepFigure1.fit(
+                f1,
+                variant.equals("minka") ? "power-ep" : RepMethods.POWER_EP_APPENDIX_C,
+                u,
+                "keep")
+            .posterior();
         double dm = w == null ? Double.NaN : w.meanDistance(ex) - ep.meanDistance(ex);
         double dc = w == null ? Double.NaN : w.covarianceDistance(ex) - ep.covarianceDistance(ex);
         further += dm > 0 && dc > 0 ? 1 : 0;
@@ -114,24 +129,56 @@ public final class RepVerdicts {
       }
       String v = further == c.powers().size() ? REPRODUCES : closer > 0 ? CONTRADICTS : UNDECIDED;
       for (String r : c.variants()) {
-        add(t, "1b–c", r, Double.NaN, v, "power-ep " + variant + " − EP: " + s.toString().trim());
+        add(
+            t,
+            "1b–c",
+            r,
+            Double.NaN,
+            v,
+            "power-ep " + variant + " − EP: " + s.toString().trim());
       }
     }
     for (String r : c.variants()) {
       for (double pen : RepReadings.penalties(c, RepReadings.PAPER_C_FIGURE1)) {
-        RepFigure1.WeightPosterior w = RepFigure1.fit(f1, "rep", pen, "keep", RepReadings.reading(r)).posterior();
+        RepFigure1.WeightPosterior w =
+            RepFigure1.fit(f1, "rep", pen, "keep", RepReadings.reading(r)).posterior();
         double m = w == null ? Double.NaN : w.meanDistance(ex);
         double cv = w == null ? Double.NaN : w.covarianceDistance(ex);
-        List<Diff> d = List.of(new Diff(m - ep.meanDistance(ex), 0, w == null ? 0 : 1),
-            new Diff(m - (pep == null ? Double.NaN : pep.meanDistance(ex)), 0, w == null || pep == null ? 0 : 1));
-        add(t, "1a", r, pen, lower(d), String.format(Locale.ROOT, "‖μ−μ*‖²: REP %.4g, EP %.4g, PEP %.4g", m,
-            ep.meanDistance(ex), pep == null ? Double.NaN : pep.meanDistance(ex)));
+        List<Diff> d = List.of(
+            new Diff(m - ep.meanDistance(ex), 0, w == null ? 0 : 1),
+            new Diff(
+                m - (pep == null ? Double.NaN : pep.meanDistance(ex)),
+                0,
+                w == null || pep == null ? 0 : 1));
+        add(
+            t,
+            "1a",
+            r,
+            pen,
+            lower(d),
+            String.format(
+                Locale.ROOT,
+                "‖μ−μ*‖²: REP %.4g, EP %.4g, PEP %.4g",
+                m,
+                ep.meanDistance(ex),
+                pep == null ? Double.NaN : pep.meanDistance(ex)));
         double dm = m - ep.meanDistance(ex);
         double dc = cv - ep.covarianceDistance(ex);
-        String v = !(w != null) ? CONTRADICTS : dm < 0 && dc < 0 ? REPRODUCES : dm >= 0 && dc >= 0 ? CONTRADICTS
-            : UNDECIDED;
-        add(t, "1d–e", r, pen, v, String.format(Locale.ROOT, "REP − EP: Δmean %+.3g, Δcov %+.3g%s", dm, dc,
-            dm == 0 && dc == 0 ? " (REP = EP)" : ""));
+        String v = !(w != null)
+            ? CONTRADICTS
+            : dm < 0 && dc < 0 ? REPRODUCES : dm >= 0 && dc >= 0 ? CONTRADICTS : UNDECIDED;
+        add(
+            t,
+            "1d–e",
+            r,
+            pen,
+            v,
+            String.format(
+                Locale.ROOT,
+                "REP − EP: Δmean %+.3g, Δcov %+.3g%s",
+                dm,
+                dc,
+                dm == 0 && dc == 0 ? " (REP = EP)" : ""));
       }
     }
     return t;
@@ -148,7 +195,8 @@ public final class RepVerdicts {
   public static Table verdicts(RepReadings.Config c, Table trials) {
     Map<String, Map<String, double[]>> byRun = index(trials);
     Table t = empty();
-    int worst = c.flipPercents().isEmpty() ? 0 : c.flipPercents().get(c.flipPercents().size() - 1);
+    int worst =
+        c.flipPercents().isEmpty() ? 0 : c.flipPercents().get(c.flipPercents().size() - 1);
     for (String r : c.variants()) {
       for (double pen : RepReadings.penalties(c, RepReadings.PAPER_C)) {
         String rep = "rep|" + r + "|" + pen;
@@ -160,15 +208,37 @@ public final class RepVerdicts {
         if (e != null && p != null && q != null) {
           boolean repDiv = q[1] > 0;
           String v = repDiv || q[2] >= p[2] ? CONTRADICTS : e[1] > 0 ? REPRODUCES : UNDECIDED;
-          add(t, "2", r, pen, v, String.format(Locale.ROOT, "sweeps to R<1e-3 (diverged): EP %.0f (%s), PEP %.0f "
-              + "(%s), REP %.0f (%s)", e[2], e[1] > 0 ? "yes" : "no", p[2], p[1] > 0 ? "yes" : "no", q[2],
-              repDiv ? "yes" : "no"));
+          add(
+              t,
+              "2",
+              r,
+              pen,
+              v,
+              String.format(
+                  Locale.ROOT,
+                  "sweeps to R<1e-3 (diverged): EP %.0f (%s), PEP %.0f " + "(%s), REP %.0f (%s)",
+                  e[2],
+                  e[1] > 0 ? "yes" : "no",
+                  p[2],
+                  p[1] > 0 ? "yes" : "no",
+                  q[2],
+                  repDiv ? "yes" : "no"));
         }
         add(t, "3", r, pen, compare(byRun, "synthetic", rep, List.of("ep|"), 3, 1));
         add(t, "4a", r, pen, compare(byRun, "synthetic", rep, List.of("ep|", "power-ep|"), 2, 1));
         double[] div = divergence(byRun, "synthetic", rep);
-        add(t, "4b", r, pen, div[2] > 0 ? CONTRADICTS : div[0] + div[1] > 0 ? REPRODUCES : UNDECIDED,
-            String.format(Locale.ROOT, "runs diverged: EP %.0f, PEP %.0f, REP %.0f of %.0f", div[0], div[1], div[2],
+        add(
+            t,
+            "4b",
+            r,
+            pen,
+            div[2] > 0 ? CONTRADICTS : div[0] + div[1] > 0 ? REPRODUCES : UNDECIDED,
+            String.format(
+                Locale.ROOT,
+                "runs diverged: EP %.0f, PEP %.0f, REP %.0f of %.0f",
+                div[0],
+                div[1],
+                div[2],
                 div[3]));
         add(t, "4c", r, pen, compare(byRun, "synthetic", rep, List.of("ep|", "power-ep|"), 4, 100));
         if (!c.uciSets().isEmpty()) {
@@ -182,7 +252,8 @@ public final class RepVerdicts {
     return t;
   }
 
-  private static void add(Table t, String figure, String reading, double c, String[] verdictAndText) {
+  private static void add(
+      Table t, String figure, String reading, double c, String[] verdictAndText) {
     add(t, figure, reading, c, verdictAndText[0], verdictAndText[1]);
   }
 
@@ -190,14 +261,21 @@ public final class RepVerdicts {
   private static Map<String, Map<String, double[]>> index(Table trials) {
     Map<String, Map<String, double[]>> out = new LinkedHashMap<>();
     for (int i = 0; i < trials.rowCount(); i++) {
-      String unit = trials.column("figure").getString(i) + "|" + trials.column("dataset").getString(i) + "|"
-          + (int) num(trials, "flip", i) + "|" + (int) num(trials, "unit", i);
+      String unit =
+          trials.column("figure").getString(i) + "|" + trials.column("dataset").getString(i) + "|"
+              + (int) num(trials, "flip", i) + "|" + (int) num(trials, "unit", i);
       String m = trials.column("method").getString(i);
-      String run = m.equals("rep") ? "rep|" + trials.column("variant").getString(i) + "|"
-          + trials.column("c").getString(i) : m + "|";
-      out.computeIfAbsent(unit, k -> new LinkedHashMap<>()).put(run, new double[] {flag(trials, "failed", i),
-          flag(trials, "diverged", i), num(trials, "sweeps_to_R", i), num(trials, "increases", i),
-          num(trials, "test_error", i)});
+      String run = m.equals("rep")
+          ? "rep|" + trials.column("variant").getString(i) + "|"
+              + trials.column("c").getString(i)
+          : m + "|";
+      out.computeIfAbsent(unit, k -> new LinkedHashMap<>()).put(run, new double[] {
+        flag(trials, "failed", i),
+        flag(trials, "diverged", i),
+        num(trials, "sweeps_to_R", i),
+        num(trials, "increases", i),
+        num(trials, "test_error", i)
+      });
     }
     return out;
   }
@@ -207,11 +285,18 @@ public final class RepVerdicts {
   }
 
   private static double flag(Table t, String col, int i) {
-    return t.column(col) instanceof tech.tablesaw.api.BooleanColumn b ? (b.get(i) ? 1 : 0) : num(t, col, i);
+    return t.column(col) instanceof tech.tablesaw.api.BooleanColumn b
+        ? (b.get(i) ? 1 : 0)
+        : num(t, col, i);
   }
 
-  private static String[] compare(Map<String, Map<String, double[]>> byRun, String figure, String rep,
-      List<String> others, int column, double scale) {
+  private static String[] compare(
+      Map<String, Map<String, double[]>> byRun,
+      String figure,
+      String rep,
+      List<String> others,
+      int column,
+      double scale) {
     List<Diff> diffs = new ArrayList<>();
     StringBuilder s = new StringBuilder();
     for (String o : others) {
@@ -221,14 +306,17 @@ public final class RepVerdicts {
           pairs.add(new double[] {runs.get(rep)[column], runs.get(o)[column]});
         }
       });
-      Diff d = diff(pairs.stream().mapToDouble(x -> x[0]).toArray(), pairs.stream().mapToDouble(x -> x[1]).toArray());
+      Diff d = diff(
+          pairs.stream().mapToDouble(x -> x[0]).toArray(),
+          pairs.stream().mapToDouble(x -> x[1]).toArray());
       diffs.add(d);
       s.append(s.length() == 0 ? "REP − X: " : "; ").append(d.text(o.replace("|", ""), scale));
     }
     return new String[] {lower(diffs), s.toString()};
   }
 
-  private static double[] divergence(Map<String, Map<String, double[]>> byRun, String figure, String rep) {
+  private static double[] divergence(
+      Map<String, Map<String, double[]>> byRun, String figure, String rep) {
     double[] n = new double[4];
     byRun.forEach((unit, runs) -> {
       if (unit.startsWith(figure + "|") && runs.containsKey(rep)) {
@@ -242,7 +330,8 @@ public final class RepVerdicts {
   }
 
   /** The figures of the claims, in the paper's order. */
-  static final List<String> FIGURES = List.of("1a", "1b–c", "1d–e", "2", "3", "4a", "4b", "4c", "5", "6");
+  static final List<String> FIGURES =
+      List.of("1a", "1b–c", "1d–e", "2", "3", "4a", "4b", "4c", "5", "6");
 
   /**
    * Claim × reading: for 1b–c the verdict (it does not depend on c); for 1d–e the verdict over the grid (reproduces
@@ -265,10 +354,14 @@ public final class RepVerdicts {
       fig.append(f);
       claim.append(claim(f));
       for (int k = 0; k < c.variants().size(); k++) {
-        cells.get(k).append(cell(rows.where(rows.stringColumn("reading").isEqualTo(c.variants().get(k))), f));
+        cells
+            .get(k)
+            .append(cell(
+                rows.where(rows.stringColumn("reading").isEqualTo(c.variants().get(k))), f));
       }
     }
-    Table t = Table.create("Verdict per claim and reading (at the paper's c unless stated)", fig, claim);
+    Table t =
+        Table.create("Verdict per claim and reading (at the paper's c unless stated)", fig, claim);
     cells.forEach(t::addColumns);
     return t;
   }
@@ -281,23 +374,25 @@ public final class RepVerdicts {
   private static String cell(Table rows, String figure) {
     List<String> at = new ArrayList<>();
     for (int i = 0; i < rows.rowCount(); i++) {
-      if (rows.stringColumn("verdict").get(i).equals(REPRODUCES) && !Double.isNaN(rows.doubleColumn("c·σ_f²")
-          .getDouble(i))) {
+      if (rows.stringColumn("verdict").get(i).equals(REPRODUCES)
+          && !Double.isNaN(rows.doubleColumn("c·σ_f²").getDouble(i))) {
         at.add(String.format(Locale.ROOT, "%.3g", rows.doubleColumn("c·σ_f²").getDouble(i)));
       }
     }
     String where = at.isEmpty() ? "" : " (reproduces at c·σ_f² = " + String.join(", ", at) + ")";
     if (figure.equals("1b–c")) {
       List<String> v = rows.stringColumn("verdict").asList();
-      return v.contains(CONTRADICTS) ? CONTRADICTS : v.stream().allMatch(REPRODUCES::equals) ? REPRODUCES
-          : UNDECIDED;
+      return v.contains(CONTRADICTS)
+          ? CONTRADICTS
+          : v.stream().allMatch(REPRODUCES::equals) ? REPRODUCES : UNDECIDED;
     }
     if (figure.equals("1d–e")) {
       int last = rows.rowCount() - 1;
       boolean equalAtLargest = rows.stringColumn("ours").get(last).contains("(REP = EP)");
-      boolean closerSomewhere = rows.stringColumn("verdict").asList().stream()
-          .anyMatch(x -> !x.equals(CONTRADICTS));
-      String v = at.size() >= 2 && equalAtLargest ? REPRODUCES : closerSomewhere ? UNDECIDED : CONTRADICTS;
+      boolean closerSomewhere =
+          rows.stringColumn("verdict").asList().stream().anyMatch(x -> !x.equals(CONTRADICTS));
+      String v =
+          at.size() >= 2 && equalAtLargest ? REPRODUCES : closerSomewhere ? UNDECIDED : CONTRADICTS;
       return v + (equalAtLargest ? "" : " (REP ≠ EP at the largest c)") + where;
     }
     double paper = figure.equals("1a") ? RepReadings.PAPER_C_FIGURE1 : RepReadings.PAPER_C;
@@ -343,12 +438,20 @@ public final class RepVerdicts {
           contradicted.add(f);
         }
       }
-      s.append(String.format(Locale.ROOT, "- %s: reproduces at the paper's c %s; reproduces only at another c %s;"
-          + " contradicted at the paper's c: %s.%n", matrix.column(k).name(), words(atPaper), words(elsewhere),
+      s.append(String.format(
+          Locale.ROOT,
+          "- %s: reproduces at the paper's c %s; reproduces only at another c %s;"
+              + " contradicted at the paper's c: %s.%n",
+          matrix.column(k).name(),
+          words(atPaper),
+          words(elsewhere),
           words(contradicted)));
     }
-    s.append("- No reading reproduces, at any c of the grid: ").append(words(none)).append('.');
-    String head = anyAtPaper.isEmpty() ? "At the paper's penalties no reading of Relaxed EP reproduces any claim."
+    s.append("- No reading reproduces, at any c of the grid: ")
+        .append(words(none))
+        .append('.');
+    String head = anyAtPaper.isEmpty()
+        ? "At the paper's penalties no reading of Relaxed EP reproduces any claim."
         : "At the paper's penalties some reading reproduces " + words(anyAtPaper) + ".";
     return head + System.lineSeparator() + s;
   }

@@ -30,8 +30,7 @@ public final class SvbssgpDriver {
   /** The five models, by the names {@code approxgp regress --model} uses. */
   public static final List<String> METHODS = SvbssgpPaper.METHODS;
 
-  private SvbssgpDriver() {
-  }
+  private SvbssgpDriver() {}
 
   /**
    * One run's settings.
@@ -53,38 +52,98 @@ public final class SvbssgpDriver {
    *                     partitions for svbssgp); 0 is allowed for
    *                     svbssgp only (whole partitions)
    */
-  public record Settings(String method, int features, int partitions, int inducing, int iterations, double gamma,
-      int samples, int traceEvery, boolean leaky, int kmeansSample, long seed, int minibatch) {
+  public record Settings(
+      String method,
+      int features,
+      int partitions,
+      int inducing,
+      int iterations,
+      double gamma,
+      int samples,
+      int traceEvery,
+      boolean leaky,
+      int kmeansSample,
+      long seed,
+      int minibatch) {
 
     /** Settings with the default minibatches. */
-    public Settings(String method, int features, int partitions, int inducing, int iterations, double gamma,
-        int samples, int traceEvery, boolean leaky, int kmeansSample, long seed) {
-      this(method, features, partitions, inducing, iterations, gamma, samples, traceEvery, leaky, kmeansSample, seed,
+    public Settings(
+        String method,
+        int features,
+        int partitions,
+        int inducing,
+        int iterations,
+        double gamma,
+        int samples,
+        int traceEvery,
+        boolean leaky,
+        int kmeansSample,
+        long seed) {
+      this(
+          method,
+          features,
+          partitions,
+          inducing,
+          iterations,
+          gamma,
+          samples,
+          traceEvery,
+          leaky,
+          kmeansSample,
+          seed,
           -1);
     }
 
     public Settings {
       if (minibatch < -1 || (minibatch == 0 && !"svbssgp".equals(method))) {
-        throw new IllegalArgumentException("minibatch must be >= 1, or -1 for the default (0 = whole partitions, "
-            + "svbssgp only), got " + minibatch);
+        throw new IllegalArgumentException(
+            "minibatch must be >= 1, or -1 for the default (0 = whole partitions, "
+                + "svbssgp only), got " + minibatch);
       }
       if (traceEvery < 1 || kmeansSample < 0) {
-        throw new IllegalArgumentException("need traceEvery >= 1 and kmeansSample >= 0, got " + traceEvery + ", "
-            + kmeansSample);
+        throw new IllegalArgumentException(
+            "need traceEvery >= 1 and kmeansSample >= 0, got " + traceEvery + ", " + kmeansSample);
       }
-      options(method, features, partitions, inducing, iterations, gamma, samples, seed, minibatch); // validates
+      options(
+          method,
+          features,
+          partitions,
+          inducing,
+          iterations,
+          gamma,
+          samples,
+          seed,
+          minibatch); // validates
     }
 
     /** The model's settings in the family's terms ({@link SparseRegression.Options}). */
     public SparseRegression.Options options() {
-      return options(method, features, partitions, inducing, iterations, gamma, samples, seed, minibatch);
+      return options(
+          method, features, partitions, inducing, iterations, gamma, samples, seed, minibatch);
     }
 
-    private static SparseRegression.Options options(String method, int features, int partitions, int inducing,
-        int iterations, double gamma, int samples, long seed, int minibatch) {
-      return new SparseRegression.Options(method, features, OptionalInt.of(partitions), inducing,
-          OptionalInt.of(iterations), minibatch > 0 ? OptionalInt.of(minibatch)
-              : minibatch == 0 ? OptionalInt.of(Integer.MAX_VALUE) : OptionalInt.empty(), gamma, samples, seed);
+    private static SparseRegression.Options options(
+        String method,
+        int features,
+        int partitions,
+        int inducing,
+        int iterations,
+        double gamma,
+        int samples,
+        long seed,
+        int minibatch) {
+      return new SparseRegression.Options(
+          method,
+          features,
+          OptionalInt.of(partitions),
+          inducing,
+          OptionalInt.of(iterations),
+          minibatch > 0
+              ? OptionalInt.of(minibatch)
+              : minibatch == 0 ? OptionalInt.of(Integer.MAX_VALUE) : OptionalInt.empty(),
+          gamma,
+          samples,
+          seed);
     }
 
     /** The partitioning: honest k-means, on a sample of {@code kmeansSample} rows if &gt; 0, or leaky. */
@@ -101,7 +160,12 @@ public final class SvbssgpDriver {
    * @param setupSeconds the seconds of {@code seconds} spent before the first iteration (k-means,
    *     initialisation; {@link Fitted#setupSeconds}), NaN for ssgp and vssgp
    */
-  public record Trace(int[] iterations, double[] rmse, double[] mnlp, double[] seconds, int[] partitionSizes,
+  public record Trace(
+      int[] iterations,
+      double[] rmse,
+      double[] mnlp,
+      double[] seconds,
+      int[] partitionSizes,
       double setupSeconds) {
     public Trace {
       iterations = iterations.clone();
@@ -192,8 +256,13 @@ public final class SvbssgpDriver {
    *     model's initialisation (svbssgp, dtc, pic); NaN for ssgp and vssgp, whose set-up is not separable
    *     from their optimiser
    */
-  public record Fitted(RegressionPrediction prediction, int iterations, int[] partitionSizes, Svbssgp svbssgp,
-      SparseRegression.Outcome outcome, double setupSeconds) {
+  public record Fitted(
+      RegressionPrediction prediction,
+      int iterations,
+      int[] partitionSizes,
+      Svbssgp svbssgp,
+      SparseRegression.Outcome outcome,
+      double setupSeconds) {
     public Fitted {
       partitionSizes = partitionSizes.clone();
     }
@@ -209,7 +278,8 @@ public final class SvbssgpDriver {
    * one entry ({@link SparseRegression#start}: the same set-up as {@code approxgp regress}) and predicts
    * {@code test} (targets needed only for {@code s.leaky()} partitions).
    */
-  public static Fitted fit(RegressionData train, RegressionData test, Settings s, Observer observer) {
+  public static Fitted fit(
+      RegressionData train, RegressionData test, Settings s, Observer observer) {
     return fit(train, test, s, observer, null);
   }
 
@@ -217,14 +287,24 @@ public final class SvbssgpDriver {
    * As {@link #fit(RegressionData, RegressionData, Settings, Observer)}, sVBSSGP's data terms summed by the
    * strategy {@code gradients} builds (null: in this JVM; ignored by the other methods).
    */
-  public static Fitted fit(RegressionData train, RegressionData test, Settings s, Observer observer,
+  public static Fitted fit(
+      RegressionData train,
+      RegressionData test,
+      Settings s,
+      Observer observer,
       PartitionGradientsProvider.Factory gradients) {
-    try (SparseRegression.Trainer t = SparseRegression.start(train, s.options(), s.partitioning(test), gradients)) {
+    try (SparseRegression.Trainer t =
+        SparseRegression.start(train, s.options(), s.partitioning(test), gradients)) {
       while (t.step()) {
         observer.onIteration(t.iteration(), t.objective(), () -> t.snapshot().predict(test));
       }
       SparseRegression.Fit f = t.snapshot();
-      return new Fitted(f.predict(test), t.iteration(), t.partitionSizes(), f.svbssgp(), f.outcome(),
+      return new Fitted(
+          f.predict(test),
+          t.iteration(),
+          t.partitionSizes(),
+          f.svbssgp(),
+          f.outcome(),
           t.setupSeconds());
     }
   }

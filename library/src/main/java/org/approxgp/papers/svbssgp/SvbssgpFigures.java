@@ -38,6 +38,7 @@ public final class SvbssgpFigures {
 
   /** Experiment names (results files). */
   public static final String GAMMA = "svbssgp-gamma";
+
   public static final String METHODS = "svbssgp-methods";
   public static final String SAMPLES = "svbssgp-samples";
   public static final String PARTITIONINGS = "svbssgp-partitions";
@@ -46,12 +47,12 @@ public final class SvbssgpFigures {
   public static final String PAPER = "paper";
   /** Setting labels of {@link #partitionings}. */
   public static final String TRAIN_INPUTS = "train-inputs";
+
   public static final String LEAKY = "leaky";
 
   private static final Map<String, RegressionSet> DATA = new ConcurrentHashMap<>();
 
-  private SvbssgpFigures() {
-  }
+  private SvbssgpFigures() {}
 
   /**
    * A data set's role and settings.
@@ -67,9 +68,15 @@ public final class SvbssgpFigures {
    * @param samples      r at the role's own setting
    * @param kmeansSample rows k-means is fitted on (0: all)
    */
-  public record Role(String role, String data, int features, int partitions, int inducing, int iterations,
-      int samples, int kmeansSample) {
-  }
+  public record Role(
+      String role,
+      String data,
+      int features,
+      int partitions,
+      int inducing,
+      int iterations,
+      int samples,
+      int kmeansSample) {}
 
   /**
    * What to run.
@@ -81,7 +88,12 @@ public final class SvbssgpFigures {
    * @param traceEvery test metrics every this many iterations
    * @param ssgpOnAirline whether SSGP runs on the AIRLINE role (the paper: n/a)
    */
-  public record Config(List<Role> roles, int splits, List<Double> gammas, List<Integer> samples, int traceEvery,
+  public record Config(
+      List<Role> roles,
+      int splits,
+      List<Double> gammas,
+      List<Integer> samples,
+      int traceEvery,
       boolean ssgpOnAirline) {
     public Config {
       roles = List.copyOf(roles);
@@ -91,7 +103,9 @@ public final class SvbssgpFigures {
 
     /** The role record named {@code role}. */
     public Role role(String role) {
-      return roles.stream().filter(r -> r.role().equals(role)).findFirst()
+      return roles.stream()
+          .filter(r -> r.role().equals(role))
+          .findFirst()
           .orElseThrow(() -> new IllegalArgumentException("no role '" + role + "'"));
     }
 
@@ -105,26 +119,52 @@ public final class SvbssgpFigures {
       List<Double> fig1 = SvbssgpPaper.FIGURE1_GAMMAS;
       List<Double> allGammas = List.of(0.0, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0);
       return switch (mode) {
-        case SMOKE -> new Config(List.of(
-            new Role("aimpeak", "diamonds-1500", 20, 10, 20, 8, 5, 0),
-            new Role("airline", "diamonds-3000", 20, 20, 30, 8, 5, 0),
-            new Role("blog", "diamonds-1500", 10, 10, 20, 8, 5, 0)), 1, fig1, List.of(1, 5), 2, true);
-        case QUICK -> new Config(List.of(
-            new Role("aimpeak", "flights-8000", 40, 40, 100, 30, 20, 0),
-            new Role("airline", "flights-20000", 40, 100, 128, 45, 5, 0),
-            new Role("blog", "diamonds-10000", 10, 40, 100, 30, 5, 0)), 1, allGammas,
-            SvbssgpPaper.FIGURE3_SAMPLES, 5, true);
-        case FULL -> new Config(List.of(
-            paperRole("aimpeak", "flights-" + RegressionDatasets.AIMPEAK_ROWS, 0),
-            paperRole("airline", "flights", 100_000),
-            paperRole("blog", "diamonds", 0)), RegressionSplits.SPLITS, allGammas,
-            SvbssgpPaper.FIGURE3_SAMPLES, 1, false);
+        case SMOKE ->
+          new Config(
+              List.of(
+                  new Role("aimpeak", "diamonds-1500", 20, 10, 20, 8, 5, 0),
+                  new Role("airline", "diamonds-3000", 20, 20, 30, 8, 5, 0),
+                  new Role("blog", "diamonds-1500", 10, 10, 20, 8, 5, 0)),
+              1,
+              fig1,
+              List.of(1, 5),
+              2,
+              true);
+        case QUICK ->
+          new Config(
+              List.of(
+                  new Role("aimpeak", "flights-8000", 40, 40, 100, 30, 20, 0),
+                  new Role("airline", "flights-20000", 40, 100, 128, 45, 5, 0),
+                  new Role("blog", "diamonds-10000", 10, 40, 100, 30, 5, 0)),
+              1,
+              allGammas,
+              SvbssgpPaper.FIGURE3_SAMPLES,
+              5,
+              true);
+        case FULL ->
+          new Config(
+              List.of(
+                  paperRole("aimpeak", "flights-" + RegressionDatasets.AIMPEAK_ROWS, 0),
+                  paperRole("airline", "flights", 100_000),
+                  paperRole("blog", "diamonds", 0)),
+              RegressionSplits.SPLITS,
+              allGammas,
+              SvbssgpPaper.FIGURE3_SAMPLES,
+              1,
+              false);
       };
     }
 
     private static Role paperRole(String role, String data, int kmeansSample) {
       SvbssgpPaper.Setting s = SvbssgpPaper.setting(role);
-      return new Role(role, data, s.features(), s.partitions(), s.inducing(), s.iterations(), s.samples(),
+      return new Role(
+          role,
+          data,
+          s.features(),
+          s.partitions(),
+          s.inducing(),
+          s.iterations(),
+          s.samples(),
           kmeansSample);
     }
   }
@@ -138,8 +178,7 @@ public final class SvbssgpFigures {
    *                {@code leaky}
    * @param split   split index, 0..splits−1
    */
-  public record Key(String role, String method, String setting, int split) {
-  }
+  public record Key(String role, String method, String setting, int split) {}
 
   /** sVBSSGP for each γ of the config on the AIMPEAK role (r at the role's setting): Figs. 1, 2a, 4. */
   public static Experiment<Config, Key> gamma(Config c) {
@@ -210,8 +249,18 @@ public final class SvbssgpFigures {
     } else if (!s.equals(PAPER) && !s.equals(TRAIN_INPUTS)) {
       throw new IllegalArgumentException("unknown setting '" + s + "'");
     }
-    return new SvbssgpDriver.Settings(key.method(), r.features(), r.partitions(), r.inducing(), r.iterations(),
-        gamma, samples, c.traceEvery(), leaky, r.kmeansSample(), key.split());
+    return new SvbssgpDriver.Settings(
+        key.method(),
+        r.features(),
+        r.partitions(),
+        r.inducing(),
+        r.iterations(),
+        gamma,
+        samples,
+        c.traceEvery(),
+        leaky,
+        r.kmeansSample(),
+        key.split());
   }
 
   static ResultRow trial(Config c, Key key) {
@@ -228,8 +277,7 @@ public final class SvbssgpFigures {
     if (!Double.isNaN(t.setupSeconds())) {
       row.put("setup_seconds", t.setupSeconds());
     }
-    return row
-        .put("data", data.name())
+    return row.put("data", data.name())
         .put("n_train", (long) st.train().n())
         .put("n_test", (long) st.test().n())
         .put("final_rmse", t.finalRmse())
@@ -267,7 +315,8 @@ public final class SvbssgpFigures {
         return RegressionDatasets.sample(RegressionDatasets.diamonds(true), n, 0, "diamonds-" + n);
       }
     }
-    throw new IllegalArgumentException("unknown data '" + name + "' (flights, flights-N, diamonds, diamonds-N)");
+    throw new IllegalArgumentException(
+        "unknown data '" + name + "' (flights, flights-N, diamonds, diamonds-N)");
   }
 
   /**
@@ -305,8 +354,18 @@ public final class SvbssgpFigures {
         sec.append(s[j]);
       }
     }
-    return Table.create(results.experiment() + " traces", role, data, method, setting, split, series, it, rmse,
-        mnlp, sec);
+    return Table.create(
+        results.experiment() + " traces",
+        role,
+        data,
+        method,
+        setting,
+        split,
+        series,
+        it,
+        rmse,
+        mnlp,
+        sec);
   }
 
   /** A trial's display label. */
@@ -319,7 +378,9 @@ public final class SvbssgpFigures {
       return "r = " + s.substring(2);
     }
     String name = SvbssgpPaper.displayName(k.method());
-    return s.equals(LEAKY) ? name + " (leaky k-means)" : s.equals(TRAIN_INPUTS) ? name + " (train inputs)" : name;
+    return s.equals(LEAKY)
+        ? name + " (leaky k-means)"
+        : s.equals(TRAIN_INPUTS) ? name + " (train inputs)" : name;
   }
 
   /**
@@ -327,7 +388,8 @@ public final class SvbssgpFigures {
    * (columns {@code rmse mean}, {@code rmse sd}, …; see {@link Summaries#meanSd}).
    */
   public static Table meanTraces(Table traces) {
-    return Summaries.meanSd(traces, List.of("role", "series", "iteration"), List.of("rmse", "mnlp", "seconds"));
+    return Summaries.meanSd(
+        traces, List.of("role", "series", "iteration"), List.of("rmse", "mnlp", "seconds"));
   }
 
   /** The rows of {@code t} whose role is {@code role}. */
@@ -363,15 +425,19 @@ public final class SvbssgpFigures {
   public static Table table1(Results<Key> methods) {
     Table t = methods.table();
     DoubleColumn perIt = DoubleColumn.create("seconds_per_iteration");
-    // the marginal cost: training seconds less the set-up (k-means, initialisation) where a run recorded it
-    DoubleColumn setup = t.columnNames().contains("setup_seconds") ? t.doubleColumn("setup_seconds") : null;
+    // the marginal cost: training seconds less the set-up (k-means, initialisation) where a run
+    // recorded it
+    DoubleColumn setup =
+        t.columnNames().contains("setup_seconds") ? t.doubleColumn("setup_seconds") : null;
     for (int i = 0; i < t.rowCount(); i++) {
       double[] its = methods.rows().get(i).getDoubles("iteration");
       double before = setup == null || setup.isMissing(i) ? 0 : setup.get(i);
       perIt.append((t.doubleColumn("train_seconds").get(i) - before) / its[its.length - 1]);
     }
     t.addColumns(perIt);
-    Table s = Summaries.meanSd(t, List.of("role", "data", "method"),
+    Table s = Summaries.meanSd(
+        t,
+        List.of("role", "data", "method"),
         List.of("final_rmse", "final_mnlp", "seconds_per_iteration"));
     DoubleColumn paper = DoubleColumn.create("paper RMSE");
     StringColumn name = StringColumn.create("model");
@@ -386,8 +452,7 @@ public final class SvbssgpFigures {
   }
 
   /** One row of {@link #agreement}: a claim of the paper, what we measured, and whether they agree. */
-  public record Check(String claim, String ours, boolean agrees) {
-  }
+  public record Check(String claim, String ours, boolean agrees) {}
 
   /**
    * The paper's claims ({@link SvbssgpPaper#CLAIMS}) checked against our runs, where we have them:
@@ -397,7 +462,8 @@ public final class SvbssgpFigures {
    * to linear in t: R² of a straight-line fit ≥ 0.95, and more seconds per iteration than DTC++ and PIC++)
    * and MNLP (sVBSSGP lowest final MNLP per role).
    */
-  public static List<Check> agreement(Results<Key> gamma, Results<Key> methods, Results<Key> samples) {
+  public static List<Check> agreement(
+      Results<Key> gamma, Results<Key> methods, Results<Key> samples) {
     List<Check> out = new ArrayList<>();
     Table byGamma = finalByGamma(gamma);
     double best = Double.POSITIVE_INFINITY;
@@ -420,11 +486,25 @@ public final class SvbssgpFigures {
     Table g0 = gt.where(gt.stringColumn("series").isEqualTo("γ = 0.0"));
     double first = g0.doubleColumn("rmse mean").get(0);
     double last = g0.doubleColumn("rmse mean").get(g0.rowCount() - 1);
-    out.add(new Check(SvbssgpPaper.CLAIMS.get(0), String.format(Locale.ROOT,
-        "lowest final RMSE at γ = %s; γ = 0: RMSE %.4g → %.4g (%.2f-fold)", bestFig1Gamma, first, last,
-        first / last), bestFig1Gamma == 0.0 && first / last >= 2));
-    out.add(new Check(SvbssgpPaper.CLAIMS.get(1), String.format(Locale.ROOT, "lowest final RMSE at γ = %s (%.4g)%s",
-        bestGamma, best, tiedWithBest(byGamma, "gamma")), bestGamma == 0.0));
+    out.add(new Check(
+        SvbssgpPaper.CLAIMS.get(0),
+        String.format(
+            Locale.ROOT,
+            "lowest final RMSE at γ = %s; γ = 0: RMSE %.4g → %.4g (%.2f-fold)",
+            bestFig1Gamma,
+            first,
+            last,
+            first / last),
+        bestFig1Gamma == 0.0 && first / last >= 2));
+    out.add(new Check(
+        SvbssgpPaper.CLAIMS.get(1),
+        String.format(
+            Locale.ROOT,
+            "lowest final RMSE at γ = %s (%.4g)%s",
+            bestGamma,
+            best,
+            tiedWithBest(byGamma, "gamma")),
+        bestGamma == 0.0));
     Table t1 = table1(methods);
     StringBuilder rm = new StringBuilder();
     StringBuilder mn = new StringBuilder();
@@ -434,16 +514,23 @@ public final class SvbssgpFigures {
       Table r = forRole(t1, role);
       String bestR = argmin(r, "final_rmse mean");
       String bestM = argmin(r, "final_mnlp mean");
-      rm.append(role).append(": lowest RMSE ").append(bestR).append(tiedWithBest(r, "method")).append("; ");
+      rm.append(role)
+          .append(": lowest RMSE ")
+          .append(bestR)
+          .append(tiedWithBest(r, "method"))
+          .append("; ");
       mn.append(role).append(": lowest MNLP ").append(bestM).append("; ");
       rmseOk &= bestR.equals("svbssgp");
       mnlpOk &= bestM.equals("svbssgp");
     }
     out.add(new Check(SvbssgpPaper.CLAIMS.get(2), rm.toString().trim(), rmseOk));
     Table mt = meanTraces(traces(methods));
-    Table sv = mt.where(mt.stringColumn("series").isEqualTo("sVBSSGP")
+    Table sv = mt.where(mt.stringColumn("series")
+        .isEqualTo("sVBSSGP")
         .and(mt.stringColumn("role").isEqualTo("airline")));
-    double r2 = linearR2(sv.doubleColumn("iteration").asDoubleArray(), sv.doubleColumn("seconds mean").asDoubleArray());
+    double r2 = linearR2(
+        sv.doubleColumn("iteration").asDoubleArray(),
+        sv.doubleColumn("seconds mean").asDoubleArray());
     Table air = forRole(t1, "airline");
     double[] perIt = new double[3];
     List<String> timedMethods = List.of("svbssgp", "dtc", "pic");
@@ -453,9 +540,16 @@ public final class SvbssgpFigures {
         perIt[j] = air.doubleColumn("seconds_per_iteration mean").get(i);
       }
     }
-    out.add(new Check(SvbssgpPaper.CLAIMS.get(3), String.format(Locale.ROOT,
-        "sVBSSGP training time vs t: R² of a line %.4f; s per iteration sVBSSGP %.3g, DTC++ %.3g, PIC++ %.3g",
-        r2, perIt[0], perIt[1], perIt[2]), r2 >= 0.95 && perIt[0] > perIt[1] && perIt[0] > perIt[2]));
+    out.add(new Check(
+        SvbssgpPaper.CLAIMS.get(3),
+        String.format(
+            Locale.ROOT,
+            "sVBSSGP training time vs t: R² of a line %.4f; s per iteration sVBSSGP %.3g, DTC++ %.3g, PIC++ %.3g",
+            r2,
+            perIt[0],
+            perIt[1],
+            perIt[2]),
+        r2 >= 0.95 && perIt[0] > perIt[1] && perIt[0] > perIt[2]));
     Table st = samples.table();
     Table sm = Summaries.meanSd(st, List.of("role", "setting"), List.of("final_rmse"));
     StringBuilder sr = new StringBuilder();
@@ -466,7 +560,8 @@ public final class SvbssgpFigures {
       sr.append(role).append(':');
       for (int i = 0; i < r.rowCount(); i++) {
         double v = r.doubleColumn("final_rmse mean").get(i);
-        sr.append(String.format(Locale.ROOT, " %s %.4g", r.stringColumn("setting").get(i), v));
+        sr.append(
+            String.format(Locale.ROOT, " %s %.4g", r.stringColumn("setting").get(i), v));
         samplesOk &= v <= prev * 1.01;
         prev = v;
       }
@@ -519,7 +614,9 @@ public final class SvbssgpFigures {
         tied.add(String.valueOf(summary.column(label).getString(i)));
       }
     }
-    return tied.isEmpty() ? "" : " (within ± sd over splits of the lowest: " + String.join(", ", tied) + ")";
+    return tied.isEmpty()
+        ? ""
+        : " (within ± sd over splits of the lowest: " + String.join(", ", tied) + ")";
   }
 
   private static String argmin(Table t, String column) {

@@ -1,8 +1,8 @@
 package org.approxgp.papers.svbssgp;
 
 import java.util.List;
-import org.approxgp.model.Registry;
 import java.util.Optional;
+import org.approxgp.model.Registry;
 import org.approxgp.papers.PaperCsv;
 
 /**
@@ -20,14 +20,14 @@ public final class SvbssgpPaper {
   public static final List<String> METHODS = Registry.regressionNames();
 
   /** Display names of {@link #METHODS} (DTC++ and PIC++ are the stochastic versions of DTC and PIC). */
-  public static final List<String> METHOD_NAMES = List.of("sVBSSGP", "DTC++", "PIC++", "SSGP", "VSSGP");
+  public static final List<String> METHOD_NAMES =
+      List.of("sVBSSGP", "DTC++", "PIC++", "SSGP", "VSSGP");
 
   /** The paper's data sets, by the role our substitutes play (see {@code data.RegressionDatasets}). */
   public static final List<String> ROLES = List.of("aimpeak", "airline", "blog");
 
   /** One cell of Table 1: final test RMSE (target units: km/h for AIMPEAK, minutes for AIRLINE). */
-  public record Table1Entry(String role, String method, double rmse) {
-  }
+  public record Table1Entry(String role, String method, double rmse) {}
 
   /** The committed transcription of Table 1, with its provenance header (lines starting with #). */
   public static final String TABLE1_RESOURCE = "/org/approxgp/papers/svbssgp/table1.csv";
@@ -36,9 +36,11 @@ public final class SvbssgpPaper {
    * Table 1 ("RMSEs ... after final convergence"), as printed, read from {@link #TABLE1_RESOURCE}; SSGP on AIRLINE
    * is "n/a" (NaN here).
    */
-  public static final List<Table1Entry> TABLE1 = PaperCsv.read(SvbssgpPaper.class, TABLE1_RESOURCE,
-      "role,label,method,rmse").stream()
-      .map(f -> new Table1Entry(f[0], f[2], f[3].isEmpty() ? Double.NaN : Double.parseDouble(f[3]))).toList();
+  public static final List<Table1Entry> TABLE1 =
+      PaperCsv.read(SvbssgpPaper.class, TABLE1_RESOURCE, "role,label,method,rmse").stream()
+          .map(f ->
+              new Table1Entry(f[0], f[2], f[3].isEmpty() ? Double.NaN : Double.parseDouble(f[3])))
+          .toList();
 
   /**
    * §5's settings per role: 2m basis functions ("2m = 40, 40, and 10"), k-means partitions p (200, 2000,
@@ -46,8 +48,8 @@ public final class SvbssgpPaper {
    * iterations shown (30 for AIMPEAK, 45 for AIRLINE; BLOG: not stated, 30 here) and predictive samples r
    * (20 for AIMPEAK, 5 for AIRLINE; BLOG: Fig. 3 varies r).
    */
-  public record Setting(String role, int features, int partitions, int inducing, int iterations, int samples) {
-  }
+  public record Setting(
+      String role, int features, int partitions, int inducing, int iterations, int samples) {}
 
   /** {@link Setting}s of the three roles, in {@link #ROLES} order. */
   public static final List<Setting> SETTINGS = List.of(
@@ -76,19 +78,23 @@ public final class SvbssgpPaper {
           + " BLOG (60 inputs).",
       "Figs. 4–5 (MNLP, Appendix H): the results of the MNLP metric are similar to RMSE's.");
 
-  private SvbssgpPaper() {
-  }
+  private SvbssgpPaper() {}
 
   /** The printed Table 1 RMSE for a role and method (NaN for "n/a"), if the table has the cell. */
   public static Optional<Double> table1(String role, String method) {
-    return TABLE1.stream().filter(e -> e.role().equals(role) && e.method().equals(method)).findFirst()
+    return TABLE1.stream()
+        .filter(e -> e.role().equals(role) && e.method().equals(method))
+        .findFirst()
         .map(Table1Entry::rmse);
   }
 
   /** The §5 setting of a role. */
   public static Setting setting(String role) {
-    return SETTINGS.stream().filter(s -> s.role().equals(role)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("unknown role '" + role + "'; known: " + ROLES));
+    return SETTINGS.stream()
+        .filter(s -> s.role().equals(role))
+        .findFirst()
+        .orElseThrow(
+            () -> new IllegalArgumentException("unknown role '" + role + "'; known: " + ROLES));
   }
 
   /** Display name of a method of {@link #METHODS}. */

@@ -19,16 +19,18 @@ public final class MimeBundles {
   public static final String PNG = "image/png";
   public static final String TEXT = "text/plain";
 
-  private MimeBundles() {
-  }
+  private MimeBundles() {}
 
   /** Whether this class has a bundle for objects of type {@code c}. */
   public static boolean supports(Class<?> c) {
-    return Table.class.isAssignableFrom(c) || Chart.class.isAssignableFrom(c)
+    return Table.class.isAssignableFrom(c)
+        || Chart.class.isAssignableFrom(c)
         || org.approxgp.model.FittedGp.class.isAssignableFrom(c)
         || org.approxgp.inference.Posterior.class.isAssignableFrom(c)
         || org.approxgp.kernel.Kernel.class.isAssignableFrom(c)
-        || c == double[].class || c == int[].class || c == long[].class
+        || c == double[].class
+        || c == int[].class
+        || c == long[].class
         || (Record.class.isAssignableFrom(c) && c.getName().startsWith("org.approxgp."));
   }
 

@@ -28,15 +28,20 @@ class DeterminismTest {
   Path dir;
 
   /** Each row as (key, column → value), doubles replaced by their bits, timing columns dropped. */
-  private <C extends Record, K extends Record> List<Object> rows(Experiment<C, K> exp, int threads) {
-    Results<K> r = Runner.defaults().withResultsRoot(dir.resolve("t" + threads)).withThreads(threads)
-        .withProgress(ProgressListener.none()).run(exp);
+  private <C extends Record, K extends Record> List<Object> rows(
+      Experiment<C, K> exp, int threads) {
+    Results<K> r = Runner.defaults()
+        .withResultsRoot(dir.resolve("t" + threads))
+        .withThreads(threads)
+        .withProgress(ProgressListener.none())
+        .run(exp);
     assertEquals(exp.trials(), r.keys(), "one row per trial, in trial order");
     assertEquals(exp.trials().size(), r.computed());
     return ComparableRows.of(r);
   }
 
-  private <C extends Record, K extends Record> void sameAtOneTwoAndEightThreads(Experiment<C, K> exp) {
+  private <C extends Record, K extends Record> void sameAtOneTwoAndEightThreads(
+      Experiment<C, K> exp) {
     List<Object> one = rows(exp, 1);
     assertEquals(one, rows(exp, 2), exp.name() + ": 1 vs 2 threads");
     assertEquals(one, rows(exp, 8), exp.name() + ": 1 vs 8 threads");
@@ -53,16 +58,19 @@ class DeterminismTest {
   @Test
   void figure1() {
     // wine2, one fold: EP, QP at EP's hyperparameters and QP at its own optimum
-    sameAtOneTwoAndEightThreads(QpFigure1.experiment(new QpFigure1.Config(List.of("wine2"), 1, 1, true)));
+    sameAtOneTwoAndEightThreads(
+        QpFigure1.experiment(new QpFigure1.Config(List.of("wine2"), 1, 1, true)));
   }
 
   @Test
   void mining() {
-    sameAtOneTwoAndEightThreads(QpMining.experiment(QpMining.Config.forMode(ProjectPaths.Mode.SMOKE)));
+    sameAtOneTwoAndEightThreads(
+        QpMining.experiment(QpMining.Config.forMode(ProjectPaths.Mode.SMOKE)));
   }
 
   @Test
   void smokePipeline() {
-    sameAtOneTwoAndEightThreads(SmokePipeline.experiment(SmokePipeline.Config.forMode(ProjectPaths.Mode.SMOKE)));
+    sameAtOneTwoAndEightThreads(
+        SmokePipeline.experiment(SmokePipeline.Config.forMode(ProjectPaths.Mode.SMOKE)));
   }
 }

@@ -28,7 +28,9 @@ class GpyZeroMeanVbTest {
       double[] bm = beta.clone();
       bp[i] += h;
       bm[i] -= h;
-      double fd = (GpyZeroMeanVb.evaluate(k, x, y, bp).elbo() - GpyZeroMeanVb.evaluate(k, x, y, bm).elbo()) / (2 * h);
+      double fd = (GpyZeroMeanVb.evaluate(k, x, y, bp).elbo()
+              - GpyZeroMeanVb.evaluate(k, x, y, bm).elbo())
+          / (2 * h);
       assertEquals(fd, e.gradBeta()[i], 1e-6 * (1 + Math.abs(fd)), "β " + i);
     }
     for (int j = 0; j < 2; j++) {
@@ -36,8 +38,10 @@ class GpyZeroMeanVbTest {
       double[] tm = k.logHyperparameters();
       tp[j] += h;
       tm[j] -= h;
-      double fd = (GpyZeroMeanVb.evaluate(k.withLogHyperparameters(tp), x, y, beta).elbo()
-          - GpyZeroMeanVb.evaluate(k.withLogHyperparameters(tm), x, y, beta).elbo()) / (2 * h);
+      double fd = (GpyZeroMeanVb.evaluate(k.withLogHyperparameters(tp), x, y, beta)
+                  .elbo()
+              - GpyZeroMeanVb.evaluate(k.withLogHyperparameters(tm), x, y, beta).elbo())
+          / (2 * h);
       assertEquals(fd, e.gradTheta()[j], 1e-6 * (1 + Math.abs(fd)), "θ " + j);
     }
   }
@@ -50,12 +54,14 @@ class GpyZeroMeanVbTest {
     java.util.Arrays.fill(ones, 1.0);
     Kernel k0 = SquaredExponential.iso(1.0, 1.0);
     double start = GpyZeroMeanVb.evaluate(k0, d.xTrain(), d.trainCounts(), ones).elbo();
-    GpyZeroMeanVb.Fit fit = GpyZeroMeanVb.fit(k0, d.xTrain(), d.trainCounts(), Lbfgs.Settings.paper());
+    GpyZeroMeanVb.Fit fit =
+        GpyZeroMeanVb.fit(k0, d.xTrain(), d.trainCounts(), Lbfgs.Settings.paper());
     assertTrue(fit.optimizer().converged(), fit.optimizer().status());
     assertTrue(fit.elbo() > start, fit.elbo() + " vs " + start);
     for (double v : fit.predictiveVariance(d.xTest())) {
       assertTrue(v > 0, "variance " + v);
-      assertEquals(0.0, org.approxgp.likelihood.NegativeBinomialPredictive.of(0.0, v).mode());
+      assertEquals(
+          0.0, org.approxgp.likelihood.NegativeBinomialPredictive.of(0.0, v).mode());
     }
   }
 }

@@ -31,8 +31,10 @@ public final class LbfgsConvergenceBench {
     int seeds = Integer.parseInt(args[1]);
     int folds = Integer.parseInt(args[2]);
     List<String> datasets = args.length > 3 ? List.of(args[3].split(",")) : QpTable1.DATASETS;
-    List<String> methods = args.length > 4 ? List.of(args[4].split(",")) : List.of("ep", "vb", "laplace");
-    List<String> kernels = args.length > 5 ? List.of(args[5].split(",")) : List.of("se-iso", "se-ard");
+    List<String> methods =
+        args.length > 4 ? List.of(args[4].split(",")) : List.of("ep", "vb", "laplace");
+    List<String> kernels =
+        args.length > 5 ? List.of(args[5].split(",")) : List.of("se-iso", "se-ard");
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Future<String>> rows = new ArrayList<>();
     for (String d : datasets) {
@@ -48,8 +50,9 @@ public final class LbfgsConvergenceBench {
         }
       }
     }
-    System.out.println("dataset\tkernel\tmethod\tseed\tfold\tconverged\tstatus\tlog_evidence\titerations\tevaluations"
-        + "\tactive\tseconds");
+    System.out.println(
+        "dataset\tkernel\tmethod\tseed\tfold\tconverged\tstatus\tlog_evidence\titerations\tevaluations"
+            + "\tactive\tseconds");
     for (Future<String> r : rows) {
       System.out.println(r.get());
       System.out.flush();
@@ -64,19 +67,42 @@ public final class LbfgsConvergenceBench {
       GpModel.FitOptions opt = GpModel.FitOptions.optimize(fp.problem().kernel());
       FittedGp fit;
       if (m.equals("qp")) {
-        // as QpTable1's trial: QP's hyperparameters from EP's optimum, EP-form evidence at QP's sites
+        // as QpTable1's trial: QP's hyperparameters from EP's optimum, EP-form evidence at QP's
+        // sites
         FittedGp ep = GpModel.fit(fp.problem(), Registry.inference("ep"), opt);
-        fit = GpModel.fit(fp.problem().withKernel(ep.kernel()),
-            Methods.qp(org.approxgp.inference.Ep.Options.defaults(), QpTable1.qpGradient()), opt);
+        fit = GpModel.fit(
+            fp.problem().withKernel(ep.kernel()),
+            Methods.qp(org.approxgp.inference.Ep.Options.defaults(), QpTable1.qpGradient()),
+            opt);
       } else {
         fit = GpModel.fit(fp.problem(), Registry.inference(m), opt);
       }
-      return String.format(Locale.ROOT, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%.12f\t%d\t%d\t%s\t%.1f", d, k, m, seed, fold,
-          fit.converged(), fit.optimizerStatus().replace('\t', ' '), fit.logEvidence(), fit.iterations(),
-          fit.evaluations(), fit.activeBounds(), (System.nanoTime() - t0) * 1e-9);
+      return String.format(
+          Locale.ROOT,
+          "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%.12f\t%d\t%d\t%s\t%.1f",
+          d,
+          k,
+          m,
+          seed,
+          fold,
+          fit.converged(),
+          fit.optimizerStatus().replace('\t', ' '),
+          fit.logEvidence(),
+          fit.iterations(),
+          fit.evaluations(),
+          fit.activeBounds(),
+          (System.nanoTime() - t0) * 1e-9);
     } catch (RuntimeException e) {
-      return String.format(Locale.ROOT, "%s\t%s\t%s\t%d\t%d\tfalse\tEXCEPTION %s\tNaN\t0\t0\t[]\t%.1f", d, k, m, seed,
-          fold, e.toString().replace('\t', ' '), (System.nanoTime() - t0) * 1e-9);
+      return String.format(
+          Locale.ROOT,
+          "%s\t%s\t%s\t%d\t%d\tfalse\tEXCEPTION %s\tNaN\t0\t0\t[]\t%.1f",
+          d,
+          k,
+          m,
+          seed,
+          fold,
+          e.toString().replace('\t', ' '),
+          (System.nanoTime() - t0) * 1e-9);
     }
   }
 }

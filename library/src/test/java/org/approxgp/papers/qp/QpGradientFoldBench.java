@@ -34,25 +34,43 @@ public final class QpGradientFoldBench {
     String kernel = args.length > 1 ? args[1] : "se-ard";
     long seed = args.length > 2 ? Long.parseLong(args[2]) : 0;
     int fold = args.length > 3 ? Integer.parseInt(args[3]) : 0;
-    double tol = args.length > 4 ? Double.parseDouble(args[4]) : Ep.Options.defaults().tolerance();
+    double tol =
+        args.length > 4 ? Double.parseDouble(args[4]) : Ep.Options.defaults().tolerance();
     String which = args.length > 5 ? args[5] : "both";
     boolean both = which.equals("both");
     QpTable1.FoldProblem fp = QpTable1.foldProblem(dataset, kernel, seed, fold);
     Problem p = fp.problem();
-    System.out.printf(Locale.ROOT, "%s %s seed %d fold %d: n = %d, dim θ = %d, backend %s, QP tolerance %g%n",
-        dataset, kernel, seed, fold, p.size(), p.kernel().size(), Linalg.backendName(), tol);
+    System.out.printf(
+        Locale.ROOT,
+        "%s %s seed %d fold %d: n = %d, dim θ = %d, backend %s, QP tolerance %g%n",
+        dataset,
+        kernel,
+        seed,
+        fold,
+        p.size(),
+        p.kernel().size(),
+        Linalg.backendName(),
+        tol);
     long c0 = CPU.getCurrentThreadCpuTime();
     FittedGp ep = GpModel.fit(p, Registry.inference("ep"), GpModel.FitOptions.optimize(p.kernel()));
-    System.out.printf(Locale.ROOT, "EP fit: %.2f s cpu, log evidence %.10f, %d iterations%n",
-        (CPU.getCurrentThreadCpuTime() - c0) * 1e-9, ep.logEvidence(), ep.iterations());
+    System.out.printf(
+        Locale.ROOT,
+        "EP fit: %.2f s cpu, log evidence %.10f, %d iterations%n",
+        (CPU.getCurrentThreadCpuTime() - c0) * 1e-9,
+        ep.logEvidence(),
+        ep.iterations());
     FittedGp[] fits = new FittedGp[2];
     double[] cpu = new double[2];
     double[] wall = new double[2];
-    Methods.QpGradientKind[] kinds = {Methods.QpGradientKind.NUMERICAL, Methods.QpGradientKind.IMPLICIT};
+    Methods.QpGradientKind[] kinds = {
+      Methods.QpGradientKind.NUMERICAL, Methods.QpGradientKind.IMPLICIT
+    };
     for (int r = which.equals("implicit") ? 1 : 0; r < (which.equals("numerical") ? 1 : 2); r++) {
       long w0 = System.nanoTime();
       c0 = CPU.getCurrentThreadCpuTime();
-      fits[r] = GpModel.fit(p.withKernel(ep.kernel()), Methods.qp(Ep.Options.defaults().withTolerance(tol), kinds[r]),
+      fits[r] = GpModel.fit(
+          p.withKernel(ep.kernel()),
+          Methods.qp(Ep.Options.defaults().withTolerance(tol), kinds[r]),
           GpModel.FitOptions.optimize(p.kernel()));
       cpu[r] = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9;
       wall[r] = (System.nanoTime() - w0) * 1e-9;
@@ -64,9 +82,20 @@ public final class QpGradientFoldBench {
       }
       double te = Metrics.testError(prob, fp.yTest());
       double ntll = Metrics.negativeLogLikelihood(f.logPredictive(fp.xTest(), fp.yTest()));
-      System.out.printf(Locale.ROOT, "QP %-9s: %7.2f s cpu %7.2f s wall, %3d iterations, %4d evaluations, "
-          + "log evidence %.10f, TE %.6f, NTLL %.8f, converged %s (%s)%n", kinds[r], cpu[r], wall[r],
-          f.iterations(), f.evaluations(), f.logEvidence(), te, ntll, f.converged(), f.optimizerStatus());
+      System.out.printf(
+          Locale.ROOT,
+          "QP %-9s: %7.2f s cpu %7.2f s wall, %3d iterations, %4d evaluations, "
+              + "log evidence %.10f, TE %.6f, NTLL %.8f, converged %s (%s)%n",
+          kinds[r],
+          cpu[r],
+          wall[r],
+          f.iterations(),
+          f.evaluations(),
+          f.logEvidence(),
+          te,
+          ntll,
+          f.converged(),
+          f.optimizerStatus());
     }
     if (!both) {
       return;
@@ -77,9 +106,15 @@ public final class QpGradientFoldBench {
     for (int j = 0; j < a.length; j++) {
       d = Math.max(d, Math.abs(a[j] - b[j]));
     }
-    System.out.printf(Locale.ROOT, "evidence difference (implicit − numerical) %.3e; max |Δ log θ| %.3e%n",
-        fits[1].logEvidence() - fits[0].logEvidence(), d);
-    System.out.printf(Locale.ROOT, "time ratio numerical/implicit: %.1f× cpu, %.1f× wall%n", cpu[0] / cpu[1],
+    System.out.printf(
+        Locale.ROOT,
+        "evidence difference (implicit − numerical) %.3e; max |Δ log θ| %.3e%n",
+        fits[1].logEvidence() - fits[0].logEvidence(),
+        d);
+    System.out.printf(
+        Locale.ROOT,
+        "time ratio numerical/implicit: %.1f× cpu, %.1f× wall%n",
+        cpu[0] / cpu[1],
         wall[0] / wall[1]);
   }
 }

@@ -30,7 +30,8 @@ class QpMiningAuthorsTest {
 
   /** The training flags NumPy prints for the authors' year split (numpy/numpy_legacy.txt, "mining" lines). */
   static boolean[] numpyTrainFlags(long seed) throws IOException {
-    try (InputStream in = QpMiningAuthorsTest.class.getResourceAsStream("/numpy/numpy_legacy.txt")) {
+    try (InputStream in =
+        QpMiningAuthorsTest.class.getResourceAsStream("/numpy/numpy_legacy.txt")) {
       assertTrue(in != null, "numpy/numpy_legacy.txt missing");
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       for (String l = r.readLine(); l != null; l = r.readLine()) {
@@ -71,13 +72,18 @@ class QpMiningAuthorsTest {
 
   @Test
   void eventSplitOnTheAuthorsCountsMovesOnlyTheEventOf1942() {
-    // with the event split, only the data switch differs: same Bernoulli draws, one event binned a year earlier
+    // with the event split, only the data switch differs: same Bernoulli draws, one event binned a
+    // year earlier
     QpMining.CoalSplit clean = QpMining.split(3, QpMining.Protocol.clean());
-    QpMining.CoalSplit counts = QpMining.split(3, QpMining.Protocol.clean().withAuthorsCounts(true));
+    QpMining.CoalSplit counts =
+        QpMining.split(3, QpMining.Protocol.clean().withAuthorsCounts(true));
     assertEquals(clean.trainEvents(), counts.trainEvents());
     double[] d = new double[112];
     for (int i = 0; i < 112; i++) {
-      d[i] = counts.trainCounts()[i] + counts.testCounts()[i] - clean.trainCounts()[i] - clean.testCounts()[i];
+      d[i] = counts.trainCounts()[i]
+          + counts.testCounts()[i]
+          - clean.trainCounts()[i]
+          - clean.testCounts()[i];
     }
     double[] expected = new double[112];
     expected[1941 - 1851] = 1;
@@ -109,16 +115,22 @@ class QpMiningAuthorsTest {
   @Test
   void authorsVbKeepsTheZeroMeanAndPredictsNoDisasters() {
     QpMining.CoalSplit d = QpMining.split(0, QpMining.Protocol.authors());
-    Problem p = new Problem(SquaredExponential.iso(1.0, 1.0), d.xTrain(), d.trainCounts(), PoissonSquareLink.get(),
+    Problem p = new Problem(
+        SquaredExponential.iso(1.0, 1.0),
+        d.xTrain(),
+        d.trainCounts(),
+        PoissonSquareLink.get(),
         0.0);
-    Posterior post = QpMining.gpyVbStart(InferenceMethod.vb(Vb.Options.defaults())).infer(p, null);
+    Posterior post =
+        QpMining.gpyVbStart(InferenceMethod.vb(Vb.Options.defaults())).infer(p, null);
     for (double m : post.mean()) {
       assertEquals(0.0, m, 0.0);
     }
     Prediction pr = post.predict(d.xTest());
     for (int j = 0; j < pr.size(); j++) {
       assertEquals(0.0, pr.latentMean()[j], 0.0);
-      assertEquals(0.0, NegativeBinomialPredictive.of(0.0, pr.latentVariance()[j]).mode());
+      assertEquals(
+          0.0, NegativeBinomialPredictive.of(0.0, pr.latentVariance()[j]).mode());
     }
     // with the prior mean 1 and the likelihood-mode start VB leaves 0
     Posterior withMean = QpMining.likelihoodModeStart(InferenceMethod.vb(Vb.Options.defaults()))
@@ -127,8 +139,14 @@ class QpMiningAuthorsTest {
   }
 
   private static QpMining.SeedResult seed(long s, double te, double ntllNb, double ntllExact) {
-    return new QpMining.SeedResult(s, 100, 91, List.of(new QpMining.MethodResult("ep", te, ntllNb, ntllExact, 10, 0.3,
-        90, true, 0, 1, 0.1, "")), 0, 0);
+    return new QpMining.SeedResult(
+        s,
+        100,
+        91,
+        List.of(new QpMining.MethodResult(
+            "ep", te, ntllNb, ntllExact, 10, 0.3, 90, true, 0, 1, 0.1, "")),
+        0,
+        0);
   }
 
   @Test
@@ -142,12 +160,20 @@ class QpMiningAuthorsTest {
     assertEquals(1.2, t.doubleColumn("NTLL clean").getDouble(0), 1e-15); // NB
     assertEquals(0.5, t.doubleColumn("TE sd authors'").getDouble(0), 1e-15); // np.std
     assertEquals(1.186, t.doubleColumn("TE paper").getDouble(0), 1e-12);
-    var e = QpMiningTables.switchEffects(QpMining.Protocol.authors(), authors, java.util.Map.of("exactNtll", authors),
+    var e = QpMiningTables.switchEffects(
+        QpMining.Protocol.authors(),
+        authors,
+        java.util.Map.of("exactNtll", authors),
         List.of("ep"));
     assertEquals(0.0, e.doubleColumn("Δ TE").getDouble(0), 0.0);
     assertEquals(9.0 - 1.6, e.doubleColumn("Δ NTLL").getDouble(0), 1e-12);
-    assertThrows(IllegalArgumentException.class, () -> QpMiningTables.switchEffects(QpMining.Protocol.authors(), authors,
-        java.util.Map.of("noSuchSwitch", authors), List.of("ep")));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> QpMiningTables.switchEffects(
+            QpMining.Protocol.authors(),
+            authors,
+            java.util.Map.of("noSuchSwitch", authors),
+            List.of("ep")));
   }
 
   @Test
@@ -155,8 +181,14 @@ class QpMiningAuthorsTest {
     QpMining.Protocol a = QpMining.Protocol.authors();
     assertEquals("custom", a.withGpyStart(false).name());
     assertEquals(a, a.withGpyStart(false).withGpyStart(true));
-    assertEquals(QpMining.Protocol.clean(), a.withYearSplit(false).withAuthorsCounts(false).withGpyStart(false)
-        .withVbMeanFunction(true).withExactNtll(false).withPopulationSd(false));
+    assertEquals(
+        QpMining.Protocol.clean(),
+        a.withYearSplit(false)
+            .withAuthorsCounts(false)
+            .withGpyStart(false)
+            .withVbMeanFunction(true)
+            .withExactNtll(false)
+            .withPopulationSd(false));
     assertEquals(a, QpMining.Protocol.of("authors"));
     assertThrows(IllegalArgumentException.class, () -> QpMining.Protocol.of("gpy"));
     // np.std divides by n, the sample sd by n − 1

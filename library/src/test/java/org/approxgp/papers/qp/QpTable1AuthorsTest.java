@@ -12,16 +12,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.approxgp.data.Dataset;
 import org.approxgp.data.Standardizer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** Table 1 under the authors' protocol: their folds (NumPy's shuffle with seed 10·s), Glass with Id. */
 class QpTable1AuthorsTest {
 
   /** The row order NumPy's shuffle leaves for (seed, n), from numpy/numpy_legacy.txt. */
   static int[] numpyOrder(long seed, int n) throws IOException {
-    try (InputStream in = QpTable1AuthorsTest.class.getResourceAsStream("/numpy/numpy_legacy.txt")) {
+    try (InputStream in =
+        QpTable1AuthorsTest.class.getResourceAsStream("/numpy/numpy_legacy.txt")) {
       assertTrue(in != null, "numpy/numpy_legacy.txt missing");
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       for (String l = r.readLine(); l != null; l = r.readLine()) {
@@ -56,9 +57,13 @@ class QpTable1AuthorsTest {
   }
 
   private static tech.tablesaw.api.Table rows(double te) {
-    return tech.tablesaw.api.Table.create("rows", tech.tablesaw.api.StringColumn.create("dataset", "glass", "glass"),
-        tech.tablesaw.api.StringColumn.create("method", "ep", "ep"), tech.tablesaw.api.LongColumn.create("seed", 0, 1),
-        tech.tablesaw.api.IntColumn.create("fold", 0, 0), tech.tablesaw.api.DoubleColumn.create("te", te, te + 0.02),
+    return tech.tablesaw.api.Table.create(
+        "rows",
+        tech.tablesaw.api.StringColumn.create("dataset", "glass", "glass"),
+        tech.tablesaw.api.StringColumn.create("method", "ep", "ep"),
+        tech.tablesaw.api.LongColumn.create("seed", 0, 1),
+        tech.tablesaw.api.IntColumn.create("fold", 0, 0),
+        tech.tablesaw.api.DoubleColumn.create("te", te, te + 0.02),
         tech.tablesaw.api.DoubleColumn.create("ntll", 0.1, 0.3));
   }
 
@@ -89,8 +94,10 @@ class QpTable1AuthorsTest {
     assertEquals(1.0, authors.row(0)[0]);
     assertEquals(214.0, authors.row(213)[0]);
     assertArrayEquals(clean.row(5), Arrays.copyOfRange(authors.row(5), 1, 10));
-    assertEquals(clean.dimension(), QpTable1.dataset("glass", QpTable1.Protocol.authors().withGlassId(false))
-        .dimension());
+    assertEquals(
+        clean.dimension(),
+        QpTable1.dataset("glass", QpTable1.Protocol.authors().withGlassId(false))
+            .dimension());
     assertEquals("custom", QpTable1.Protocol.authors().withGlassId(false).name());
   }
 }

@@ -23,7 +23,8 @@ class QpTable1ReuseTest {
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, Object> e : r.values().entrySet()) {
       if (!e.getKey().startsWith("seconds")) {
-        Object v = e.getValue() instanceof Double d ? "bits " + Double.doubleToLongBits(d) : e.getValue();
+        Object v =
+            e.getValue() instanceof Double d ? "bits " + Double.doubleToLongBits(d) : e.getValue();
         out.add(e.getKey() + "=" + v);
       }
     }
@@ -59,15 +60,21 @@ class QpTable1ReuseTest {
    */
   @Test
   void selectingOtherTrialsChangesNoRowAndKeepsTheStore() {
-    QpTable1.Config other = new QpTable1.Config(List.of("crabs", "wine2"), List.of("ep"), "se-iso", 3, 5, false);
-    assertEquals(comparable(QpTable1.trial(CONFIG, key("ep", 1), false)),
+    QpTable1.Config other =
+        new QpTable1.Config(List.of("crabs", "wine2"), List.of("ep"), "se-iso", 3, 5, false);
+    assertEquals(
+        comparable(QpTable1.trial(CONFIG, key("ep", 1), false)),
         comparable(QpTable1.trial(other, key("ep", 1), true)));
     assertEquals(0, QpTable1.pendingEpOptima(), "a config without QP leaves no optimum behind");
-    assertEquals(org.approxgp.experiment.ConfigHash.storeHash(CONFIG),
+    assertEquals(
+        org.approxgp.experiment.ConfigHash.storeHash(CONFIG),
         org.approxgp.experiment.ConfigHash.storeHash(other));
-    QpTable1.Config ard = new QpTable1.Config(List.of("wine2"), List.of("ep", "qp"), "se-ard", 1, 2, false);
-    org.junit.jupiter.api.Assertions.assertNotEquals(org.approxgp.experiment.ConfigHash.storeHash(CONFIG),
-        org.approxgp.experiment.ConfigHash.storeHash(ard), "the kernel changes results: another store");
+    QpTable1.Config ard =
+        new QpTable1.Config(List.of("wine2"), List.of("ep", "qp"), "se-ard", 1, 2, false);
+    org.junit.jupiter.api.Assertions.assertNotEquals(
+        org.approxgp.experiment.ConfigHash.storeHash(CONFIG),
+        org.approxgp.experiment.ConfigHash.storeHash(ard),
+        "the kernel changes results: another store");
   }
 
   @Test
@@ -80,21 +87,24 @@ class QpTable1ReuseTest {
     assertEquals(1, QpTable1.pendingEpOptima());
     // ... which the authors' QP trial of the same fold number must not take
     assertEquals(qpAuthorsRefit, comparable(QpTable1.trial(authors, key("qp", 0), true)));
-    assertEquals(1, QpTable1.pendingEpOptima(), "the clean optimum is still waiting for its own QP trial");
+    assertEquals(
+        1, QpTable1.pendingEpOptima(), "the clean optimum is still waiting for its own QP trial");
     QpTable1.trial(CONFIG, key("qp", 0), true);
     assertEquals(0, QpTable1.pendingEpOptima());
   }
 
   @Test
   void configurationWithoutQpLeavesNothingBehind() {
-    QpTable1.Config epOnly = new QpTable1.Config(List.of("wine2"), List.of("ep"), "se-iso", 1, 1, false);
+    QpTable1.Config epOnly =
+        new QpTable1.Config(List.of("wine2"), List.of("ep"), "se-iso", 1, 1, false);
     QpTable1.trial(epOnly, key("ep", 0), true);
     assertEquals(0, QpTable1.pendingEpOptima());
   }
 
   @Test
   void eachRowNamesHowItsHyperparametersWereFitted() {
-    QpTable1.Config optimised = new QpTable1.Config(List.of("wine2"), List.of("ep", "qp", "vb"), "se-iso", 1, 1, true);
+    QpTable1.Config optimised =
+        new QpTable1.Config(List.of("wine2"), List.of("ep", "qp", "vb"), "se-iso", 1, 1, true);
     assertEquals("analytic", QpTable1.gradientName("ep", optimised));
     assertEquals("analytic", QpTable1.gradientName("vb", optimised));
     assertEquals("none", QpTable1.gradientName("qp", CONFIG));

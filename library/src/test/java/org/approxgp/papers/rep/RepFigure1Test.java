@@ -49,7 +49,8 @@ class RepFigure1Test {
     }
     double[] m = {m0 / z, m1 / z};
     return new RepFigure1.WeightPosterior(m, new double[][] {
-        {s00 / z - m[0] * m[0], s01 / z - m[0] * m[1]}, {s01 / z - m[0] * m[1], s11 / z - m[1] * m[1]}});
+      {s00 / z - m[0] * m[0], s01 / z - m[0] * m[1]}, {s01 / z - m[0] * m[1], s11 / z - m[1] * m[1]}
+    });
   }
 
   @Test
@@ -59,13 +60,15 @@ class RepFigure1Test {
       RepFigure1.WeightPosterior g = polarGrid(eps);
       // radial midpoint error O(h_r²) ≈ 1e-4 relative, angular O(1/n_θ): squared distances ≲ 1e-8
       assertTrue(ex.meanDistance(g) < 1e-7, "mean, eps " + eps + ": " + ex.meanDistance(g));
-      assertTrue(ex.covarianceDistance(g) < 1e-7, "cov, eps " + eps + ": " + ex.covarianceDistance(g));
+      assertTrue(
+          ex.covarianceDistance(g) < 1e-7, "cov, eps " + eps + ": " + ex.covarianceDistance(g));
     }
   }
 
   @Test
   void exactPosteriorWithoutInformativeDataIsThePrior() {
-    // ε = 0.5 is excluded by the likelihood, but the decomposition itself is defined: a flat likelihood
+    // ε = 0.5 is excluded by the likelihood, but the decomposition itself is defined: a flat
+    // likelihood
     RepFigure1.WeightPosterior p = RepFigure1.exact(RepFigure1.X, RepFigure1.Y, 0.5, 2.0);
     assertEquals(0, p.mean()[0], 1e-14);
     assertEquals(0, p.mean()[1], 1e-14);
@@ -78,28 +81,32 @@ class RepFigure1Test {
   void importanceSamplingAgreesWithTheExactPosteriorWithinMonteCarloError() {
     RepFigure1.WeightPosterior ex = RepFigure1.exact(0.2);
     RepFigure1.WeightPosterior is = RepFigure1.importanceSampling(0.2, 400_000, 7);
-    // posterior sd of w ≈ 0.7, effective sample size ≳ 1e5 here: the mean's error sd ≈ 2e-3 per coordinate
+    // posterior sd of w ≈ 0.7, effective sample size ≳ 1e5 here: the mean's error sd ≈ 2e-3 per
+    // coordinate
     assertEquals(ex.mean()[0], is.mean()[0], 0.012);
     assertEquals(ex.mean()[1], is.mean()[1], 0.012);
     assertEquals(ex.covariance()[0][0], is.covariance()[0][0], 0.015);
     assertEquals(ex.covariance()[1][1], is.covariance()[1][1], 0.015);
     // deterministic for a seed
     assertEquals(is, is);
-    assertEquals(RepFigure1.importanceSampling(0.2, 1000, 7).mean()[0],
-        RepFigure1.importanceSampling(0.2, 1000, 7).mean()[0], 0.0);
+    assertEquals(
+        RepFigure1.importanceSampling(0.2, 1000, 7).mean()[0],
+        RepFigure1.importanceSampling(0.2, 1000, 7).mean()[0],
+        0.0);
   }
 
   @Test
   void fromSitesIsBayesianLinearRegressionWithPseudoObservations() {
     // one site τ = 2, ν = 3 at x = (1, 0): Σ = diag(1/(1 + 2), 1), μ = Σ (3, 0)
-    RepFigure1.WeightPosterior w = RepFigure1.fromSites(new double[][] {{1, 0}}, Sites.of(new double[] {2},
-        new double[] {3}), 1.0);
+    RepFigure1.WeightPosterior w = RepFigure1.fromSites(
+        new double[][] {{1, 0}}, Sites.of(new double[] {2}, new double[] {3}), 1.0);
     assertEquals(1.0 / 3, w.covariance()[0][0], 1e-15);
     assertEquals(1.0, w.covariance()[1][1], 1e-15);
     assertEquals(1.0, w.mean()[0], 1e-15);
     assertEquals(0.0, w.mean()[1], 1e-15);
     // an indefinite precision (a strongly negative site) is reported, not inverted
-    assertNull(RepFigure1.fromSites(new double[][] {{1, 0}}, Sites.of(new double[] {-2}, new double[] {0}), 1.0));
+    assertNull(RepFigure1.fromSites(
+        new double[][] {{1, 0}}, Sites.of(new double[] {-2}, new double[] {0}), 1.0));
   }
 
   @Test
@@ -135,10 +142,13 @@ class RepFigure1Test {
     }
     assertEquals(1e5, full.penalties().get(full.penalties().size() - 1), 1e-6);
   }
+
   @Test
   void fractionBetterComparesEachGridPointWithEpAndSkipsUEqualOne() {
-    tech.tablesaw.api.Table t = tech.tablesaw.api.Table.create("s",
-        tech.tablesaw.api.StringColumn.create("method", "power-ep", "ep", "power-ep", "ep", "power-ep", "ep"),
+    tech.tablesaw.api.Table t = tech.tablesaw.api.Table.create(
+        "s",
+        tech.tablesaw.api.StringColumn.create(
+            "method", "power-ep", "ep", "power-ep", "ep", "power-ep", "ep"),
         tech.tablesaw.api.DoubleColumn.create("parameter", 0.5, 0.5, 0.8, 0.8, 1.0, 1.0),
         tech.tablesaw.api.DoubleColumn.create("mean sq. dist", 0.1, 0.2, 0.3, 0.2, 0.0, 0.2),
         tech.tablesaw.api.DoubleColumn.create("cov sq. dist", 0.5, 0.2, Double.NaN, 0.2, 0.0, 0.2));
@@ -147,7 +157,8 @@ class RepFigure1Test {
     assertEquals(0.0, f[1]); // a failed (NaN) fit is not better
     assertEquals(0.0, f[2]); // not equal to EP at the last grid point used (u = 0.8)
     assertEquals(0.5, f[3]); // strictly worse in mean at u = 0.8 only
-    assertEquals(0.5, f[4]); // worse in covariance at u = 0.5 (0.5 > 0.2); the NaN at 0.8 is not counted
+    assertEquals(
+        0.5, f[4]); // worse in covariance at u = 0.5 (0.5 > 0.2); the NaN at 0.8 is not counted
     double[] r = RepFigure1.fractionBetter(t, "rep", true);
     assertEquals(2.0 / 3, r[0], 1e-15); // 0.1 < 0.2, 0.3 > 0.2, 0.0 < 0.2
     assertEquals(0.0, r[2]); // 0.0 vs 0.2 at the last point

@@ -15,7 +15,8 @@ import tech.tablesaw.api.Table;
 class RepGroupsTest {
 
   private static Table rows() {
-    return Table.create("rows",
+    return Table.create(
+        "rows",
         IntColumn.create("flipPercent", 10, 20, 10, 10, 20),
         StringColumn.create("method", "ep", "ep", "rep", "ep", "ep"),
         IntColumn.create("sweeps_to_R", 30, 80, 12, 50, 61),
@@ -25,8 +26,8 @@ class RepGroupsTest {
 
   @Test
   void groupsInFirstSeenOrderWithBooleansAsOneOrZero() {
-    List<RepGroups> g = RepGroups.of(rows(), List.of("flipPercent", "method"),
-        List.of("sweeps_to_R", "diverged", "test_error"));
+    List<RepGroups> g = RepGroups.of(
+        rows(), List.of("flipPercent", "method"), List.of("sweeps_to_R", "diverged", "test_error"));
     assertEquals(3, g.size());
     assertEquals(List.of("10", "ep"), g.get(0).key());
     assertEquals(List.of("20", "ep"), g.get(1).key());
@@ -42,7 +43,8 @@ class RepGroupsTest {
 
   /** Two repetitions at 10 %, three methods; PEP's second fit failed (no test error). */
   private static Table threeMethods() {
-    return Table.create("rows",
+    return Table.create(
+        "rows",
         IntColumn.create("flipPercent", 10, 10, 10, 10, 10, 10),
         IntColumn.create("repetition", 0, 0, 0, 1, 1, 1),
         StringColumn.create("method", "ep", "power-ep", "rep", "ep", "power-ep", "rep"),
@@ -60,16 +62,23 @@ class RepGroupsTest {
     assertEquals(List.of("ep", "power-ep", "rep"), s.stringColumn("method").asList());
     assertArrayEquals(new double[] {2, 2, 2}, s.doubleColumn("runs").asDoubleArray());
     assertEquals(40, s.doubleColumn("sweeps to R<1e-3").getDouble(0), 1e-12);
-    assertArrayEquals(new double[] {0, 0.5, 0}, s.doubleColumn("fraction failed").asDoubleArray());
-    assertArrayEquals(new double[] {0.5, 0.5, 0}, s.doubleColumn("fraction diverged").asDoubleArray());
+    assertArrayEquals(
+        new double[] {0, 0.5, 0}, s.doubleColumn("fraction failed").asDoubleArray());
+    assertArrayEquals(
+        new double[] {0.5, 0.5, 0}, s.doubleColumn("fraction diverged").asDoubleArray());
     // only repetition 0 has a fit from every method
     assertArrayEquals(new double[] {1, 1, 1}, s.doubleColumn("common runs").asDoubleArray());
-    assertArrayEquals(new double[] {0.1, 0.2, 0.15}, s.doubleColumn("test error").asDoubleArray(), 1e-15);
+    assertArrayEquals(
+        new double[] {0.1, 0.2, 0.15}, s.doubleColumn("test error").asDoubleArray(), 1e-15);
     // a failed fit counted as error 1
-    assertArrayEquals(new double[] {0.2, 0.6, 0.2}, s.doubleColumn("failure = error: test error").asDoubleArray(),
+    assertArrayEquals(
+        new double[] {0.2, 0.6, 0.2},
+        s.doubleColumn("failure = error: test error").asDoubleArray(),
         1e-15);
     // at the shared length-scale every method produced both fits
-    assertArrayEquals(new double[] {0.21, 0.3, 0.15}, s.doubleColumn("shared ℓ: test error").asDoubleArray(),
+    assertArrayEquals(
+        new double[] {0.21, 0.3, 0.15},
+        s.doubleColumn("shared ℓ: test error").asDoubleArray(),
         1e-15);
   }
 }

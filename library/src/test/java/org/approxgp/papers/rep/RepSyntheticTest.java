@@ -91,10 +91,15 @@ class RepSyntheticTest {
     assertEquals(19_800, full.testPerClass()); // 39,600 test points
     RepSynthetic.Config smoke = RepSynthetic.Config.forMode(ProjectPaths.Mode.SMOKE, "clip");
     assertEquals(3, RepSynthetic.experiment(smoke).trials().size());
-    assertEquals(2 * 2 * 3, RepSynthetic.experiment(RepSynthetic.Config.forMode(ProjectPaths.Mode.QUICK, "keep"))
-        .trials().size());
+    assertEquals(
+        2 * 2 * 3,
+        RepSynthetic.experiment(RepSynthetic.Config.forMode(ProjectPaths.Mode.QUICK, "keep"))
+            .trials()
+            .size());
     assertEquals(2 * 10 * 3, RepSynthetic.experiment(full).trials().size());
-    assertThrows(IllegalArgumentException.class, () -> RepSynthetic.Config.forMode(ProjectPaths.Mode.SMOKE, "x"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> RepSynthetic.Config.forMode(ProjectPaths.Mode.SMOKE, "x"));
   }
 
   @Test

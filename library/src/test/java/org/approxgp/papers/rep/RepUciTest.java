@@ -22,12 +22,16 @@ class RepUciTest {
       RepUci.Protocol p = RepUci.PROTOCOLS.get(name);
       assertEquals(p.nTrain() + p.nTest(), d.size(), name);
       assertTrue(Arrays.stream(d.target()).allMatch(v -> v == 1 || v == -1), name);
-      assertTrue(Arrays.stream(d.target()).anyMatch(v -> v == 1) && Arrays.stream(d.target()).anyMatch(v -> v == -1));
+      assertTrue(Arrays.stream(d.target()).anyMatch(v -> v == 1)
+          && Arrays.stream(d.target()).anyMatch(v -> v == -1));
     }
     assertEquals(13, RepUci.dataset("heart").dimension());
     assertEquals(8, RepUci.dataset("diabetes").dimension());
-    assertEquals(268, Arrays.stream(RepUci.dataset("diabetes").target()).filter(v -> v > 0).count());
-    assertEquals(1813, Arrays.stream(RepUci.dataset("spam").target()).filter(v -> v > 0).count());
+    assertEquals(
+        268,
+        Arrays.stream(RepUci.dataset("diabetes").target()).filter(v -> v > 0).count());
+    assertEquals(
+        1813, Arrays.stream(RepUci.dataset("spam").target()).filter(v -> v > 0).count());
   }
 
   @Test
@@ -47,7 +51,11 @@ class RepUciTest {
     assertEquals(s, RepUci.split("haberman", d.size(), 5));
     assertFalse(s.equals(RepUci.split("haberman", d.size(), 6)));
     RepUci.Config c = RepUci.Config.forMode(ProjectPaths.Mode.QUICK, "keep");
-    assertEquals(6, RepUci.experiment(c).trials().stream().filter(k -> k.dataset().equals("haberman")).count());
+    assertEquals(
+        6,
+        RepUci.experiment(c).trials().stream()
+            .filter(k -> k.dataset().equals("haberman"))
+            .count());
   }
 
   @Test
@@ -72,7 +80,8 @@ class RepUciTest {
   void configsFollowTheModes() {
     RepUci.Config full = RepUci.Config.forMode(ProjectPaths.Mode.FULL, "keep");
     var trials = RepUci.experiment(full).trials();
-    // heart 20 + pima 20 + diabetes 100 + haberman (stand-in) 100 splits, spam 100 × 5 flip rates; three methods
+    // heart 20 + pima 20 + diabetes 100 + haberman (stand-in) 100 splits, spam 100 × 5 flip rates;
+    // three methods
     assertEquals(3 * (20 + 20 + 100 + 100 + 100 * 5), trials.size());
     RepUci.Config smoke = RepUci.Config.forMode(ProjectPaths.Mode.SMOKE, "clip");
     assertEquals(3, RepUci.experiment(smoke).trials().size());

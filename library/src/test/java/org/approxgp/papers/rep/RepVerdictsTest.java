@@ -18,8 +18,10 @@ class RepVerdictsTest {
   @Test
   void theRuleNeedsTwoStandardErrorsAgainstEveryComparator() {
     // REP lower than both by far more than 2 s.e.
-    RepVerdicts.Diff a = RepVerdicts.diff(new double[] {0.1, 0.2, 0.15}, new double[] {0.3, 0.4, 0.36});
-    RepVerdicts.Diff b = RepVerdicts.diff(new double[] {0.1, 0.2, 0.15}, new double[] {0.2, 0.3, 0.26});
+    RepVerdicts.Diff a =
+        RepVerdicts.diff(new double[] {0.1, 0.2, 0.15}, new double[] {0.3, 0.4, 0.36});
+    RepVerdicts.Diff b =
+        RepVerdicts.diff(new double[] {0.1, 0.2, 0.15}, new double[] {0.2, 0.3, 0.26});
     assertEquals(RepVerdicts.REPRODUCES, RepVerdicts.lower(List.of(a, b)));
     // identical to EP: not lower, decisively
     RepVerdicts.Diff same = RepVerdicts.diff(new double[] {0.1, 0.2}, new double[] {0.1, 0.2});
@@ -27,7 +29,8 @@ class RepVerdictsTest {
     assertEquals(0, same.se());
     assertEquals(RepVerdicts.CONTRADICTS, RepVerdicts.lower(List.of(a, same)));
     // lower on average but within noise
-    RepVerdicts.Diff noisy = RepVerdicts.diff(new double[] {0.1, 0.5, 0.1}, new double[] {0.3, 0.2, 0.3});
+    RepVerdicts.Diff noisy =
+        RepVerdicts.diff(new double[] {0.1, 0.5, 0.1}, new double[] {0.3, 0.2, 0.3});
     assertEquals(RepVerdicts.UNDECIDED, RepVerdicts.lower(List.of(a, noisy)));
     // pairs with a missing value are left out; none left: undecided
     RepVerdicts.Diff none = RepVerdicts.diff(new double[] {Double.NaN}, new double[] {0.2});
@@ -38,8 +41,13 @@ class RepVerdictsTest {
   @Test
   void matrixTakesThePapersPenaltyAndTheConclusionFollowsIt() {
     RepReadings.Config c = RepReadings.Config.forMode(ProjectPaths.Mode.SMOKE);
-    Table v = Table.create("v", StringColumn.create("figure"), StringColumn.create("claim"),
-        StringColumn.create("reading"), DoubleColumn.create("c·σ_f²"), StringColumn.create("verdict"),
+    Table v = Table.create(
+        "v",
+        StringColumn.create("figure"),
+        StringColumn.create("claim"),
+        StringColumn.create("reading"),
+        DoubleColumn.create("c·σ_f²"),
+        StringColumn.create("verdict"),
         StringColumn.create("ours"));
     for (String r : c.variants()) {
       for (double pen : RepReadings.penalties(c, RepReadings.PAPER_C)) {
@@ -55,26 +63,41 @@ class RepVerdictsTest {
     }
     Table m = RepVerdicts.matrix(v, c);
     assertEquals(1, m.rowCount());
-    assertEquals("contradicts (reproduces at c·σ_f² = 0.0100)", m.stringColumn("reading a").get(0));
-    assertEquals("reproduces (reproduces at c·σ_f² = 10.0)", m.stringColumn("reading b").get(0));
+    assertEquals(
+        "contradicts (reproduces at c·σ_f² = 0.0100)",
+        m.stringColumn("reading a").get(0));
+    assertEquals(
+        "reproduces (reproduces at c·σ_f² = 10.0)", m.stringColumn("reading b").get(0));
     assertEquals("contradicts", m.stringColumn("reading c").get(0));
     String text = RepVerdicts.conclusion(m);
     assertTrue(text.startsWith("At the paper's penalties some reading reproduces Fig. 4c."), text);
-    assertTrue(text.contains("reading a: reproduces at the paper's c none; reproduces only at another c Fig. 4c;"
-        + " contradicted at the paper's c: Fig. 4c."), text);
-    assertTrue(text.contains("reading b: reproduces at the paper's c Fig. 4c; reproduces only at another c none;"
-        + " contradicted at the paper's c: none."), text);
+    assertTrue(
+        text.contains(
+            "reading a: reproduces at the paper's c none; reproduces only at another c Fig. 4c;"
+                + " contradicted at the paper's c: Fig. 4c."),
+        text);
+    assertTrue(
+        text.contains(
+            "reading b: reproduces at the paper's c Fig. 4c; reproduces only at another c none;"
+                + " contradicted at the paper's c: none."),
+        text);
     assertTrue(text.contains("No reading reproduces, at any c of the grid: none."), text);
   }
 
   @Test
   void labelsAndGrid() {
-    assertEquals(new Methods.RepReading("c", "nonnegative", "eq35", "global"), RepReadings.reading("c/global"));
-    assertEquals(new Methods.RepReading("a", "nonnegative", "eq35", "local"), RepReadings.reading("a"));
+    assertEquals(
+        new Methods.RepReading("c", "nonnegative", "eq35", "global"),
+        RepReadings.reading("c/global"));
+    assertEquals(
+        new Methods.RepReading("a", "nonnegative", "eq35", "local"), RepReadings.reading("a"));
     assertThrows(IllegalArgumentException.class, () -> RepReadings.reading("d"));
     assertThrows(IllegalArgumentException.class, () -> RepReadings.reading("b/local/x"));
     RepReadings.Config c = RepReadings.Config.forMode(ProjectPaths.Mode.QUICK);
-    assertEquals(List.of(0.01, 0.1, 1.0, 10.0, 20.0, 100.0), RepReadings.penalties(c, RepReadings.PAPER_C_FIGURE1));
-    assertEquals(List.of(0.01, 0.1, 1.0, 10.0, 100.0), RepReadings.penalties(c, RepReadings.PAPER_C));
+    assertEquals(
+        List.of(0.01, 0.1, 1.0, 10.0, 20.0, 100.0),
+        RepReadings.penalties(c, RepReadings.PAPER_C_FIGURE1));
+    assertEquals(
+        List.of(0.01, 0.1, 1.0, 10.0, 100.0), RepReadings.penalties(c, RepReadings.PAPER_C));
   }
 }

@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import org.approxgp.data.RegressionSet;
 import org.approxgp.data.RegressionSplits;
-import org.approxgp.sparse.SparseRegression;
 import org.approxgp.sparse.RegressionPrediction;
+import org.approxgp.sparse.SparseRegression;
 import org.approxgp.sparse.Ssgp;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,8 @@ class SvbssgpDriverTest {
   @BeforeAll
   static void load() {
     RegressionSet d = SvbssgpFigures.data("diamonds-600");
-    data = RegressionSplits.standardize(d.data(), RegressionSplits.paper(d.size(), 0).get(0), true);
+    data = RegressionSplits.standardize(
+        d.data(), RegressionSplits.paper(d.size(), 0).get(0), true);
     // RMSE of predicting the training mean, in log-price units
     double[] y = data.test().y();
     double s = 0;
@@ -42,11 +43,13 @@ class SvbssgpDriverTest {
   void everyMethodTracesFiniteMetrics() {
     for (String m : SvbssgpDriver.METHODS) {
       SvbssgpDriver.Trace t = SvbssgpDriver.run(data, settings(m, false));
-      int[] expected = {4, 8, 12}; // every method is traced per iteration (SSGP, VSSGP by their snapshots)
+      int[] expected = {4, 8, 12
+      }; // every method is traced per iteration (SSGP, VSSGP by their snapshots)
       assertArrayEquals(expected, t.iterations(), m);
       for (int i = 0; i < expected.length; i++) {
         assertTrue(Double.isFinite(t.rmse()[i]) && Double.isFinite(t.mnlp()[i]), m);
-        assertTrue(i == 0 || t.seconds()[i] >= t.seconds()[i - 1], m + ": seconds must not decrease");
+        assertTrue(
+            i == 0 || t.seconds()[i] >= t.seconds()[i - 1], m + ": seconds must not decrease");
       }
     }
   }
@@ -88,7 +91,8 @@ class SvbssgpDriverTest {
     }
     assertEquals(Math.sqrt(se / y.length), t.finalRmse(), 1e-12);
     assertEquals(nlp / y.length, t.finalMnlp(), 1e-10);
-    assertNotEquals(1.0, data.yScale(), "the target must really be rescaled for this test to mean anything");
+    assertNotEquals(
+        1.0, data.yScale(), "the target must really be rescaled for this test to mean anything");
   }
 
   @Test
@@ -97,25 +101,31 @@ class SvbssgpDriverTest {
     int[] leaky;
     SvbssgpDriver.Settings h = settings("svbssgp", false);
     SvbssgpDriver.Settings l = settings("svbssgp", true);
-    try (var t = SparseRegression.start(data.train(), h.options(), h.partitioning(data.test()), null)) {
+    try (var t =
+        SparseRegression.start(data.train(), h.options(), h.partitioning(data.test()), null)) {
       honest = t.partitionSizes();
     }
-    try (var t = SparseRegression.start(data.train(), l.options(), l.partitioning(data.test()), null)) {
+    try (var t =
+        SparseRegression.start(data.train(), l.options(), l.partitioning(data.test()), null)) {
       leaky = t.partitionSizes();
     }
     assertEquals(8, honest.length);
     assertEquals(data.train().n(), Arrays.stream(honest).sum());
     assertEquals(data.train().n(), Arrays.stream(leaky).sum());
-    assertFalse(Arrays.equals(honest, leaky), Arrays.toString(honest) + " " + Arrays.toString(leaky));
+    assertFalse(
+        Arrays.equals(honest, leaky), Arrays.toString(honest) + " " + Arrays.toString(leaky));
   }
 
   @Test
   void rejectsBadSettings() {
     assertThrows(IllegalArgumentException.class, () -> settings("gp", false));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> new SvbssgpDriver.Settings("svbssgp", 7, 8, 20, 12, 0, 5, 4, false, 0, 3));
-    assertThrows(IllegalArgumentException.class, () -> SvbssgpDriver.run(data,
-        new SvbssgpDriver.Settings("pic", 10, 1000, 20, 12, 0, 5, 4, false, 0, 3)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> SvbssgpDriver.run(
+            data, new SvbssgpDriver.Settings("pic", 10, 1000, 20, 12, 0, 5, 4, false, 0, 3)));
   }
 
   /**
@@ -126,10 +136,15 @@ class SvbssgpDriverTest {
   @Test
   void partitionCountGrowsWithNAtFixedSize() {
     for (int n : new int[] {2, 39, 40, 442, 3999, 4000, 10_000, 100_000, 200_000}) {
-      assertEquals(Math.max(1, Math.min(200, n / 20)), SparseRegression.defaultPartitions(n), "n = " + n);
+      assertEquals(
+          Math.max(1, Math.min(200, n / 20)), SparseRegression.defaultPartitions(n), "n = " + n);
     }
-    assertEquals(0, SparseRegression.defaultSvbssgpMinibatch(442, SparseRegression.defaultPartitions(442)));
-    assertEquals(0, SparseRegression.defaultSvbssgpMinibatch(10_000, SparseRegression.defaultPartitions(10_000)));
+    assertEquals(
+        0, SparseRegression.defaultSvbssgpMinibatch(442, SparseRegression.defaultPartitions(442)));
+    assertEquals(
+        0,
+        SparseRegression.defaultSvbssgpMinibatch(
+            10_000, SparseRegression.defaultPartitions(10_000)));
     int[] big = {200_001, 1_000_000, 2_000_000, 3_000_000};
     int[] want = {201, 1000, 2000, 3000};
     for (int k = 0; k < big.length; k++) {
@@ -138,6 +153,9 @@ class SvbssgpDriverTest {
       assertTrue((double) big[k] / p <= SparseRegression.PARTITION_ROWS, "n = " + big[k]);
       assertEquals(50, SparseRegression.defaultSvbssgpMinibatch(big[k], p));
     }
-    assertEquals(50, SparseRegression.defaultSvbssgpMinibatch(100_000, SparseRegression.defaultPartitions(100_000)));
+    assertEquals(
+        50,
+        SparseRegression.defaultSvbssgpMinibatch(
+            100_000, SparseRegression.defaultPartitions(100_000)));
   }
 }

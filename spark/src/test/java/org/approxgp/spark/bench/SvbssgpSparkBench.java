@@ -5,9 +5,9 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.approxgp.data.RegressionData;
-import org.approxgp.sparse.Svbssgp;
 import org.approxgp.spark.SparkPartitionGradients;
 import org.approxgp.spark.SparkTrialExecutor;
+import org.approxgp.sparse.Svbssgp;
 
 /**
  * Seconds per sVBSSGP step with the data terms summed in this JVM and as a Spark job
@@ -17,8 +17,7 @@ import org.approxgp.spark.SparkTrialExecutor;
  */
 public final class SvbssgpSparkBench {
 
-  private SvbssgpSparkBench() {
-  }
+  private SvbssgpSparkBench() {}
 
   public static void main(String[] args) {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
@@ -40,7 +39,8 @@ public final class SvbssgpSparkBench {
       labels[i] = (int) ((x[i][0] + 2) / 4 * p);
     }
     RegressionData train = RegressionData.of(x, y);
-    Svbssgp.Options o = Svbssgp.Options.builder().m(20).partitionsPerIteration(10).seed(2).build();
+    Svbssgp.Options o =
+        Svbssgp.Options.builder().m(20).partitionsPerIteration(10).seed(2).build();
 
     long t0 = System.nanoTime();
     JavaSparkContext sc = SparkTrialExecutor.embedded(master).context();
@@ -64,10 +64,22 @@ public final class SvbssgpSparkBench {
         remote.step();
       }
       double ts = (System.nanoTime() - t0) * 1e-9 / steps;
-      System.out.printf(Locale.ROOT, "n = %d, p = %d, a = 10, m = 20, d = %d, %d cores, Spark %s (%d slices)%n", n,
-          p, d, Runtime.getRuntime().availableProcessors(), master, spark.slices());
-      System.out.printf(Locale.ROOT, "Spark start %.2f s, first (distributing) gradient %.2f s%n", start, first);
-      System.out.printf(Locale.ROOT, "per step: local %.3f s, Spark %.3f s; same parameters: %b%n", tl, ts,
+      System.out.printf(
+          Locale.ROOT,
+          "n = %d, p = %d, a = 10, m = 20, d = %d, %d cores, Spark %s (%d slices)%n",
+          n,
+          p,
+          d,
+          Runtime.getRuntime().availableProcessors(),
+          master,
+          spark.slices());
+      System.out.printf(
+          Locale.ROOT, "Spark start %.2f s, first (distributing) gradient %.2f s%n", start, first);
+      System.out.printf(
+          Locale.ROOT,
+          "per step: local %.3f s, Spark %.3f s; same parameters: %b%n",
+          tl,
+          ts,
           Arrays.equals(local.parameters(), remote.parameters()));
     } finally {
       sc.stop();
