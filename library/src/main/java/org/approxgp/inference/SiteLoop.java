@@ -1,7 +1,5 @@
 package org.approxgp.inference;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
@@ -214,7 +212,7 @@ public final class SiteLoop {
       throw new IllegalArgumentException(
           "warm start has " + warmStart.size() + " sites, problem has " + n);
     }
-    Run run = new Run(update.name(), t0);
+    LoopRun run = new LoopRun(update.name(), t0);
     Matrix k = problem.kernel().matrix(problem.x());
     double[] tau = warmStart == null ? new double[n] : warmStart.tau();
     double[] nu = warmStart == null ? new double[n] : warmStart.nu();
@@ -255,10 +253,10 @@ public final class SiteLoop {
         // predictions never read the rest), which saves the n³/2 of forming VᵀV
         boolean last = !Double.isFinite(run.change)
             || run.change < options.tolerance()
-            || oscillating(run.trace, options.oscillationWindow())
+            || LoopRun.oscillating(run.trace, options.oscillationWindow())
             || run.sweeps >= options.maxSweeps();
         approx = posterior(k, kChol, problem.priorMean(), tau, nu, options, seq && !last, run);
-        run.alphaTrace.add(distance(approx.alpha, alphaPrev));
+        run.alphaTrace.add(LoopRun.distance(approx.alpha, alphaPrev));
         alphaPrev = approx.alpha;
         if (!Double.isFinite(run.change)) {
           throw new InferenceException(
@@ -275,7 +273,7 @@ public final class SiteLoop {
           converged = true;
           break;
         }
-        if (oscillating(run.trace, options.oscillationWindow())) {
+        if (LoopRun.oscillating(run.trace, options.oscillationWindow())) {
           run.message = "diverged: oscillation (no new minimum of the site change in the last "
               + options.oscillationWindow() + " sweeps)";
           break;
@@ -329,7 +327,7 @@ public final class SiteLoop {
       double[] nu,
       Options options,
       boolean fullSigma,
-      Run run) {
+      LoopRun run) {
     GaussianSiteApproximation a;
     if (kChol != null) {
       run.factoredK = true;
@@ -353,94 +351,6 @@ public final class SiteLoop {
     return true;
   }
 
-  /** ‖a − b‖₂. */
-  static double distance(double[] a, double[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      double d = a[i] - b[i];
-      s += d * d;
-    }
-    return Math.sqrt(s);
-  }
-
-  /**
-   * The oscillation test of {@link Options#oscillationWindow()}: W &gt; 0, more than W sweeps done, and
-   * every one of the last W values of {@code trace} ≥ the minimum of the values before them.
-   */
-  static boolean oscillating(List<Double> trace, int w) {
-    int s = trace.size();
-    if (w <= 0 || s <= w) {
-      return false;
-    }
-    double best = Double.POSITIVE_INFINITY;
-    for (int i = 0; i < s - w; i++) {
-      best = Math.min(best, trace.get(i));
-    }
-    for (int i = s - w; i < s; i++) {
-      if (trace.get(i) < best) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Mutable per-run counters and progress (confined to one call). */
-  private static final class Run {
-    final String method;
-    final long t0;
-    final List<Double> trace = new ArrayList<>();
-    final List<Double> alphaTrace = new ArrayList<>();
-    String message = "";
-    boolean keep;
-    boolean factoredK;
-    int relaxed;
-    int sweeps;
-    int site = -1;
-    boolean evidence;
-    double change = Double.POSITIVE_INFINITY;
-    int clipped;
-    int skipped;
-    int limited;
-    double jitter;
-
-    Run(String method, long t0) {
-      this.method = method;
-      this.t0 = t0;
-    }
-
-    void noteJitter(double j) {
-      jitter = Math.max(jitter, j);
-    }
-
-    /** " at site i in sweep s" or " in the log evidence at site i", or "" outside a site. */
-    String where() {
-      if (site < 0) {
-        return evidence ? " (in the log evidence)" : " (after sweep " + sweeps + ")";
-      }
-      return evidence
-          ? " (in the log evidence, site " + site + ")"
-          : " (at site " + site + " in sweep " + (sweeps + 1) + ")";
-    }
-
-    Diagnostics diagnostics(boolean converged) {
-      return new Diagnostics(
-          method,
-          sweeps,
-          converged,
-          change,
-          (System.nanoTime() - t0) * 1e-9,
-          jitter,
-          clipped,
-          skipped,
-          converged ? "" : message,
-          trace,
-          !converged && !message.isEmpty(),
-          alphaTrace,
-          relaxed,
-          limited);
-    }
-  }
-
   /**
    * One site update from cavity {@code cav}: the proposed site after the negative-precision policy and
    * damping, or null when the cavity is improper and the site is skipped.
@@ -454,7 +364,7 @@ public final class SiteLoop {
       SiteUpdate.Cavity cav,
       double tauOld,
       double nuOld,
-      Run run) {
+      LoopRun run) {
     run.site = i;
     if (!(cav.tau() > 0)) {
       run.skipped++;
@@ -530,7 +440,7 @@ public final class SiteLoop {
       GaussianSiteApproximation approx,
       double[] tau,
       double[] nu,
-      Run run) {
+      LoopRun run) {
     int n = tau.length;
     Matrix sigma =
         approx.sigma; // taken over: the posterior is recomputed from the sites after the sweep
@@ -620,7 +530,7 @@ public final class SiteLoop {
       GaussianSiteApproximation approx,
       double[] tau,
       double[] nu,
-      Run run) {
+      LoopRun run) {
     for (int i = 0; i < tau.length; i++) {
       SiteUpdate.Cavity cav =
           update.cavity(state, i, approx.mu[i], approx.sigmaDiag[i], approx.tau[i], approx.nu[i]);
@@ -643,7 +553,7 @@ public final class SiteLoop {
    * cavity terms).
    */
   private static <S> double logEvidence(
-      Problem problem, SiteUpdate<S> update, S state, GaussianSiteApproximation a, Run run) {
+      Problem problem, SiteUpdate<S> update, S state, GaussianSiteApproximation a, LoopRun run) {
     run.evidence = true;
     int n = a.n;
     double m0 = a.priorMean;

@@ -166,7 +166,7 @@ public final class Pic {
 
     /** F on all training blocks at this q(u) and these hyperparameters (exact, not stochastic). */
     public double elbo() {
-      double[] params = Dtc.params(kernel, noiseVariance, train.d());
+      double[] params = DtcBound.params(kernel, noiseVariance, train.d());
       int[] all = new int[blocks.count()];
       int ne = 0;
       for (int c = 0; c < blocks.count(); c++) {
@@ -256,7 +256,7 @@ public final class Pic {
         throw new IllegalArgumentException(
             partition.length + " labels for " + train.n() + " training rows");
       }
-      Dtc.requireDim(inducing, train.d());
+      DtcBound.requireDim(inducing, train.d());
       if (!(noiseVariance > 0) || !Double.isFinite(noiseVariance)) {
         throw new IllegalArgumentException("noise variance must be positive, got " + noiseVariance);
       }
@@ -264,7 +264,7 @@ public final class Pic {
       this.inducing = inducing;
       this.kernel = kernel;
       this.ard = kernel.isArd();
-      this.params = Dtc.params(kernel, noiseVariance, train.d());
+      this.params = DtcBound.params(kernel, noiseVariance, train.d());
       this.options = options;
       this.blocks = Blocks.of(partition, max(partition) + 1);
       int ne = 0;
@@ -282,7 +282,7 @@ public final class Pic {
       this.fullBatch = options.learnHyperparameters() && options.blocksPerIteration() >= ne;
       this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
       this.q = InducingPosterior.prior(
-          InducingPosterior.kuu(Dtc.kernelOf(params, train.d(), ard), inducing, jitter));
+          InducingPosterior.kuu(DtcBound.kernelOf(params, train.d(), ard), inducing, jitter));
       this.monitor =
           (options.stopping() != null ? options.stopping() : Dtc.DEFAULT_STOPPING).start();
     }
@@ -415,7 +415,7 @@ public final class Pic {
     private InducingPosterior optimalPosterior(double[] x) {
       int mM = inducing.n();
       InducingPosterior prior = InducingPosterior.prior(
-          InducingPosterior.kuu(Dtc.kernelOf(x, train.d(), ard), inducing, 0));
+          InducingPosterior.kuu(DtcBound.kernelOf(x, train.d(), ard), inducing, 0));
       Matrix lam = Matrix.zeros(mM, mM);
       double[] t1 = new double[mM];
       Eval e = evaluate(
@@ -512,7 +512,7 @@ public final class Pic {
       double[] grad) {
     int d = train.d();
     int mM = z.n();
-    SeArd k = Dtc.kernelOf(params, d, ard);
+    SeArd k = DtcBound.kernelOf(params, d, ard);
     Cholesky kuu = InducingPosterior.kuu(k, z, jitter);
     Matrix kinv = kuu.inverse();
     double noise = Math.exp(params[params.length - 1]);

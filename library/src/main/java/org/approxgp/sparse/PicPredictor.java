@@ -104,7 +104,7 @@ public final class PicPredictor {
   static void forEachBlock(Pic.Fit fit, RegressionData test, int[] testPartition, BlockSink sink) {
     RegressionData train = fit.train();
     int d = train.d();
-    Dtc.requireDim(test, d);
+    DtcBound.requireDim(test, d);
     if (testPartition.length != test.n()) {
       throw new IllegalArgumentException(
           testPartition.length + " labels for " + test.n() + " test rows");

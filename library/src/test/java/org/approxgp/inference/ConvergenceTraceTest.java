@@ -31,7 +31,7 @@ class ConvergenceTraceTest {
     for (int s = 1; s <= 4; s++) {
       Posterior capped = SiteLoop.run(p, MomentMatching.ep(), o.withMaxSweeps(s), null);
       double[] a = capped.alpha();
-      assertEquals(SiteLoop.distance(a, prev), d.alphaTrace().get(s - 1), 1e-12, "R(" + s + ")");
+      assertEquals(LoopRun.distance(a, prev), d.alphaTrace().get(s - 1), 1e-12, "R(" + s + ")");
       assertTrue(capped.diagnostics().diverged(), "capped run is a divergence verdict");
       assertTrue(
           capped.diagnostics().message().contains("sweep cap " + s),
@@ -48,7 +48,7 @@ class ConvergenceTraceTest {
     List<Double> slow = new ArrayList<>();
     for (int s = 0; s < 300; s++) {
       slow.add(Math.pow(0.999, s));
-      assertFalse(SiteLoop.oscillating(slow, 50));
+      assertFalse(LoopRun.oscillating(slow, 50));
     }
     // a 2-cycle: after its first low (0.4 at sweep 3) it never sets a new minimum; flagged once
     // that low
@@ -56,8 +56,8 @@ class ConvergenceTraceTest {
     List<Double> cycle = new ArrayList<>(List.of(5.0, 3.0));
     for (int s = 3; s <= 53; s++) {
       cycle.add(s % 2 == 1 ? 0.4 : 0.7);
-      assertEquals(s == 53, SiteLoop.oscillating(cycle, 50), "sweep " + s);
+      assertEquals(s == 53, LoopRun.oscillating(cycle, 50), "sweep " + s);
     }
-    assertFalse(SiteLoop.oscillating(cycle, 0), "window 0 is off");
+    assertFalse(LoopRun.oscillating(cycle, 0), "window 0 is off");
   }
 }

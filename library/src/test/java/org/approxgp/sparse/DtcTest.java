@@ -119,17 +119,17 @@ class DtcTest {
     kernels.add(KERNEL);
     kernels.add(SquaredExponential.iso(0.8, 0.7));
     for (SquaredExponential kernel : kernels) {
-      double[] p = Dtc.params(kernel, NOISE * 2, 2);
+      double[] p = DtcBound.params(kernel, NOISE * 2, 2);
       double[] g = new double[p.length];
-      Dtc.objective(train, z, p, kernel.isArd(), m, s, g);
+      DtcBound.objective(train, z, p, kernel.isArd(), m, s, g);
       double h = 1e-5;
       for (int j = 0; j < p.length; j++) {
         double[] pp = p.clone();
         double[] pm = p.clone();
         pp[j] += h;
         pm[j] -= h;
-        double fd = (Dtc.objective(train, z, pp, kernel.isArd(), m, s, null)
-                - Dtc.objective(train, z, pm, kernel.isArd(), m, s, null))
+        double fd = (DtcBound.objective(train, z, pp, kernel.isArd(), m, s, null)
+                - DtcBound.objective(train, z, pm, kernel.isArd(), m, s, null))
             / (2 * h);
         assertEquals(fd, g[j], 1e-6 * Math.max(1, Math.abs(fd)), kernel.name() + " parameter " + j);
       }
@@ -220,13 +220,13 @@ class DtcTest {
           trace.get(i) >= trace.get(i - 1) - 1e-9 * Math.abs(trace.get(i)), "bound fell at " + i);
     }
     assertEquals(fit.elbo(train), trace.get(last), 1e-9 * Math.abs(trace.get(last)));
-    double[] p0 = Dtc.params(poor, 0.8, 2);
-    InducingPosterior q0 = Dtc.optimalPosterior(train, z, p0, true);
+    double[] p0 = DtcBound.params(poor, 0.8, 2);
+    InducingPosterior q0 = DtcBound.optimalPosterior(train, z, p0, true);
     double[] g0 = new double[p0.length];
-    Dtc.objective(train, z, p0, true, q0.mean(), q0.covariance(), g0);
-    double[] p1 = Dtc.params(fit.kernel(), fit.noiseVariance(), 2);
+    DtcBound.objective(train, z, p0, true, q0.mean(), q0.covariance(), g0);
+    double[] p1 = DtcBound.params(fit.kernel(), fit.noiseVariance(), 2);
     double[] g1 = new double[p1.length];
-    Dtc.objective(train, z, p1, true, fit.mean(), fit.covariance(), g1);
+    DtcBound.objective(train, z, p1, true, fit.mean(), fit.covariance(), g1);
     assertTrue(
         norm(g1) < 1e-3 * norm(g0), "gradient " + norm(g1) + " vs " + norm(g0) + " at the start");
     assertTrue(fit.elbo(train) > trace.get(0));
@@ -258,13 +258,13 @@ class DtcTest {
     assertEquals(BoundMonitor.StopReason.CONVERGED, t.stopReason(), "after " + t.iteration());
     assertTrue(t.converged() && t.iteration() < 5000);
     Dtc.Fit s = t.snapshot();
-    double[] p = Dtc.params(s.kernel(), s.noiseVariance(), 2);
-    InducingPosterior q = Dtc.optimalPosterior(train, z, p, true);
-    double stochastic = Dtc.objective(train, z, p, true, q.mean(), q.covariance(), null);
+    double[] p = DtcBound.params(s.kernel(), s.noiseVariance(), 2);
+    InducingPosterior q = DtcBound.optimalPosterior(train, z, p, true);
+    double stochastic = DtcBound.objective(train, z, p, true, q.mean(), q.covariance(), null);
     Dtc.Fit full = Dtc.fit(train, z, start, 0.25, Dtc.Options.defaults(train.n(), 300, 4), null);
-    double[] p0 = Dtc.params(start, 0.25, 2);
-    InducingPosterior q0 = Dtc.optimalPosterior(train, z, p0, true);
-    double initial = Dtc.objective(train, z, p0, true, q0.mean(), q0.covariance(), null);
+    double[] p0 = DtcBound.params(start, 0.25, 2);
+    InducingPosterior q0 = DtcBound.optimalPosterior(train, z, p0, true);
+    double initial = DtcBound.objective(train, z, p0, true, q0.mean(), q0.covariance(), null);
     // the collapsed bound at the learned hyperparameters closes at least 90 % of the gap from the
     // start to the
     // full-batch optimum
@@ -342,7 +342,7 @@ class DtcTest {
     for (int s = 0; s < steps; s++) {
       double[] p = at.clone();
       p[0] = p[1] = Math.log(1.0) + (Math.log(0.3) - Math.log(1.0)) * s / (steps - 1);
-      bound[s] = Dtc.objective(
+      bound[s] = DtcBound.objective(
           train, z, p, true, q.mean(), q.covariance(), null, InducingPosterior.KUU_JITTER);
     }
     int signChanges = 0;

@@ -207,7 +207,7 @@ class PicTest {
     s.addDiagonal(0.1);
     for (SquaredExponential kernel :
         new SquaredExponential[] {KERNEL, SquaredExponential.iso(0.8, 0.7)}) {
-      double[] p = Dtc.params(kernel, 0.1, 2);
+      double[] p = DtcBound.params(kernel, 0.1, 2);
       double[] g = new double[p.length];
       Pic.objective(train, labels, z, p, kernel.isArd(), m, s, g);
       double h = 1e-5;
@@ -265,7 +265,7 @@ class PicTest {
     Pic.Fit fit = t.snapshot();
     double end = trace.get(trace.size() - 1);
     assertEquals(fit.elbo(), end, 1e-9 * Math.abs(end));
-    double[] p1 = Dtc.params(fit.kernel(), fit.noiseVariance(), 2);
+    double[] p1 = DtcBound.params(fit.kernel(), fit.noiseVariance(), 2);
     double[] g1 = new double[p1.length];
     Pic.objective(train, labels, z, p1, true, fit.mean(), fit.covariance(), g1);
     Pic.Fit start = Pic.fit(
@@ -276,7 +276,7 @@ class PicTest {
         0.8,
         new Pic.Options(6, 1, 1, StepSchedule.constant(1.0), 0.01, false),
         null);
-    double[] p0 = Dtc.params(poor, 0.8, 2);
+    double[] p0 = DtcBound.params(poor, 0.8, 2);
     double[] g0 = new double[p0.length];
     Pic.objective(train, labels, z, p0, true, start.mean(), start.covariance(), g0);
     assertTrue(

@@ -93,7 +93,7 @@ class SvbssgpFiguresTest {
                 .and(t1.stringColumn("method").isEqualTo("svbssgp")))
             .doubleColumn("paper RMSE")
             .get(0));
-    List<SvbssgpFigures.Check> checks = SvbssgpFigures.agreement(gamma, methods, samples);
+    List<SvbssgpAgreement.Check> checks = SvbssgpAgreement.agreement(gamma, methods, samples);
     assertEquals(SvbssgpPaper.CLAIMS.size(), checks.size());
     // stored rows are reused and give the same traces
     Results<SvbssgpFigures.Key> again = runner.run(SvbssgpFigures.gamma(c));
@@ -106,8 +106,11 @@ class SvbssgpFiguresTest {
   @Test
   void linearR2() {
     assertEquals(
-        1.0, SvbssgpFigures.linearR2(new double[] {1, 2, 3, 4}, new double[] {3, 5, 7, 9}), 1e-12);
-    assertTrue(SvbssgpFigures.linearR2(new double[] {1, 2, 3, 4}, new double[] {0, 5, 0, 5}) < 0.5);
+        1.0,
+        SvbssgpAgreement.linearR2(new double[] {1, 2, 3, 4}, new double[] {3, 5, 7, 9}),
+        1e-12);
+    assertTrue(
+        SvbssgpAgreement.linearR2(new double[] {1, 2, 3, 4}, new double[] {0, 5, 0, 5}) < 0.5);
   }
 
   /** A figure's series within the ± over splits of the lowest are named; a lone split says it cannot compare. */
@@ -119,18 +122,19 @@ class SvbssgpFiguresTest {
         tech.tablesaw.api.DoubleColumn.create("final_rmse mean", 30.0, 30.4, 32.0),
         tech.tablesaw.api.DoubleColumn.create("final_rmse sd", 0.5, 0.2, 0.3));
     assertEquals(
-        " (within ± sd over splits of the lowest: dtc)", SvbssgpFigures.tiedWithBest(t, "method"));
+        " (within ± sd over splits of the lowest: dtc)",
+        SvbssgpAgreement.tiedWithBest(t, "method"));
     Table apart = Table.create(
         "s",
         tech.tablesaw.api.StringColumn.create("method", "svbssgp", "dtc"),
         tech.tablesaw.api.DoubleColumn.create("final_rmse mean", 30.0, 31.0),
         tech.tablesaw.api.DoubleColumn.create("final_rmse sd", 0.5, 0.2));
-    assertEquals("", SvbssgpFigures.tiedWithBest(apart, "method"));
+    assertEquals("", SvbssgpAgreement.tiedWithBest(apart, "method"));
     Table one = Table.create(
         "s",
         tech.tablesaw.api.StringColumn.create("method", "svbssgp", "dtc"),
         tech.tablesaw.api.DoubleColumn.create("final_rmse mean", 30.0, 31.0),
         tech.tablesaw.api.DoubleColumn.create("final_rmse sd", Double.NaN, Double.NaN));
-    assertEquals(" (one split: no ± to compare)", SvbssgpFigures.tiedWithBest(one, "method"));
+    assertEquals(" (one split: no ± to compare)", SvbssgpAgreement.tiedWithBest(one, "method"));
   }
 }

@@ -1,0 +1,287 @@
+package org.approxgp.sparse;
+
+import java.util.Arrays;
+import org.approxgp.data.RegressionData;
+import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.JitterPolicy;
+import org.approxgp.linalg.Matrix;
+
+/**
+ * The DTC++ (SVGP) bound and its gradient (Hensman, Fusi &amp; Lawrence 2013, eq. 4; Titsias 2009 for the optimal
+ * q(u)), shared by {@link Dtc}'s trainer, {@link Dtc.Fit#elbo} and the gradient test.
+ */
+final class DtcBound {
+  private DtcBound() {}
+
+  /** (log ℓ…, log σ_f², log σ²) of a kernel and noise. */
+  static double[] params(SquaredExponential kernel, double noiseVariance, int d) {
+    double[] kp = SeArd.logParams(kernel, d);
+    double[] p = Arrays.copyOf(kp, kp.length + 1);
+    p[kp.length] = Math.log(noiseVariance);
+    return p;
+  }
+
+  static SeArd kernelOf(double[] params, int d, boolean ard) {
+    return new SeArd(Arrays.copyOf(params, params.length - 1), d, ard);
+  }
+
+  /**
+   * The optimal q(u) on all rows at hyperparameters {@code params} (Titsias 2009; the natural-gradient step with
+   * ρ = 1 from any start): S⁻¹ = K_uu⁻¹ + σ⁻² Σᵢ aᵢaᵢᵀ, S⁻¹m = σ⁻² Σᵢ aᵢyᵢ, aᵢ = K_uu⁻¹k_u(xᵢ). Streams over rows.
+   */
+  static InducingPosterior optimalPosterior(
+      RegressionData train, RegressionData z, double[] params, boolean ard) {
+    int d = train.d();
+    int mM = z.n();
+    SeArd k = kernelOf(params, d, ard);
+    Cholesky kuu = InducingPosterior.kuu(k, z, 0);
+    double beta = Math.exp(-params[params.length - 1]);
+    Matrix target = kuu.inverse();
+    double[] td = target.data();
+    double[] t1 = new double[mM];
+    int n = train.n();
+    for (int from = 0; from < n; from += Dtc.CHUNK) {
+      int to = Math.min(n, from + Dtc.CHUNK);
+      int b = to - from;
+      double[] xb = Arrays.copyOfRange(train.x(), from * d, to * d);
+      Matrix a = kuu.solve(k.cross(z.x(), mM, xb, b));
+      double[] aat = a.multTransB(a).data();
+      for (int i = 0; i < td.length; i++) {
+        td[i] += beta * aat[i];
+      }
+      double[] ad = a.data();
+      for (int p = 0; p < mM; p++) {
+        double sy = 0;
+        for (int i = 0; i < b; i++) {
+          sy += ad[p * b + i] * train.y()[from + i];
+        }
+        t1[p] += beta * sy;
+      }
+    }
+    InducingPosterior q = InducingPosterior.prior(kuu);
+    q.step(target, t1, 1.0);
+    return q;
+  }
+
+  static void requireDim(RegressionData rows, int d) {
+    if (rows.d() != d) {
+      throw new IllegalArgumentException("rows have " + rows.d() + " inputs, expected " + d);
+    }
+  }
+
+  /**
+   * The bound L (full data, scale 1) at hyperparameters {@code params} and q(u) = N(m, S); if {@code grad} is
+   * non-null, ∂L/∂params (m, S held fixed) is written into it. Streams over rows in chunks.
+   */
+  static double objective(
+      RegressionData train,
+      RegressionData z,
+      double[] params,
+      boolean ard,
+      double[] m,
+      Matrix s,
+      double[] grad) {
+    return objective(train, z, params, ard, m, s, grad, 0);
+  }
+
+  /** As {@link #objective(RegressionData, RegressionData, double[], boolean, double[], Matrix, double[])} with
+   * K_uu + εI, ε = {@code jitter}. */
+  static double objective(
+      RegressionData train,
+      RegressionData z,
+      double[] params,
+      boolean ard,
+      double[] m,
+      Matrix s,
+      double[] grad,
+      double jitter) {
+    int d = train.d();
+    SeArd k = kernelOf(params, d, ard);
+    Cholesky kuu = InducingPosterior.kuu(k, z, jitter);
+    Matrix kinv = kuu.inverse();
+    Terms terms = new Terms(z.n(), params.length);
+    int n = train.n();
+    for (int from = 0; from < n; from += Dtc.CHUNK) {
+      int to = Math.min(n, from + Dtc.CHUNK);
+      double[] xb = Arrays.copyOfRange(train.x(), from * d, to * d);
+      double[] yb = Arrays.copyOfRange(train.y(), from, to);
+      accumulate(k, params, z, kuu, kinv, m, s, xb, yb, to - from, terms);
+    }
+    return finishWith(k, params, z, kuu, kinv, m, s, null, 1.0, terms, grad);
+  }
+
+  /** Sums over rows that the bound and its gradient need (unscaled). */
+  static final class Terms {
+    final Matrix aat; // Σ A Aᵀ
+    final double[] ar; // Σ A r
+    final double[] ay; // Σ A y
+    double quad; // Σ (rᵢ² + k̃ᵢᵢ + aᵢᵀSaᵢ)
+    int rows;
+    final double[]
+        gradUb; // Σ_ab G_ub,ab ∂K_ub,ab/∂θ_kernel without the factor σ⁻², per kernel parameter
+
+    Terms(int mM, int np) {
+      aat = Matrix.zeros(mM, mM);
+      ar = new double[mM];
+      ay = new double[mM];
+      gradUb = new double[np - 1];
+    }
+  }
+
+  /**
+   * Adds one block of rows (xb, yb; b rows) to {@code terms}. With A = K_uu⁻¹K_uB, r = y − Aᵀm, ν = K_uu⁻¹m,
+   * the data part of L is D = −½ Σᵢ[log 2πσ² + σ⁻²(rᵢ² + k̃ᵢᵢ + aᵢᵀSaᵢ)], and (K_uB entries independent)
+   * ∂D/∂K_uB = σ⁻²(ν rᵀ + A − K_uu⁻¹ S A); that matrix is contracted here with ∂K_uB/∂θ.
+   */
+  static void accumulate(
+      SeArd k,
+      double[] params,
+      RegressionData z,
+      Cholesky kuu,
+      Matrix kinv,
+      double[] m,
+      Matrix s,
+      double[] xb,
+      double[] yb,
+      int b,
+      Terms t) {
+    int mM = z.n();
+    Matrix kub = k.cross(z.x(), mM, xb, b);
+    Matrix a = kuu.solve(kub);
+    Matrix sa = s.mult(a);
+    double[] nu = kuu.solve(m);
+    double[] ad = a.data();
+    double[] kd = kub.data();
+    double[] sd = sa.data();
+    double[] r = new double[b];
+    double sf2 = k.signalVariance();
+    for (int i = 0; i < b; i++) {
+      double mu = 0;
+      double qii = 0;
+      double c = 0;
+      for (int p = 0; p < mM; p++) {
+        double av = ad[p * b + i];
+        mu += av * m[p];
+        qii += kd[p * b + i] * av;
+        c += av * sd[p * b + i];
+      }
+      r[i] = yb[i] - mu;
+      t.quad += r[i] * r[i] + (sf2 - qii) + c;
+    }
+    t.rows += b;
+    // Σ A Aᵀ, Σ A r, Σ A y
+    Matrix aat = a.multTransB(a);
+    double[] tad = t.aat.data();
+    double[] nad = aat.data();
+    for (int i = 0; i < tad.length; i++) {
+      tad[i] += nad[i];
+    }
+    for (int p = 0; p < mM; p++) {
+      double sr = 0;
+      double sy = 0;
+      for (int i = 0; i < b; i++) {
+        sr += ad[p * b + i] * r[i];
+        sy += ad[p * b + i] * yb[i];
+      }
+      t.ar[p] += sr;
+      t.ay[p] += sy;
+    }
+    // G_ub / σ⁻² = ν rᵀ + A − K⁻¹ S A
+    Matrix kisa = kinv.mult(sa);
+    double[] gd = new double[mM * b];
+    double[] kisad = kisa.data();
+    for (int p = 0; p < mM; p++) {
+      for (int i = 0; i < b; i++) {
+        int o = p * b + i;
+        gd[o] = nu[p] * r[i] + ad[o] - kisad[o];
+      }
+    }
+    k.accumulateGradient(Matrix.wrap(mM, b, gd), kub, z.x(), xb, t.gradUb);
+  }
+
+  static double finish(
+      SeArd k,
+      double[] params,
+      RegressionData z,
+      Cholesky kuu,
+      Matrix kinv,
+      InducingPosterior q,
+      double scale,
+      Terms t,
+      double[] grad) {
+    double[] m = q.mean();
+    Matrix s = q.covariance();
+    return finishWith(k, params, z, kuu, kinv, m, s, q, scale, t, grad);
+  }
+
+  /**
+   * L = scale · D − KL and, if asked, ∂L/∂θ. With β = σ⁻², s = scale, ν = K⁻¹m:
+   * <ul>
+   *   <li>∂L/∂log σ² = s Σᵢ[−½ + ½β(rᵢ² + k̃ᵢᵢ + aᵢᵀSaᵢ)];</li>
+   *   <li>∂L/∂K_uB = sβ(ν rᵀ + A − K⁻¹SA) (accumulated), ∂L/∂kᵢᵢ = −½sβ;</li>
+   *   <li>∂L/∂K_uu = sβ[−(A r)νᵀ − ½AAᵀ + ½(AAᵀSK⁻¹ + K⁻¹SAAᵀ)] + ½[K⁻¹SK⁻¹ + ννᵀ − K⁻¹] (the last bracket
+   *       from −KL), contracted with ∂K_uu/∂θ.</li>
+   * </ul>
+   */
+  static double finishWith(
+      SeArd k,
+      double[] params,
+      RegressionData z,
+      Cholesky kuu,
+      Matrix kinv,
+      double[] m,
+      Matrix s,
+      InducingPosterior q,
+      double scale,
+      Terms t,
+      double[] grad) {
+    int mM = z.n();
+    double noise = Math.exp(params[params.length - 1]);
+    double beta = 1 / noise;
+    double data = scale * (-0.5 * t.rows * Math.log(2 * Math.PI * noise) - 0.5 * beta * t.quad);
+    double logDetS;
+    if (q != null) {
+      logDetS = q.logDetCovariance();
+    } else {
+      logDetS = Cholesky.factor(s.copy(), JitterPolicy.none()).logDet();
+    }
+    double[] nu = kuu.solve(m);
+    double mt = 0;
+    for (int p = 0; p < mM; p++) {
+      mt += m[p] * nu[p];
+    }
+    double kl = 0.5 * (kinv.dot(s) + mt - mM + kuu.logDet() - logDetS);
+    double value = data - kl;
+    if (grad != null) {
+      int nk = params.length - 1;
+      double sf2 = k.signalVariance();
+      for (int j = 0; j < nk; j++) {
+        grad[j] = scale * beta * t.gradUb[j];
+      }
+      grad[nk - 1] += -0.5 * scale * beta * t.rows * sf2; // k_ii = σ_f², ∂k_ii/∂log σ_f² = σ_f²
+      grad[nk] = scale * (-0.5 * t.rows + 0.5 * beta * t.quad);
+      Matrix kis = kinv.mult(s); // K⁻¹S
+      Matrix aatSki = t.aat.mult(kis.transpose()); // AAᵀ S K⁻¹
+      Matrix kisAat = kis.mult(t.aat); // K⁻¹ S AAᵀ
+      Matrix kisk = kis.mult(kinv); // K⁻¹ S K⁻¹
+      double[] g = new double[mM * mM];
+      double[] aat = t.aat.data();
+      double[] x1 = aatSki.data();
+      double[] x2 = kisAat.data();
+      double[] x3 = kisk.data();
+      double[] ki = kinv.data();
+      double sb = scale * beta;
+      for (int p = 0; p < mM; p++) {
+        for (int c = 0; c < mM; c++) {
+          int o = p * mM + c;
+          g[o] = sb * (-t.ar[p] * nu[c] - 0.5 * aat[o] + 0.5 * (x1[o] + x2[o]))
+              + 0.5 * (x3[o] + nu[p] * nu[c] - ki[o]);
+        }
+      }
+      Matrix kzz = k.cross(z.x(), mM, z.x(), mM);
+      k.accumulateGradient(Matrix.wrap(mM, mM, g), kzz, z.x(), z.x(), grad);
+    }
+    return value;
+  }
+}
