@@ -70,7 +70,7 @@ final class FamilyTrainers {
             .minibatch(o.minibatch().orElse(SparseRegression.defaultSvbssgpMinibatch(n, p)))
             .seed(seed)
             .build();
-        Svbssgp.Training t = Svbssgp.start(
+        SvbssgpTraining t = Svbssgp.start(
             train,
             parts.labels(),
             so,

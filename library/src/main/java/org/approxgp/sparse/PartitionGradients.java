@@ -8,7 +8,7 @@ import java.util.List;
  * (p/a) Σ_k F_{i_k}, F_i = −½ σ_n⁻² ∇(v_iᵀ v_i) with v_i = y_i − Φ_θ(X_i)ᵀ s (Hoang, Hoang &amp; Low, AAAI 2017,
  * Theorem 1 and Appendix G eq. 22; rows of a minibatch weighted by |X_i|/B, see {@link Svbssgp}).
  *
- * <p>The run ({@link Svbssgp.Training}) does every random draw itself (z, the partition indices, the minibatch
+ * <p>The run ({@link SvbssgpTraining}) does every random draw itself (z, the partition indices, the minibatch
  * rows) and passes the outcome as {@link Draw}s, so a strategy is deterministic given its arguments. The default,
  * used by {@link Svbssgp#start(org.approxgp.data.RegressionData, int[], Svbssgp.Options)}, is the in-JVM loop; the
  * {@code approxgp-spark} module computes the terms as a Spark job over the partitioned data.

@@ -14,7 +14,7 @@ import org.approxgp.linalg.Matrix;
 import org.approxgp.optimize.Adam;
 
 /**
- * The state and the steps of an sVBSSGP run ({@link Svbssgp.Training} is its public face; the maths is in the
+ * The state and the steps of an sVBSSGP run ({@link SvbssgpTraining} is its public face; the maths is in the
  * {@link Svbssgp} class comment). q(α) = N(b, Λ⁻¹) over α = vec(ε, s) is held by its mean b and precision Λ
  * (with Λ's Cholesky factor L); the hyperparameters h = [log σ_n², log σ_s², log ℓ] by Adam.
  *

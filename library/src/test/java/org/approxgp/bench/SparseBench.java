@@ -6,6 +6,7 @@ import org.approxgp.data.RegressionDatasets;
 import org.approxgp.data.RegressionSet;
 import org.approxgp.sparse.KMeans;
 import org.approxgp.sparse.Svbssgp;
+import org.approxgp.sparse.SvbssgpTraining;
 
 /**
  * Benchmark (not a unit test): seconds per sVBSSGP training iteration on the first n rows of flights-3m
@@ -76,7 +77,7 @@ public final class SparseBench {
             .seed(1)
             .build();
         long s0 = System.nanoTime();
-        Svbssgp.Training t = Svbssgp.start(d, parts, o);
+        SvbssgpTraining t = Svbssgp.start(d, parts, o);
         double startSeconds = (System.nanoTime() - s0) * 1e-9;
         t.step(); // warm-up (JIT)
         long i0 = System.nanoTime();

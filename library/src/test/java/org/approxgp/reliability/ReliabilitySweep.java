@@ -43,6 +43,7 @@ import org.approxgp.sparse.RegressionPrediction;
 import org.approxgp.sparse.Ssgp;
 import org.approxgp.sparse.StepSchedule;
 import org.approxgp.sparse.Svbssgp;
+import org.approxgp.sparse.SvbssgpTraining;
 import org.approxgp.sparse.Vssgp;
 import org.approxgp.special.NumericalException;
 
@@ -667,7 +668,7 @@ public final class ReliabilitySweep {
               .signalVariance(s.signalVariance())
               .lengthscales(s.lengthscales())
               .build();
-          Svbssgp.Training t = Svbssgp.start(s.train(), labels, o);
+          SvbssgpTraining t = Svbssgp.start(s.train(), labels, o);
           for (int it = 0; it < SPARSE_ITERATIONS; it++) {
             t.step();
           }

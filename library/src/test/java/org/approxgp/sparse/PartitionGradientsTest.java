@@ -87,8 +87,8 @@ class PartitionGradientsTest {
         .seed(5)
         .build();
     int[] batches = {0};
-    Svbssgp.Training local = Svbssgp.start(train, labels, o);
-    Svbssgp.Training other = Svbssgp.start(train, labels, o, batched(train, labels, batches));
+    SvbssgpTraining local = Svbssgp.start(train, labels, o);
+    SvbssgpTraining other = Svbssgp.start(train, labels, o, batched(train, labels, batches));
     double[] gl = new double[local.parameters().length];
     double[] go = new double[gl.length];
     assertEquals(local.gradientEstimate(3, gl), other.gradientEstimate(3, go));
@@ -114,8 +114,8 @@ class PartitionGradientsTest {
         .seed(5)
         .build();
     int[] calls = {0};
-    Svbssgp.Training local = Svbssgp.start(train, labels, o);
-    Svbssgp.Training other = Svbssgp.start(train, labels, o, fromContract(train, labels, calls));
+    SvbssgpTraining local = Svbssgp.start(train, labels, o);
+    SvbssgpTraining other = Svbssgp.start(train, labels, o, fromContract(train, labels, calls));
     double[] gl = new double[local.parameters().length];
     double[] go = new double[gl.length];
     assertEquals(local.gradientEstimate(3, gl), other.gradientEstimate(3, go));

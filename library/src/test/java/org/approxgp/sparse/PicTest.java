@@ -209,15 +209,15 @@ class PicTest {
         new SquaredExponential[] {KERNEL, SquaredExponential.iso(0.8, 0.7)}) {
       double[] p = DtcBound.params(kernel, 0.1, 2);
       double[] g = new double[p.length];
-      Pic.objective(train, labels, z, p, kernel.isArd(), m, s, g);
+      PicBound.objective(train, labels, z, p, kernel.isArd(), m, s, g);
       double h = 1e-5;
       for (int j = 0; j < p.length; j++) {
         double[] pp = p.clone();
         double[] pm = p.clone();
         pp[j] += h;
         pm[j] -= h;
-        double fd = (Pic.objective(train, labels, z, pp, kernel.isArd(), m, s, null)
-                - Pic.objective(train, labels, z, pm, kernel.isArd(), m, s, null))
+        double fd = (PicBound.objective(train, labels, z, pp, kernel.isArd(), m, s, null)
+                - PicBound.objective(train, labels, z, pm, kernel.isArd(), m, s, null))
             / (2 * h);
         assertEquals(fd, g[j], 1e-6 * Math.max(1, Math.abs(fd)), kernel.name() + " parameter " + j);
       }
@@ -267,7 +267,7 @@ class PicTest {
     assertEquals(fit.elbo(), end, 1e-9 * Math.abs(end));
     double[] p1 = DtcBound.params(fit.kernel(), fit.noiseVariance(), 2);
     double[] g1 = new double[p1.length];
-    Pic.objective(train, labels, z, p1, true, fit.mean(), fit.covariance(), g1);
+    PicBound.objective(train, labels, z, p1, true, fit.mean(), fit.covariance(), g1);
     Pic.Fit start = Pic.fit(
         train,
         labels,
@@ -278,7 +278,7 @@ class PicTest {
         null);
     double[] p0 = DtcBound.params(poor, 0.8, 2);
     double[] g0 = new double[p0.length];
-    Pic.objective(train, labels, z, p0, true, start.mean(), start.covariance(), g0);
+    PicBound.objective(train, labels, z, p0, true, start.mean(), start.covariance(), g0);
     assertTrue(
         norm(g1) < 1e-3 * norm(g0), "gradient " + norm(g1) + " vs " + norm(g0) + " at the start");
     assertTrue(end > start.elbo() + 10, "end " + end + ", start " + start.elbo());

@@ -87,7 +87,7 @@ class SvbssgpFitTest {
    */
   @Test
   void boundRisesWithTheHyperparametersFixed() {
-    Svbssgp.Training t = Svbssgp.start(
+    SvbssgpTraining t = Svbssgp.start(
         data.train(),
         trainParts,
         Svbssgp.Options.builder().learnHyperparameters(false).seed(4).build());

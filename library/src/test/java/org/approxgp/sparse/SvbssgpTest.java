@@ -104,7 +104,7 @@ class SvbssgpTest {
         .signalVariance(0.7)
         .seed(3)
         .build();
-    Svbssgp.Training t = Svbssgp.start(data, labels, o);
+    SvbssgpTraining t = Svbssgp.start(data, labels, o);
     double[] eta = t.parameters();
     int dim = 3 * 2 + 6;
     UniformRandomProvider r0 = RandomSource.XO_RO_SHI_RO_128_PP.create(77L);
@@ -187,7 +187,7 @@ class SvbssgpTest {
     int[] labels = sortedBlocks(data, 3);
     Svbssgp.Options o =
         Svbssgp.Options.builder().m(2).lengthscales(0.5, 0.7).seed(9).build();
-    Svbssgp.Training t = Svbssgp.start(data, labels, o);
+    SvbssgpTraining t = Svbssgp.start(data, labels, o);
     double[] eta = t.parameters();
     int dim = 2 * 2 + 4;
     UniformRandomProvider r0 = RandomSource.XO_RO_SHI_RO_128_PP.create(8L);
@@ -258,7 +258,7 @@ class SvbssgpTest {
         .learningRate(0.05)
         .seed(5)
         .build();
-    Svbssgp.Training t = Svbssgp.start(train, labels, o);
+    SvbssgpTraining t = Svbssgp.start(train, labels, o);
     List<Double> elbo = new ArrayList<>();
     double[] rmse = new double[3];
     rmse[0] = t.current().predict(test, testLabels, 0, 5, 1).rmse(test.y());
@@ -491,7 +491,7 @@ class SvbssgpTest {
     for (int n : new int[] {20_000, 200_000}) {
       RegressionData train = synthetic(n, 2, 0.1, 61);
       int[] labels = blocksOnX1(train, 100);
-      Svbssgp.Training t = Svbssgp.start(
+      SvbssgpTraining t = Svbssgp.start(
           train,
           labels,
           Svbssgp.Options.builder()

@@ -19,6 +19,7 @@ import org.approxgp.data.RegressionData;
 import org.approxgp.data.RegressionSplits;
 import org.approxgp.data.Split;
 import org.approxgp.sparse.Svbssgp;
+import org.approxgp.sparse.SvbssgpTraining;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -88,8 +89,8 @@ class SparkPartitionGradientsTest {
     try (SparkPartitionGradients spark = SparkPartitionGradients.of(sc, train, labels, 3)) {
       assertEquals(3, spark.slices());
       assertEquals(14, spark.partitions());
-      Svbssgp.Training local = Svbssgp.start(train, labels, o);
-      Svbssgp.Training remote = Svbssgp.start(train, labels, o, spark);
+      SvbssgpTraining local = Svbssgp.start(train, labels, o);
+      SvbssgpTraining remote = Svbssgp.start(train, labels, o, spark);
       assertArrayEquals(local.parameters(), remote.parameters(), "initial parameters");
       for (long seed = 1; seed <= 3; seed++) {
         double[] gl = new double[local.parameters().length];
@@ -167,8 +168,8 @@ class SparkPartitionGradientsTest {
           .gradientSamples(2)
           .seed(5)
           .build();
-      Svbssgp.Training local = Svbssgp.start(st.train(), labels, o);
-      Svbssgp.Training remote = Svbssgp.start(st.train(), labels, o, read);
+      SvbssgpTraining local = Svbssgp.start(st.train(), labels, o);
+      SvbssgpTraining remote = Svbssgp.start(st.train(), labels, o, read);
       for (long seed = 1; seed <= 2; seed++) {
         double[] gl = new double[local.parameters().length];
         double[] gs = new double[gl.length];
@@ -250,7 +251,7 @@ class SparkPartitionGradientsTest {
     try (SparkPartitionGradients spark = SparkPartitionGradients.of(sc, train, labels, 2)) {
       Svbssgp.Options o =
           Svbssgp.Options.builder().m(3).partitionsPerIteration(40).build();
-      Svbssgp.Training run = Svbssgp.start(train, more, o, spark);
+      SvbssgpTraining run = Svbssgp.start(train, more, o, spark);
       double[] g = new double[run.parameters().length];
       assertThrows(IllegalArgumentException.class, () -> run.gradientEstimate(1, g));
     }

@@ -8,6 +8,7 @@ import org.approxgp.data.RegressionData;
 import org.approxgp.spark.SparkPartitionGradients;
 import org.approxgp.spark.SparkTrialExecutor;
 import org.approxgp.sparse.Svbssgp;
+import org.approxgp.sparse.SvbssgpTraining;
 
 /**
  * Seconds per sVBSSGP step with the data terms summed in this JVM and as a Spark job
@@ -46,8 +47,8 @@ public final class SvbssgpSparkBench {
     JavaSparkContext sc = SparkTrialExecutor.embedded(master).context();
     double start = (System.nanoTime() - t0) * 1e-9;
     try (SparkPartitionGradients spark = SparkPartitionGradients.of(sc, train, labels)) {
-      Svbssgp.Training local = Svbssgp.start(train, labels, o);
-      Svbssgp.Training remote = Svbssgp.start(train, labels, o, spark);
+      SvbssgpTraining local = Svbssgp.start(train, labels, o);
+      SvbssgpTraining remote = Svbssgp.start(train, labels, o, spark);
       // warm-up: one gradient each (JIT; the Spark one also distributes and caches the blocks)
       double[] g = new double[local.parameters().length];
       local.gradientEstimate(99, g);
