@@ -91,31 +91,8 @@ final class CompareCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   MethodOptions methodOptions = new MethodOptions();
 
-  @Option(
-      names = "--kernel",
-      defaultValue = "se-iso",
-      description = "se-iso (default), se-ard, linear")
-  String kernel;
-
-  @Option(
-      names = "--lengthscale",
-      paramLabel = "L",
-      description = "one length-scale (se-iso; se-ard: all inputs)")
-  Double lengthscale;
-
-  @Option(
-      names = "--lengthscales",
-      split = ",",
-      paramLabel = "L1,L2,...",
-      description = "se-ard: one per feature")
-  double[] lengthscales;
-
-  @Option(
-      names = "--signal-variance",
-      defaultValue = "1.0",
-      paramLabel = "S",
-      description = "signal variance (default 1)")
-  double signalVariance;
+  @picocli.CommandLine.Mixin
+  KernelOptions kernelOptions = new KernelOptions();
 
   @Option(
       names = "--prior-mean",
@@ -270,8 +247,7 @@ final class CompareCommand implements Callable<Integer> {
     if (!Double.isFinite(priorMean)) {
       throw CliException.badInput("--prior-mean must be finite, got " + priorMean);
     }
-    Kernel k0 =
-        FitCommand.kernel(kernel, lengthscale, lengthscales, signalVariance, tr.dimension());
+    Kernel k0 = kernelOptions.kernel(tr.dimension());
     Problem problem = new Problem(k0, xTrain, tr.target(), lik, priorMean);
     ProgressListener progress = ProgressListener.automatic();
     int steps = byName.size() + 2 + (learner == null ? 0 : 1);

@@ -1,7 +1,6 @@
 package org.approxgp.cli;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -76,31 +75,8 @@ final class FitCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   MethodOptions methodOptions = new MethodOptions();
 
-  @Option(
-      names = "--kernel",
-      defaultValue = "se-iso",
-      description = "se-iso (default), se-ard, linear")
-  String kernel;
-
-  @Option(
-      names = "--lengthscale",
-      paramLabel = "L",
-      description = "one length-scale (se-iso; se-ard: all inputs)")
-  Double lengthscale;
-
-  @Option(
-      names = "--lengthscales",
-      split = ",",
-      paramLabel = "L1,L2,...",
-      description = "se-ard: one per feature")
-  double[] lengthscales;
-
-  @Option(
-      names = "--signal-variance",
-      defaultValue = "1.0",
-      paramLabel = "S",
-      description = "signal variance (default 1)")
-  double signalVariance;
+  @picocli.CommandLine.Mixin
+  KernelOptions kernelOptions = new KernelOptions();
 
   @Option(
       names = "--prior-mean",
@@ -196,7 +172,7 @@ final class FitCommand implements Callable<Integer> {
       xTrain = s.apply(xTrain);
       xTest = s.apply(xTest);
     }
-    Kernel k0 = kernel(kernel, lengthscale, lengthscales, signalVariance, tr.dimension());
+    Kernel k0 = kernelOptions.kernel(tr.dimension());
     if (!Double.isFinite(priorMean)) {
       throw CliException.badInput("--prior-mean must be finite, got " + priorMean);
     }
@@ -262,7 +238,7 @@ final class FitCommand implements Callable<Integer> {
       sum.put("epsilon", epsilon);
     }
     sum.put("inference", inference);
-    sum.put("kernel", kernel);
+    sum.put("kernel", kernelOptions.kernel);
     sum.put("log_evidence", fit.logEvidence());
     Map<String, Object> hyp = new LinkedHashMap<>();
     Kernel k = fit.kernel();
@@ -305,7 +281,7 @@ final class FitCommand implements Callable<Integer> {
         "%s/%s/%s: log evidence %.6f, %d iterations, %s, %.2f s%s%s%n",
         likelihood,
         inference,
-        kernel,
+        kernelOptions.kernel,
         fit.logEvidence(),
         fit.iterations(),
         fit.converged() ? "converged" : "NOT converged",
@@ -340,58 +316,6 @@ final class FitCommand implements Callable<Integer> {
         throw CliException.badInput(
             file + ": row " + (i + 2) + ", column '" + label + "': " + e.getMessage());
       }
-    }
-  }
-
-  /**
-   * The kernel named by {@code --kernel} with {@code --lengthscale}/{@code --lengthscales} and
-   * {@code --signal-variance} for {@code d} features, each value checked once (bad input: one line, exit 2).
-   */
-  static Kernel kernel(
-      String kernel, Double lengthscale, double[] lengthscales, double signalVariance, int d) {
-    if (lengthscale != null && lengthscales != null) {
-      throw CliException.badInput("give --lengthscale or --lengthscales, not both");
-    }
-    if (!(signalVariance > 0) || !Double.isFinite(signalVariance)) {
-      throw CliException.badInput("--signal-variance must be positive, got " + signalVariance);
-    }
-    double l = lengthscale == null ? 1.0 : lengthscale;
-    if (!(l > 0) || !Double.isFinite(l)) {
-      throw CliException.badInput("--lengthscale must be positive, got " + l);
-    }
-    switch (kernel) {
-      case "se-iso":
-        if (lengthscales != null) {
-          throw CliException.badInput(
-              "--lengthscales is for se-ard; use --lengthscale with se-iso");
-        }
-        return SquaredExponential.iso(l, signalVariance);
-      case "se-ard":
-        double[] ls;
-        if (lengthscales != null) {
-          if (lengthscales.length != d) {
-            throw CliException.badInput("--lengthscales has " + lengthscales.length
-                + " values but TRAIN has " + d + " features");
-          }
-          ls = lengthscales.clone();
-        } else {
-          ls = new double[d];
-          Arrays.fill(ls, l);
-        }
-        for (double v : ls) {
-          if (!(v > 0) || !Double.isFinite(v)) {
-            throw CliException.badInput("--lengthscales must be positive, got " + v);
-          }
-        }
-        return SquaredExponential.ard(ls, signalVariance);
-      case "linear":
-        if (lengthscale != null || lengthscales != null) {
-          throw CliException.badInput("the linear kernel has no length-scale");
-        }
-        return Linear.of(signalVariance);
-      default:
-        throw CliException.badInput(
-            "--kernel: unknown '" + kernel + "' (known: se-iso, se-ard, linear)");
     }
   }
 }
