@@ -163,53 +163,6 @@ public final class QpMiningTables {
   }
 
   /**
-   * Paper | ours under the authors' protocol | ours under the clean protocol, per method (natural units;
-   * each protocol with its own NTLL and sd, {@link Protocol#ntll}, {@link Protocol#sd}).
-   */
-  public static Table sideBySide(
-      List<SeedResult> authors, List<SeedResult> clean, List<String> methods) {
-    StringColumn ms = StringColumn.create("method");
-    DoubleColumn[] c = new DoubleColumn[] {
-      DoubleColumn.create("TE paper"),
-      DoubleColumn.create("TE authors'"),
-      DoubleColumn.create("TE clean"),
-      DoubleColumn.create("NTLL paper"),
-      DoubleColumn.create("NTLL authors'"),
-      DoubleColumn.create("NTLL clean"),
-      DoubleColumn.create("TE sd authors'"),
-      DoubleColumn.create("NTLL sd authors'")
-    };
-    for (String m : methods) {
-      ms.append(m);
-      var paper = QpPaper.table1("mining", m);
-      c[0].append(paper.map(e -> e.te().mean() / 100).orElse(Double.NaN));
-      c[3].append(paper.map(e -> e.ntll().mean() / 1000).orElse(Double.NaN));
-      double[] ta = ofMethod(authors, m).stream().mapToDouble(MethodResult::te).toArray();
-      double[] na =
-          ofMethod(authors, m).stream().mapToDouble(Protocol.authors()::ntll).toArray();
-      c[1].append(Summaries.mean(ta));
-      c[4].append(Summaries.mean(na));
-      c[2].append(Summaries.mean(
-          ofMethod(clean, m).stream().mapToDouble(MethodResult::te).toArray()));
-      c[5].append(Summaries.mean(
-          ofMethod(clean, m).stream().mapToDouble(Protocol.clean()::ntll).toArray()));
-      c[6].append(Protocol.authors().sd(ta));
-      c[7].append(Protocol.authors().sd(na));
-    }
-    return Table.create(
-        "Mining: paper | ours, authors' protocol | ours, clean protocol",
-        ms,
-        c[0],
-        c[1],
-        c[2],
-        c[3],
-        c[4],
-        c[5],
-        c[6],
-        c[7]);
-  }
-
-  /**
    * Explanation table: per switch flipped alone from {@code base} and per method, mean TE and NTLL under
    * {@code base} and with the switch flipped (each under its own protocol's definitions) and the change.
    * {@code flipped} maps a switch name of {@link QpMining#singleSwitches} to the results of that protocol.

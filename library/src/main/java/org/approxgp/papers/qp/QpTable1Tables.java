@@ -68,57 +68,6 @@ public final class QpTable1Tables {
   }
 
   /**
-   * Paper | ours under the authors' protocol | ours under the clean protocol, per (data set, method), from
-   * two {@link #summary} tables (TE ×10⁻², NTLL ×10⁻³; rows missing from one side are NaN there).
-   */
-  public static Table sideBySide(Table authorsSummary, Table cleanSummary) {
-    StringColumn ds = StringColumn.create("data");
-    StringColumn ms = StringColumn.create("method");
-    DoubleColumn[] c = new DoubleColumn[] {
-      DoubleColumn.create("TE paper"),
-      DoubleColumn.create("TE authors'"),
-      DoubleColumn.create("TE clean"),
-      DoubleColumn.create("NTLL paper"),
-      DoubleColumn.create("NTLL authors'"),
-      DoubleColumn.create("NTLL clean")
-    };
-    Map<String, double[]> clean = new LinkedHashMap<>();
-    for (int i = 0; i < cleanSummary.rowCount(); i++) {
-      clean.put(
-          cleanSummary.stringColumn("data").get(i) + "/"
-              + cleanSummary.stringColumn("method").get(i),
-          new double[] {
-            cleanSummary.doubleColumn("TE ×1e-2").getDouble(i),
-            cleanSummary.doubleColumn("NTLL ×1e-3").getDouble(i)
-          });
-    }
-    for (int i = 0; i < authorsSummary.rowCount(); i++) {
-      String d = authorsSummary.stringColumn("data").get(i);
-      String m = authorsSummary.stringColumn("method").get(i);
-      double[] cl = clean.getOrDefault(d + "/" + m, new double[] {Double.NaN, Double.NaN});
-      var paper = QpPaper.table1(d, m);
-      ds.append(d);
-      ms.append(m);
-      c[0].append(paper.map(p -> p.te().mean()).orElse(Double.NaN));
-      c[1].append(authorsSummary.doubleColumn("TE ×1e-2").getDouble(i));
-      c[2].append(cl[0]);
-      c[3].append(paper.map(p -> p.ntll().mean()).orElse(Double.NaN));
-      c[4].append(authorsSummary.doubleColumn("NTLL ×1e-3").getDouble(i));
-      c[5].append(cl[1]);
-    }
-    return Table.create(
-        "Table 1: paper | ours, authors' protocol | ours, clean protocol",
-        ds,
-        ms,
-        c[0],
-        c[1],
-        c[2],
-        c[3],
-        c[4],
-        c[5]);
-  }
-
-  /**
    * Explanation table: per switch and (data set, method) the change in mean TE and NTLL when that one
    * switch is flipped, from two {@link #summary} tables each (the base and the run with the switch flipped).
    */

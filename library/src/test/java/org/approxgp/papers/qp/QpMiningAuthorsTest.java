@@ -138,6 +138,20 @@ class QpMiningAuthorsTest {
     assertNotEquals(0.0, withMean.mean()[0]);
   }
 
+  /** The store's columns {@link QpMiningTables#summary} reads, one row per seed. */
+  private static tech.tablesaw.api.Table rows(List<QpMining.SeedResult> seeds) {
+    var r = seeds.stream().map(x -> x.methods().get(0)).toList();
+    return tech.tablesaw.api.Table.create(
+        "rows",
+        tech.tablesaw.api.DoubleColumn.create(
+            "te_ep", r.stream().mapToDouble(QpMining.MethodResult::te).toArray()),
+        tech.tablesaw.api.DoubleColumn.create(
+            "ntll_ep", r.stream().mapToDouble(QpMining.MethodResult::ntll).toArray()),
+        tech.tablesaw.api.DoubleColumn.create(
+            "ntll_exact_ep",
+            r.stream().mapToDouble(QpMining.MethodResult::ntllExact).toArray()));
+  }
+
   private static QpMining.SeedResult seed(long s, double te, double ntllNb, double ntllExact) {
     return new QpMining.SeedResult(
         s,
@@ -150,16 +164,17 @@ class QpMiningAuthorsTest {
   }
 
   @Test
-  void sideBySideUsesEachProtocolsNtllAndSwitchEffectsAreDifferencesOfMeans() {
+  void eachProtocolSummarisesWithItsOwnNtllAndSwitchEffectsAreDifferencesOfMeans() {
     List<QpMining.SeedResult> authors = List.of(seed(0, 1.0, 9.0, 1.5), seed(1, 2.0, 9.0, 1.7));
     List<QpMining.SeedResult> clean = List.of(seed(0, 0.5, 1.1, 7.0), seed(1, 0.7, 1.3, 7.0));
-    var t = QpMiningTables.sideBySide(authors, clean, List.of("ep"));
-    assertEquals(1.5, t.doubleColumn("TE authors'").getDouble(0), 1e-15);
-    assertEquals(0.6, t.doubleColumn("TE clean").getDouble(0), 1e-15);
-    assertEquals(1.6, t.doubleColumn("NTLL authors'").getDouble(0), 1e-15); // exact predictive
-    assertEquals(1.2, t.doubleColumn("NTLL clean").getDouble(0), 1e-15); // NB
-    assertEquals(0.5, t.doubleColumn("TE sd authors'").getDouble(0), 1e-15); // np.std
-    assertEquals(1.186, t.doubleColumn("TE paper").getDouble(0), 1e-12);
+    var a = QpMiningTables.summary(rows(authors), List.of("ep"), QpMining.Protocol.authors());
+    var c = QpMiningTables.summary(rows(clean), List.of("ep"), QpMining.Protocol.clean());
+    assertEquals(150, a.doubleColumn("TE ×1e-2").getDouble(0), 1e-12);
+    assertEquals(60, c.doubleColumn("TE ×1e-2").getDouble(0), 1e-12);
+    assertEquals(1600, a.doubleColumn("NTLL ×1e-3").getDouble(0), 1e-12); // exact predictive
+    assertEquals(1200, c.doubleColumn("NTLL ×1e-3").getDouble(0), 1e-12); // NB
+    assertEquals(50, a.doubleColumn("TE sd").getDouble(0), 1e-12); // np.std
+    assertEquals(118.6, a.doubleColumn("paper TE").getDouble(0), 1e-12);
     var e = QpMiningTables.switchEffects(
         QpMining.Protocol.authors(),
         authors,

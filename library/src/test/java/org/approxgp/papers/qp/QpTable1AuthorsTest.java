@@ -68,17 +68,16 @@ class QpTable1AuthorsTest {
   }
 
   @Test
-  void sideBySideJoinsTheTwoSummariesBesideThePaper() {
+  void eachProtocolSummarisesWithItsOwnSdBesideThePaper() {
     var authors = QpTable1Tables.summary(rows(0.01), QpTable1.Protocol.authors());
     var clean = QpTable1Tables.summary(rows(0.05), QpTable1.Protocol.clean());
     assertEquals(1.0, authors.doubleColumn("TE sd").getDouble(0), 1e-9); // np.std of {1, 3}
     assertEquals(Math.sqrt(2), clean.doubleColumn("TE sd").getDouble(0), 1e-9);
-    var t = QpTable1Tables.sideBySide(authors, clean);
-    assertEquals(1, t.rowCount());
-    assertEquals(2.0, t.doubleColumn("TE authors'").getDouble(0), 1e-9);
-    assertEquals(6.0, t.doubleColumn("TE clean").getDouble(0), 1e-9);
-    assertEquals(200.0, t.doubleColumn("NTLL clean").getDouble(0), 1e-9);
-    assertEquals(1.1, t.doubleColumn("TE paper").getDouble(0), 1e-9);
+    assertEquals(1, authors.rowCount());
+    assertEquals(2.0, authors.doubleColumn("TE ×1e-2").getDouble(0), 1e-9);
+    assertEquals(6.0, clean.doubleColumn("TE ×1e-2").getDouble(0), 1e-9);
+    assertEquals(200.0, clean.doubleColumn("NTLL ×1e-3").getDouble(0), 1e-9);
+    assertEquals(1.1, authors.doubleColumn("paper TE").getDouble(0), 1e-9);
     var e = QpTable1Tables.switchEffects(authors, java.util.Map.of("glassId", clean));
     assertEquals(4.0, e.doubleColumn("Δ TE").getDouble(0), 1e-9);
     assertEquals(0.0, e.doubleColumn("Δ NTLL").getDouble(0), 1e-9);
