@@ -175,7 +175,7 @@ public final class Engines {
     }
   }
 
-  private static String setting(String property, String env) {
+  static String setting(String property, String env) {
     String v = System.getProperty(property);
     if (v == null || v.isBlank()) {
       v = System.getenv(env);

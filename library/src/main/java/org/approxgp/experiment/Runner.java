@@ -28,13 +28,27 @@ public final class Runner {
   private final Path resultsRoot;
   private final ProgressListener progress;
   private final boolean repair;
+  private final int verify;
+  private final boolean storedOnly;
 
   private Runner(
-      TrialExecutor executor, Path resultsRoot, ProgressListener progress, boolean repair) {
+      TrialExecutor executor,
+      Path resultsRoot,
+      ProgressListener progress,
+      boolean repair,
+      int verify,
+      boolean storedOnly) {
     this.executor = Objects.requireNonNull(executor, "executor");
     this.resultsRoot = resultsRoot;
     this.progress = progress;
     this.repair = repair;
+    this.verify = verify;
+    this.storedOnly = storedOnly;
+  }
+
+  private Runner(
+      TrialExecutor executor, Path resultsRoot, ProgressListener progress, boolean repair) {
+    this(executor, resultsRoot, progress, repair, 0, false);
   }
 
   /**
@@ -43,16 +57,59 @@ public final class Runner {
    * {@link Engines#fromEnvironment()}: by default the local thread pool on all cores; with
    * {@code APPROXGP_ENGINE=spark} (or {@code -Dapproxgp.engine=spark}) the Spark executor on
    * {@code APPROXGP_MASTER} (default an embedded {@code local[*]}), so a notebook switches engine
-   * without changing a cell.
+   * without changing a cell. {@code APPROXGP_VERIFY=K} ({@code -Dapproxgp.verify=K}) turns on {@link #withVerify}
+   * and {@code APPROXGP_STORED_ONLY=true} ({@code -Dapproxgp.storedOnly=true}) {@link #withStoredOnly}, so shipped
+   * stores can be checked through the notebooks that read them ({@code .ci/check-shipped}).
    *
    * @throws Engines.EngineUnavailableException if that engine's module is not on the class path
+   * @throws IllegalArgumentException if {@code APPROXGP_VERIFY} is not a whole number &ge; 0 or
+   *     {@code APPROXGP_STORED_ONLY} not true/false
    */
   public static Runner defaults() {
     String engine = Engines.fromEnvironment();
     TrialExecutor ex = engine.equals(Engines.LOCAL)
         ? TrialExecutor.local(Runtime.getRuntime().availableProcessors())
         : Engines.executor(engine, Engines.masterFromEnvironment(), 0);
-    return new Runner(ex, ProjectPaths.resultsRoot(), ProgressListener.automatic(), false);
+    return new Runner(
+        ex,
+        ProjectPaths.resultsRoot(),
+        ProgressListener.automatic(),
+        false,
+        verifyFromEnvironment(),
+        storedOnlyFromEnvironment());
+  }
+
+  /** {@code approxgp.verify} / {@code APPROXGP_VERIFY}: trials to verify after each run, default 0. */
+  static int verifyFromEnvironment() {
+    String v = Engines.setting("approxgp.verify", "APPROXGP_VERIFY");
+    if (v == null || v.isBlank()) {
+      return 0;
+    }
+    try {
+      int k = Integer.parseInt(v.strip());
+      if (k >= 0) {
+        return k;
+      }
+    } catch (NumberFormatException e) {
+      // worded below
+    }
+    throw new IllegalArgumentException(
+        "APPROXGP_VERIFY must be a whole number >= 0 (trials to verify), got '" + v + "'");
+  }
+
+  /** {@code approxgp.storedOnly} / {@code APPROXGP_STORED_ONLY}: true or false, default false. */
+  static boolean storedOnlyFromEnvironment() {
+    String v = Engines.setting("approxgp.storedOnly", "APPROXGP_STORED_ONLY");
+    if (v == null || v.isBlank()) {
+      return false;
+    }
+    return switch (v.strip().toLowerCase(java.util.Locale.ROOT)) {
+      case "true", "1", "yes" -> true;
+      case "false", "0", "no" -> false;
+      default ->
+        throw new IllegalArgumentException(
+            "APPROXGP_STORED_ONLY must be true or false, got '" + v + "'");
+    };
   }
 
   /**
@@ -80,20 +137,20 @@ public final class Runner {
 
   /** The local thread pool with {@code n} threads. */
   public Runner withThreads(int n) {
-    return new Runner(TrialExecutor.local(n), resultsRoot, progress, repair);
+    return new Runner(TrialExecutor.local(n), resultsRoot, progress, repair, verify, storedOnly);
   }
 
   /** Another executor (e.g. a cluster); see {@link TrialExecutor}. */
   public Runner withExecutor(TrialExecutor e) {
-    return new Runner(e, resultsRoot, progress, repair);
+    return new Runner(e, resultsRoot, progress, repair, verify, storedOnly);
   }
 
   public Runner withResultsRoot(Path root) {
-    return new Runner(executor, root, progress, repair);
+    return new Runner(executor, root, progress, repair, verify, storedOnly);
   }
 
   public Runner withProgress(ProgressListener listener) {
-    return new Runner(executor, resultsRoot, listener, repair);
+    return new Runner(executor, resultsRoot, listener, repair, verify, storedOnly);
   }
 
   /**
@@ -103,7 +160,27 @@ public final class Runner {
    * newline) is always dropped: it is the one a killed run leaves.
    */
   public Runner withRepair(boolean repair) {
-    return new Runner(executor, resultsRoot, progress, repair);
+    return new Runner(executor, resultsRoot, progress, repair, verify, storedOnly);
+  }
+
+  /**
+   * After every {@link #run} that succeeds, recompute {@code k} of its stored trials with today's code
+   * ({@link #verify}, seed 0), print the verdict to stderr, and throw {@link VerificationFailedException} if any
+   * differs; 0 (the default) verifies nothing.
+   */
+  public Runner withVerify(int k) {
+    if (k < 0) {
+      throw new IllegalArgumentException("need k >= 0 trials to verify, got " + k);
+    }
+    return new Runner(executor, resultsRoot, progress, repair, k, storedOnly);
+  }
+
+  /**
+   * With {@code storedOnly}, a {@link #run} whose store lacks any of its trials computes nothing and throws
+   * {@link MissingTrialsException}: a run that must read shipped results, never recompute them.
+   */
+  public Runner withStoredOnly(boolean storedOnly) {
+    return new Runner(executor, resultsRoot, progress, repair, verify, storedOnly);
   }
 
   public Path resultsRoot() {
@@ -123,8 +200,22 @@ public final class Runner {
    * @throws Engines.EngineUnavailableException if the executor's engine cannot start (nothing is written)
    * @throws IllegalStateException     if the calling thread is interrupted; finished trials are
    *                                   stored and the next run resumes from them
+   * @throws MissingTrialsException    with {@link #withStoredOnly}, if any trial is not stored (nothing runs)
+   * @throws VerificationFailedException with {@link #withVerify}, if a recomputed trial differs from its row
    */
   public <C extends Record, K extends Record> Results<K> run(Experiment<C, K> exp) {
+    Results<K> results = runTrials(exp);
+    if (verify > 0) {
+      Verification v = verify(exp, verify, 0);
+      System.err.println(exp.name() + ": " + v.report());
+      if (!v.passed()) {
+        throw new VerificationFailedException(v);
+      }
+    }
+    return results;
+  }
+
+  private <C extends Record, K extends Record> Results<K> runTrials(Experiment<C, K> exp) {
     List<String> keyColumns = exp.keyColumns();
     executor.start();
     try (ResultStore store =
@@ -138,6 +229,9 @@ public final class Runner {
       }
       int total = exp.trials().size();
       int reused = total - todo.size();
+      if (storedOnly && !todo.isEmpty()) {
+        throw new MissingTrialsException(exp.name(), store.file(), todo.size(), total);
+      }
       progress.started(exp.name(), total, reused);
       Map<String, ResultRow> fresh = new HashMap<>();
       List<TrialFailure> failures = new ArrayList<>();

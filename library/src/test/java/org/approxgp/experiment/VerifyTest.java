@@ -108,4 +108,39 @@ class VerifyTest {
     other.put("x", 1.0 + 1e-6);
     assertEquals(1, Verification.compare(a, other).size(), "1e-6 relative across backends differs");
   }
+
+  @Test
+  void aRunWithVerifyChecksItsStoreAndFailsOnAStaleRow() throws IOException {
+    Results<TrialKey> r = runner().run(experiment(1.5));
+    // a clean store: the run reuses every row, then verifies
+    Results<TrialKey> again = runner().withVerify(16).run(experiment(1.5));
+    assertEquals(16, again.reused());
+    List<String> lines = Files.readAllLines(r.file(), StandardCharsets.UTF_8);
+    lines.set(0, lines.get(0).replaceFirst("\"value\":[^,]*,", "\"value\":99.0,"));
+    Files.write(r.file(), lines, StandardCharsets.UTF_8);
+    VerificationFailedException e = assertThrows(
+        VerificationFailedException.class, () -> runner().withVerify(16).run(experiment(1.5)));
+    assertTrue(e.getMessage().contains("verified 15/16"), e.getMessage());
+    assertTrue(e.getMessage().contains("value: stored 99.0, now "), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> runner().withVerify(-1));
+  }
+
+  @Test
+  void aStoredOnlyRunComputesNothingWhenTrialsAreMissing() throws IOException {
+    Experiment<Cfg, TrialKey> full = experiment(3.0);
+    Experiment<Cfg, TrialKey> part =
+        Experiment.of("verify", new Cfg(3.0), full.trials().subList(0, 10), VerifyTest::compute);
+    Results<TrialKey> r = runner().run(part);
+    long size = Files.size(r.file());
+    MissingTrialsException e = assertThrows(
+        MissingTrialsException.class, () -> runner().withStoredOnly(true).run(full));
+    assertEquals(6, e.missing());
+    assertTrue(e.getMessage().contains("6 of 16 trials are not in"), e.getMessage());
+    assertEquals(size, Files.size(r.file()), "nothing was computed or appended");
+    // complete: it reads the store
+    runner().run(full);
+    Results<TrialKey> read = runner().withStoredOnly(true).run(full);
+    assertEquals(16, read.reused());
+    assertEquals(0, read.computed());
+  }
 }
