@@ -100,6 +100,12 @@ final class RunCommand implements Callable<Integer> {
           + " before the appended <hash>.jsonl; the same rows give the same bytes)")
   boolean compress;
 
+  @Option(
+      names = "--stored-only",
+      description =
+          "compute nothing: read the store, and fail (exit 1) naming how many trials it lacks")
+  boolean storedOnly;
+
   @Option(names = "--out", paramLabel = "FILE", description = "write the summary table as CSV")
   Path out;
 
@@ -180,7 +186,15 @@ final class RunCommand implements Callable<Integer> {
     long t0 = System.nanoTime();
     Results<?> run;
     try {
-      run = Runner.of(executor).withResultsRoot(root).withRepair(repair).run(exp);
+      run = Runner.of(executor)
+          .withResultsRoot(root)
+          .withRepair(repair)
+          .withStoredOnly(storedOnly)
+          .run(exp);
+    } catch (org.approxgp.experiment.MissingTrialsException e) {
+      stdout.println(e.getMessage());
+      stdout.flush();
+      return 1;
     } catch (ExperimentFailedException e) {
       stdout.println(name + ": " + e.failures().size() + " of " + exp.trials().size()
           + " trials failed (" + e.partial().rows().size() + " stored in "

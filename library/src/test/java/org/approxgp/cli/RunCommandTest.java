@@ -135,6 +135,29 @@ class RunCommandTest {
     assertTrue(err.toString().contains("--verify must be >= 1, got 0"), err.toString());
   }
 
+  /** {@code --stored-only}: reads a complete store; an incomplete one fails, computing and writing nothing. */
+  @Test
+  void storedOnlyComputesNothing() throws Exception {
+    String results = dir.resolve("results").toString();
+    Outcome missing =
+        run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--stored-only");
+    assertEquals(1, missing.exit(), missing.out() + missing.err());
+    assertTrue(missing.out().contains("16 of 16 trials are not in "), missing.out());
+    try (var files = Files.list(dir.resolve("results").resolve("smoke-pipeline"))) {
+      assertTrue(
+          files
+              .filter(f -> f.toString().endsWith(".jsonl"))
+              .allMatch(f -> f.toFile().length() == 0),
+          "no rows written");
+    }
+    assertEquals(
+        0, run("run", "smoke-pipeline", "--mode", "smoke", "--results", results).exit());
+    Outcome read =
+        run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--stored-only");
+    assertEquals(0, read.exit(), read.err());
+    assertTrue(read.out().contains(": 16 trials, 16 reused, 0 computed"), read.out());
+  }
+
   @Test
   void sparkEngineWithoutTheModuleIsAClearError() {
     Path csv = dir.resolve("s.csv");
