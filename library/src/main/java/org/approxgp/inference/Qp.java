@@ -27,51 +27,48 @@ import org.approxgp.projection.W2Projection;
 public final class Qp {
   private Qp() {}
 
-  /** The default QP options: {@link Ep.Options#defaults()} with {@link #defaultProjection}. */
-  public static Ep.Options options(Problem problem) {
-    return Ep.Options.defaults().withProjection(defaultProjection(problem));
-  }
-
   /**
-   * The W2 projection for this problem ({@link W2Projection#forLikelihood}): table-backed where tables are shipped
-   * for its likelihood (the probit's, exact off their grids), exact otherwise.
+   * The default QP options: {@link Ep.Options#defaults()} (schedule, tolerance, sweep cap, …) with
+   * {@link W2Projection#shipped}: the W2 projection read from the shipped tables where one covers a site (the
+   * probit's), exact elsewhere.
    */
-  public static W2Projection defaultProjection(Problem problem) {
-    return W2Projection.forLikelihood(problem.likelihood());
+  public static Ep.Options options() {
+    return Ep.Options.defaults().withProjection(W2Projection.shipped());
   }
 
-  /** QP from the prior with default options. */
+  /** QP from the prior with {@link #options()}. */
   public static Posterior infer(Problem problem) {
-    return infer(problem, Ep.Options.defaults(), null);
+    return infer(problem, options(), null);
   }
 
   /**
-   * The site rule {@link #infer} runs: {@link MomentMatching#qp} with {@link #defaultProjection} when the
-   * options carry the KL projection, else {@link MomentMatching#forProjection} of the given projection
-   * (an exact or table-backed {@link W2Projection} → "qp", an {@link org.approxgp.projection.LpProjection}
-   * → "lp(p=…)").
+   * The site rule {@link #infer} runs: {@link MomentMatching#forProjection} of the options' projection (an exact
+   * or table-backed {@link W2Projection} → "qp", an {@link org.approxgp.projection.LpProjection} → "lp(p=…)").
+   *
+   * @throws IllegalArgumentException if the options carry the KL projection: that is EP ({@link Ep#infer}), not QP
    */
-  public static MomentMatching siteUpdate(Problem problem, Ep.Options options) {
+  public static MomentMatching siteUpdate(Ep.Options options) {
     Projection p = options.projection();
-    return p instanceof KlProjection
-        ? MomentMatching.qp(defaultProjection(problem))
-        : MomentMatching.forProjection(p);
+    if (p instanceof KlProjection) {
+      throw new IllegalArgumentException(
+          "QP's options carry the KL projection, which is EP's; give QP a W2"
+              + " projection (Qp.options(), or withProjection(W2Projection.exact()/shipped()))");
+    }
+    return MomentMatching.forProjection(p);
   }
 
   /**
    * Runs QP: the site loop with the W2 projection.
    *
-   * @param options EP options (schedule, damping, tolerance, sweep cap, …); if its projection is the KL
-   *     projection it is replaced by {@link #defaultProjection}, any other projection (an exact or
-   *     table-backed {@link W2Projection}, an {@link org.approxgp.projection.LpProjection}) is used as
-   *     given
+   * @param options the loop's settings and the projection ({@link #options()}: the shipped W2 tables, exact
+   *     elsewhere; or an exact {@link W2Projection}, an {@link org.approxgp.projection.LpProjection}); not KL
    * @param warmStart sites to start from (e.g. EP's, as in the paper, or the previous hyperparameters'),
    *     or null for the prior
    * @throws InferenceException on a numerical failure (e.g. a W2 integral that does not converge), with
    *     the diagnostics so far
    */
   public static Posterior infer(Problem problem, Ep.Options options, Sites warmStart) {
-    return SiteLoop.run(problem, siteUpdate(problem, options), options.loop(), warmStart);
+    return SiteLoop.run(problem, siteUpdate(options), options.loop(), warmStart);
   }
 
   /**
@@ -81,7 +78,7 @@ public final class Qp {
    */
   public static Posterior inferWithImplicitGradient(
       Problem problem, Ep.Options options, Sites warmStart) {
-    MomentMatching rule = siteUpdate(problem, options);
+    MomentMatching rule = siteUpdate(options);
     Posterior p = SiteLoop.run(problem, rule, options.loop().withGradient(false), warmStart);
     return options.gradient()
         ? QpGradient.withGradient(p, rule.projection(), options.negativeSites())

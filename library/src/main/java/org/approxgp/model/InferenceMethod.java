@@ -11,7 +11,6 @@ import org.approxgp.inference.SiteLoop;
 import org.approxgp.inference.SiteUpdate;
 import org.approxgp.inference.Sites;
 import org.approxgp.inference.Vb;
-import org.approxgp.projection.KlProjection;
 
 /** An approximate-inference method: problem + optional warm start → posterior. */
 public interface InferenceMethod {
@@ -61,9 +60,7 @@ public interface InferenceMethod {
    * is the EP-form evidence at QP's sites (QP paper eq. 2), as in the paper.
    */
   static InferenceMethod qp(Ep.Options options) {
-    String name = options.projection() instanceof KlProjection
-        ? "qp"
-        : options.siteUpdate().name();
+    String name = Qp.siteUpdate(options).name();
     return of(name, (pr, w) -> Qp.infer(pr, options, w));
   }
 

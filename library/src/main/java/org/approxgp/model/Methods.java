@@ -38,9 +38,9 @@ public final class Methods {
   }
 
   /**
-   * QP with {@code options} (its projection replaced by QP's default W2 projection when it is the KL one,
-   * {@link org.approxgp.inference.Qp#siteUpdate}), named as {@link InferenceMethod#qp} names it ("qp" for the
-   * KL or a W2 projection), with the chosen gradient of its objective.
+   * QP with {@code options} (a W2 or Lp projection, {@link org.approxgp.inference.Qp#options()} by default; the
+   * KL projection is refused, {@link org.approxgp.inference.Qp#siteUpdate}), named as {@link InferenceMethod#qp}
+   * names it ("qp" for a W2 projection), with the chosen gradient of its objective.
    */
   public static InferenceMethod qp(Ep.Options options, QpGradientKind gradient) {
     String name = InferenceMethod.qp(options).name();

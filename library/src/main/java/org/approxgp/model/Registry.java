@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 import org.approxgp.inference.Ep;
 import org.approxgp.inference.Laplace;
 import org.approxgp.inference.PowerEp;
+import org.approxgp.inference.Qp;
 import org.approxgp.inference.RelaxedEp;
 import org.approxgp.inference.SiteLoop;
 import org.approxgp.inference.Vb;
@@ -213,7 +214,7 @@ public final class Registry {
         InferenceMethod.ep(Ep.Options.defaults().withNegativeSites(negativeSites(settings, false)));
       case "qp" ->
         Methods.qp(
-            Ep.Options.defaults().withNegativeSites(negativeSites(settings, false)),
+            Qp.options().withNegativeSites(negativeSites(settings, false)),
             Methods.QpGradientKind.IMPLICIT);
       case "laplace" -> InferenceMethod.laplace(Laplace.Options.defaults());
       case "vb" -> InferenceMethod.vb(Vb.Options.defaults());

@@ -76,6 +76,11 @@ public final class QpTables {
     return likelihoodName.equals(Probit.get().name()) ? List.of(probit(), probitWide()) : List.of();
   }
 
+  /** Every shipped table, in order of precedence (today the probit's: {@link #shipped}("probit")). */
+  public static List<QpTable> all() {
+    return shipped(Probit.get().name());
+  }
+
   /** The shipped probit table, loaded on first use (thread-safe, initialisation-on-demand holder). */
   public static QpTable probit() {
     return ProbitHolder.TABLE;

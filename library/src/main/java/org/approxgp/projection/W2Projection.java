@@ -97,6 +97,15 @@ public final class W2Projection implements Projection {
     return shipped.isEmpty() ? exact() : tabulated(shipped.toArray(QpTable[]::new));
   }
 
+  /**
+   * Every table the project ships ({@link QpTables#shipped}), exact where none covers a site: each table serves
+   * only its own likelihood, so for any likelihood this is {@link #forLikelihood} of it, without knowing it in
+   * advance. QP's default ({@code Qp.options()}).
+   */
+  public static W2Projection shipped() {
+    return tabulated(QpTables.all().toArray(QpTable[]::new));
+  }
+
   /** The first table in use, or null for the exact projection. */
   public QpTable table() {
     return tables.isEmpty() ? null : tables.get(0);

@@ -8,6 +8,7 @@ import org.approxgp.inference.Ep;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Problem;
 import org.approxgp.inference.Qp;
+import org.approxgp.projection.W2Projection;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,7 +25,8 @@ class FitWarmStartTest {
     Posterior ep = Ep.infer(p);
     assertNull(GpModel.FitOptions.fixed().warmStart());
     Ep.Options tight = Ep.Options.defaults().withTolerance(1e-10);
-    InferenceMethod qp = InferenceMethod.of("qp", (q, warm) -> Qp.infer(q, tight, warm));
+    InferenceMethod qp = InferenceMethod.of(
+        "qp", (q, warm) -> Qp.infer(q, tight.withProjection(W2Projection.shipped()), warm));
     FittedGp cold = GpModel.fit(p, qp, GpModel.FitOptions.fixed());
     FittedGp warm = GpModel.fit(p, qp, GpModel.FitOptions.fixed().withWarmStart(ep.sites()));
     assertTrue(

@@ -33,16 +33,16 @@ class QpMethodGradientTest {
   void byNameIsTheImplicitGradientAndAgreesWithCentralDifferences() {
     Problem p = problem();
     Posterior viaName = Registry.inference("qp").infer(p, null);
-    Posterior plain = Qp.infer(p, Ep.Options.defaults(), null);
+    Posterior plain = Qp.infer(p, Qp.options(), null);
     assertEquals("qp", Registry.inference("qp").name());
     assertEquals(plain.logEvidence(), viaName.logEvidence(), 0.0);
-    Posterior implicit = Qp.inferWithImplicitGradient(p, Ep.Options.defaults(), null);
+    Posterior implicit = Qp.inferWithImplicitGradient(p, Qp.options(), null);
     double[] gName = viaName.logEvidenceGradient();
     double[] gImplicit = implicit.logEvidenceGradient();
     for (int j = 0; j < gName.length; j++) {
       assertEquals(gImplicit[j], gName[j], 0.0, "byName(\"qp\") is the implicit gradient, θ" + j);
     }
-    Ep.Options tight = Ep.Options.defaults().withTolerance(1e-11);
+    Ep.Options tight = Qp.options().withTolerance(1e-11);
     double[] gi =
         Methods.qp(tight, Methods.QpGradientKind.IMPLICIT).infer(p, null).logEvidenceGradient();
     double[] gn =

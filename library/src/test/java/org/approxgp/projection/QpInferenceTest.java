@@ -1,6 +1,7 @@
 package org.approxgp.projection;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.approxgp.anchors.GpmlIonosphere;
@@ -23,16 +24,16 @@ class QpInferenceTest {
   private static Posterior qpTable;
   private static Posterior qpExact;
   private static GpmlIonosphere.Split test;
+  private static Problem problem;
 
   @BeforeAll
   static void ionosphere() {
     GpmlIonosphere.Split train = GpmlIonosphere.train();
     test = GpmlIonosphere.test();
-    Problem problem =
-        Problem.of(SquaredExponential.iso(2.0, 2.25), train.x(), train.y(), Probit.get());
+    problem = Problem.of(SquaredExponential.iso(2.0, 2.25), train.x(), train.y(), Probit.get());
     Ep.Options tight = Ep.Options.defaults().withTolerance(1e-9);
     ep = Ep.infer(problem, tight, null);
-    qpTable = Qp.infer(problem, tight, null);
+    qpTable = Qp.infer(problem, tight.withProjection(W2Projection.shipped()), null);
     qpExact = Qp.infer(problem, tight.withProjection(W2Projection.exact()), null);
   }
 
@@ -44,7 +45,7 @@ class QpInferenceTest {
     double noise = 0.15;
     Kernel k = SquaredExponential.iso(0.8, 1.3);
     Problem problem = Problem.of(k, x, y, Gaussian.of(noise));
-    Posterior qp = Qp.infer(problem, Ep.Options.defaults().withTolerance(1e-12), null);
+    Posterior qp = Qp.infer(problem, Qp.options().withTolerance(1e-12), null);
     Posterior e = Ep.infer(problem, Ep.Options.defaults().withTolerance(1e-12), null);
     assertTrue(qp.diagnostics().converged(), qp.diagnostics().toString());
     // exact GPR (the shared fixture)
@@ -58,6 +59,24 @@ class QpInferenceTest {
       assertEquals(e.variance()[i], var[i], 1e-10);
     }
     assertEquals(e.logEvidence(), qp.logEvidence(), 1e-9 * Math.abs(e.logEvidence()));
+  }
+
+  /**
+   * QP's default projection reads the shipped tables for the probit, as the per-likelihood choice does, and KL
+   * options (EP's) are refused rather than silently replaced.
+   */
+  @Test
+  void defaultOptionsAreTheShippedW2AndKlIsRefused() {
+    Posterior viaLikelihood = Qp.infer(
+        problem,
+        Ep.Options.defaults()
+            .withTolerance(1e-9)
+            .withProjection(W2Projection.forLikelihood(problem.likelihood())),
+        null);
+    assertEquals(0.0, viaLikelihood.logEvidence() - qpTable.logEvidence(), 0.0);
+    IllegalArgumentException e = assertThrows(
+        IllegalArgumentException.class, () -> Qp.infer(problem, Ep.Options.defaults(), null));
+    assertTrue(e.getMessage().contains("KL projection, which is EP's"), e.getMessage());
   }
 
   @Test

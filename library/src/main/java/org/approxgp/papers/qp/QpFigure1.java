@@ -98,7 +98,7 @@ public final class QpFigure1 {
       // QP at EP's θ, started from EP's sites: the two algorithms' fixed points for one model
       org.approxgp.inference.Posterior same = org.approxgp.inference.Qp.infer(
           problem.withKernel(ep.kernel()),
-          org.approxgp.inference.Ep.Options.defaults(),
+          org.approxgp.inference.Qp.options(),
           ep.posterior().sites());
       b.put("var_qp_same", join(same.predict(xTest).latentVariance()));
     }
@@ -132,7 +132,7 @@ public final class QpFigure1 {
         problem.withKernel(ep.kernel()), Registry.inference("qp"), GpModel.FitOptions.optimize(k0));
     org.approxgp.inference.Posterior same = org.approxgp.inference.Qp.infer(
         problem.withKernel(ep.kernel()),
-        org.approxgp.inference.Ep.Options.defaults(),
+        org.approxgp.inference.Qp.options(),
         ep.posterior().sites());
     return new CoalVariances(
         ep.predict(d.xTest()).latentVariance(),

@@ -19,7 +19,6 @@ import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.ResultRow;
 import org.approxgp.experiment.Selects;
 import org.approxgp.experiment.Summaries;
-import org.approxgp.inference.Ep;
 import org.approxgp.inference.Prediction;
 import org.approxgp.inference.Problem;
 import org.approxgp.inference.Sites;
@@ -475,13 +474,11 @@ public final class QpTable1 {
         // optimum, NTLL moves by up to 1e-4 relative) and saves nothing (more evaluations)
         fit = GpModel.fit(
             problem.withKernel(ep.kernel()),
-            Methods.qp(Ep.Options.defaults(), qpGradient()),
+            Methods.qp(org.approxgp.inference.Qp.options(), qpGradient()),
             GpModel.FitOptions.optimize(k0));
       } else {
         org.approxgp.inference.Posterior q = org.approxgp.inference.Qp.infer(
-            problem.withKernel(ep.kernel()),
-            org.approxgp.inference.Ep.Options.defaults(),
-            ep.sites());
+            problem.withKernel(ep.kernel()), org.approxgp.inference.Qp.options(), ep.sites());
         fit = new FittedGp(
             q,
             "qp",

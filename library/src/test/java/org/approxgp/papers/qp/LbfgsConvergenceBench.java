@@ -72,7 +72,7 @@ public final class LbfgsConvergenceBench {
         FittedGp ep = GpModel.fit(fp.problem(), Registry.inference("ep"), opt);
         fit = GpModel.fit(
             fp.problem().withKernel(ep.kernel()),
-            Methods.qp(org.approxgp.inference.Ep.Options.defaults(), QpTable1.qpGradient()),
+            Methods.qp(org.approxgp.inference.Qp.options(), QpTable1.qpGradient()),
             opt);
       } else {
         fit = GpModel.fit(fp.problem(), Registry.inference(m), opt);

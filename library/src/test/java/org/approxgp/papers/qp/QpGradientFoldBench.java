@@ -70,7 +70,7 @@ public final class QpGradientFoldBench {
       c0 = CPU.getCurrentThreadCpuTime();
       fits[r] = GpModel.fit(
           p.withKernel(ep.kernel()),
-          Methods.qp(Ep.Options.defaults().withTolerance(tol), kinds[r]),
+          Methods.qp(org.approxgp.inference.Qp.options().withTolerance(tol), kinds[r]),
           GpModel.FitOptions.optimize(p.kernel()));
       cpu[r] = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9;
       wall[r] = (System.nanoTime() - w0) * 1e-9;
