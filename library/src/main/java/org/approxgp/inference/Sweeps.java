@@ -105,6 +105,7 @@ final class Sweeps {
     // row l: sₗ, the column of Σ at the l-th pending update
     double[] pending = new double[block * n];
     double[] weight = new double[block]; // cₗ
+    double[] col = new double[n];
     int k = 0;
     for (int i = 0; i < n; i++) {
       double sii = sigma.diagonal(i);
@@ -144,10 +145,10 @@ final class Sweeps {
       }
       tau[i] = tauNew;
       nu[i] = nuNew;
-      // s = Σ[:, i] of the current Σ = Σ₀ − Σₗ cₗ sₗ sₗᵀ, written straight into the next pending
+      // s = Σ[:, i] of the current Σ = Σ₀ − Σₗ cₗ sₗ sₗᵀ, formed in its own array (a loop the JIT
+      // vectorises, unlike one that reads and writes the same array) and then made the next pending
       // row
-      int os = k * n;
-      sigma.column(i, pending, os);
+      sigma.column(i, col, 0);
       int l = 0;
       for (; l + 4 <= k; l += 4) { // four pending pairs per pass over s
         int o0 = l * n;
@@ -159,7 +160,7 @@ final class Sweeps {
         double f2 = weight[l + 2] * pending[o2 + i];
         double f3 = weight[l + 3] * pending[o3 + i];
         for (int j = 0; j < n; j++) {
-          pending[os + j] -= f0 * pending[o0 + j]
+          col[j] -= f0 * pending[o0 + j]
               + f1 * pending[o1 + j]
               + f2 * pending[o2 + j]
               + f3 * pending[o3 + j];
@@ -169,15 +170,17 @@ final class Sweeps {
         int ol = l * n;
         double f = weight[l] * pending[ol + i];
         for (int j = 0; j < n; j++) {
-          pending[os + j] -= f * pending[ol + j];
+          col[j] -= f * pending[ol + j];
         }
       }
+      int os = k * n;
+      System.arraycopy(col, 0, pending, os, n);
       // Σ ← Σ − c s sᵀ with s = Σ_{:,i}, c = Δτ/(1 + Δτ Σᵢᵢ)   (R&W eq. 3.70)
       // μ ← μ + s [Δν − c (μᵢ + Δν Σᵢᵢ)]                        (μ = Σ ν̃ after both changes)
       double c = dtau / (1 + dtau * sii);
       double a = dnu - c * (mu[i] + dnu * sii);
       for (int j = 0; j < n; j++) {
-        mu[j] += a * pending[os + j];
+        mu[j] += a * col[j];
       }
       if (c != 0) {
         weight[k++] = c;
