@@ -11,8 +11,9 @@ import org.approxgp.linalg.Matrix;
  * Also α = (K + S̃⁻¹)⁻¹(μ̃ − m₀) = b (R&amp;W eq. 5.27's b), so that the predictive mean is
  * m₀ + k*ᵀ α (eq. 3.60) and the predictive variance k** − ‖L⁻¹ S̃^½ k*‖² (eq. 3.61).
  *
- * <p>Computed from scratch every time (never accumulated), as GPML and R&amp;W recommend: repeated
- * rank-one updates lose precision.
+ * <p>Computed from scratch from the sites (never accumulated): {@link SiteLoop} forms it at the start
+ * of a run, after every parallel sweep, and after the last sequential sweep, so the evidence, gradient
+ * and predictions never carry the rounding of the sequential sweeps' rank-one updates.
  */
 final class GaussianSiteApproximation {
   final int n;
@@ -24,8 +25,8 @@ final class GaussianSiteApproximation {
   final Cholesky chol; // of B
   /**
    * Σ when it was requested ({@code fullSigma}), else null. Only its upper triangle (diagonal included) is
-   * defined: the one reader, {@link SiteLoop}'s sequential sweep, reads and updates that triangle only, and
-   * takes the matrix over (it updates it in place).
+   * defined: the one reader, {@link SiteLoop}, copies that triangle into the matrix its sequential sweeps
+   * update.
    */
   final Matrix sigma;
 

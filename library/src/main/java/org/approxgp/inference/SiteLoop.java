@@ -4,12 +4,13 @@ import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
 import org.approxgp.linalg.NotPositiveDefiniteException;
+import org.approxgp.linalg.SymmetricUpdates;
 
 /**
  * The one site loop of the EP family (EP, QP, Lp; Power EP and Relaxed EP enter the same way), driving
  * a {@link SiteUpdate}: sweeps over the sites (sequential with rank-one updates of Σ, or parallel),
- * damping, the negative-site-precision policy, the recompute of the posterior after every sweep, the
- * stopping rule, a convergence trace, and the log evidence with its gradient.
+ * damping, the negative-site-precision policy, the stopping rule, a convergence trace, and the log
+ * evidence with its gradient from a posterior computed afresh from the final sites.
  *
  * <p>References: T. Minka (2001); Rasmussen &amp; Williams (2006) §3.6, Alg. 3.5 (sequential EP in the
  * stable parameterisation), eq. 3.65/3.73–3.74 (log evidence), eq. 5.27 (its gradient); Zhang et al.
@@ -45,7 +46,11 @@ public final class SiteLoop {
   public enum Schedule {
     /**
      * One site at a time, each from the marginals after the previous update (rank-one updates of Σ,
-     * R&amp;W Alg. 3.5), Σ recomputed from scratch after each sweep. Fewer sweeps, robust without damping.
+     * R&amp;W Alg. 3.5). Σ and μ are carried from sweep to sweep by those updates and the posterior is
+     * computed from the sites from scratch once, after the last sweep, for the evidence, gradient and
+     * predictions (GPML's {@code infEP} recomputes after every sweep; the carried Σ drifts from it by
+     * rounding only, and the EP regression pins hold the results to the recompute-every-sweep values to
+     * 1e-12 relative). Fewer sweeps, robust without damping.
      */
     SEQUENTIAL,
     /** All sites from the same marginals, one Cholesky per sweep; may need damping to converge. */
@@ -233,35 +238,35 @@ public final class SiteLoop {
         run.noteJitter(kChol.jitter());
       }
       approx = posterior(k, kChol, problem.priorMean(), tau, nu, options, seq, run);
+      // sequential: Σ and μ carried from sweep to sweep by the rank-one updates (Sweeps.sequential)
+      SymmetricUpdates sigma = seq ? SymmetricUpdates.of(approx.sigma) : null;
+      double[] mu = approx.mu.clone();
       double[] alphaPrev = approx.alpha;
       while (run.sweeps < options.maxSweeps()) {
         Sites before = Sites.of(tau, nu);
         int skippedBefore = run.skipped;
         if (seq) {
-          sequentialSweep(problem, update, state, options, approx, tau, nu, run);
+          Sweeps.sequential(problem, update, state, options, sigma, mu, tau, nu, run);
         } else {
-          parallelSweep(problem, update, state, options, approx, tau, nu, run);
+          Sweeps.parallel(problem, update, state, options, approx, tau, nu, run);
         }
         run.site = -1;
         run.sweeps++;
         run.change = before.rmsChange(Sites.of(tau, nu));
         run.trace.add(run.change);
-        // whether this sweep is the last is known from the site change alone, before the posterior
-        // is
-        // recomputed: the last posterior needs only the diagonal of Σ (the evidence, the gradient
-        // and the
-        // predictions never read the rest), which saves the n³/2 of forming VᵀV
-        boolean last = !Double.isFinite(run.change)
-            || run.change < options.tolerance()
-            || LoopRun.oscillating(run.trace, options.oscillationWindow())
-            || run.sweeps >= options.maxSweeps();
-        approx = posterior(k, kChol, problem.priorMean(), tau, nu, options, seq && !last, run);
-        run.alphaTrace.add(LoopRun.distance(approx.alpha, alphaPrev));
-        alphaPrev = approx.alpha;
         if (!Double.isFinite(run.change)) {
           throw new InferenceException(
               "non-finite site parameters after sweep " + run.sweeps, run.diagnostics(false), null);
         }
+        double[] alpha;
+        if (seq) {
+          alpha = alphaOfMean(tau, nu, mu);
+        } else {
+          approx = posterior(k, kChol, problem.priorMean(), tau, nu, options, false, run);
+          alpha = approx.alpha;
+        }
+        run.alphaTrace.add(LoopRun.distance(alpha, alphaPrev));
+        alphaPrev = alpha;
         if (run.change < options.tolerance()) {
           int frozen = run.skipped - skippedBefore;
           if (frozen > 0) {
@@ -278,6 +283,13 @@ public final class SiteLoop {
               + options.oscillationWindow() + " sweeps)";
           break;
         }
+      }
+      if (seq && run.sweeps > 0) {
+        // the evidence, gradient and predictions from a posterior computed afresh from the final
+        // sites
+        // (no accumulated rounding of the rank-one updates); they read only the diagonal of Σ
+        run.site = -1;
+        approx = posterior(k, kChol, problem.priorMean(), tau, nu, options, false, run);
       }
       if (!converged && run.message.isEmpty()) {
         run.message = "diverged: sweep cap " + options.maxSweeps() + " reached";
@@ -342,6 +354,19 @@ public final class SiteLoop {
     return a;
   }
 
+  /**
+   * α = K⁻¹(μ − m₀) = ν̃ − S̃ μ: since Σ⁻¹ = K⁻¹ + S̃ and Σ⁻¹(μ − m₀) = ν̃ − τ̃ m₀ (R&amp;W eq. 3.53 with the
+   * prior mean removed), K⁻¹(μ − m₀) = ν̃ − τ̃ m₀ − S̃(μ − m₀). The predictive-mean weights of {@link
+   * GaussianSiteApproximation} from the marginal means alone, for any sign of τ̃.
+   */
+  private static double[] alphaOfMean(double[] tau, double[] nu, double[] mu) {
+    double[] alpha = new double[mu.length];
+    for (int i = 0; i < mu.length; i++) {
+      alpha[i] = nu[i] - tau[i] * mu[i];
+    }
+    return alpha;
+  }
+
   private static boolean allZero(double[] a) {
     for (double v : a) {
       if (v != 0) {
@@ -349,197 +374,6 @@ public final class SiteLoop {
       }
     }
     return true;
-  }
-
-  /**
-   * One site update from cavity {@code cav}: the proposed site after the negative-precision policy and
-   * damping, or null when the cavity is improper and the site is skipped.
-   */
-  private static <S> SiteUpdate.Site siteUpdate(
-      Problem problem,
-      SiteUpdate<S> update,
-      S state,
-      Options options,
-      int i,
-      SiteUpdate.Cavity cav,
-      double tauOld,
-      double nuOld,
-      LoopRun run) {
-    run.site = i;
-    if (!(cav.tau() > 0)) {
-      run.skipped++;
-      return null;
-    }
-    if (!Double.isFinite(cav.mean()) || !Double.isFinite(cav.variance())) {
-      throw new InferenceException(
-          "cavity N(" + cav.mean() + ", " + cav.variance() + ") is not finite" + run.where(),
-          run.diagnostics(false),
-          null);
-    }
-    SiteUpdate.Site proposed = update.propose(state, problem, i, cav);
-    double tauNew = proposed.tau();
-    double nuNew = proposed.nu();
-    if (tauNew < 0) {
-      switch (options.negativeSites()) {
-        case CLIP -> {
-          tauNew = 0;
-          run.clipped++;
-        }
-        case KEEP -> {
-          // kept as proposed (Minka 2001)
-        }
-        default -> throw new IllegalStateException("unhandled policy " + options.negativeSites());
-      }
-    }
-    double d = options.damping();
-    if (d < 1) {
-      tauNew = (1 - d) * tauOld + d * tauNew;
-      nuNew = (1 - d) * nuOld + d * nuNew;
-    }
-    if (!Double.isFinite(tauNew) || !Double.isFinite(nuNew)) {
-      throw new InferenceException(
-          "proposed site (" + proposed.tau() + ", " + proposed.nu() + ") is not finite"
-              + " (cavity N(" + cav.mean() + ", " + cav.variance() + "), y = "
-              + problem.y()[i] + ")" + run.where(),
-          run.diagnostics(false),
-          null);
-    }
-    return new SiteUpdate.Site(tauNew, nuNew);
-  }
-
-  /**
-   * Delayed rank-one updates of Σ applied together by {@link #sequentialSweep} (see there); 32 was the
-   * fastest of 8–128 for EP on Ionosphere (n = 316, native backend).
-   */
-  static final int UPDATE_BLOCK = 32;
-
-  /**
-   * R&amp;W Alg. 3.5 lines 4–8: sequential site updates, each followed by the rank-one change of Σ and μ
-   * (R&amp;W eq. 3.70). Modifies τ̃, ν̃.
-   *
-   * <p><b>Only what the rest of the sweep reads.</b> Site i reads μᵢ and column i of Σ; after the sweep the
-   * posterior is recomputed from the sites ({@link GaussianSiteApproximation}). So the change at site i
-   * is applied only to μⱼ and Σⱼₗ with j, l ≥ i: the rows and columns of sites already visited this sweep
-   * are never read again. Σ is symmetric and kept as its upper triangle, in which column i below the
-   * diagonal is row i from the diagonal on (contiguous).
-   *
-   * <p><b>Delayed updates.</b> The changes are kept as pending pairs (cₗ, sₗ) and applied {@value
-   * #UPDATE_BLOCK} at a time by one symmetric rank-k update of the trailing block through {@code linalg}
-   * (BLAS dsyrk: the same arithmetic, cache-blocked, ~n³/3 multiply-adds per sweep instead of n³ for
-   * one-at-a-time updates of all of Σ). Between two block updates the current Σ is Σ₀ − Σₗ cₗ sₗ sₗᵀ over
-   * the pending pairs, so the part of column i site i needs is Σ₀[i, i..n) − Σₗ (cₗ sₗ[i]) sₗ[i..n)
-   * (O(n k)), and its diagonal Σ₀[i, i] − Σₗ cₗ sₗ[i]² (O(k)) when the site does not change. This is the
-   * same sequence of site updates as the one-at-a-time form up to rounding (the sums are formed in
-   * another order).
-   */
-  private static <S> void sequentialSweep(
-      Problem problem,
-      SiteUpdate<S> update,
-      S state,
-      Options options,
-      GaussianSiteApproximation approx,
-      double[] tau,
-      double[] nu,
-      LoopRun run) {
-    int n = tau.length;
-    Matrix sigma =
-        approx.sigma; // taken over: the posterior is recomputed from the sites after the sweep
-    double[] sd = sigma.data();
-    double[] mu = approx.mu.clone();
-    int block = Math.min(UPDATE_BLOCK, n);
-    // row l: sₗ, the column of Σ at the l-th pending update (site iₗ; entries from iₗ on are set)
-    double[] pending = new double[block * n];
-    double[] weight = new double[block]; // cₗ
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-      double sii = sd[i * n + i];
-      for (int l = 0; l < k; l++) {
-        double sl = pending[l * n + i];
-        sii -= weight[l] * sl * sl;
-      }
-      SiteUpdate.Cavity cav = update.cavity(state, i, mu[i], sii, tau[i], nu[i]);
-      SiteUpdate.Site upd = siteUpdate(problem, update, state, options, i, cav, tau[i], nu[i], run);
-      if (upd == null) {
-        continue;
-      }
-      double dtau = upd.tau() - tau[i];
-      double dnu = upd.nu() - nu[i];
-      if (dtau == 0 && dnu == 0) {
-        continue;
-      }
-      double tauNew = upd.tau();
-      double nuNew = upd.nu();
-      if (run.keep && !(1 + dtau * sii > 0)) {
-        if (!(sii > 0)) {
-          throw new InferenceException(
-              "the posterior covariance is not positive definite: the marginal variance" + " of f"
-                  + i + " is " + sii + run.where(),
-              run.diagnostics(false),
-              null);
-        }
-        // the new marginal variance Σᵢᵢ/(1 + Δτ Σᵢᵢ) would not be positive: shorten the step along
-        // the same
-        // direction to Δτ Σᵢᵢ = −½, where the marginal variance doubles (class comment, "Step
-        // limit")
-        double f = 0.5 / (-dtau * sii);
-        dtau *= f;
-        dnu *= f;
-        tauNew = tau[i] + dtau;
-        nuNew = nu[i] + dnu;
-        run.limited++;
-      }
-      tau[i] = tauNew;
-      nu[i] = nuNew;
-      // s = Σ[i, i..n) of the current Σ = Σ₀ − Σₗ cₗ sₗ sₗᵀ, written straight into the next pending
-      // row
-      int os = k * n;
-      System.arraycopy(sd, i * n + i, pending, os + i, n - i);
-      for (int l = 0; l < k; l++) {
-        int ol = l * n;
-        double f = weight[l] * pending[ol + i];
-        if (f == 0) {
-          continue;
-        }
-        for (int j = i; j < n; j++) {
-          pending[os + j] -= f * pending[ol + j];
-        }
-      }
-      // Σ ← Σ − c s sᵀ with s = Σ_{:,i}, c = Δτ/(1 + Δτ Σᵢᵢ)   (R&W eq. 3.70)
-      // μ ← μ + s [Δν − c (μᵢ + Δν Σᵢᵢ)]                        (μ = Σ ν̃ after both changes)
-      double c = dtau / (1 + dtau * sii);
-      double a = dnu - c * (mu[i] + dnu * sii);
-      for (int j = i; j < n; j++) {
-        mu[j] += a * pending[os + j];
-      }
-      if (c != 0) {
-        weight[k++] = c;
-        if (k == block) {
-          sigma.symmetricUpdateUpper(i + 1, k, pending, weight);
-          k = 0;
-        }
-      }
-    }
-  }
-
-  /** All sites from the marginals at the start of the sweep. Modifies τ̃, ν̃. */
-  private static <S> void parallelSweep(
-      Problem problem,
-      SiteUpdate<S> update,
-      S state,
-      Options options,
-      GaussianSiteApproximation approx,
-      double[] tau,
-      double[] nu,
-      LoopRun run) {
-    for (int i = 0; i < tau.length; i++) {
-      SiteUpdate.Cavity cav =
-          update.cavity(state, i, approx.mu[i], approx.sigmaDiag[i], approx.tau[i], approx.nu[i]);
-      SiteUpdate.Site upd = siteUpdate(problem, update, state, options, i, cav, tau[i], nu[i], run);
-      if (upd != null) {
-        tau[i] = upd.tau();
-        nu[i] = upd.nu();
-      }
-    }
   }
 
   /**

@@ -5,7 +5,7 @@ package org.approxgp.inference;
  * q(fᵢ) = N(μᵢ, Σᵢᵢ) and the old site (τ̃ᵢ, ν̃ᵢ), (1) the cavity, (2) the proposed new site from the
  * tilted distribution, and (3) the site's term in the log evidence. The loop owns everything else:
  * sweeps and their schedule, damping, the negative-site-precision policy, rank-one updates of Σ, the
- * recompute after each sweep, the stopping rule and the Gaussian part of the evidence.
+ * recompute of the posterior from the sites, the stopping rule and the Gaussian part of the evidence.
  *
  * <p>Notation (Minka 2001; R&amp;W §3.6; GPML's {@code infEP.m}): sites t̃ᵢ(fᵢ) ∝ exp(−½ τ̃ᵢ fᵢ² + ν̃ᵢ fᵢ),
  * cavity natural parameters (τ₋, ν₋), tilted distribution p̂ᵢ(f) ∝ N(f | ν₋/τ₋, 1/τ₋) p(yᵢ | f).

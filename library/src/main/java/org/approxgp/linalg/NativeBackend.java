@@ -1,5 +1,6 @@
 package org.approxgp.linalg;
 
+import java.nio.DoubleBuffer;
 import org.bytedeco.openblas.global.openblas;
 
 /**
@@ -260,6 +261,59 @@ final class NativeBackend implements DenseBackend {
       for (int r = 0; r < m; r++) {
         System.arraycopy(c, r * m + r, a, (from + r) * n + from + r, m - r);
       }
+    }
+  }
+
+  /**
+   * {@link #symmetricUpdateUpper(int, int, int, double[], double[], double[])} with {@code from} = 0 on a
+   * matrix held off the Java heap ({@link SymmetricUpdates}): the rows uₗ are scaled by √|wₗ| into the
+   * scratch buffers {@code pos} and {@code neg} (capacity ≥ k n) by the sign of wₗ, then one dsyrk per sign
+   * updates {@code a} in place, with no copy of it.
+   */
+  void symmetricUpdateUpper(
+      int n, int k, double[] u, double[] w, DoubleBuffer a, DoubleBuffer pos, DoubleBuffer neg) {
+    int kp = 0;
+    int kn = 0;
+    for (int l = 0; l < k; l++) {
+      double wl = w[l];
+      if (wl == 0) {
+        continue;
+      }
+      double s = Math.sqrt(Math.abs(wl));
+      DoubleBuffer dst = wl > 0 ? pos : neg;
+      int o = (wl > 0 ? kp++ : kn++) * n;
+      int ol = l * n;
+      for (int j = 0; j < n; j++) {
+        dst.put(o + j, s * u[ol + j]);
+      }
+    }
+    if (kp > 0) {
+      openblas.cblas_dsyrk(
+          openblas.CblasRowMajor,
+          openblas.CblasUpper,
+          openblas.CblasTrans,
+          n,
+          kp,
+          -1.0,
+          pos,
+          n,
+          1.0,
+          a,
+          n);
+    }
+    if (kn > 0) {
+      openblas.cblas_dsyrk(
+          openblas.CblasRowMajor,
+          openblas.CblasUpper,
+          openblas.CblasTrans,
+          n,
+          kn,
+          1.0,
+          neg,
+          n,
+          1.0,
+          a,
+          n);
     }
   }
 

@@ -29,13 +29,16 @@ import org.approxgp.model.InferenceMethod;
  * Laplace with the same likelihood, kernel and data at fixed θ (log marginal likelihood within 1e-6, time
  * ratio; {@code library/src/test/python/sklearn_gpc.py}; when scikit-learn is missing the bench says how to
  * install it), and GPML's infEP when {@code GPML_DIR} and {@code octave-cli} exist (else the recorded
- * figures). Times are best-of-REPS; thread CPU time is printed beside wall time (the machine is shared).
+ * figures). Times are best-of-REPS after {@value #WARMUP} untimed runs (JIT warm-up); thread CPU time is printed
+ * beside wall time (the machine is shared).
  *
  * <p>Run: {@code bin/bench classification [REPS]} (or this class's main with the test classpath).
  */
 public final class ClassificationBench {
   static final double GPML_EP_SECONDS = 0.8;
   static final double GPML_FOLD_SECONDS = 105;
+  /** Untimed inferences before the timed ones (JIT warm-up). */
+  static final int WARMUP = 30;
   /** Thread CPU time: on a machine shared with other jobs it is steadier than wall time. */
   static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
@@ -51,6 +54,10 @@ public final class ClassificationBench {
     Problem p = Problem.of(ard, train.x(), train.y(), Probit.get());
     for (SiteLoop.Schedule s : SiteLoop.Schedule.values()) {
       Ep.Options o = Ep.Options.defaults().withSchedule(s);
+      // untimed warm-up: the JIT compiles the sweep's loops over the first tens of runs
+      for (int r = 0; r < WARMUP; r++) {
+        Ep.infer(p, o, null);
+      }
       double best = Double.POSITIVE_INFINITY;
       double bestCpu = Double.POSITIVE_INFINITY;
       Posterior post = null;

@@ -12,19 +12,23 @@ import org.approxgp.papers.qp.QpTable1;
 /**
  * Benchmark (not a test): the wall time of the full paper-scale QP Table 1 (Zhang et al. 2020: every
  * data set × EP, QP, VB × 100 seeds × 10 folds, se-iso, QP's hyperparameters optimised from EP's
- * optimum — {@code QpTable1.Config.forMode(FULL, …)}) on this machine, extrapolated from a seeded sample
- * of its trials.
+ * optimum — {@code QpTable1.Config.forMode(FULL, …)}) on this machine, per protocol (clean, authors'),
+ * extrapolated from a seeded sample of its trials.
  *
- * <p>For each data set, {@code SAMPLES} (seed, fold) pairs are drawn uniformly (seeded) from the 100 × 10
- * of the full run; each pair runs the EP, QP and VB trials one after the other on one thread, exactly
- * as the experiment does (QP reuses EP's optimum of the same fold). The thread CPU time of a trial is its
- * cost (on a shared machine wall time also measures the other jobs); the full run's CPU time is the
- * sample mean × 1000 trials per data set and method, and its wall time on all cores that sum divided by
- * the number of cores (trials are single-threaded and independent, and ordered longest-first the last
- * busy core idles for at most one trial). The estimate before the reuse (QP refitting EP) is printed
- * beside it: the refit is the same deterministic EP fit, so it costs the EP trial's time again.
+ * <p>For each protocol and data set, {@code SAMPLES} distinct (seed, fold) pairs are drawn uniformly
+ * (seeded) from the 100 × 10 of the full run; each pair runs the EP, QP and VB trials one after the other on
+ * one thread, exactly as the experiment does (QP reuses EP's optimum of the same fold). The thread CPU time
+ * of a trial is its cost (on a shared machine wall time also measures the other jobs); the full run's CPU
+ * time is the sample mean × 1000 trials per data set and method, and its wall time on all cores that sum
+ * divided by the number of cores (trials are single-threaded and independent, and ordered longest-first the
+ * last busy core idles for at most one trial). Trial times are skewed (a few fits take many more optimiser
+ * steps), so each estimate is printed with its standard error, the sample standard deviation of a cell's
+ * trial times over √SAMPLES scaled to the cell and summed in quadrature over the cells: a one-sample
+ * estimate has none and cannot be trusted. The estimate before the reuse (QP refitting EP) is printed beside
+ * it: the refit is the same deterministic EP fit, so it costs the EP trial's time again.
  *
- * <p>Run: {@code bin/bench table1 [SAMPLES] [SEED]} (defaults 1 and 1).
+ * <p>Run: {@code bin/bench table1 [SAMPLES] [SEED] [PROTOCOL]} (defaults 8, 1 and both; PROTOCOL is
+ * clean, authors or both).
  */
 public final class Table1Bench {
   private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
@@ -33,16 +37,32 @@ public final class Table1Bench {
   private Table1Bench() {}
 
   public static void main(String[] args) throws Exception {
-    int samples = args.length > 0 ? Integer.parseInt(args[0]) : 1;
+    int samples = args.length > 0 ? Integer.parseInt(args[0]) : 8;
     long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
+    String which = args.length > 2 ? args[2] : "both";
+    List<QpTable1.Protocol> protocols = which.equals("both")
+        ? List.of(QpTable1.Protocol.clean(), QpTable1.Protocol.authors())
+        : List.of(QpTable1.Protocol.of(which));
     int cores = Runtime.getRuntime().availableProcessors();
-    QpTable1.Config full = QpTable1.Config.forMode(ProjectPaths.Mode.FULL, METHODS);
+    for (QpTable1.Protocol protocol : protocols) {
+      QpTable1.Config full =
+          QpTable1.Config.forMode(ProjectPaths.Mode.FULL, METHODS).withProtocol(protocol);
+      run(full, samples, seed, cores);
+    }
+  }
+
+  private static void run(QpTable1.Config full, int samples, long seed, int cores)
+      throws Exception {
     Experiment<QpTable1.Config, QpTable1.Key> exp = QpTable1.experiment(full);
     int perCell = full.seeds() * full.folds();
+    if (samples < 1 || samples > perCell) {
+      throw new IllegalArgumentException("SAMPLES must be in 1.." + perCell + ", got " + samples);
+    }
     System.out.printf(
         Locale.ROOT,
-        "Table 1 at paper scale: %d data sets × %s × %d seeds × %d folds = %d trials,"
+        "Table 1 at paper scale, %s protocol: %d data sets × %s × %d seeds × %d folds = %d trials,"
             + " kernel %s, QP optimised: %s; sample: %d (seed, fold) pair(s) per data set, seed %d; %d cores%n",
+        full.protocol().name(),
         full.datasets().size(),
         METHODS,
         full.seeds(),
@@ -56,58 +76,85 @@ public final class Table1Bench {
     Random rng = new Random(seed);
     double totalCpu = 0;
     double totalCpuNoReuse = 0;
+    double totalVar = 0;
     System.out.printf(
         Locale.ROOT,
-        "%-11s %-6s %10s %10s %14s%n",
+        "%-11s %-6s %12s %10s %10s %14s%n",
         "data",
         "method",
         "cpu s/trial",
-        "wall s",
+        "sd s",
+        "max s",
         "full run cpu h");
     for (String d : full.datasets()) {
-      double[] sum = new double[METHODS.size()];
-      double[] wall = new double[METHODS.size()];
+      double[][] cpu = new double[METHODS.size()][samples];
+      java.util.Set<Integer> drawn = new java.util.HashSet<>();
       for (int r = 0; r < samples; r++) {
-        long s = rng.nextInt(full.seeds());
-        int f = rng.nextInt(full.folds());
+        int pair;
+        do {
+          pair = rng.nextInt(perCell);
+        } while (!drawn.add(pair));
+        long s = pair / full.folds();
+        int f = pair % full.folds();
         for (int m = 0; m < METHODS.size(); m++) {
           QpTable1.Key key = new QpTable1.Key(d, METHODS.get(m), s, f);
-          long w0 = System.nanoTime();
           long c0 = CPU.getCurrentThreadCpuTime();
           exp.trial().run(full, key);
-          sum[m] += (CPU.getCurrentThreadCpuTime() - c0) * 1e-9;
-          wall[m] += (System.nanoTime() - w0) * 1e-9;
+          cpu[m][r] = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9;
         }
       }
       for (int m = 0; m < METHODS.size(); m++) {
-        double mean = sum[m] / samples;
+        double mean = 0;
+        double max = 0;
+        for (double v : cpu[m]) {
+          mean += v / samples;
+          max = Math.max(max, v);
+        }
+        double ss = 0;
+        for (double v : cpu[m]) {
+          ss += (v - mean) * (v - mean);
+        }
+        double sd = samples > 1 ? Math.sqrt(ss / (samples - 1)) : Double.NaN;
         double cellHours = mean * perCell / 3600;
+        // standard error of the cell's extrapolated hours (finite population of perCell trials)
+        double se = sd / Math.sqrt(samples) * perCell / 3600;
+        totalVar += samples > 1 ? se * se : Double.NaN;
         totalCpu += cellHours;
         totalCpuNoReuse += cellHours;
         if (METHODS.get(m).equals("qp")) {
-          totalCpuNoReuse += sum[0] / samples * perCell / 3600;
+          double ep = 0;
+          for (double v : cpu[0]) {
+            ep += v / samples;
+          }
+          totalCpuNoReuse += ep * perCell / 3600;
         }
         System.out.printf(
             Locale.ROOT,
-            "%-11s %-6s %10.2f %10.2f %14.2f%n",
+            "%-11s %-6s %12.3f %10.3f %10.3f %14.2f%n",
             d,
             METHODS.get(m),
             mean,
-            wall[m] / samples,
+            sd,
+            max,
             cellHours);
       }
     }
+    double se = Math.sqrt(totalVar);
     System.out.printf(
         Locale.ROOT,
-        "full run CPU time: %.1f h (%.1f h if QP refitted EP, as before the reuse)%n",
+        "%s protocol: full run CPU time %.2f ± %.2f h (%.1f h if QP refitted EP, as before the reuse)%n",
+        full.protocol().name(),
         totalCpu,
+        se,
         totalCpuNoReuse);
     System.out.printf(
         Locale.ROOT,
-        "on %d cores, all busy: %.1f h (%.1f h before the reuse)%n",
+        "%s protocol: full Table 1 estimate on %d cores, all busy: %.2f ± %.2f h (%.1f h before the"
+            + " reuse)%n",
+        full.protocol().name(),
         cores,
         totalCpu / cores,
+        se / cores,
         totalCpuNoReuse / cores);
-    System.out.printf(Locale.ROOT, "full Table 1 estimate: %.1f h%n", totalCpu / cores);
   }
 }

@@ -37,11 +37,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * why in its header).
  *
  * <p>The pins were regenerated when the sequential sweep started to apply its rank-one changes delayed, in
- * blocks, and only to the part of Σ the rest of the sweep reads ({@link SiteLoop#UPDATE_BLOCK}), and the SE
+ * blocks, and only to the part of Σ the rest of the sweep reads ({@link Sweeps#UPDATE_BLOCK}), and the SE
  * trace gradient started to use the kernel matrix at hand: the same terms summed in another order.
  * {@link #sameNumbersAsBeforeTheDelayedUpdates} holds the new code to the values the loop returned before
  * those changes (test resource {@code inference/ep-reference-values.txt}, written by {@link #dumpValues} at
- * commit a4b0fb5), to rounding.
+ * commit a4b0fb5), to rounding. They were regenerated again when the sequential sweeps started to carry Σ
+ * and μ from sweep to sweep (rank-one updates of all of Σ) and to compute the posterior from the sites only
+ * after the last sweep; the same test holds them to the same values.
  */
 class EpRegressionPinTest {
 
