@@ -73,10 +73,16 @@ public final class Methods {
   /** Power EP with power u and the given variant ({@link PowerEp.Variant}) in the site loop, named "power-ep". */
   public static InferenceMethod powerEp(
       double u, PowerEp.Variant variant, SiteLoop.Options options) {
-    PowerEp rule = PowerEp.of(u, variant);
-    SiteLoop.Options o = options.withGradient(false);
-    return InferenceMethod.withNumericalGradient(
-        InferenceMethod.of("power-ep", (pr, w) -> SiteLoop.run(pr, rule, o, w)), 1e-4);
+    return powerEp(u, variant, options, true);
+  }
+
+  /**
+   * {@link #powerEp(double, PowerEp.Variant, SiteLoop.Options)}, with its central-difference evidence gradient
+   * when {@code numericalGradient}, else with none (fixed hyperparameters: one site-loop run per inference).
+   */
+  public static InferenceMethod powerEp(
+      double u, PowerEp.Variant variant, SiteLoop.Options options, boolean numericalGradient) {
+    return inLoop("power-ep", PowerEp.of(u, variant), options, numericalGradient);
   }
 
   /** Relaxed EP with penalty c (clean objective, reading B) and {@link #keepOptions()}; named "rep". */
@@ -89,9 +95,30 @@ public final class Methods {
    * with a central-difference evidence gradient (h = 1e-4 in log θ).
    */
   public static InferenceMethod relaxedEp(RelaxedEp rule, SiteLoop.Options options) {
+    return relaxedEp(rule, options, true);
+  }
+
+  /**
+   * {@link #relaxedEp(RelaxedEp, SiteLoop.Options)}, with its central-difference evidence gradient when
+   * {@code numericalGradient}, else with none.
+   */
+  public static InferenceMethod relaxedEp(
+      RelaxedEp rule, SiteLoop.Options options, boolean numericalGradient) {
+    return inLoop("rep", rule, options, numericalGradient);
+  }
+
+  /**
+   * {@code rule} in the site loop without the loop's EP-form gradient (R&amp;W eq. 5.27 holds only at an EP fixed
+   * point), named {@code name}; with central differences (h = 1e-4 in log θ) when {@code numericalGradient}.
+   */
+  private static InferenceMethod inLoop(
+      String name,
+      org.approxgp.inference.SiteUpdate<?> rule,
+      SiteLoop.Options options,
+      boolean numericalGradient) {
     SiteLoop.Options o = options.withGradient(false);
-    return InferenceMethod.withNumericalGradient(
-        InferenceMethod.of("rep", (pr, w) -> SiteLoop.run(pr, rule, o, w)), 1e-4);
+    InferenceMethod m = InferenceMethod.of(name, (pr, w) -> SiteLoop.run(pr, rule, o, w));
+    return numericalGradient ? InferenceMethod.withNumericalGradient(m, 1e-4) : m;
   }
 
   /**

@@ -37,14 +37,16 @@ public final class Registry {
   private Registry() {}
 
   private static final String NEGATIVE_SITES = "negative-sites";
+  private static final String MAX_SWEEPS = "max-sweeps";
+  private static final String GRADIENT = "gradient";
 
   /** Each inference method's name and the settings it takes, in the order the help lists them. */
   private static final Map<String, List<String>> INFERENCE = ordered(
-      "ep", List.of(NEGATIVE_SITES),
+      "ep", List.of(NEGATIVE_SITES, MAX_SWEEPS, GRADIENT),
       "qp", List.of(NEGATIVE_SITES),
       "laplace", List.of(),
       "vb", List.of(),
-      "power-ep", List.of("power", "power-ep-variant", NEGATIVE_SITES),
+      "power-ep", List.of("power", "power-ep-variant", NEGATIVE_SITES, MAX_SWEEPS, GRADIENT),
       "rep",
           List.of(
               "penalty",
@@ -52,7 +54,9 @@ public final class Registry {
               "relaxation",
               "penalty-form",
               "relaxation-search",
-              NEGATIVE_SITES));
+              NEGATIVE_SITES,
+              MAX_SWEEPS,
+              GRADIENT));
 
   /** Each likelihood's name and its settings (required, for the two that have one). */
   private static final Map<String, List<String>> LIKELIHOOD = ordered(
@@ -188,14 +192,20 @@ public final class Registry {
    * The inference method called {@code name} with {@code settings} (unset ones at their defaults):
    * <ul>
    *   <li>ep, qp — {@code negative-sites} keep|clip (default clip, as GPML); qp's hyperparameter gradient is the
-   *       exact one of its objective ({@link Methods.QpGradientKind#IMPLICIT});
+   *       exact one of its objective ({@link Methods.QpGradientKind#IMPLICIT}); ep also takes {@code max-sweeps}
+   *       and {@code gradient} exact|none (below);
    *   <li>laplace, vb — no settings;
    *   <li>power-ep — {@code power} u ∈ (0, 1] (default {@value Methods#DEFAULT_POWER}), {@code power-ep-variant}
    *       minka|appendix-c ({@link PowerEp.Variant}), {@code negative-sites} (default keep, Minka's EP as the
    *       Relaxed EP paper runs it);
    *   <li>rep — {@code penalty} c &gt; 0 (default {@value Methods#DEFAULT_PENALTY}), {@code site-reading} a|b|c,
    *       {@code relaxation} nonnegative|signed, {@code penalty-form} eq35|eq4, {@code relaxation-search}
-   *       local|global ({@link Methods.RepReading} has the equations), {@code negative-sites} (default keep).
+   *       local|global ({@link Methods.RepReading} has the equations), {@code negative-sites} (default keep);
+   *   <li>ep, power-ep, rep — {@code max-sweeps}, the site loop's sweep cap, a whole number &ge; 1 (default
+   *       {@link SiteLoop.Options#defaults()}'s); {@code gradient}, the log-evidence gradient: ep's "exact"
+   *       (R&amp;W eq. 5.27, the default), power-ep's and rep's "numerical" (central differences, the default), or
+   *       "none" for every one of them (fits at fixed hyperparameters: no gradient is computed, and
+   *       {@link org.approxgp.inference.Posterior#logEvidenceGradient()} is null).
    * </ul>
    *
    * @throws SettingException naming the setting, for an unknown name, a setting the method does not take or a
@@ -210,8 +220,10 @@ public final class Registry {
     }
     check(name, settings, takes, INFERENCE);
     return switch (name) {
-      case "ep" ->
-        InferenceMethod.ep(Ep.Options.defaults().withNegativeSites(negativeSites(settings, false)));
+      case "ep" -> {
+        Ep.Options o = Ep.Options.defaults().withNegativeSites(negativeSites(settings, false));
+        yield InferenceMethod.ep(o.withLoop(loop(settings, o.loop(), "exact")));
+      }
       case "qp" ->
         Methods.qp(
             Qp.options().withNegativeSites(negativeSites(settings, false)),
@@ -222,7 +234,11 @@ public final class Registry {
         Methods.powerEp(
             power(settings),
             powerEpVariant(settings.word("power-ep-variant")),
-            SiteLoop.Options.defaults().withNegativeSites(negativeSites(settings, true)));
+            loop(
+                settings,
+                SiteLoop.Options.defaults().withNegativeSites(negativeSites(settings, true)),
+                "numerical"),
+            numericalGradient(settings));
       case "rep" ->
         Methods.relaxedEp(
             new Methods.RepReading(
@@ -231,7 +247,11 @@ public final class Registry {
                     settings.word("penalty-form"),
                     settings.word("relaxation-search"))
                 .rule(penalty(settings)),
-            SiteLoop.Options.defaults().withNegativeSites(negativeSites(settings, true)));
+            loop(
+                settings,
+                SiteLoop.Options.defaults().withNegativeSites(negativeSites(settings, true)),
+                "numerical"),
+            numericalGradient(settings));
       default -> throw new IllegalStateException(name);
     };
   }
@@ -331,6 +351,27 @@ public final class Registry {
               + " eq. 5 tends to 0 as the relaxation grows and has no minimiser)");
     }
     return c;
+  }
+
+  /**
+   * {@code loop} with the sweep cap {@code max-sweeps} (when set) and without the loop's own gradient when
+   * {@code gradient} is "none".
+   */
+  private static SiteLoop.Options loop(Settings s, SiteLoop.Options loop, String ownGradient) {
+    SiteLoop.Options o =
+        s.has(MAX_SWEEPS) ? loop.withMaxSweeps(integer(s, MAX_SWEEPS, loop.maxSweeps(), 1)) : loop;
+    return gradientWord(s, ownGradient).equals("none") ? o.withGradient(false) : o;
+  }
+
+  /** Whether power-ep's or rep's evidence gradient is by central differences ("numerical") or not computed ("none"). */
+  private static boolean numericalGradient(Settings s) {
+    return gradientWord(s, "numerical").equals("numerical");
+  }
+
+  /** The {@code gradient} word: {@code own} (the method's kind, its default) or "none". */
+  private static String gradientWord(Settings s, String own) {
+    String w = s.word(GRADIENT);
+    return w == null ? own : choice(GRADIENT, w, ordered(own, own, "none", "none"));
   }
 
   /** keep|clip; unset = keep for Power EP and Relaxed EP (Minka's EP, as their paper), clip for EP and QP. */

@@ -79,6 +79,46 @@ class RegistryTest {
     assertEquals(typed.logEvidence(), words.logEvidence(), 0.0);
   }
 
+  /**
+   * {@code gradient} none: one site-loop run and no gradient, the method's default otherwise; {@code max-sweeps}
+   * caps the loop.
+   */
+  @Test
+  void gradientAndSweepCap() {
+    Problem p = problem();
+    for (String name : List.of("ep", "power-ep", "rep")) {
+      Posterior full = Registry.inference(name).infer(p, null);
+      Posterior none = Registry.inference(name, Settings.of("gradient", "none")).infer(p, null);
+      assertTrue(full.logEvidenceGradient() != null, name);
+      assertEquals(null, none.logEvidenceGradient(), name);
+      assertEquals(full.logEvidence(), none.logEvidence(), 0.0, name);
+      Posterior capped = Registry.inference(name, Settings.of("max-sweeps", 2)).infer(p, null);
+      assertEquals(2, capped.diagnostics().iterations(), name);
+    }
+    assertEquals(
+        Registry.inference("power-ep").infer(p, null).logEvidenceGradient()[0],
+        Registry.inference("power-ep", Settings.of("gradient", "numerical"))
+            .infer(p, null)
+            .logEvidenceGradient()[0],
+        0.0);
+    assertRefused(
+        "gradient",
+        "must be numerical or none, got 'exact'",
+        () -> Registry.inference("rep", Settings.of("gradient", "exact")));
+    assertRefused(
+        "gradient",
+        "must be exact or none, got 'numerical'",
+        () -> Registry.inference("ep", Settings.of("gradient", "numerical")));
+    assertRefused(
+        "max-sweeps",
+        "must be a whole number >= 1, got 0",
+        () -> Registry.inference("ep", Settings.of("max-sweeps", 0)));
+    assertRefused(
+        "max-sweeps",
+        "applies to ep, power-ep, rep only, not to vb",
+        () -> Registry.inference("vb", Settings.of("max-sweeps", 5)));
+  }
+
   @Test
   void refusalsNameTheSetting() {
     assertRefused(
@@ -111,7 +151,7 @@ class RegistryTest {
         () -> Registry.inference("rep", Settings.of("penalty", "ten")));
     assertRefused(
         "damping",
-        "is not a setting of ep (its settings: negative-sites)",
+        "is not a setting of ep (its settings: negative-sites, max-sweeps, gradient)",
         () -> Registry.inference("ep", Settings.of("damping", 0.5)));
     assertRefused(
         "epsilon",

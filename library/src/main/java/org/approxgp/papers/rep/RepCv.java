@@ -233,23 +233,42 @@ final class RepCv {
     return best;
   }
 
-  /** Cross-validation grids already computed in this JVM, by trial-unit and method (see {@link #memo}). */
+  /** Cross-validation grids already computed in this JVM, by trial-unit and method (see {@link #memoAll}). */
   private static final Map<Object, FutureTask<Grid>> GRIDS = new ConcurrentHashMap<>();
 
   /**
-   * The grid under {@code key}, computed once per JVM: the trials of one unit (data set, split) for different
-   * methods each need every method's grid to choose the shared length-scale ({@link #sharedLengthscale}), and
-   * compute each only once; a trial that finds another computing a grid waits for it.
+   * The grids under {@code keys} (in that order), each computed once per JVM: the trials of one unit (data set,
+   * split) for different methods each need every method's grid to choose the shared length-scale
+   * ({@link #sharedLengthscale}), and compute each only once. A trial first computes every grid no other trial has
+   * started, beginning at index {@code first} and going round, and only then waits for those another trial is
+   * computing; so the trials of one unit running on several threads (each starting at its own method's grid) compute
+   * its grids side by side instead of waiting on one another. Which thread computes a grid does not change it.
    */
-  static Grid memo(Object key, Supplier<Grid> compute) {
-    FutureTask<Grid> task = new FutureTask<>(compute::get);
-    FutureTask<Grid> prior = GRIDS.putIfAbsent(key, task);
-    if (prior == null) {
-      task.run();
-      prior = task;
+  static List<Grid> memoAll(List<?> keys, List<Supplier<Grid>> computes, int first) {
+    int n = keys.size();
+    List<FutureTask<Grid>> tasks =
+        new java.util.ArrayList<>(java.util.Collections.nCopies(n, null));
+    for (int j = 0; j < n; j++) {
+      int i = (first + j) % n;
+      Supplier<Grid> compute = computes.get(i);
+      FutureTask<Grid> task = new FutureTask<>(compute::get);
+      FutureTask<Grid> prior = GRIDS.putIfAbsent(keys.get(i), task);
+      if (prior == null) {
+        task.run();
+        prior = task;
+      }
+      tasks.set(i, prior);
     }
+    List<Grid> out = new java.util.ArrayList<>(n);
+    for (FutureTask<Grid> t : tasks) {
+      out.add(result(t));
+    }
+    return out;
+  }
+
+  private static Grid result(FutureTask<Grid> task) {
     try {
-      return prior.get();
+      return task.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

@@ -1,14 +1,13 @@
 package org.approxgp.papers.rep;
 
 import java.util.List;
-import org.approxgp.inference.Ep;
 import org.approxgp.inference.Posterior;
-import org.approxgp.inference.PowerEp;
-import org.approxgp.inference.SiteLoop;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.model.InferenceMethod;
 import org.approxgp.model.Methods;
+import org.approxgp.model.Registry;
+import org.approxgp.model.Settings;
 
 /**
  * The one place where the REP experiments choose their likelihood and their inference methods: EP, Power EP
@@ -50,7 +49,11 @@ public final class RepMethods {
 
   /**
    * {@link #method(String, double, String, int)} with Relaxed EP in {@code reading} ({@link Methods.RepReading}:
-   * site reading a|b|c, relaxation, penalty form, search; ignored for EP and Power EP). Power EP is Minka's variant.
+   * site reading a|b|c, relaxation, penalty form, search; ignored for EP and Power EP). Power EP is Minka's variant
+   * ({@link #POWER_EP_APPENDIX_C}: Qi &amp; Guo's). Built by name through {@link Registry#inference}, as the command
+   * line and Spark build them, with no evidence gradient (the hyperparameters are fixed here).
+   *
+   * @throws IllegalArgumentException for an unknown method or policy, or a parameter out of its range
    */
   static InferenceMethod method(
       String name,
@@ -61,25 +64,26 @@ public final class RepMethods {
     if (!METHODS.contains(name) && !name.equals(POWER_EP_APPENDIX_C)) {
       throw new IllegalArgumentException("unknown method '" + name + "'; known: " + METHODS);
     }
-    SiteLoop.NegativeSitePrecision policy = switch (negativeSites) {
-      case "keep" -> SiteLoop.NegativeSitePrecision.KEEP;
-      case "clip" -> SiteLoop.NegativeSitePrecision.CLIP;
-      default ->
-        throw new IllegalArgumentException(
-            "unknown negative-site policy '" + negativeSites + "'; known: " + POLICIES);
-    };
-    // fixed hyperparameters: no evidence gradient (Methods.powerEp/relaxedEp would add central
-    // differences)
-    SiteLoop.Options o = SiteLoop.Options.defaults()
-        .withMaxSweeps(maxSweeps)
-        .withGradient(false)
-        .withNegativeSites(policy);
+    if (!POLICIES.contains(negativeSites)) {
+      throw new IllegalArgumentException(
+          "unknown negative-site policy '" + negativeSites + "'; known: " + POLICIES);
+    }
+    Settings loop =
+        Settings.of("negative-sites", negativeSites, "max-sweeps", maxSweeps, "gradient", "none");
     return switch (name) {
-      case "ep" -> InferenceMethod.ep(Ep.Options.defaults().withLoop(o));
-      case "power-ep" -> InferenceMethod.siteLoop(PowerEp.of(parameter), o);
+      case "ep" -> Registry.inference("ep", loop);
+      case "power-ep" -> Registry.inference("power-ep", loop.with("power", parameter));
       case POWER_EP_APPENDIX_C ->
-        InferenceMethod.siteLoop(PowerEp.of(parameter, PowerEp.Variant.APPENDIX_C), o);
-      default -> InferenceMethod.siteLoop(reading.rule(parameter), o);
+        Registry.inference(
+            "power-ep", loop.with("power", parameter).with("power-ep-variant", "appendix-c"));
+      default ->
+        Registry.inference(
+            "rep",
+            loop.with("penalty", parameter)
+                .with("site-reading", reading.siteReading())
+                .with("relaxation", reading.relaxation())
+                .with("penalty-form", reading.penaltyForm())
+                .with("relaxation-search", reading.search()));
     };
   }
 

@@ -78,8 +78,9 @@ public final class RepReadings {
      * splits, no Spam, 40 sweeps; quick: a, b, c local and global, c·σ_f² ∈ {0.01, 0.1, 1, 10, 100}, 4 seeds of
      * 60 + 60 at 10 and 20 %, Heart and Haberman with 4 splits, Spam at 10 % with 4, 60 sweeps; full: as quick with
      * 6 seeds of 80 + 80, every Figure 5 data set with 4 splits, Spam at 0, 10, 20 % with 4, 100 sweeps (not the
-     * paper's sizes: the grid of readings × penalties multiplies every fit by 32; measured 33 minutes on two cores
-     * shared with other builds, load average ≈ 15; quick 3 minutes, smoke 32 s).
+     * paper's sizes: the grid of readings × penalties multiplies every fit by 32; the full notebook measured 9.4
+     * minutes, 1,280 fits on two cores shared with other sessions, load average 3–9 (33 minutes at load ≈ 15);
+     * quick 3 minutes, smoke 32 s).
      */
     public static Config forMode(ProjectPaths.Mode mode) {
       List<String> local = List.of("a", "b", "c");
@@ -348,8 +349,11 @@ public final class RepReadings {
   }
 
   /**
-   * The fraction of runs that failed (no fit) and that diverged (R never below 10⁻³) per figure and method, REP per
-   * reading at the paper's c (c = 10) and over the whole c grid, from the trial table.
+   * The fraction of runs that failed (the fit threw: no stored posterior) and that diverged (R never below 10⁻³) per
+   * figure and method, REP per reading at the paper's c (c = 10) and over the whole c grid, from the trial table. A
+   * failed run is almost always one whose EP-form log evidence at the final posterior is undefined (an improper EP
+   * cavity with kept negative sites; 129 of the 130 failures of the quick mode) although its site loop ran to the
+   * end; a posterior that could not be formed (B not positive definite) is rare (1 of 130).
    */
   public static Table failures(Table trials) {
     Table t = trials.copy();

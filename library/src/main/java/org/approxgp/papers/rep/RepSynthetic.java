@@ -246,24 +246,28 @@ public final class RepSynthetic {
     double eps = key.flipPercent() / 100.0;
     Sample train = generate(c.trainPerClass(), eps, key.repetition());
     Sample test = generate(c.testPerClass(), 0, 1_000_000L + key.repetition());
-    List<RepCv.Grid> grids = new ArrayList<>();
+    List<Object> keys = new ArrayList<>();
+    List<java.util.function.Supplier<RepCv.Grid>> computes = new ArrayList<>();
     for (String m : RepMethods.METHODS) {
       List<Double> pars = m.equals("power-ep") ? c.powers() : c.penalties();
-      grids.add(RepCv.memo(
-          List.of(c, key.flipPercent(), key.repetition(), m),
-          () -> RepCv.grid(
-              train.x(),
-              train.y(),
-              c.lengthscales(),
-              pars,
-              m,
-              eps,
-              c.negativeSites(),
-              c.cvFolds(),
-              7L * key.repetition() + 1,
-              c.maxSweeps(),
-              c.reading())));
+      keys.add(List.of(c, key.flipPercent(), key.repetition(), m));
+      computes.add(() -> RepCv.grid(
+          train.x(),
+          train.y(),
+          c.lengthscales(),
+          pars,
+          m,
+          eps,
+          c.negativeSites(),
+          c.cvFolds(),
+          7L * key.repetition() + 1,
+          c.maxSweeps(),
+          c.reading()));
     }
+    // each method's trial starts at its own grid, so a unit's trials on two threads compute its
+    // grids side by side
+    List<RepCv.Grid> grids =
+        RepCv.memoAll(keys, computes, RepMethods.METHODS.indexOf(key.method()));
     RepCv.Grid own = grids.get(RepMethods.METHODS.indexOf(key.method()));
     RepCv.Choice ch = own.best();
     RepCv.Choice shared = own.bestAt(RepCv.sharedLengthscale(grids));

@@ -266,24 +266,28 @@ public final class RepUci {
     double root = Math.sqrt(data.dimension());
     List<Double> ls = c.lengthscales().stream().map(l -> l * root).toList();
     long t0 = System.nanoTime();
-    List<RepCv.Grid> grids = new ArrayList<>();
+    List<Object> keys = new ArrayList<>();
+    List<java.util.function.Supplier<RepCv.Grid>> computes = new ArrayList<>();
     for (String m : RepMethods.METHODS) {
       List<Double> pars = m.equals("power-ep") ? c.powers() : c.penalties();
-      grids.add(RepCv.memo(
-          List.of(c, key.dataset(), key.flipPercent(), key.split(), m),
-          () -> RepCv.grid(
-              xTrain,
-              yTrain,
-              ls,
-              pars,
-              m,
-              eps,
-              c.negativeSites(),
-              c.cvFolds(),
-              key.split(),
-              c.maxSweeps(),
-              c.reading())));
+      keys.add(List.of(c, key.dataset(), key.flipPercent(), key.split(), m));
+      computes.add(() -> RepCv.grid(
+          xTrain,
+          yTrain,
+          ls,
+          pars,
+          m,
+          eps,
+          c.negativeSites(),
+          c.cvFolds(),
+          key.split(),
+          c.maxSweeps(),
+          c.reading()));
     }
+    // each method's trial starts at its own grid, so a unit's trials on two threads compute its
+    // grids side by side
+    List<RepCv.Grid> grids =
+        RepCv.memoAll(keys, computes, RepMethods.METHODS.indexOf(key.method()));
     RepCv.Grid own = grids.get(RepMethods.METHODS.indexOf(key.method()));
     RepCv.Choice ch = own.best();
     RepCv.Choice shared = own.bestAt(RepCv.sharedLengthscale(grids));

@@ -20,6 +20,20 @@ import tech.tablesaw.api.Table;
  * d̄ + 2s &lt; 0: reproduces; against some comparator d̄ − 2s ≥ 0 (REP not lower, including REP identical to X):
  * contradicts; otherwise undecided. With one unit (Figure 1, Figure 2) s = 0 and the rule is the sign of d.
  * Claims about divergence count runs (see {@link #verdicts}).
+ *
+ * <p><b>What a verdict depends on besides its own column.</b> A reading's verdict on a test-error claim (4c, 5, 6)
+ * is computed from its own fits <i>and</i> from EP's and Power EP's on the same units, over the units where both
+ * produced a fit. So it moves when a comparator's fits change, when the set of units changes with the mode, or when
+ * a fit starts or stops failing — without any change to the reading's own code. Two cases met in practice: (1) at
+ * c = 10 the global search of reading c relaxes no site on most units, so REP equals EP bit for bit there, and
+ * on Heart and the Haberman stand-in (quick mode) every unit where both fitted is such a unit: REP − EP = 0 ± 0,
+ * "contradicts"; with Pima and Diabetes (full mode) some common units differ and the same column is "undecided";
+ * (2) Power EP's evidence once needed EP's full cavity and failed on improper ones, which removed units from the
+ * REP − Power EP pairing; since it uses its own u-cavity those fits count. A result store is also reused across
+ * code changes (the config hash does not include the code), so a table can mix rows of two code versions; check
+ * with {@code approxgp run EXP --verify K}. Most "failed" runs here have a posterior: what fails is the EP-form log
+ * evidence at the final posterior (an improper EP cavity with kept negative sites), which these experiments do not
+ * use; see {@link RepReadings#failures}.
  */
 public final class RepVerdicts {
   public static final String REPRODUCES = "reproduces";

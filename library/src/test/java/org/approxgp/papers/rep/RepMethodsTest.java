@@ -1,0 +1,120 @@
+package org.approxgp.papers.rep;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import org.approxgp.inference.Ep;
+import org.approxgp.inference.InferenceException;
+import org.approxgp.inference.Posterior;
+import org.approxgp.inference.PowerEp;
+import org.approxgp.inference.Problem;
+import org.approxgp.inference.SiteLoop;
+import org.approxgp.kernel.SquaredExponential;
+import org.approxgp.model.InferenceMethod;
+import org.approxgp.model.Methods;
+import org.approxgp.model.SettingException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The REP experiments build EP, Power EP and Relaxed EP by name through the registry; each is the method the typed
+ * constructors give in the site loop (same options, no gradient), bit for bit.
+ */
+class RepMethodsTest {
+
+  /** Twenty noisy-step points with flipped labels: sites go negative and Relaxed EP relaxes some at small c. */
+  private static Problem problem() {
+    RepSynthetic.Sample s = RepSynthetic.generate(10, 0.2, 3);
+    return Problem.of(SquaredExponential.iso(1.0, 1.0), s.x(), s.y(), RepMethods.likelihood(0.2));
+  }
+
+  private static SiteLoop.Options loop(SiteLoop.NegativeSitePrecision p, int sweeps) {
+    return SiteLoop.Options.defaults()
+        .withMaxSweeps(sweeps)
+        .withGradient(false)
+        .withNegativeSites(p);
+  }
+
+  /** Runs both; they must fail with the same message or give the same posterior. */
+  private static void assertSame(
+      InferenceMethod typed, InferenceMethod named, Problem p, String what) {
+    Posterior a;
+    try {
+      a = typed.infer(p, null);
+    } catch (InferenceException e) {
+      InferenceException f =
+          assertThrows(InferenceException.class, () -> named.infer(p, null), what);
+      assertEquals(
+          e.getMessage().replaceAll("[0-9.]+ s,", ""),
+          f.getMessage().replaceAll("[0-9.]+ s,", ""),
+          what);
+      return;
+    }
+    assertSame(a, named.infer(p, null), what);
+  }
+
+  private static void assertSame(Posterior typed, Posterior named, String what) {
+    assertArrayEquals(typed.sites().tau(), named.sites().tau(), 0.0, what);
+    assertArrayEquals(typed.sites().nu(), named.sites().nu(), 0.0, what);
+    assertArrayEquals(typed.alpha(), named.alpha(), 0.0, what);
+    assertEquals(typed.logEvidence(), named.logEvidence(), 0.0, what);
+    assertEquals(typed.diagnostics().alphaTrace(), named.diagnostics().alphaTrace(), what);
+    assertEquals(typed.diagnostics().relaxedSites(), named.diagnostics().relaxedSites(), what);
+    assertNull(named.logEvidenceGradient(), what + ": fixed hyperparameters, no gradient");
+  }
+
+  @Test
+  void namedMethodsAreTheTypedOnes() {
+    Problem p = problem();
+    for (SiteLoop.NegativeSitePrecision policy : SiteLoop.NegativeSitePrecision.values()) {
+      String word = policy == SiteLoop.NegativeSitePrecision.KEEP ? "keep" : "clip";
+      SiteLoop.Options o = loop(policy, 40);
+      assertSame(
+          InferenceMethod.ep(Ep.Options.defaults().withLoop(o)),
+          RepMethods.method("ep", Double.NaN, word, 40),
+          p,
+          "ep " + word);
+      assertSame(
+          InferenceMethod.siteLoop(PowerEp.of(0.6), o),
+          RepMethods.method("power-ep", 0.6, word, 40),
+          p,
+          "power-ep " + word);
+      assertSame(
+          InferenceMethod.siteLoop(PowerEp.of(0.6, PowerEp.Variant.APPENDIX_C), o),
+          RepMethods.method(RepMethods.POWER_EP_APPENDIX_C, 0.6, word, 40),
+          p,
+          "power-ep appendix C " + word);
+      for (String label : List.of("a", "b", "c", "c/global")) {
+        Methods.RepReading r = RepReadings.reading(label);
+        for (double c : List.of(0.01, 10.0)) {
+          assertSame(
+              InferenceMethod.siteLoop(r.rule(c), o),
+              RepMethods.method("rep", c, word, 40, r),
+              p,
+              "rep " + label + " c=" + c + " " + word);
+        }
+      }
+    }
+    assertSame(
+        InferenceMethod.siteLoop(
+            Methods.RepReading.DEFAULT.rule(0.05), loop(SiteLoop.NegativeSitePrecision.KEEP, 7)),
+        RepMethods.method("rep", 0.05, "keep", 7),
+        p,
+        "default reading, sweep cap 7");
+  }
+
+  @Test
+  void badInputIsRefused() {
+    assertThrows(IllegalArgumentException.class, () -> RepMethods.method("vb", 1, "keep", 10));
+    assertThrows(IllegalArgumentException.class, () -> RepMethods.method("ep", 1, "drop", 10));
+    SettingException e =
+        assertThrows(SettingException.class, () -> RepMethods.method("power-ep", 1.5, "keep", 10));
+    assertEquals("power", e.setting());
+    assertEquals(
+        "max-sweeps",
+        assertThrows(SettingException.class, () -> RepMethods.method("ep", 1, "keep", 0))
+            .setting());
+  }
+}
