@@ -210,10 +210,12 @@ public final class Registry {
     check(name, settings, takes, INFERENCE);
     return switch (name) {
       case "ep" ->
-        InferenceMethod.ep(Ep.Options.defaults().withNegativeSites(negativeSites(settings, false)));
+        InferenceMethod.ep(Ep.Options.defaults()
+            .withLoop(l -> l.withNegativeSites(negativeSites(settings, false))));
       case "qp" ->
         Methods.qp(
-            Ep.Options.defaults().withNegativeSites(negativeSites(settings, false)),
+            Ep.Options.defaults()
+                .withLoop(l -> l.withNegativeSites(negativeSites(settings, false))),
             Methods.QpGradientKind.IMPLICIT);
       case "laplace" -> InferenceMethod.laplace(Laplace.Options.defaults());
       case "vb" -> InferenceMethod.vb(Vb.Options.defaults());
