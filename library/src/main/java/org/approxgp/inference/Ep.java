@@ -1,6 +1,6 @@
 package org.approxgp.inference;
 
-import org.approxgp.linalg.JitterPolicy;
+import java.util.function.UnaryOperator;
 import org.approxgp.projection.KlProjection;
 import org.approxgp.projection.Projection;
 
@@ -41,34 +41,6 @@ public final class Ep {
       return MomentMatching.forProjection(projection);
     }
 
-    public SiteLoop.Schedule schedule() {
-      return loop.schedule();
-    }
-
-    public double damping() {
-      return loop.damping();
-    }
-
-    public double tolerance() {
-      return loop.tolerance();
-    }
-
-    public int maxSweeps() {
-      return loop.maxSweeps();
-    }
-
-    public JitterPolicy jitter() {
-      return loop.jitter();
-    }
-
-    public boolean gradient() {
-      return loop.gradient();
-    }
-
-    public SiteLoop.NegativeSitePrecision negativeSites() {
-      return loop.negativeSites();
-    }
-
     public Options withProjection(Projection p) {
       return new Options(p, loop);
     }
@@ -77,32 +49,12 @@ public final class Ep {
       return new Options(projection, l);
     }
 
-    public Options withSchedule(SiteLoop.Schedule s) {
-      return new Options(projection, loop.withSchedule(s));
-    }
-
-    public Options withDamping(double d) {
-      return new Options(projection, loop.withDamping(d));
-    }
-
-    public Options withTolerance(double t) {
-      return new Options(projection, loop.withTolerance(t));
-    }
-
-    public Options withMaxSweeps(int m) {
-      return new Options(projection, loop.withMaxSweeps(m));
-    }
-
-    public Options withGradient(boolean g) {
-      return new Options(projection, loop.withGradient(g));
-    }
-
-    public Options withJitter(JitterPolicy j) {
-      return new Options(projection, loop.withJitter(j));
-    }
-
-    public Options withNegativeSites(SiteLoop.NegativeSitePrecision p) {
-      return new Options(projection, loop.withNegativeSites(p));
+    /**
+     * The options with the loop's settings changed, e.g. {@code withLoop(l -> l.withTolerance(1e-10))}; the loop's
+     * settings are read as {@code options.loop().tolerance()}.
+     */
+    public Options withLoop(UnaryOperator<SiteLoop.Options> change) {
+      return new Options(projection, change.apply(loop));
     }
   }
 

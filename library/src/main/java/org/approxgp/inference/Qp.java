@@ -80,8 +80,8 @@ public final class Qp {
       Problem problem, Ep.Options options, Sites warmStart) {
     MomentMatching rule = siteUpdate(options);
     Posterior p = SiteLoop.run(problem, rule, options.loop().withGradient(false), warmStart);
-    return options.gradient()
-        ? QpGradient.withGradient(p, rule.projection(), options.negativeSites())
+    return options.loop().gradient()
+        ? QpGradient.withGradient(p, rule.projection(), options.loop().negativeSites())
         : p;
   }
 }

@@ -120,7 +120,7 @@ public final class GpModel {
           if (g == null) {
             throw new IllegalArgumentException(
                 "inference method " + method.name() + " returned no log-evidence "
-                    + "gradient; fitting needs one (e.g. Ep.Options.withGradient(true))");
+                    + "gradient; fitting needs one (e.g. Ep.Options.withLoop(l -> l.withGradient(true)))");
           }
           if (!Double.isFinite(post.logEvidence()) || !allFinite(g) || !allFinite(gl)) {
             return Double.POSITIVE_INFINITY;

@@ -221,12 +221,13 @@ public final class Registry {
     check(name, settings, takes, INFERENCE);
     return switch (name) {
       case "ep" -> {
-        Ep.Options o = Ep.Options.defaults().withNegativeSites(negativeSites(settings, false));
+        Ep.Options o = Ep.Options.defaults()
+            .withLoop(l -> l.withNegativeSites(negativeSites(settings, false)));
         yield InferenceMethod.ep(o.withLoop(loop(settings, o.loop(), "exact")));
       }
       case "qp" ->
         Methods.qp(
-            Qp.options().withNegativeSites(negativeSites(settings, false)),
+            Qp.options().withLoop(l -> l.withNegativeSites(negativeSites(settings, false))),
             Methods.QpGradientKind.IMPLICIT);
       case "laplace" -> InferenceMethod.laplace(Laplace.Options.defaults());
       case "vb" -> InferenceMethod.vb(Vb.Options.defaults());

@@ -1,7 +1,10 @@
 package org.approxgp.sparse;
 
 import java.util.Arrays;
+import java.util.function.BooleanSupplier;
+import java.util.function.DoubleSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 import org.approxgp.data.RegressionData;
 import org.approxgp.kernel.SquaredExponential;
@@ -124,25 +127,12 @@ final class FamilyTrainers {
             kmeans(train, o.inducing(), seed, partitioning.kmeansSample()).centroidInputs();
         Dtc.Trainer t = new Dtc.Trainer(
             train, z, initialKernel(train.d()), 0.25, Dtc.Options.defaults(b, cap, seed));
-        return new Steps(t0, cap, new int[0]) {
-          @Override
-          boolean stopped() {
-            return t.stopped();
-          }
-
-          @Override
-          double advance() {
-            return t.step();
-          }
-
-          @Override
-          public SparseRegression.Fit snapshot() {
-            Dtc.Fit f = t.snapshot();
-            SparseRegression.Outcome out =
-                SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance());
-            return fit(f::predict, out);
-          }
-        };
+        return inducing(t0, cap, new int[0], t::stopped, t::step, () -> {
+          Dtc.Fit f = t.snapshot();
+          return fit(
+              f::predict,
+              SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance()));
+        });
       }
       case "pic" -> {
         Partitions parts = partitions(train, p, seed, partitioning);
@@ -158,25 +148,12 @@ final class FamilyTrainers {
             initialKernel(train.d()),
             0.25,
             Pic.Options.defaults(blocks, cap, seed));
-        return new Steps(t0, cap, parts.sizes()) {
-          @Override
-          boolean stopped() {
-            return t.stopped();
-          }
-
-          @Override
-          double advance() {
-            return t.step();
-          }
-
-          @Override
-          public SparseRegression.Fit snapshot() {
-            Pic.Fit f = t.snapshot();
-            SparseRegression.Outcome out =
-                SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance());
-            return fit(test -> f.predict(test, parts.assign(test)), out);
-          }
-        };
+        return inducing(t0, cap, parts.sizes(), t::stopped, t::step, () -> {
+          Pic.Fit f = t.snapshot();
+          return fit(
+              test -> f.predict(test, parts.assign(test)),
+              SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance()));
+        });
       }
       default -> throw new IllegalStateException(o.model());
     }
@@ -193,6 +170,35 @@ final class FamilyTrainers {
       @Override
       public SparseRegression.Outcome outcome() {
         return outcome;
+      }
+    };
+  }
+
+  /**
+   * The trainer over an inducing-point model (DTC++ or PIC++): its stopping rule, one iteration (returning the
+   * objective after it), and a snapshot of the fit so far.
+   */
+  private static Steps inducing(
+      long t0,
+      int cap,
+      int[] sizes,
+      BooleanSupplier stopped,
+      DoubleSupplier step,
+      Supplier<SparseRegression.Fit> snapshot) {
+    return new Steps(t0, cap, sizes) {
+      @Override
+      boolean stopped() {
+        return stopped.getAsBoolean();
+      }
+
+      @Override
+      double advance() {
+        return step.getAsDouble();
+      }
+
+      @Override
+      public SparseRegression.Fit snapshot() {
+        return snapshot.get();
       }
     };
   }

@@ -53,7 +53,7 @@ public final class ClassificationBench {
     Kernel ard = SquaredExponential.ard(ls, 4.0);
     Problem p = Problem.of(ard, train.x(), train.y(), Probit.get());
     for (SiteLoop.Schedule s : SiteLoop.Schedule.values()) {
-      Ep.Options o = Ep.Options.defaults().withSchedule(s);
+      Ep.Options o = Ep.Options.defaults().withLoop(l -> l.withSchedule(s));
       // untimed warm-up: the JIT compiles the sweep's loops over the first tens of runs
       for (int r = 0; r < WARMUP; r++) {
         Ep.infer(p, o, null);
@@ -88,7 +88,7 @@ public final class ClassificationBench {
         long c0 = CPU.getCurrentThreadCpuTime();
         FittedGp fit = GpModel.fit(
             Problem.of(k0, train.x(), train.y(), Probit.get()),
-            InferenceMethod.ep(Ep.Options.defaults().withSchedule(s)),
+            InferenceMethod.ep(Ep.Options.defaults().withLoop(l -> l.withSchedule(s))),
             GpModel.FitOptions.optimize(k0));
         double sec = (System.nanoTime() - t0) * 1e-9;
         double cpu = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9;

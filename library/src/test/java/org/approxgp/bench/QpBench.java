@@ -28,7 +28,7 @@ public final class QpBench {
     Problem problem =
         Problem.of(SquaredExponential.iso(2.0, 2.25), train.x(), train.y(), Probit.get());
     QpTables.probit(); // load the table outside the timed region
-    Ep.Options ep = Ep.Options.defaults().withGradient(false);
+    Ep.Options ep = Ep.Options.defaults().withLoop(l -> l.withGradient(false));
     Ep.Options table = ep.withProjection(W2Projection.probitTabulated());
     Ep.Options exact = ep.withProjection(W2Projection.exact());
     Ep.Options[] runs = {ep, table, exact};

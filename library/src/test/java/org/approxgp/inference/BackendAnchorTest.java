@@ -61,7 +61,9 @@ class BackendAnchorTest {
   void epMatchesGpml(String backend, Entry e) {
     assumeAvailable(backend);
     Posterior post = Linalg.withBackend(
-        backend, () -> Ep.infer(problem(e), Ep.Options.defaults().withTolerance(1e-10), null));
+        backend,
+        () -> Ep.infer(
+            problem(e), Ep.Options.defaults().withLoop(l -> l.withTolerance(1e-10)), null));
     assertTrue(post.diagnostics().converged(), post.diagnostics().toString());
     EpGpmlAnchorTest.assertAnchor(e, post);
   }

@@ -35,7 +35,8 @@ class EpGpmlAnchorTest {
   void sequentialEpMatchesGpml(Entry e) {
     GpmlIonosphere.Split train = GpmlIonosphere.train();
     Problem problem = Problem.of(e.kernelObject(), train.x(), train.y(), Probit.get());
-    Posterior post = Ep.infer(problem, Ep.Options.defaults().withTolerance(1e-10), null);
+    Posterior post =
+        Ep.infer(problem, Ep.Options.defaults().withLoop(l -> l.withTolerance(1e-10)), null);
     assertTrue(post.diagnostics().converged(), post.diagnostics().toString());
     assertAnchor(e, post);
   }
@@ -48,9 +49,9 @@ class EpGpmlAnchorTest {
     Posterior post = Ep.infer(
         problem,
         Ep.Options.defaults()
-            .withSchedule(SiteLoop.Schedule.PARALLEL)
-            .withTolerance(1e-10)
-            .withMaxSweeps(5000),
+            .withLoop(l -> l.withSchedule(SiteLoop.Schedule.PARALLEL)
+                .withTolerance(1e-10)
+                .withMaxSweeps(5000)),
         null);
     assertTrue(post.diagnostics().converged(), post.diagnostics().toString());
     assertAnchor(e, post);

@@ -55,15 +55,15 @@ class EpRegressionPinTest {
     c.put("ionosphere-ep-sequential", () -> Ep.infer(iono));
     c.put(
         "ionosphere-ep-sequential-damped",
-        () -> Ep.infer(iono, Ep.Options.defaults().withDamping(0.7), null));
+        () -> Ep.infer(iono, Ep.Options.defaults().withLoop(l -> l.withDamping(0.7)), null));
     c.put(
         "ionosphere-ep-parallel",
         () -> Ep.infer(
             iono,
             Ep.Options.defaults()
-                .withSchedule(SiteLoop.Schedule.PARALLEL)
-                .withTolerance(1e-9)
-                .withMaxSweeps(5000),
+                .withLoop(l -> l.withSchedule(SiteLoop.Schedule.PARALLEL)
+                    .withTolerance(1e-9)
+                    .withMaxSweeps(5000)),
             null));
     c.put("ionosphere-qp-table", () -> Qp.infer(iono));
     double[][] x = SmallProblems.inputs(5, 30, 3);
@@ -78,8 +78,9 @@ class EpRegressionPinTest {
         "small-ep-warm",
         () -> Ep.infer(
             small,
-            Ep.Options.defaults().withTolerance(1e-10),
-            Ep.infer(small, Ep.Options.defaults().withMaxSweeps(2), null).sites()));
+            Ep.Options.defaults().withLoop(l -> l.withTolerance(1e-10)),
+            Ep.infer(small, Ep.Options.defaults().withLoop(l -> l.withMaxSweeps(2)), null)
+                .sites()));
     double[][] xp = SmallProblems.inputs(9, 40, 1);
     double[] counts = new double[xp.length];
     for (int i = 0; i < xp.length; i++) {
@@ -95,7 +96,8 @@ class EpRegressionPinTest {
         "poisson-ep-parallel-damped",
         () -> Ep.infer(
             poisson,
-            Ep.Options.defaults().withSchedule(SiteLoop.Schedule.PARALLEL).withDamping(0.5),
+            Ep.Options.defaults()
+                .withLoop(l -> l.withSchedule(SiteLoop.Schedule.PARALLEL).withDamping(0.5)),
             null));
     return c;
   }

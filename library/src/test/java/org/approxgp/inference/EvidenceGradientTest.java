@@ -29,7 +29,7 @@ class EvidenceGradientTest {
     Function<Problem, Posterior> vb =
         p -> Vb.infer(p, Vb.Options.defaults().withTolerance(1e-11), null);
     Function<Problem, Posterior> ep =
-        p -> Ep.infer(p, Ep.Options.defaults().withTolerance(1e-12), null);
+        p -> Ep.infer(p, Ep.Options.defaults().withLoop(l -> l.withTolerance(1e-12)), null);
     return Stream.of(
         Arguments.of("laplace", laplace, 0.0), Arguments.of("laplace", laplace, 0.3),
         Arguments.of("vb", vb, 0.0), Arguments.of("vb", vb, 0.3),

@@ -30,10 +30,11 @@ class GaussianConsistencyTest {
     Function<Problem, Posterior> laplace = Laplace::infer;
     Function<Problem, Posterior> vb = Vb::infer;
     Function<Problem, Posterior> ep =
-        p -> Ep.infer(p, Ep.Options.defaults().withTolerance(1e-12), null);
+        p -> Ep.infer(p, Ep.Options.defaults().withLoop(l -> l.withTolerance(1e-12)), null);
     Function<Problem, Posterior> epPar = p -> Ep.infer(
         p,
-        Ep.Options.defaults().withSchedule(SiteLoop.Schedule.PARALLEL).withTolerance(1e-12),
+        Ep.Options.defaults()
+            .withLoop(l -> l.withSchedule(SiteLoop.Schedule.PARALLEL).withTolerance(1e-12)),
         null);
     return Stream.of(
         Arguments.of("laplace", laplace),

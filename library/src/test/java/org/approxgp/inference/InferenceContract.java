@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <pre>{@code
  * class DampedEpContractTest extends InferenceContract {
  *   protected List<InferenceMethod> methods() {
- *     return List.of(InferenceMethod.ep(Ep.Options.defaults().withDamping(0.5)));
+ *     return List.of(InferenceMethod.ep(Ep.Options.defaults().withLoop(l -> l.withDamping(0.5))));
  *   }
  * }
  * }</pre>

@@ -34,7 +34,7 @@ class QpGradientTest {
   static final double TOL = 1e-8;
 
   static Ep.Options options(W2Projection projection) {
-    return Ep.Options.defaults().withProjection(projection).withTolerance(1e-11);
+    return Ep.Options.defaults().withProjection(projection).withLoop(l -> l.withTolerance(1e-11));
   }
 
   static Problem probit(Kernel k, int n, int d, long seed) {
@@ -97,7 +97,7 @@ class QpGradientTest {
     assertEquals(plain.logEvidence(), centre.logEvidence(), 0.0);
     double[] g = centre.logEvidenceGradient();
     double[] partial = QpGradient.gradient(
-        p, centre.approx(), projection, o.negativeSites(), false, centre.diagnostics());
+        p, centre.approx(), projection, o.loop().negativeSites(), false, centre.diagnostics());
     double[] ep527 = plain.logEvidenceGradient();
     Kernel k = p.kernel();
     double[] theta = k.logHyperparameters();

@@ -68,8 +68,10 @@ class SiteLoopTest {
       FailingProjection proj = new FailingProjection(27);
       InferenceException e = assertThrows(
           InferenceException.class,
-          () ->
-              Ep.infer(p, Ep.Options.defaults().withProjection(proj).withSchedule(schedule), null));
+          () -> Ep.infer(
+              p,
+              Ep.Options.defaults().withProjection(proj).withLoop(l -> l.withSchedule(schedule)),
+              null));
       assertInstanceOf(NumericalException.class, e.getCause());
       assertTrue(e.getMessage().contains("test projection failed"), e.getMessage());
       assertTrue(e.getMessage().contains("site 6 in sweep 2"), e.getMessage());

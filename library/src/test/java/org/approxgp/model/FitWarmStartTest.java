@@ -24,7 +24,7 @@ class FitWarmStartTest {
     Problem p = QpMethodGradientTest.problem();
     Posterior ep = Ep.infer(p);
     assertNull(GpModel.FitOptions.fixed().warmStart());
-    Ep.Options tight = Ep.Options.defaults().withTolerance(1e-10);
+    Ep.Options tight = Ep.Options.defaults().withLoop(l -> l.withTolerance(1e-10));
     InferenceMethod qp = InferenceMethod.of(
         "qp", (q, warm) -> Qp.infer(q, tight.withProjection(W2Projection.shipped()), warm));
     FittedGp cold = GpModel.fit(p, qp, GpModel.FitOptions.fixed());

@@ -90,7 +90,8 @@ class GpModelFailureTest {
   @Test
   void aMethodWithoutGradientCannotBeFitted() {
     Problem p = problem();
-    InferenceMethod noGradient = InferenceMethod.ep(Ep.Options.defaults().withGradient(false));
+    InferenceMethod noGradient =
+        InferenceMethod.ep(Ep.Options.defaults().withLoop(l -> l.withGradient(false)));
     assertThrows(
         IllegalArgumentException.class,
         () -> GpModel.fit(p, noGradient, GpModel.FitOptions.optimize(p.kernel())));

@@ -18,7 +18,8 @@ class NumericalGradientTest {
   void centralDifferencesReproduceEpsAnalyticGradient() {
     GpmlIonosphere.Split tr = GpmlIonosphere.train();
     Problem p = Problem.of(ard(), tr.x(), tr.y(), Probit.get());
-    InferenceMethod ep = InferenceMethod.ep(Ep.Options.defaults().withTolerance(1e-10));
+    InferenceMethod ep =
+        InferenceMethod.ep(Ep.Options.defaults().withLoop(l -> l.withTolerance(1e-10)));
     Posterior analytic = ep.infer(p, null);
     Posterior numeric = InferenceMethod.withNumericalGradient(ep, 1e-4).infer(p, null);
     double[] a = analytic.logEvidenceGradient();

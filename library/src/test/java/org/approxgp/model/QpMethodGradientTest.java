@@ -42,7 +42,7 @@ class QpMethodGradientTest {
     for (int j = 0; j < gName.length; j++) {
       assertEquals(gImplicit[j], gName[j], 0.0, "byName(\"qp\") is the implicit gradient, θ" + j);
     }
-    Ep.Options tight = Qp.options().withTolerance(1e-11);
+    Ep.Options tight = Qp.options().withLoop(l -> l.withTolerance(1e-11));
     double[] gi =
         Methods.qp(tight, Methods.QpGradientKind.IMPLICIT).infer(p, null).logEvidenceGradient();
     double[] gn =

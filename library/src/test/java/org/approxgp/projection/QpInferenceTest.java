@@ -31,7 +31,7 @@ class QpInferenceTest {
     GpmlIonosphere.Split train = GpmlIonosphere.train();
     test = GpmlIonosphere.test();
     problem = Problem.of(SquaredExponential.iso(2.0, 2.25), train.x(), train.y(), Probit.get());
-    Ep.Options tight = Ep.Options.defaults().withTolerance(1e-9);
+    Ep.Options tight = Ep.Options.defaults().withLoop(l -> l.withTolerance(1e-9));
     ep = Ep.infer(problem, tight, null);
     qpTable = Qp.infer(problem, tight.withProjection(W2Projection.shipped()), null);
     qpExact = Qp.infer(problem, tight.withProjection(W2Projection.exact()), null);
@@ -45,8 +45,9 @@ class QpInferenceTest {
     double noise = 0.15;
     Kernel k = SquaredExponential.iso(0.8, 1.3);
     Problem problem = Problem.of(k, x, y, Gaussian.of(noise));
-    Posterior qp = Qp.infer(problem, Qp.options().withTolerance(1e-12), null);
-    Posterior e = Ep.infer(problem, Ep.Options.defaults().withTolerance(1e-12), null);
+    Posterior qp = Qp.infer(problem, Qp.options().withLoop(l -> l.withTolerance(1e-12)), null);
+    Posterior e =
+        Ep.infer(problem, Ep.Options.defaults().withLoop(l -> l.withTolerance(1e-12)), null);
     assertTrue(qp.diagnostics().converged(), qp.diagnostics().toString());
     // exact GPR (the shared fixture)
     ExactGpr ex = ExactGpr.of(k, x, y, noise, 0.0);
@@ -70,7 +71,7 @@ class QpInferenceTest {
     Posterior viaLikelihood = Qp.infer(
         problem,
         Ep.Options.defaults()
-            .withTolerance(1e-9)
+            .withLoop(l -> l.withTolerance(1e-9))
             .withProjection(W2Projection.forLikelihood(problem.likelihood())),
         null);
     assertEquals(0.0, viaLikelihood.logEvidence() - qpTable.logEvidence(), 0.0);

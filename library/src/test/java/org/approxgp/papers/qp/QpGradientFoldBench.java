@@ -34,8 +34,9 @@ public final class QpGradientFoldBench {
     String kernel = args.length > 1 ? args[1] : "se-ard";
     long seed = args.length > 2 ? Long.parseLong(args[2]) : 0;
     int fold = args.length > 3 ? Integer.parseInt(args[3]) : 0;
-    double tol =
-        args.length > 4 ? Double.parseDouble(args[4]) : Ep.Options.defaults().tolerance();
+    double tol = args.length > 4
+        ? Double.parseDouble(args[4])
+        : Ep.Options.defaults().loop().tolerance();
     String which = args.length > 5 ? args[5] : "both";
     boolean both = which.equals("both");
     QpTable1.FoldProblem fp = QpTable1.foldProblem(dataset, kernel, seed, fold);
@@ -70,7 +71,8 @@ public final class QpGradientFoldBench {
       c0 = CPU.getCurrentThreadCpuTime();
       fits[r] = GpModel.fit(
           p.withKernel(ep.kernel()),
-          Methods.qp(org.approxgp.inference.Qp.options().withTolerance(tol), kinds[r]),
+          Methods.qp(
+              org.approxgp.inference.Qp.options().withLoop(l -> l.withTolerance(tol)), kinds[r]),
           GpModel.FitOptions.optimize(p.kernel()));
       cpu[r] = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9;
       wall[r] = (System.nanoTime() - w0) * 1e-9;
