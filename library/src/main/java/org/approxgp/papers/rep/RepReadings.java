@@ -352,8 +352,8 @@ public final class RepReadings {
    * The fraction of runs that failed (the fit threw: no stored posterior) and that diverged (R never below 10⁻³) per
    * figure and method, REP per reading at the paper's c (c = 10) and over the whole c grid, from the trial table. A
    * failed run is almost always one whose EP-form log evidence at the final posterior is undefined (an improper EP
-   * cavity with kept negative sites; 129 of the 130 failures of the quick mode) although its site loop ran to the
-   * end; a posterior that could not be formed (B not positive definite) is rare (1 of 130).
+   * cavity with kept negative sites; 129 of the 130 failures of the quick mode, 269 of 271 in full mode) although its
+   * site loop ran to the end; a posterior that could not be formed (B not positive definite) is rare (1 and 2 runs).
    */
   public static Table failures(Table trials) {
     Table t = trials.copy();
