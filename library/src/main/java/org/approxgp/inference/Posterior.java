@@ -57,7 +57,10 @@ public final class Posterior {
     return approx.alpha.clone();
   }
 
-  /** log q(D): the method's approximation to log p(y | X, θ) (the ELBO for VB). */
+  /**
+   * log q(D): the method's approximation to log p(y | X, θ) (the ELBO for VB); NaN only when the site loop ran with
+   * the evidence optional ({@link SiteLoop.Options#requireEvidence()} false) and it is undefined at this posterior.
+   */
   public double logEvidence() {
     return logEvidence;
   }

@@ -91,6 +91,11 @@ public final class SiteLoop {
    *     ≥ the minimum over all earlier sweeps; checked after every sweep from sweep W + 1 on). A
    *     converging run, however slowly, keeps setting new minima; one caught in a cycle or wandering
    *     does not. 0 = off (the run continues to the sweep cap)
+   * @param requireEvidence whether an undefined EP-form log evidence at the final posterior (non-finite, or an
+   *     improper cavity at some site) is an {@link InferenceException} (true, the default) or is returned as {@link Posterior#logEvidence()} NaN with the
+   *     posterior (false; only without {@code gradient}): for callers that use only the posterior, e.g. test errors
+   *     at fixed hyperparameters, where kept negative site precisions can leave a cavity improper and the evidence
+   *     undefined while the posterior is proper
    */
   public record Options(
       Schedule schedule,
@@ -100,7 +105,8 @@ public final class SiteLoop {
       JitterPolicy jitter,
       boolean gradient,
       NegativeSitePrecision negativeSites,
-      int oscillationWindow) {
+      int oscillationWindow,
+      boolean requireEvidence) {
 
     public Options {
       if (schedule == null || jitter == null || negativeSites == null) {
@@ -119,6 +125,32 @@ public final class SiteLoop {
         throw new IllegalArgumentException(
             "oscillationWindow must be >= 0, got " + oscillationWindow);
       }
+      if (gradient && !requireEvidence) {
+        throw new IllegalArgumentException(
+            "an optional evidence needs gradient off (the gradient needs it)");
+      }
+    }
+
+    /** The options with the evidence required. */
+    public Options(
+        Schedule schedule,
+        double damping,
+        double tolerance,
+        int maxSweeps,
+        JitterPolicy jitter,
+        boolean gradient,
+        NegativeSitePrecision negativeSites,
+        int oscillationWindow) {
+      this(
+          schedule,
+          damping,
+          tolerance,
+          maxSweeps,
+          jitter,
+          gradient,
+          negativeSites,
+          oscillationWindow,
+          true);
     }
 
     /** The options with the default oscillation window ({@value #DEFAULT_OSCILLATION_WINDOW} sweeps). */
@@ -161,42 +193,120 @@ public final class SiteLoop {
 
     public Options withSchedule(Schedule s) {
       return new Options(
-          s, damping, tolerance, maxSweeps, jitter, gradient, negativeSites, oscillationWindow);
+          s,
+          damping,
+          tolerance,
+          maxSweeps,
+          jitter,
+          gradient,
+          negativeSites,
+          oscillationWindow,
+          requireEvidence);
     }
 
     public Options withDamping(double d) {
       return new Options(
-          schedule, d, tolerance, maxSweeps, jitter, gradient, negativeSites, oscillationWindow);
+          schedule,
+          d,
+          tolerance,
+          maxSweeps,
+          jitter,
+          gradient,
+          negativeSites,
+          oscillationWindow,
+          requireEvidence);
     }
 
     public Options withTolerance(double t) {
       return new Options(
-          schedule, damping, t, maxSweeps, jitter, gradient, negativeSites, oscillationWindow);
+          schedule,
+          damping,
+          t,
+          maxSweeps,
+          jitter,
+          gradient,
+          negativeSites,
+          oscillationWindow,
+          requireEvidence);
     }
 
     public Options withMaxSweeps(int m) {
       return new Options(
-          schedule, damping, tolerance, m, jitter, gradient, negativeSites, oscillationWindow);
+          schedule,
+          damping,
+          tolerance,
+          m,
+          jitter,
+          gradient,
+          negativeSites,
+          oscillationWindow,
+          requireEvidence);
     }
 
     public Options withJitter(JitterPolicy j) {
       return new Options(
-          schedule, damping, tolerance, maxSweeps, j, gradient, negativeSites, oscillationWindow);
+          schedule,
+          damping,
+          tolerance,
+          maxSweeps,
+          j,
+          gradient,
+          negativeSites,
+          oscillationWindow,
+          requireEvidence);
     }
 
     public Options withGradient(boolean g) {
       return new Options(
-          schedule, damping, tolerance, maxSweeps, jitter, g, negativeSites, oscillationWindow);
+          schedule,
+          damping,
+          tolerance,
+          maxSweeps,
+          jitter,
+          g,
+          negativeSites,
+          oscillationWindow,
+          requireEvidence);
     }
 
     public Options withNegativeSites(NegativeSitePrecision p) {
       return new Options(
-          schedule, damping, tolerance, maxSweeps, jitter, gradient, p, oscillationWindow);
+          schedule,
+          damping,
+          tolerance,
+          maxSweeps,
+          jitter,
+          gradient,
+          p,
+          oscillationWindow,
+          requireEvidence);
     }
 
     public Options withOscillationWindow(int w) {
       return new Options(
-          schedule, damping, tolerance, maxSweeps, jitter, gradient, negativeSites, w);
+          schedule,
+          damping,
+          tolerance,
+          maxSweeps,
+          jitter,
+          gradient,
+          negativeSites,
+          w,
+          requireEvidence);
+    }
+
+    /** See {@link #requireEvidence()}; false needs the gradient off. */
+    public Options withRequireEvidence(boolean r) {
+      return new Options(
+          schedule,
+          damping,
+          tolerance,
+          maxSweeps,
+          jitter,
+          gradient,
+          negativeSites,
+          oscillationWindow,
+          r);
     }
   }
 
@@ -295,10 +405,20 @@ public final class SiteLoop {
         run.message = "diverged: sweep cap " + options.maxSweeps() + " reached";
       }
       run.relaxed = update.relaxedSites(state);
-      logZ = logEvidence(problem, update, state, approx, run);
+      try {
+        logZ = logEvidence(problem, update, state, approx, run);
+      } catch (ArithmeticException e) {
+        if (options.requireEvidence()) {
+          throw e;
+        }
+        logZ = Double.NaN; // an improper cavity at the final posterior: undefined, and not needed
+      }
       run.site = -1;
       if (!Double.isFinite(logZ)) {
-        throw new InferenceException("log evidence is " + logZ, run.diagnostics(converged), null);
+        if (options.requireEvidence()) {
+          throw new InferenceException("log evidence is " + logZ, run.diagnostics(converged), null);
+        }
+        logZ = Double.NaN; // undefined, and not needed: the posterior itself is proper
       }
       grad = options.gradient() ? gradient(problem, approx) : null;
       if (grad != null) {

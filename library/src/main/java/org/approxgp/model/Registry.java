@@ -39,14 +39,16 @@ public final class Registry {
   private static final String NEGATIVE_SITES = "negative-sites";
   private static final String MAX_SWEEPS = "max-sweeps";
   private static final String GRADIENT = "gradient";
+  private static final String EVIDENCE = "evidence";
 
   /** Each inference method's name and the settings it takes, in the order the help lists them. */
   private static final Map<String, List<String>> INFERENCE = ordered(
-      "ep", List.of(NEGATIVE_SITES, MAX_SWEEPS, GRADIENT),
+      "ep", List.of(NEGATIVE_SITES, MAX_SWEEPS, GRADIENT, EVIDENCE),
       "qp", List.of(NEGATIVE_SITES),
       "laplace", List.of(),
       "vb", List.of(),
-      "power-ep", List.of("power", "power-ep-variant", NEGATIVE_SITES, MAX_SWEEPS, GRADIENT),
+      "power-ep",
+          List.of("power", "power-ep-variant", NEGATIVE_SITES, MAX_SWEEPS, GRADIENT, EVIDENCE),
       "rep",
           List.of(
               "penalty",
@@ -56,7 +58,8 @@ public final class Registry {
               "relaxation-search",
               NEGATIVE_SITES,
               MAX_SWEEPS,
-              GRADIENT));
+              GRADIENT,
+              EVIDENCE));
 
   /** Each likelihood's name and its settings (required, for the two that have one). */
   private static final Map<String, List<String>> LIKELIHOOD = ordered(
@@ -205,7 +208,10 @@ public final class Registry {
    *       {@link SiteLoop.Options#defaults()}'s); {@code gradient}, the log-evidence gradient: ep's "exact"
    *       (R&amp;W eq. 5.27, the default), power-ep's and rep's "numerical" (central differences, the default), or
    *       "none" for every one of them (fits at fixed hyperparameters: no gradient is computed, and
-   *       {@link org.approxgp.inference.Posterior#logEvidenceGradient()} is null).
+   *       {@link org.approxgp.inference.Posterior#logEvidenceGradient()} is null); {@code evidence}
+   *       required|optional (default required): optional, with {@code gradient} none, returns a proper posterior
+   *       whose EP-form log evidence is undefined with {@link org.approxgp.inference.Posterior#logEvidence()} NaN
+   *       instead of failing ({@link SiteLoop.Options#requireEvidence()}).
    * </ul>
    *
    * @throws SettingException naming the setting, for an unknown name, a setting the method does not take or a
@@ -361,7 +367,18 @@ public final class Registry {
   private static SiteLoop.Options loop(Settings s, SiteLoop.Options loop, String ownGradient) {
     SiteLoop.Options o =
         s.has(MAX_SWEEPS) ? loop.withMaxSweeps(integer(s, MAX_SWEEPS, loop.maxSweeps(), 1)) : loop;
-    return gradientWord(s, ownGradient).equals("none") ? o.withGradient(false) : o;
+    boolean noGradient = gradientWord(s, ownGradient).equals("none");
+    o = noGradient ? o.withGradient(false) : o;
+    String e = s.word(EVIDENCE);
+    if (e == null
+        || choice(EVIDENCE, e, Registry.<Boolean>ordered("required", true, "optional", false))) {
+      return o;
+    }
+    if (!noGradient) {
+      throw new SettingException(
+          EVIDENCE, "optional needs gradient none (a gradient needs the evidence)");
+    }
+    return o.withRequireEvidence(false);
   }
 
   /** Whether power-ep's or rep's evidence gradient is by central differences ("numerical") or not computed ("none"). */

@@ -142,6 +142,14 @@ class RegistryTest {
         "must be keep or clip, got 'drop'",
         () -> Registry.inference("ep", Settings.of("negative-sites", "drop")));
     assertRefused(
+        "evidence",
+        "optional needs gradient none (a gradient needs the evidence)",
+        () -> Registry.inference("rep", Settings.of("evidence", "optional")));
+    assertRefused(
+        "evidence",
+        "must be required or optional, got 'maybe'",
+        () -> Registry.inference("ep", Settings.of("evidence", "maybe", "gradient", "none")));
+    assertRefused(
         "site-reading",
         "must be a, b or c, got 'd'",
         () -> Registry.inference("rep", Settings.of("site-reading", "d")));
@@ -151,7 +159,7 @@ class RegistryTest {
         () -> Registry.inference("rep", Settings.of("penalty", "ten")));
     assertRefused(
         "damping",
-        "is not a setting of ep (its settings: negative-sites, max-sweeps, gradient)",
+        "is not a setting of ep (its settings: negative-sites, max-sweeps, gradient, evidence)",
         () -> Registry.inference("ep", Settings.of("damping", 0.5)));
     assertRefused(
         "epsilon",

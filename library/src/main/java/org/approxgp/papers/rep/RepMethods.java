@@ -51,7 +51,9 @@ public final class RepMethods {
    * {@link #method(String, double, String, int)} with Relaxed EP in {@code reading} ({@link Methods.RepReading}:
    * site reading a|b|c, relaxation, penalty form, search; ignored for EP and Power EP). Power EP is Minka's variant
    * ({@link #POWER_EP_APPENDIX_C}: Qi &amp; Guo's). Built by name through {@link Registry#inference}, as the command
-   * line and Spark build them, with no evidence gradient (the hyperparameters are fixed here).
+   * line and Spark build them, with no evidence gradient (the hyperparameters are fixed here) and the evidence
+   * optional: these experiments score the posterior's predictions only, so a proper posterior whose EP-form
+   * evidence is undefined (an improper cavity under kept negative sites) is a fit, not a failure.
    *
    * @throws IllegalArgumentException for an unknown method or policy, or a parameter out of its range
    */
@@ -68,8 +70,15 @@ public final class RepMethods {
       throw new IllegalArgumentException(
           "unknown negative-site policy '" + negativeSites + "'; known: " + POLICIES);
     }
-    Settings loop =
-        Settings.of("negative-sites", negativeSites, "max-sweeps", maxSweeps, "gradient", "none");
+    Settings loop = Settings.of(
+        "negative-sites",
+        negativeSites,
+        "max-sweeps",
+        maxSweeps,
+        "gradient",
+        "none",
+        "evidence",
+        "optional");
     return switch (name) {
       case "ep" -> Registry.inference("ep", loop);
       case "power-ep" -> Registry.inference("power-ep", loop.with("power", parameter));
