@@ -338,6 +338,7 @@ public final class SiteLoop {
     double[] grad;
     boolean keep = options.negativeSites() == NegativeSitePrecision.KEEP;
     run.keep = keep;
+    SymmetricUpdates sigma = null;
     try {
       boolean seq = options.schedule() == Schedule.SEQUENTIAL;
       Cholesky kChol = null;
@@ -349,7 +350,7 @@ public final class SiteLoop {
       }
       approx = posterior(k, kChol, problem.priorMean(), tau, nu, options, seq, run);
       // sequential: Σ and μ carried from sweep to sweep by the rank-one updates (Sweeps.sequential)
-      SymmetricUpdates sigma = seq ? SymmetricUpdates.of(approx.sigma) : null;
+      sigma = seq ? SymmetricUpdates.of(approx.sigma) : null;
       double[] mu = approx.mu.clone();
       double[] alphaPrev = approx.alpha;
       while (run.sweeps < options.maxSweeps()) {
@@ -393,6 +394,9 @@ public final class SiteLoop {
               + options.oscillationWindow() + " sweeps)";
           break;
         }
+      }
+      if (sigma != null) {
+        sigma.close(); // native memory, freed now rather than at a garbage collection
       }
       if (seq && run.sweeps > 0) {
         // the evidence, gradient and predictions from a posterior computed afresh from the final
@@ -446,6 +450,10 @@ public final class SiteLoop {
           "B = I + S^1/2 K S^1/2 could not be factored" + run.where(), run.diagnostics(false), e);
     } catch (ArithmeticException e) {
       throw new InferenceException(e.getMessage() + run.where(), run.diagnostics(false), e);
+    } finally {
+      if (sigma != null) {
+        sigma.close();
+      }
     }
     return new Posterior(problem, approx, logZ, grad, run.diagnostics(converged));
   }

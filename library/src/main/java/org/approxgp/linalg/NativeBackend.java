@@ -1,6 +1,7 @@
 package org.approxgp.linalg;
 
 import java.nio.DoubleBuffer;
+import org.bytedeco.javacpp.DoublePointer;
 import org.bytedeco.openblas.global.openblas;
 
 /**
@@ -265,13 +266,41 @@ final class NativeBackend implements DenseBackend {
   }
 
   /**
+   * n doubles of native memory (JavaCPP's {@link DoublePointer}, malloc'd) and a buffer view of them for
+   * Java-side reads and writes; {@link #close} frees the memory (the view must not be used afterwards).
+   */
+  static final class NativeArray implements AutoCloseable {
+    private final DoublePointer pointer;
+    private final DoubleBuffer buffer;
+
+    NativeArray(long n) {
+      if (n > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(n + " doubles exceed one buffer");
+      }
+      pointer = new DoublePointer(Math.max(n, 1));
+      buffer = pointer.asBuffer();
+    }
+
+    DoubleBuffer buffer() {
+      return buffer;
+    }
+
+    @Override
+    public void close() {
+      pointer.close();
+    }
+  }
+
+  /**
    * {@link #symmetricUpdateUpper(int, int, int, double[], double[], double[])} with {@code from} = 0 on a
-   * matrix held off the Java heap ({@link SymmetricUpdates}): the rows uₗ are scaled by √|wₗ| into the
-   * scratch buffers {@code pos} and {@code neg} (capacity ≥ k n) by the sign of wₗ, then one dsyrk per sign
+   * matrix held in native memory ({@link SymmetricUpdates}): the rows uₗ are scaled by √|wₗ| into the
+   * scratch arrays {@code pos} and {@code neg} (≥ k n doubles) by the sign of wₗ, then one dsyrk per sign
    * updates {@code a} in place, with no copy of it.
    */
   void symmetricUpdateUpper(
-      int n, int k, double[] u, double[] w, DoubleBuffer a, DoubleBuffer pos, DoubleBuffer neg) {
+      int n, int k, double[] u, double[] w, NativeArray a, NativeArray pos, NativeArray neg) {
+    DoubleBuffer pb = pos.buffer();
+    DoubleBuffer nb = neg.buffer();
     int kp = 0;
     int kn = 0;
     for (int l = 0; l < k; l++) {
@@ -280,7 +309,7 @@ final class NativeBackend implements DenseBackend {
         continue;
       }
       double s = Math.sqrt(Math.abs(wl));
-      DoubleBuffer dst = wl > 0 ? pos : neg;
+      DoubleBuffer dst = wl > 0 ? pb : nb;
       int o = (wl > 0 ? kp++ : kn++) * n;
       int ol = l * n;
       for (int j = 0; j < n; j++) {
@@ -295,10 +324,10 @@ final class NativeBackend implements DenseBackend {
           n,
           kp,
           -1.0,
-          pos,
+          pos.pointer,
           n,
           1.0,
-          a,
+          a.pointer,
           n);
     }
     if (kn > 0) {
@@ -309,10 +338,10 @@ final class NativeBackend implements DenseBackend {
           n,
           kn,
           1.0,
-          neg,
+          neg.pointer,
           n,
           1.0,
-          a,
+          a.pointer,
           n);
     }
   }

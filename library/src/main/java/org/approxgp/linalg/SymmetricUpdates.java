@@ -1,34 +1,33 @@
 package org.approxgp.linalg;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 
 /**
  * A symmetric n × n matrix, kept as its upper triangle (diagonal included), under repeated weighted
  * symmetric rank-k updates A ← A − Σₗ wₗ uₗ uₗᵀ (BLAS dsyrk; Golub &amp; Van Loan §1.1) with reads of single
  * entries and whole columns between them: the covariance a sequential sweep of rank-one updates carries
- * (Rasmussen &amp; Williams 2006, Alg. 3.5, eq. 3.70). Confined to one thread.
+ * (Rasmussen &amp; Williams 2006, Alg. 3.5, eq. 3.70). Confined to one thread; {@link #close} it when done.
  *
  * <p>Every native call copies each Java array it is given in and out (JavaCPP's JNI arrays): for n in the
  * hundreds that O(n²) copy costs more than a rank-32 update's arithmetic. On the native backend the matrix
- * therefore lives off the Java heap, in a direct buffer BLAS reads and writes in place; on the pure-Java
- * backend (and below the native crossover) it is a Java array updated by {@link
- * DenseBackend#symmetricUpdateUpper}, with the same bits as {@link Matrix#symmetricUpdateUpper}.
+ * therefore lives in native memory, which BLAS reads and writes in place and {@link #close} frees at once
+ * (not at some later garbage collection); on the pure-Java backend (and below the native crossover) it is a
+ * Java array updated by {@link DenseBackend#symmetricUpdateUpper}, with the same bits as {@link
+ * Matrix#symmetricUpdateUpper}.
  */
-public final class SymmetricUpdates {
+public final class SymmetricUpdates implements AutoCloseable {
   private final int n;
   private final DenseBackend backend;
   private final double[] heap;
-  private final DoubleBuffer direct;
-  private DoubleBuffer pos;
-  private DoubleBuffer neg;
+  private NativeBackend.NativeArray offHeap;
+  private DoubleBuffer direct;
+  private NativeBackend.NativeArray pos;
+  private NativeBackend.NativeArray neg;
 
-  private SymmetricUpdates(int n, DenseBackend backend, double[] heap, DoubleBuffer direct) {
+  private SymmetricUpdates(int n, DenseBackend backend, double[] heap) {
     this.n = n;
     this.backend = backend;
     this.heap = heap;
-    this.direct = direct;
   }
 
   /** A copy of the upper triangle of the square matrix {@code m} (its strict lower triangle is not read). */
@@ -39,15 +38,16 @@ public final class SymmetricUpdates {
     int n = m.rows();
     DenseBackend b = Linalg.current();
     if (b instanceof NativeBackend nb && n >= nb.crossover()) {
-      DoubleBuffer d =
-          ByteBuffer.allocateDirect(8 * n * n).order(ByteOrder.nativeOrder()).asDoubleBuffer();
+      SymmetricUpdates s = new SymmetricUpdates(n, nb, null);
+      s.offHeap = new NativeBackend.NativeArray((long) n * n);
+      s.direct = s.offHeap.buffer();
       double[] src = m.data();
       for (int r = 0; r < n; r++) {
-        d.put(r * n + r, src, r * n + r, n - r);
+        s.direct.put(r * n + r, src, r * n + r, n - r);
       }
-      return new SymmetricUpdates(n, nb, null, d);
+      return s;
     }
-    return new SymmetricUpdates(n, b, m.data().clone(), null);
+    return new SymmetricUpdates(n, b, m.data().clone());
   }
 
   public int size() {
@@ -57,7 +57,7 @@ public final class SymmetricUpdates {
   /** A[i, i]. */
   public double diagonal(int i) {
     int o = i * n + i;
-    return heap != null ? heap[o] : direct.get(o);
+    return heap != null ? heap[o] : open().get(o);
   }
 
   /** Column i into {@code dst[off .. off + n)}: A[j, i] for j ≤ i and A[i, j] for j &gt; i (the upper triangle). */
@@ -69,10 +69,11 @@ public final class SymmetricUpdates {
       System.arraycopy(heap, i * n + i, dst, off + i, n - i);
       return;
     }
+    DoubleBuffer d = open();
     for (int j = 0; j < i; j++) {
-      dst[off + j] = direct.get(j * n + i);
+      dst[off + j] = d.get(j * n + i);
     }
-    direct.get(i * n + i, dst, off + i, n - i);
+    d.get(i * n + i, dst, off + i, n - i);
   }
 
   /**
@@ -88,10 +89,39 @@ public final class SymmetricUpdates {
       backend.symmetricUpdateUpper(n, 0, k, u, w, heap);
       return;
     }
-    if (pos == null || pos.capacity() < k * n) {
-      pos = ByteBuffer.allocateDirect(8 * k * n).order(ByteOrder.nativeOrder()).asDoubleBuffer();
-      neg = ByteBuffer.allocateDirect(8 * k * n).order(ByteOrder.nativeOrder()).asDoubleBuffer();
+    open();
+    if (pos == null || pos.buffer().capacity() < (long) k * n) {
+      closeScratch();
+      pos = new NativeBackend.NativeArray((long) k * n);
+      neg = new NativeBackend.NativeArray((long) k * n);
     }
-    ((NativeBackend) backend).symmetricUpdateUpper(n, k, u, w, direct, pos, neg);
+    ((NativeBackend) backend).symmetricUpdateUpper(n, k, u, w, offHeap, pos, neg);
+  }
+
+  /** Frees the native memory (if any); the matrix cannot be used afterwards. Idempotent. */
+  @Override
+  public void close() {
+    closeScratch();
+    if (offHeap != null) {
+      direct = null;
+      offHeap.close();
+      offHeap = null;
+    }
+  }
+
+  private void closeScratch() {
+    if (pos != null) {
+      pos.close();
+      neg.close();
+      pos = null;
+      neg = null;
+    }
+  }
+
+  private DoubleBuffer open() {
+    if (direct == null) {
+      throw new IllegalStateException("the matrix was closed");
+    }
+    return direct;
   }
 }

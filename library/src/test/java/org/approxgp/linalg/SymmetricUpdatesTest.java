@@ -61,6 +61,24 @@ class SymmetricUpdatesTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("backends")
+  void closeIsIdempotentAndEndsUseOffTheHeap(String name) {
+    DenseBackend b = BackendTest.backend(name);
+    SymmetricUpdates s = BackendTest.on(b, () -> SymmetricUpdates.of(Matrix.identity(20)));
+    s.update(1, new double[20], new double[] {1.0}); // allocates the scratch rows too
+    s.close();
+    s.close();
+    if (name.equals("ejml")) {
+      assertEquals(1.0, s.diagonal(3), 0.0, "a Java array stays readable");
+    } else {
+      assertThrows(IllegalStateException.class, () -> s.diagonal(3));
+      assertThrows(IllegalStateException.class, () -> s.column(3, new double[20], 0));
+      assertThrows(
+          IllegalStateException.class, () -> s.update(1, new double[20], new double[] {1.0}));
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("backends")
   void rejectsTooFewRowsOrWeights(String name) {
     DenseBackend b = BackendTest.backend(name);
     SymmetricUpdates s = BackendTest.on(b, () -> SymmetricUpdates.of(Matrix.identity(20)));
