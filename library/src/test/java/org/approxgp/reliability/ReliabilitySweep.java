@@ -42,6 +42,7 @@ import org.approxgp.sparse.Pic;
 import org.approxgp.sparse.RegressionPrediction;
 import org.approxgp.sparse.Ssgp;
 import org.approxgp.sparse.StepSchedule;
+import org.approxgp.sparse.StochasticSchedule;
 import org.approxgp.sparse.Svbssgp;
 import org.approxgp.sparse.SvbssgpTraining;
 import org.approxgp.sparse.Vssgp;
@@ -693,7 +694,9 @@ public final class ReliabilitySweep {
           RegressionData z = KMeans.fit(s.train(), 8, k, 20).centroidInputs();
           KMeans blocks = KMeans.fit(s.train(), 4, k + 1, 20);
           Pic.Options o = new Pic.Options(
-              2, SPARSE_ITERATIONS, k, new StepSchedule(0.5, 0.05, 0.6), 0.01, k % 2 == 1);
+              StochasticSchedule.of(2, SPARSE_ITERATIONS, new StepSchedule(0.5, 0.05, 0.6), k),
+              StepSchedule.constant(0.01),
+              k % 2 == 1);
           Pic.Trainer t = new Pic.Trainer(
               s.train(),
               blocks.assign(s.train()),
