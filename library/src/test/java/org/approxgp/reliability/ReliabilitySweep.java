@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -648,11 +649,13 @@ public final class ReliabilitySweep {
               s.train(),
               new Vssgp.Options(
                   8,
-                  SPARSE_ITERATIONS,
-                  k % 2 == 0 ? 0 : 16,
-                  0.01,
-                  k,
-                  new Ssgp.Hyperparameters(s.lengthscales(), s.signalVariance(), s.noiseVariance()),
+                  k % 2 == 0
+                      ? StochasticSchedule.fullBatch(
+                          SPARSE_ITERATIONS, StepSchedule.constant(0.01), k)
+                      : StochasticSchedule.of(
+                          16, SPARSE_ITERATIONS, StepSchedule.constant(0.01), k),
+                  Optional.of(new Ssgp.Hyperparameters(
+                      s.lengthscales(), s.signalVariance(), s.noiseVariance())),
                   0.01),
               null);
           pred = fit.predict(s.test());
