@@ -10,7 +10,8 @@ import java.util.OptionalInt;
  *
  * @param iterations iteration cap (≥ 0)
  * @param batch rows or partitions drawn per iteration (≥ 1; capped at what the data has), or empty for full batch
- * @param step the step schedule ρ_t (for DTC++ and PIC++, the natural-gradient step of q(u))
+ * @param step the step schedule (for DTC++ and PIC++ the natural-gradient step ρ_t of q(u); for VSSGP and sVBSSGP
+ *     the one the model's options document)
  * @param seed seeds every random draw (same seed, same fit)
  * @param stopping the rule on the smoothed bound estimate that ends a stochastic fit before the cap, or empty to run
  *     every iteration up to the cap

@@ -663,15 +663,14 @@ public final class ReliabilitySweep {
         case "svbssgp" -> {
           int[] labels = new int[s.train().n()];
           Arrays.setAll(labels, i -> i % 4);
-          Svbssgp.Options o = Svbssgp.Options.builder()
-              .m(8)
-              .partitionsPerIteration(2)
-              .iterations(SPARSE_ITERATIONS)
-              .seed(k)
-              .noiseVariance(s.noiseVariance())
-              .signalVariance(s.signalVariance())
-              .lengthscales(s.lengthscales())
-              .build();
+          Svbssgp.Options o = Svbssgp.Options.defaults()
+              .withM(8)
+              .withPartitionsPerIteration(2)
+              .withIterations(SPARSE_ITERATIONS)
+              .withSeed(k)
+              .withNoiseVariance(s.noiseVariance())
+              .withSignalVariance(s.signalVariance())
+              .withLengthscales(s.lengthscales());
           SvbssgpTraining t = Svbssgp.start(s.train(), labels, o);
           for (int it = 0; it < SPARSE_ITERATIONS; it++) {
             t.step();
