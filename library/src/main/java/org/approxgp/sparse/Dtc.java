@@ -37,7 +37,7 @@ import org.approxgp.optimize.Adam;
  * {@link IterationListener}. Minibatches are consecutive slices of a seeded permutation of the rows, re-shuffled
  * every epoch. With decaying steps for q(u) and θ (Robbins–Monro) the iterates settle, and a
  * {@link BoundMonitor} on the estimates ends the fit when the smoothed bound has stopped rising
- * ({@link Options#stopping()}).
+ * ({@link StochasticSchedule#stopping()}).
  *
  * <p><b>Full batch</b> (minibatch ≥ n, what {@code approxgp regress} uses while n·M² is small), with hyperparameters
  * learned: the optimum q(u) at given θ is Titsias' (2009), the natural step with ρ = 1 on all rows, and the
@@ -358,7 +358,7 @@ public final class Dtc {
 
     /**
      * Whether further steps leave the model as it is or the fit has converged: in full batch, every L-BFGS iterate
-     * has been replayed; stochastically, the smoothed bound has converged under {@link Options#stopping()}.
+     * has been replayed; stochastically, the smoothed bound has converged under {@link StochasticSchedule#stopping()}.
      */
     public boolean stopped() {
       return CollapsedLbfgs.stopped(

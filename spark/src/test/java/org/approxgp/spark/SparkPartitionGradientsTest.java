@@ -247,8 +247,7 @@ class SparkPartitionGradientsTest {
     int[] more = labels.clone();
     more[0] = p; // the run sees p + 1 partitions, the Spark data p
     try (SparkPartitionGradients spark = SparkPartitionGradients.of(sc, train, labels, 2)) {
-      Svbssgp.Options o =
-          Svbssgp.Options.defaults().withM(3).withPartitionsPerIteration(40);
+      Svbssgp.Options o = Svbssgp.Options.defaults().withM(3).withPartitionsPerIteration(40);
       SvbssgpTraining run = Svbssgp.start(train, more, o, spark);
       double[] g = new double[run.parameters().length];
       assertThrows(IllegalArgumentException.class, () -> run.gradientEstimate(1, g));
