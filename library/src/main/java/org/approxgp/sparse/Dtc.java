@@ -37,7 +37,7 @@ import org.approxgp.optimize.Adam;
  * {@link IterationListener}. Minibatches are consecutive slices of a seeded permutation of the rows, re-shuffled
  * every epoch. With decaying steps for q(u) and θ (Robbins–Monro) the iterates settle, and a
  * {@link BoundMonitor} on the estimates ends the fit when the smoothed bound has stopped rising
- * ({@link Options#stopping()}).
+ * ({@link StochasticSchedule#stopping()}).
  *
  * <p><b>Full batch</b> (minibatch ≥ n, what {@code approxgp regress} uses while n·M² is small), with hyperparameters
  * learned: the optimum q(u) at given θ is Titsias' (2009), the natural step with ρ = 1 on all rows, and the
@@ -61,51 +61,20 @@ public final class Dtc {
   /**
    * Options of a DTC++ fit.
    *
-   * @param minibatch rows per iteration |B| (capped at n; ≥ n with learned hyperparameters: the full-batch L-BFGS)
-   * @param iterations iteration cap
-   * @param seed seed of the minibatch permutation
-   * @param naturalStep ρ_t of the q(u) natural-gradient step
+   * @param schedule iteration cap, rows per iteration |B| (capped at n; full batch with learned hyperparameters: the
+   *     full-batch L-BFGS), the natural-gradient step ρ_t of q(u), the seed of the minibatch permutation and the
+   *     stopping rule on the smoothed bound estimate
    * @param hyperStep Adam's learning rate α_t on the log-hyperparameters at iteration t (a decaying schedule makes
    *     the stochastic fit settle; unused when not learning or in full batch)
    * @param learnHyperparameters whether θ is learned (false: kernel and noise stay as given)
-   * @param stopping the rule on the smoothed bound estimate that ends a stochastic fit before the cap, or null to
-   *     run every iteration up to the cap
    */
   public record Options(
-      int minibatch,
-      int iterations,
-      long seed,
-      StepSchedule naturalStep,
-      StepSchedule hyperStep,
-      boolean learnHyperparameters,
-      BoundMonitor.Rule stopping) {
+      StochasticSchedule schedule, StepSchedule hyperStep, boolean learnHyperparameters) {
 
     public Options {
-      if (minibatch < 1 || iterations < 0) {
-        throw new IllegalArgumentException(
-            "need minibatch >= 1 and iterations >= 0, got " + minibatch + ", " + iterations);
+      if (schedule == null || hyperStep == null) {
+        throw new IllegalArgumentException("schedule and hyperStep are required");
       }
-      if (naturalStep == null || hyperStep == null) {
-        throw new IllegalArgumentException("naturalStep and hyperStep are required");
-      }
-    }
-
-    /** A constant Adam learning rate (> 0, ≤ 1) and no early stop. */
-    public Options(
-        int minibatch,
-        int iterations,
-        long seed,
-        StepSchedule naturalStep,
-        double hyperLearningRate,
-        boolean learnHyperparameters) {
-      this(
-          minibatch,
-          iterations,
-          seed,
-          naturalStep,
-          StepSchedule.constant(hyperLearningRate),
-          learnHyperparameters,
-          null);
     }
 
     /**
@@ -116,13 +85,22 @@ public final class Dtc {
      */
     public static Options defaults(int minibatch, int iterations, long seed) {
       return new Options(
-          minibatch,
-          iterations,
-          seed,
-          new StepSchedule(0.5, 0.05, 0.6),
+          StochasticSchedule.of(minibatch, iterations, new StepSchedule(0.5, 0.05, 0.6), seed)
+              .withStopping(DEFAULT_STOPPING),
           new StepSchedule(0.01, 0.01, 0.6),
-          true,
-          DEFAULT_STOPPING);
+          true);
+    }
+
+    public Options withSchedule(StochasticSchedule s) {
+      return new Options(s, hyperStep, learnHyperparameters);
+    }
+
+    public Options withHyperStep(StepSchedule h) {
+      return new Options(schedule, h, learnHyperparameters);
+    }
+
+    public Options withLearnHyperparameters(boolean learn) {
+      return new Options(schedule, hyperStep, learn);
     }
   }
 
@@ -229,7 +207,7 @@ public final class Dtc {
     Trainer t = new Trainer(train, inducing, kernel, noiseVariance, options);
     IterationListener l = listener == null ? IterationListener.NONE : listener;
     long start = System.nanoTime();
-    while (t.iteration() < options.iterations() && !t.stopped()) {
+    while (t.iteration() < options.schedule().iterations() && !t.stopped()) {
       double obj = t.step();
       l.onIteration(t.iteration(), obj, (System.nanoTime() - start) * 1e-9);
     }
@@ -284,12 +262,12 @@ public final class Dtc {
       for (int i = 0; i < perm.length; i++) {
         perm[i] = i;
       }
-      this.rng = new SplittableRandom(options.seed());
+      this.rng = new SplittableRandom(options.schedule().seed());
       shuffle();
       this.adam = new Adam(params.length, Adam.Settings.of(options.hyperStep().initial()));
-      this.monitor = (options.stopping() != null ? options.stopping() : DEFAULT_STOPPING).start();
+      this.monitor = options.schedule().stopping().orElse(DEFAULT_STOPPING).start();
       SeArd k = DtcBound.kernelOf(params, train.d(), ard);
-      this.fullBatch = options.learnHyperparameters() && options.minibatch() >= train.n();
+      this.fullBatch = options.learnHyperparameters() && options.schedule().fullBatchFor(train.n());
       this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
       this.q = InducingPosterior.prior(InducingPosterior.kuu(k, inducing, jitter));
     }
@@ -313,7 +291,7 @@ public final class Dtc {
         return stepFullBatch();
       }
       int n = train.n();
-      int b = Math.min(options.minibatch(), n);
+      int b = options.schedule().batchFor(n);
       if (position + b > n) {
         shuffle();
       }
@@ -346,7 +324,7 @@ public final class Dtc {
           terms.aat,
           terms.ay,
           scale * Math.exp(-params[params.length - 1]),
-          options.naturalStep().at(iteration));
+          options.schedule().step().at(iteration));
       if (grad != null) {
         double[] unit = new double[params.length];
         Arrays.fill(unit, options.hyperStep().decay(iteration));
@@ -365,7 +343,7 @@ public final class Dtc {
               return DtcBound.objective(train, inducing, x, ard, opt.mean(), opt.covariance(), g);
             },
             params,
-            options.iterations());
+            options.schedule().iterations());
       }
       int t = iteration;
       iteration++;
@@ -380,11 +358,11 @@ public final class Dtc {
 
     /**
      * Whether further steps leave the model as it is or the fit has converged: in full batch, every L-BFGS iterate
-     * has been replayed; stochastically, the smoothed bound has converged under {@link Options#stopping()}.
+     * has been replayed; stochastically, the smoothed bound has converged under {@link StochasticSchedule#stopping()}.
      */
     public boolean stopped() {
       return CollapsedLbfgs.stopped(
-          fullBatch, lbfgs, monitor, options.stopping() != null, iteration);
+          fullBatch, lbfgs, monitor, options.schedule().stopping().isPresent(), iteration);
     }
 
     /**
@@ -393,7 +371,12 @@ public final class Dtc {
      */
     public BoundMonitor.StopReason stopReason() {
       return CollapsedLbfgs.verdict(
-          fullBatch, lbfgs, monitor, options.stopping() != null, iteration, options.iterations());
+          fullBatch,
+          lbfgs,
+          monitor,
+          options.schedule().stopping().isPresent(),
+          iteration,
+          options.schedule().iterations());
     }
 
     /** Whether the fit has converged ({@link #stopReason()} is {@code CONVERGED}). */

@@ -65,14 +65,13 @@ final class FamilyTrainers {
       }
       case "svbssgp" -> {
         Partitions parts = partitions(train, p, seed, partitioning);
-        Svbssgp.Options so = Svbssgp.Options.builder()
-            .m(o.features() / 2)
-            .iterations(cap)
-            .gamma(o.gamma())
-            .predictiveSamples(o.samples())
-            .minibatch(o.minibatch().orElse(SparseRegression.defaultSvbssgpMinibatch(n, p)))
-            .seed(seed)
-            .build();
+        Svbssgp.Options so = Svbssgp.Options.defaults()
+            .withM(o.features() / 2)
+            .withIterations(cap)
+            .withGamma(o.gamma())
+            .withPredictiveSamples(o.samples())
+            .withMinibatch(o.minibatch().orElse(SparseRegression.defaultSvbssgpMinibatch(n, p)))
+            .withSeed(seed);
         SvbssgpTraining t = Svbssgp.start(
             train,
             parts.labels(),

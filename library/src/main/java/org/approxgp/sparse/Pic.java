@@ -57,61 +57,40 @@ public final class Pic {
   /**
    * Options of a PIC++ fit.
    *
-   * @param blocksPerIteration partitions sampled per iteration s (capped at the number of non-empty ones; all of
-   *     them with learned hyperparameters: the full-batch L-BFGS of the class comment)
-   * @param iterations iteration cap
-   * @param seed seed of the partition sampling
-   * @param naturalStep ρ_t of the q(u) natural-gradient step
+   * @param schedule iteration cap, partitions sampled per iteration s (capped at the number of non-empty ones; full
+   *     batch with learned hyperparameters: the full-batch L-BFGS of the class comment), the natural-gradient step
+   *     ρ_t of q(u), the seed of the partition sampling and the stopping rule on the smoothed bound estimate
    * @param hyperStep Adam's learning rate α_t on the log-hyperparameters (unused when not learning or in full batch)
    * @param learnHyperparameters whether (log ℓ, log σ_f², log σ²) are learned (not in the authors' code, which
    *     fixes them)
-   * @param stopping the rule on the smoothed bound estimate that ends a stochastic fit before the cap, or null to
-   *     run every iteration up to the cap
    */
   public record Options(
-      int blocksPerIteration,
-      int iterations,
-      long seed,
-      StepSchedule naturalStep,
-      StepSchedule hyperStep,
-      boolean learnHyperparameters,
-      BoundMonitor.Rule stopping) {
+      StochasticSchedule schedule, StepSchedule hyperStep, boolean learnHyperparameters) {
 
     public Options {
-      if (blocksPerIteration < 1 || iterations < 0) {
-        throw new IllegalArgumentException("need blocksPerIteration >= 1 and iterations >= 0, got "
-            + blocksPerIteration + ", " + iterations);
+      if (schedule == null || hyperStep == null) {
+        throw new IllegalArgumentException("schedule and hyperStep are required");
       }
-      if (naturalStep == null || hyperStep == null) {
-        throw new IllegalArgumentException("naturalStep and hyperStep are required");
-      }
-    }
-
-    /** A constant Adam learning rate (> 0, ≤ 1) and no early stop. */
-    public Options(
-        int blocksPerIteration,
-        int iterations,
-        long seed,
-        StepSchedule naturalStep,
-        double hyperLearningRate,
-        boolean learnHyperparameters) {
-      this(
-          blocksPerIteration,
-          iterations,
-          seed,
-          naturalStep,
-          StepSchedule.constant(hyperLearningRate),
-          learnHyperparameters,
-          null);
     }
 
     /**
      * Defaults: the step schedules and stopping rule of {@link Dtc.Options#defaults}, hyperparameters learned.
      */
     public static Options defaults(int blocksPerIteration, int iterations, long seed) {
-      Dtc.Options d = Dtc.Options.defaults(1, iterations, seed);
-      return new Options(
-          blocksPerIteration, iterations, seed, d.naturalStep(), d.hyperStep(), true, d.stopping());
+      Dtc.Options d = Dtc.Options.defaults(blocksPerIteration, iterations, seed);
+      return new Options(d.schedule(), d.hyperStep(), true);
+    }
+
+    public Options withSchedule(StochasticSchedule s) {
+      return new Options(s, hyperStep, learnHyperparameters);
+    }
+
+    public Options withHyperStep(StepSchedule h) {
+      return new Options(schedule, h, learnHyperparameters);
+    }
+
+    public Options withLearnHyperparameters(boolean learn) {
+      return new Options(schedule, hyperStep, learn);
     }
   }
 
@@ -215,7 +194,7 @@ public final class Pic {
     Trainer t = new Trainer(train, partition, inducing, kernel, noiseVariance, options);
     IterationListener l = listener == null ? IterationListener.NONE : listener;
     long start = System.nanoTime();
-    while (t.iteration() < options.iterations() && !t.stopped()) {
+    while (t.iteration() < options.schedule().iterations() && !t.stopped()) {
       double obj = t.step();
       l.onIteration(t.iteration(), obj, (System.nanoTime() - start) * 1e-9);
     }
@@ -277,14 +256,13 @@ public final class Pic {
           nonEmpty[i++] = c;
         }
       }
-      this.rng = new SplittableRandom(options.seed());
+      this.rng = new SplittableRandom(options.schedule().seed());
       this.adam = new Adam(params.length, Adam.Settings.of(options.hyperStep().initial()));
-      this.fullBatch = options.learnHyperparameters() && options.blocksPerIteration() >= ne;
+      this.fullBatch = options.learnHyperparameters() && options.schedule().fullBatchFor(ne);
       this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
       this.q = InducingPosterior.prior(
           InducingPosterior.kuu(DtcBound.kernelOf(params, train.d(), ard), inducing, jitter));
-      this.monitor =
-          (options.stopping() != null ? options.stopping() : Dtc.DEFAULT_STOPPING).start();
+      this.monitor = options.schedule().stopping().orElse(Dtc.DEFAULT_STOPPING).start();
     }
 
     /**
@@ -297,7 +275,7 @@ public final class Pic {
         return stepFullBatch();
       }
       int p = nonEmpty.length;
-      int s = Math.min(options.blocksPerIteration(), p);
+      int s = options.schedule().batchFor(p);
       // s of the p non-empty blocks uniformly without replacement (partial Fisher–Yates on a copy)
       int[] pool = nonEmpty.clone();
       for (int i = 0; i < s; i++) {
@@ -358,7 +336,7 @@ public final class Pic {
             null,
             grad);
       } else {
-        q.step(target, t1, options.naturalStep().at(iteration));
+        q.step(target, t1, options.schedule().step().at(iteration));
       }
       if (grad != null) {
         double[] unit = new double[params.length];
@@ -395,7 +373,7 @@ public final class Pic {
                   .value();
             },
             params,
-            options.iterations());
+            options.schedule().iterations());
       }
       int t = iteration;
       iteration++;
@@ -447,13 +425,18 @@ public final class Pic {
     /** Whether further steps leave the model as it is or the fit has converged (as {@link Dtc.Trainer#stopped}). */
     public boolean stopped() {
       return CollapsedLbfgs.stopped(
-          fullBatch, lbfgs, monitor, options.stopping() != null, iteration);
+          fullBatch, lbfgs, monitor, options.schedule().stopping().isPresent(), iteration);
     }
 
     /** Why the fit stands where it is (as {@link Dtc.Trainer#stopReason}). */
     public BoundMonitor.StopReason stopReason() {
       return CollapsedLbfgs.verdict(
-          fullBatch, lbfgs, monitor, options.stopping() != null, iteration, options.iterations());
+          fullBatch,
+          lbfgs,
+          monitor,
+          options.schedule().stopping().isPresent(),
+          iteration,
+          options.schedule().iterations());
     }
 
     /** Whether the fit has converged ({@link #stopReason()} is {@code CONVERGED}). */

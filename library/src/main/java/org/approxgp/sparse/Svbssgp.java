@@ -1,6 +1,7 @@
 package org.approxgp.sparse;
 
 import java.util.Arrays;
+import java.util.function.Consumer;
 import org.approxgp.data.RegressionData;
 import org.approxgp.linalg.Matrix;
 
@@ -125,8 +126,8 @@ public final class Svbssgp {
   }
 
   /**
-   * Options. Build with {@link #builder()}; defaults follow the paper's AIRLINE settings where it gives them
-   * (2m = 40, γ = 0, r = 5, §5) and are stated on each builder method otherwise.
+   * Options: {@link #defaults()} and one wither per setting; defaults follow the paper's AIRLINE settings where it gives them
+   * (2m = 40, γ = 0, r = 5, §5) and are stated on each wither otherwise.
    *
    * @param m number of spectral frequencies (2m basis functions)
    * @param partitionsPerIteration a, partitions drawn (uniformly, with replacement) per iteration
@@ -202,40 +203,6 @@ public final class Svbssgp {
       }
     }
 
-    /** The options before issue 23 (Adam on η): the new ones at their defaults. */
-    public Options(
-        int m,
-        int partitionsPerIteration,
-        int minibatch,
-        int gradientSamples,
-        int iterations,
-        double gamma,
-        int predictiveSamples,
-        long seed,
-        double learningRate,
-        boolean learnHyperparameters,
-        double noiseVariance,
-        double signalVariance,
-        double[] lengthscales) {
-      this(
-          m,
-          partitionsPerIteration,
-          minibatch,
-          gradientSamples,
-          iterations,
-          gamma,
-          predictiveSamples,
-          seed,
-          learningRate,
-          learnHyperparameters,
-          noiseVariance,
-          signalVariance,
-          lengthscales,
-          DEFAULT_NATURAL_STEP,
-          20,
-          0.01);
-    }
-
     /** ℓ of the frequency prior (a copy), or null for the default. */
     @Override
     public double[] lengthscales() {
@@ -245,168 +212,170 @@ public final class Svbssgp {
     /** The default natural-gradient schedule ρ_t = 0.5/(1 + 0.05(t − 1))^0.6. */
     public static final StepSchedule DEFAULT_NATURAL_STEP = new StepSchedule(0.5, 0.05, 0.6);
 
-    /** A builder holding the defaults. */
-    public static Builder builder() {
-      return new Builder();
+    /**
+     * The defaults: m = 20 (the paper's 2m = 40), a = 10 partitions per iteration, all rows of each (B = 0), b = 1
+     * z-sample, 1000 iterations, γ = 0, r = 5, seed 1, Adam step 0.03, hyperparameters learned from data-driven
+     * initial values, ρ_t = {@link #DEFAULT_NATURAL_STEP}, windows of 20 iterations and tolerance 0.01.
+     */
+    public static Options defaults() {
+      return new Options(
+          20,
+          10,
+          0,
+          1,
+          1000,
+          0,
+          5,
+          1,
+          0.03,
+          true,
+          Double.NaN,
+          Double.NaN,
+          null,
+          DEFAULT_NATURAL_STEP,
+          20,
+          0.01);
     }
 
-    /** A builder starting from these options. */
-    public Builder toBuilder() {
-      Builder bld = new Builder();
-      bld.m = m;
-      bld.partitionsPerIteration = partitionsPerIteration;
-      bld.minibatch = minibatch;
-      bld.gradientSamples = gradientSamples;
-      bld.iterations = iterations;
-      bld.gamma = gamma;
-      bld.predictiveSamples = predictiveSamples;
-      bld.seed = seed;
-      bld.learningRate = learningRate;
-      bld.learnHyperparameters = learnHyperparameters;
-      bld.noiseVariance = noiseVariance;
-      bld.signalVariance = signalVariance;
-      bld.lengthscales = lengthscales;
-      bld.naturalStep = naturalStep;
-      bld.window = window;
-      bld.tolerance = tolerance;
-      return bld;
+    /** Frequencies m (2m features); default 20 (the paper's 2m = 40). */
+    public Options withM(int v) {
+      return edit(e -> e.m = v);
     }
 
-    /** Builder for {@link Options}. */
-    public static final class Builder {
-      private int m = 20;
-      private int partitionsPerIteration = 10;
-      private int minibatch = 0;
-      private int gradientSamples = 1;
-      private int iterations = 1000;
-      private double gamma = 0;
-      private int predictiveSamples = 5;
-      private long seed = 1;
-      private double learningRate = 0.03;
-      private boolean learnHyperparameters = true;
-      private double noiseVariance = Double.NaN;
-      private double signalVariance = Double.NaN;
+    /** Partitions per iteration a; default 10 (the paper does not state it). */
+    public Options withPartitionsPerIteration(int v) {
+      return edit(e -> e.partitionsPerIteration = v);
+    }
+
+    /** Rows per drawn partition B (0 = all, the paper's Theorem 1); default 0. */
+    public Options withMinibatch(int v) {
+      return edit(e -> e.minibatch = v);
+    }
+
+    /** z samples per iteration b; default 1. */
+    public Options withGradientSamples(int v) {
+      return edit(e -> e.gradientSamples = v);
+    }
+
+    /** Iteration cap; default 1000 ({@link Svbssgp#fit} stops earlier when the bound has converged). */
+    public Options withIterations(int v) {
+      return edit(e -> e.iterations = v);
+    }
+
+    /** γ of Proposition 1; default 0 (the paper's best, §5). */
+    public Options withGamma(double v) {
+      return edit(e -> e.gamma = v);
+    }
+
+    /** r predictive samples; default 5 (the paper's AIRLINE setting). */
+    public Options withPredictiveSamples(int v) {
+      return edit(e -> e.predictiveSamples = v);
+    }
+
+    /** Seed; default 1. */
+    public Options withSeed(long v) {
+      return edit(e -> e.seed = v);
+    }
+
+    /** Adam step size; default 0.03. */
+    public Options withLearningRate(double v) {
+      return edit(e -> e.learningRate = v);
+    }
+
+    /** Learn σ_n², σ_s² and ℓ by the bound; default true. */
+    public Options withLearnHyperparameters(boolean v) {
+      return edit(e -> e.learnHyperparameters = v);
+    }
+
+    /** Initial σ_n²; default 0.1 × var(y). */
+    public Options withNoiseVariance(double v) {
+      return edit(e -> e.noiseVariance = v);
+    }
+
+    /** Initial σ_s²; default var(y). */
+    public Options withSignalVariance(double v) {
+      return edit(e -> e.signalVariance = v);
+    }
+
+    /** Initial prior length-scales ℓ (Θ); default each input's standard deviation. */
+    public Options withLengthscales(double... v) {
+      return edit(e -> e.lengthscales = v);
+    }
+
+    /** The natural-gradient step schedule ρ_t of q(α); default {@link #DEFAULT_NATURAL_STEP}. */
+    public Options withNaturalStep(StepSchedule v) {
+      return edit(e -> e.naturalStep = v);
+    }
+
+    /** Iterations per window of the smoothed bound; default 20. */
+    public Options withWindow(int v) {
+      return edit(e -> e.window = v);
+    }
+
+    /** Relative change of the smoothed bound at which the fit has converged; default 0.01 (Stan ADVI's). */
+    public Options withTolerance(double v) {
+      return edit(e -> e.tolerance = v);
+    }
+
+    /** These options with one setting changed by {@code change}. */
+    private Options edit(Consumer<Edit> change) {
+      Edit e = new Edit(this);
+      change.accept(e);
+      return new Options(
+          e.m,
+          e.partitionsPerIteration,
+          e.minibatch,
+          e.gradientSamples,
+          e.iterations,
+          e.gamma,
+          e.predictiveSamples,
+          e.seed,
+          e.learningRate,
+          e.learnHyperparameters,
+          e.noiseVariance,
+          e.signalVariance,
+          e.lengthscales,
+          e.naturalStep,
+          e.window,
+          e.tolerance);
+    }
+
+    /** A mutable copy of the settings, used only by the withers. */
+    private static final class Edit {
+      private int m;
+      private int partitionsPerIteration;
+      private int minibatch;
+      private int gradientSamples;
+      private int iterations;
+      private double gamma;
+      private int predictiveSamples;
+      private long seed;
+      private double learningRate;
+      private boolean learnHyperparameters;
+      private double noiseVariance;
+      private double signalVariance;
       private double[] lengthscales;
-      private StepSchedule naturalStep = DEFAULT_NATURAL_STEP;
-      private int window = 20;
-      private double tolerance = 0.01;
+      private StepSchedule naturalStep;
+      private int window;
+      private double tolerance;
 
-      private Builder() {}
-
-      /** Frequencies m (2m features); default 20 (the paper's 2m = 40). */
-      public Builder m(int v) {
-        m = v;
-        return this;
-      }
-
-      /** Partitions per iteration a; default 10 (the paper does not state it). */
-      public Builder partitionsPerIteration(int v) {
-        partitionsPerIteration = v;
-        return this;
-      }
-
-      /** Rows per drawn partition B (0 = all, the paper's Theorem 1); default 0. */
-      public Builder minibatch(int v) {
-        minibatch = v;
-        return this;
-      }
-
-      /** z samples per iteration b; default 1. */
-      public Builder gradientSamples(int v) {
-        gradientSamples = v;
-        return this;
-      }
-
-      /** Iteration cap; default 1000 ({@link Svbssgp#fit} stops earlier when the bound has converged). */
-      public Builder iterations(int v) {
-        iterations = v;
-        return this;
-      }
-
-      /** γ of Proposition 1; default 0 (the paper's best, §5). */
-      public Builder gamma(double v) {
-        gamma = v;
-        return this;
-      }
-
-      /** r predictive samples; default 5 (the paper's AIRLINE setting). */
-      public Builder predictiveSamples(int v) {
-        predictiveSamples = v;
-        return this;
-      }
-
-      /** Seed; default 1. */
-      public Builder seed(long v) {
-        seed = v;
-        return this;
-      }
-
-      /** Adam step size; default 0.03. */
-      public Builder learningRate(double v) {
-        learningRate = v;
-        return this;
-      }
-
-      /** Learn σ_n², σ_s² and ℓ by the bound; default true. */
-      public Builder learnHyperparameters(boolean v) {
-        learnHyperparameters = v;
-        return this;
-      }
-
-      /** Initial σ_n²; default 0.1 × var(y). */
-      public Builder noiseVariance(double v) {
-        noiseVariance = v;
-        return this;
-      }
-
-      /** Initial σ_s²; default var(y). */
-      public Builder signalVariance(double v) {
-        signalVariance = v;
-        return this;
-      }
-
-      /** Initial prior length-scales ℓ (Θ); default each input's standard deviation. */
-      public Builder lengthscales(double... v) {
-        lengthscales = v == null ? null : v.clone();
-        return this;
-      }
-
-      /** The natural-gradient step schedule ρ_t of q(α); default {@link #DEFAULT_NATURAL_STEP}. */
-      public Builder naturalStep(StepSchedule v) {
-        naturalStep = v;
-        return this;
-      }
-
-      /** Iterations per window of the smoothed bound; default 20. */
-      public Builder window(int v) {
-        window = v;
-        return this;
-      }
-
-      /** Relative change of the smoothed bound at which the fit has converged; default 0.01 (Stan ADVI's). */
-      public Builder tolerance(double v) {
-        tolerance = v;
-        return this;
-      }
-
-      public Options build() {
-        return new Options(
-            m,
-            partitionsPerIteration,
-            minibatch,
-            gradientSamples,
-            iterations,
-            gamma,
-            predictiveSamples,
-            seed,
-            learningRate,
-            learnHyperparameters,
-            noiseVariance,
-            signalVariance,
-            lengthscales,
-            naturalStep,
-            window,
-            tolerance);
+      Edit(Options o) {
+        m = o.m;
+        partitionsPerIteration = o.partitionsPerIteration;
+        minibatch = o.minibatch;
+        gradientSamples = o.gradientSamples;
+        iterations = o.iterations;
+        gamma = o.gamma;
+        predictiveSamples = o.predictiveSamples;
+        seed = o.seed;
+        learningRate = o.learningRate;
+        learnHyperparameters = o.learnHyperparameters;
+        noiseVariance = o.noiseVariance;
+        signalVariance = o.signalVariance;
+        lengthscales = o.lengthscales;
+        naturalStep = o.naturalStep;
+        window = o.window;
+        tolerance = o.tolerance;
       }
     }
   }

@@ -1,6 +1,7 @@
 package org.approxgp.sparse;
 
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
 import org.approxgp.linalg.Cholesky;
@@ -68,76 +69,62 @@ public final class Vssgp {
    * How to fit.
    *
    * @param m number of spectral frequencies (2m basis functions)
-   * @param iterations at most this many L-BFGS iterations (full batch; it stops earlier when converged) or
-   *     minibatch steps (it stops earlier when {@code stopping} says the smoothed bound has converged)
-   * @param batchSize rows per minibatch; 0 (or ≥ n) for full batch (L-BFGS on the collapsed bound)
-   * @param rate Adam's learning rate α_t at step t (minibatches only)
-   * @param seed seeds the initial frequency means and the minibatches
-   * @param initial initial hyperparameters, or null for {@link Ssgp.Hyperparameters#fromData}
+   * @param schedule at most {@code iterations} L-BFGS iterations (full batch, i.e. no batch or one ≥ n; it stops
+   *     earlier when converged) or minibatch steps of {@code batch} rows with Adam's learning rate α_t =
+   *     {@code step} (it stops earlier when {@code stopping} says the smoothed bound has converged); the seed seeds
+   *     the initial frequency means and the minibatches
+   * @param initial initial hyperparameters, or empty for {@link Ssgp.Hyperparameters#fromData}
    * @param initialFrequencyVariance initial sᵢⱼ of q(ω) in length-scale units (the prior has variance 1); in full
    *     batch a second start from the prior's variance 1 is also run and the higher bound kept
-   * @param stopping the rule on the smoothed minibatch bound that ends a stochastic fit before the cap, or null to
-   *     run every step up to the cap
    */
   public record Options(
       int m,
-      int iterations,
-      int batchSize,
-      StepSchedule rate,
-      long seed,
-      Ssgp.Hyperparameters initial,
-      double initialFrequencyVariance,
-      BoundMonitor.Rule stopping) {
+      StochasticSchedule schedule,
+      Optional<Ssgp.Hyperparameters> initial,
+      double initialFrequencyVariance) {
 
     public Options {
-      if (m < 1 || iterations < 0 || batchSize < 0) {
-        throw new IllegalArgumentException("need m >= 1, iterations >= 0, batch size >= 0, got " + m
-            + ", " + iterations + ", " + batchSize);
+      if (m < 1) {
+        throw new IllegalArgumentException("need m >= 1, got " + m);
       }
-      if (rate == null
+      if (schedule == null
+          || initial == null
           || !(initialFrequencyVariance > 0)
           || !Double.isFinite(initialFrequencyVariance)) {
         throw new IllegalArgumentException(
-            "need a rate schedule and a positive initial frequency variance, got " + rate + ", "
-                + initialFrequencyVariance);
+            "need a schedule, an initial (or empty) and a positive initial frequency variance, got "
+                + schedule + ", " + initial + ", " + initialFrequencyVariance);
       }
     }
 
-    /** A constant Adam rate (in (0, 1]) and no early stop. */
-    public Options(
-        int m,
-        int iterations,
-        int batchSize,
-        double learningRate,
-        long seed,
-        Ssgp.Hyperparameters initial,
-        double initialFrequencyVariance) {
-      this(
-          m,
-          iterations,
-          batchSize,
-          StepSchedule.constant(learningRate),
-          seed,
-          initial,
-          initialFrequencyVariance,
-          null);
-    }
-
     /**
-     * Data-driven initial hyperparameters, initial frequency variance 0.01; with minibatches Adam's rate
-     * α_t = 0.01/(1 + 0.01 (t − 1))^0.6 and the stopping rule of the inducing-point fits
-     * ({@link Dtc#DEFAULT_STOPPING}).
+     * {@code batch} rows per step (≥ n: full batch), data-driven initial hyperparameters, initial frequency variance
+     * 0.01; with minibatches Adam's rate α_t = 0.01/(1 + 0.01 (t − 1))^0.6 and the stopping rule of the
+     * inducing-point fits ({@link Dtc#DEFAULT_STOPPING}).
      */
-    public static Options of(int m, int iterations, int batchSize, long seed) {
+    public static Options of(int m, int iterations, int batch, long seed) {
       return new Options(
           m,
-          iterations,
-          batchSize,
-          new StepSchedule(0.01, 0.01, 0.6),
-          seed,
-          null,
-          0.01,
-          Dtc.DEFAULT_STOPPING);
+          StochasticSchedule.of(batch, iterations, new StepSchedule(0.01, 0.01, 0.6), seed)
+              .withStopping(Dtc.DEFAULT_STOPPING),
+          Optional.empty(),
+          0.01);
+    }
+
+    public Options withM(int v) {
+      return new Options(v, schedule, initial, initialFrequencyVariance);
+    }
+
+    public Options withSchedule(StochasticSchedule v) {
+      return new Options(m, v, initial, initialFrequencyVariance);
+    }
+
+    public Options withInitial(Ssgp.Hyperparameters v) {
+      return new Options(m, schedule, Optional.of(v), initialFrequencyVariance);
+    }
+
+    public Options withInitialFrequencyVariance(double v) {
+      return new Options(m, schedule, initial, v);
     }
   }
 
@@ -284,9 +271,9 @@ public final class Vssgp {
 
   /**
    * Fits VSSGP to {@code train}: μ_ω ∼ N(0, I) (seeded), s_ω = the initial variance, hyperparameters from the
-   * options; then, in full batch, at most {@code options.iterations()} L-BFGS iterations on the collapsed bound
+   * options; then, in full batch, at most {@code options.schedule().iterations()} L-BFGS iterations on the collapsed bound
    * L* (class comment), or, with minibatches, q(a) optimal for the initial q(ω) given the first batch and
-   * {@code options.iterations()} Adam steps on the minibatch estimate of the bound. The listener gets, per
+   * {@code options.schedule().iterations()} Adam steps on the minibatch estimate of the bound. The listener gets, per
    * iteration, the bound: in full batch the exact L* at the iterate after the iteration, with minibatches the
    * estimate at the point where the step's gradient was taken.
    */
@@ -308,12 +295,12 @@ public final class Vssgp {
     int d = train.d();
     int n = train.n();
     Ssgp.Hyperparameters h0 =
-        options.initial() != null ? options.initial() : Ssgp.Hyperparameters.fromData(train);
+        options.initial().orElseGet(() -> Ssgp.Hyperparameters.fromData(train));
     if (h0.lengthscales().length != d) {
       throw new IllegalArgumentException(
           h0.lengthscales().length + " length-scales for " + d + " inputs");
     }
-    SplittableRandom rng = new SplittableRandom(options.seed());
+    SplittableRandom rng = new SplittableRandom(options.schedule().seed());
     double[] muW = new double[m * d];
     for (int t = 0; t < muW.length; t++) {
       muW[t] = rng.nextGaussian();
@@ -327,9 +314,9 @@ public final class Vssgp {
     }
     double[] p = pack(m, d, muW, sW, h0, new double[k], eye);
     IterationListener l = listener == null ? IterationListener.NONE : listener;
-    boolean full = options.batchSize() == 0 || options.batchSize() >= n;
+    boolean full = options.schedule().fullBatchFor(n);
     if (full) {
-      return VssgpFullBatch.fit(train, m, p, options.iterations(), l, snapshots);
+      return VssgpFullBatch.fit(train, m, p, options.schedule().iterations(), l, snapshots);
     }
     return fitMinibatch(train, options, p, rng, l, snapshots);
   }
@@ -352,19 +339,19 @@ public final class Vssgp {
     int n = train.n();
     int nq = offMuA(m, d);
     StepSchedule natural = new StepSchedule(0.5, 0.05, 0.6);
-    int[] rows = new int[options.batchSize()];
+    int[] rows = new int[options.schedule().batchFor(n)];
     drawBatch(rows, n, rng);
     optimalWeights(train, rows, m, p);
-    Adam adam = new Adam(nq, Adam.Settings.of(options.rate().initial()));
+    Adam adam = new Adam(nq, Adam.Settings.of(options.schedule().step().initial()));
     BoundMonitor monitor =
-        options.stopping() == null ? null : options.stopping().start();
+        options.schedule().stopping().map(BoundMonitor.Rule::start).orElse(null);
     double[] g = new double[p.length];
     double[] x = new double[nq];
     double[] gx = new double[nq];
     double[] unit = new double[nq];
     long t0 = System.nanoTime();
     int it = 0;
-    while (it < options.iterations() && (monitor == null || !monitor.converged())) {
+    while (it < options.schedule().iterations() && (monitor == null || !monitor.converged())) {
       it++;
       if (it > 1) {
         drawBatch(rows, n, rng);
@@ -375,7 +362,7 @@ public final class Vssgp {
       for (int t = 0; t < nq; t++) {
         gx[t] = -g[t];
       }
-      Arrays.fill(unit, options.rate().decay(it));
+      Arrays.fill(unit, options.schedule().step().decay(it));
       adam.step(x, gx, unit);
       System.arraycopy(x, 0, p, 0, nq);
       if (monitor != null) {

@@ -69,13 +69,12 @@ public final class SparseBench {
       int[] parts = km.assign(d);
       double kmSeconds = (System.nanoTime() - k0) * 1e-9;
       for (int e = 0; e < batches.length; e++) {
-        Svbssgp.Options o = Svbssgp.Options.builder()
-            .m(20)
-            .predictiveSamples(5)
-            .iterations(iterations)
-            .minibatch(batches[e])
-            .seed(1)
-            .build();
+        Svbssgp.Options o = Svbssgp.Options.defaults()
+            .withM(20)
+            .withPredictiveSamples(5)
+            .withIterations(iterations)
+            .withMinibatch(batches[e])
+            .withSeed(1);
         long s0 = System.nanoTime();
         SvbssgpTraining t = Svbssgp.start(d, parts, o);
         double startSeconds = (System.nanoTime() - s0) * 1e-9;

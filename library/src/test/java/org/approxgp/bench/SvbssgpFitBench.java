@@ -139,11 +139,10 @@ public final class SvbssgpFitBench {
       KMeans km = KMeans.fit(data.train(), pr.partitions(), 1, 50);
       int[] tr = km.assign(data.train());
       int[] te = km.assign(data.test());
-      Svbssgp.Options.Builder b = Svbssgp.Options.builder().m(20).seed(1);
+      Svbssgp.Options o = Svbssgp.Options.defaults().withM(20).withSeed(1);
       if (iterations != null) {
-        b.iterations(iterations);
+        o = o.withIterations(iterations);
       }
-      Svbssgp.Options o = b.build();
       List<Double> trace = new ArrayList<>();
       long t0 = System.nanoTime();
       Svbssgp fit = Svbssgp.fit(data.train(), tr, o, (it, l, s) -> trace.add(l));

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,6 +43,7 @@ import org.approxgp.sparse.Pic;
 import org.approxgp.sparse.RegressionPrediction;
 import org.approxgp.sparse.Ssgp;
 import org.approxgp.sparse.StepSchedule;
+import org.approxgp.sparse.StochasticSchedule;
 import org.approxgp.sparse.Svbssgp;
 import org.approxgp.sparse.SvbssgpTraining;
 import org.approxgp.sparse.Vssgp;
@@ -647,11 +649,13 @@ public final class ReliabilitySweep {
               s.train(),
               new Vssgp.Options(
                   8,
-                  SPARSE_ITERATIONS,
-                  k % 2 == 0 ? 0 : 16,
-                  0.01,
-                  k,
-                  new Ssgp.Hyperparameters(s.lengthscales(), s.signalVariance(), s.noiseVariance()),
+                  k % 2 == 0
+                      ? StochasticSchedule.fullBatch(
+                          SPARSE_ITERATIONS, StepSchedule.constant(0.01), k)
+                      : StochasticSchedule.of(
+                          16, SPARSE_ITERATIONS, StepSchedule.constant(0.01), k),
+                  Optional.of(new Ssgp.Hyperparameters(
+                      s.lengthscales(), s.signalVariance(), s.noiseVariance())),
                   0.01),
               null);
           pred = fit.predict(s.test());
@@ -659,15 +663,14 @@ public final class ReliabilitySweep {
         case "svbssgp" -> {
           int[] labels = new int[s.train().n()];
           Arrays.setAll(labels, i -> i % 4);
-          Svbssgp.Options o = Svbssgp.Options.builder()
-              .m(8)
-              .partitionsPerIteration(2)
-              .iterations(SPARSE_ITERATIONS)
-              .seed(k)
-              .noiseVariance(s.noiseVariance())
-              .signalVariance(s.signalVariance())
-              .lengthscales(s.lengthscales())
-              .build();
+          Svbssgp.Options o = Svbssgp.Options.defaults()
+              .withM(8)
+              .withPartitionsPerIteration(2)
+              .withIterations(SPARSE_ITERATIONS)
+              .withSeed(k)
+              .withNoiseVariance(s.noiseVariance())
+              .withSignalVariance(s.signalVariance())
+              .withLengthscales(s.lengthscales());
           SvbssgpTraining t = Svbssgp.start(s.train(), labels, o);
           for (int it = 0; it < SPARSE_ITERATIONS; it++) {
             t.step();
@@ -693,7 +696,9 @@ public final class ReliabilitySweep {
           RegressionData z = KMeans.fit(s.train(), 8, k, 20).centroidInputs();
           KMeans blocks = KMeans.fit(s.train(), 4, k + 1, 20);
           Pic.Options o = new Pic.Options(
-              2, SPARSE_ITERATIONS, k, new StepSchedule(0.5, 0.05, 0.6), 0.01, k % 2 == 1);
+              StochasticSchedule.of(2, SPARSE_ITERATIONS, new StepSchedule(0.5, 0.05, 0.6), k),
+              StepSchedule.constant(0.01),
+              k % 2 == 1);
           Pic.Trainer t = new Pic.Trainer(
               s.train(),
               blocks.assign(s.train()),

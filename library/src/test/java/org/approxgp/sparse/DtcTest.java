@@ -19,7 +19,10 @@ class DtcTest {
   private static final double NOISE = 0.05;
 
   private static Dtc.Options fullStep(int n) {
-    return new Dtc.Options(n, 1, 1, StepSchedule.constant(1.0), 0.01, false);
+    return new Dtc.Options(
+        StochasticSchedule.of(n, 1, StepSchedule.constant(1.0), 1),
+        StepSchedule.constant(0.01),
+        false);
   }
 
   /**
@@ -85,7 +88,10 @@ class DtcTest {
         z,
         KERNEL,
         NOISE,
-        new Dtc.Options(60, 2, 1, StepSchedule.constant(1.0), 0.01, false));
+        new Dtc.Options(
+            StochasticSchedule.of(60, 2, StepSchedule.constant(1.0), 1),
+            StepSchedule.constant(0.01),
+            false));
     double atPrior = t.step();
     Dtc.Fit one = t.snapshot();
     double opt = titsias(train, z);
@@ -145,11 +151,14 @@ class DtcTest {
     RegressionData train = DenseGp.synthetic(400, 0.2, 6);
     RegressionData z = KMeans.fit(train, 15, 3, 30).centroidInputs();
     double opt = titsias(train, z);
-    Dtc.Options o = new Dtc.Options(40, 400, 9, new StepSchedule(0.5, 0.05, 0.6), 0.01, false);
+    Dtc.Options o = new Dtc.Options(
+        StochasticSchedule.of(40, 400, new StepSchedule(0.5, 0.05, 0.6), 9),
+        StepSchedule.constant(0.01),
+        false);
     Dtc.Trainer t = new Dtc.Trainer(train, z, KERNEL, NOISE, o);
     double start = t.snapshot().elbo(train);
     assertTrue(start < opt - 100, "start " + start + " vs optimum " + opt);
-    for (int i = 0; i < o.iterations(); i++) {
+    for (int i = 0; i < o.schedule().iterations(); i++) {
       t.step();
     }
     double end = t.snapshot().elbo(train);
@@ -163,7 +172,10 @@ class DtcTest {
     RegressionData train = DenseGp.synthetic(300, 0.2, 8);
     RegressionData z = KMeans.fit(train, 12, 3, 30).centroidInputs();
     SquaredExponential poor = SquaredExponential.ard(new double[] {4, 4}, 0.3);
-    Dtc.Options o = new Dtc.Options(50, 300, 4, new StepSchedule(0.5, 0.05, 0.6), 0.05, true);
+    Dtc.Options o = new Dtc.Options(
+        StochasticSchedule.of(50, 300, new StepSchedule(0.5, 0.05, 0.6), 4),
+        StepSchedule.constant(0.05),
+        true);
     Dtc.Fit fit = Dtc.fit(train, z, poor, 0.8, o, null);
     // the collapsed bound at the learned vs the initial hyperparameters (optimal q for each: one
     // full step)
@@ -187,7 +199,10 @@ class DtcTest {
     assertEquals(0, a.covariance().maxAbsDiff(b.covariance()), 0.0);
     assertEquals(a.noiseVariance(), b.noiseVariance(), 0.0);
     int[] labels = KMeans.fit(train, 8, 1, 30).assign(train);
-    Pic.Options po = new Pic.Options(2, 15, 5, new StepSchedule(0.5, 0.05, 0.6), 0.01, true);
+    Pic.Options po = new Pic.Options(
+        StochasticSchedule.of(2, 15, new StepSchedule(0.5, 0.05, 0.6), 5),
+        StepSchedule.constant(0.01),
+        true);
     Pic.Fit pa = Pic.fit(train, labels, z, KERNEL, NOISE, po, null);
     Pic.Fit pb = Pic.fit(train, labels, z, KERNEL, NOISE, po, null);
     assertEquals(0, DenseGp.maxAbsDiff(pa.mean(), pb.mean()), 0.0);
@@ -207,8 +222,10 @@ class DtcTest {
     RegressionData train = DenseGp.synthetic(80, 0.2, 5);
     RegressionData z = KMeans.fit(train, 12, 3, 30).centroidInputs();
     SquaredExponential poor = SquaredExponential.ard(new double[] {4, 4}, 0.3);
-    Dtc.Options o =
-        new Dtc.Options(train.n(), 200, 1, new StepSchedule(0.5, 0.05, 0.6), 0.01, true);
+    Dtc.Options o = new Dtc.Options(
+        StochasticSchedule.of(train.n(), 200, new StepSchedule(0.5, 0.05, 0.6), 1),
+        StepSchedule.constant(0.01),
+        true);
     List<Double> trace = new ArrayList<>();
     Dtc.Fit fit = Dtc.fit(train, z, poor, 0.8, o, (it, obj, sec) -> trace.add(obj));
     // the fit stops when L-BFGS has converged, before the cap
@@ -252,7 +269,7 @@ class DtcTest {
     SquaredExponential start = SquaredExponential.ard(new double[] {1, 1}, 1);
     Dtc.Options o = Dtc.Options.defaults(50, 5000, 4);
     Dtc.Trainer t = new Dtc.Trainer(train, z, start, 0.25, o);
-    while (t.iteration() < o.iterations() && !t.stopped()) {
+    while (t.iteration() < o.schedule().iterations() && !t.stopped()) {
       t.step();
     }
     assertEquals(BoundMonitor.StopReason.CONVERGED, t.stopReason(), "after " + t.iteration());
@@ -334,7 +351,10 @@ class DtcTest {
         z,
         SquaredExponential.ard(new double[] {0.6, 0.6}, 1),
         0.01,
-        new Dtc.Options(train.n(), 1, 1, StepSchedule.constant(1.0), 0.01, false));
+        new Dtc.Options(
+            StochasticSchedule.of(train.n(), 1, StepSchedule.constant(1.0), 1),
+            StepSchedule.constant(0.01),
+            false));
     t.step();
     Dtc.Fit q = t.snapshot();
     int steps = 141;

@@ -79,13 +79,12 @@ class PartitionGradientsTest {
   void allSamplesInOneBatchGiveTheDefaultsBits(int minibatch, int samples) {
     RegressionData train = SvbssgpTest.synthetic(300, 2, 0.1, 8);
     int[] labels = SvbssgpTest.blocksOnX1(train, 9);
-    Svbssgp.Options o = Svbssgp.Options.builder()
-        .m(4)
-        .partitionsPerIteration(4)
-        .minibatch(minibatch)
-        .gradientSamples(samples)
-        .seed(5)
-        .build();
+    Svbssgp.Options o = Svbssgp.Options.defaults()
+        .withM(4)
+        .withPartitionsPerIteration(4)
+        .withMinibatch(minibatch)
+        .withGradientSamples(samples)
+        .withSeed(5);
     int[] batches = {0};
     SvbssgpTraining local = Svbssgp.start(train, labels, o);
     SvbssgpTraining other = Svbssgp.start(train, labels, o, batched(train, labels, batches));
@@ -106,13 +105,12 @@ class PartitionGradientsTest {
   void aStrategyKeepingTheContractGivesTheDefaultsBits(int minibatch, int samples) {
     RegressionData train = SvbssgpTest.synthetic(300, 2, 0.1, 8);
     int[] labels = SvbssgpTest.blocksOnX1(train, 9);
-    Svbssgp.Options o = Svbssgp.Options.builder()
-        .m(4)
-        .partitionsPerIteration(4)
-        .minibatch(minibatch)
-        .gradientSamples(samples)
-        .seed(5)
-        .build();
+    Svbssgp.Options o = Svbssgp.Options.defaults()
+        .withM(4)
+        .withPartitionsPerIteration(4)
+        .withMinibatch(minibatch)
+        .withGradientSamples(samples)
+        .withSeed(5);
     int[] calls = {0};
     SvbssgpTraining local = Svbssgp.start(train, labels, o);
     SvbssgpTraining other = Svbssgp.start(train, labels, o, fromContract(train, labels, calls));

@@ -23,7 +23,10 @@ class PicTest {
   /** One iteration over all blocks with step 1: the optimum q(u) = p_PITC(u | y). */
   private static Pic.Fit optimum(RegressionData train, int[] labels, RegressionData z) {
     int p = Arrays.stream(labels).max().getAsInt() + 1;
-    Pic.Options once = new Pic.Options(p, 1, 1, StepSchedule.constant(1.0), 0.01, false);
+    Pic.Options once = new Pic.Options(
+        StochasticSchedule.of(p, 1, StepSchedule.constant(1.0), 1),
+        StepSchedule.constant(0.01),
+        false);
     return Pic.fit(train, labels, z, KERNEL, NOISE, once, null);
   }
 
@@ -166,11 +169,14 @@ class PicTest {
     RegressionData z = KMeans.fit(train, 10, 1, 30).centroidInputs();
     int[] labels = KMeans.fit(train, 20, 2, 30).assign(train);
     double opt = DenseGp.logNormal(train.y(), pitc(train, labels, z));
-    Pic.Options o = new Pic.Options(2, 300, 3, new StepSchedule(0.5, 0.05, 0.6), 0.01, false);
+    Pic.Options o = new Pic.Options(
+        StochasticSchedule.of(2, 300, new StepSchedule(0.5, 0.05, 0.6), 3),
+        StepSchedule.constant(0.01),
+        false);
     Pic.Trainer t = new Pic.Trainer(train, labels, z, KERNEL, NOISE, o);
     double start = t.snapshot().elbo();
     assertTrue(start < opt - 100, "start " + start + " vs " + opt);
-    for (int i = 0; i < o.iterations(); i++) {
+    for (int i = 0; i < o.schedule().iterations(); i++) {
       t.step();
     }
     Pic.Fit last = t.snapshot();
@@ -231,9 +237,15 @@ class PicTest {
     RegressionData z = KMeans.fit(train, 8, 2, 30).centroidInputs();
     int[] labels = KMeans.fit(train, 12, 3, 30).assign(train);
     SquaredExponential poor = SquaredExponential.ard(new double[] {4, 4}, 0.3);
-    Pic.Options o = new Pic.Options(3, 200, 5, new StepSchedule(0.5, 0.05, 0.6), 0.05, true);
+    Pic.Options o = new Pic.Options(
+        StochasticSchedule.of(3, 200, new StepSchedule(0.5, 0.05, 0.6), 5),
+        StepSchedule.constant(0.05),
+        true);
     Pic.Fit fit = Pic.fit(train, labels, z, poor, 0.8, o, null);
-    Pic.Options full = new Pic.Options(12, 1, 1, StepSchedule.constant(1.0), 0.01, false);
+    Pic.Options full = new Pic.Options(
+        StochasticSchedule.of(12, 1, StepSchedule.constant(1.0), 1),
+        StepSchedule.constant(0.01),
+        false);
     double before = Pic.fit(train, labels, z, poor, 0.8, full, null).elbo();
     double after =
         Pic.fit(train, labels, z, fit.kernel(), fit.noiseVariance(), full, null).elbo();
@@ -254,7 +266,7 @@ class PicTest {
     Pic.Options o = Pic.Options.defaults(6, 300, 1);
     java.util.List<Double> trace = new java.util.ArrayList<>();
     Pic.Trainer t = new Pic.Trainer(train, labels, z, poor, 0.8, o);
-    while (t.iteration() < o.iterations() && !t.stopped()) {
+    while (t.iteration() < o.schedule().iterations() && !t.stopped()) {
       trace.add(t.step());
     }
     assertTrue(t.converged() && t.iteration() < 300, t.stopReason() + " after " + t.iteration());
@@ -274,7 +286,10 @@ class PicTest {
         z,
         poor,
         0.8,
-        new Pic.Options(6, 1, 1, StepSchedule.constant(1.0), 0.01, false),
+        new Pic.Options(
+            StochasticSchedule.of(6, 1, StepSchedule.constant(1.0), 1),
+            StepSchedule.constant(0.01),
+            false),
         null);
     double[] p0 = DtcBound.params(poor, 0.8, 2);
     double[] g0 = new double[p0.length];
@@ -297,12 +312,15 @@ class PicTest {
     SquaredExponential start = SquaredExponential.ard(new double[] {1, 1}, 1);
     Pic.Options o = Pic.Options.defaults(4, 5000, 3);
     Pic.Trainer t = new Pic.Trainer(train, labels, z, start, 0.25, o);
-    while (t.iteration() < o.iterations() && !t.stopped()) {
+    while (t.iteration() < o.schedule().iterations() && !t.stopped()) {
       t.step();
     }
     assertEquals(BoundMonitor.StopReason.CONVERGED, t.stopReason(), "after " + t.iteration());
     assertTrue(t.iteration() < 5000);
-    Pic.Options all = new Pic.Options(20, 1, 1, StepSchedule.constant(1.0), 0.01, false);
+    Pic.Options all = new Pic.Options(
+        StochasticSchedule.of(20, 1, StepSchedule.constant(1.0), 1),
+        StepSchedule.constant(0.01),
+        false);
     Pic.Fit s = t.snapshot();
     double stochastic =
         Pic.fit(train, labels, z, s.kernel(), s.noiseVariance(), all, null).elbo();

@@ -24,16 +24,15 @@ class SvbssgpCurvatureTest {
     int m = 2;
     int d = 2;
     int dim = m * d + 2 * m;
-    Svbssgp.Options o = Svbssgp.Options.builder()
-        .m(m)
-        .partitionsPerIteration(2)
-        .minibatch(8)
-        .gradientSamples(1)
-        .lengthscales(0.6, 0.9)
-        .noiseVariance(0.05)
-        .signalVariance(0.8)
-        .seed(6)
-        .build();
+    Svbssgp.Options o = Svbssgp.Options.defaults()
+        .withM(m)
+        .withPartitionsPerIteration(2)
+        .withMinibatch(8)
+        .withGradientSamples(1)
+        .withLengthscales(0.6, 0.9)
+        .withNoiseVariance(0.05)
+        .withSignalVariance(0.8)
+        .withSeed(6);
     SvbssgpTrainer t = new SvbssgpTrainer(data, labels, o, null);
     // a generic q: move b and give M off-diagonal entries through the η view
     double[] eta = t.eta().clone();

@@ -94,16 +94,15 @@ class SvbssgpTest {
   private static void assertUnbiased(int zSamples, int draws) {
     RegressionData data = synthetic(200, 2, 0.1, 11);
     int[] labels = sortedBlocks(data, 5);
-    Svbssgp.Options o = Svbssgp.Options.builder()
-        .m(3)
-        .partitionsPerIteration(2)
-        .minibatch(10)
-        .gradientSamples(zSamples)
-        .lengthscales(0.6, 0.8)
-        .noiseVariance(0.05)
-        .signalVariance(0.7)
-        .seed(3)
-        .build();
+    Svbssgp.Options o = Svbssgp.Options.defaults()
+        .withM(3)
+        .withPartitionsPerIteration(2)
+        .withMinibatch(10)
+        .withGradientSamples(zSamples)
+        .withLengthscales(0.6, 0.8)
+        .withNoiseVariance(0.05)
+        .withSignalVariance(0.7)
+        .withSeed(3);
     SvbssgpTraining t = Svbssgp.start(data, labels, o);
     double[] eta = t.parameters();
     int dim = 3 * 2 + 6;
@@ -186,7 +185,7 @@ class SvbssgpTest {
     RegressionData data = synthetic(60, 2, 0.1, 5);
     int[] labels = sortedBlocks(data, 3);
     Svbssgp.Options o =
-        Svbssgp.Options.builder().m(2).lengthscales(0.5, 0.7).seed(9).build();
+        Svbssgp.Options.defaults().withM(2).withLengthscales(0.5, 0.7).withSeed(9);
     SvbssgpTraining t = Svbssgp.start(data, labels, o);
     double[] eta = t.parameters();
     int dim = 2 * 2 + 4;
@@ -250,14 +249,13 @@ class SvbssgpTest {
     int p = 30;
     int[] labels = blocksOnX1(train, p);
     int[] testLabels = blocksOnX1(test, p);
-    Svbssgp.Options o = Svbssgp.Options.builder()
-        .m(10)
-        .partitionsPerIteration(5)
-        .iterations(300)
-        .lengthscales(3, 3)
-        .learningRate(0.05)
-        .seed(5)
-        .build();
+    Svbssgp.Options o = Svbssgp.Options.defaults()
+        .withM(10)
+        .withPartitionsPerIteration(5)
+        .withIterations(300)
+        .withLengthscales(3, 3)
+        .withLearningRate(0.05)
+        .withSeed(5);
     SvbssgpTraining t = Svbssgp.start(train, labels, o);
     List<Double> elbo = new ArrayList<>();
     double[] rmse = new double[3];
@@ -290,22 +288,18 @@ class SvbssgpTest {
   void lengthscalesAreLearnedAndTheIrrelevantInputsGrows() {
     RegressionData train = synthetic(2000, 3, 0.1, 31);
     int[] labels = blocksOnX1(train, 20);
-    Svbssgp.Options o = Svbssgp.Options.builder()
-        .m(10)
-        .partitionsPerIteration(5)
-        .iterations(200)
-        .lengthscales(1, 1, 1)
-        .seed(8)
-        .build();
+    Svbssgp.Options o = Svbssgp.Options.defaults()
+        .withM(10)
+        .withPartitionsPerIteration(5)
+        .withIterations(200)
+        .withLengthscales(1, 1, 1)
+        .withSeed(8);
     double[] ell = Svbssgp.fit(train, labels, o, IterationListener.NONE).priorLengthscales();
     String msg = Arrays.toString(ell);
     assertTrue(ell[2] > 1.2, msg);
     assertTrue(ell[2] > ell[0] && ell[2] > ell[1], msg);
     double[] fixed = Svbssgp.fit(
-            train,
-            labels,
-            o.toBuilder().learnHyperparameters(false).build(),
-            IterationListener.NONE)
+            train, labels, o.withLearnHyperparameters(false), IterationListener.NONE)
         .priorLengthscales();
     assertArrayEquals(new double[] {1, 1, 1}, fixed, 1e-12);
   }
@@ -323,7 +317,7 @@ class SvbssgpTest {
     Svbssgp model = Svbssgp.fit(
         train,
         labels,
-        Svbssgp.Options.builder().m(4).iterations(20).seed(2).build(),
+        Svbssgp.Options.defaults().withM(4).withIterations(20).withSeed(2),
         IterationListener.NONE);
     int r = 7;
     RegressionPrediction pred = model.predict(test, blocksOnX1(test, 4), 1.0, r, 99);
@@ -365,7 +359,7 @@ class SvbssgpTest {
     Svbssgp model = Svbssgp.fit(
         train,
         labels,
-        Svbssgp.Options.builder().m(5).iterations(10).seed(4).build(),
+        Svbssgp.Options.defaults().withM(5).withIterations(10).withSeed(4),
         IterationListener.NONE);
     RegressionPrediction pred = model.predict(test, testLabels, 0.0, 1, 123);
     double[] alpha = model.sampleAlphas(1, 123)[0];
@@ -417,7 +411,7 @@ class SvbssgpTest {
     Svbssgp model = Svbssgp.fit(
         train,
         labels,
-        Svbssgp.Options.builder().m(4).iterations(10).seed(6).build(),
+        Svbssgp.Options.defaults().withM(4).withIterations(10).withSeed(6),
         IterationListener.NONE);
     RegressionPrediction local = model.predict(test, testLabels, 0.0, 1, 321);
     RegressionPrediction degenerate = model.predict(test, testLabels, 1.0, 1, 321);
@@ -447,19 +441,18 @@ class SvbssgpTest {
     RegressionData test = synthetic(30, 3, 0.1, 52);
     int[] labels = sortedBlocks(train, 5);
     int[] testLabels = blocksOnX1(test, 5);
-    Svbssgp.Options o = Svbssgp.Options.builder()
-        .m(4)
-        .iterations(40)
-        .minibatch(30)
-        .partitionsPerIteration(2)
-        .gradientSamples(2)
-        .seed(8)
-        .build();
+    Svbssgp.Options o = Svbssgp.Options.defaults()
+        .withM(4)
+        .withIterations(40)
+        .withMinibatch(30)
+        .withPartitionsPerIteration(2)
+        .withGradientSamples(2)
+        .withSeed(8);
     List<Double> trace1 = new ArrayList<>();
     List<Double> trace2 = new ArrayList<>();
     Svbssgp a = Svbssgp.fit(train, labels, o, (i, l, s) -> trace1.add(l));
     Svbssgp b = Svbssgp.fit(train, labels, o, (i, l, s) -> trace2.add(l));
-    Svbssgp c = Svbssgp.fit(train, labels, o.toBuilder().seed(9).build(), IterationListener.NONE);
+    Svbssgp c = Svbssgp.fit(train, labels, o.withSeed(9), IterationListener.NONE);
     assertEquals(trace1, trace2);
     assertEquals(40, trace1.size());
     assertArrayEquals(a.mean(), b.mean(), 0);
@@ -494,12 +487,11 @@ class SvbssgpTest {
       SvbssgpTraining t = Svbssgp.start(
           train,
           labels,
-          Svbssgp.Options.builder()
-              .m(10)
-              .partitionsPerIteration(5)
-              .minibatch(50)
-              .seed(1)
-              .build());
+          Svbssgp.Options.defaults()
+              .withM(10)
+              .withPartitionsPerIteration(5)
+              .withMinibatch(50)
+              .withSeed(1));
       t.step();
       long before = sun.getThreadAllocatedBytes(tid);
       for (int it = 0; it < 20; it++) {
@@ -515,10 +507,9 @@ class SvbssgpTest {
   void rejectsBadInput() {
     RegressionData train = synthetic(50, 2, 0.1, 71);
     int[] labels = blocksOnX1(train, 3);
-    Svbssgp.Options o = Svbssgp.Options.builder().m(2).iterations(2).build();
+    Svbssgp.Options o = Svbssgp.Options.defaults().withM(2).withIterations(2);
     assertThrows(
-        IllegalArgumentException.class,
-        () -> Svbssgp.Options.builder().gamma(1.5).build());
+        IllegalArgumentException.class, () -> Svbssgp.Options.defaults().withGamma(1.5));
     assertThrows(IllegalArgumentException.class, () -> Svbssgp.start(train, new int[3], o));
     int[] negative = labels.clone();
     negative[0] = -1;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
 import org.approxgp.linalg.Cholesky;
@@ -191,9 +192,20 @@ class VssgpTest {
   void fitsTheSineToTheNoiseLevel() {
     RegressionData[] s = SsgpTest.sine(11);
     List<Double> trace = new ArrayList<>();
-    Vssgp.Options o = new Vssgp.Options(10, 3000, 50, 0.02, 13, null, 0.01);
+    Vssgp.Options o = new Vssgp.Options(
+        10,
+        StochasticSchedule.of(50, 3000, StepSchedule.constant(0.02), 13),
+        Optional.empty(),
+        0.01);
     Vssgp fit = Vssgp.fit(s[0], o, (it, obj, sec) -> trace.add(obj));
-    Vssgp start = Vssgp.fit(s[0], new Vssgp.Options(10, 0, 50, 0.02, 13, null, 0.01), null);
+    Vssgp start = Vssgp.fit(
+        s[0],
+        new Vssgp.Options(
+            10,
+            StochasticSchedule.of(50, 0, StepSchedule.constant(0.02), 13),
+            Optional.empty(),
+            0.01),
+        null);
     double rmse = fit.predict(s[1]).rmse(s[1].y());
     assertTrue(rmse < 1.15 * SsgpTest.SINE_NOISE, "RMSE " + rmse + ", " + fit);
     assertTrue(fit.bound(s[0]).value() > start.bound(s[0]).value());
@@ -204,7 +216,8 @@ class VssgpTest {
   @Test
   void snapshotsFollowTheSteps() {
     RegressionData[] s = SsgpTest.sine(11);
-    Vssgp.Options o = new Vssgp.Options(10, 40, 50, 0.02, 13, null, 0.01);
+    Vssgp.Options o = new Vssgp.Options(
+        10, StochasticSchedule.of(50, 40, StepSchedule.constant(0.02), 13), Optional.empty(), 0.01);
     List<double[]> means = new ArrayList<>();
     Vssgp fit = Vssgp.fit(
         s[0], o, null, (it, model) -> means.add(model.get().predict(s[1]).mean()));
@@ -226,10 +239,21 @@ class VssgpTest {
     List<double[]> means = new ArrayList<>();
     Vssgp fit = Vssgp.fit(
         s[0],
-        new Vssgp.Options(m, 2000, 0, 0.01, 13, null, 0.01),
+        new Vssgp.Options(
+            m,
+            StochasticSchedule.fullBatch(2000, StepSchedule.constant(0.01), 13),
+            Optional.empty(),
+            0.01),
         (it, obj, sec) -> trace.add(obj),
         (it, model) -> means.add(model.get().predict(s[1]).mean()));
-    Vssgp start = Vssgp.fit(s[0], new Vssgp.Options(m, 0, 0, 0.01, 13, null, 0.01), null);
+    Vssgp start = Vssgp.fit(
+        s[0],
+        new Vssgp.Options(
+            m,
+            StochasticSchedule.fullBatch(0, StepSchedule.constant(0.01), 13),
+            Optional.empty(),
+            0.01),
+        null);
     assertTrue(fit.iterations() > 0 && fit.iterations() < 2000, "iterations " + fit.iterations());
     assertEquals(fit.iterations(), trace.size());
     assertEquals(fit.iterations(), means.size());

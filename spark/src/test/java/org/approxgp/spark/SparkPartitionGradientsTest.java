@@ -79,13 +79,12 @@ class SparkPartitionGradientsTest {
     int n = 700;
     RegressionData train = data(n, 3, 11);
     int[] labels = labels(n, 14, 12);
-    Svbssgp.Options o = Svbssgp.Options.builder()
-        .m(6)
-        .partitionsPerIteration(5)
-        .minibatch(minibatch)
-        .gradientSamples(samples)
-        .seed(3)
-        .build();
+    Svbssgp.Options o = Svbssgp.Options.defaults()
+        .withM(6)
+        .withPartitionsPerIteration(5)
+        .withMinibatch(minibatch)
+        .withGradientSamples(samples)
+        .withSeed(3);
     try (SparkPartitionGradients spark = SparkPartitionGradients.of(sc, train, labels, 3)) {
       assertEquals(3, spark.slices());
       assertEquals(14, spark.partitions());
@@ -161,13 +160,12 @@ class SparkPartitionGradientsTest {
         assertArrayEquals(a.get(k).x(), b.get(k).x(), "inputs of partition " + k);
         assertArrayEquals(a.get(k).y(), b.get(k).y(), "targets of partition " + k);
       }
-      Svbssgp.Options o = Svbssgp.Options.builder()
-          .m(5)
-          .partitionsPerIteration(4)
-          .minibatch(50)
-          .gradientSamples(2)
-          .seed(5)
-          .build();
+      Svbssgp.Options o = Svbssgp.Options.defaults()
+          .withM(5)
+          .withPartitionsPerIteration(4)
+          .withMinibatch(50)
+          .withGradientSamples(2)
+          .withSeed(5);
       SvbssgpTraining local = Svbssgp.start(st.train(), labels, o);
       SvbssgpTraining remote = Svbssgp.start(st.train(), labels, o, read);
       for (long seed = 1; seed <= 2; seed++) {
@@ -249,8 +247,7 @@ class SparkPartitionGradientsTest {
     int[] more = labels.clone();
     more[0] = p; // the run sees p + 1 partitions, the Spark data p
     try (SparkPartitionGradients spark = SparkPartitionGradients.of(sc, train, labels, 2)) {
-      Svbssgp.Options o =
-          Svbssgp.Options.builder().m(3).partitionsPerIteration(40).build();
+      Svbssgp.Options o = Svbssgp.Options.defaults().withM(3).withPartitionsPerIteration(40);
       SvbssgpTraining run = Svbssgp.start(train, more, o, spark);
       double[] g = new double[run.parameters().length];
       assertThrows(IllegalArgumentException.class, () -> run.gradientEstimate(1, g));

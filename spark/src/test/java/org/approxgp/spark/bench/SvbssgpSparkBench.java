@@ -41,7 +41,7 @@ public final class SvbssgpSparkBench {
     }
     RegressionData train = RegressionData.of(x, y);
     Svbssgp.Options o =
-        Svbssgp.Options.builder().m(20).partitionsPerIteration(10).seed(2).build();
+        Svbssgp.Options.defaults().withM(20).withPartitionsPerIteration(10).withSeed(2);
 
     long t0 = System.nanoTime();
     JavaSparkContext sc = SparkTrialExecutor.embedded(master).context();
