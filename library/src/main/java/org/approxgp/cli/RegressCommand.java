@@ -291,7 +291,7 @@ final class RegressCommand implements Callable<Integer> {
     sum.put("stop_reason", outcome.stopReason().label());
     if ("svbssgp".equals(model)) {
       sum.put("diverging", fitted.svbssgp().diverging());
-      sum.put("partition_sizes", partitionSizes);
+      sum.put("partition_sizes", java.util.Arrays.stream(partitionSizes).boxed().toList());
     }
     // learned hyperparameters in the data's units (the fit saw standardised inputs and target)
     sum.put("noise_variance", sd * sd * outcome.noiseVariance());

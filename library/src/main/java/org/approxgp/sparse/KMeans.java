@@ -390,7 +390,8 @@ public final class KMeans {
       left = new int[cap];
       right = new int[cap];
       build(0, k);
-      // each leaf's centroids coordinate-major (c_j of its centroids side by side), leaves in tree order
+      // each leaf's centroids coordinate-major (c_j of its centroids side by side), leaves in tree
+      // order
       packed = new double[k * dim];
       int widest = 0;
       for (int v = 0; v < nodes; v++) {
@@ -505,7 +506,8 @@ public final class KMeans {
       private void visit(int v, double[] x) {
         int j = splitDim[v];
         if (j < 0) {
-          // every distance of the leaf, summed over j = 0 … d−1 as the full scan does (no early exit: the
+          // every distance of the leaf, summed over j = 0 … d−1 as the full scan does (no early
+          // exit: the
           // coordinate-major loop runs across centroids without branches)
           int lo = from[v];
           int count = to[v] - lo;
