@@ -195,7 +195,7 @@ public final class KMeans {
   /**
    * Every row's nearest centroid into {@code label} (and its squared distance into {@code dist} unless null),
    * over blocks of {@value #CHUNK} rows, in parallel when asked; {@code hinted}: each row's search starts from
-   * its current label (the same answer, see {@link Search}).
+   * its current label (the same answer, see {@link CentroidSearch}).
    *
    * @return how many labels changed
    */
@@ -205,11 +205,11 @@ public final class KMeans {
     int dim = rows.dim();
     int blocks = (n + CHUNK - 1) / CHUNK;
     IntStream range = IntStream.range(0, blocks);
-    Search search = new Search(c, k, dim);
+    CentroidSearch search = new CentroidSearch(c, k, dim);
     return (parallel && blocks > 1 ? range.parallel() : range)
         .map(blk -> {
           double[] buf = new double[dim];
-          Search.Query query = search.new Query(dim);
+          CentroidSearch.Query query = search.new Query(dim);
           int changed = 0;
           for (int i = blk * CHUNK, end = Math.min(n, i + CHUNK); i < end; i++) {
             rows.row(i, buf);
@@ -277,8 +277,8 @@ public final class KMeans {
           System.arraycopy(buf, 0, c, q * dim, dim);
         }
       }
-      // Assignment step.
-      // each row's search starts from its previous centroid (the same answer, less work)
+      // Assignment step: each row's search starts from its previous centroid (the same answer, less
+      // work)
       int changed = assignInto(rows, c, k, label, dist, true, true);
       if (changed == 0) {
         converged = true;
@@ -340,213 +340,7 @@ public final class KMeans {
     return c;
   }
 
-  /**
-   * The nearest centroid by a k-d tree over the centroids (Friedman, Bentley &amp; Finkel 1977): each node splits
-   * its centroids at the median of the coordinate along which they spread most; a query descends to the nearer
-   * side first and visits the other side only while the squared distance from the query to that side's cell is at
-   * most the best squared distance so far (the incremental cell distance of Arya &amp; Mount 1993: the cell lies
-   * beyond every split crossed on the way down, so its distance is Σ_j g_j², g_j the gap from x_j to the last
-   * split crossed in coordinate j, 0 where none was crossed).
-   *
-   * <p><b>Exact, ties included.</b> A centroid c in the far cell has |c_j − x_j| ≥ |g_j| in every coordinate, and
-   * the floating-point difference, square and running sum are monotone in their arguments; so c's distance,
-   * summed over the coordinates in the same order as {@link KMeans#nearest(double[], int, int, double[],
-   * double[]) the full scan} (j = 0 … d−1), is at least the cell distance summed the same way. A cell is skipped only when
-   * that bound exceeds the best distance strictly, hence no centroid at the best distance, whatever its index, is
-   * skipped, and the search returns exactly what the full scan returns (the lowest index among equal distances).
-   * A hint (e.g. a row's previous centroid in a Lloyd iteration) only sets the first best distance: the same
-   * argument makes the answer independent of it.
-   */
-  static final class Search {
-    private static final int LEAF = 16;
-    private final double[] c;
-    private final int dim;
-    private final int[] order;
-    // node arrays: the centroids order[from[v] .. to[v]); leaves have splitDim −1
-    private final int[] from;
-    private final int[] to;
-    private final int[] splitDim;
-    private final double[] split;
-    private final int[] left;
-    private final int[] right;
-    // leaf v's centroids, coordinate j of its t-th: packed[from[v]·dim + j·(to[v] − from[v]) + t]
-    private final double[] packed;
-    private final int widestLeaf;
-    private int nodes;
-
-    Search(double[] c, int k, int dim) {
-      this.c = c;
-      this.dim = dim;
-      this.order = new int[k];
-      for (int q = 0; q < k; q++) {
-        order[q] = q;
-      }
-      int cap =
-          2 * k + 1; // a split needs more than LEAF centroids, so there are fewer nodes than k
-      from = new int[cap];
-      to = new int[cap];
-      splitDim = new int[cap];
-      split = new double[cap];
-      left = new int[cap];
-      right = new int[cap];
-      build(0, k);
-      // each leaf's centroids coordinate-major (c_j of its centroids side by side), leaves in tree
-      // order
-      packed = new double[k * dim];
-      int widest = 0;
-      for (int v = 0; v < nodes; v++) {
-        if (splitDim[v] < 0) {
-          int count = to[v] - from[v];
-          widest = Math.max(widest, count);
-          for (int t = 0; t < count; t++) {
-            for (int j = 0; j < dim; j++) {
-              packed[from[v] * dim + j * count + t] = c[order[from[v] + t] * dim + j];
-            }
-          }
-        }
-      }
-      this.widestLeaf = widest;
-    }
-
-    private int build(int lo, int hi) {
-      int v = nodes++;
-      from[v] = lo;
-      to[v] = hi;
-      splitDim[v] = -1;
-      if (hi - lo <= LEAF) {
-        return v;
-      }
-      int best = 0;
-      double spread = -1;
-      for (int j = 0; j < dim; j++) {
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
-        for (int t = lo; t < hi; t++) {
-          double x = c[order[t] * dim + j];
-          min = Math.min(min, x);
-          max = Math.max(max, x);
-        }
-        if (max - min > spread) {
-          spread = max - min;
-          best = j;
-        }
-      }
-      if (!(spread > 0)) {
-        return v; // coincident centroids: one leaf
-      }
-      int j = best;
-      // order[lo, hi) by (c_j, index)
-      Integer[] byValue = new Integer[hi - lo];
-      for (int t = lo; t < hi; t++) {
-        byValue[t - lo] = order[t];
-      }
-      Arrays.sort(byValue, (u, w) -> {
-        int cmp = Double.compare(c[u * dim + j], c[w * dim + j]);
-        return cmp != 0 ? cmp : Integer.compare(u, w);
-      });
-      for (int t = lo; t < hi; t++) {
-        order[t] = byValue[t - lo];
-      }
-      int mid = (lo + hi) >>> 1;
-      splitDim[v] = j;
-      split[v] = c[order[mid] * dim + j]; // left: c_j <= split, right: c_j >= split
-      left[v] = build(lo, mid);
-      right[v] = build(mid, hi);
-      return v;
-    }
-
-    /** The nearest centroid to x (its squared distance into bestOut[0] unless null). */
-    int nearest(double[] x, double[] bestOut) {
-      return nearest(x, -1, bestOut);
-    }
-
-    /**
-     * The nearest centroid to x, the search started from centroid {@code hint} (−1: none); the answer does not
-     * depend on the hint, only the work does.
-     */
-    int nearest(double[] x, int hint, double[] bestOut) {
-      Query q = new Query(dim);
-      int l = q.nearest(x, hint);
-      if (bestOut != null) {
-        bestOut[0] = q.bestDist;
-      }
-      return l;
-    }
-
-    /** One thread's search state: the cell gaps g_j and the best so far (reused from row to row). */
-    final class Query {
-      private final double[] gap;
-      private final double[] leafDist;
-      double bestDist;
-      private int bestIndex;
-
-      Query(int dim) {
-        this.gap = new double[dim];
-        this.leafDist = new double[widestLeaf];
-      }
-
-      int nearest(double[] x, int hint) {
-        bestDist = Double.POSITIVE_INFINITY;
-        bestIndex = -1;
-        if (hint >= 0) {
-          int o = hint * dim;
-          double s = 0;
-          for (int i = 0; i < dim; i++) {
-            double e = c[o + i] - x[i];
-            s += e * e;
-          }
-          bestDist = s;
-          bestIndex = hint;
-        }
-        Arrays.fill(gap, 0);
-        visit(0, x);
-        return bestIndex;
-      }
-
-      private void visit(int v, double[] x) {
-        int j = splitDim[v];
-        if (j < 0) {
-          // every distance of the leaf, summed over j = 0 … d−1 as the full scan does (no early
-          // exit: the
-          // coordinate-major loop runs across centroids without branches)
-          int lo = from[v];
-          int count = to[v] - lo;
-          double[] s = leafDist;
-          Arrays.fill(s, 0, count, 0.0);
-          for (int i = 0, o = lo * dim; i < dim; i++, o += count) {
-            double xi = x[i];
-            for (int t = 0; t < count; t++) {
-              double e = packed[o + t] - xi;
-              s[t] += e * e;
-            }
-          }
-          for (int t = 0; t < count; t++) {
-            int q = order[lo + t];
-            if (s[t] < bestDist || (s[t] == bestDist && q < bestIndex)) {
-              bestDist = s[t];
-              bestIndex = q;
-            }
-          }
-          return;
-        }
-        double g = split[v] - x[j];
-        boolean goLeft = x[j] <= split[v];
-        visit(goLeft ? left[v] : right[v], x);
-        double old = gap[j];
-        gap[j] = g;
-        double cell = 0;
-        for (int i = 0; i < dim; i++) {
-          cell += gap[i] * gap[i];
-        }
-        if (cell <= bestDist) {
-          visit(goLeft ? right[v] : left[v], x);
-        }
-        gap[j] = old;
-      }
-    }
-  }
-
-  /** The nearest centroid by a full scan (ties to the lower index): the reference {@link Search} must match. */
+  /** The nearest centroid by a full scan (ties to the lower index): the reference {@link CentroidSearch} must match. */
   static int nearest(double[] c, int k, int dim, double[] x, double[] bestOut) {
     int arg = 0;
     double best = Double.POSITIVE_INFINITY;

@@ -200,7 +200,7 @@ class KMeansTest {
     // duplicated centroids as well: ties must go to the lower index exactly as the scan does
     double[] c = java.util.Arrays.copyOf(km.centroids(), 2 * 300 * d);
     System.arraycopy(c, 0, c, 300 * d, 300 * d);
-    KMeans.Search search = new KMeans.Search(c, 600, d);
+    CentroidSearch search = new CentroidSearch(c, 600, d);
     double[] got = new double[1];
     double[] want = new double[1];
     int ties = 0;
@@ -245,7 +245,7 @@ class KMeansTest {
         c[q * d + j] = 0.5; // 40 coincident centroids
       }
     }
-    KMeans.Search search = new KMeans.Search(c, k, d);
+    CentroidSearch search = new CentroidSearch(c, k, d);
     double[] got = new double[1];
     double[] want = new double[1];
     for (int i = 0; i < 5000; i++) {
