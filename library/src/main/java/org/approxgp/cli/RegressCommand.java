@@ -246,7 +246,9 @@ final class RegressCommand implements Callable<Integer> {
     }
     double seconds = (System.nanoTime() - t0) * 1e-9 - testSeconds;
     progress.done();
+    long predict0 = System.nanoTime();
     RegressionPrediction pred = fitted.predict(testData);
+    double predictSeconds = (System.nanoTime() - predict0) * 1e-9;
 
     int m = testData.n();
     double[] mean = new double[m];
@@ -291,7 +293,7 @@ final class RegressCommand implements Callable<Integer> {
     sum.put("stop_reason", outcome.stopReason().label());
     if ("svbssgp".equals(model)) {
       sum.put("diverging", fitted.svbssgp().diverging());
-      sum.put("partition_sizes", partitionSizes);
+      sum.put("partition_sizes", java.util.Arrays.stream(partitionSizes).boxed().toList());
     }
     // learned hyperparameters in the data's units (the fit saw standardised inputs and target)
     sum.put("noise_variance", sd * sd * outcome.noiseVariance());
@@ -318,6 +320,7 @@ final class RegressCommand implements Callable<Integer> {
     sum.put("load_seconds", loadSeconds);
     sum.put("setup_seconds", Double.isNaN(setupSeconds) ? null : setupSeconds);
     sum.put("train_seconds", seconds);
+    sum.put("predict_seconds", predictSeconds);
     sum.put("seconds_per_iteration", done == 0 ? null : iterSeconds / done);
     sum.put("target_mean", mu);
     sum.put("target_sd", sd);

@@ -180,7 +180,7 @@ public final class KMeans {
     }
     Rows r = new Rows(rows.x(), usesOutputs ? rows.y() : null, rows.n(), rows.d(), null, null);
     int[] out = new int[rows.n()];
-    assignInto(r, centroids, k, out, null, true);
+    assignInto(r, centroids, k, out, null, true, false);
     return out;
   }
 
@@ -188,33 +188,34 @@ public final class KMeans {
   int[] assignSerially(RegressionData rows) {
     int[] out = new int[rows.n()];
     Rows r = new Rows(rows.x(), usesOutputs ? rows.y() : null, rows.n(), rows.d(), null, null);
-    assignInto(r, centroids, k, out, null, false);
+    assignInto(r, centroids, k, out, null, false, false);
     return out;
   }
 
   /**
    * Every row's nearest centroid into {@code label} (and its squared distance into {@code dist} unless null),
-   * over blocks of {@value #CHUNK} rows, in parallel when asked.
+   * over blocks of {@value #CHUNK} rows, in parallel when asked; {@code hinted}: each row's search starts from
+   * its current label (the same answer, see {@link CentroidSearch}).
    *
    * @return how many labels changed
    */
   private static int assignInto(
-      Rows rows, double[] c, int k, int[] label, double[] dist, boolean parallel) {
+      Rows rows, double[] c, int k, int[] label, double[] dist, boolean parallel, boolean hinted) {
     int n = rows.n();
     int dim = rows.dim();
     int blocks = (n + CHUNK - 1) / CHUNK;
     IntStream range = IntStream.range(0, blocks);
-    Search search = new Search(c, k, dim);
+    CentroidSearch search = new CentroidSearch(c, k, dim);
     return (parallel && blocks > 1 ? range.parallel() : range)
         .map(blk -> {
           double[] buf = new double[dim];
-          double[] best = new double[1];
+          CentroidSearch.Query query = search.new Query(dim);
           int changed = 0;
           for (int i = blk * CHUNK, end = Math.min(n, i + CHUNK); i < end; i++) {
             rows.row(i, buf);
-            int l = search.nearest(buf, best);
+            int l = query.nearest(buf, hinted ? label[i] : -1);
             if (dist != null) {
-              dist[i] = best[0];
+              dist[i] = query.bestDist;
             }
             if (l != label[i]) {
               changed++;
@@ -239,7 +240,7 @@ public final class KMeans {
     int[] label = new int[n];
     double[] dist = new double[n];
     double[] buf = new double[dim];
-    assignInto(rows, c, k, label, dist, true);
+    assignInto(rows, c, k, label, dist, true, false);
     int it = 0;
     boolean converged = false;
     while (it < maxIterations) {
@@ -276,8 +277,9 @@ public final class KMeans {
           System.arraycopy(buf, 0, c, q * dim, dim);
         }
       }
-      // Assignment step.
-      int changed = assignInto(rows, c, k, label, dist, true);
+      // Assignment step: each row's search starts from its previous centroid (the same answer, less
+      // work)
+      int changed = assignInto(rows, c, k, label, dist, true, true);
       if (changed == 0) {
         converged = true;
         break;
@@ -338,136 +340,7 @@ public final class KMeans {
     return c;
   }
 
-  /**
-   * The nearest centroid by a k-d tree over the centroids (Friedman, Bentley &amp; Finkel 1977): each node splits
-   * its centroids at the median of the coordinate along which they spread most, a query descends to the nearer
-   * side first and visits the other side only while the squared gap to the split, (split − x_j)², is at most the
-   * best squared distance so far. Every centroid on the far side has c_j beyond the split, so its term
-   * (c_j − x_j)² is at least the gap squared (subtraction and squaring round monotonically), and the distance,
-   * summed over the coordinates in the same order as {@link #nearest}, is at least that term; the search
-   * therefore returns exactly what the full scan of {@link #nearest} returns, ties included (the lowest index
-   * among equal distances).
-   */
-  static final class Search {
-    private static final int LEAF = 8;
-    private final double[] c;
-    private final int dim;
-    private final int[] order;
-    // node arrays: the centroids order[from[v] .. to[v]); leaves have splitDim −1
-    private final int[] from;
-    private final int[] to;
-    private final int[] splitDim;
-    private final double[] split;
-    private final int[] left;
-    private final int[] right;
-    private int nodes;
-
-    Search(double[] c, int k, int dim) {
-      this.c = c;
-      this.dim = dim;
-      this.order = new int[k];
-      for (int q = 0; q < k; q++) {
-        order[q] = q;
-      }
-      int cap =
-          2 * k + 1; // a split needs more than LEAF centroids, so there are fewer nodes than k
-      from = new int[cap];
-      to = new int[cap];
-      splitDim = new int[cap];
-      split = new double[cap];
-      left = new int[cap];
-      right = new int[cap];
-      build(0, k);
-    }
-
-    private int build(int lo, int hi) {
-      int v = nodes++;
-      from[v] = lo;
-      to[v] = hi;
-      splitDim[v] = -1;
-      if (hi - lo <= LEAF) {
-        return v;
-      }
-      int best = 0;
-      double spread = -1;
-      for (int j = 0; j < dim; j++) {
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
-        for (int t = lo; t < hi; t++) {
-          double x = c[order[t] * dim + j];
-          min = Math.min(min, x);
-          max = Math.max(max, x);
-        }
-        if (max - min > spread) {
-          spread = max - min;
-          best = j;
-        }
-      }
-      if (!(spread > 0)) {
-        return v; // coincident centroids: one leaf
-      }
-      int j = best;
-      Integer[] idx = new Integer[hi - lo];
-      for (int t = lo; t < hi; t++) {
-        idx[t - lo] = order[t];
-      }
-      Arrays.sort(
-          idx,
-          (u, w) -> u.equals(w)
-              ? 0
-              : c[u * dim + j] != c[w * dim + j]
-                  ? Double.compare(c[u * dim + j], c[w * dim + j])
-                  : Integer.compare(u, w));
-      for (int t = lo; t < hi; t++) {
-        order[t] = idx[t - lo];
-      }
-      int mid = (lo + hi) >>> 1;
-      splitDim[v] = j;
-      split[v] = c[order[mid] * dim + j]; // left: c_j <= split, right: c_j >= split
-      left[v] = build(lo, mid);
-      right[v] = build(mid, hi);
-      return v;
-    }
-
-    int nearest(double[] x, double[] bestOut) {
-      double[] best = {Double.POSITIVE_INFINITY, -1};
-      visit(0, x, best);
-      if (bestOut != null) {
-        bestOut[0] = best[0];
-      }
-      return (int) best[1];
-    }
-
-    private void visit(int v, double[] x, double[] best) {
-      int j = splitDim[v];
-      if (j < 0) {
-        for (int t = from[v]; t < to[v]; t++) {
-          int q = order[t];
-          int o = q * dim;
-          double s = 0;
-          for (int i = 0; i < dim && s <= best[0]; i++) {
-            double e = c[o + i] - x[i];
-            s += e * e;
-          }
-          if (s < best[0] || (s == best[0] && q < best[1])) {
-            best[0] = s;
-            best[1] = q;
-          }
-        }
-        return;
-      }
-      int l = left[v];
-      int r = right[v];
-      double g = split[v] - x[j];
-      boolean goLeft = x[j] <= split[v];
-      visit(goLeft ? l : r, x, best);
-      if (g * g <= best[0]) {
-        visit(goLeft ? r : l, x, best);
-      }
-    }
-  }
-
-  /** The nearest centroid by a full scan (ties to the lower index): the reference {@link Search} must match. */
+  /** The nearest centroid by a full scan (ties to the lower index): the reference {@link CentroidSearch} must match. */
   static int nearest(double[] c, int k, int dim, double[] x, double[] bestOut) {
     int arg = 0;
     double best = Double.POSITIVE_INFINITY;

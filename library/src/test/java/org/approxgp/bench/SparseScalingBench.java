@@ -23,8 +23,8 @@ import org.approxgp.data.RegressionSet;
  * Benchmark (not a unit test): {@code approxgp regress --model svbssgp} at its default settings on n = 1e4, 1e5,
  * 1e6 and 3e6 training rows of flights-3m, each run a separate process under {@code /usr/bin/time}: per-iteration
  * time (the median of the differences of the summary's trace seconds after the first iteration, so without the
- * set-up), set-up time (k-means, initialisation; the summary's {@code setup_seconds}), peak RSS, the whole run's
- * wall time, and the test RMSE beside predicting the training mean and a linear ridge regression on the same
+ * set-up), set-up time (k-means, initialisation; the summary's {@code setup_seconds}), the iterations' and the final
+ * prediction's time ({@code predict_seconds}), peak RSS, the whole run's wall time, and the test RMSE beside predicting the training mean and a linear ridge regression on the same
  * standardised inputs. The rows are a seeded permutation of flights-3m: its first {@value #TEST_ROWS} rows are the
  * test set of every run, the first n of the rest the training rows (at most 2,970,000, printed). Train and test
  * rows go to the process as approxgp column files (the test file without the target, so the run predicts once,
@@ -47,6 +47,8 @@ public final class SparseScalingBench {
       String stop,
       double loadSeconds,
       double setupSeconds,
+      double iterationSeconds,
+      double predictSeconds,
       double perIteration,
       double wallSeconds,
       double rssMb,
@@ -80,13 +82,15 @@ public final class SparseScalingBench {
     List<Run> runs = new ArrayList<>();
     System.out.printf(
         Locale.ROOT,
-        "%-9s %6s %6s %-10s %7s %8s %10s %8s %8s %9s %9s %9s%n",
+        "%-9s %6s %6s %-10s %7s %8s %7s %7s %10s %8s %8s %9s %9s %9s%n",
         "n_train",
         "p",
         "iters",
         "stop",
         "load s",
         "setup s",
+        "iter s",
+        "pred s",
         "ms/iter",
         "fit s",
         "RSS MB",
@@ -154,6 +158,11 @@ public final class SparseScalingBench {
           s.path("stop_reason").asText(),
           s.path("load_seconds").asDouble(),
           s.path("setup_seconds").asDouble(),
+          trace.size() == 0
+              ? 0
+              : trace.get(trace.size() - 1).path("seconds").asDouble()
+                  - s.path("setup_seconds").asDouble(),
+          s.path("predict_seconds").asDouble(),
           median,
           wall,
           rssMb,
@@ -163,13 +172,15 @@ public final class SparseScalingBench {
       runs.add(r);
       System.out.printf(
           Locale.ROOT,
-          "%-9d %6d %6d %-10s %7.2f %8.2f %10.3f %8.1f %8.0f %9.4f %9.4f %9.4f%n",
+          "%-9d %6d %6d %-10s %7.2f %8.2f %7.2f %7.2f %10.3f %8.1f %8.0f %9.4f %9.4f %9.4f%n",
           r.n(),
           r.partitions(),
           r.iterations(),
           r.stop(),
           r.loadSeconds(),
           r.setupSeconds(),
+          r.iterationSeconds(),
+          r.predictSeconds(),
           1e3 * r.perIteration(),
           r.wallSeconds(),
           r.rssMb(),
@@ -182,6 +193,20 @@ public final class SparseScalingBench {
     System.out.println("files: " + dir);
     Run first = runs.get(0);
     Run last = runs.get(runs.size() - 1);
+    System.out.printf(
+        Locale.ROOT,
+        "fit at %s rows: load %.1f s, set-up %.1f s, iterations %.1f s, prediction %.1f s, the rest (JVM start,"
+            + " output) %.1f s%n",
+        label(sizes[sizes.length - 1]),
+        last.loadSeconds(),
+        last.setupSeconds(),
+        last.iterationSeconds(),
+        last.predictSeconds(),
+        last.wallSeconds()
+            - last.loadSeconds()
+            - last.setupSeconds()
+            - last.iterationSeconds()
+            - last.predictSeconds());
     System.out.printf(
         Locale.ROOT,
         "sparse scaling: per-iteration time %s/%s = %.2f; peak RSS at %s rows = %.0f MB;"

@@ -200,7 +200,7 @@ class KMeansTest {
     // duplicated centroids as well: ties must go to the lower index exactly as the scan does
     double[] c = java.util.Arrays.copyOf(km.centroids(), 2 * 300 * d);
     System.arraycopy(c, 0, c, 300 * d, 300 * d);
-    KMeans.Search search = new KMeans.Search(c, 600, d);
+    CentroidSearch search = new CentroidSearch(c, 600, d);
     double[] got = new double[1];
     double[] want = new double[1];
     int ties = 0;
@@ -220,6 +220,44 @@ class KMeansTest {
     double[] cs = km.centroids();
     for (int i = 0; i < n; i++) {
       assertEquals(KMeans.nearest(cs, km.k(), d, rows.row(i), null), parallel[i], "row " + i);
+    }
+  }
+
+  /**
+   * The search started from any centroid (as each Lloyd iteration starts a row from its previous centroid) returns
+   * what the full scan returns, ties included: centroids on a coarse grid, each duplicated, and a block of 40
+   * coincident centroids (more than a leaf holds), with query rows on the same grid.
+   */
+  @Test
+  void hintedSearchEqualsTheFullScanWhateverTheHint() {
+    SplittableRandom rng = new SplittableRandom(31);
+    int d = 3;
+    int k = 400;
+    double[] c = new double[k * d];
+    for (int q = 0; q < 180; q++) {
+      for (int j = 0; j < d; j++) {
+        c[q * d + j] = rng.nextInt(5) - 2;
+      }
+    }
+    System.arraycopy(c, 0, c, 180 * d, 180 * d); // duplicates 180..359 of 0..179
+    for (int q = 360; q < k; q++) {
+      for (int j = 0; j < d; j++) {
+        c[q * d + j] = 0.5; // 40 coincident centroids
+      }
+    }
+    CentroidSearch search = new CentroidSearch(c, k, d);
+    double[] got = new double[1];
+    double[] want = new double[1];
+    for (int i = 0; i < 5000; i++) {
+      double[] x = new double[d];
+      for (int j = 0; j < d; j++) {
+        x[j] = 0.5 * (rng.nextInt(9) - 4);
+      }
+      int expected = KMeans.nearest(c, k, d, x, want);
+      for (int hint : new int[] {-1, rng.nextInt(k), expected, k - 1, 0}) {
+        assertEquals(expected, search.nearest(x, hint, got), "row " + i + ", hint " + hint);
+        assertEquals(want[0], got[0], 0.0, "row " + i + ", hint " + hint);
+      }
     }
   }
 
