@@ -82,7 +82,7 @@ final class RegressCommand implements Callable<Integer> {
       names = "--partitions",
       paramLabel = "P",
       description =
-          "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/20), and n/1000 "
+          "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/100), and n/1000 "
               + "above 200,000 rows; k-means on a seeded sample of 100,000 rows, every row then assigned)")
   Integer partitions;
 
@@ -291,7 +291,7 @@ final class RegressCommand implements Callable<Integer> {
     sum.put("stop_reason", outcome.stopReason().label());
     if ("svbssgp".equals(model)) {
       sum.put("diverging", fitted.svbssgp().diverging());
-      sum.put("partition_sizes", partitionSizes);
+      sum.put("partition_sizes", java.util.Arrays.stream(partitionSizes).boxed().toList());
     }
     // learned hyperparameters in the data's units (the fit saw standardised inputs and target)
     sum.put("noise_variance", sd * sd * outcome.noiseVariance());
