@@ -141,7 +141,7 @@ class SvbssgpDriverTest {
       assertEquals(partitions[k], SparseRegression.defaultPartitions(small[k]), "n = " + small[k]);
     }
     assertEquals(
-        0, SparseRegression.defaultSvbssgpMinibatch(90, SparseRegression.defaultPartitions(90)));
+        0, SparseRegression.defaultSvbssgpMinibatch(40, SparseRegression.defaultPartitions(40)));
     assertEquals(
         50,
         SparseRegression.defaultSvbssgpMinibatch(
