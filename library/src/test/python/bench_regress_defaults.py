@@ -14,7 +14,7 @@ RMSE and MNLP (sVBSSGP paper §5 definitions, target units) are printed beside:
     variance, the leave-one-out mean squared error of the chosen fit.
 
 Data sets (real measurements), held-out splits fixed by --seed. One default of `regress` was chosen on one of them:
-the minimum partition size of svbssgp and pic (SparseRegression.MIN_PARTITION_ROWS), on cars' splits for seeds 1-5,
+the minimum partition size of svbssgp (SparseRegression.MIN_PARTITION_ROWS), on cars' splits for seeds 1-5,
 then confirmed on penguins and diabetes; no other default was chosen on these data.
   * cars: vega-datasets cars.json (auto-mpg, 392 complete rows): Miles_per_Gallon from cylinders, displacement,
     horsepower, weight, acceleration, model year and origin (one-hot); 80 % / 20 %.

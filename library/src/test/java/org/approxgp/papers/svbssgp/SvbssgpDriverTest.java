@@ -139,6 +139,14 @@ class SvbssgpDriverTest {
     int[] partitions = {1, 1, 2, 4, 39, 100, 199, 200, 200, 200};
     for (int k = 0; k < small.length; k++) {
       assertEquals(partitions[k], SparseRegression.defaultPartitions(small[k]), "n = " + small[k]);
+      assertEquals(
+          partitions[k],
+          SparseRegression.defaultPartitions("svbssgp", small[k]),
+          "n = " + small[k]);
+      assertEquals(
+          Math.max(1, Math.min(200, small[k] / 20)),
+          SparseRegression.defaultPartitions("pic", small[k]),
+          "pic, n = " + small[k]);
     }
     assertEquals(
         0, SparseRegression.defaultSvbssgpMinibatch(40, SparseRegression.defaultPartitions(40)));
