@@ -85,6 +85,10 @@ final class VssgpFullBatch {
     Lbfgs.Result r = Lbfgs.minimize(
         (x, grad) -> {
           System.arraycopy(x, 0, scratch, 0, nq);
+          if (!finiteScales(
+              x, m, train.d())) { // a trial step overflowed a variance or length-scale
+            return Double.POSITIVE_INFINITY;
+          }
           try {
             Vssgp.optimalWeights(train, null, m, scratch);
           } catch (
@@ -123,6 +127,20 @@ final class VssgpFullBatch {
       run.seconds.add((System.nanoTime() - t0) * 1e-9);
     }
     return run;
+  }
+
+  /**
+   * Whether exp of every log-parameter (q(ω)'s variances, ℓ, σ², σₙ²) among the first {@link Vssgp#offMuA} entries
+   * of x is positive and finite: a line search's trial point may overshoot until a length-scale overflows.
+   */
+  static boolean finiteScales(double[] x, int m, int d) {
+    for (int t = m * d; t < Vssgp.offMuA(m, d); t++) {
+      double v = Math.exp(x[t]);
+      if (!(v > 0) || !Double.isFinite(v)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The packed parameters with q(ω) and hyperparameters x (the first {@link Vssgp#offMuA} entries) and q(a) optimal. */

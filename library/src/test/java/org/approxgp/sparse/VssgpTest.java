@@ -293,4 +293,37 @@ class VssgpTest {
     double rmse = fit.predict(s[1]).rmse(s[1].y());
     assertTrue(rmse < 1.15 * SsgpTest.SINE_NOISE, "RMSE " + rmse + ", " + fit);
   }
+
+  /**
+   * A line search's trial point may push a log length-scale past exp's range (here, from unit length-scales on
+   * nine inputs of which seven are irrelevant, to 0 by underflow): the full-batch fit treats it as an infinite
+   * objective and steps back, instead of failing with the constructor's "length-scales must be positive and
+   * finite" (which it did on these data, seed 9). The fit ends at a finite bound with finite predictions.
+   */
+  @Test
+  void fullBatchSurvivesATrialStepThatOverflowsALengthscale() {
+    SplittableRandom r = new SplittableRandom(9);
+    int n = 300;
+    int d = 9;
+    double[][] x = new double[n][d];
+    double[] y = new double[n];
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < d; j++) {
+        x[i][j] = r.nextGaussian();
+      }
+      y[i] = x[i][0] + 0.3 * x[i][1] * x[i][1] + 0.3 * r.nextGaussian();
+    }
+    RegressionData train = RegressionData.of(x, y);
+    double[] ones = new double[d];
+    java.util.Arrays.fill(ones, 1.0);
+    Vssgp fit = Vssgp.fit(
+        train,
+        new Vssgp.Options(20, 1000, 0, 0.01, 9, new Ssgp.Hyperparameters(ones, 1, 0.25), 0.01),
+        null);
+    assertTrue(Double.isFinite(fit.bound(train).value()), fit.toString());
+    for (double v : fit.predict(train).mean()) {
+      assertTrue(Double.isFinite(v), fit.toString());
+    }
+    assertTrue(fit.converged(), fit.stopReason() + " " + fit);
+  }
 }

@@ -129,20 +129,29 @@ class SvbssgpDriverTest {
   }
 
   /**
-   * The defaults: up to 200,000 rows the partition count of before (min(200, n/20)) and whole partitions while
-   * they average at most 50 rows; beyond, partitions of about 1,000 rows (p grows with n) and 50 rows read per
+   * The defaults: up to 200,000 rows min(200, n/100) partitions (at least 1), read whole while they average at
+   * most 50 rows; beyond, partitions of about 1,000 rows (p grows with n) and 50 rows read per
    * drawn partition, so a step reads the same number of rows at 1e5 and at 3e6 rows.
    */
   @Test
   void partitionCountGrowsWithNAtFixedSize() {
-    for (int n : new int[] {2, 39, 40, 442, 3999, 4000, 10_000, 100_000, 200_000}) {
+    int[] small = {2, 199, 200, 442, 3999, 10_000, 19_999, 20_000, 100_000, 200_000};
+    int[] partitions = {1, 1, 2, 4, 39, 100, 199, 200, 200, 200};
+    for (int k = 0; k < small.length; k++) {
+      assertEquals(partitions[k], SparseRegression.defaultPartitions(small[k]), "n = " + small[k]);
       assertEquals(
-          Math.max(1, Math.min(200, n / 20)), SparseRegression.defaultPartitions(n), "n = " + n);
+          partitions[k],
+          SparseRegression.defaultPartitions("svbssgp", small[k]),
+          "n = " + small[k]);
+      assertEquals(
+          Math.max(1, Math.min(200, small[k] / 20)),
+          SparseRegression.defaultPartitions("pic", small[k]),
+          "pic, n = " + small[k]);
     }
     assertEquals(
-        0, SparseRegression.defaultSvbssgpMinibatch(442, SparseRegression.defaultPartitions(442)));
+        0, SparseRegression.defaultSvbssgpMinibatch(40, SparseRegression.defaultPartitions(40)));
     assertEquals(
-        0,
+        50,
         SparseRegression.defaultSvbssgpMinibatch(
             10_000, SparseRegression.defaultPartitions(10_000)));
     int[] big = {200_001, 1_000_000, 2_000_000, 3_000_000};
