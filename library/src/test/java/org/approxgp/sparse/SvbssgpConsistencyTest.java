@@ -179,13 +179,12 @@ class SvbssgpConsistencyTest {
    */
   private static Svbssgp modelWith(
       RegressionData train, int[] labels, double[] eps, double[][] sPosterior) {
-    Svbssgp.Options o = Svbssgp.Options.builder()
-        .m(M)
-        .lengthscales(ELL)
-        .noiseVariance(NOISE)
-        .signalVariance(SIGNAL)
-        .seed(3)
-        .build();
+    Svbssgp.Options o = Svbssgp.Options.defaults()
+        .withM(M)
+        .withLengthscales(ELL)
+        .withNoiseVariance(NOISE)
+        .withSignalVariance(SIGNAL)
+        .withSeed(3);
     SvbssgpTrainer t = new SvbssgpTrainer(train, labels, o, null);
     int md = M * D;
     int dim = md + 2 * M;

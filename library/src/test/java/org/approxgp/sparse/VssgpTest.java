@@ -318,7 +318,11 @@ class VssgpTest {
     java.util.Arrays.fill(ones, 1.0);
     Vssgp fit = Vssgp.fit(
         train,
-        new Vssgp.Options(20, 1000, 0, 0.01, 9, new Ssgp.Hyperparameters(ones, 1, 0.25), 0.01),
+        new Vssgp.Options(
+            20,
+            StochasticSchedule.fullBatch(1000, StepSchedule.constant(0.01), 9),
+            Optional.of(new Ssgp.Hyperparameters(ones, 1, 0.25)),
+            0.01),
         null);
     assertTrue(Double.isFinite(fit.bound(train).value()), fit.toString());
     for (double v : fit.predict(train).mean()) {
