@@ -1,6 +1,7 @@
 package org.approxgp.sparse;
 
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
 import org.approxgp.linalg.Cholesky;
@@ -111,13 +112,18 @@ public final class Ssgp {
    * @param m number of spectral frequencies (2m basis functions), ≥ 1
    * @param iterations L-BFGS iteration cap, ≥ 0 (0: no optimisation, the initial model conditioned on the data)
    * @param seed seed of the initial frequency draw
-   * @param initial initial hyperparameters, or null for {@link Hyperparameters#fromData}
+   * @param initial initial hyperparameters; empty: {@link Hyperparameters#fromData}
    * @param holdout fraction of the training rows held out for early stopping ({@link SsgpHoldout}), in [0, 1);
    *     0: maximise the likelihood of all rows to convergence or the cap
    */
-  public record Options(int m, int iterations, long seed, Hyperparameters initial, double holdout) {
+  public record Options(
+      int m, int iterations, long seed, Optional<Hyperparameters> initial, double holdout) {
 
     public Options {
+      if (initial == null) {
+        throw new IllegalArgumentException(
+            "initial must not be null (Optional.empty() for the data's)");
+      }
       if (m < 1 || iterations < 0) {
         throw new IllegalArgumentException(
             "need m >= 1 and iterations >= 0, got m=" + m + ", iterations=" + iterations);
@@ -127,14 +133,19 @@ public final class Ssgp {
       }
     }
 
-    /** No held-out rows. */
-    public Options(int m, int iterations, long seed, Hyperparameters initial) {
-      this(m, iterations, seed, initial, 0);
-    }
-
     /** Options with the data-driven initial hyperparameters, no held-out rows. */
     public static Options of(int m, int iterations, long seed) {
-      return new Options(m, iterations, seed, null, 0);
+      return new Options(m, iterations, seed, Optional.empty(), 0);
+    }
+
+    /** These options starting from {@code h} instead of the data-driven hyperparameters. */
+    public Options withInitial(Hyperparameters h) {
+      return new Options(m, iterations, seed, Optional.of(h), holdout);
+    }
+
+    /** These options holding out {@code fraction} of the rows for early stopping (0: none). */
+    public Options withHoldout(double fraction) {
+      return new Options(m, iterations, seed, initial, fraction);
     }
 
     /**
@@ -142,7 +153,7 @@ public final class Ssgp {
      * (what {@code approxgp regress} runs; {@link SsgpHoldout}).
      */
     public static Options earlyStopped(int m, int iterations, long seed) {
-      return new Options(m, iterations, seed, null, DEFAULT_HOLDOUT);
+      return new Options(m, iterations, seed, Optional.empty(), DEFAULT_HOLDOUT);
     }
 
     /** The held-out fraction of {@link #earlyStopped}. */
@@ -205,8 +216,7 @@ public final class Ssgp {
     requireTargets(train);
     int m = options.m();
     int d = train.d();
-    Hyperparameters h0 =
-        options.initial() != null ? options.initial() : Hyperparameters.fromData(train);
+    Hyperparameters h0 = options.initial().orElseGet(() -> Hyperparameters.fromData(train));
     if (h0.lengthscales.length != d) {
       throw new IllegalArgumentException(
           h0.lengthscales.length + " length-scales for " + d + " inputs");

@@ -633,11 +633,8 @@ public final class ReliabilitySweep {
         case "ssgp" -> {
           Ssgp fit = Ssgp.fit(
               s.train(),
-              new Ssgp.Options(
-                  8,
-                  SPARSE_ITERATIONS,
-                  k,
-                  new Ssgp.Hyperparameters(
+              Ssgp.Options.of(8, SPARSE_ITERATIONS, k)
+                  .withInitial(new Ssgp.Hyperparameters(
                       s.lengthscales(), s.signalVariance(), s.noiseVariance())),
               null);
           converged = fit.converged();
