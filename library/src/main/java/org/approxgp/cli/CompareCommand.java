@@ -181,6 +181,9 @@ final class CompareCommand implements Callable<Integer> {
         "");
     Map<String, InferenceMethod> byName = configuredMethods();
     InferenceMethod learner = optimize == null ? null : configure(optimize, "--optimize");
+    methodOptions.checkGradientFor(
+        learner != null && Registry.settingsOf(optimize.strip()).contains("gradient"),
+        "--optimize");
     if (!ellipses.equals("ep") && !ellipses.equals("prior")) {
       throw CliException.badInput("--ellipses must be ep or prior, got '" + ellipses + "'");
     }

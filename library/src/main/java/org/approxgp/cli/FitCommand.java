@@ -135,6 +135,8 @@ final class FitCommand implements Callable<Integer> {
         FIT_LIKELIHOODS,
         "gaussian is for approxgp compare, regression is approxgp regress");
     InferenceMethod method = Flags.inference(inference, methodOptions.settings(), "--inference");
+    methodOptions.checkGradientFor(
+        optimize, "--optimize (on by default; --no-optimize fits at the given ones)");
     Datasets.TrainTest data;
     try {
       boolean counts = countTargets(lik);

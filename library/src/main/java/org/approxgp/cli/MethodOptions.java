@@ -64,6 +64,40 @@ final class MethodOptions {
               + " power-ep/rep)")
   String negativeSites;
 
+  @Option(
+      names = "--max-sweeps",
+      paramLabel = "N",
+      description =
+          "ep, power-ep, rep: the site loop's sweep cap, a whole number >= 1 (default 1000)")
+  Integer maxSweeps;
+
+  @Option(
+      names = "--gradient",
+      paramLabel = "exact|numerical|none",
+      description =
+          "ep: exact (default; R&W eq. 5.27) or none; power-ep, rep: numerical (default; central"
+              + " differences) or none. none fits at fixed hyperparameters (needs --no-optimize)")
+  String gradient;
+
+  @Option(
+      names = "--evidence",
+      paramLabel = "required|optional",
+      description =
+          "ep, power-ep, rep: required (default; an undefined log evidence fails the fit) or optional (a"
+              + " proper posterior is kept and its log evidence reported as NaN; needs --gradient none)")
+  String evidence;
+
+  /**
+   * Refuses {@code --gradient none} for a fit that learns hyperparameters ({@code learning}, named by {@code
+   * option}), which needs the log-evidence gradient.
+   */
+  void checkGradientFor(boolean learning, String option) {
+    if (learning && "none".equals(gradient == null ? null : gradient.strip())) {
+      throw CliException.badInput("--gradient none computes no log-evidence gradient, which "
+          + option + " needs to learn the hyperparameters");
+    }
+  }
+
   /** The flags given, as registry settings (flag {@code --x} = setting {@code x}). */
   Settings settings() {
     return Settings.none()
@@ -74,6 +108,9 @@ final class MethodOptions {
         .with("site-reading", siteReading)
         .with("relaxation-search", relaxationSearch)
         .with("penalty-form", penaltyForm)
-        .with("negative-sites", negativeSites);
+        .with("negative-sites", negativeSites)
+        .with("max-sweeps", maxSweeps)
+        .with("gradient", gradient)
+        .with("evidence", evidence);
   }
 }

@@ -68,4 +68,58 @@ class FitEpFamilyTest {
     assertEquals(inference.equals("rep"), json.contains("\"relaxed_sites\""), json);
     assertEquals(26, Files.readAllLines(out).size());
   }
+
+  /** The loop settings reach the fit: a sweep cap stops it, and a fit without the gradient has the same predictions. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"ep", "power-ep", "rep"})
+  void loopSettingsReachTheFit(String inference) throws IOException {
+    Path train = dir.resolve("loop-train.csv");
+    StringBuilder s = new StringBuilder("a,b,label\n");
+    for (int i = 0; i < 30; i++) {
+      double a = Math.sin(1.3 * i);
+      double b = Math.cos(0.7 * i);
+      s.append(String.format(
+          Locale.ROOT, "%.4f,%.4f,%d%n", a, b, a - 0.4 * b + (i % 5 == 0 ? 2 : 0) > 0 ? 1 : -1));
+    }
+    Files.writeString(train, s);
+    String capped = fit(inference, train, "capped", "--max-sweeps", "1");
+    assertTrue(capped.contains("\"sweeps\": 1,"), capped);
+    assertTrue(capped.contains("\"converged\": false"), capped);
+    String full = fit(inference, train, "full");
+    assertTrue(full.contains("\"converged\": true"), full);
+    String none = fit(inference, train, "none", "--gradient", "none", "--evidence", "optional");
+    assertTrue(none.contains("\"converged\": true"), none);
+    assertEquals(
+        Files.readString(dir.resolve(inference + "-full.csv")),
+        Files.readString(dir.resolve(inference + "-none.csv")));
+  }
+
+  /** Runs {@code fit --no-optimize} with {@code extra}; returns the summary JSON. */
+  private static String fit(String inference, Path train, String tag, String... extra)
+      throws IOException {
+    Path out = dir.resolve(inference + "-" + tag + ".csv");
+    Path sum = dir.resolve(inference + "-" + tag + ".json");
+    String[] base = {
+      "fit",
+      "--train",
+      train.toString(),
+      "--test",
+      train.toString(),
+      "--label",
+      "label",
+      "--inference",
+      inference,
+      "--no-optimize",
+      "--out",
+      out.toString(),
+      "--summary",
+      sum.toString()
+    };
+    String[] args = java.util.stream.Stream.concat(
+            java.util.Arrays.stream(base), java.util.Arrays.stream(extra))
+        .toArray(String[]::new);
+    StringWriter sw = new StringWriter();
+    assertEquals(0, Main.run(new PrintWriter(sw, true), args), sw.toString());
+    return Files.readString(sum);
+  }
 }

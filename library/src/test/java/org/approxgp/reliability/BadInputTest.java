@@ -487,6 +487,43 @@ class BadInputTest {
         concat(FIT_PROBIT, "--inference", "laplace", "--negative-sites", "keep"),
         "--negative-sites",
         "laplace"));
+    c.add(cli(
+        "--max-sweeps 0", "fit", concat(FIT_PROBIT, "--max-sweeps", "0"), "--max-sweeps", ">= 1"));
+    c.add(cli(
+        "--max-sweeps with vb",
+        "fit",
+        concat(FIT_PROBIT, "--inference", "vb", "--max-sweeps", "5"),
+        "--max-sweeps",
+        "vb"));
+    c.add(cli(
+        "--gradient numerical with ep",
+        "fit",
+        concat(FIT_PROBIT, "--gradient", "numerical"),
+        "--gradient",
+        "'numerical'"));
+    c.add(cli(
+        "--gradient none while optimising",
+        "fit",
+        concat(
+            java.util.Arrays.stream(FIT_PROBIT)
+                .filter(a -> !a.equals("--no-optimize"))
+                .toArray(String[]::new),
+            "--gradient",
+            "none"),
+        "--gradient none",
+        "--no-optimize"));
+    c.add(cli(
+        "--evidence optional with a gradient",
+        "fit",
+        concat(FIT_PROBIT, "--evidence", "optional"),
+        "--evidence",
+        "gradient none"));
+    c.add(cli(
+        "--evidence maybe",
+        "fit",
+        concat(FIT_PROBIT, "--evidence", "maybe", "--gradient", "none"),
+        "--evidence",
+        "'maybe'"));
     String[] fitNoisy = concat(FIT_PROBIT, "--likelihood", "noisy-step", "--epsilon", "0.2");
     c.add(fitOption(
         "noisy-step without --epsilon", new String[] {"--likelihood", "noisy-step"}, "--epsilon"));
