@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference table extreme.csv for the noisy-step likelihood at extreme cavities (reliability review, issue 27).
+"""Reference table extreme.csv for the noisy-step likelihood at extreme cavities (reliability review).
 
 Run from this directory:  nice -n 19 python3 generate_extreme.py      (writes extreme.csv; mpmath 1.3.0)
 

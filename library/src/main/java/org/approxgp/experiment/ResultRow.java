@@ -113,7 +113,7 @@ public final class ResultRow {
     return new ResultRow(new LinkedHashMap<>(values));
   }
 
-  // ---- vectors (issue 15): double[] values, written as JSON arrays by JsonRows ----
+  // ---- vectors: double[] values, written as JSON arrays by JsonRows ----
 
   /**
    * The vector {@code name}: a copy of a {@code double[]} value, or, for a results file written before

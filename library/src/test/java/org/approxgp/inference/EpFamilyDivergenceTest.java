@@ -48,7 +48,7 @@ class EpFamilyDivergenceTest {
   }
 
   /**
-   * The case issue 14 asks for, found by {@link RepDivergenceSweep} (seeds 0–3 × n ∈ {60, 100} × ε × ℓ ×
+   * The case the EP-family divergence check needs, found by {@link RepDivergenceSweep} (seeds 0–3 × n ∈ {60, 100} × ε × ℓ ×
    * policy): {@link NoisyData} seed 2, n = 60, 20 % flips, noisy step ε = 0.05, SE-iso ℓ = 1, σ² = 10,
    * KEEP (REP's default policy), sequential, tolerance 1e-6. EP wanders without converging and is stopped
    * as diverged by the oscillation window (192 sweeps, R(iter) of 0.06–0.22 at the end); Relaxed EP with

@@ -12,7 +12,7 @@ import org.approxgp.reference.GaussianReference;
 import org.approxgp.reference.SampledPosterior;
 
 /**
- * A seeded search (a bench, not a test) for the case issue 14 asks for: EP oscillates or diverges and
+ * A seeded search (a bench, not a test) for such a case: EP oscillates or diverges and
  * Relaxed EP (Qi &amp; Guo, Algorithm 1) converges on the same noisy-step GP classification problem.
  *
  * <p>Grid: {@link NoisyData} seeds × n × flip rate × ε × SE-iso length-scale ℓ (σ² fixed) × negative-site

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
  *       the sum's rounding (an absolute ~1e-16) is all that is left.</li>
  *   <li>mean: |Δ| ≤ 1e-13 (|m| + |mean − m|) + 1e-10 sd, sd the tilted standard deviation: the quadrature's
  *       1e-13 tolerance on E t in units of σ, and the rounding of m + δ*.</li>
- *   <li>variance: |Δ| ≤ 1e-10 variance (the goal of issue 27; the tolerance asked of ∫t²g is 1e-13, and
+ *   <li>variance: |Δ| ≤ 1e-10 variance (the goal; the tolerance asked of ∫t²g is 1e-13, and
  *       Var t loses at most a factor 4 to the subtraction of (E t)²).</li>
- *   <li>E₁ = E_p̂[log Φ]: |Δ| ≤ 1e-10 |E₁| (issue 27's goal) at every cavity variance in the table.</li>
+ *   <li>E₁ = E_p̂[log Φ]: |Δ| ≤ 1e-10 |E₁| (the goal) at every cavity variance in the table.</li>
  * </ul>
  */
 class ProbitPowerTiltedTest {

@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Bad input through every entry point ({@code fit}, {@code tilted}, {@code qp-table build} and
- * {@link Datasets#load} from Java), issue 15. Every case runs the command line in-process through
+ * {@link Datasets#load} from Java). Every case runs the command line in-process through
  * {@link Main#run(PrintWriter, String...)} and checks the project standard: exit code 2, exactly one
  * line on standard error naming the file, row and column (or the option), nothing on standard
  * output, and the case's directory byte-for-byte unchanged (no output, no temporary file, inputs and
@@ -445,7 +445,7 @@ class BadInputTest {
     c.add(fitOption(
         "--positive not a class", new String[] {"--positive", "7"}, "'7'", "column 'label'"));
     c.add(fitOption("unknown option", new String[] {"--frobnicate"}, "--frobnicate"));
-    // --- the EP family's options (issue 14)
+    // --- the EP family's options
     c.add(cli(
         "--power 1.5",
         "fit",

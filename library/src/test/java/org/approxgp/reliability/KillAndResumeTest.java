@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kill and resume (issue 15): a real experiment runs in a child JVM that is killed with SIGKILL
+ * Kill and resume: a real experiment runs in a child JVM that is killed with SIGKILL
  * ({@link Process#destroyForcibly()} on Linux) at {@value #KILLS} seeded random moments, resumed each
  * time, and finally run to completion. The resumed results must equal an uninterrupted run's to the
  * last bit (every value of every row but the wall-clock timings, see {@link ComparableRows}), and the

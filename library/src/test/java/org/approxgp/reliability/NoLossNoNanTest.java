@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The reliability review's second round (issue 22) through the command line: no results store is ever damaged by
+ * The reliability review's second round through the command line: no results store is ever damaged by
  * an output path, a store line that is not a row is refused (or quarantined by {@code --repair}), no NaN or
  * infinity leaves with exit 0, oversized options are refused before allocation, messages quote little of a
  * file, and a read-only output or results directory is refused. Each failure is one line on standard error with

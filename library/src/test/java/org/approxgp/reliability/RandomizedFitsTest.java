@@ -13,7 +13,7 @@ import org.approxgp.reliability.ReliabilitySweep.Outcome;
 import org.junit.jupiter.api.Test;
 
 /**
- * Randomized fixed-θ fits (issue 15): {@value #FITS} fits for every method of {@link #METHODS}
+ * Randomized fixed-θ fits: {@value #FITS} fits for every method of {@link #METHODS}
  * and every likelihood of {@link ReliabilitySweep#LIKELIHOODS} (three real data sets, duplicated rows,
  * near-separable data; θ uniform in [−5, 8] in log space; see {@link ReliabilitySweep}). Each must
  * converge, report non-convergence, or throw the typed {@code InferenceException}; no output of a
@@ -67,7 +67,7 @@ class RandomizedFitsTest {
     assertEquals(0, r.total(Outcome.UNCAUGHT), "uncaught exceptions:\n" + failures);
   }
 
-  /** Fits of the issue 22 slice: the first {@value} fits of {@code bin/bench reliability}'s order. */
+  /** Fits of the reliability slice: the first {@value} fits of {@code bin/bench reliability}'s order. */
   static final int SLICE = 500;
 
   /**
@@ -104,7 +104,7 @@ class RandomizedFitsTest {
    * The slice's per-fit wall-clock cap: a fit this slow is abandoned (counted "over cap", not a failure, and not
    * asserted on) so that the few Power EP/REP fits that run their sweep cap on every one of their 2·dim θ + 1
    * central-difference runs (up to minutes each) cannot hold the suite; {@code bin/bench reliability} keeps
-   * issue 22's 60 s.
+   * the reliability review's 60 s.
    */
   static final double SLICE_CAP_SECONDS = 10;
 }

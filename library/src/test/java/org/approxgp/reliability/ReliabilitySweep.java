@@ -50,7 +50,7 @@ import org.approxgp.sparse.Vssgp;
 import org.approxgp.special.NumericalException;
 
 /**
- * Randomized fixed-θ fits (issue 15): every method of {@link Methods#names()} on every likelihood,
+ * Randomized fixed-θ fits: every method of {@link Methods#names()} on every likelihood,
  * on small seeded subsamples of real data sets plus duplicated rows and near-separable data, at
  * kernel hyperparameters drawn uniformly in log space. Each fit must end in one of three ways:
  * <ol>
@@ -76,7 +76,7 @@ import org.approxgp.special.NumericalException;
  *   <li>θ: every log length-scale and the log signal variance uniform in [−5, 8];
  *   <li>Gaussian: log noise variance uniform in [−5, 2] (a likelihood parameter, not in θ);
  *       Poisson: prior mean √(mean training count), as a user would choose; probit: prior mean 0;
- *       noisy step (issue 22; the probit's data): ε log-uniform in [1e-6, 0.49], prior mean 0.
+ *       noisy step (the probit's data): ε log-uniform in [1e-6, 0.49], prior mean 0.
  * </ul>
  *
  * <p><b>Issue 22</b> ({@link #allCells()}, {@code bin/bench reliability}) adds the method settings and the sparse
@@ -98,11 +98,11 @@ public final class ReliabilitySweep {
     OVER_CAP
   }
 
-  /** The likelihoods of issue 15's sweep ({@code RandomizedFitsTest}), by name. */
+  /** The likelihoods of the randomized sweep ({@code RandomizedFitsTest}), by name. */
   public static final List<String> LIKELIHOODS = List.of("probit", "poisson-square", "gaussian");
 
   /**
-   * Every likelihood of the full sweep (issue 22): {@link #LIKELIHOODS} and the noisy step, on the probit's data
+   * Every likelihood of the full sweep: {@link #LIKELIHOODS} and the noisy step, on the probit's data
    * (±1 labels) with ε log-uniform in [{@value #EPS_MIN}, {@value #EPS_MAX}].
    */
   public static final List<String> ALL_LIKELIHOODS =
@@ -816,7 +816,7 @@ public final class ReliabilitySweep {
   /**
    * What each known kind of typed failure means, by method (a key is "method" + tab + a prefix of {@link #kind});
    * the summary table prints it beside the count. The diagnoses were made on the failing fits of the sweep (the
-   * issue 22 report) with the power-tilted moments checked against a closed form
+   * reliability review) with the power-tilted moments checked against a closed form
    * ({@code PoissonSquareLinkTest.powerTiltedMatchesTheKummerClosedForm}).
    */
   static final Map<String, String> EXPLANATIONS = new LinkedHashMap<>();
@@ -1010,7 +1010,7 @@ public final class ReliabilitySweep {
     }
   }
 
-  /** The per-fit wall-clock cap of {@link #sweep}, in seconds (issue 22: "over 60 s"). */
+  /** The per-fit wall-clock cap of {@link #sweep}, in seconds ("over 60 s"). */
   public static final double DEFAULT_CAP_SECONDS = 60;
 
   /**

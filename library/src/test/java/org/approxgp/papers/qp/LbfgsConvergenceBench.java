@@ -12,7 +12,7 @@ import org.approxgp.model.Methods;
 import org.approxgp.model.Registry;
 
 /**
- * How often an optimised Table 1 fit ends converged (issue 24 item 5), one TSV row per fit: data set, kernel,
+ * How often an optimised Table 1 fit ends converged , one TSV row per fit: data set, kernel,
  * method, seed, fold, the fit's converged flag, the optimiser's status, log evidence, iterations, evaluations,
  * active bounds. Uses only API that the lbfgs4j-based build also has, so the same file compiled against either
  * build compares them. Not a test (no assertions, minutes of CPU):

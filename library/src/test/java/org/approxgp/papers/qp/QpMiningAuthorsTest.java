@@ -92,7 +92,7 @@ class QpMiningAuthorsTest {
   }
 
   /**
-   * Seed 0 of the authors' protocol, EP: −log Z = 92.3562 is the authors' own figure (GPy EP, issue 12);
+   * Seed 0 of the authors' protocol, EP: −log Z = 92.3562 is the authors' own figure (GPy EP);
    * the optimum (ℓ, σ_f²) is ours, pinned so it cannot drift.
    */
   @Test
