@@ -185,4 +185,125 @@ public final class QpTable1Tables {
     return Table.create(
         "agreement with the paper (within 2 combined sd)", ds, ms, dte, ate, dnt, ant);
   }
+
+  /**
+   * The fidelity table: per data set and method of the paper's Table 1, the paper's mean ± sd beside ours under
+   * the authors' protocol and under the clean one, for TE and NTLL; whether each of ours lies within the paper's ±
+   * (|ours − paper| ≤ sd_paper: "both", "authors' only", "clean only" or "neither"); and, where the authors'
+   * protocol does not agree, why not as far as the numbers tell: the distance ours − paper in units of the
+   * paper's sd, and whether it lies within the paper's and our sd over seeds together (seed-to-seed noise) or
+   * beyond both.
+   * Rows are those of {@code authors} (a {@link #summary} or the Mining summary) that the paper has; {@code clean}
+   * is matched by data set and method.
+   */
+  public static Table fidelity(Table authors, Table clean) {
+    StringColumn ds = StringColumn.create("data");
+    StringColumn ms = StringColumn.create("method");
+    StringColumn pte = StringColumn.create("paper TE");
+    DoubleColumn ate = DoubleColumn.create("TE authors'");
+    DoubleColumn cte = DoubleColumn.create("TE clean");
+    StringColumn wte = StringColumn.create("TE within paper's ±");
+    StringColumn pnt = StringColumn.create("paper NTLL");
+    DoubleColumn ant = DoubleColumn.create("NTLL authors'");
+    DoubleColumn cnt = DoubleColumn.create("NTLL clean");
+    StringColumn wnt = StringColumn.create("NTLL within paper's ±");
+    StringColumn why = StringColumn.create("why not");
+    for (int i = 0; i < authors.rowCount(); i++) {
+      String d = dataOf(authors, i);
+      String m = authors.stringColumn("method").get(i);
+      var entry = QpPaper.table1(d, m);
+      if (entry.isEmpty()) {
+        continue;
+      }
+      int j = rowOf(clean, d, m);
+      double[] te = {
+        authors.doubleColumn("TE ×1e-2").getDouble(i),
+        j < 0 ? Double.NaN : clean.doubleColumn("TE ×1e-2").getDouble(j),
+        authors.doubleColumn("TE sd").getDouble(i)
+      };
+      double[] nt = {
+        authors.doubleColumn("NTLL ×1e-3").getDouble(i),
+        j < 0 ? Double.NaN : clean.doubleColumn("NTLL ×1e-3").getDouble(j),
+        authors.doubleColumn("NTLL sd").getDouble(i)
+      };
+      QpPaper.Stat p = entry.get().te();
+      QpPaper.Stat q = entry.get().ntll();
+      ds.append(d);
+      ms.append(m);
+      pte.append(pm(p));
+      ate.append(te[0]);
+      cte.append(te[1]);
+      wte.append(within(p, te[0], te[1]));
+      pnt.append(pm(q));
+      ant.append(nt[0]);
+      cnt.append(nt[1]);
+      wnt.append(within(q, nt[0], nt[1]));
+      String a = whyNot("TE", p, te[0], te[2]);
+      String b = whyNot("NTLL", q, nt[0], nt[2]);
+      why.append(a.isEmpty() ? b : b.isEmpty() ? a : a + "; " + b);
+    }
+    return Table.create(
+        "fidelity: the paper beside ours under both protocols",
+        ds,
+        ms,
+        pte,
+        ate,
+        cte,
+        wte,
+        pnt,
+        ant,
+        cnt,
+        wnt,
+        why);
+  }
+
+  private static String dataOf(Table t, int i) {
+    return t.containsColumn("data") ? t.stringColumn("data").get(i) : "mining";
+  }
+
+  private static int rowOf(Table t, String data, String method) {
+    for (int j = 0; j < t.rowCount(); j++) {
+      if (dataOf(t, j).equals(data) && t.stringColumn("method").get(j).equals(method)) {
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  private static String pm(QpPaper.Stat s) {
+    return String.format(java.util.Locale.ROOT, "%.2f ± %.2f", s.mean(), s.sd());
+  }
+
+  private static boolean inside(QpPaper.Stat s, double ours) {
+    return Math.abs(ours - s.mean()) <= s.sd();
+  }
+
+  private static String within(QpPaper.Stat s, double authors, double clean) {
+    boolean a = inside(s, authors);
+    boolean c = !Double.isNaN(clean) && inside(s, clean);
+    return a && c ? "both" : a ? "authors' only" : c ? "clean only" : "neither";
+  }
+
+  /** Empty when the authors' protocol agrees; else the distance in the paper's sd and our sd over seeds. */
+  private static String whyNot(String what, QpPaper.Stat s, double ours, double oursSd) {
+    if (inside(s, ours)) {
+      return "";
+    }
+    if (s.sd() == 0) {
+      return String.format(
+          java.util.Locale.ROOT,
+          "%s %+.2f from the paper's %.2f, whose sd is 0",
+          what,
+          ours - s.mean(),
+          s.mean());
+    }
+    double k = (ours - s.mean()) / s.sd();
+    String noise = Double.isNaN(oursSd)
+        ? "our sd unknown (one seed): noise and difference cannot be told apart"
+        : Math.abs(ours - s.mean()) <= oursSd + s.sd()
+            ? "within both spreads together (our sd "
+                + String.format(java.util.Locale.ROOT, "%.2f", oursSd) + "): seed-to-seed noise"
+            : "beyond both spreads: not seed noise, and not explained here";
+    return String.format(java.util.Locale.ROOT, "%s %+.1f paper sd, %s", what, k, noise);
+  }
 }
