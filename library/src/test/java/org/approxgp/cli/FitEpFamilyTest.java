@@ -30,38 +30,13 @@ class FitEpFamilyTest {
           Locale.ROOT, "%.4f,%.4f,%d%n", a, b, a + 0.3 * b + (i % 7 == 0 ? -2 : 0) > 0 ? 1 : -1));
     }
     Files.writeString(train, s);
-    Path out = dir.resolve(inference + policy + ".csv");
-    Path sum = dir.resolve(inference + policy + ".json");
-    StringWriter sw = new StringWriter();
     String[] extra = switch (inference) {
-      case "power-ep" -> new String[] {"--power", "0.6"};
-      case "rep" -> new String[] {"--penalty", "0.5"};
-      default -> new String[0];
+      case "power-ep" -> new String[] {"--negative-sites", policy, "--power", "0.6"};
+      case "rep" -> new String[] {"--negative-sites", policy, "--penalty", "0.5"};
+      default -> new String[] {"--negative-sites", policy};
     };
-    String[] base = {
-      "fit",
-      "--train",
-      train.toString(),
-      "--test",
-      train.toString(),
-      "--label",
-      "label",
-      "--inference",
-      inference,
-      "--negative-sites",
-      policy,
-      "--no-optimize",
-      "--out",
-      out.toString(),
-      "--summary",
-      sum.toString()
-    };
-    String[] args = java.util.stream.Stream.concat(
-            java.util.Arrays.stream(base), java.util.Arrays.stream(extra))
-        .toArray(String[]::new);
-    int code = Main.run(new PrintWriter(sw, true), args);
-    assertEquals(0, code, sw.toString());
-    String json = Files.readString(sum);
+    String json = fit(inference, train, policy, extra);
+    Path out = dir.resolve(inference + "-" + policy + ".csv");
     assertTrue(json.matches("(?s).*\"sweeps\": [1-9][0-9]*.*"), json);
     assertTrue(json.contains("\"diverged\": false"), json);
     assertTrue(json.contains("\"converged\": true"), json);
