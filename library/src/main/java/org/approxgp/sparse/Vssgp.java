@@ -142,7 +142,7 @@ public final class Vssgp {
 
   private final int m;
   private final int d;
-  private final double[] p; // packed parameters ({@link VssgpParameters})
+  private final double[] p; // packed parameters (layout: VssgpParameters)
   private final Ssgp.Hyperparameters hyp;
   private final int iterations;
   private final BoundMonitor.StopReason stopReason;
