@@ -206,8 +206,47 @@ final class NativeBackend implements DenseBackend {
           n);
       return;
     }
-    double[] pos = new double[k * m];
-    double[] neg = new double[k * m];
+    double[] c = a;
+    if (from > 0) {
+      c = new double[m * m];
+      for (int r = 0; r < m; r++) {
+        System.arraycopy(a, (from + r) * n + from + r, c, r * m + r, m - r);
+      }
+    }
+    syrkBySign(
+        n,
+        from,
+        m,
+        k,
+        u,
+        w,
+        DoubleBuffer.wrap(new double[k * m]),
+        DoubleBuffer.wrap(new double[k * m]),
+        DoubleBuffer.wrap(c));
+    if (from > 0) {
+      for (int r = 0; r < m; r++) {
+        System.arraycopy(c, r * m + r, a, (from + r) * n + from + r, m - r);
+      }
+    }
+  }
+
+  /**
+   * C ← C − Σₗ wₗ vₗvₗᵀ on the upper triangle of the m × m matrix {@code c} (row-major), vₗ = the m entries of
+   * {@code u} from l·n + from: the rows with wₗ &gt; 0 scaled by √wₗ into {@code pos} (one dsyrk, α = −1), those with
+   * wₗ &lt; 0 by √−wₗ into {@code neg} (α = +1), rows with wₗ = 0 skipped. The buffers (≥ k m doubles for
+   * {@code pos} and {@code neg}) may wrap Java arrays, which JavaCPP copies in and out, or be direct views of
+   * native memory, which BLAS reads and writes in place.
+   */
+  private static void syrkBySign(
+      int n,
+      int from,
+      int m,
+      int k,
+      double[] u,
+      double[] w,
+      DoubleBuffer pos,
+      DoubleBuffer neg,
+      DoubleBuffer c) {
     int kp = 0;
     int kn = 0;
     for (int l = 0; l < k; l++) {
@@ -216,18 +255,11 @@ final class NativeBackend implements DenseBackend {
         continue;
       }
       double s = Math.sqrt(Math.abs(wl));
-      double[] dst = wl > 0 ? pos : neg;
+      DoubleBuffer dst = wl > 0 ? pos : neg;
       int o = (wl > 0 ? kp++ : kn++) * m;
       int ol = l * n + from;
       for (int j = 0; j < m; j++) {
-        dst[o + j] = s * u[ol + j];
-      }
-    }
-    double[] c = a;
-    if (from > 0) {
-      c = new double[m * m];
-      for (int r = 0; r < m; r++) {
-        System.arraycopy(a, (from + r) * n + from + r, c, r * m + r, m - r);
+        dst.put(o + j, s * u[ol + j]);
       }
     }
     if (kp > 0) {
@@ -257,11 +289,6 @@ final class NativeBackend implements DenseBackend {
           1.0,
           c,
           m);
-    }
-    if (from > 0) {
-      for (int r = 0; r < m; r++) {
-        System.arraycopy(c, r * m + r, a, (from + r) * n + from + r, m - r);
-      }
     }
   }
 
@@ -293,57 +320,12 @@ final class NativeBackend implements DenseBackend {
 
   /**
    * {@link #symmetricUpdateUpper(int, int, int, double[], double[], double[])} with {@code from} = 0 on a
-   * matrix held in native memory ({@link SymmetricUpdates}): the rows uₗ are scaled by √|wₗ| into the
-   * scratch arrays {@code pos} and {@code neg} (≥ k n doubles) by the sign of wₗ, then one dsyrk per sign
-   * updates {@code a} in place, with no copy of it.
+   * matrix held in native memory ({@link SymmetricUpdates}), with scratch {@code pos} and {@code neg} (≥ k n
+   * doubles): {@code a} is updated in place, with no copy of it.
    */
   void symmetricUpdateUpper(
       int n, int k, double[] u, double[] w, NativeArray a, NativeArray pos, NativeArray neg) {
-    DoubleBuffer pb = pos.buffer();
-    DoubleBuffer nb = neg.buffer();
-    int kp = 0;
-    int kn = 0;
-    for (int l = 0; l < k; l++) {
-      double wl = w[l];
-      if (wl == 0) {
-        continue;
-      }
-      double s = Math.sqrt(Math.abs(wl));
-      DoubleBuffer dst = wl > 0 ? pb : nb;
-      int o = (wl > 0 ? kp++ : kn++) * n;
-      int ol = l * n;
-      for (int j = 0; j < n; j++) {
-        dst.put(o + j, s * u[ol + j]);
-      }
-    }
-    if (kp > 0) {
-      openblas.cblas_dsyrk(
-          openblas.CblasRowMajor,
-          openblas.CblasUpper,
-          openblas.CblasTrans,
-          n,
-          kp,
-          -1.0,
-          pos.pointer,
-          n,
-          1.0,
-          a.pointer,
-          n);
-    }
-    if (kn > 0) {
-      openblas.cblas_dsyrk(
-          openblas.CblasRowMajor,
-          openblas.CblasUpper,
-          openblas.CblasTrans,
-          n,
-          kn,
-          1.0,
-          neg.pointer,
-          n,
-          1.0,
-          a.pointer,
-          n);
-    }
+    syrkBySign(n, 0, n, k, u, w, pos.buffer(), neg.buffer(), a.buffer());
   }
 
   /**

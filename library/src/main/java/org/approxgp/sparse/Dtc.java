@@ -59,59 +59,6 @@ public final class Dtc {
   private Dtc() {}
 
   /**
-   * Options of a DTC++ fit.
-   *
-   * @param schedule iteration cap, rows per iteration |B| (capped at n; full batch with learned hyperparameters: the
-   *     full-batch L-BFGS), the natural-gradient step ρ_t of q(u), the seed of the minibatch permutation and the
-   *     stopping rule on the smoothed bound estimate
-   * @param hyperStep Adam's learning rate α_t on the log-hyperparameters at iteration t (a decaying schedule makes
-   *     the stochastic fit settle; unused when not learning or in full batch)
-   * @param learnHyperparameters whether θ is learned (false: kernel and noise stay as given)
-   */
-  public record Options(
-      StochasticSchedule schedule, StepSchedule hyperStep, boolean learnHyperparameters) {
-
-    public Options {
-      if (schedule == null || hyperStep == null) {
-        throw new IllegalArgumentException("schedule and hyperStep are required");
-      }
-    }
-
-    /**
-     * Defaults: ρ_t = 0.5/(1 + 0.05 (t − 1))^0.6 (κ in the Robbins–Monro range), Adam's rate
-     * α_t = 0.01/(1 + 0.01 (t − 1))^0.6 (decaying as ρ_t, so the hyperparameters settle instead of hovering
-     * at the step size's noise level), hyperparameters learned, and a stochastic fit stops when its smoothed bound
-     * has converged ({@link #DEFAULT_STOPPING}).
-     */
-    public static Options defaults(int minibatch, int iterations, long seed) {
-      return new Options(
-          StochasticSchedule.of(minibatch, iterations, new StepSchedule(0.5, 0.05, 0.6), seed)
-              .withStopping(DEFAULT_STOPPING),
-          new StepSchedule(0.01, 0.01, 0.6),
-          true);
-    }
-
-    public Options withSchedule(StochasticSchedule s) {
-      return new Options(s, hyperStep, learnHyperparameters);
-    }
-
-    public Options withHyperStep(StepSchedule h) {
-      return new Options(schedule, h, learnHyperparameters);
-    }
-
-    public Options withLearnHyperparameters(boolean learn) {
-      return new Options(schedule, hyperStep, learn);
-    }
-  }
-
-  /**
-   * The stopping rule of the stochastic inducing-point fits (DTC++, PIC++): windows of 50 iterations, relative
-   * tolerance 10⁻³ — tighter than Stan ADVI's 0.01 because these bounds are sums over all n rows, so a relative
-   * change of 0.01 is many nats on large data.
-   */
-  public static final BoundMonitor.Rule DEFAULT_STOPPING = new BoundMonitor.Rule(50, 1e-3);
-
-  /**
    * A fitted DTC++ model: the hyperparameters and q(u) = N(m, S) at the end of the fit.
    *
    * @param kernel the SE kernel at the final hyperparameters
@@ -202,7 +149,7 @@ public final class Dtc {
       RegressionData inducing,
       SquaredExponential kernel,
       double noiseVariance,
-      Options options,
+      InducingOptions options,
       IterationListener listener) {
     Trainer t = new Trainer(train, inducing, kernel, noiseVariance, options);
     IterationListener l = listener == null ? IterationListener.NONE : listener;
@@ -221,7 +168,7 @@ public final class Dtc {
   public static final class Trainer {
     private final RegressionData train;
     private final RegressionData inducing;
-    private final Options options;
+    private final InducingOptions options;
     private final boolean ard;
     private final int[] perm;
     private final SplittableRandom rng;
@@ -242,7 +189,7 @@ public final class Dtc {
         RegressionData inducing,
         SquaredExponential kernel,
         double noiseVariance,
-        Options options) {
+        InducingOptions options) {
       if (!train.hasTargets()) {
         throw new IllegalArgumentException("training rows need targets");
       }
@@ -265,7 +212,8 @@ public final class Dtc {
       this.rng = new SplittableRandom(options.schedule().seed());
       shuffle();
       this.adam = new Adam(params.length, Adam.Settings.of(options.hyperStep().initial()));
-      this.monitor = options.schedule().stopping().orElse(DEFAULT_STOPPING).start();
+      this.monitor =
+          options.schedule().stopping().orElse(InducingOptions.DEFAULT_STOPPING).start();
       SeArd k = DtcBound.kernelOf(params, train.d(), ard);
       this.fullBatch = options.learnHyperparameters() && options.schedule().fullBatchFor(train.n());
       this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;

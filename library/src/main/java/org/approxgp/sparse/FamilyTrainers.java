@@ -125,7 +125,7 @@ final class FamilyTrainers {
         RegressionData z =
             kmeans(train, o.inducing(), seed, partitioning.kmeansSample()).centroidInputs();
         Dtc.Trainer t = new Dtc.Trainer(
-            train, z, initialKernel(train.d()), 0.25, Dtc.Options.defaults(b, cap, seed));
+            train, z, initialKernel(train.d()), 0.25, InducingOptions.defaults(b, cap, seed));
         return inducing(t0, cap, new int[0], t::stopped, t::step, () -> {
           Dtc.Fit f = t.snapshot();
           return fit(
@@ -146,7 +146,7 @@ final class FamilyTrainers {
             z,
             initialKernel(train.d()),
             0.25,
-            Pic.Options.defaults(blocks, cap, seed));
+            InducingOptions.defaults(blocks, cap, seed));
         return inducing(t0, cap, parts.sizes(), t::stopped, t::step, () -> {
           Pic.Fit f = t.snapshot();
           return fit(

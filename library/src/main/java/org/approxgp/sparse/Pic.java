@@ -39,7 +39,7 @@ import org.approxgp.optimize.Adam;
  *
  * <p><b>Hyperparameters.</b> RVGP fixes them (it reads them from a file); the sVBSSGP paper says DTC++ and PIC++
  * "find point estimates of the kernel hyperparameters", without saying how, and by default
- * ({@link Options#defaults}) we learn them as {@link Dtc} does: with every block in each iteration (full batch),
+ * ({@link InducingOptions#defaults}) we learn them as {@link Dtc} does: with every block in each iteration (full batch),
  * L-BFGS on the collapsed bound F*(θ) = max_q F(θ, q) = log p_PITC(y | θ) (q optimal at each θ: the natural step
  * with ρ = 1 on all blocks; its gradient is ∂F/∂θ at that q, envelope theorem; {@link CollapsedLbfgs}); with a
  * sample of blocks, an Adam step per iteration along the sampled blocks' estimate of ∂F/∂(log ℓ, log σ_f², log σ²)
@@ -53,46 +53,6 @@ import org.approxgp.optimize.Adam;
 public final class Pic {
 
   private Pic() {}
-
-  /**
-   * Options of a PIC++ fit.
-   *
-   * @param schedule iteration cap, partitions sampled per iteration s (capped at the number of non-empty ones; full
-   *     batch with learned hyperparameters: the full-batch L-BFGS of the class comment), the natural-gradient step
-   *     ρ_t of q(u), the seed of the partition sampling and the stopping rule on the smoothed bound estimate
-   * @param hyperStep Adam's learning rate α_t on the log-hyperparameters (unused when not learning or in full batch)
-   * @param learnHyperparameters whether (log ℓ, log σ_f², log σ²) are learned (not in the authors' code, which
-   *     fixes them)
-   */
-  public record Options(
-      StochasticSchedule schedule, StepSchedule hyperStep, boolean learnHyperparameters) {
-
-    public Options {
-      if (schedule == null || hyperStep == null) {
-        throw new IllegalArgumentException("schedule and hyperStep are required");
-      }
-    }
-
-    /**
-     * Defaults: the step schedules and stopping rule of {@link Dtc.Options#defaults}, hyperparameters learned.
-     */
-    public static Options defaults(int blocksPerIteration, int iterations, long seed) {
-      Dtc.Options d = Dtc.Options.defaults(blocksPerIteration, iterations, seed);
-      return new Options(d.schedule(), d.hyperStep(), true);
-    }
-
-    public Options withSchedule(StochasticSchedule s) {
-      return new Options(s, hyperStep, learnHyperparameters);
-    }
-
-    public Options withHyperStep(StepSchedule h) {
-      return new Options(schedule, h, learnHyperparameters);
-    }
-
-    public Options withLearnHyperparameters(boolean learn) {
-      return new Options(schedule, hyperStep, learn);
-    }
-  }
 
   /**
    * A fitted PIC++ model.
@@ -115,7 +75,7 @@ public final class Pic {
       double[] mean,
       Matrix covariance,
       RegressionData train,
-      Blocks blocks,
+      RowBlocks blocks,
       int iterations,
       double objective,
       double inducingJitter) {
@@ -145,26 +105,11 @@ public final class Pic {
 
     /** F on all training blocks at this q(u) and these hyperparameters (exact, not stochastic). */
     public double elbo() {
-      double[] params = DtcBound.params(kernel, noiseVariance, train.d());
-      int[] all = new int[blocks.count()];
-      int ne = 0;
-      for (int c = 0; c < blocks.count(); c++) {
-        if (blocks.size(c) > 0) {
-          all[ne++] = c;
-        }
-      }
       double logDetS =
           Cholesky.factor(covariance.copy(), JitterPolicy.standard()).logDet();
       return PicBound.evaluate(
-              train,
-              blocks,
-              all,
-              ne,
-              1.0,
-              inducing,
-              params,
-              kernel.isArd(),
-              inducingJitter,
+              PicBound.Sample.all(train, blocks, inducing, kernel.isArd(), inducingJitter),
+              DtcBound.params(kernel, noiseVariance, train.d()),
               mean,
               covariance,
               logDetS,
@@ -176,7 +121,7 @@ public final class Pic {
   }
 
   /**
-   * Fits PIC++ (q(u), and the kernel and noise if {@link Options#learnHyperparameters}), stopping at the cap or
+   * Fits PIC++ (q(u), and the kernel and noise if {@link InducingOptions#learnHyperparameters}), stopping at the cap or
    * when {@link Trainer#stopped()}.
    *
    * @param train training rows with targets
@@ -189,7 +134,7 @@ public final class Pic {
       RegressionData inducing,
       SquaredExponential kernel,
       double noiseVariance,
-      Options options,
+      InducingOptions options,
       IterationListener listener) {
     Trainer t = new Trainer(train, partition, inducing, kernel, noiseVariance, options);
     IterationListener l = listener == null ? IterationListener.NONE : listener;
@@ -206,8 +151,8 @@ public final class Pic {
     private final RegressionData train;
     private final RegressionData inducing;
     private final boolean ard;
-    private final Options options;
-    private final Blocks blocks;
+    private final InducingOptions options;
+    private final RowBlocks blocks;
     private final int[] nonEmpty;
     private final SplittableRandom rng;
     private final Adam adam;
@@ -227,7 +172,7 @@ public final class Pic {
         RegressionData inducing,
         SquaredExponential kernel,
         double noiseVariance,
-        Options options) {
+        InducingOptions options) {
       if (!train.hasTargets()) {
         throw new IllegalArgumentException("training rows need targets");
       }
@@ -245,24 +190,17 @@ public final class Pic {
       this.ard = kernel.isArd();
       this.params = DtcBound.params(kernel, noiseVariance, train.d());
       this.options = options;
-      this.blocks = Blocks.of(partition, max(partition) + 1);
-      int ne = 0;
-      for (int c = 0; c < blocks.count(); c++) {
-        ne += blocks.size(c) > 0 ? 1 : 0;
-      }
-      this.nonEmpty = new int[ne];
-      for (int c = 0, i = 0; c < blocks.count(); c++) {
-        if (blocks.size(c) > 0) {
-          nonEmpty[i++] = c;
-        }
-      }
+      this.blocks = RowBlocks.of(partition, RowBlocks.max(partition) + 1);
+      this.nonEmpty = blocks.nonEmpty();
       this.rng = new SplittableRandom(options.schedule().seed());
       this.adam = new Adam(params.length, Adam.Settings.of(options.hyperStep().initial()));
-      this.fullBatch = options.learnHyperparameters() && options.schedule().fullBatchFor(ne);
+      this.fullBatch =
+          options.learnHyperparameters() && options.schedule().fullBatchFor(nonEmpty.length);
       this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
       this.q = InducingPosterior.prior(
           InducingPosterior.kuu(DtcBound.kernelOf(params, train.d(), ard), inducing, jitter));
-      this.monitor = options.schedule().stopping().orElse(Dtc.DEFAULT_STOPPING).start();
+      this.monitor =
+          options.schedule().stopping().orElse(InducingOptions.DEFAULT_STOPPING).start();
     }
 
     /**
@@ -286,55 +224,19 @@ public final class Pic {
       }
       iteration++;
       double scale = (double) p / s;
+      PicBound.Sample sample =
+          new PicBound.Sample(train, blocks, pool, s, scale, inducing, ard, jitter);
       int mM = inducing.n();
       Matrix lam = Matrix.zeros(mM, mM);
       double[] t1 = new double[mM];
       double[] grad = options.learnHyperparameters() ? new double[params.length] : null;
-      PicBound.Eval e = PicBound.evaluate(
-          train,
-          blocks,
-          pool,
-          s,
-          scale,
-          inducing,
-          params,
-          ard,
-          jitter,
-          q.mean(),
-          q.covariance(),
-          q.logDetCovariance(),
-          lam,
-          t1,
-          grad);
-      Matrix target = e.kinv().copy();
-      double[] td = target.data();
-      double[] ld = lam.data();
-      for (int i = 0; i < td.length; i++) {
-        td[i] += scale * ld[i];
-      }
-      for (int a = 0; a < mM; a++) {
-        t1[a] *= scale;
-      }
+      PicBound.Eval e = PicBound.evaluate(sample, params, q, lam, t1, grad);
+      Matrix target = naturalTarget(e, lam, t1, scale);
       if (iteration == 1
           && grad != null) { // q(u) to its optimum for these blocks, θ's first gradient there
         q.step(target, t1, 1.0);
         grad = new double[params.length];
-        e = PicBound.evaluate(
-            train,
-            blocks,
-            pool,
-            s,
-            scale,
-            inducing,
-            params,
-            ard,
-            jitter,
-            q.mean(),
-            q.covariance(),
-            q.logDetCovariance(),
-            null,
-            null,
-            grad);
+        e = PicBound.evaluate(sample, params, q, null, null, grad);
       } else {
         q.step(target, t1, options.schedule().step().at(iteration));
       }
@@ -349,29 +251,29 @@ public final class Pic {
       return last;
     }
 
+    /**
+     * The target of the natural step from the sums of an evaluation on blocks whose sum is scaled by
+     * {@code scale}: K_uu⁻¹ + scale · Σ AΓ⁻¹Aᵀ (returned), and {@code t1} ← scale · Σ AΓ⁻¹y in place.
+     */
+    private static Matrix naturalTarget(PicBound.Eval e, Matrix lam, double[] t1, double scale) {
+      Matrix target = e.kinv().copy();
+      double[] td = target.data();
+      double[] ld = lam.data();
+      for (int i = 0; i < td.length; i++) {
+        td[i] += scale * ld[i];
+      }
+      for (int a = 0; a < t1.length; a++) {
+        t1[a] *= scale;
+      }
+      return target;
+    }
+
     private double stepFullBatch() {
       if (lbfgs == null) {
+        PicBound.Sample all = PicBound.Sample.all(train, blocks, inducing, ard, 0);
         lbfgs = new CollapsedLbfgs(
-            (x, g) -> {
-              InducingPosterior opt = optimalPosterior(x);
-              return PicBound.evaluate(
-                      train,
-                      blocks,
-                      nonEmpty,
-                      nonEmpty.length,
-                      1.0,
-                      inducing,
-                      x,
-                      ard,
-                      0,
-                      opt.mean(),
-                      opt.covariance(),
-                      opt.logDetCovariance(),
-                      null,
-                      null,
-                      g)
-                  .value();
-            },
+            (x, g) -> PicBound.evaluate(all, x, optimalPosterior(all, x), null, null, g)
+                .value(),
             params,
             options.schedule().iterations());
       }
@@ -380,45 +282,24 @@ public final class Pic {
       if (t < lbfgs.size()) {
         params = lbfgs.iterate(t);
         kernel = SeArd.kernel(Arrays.copyOf(params, params.length - 1), ard);
-        q = optimalPosterior(params);
+        q = optimalPosterior(PicBound.Sample.all(train, blocks, inducing, ard, 0), params);
         last = lbfgs.value(t);
       }
       return last;
     }
 
     /**
-     * The optimal q(u) on all blocks at θ = {@code x}: the PITC posterior, the natural step with ρ = 1 from the
-     * prior, S⁻¹ = K_uu⁻¹ + Σ_k A_kΓ_k⁻¹A_kᵀ, S⁻¹m = Σ_k A_kΓ_k⁻¹y_k.
+     * The optimal q(u) on all blocks ({@code all}) at θ = {@code x}: the PITC posterior, the natural step with
+     * ρ = 1 from the prior, S⁻¹ = K_uu⁻¹ + Σ_k A_kΓ_k⁻¹A_kᵀ, S⁻¹m = Σ_k A_kΓ_k⁻¹y_k.
      */
-    private InducingPosterior optimalPosterior(double[] x) {
+    private InducingPosterior optimalPosterior(PicBound.Sample all, double[] x) {
       int mM = inducing.n();
       InducingPosterior prior = InducingPosterior.prior(
           InducingPosterior.kuu(DtcBound.kernelOf(x, train.d(), ard), inducing, 0));
       Matrix lam = Matrix.zeros(mM, mM);
       double[] t1 = new double[mM];
-      PicBound.Eval e = PicBound.evaluate(
-          train,
-          blocks,
-          nonEmpty,
-          nonEmpty.length,
-          1.0,
-          inducing,
-          x,
-          ard,
-          0,
-          prior.mean(),
-          prior.covariance(),
-          prior.logDetCovariance(),
-          lam,
-          t1,
-          null);
-      Matrix target = e.kinv().copy();
-      double[] td = target.data();
-      double[] ld = lam.data();
-      for (int i = 0; i < td.length; i++) {
-        td[i] += ld[i];
-      }
-      prior.step(target, t1, 1.0);
+      PicBound.Eval e = PicBound.evaluate(all, x, prior, lam, t1, null);
+      prior.step(naturalTarget(e, lam, t1, 1.0), t1, 1.0);
       return prior;
     }
 
@@ -466,65 +347,6 @@ public final class Pic {
           iteration,
           last,
           jitter);
-    }
-  }
-
-  static int max(int[] labels) {
-    int m = -1;
-    for (int l : labels) {
-      if (l < 0) {
-        throw new IllegalArgumentException("partition labels must be >= 0, got " + l);
-      }
-      m = Math.max(m, l);
-    }
-    return m;
-  }
-
-  /**
-   * Row indices grouped by partition label (a counting sort: O(n) ints, no per-row objects).
-   */
-  public static final class Blocks {
-    private final int[] start; // count + 1
-    private final int[] rows;
-
-    private Blocks(int[] start, int[] rows) {
-      this.start = start;
-      this.rows = rows;
-    }
-
-    /** Groups rows 0 … n−1 by their labels, which must lie in [0, count). */
-    public static Blocks of(int[] labels, int count) {
-      int[] start = new int[count + 1];
-      for (int l : labels) {
-        if (l < 0 || l >= count) {
-          throw new IllegalArgumentException("label " + l + " outside [0, " + count + ")");
-        }
-        start[l + 1]++;
-      }
-      for (int c = 0; c < count; c++) {
-        start[c + 1] += start[c];
-      }
-      int[] fill = Arrays.copyOf(start, count);
-      int[] rows = new int[labels.length];
-      for (int i = 0; i < labels.length; i++) {
-        rows[fill[labels[i]]++] = i;
-      }
-      return new Blocks(start, rows);
-    }
-
-    /** Number of partitions (labels 0 … count−1). */
-    public int count() {
-      return start.length - 1;
-    }
-
-    /** Rows in partition c. */
-    public int size(int c) {
-      return start[c + 1] - start[c];
-    }
-
-    /** The row indices of partition c (a copy, ascending). */
-    public int[] rows(int c) {
-      return Arrays.copyOfRange(rows, start[c], start[c + 1]);
     }
   }
 }

@@ -16,30 +16,56 @@ final class PicBound {
   record Eval(double value, Matrix kinv) {}
 
   /**
-   * F restricted to {@code which[0 … count)} blocks, their sum scaled by {@code scale}, minus KL; optionally the
-   * natural-gradient sums Σ AΓ⁻¹Aᵀ into {@code lam} and Σ AΓ⁻¹y into {@code t1} (unscaled), and ∂/∂params into
-   * {@code grad} (scaled). The KL part of the gradient (as in {@link Dtc}): ∂(−KL)/∂K_uu = ½[K⁻¹SK⁻¹ + ννᵀ − K⁻¹].
+   * What an evaluation reads beside θ and q(u): the training rows and their blocks, the blocks
+   * {@code which[0 … count)} it sums over with the sum scaled by {@code scale}, the inducing inputs Z, whether the
+   * kernel is ARD and the jitter on K_uu's diagonal.
    */
-  static Eval evaluate(
+  record Sample(
       RegressionData train,
-      Pic.Blocks blocks,
+      RowBlocks blocks,
       int[] which,
       int count,
       double scale,
       RegressionData z,
-      double[] params,
       boolean ard,
-      double jitter,
+      double jitter) {
+
+    /** Every non-empty block, unscaled. */
+    static Sample all(
+        RegressionData train, RowBlocks blocks, RegressionData z, boolean ard, double jitter) {
+      int[] nonEmpty = blocks.nonEmpty();
+      return new Sample(train, blocks, nonEmpty, nonEmpty.length, 1.0, z, ard, jitter);
+    }
+  }
+
+  /** {@link #evaluate(Sample, double[], double[], Matrix, double, Matrix, double[], double[])} at q(u) = q. */
+  static Eval evaluate(
+      Sample sample, double[] params, InducingPosterior q, Matrix lam, double[] t1, double[] grad) {
+    return evaluate(sample, params, q.mean(), q.covariance(), q.logDetCovariance(), lam, t1, grad);
+  }
+
+  /**
+   * F restricted to the sample's blocks, their sum scaled by its {@code scale}, minus KL, at θ = {@code params}
+   * and q(u) = N(m, S) (log|S| = {@code logDetS}); optionally the natural-gradient sums Σ AΓ⁻¹Aᵀ into
+   * {@code lam} and Σ AΓ⁻¹y into {@code t1} (unscaled), and ∂/∂params into {@code grad} (scaled). The KL part of
+   * the gradient (as in {@link Dtc}): ∂(−KL)/∂K_uu = ½[K⁻¹SK⁻¹ + ννᵀ − K⁻¹].
+   */
+  static Eval evaluate(
+      Sample sample,
+      double[] params,
       double[] m,
       Matrix s,
       double logDetS,
       Matrix lam,
       double[] t1,
       double[] grad) {
+    RegressionData train = sample.train();
+    RegressionData z = sample.z();
+    double scale = sample.scale();
     int d = train.d();
     int mM = z.n();
-    SeArd k = DtcBound.kernelOf(params, d, ard);
-    Cholesky kuu = InducingPosterior.kuu(k, z, jitter);
+    SeArd k = DtcBound.kernelOf(params, d, sample.ard());
+    Cholesky kuu = InducingPosterior.kuu(k, z, sample.jitter());
     Matrix kinv = kuu.inverse();
     double noise = Math.exp(params[params.length - 1]);
     double[] nu = kuu.solve(m);
@@ -47,8 +73,9 @@ final class PicBound {
     double[] gK = grad == null ? null : new double[mM * mM];
     Matrix uSum = grad == null ? null : Matrix.zeros(mM, mM); // scale · Σ_k U_k, U_k = A_kΓ_k⁻¹A_kᵀ
     double sum = 0;
-    for (int i = 0; i < count; i++) {
-      PicBlock b = PicBlock.of(k, noise, z, kuu, train, blocks.rows(which[i]));
+    for (int i = 0; i < sample.count(); i++) {
+      PicBlock b =
+          PicBlock.of(k, noise, z, kuu, train, sample.blocks().rows(sample.which()[i]));
       sum += b.expectedLogLik(m, s);
       if (lam != null) {
         b.addNatural(lam, t1);
@@ -94,16 +121,9 @@ final class PicBound {
       double[] m,
       Matrix s,
       double[] grad) {
-    Pic.Blocks blocks = Pic.Blocks.of(partition, Pic.max(partition) + 1);
-    int[] all = new int[blocks.count()];
-    int ne = 0;
-    for (int c = 0; c < blocks.count(); c++) {
-      if (blocks.size(c) > 0) {
-        all[ne++] = c;
-      }
-    }
+    RowBlocks blocks = RowBlocks.of(partition, RowBlocks.max(partition) + 1);
     double logDetS = Cholesky.factor(s.copy(), JitterPolicy.none()).logDet();
-    return evaluate(train, blocks, all, ne, 1.0, z, params, ard, 0, m, s, logDetS, null, null, grad)
+    return evaluate(Sample.all(train, blocks, z, ard, 0), params, m, s, logDetS, null, null, grad)
         .value();
   }
 }

@@ -111,9 +111,9 @@ public final class PicPredictor {
     }
     SeArd k = new SeArd(SeArd.logParams(fit.kernel(), d), d, fit.kernel().isArd());
     Cholesky kuu = InducingPosterior.kuu(k, fit.inducing(), fit.inducingJitter());
-    Pic.Blocks blocks = fit.blocks();
-    Pic.Blocks testBlocks =
-        Pic.Blocks.of(testPartition, Math.max(blocks.count(), Pic.max(testPartition) + 1));
+    RowBlocks blocks = fit.blocks();
+    RowBlocks testBlocks =
+        RowBlocks.of(testPartition, Math.max(blocks.count(), RowBlocks.max(testPartition) + 1));
     for (int c = 0; c < testBlocks.count(); c++) {
       int[] rows = testBlocks.rows(c);
       if (rows.length == 0) {

@@ -70,7 +70,7 @@ public final class Ssgp {
      * σ² = var(y) and σₙ² = var(y)/4 (both 1 if y is constant).
      */
     public static Hyperparameters fromData(RegressionData train) {
-      requireTargets(train);
+      SpectralBasis.requireTargets(train);
       int d = train.d();
       double[] ell = new double[d];
       for (int j = 0; j < d; j++) {
@@ -185,7 +185,7 @@ public final class Ssgp {
       String status) {
     this.omega = omega;
     this.hyp = hyp;
-    this.features = toFeatures(omega, hyp.lengthscales, hyp.lengthscales.length);
+    this.features = SpectralBasis.toFeatures(omega, hyp.lengthscales, hyp.lengthscales.length);
     this.chol = st.chol;
     this.alpha = st.alpha;
     this.logMarginalLikelihood = -st.negLogMarginal;
@@ -213,7 +213,7 @@ public final class Ssgp {
       Options options,
       IterationListener listener,
       SnapshotListener<Ssgp> snapshots) {
-    requireTargets(train);
+    SpectralBasis.requireTargets(train);
     int m = options.m();
     int d = train.d();
     Hyperparameters h0 = options.initial().orElseGet(() -> Hyperparameters.fromData(train));
@@ -231,49 +231,35 @@ public final class Ssgp {
     }
     p0[m * d + d] = Math.log(h0.signalVariance());
     p0[m * d + d + 1] = Math.log(h0.noiseVariance());
-    double[] p = p0;
-    int iters = 0;
-    boolean conv = true;
-    String status = NO_OPTIMISATION + " (0 iterations)";
-    if (options.iterations() > 0 && options.holdout() > 0 && train.n() >= 2) {
-      long t0 = System.nanoTime();
-      IterationListener l = listener == null ? IterationListener.NONE : listener;
+    if (options.iterations() == 0) {
+      return of(train, m, d, p0, 0, true, NO_OPTIMISATION + " (0 iterations)");
+    }
+    long t0 = System.nanoTime();
+    IterationListener l = listener == null ? IterationListener.NONE : listener;
+    Lbfgs.Progress progress = (it, x, fx) -> {
+      l.onIteration(it, -fx, (System.nanoTime() - t0) * 1e-9);
+      if (snapshots != null) {
+        double[] xi = x.clone();
+        snapshots.onIteration(it, () -> of(train, m, d, xi, it, false, ITERATE + " " + it));
+      }
+    };
+    if (options.holdout() > 0 && train.n() >= 2) {
       SsgpHoldout.Result r = SsgpHoldout.fit(
-          train, m, p0, options.iterations(), options.holdout(), options.seed(), (it, x, fx) -> {
-            l.onIteration(it, -fx, (System.nanoTime() - t0) * 1e-9);
-            if (snapshots != null) {
-              double[] xi = x.clone();
-              snapshots.onIteration(it, () -> of(train, m, d, xi, it, false, ITERATE + " " + it));
-            }
-          });
+          train, m, p0, options.iterations(), options.holdout(), options.seed(), progress);
       // the snapshots are the model kept so far (the best held-out iterate), conditioned on all
       // rows
       Ssgp fit = of(train, m, d, r.p(), r.iterations(), r.reason().metStoppingRule(), r.status());
       fit.stopReason = r.reason();
       return fit;
     }
-    if (options.iterations() > 0) {
-      long t0 = System.nanoTime();
-      IterationListener l = listener == null ? IterationListener.NONE : listener;
-      Lbfgs.Result r = Lbfgs.minimize(
-          (x, g) -> negLogMarginal(train, m, x, g),
-          p0,
-          null,
-          null,
-          new Lbfgs.Settings(options.iterations(), 1e-9, 1e-5, 10),
-          (it, x, fx) -> {
-            l.onIteration(it, -fx, (System.nanoTime() - t0) * 1e-9);
-            if (snapshots != null) {
-              double[] xi = x.clone();
-              snapshots.onIteration(it, () -> of(train, m, d, xi, it, false, ITERATE + " " + it));
-            }
-          });
-      p = r.x();
-      iters = r.iterations();
-      conv = r.converged();
-      status = r.status();
-    }
-    return of(train, m, d, p, iters, conv, status);
+    Lbfgs.Result r = Lbfgs.minimize(
+        (x, g) -> negLogMarginal(train, m, x, g),
+        p0,
+        null,
+        null,
+        new Lbfgs.Settings(options.iterations(), 1e-9, 1e-5, 10),
+        progress);
+    return of(train, m, d, r.x(), r.iterations(), r.converged(), r.status());
   }
 
   /** The model at parameter vector {@code p} (layout of {@link #fit}) conditioned on {@code train}. */
@@ -284,7 +270,7 @@ public final class Ssgp {
   /** The model at parameter vector {@code p} (layout of {@link #fit}). */
   private static Ssgp of(
       RegressionData train, int m, int d, double[] p, int iters, boolean conv, String status) {
-    Hyperparameters h = unpack(p, m, d);
+    Hyperparameters h = SpectralBasis.unpack(p, m, d);
     double[] w = Arrays.copyOf(p, m * d);
     SsgpObjective.Stats st =
         SsgpObjective.stats(train, m, w, h.lengthscales, h.signalVariance(), h.noiseVariance());
@@ -298,14 +284,14 @@ public final class Ssgp {
    */
   public static Ssgp condition(
       RegressionData train, SpectralFeatures f, double signalVariance, double noiseVariance) {
-    requireTargets(train);
+    SpectralBasis.requireTargets(train);
     if (f.d() != train.d()) {
       throw new IllegalArgumentException(
           f.d() + "-dimensional frequencies for " + train.d() + " inputs");
     }
     double[] ones = new double[f.d()];
     Arrays.fill(ones, 1.0);
-    double[] w = scaled(f);
+    double[] w = SpectralBasis.scaled(f);
     SsgpObjective.Stats st =
         SsgpObjective.stats(train, f.m(), w, ones, signalVariance, noiseVariance);
     Hyperparameters h = new Hyperparameters(ones, signalVariance, noiseVariance);
@@ -336,9 +322,9 @@ public final class Ssgp {
     double sn2 = hyp.noiseVariance();
     for (int i = 0; i < n; i++) {
       features.features(test.x(), i * test.d(), phi);
-      mean[i] = dot(phi, alpha);
+      mean[i] = SpectralBasis.dot(phi, alpha);
       double[] v = chol.solveLower(phi);
-      var[i] = sn2 * (1 + dot(v, v));
+      var[i] = sn2 * (1 + SpectralBasis.dot(v, v));
     }
     return new RegressionPrediction(mean, var);
   }
@@ -415,104 +401,5 @@ public final class Ssgp {
   /** −log p(y) at packed parameters p and its gradient into {@code grad} ({@link SsgpObjective#negLogMarginal}). */
   static double negLogMarginal(RegressionData data, int m, double[] p, double[] grad) {
     return SsgpObjective.negLogMarginal(data, m, p, grad);
-  }
-
-  // ---- helpers shared with Vssgp
-  // --------------------------------------------------------------------------------
-
-  /** 1/ℓ elementwise. */
-  static double[] inverse(double[] ell) {
-    double[] inv = new double[ell.length];
-    for (int j = 0; j < ell.length; j++) {
-      inv[j] = 1.0 / ell[j];
-    }
-    return inv;
-  }
-
-  /** out[off + 2k] = cos zₖ, out[off + 2k + 1] = sin zₖ with zₖ = Σⱼ ωₖⱼ xⱼ/ℓⱼ (= 2π rₖᵀx, eq. 2). */
-  static void features(
-      double[] x, int xo, int d, int m, double[] w, double[] invEll, double[] out, int off) {
-    for (int k = 0; k < m; k++) {
-      double z = 0;
-      int ok = k * d;
-      for (int j = 0; j < d; j++) {
-        z += w[ok + j] * x[xo + j] * invEll[j];
-      }
-      out[off + 2 * k] = Math.cos(z);
-      out[off + 2 * k + 1] = Math.sin(z);
-    }
-  }
-
-  /** Lower triangle of acc += Σ_t buf_t buf_tᵀ over the first {@code rows} rows (length k) of buf. */
-  static void accumulateGram(double[] buf, int rows, int k, double[] acc) {
-    int t = 0;
-    for (; t + 2 <= rows; t += 2) {
-      int a0 = t * k;
-      int a1 = a0 + k;
-      for (int p = 0; p < k; p++) {
-        double v0 = buf[a0 + p];
-        double v1 = buf[a1 + p];
-        int op = p * k;
-        for (int q = 0; q <= p; q++) {
-          acc[op + q] += v0 * buf[a0 + q] + v1 * buf[a1 + q];
-        }
-      }
-    }
-    for (; t < rows; t++) {
-      int a0 = t * k;
-      for (int p = 0; p < k; p++) {
-        double v0 = buf[a0 + p];
-        int op = p * k;
-        for (int q = 0; q <= p; q++) {
-          acc[op + q] += v0 * buf[a0 + q];
-        }
-      }
-    }
-  }
-
-  /** ω = 2π r (the frequencies in the units of unit length-scales). */
-  static double[] scaled(SpectralFeatures f) {
-    double[] w = f.frequencies().clone();
-    for (int k = 0; k < w.length; k++) {
-      w[k] *= 2 * Math.PI;
-    }
-    return w;
-  }
-
-  /** rₖⱼ = ωₖⱼ/(2πℓⱼ). */
-  static SpectralFeatures toFeatures(double[] w, double[] ell, int d) {
-    int m = w.length / d;
-    double[] r = new double[w.length];
-    for (int k = 0; k < m; k++) {
-      for (int j = 0; j < d; j++) {
-        r[k * d + j] = w[k * d + j] / (2 * Math.PI * ell[j]);
-      }
-    }
-    return new SpectralFeatures(r, m, d);
-  }
-
-  static Hyperparameters unpack(double[] p, int m, int d) {
-    double[] ell = new double[d];
-    for (int j = 0; j < d; j++) {
-      ell[j] = Math.exp(p[m * d + j]);
-    }
-    return new Hyperparameters(ell, Math.exp(p[m * d + d]), Math.exp(p[m * d + d + 1]));
-  }
-
-  static double dot(double[] a, double[] b) {
-    double s = 0;
-    for (int k = 0; k < a.length; k++) {
-      s += a[k] * b[k];
-    }
-    return s;
-  }
-
-  static void requireTargets(RegressionData train) {
-    if (!train.hasTargets()) {
-      throw new IllegalArgumentException("training data must have targets");
-    }
-    if (train.n() < 1) {
-      throw new IllegalArgumentException("no training rows");
-    }
   }
 }

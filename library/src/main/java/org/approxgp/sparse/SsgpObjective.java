@@ -39,20 +39,20 @@ final class SsgpObjective {
     double yy = 0;
     double[] x = data.x();
     double[] y = data.y();
-    double[] inv = Ssgp.inverse(ell);
+    double[] inv = SpectralBasis.inverse(ell);
     double[] buf = new double[BLOCK * k2];
     for (int start = 0; start < n; start += BLOCK) {
       int rows = Math.min(BLOCK, n - start);
       for (int t = 0; t < rows; t++) {
         int i = start + t;
-        Ssgp.features(x, i * d, d, m, w, inv, buf, t * k2);
+        SpectralBasis.features(x, i * d, d, m, w, inv, buf, t * k2);
         double yi = y[i];
         yy += yi * yi;
         for (int p = 0; p < k2; p++) {
           b[p] += buf[t * k2 + p] * yi;
         }
       }
-      Ssgp.accumulateGram(buf, rows, k2, a);
+      SpectralBasis.accumulateGram(buf, rows, k2, a);
     }
     for (int p = 0; p < k2; p++) {
       for (int q = 0; q < p; q++) {
@@ -66,7 +66,7 @@ final class SsgpObjective {
     Stats st = new Stats();
     st.chol = Cholesky.factor(Matrix.wrap(k2, k2, a));
     double[] beta = st.chol.solveLower(b);
-    st.bAb = Ssgp.dot(beta, beta);
+    st.bAb = SpectralBasis.dot(beta, beta);
     st.alpha = st.chol.solveUpper(beta);
     st.c = c;
     st.yy = yy;
@@ -110,7 +110,7 @@ final class SsgpObjective {
     int k2 = 2 * m;
     double[] ainv = st.chol.inverse().data();
     double[] alpha = st.alpha;
-    double[] inv = Ssgp.inverse(ell);
+    double[] inv = SpectralBasis.inverse(ell);
     double[] x = data.x();
     double[] y = data.y();
     double[] phi = new double[k2];
@@ -123,8 +123,8 @@ final class SsgpObjective {
       for (int j = 0; j < d; j++) {
         u[j] = x[o + j] * inv[j];
       }
-      Ssgp.features(x, o, d, m, w, inv, phi, 0);
-      double r = (y[i] - Ssgp.dot(phi, alpha)) / sn2;
+      SpectralBasis.features(x, o, d, m, w, inv, phi, 0);
+      double r = (y[i] - SpectralBasis.dot(phi, alpha)) / sn2;
       for (int q = 0; q < k2; q++) {
         double s = 0;
         int oq = q * k2;
@@ -157,7 +157,7 @@ final class SsgpObjective {
     for (int q = 0; q < k2; q++) {
       trInv += ainv[q * k2 + q];
     }
-    double dc = Ssgp.dot(alpha, alpha) / (2 * sn2) + 0.5 * trInv - m / st.c;
+    double dc = SpectralBasis.dot(alpha, alpha) / (2 * sn2) + 0.5 * trInv - m / st.c;
     grad[md + d] = -st.c * dc;
     grad[md + d + 1] = st.c * dc - (st.yy - st.bAb) / (2 * sn2) + 0.5 * st.n;
     return st.negLogMarginal;

@@ -100,13 +100,13 @@ public final class Vssgp {
     /**
      * {@code batch} rows per step (≥ n: full batch), data-driven initial hyperparameters, initial frequency variance
      * 0.01; with minibatches Adam's rate α_t = 0.01/(1 + 0.01 (t − 1))^0.6 and the stopping rule of the
-     * inducing-point fits ({@link Dtc#DEFAULT_STOPPING}).
+     * inducing-point fits ({@link InducingOptions#DEFAULT_STOPPING}).
      */
     public static Options of(int m, int iterations, int batch, long seed) {
       return new Options(
           m,
           StochasticSchedule.of(batch, iterations, new StepSchedule(0.01, 0.01, 0.6), seed)
-              .withStopping(Dtc.DEFAULT_STOPPING),
+              .withStopping(InducingOptions.DEFAULT_STOPPING),
           Optional.empty(),
           0.01);
     }
@@ -142,7 +142,7 @@ public final class Vssgp {
 
   private final int m;
   private final int d;
-  private final double[] p; // packed parameters (layout: see offsets below)
+  private final double[] p; // packed parameters (layout: VssgpParameters)
   private final Ssgp.Hyperparameters hyp;
   private final int iterations;
   private final BoundMonitor.StopReason stopReason;
@@ -151,119 +151,14 @@ public final class Vssgp {
     this.m = m;
     this.d = d;
     this.p = p;
-    this.hyp = unpackHyperparameters(p, m, d);
+    this.hyp = VssgpParameters.unpackHyperparameters(p, m, d);
     this.iterations = iterations;
     this.stopReason = stopReason;
   }
 
-  // ---- packed layout: [μ_ω (md), log s_ω (md), log ℓ (d), log σ², log σₙ², μ_a (2m), L_a lower
-  // (2m(2m+1)/2)] ----
-
   /** The model at packed parameters p (owned), after {@code iterations} iterations that stopped for {@code reason}. */
   static Vssgp of(int m, int d, double[] p, int iterations, BoundMonitor.StopReason reason) {
     return new Vssgp(m, d, p, iterations, reason);
-  }
-
-  static int size(int m, int d) {
-    int k = 2 * m;
-    return 2 * m * d + d + 2 + k + k * (k + 1) / 2;
-  }
-
-  static int offLogEll(int m, int d) {
-    return 2 * m * d;
-  }
-
-  static int offMuA(int m, int d) {
-    return 2 * m * d + d + 2;
-  }
-
-  static int offChol(int m, int d) {
-    return offMuA(m, d) + 2 * m;
-  }
-
-  /** Index of L_a[p][q] (q ≤ p) in the packed lower triangle. */
-  static int tri(int pp, int q) {
-    return pp * (pp + 1) / 2 + q;
-  }
-
-  /**
-   * Packs parameters (for tests and warm starts).
-   *
-   * @param muW means of q(ω), m × d row-major
-   * @param sW variances of q(ω), m × d
-   * @param h hyperparameters
-   * @param muA mean of q(a), 2m
-   * @param cholA lower Cholesky factor of S_a, 2m × 2m row-major (upper part ignored)
-   */
-  static double[] pack(
-      int m,
-      int d,
-      double[] muW,
-      double[] sW,
-      Ssgp.Hyperparameters h,
-      double[] muA,
-      double[] cholA) {
-    int k = 2 * m;
-    double[] p = new double[size(m, d)];
-    System.arraycopy(muW, 0, p, 0, m * d);
-    for (int t = 0; t < m * d; t++) {
-      p[m * d + t] = Math.log(sW[t]);
-    }
-    int o = offLogEll(m, d);
-    double[] ell = h.lengthscales();
-    for (int j = 0; j < d; j++) {
-      p[o + j] = Math.log(ell[j]);
-    }
-    p[o + d] = Math.log(h.signalVariance());
-    p[o + d + 1] = Math.log(h.noiseVariance());
-    System.arraycopy(muA, 0, p, offMuA(m, d), k);
-    int oc = offChol(m, d);
-    for (int a = 0; a < k; a++) {
-      for (int b = 0; b <= a; b++) {
-        double v = cholA[a * k + b];
-        p[oc + tri(a, b)] = a == b ? Math.log(v) : v;
-      }
-    }
-    return p;
-  }
-
-  static Ssgp.Hyperparameters unpackHyperparameters(double[] p, int m, int d) {
-    int o = offLogEll(m, d);
-    double[] ell = new double[d];
-    for (int j = 0; j < d; j++) {
-      ell[j] = Math.exp(p[o + j]);
-    }
-    return new Ssgp.Hyperparameters(ell, Math.exp(p[o + d]), Math.exp(p[o + d + 1]));
-  }
-
-  /** L_a as a full 2m × 2m row-major array. */
-  static double[] chol(double[] p, int m, int d) {
-    int k = 2 * m;
-    int oc = offChol(m, d);
-    double[] l = new double[k * k];
-    for (int a = 0; a < k; a++) {
-      for (int b = 0; b <= a; b++) {
-        double v = p[oc + tri(a, b)];
-        l[a * k + b] = a == b ? Math.exp(v) : v;
-      }
-    }
-    return l;
-  }
-
-  /** S = L Lᵀ (row-major k × k). */
-  static double[] gram(double[] l, int k) {
-    double[] s = new double[k * k];
-    for (int a = 0; a < k; a++) {
-      for (int b = 0; b <= a; b++) {
-        double v = 0;
-        for (int t = 0; t <= b; t++) {
-          v += l[a * k + t] * l[b * k + t];
-        }
-        s[a * k + b] = v;
-        s[b * k + a] = v;
-      }
-    }
-    return s;
   }
 
   // ---- fitting
@@ -290,7 +185,7 @@ public final class Vssgp {
       Options options,
       IterationListener listener,
       SnapshotListener<Vssgp> snapshots) {
-    Ssgp.requireTargets(train);
+    SpectralBasis.requireTargets(train);
     int m = options.m();
     int d = train.d();
     int n = train.n();
@@ -312,81 +207,13 @@ public final class Vssgp {
     for (int a = 0; a < k; a++) {
       eye[a * k + a] = 1;
     }
-    double[] p = pack(m, d, muW, sW, h0, new double[k], eye);
+    double[] p = VssgpParameters.pack(m, d, muW, sW, h0, new double[k], eye);
     IterationListener l = listener == null ? IterationListener.NONE : listener;
     boolean full = options.schedule().fullBatchFor(n);
     if (full) {
       return VssgpFullBatch.fit(train, m, p, options.schedule().iterations(), l, snapshots);
     }
-    return fitMinibatch(train, options, p, rng, l, snapshots);
-  }
-
-  /**
-   * Minibatches: each step draws a batch, moves q(a) by a natural-gradient step of size ρ_t = 0.5/(1 + 0.05(t − 1))^0.6
-   * towards its optimum for that batch ({@link #weightStep}; the conjugate part, as DTC++'s q(u)), and takes one
-   * Adam step at rate α_t on q(ω) and the hyperparameters along the batch estimate of the bound's gradient at the
-   * new q(a); stops at the cap or when the smoothed estimate has converged ({@link BoundMonitor}).
-   */
-  private static Vssgp fitMinibatch(
-      RegressionData train,
-      Options options,
-      double[] p,
-      SplittableRandom rng,
-      IterationListener l,
-      SnapshotListener<Vssgp> snapshots) {
-    int m = options.m();
-    int d = train.d();
-    int n = train.n();
-    int nq = offMuA(m, d);
-    StepSchedule natural = new StepSchedule(0.5, 0.05, 0.6);
-    int[] rows = new int[options.schedule().batchFor(n)];
-    drawBatch(rows, n, rng);
-    optimalWeights(train, rows, m, p);
-    Adam adam = new Adam(nq, Adam.Settings.of(options.schedule().step().initial()));
-    BoundMonitor monitor =
-        options.schedule().stopping().map(BoundMonitor.Rule::start).orElse(null);
-    double[] g = new double[p.length];
-    double[] x = new double[nq];
-    double[] gx = new double[nq];
-    double[] unit = new double[nq];
-    long t0 = System.nanoTime();
-    int it = 0;
-    while (it < options.schedule().iterations() && (monitor == null || !monitor.converged())) {
-      it++;
-      if (it > 1) {
-        drawBatch(rows, n, rng);
-        weightStep(train, rows, m, p, natural.at(it));
-      }
-      Bound b = evaluate(train, rows, m, p, g);
-      System.arraycopy(p, 0, x, 0, nq);
-      for (int t = 0; t < nq; t++) {
-        gx[t] = -g[t];
-      }
-      Arrays.fill(unit, options.schedule().step().decay(it));
-      adam.step(x, gx, unit);
-      System.arraycopy(x, 0, p, 0, nq);
-      if (monitor != null) {
-        monitor.add(b.value());
-      }
-      l.onIteration(it, b.value(), (System.nanoTime() - t0) * 1e-9);
-      if (snapshots != null) {
-        int iteration = it;
-        snapshots.onIteration(
-            it, () -> new Vssgp(m, d, p.clone(), iteration, BoundMonitor.StopReason.NOT_STOPPED));
-      }
-    }
-    BoundMonitor.StopReason reason = monitor != null && monitor.converged()
-        ? BoundMonitor.StopReason.CONVERGED
-        : BoundMonitor.StopReason.ITERATION_CAP;
-    return new Vssgp(m, d, p, it, reason);
-  }
-
-  private static void drawBatch(int[] rows, int n, SplittableRandom rng) {
-    if (rows != null) {
-      for (int t = 0; t < rows.length; t++) {
-        rows[t] = rng.nextInt(n);
-      }
-    }
+    return VssgpMinibatch.fit(train, options, p, rng, l, snapshots);
   }
 
   /**
@@ -408,17 +235,19 @@ public final class Vssgp {
     int d = data.d();
     int k = 2 * m;
     VssgpBound.Stats st = VssgpBound.accumulate(data, rows, m, p, null, null, null);
-    Ssgp.Hyperparameters h = unpackHyperparameters(p, m, d);
+    Ssgp.Hyperparameters h = VssgpParameters.unpackHyperparameters(p, m, d);
     double sn2 = h.noiseVariance();
     double scale = (double) data.n() / st.rows;
     double[] prec = new double[k * k];
     double[] rhs = new double[k];
     if (rho < 1) { // the current natural parameters, weighted 1 − ρ
-      Cholesky cs =
-          Cholesky.factor(Matrix.wrap(k, k, gram(chol(p, m, d), k)), JitterPolicy.standard());
+      Cholesky cs = Cholesky.factor(
+          Matrix.wrap(k, k, VssgpParameters.gram(VssgpParameters.chol(p, m, d), k)),
+          JitterPolicy.standard());
       double[] lam = cs.inverse().data();
-      double[] eta =
-          Matrix.wrap(k, k, lam).mult(Arrays.copyOfRange(p, offMuA(m, d), offMuA(m, d) + k));
+      double[] eta = Matrix.wrap(k, k, lam)
+          .mult(Arrays.copyOfRange(
+              p, VssgpParameters.offMuA(m, d), VssgpParameters.offMuA(m, d) + k));
       for (int t = 0; t < k * k; t++) {
         prec[t] = (1 - rho) * lam[t];
       }
@@ -436,12 +265,12 @@ public final class Vssgp {
     Cholesky cp = Cholesky.factor(Matrix.wrap(k, k, prec), JitterPolicy.standard());
     double[] mu = cp.solve(rhs);
     Cholesky cs = Cholesky.factor(cp.inverse(), JitterPolicy.standard());
-    System.arraycopy(mu, 0, p, offMuA(m, d), k);
-    int oc = offChol(m, d);
+    System.arraycopy(mu, 0, p, VssgpParameters.offMuA(m, d), k);
+    int oc = VssgpParameters.offChol(m, d);
     for (int a = 0; a < k; a++) {
       for (int b = 0; b <= a; b++) {
         double v = cs.lowerAt(a, b);
-        p[oc + tri(a, b)] = a == b ? Math.log(v) : v;
+        p[oc + VssgpParameters.tri(a, b)] = a == b ? Math.log(v) : v;
       }
     }
   }
@@ -469,10 +298,10 @@ public final class Vssgp {
     for (int t = 0; t < md; t++) {
       sW[t] = Math.exp(p[md + t]);
     }
-    double[] invEll = Ssgp.inverse(hyp.lengthscales());
+    double[] invEll = SpectralBasis.inverse(hyp.lengthscales());
     double[] muA = weightMean();
-    double[] l = chol(p, m, d);
-    double[] s = gram(l, k2);
+    double[] l = VssgpParameters.chol(p, m, d);
+    double[] s = VssgpParameters.gram(l, k2);
     double sn2 = hyp.noiseVariance();
     double[] phibar = new double[k2];
     double[] dvar = new double[3 * m];
@@ -482,7 +311,7 @@ public final class Vssgp {
     double[] var = new double[n];
     for (int i = 0; i < n; i++) {
       VssgpBound.expectations(test.x(), i * d, d, m, muW, sW, invEll, phibar, 0, dvar, null, u);
-      mean[i] = Ssgp.dot(phibar, muA);
+      mean[i] = SpectralBasis.dot(phibar, muA);
       double v = 0;
       for (int a = 0; a < k2; a++) {
         double t = 0;
@@ -508,18 +337,19 @@ public final class Vssgp {
     if (train.d() != d) {
       throw new IllegalArgumentException("rows have " + train.d() + " inputs, the model " + d);
     }
-    Ssgp.requireTargets(train);
+    SpectralBasis.requireTargets(train);
     return evaluate(train, null, m, p, null);
   }
 
   /** Mean of q(a) (2m). */
   public double[] weightMean() {
-    return Arrays.copyOfRange(p, offMuA(m, d), offMuA(m, d) + 2 * m);
+    return Arrays.copyOfRange(
+        p, VssgpParameters.offMuA(m, d), VssgpParameters.offMuA(m, d) + 2 * m);
   }
 
   /** Covariance S_a of q(a) (a new 2m × 2m matrix). */
   public Matrix weightCovariance() {
-    return Matrix.wrap(2 * m, 2 * m, gram(chol(p, m, d), 2 * m));
+    return Matrix.wrap(2 * m, 2 * m, VssgpParameters.gram(VssgpParameters.chol(p, m, d), 2 * m));
   }
 
   /** The learned hyperparameters. */
@@ -547,8 +377,9 @@ public final class Vssgp {
 
   /** A model holding packed parameters p (copied; for tests and warm starts). */
   static Vssgp fromParameters(int m, int d, double[] p) {
-    if (p.length != size(m, d)) {
-      throw new IllegalArgumentException(p.length + " parameters, expected " + size(m, d));
+    if (p.length != VssgpParameters.size(m, d)) {
+      throw new IllegalArgumentException(
+          p.length + " parameters, expected " + VssgpParameters.size(m, d));
     }
     return new Vssgp(m, d, p.clone(), 0, BoundMonitor.StopReason.NOT_STOPPED);
   }

@@ -94,11 +94,12 @@ final class VssgpBound {
       sW[t] = Math.exp(p[md + t]);
     }
     double[] invEll = new double[d];
-    int oe = Vssgp.offLogEll(m, d);
+    int oe = VssgpParameters.offLogEll(m, d);
     for (int j = 0; j < d; j++) {
       invEll[j] = Math.exp(-p[oe + j]);
     }
-    double[] muA = Arrays.copyOfRange(p, Vssgp.offMuA(m, d), Vssgp.offMuA(m, d) + k2);
+    double[] muA =
+        Arrays.copyOfRange(p, VssgpParameters.offMuA(m, d), VssgpParameters.offMuA(m, d) + k2);
     int nRows = rows == null ? data.n() : rows.length;
     double[] x = data.x();
     double[] y = data.y();
@@ -160,7 +161,7 @@ final class VssgpBound {
           }
         }
       }
-      Ssgp.accumulateGram(buf, cnt, k2, psi);
+      SpectralBasis.accumulateGram(buf, cnt, k2, psi);
     }
     for (int a = 0; a < k2; a++) {
       for (int q = 0; q < a; q++) {
@@ -187,13 +188,13 @@ final class VssgpBound {
     int d = data.d();
     int k2 = 2 * m;
     int md = m * d;
-    Ssgp.Hyperparameters h = Vssgp.unpackHyperparameters(p, m, d);
+    Ssgp.Hyperparameters h = VssgpParameters.unpackHyperparameters(p, m, d);
     double sn2 = h.noiseVariance();
     double lam = h.signalVariance() / m;
-    int oa = Vssgp.offMuA(m, d);
+    int oa = VssgpParameters.offMuA(m, d);
     double[] muA = Arrays.copyOfRange(p, oa, oa + k2);
-    double[] l = Vssgp.chol(p, m, d);
-    double[] s = Vssgp.gram(l, k2);
+    double[] l = VssgpParameters.chol(p, m, d);
+    double[] s = VssgpParameters.gram(l, k2);
     double[] e = s.clone();
     for (int a = 0; a < k2; a++) {
       for (int b = 0; b < k2; b++) {
@@ -208,7 +209,7 @@ final class VssgpBound {
     for (int t = 0; t < k2 * k2; t++) {
       trPsiE += st.psi[t] * e[t];
     }
-    double sumB = st.yy - 2 * Ssgp.dot(st.b, muA) + trPsiE;
+    double sumB = st.yy - 2 * SpectralBasis.dot(st.b, muA) + trPsiE;
     double ell = scale * (-0.5 * st.rows * Math.log(2 * Math.PI * sn2) - sumB / (2 * sn2));
     double klW = 0;
     for (int t = 0; t < md; t++) {
@@ -221,14 +222,14 @@ final class VssgpBound {
       trS += s[a * k2 + a];
       logDetS += 2 * Math.log(l[a * k2 + a]);
     }
-    double muMu = Ssgp.dot(muA, muA);
+    double muMu = SpectralBasis.dot(muA, muA);
     double klA = 0.5 * ((trS + muMu) / lam - k2 + k2 * Math.log(lam) - logDetS);
     Vssgp.Bound bound = new Vssgp.Bound(ell, klW, klA);
     if (grad == null) {
       return bound;
     }
     double coef = -scale / (2 * sn2);
-    int oe = Vssgp.offLogEll(m, d);
+    int oe = VssgpParameters.offLogEll(m, d);
     for (int t = 0; t < md; t++) {
       double sw = Math.exp(p[md + t]);
       grad[t] = coef * gMu[t] - p[t];
@@ -251,7 +252,7 @@ final class VssgpBound {
       }
       grad[oa + a] = 2 * coef * (psiMu - st.b[a]) - muA[a] / lam;
     }
-    int oc = Vssgp.offChol(m, d);
+    int oc = VssgpParameters.offChol(m, d);
     for (int a = 0; a < k2; a++) {
       for (int b = 0; b <= a; b++) {
         double psiL = 0; // (Ψ L)_ab = Σ_t Ψ_at L_tb, L_tb = 0 for t < b
@@ -260,7 +261,7 @@ final class VssgpBound {
         }
         double lab = l[a * k2 + b];
         double gab = 2 * coef * psiL - lab / lam + (a == b ? 1 / lab : 0);
-        grad[oc + Vssgp.tri(a, b)] = a == b ? lab * gab : gab;
+        grad[oc + VssgpParameters.tri(a, b)] = a == b ? lab * gab : gab;
       }
     }
     return bound;

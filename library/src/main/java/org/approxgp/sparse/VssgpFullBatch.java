@@ -13,7 +13,7 @@ final class VssgpFullBatch {
   private VssgpFullBatch() {}
 
   /**
-   * Full batch: L-BFGS on −L* over the leading {@link Vssgp#offMuA} entries of p (q(ω) and the hyperparameters), q(a)
+   * Full batch: L-BFGS on −L* over the leading {@link VssgpParameters#offMuA} entries of p (q(ω) and the hyperparameters), q(a)
    * set to its optimum at every evaluation; relative-decrease tolerance 1e-9, gradient tolerance 1e-6 (on the
    * ∞-norm of the gradient, relative to max(1, |L*|); see {@link Lbfgs}), memory 20. Two starts that differ only in the initial frequency variance: the
    * options' s₀ and the prior's, 1 (one start if s₀ = 1); the one with the higher final bound is kept, and its
@@ -66,7 +66,7 @@ final class VssgpFullBatch {
     return Vssgp.of(m, d, collapsedPoint(train, m, p, best.x), best.iterates.size(), best.reason);
   }
 
-  /** One L-BFGS run's iterates (first {@link Vssgp#offMuA} entries), bounds and seconds, and its final point. */
+  /** One L-BFGS run's iterates (first {@link VssgpParameters#offMuA} entries), bounds and seconds, and its final point. */
   private static final class Run {
     final List<double[]> iterates = new ArrayList<>();
     final List<Double> values = new ArrayList<>();
@@ -77,7 +77,7 @@ final class VssgpFullBatch {
   }
 
   private static Run lbfgs(RegressionData train, int m, double[] p, int maxIterations) {
-    int nq = Vssgp.offMuA(m, train.d());
+    int nq = VssgpParameters.offMuA(m, train.d());
     double[] scratch = p.clone();
     double[] g = new double[p.length];
     Run run = new Run();
@@ -130,11 +130,11 @@ final class VssgpFullBatch {
   }
 
   /**
-   * Whether exp of every log-parameter (q(ω)'s variances, ℓ, σ², σₙ²) among the first {@link Vssgp#offMuA} entries
+   * Whether exp of every log-parameter (q(ω)'s variances, ℓ, σ², σₙ²) among the first {@link VssgpParameters#offMuA} entries
    * of x is positive and finite: a line search's trial point may overshoot until a length-scale overflows.
    */
   static boolean finiteScales(double[] x, int m, int d) {
-    for (int t = m * d; t < Vssgp.offMuA(m, d); t++) {
+    for (int t = m * d; t < VssgpParameters.offMuA(m, d); t++) {
       double v = Math.exp(x[t]);
       if (!(v > 0) || !Double.isFinite(v)) {
         return false;
@@ -143,7 +143,7 @@ final class VssgpFullBatch {
     return true;
   }
 
-  /** The packed parameters with q(ω) and hyperparameters x (the first {@link Vssgp#offMuA} entries) and q(a) optimal. */
+  /** The packed parameters with q(ω) and hyperparameters x (the first {@link VssgpParameters#offMuA} entries) and q(a) optimal. */
   private static double[] collapsedPoint(
       RegressionData train, int m, double[] template, double[] x) {
     double[] q = template.clone();

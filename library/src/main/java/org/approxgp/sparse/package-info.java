@@ -16,6 +16,7 @@
  * <p>Partitions and inducing-point baselines: {@link org.approxgp.sparse.KMeans} (k-means++ and Lloyd on the
  * training inputs; a documented leaky variant as in the authors' code), {@link org.approxgp.sparse.Dtc} (DTC++ =
  * SVGP, Hensman, Fusi &amp; Lawrence 2013) and {@link org.approxgp.sparse.Pic} (PIC++, Hoang, Hoang &amp; Low 2015),
- * both with q(u) = N(m, S) updated by natural-gradient steps ({@link org.approxgp.sparse.StepSchedule}).
+ * both with q(u) = N(m, S) updated by natural-gradient steps ({@link org.approxgp.sparse.StepSchedule}) and
+ * configured by one {@link org.approxgp.sparse.InducingOptions} record.
  */
 package org.approxgp.sparse;

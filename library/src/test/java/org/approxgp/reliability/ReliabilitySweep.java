@@ -38,6 +38,7 @@ import org.approxgp.model.InferenceMethod;
 import org.approxgp.model.Methods;
 import org.approxgp.model.Registry;
 import org.approxgp.sparse.Dtc;
+import org.approxgp.sparse.InducingOptions;
 import org.approxgp.sparse.KMeans;
 import org.approxgp.sparse.Pic;
 import org.approxgp.sparse.RegressionPrediction;
@@ -683,7 +684,7 @@ public final class ReliabilitySweep {
               z,
               SquaredExponential.ard(s.lengthscales(), s.signalVariance()),
               s.noiseVariance(),
-              Dtc.Options.defaults(16, SPARSE_ITERATIONS, k));
+              InducingOptions.defaults(16, SPARSE_ITERATIONS, k));
           for (int it = 0; it < SPARSE_ITERATIONS; it++) {
             t.step();
           }
@@ -692,7 +693,7 @@ public final class ReliabilitySweep {
         case "pic" -> {
           RegressionData z = KMeans.fit(s.train(), 8, k, 20).centroidInputs();
           KMeans blocks = KMeans.fit(s.train(), 4, k + 1, 20);
-          Pic.Options o = new Pic.Options(
+          InducingOptions o = new InducingOptions(
               StochasticSchedule.of(2, SPARSE_ITERATIONS, new StepSchedule(0.5, 0.05, 0.6), k),
               StepSchedule.constant(0.01),
               k % 2 == 1);

@@ -18,8 +18,8 @@ class DtcTest {
       SquaredExponential.ard(new double[] {0.9, 1.2}, 1.3);
   private static final double NOISE = 0.05;
 
-  private static Dtc.Options fullStep(int n) {
-    return new Dtc.Options(
+  private static InducingOptions fullStep(int n) {
+    return new InducingOptions(
         StochasticSchedule.of(n, 1, StepSchedule.constant(1.0), 1),
         StepSchedule.constant(0.01),
         false);
@@ -88,7 +88,7 @@ class DtcTest {
         z,
         KERNEL,
         NOISE,
-        new Dtc.Options(
+        new InducingOptions(
             StochasticSchedule.of(60, 2, StepSchedule.constant(1.0), 1),
             StepSchedule.constant(0.01),
             false));
@@ -151,7 +151,7 @@ class DtcTest {
     RegressionData train = DenseGp.synthetic(400, 0.2, 6);
     RegressionData z = KMeans.fit(train, 15, 3, 30).centroidInputs();
     double opt = titsias(train, z);
-    Dtc.Options o = new Dtc.Options(
+    InducingOptions o = new InducingOptions(
         StochasticSchedule.of(40, 400, new StepSchedule(0.5, 0.05, 0.6), 9),
         StepSchedule.constant(0.01),
         false);
@@ -172,14 +172,14 @@ class DtcTest {
     RegressionData train = DenseGp.synthetic(300, 0.2, 8);
     RegressionData z = KMeans.fit(train, 12, 3, 30).centroidInputs();
     SquaredExponential poor = SquaredExponential.ard(new double[] {4, 4}, 0.3);
-    Dtc.Options o = new Dtc.Options(
+    InducingOptions o = new InducingOptions(
         StochasticSchedule.of(50, 300, new StepSchedule(0.5, 0.05, 0.6), 4),
         StepSchedule.constant(0.05),
         true);
     Dtc.Fit fit = Dtc.fit(train, z, poor, 0.8, o, null);
     // the collapsed bound at the learned vs the initial hyperparameters (optimal q for each: one
     // full step)
-    Dtc.Options full = fullStep(train.n());
+    InducingOptions full = fullStep(train.n());
     double before = Dtc.fit(train, z, poor, 0.8, full, null).elbo(train);
     double after =
         Dtc.fit(train, z, fit.kernel(), fit.noiseVariance(), full, null).elbo(train);
@@ -192,14 +192,14 @@ class DtcTest {
   void sameSeedSameFit() {
     RegressionData train = DenseGp.synthetic(200, 0.2, 10);
     RegressionData z = KMeans.fit(train, 10, 3, 30).centroidInputs();
-    Dtc.Options o = Dtc.Options.defaults(30, 25, 77);
+    InducingOptions o = InducingOptions.defaults(30, 25, 77);
     Dtc.Fit a = Dtc.fit(train, z, KERNEL, NOISE, o, null);
     Dtc.Fit b = Dtc.fit(train, z, KERNEL, NOISE, o, null);
     assertEquals(0, DenseGp.maxAbsDiff(a.mean(), b.mean()), 0.0);
     assertEquals(0, a.covariance().maxAbsDiff(b.covariance()), 0.0);
     assertEquals(a.noiseVariance(), b.noiseVariance(), 0.0);
     int[] labels = KMeans.fit(train, 8, 1, 30).assign(train);
-    Pic.Options po = new Pic.Options(
+    InducingOptions po = new InducingOptions(
         StochasticSchedule.of(2, 15, new StepSchedule(0.5, 0.05, 0.6), 5),
         StepSchedule.constant(0.01),
         true);
@@ -208,7 +208,7 @@ class DtcTest {
     assertEquals(0, DenseGp.maxAbsDiff(pa.mean(), pb.mean()), 0.0);
     assertEquals(pa.objective(), pb.objective(), 0.0);
     // and a different seed samples different minibatches
-    Dtc.Fit c = Dtc.fit(train, z, KERNEL, NOISE, Dtc.Options.defaults(30, 25, 78), null);
+    Dtc.Fit c = Dtc.fit(train, z, KERNEL, NOISE, InducingOptions.defaults(30, 25, 78), null);
     assertTrue(DenseGp.maxAbsDiff(a.mean(), c.mean()) > 0);
   }
 
@@ -222,7 +222,7 @@ class DtcTest {
     RegressionData train = DenseGp.synthetic(80, 0.2, 5);
     RegressionData z = KMeans.fit(train, 12, 3, 30).centroidInputs();
     SquaredExponential poor = SquaredExponential.ard(new double[] {4, 4}, 0.3);
-    Dtc.Options o = new Dtc.Options(
+    InducingOptions o = new InducingOptions(
         StochasticSchedule.of(train.n(), 200, new StepSchedule(0.5, 0.05, 0.6), 1),
         StepSchedule.constant(0.01),
         true);
@@ -267,7 +267,7 @@ class DtcTest {
     RegressionData train = DenseGp.synthetic(600, 0.2, 21);
     RegressionData z = KMeans.fit(train, 15, 3, 30).centroidInputs();
     SquaredExponential start = SquaredExponential.ard(new double[] {1, 1}, 1);
-    Dtc.Options o = Dtc.Options.defaults(50, 5000, 4);
+    InducingOptions o = InducingOptions.defaults(50, 5000, 4);
     Dtc.Trainer t = new Dtc.Trainer(train, z, start, 0.25, o);
     while (t.iteration() < o.schedule().iterations() && !t.stopped()) {
       t.step();
@@ -278,7 +278,8 @@ class DtcTest {
     double[] p = DtcBound.params(s.kernel(), s.noiseVariance(), 2);
     InducingPosterior q = DtcBound.optimalPosterior(train, z, p, true);
     double stochastic = DtcBound.objective(train, z, p, true, q.mean(), q.covariance(), null);
-    Dtc.Fit full = Dtc.fit(train, z, start, 0.25, Dtc.Options.defaults(train.n(), 300, 4), null);
+    Dtc.Fit full =
+        Dtc.fit(train, z, start, 0.25, InducingOptions.defaults(train.n(), 300, 4), null);
     double[] p0 = DtcBound.params(start, 0.25, 2);
     InducingPosterior q0 = DtcBound.optimalPosterior(train, z, p0, true);
     double initial = DtcBound.objective(train, z, p0, true, q0.mean(), q0.covariance(), null);
@@ -305,8 +306,10 @@ class DtcTest {
     RegressionData test = wave(400, 12);
     RegressionData z = KMeans.fit(train, 100, 1, 30).centroidInputs();
     SquaredExponential start = SquaredExponential.ard(new double[] {1, 1}, 1);
-    Dtc.Fit full = Dtc.fit(train, z, start, 0.25, Dtc.Options.defaults(train.n(), 1000, 1), null);
-    Dtc.Fit stochastic = Dtc.fit(train, z, start, 0.25, Dtc.Options.defaults(200, 5000, 1), null);
+    Dtc.Fit full =
+        Dtc.fit(train, z, start, 0.25, InducingOptions.defaults(train.n(), 1000, 1), null);
+    Dtc.Fit stochastic =
+        Dtc.fit(train, z, start, 0.25, InducingOptions.defaults(200, 5000, 1), null);
     double lStar = full.elbo(train);
     double l = stochastic.elbo(train);
     assertTrue(l > lStar - 0.02 * Math.abs(lStar), "bound " + l + " against L* " + lStar);
@@ -351,7 +354,7 @@ class DtcTest {
         z,
         SquaredExponential.ard(new double[] {0.6, 0.6}, 1),
         0.01,
-        new Dtc.Options(
+        new InducingOptions(
             StochasticSchedule.of(train.n(), 1, StepSchedule.constant(1.0), 1),
             StepSchedule.constant(0.01),
             false));

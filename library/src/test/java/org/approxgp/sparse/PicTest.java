@@ -23,7 +23,7 @@ class PicTest {
   /** One iteration over all blocks with step 1: the optimum q(u) = p_PITC(u | y). */
   private static Pic.Fit optimum(RegressionData train, int[] labels, RegressionData z) {
     int p = Arrays.stream(labels).max().getAsInt() + 1;
-    Pic.Options once = new Pic.Options(
+    InducingOptions once = new InducingOptions(
         StochasticSchedule.of(p, 1, StepSchedule.constant(1.0), 1),
         StepSchedule.constant(0.01),
         false);
@@ -169,7 +169,7 @@ class PicTest {
     RegressionData z = KMeans.fit(train, 10, 1, 30).centroidInputs();
     int[] labels = KMeans.fit(train, 20, 2, 30).assign(train);
     double opt = DenseGp.logNormal(train.y(), pitc(train, labels, z));
-    Pic.Options o = new Pic.Options(
+    InducingOptions o = new InducingOptions(
         StochasticSchedule.of(2, 300, new StepSchedule(0.5, 0.05, 0.6), 3),
         StepSchedule.constant(0.01),
         false);
@@ -237,12 +237,12 @@ class PicTest {
     RegressionData z = KMeans.fit(train, 8, 2, 30).centroidInputs();
     int[] labels = KMeans.fit(train, 12, 3, 30).assign(train);
     SquaredExponential poor = SquaredExponential.ard(new double[] {4, 4}, 0.3);
-    Pic.Options o = new Pic.Options(
+    InducingOptions o = new InducingOptions(
         StochasticSchedule.of(3, 200, new StepSchedule(0.5, 0.05, 0.6), 5),
         StepSchedule.constant(0.05),
         true);
     Pic.Fit fit = Pic.fit(train, labels, z, poor, 0.8, o, null);
-    Pic.Options full = new Pic.Options(
+    InducingOptions full = new InducingOptions(
         StochasticSchedule.of(12, 1, StepSchedule.constant(1.0), 1),
         StepSchedule.constant(0.01),
         false);
@@ -263,7 +263,7 @@ class PicTest {
     RegressionData z = KMeans.fit(train, 8, 2, 30).centroidInputs();
     int[] labels = KMeans.fit(train, 6, 3, 30).assign(train);
     SquaredExponential poor = SquaredExponential.ard(new double[] {4, 4}, 0.3);
-    Pic.Options o = Pic.Options.defaults(6, 300, 1);
+    InducingOptions o = InducingOptions.defaults(6, 300, 1);
     java.util.List<Double> trace = new java.util.ArrayList<>();
     Pic.Trainer t = new Pic.Trainer(train, labels, z, poor, 0.8, o);
     while (t.iteration() < o.schedule().iterations() && !t.stopped()) {
@@ -286,7 +286,7 @@ class PicTest {
         z,
         poor,
         0.8,
-        new Pic.Options(
+        new InducingOptions(
             StochasticSchedule.of(6, 1, StepSchedule.constant(1.0), 1),
             StepSchedule.constant(0.01),
             false),
@@ -310,21 +310,22 @@ class PicTest {
     RegressionData z = KMeans.fit(train, 10, 1, 30).centroidInputs();
     int[] labels = KMeans.fit(train, 20, 2, 30).assign(train);
     SquaredExponential start = SquaredExponential.ard(new double[] {1, 1}, 1);
-    Pic.Options o = Pic.Options.defaults(4, 5000, 3);
+    InducingOptions o = InducingOptions.defaults(4, 5000, 3);
     Pic.Trainer t = new Pic.Trainer(train, labels, z, start, 0.25, o);
     while (t.iteration() < o.schedule().iterations() && !t.stopped()) {
       t.step();
     }
     assertEquals(BoundMonitor.StopReason.CONVERGED, t.stopReason(), "after " + t.iteration());
     assertTrue(t.iteration() < 5000);
-    Pic.Options all = new Pic.Options(
+    InducingOptions all = new InducingOptions(
         StochasticSchedule.of(20, 1, StepSchedule.constant(1.0), 1),
         StepSchedule.constant(0.01),
         false);
     Pic.Fit s = t.snapshot();
     double stochastic =
         Pic.fit(train, labels, z, s.kernel(), s.noiseVariance(), all, null).elbo();
-    Pic.Fit full = Pic.fit(train, labels, z, start, 0.25, Pic.Options.defaults(20, 300, 3), null);
+    Pic.Fit full =
+        Pic.fit(train, labels, z, start, 0.25, InducingOptions.defaults(20, 300, 3), null);
     double initial = Pic.fit(train, labels, z, start, 0.25, all, null).elbo();
     double gap = full.elbo() - initial;
     assertTrue(

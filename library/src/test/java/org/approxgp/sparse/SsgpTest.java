@@ -81,7 +81,7 @@ class SsgpTest {
       for (int i = 0; i < data.n(); i++) {
         ks[i] = f.kernel(test.row(t), data.row(i), s2);
       }
-      double mean = Ssgp.dot(ks, alpha);
+      double mean = SpectralBasis.dot(ks, alpha);
       double var = f.kernel(test.row(t), test.row(t), s2) - c.quadForm(ks) + sn2;
       assertEquals(mean, p.mean()[t], 1e-10, "mean " + t);
       assertEquals(var, p.variance()[t], 1e-10, "variance " + t);

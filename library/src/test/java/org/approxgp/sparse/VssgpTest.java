@@ -34,7 +34,7 @@ class VssgpTest {
       }
       l[a * k + a] = rng.nextDouble(0.1, 0.4);
     }
-    return Vssgp.pack(m, d, muW, sW, h, muA, l);
+    return VssgpParameters.pack(m, d, muW, sW, h, muA, l);
   }
 
   /** The analytic gradient of the bound against central differences, every parameter, full batch and minibatch. */
@@ -102,7 +102,7 @@ class VssgpTest {
         vk[0],
         z0 -> gh.expectNormal(mk[1], vk[1], z1 -> {
           double[] phi = {Math.cos(z0), Math.sin(z0), Math.cos(z1), Math.sin(z1)};
-          double f = Ssgp.dot(phi, muA);
+          double f = SpectralBasis.dot(phi, muA);
           double quad = 0;
           for (int a = 0; a < 4; a++) {
             for (int b = 0; b < 4; b++) {
@@ -118,14 +118,14 @@ class VssgpTest {
         z0 -> gh.expectNormal(
             mk[1],
             vk[1],
-            z1 -> Ssgp.dot(
+            z1 -> SpectralBasis.dot(
                 new double[] {Math.cos(z0), Math.sin(z0), Math.cos(z1), Math.sin(z1)}, muA)));
     double second = gh.expectNormal(
         mk[0],
         vk[0],
         z0 -> gh.expectNormal(mk[1], vk[1], z1 -> {
           double[] phi = {Math.cos(z0), Math.sin(z0), Math.cos(z1), Math.sin(z1)};
-          double f = Ssgp.dot(phi, muA);
+          double f = SpectralBasis.dot(phi, muA);
           double quad = 0;
           for (int a = 0; a < 4; a++) {
             for (int b = 0; b < 4; b++) {
@@ -162,11 +162,11 @@ class VssgpTest {
       muW[t] = rng.nextGaussian();
       sW[t] = 1e-30;
     }
-    SpectralFeatures f = Ssgp.toFeatures(muW, h.lengthscales(), d);
+    SpectralFeatures f = SpectralBasis.toFeatures(muW, h.lengthscales(), d);
     Ssgp ssgp = Ssgp.condition(data, f, h.signalVariance(), h.noiseVariance());
     double lml = ssgp.logMarginalLikelihood();
     double[] l = Cholesky.factor(ssgp.weightCovariance()).lower().data();
-    double[] p = Vssgp.pack(m, d, muW, sW, h, ssgp.weightMean(), l);
+    double[] p = VssgpParameters.pack(m, d, muW, sW, h, ssgp.weightMean(), l);
     Vssgp.Bound exact = Vssgp.evaluate(data, null, m, p, null);
     assertEquals(lml, exact.expectedLogLikelihood() - exact.klWeights(), 1e-9 * Math.abs(lml));
     double[] q = p.clone();
@@ -180,7 +180,8 @@ class VssgpTest {
     for (int t = 0; t < l.length; t++) {
       l[t] *= 0.7;
     }
-    Vssgp.Bound off = Vssgp.evaluate(data, null, m, Vssgp.pack(m, d, muW, sW, h, muA, l), null);
+    Vssgp.Bound off =
+        Vssgp.evaluate(data, null, m, VssgpParameters.pack(m, d, muW, sW, h, muA, l), null);
     assertTrue(off.expectedLogLikelihood() - off.klWeights() < lml - 1e-3, off + " vs " + lml);
   }
 
