@@ -138,10 +138,10 @@ class W2ProjectionTest {
         TiltedMoments kl = P.tilted(y, m, v);
         double sEp = Math.sqrt(kl.variance());
         java.util.function.DoubleUnaryOperator g =
-            f -> W2Projection.tailDensity(P.tiltedCdf(y, m, v, f));
-        W2Projection.Sigma trap = W2Projection.sinhTrapezoid(g, kl.mean(), sEp, 1e-13);
+            f -> W2Quadrature.tailDensity(P.tiltedCdf(y, m, v, f));
+        W2Projection.Sigma trap = W2Quadrature.sinhTrapezoid(g, kl.mean(), sEp, 1e-13);
         W2Projection.Sigma gk =
-            W2Projection.splitAtKinks(g, kl.mean(), sEp, W2Projection.unitScalePoints(P, y), 1e-13);
+            W2Quadrature.splitAtKinks(g, kl.mean(), sEp, W2Quadrature.unitScalePoints(P, y), 1e-13);
         W2Projection.Sigma s = W2Projection.sigma(P, y, m, v, 1e-13);
         String at = "y=" + y + " m=" + m + " sigma=" + c[1];
         assertTrue(s.converged() && gk.converged(), at);
@@ -169,10 +169,10 @@ class W2ProjectionTest {
       double v = sigma * sigma;
       TiltedMoments kl = P.tilted(y, m, v);
       double sEp = Math.sqrt(kl.variance());
-      W2Projection.Sigma trap = W2Projection.sinhTrapezoid(
-          f -> W2Projection.tailDensity(P.tiltedCdf(y, m, v, f)), kl.mean(), sEp, 1e-13);
+      W2Projection.Sigma trap = W2Quadrature.sinhTrapezoid(
+          f -> W2Quadrature.tailDensity(P.tiltedCdf(y, m, v, f)), kl.mean(), sEp, 1e-13);
       W2Projection.Sigma cum =
-          W2Projection.cumulative(Probit.get(), y, m, v, kl.mean(), sEp, kl.logZ(), 1e-13);
+          W2Quadrature.cumulative(Probit.get(), y, m, v, kl.mean(), sEp, kl.logZ(), 1e-13);
       String at = "y=" + y + " m=" + m + " sigma=" + sigma;
       assertTrue(trap.converged() && cum.converged(), at);
       assertEquals(trap.value(), cum.value(), 1e-12 * trap.value(), at);
