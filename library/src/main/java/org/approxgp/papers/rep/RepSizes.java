@@ -23,9 +23,9 @@ public final class RepSizes {
     RepSynthetic.Config p = RepSynthetic.Config.paper(run.negativeSites());
     Table t = table("Figures 2–4: sizes, paper beside this run");
     add(t, "flip rates (%)", "10, 20", join(p.flipPercents()), join(run.flipPercents()));
-    add(t, "data sets per flip rate", "10", p.repetitions(), run.repetitions());
-    add(t, "training points per class", "200", p.trainPerClass(), run.trainPerClass());
-    add(t, "test points per class", "19,800", p.testPerClass(), run.testPerClass());
+    add(t, "data sets per flip rate", 10, p.repetitions(), run.repetitions());
+    add(t, "training points per class", 200, p.trainPerClass(), run.trainPerClass());
+    add(t, "test points per class", 19_800, p.testPerClass(), run.testPerClass());
     grids(
         t,
         p.lengthscales(),
@@ -105,9 +105,14 @@ public final class RepSizes {
 
   private static void add(Table t, String setting, Object paper, Object protocol, Object run) {
     t.stringColumn(0).append(setting);
-    t.stringColumn(1).append(String.valueOf(paper));
-    t.stringColumn(2).append(String.valueOf(protocol));
-    t.stringColumn(3).append(String.valueOf(run));
+    t.stringColumn(1).append(text(paper));
+    t.stringColumn(2).append(text(protocol));
+    t.stringColumn(3).append(text(run));
+  }
+
+  /** A count with thousands separators (19,800, as the paper writes it); anything else as it is. */
+  private static String text(Object x) {
+    return x instanceof Integer i ? String.format(Locale.ROOT, "%,d", i) : String.valueOf(x);
   }
 
   private static String join(List<? extends Number> xs) {

@@ -45,6 +45,8 @@ class RepSizesTest {
     assertEquals("100", cell(quick, "training points per class", "this run"));
     assertEquals("200", cell(quick, "training points per class", "Config.paper()"));
     assertEquals("10, 20", cell(quick, "flip rates (%)", "this run"));
+    assertEquals("19,800", cell(quick, "test points per class", "Config.paper()"));
+    assertEquals("2,000", cell(quick, "test points per class", "this run"));
     assertEquals("1, 3, 10, 30, 100 (5)", cell(quick, "REP c grid", "Config.paper()"));
     assertEquals("10 (1)", cell(quick, "REP c grid", "this run"));
     Table paper = RepSizes.synthetic(RepSynthetic.Config.paper("keep"));
