@@ -101,8 +101,7 @@ public final class MomentMatching implements SiteUpdate<Void> {
   @Override
   public Cavity cavity(
       Void state, int i, double mean, double variance, double siteTau, double siteNu) {
-    // τ₋ = 1/Σᵢᵢ − τ̃ᵢ,  ν₋ = μᵢ/Σᵢᵢ − ν̃ᵢ   (R&W eq. 3.56)
-    return new Cavity(1.0 / variance - siteTau, mean / variance - siteNu);
+    return Cavity.ep(mean, variance, siteTau, siteNu);
   }
 
   @Override
@@ -122,9 +121,14 @@ public final class MomentMatching implements SiteUpdate<Void> {
       double variance,
       double siteTau,
       double siteNu) {
-    Cavity c = cavity(state, i, mean, variance, siteTau, siteNu);
-    // log Ẑᵢ = log ∫ N(f | ν₋/τ₋, 1/τ₋) p(yᵢ | f) df, the tilted normaliser (the projection's own
-    // moments are not needed here: an exact W2 variance would cost an integral per site)
+    return tiltedLogZ(problem, i, cavity(state, i, mean, variance, siteTau, siteNu));
+  }
+
+  /**
+   * log Ẑᵢ = log ∫ N(f | ν₋/τ₋, 1/τ₋) p(yᵢ | f) df, the tilted normaliser at the cavity c (the projection's own
+   * moments are not needed here: an exact W2 variance would cost an integral per site).
+   */
+  static double tiltedLogZ(Problem problem, int i, Cavity c) {
     return problem.likelihood().tilted(problem.y()[i], c.mean(), c.variance()).logZ();
   }
 

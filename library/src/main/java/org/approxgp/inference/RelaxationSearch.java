@@ -20,8 +20,31 @@ import org.approxgp.optimize.Brent;
  */
 final class RelaxationSearch {
   private static final int SCAN_PER_SIDE = 25;
+  /** The probe δλ on each side of b = 0 of the local search. */
+  private static final double PROBE = 1e-3;
+  /** Brent's tolerance on bλ. */
+  private static final double TOLERANCE = 1e-6;
 
   private RelaxationSearch() {}
+
+  /**
+   * argmin of G over bλ ∈ [0, {@link RelaxedEp#MAX_RELATIVE_B}] ({@link RelaxedEp.Relaxation#NONNEGATIVE}) or
+   * [{@link RelaxedEp#MIN_RELATIVE_B}, {@link RelaxedEp#MAX_RELATIVE_B}] ({@link RelaxedEp.Relaxation#SIGNED}),
+   * λ the cavity variance: {@link RelaxedEp.Search#LOCAL} by {@link #local} with the probe δλ = 1e-3 (so a large
+   * penalty costs three evaluations of G), {@link RelaxedEp.Search#GLOBAL} by {@link #global}; Brent's tolerance
+   * (Brent 1973 ch. 5) is 1e-6 on bλ.
+   */
+  static double minimise(
+      RelaxedEp.Search search,
+      RelaxedEp.Relaxation relaxation,
+      DoubleUnaryOperator g,
+      double lambda) {
+    double lo = relaxation == RelaxedEp.Relaxation.SIGNED ? RelaxedEp.MIN_RELATIVE_B / lambda : 0;
+    double hi = RelaxedEp.MAX_RELATIVE_B / lambda;
+    return search == RelaxedEp.Search.LOCAL
+        ? local(g, lo, hi, PROBE / lambda, TOLERANCE / lambda)
+        : global(g, lo, hi, TOLERANCE / lambda);
+  }
 
   /**
    * The local search from b = 0: probes at ±{@code probe} (the left one only when lo &lt; 0), Brent on [0, hi] and

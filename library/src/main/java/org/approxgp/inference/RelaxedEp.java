@@ -1,5 +1,6 @@
 package org.approxgp.inference;
 
+import java.util.Arrays;
 import java.util.Locale;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.NoisyStep;
@@ -20,18 +21,15 @@ import org.approxgp.likelihood.TiltedMoments;
  *     (λ̃ = 1/(1/λ + b), h̃ = h − λ̃ b (h − mᵢ));</li>
  * <li>tilted moments at the relaxed cavity, eq. 14 (y-general: ĥ, σ̂², log Ẑ from
  *     {@link Likelihood#tilted} at (h̃, λ̃) — closed form where the likelihood has one);</li>
- * <li>the site ({@link SiteReading}), from t̃_{i,b} of eq. 15 (τ_{i,b} = 1/σ̂² − (τ₋ + b),
- *     ν_{i,b} = ĥ/σ̂² − (ν₋ + b mᵢ)): reading B (default; eq. 5/7 and appendix B: q rᵢ = proj(tᵢ q^{\i} rᵢ),
- *     t̃ᵢ = t̃_{i,b}); reading A (eq. 16 as printed, rᵢ multiplied back: t̃ᵢ = t̃_{i,b} rᵢ, τ̃ = 1/σ̂² − τ₋,
- *     ν̃ = ĥ/σ̂² − ν₋, i.e. q_new = proj(tᵢ q^{\i} rᵢ)); reading C (t̃_{i,b} ∝ rᵢ t̃ᵢ after eq. 11, step (e)'s
- *     "remove rᵢ": t̃ᵢ = t̃_{i,b} / rᵢ, τ̃ = τ_{i,b} − b, ν̃ = ν_{i,b} − b mᵢ). For b = 0 all three are EP. The new
- *     q must be proper: b &lt; 1/σ̂² (B), b &lt; 1/(2σ̂²) (C) is part of the admissible range of the search. See
- *     the derivation notes ({@code docs/derivations/relaxed-ep-readings.md}
- *     §6.1).</li>
+ * <li>the site from t̃_{i,b} of eq. 15 (τ_{i,b} = 1/σ̂² − (τ₋ + b), ν_{i,b} = ĥ/σ̂² − (ν₋ + b mᵢ)) by the
+ *     {@link SiteReading}: B (default, eq. 5/7) t̃ᵢ = t̃_{i,b}; A (eq. 16 as printed) t̃_{i,b} rᵢ; C (after eq. 11)
+ *     t̃_{i,b} / rᵢ. For b = 0 all three are EP. The new q must be proper: b &lt; 1/σ̂² (B), b &lt; 1/(2σ̂²) (C)
+ *     bounds the search's admissible range ({@code docs/derivations/relaxed-ep-readings.md} §6.1).</li>
  * </ol>
  *
  * <p><b>The objective Q(b)</b> ({@link Objective}); p̂ ∝ tᵢ q^{\i} rᵢ the relaxed tilted distribution,
- * E₁ = E_p̂[log tᵢ]:
+ * E₁ = E_p̂[log tᵢ] the likelihood's {@link Likelihood#tiltedExpectedLogDensity} ({@link NoisyStep}: eq. 36's first
+ * term in closed form; {@link Probit}: log-concave quadrature):
  * <ul>
  * <li>{@code CLEAN} (the notes' derivation from eq. 5): min over q of the normalised KL(p̂ ‖ q rᵢ), i.e. the
  *     KL of p̂ from its Gaussian projection: E₁ − log Ẑ + ½ log(σ̂²/λ̃) + ½ − (σ̂² + (ĥ − h̃)²)/(2λ̃).</li>
@@ -45,31 +43,17 @@ import org.approxgp.likelihood.TiltedMoments;
  *     + ½ b (mᵢ − h)²/(1 + bλ). It does not reconcile with a KL (notes §3); offered to test which
  *     reading reproduces the figures.</li>
  * </ul>
- * E₁ is the one likelihood-specific piece of either form: the noisy step's closed form is eq. 36's first
- * term, (1/Ẑ){[(1−ε) log(1−ε) − ε log ε] Φ(z) + ε log ε}; for any likelihood it equals
- * ∂/∂u log ∫ N(f | h̃, λ̃) p(y | f)^u df at u = 1, computed here by a central difference of
- * {@link Likelihood#powerTilted} (step 1e-4; exact to O(1e-8) for a closed-form power-tilted, as the noisy
- * step's eq. 41), or, for a likelihood smooth in f, as E_N[p log p]/E_N[p] by 64-point Gauss–Hermite
- * ({@link NoisyStep}: the closed form above; {@link Probit}: log-concave adaptive quadrature,
- * {@link Probit#tiltedExpectedLogCdf}, since Gauss–Hermite fails at wide relaxed cavities). So both objectives run for every likelihood; eq. 36's
- * printed closed forms are the
- * noisy step's, and for other likelihoods only the clean form has a derivation behind it.
+ * Eq. 36's printed closed forms are the noisy step's; for other likelihoods only the clean form has a derivation.
  *
- * <p><b>Line search</b> (the paper specifies none; {@link RelaxationSearch}): G(b) = Q(b) + c|b| is minimised over
- * the admissible b (relaxed cavity proper, b &gt; −1/λ; new q proper, see the readings) restricted to
- * b λ ∈ [0, {@code 100}] ({@link Relaxation#NONNEGATIVE}, eq. 11: rᵢ a Gaussian, the default) or
- * [{@code −0.9}, {@code 100}] ({@link Relaxation#SIGNED}). A non-finite G is +∞; b = 0 (EP) is kept unless
- * strictly beaten. {@link Search#LOCAL} (default): G is probed at b = ±δ, δλ = 1e-3, and a side is searched by
- * Brent's method (Brent 1973 ch. 5; tolerance 1e-6 on bλ) only when its probe is strictly below G(0) — the
- * local minimum from b = 0, so large c costs three evaluations per update. {@link Search#GLOBAL}: a scan of
- * the whole range, then Brent on the best bracket — the minimiser over the admissible range.
+ * <p><b>Line search</b> (the paper specifies none): G(b) = Q(b) + c|b| is minimised by {@link RelaxationSearch}
+ * over the admissible b (relaxed cavity proper, b &gt; −1/λ; new q proper, see the readings) within the
+ * {@link Relaxation}'s bracket; a non-finite G is +∞ and b = 0 (EP) is kept unless strictly beaten.
  *
  * <p><b>Scale of c.</b> bᵢ is a precision, so the penalty c|bᵢ| (eq. 35) has the units of a variance of f: for a
  * likelihood that sees f only through its sign (the noisy step), REP with penalty c on the prior s K is REP with c/s
- * on K. The paper does not state its kernel amplitude, so its c = 10, 20 fix no scale here. (Eq. 4–5 penalise
- * c|ηᵢ|₁ instead, ηᵢ = (bᵢmᵢ, −bᵢ/2) the natural parameters of rᵢ, i.e. c|bᵢ|(|mᵢ| + ½): {@link PenaltyForm#EQ4};
- * the default follows eq. 35, {@link PenaltyForm#EQ35}.) At EP's
- * fixed point a site relaxes only if c &lt; |Q'(0)| (one-sided slopes), see {@code docs/derivations/relaxed-ep-readings.md} §7.4.
+ * on K. The paper does not state its kernel amplitude, so its c = 10, 20 fix no scale here (eq. 4–5's form of the
+ * penalty: {@link PenaltyForm#EQ4}). At EP's fixed point a site relaxes only if c &lt; |Q'(0)|
+ * (one-sided slopes), see {@code docs/derivations/relaxed-ep-readings.md} §7.4.
  *
  * <p><b>Evidence.</b> {@link #logZ} is EP's tilted normaliser at the unrelaxed cavity: the evidence of a
  * REP posterior is the EP-form evidence at its sites (as QP's is); its gradient is not EP's, so the model
@@ -84,11 +68,7 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     EQ36
   }
 
-  /**
-   * How the new site follows from the relaxed projection q rᵢ = proj(tᵢ q^{\i} rᵢ) (class comment; implementation
-   * notes §6.1). With t̃_{i,b} = proj / (q^{\i} rᵢ) the relaxed-cavity site of eq. 15 (precision τ_{i,b} = 1/σ̂² − τ₋ − b,
-   * natural mean ν_{i,b} = ĥ/σ̂² − ν₋ − b mᵢ), the readings differ in what they do with rᵢ:
-   */
+  /** What the new site does with rᵢ, given t̃_{i,b} of eq. 15 (class comment; implementation notes §6.1). */
   public enum SiteReading {
     /**
      * t̃ᵢ = t̃_{i,b}: the site is the projection over the relaxed cavity, so q = proj / rᵢ (eq. 5 and 7: moments
@@ -117,9 +97,8 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   }
 
   /**
-   * Which relaxations the line search may choose. Eq. 11 parameterises rᵢ ∝ N(fᵢ | mᵢ, bᵢ), a Gaussian, so bᵢ ≥ 0
-   * ({@link #NONNEGATIVE}); the search as first written here also tries bᵢ &lt; 0 (a relaxation that widens the
-   * relaxed cavity, rᵢ = exp(|bᵢ|(f − mᵢ)²/2), admissible while the relaxed cavity stays proper): {@link #SIGNED}.
+   * Which bᵢ the line search may choose: bᵢ ≥ 0 as eq. 11 (rᵢ ∝ N(fᵢ | mᵢ, 1/bᵢ), a Gaussian), or also bᵢ &lt; 0
+   * (rᵢ widens the relaxed cavity, admissible while it stays proper).
    */
   public enum Relaxation {
     /** bᵢ ∈ [0, 100/λ] (eq. 11). */
@@ -146,8 +125,6 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   public static final double MIN_RELATIVE_B = -0.9;
   /** Upper end of the bracket, in units of the cavity precision (b ≤ 100/λ). */
   public static final double MAX_RELATIVE_B = 100;
-  /** The probe δλ on each side of b = 0 (class comment). */
-  private static final double PROBE = 1e-3;
 
   /**
    * Per-run state: the current bᵢ, whether site i's last update relaxed (bᵢ ≠ 0), and the old site of
@@ -175,7 +152,6 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   private final double c;
   private final Objective objective;
   private final SiteReading reading;
-
   private final Relaxation relaxation;
   private final PenaltyForm penaltyForm;
   private final Search search;
@@ -187,18 +163,16 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
       Relaxation relaxation,
       PenaltyForm penaltyForm,
       Search search) {
-    if (relaxation == null || penaltyForm == null || search == null) {
-      throw new IllegalArgumentException("relaxation, penalty form and search must not be null");
-    }
-    this.search = search;
-    this.relaxation = relaxation;
-    this.penaltyForm = penaltyForm;
-    if (objective == null || reading == null) {
-      throw new IllegalArgumentException("objective and reading must not be null");
+    if (Arrays.asList(objective, reading, relaxation, penaltyForm, search).contains(null)) {
+      throw new IllegalArgumentException(
+          "objective, reading, relaxation, penalty form and search must not be null");
     }
     this.c = c;
     this.objective = objective;
     this.reading = reading;
+    this.relaxation = relaxation;
+    this.penaltyForm = penaltyForm;
+    this.search = search;
   }
 
   /** Relaxed EP with penalty c, the clean objective and reading B. */
@@ -284,16 +258,15 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
   public String name() {
     String cs =
         c == Math.rint(c) && Math.abs(c) < 1e15 ? Long.toString((long) c) : Double.toString(c);
-    return "rep(c=" + cs
-        + (objective == Objective.CLEAN ? "" : ", " + objective.name().toLowerCase(Locale.ROOT))
+    return "rep(c=" + cs + suffix(objective, Objective.CLEAN)
         + (reading == SiteReading.B ? "" : ", reading " + reading)
-        + (relaxation == DEFAULT_RELAXATION
-            ? ""
-            : ", " + relaxation.name().toLowerCase(Locale.ROOT))
-        + (penaltyForm == PenaltyForm.EQ35
-            ? ""
-            : ", " + penaltyForm.name().toLowerCase(Locale.ROOT))
-        + (search == Search.LOCAL ? "" : ", " + search.name().toLowerCase(Locale.ROOT)) + ")";
+        + suffix(relaxation, DEFAULT_RELAXATION)
+        + suffix(penaltyForm, PenaltyForm.EQ35) + suffix(search, Search.LOCAL) + ")";
+  }
+
+  /** ", value" in lower case, or nothing for the default. */
+  private static String suffix(Enum<?> value, Enum<?> byDefault) {
+    return value == byDefault ? "" : ", " + value.name().toLowerCase(Locale.ROOT);
   }
 
   @Override
@@ -307,7 +280,7 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     state.oldTau[i] = siteTau;
     state.oldNu[i] = siteNu;
     // EP's cavity, eq. 12: λ = (1/A_ii − 1/v_i)⁻¹, h = λ(h_i/A_ii − m_i/v_i)
-    return new Cavity(1.0 / variance - siteTau, mean / variance - siteNu);
+    return Cavity.ep(mean, variance, siteTau, siteNu);
   }
 
   @Override
@@ -335,15 +308,10 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     };
   }
 
-  /** argmin over the admissible bracket of G(b) = Q(b) + penalty, by the chosen {@link Search} (class comment). */
+  /** argmin over the {@link Relaxation}'s bracket of G(b) = Q(b) + penalty, by {@link RelaxationSearch}. */
   double lineSearch(Likelihood lik, double y, Cavity cav, double siteMean) {
-    double lambda = cav.variance();
-    double lo = relaxation == Relaxation.SIGNED ? MIN_RELATIVE_B / lambda : 0;
-    double hi = MAX_RELATIVE_B / lambda;
-    java.util.function.DoubleUnaryOperator g = b -> objective(lik, y, cav, siteMean, b);
-    return search == Search.LOCAL
-        ? RelaxationSearch.local(g, lo, hi, PROBE / lambda, 1e-6 / lambda)
-        : RelaxationSearch.global(g, lo, hi, 1e-6 / lambda);
+    return RelaxationSearch.minimise(
+        search, relaxation, b -> objective(lik, y, cav, siteMean, b), cav.variance());
   }
 
   /** G(b) = Q(b) + c|b|, +∞ where not finite or not admissible. */
@@ -360,9 +328,8 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
       TiltedMoments t = lik.tilted(y, ht, lt);
       double s2 = t.variance();
       double hh = t.mean();
-      // the new q must stay a proper Gaussian: marginal precision 1/σ̂² − b (reading B), 1/σ̂² − 2b
-      // (reading C)
-      // must be positive; reading A's 1/σ̂² always is (class comment)
+      // the new q must stay proper: 1/σ̂² − b (reading B), 1/σ̂² − 2b (C) must be positive; A's
+      // 1/σ̂² is
       double removed = reading == SiteReading.B ? b : reading == SiteReading.C ? 2 * b : 0;
       if (!(1.0 / s2 - removed > 0)) {
         return Double.POSITIVE_INFINITY;
@@ -374,9 +341,8 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
         case CLEAN, CLEAN_UNNORMALISED -> {
           double d = hh - ht;
           q = e1 - t.logZ() + 0.5 * Math.log(s2 / lt) + 0.5 - (s2 + d * d) / (2 * lt);
-          // a KL is ≥ 0; E₁'s difference quotient (error ~1e-8) can leave a tiny negative value,
-          // which
-          // Ẑ_r (exponentially large as b → −1/λ) must not turn into a large negative objective
+          // a KL is ≥ 0; E₁'s rounding can leave a tiny negative value, which Ẑ_r (exponentially
+          // large as b → −1/λ) must not turn into a large negative objective
           q = Math.max(q, 0);
           if (objective == Objective.CLEAN_UNNORMALISED) {
             double bl = 1 + b * lambda;
@@ -410,12 +376,7 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
     return Double.isFinite(g) ? g : Double.POSITIVE_INFINITY;
   }
 
-  /**
-   * E₁ = E_p̂[log p(y | f)] for p̂ ∝ N(f | m, v) p(y | f) (class comment): the likelihood's
-   * {@link Likelihood#tiltedExpectedLogDensity} — closed form for the {@link NoisyStep} (eq. 36's first term),
-   * log-concave quadrature for the {@link Probit} (accurate at every cavity variance), adaptive quadrature around the
-   * tilted mode for any other likelihood.
-   */
+  /** E₁ = E_p̂[log p(y | f)] for p̂ ∝ N(f | m, v) p(y | f): {@link Likelihood#tiltedExpectedLogDensity}. */
   static double expectedLogLikelihood(Likelihood lik, double y, double m, double v) {
     return lik.tiltedExpectedLogDensity(y, m, v);
   }
@@ -430,11 +391,7 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
       double siteTau,
       double siteNu) {
     // EP-form evidence at REP's sites: the tilted normaliser at EP's (unrelaxed) cavity
-    Cavity cav = new Cavity(1.0 / variance - siteTau, mean / variance - siteNu);
-    return problem
-        .likelihood()
-        .tilted(problem.y()[i], cav.mean(), cav.variance())
-        .logZ();
+    return MomentMatching.tiltedLogZ(problem, i, Cavity.ep(mean, variance, siteTau, siteNu));
   }
 
   @Override

@@ -39,6 +39,11 @@ public interface SiteUpdate<S> {
   /** Cavity natural parameters τ₋ (precision) and ν₋ (precision × mean). */
   record Cavity(double tau, double nu) {
 
+    /** EP's cavity from the marginal N(mean, variance) and the site: τ₋ = 1/Σᵢᵢ − τ̃ᵢ, ν₋ = μᵢ/Σᵢᵢ − ν̃ᵢ (R&amp;W eq. 3.56). */
+    static Cavity ep(double mean, double variance, double siteTau, double siteNu) {
+      return new Cavity(1.0 / variance - siteTau, mean / variance - siteNu);
+    }
+
     /** ν₋/τ₋. */
     public double mean() {
       return nu / tau;

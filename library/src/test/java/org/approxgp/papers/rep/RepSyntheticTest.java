@@ -97,6 +97,22 @@ class RepSyntheticTest {
             .trials()
             .size());
     assertEquals(2 * 10 * 3, RepSynthetic.experiment(full).trials().size());
+    // full keeps the paper's data and takes every other grid point of paper()'s, by 3-fold CV
+    RepSynthetic.Config paper = RepSynthetic.Config.paper("keep");
+    assertEquals(
+        List.of(
+            paper.flipPercents(), paper.repetitions(), paper.trainPerClass(), paper.testPerClass()),
+        List.of(
+            full.flipPercents(), full.repetitions(), full.trainPerClass(), full.testPerClass()));
+    assertEquals(
+        List.of(5, 5, 5, 5),
+        List.of(
+            paper.lengthscales().size(),
+            paper.powers().size(),
+            paper.penalties().size(),
+            paper.cvFolds()));
+    assertEquals(List.of(0.25, 1.0, 4.0), full.lengthscales());
+    assertEquals(3, full.cvFolds());
     assertThrows(
         IllegalArgumentException.class,
         () -> RepSynthetic.Config.forMode(ProjectPaths.Mode.SMOKE, "x"));
