@@ -42,8 +42,8 @@ public final class VbTable1Bench {
     String which = args.length > 3 ? args[3] : "both";
     List<String> protocols = which.equals("both") ? List.of("clean", "authors") : List.of(which);
     Method oldTrial = baseline.equals("-") ? null : baselineTrial(baseline);
-    Method newTrial = VbTable1Bench.class.getMethod(
-        "trial", String.class, String.class, long.class, int.class);
+    Method newTrial =
+        VbTable1Bench.class.getMethod("trial", String.class, String.class, long.class, int.class);
     for (String protocol : protocols) {
       QpTable1.Config full = QpTable1.Config.forMode(ProjectPaths.Mode.FULL, List.of("vb"))
           .withProtocol(QpTable1.Protocol.of(protocol));
