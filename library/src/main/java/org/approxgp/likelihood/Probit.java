@@ -43,16 +43,52 @@ public final class Probit implements Likelihood {
   /** d(z) = z + N(z)/Φ(z), computed without cancellation; 0 &lt; d &lt; 1 … (d → 0 as z → −∞ like −1/z). */
   static double zPlusRatio(double z) {
     if (z < -CF_SWITCH) {
-      // backward evaluation of 1/(x + 2/(x + 3/(x + ...))) truncated at depth K;
-      // at x ≥ 6 depth 60 is converged to machine precision (checked against mpmath in the tests)
       double x = -z;
-      double t = x;
-      for (int k = 60; k >= 2; k--) {
-        t = x + k / t;
-      }
-      return 1.0 / t;
+      return continuedFraction(x, cfDepth(x));
     }
     return z + Normal.ratio(z);
+  }
+
+  /** A depth at which the continued fraction is converged to machine precision for every x ≥ 6. */
+  static final int CF_FULL_DEPTH = 60;
+
+  /**
+   * The depth used at x ≥ {@value #CF_SWITCH}. The approximants converge faster as x grows; the smallest depth
+   * whose value equals depth {@value #CF_FULL_DEPTH}'s bit for bit, measured on 20000 points per interval, is 29
+   * on [6, 7), 23 on [8, 9), 18 on [10, 12), 14 on [14, 16), 11 on [20, 25), 9 on [30, 40), 7 on [60, 100) and 6
+   * beyond; each interval's depth here is that of its left end plus a margin of 3 to 9
+   * ({@code ProbitTest} checks the equality on a denser grid). Each level costs a serial division, so the
+   * full depth cost ten erfcx calls.
+   */
+  static int cfDepth(double x) {
+    if (x < 8) {
+      return 36;
+    } else if (x < 10) {
+      return 28;
+    } else if (x < 14) {
+      return 22;
+    } else if (x < 20) {
+      return 17;
+    } else if (x < 30) {
+      return 14;
+    } else if (x < 60) {
+      return 11;
+    } else if (x < 100) {
+      return 9;
+    }
+    return 8;
+  }
+
+  /**
+   * d(−x) = 1/(x + 2/(x + 3/(x + ...))) (the Laplace continued fraction of the Mills ratio, Abramowitz &amp;
+   * Stegun 26.2.14, rewritten for z + r), evaluated backward from level {@code depth}.
+   */
+  static double continuedFraction(double x, int depth) {
+    double t = x;
+    for (int k = depth; k >= 2; k--) {
+      t = x + k / t;
+    }
+    return 1.0 / t;
   }
 
   @Override

@@ -33,7 +33,7 @@ final class ProbitExpectation {
     }
     double s = Math.sqrt(v);
     double[] e = s <= GH_MAX_SD[GH_MAX_SD.length - 1] && y * m * s <= GH_MAX_SHIFT * (1 + v)
-        ? gaussHermite(y, m, s)
+        ? gaussHermite(y, m, s, GH_CUT)
         : VeQuadrature.integrate(y, m, s);
     return new VariationalExpectation(e[0], e[1], e[2]);
   }
@@ -64,6 +64,30 @@ final class ProbitExpectation {
   }
 
   /**
+   * Per tier, the weight of the nodes beyond the j innermost pairs: TAIL[k][j] = Σ_{|i − c| ≥ j} wᵢ over the
+   * symmetric pairs from the centre outward (the rule's nodes are symmetric and sorted).
+   */
+  private static final double[][] GH_TAIL = new double[GH_POINTS.length][];
+
+  /** Largest |tᵢ| of each tier's rule. */
+  private static final double[] GH_T_MAX = new double[GH_POINTS.length];
+
+  static {
+    for (int k = 0; k < GH_POINTS.length; k++) {
+      int half = GH_POINTS[k] / 2;
+      double[] tail = new double[half + 1];
+      for (int j = half - 1; j >= 0; j--) {
+        tail[j] = tail[j + 1] + GH_W[k][half - 1 - j] + GH_W[k][half + j];
+      }
+      GH_TAIL[k] = tail;
+      GH_T_MAX[k] = GH_T[k][GH_T[k].length - 1];
+    }
+  }
+
+  /** Relative size below which the nodes not yet summed are dropped ({@link #gaussHermite}). */
+  static final double GH_CUT = 1e-17;
+
+  /**
    * The three expectations of {@link #of} by an n-point Gauss–Hermite rule (Golub &amp;
    * Welsch 1969, {@link org.approxgp.special.GaussHermite}): Σ wᵢ h(m + √v tᵢ), with n = 64, 128, 200 for
    * √v ≤ 1, 1.5, 2. Used only where it is as accurate as the adaptive quadrature (measured against it on a
@@ -72,23 +96,48 @@ final class ProbitExpectation {
    * in t, and must be resolved by the rule (at √v = 2–3 even 200 points are off by 2e-9), and
    * y m √v/(1 + v) ≤ {@value #GH_MAX_SHIFT}: for y m &gt; 0 the mass of the small E[log Φ] ≈ −E[Φ(−y f)]
    * sits at t* = −y m √v/(1 + v), which must lie well inside the nodes (|tᵢ| ≤ 10.5 for 64 points).
+   *
+   * <p>Pruning: the outer weights are tiny (down to 3e-49, 1e-102, 1e-163 for 64, 128, 200 points), so the
+   * nodes are summed in symmetric pairs from the centre outward and the rest dropped once it cannot matter.
+   * Each integrand has one sign (log Φ &lt; 0, r &gt; 0, r d &gt; 0 since d = z + r &gt; 0), so the partial sums
+   * only grow in size, and at every node |z| ≤ Z = |m| + √v max|tᵢ| bounds each integrand by
+   * H = Z²/2 + Z + 1: −log Φ(z) = z²/2 + log √(2π) + log r(z) and r(z) ≤ |z| + 1 for z &lt; 0 (the Mills
+   * ratio bound r(z) ≤ (|z| + √(z² + 4))/2, Birnbaum 1942), −log Φ(z) ≤ log 2 and r(z) ≤ r(0) &lt; 1 for
+   * z ≥ 0, and 0 &lt; r d &lt; 1 (the variance of a truncated normal, 1 − r d, lies in (0, 1)). The dropped
+   * nodes' total weight times H below {@code cut} times each partial sum bounds the dropped part of every
+   * integral by {@code cut} relative ({@link #GH_CUT} = 1e-17, under the rule's own error; {@code cut} = 0
+   * sums every node).
    */
-  private static double[] gaussHermite(double y, double m, double s) {
+  static double[] gaussHermite(double y, double m, double s, double cut) {
     int k = 0;
     while (s > GH_MAX_SD[k]) {
       k++;
     }
     double[] t = GH_T[k];
     double[] w = GH_W[k];
+    double[] tail = GH_TAIL[k];
+    double z = Math.abs(m) + s * GH_T_MAX[k];
+    double bound = 0.5 * z * z + z + 1;
+    int half = t.length / 2;
     double e = 0;
     double dm = 0;
     double dv = 0;
     double[] h = new double[3];
-    for (int i = 0; i < t.length; i++) {
+    for (int j = 0; j < half; j++) {
+      int i = half - 1 - j;
       logCdfRatio(y * (m + s * t[i]), h);
       e += w[i] * h[0];
       dm += w[i] * h[1];
       dv += w[i] * h[2];
+      i = half + j;
+      logCdfRatio(y * (m + s * t[i]), h);
+      e += w[i] * h[0];
+      dm += w[i] * h[1];
+      dv += w[i] * h[2];
+      double rest = tail[j + 1] * bound;
+      if (rest <= cut * -e && rest <= cut * dm && rest <= cut * dv) {
+        break;
+      }
     }
     return new double[] {e, y * dm, -0.5 * dv};
   }

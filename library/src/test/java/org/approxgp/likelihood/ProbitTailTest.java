@@ -1,5 +1,6 @@
 package org.approxgp.likelihood;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
@@ -43,5 +44,39 @@ class ProbitTailTest {
     assertTrue(worstVar < 1e-9, "variance relative error " + worstVar);
     System.out.printf(
         "probit tails: log Z %.2e, mean %.2e, variance %.2e%n", worstLogZ, worstMean, worstVar);
+  }
+
+  /**
+   * The continued fraction of z + N(z)/Φ(z) below z = −6 at its x-dependent depth ({@link Probit#cfDepth})
+   * equals the full depth's value bit for bit: on a grid of 10⁶ points over [6, 100), 10⁵ over [100, 1e6) in
+   * log x, and at each interval's ends. A depth cut one level too far fails this.
+   */
+  @Test
+  void continuedFractionDepthLosesNoBit() {
+    for (int i = 0; i < 1_000_000; i++) {
+      double x = 6 + 94.0 * i / 1_000_000;
+      assertEquals(
+          Probit.continuedFraction(x, Probit.CF_FULL_DEPTH),
+          Probit.continuedFraction(x, Probit.cfDepth(x)),
+          0,
+          "x=" + x);
+    }
+    for (int i = 0; i <= 100_000; i++) {
+      double x = 100 * Math.pow(1e4, i / 100_000.0);
+      assertEquals(
+          Probit.continuedFraction(x, Probit.CF_FULL_DEPTH),
+          Probit.continuedFraction(x, Probit.cfDepth(x)),
+          0,
+          "x=" + x);
+    }
+    for (double x : new double[] {8, 10, 14, 20, 30, 60, 100}) {
+      for (double e : new double[] {Math.nextDown(x), x}) {
+        assertEquals(
+            Probit.continuedFraction(e, Probit.CF_FULL_DEPTH),
+            Probit.continuedFraction(e, Probit.cfDepth(e)),
+            0,
+            "x=" + e);
+      }
+    }
   }
 }
