@@ -95,8 +95,8 @@ public final class Svbssgp {
   private final BoundMonitor.StopReason stopReason;
 
   Svbssgp(SvbssgpTrainer t, BoundMonitor.StopReason reason) {
-    this.train = t.train;
-    this.parts = t.parts;
+    this.train = t.grouped;
+    this.parts = t.local;
     this.m = t.m;
     this.d = t.d;
     this.dim = t.dim;

@@ -19,8 +19,10 @@ final class SvbssgpInit {
   private SvbssgpInit() {}
 
   static void initialise(
-      SvbssgpTrainer t, UniformRandomProvider rng, ZigguratSampler.NormalizedGaussian normal) {
-    RegressionData train = t.train;
+      SvbssgpTrainer t,
+      RegressionData train,
+      UniformRandomProvider rng,
+      ZigguratSampler.NormalizedGaussian normal) {
     Svbssgp.Options options = t.options;
     int n = train.n();
     int d = t.d;
@@ -115,8 +117,8 @@ final class SvbssgpInit {
    */
   private static void initialiseWeights(
       SvbssgpTrainer t, UniformRandomProvider rng, boolean setNoise, double yVar) {
-    RowPartitioning parts = t.parts;
-    RegressionData train = t.train;
+    RowPartitioning parts = t.local;
+    RegressionData train = t.grouped;
     int m = t.m;
     int d = t.d;
     int p = parts.count();
