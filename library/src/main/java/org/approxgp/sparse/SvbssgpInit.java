@@ -49,13 +49,13 @@ final class SvbssgpInit {
       yVar = 1;
     }
     double[] hyper = t.hyper;
-    if (options.lengthscales() != null) {
-      if (options.lengthscales().length != d) {
-        throw new IllegalArgumentException(
-            options.lengthscales().length + " length-scales for " + d + " inputs");
+    if (options.lengthscales().isPresent()) {
+      double[] ell = options.lengthscales().get();
+      if (ell.length != d) {
+        throw new IllegalArgumentException(ell.length + " length-scales for " + d + " inputs");
       }
       for (int j = 0; j < d; j++) {
-        hyper[2 + j] = Math.log(options.lengthscales()[j]);
+        hyper[2 + j] = Math.log(ell[j]);
       }
     } else {
       double[] sd = new double[d];
@@ -68,15 +68,14 @@ final class SvbssgpInit {
         hyper[2 + j] = Math.log(sd[j] * r);
       }
     }
-    hyper[1] = Math.log(Double.isNaN(options.signalVariance()) ? yVar : options.signalVariance());
-    hyper[0] =
-        Math.log(Double.isNaN(options.noiseVariance()) ? 0.1 * yVar : options.noiseVariance());
+    hyper[1] = Math.log(options.signalVariance().orElse(yVar));
+    hyper[0] = Math.log(options.noiseVariance().orElse(0.1 * yVar));
     Matrix lam = t.precision();
     for (int k = 0; k < md; k++) {
       t.b[k] = normal.sample();
       lam.set(k, k, INITIAL_FREQUENCY_PRECISION);
     }
-    initialiseWeights(t, rng, Double.isNaN(options.noiseVariance()), yVar);
+    initialiseWeights(t, rng, options.noiseVariance().isEmpty(), yVar);
   }
 
   /**
@@ -122,7 +121,7 @@ final class SvbssgpInit {
     int m = t.m;
     int d = t.d;
     int p = parts.count();
-    int draws = Math.min(p, 10 * t.options.partitionsPerIteration());
+    int draws = Math.min(p, 10 * t.partitionsPerIteration());
     int two = 2 * m;
     int md = m * d;
     double[] hyper = t.hyper;

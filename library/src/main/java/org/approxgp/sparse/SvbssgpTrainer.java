@@ -119,9 +119,8 @@ final class SvbssgpTrainer {
     for (int k = 0; k < p; k++) {
       largest = Math.max(largest, parts.start()[k + 1] - parts.start()[k]);
     }
-    int take = options.minibatch() == 0 ? largest : Math.min(options.minibatch(), largest);
-    this.blockRows =
-        (int) Math.max(1, Math.min(MAX_BLOCK, (long) options.partitionsPerIteration() * take));
+    int take = Math.min(options.minibatch().orElse(largest), largest);
+    this.blockRows = (int) Math.max(1, Math.min(MAX_BLOCK, (long) partitionsPerIteration() * take));
     this.block = new double[blockRows * dim];
     this.ones = new double[blockRows];
     Arrays.fill(ones, 1);
@@ -131,16 +130,28 @@ final class SvbssgpTrainer {
     this.sinBuf = new double[m];
     this.hyperGrad = new double[hyper.length];
     this.hyperUnit = new double[hyper.length];
-    this.monitor = new BoundMonitor(options.window(), options.tolerance());
+    this.monitor =
+        options.schedule().stopping().orElse(Svbssgp.Options.DEFAULT_STOPPING).start();
     this.gradients = gradients != null ? gradients : new LocalGradients(grouped, local);
     this.external = gradients != null;
-    this.rng = RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {options.seed(), 0x5b55L});
+    this.rng =
+        RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {options.schedule().seed(), 0x5b55L});
     this.normal = ZigguratSampler.NormalizedGaussian.of(rng);
     SvbssgpInit.initialise(this, train, rng, normal);
     refactor();
   }
 
   // ---- state access for SvbssgpInit ----
+
+  /** a, the partitions an iteration reads: the schedule's batch, or every partition (p). */
+  int partitionsPerIteration() {
+    return options.schedule().batch().orElse(parts.count());
+  }
+
+  /** Whether the stopping rule has fired (never without one). */
+  boolean stopped() {
+    return options.schedule().stopping().isPresent() && monitor.converged();
+  }
 
   /** Λ (both triangles are kept equal). */
   Matrix precision() {
@@ -167,7 +178,7 @@ final class SvbssgpTrainer {
    */
   double step() {
     int iter = iteration + 1;
-    double rho = options.naturalStep().at(iter);
+    double rho = options.schedule().step().at(iter);
     double elbo = estimate(rng, normal);
     if (!Double.isFinite(elbo)) {
       throw new IllegalStateException(
@@ -299,7 +310,7 @@ final class SvbssgpTrainer {
       }
       // Adam's step decays with the same schedule as ρ; log ℓ moves at LENGTHSCALE_STEP_FACTOR ×
       // the step
-      double decay = rho / options.naturalStep().initial();
+      double decay = rho / options.schedule().step().initial();
       hyperUnit[0] = decay;
       hyperUnit[1] = decay;
       for (int c = 0; c < d; c++) {
@@ -319,18 +330,18 @@ final class SvbssgpTrainer {
   /** Draws a partitions (and minibatch rows) into {@link #draws} from {@code random} (Theorem 1, eq. 22). */
   private void drawPartitions(UniformRandomProvider random) {
     int p = parts.count();
-    int a = options.partitionsPerIteration();
+    int a = partitionsPerIteration();
+    boolean every = options.schedule().batch().isEmpty();
     int[] start = parts.start();
     draws.clear();
     for (int draw = 0; draw < a; draw++) {
-      int part = random.nextInt(p);
+      int part = every ? draw : random.nextInt(p);
       int lo = start[part];
       int size = start[part + 1] - lo;
       if (size == 0) {
         continue;
       }
-      int take =
-          options.minibatch() == 0 || options.minibatch() >= size ? size : options.minibatch();
+      int take = Math.min(options.minibatch().orElse(size), size);
       int[] rows = null;
       if (take < size) {
         for (int t = 0; t < take; t++) {
