@@ -163,39 +163,10 @@ public final class Svbssgp {
       Optional<double[]> lengthscales) {
 
     public Options {
-      if (schedule == null
-          || minibatch == null
-          || noiseVariance == null
-          || signalVariance == null
-          || lengthscales == null) {
-        throw new IllegalArgumentException(
-            "schedule, minibatch and the initial values must not be null (use empty)");
-      }
-      if (m < 1
-          || (minibatch.isPresent() && minibatch.getAsInt() < 1)
-          || gradientSamples < 1
-          || predictiveSamples < 1) {
-        throw new IllegalArgumentException(
-            "need m, minibatch, gradientSamples, predictiveSamples >= 1");
-      }
-      checkGamma(gamma);
-      if (!(learningRate > 0) || !Double.isFinite(learningRate)) {
-        throw new IllegalArgumentException("learning rate must be positive, got " + learningRate);
-      }
-      checkPositive("noise variance", noiseVariance);
-      checkPositive("signal variance", signalVariance);
+      SvbssgpInit.check(
+          m, schedule, minibatch, gradientSamples, gamma, predictiveSamples, learningRate);
+      SvbssgpInit.checkInitial(noiseVariance, signalVariance, lengthscales);
       lengthscales = lengthscales.map(double[]::clone);
-      for (double l : lengthscales.orElse(new double[0])) {
-        if (!(l > 0) || !Double.isFinite(l)) {
-          throw new IllegalArgumentException("length-scales must be positive, got " + l);
-        }
-      }
-    }
-
-    private static void checkPositive(String what, OptionalDouble v) {
-      if (v.isPresent() && !(v.getAsDouble() > 0 && Double.isFinite(v.getAsDouble()))) {
-        throw new IllegalArgumentException(what + " must be positive, got " + v.getAsDouble());
-      }
     }
 
     /** ℓ of the frequency prior (a copy), or empty for the default. */
