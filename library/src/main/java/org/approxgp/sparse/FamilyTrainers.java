@@ -1,6 +1,7 @@
 package org.approxgp.sparse;
 
 import java.util.Arrays;
+import java.util.OptionalInt;
 import java.util.function.BooleanSupplier;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
@@ -65,13 +66,16 @@ final class FamilyTrainers {
       }
       case "svbssgp" -> {
         Partitions parts = partitions(train, p, seed, partitioning);
-        Svbssgp.Options so = Svbssgp.Options.defaults()
+        OptionalInt rows = o.minibatch().isPresent()
+            ? o.minibatch()
+            : SparseRegression.defaultSvbssgpMinibatch(n, p);
+        Svbssgp.Options whole = Svbssgp.Options.defaults()
             .withM(o.features() / 2)
             .withIterations(cap)
             .withGamma(o.gamma())
             .withPredictiveSamples(o.samples())
-            .withMinibatch(o.minibatch().orElse(SparseRegression.defaultSvbssgpMinibatch(n, p)))
             .withSeed(seed);
+        Svbssgp.Options so = rows.isPresent() ? whole.withMinibatch(rows.getAsInt()) : whole;
         SvbssgpTraining t = Svbssgp.start(
             train,
             parts.labels(),

@@ -90,13 +90,15 @@ public final class SparseRegression {
   public static final int SVBSSGP_ROWS_PER_PARTITION = 50;
 
   /**
-   * sVBSSGP's default rows per drawn partition B: whole partitions (the paper's Theorem 1; returned as 0) while the
-   * mean partition size n/p is at most {@value #SVBSSGP_ROWS_PER_PARTITION}, else {@value
+   * sVBSSGP's default rows per drawn partition B: whole partitions (the paper's Theorem 1; returned as empty) while
+   * the mean partition size n/p is at most {@value #SVBSSGP_ROWS_PER_PARTITION}, else {@value
    * #SVBSSGP_ROWS_PER_PARTITION} (an unbiased minibatch, rows weighted by |X_i|/B): a step then reads at most a·B
    * rows whatever n, so its cost is constant in n.
    */
-  public static int defaultSvbssgpMinibatch(int n, int p) {
-    return n <= (long) SVBSSGP_ROWS_PER_PARTITION * p ? 0 : SVBSSGP_ROWS_PER_PARTITION;
+  public static OptionalInt defaultSvbssgpMinibatch(int n, int p) {
+    return n <= (long) SVBSSGP_ROWS_PER_PARTITION * p
+        ? OptionalInt.empty()
+        : OptionalInt.of(SVBSSGP_ROWS_PER_PARTITION);
   }
 
   /**

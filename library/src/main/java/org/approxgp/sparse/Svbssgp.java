@@ -1,7 +1,9 @@
 package org.approxgp.sparse;
 
 import java.util.Arrays;
-import java.util.function.Consumer;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import org.approxgp.data.RegressionData;
 import org.approxgp.linalg.Matrix;
 
@@ -46,13 +48,13 @@ import org.approxgp.linalg.Matrix;
  * σ_n⁻² E[v ∇²f], which keeps Λ_q positive definite at every step (a convex combination of positive definite
  * matrices; the variational online Gauss–Newton rule of Khan et al. 2018). The fixed point in b is the bound's
  * stationary point exactly; in Λ_q it is the Gauss–Newton approximation of it. The step is the Robbins–Monro
- * ρ_t = ρ₀/(1 + τ(t − 1))^κ ({@link Options#naturalStep()}). The hyperparameters take Adam steps (Kingma &amp; Ba
+ * ρ_t = ρ₀/(1 + τ(t − 1))^κ (the step of {@link Options#schedule()}). The hyperparameters take Adam steps (Kingma &amp; Ba
  * 2015) of size {@link Options#learningRate()} (log ℓ at 3 ×, ℓ must often move by orders of magnitude), decayed
  * by the same schedule ρ_t/ρ₀.
  *
  * <p><b>Stopping.</b> Each iteration's bound estimate goes to a {@link BoundMonitor} (Stan ADVI's rule: relative
- * change of the windowed mean below {@link Options#tolerance()}); {@link #fit} stops there or at the cap
- * {@link Options#iterations()}, and the model reports {@link #converged()}, {@link #stopReason()},
+ * change of the windowed mean below a tolerance, {@link StochasticSchedule#stopping()}); {@link #fit} stops there or at
+ * the cap {@link StochasticSchedule#iterations()}, and the model reports {@link #converged()}, {@link #stopReason()},
  * {@link #diverging()} and the {@link #boundTrace()}.
  *
  * <p><b>Initialisation.</b> ℓ_c = sd_c √med, med the median over random pairs of rows of the squared distance of
@@ -95,8 +97,8 @@ public final class Svbssgp {
   private final BoundMonitor.StopReason stopReason;
 
   Svbssgp(SvbssgpTrainer t, BoundMonitor.StopReason reason) {
-    this.train = t.train;
-    this.parts = t.parts;
+    this.train = t.grouped;
+    this.parts = t.local;
     this.m = t.m;
     this.d = t.d;
     this.dim = t.dim;
@@ -126,257 +128,304 @@ public final class Svbssgp {
   }
 
   /**
-   * Options: {@link #defaults()} and one wither per setting; defaults follow the paper's AIRLINE settings where it gives them
-   * (2m = 40, γ = 0, r = 5, §5) and are stated on each wither otherwise.
+   * Options: {@link #defaults()} and one wither per setting; defaults follow the paper's AIRLINE settings where it
+   * gives them (2m = 40, γ = 0, r = 5, §5) and are stated on each wither otherwise. An empty optional takes the
+   * value from the data (stated on each component).
    *
    * @param m number of spectral frequencies (2m basis functions)
-   * @param partitionsPerIteration a, partitions drawn (uniformly, with replacement) per iteration
-   * @param minibatch B, rows drawn without replacement from each drawn partition (0 = all its rows)
+   * @param schedule the iteration cap ({@link #fit} stops earlier under the stopping rule), a = partitions drawn
+   *     (uniformly, with replacement) per iteration as its batch (empty: every partition once per iteration), the
+   *     Robbins–Monro schedule ρ_t of the natural-gradient steps of q(α) as its step, the seed of every random
+   *     draw (same seed, same fit and predictions), and the stopping rule on the smoothed bound
+   *     ({@link BoundMonitor}; empty: run to the cap)
+   * @param minibatch B, rows drawn without replacement from each drawn partition (empty: all its rows)
    * @param gradientSamples b, samples z ~ N(0, I) per iteration (Appendix G)
-   * @param iterations cap on the number of steps ({@link #fit} stops earlier when the bound has converged)
    * @param gamma γ ∈ [−1, 1] of the test conditional (Proposition 1)
    * @param predictiveSamples r, samples of α for the predictive mean and variance (§4.2)
-   * @param seed seed of every random draw (same seed, same fit and predictions)
    * @param learningRate Adam step size of the hyperparameters (decayed by ρ_t/ρ₀)
    * @param learnHyperparameters whether σ_n², σ_s² and the prior length-scales ℓ are learned by the bound
-   * @param noiseVariance initial σ_n² (NaN: 0.1 × the sample variance of y)
-   * @param signalVariance initial σ_s² (NaN: the sample variance of y)
-   * @param lengthscales initial ℓ of the frequency prior Θ, one per input (null: each input's standard
-   *     deviation times the median heuristic's factor, class comment)
-   * @param naturalStep the Robbins–Monro schedule ρ_t of the natural-gradient steps of q(α)
-   * @param window iterations per window of the smoothed bound ({@link BoundMonitor})
-   * @param tolerance relative change of the smoothed bound at which the fit has converged
+   * @param noiseVariance initial σ_n² (empty: from the data, class comment "Initialisation")
+   * @param signalVariance initial σ_s² (empty: the sample variance of y)
+   * @param lengthscales initial ℓ of the frequency prior Θ, one per input (empty: each input's standard deviation
+   *     times the median heuristic's factor, class comment)
    */
   public record Options(
       int m,
-      int partitionsPerIteration,
-      int minibatch,
+      StochasticSchedule schedule,
+      OptionalInt minibatch,
       int gradientSamples,
-      int iterations,
       double gamma,
       int predictiveSamples,
-      long seed,
       double learningRate,
       boolean learnHyperparameters,
-      double noiseVariance,
-      double signalVariance,
-      double[] lengthscales,
-      StepSchedule naturalStep,
-      int window,
-      double tolerance) {
+      OptionalDouble noiseVariance,
+      OptionalDouble signalVariance,
+      Optional<double[]> lengthscales) {
 
     public Options {
-      if (m < 1
-          || partitionsPerIteration < 1
-          || minibatch < 0
-          || gradientSamples < 1
-          || iterations < 0
-          || predictiveSamples < 1) {
-        throw new IllegalArgumentException(
-            "need m, partitionsPerIteration, gradientSamples, predictiveSamples >= 1"
-                + " and minibatch, iterations >= 0");
-      }
-      checkGamma(gamma);
-      if (!(learningRate > 0) || !Double.isFinite(learningRate)) {
-        throw new IllegalArgumentException("learning rate must be positive, got " + learningRate);
-      }
-      if (!Double.isNaN(noiseVariance) && !(noiseVariance > 0 && Double.isFinite(noiseVariance))) {
-        throw new IllegalArgumentException("noise variance must be positive, got " + noiseVariance);
-      }
-      if (!Double.isNaN(signalVariance)
-          && !(signalVariance > 0 && Double.isFinite(signalVariance))) {
-        throw new IllegalArgumentException(
-            "signal variance must be positive, got " + signalVariance);
-      }
-      java.util.Objects.requireNonNull(naturalStep, "naturalStep");
-      if (window < 1 || !(tolerance > 0) || !Double.isFinite(tolerance)) {
-        throw new IllegalArgumentException(
-            "need window >= 1 and a positive tolerance, got " + window + ", " + tolerance);
-      }
-      if (lengthscales != null) {
-        lengthscales = lengthscales.clone();
-        for (double l : lengthscales) {
-          if (!(l > 0) || !Double.isFinite(l)) {
-            throw new IllegalArgumentException("length-scales must be positive, got " + l);
-          }
-        }
-      }
+      SvbssgpInit.check(
+          m, schedule, minibatch, gradientSamples, gamma, predictiveSamples, learningRate);
+      SvbssgpInit.checkInitial(noiseVariance, signalVariance, lengthscales);
+      lengthscales = lengthscales.map(double[]::clone);
     }
 
-    /** ℓ of the frequency prior (a copy), or null for the default. */
+    /** ℓ of the frequency prior (a copy), or empty for the default. */
     @Override
-    public double[] lengthscales() {
-      return lengthscales == null ? null : lengthscales.clone();
+    public Optional<double[]> lengthscales() {
+      return lengthscales.map(double[]::clone);
     }
 
     /** The default natural-gradient schedule ρ_t = 0.5/(1 + 0.05(t − 1))^0.6. */
     public static final StepSchedule DEFAULT_NATURAL_STEP = new StepSchedule(0.5, 0.05, 0.6);
 
+    /** The default stopping rule: windows of 20 iterations, tolerance 0.01 (Stan ADVI's). */
+    public static final BoundMonitor.Rule DEFAULT_STOPPING = new BoundMonitor.Rule(20, 0.01);
+
     /**
-     * The defaults: m = 20 (the paper's 2m = 40), a = 10 partitions per iteration, all rows of each (B = 0), b = 1
+     * The defaults: m = 20 (the paper's 2m = 40), a = 10 partitions per iteration, all rows of each, b = 1
      * z-sample, 1000 iterations, γ = 0, r = 5, seed 1, Adam step 0.03, hyperparameters learned from data-driven
-     * initial values, ρ_t = {@link #DEFAULT_NATURAL_STEP}, windows of 20 iterations and tolerance 0.01.
+     * initial values, ρ_t = {@link #DEFAULT_NATURAL_STEP}, stopping by {@link #DEFAULT_STOPPING}.
      */
     public static Options defaults() {
       return new Options(
           20,
-          10,
-          0,
+          StochasticSchedule.of(10, 1000, DEFAULT_NATURAL_STEP, 1).withStopping(DEFAULT_STOPPING),
+          OptionalInt.empty(),
           1,
-          1000,
           0,
           5,
-          1,
           0.03,
           true,
-          Double.NaN,
-          Double.NaN,
-          null,
-          DEFAULT_NATURAL_STEP,
-          20,
-          0.01);
+          OptionalDouble.empty(),
+          OptionalDouble.empty(),
+          Optional.empty());
     }
 
     /** Frequencies m (2m features); default 20 (the paper's 2m = 40). */
     public Options withM(int v) {
-      return edit(e -> e.m = v);
+      return new Options(
+          v,
+          schedule,
+          minibatch,
+          gradientSamples,
+          gamma,
+          predictiveSamples,
+          learningRate,
+          learnHyperparameters,
+          noiseVariance,
+          signalVariance,
+          lengthscales);
+    }
+
+    /** The iterations, partitions per iteration, step schedule ρ_t, seed and stopping rule at once. */
+    public Options withSchedule(StochasticSchedule v) {
+      return new Options(
+          m,
+          v,
+          minibatch,
+          gradientSamples,
+          gamma,
+          predictiveSamples,
+          learningRate,
+          learnHyperparameters,
+          noiseVariance,
+          signalVariance,
+          lengthscales);
     }
 
     /** Partitions per iteration a; default 10 (the paper does not state it). */
     public Options withPartitionsPerIteration(int v) {
-      return edit(e -> e.partitionsPerIteration = v);
+      return withSchedule(schedule.withBatch(v));
     }
 
-    /** Rows per drawn partition B (0 = all, the paper's Theorem 1); default 0. */
-    public Options withMinibatch(int v) {
-      return edit(e -> e.minibatch = v);
-    }
-
-    /** z samples per iteration b; default 1. */
-    public Options withGradientSamples(int v) {
-      return edit(e -> e.gradientSamples = v);
+    /** Every partition once per iteration (a = p, no draw of partitions). */
+    public Options withEveryPartition() {
+      return withSchedule(schedule.withFullBatch());
     }
 
     /** Iteration cap; default 1000 ({@link Svbssgp#fit} stops earlier when the bound has converged). */
     public Options withIterations(int v) {
-      return edit(e -> e.iterations = v);
-    }
-
-    /** γ of Proposition 1; default 0 (the paper's best, §5). */
-    public Options withGamma(double v) {
-      return edit(e -> e.gamma = v);
-    }
-
-    /** r predictive samples; default 5 (the paper's AIRLINE setting). */
-    public Options withPredictiveSamples(int v) {
-      return edit(e -> e.predictiveSamples = v);
-    }
-
-    /** Seed; default 1. */
-    public Options withSeed(long v) {
-      return edit(e -> e.seed = v);
-    }
-
-    /** Adam step size; default 0.03. */
-    public Options withLearningRate(double v) {
-      return edit(e -> e.learningRate = v);
-    }
-
-    /** Learn σ_n², σ_s² and ℓ by the bound; default true. */
-    public Options withLearnHyperparameters(boolean v) {
-      return edit(e -> e.learnHyperparameters = v);
-    }
-
-    /** Initial σ_n²; default 0.1 × var(y). */
-    public Options withNoiseVariance(double v) {
-      return edit(e -> e.noiseVariance = v);
-    }
-
-    /** Initial σ_s²; default var(y). */
-    public Options withSignalVariance(double v) {
-      return edit(e -> e.signalVariance = v);
-    }
-
-    /** Initial prior length-scales ℓ (Θ); default each input's standard deviation. */
-    public Options withLengthscales(double... v) {
-      return edit(e -> e.lengthscales = v);
+      return withSchedule(schedule.withIterations(v));
     }
 
     /** The natural-gradient step schedule ρ_t of q(α); default {@link #DEFAULT_NATURAL_STEP}. */
     public Options withNaturalStep(StepSchedule v) {
-      return edit(e -> e.naturalStep = v);
+      return withSchedule(schedule.withStep(v));
     }
 
-    /** Iterations per window of the smoothed bound; default 20. */
-    public Options withWindow(int v) {
-      return edit(e -> e.window = v);
+    /** Seed; default 1. */
+    public Options withSeed(long v) {
+      return withSchedule(schedule.withSeed(v));
     }
 
-    /** Relative change of the smoothed bound at which the fit has converged; default 0.01 (Stan ADVI's). */
-    public Options withTolerance(double v) {
-      return edit(e -> e.tolerance = v);
+    /** The stopping rule on the smoothed bound; default {@link #DEFAULT_STOPPING}. */
+    public Options withStopping(BoundMonitor.Rule v) {
+      return withSchedule(schedule.withStopping(v));
     }
 
-    /** These options with one setting changed by {@code change}. */
-    private Options edit(Consumer<Edit> change) {
-      Edit e = new Edit(this);
-      change.accept(e);
+    /** Run every iteration up to the cap. */
+    public Options withoutStopping() {
+      return withSchedule(schedule.withoutStopping());
+    }
+
+    /** Rows per drawn partition B (≥ 1; at least a partition's size reads all of it); default all rows. */
+    public Options withMinibatch(int v) {
       return new Options(
-          e.m,
-          e.partitionsPerIteration,
-          e.minibatch,
-          e.gradientSamples,
-          e.iterations,
-          e.gamma,
-          e.predictiveSamples,
-          e.seed,
-          e.learningRate,
-          e.learnHyperparameters,
-          e.noiseVariance,
-          e.signalVariance,
-          e.lengthscales,
-          e.naturalStep,
-          e.window,
-          e.tolerance);
+          m,
+          schedule,
+          OptionalInt.of(v),
+          gradientSamples,
+          gamma,
+          predictiveSamples,
+          learningRate,
+          learnHyperparameters,
+          noiseVariance,
+          signalVariance,
+          lengthscales);
     }
 
-    /** A mutable copy of the settings, used only by the withers. */
-    private static final class Edit {
-      private int m;
-      private int partitionsPerIteration;
-      private int minibatch;
-      private int gradientSamples;
-      private int iterations;
-      private double gamma;
-      private int predictiveSamples;
-      private long seed;
-      private double learningRate;
-      private boolean learnHyperparameters;
-      private double noiseVariance;
-      private double signalVariance;
-      private double[] lengthscales;
-      private StepSchedule naturalStep;
-      private int window;
-      private double tolerance;
+    /** All rows of each drawn partition (the paper's Theorem 1); the default. */
+    public Options withWholePartitions() {
+      return new Options(
+          m,
+          schedule,
+          OptionalInt.empty(),
+          gradientSamples,
+          gamma,
+          predictiveSamples,
+          learningRate,
+          learnHyperparameters,
+          noiseVariance,
+          signalVariance,
+          lengthscales);
+    }
 
-      Edit(Options o) {
-        m = o.m;
-        partitionsPerIteration = o.partitionsPerIteration;
-        minibatch = o.minibatch;
-        gradientSamples = o.gradientSamples;
-        iterations = o.iterations;
-        gamma = o.gamma;
-        predictiveSamples = o.predictiveSamples;
-        seed = o.seed;
-        learningRate = o.learningRate;
-        learnHyperparameters = o.learnHyperparameters;
-        noiseVariance = o.noiseVariance;
-        signalVariance = o.signalVariance;
-        lengthscales = o.lengthscales;
-        naturalStep = o.naturalStep;
-        window = o.window;
-        tolerance = o.tolerance;
-      }
+    /** z samples per iteration b; default 1. */
+    public Options withGradientSamples(int v) {
+      return new Options(
+          m,
+          schedule,
+          minibatch,
+          v,
+          gamma,
+          predictiveSamples,
+          learningRate,
+          learnHyperparameters,
+          noiseVariance,
+          signalVariance,
+          lengthscales);
+    }
+
+    /** γ of Proposition 1; default 0 (the paper's best, §5). */
+    public Options withGamma(double v) {
+      return new Options(
+          m,
+          schedule,
+          minibatch,
+          gradientSamples,
+          v,
+          predictiveSamples,
+          learningRate,
+          learnHyperparameters,
+          noiseVariance,
+          signalVariance,
+          lengthscales);
+    }
+
+    /** r predictive samples; default 5 (the paper's AIRLINE setting). */
+    public Options withPredictiveSamples(int v) {
+      return new Options(
+          m,
+          schedule,
+          minibatch,
+          gradientSamples,
+          gamma,
+          v,
+          learningRate,
+          learnHyperparameters,
+          noiseVariance,
+          signalVariance,
+          lengthscales);
+    }
+
+    /** Adam step size; default 0.03. */
+    public Options withLearningRate(double v) {
+      return new Options(
+          m,
+          schedule,
+          minibatch,
+          gradientSamples,
+          gamma,
+          predictiveSamples,
+          v,
+          learnHyperparameters,
+          noiseVariance,
+          signalVariance,
+          lengthscales);
+    }
+
+    /** Learn σ_n², σ_s² and ℓ by the bound; default true. */
+    public Options withLearnHyperparameters(boolean v) {
+      return new Options(
+          m,
+          schedule,
+          minibatch,
+          gradientSamples,
+          gamma,
+          predictiveSamples,
+          learningRate,
+          v,
+          noiseVariance,
+          signalVariance,
+          lengthscales);
+    }
+
+    /** Initial σ_n²; default from the data (class comment, "Initialisation"). */
+    public Options withNoiseVariance(double v) {
+      return new Options(
+          m,
+          schedule,
+          minibatch,
+          gradientSamples,
+          gamma,
+          predictiveSamples,
+          learningRate,
+          learnHyperparameters,
+          OptionalDouble.of(v),
+          signalVariance,
+          lengthscales);
+    }
+
+    /** Initial σ_s²; default var(y). */
+    public Options withSignalVariance(double v) {
+      return new Options(
+          m,
+          schedule,
+          minibatch,
+          gradientSamples,
+          gamma,
+          predictiveSamples,
+          learningRate,
+          learnHyperparameters,
+          noiseVariance,
+          OptionalDouble.of(v),
+          lengthscales);
+    }
+
+    /** Initial prior length-scales ℓ (Θ); default from the data (class comment, "Initialisation"). */
+    public Options withLengthscales(double... v) {
+      return new Options(
+          m,
+          schedule,
+          minibatch,
+          gradientSamples,
+          gamma,
+          predictiveSamples,
+          learningRate,
+          learnHyperparameters,
+          noiseVariance,
+          signalVariance,
+          Optional.of(v));
     }
   }
 
@@ -388,7 +437,7 @@ public final class Svbssgp {
 
   /**
    * Fits q(α) by natural-gradient steps until the bound estimate has converged ({@link BoundMonitor}) or
-   * {@link Options#iterations()} steps are done, calling {@code listener} after each with the step's estimate of
+   * {@link StochasticSchedule#iterations()} steps are done, calling {@code listener} after each with the step's estimate of
    * the bound L.
    *
    * @param partitionOfRow partition label 0…p−1 of every training row (p = largest label + 1)
@@ -411,7 +460,7 @@ public final class Svbssgp {
       PartitionGradients gradients) {
     SvbssgpTraining t = start(train, partitionOfRow, options, gradients);
     long t0 = System.nanoTime();
-    while (t.iteration() < options.iterations() && !t.converged()) {
+    while (t.iteration() < options.schedule().iterations() && !t.converged()) {
       double elbo = t.step();
       listener.onIteration(t.iteration(), elbo, (System.nanoTime() - t0) * 1e-9);
     }
@@ -517,7 +566,11 @@ public final class Svbssgp {
   /** Predictions with the options' γ, r and seed. */
   public RegressionPrediction predict(RegressionData test, int[] partitionOfTestRow) {
     return predict(
-        test, partitionOfTestRow, options.gamma(), options.predictiveSamples(), options.seed());
+        test,
+        partitionOfTestRow,
+        options.gamma(),
+        options.predictiveSamples(),
+        options.schedule().seed());
   }
 
   /**

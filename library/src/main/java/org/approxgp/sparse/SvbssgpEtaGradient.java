@@ -80,7 +80,7 @@ final class SvbssgpEtaGradient {
       drawn.add(ds);
       anyDraw |= !ds.isEmpty();
     }
-    double[][][] terms = anyDraw ? t.gradients().terms(points, drawn) : null;
+    double[][][] terms = anyDraw ? t.terms(points, drawn) : null;
     double elbo = 0;
     double gNoise = 0;
     double gSignal = 0;

@@ -1,6 +1,9 @@
 package org.approxgp.sparse;
 
 import java.util.Arrays;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.approxgp.data.RegressionData;
@@ -19,8 +22,10 @@ final class SvbssgpInit {
   private SvbssgpInit() {}
 
   static void initialise(
-      SvbssgpTrainer t, UniformRandomProvider rng, ZigguratSampler.NormalizedGaussian normal) {
-    RegressionData train = t.train;
+      SvbssgpTrainer t,
+      RegressionData train,
+      UniformRandomProvider rng,
+      ZigguratSampler.NormalizedGaussian normal) {
     Svbssgp.Options options = t.options;
     int n = train.n();
     int d = t.d;
@@ -47,13 +52,13 @@ final class SvbssgpInit {
       yVar = 1;
     }
     double[] hyper = t.hyper;
-    if (options.lengthscales() != null) {
-      if (options.lengthscales().length != d) {
-        throw new IllegalArgumentException(
-            options.lengthscales().length + " length-scales for " + d + " inputs");
+    if (options.lengthscales().isPresent()) {
+      double[] ell = options.lengthscales().get();
+      if (ell.length != d) {
+        throw new IllegalArgumentException(ell.length + " length-scales for " + d + " inputs");
       }
       for (int j = 0; j < d; j++) {
-        hyper[2 + j] = Math.log(options.lengthscales()[j]);
+        hyper[2 + j] = Math.log(ell[j]);
       }
     } else {
       double[] sd = new double[d];
@@ -66,15 +71,14 @@ final class SvbssgpInit {
         hyper[2 + j] = Math.log(sd[j] * r);
       }
     }
-    hyper[1] = Math.log(Double.isNaN(options.signalVariance()) ? yVar : options.signalVariance());
-    hyper[0] =
-        Math.log(Double.isNaN(options.noiseVariance()) ? 0.1 * yVar : options.noiseVariance());
+    hyper[1] = Math.log(options.signalVariance().orElse(yVar));
+    hyper[0] = Math.log(options.noiseVariance().orElse(0.1 * yVar));
     Matrix lam = t.precision();
     for (int k = 0; k < md; k++) {
       t.b[k] = normal.sample();
       lam.set(k, k, INITIAL_FREQUENCY_PRECISION);
     }
-    initialiseWeights(t, rng, Double.isNaN(options.noiseVariance()), yVar);
+    initialiseWeights(t, rng, options.noiseVariance().isEmpty(), yVar);
   }
 
   /**
@@ -115,12 +119,12 @@ final class SvbssgpInit {
    */
   private static void initialiseWeights(
       SvbssgpTrainer t, UniformRandomProvider rng, boolean setNoise, double yVar) {
-    RowPartitioning parts = t.parts;
-    RegressionData train = t.train;
+    RowPartitioning parts = t.local;
+    RegressionData train = t.grouped;
     int m = t.m;
     int d = t.d;
     int p = parts.count();
-    int draws = Math.min(p, 10 * t.options.partitionsPerIteration());
+    int draws = Math.min(p, 10 * t.partitionsPerIteration());
     int two = 2 * m;
     int md = m * d;
     double[] hyper = t.hyper;
@@ -190,6 +194,54 @@ final class SvbssgpInit {
       for (int v = 0; v < two; v++) {
         lam.set(md + u, md + v, g[u * two + v] / noise + (u == v ? 1 / lambda : 0));
       }
+    }
+  }
+
+  /** The settings of {@link Svbssgp.Options} other than the initial values, validated. */
+  static void check(
+      int m,
+      StochasticSchedule schedule,
+      OptionalInt minibatch,
+      int gradientSamples,
+      double gamma,
+      int predictiveSamples,
+      double learningRate) {
+    if (schedule == null || minibatch == null) {
+      throw new IllegalArgumentException("schedule and minibatch must not be null (use empty)");
+    }
+    if (m < 1
+        || (minibatch.isPresent() && minibatch.getAsInt() < 1)
+        || gradientSamples < 1
+        || predictiveSamples < 1) {
+      throw new IllegalArgumentException(
+          "need m, minibatch, gradientSamples, predictiveSamples >= 1");
+    }
+    Svbssgp.checkGamma(gamma);
+    if (!(learningRate > 0) || !Double.isFinite(learningRate)) {
+      throw new IllegalArgumentException("learning rate must be positive, got " + learningRate);
+    }
+  }
+
+  /** The initial values of {@link Svbssgp.Options}, validated: positive and finite where given. */
+  static void checkInitial(
+      OptionalDouble noiseVariance,
+      OptionalDouble signalVariance,
+      Optional<double[]> lengthscales) {
+    if (noiseVariance == null || signalVariance == null || lengthscales == null) {
+      throw new IllegalArgumentException("the initial values must not be null (use empty)");
+    }
+    checkPositive("noise variance", noiseVariance);
+    checkPositive("signal variance", signalVariance);
+    for (double l : lengthscales.orElse(new double[0])) {
+      if (!(l > 0) || !Double.isFinite(l)) {
+        throw new IllegalArgumentException("length-scales must be positive, got " + l);
+      }
+    }
+  }
+
+  private static void checkPositive(String what, OptionalDouble v) {
+    if (v.isPresent() && !(v.getAsDouble() > 0 && Double.isFinite(v.getAsDouble()))) {
+      throw new IllegalArgumentException(what + " must be positive, got " + v.getAsDouble());
     }
   }
 }

@@ -23,6 +23,7 @@ import org.approxgp.optimize.Adam;
  * reparameterised gradient of eq. 22 with respect to η is still available and tested for unbiasedness.
  */
 final class SvbssgpTrainer {
+
   private static final double TWO_PI = 2 * Math.PI;
   private static final double LOG_2PI = Math.log(TWO_PI);
   /**
@@ -31,10 +32,18 @@ final class SvbssgpTrainer {
    */
   private static final int MAX_BLOCK = 2048;
 
-  final RegressionData train;
+  /**
+   * The training rows grouped by partition (partition k's rows at positions {@code start[k] … start[k+1]}, in
+   * increasing row order), so that the rows an iteration reads lie together in memory whatever n.
+   */
+  final RegressionData grouped;
+  /** The partitions of {@link #grouped}: position t holds row {@code parts.rows()[t]}. */
+  final RowPartitioning local;
+  /** The partitions of the caller's rows (global row indices, what a {@link PartitionGradients} strategy sees). */
   final RowPartitioning parts;
+
   private final int[]
-      order; // the trainer's copy of parts.rows, permuted in place to draw minibatches
+      order; // positions 0…n−1, permuted in place within partitions to draw minibatches
   final Svbssgp.Options options;
   final int m;
   final int d;
@@ -50,6 +59,7 @@ final class SvbssgpTrainer {
   private final UniformRandomProvider rng;
   private final ZigguratSampler.NormalizedGaussian normal;
   private final PartitionGradients gradients;
+  private final boolean external; // a caller's strategy: its draws name global rows
   final BoundMonitor monitor;
   int iteration;
   // η view (lazily recomputed)
@@ -88,9 +98,12 @@ final class SvbssgpTrainer {
       }
       p = Math.max(p, label + 1);
     }
-    this.train = train;
     this.parts = RowPartitioning.of(partitionOfRow, p);
-    this.order = parts.rows().clone();
+    this.grouped = train.subset(parts.rows());
+    int[] positions = new int[train.n()];
+    Arrays.setAll(positions, i -> i);
+    this.local = new RowPartitioning(positions, parts.start());
+    this.order = positions.clone();
     this.options = options;
     this.m = options.m();
     this.d = train.d();
@@ -106,9 +119,8 @@ final class SvbssgpTrainer {
     for (int k = 0; k < p; k++) {
       largest = Math.max(largest, parts.start()[k + 1] - parts.start()[k]);
     }
-    int take = options.minibatch() == 0 ? largest : Math.min(options.minibatch(), largest);
-    this.blockRows =
-        (int) Math.max(1, Math.min(MAX_BLOCK, (long) options.partitionsPerIteration() * take));
+    int take = Math.min(options.minibatch().orElse(largest), largest);
+    this.blockRows = (int) Math.max(1, Math.min(MAX_BLOCK, (long) partitionsPerIteration() * take));
     this.block = new double[blockRows * dim];
     this.ones = new double[blockRows];
     Arrays.fill(ones, 1);
@@ -118,15 +130,28 @@ final class SvbssgpTrainer {
     this.sinBuf = new double[m];
     this.hyperGrad = new double[hyper.length];
     this.hyperUnit = new double[hyper.length];
-    this.monitor = new BoundMonitor(options.window(), options.tolerance());
-    this.gradients = gradients != null ? gradients : new LocalGradients(train, parts);
-    this.rng = RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {options.seed(), 0x5b55L});
+    this.monitor =
+        options.schedule().stopping().orElse(Svbssgp.Options.DEFAULT_STOPPING).start();
+    this.gradients = gradients != null ? gradients : new LocalGradients(grouped, local);
+    this.external = gradients != null;
+    this.rng =
+        RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {options.schedule().seed(), 0x5b55L});
     this.normal = ZigguratSampler.NormalizedGaussian.of(rng);
-    SvbssgpInit.initialise(this, rng, normal);
+    SvbssgpInit.initialise(this, train, rng, normal);
     refactor();
   }
 
   // ---- state access for SvbssgpInit ----
+
+  /** a, the partitions an iteration reads: the schedule's batch, or every partition (p). */
+  int partitionsPerIteration() {
+    return options.schedule().batch().orElse(parts.count());
+  }
+
+  /** Whether the stopping rule has fired (never without one). */
+  boolean stopped() {
+    return options.schedule().stopping().isPresent() && monitor.converged();
+  }
 
   /** Λ (both triangles are kept equal). */
   Matrix precision() {
@@ -153,7 +178,7 @@ final class SvbssgpTrainer {
    */
   double step() {
     int iter = iteration + 1;
-    double rho = options.naturalStep().at(iter);
+    double rho = options.schedule().step().at(iter);
     double elbo = estimate(rng, normal);
     if (!Double.isFinite(elbo)) {
       throw new IllegalStateException(
@@ -202,7 +227,7 @@ final class SvbssgpTrainer {
       drawn.add(List.copyOf(draws));
       anyDraw |= !draws.isEmpty();
     }
-    double[][][] terms = anyDraw ? gradients.terms(points, drawn) : null;
+    double[][][] terms = anyDraw ? terms(points, drawn) : null;
     double[] acc = new double[2 + dim + d];
     Arrays.fill(gB, 0);
     Arrays.fill(hyperGrad, 0);
@@ -285,7 +310,7 @@ final class SvbssgpTrainer {
       }
       // Adam's step decays with the same schedule as ρ; log ℓ moves at LENGTHSCALE_STEP_FACTOR ×
       // the step
-      double decay = rho / options.naturalStep().initial();
+      double decay = rho / options.schedule().step().initial();
       hyperUnit[0] = decay;
       hyperUnit[1] = decay;
       for (int c = 0; c < d; c++) {
@@ -305,18 +330,18 @@ final class SvbssgpTrainer {
   /** Draws a partitions (and minibatch rows) into {@link #draws} from {@code random} (Theorem 1, eq. 22). */
   private void drawPartitions(UniformRandomProvider random) {
     int p = parts.count();
-    int a = options.partitionsPerIteration();
+    int a = partitionsPerIteration();
+    boolean every = options.schedule().batch().isEmpty();
     int[] start = parts.start();
     draws.clear();
     for (int draw = 0; draw < a; draw++) {
-      int part = random.nextInt(p);
+      int part = every ? draw : random.nextInt(p);
       int lo = start[part];
       int size = start[part + 1] - lo;
       if (size == 0) {
         continue;
       }
-      int take =
-          options.minibatch() == 0 || options.minibatch() >= size ? size : options.minibatch();
+      int take = Math.min(options.minibatch().orElse(size), size);
       int[] rows = null;
       if (take < size) {
         for (int t = 0; t < take; t++) {
@@ -338,13 +363,13 @@ final class SvbssgpTrainer {
    */
   private void addCurvature(
       double[] alpha, List<PartitionGradients.Draw> drawn, double noise, int samples) {
-    double[] x = train.x();
+    double[] x = grouped.x();
     int filled = 0;
     for (PartitionGradients.Draw draw : drawn) {
       double scale = Math.sqrt(draw.weight() / (noise * samples));
-      int[] rows = draw.rows() != null ? draw.rows() : parts.rows();
-      int from = draw.rows() != null ? 0 : parts.start()[draw.partition()];
-      int to = draw.rows() != null ? rows.length : parts.start()[draw.partition() + 1];
+      int[] rows = draw.rows() != null ? draw.rows() : local.rows();
+      int from = draw.rows() != null ? 0 : local.start()[draw.partition()];
+      int to = draw.rows() != null ? rows.length : local.start()[draw.partition() + 1];
       for (int t = from; t < to; t++) {
         int off = rows[t] * d;
         int o = filled * dim;
@@ -452,8 +477,31 @@ final class SvbssgpTrainer {
     return List.copyOf(draws);
   }
 
-  PartitionGradients gradients() {
-    return gradients;
+  /**
+   * The strategy's terms of the drawn partitions ({@link PartitionGradients#terms}); the draws hold positions in
+   * {@link #grouped}, which a caller's strategy receives as the rows they are.
+   */
+  double[][][] terms(
+      List<PartitionGradients.Point> points, List<List<PartitionGradients.Draw>> drawn) {
+    if (!external) {
+      return gradients.terms(points, drawn);
+    }
+    List<List<PartitionGradients.Draw>> global = new ArrayList<>(drawn.size());
+    for (List<PartitionGradients.Draw> ds : drawn) {
+      List<PartitionGradients.Draw> g = new ArrayList<>(ds.size());
+      for (PartitionGradients.Draw draw : ds) {
+        int[] rows = null;
+        if (draw.rows() != null) {
+          rows = new int[draw.rows().length];
+          for (int i = 0; i < rows.length; i++) {
+            rows[i] = parts.rows()[draw.rows()[i]];
+          }
+        }
+        g.add(new PartitionGradients.Draw(draw.partition(), rows, draw.weight()));
+      }
+      global.add(g);
+    }
+    return gradients.terms(points, global);
   }
 
   /** The default {@link PartitionGradients}: in this JVM, each draw summed on its own, added in draw order. */

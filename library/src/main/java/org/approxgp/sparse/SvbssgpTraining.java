@@ -39,7 +39,7 @@ public final class SvbssgpTraining {
 
   /** Whether the smoothed bound has converged ({@link BoundMonitor#converged()}). */
   public boolean converged() {
-    return impl.monitor.converged();
+    return impl.stopped();
   }
 
   /** Whether the smoothed bound keeps falling ({@link BoundMonitor#diverging()}). */
@@ -54,9 +54,9 @@ public final class SvbssgpTraining {
 
   /** The current q(α) and hyperparameters as an immutable model. */
   public Svbssgp current() {
-    BoundMonitor.StopReason reason = impl.monitor.converged()
+    BoundMonitor.StopReason reason = impl.stopped()
         ? BoundMonitor.StopReason.CONVERGED
-        : impl.iteration >= impl.options.iterations()
+        : impl.iteration >= impl.options.schedule().iterations()
             ? BoundMonitor.StopReason.ITERATION_CAP
             : BoundMonitor.StopReason.NOT_STOPPED;
     return new Svbssgp(impl, reason);

@@ -69,12 +69,13 @@ public final class SparseBench {
       int[] parts = km.assign(d);
       double kmSeconds = (System.nanoTime() - k0) * 1e-9;
       for (int e = 0; e < batches.length; e++) {
-        Svbssgp.Options o = Svbssgp.Options.defaults()
+        Svbssgp.Options whole = Svbssgp.Options.defaults()
             .withM(20)
             .withPredictiveSamples(5)
             .withIterations(iterations)
-            .withMinibatch(batches[e])
             .withSeed(1);
+        // batch 0: every row of each drawn partition
+        Svbssgp.Options o = batches[e] == 0 ? whole : whole.withMinibatch(batches[e]);
         long s0 = System.nanoTime();
         SvbssgpTraining t = Svbssgp.start(d, parts, o);
         double startSeconds = (System.nanoTime() - s0) * 1e-9;

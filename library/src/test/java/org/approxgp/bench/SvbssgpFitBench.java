@@ -169,8 +169,10 @@ public final class SvbssgpFitBench {
               .map(v -> Math.round(v * 1000) / 1000.0)
               .toArray()));
       for (double gamma : new double[] {0, 1}) {
-        double[] mt =
-            metrics(data, fit.predict(data.test(), te, gamma, o.predictiveSamples(), o.seed()));
+        double[] mt = metrics(
+            data,
+            fit.predict(
+                data.test(), te, gamma, o.predictiveSamples(), o.schedule().seed()));
         System.out.printf(
             Locale.ROOT,
             "  svbssgp gamma=%.0f  RMSE %.4f  MNLP %.4f  mean z^2 %.2f%n",

@@ -52,7 +52,7 @@ class SvbssgpFitTest {
         + mean(trace, trace.length - 20, trace.length);
     assertTrue(fit.converged(), msg);
     assertEquals(BoundMonitor.StopReason.CONVERGED, fit.stopReason(), msg);
-    assertTrue(fit.iterations() < Svbssgp.Options.defaults().iterations(), msg);
+    assertTrue(fit.iterations() < Svbssgp.Options.defaults().schedule().iterations(), msg);
     assertFalse(fit.diverging(), msg);
     assertTrue(mean(trace, trace.length - 20, trace.length) > mean(trace, 0, 20), msg);
 

@@ -260,7 +260,7 @@ class SvbssgpTest {
     List<Double> elbo = new ArrayList<>();
     double[] rmse = new double[3];
     rmse[0] = t.current().predict(test, testLabels, 0, 5, 1).rmse(test.y());
-    for (int it = 1; it <= o.iterations(); it++) {
+    for (int it = 1; it <= o.schedule().iterations(); it++) {
       elbo.add(t.step());
       if (it % 150 == 0) {
         rmse[it / 150] = t.current().predict(test, testLabels, 0, 5, 1).rmse(test.y());

@@ -79,12 +79,13 @@ class SparkPartitionGradientsTest {
     int n = 700;
     RegressionData train = data(n, 3, 11);
     int[] labels = labels(n, 14, 12);
-    Svbssgp.Options o = Svbssgp.Options.defaults()
+    Svbssgp.Options whole = Svbssgp.Options.defaults()
         .withM(6)
         .withPartitionsPerIteration(5)
-        .withMinibatch(minibatch)
         .withGradientSamples(samples)
         .withSeed(3);
+    // minibatch 0: every row of each drawn partition
+    Svbssgp.Options o = minibatch == 0 ? whole : whole.withMinibatch(minibatch);
     try (SparkPartitionGradients spark = SparkPartitionGradients.of(sc, train, labels, 3)) {
       assertEquals(3, spark.slices());
       assertEquals(14, spark.partitions());

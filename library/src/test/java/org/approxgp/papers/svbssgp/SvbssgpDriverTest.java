@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.OptionalInt;
 import org.approxgp.data.RegressionSet;
 import org.approxgp.data.RegressionSplits;
 import org.approxgp.sparse.RegressionPrediction;
@@ -149,9 +150,10 @@ class SvbssgpDriverTest {
           "pic, n = " + small[k]);
     }
     assertEquals(
-        0, SparseRegression.defaultSvbssgpMinibatch(40, SparseRegression.defaultPartitions(40)));
+        OptionalInt.empty(),
+        SparseRegression.defaultSvbssgpMinibatch(40, SparseRegression.defaultPartitions(40)));
     assertEquals(
-        50,
+        OptionalInt.of(50),
         SparseRegression.defaultSvbssgpMinibatch(
             10_000, SparseRegression.defaultPartitions(10_000)));
     int[] big = {200_001, 1_000_000, 2_000_000, 3_000_000};
@@ -160,10 +162,10 @@ class SvbssgpDriverTest {
       int p = SparseRegression.defaultPartitions(big[k]);
       assertEquals(want[k], p, "n = " + big[k]);
       assertTrue((double) big[k] / p <= SparseRegression.PARTITION_ROWS, "n = " + big[k]);
-      assertEquals(50, SparseRegression.defaultSvbssgpMinibatch(big[k], p));
+      assertEquals(OptionalInt.of(50), SparseRegression.defaultSvbssgpMinibatch(big[k], p));
     }
     assertEquals(
-        50,
+        OptionalInt.of(50),
         SparseRegression.defaultSvbssgpMinibatch(
             100_000, SparseRegression.defaultPartitions(100_000)));
   }
