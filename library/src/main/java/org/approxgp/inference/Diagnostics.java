@@ -17,7 +17,7 @@ import java.util.List;
  * @param trace the stopping rule's value after each iteration, in order (for EP/QP the RMS site change
  *     of each sweep; its last entry is {@code finalChange}); empty when a method records none
  * @param diverged the EP-family verdict: the run ended without converging, either at the sweep cap or
- *     stopped early because it oscillated (see {@link SiteLoop.Options#oscillationWindow()}; the
+ *     stopped early because it oscillated (see {@link SiteLoopOptions#oscillationWindow()}; the
  *     {@code message} says which). A result, never an exception. False for methods that record no
  *     verdict (Laplace, VB)
  * @param alphaTrace R(iter) = ‖α_iter − α_{iter−1}‖₂ after each sweep, α the predictive-mean weights

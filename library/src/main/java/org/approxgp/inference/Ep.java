@@ -23,7 +23,7 @@ public final class Ep {
    * @param projection KL (EP), W2 (QP), Lp …
    * @param loop schedule, damping, tolerance, sweep cap, jitter, gradient, negative-site policy
    */
-  public record Options(Projection projection, SiteLoop.Options loop) {
+  public record Options(Projection projection, SiteLoopOptions loop) {
 
     public Options {
       if (projection == null || loop == null) {
@@ -33,7 +33,7 @@ public final class Ep {
 
     /** KL projection, sequential, no damping, tolerance 1e-6 (QP paper §6), 1000 sweeps, gradient on. */
     public static Options defaults() {
-      return new Options(KlProjection.get(), SiteLoop.Options.defaults());
+      return new Options(KlProjection.get(), SiteLoopOptions.defaults());
     }
 
     /** The site rule these options run ({@link MomentMatching#forProjection} of the projection). */
@@ -45,7 +45,7 @@ public final class Ep {
       return new Options(p, loop);
     }
 
-    public Options withLoop(SiteLoop.Options l) {
+    public Options withLoop(SiteLoopOptions l) {
       return new Options(projection, l);
     }
 
@@ -53,7 +53,7 @@ public final class Ep {
      * The options with the loop's settings changed, e.g. {@code withLoop(l -> l.withTolerance(1e-10))}; the loop's
      * settings are read as {@code options.loop().tolerance()}.
      */
-    public Options withLoop(UnaryOperator<SiteLoop.Options> change) {
+    public Options withLoop(UnaryOperator<SiteLoopOptions> change) {
       return new Options(projection, change.apply(loop));
     }
   }

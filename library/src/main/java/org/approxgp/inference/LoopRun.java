@@ -74,7 +74,7 @@ final class LoopRun {
   }
 
   /**
-   * The oscillation test of {@link SiteLoop.Options#oscillationWindow()}: W &gt; 0, more than W sweeps done, and
+   * The oscillation test of {@link SiteLoopOptions#oscillationWindow()}: W &gt; 0, more than W sweeps done, and
    * every one of the last W values of {@code trace} ≥ the minimum of the values before them.
    */
   static boolean oscillating(List<Double> trace, int w) {

@@ -59,7 +59,7 @@ public final class Posterior {
 
   /**
    * log q(D): the method's approximation to log p(y | X, θ) (the ELBO for VB); NaN only when the site loop ran with
-   * the evidence optional ({@link SiteLoop.Options#requireEvidence()} false) and it is undefined at this posterior.
+   * the evidence optional ({@link SiteLoopOptions#requireEvidence()} false) and it is undefined at this posterior.
    */
   public double logEvidence() {
     return logEvidence;

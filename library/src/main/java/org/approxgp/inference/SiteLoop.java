@@ -18,7 +18,7 @@ import org.approxgp.linalg.SymmetricUpdates;
  *
  * <p><b>Negative site precisions.</b> The stable parameterisation needs τ̃ ≥ 0 (it takes √τ̃). A proposed
  * site with τ̃ &lt; 0 (a projection whose variance exceeds the cavity's) is handled by
- * {@link Options#negativeSites()}: {@link NegativeSitePrecision#CLIP} (default) sets τ̃ = 0 and keeps the
+ * {@link SiteLoopOptions#negativeSites()}: {@link NegativeSitePrecision#CLIP} (default) sets τ̃ = 0 and keeps the
  * ν̃ of the unclipped update, as GPML does, and counts the clip in {@link Diagnostics#clippedSites()}.
  * For log-concave likelihoods (probit, Gaussian) the tilted variance never exceeds the cavity variance,
  * so the clip never fires. A cavity with τ₋ ≤ 0 (possible only with negative or clipped sites elsewhere) is
@@ -76,240 +76,6 @@ public final class SiteLoop {
     KEEP
   }
 
-  /**
-   * The loop's settings (everything but the site rule).
-   *
-   * @param schedule sequential (default) or parallel
-   * @param damping δ ∈ (0, 1]: new site = (1 − δ) old + δ proposed, in natural parameters (1 = none)
-   * @param tolerance stop when the RMS change of the 2n site parameters over a sweep is below this
-   * @param maxSweeps sweep cap; hitting it is reported as non-convergence, not an error
-   * @param jitter Cholesky jitter policy for B (reported in the diagnostics)
-   * @param gradient whether to compute ∂ log Z / ∂θ
-   * @param negativeSites what to do with a negative proposed site precision
-   * @param oscillationWindow W &gt; 0: stop early, as diverged, when the stopping rule's value (the RMS
-   *     site change of a sweep) has not set a new minimum in the last W sweeps (every one of them is
-   *     ≥ the minimum over all earlier sweeps; checked after every sweep from sweep W + 1 on). A
-   *     converging run, however slowly, keeps setting new minima; one caught in a cycle or wandering
-   *     does not. 0 = off (the run continues to the sweep cap)
-   * @param requireEvidence whether an undefined EP-form log evidence at the final posterior (non-finite, or an
-   *     improper cavity at some site) is an {@link InferenceException} (true, the default) or is returned as {@link Posterior#logEvidence()} NaN with the
-   *     posterior (false; only without {@code gradient}): for callers that use only the posterior, e.g. test errors
-   *     at fixed hyperparameters, where kept negative site precisions can leave a cavity improper and the evidence
-   *     undefined while the posterior is proper
-   */
-  public record Options(
-      Schedule schedule,
-      double damping,
-      double tolerance,
-      int maxSweeps,
-      JitterPolicy jitter,
-      boolean gradient,
-      NegativeSitePrecision negativeSites,
-      int oscillationWindow,
-      boolean requireEvidence) {
-
-    public Options {
-      if (schedule == null || jitter == null || negativeSites == null) {
-        throw new IllegalArgumentException("schedule, jitter and negativeSites must not be null");
-      }
-      if (!(damping > 0 && damping <= 1)) {
-        throw new IllegalArgumentException("damping must be in (0, 1], got " + damping);
-      }
-      if (!(tolerance > 0)) {
-        throw new IllegalArgumentException("tolerance must be positive, got " + tolerance);
-      }
-      if (maxSweeps < 1) {
-        throw new IllegalArgumentException("maxSweeps must be >= 1, got " + maxSweeps);
-      }
-      if (oscillationWindow < 0) {
-        throw new IllegalArgumentException(
-            "oscillationWindow must be >= 0, got " + oscillationWindow);
-      }
-      if (gradient && !requireEvidence) {
-        throw new IllegalArgumentException(
-            "an optional evidence needs gradient off (the gradient needs it)");
-      }
-    }
-
-    /** The options with the evidence required. */
-    public Options(
-        Schedule schedule,
-        double damping,
-        double tolerance,
-        int maxSweeps,
-        JitterPolicy jitter,
-        boolean gradient,
-        NegativeSitePrecision negativeSites,
-        int oscillationWindow) {
-      this(
-          schedule,
-          damping,
-          tolerance,
-          maxSweeps,
-          jitter,
-          gradient,
-          negativeSites,
-          oscillationWindow,
-          true);
-    }
-
-    /** The options with the default oscillation window ({@value #DEFAULT_OSCILLATION_WINDOW} sweeps). */
-    public Options(
-        Schedule schedule,
-        double damping,
-        double tolerance,
-        int maxSweeps,
-        JitterPolicy jitter,
-        boolean gradient,
-        NegativeSitePrecision negativeSites) {
-      this(
-          schedule,
-          damping,
-          tolerance,
-          maxSweeps,
-          jitter,
-          gradient,
-          negativeSites,
-          DEFAULT_OSCILLATION_WINDOW);
-    }
-
-    /** Default {@link #oscillationWindow()}: 50 sweeps. */
-    public static final int DEFAULT_OSCILLATION_WINDOW = 50;
-
-    /**
-     * Sequential, no damping, tolerance 1e-6 (QP paper §6), 1000 sweeps, no jitter, gradient on, clip,
-     * oscillation window 50.
-     */
-    public static Options defaults() {
-      return new Options(
-          Schedule.SEQUENTIAL,
-          1.0,
-          1e-6,
-          1000,
-          JitterPolicy.none(),
-          true,
-          NegativeSitePrecision.CLIP);
-    }
-
-    public Options withSchedule(Schedule s) {
-      return new Options(
-          s,
-          damping,
-          tolerance,
-          maxSweeps,
-          jitter,
-          gradient,
-          negativeSites,
-          oscillationWindow,
-          requireEvidence);
-    }
-
-    public Options withDamping(double d) {
-      return new Options(
-          schedule,
-          d,
-          tolerance,
-          maxSweeps,
-          jitter,
-          gradient,
-          negativeSites,
-          oscillationWindow,
-          requireEvidence);
-    }
-
-    public Options withTolerance(double t) {
-      return new Options(
-          schedule,
-          damping,
-          t,
-          maxSweeps,
-          jitter,
-          gradient,
-          negativeSites,
-          oscillationWindow,
-          requireEvidence);
-    }
-
-    public Options withMaxSweeps(int m) {
-      return new Options(
-          schedule,
-          damping,
-          tolerance,
-          m,
-          jitter,
-          gradient,
-          negativeSites,
-          oscillationWindow,
-          requireEvidence);
-    }
-
-    public Options withJitter(JitterPolicy j) {
-      return new Options(
-          schedule,
-          damping,
-          tolerance,
-          maxSweeps,
-          j,
-          gradient,
-          negativeSites,
-          oscillationWindow,
-          requireEvidence);
-    }
-
-    public Options withGradient(boolean g) {
-      return new Options(
-          schedule,
-          damping,
-          tolerance,
-          maxSweeps,
-          jitter,
-          g,
-          negativeSites,
-          oscillationWindow,
-          requireEvidence);
-    }
-
-    public Options withNegativeSites(NegativeSitePrecision p) {
-      return new Options(
-          schedule,
-          damping,
-          tolerance,
-          maxSweeps,
-          jitter,
-          gradient,
-          p,
-          oscillationWindow,
-          requireEvidence);
-    }
-
-    public Options withOscillationWindow(int w) {
-      return new Options(
-          schedule,
-          damping,
-          tolerance,
-          maxSweeps,
-          jitter,
-          gradient,
-          negativeSites,
-          w,
-          requireEvidence);
-    }
-
-    /** See {@link #requireEvidence()}; false needs the gradient off. */
-    public Options withRequireEvidence(boolean r) {
-      return new Options(
-          schedule,
-          damping,
-          tolerance,
-          maxSweeps,
-          jitter,
-          gradient,
-          negativeSites,
-          oscillationWindow,
-          r);
-    }
-  }
-
   private SiteLoop() {}
 
   /**
@@ -320,7 +86,7 @@ public final class SiteLoop {
    * @throws InferenceException on any numerical failure (see the class comment)
    */
   public static <S> Posterior run(
-      Problem problem, SiteUpdate<S> update, Options options, Sites warmStart) {
+      Problem problem, SiteUpdate<S> update, SiteLoopOptions options, Sites warmStart) {
     long t0 = System.nanoTime();
     int n = problem.size();
     if (warmStart != null && warmStart.size() != n) {
@@ -465,7 +231,7 @@ public final class SiteLoop {
       double m0,
       double[] tau,
       double[] nu,
-      Options options,
+      SiteLoopOptions options,
       boolean fullSigma,
       LoopRun run) {
     GaussianSiteApproximation a;

@@ -6,7 +6,7 @@ import org.approxgp.linalg.SymmetricUpdates;
  * The sweeps of {@link SiteLoop}: one pass of site updates over all sites, sequential (each site from the
  * marginals after the previous update, with the rank-one change of Σ and μ it implies) or parallel (every
  * site from the marginals at the start of the sweep), and the site update shared by both (the
- * negative-precision policy and damping of {@link SiteLoop.Options}).
+ * negative-precision policy and damping of {@link SiteLoopOptions}).
  *
  * <p>References: Rasmussen &amp; Williams (2006) §3.6, Alg. 3.5 lines 4–8 and eq. 3.70 (the rank-one change of
  * Σ); Minka (2001).
@@ -29,7 +29,7 @@ final class Sweeps {
       Problem problem,
       SiteUpdate<S> update,
       S state,
-      SiteLoop.Options options,
+      SiteLoopOptions options,
       int i,
       SiteUpdate.Cavity cav,
       double tauOld,
@@ -94,7 +94,7 @@ final class Sweeps {
       Problem problem,
       SiteUpdate<S> update,
       S state,
-      SiteLoop.Options options,
+      SiteLoopOptions options,
       SymmetricUpdates sigma,
       double[] mu,
       double[] tau,
@@ -200,7 +200,7 @@ final class Sweeps {
       Problem problem,
       SiteUpdate<S> update,
       S state,
-      SiteLoop.Options options,
+      SiteLoopOptions options,
       GaussianSiteApproximation approx,
       double[] tau,
       double[] nu,

@@ -8,6 +8,7 @@ import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Problem;
 import org.approxgp.inference.Qp;
 import org.approxgp.inference.SiteLoop;
+import org.approxgp.inference.SiteLoopOptions;
 import org.approxgp.inference.SiteUpdate;
 import org.approxgp.inference.Sites;
 import org.approxgp.inference.Vb;
@@ -51,7 +52,7 @@ public interface InferenceMethod {
   }
 
   /** Any site rule (EP, QP, Lp, and later Power EP, Relaxed EP) in the site loop, named by the rule. */
-  static InferenceMethod siteLoop(SiteUpdate<?> update, SiteLoop.Options options) {
+  static InferenceMethod siteLoop(SiteUpdate<?> update, SiteLoopOptions options) {
     return of(update.name(), (pr, w) -> SiteLoop.run(pr, update, options, w));
   }
 

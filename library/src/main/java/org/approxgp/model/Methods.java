@@ -5,6 +5,7 @@ import org.approxgp.inference.PowerEp;
 import org.approxgp.inference.Qp;
 import org.approxgp.inference.RelaxedEp;
 import org.approxgp.inference.SiteLoop;
+import org.approxgp.inference.SiteLoopOptions;
 
 /**
  * Typed constructors of the inference methods whose settings go beyond a name: QP with a chosen gradient, Power EP
@@ -52,8 +53,8 @@ public final class Methods {
   }
 
   /** The loop options Power EP and Relaxed EP use by default: EP's, with negative site precisions kept. */
-  public static SiteLoop.Options keepOptions() {
-    return SiteLoop.Options.defaults().withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
+  public static SiteLoopOptions keepOptions() {
+    return SiteLoopOptions.defaults().withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
   }
 
   /** Power EP with power u and {@link #keepOptions()}; named "power-ep". */
@@ -63,25 +64,25 @@ public final class Methods {
 
   /**
    * Power EP with power u in the site loop with {@code options} (e.g. CLIP via
-   * {@link SiteLoop.Options#withNegativeSites}), named "power-ep". Its evidence gradient is by central
+   * {@link SiteLoopOptions#withNegativeSites}), named "power-ep". Its evidence gradient is by central
    * differences (h = 1e-4 in log θ): the loop's R&amp;W eq. 5.27 form holds only at an EP fixed point.
    */
-  public static InferenceMethod powerEp(double u, SiteLoop.Options options) {
+  public static InferenceMethod powerEp(double u, SiteLoopOptions options) {
     return powerEp(u, PowerEp.Variant.MINKA, options);
   }
 
   /** Power EP with power u and the given variant ({@link PowerEp.Variant}) in the site loop, named "power-ep". */
   public static InferenceMethod powerEp(
-      double u, PowerEp.Variant variant, SiteLoop.Options options) {
+      double u, PowerEp.Variant variant, SiteLoopOptions options) {
     return powerEp(u, variant, options, true);
   }
 
   /**
-   * {@link #powerEp(double, PowerEp.Variant, SiteLoop.Options)}, with its central-difference evidence gradient
+   * {@link #powerEp(double, PowerEp.Variant, SiteLoopOptions)}, with its central-difference evidence gradient
    * when {@code numericalGradient}, else with none (fixed hyperparameters: one site-loop run per inference).
    */
   public static InferenceMethod powerEp(
-      double u, PowerEp.Variant variant, SiteLoop.Options options, boolean numericalGradient) {
+      double u, PowerEp.Variant variant, SiteLoopOptions options, boolean numericalGradient) {
     return inLoop("power-ep", PowerEp.of(u, variant), options, numericalGradient);
   }
 
@@ -94,16 +95,16 @@ public final class Methods {
    * The given Relaxed EP rule (objective, site reading) in the site loop with {@code options}, named "rep",
    * with a central-difference evidence gradient (h = 1e-4 in log θ).
    */
-  public static InferenceMethod relaxedEp(RelaxedEp rule, SiteLoop.Options options) {
+  public static InferenceMethod relaxedEp(RelaxedEp rule, SiteLoopOptions options) {
     return relaxedEp(rule, options, true);
   }
 
   /**
-   * {@link #relaxedEp(RelaxedEp, SiteLoop.Options)}, with its central-difference evidence gradient when
+   * {@link #relaxedEp(RelaxedEp, SiteLoopOptions)}, with its central-difference evidence gradient when
    * {@code numericalGradient}, else with none.
    */
   public static InferenceMethod relaxedEp(
-      RelaxedEp rule, SiteLoop.Options options, boolean numericalGradient) {
+      RelaxedEp rule, SiteLoopOptions options, boolean numericalGradient) {
     return inLoop("rep", rule, options, numericalGradient);
   }
 
@@ -114,9 +115,9 @@ public final class Methods {
   private static InferenceMethod inLoop(
       String name,
       org.approxgp.inference.SiteUpdate<?> rule,
-      SiteLoop.Options options,
+      SiteLoopOptions options,
       boolean numericalGradient) {
-    SiteLoop.Options o = options.withGradient(false);
+    SiteLoopOptions o = options.withGradient(false);
     InferenceMethod m = InferenceMethod.of(name, (pr, w) -> SiteLoop.run(pr, rule, o, w));
     return numericalGradient ? InferenceMethod.withNumericalGradient(m, 1e-4) : m;
   }

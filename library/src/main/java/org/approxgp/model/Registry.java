@@ -11,6 +11,7 @@ import org.approxgp.inference.PowerEp;
 import org.approxgp.inference.Qp;
 import org.approxgp.inference.RelaxedEp;
 import org.approxgp.inference.SiteLoop;
+import org.approxgp.inference.SiteLoopOptions;
 import org.approxgp.inference.Vb;
 import org.approxgp.likelihood.Gaussian;
 import org.approxgp.likelihood.Likelihood;
@@ -205,13 +206,13 @@ public final class Registry {
    *       {@code relaxation} nonnegative|signed, {@code penalty-form} eq35|eq4, {@code relaxation-search}
    *       local|global ({@link Methods.RepReading} has the equations), {@code negative-sites} (default keep);
    *   <li>ep, power-ep, rep — {@code max-sweeps}, the site loop's sweep cap, a whole number &ge; 1 (default
-   *       {@link SiteLoop.Options#defaults()}'s); {@code gradient}, the log-evidence gradient: ep's "exact"
+   *       {@link SiteLoopOptions#defaults()}'s); {@code gradient}, the log-evidence gradient: ep's "exact"
    *       (R&amp;W eq. 5.27, the default), power-ep's and rep's "numerical" (central differences, the default), or
    *       "none" for every one of them (fits at fixed hyperparameters: no gradient is computed, and
    *       {@link org.approxgp.inference.Posterior#logEvidenceGradient()} is null); {@code evidence}
    *       required|optional (default required): optional, with {@code gradient} none, returns a proper posterior
    *       whose EP-form log evidence is undefined with {@link org.approxgp.inference.Posterior#logEvidence()} NaN
-   *       instead of failing ({@link SiteLoop.Options#requireEvidence()}).
+   *       instead of failing ({@link SiteLoopOptions#requireEvidence()}).
    * </ul>
    *
    * @throws SettingException naming the setting, for an unknown name, a setting the method does not take or a
@@ -243,7 +244,7 @@ public final class Registry {
             powerEpVariant(settings.word("power-ep-variant")),
             loop(
                 settings,
-                SiteLoop.Options.defaults().withNegativeSites(negativeSites(settings, true)),
+                SiteLoopOptions.defaults().withNegativeSites(negativeSites(settings, true)),
                 "numerical"),
             numericalGradient(settings));
       case "rep" ->
@@ -256,7 +257,7 @@ public final class Registry {
                 .rule(penalty(settings)),
             loop(
                 settings,
-                SiteLoop.Options.defaults().withNegativeSites(negativeSites(settings, true)),
+                SiteLoopOptions.defaults().withNegativeSites(negativeSites(settings, true)),
                 "numerical"),
             numericalGradient(settings));
       default -> throw new IllegalStateException(name);
@@ -364,8 +365,8 @@ public final class Registry {
    * {@code loop} with the sweep cap {@code max-sweeps} (when set) and without the loop's own gradient when
    * {@code gradient} is "none".
    */
-  private static SiteLoop.Options loop(Settings s, SiteLoop.Options loop, String ownGradient) {
-    SiteLoop.Options o =
+  private static SiteLoopOptions loop(Settings s, SiteLoopOptions loop, String ownGradient) {
+    SiteLoopOptions o =
         s.has(MAX_SWEEPS) ? loop.withMaxSweeps(integer(s, MAX_SWEEPS, loop.maxSweeps(), 1)) : loop;
     boolean noGradient = gradientWord(s, ownGradient).equals("none");
     o = noGradient ? o.withGradient(false) : o;

@@ -20,7 +20,7 @@ class ConvergenceTraceTest {
   @Test
   void alphaTraceIsTheChangeOfAlphaBetweenSweeps() {
     Problem p = probit();
-    SiteLoop.Options o = SiteLoop.Options.defaults().withGradient(false);
+    SiteLoopOptions o = SiteLoopOptions.defaults().withGradient(false);
     Posterior full = SiteLoop.run(p, MomentMatching.ep(), o, null);
     Diagnostics d = full.diagnostics();
     assertTrue(d.converged() && !d.diverged(), d.toString());

@@ -25,8 +25,8 @@ class EpFamilyDivergenceTest {
     return Problem.of(SquaredExponential.iso(1.0, 10.0), d.x, d.y, NoisyStep.of(0.05));
   }
 
-  private static final SiteLoop.Options OPT =
-      SiteLoop.Options.defaults().withGradient(false).withMaxSweeps(300);
+  private static final SiteLoopOptions OPT =
+      SiteLoopOptions.defaults().withGradient(false).withMaxSweeps(300);
 
   @Test
   void epOscillatesAndIsReportedAsDivergedPowerEpConverges() {
@@ -63,7 +63,7 @@ class EpFamilyDivergenceTest {
   void epOscillatesAndRelaxedEpConverges() {
     NoisyData d = NoisyData.of(2, 60, 0.2);
     Problem p = Problem.of(SquaredExponential.iso(1.0, 10.0), d.x, d.y, NoisyStep.of(0.05));
-    SiteLoop.Options keep = OPT.withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
+    SiteLoopOptions keep = OPT.withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
     Diagnostics ep = SiteLoop.run(p, MomentMatching.ep(), keep, null).diagnostics();
     assertFalse(ep.converged(), ep.toString());
     assertTrue(ep.diverged() && ep.message().contains("oscillation"), ep.toString());

@@ -45,7 +45,7 @@ class EpFamilyRandomizedTest {
       NoisyData d = NoisyData.of(100 + draw, 24, 0.2);
       Problem p = Problem.of(SquaredExponential.iso(ell, sf2), d.x, d.y, lik);
       for (SiteLoop.NegativeSitePrecision pol : SiteLoop.NegativeSitePrecision.values()) {
-        SiteLoop.Options opt = SiteLoop.Options.defaults().withMaxSweeps(60).withNegativeSites(pol);
+        SiteLoopOptions opt = SiteLoopOptions.defaults().withMaxSweeps(60).withNegativeSites(pol);
         for (SiteUpdate<?> rule : rules) {
           runs++;
           String what = rule.name() + " " + pol + " on " + lik + ", ell=" + ell + ", sf2=" + sf2;

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class NegativeSitesKeepTest {
 
-  private static final SiteLoop.Options CLIP = SiteLoop.Options.defaults();
-  private static final SiteLoop.Options KEEP =
+  private static final SiteLoopOptions CLIP = SiteLoopOptions.defaults();
+  private static final SiteLoopOptions KEEP =
       CLIP.withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
 
   @Test

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class PowerEpAppendixCTest {
 
-  private static final SiteLoop.Options KEEP = SiteLoop.Options.defaults()
+  private static final SiteLoopOptions KEEP = SiteLoopOptions.defaults()
       .withTolerance(1e-13)
       .withMaxSweeps(500)
       .withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class PowerEpKeepTest {
 
-  private static final SiteLoop.Options KEEP = SiteLoop.Options.defaults()
+  private static final SiteLoopOptions KEEP = SiteLoopOptions.defaults()
       .withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP)
       .withTolerance(1e-10);
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** {@link PowerEp}: u = 1 is EP; exact for a Gaussian likelihood; its evidence against quadrature at n = 1. */
 class PowerEpTest {
 
-  private static final SiteLoop.Options OPT = SiteLoop.Options.defaults().withTolerance(1e-10);
+  private static final SiteLoopOptions OPT = SiteLoopOptions.defaults().withTolerance(1e-10);
 
   @Test
   void powerOneIsEp() {

@@ -92,8 +92,8 @@ class RelaxedEpReadingsTest {
       y[i] = -y[i]; // outliers
     }
     Problem p = Problem.of(SmallProblems.iso(), x, y, NoisyStep.of(0.15));
-    SiteLoop.Options o =
-        SiteLoop.Options.defaults().withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
+    SiteLoopOptions o =
+        SiteLoopOptions.defaults().withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
     Posterior def = SiteLoop.run(p, RelaxedEp.of(0.05), o, null);
     Posterior explicit = SiteLoop.run(
         p,

@@ -18,14 +18,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** {@link RelaxedEp}: c → ∞ is EP; its objective pieces against direct quadrature; relaxation is recorded. */
 class RelaxedEpTest {
 
-  private static final SiteLoop.Options OPT = SiteLoop.Options.defaults().withTolerance(1e-9);
+  private static final SiteLoopOptions OPT = SiteLoopOptions.defaults().withTolerance(1e-9);
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(RelaxedEp.Objective.class)
   void hugePenaltyIsEp(RelaxedEp.Objective objective) {
     NoisyData d = NoisyData.of(2, 30, 0.2);
     Problem p = Problem.of(SquaredExponential.iso(1.0, 2.0), d.x, d.y, NoisyStep.of(0.2));
-    SiteLoop.Options o = OPT.withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
+    SiteLoopOptions o = OPT.withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
     Posterior ep = SiteLoop.run(p, MomentMatching.ep(), o, null);
     Posterior rep =
         SiteLoop.run(p, RelaxedEp.of(1e12, objective, RelaxedEp.SiteReading.B), o, null);
@@ -74,7 +74,7 @@ class RelaxedEpTest {
     double s = 10;
     Problem big = Problem.of(SquaredExponential.iso(1.0, s), d.x, d.y, NoisyStep.of(0.05));
     Problem unit = Problem.of(SquaredExponential.iso(1.0, 1.0), d.x, d.y, NoisyStep.of(0.05));
-    SiteLoop.Options o = SiteLoop.Options.defaults()
+    SiteLoopOptions o = SiteLoopOptions.defaults()
         .withGradient(false)
         .withMaxSweeps(300)
         .withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);

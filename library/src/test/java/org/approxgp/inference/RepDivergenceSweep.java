@@ -65,10 +65,8 @@ public final class RepDivergenceSweep {
   record Run(Outcome outcome, int sweeps, double finalChange, int relaxed) {}
 
   static Run run(Problem p, SiteUpdate<?> rule, SiteLoop.NegativeSitePrecision policy) {
-    SiteLoop.Options opt = SiteLoop.Options.defaults()
-        .withGradient(false)
-        .withMaxSweeps(300)
-        .withNegativeSites(policy);
+    SiteLoopOptions opt =
+        SiteLoopOptions.defaults().withGradient(false).withMaxSweeps(300).withNegativeSites(policy);
     try {
       Diagnostics d = SiteLoop.run(p, rule, opt, null).diagnostics();
       Outcome o = d.converged()
@@ -90,7 +88,7 @@ public final class RepDivergenceSweep {
     SampledPosterior ref = SampledPosterior.sample(
         p, GaussianReference.prior(p), SampledPosterior.Options.defaults().withSeed(1), line -> {});
     System.out.println(c + "\nreference: " + ref);
-    SiteLoop.Options opt = SiteLoop.Options.defaults()
+    SiteLoopOptions opt = SiteLoopOptions.defaults()
         .withGradient(false)
         .withMaxSweeps(300)
         .withNegativeSites(c.policy());
@@ -103,7 +101,7 @@ public final class RepDivergenceSweep {
         RelaxedEp.of(1),
         RelaxedEp.of(10));
     for (int r = 0; r < rules.size(); r++) {
-      SiteLoop.Options o = r == 1 ? opt.withDamping(0.5).withMaxSweeps(1000) : opt;
+      SiteLoopOptions o = r == 1 ? opt.withDamping(0.5).withMaxSweeps(1000) : opt;
       try {
         Posterior post = SiteLoop.run(p, rules.get(r), o, null);
         Diagnostics d = post.diagnostics();
@@ -157,7 +155,7 @@ public final class RepDivergenceSweep {
         for (long s = 0; s < seeds; s++) {
           Config c = new Config(s, 100, 0.2, eps, ell, 10, SiteLoop.NegativeSitePrecision.KEEP);
           Problem p = c.problem();
-          SiteLoop.Options o = SiteLoop.Options.defaults()
+          SiteLoopOptions o = SiteLoopOptions.defaults()
               .withGradient(false)
               .withMaxSweeps(1000)
               .withDamping(0.5)

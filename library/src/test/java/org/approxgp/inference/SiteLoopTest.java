@@ -125,7 +125,7 @@ class SiteLoopTest {
   void entryPointsAreTheLoopToTheBit() {
     Problem p = probit(5, 30);
     Posterior viaEp = Ep.infer(p);
-    Posterior viaLoop = SiteLoop.run(p, MomentMatching.ep(), SiteLoop.Options.defaults(), null);
+    Posterior viaLoop = SiteLoop.run(p, MomentMatching.ep(), SiteLoopOptions.defaults(), null);
     assertEquals(viaEp.logEvidence(), viaLoop.logEvidence(), 0);
     assertArrayEquals(viaEp.sites().tau(), viaLoop.sites().tau(), 0);
     assertArrayEquals(viaEp.sites().nu(), viaLoop.sites().nu(), 0);
@@ -134,7 +134,7 @@ class SiteLoopTest {
     Posterior qpLoop = SiteLoop.run(
         p,
         MomentMatching.qp(W2Projection.forLikelihood(p.likelihood())),
-        SiteLoop.Options.defaults(),
+        SiteLoopOptions.defaults(),
         null);
     assertEquals(qp.logEvidence(), qpLoop.logEvidence(), 0);
     assertArrayEquals(qp.sites().tau(), qpLoop.sites().tau(), 0);
@@ -236,9 +236,9 @@ class SiteLoopTest {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       Future<Posterior> fa =
-          pool.submit(() -> SiteLoop.run(a, rule, SiteLoop.Options.defaults(), null));
+          pool.submit(() -> SiteLoop.run(a, rule, SiteLoopOptions.defaults(), null));
       Future<Posterior> fb =
-          pool.submit(() -> SiteLoop.run(b, rule, SiteLoop.Options.defaults(), null));
+          pool.submit(() -> SiteLoop.run(b, rule, SiteLoopOptions.defaults(), null));
       Posterior pa = fa.get();
       Posterior pb = fb.get();
       assertEquals(2, rule.starts.get());

@@ -11,6 +11,7 @@ import org.approxgp.inference.PowerEp;
 import org.approxgp.inference.Problem;
 import org.approxgp.inference.RelaxedEp;
 import org.approxgp.inference.SiteLoop;
+import org.approxgp.inference.SiteLoopOptions;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.Gaussian;
 import org.approxgp.likelihood.NoisyStep;
@@ -66,7 +67,7 @@ class RegistryTest {
                 RelaxedEp.DEFAULT_RELAXATION,
                 RelaxedEp.PenaltyForm.EQ35,
                 RelaxedEp.Search.GLOBAL),
-            SiteLoop.Options.defaults().withNegativeSites(SiteLoop.NegativeSitePrecision.CLIP))
+            SiteLoopOptions.defaults().withNegativeSites(SiteLoop.NegativeSitePrecision.CLIP))
         .infer(p, null);
     assertEquals(direct.logEvidence(), viaName.logEvidence(), 0.0);
     for (int i = 0; i < Y.length; i++) {

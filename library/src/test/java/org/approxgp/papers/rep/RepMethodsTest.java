@@ -15,6 +15,7 @@ import org.approxgp.inference.Posterior;
 import org.approxgp.inference.PowerEp;
 import org.approxgp.inference.Problem;
 import org.approxgp.inference.SiteLoop;
+import org.approxgp.inference.SiteLoopOptions;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.model.InferenceMethod;
 import org.approxgp.model.Methods;
@@ -33,8 +34,8 @@ class RepMethodsTest {
     return Problem.of(SquaredExponential.iso(1.0, 1.0), s.x(), s.y(), RepMethods.likelihood(0.2));
   }
 
-  private static SiteLoop.Options loop(SiteLoop.NegativeSitePrecision p, int sweeps) {
-    return SiteLoop.Options.defaults()
+  private static SiteLoopOptions loop(SiteLoop.NegativeSitePrecision p, int sweeps) {
+    return SiteLoopOptions.defaults()
         .withMaxSweeps(sweeps)
         .withGradient(false)
         .withNegativeSites(p)
@@ -74,7 +75,7 @@ class RepMethodsTest {
     Problem p = problem();
     for (SiteLoop.NegativeSitePrecision policy : SiteLoop.NegativeSitePrecision.values()) {
       String word = policy == SiteLoop.NegativeSitePrecision.KEEP ? "keep" : "clip";
-      SiteLoop.Options o = loop(policy, 40);
+      SiteLoopOptions o = loop(policy, 40);
       assertSame(
           InferenceMethod.ep(Ep.Options.defaults().withLoop(o)),
           RepMethods.method("ep", Double.NaN, word, 40),
@@ -135,7 +136,7 @@ class RepMethodsTest {
     Problem p =
         Problem.of(SquaredExponential.iso(1.0, 1.0), s.x(), s.y(), RepMethods.likelihood(0.1));
     Methods.RepReading b = RepReadings.reading("c");
-    SiteLoop.Options keep = loop(SiteLoop.NegativeSitePrecision.KEEP, quick.maxSweeps());
+    SiteLoopOptions keep = loop(SiteLoop.NegativeSitePrecision.KEEP, quick.maxSweeps());
     InferenceException e = assertThrows(
         InferenceException.class,
         () -> InferenceMethod.siteLoop(b.rule(1.0), keep.withRequireEvidence(true))
