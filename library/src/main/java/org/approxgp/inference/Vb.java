@@ -13,6 +13,8 @@ import org.approxgp.special.NumericalException;
  * The variational Gaussian approximation (Opper &amp; Archambeau 2009): the q(f) = N(m, Σ) maximising
  * the evidence lower bound ELBO = Σ E_q[log p(yᵢ | fᵢ)] − KL(q ‖ N(m₀, K)).
  *
+ * <p>The derivations below are written out step by step in {@code docs/derivations/vb-gradient.md}.
+ *
  * <p><b>Parameterisation.</b> Opper &amp; Archambeau show the optimal q has m = m₀ + Kα and
  * Σ = (K⁻¹ + Λ)⁻¹, Λ = diag(λ), λ ≥ 0: 2n parameters (α, λ). With R = Λ½B⁻¹Λ½, B = I + Λ½KΛ½,
  * <pre>
@@ -47,7 +49,7 @@ import org.approxgp.special.NumericalException;
  * signal variance the plain map is slow and, at ρ = 1, can even be unstable at the optimum (it then
  * reaches the tolerance only through the ascent safeguard, its sites wandering at ~1e-7 where the ELBO is
  * flat to roundoff); Anderson converges there (Ionosphere, 80 rows, ℓ = 8, s² = 4900: 72 steps instead
- * of 269; {@code VbAndersonTest}). On by default (m = 5) since stop 19.
+ * of 269; {@code VbAndersonTest}). On by default (m = 5).
  *
  * <p><b>Stopping rule.</b> Converged when the RMS distance between the current sites and the
  * fixed-point target (−2g_v, g_m − 2g_v∘m) — the undamped proposal, so independent of ρ — is below
@@ -62,7 +64,7 @@ import org.approxgp.special.NumericalException;
  * inverse from the factor and two n³ products, no refactorisation and no second pass of variational
  * expectations (the same partial derivative as the formula above, to roundoff: {@code VbGradientFormTest}).
  *
- * <p><b>Cost</b> (stop 20, QP Table 1 VB trials, {@code bench/VbProfile}): per state one Cholesky of B, one
+ * <p><b>Cost</b> (QP Table 1 VB trials, {@code bench/VbProfile}): per state one Cholesky of B, one
  * n × n triangular solve for diag Σ and n variational expectations (probit: Gauss–Hermite for √v ≤ 2, an
  * adaptive quadrature beyond, {@code Probit.variationalExpectation}); per evaluation the θ-gradient above;
  * warm-started evaluations take 1–17 states.

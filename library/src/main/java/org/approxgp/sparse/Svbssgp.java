@@ -32,7 +32,7 @@ import org.approxgp.linalg.Matrix;
  * ({@link #mean()}, {@link #scale()}) reports q in θ coordinates: b_θ = D b_ε, M_θ = D M_ε,
  * D = diag(1/(2π ℓ_c)).
  *
- * <p><b>Steps</b> (issue 23). The paper maximises L by stochastic gradient ascent on η = vec(M, b) with the unbiased
+ * <p><b>Steps</b>. The paper maximises L by stochastic gradient ascent on η = vec(M, b) with the unbiased
  * estimate of eq. 22 and asks only for "appropriately scheduled" steps (§4.1). Plain or Adam steps on (b, M) do
  * not fit: Adam moves every one of the D(D+1)/2 entries of M by about its step size whatever its gradient, so
  * on 26 inputs (D = 560, 157,000 entries) the row norms of M — the spread of q — grow with every step, the
