@@ -78,9 +78,8 @@ public final class RepReadings {
      * splits, no Spam, 40 sweeps; quick: a, b, c local and global, c·σ_f² ∈ {0.01, 0.1, 1, 10, 100}, 4 seeds of
      * 60 + 60 at 10 and 20 %, Heart and Haberman with 4 splits, Spam at 10 % with 4, 60 sweeps; full: as quick with
      * 6 seeds of 80 + 80, every Figure 5 data set with 4 splits, Spam at 0, 10, 20 % with 4, 100 sweeps (not the
-     * paper's sizes: the grid of readings × penalties multiplies every fit by 32; the full notebook measured 9.4
-     * minutes, 1,280 fits on two busy cores, load average 3–9 (33 minutes at load ≈ 15);
-     * quick 3 minutes, smoke 32 s).
+     * paper's sizes: the grid of readings × penalties multiplies every fit by 32; the full notebook measured 5.0
+     * minutes, 1,280 fits on two quiet cores; quick 3 minutes, smoke 32 s).
      */
     public static Config forMode(ProjectPaths.Mode mode) {
       List<String> local = List.of("a", "b", "c");
