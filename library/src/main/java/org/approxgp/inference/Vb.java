@@ -33,7 +33,7 @@ import org.approxgp.special.NumericalException;
  * Lin (2017) on these site natural parameters,
  * τ̃ ← (1−ρ) τ̃ + ρ (−2 g_v),  ν̃ ← (1−ρ) ν̃ + ρ (g_m − 2 g_v ∘ m),
  * whose fixed points are exactly the stationarity conditions above and which, with ρ = 1, is exact in
- * one step for a Gaussian likelihood. ρ starts at {@link Options#initialStep()}, is halved whenever the
+ * one step for a Gaussian likelihood. ρ starts at {@link VbOptions#initialStep()}, is halved whenever the
  * ELBO would decrease (monotone ascent) and doubled (up to 1) after an accepted step. Why not L-BFGS on
  * (α, log λ): ∂ELBO/∂α = K(g_m − α) carries K's spectrum (condition numbers 1e8 and worse for SE
  * kernels), so first-order methods on α crawl; the natural gradient is invariant to that
@@ -42,7 +42,7 @@ import org.approxgp.special.NumericalException;
  * clips negative site precisions); if a clip is still active at the end the posterior is returned with
  * {@code converged = false} and a message, since it is then not a stationary point of the ELBO.
  *
- * <p><b>Anderson acceleration (optional).</b> With {@link Options#andersonMemory()} m &gt; 0 each step first
+ * <p><b>Anderson acceleration (optional).</b> With {@link VbOptions#andersonMemory()} m &gt; 0 each step first
  * tries the Anderson extrapolation of the last m iterates of the ρ = 1 map ({@link Anderson}); it is
  * accepted when it is a valid site vector (τ̃ ≥ 0, B factors) and does not lower the ELBO, otherwise the
  * memory is cleared and the plain step above is taken. Same fixed points, same stopping rule. At large
@@ -53,7 +53,7 @@ import org.approxgp.special.NumericalException;
  *
  * <p><b>Stopping rule.</b> Converged when the RMS distance between the current sites and the
  * fixed-point target (−2g_v, g_m − 2g_v∘m) — the undamped proposal, so independent of ρ — is below
- * {@link Options#tolerance()} (default 1e-6).
+ * {@link VbOptions#tolerance()} (default 1e-6).
  *
  * <p><b>Evidence and gradient.</b> {@link Posterior#logEvidence()} is the ELBO at the optimum and
  * {@link Posterior#logEvidenceGradient()} its partial derivative in θ at fixed (α, λ). By the envelope
@@ -71,92 +71,13 @@ import org.approxgp.special.NumericalException;
  */
 public final class Vb {
 
-  /**
-   * @param tolerance stop when the RMS distance of the sites to their fixed-point target is below this
-   * @param maxIterations cap on accepted + rejected natural-gradient steps; hitting it is reported as
-   *     non-convergence, not an error
-   * @param initialStep the first natural-gradient step size ρ ∈ (0, 1]
-   * @param jitter Cholesky jitter policy for B
-   * @param gradient whether to compute ∂ELBO/∂θ
-   * @param andersonMemory Anderson acceleration's memory m (0 = plain natural-gradient iteration)
-   */
-  public record Options(
-      double tolerance,
-      int maxIterations,
-      double initialStep,
-      JitterPolicy jitter,
-      boolean gradient,
-      int andersonMemory) {
-
-    /** The options without Anderson acceleration ({@link #andersonMemory()} = 0). */
-    public Options(
-        double tolerance,
-        int maxIterations,
-        double initialStep,
-        JitterPolicy jitter,
-        boolean gradient) {
-      this(tolerance, maxIterations, initialStep, jitter, gradient, 0);
-    }
-
-    public Options {
-      if (andersonMemory < 0) {
-        throw new IllegalArgumentException("andersonMemory must be >= 0, got " + andersonMemory);
-      }
-      if (!(tolerance > 0)) {
-        throw new IllegalArgumentException("tolerance must be positive, got " + tolerance);
-      }
-      if (maxIterations < 1) {
-        throw new IllegalArgumentException("maxIterations must be >= 1, got " + maxIterations);
-      }
-      if (!(initialStep > 0 && initialStep <= 1)) {
-        throw new IllegalArgumentException("initialStep must be in (0, 1], got " + initialStep);
-      }
-    }
-
-    /**
-     * Tolerance 1e-6 (the EP/QP stopping rule of the QP paper, §6), 2000 iterations, ρ₀ = 1, no jitter,
-     * gradient on, Anderson memory 5.
-     */
-    public static Options defaults() {
-      return new Options(1e-6, 2000, 1.0, JitterPolicy.none(), true, 5);
-    }
-
-    public Options withTolerance(double t) {
-      return new Options(t, maxIterations, initialStep, jitter, gradient, andersonMemory);
-    }
-
-    public Options withMaxIterations(int m) {
-      return new Options(tolerance, m, initialStep, jitter, gradient, andersonMemory);
-    }
-
-    public Options withInitialStep(double s) {
-      return new Options(tolerance, maxIterations, s, jitter, gradient, andersonMemory);
-    }
-
-    public Options withJitter(JitterPolicy j) {
-      return new Options(tolerance, maxIterations, initialStep, j, gradient, andersonMemory);
-    }
-
-    /**
-     * Anderson acceleration of the site iteration with the last {@code m} iterates (0 = off; 5 is a
-     * good value, see {@link Vb}).
-     */
-    public Options withAndersonMemory(int m) {
-      return new Options(tolerance, maxIterations, initialStep, jitter, gradient, m);
-    }
-
-    public Options withGradient(boolean g) {
-      return new Options(tolerance, maxIterations, initialStep, jitter, g, andersonMemory);
-    }
-  }
-
   private static final double MIN_STEP = 1e-12;
 
   private Vb() {}
 
   /** VB from the prior (λ = 0, α = 0) with default options. */
   public static Posterior infer(Problem problem) {
-    return infer(problem, Options.defaults(), null);
+    return infer(problem, VbOptions.defaults(), null);
   }
 
   /**
@@ -166,7 +87,7 @@ public final class Vb {
    *     {@link Posterior#sites()}), or null for the prior
    * @throws InferenceException on a non-finite ELBO, a positive ∂E/∂v, or a failed factorisation
    */
-  public static Posterior infer(Problem problem, Options options, Sites warmStart) {
+  public static Posterior infer(Problem problem, VbOptions options, Sites warmStart) {
     long t0 = System.nanoTime();
     int n = problem.size();
     if (warmStart != null && warmStart.size() != n) {

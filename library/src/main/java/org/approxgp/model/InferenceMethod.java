@@ -12,6 +12,7 @@ import org.approxgp.inference.SiteLoopOptions;
 import org.approxgp.inference.SiteUpdate;
 import org.approxgp.inference.Sites;
 import org.approxgp.inference.Vb;
+import org.approxgp.inference.VbOptions;
 
 /** An approximate-inference method: problem + optional warm start → posterior. */
 public interface InferenceMethod {
@@ -130,7 +131,7 @@ public interface InferenceMethod {
   }
 
   /** Variational Gaussian approximation (Opper &amp; Archambeau 2009); the objective is the ELBO. */
-  static InferenceMethod vb(Vb.Options options) {
+  static InferenceMethod vb(VbOptions options) {
     return of("vb", (pr, w) -> Vb.infer(pr, options, w));
   }
 

@@ -12,7 +12,7 @@ import org.approxgp.inference.Qp;
 import org.approxgp.inference.RelaxedEp;
 import org.approxgp.inference.SiteLoop;
 import org.approxgp.inference.SiteLoopOptions;
-import org.approxgp.inference.Vb;
+import org.approxgp.inference.VbOptions;
 import org.approxgp.likelihood.Gaussian;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.NoisyStep;
@@ -237,7 +237,7 @@ public final class Registry {
             Qp.options().withLoop(l -> l.withNegativeSites(negativeSites(settings, false))),
             Methods.QpGradientKind.IMPLICIT);
       case "laplace" -> InferenceMethod.laplace(Laplace.Options.defaults());
-      case "vb" -> InferenceMethod.vb(Vb.Options.defaults());
+      case "vb" -> InferenceMethod.vb(VbOptions.defaults());
       case "power-ep" ->
         Methods.powerEp(
             power(settings),

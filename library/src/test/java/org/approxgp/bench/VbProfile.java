@@ -16,6 +16,7 @@ import org.approxgp.inference.Diagnostics;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Problem;
 import org.approxgp.inference.Vb;
+import org.approxgp.inference.VbOptions;
 import org.approxgp.kernel.Kernel;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.Probit;
@@ -35,7 +36,7 @@ import org.approxgp.papers.qp.QpTable1;
  * and the thread CPU time. Then TE, NTLL and the log evidence as the trial computes them.
  *
  * <p>Run: {@code java -cp ... org.approxgp.bench.VbProfile [SEED] [REPEATS] [DATA,...]}; every VB inference
- * uses {@link Vb.Options#defaults()} ({@code -Dvbprofile.memory=M} another Anderson memory;
+ * uses {@link VbOptions#defaults()} ({@code -Dvbprofile.memory=M} another Anderson memory;
  * {@code -Dvbprofile.trace=I} prints evaluation I's stopping-rule trace). A JFR profile: add
  * {@code -XX:StartFlightRecording=filename=vb.jfr,settings=profile} and read it with
  * {@code jfr print --events jdk.ExecutionSample vb.jfr}.
@@ -89,9 +90,9 @@ public final class VbProfile {
     double[][] xTest = st.apply(test.features());
     double[] yTest = test.target();
     List<Eval> evals = new ArrayList<>();
-    Vb.Options options = Vb.Options.defaults()
+    VbOptions options = VbOptions.defaults()
         .withAndersonMemory(
-            Integer.getInteger("vbprofile.memory", Vb.Options.defaults().andersonMemory()));
+            Integer.getInteger("vbprofile.memory", VbOptions.defaults().andersonMemory()));
     int traced = Integer.getInteger("vbprofile.trace", -1);
     InferenceMethod vb = InferenceMethod.of("vb", (p, w) -> {
       long c0 = CPU.getCurrentThreadCpuTime();

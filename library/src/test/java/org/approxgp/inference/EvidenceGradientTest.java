@@ -27,7 +27,7 @@ class EvidenceGradientTest {
     Function<Problem, Posterior> laplace =
         p -> Laplace.infer(p, Laplace.Options.defaults().withTolerance(1e-12), null);
     Function<Problem, Posterior> vb =
-        p -> Vb.infer(p, Vb.Options.defaults().withTolerance(1e-11), null);
+        p -> Vb.infer(p, VbOptions.defaults().withTolerance(1e-11), null);
     Function<Problem, Posterior> ep =
         p -> Ep.infer(p, Ep.Options.defaults().withLoop(l -> l.withTolerance(1e-12)), null);
     return Stream.of(
@@ -116,7 +116,7 @@ class EvidenceGradientTest {
   @Test
   void vbOptimumIsStationary() {
     Problem p = probit(SmallProblems.ard(3), 0.0);
-    Posterior post = Vb.infer(p, Vb.Options.defaults().withTolerance(1e-11), null);
+    Posterior post = Vb.infer(p, VbOptions.defaults().withTolerance(1e-11), null);
     VbElbo.Evaluation ev = VbElbo.of(p, post.alpha(), post.sites().tau(), true);
     assertEquals(post.logEvidence(), ev.elbo, 1e-10 * Math.abs(ev.elbo));
     for (int i = 0; i < p.size(); i++) {

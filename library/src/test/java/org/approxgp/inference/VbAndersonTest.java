@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Anderson-accelerated VB ({@link Vb.Options#andersonMemory()} &gt; 0) reaches the optimum of the plain
+ * Anderson-accelerated VB ({@link VbOptions#andersonMemory()} &gt; 0) reaches the optimum of the plain
  * natural-gradient iteration. Problem: the first 80 rows of the Ionosphere anchor split, isotropic SE at
  * ℓ = 8 and large signal variances, where the plain iteration is slow.
  *
@@ -41,7 +41,7 @@ class VbAndersonTest {
   @Test
   void sameOptimumAsThePlainIteration() {
     Problem p = problem(8, 70);
-    Vb.Options tight = Vb.Options.defaults().withTolerance(1e-10);
+    VbOptions tight = VbOptions.defaults().withTolerance(1e-10);
     Posterior fast = Vb.infer(p, tight.withAndersonMemory(5), null);
     assertTrue(fast.diagnostics().converged(), fast.diagnostics().toString());
     // (1) stationarity of the ELBO in (α, λ)
@@ -66,7 +66,7 @@ class VbAndersonTest {
     // (3) the plain iteration, at its floor
     Posterior plain = Vb.infer(
         p,
-        Vb.Options.defaults().withAndersonMemory(0).withTolerance(1e-12).withMaxIterations(300),
+        VbOptions.defaults().withAndersonMemory(0).withTolerance(1e-12).withMaxIterations(300),
         null);
     assertTrue(
         plain.logEvidence() <= fast.logEvidence() + 1e-12,
@@ -96,9 +96,9 @@ class VbAndersonTest {
   @CsvSource({"8, 70", "8, 4900"})
   void fewerIterationsAtTheDefaultTolerance(double ell, double s2) {
     Problem p = problem(ell, s2);
-    Posterior plain = Vb.infer(p, Vb.Options.defaults().withAndersonMemory(0), null);
+    Posterior plain = Vb.infer(p, VbOptions.defaults().withAndersonMemory(0), null);
     Posterior fast = Vb.infer(p);
-    assertEquals(5, Vb.Options.defaults().andersonMemory(), "Anderson(5) is the default");
+    assertEquals(5, VbOptions.defaults().andersonMemory(), "Anderson(5) is the default");
     assertTrue(plain.diagnostics().converged() && fast.diagnostics().converged());
     System.out.printf(
         "VB ℓ=%g s²=%g: plain %d iterations, Anderson(5) %d%n",

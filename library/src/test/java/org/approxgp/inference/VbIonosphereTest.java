@@ -36,7 +36,7 @@ class VbIonosphereTest {
         vb.logEvidence() < e.logEvidence(),
         "ELBO " + vb.logEvidence() + " vs EP " + e.logEvidence());
     // a warm start from the optimum is already converged
-    Posterior again = Vb.infer(problem, Vb.Options.defaults(), vb.sites());
+    Posterior again = Vb.infer(problem, VbOptions.defaults(), vb.sites());
     assertEquals(0, again.diagnostics().iterations());
     assertEquals(vb.logEvidence(), again.logEvidence(), 1e-12 * Math.abs(vb.logEvidence()));
   }

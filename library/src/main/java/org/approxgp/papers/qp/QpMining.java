@@ -20,7 +20,7 @@ import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Prediction;
 import org.approxgp.inference.Problem;
 import org.approxgp.inference.Sites;
-import org.approxgp.inference.Vb;
+import org.approxgp.inference.VbOptions;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.NegativeBinomialPredictive;
 import org.approxgp.likelihood.PoissonSquareLink;
@@ -481,7 +481,7 @@ public final class QpMining {
       rows.add(qp.result());
     }
     if (methods.contains("vb")) {
-      InferenceMethod vb = InferenceMethod.vb(Vb.Options.defaults());
+      InferenceMethod vb = InferenceMethod.vb(VbOptions.defaults());
       rows.add(
           protocol.vbMeanFunction()
               ? fitAndScore(seed, "vb", CoalStarts.likelihoodModeStart(vb), problem, d)

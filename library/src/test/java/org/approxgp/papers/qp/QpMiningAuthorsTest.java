@@ -18,7 +18,7 @@ import org.approxgp.data.Datasets;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Prediction;
 import org.approxgp.inference.Problem;
-import org.approxgp.inference.Vb;
+import org.approxgp.inference.VbOptions;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.NegativeBinomialPredictive;
 import org.approxgp.likelihood.PoissonSquareLink;
@@ -122,7 +122,7 @@ class QpMiningAuthorsTest {
         PoissonSquareLink.get(),
         0.0);
     Posterior post =
-        CoalStarts.gpyVbStart(InferenceMethod.vb(Vb.Options.defaults())).infer(p, null);
+        CoalStarts.gpyVbStart(InferenceMethod.vb(VbOptions.defaults())).infer(p, null);
     for (double m : post.mean()) {
       assertEquals(0.0, m, 0.0);
     }
@@ -133,7 +133,7 @@ class QpMiningAuthorsTest {
           0.0, NegativeBinomialPredictive.of(0.0, pr.latentVariance()[j]).mode());
     }
     // with the prior mean 1 and the likelihood-mode start VB leaves 0
-    Posterior withMean = CoalStarts.likelihoodModeStart(InferenceMethod.vb(Vb.Options.defaults()))
+    Posterior withMean = CoalStarts.likelihoodModeStart(InferenceMethod.vb(VbOptions.defaults()))
         .infer(new Problem(p.kernel(), p.x(), p.y(), p.likelihood(), 1.0), null);
     assertNotEquals(0.0, withMean.mean()[0]);
   }
