@@ -57,7 +57,7 @@ public final class Probit implements Likelihood {
    * whose value equals depth {@value #CF_FULL_DEPTH}'s bit for bit, measured on 20000 points per interval, is 29
    * on [6, 7), 23 on [8, 9), 18 on [10, 12), 14 on [14, 16), 11 on [20, 25), 9 on [30, 40), 7 on [60, 100) and 6
    * beyond; each interval's depth here is that of its left end plus a margin of 3 to 9
-   * ({@code ProbitTest} checks the equality on a denser grid). Each level costs a serial division, so the
+   * ({@code ProbitTailTest} checks the equality on a denser grid). Each level costs a serial division, so the
    * full depth cost ten erfcx calls.
    */
   static int cfDepth(double x) {
