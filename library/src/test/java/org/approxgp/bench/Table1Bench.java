@@ -88,12 +88,9 @@ public final class Table1Bench {
         "full run cpu h");
     for (String d : full.datasets()) {
       double[][] cpu = new double[METHODS.size()][samples];
-      java.util.Set<Integer> drawn = new java.util.HashSet<>();
+      int[] pairs = distinctPairs(rng, perCell, samples);
       for (int r = 0; r < samples; r++) {
-        int pair;
-        do {
-          pair = rng.nextInt(perCell);
-        } while (!drawn.add(pair));
+        int pair = pairs[r];
         long s = pair / full.folds();
         int f = pair % full.folds();
         for (int m = 0; m < METHODS.size(); m++) {
@@ -156,5 +153,22 @@ public final class Table1Bench {
         totalCpu / cores,
         se / cores,
         totalCpuNoReuse / cores);
+  }
+
+  /**
+   * {@code samples} distinct (seed, fold) pair indices in [0, {@code perCell}), drawn in order from {@code rng}
+   * (rejecting repeats), as both Table 1 benches sample a data set's cell.
+   */
+  static int[] distinctPairs(Random rng, int perCell, int samples) {
+    java.util.Set<Integer> drawn = new java.util.HashSet<>();
+    int[] pairs = new int[samples];
+    for (int r = 0; r < samples; r++) {
+      int pair;
+      do {
+        pair = rng.nextInt(perCell);
+      } while (!drawn.add(pair));
+      pairs[r] = pair;
+    }
+    return pairs;
   }
 }

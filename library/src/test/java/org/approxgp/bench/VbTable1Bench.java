@@ -7,11 +7,9 @@ import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.Set;
 import org.approxgp.experiment.Experiment;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.ResultRow;
@@ -68,14 +66,11 @@ public final class VbTable1Bench {
       double oldHours = 0;
       double newHours = 0;
       for (String d : full.datasets()) {
-        Set<Integer> drawn = new HashSet<>();
+        int[] pairs = Table1Bench.distinctPairs(rng, perCell, samples);
         double[] sum = new double[6];
         double maxRel = 0;
         for (int r = 0; r < samples; r++) {
-          int pair;
-          do {
-            pair = rng.nextInt(perCell);
-          } while (!drawn.add(pair));
+          int pair = pairs[r];
           long s = pair / full.folds();
           int f = pair % full.folds();
           double[] o = oldTrial == null

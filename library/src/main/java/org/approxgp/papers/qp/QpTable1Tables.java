@@ -157,7 +157,7 @@ public final class QpTable1Tables {
     DoubleColumn dnt = DoubleColumn.create("NTLL diff ×1e-3");
     StringColumn ant = StringColumn.create("NTLL agrees");
     for (int i = 0; i < summary.rowCount(); i++) {
-      String d = summary.containsColumn("data") ? summary.stringColumn("data").get(i) : "mining";
+      String d = dataOf(summary, i);
       String m = summary.stringColumn("method").get(i);
       var entry = QpPaper.table1(d, m);
       if (entry.isEmpty()) {
