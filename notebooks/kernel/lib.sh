@@ -12,7 +12,7 @@ KERNEL_DIR="$JUPYTER_DIR/kernels/$KERNEL_NAME"
 HOOKS_SRC="$ROOT/notebooks/kernel/hooks"
 # JupyterLab's server sends one kernel_info_request when a browser connects to a new (or restarted) kernel
 # and waits this long for the reply (its default is 60 s); past it the server connects anyway and re-sends the
-# request every 0.5 s. Before KernelMain closed rapaio-jupyter-kernel 3.0.1's start-up races (issue 13) a kernel
+# request every 0.5 s. Before KernelMain closed rapaio-jupyter-kernel 3.0.1's start-up races, a kernel
 # could lose that request, and each such start cost the whole timeout; 30 s still leaves a slow JVM start on a
 # loaded machine (seen: 6-12 s on 2 busy cores) time to answer.
 KERNEL_INFO_TIMEOUT="${APPROXGP_KERNEL_INFO_TIMEOUT:-30}"
@@ -119,7 +119,7 @@ install_kernel() {
   local f
   for f in "$TARGET"/lib/*.jar; do rjk_cp+=";$f"; done
   mkdir -p "$KERNEL_DIR"
-  # KernelMain: rapaio's start with its start-up races closed, and SIGINT interrupts (hooks/rapaio/, issue 13)
+  # KernelMain: rapaio's start with its start-up races closed, and SIGINT interrupts (hooks/rapaio/)
   local launcher="$ROOT/notebooks/kernel/run-kernel.sh" main=org.approxgp.report.display.rapaio.KernelMain
   local imode=signal
   # The spark engine (Runner.defaults().withEngine("spark")) is not on the class path: the library loads

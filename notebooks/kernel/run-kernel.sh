@@ -8,7 +8,7 @@
 # bash itself cannot undo it (a signal ignored on entry cannot be trapped), so `env --default-signal` (coreutils
 # 8.31+) or Python does.
 #
-# The start-up races of rapaio-jupyter-kernel 3.0.1 that made about half the kernel starts hang (issue 13) are
+# The start-up races of rapaio-jupyter-kernel 3.0.1 that made about half the kernel starts hang are
 # closed in KernelMain; this launcher no longer watches the kernel's stderr for a dead shell thread.
 set -euo pipefail
 if env --default-signal=INT true 2>/dev/null; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Start the project's Java kernel N times, as nbclient does, and count the starts that hang (issue 13).
+"""Start the project's Java kernel N times, as nbclient does, and count the starts that hang.
 
 Each start: the kernelspec written by lib.sh's install_kernel (with --main rapaio, a copy of it whose main
 class is rapaio's own MainApp instead of KernelMain, for comparison), an AsyncKernelManager, a client whose

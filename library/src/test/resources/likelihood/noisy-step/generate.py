@@ -42,7 +42,7 @@ Paper formulas checked numerically (here and in a scratch double-precision scrip
   - eq. 11 writes r_i = N(f | m_i, b_i) with b_i a variance, but eq. 13 (lambda~ = 1/(1/lambda + b_i)), eq. 39 and the
     initialisation b_i = 0 need b_i to be a PRECISION.
   - eq. 16 ("remove r_i": v_i = 1/(1/v_ib + b_i)) adds the precision b_i, which contradicts the stated definition
-    t~_ib = r_i t~_i (removing r_i subtracts b_i); see /work/briefs/rep-notes.md for the three possible readings.
+    t~_ib = r_i t~_i (removing r_i subtracts b_i); see docs/derivations/relaxed-ep-readings.md for the possible readings.
   - eq. 36 (appendix B line-search objective) is not the normalised KL of the relaxed tilted distribution to its
     Gaussian projection plus a b-independent constant (difference 0.241 ... 0.347 for b = 1e-3 ... 3 at eps = 0.2),
     and it is singular at b = 0.

@@ -97,13 +97,15 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--compress",
       description = "after the run, compress the store for shipping (<hash>.jsonl.gz, read"
-          + " before the appended <hash>.jsonl; the same rows give the same bytes)")
+          + " before the appended <hash>.jsonl; the same rows give the same bytes); with --stored-only, run"
+          + " nothing and compress the rows stored for every config EXPERIMENT runs in the mode")
   boolean compress;
 
   @Option(
       names = "--stored-only",
       description =
-          "compute nothing: read the store, and fail (exit 1) naming how many trials it lacks")
+          "compute nothing: read the store, and fail (exit 1) naming how many trials it lacks (with"
+              + " --compress: compress what is stored)")
   boolean storedOnly;
 
   @Option(names = "--out", paramLabel = "FILE", description = "write the summary table as CSV")
@@ -162,6 +164,12 @@ final class RunCommand implements Callable<Integer> {
           "--threads is for --engine local (Spark's parallelism is its master's, e.g."
               + " --master 'local[2]')");
     }
+    boolean compressStored = compress && storedOnly;
+    if (compressStored && (out != null || methods != null || datasets != null)) {
+      throw CliException.badInput(
+          "--compress --stored-only runs no trial and prints no summary; it takes no --out, --methods or"
+              + " --datasets");
+    }
     Path root = ResultsRoots.prepare(results);
     if (out != null) {
       AtomicFiles.checkWritable(out, "--out", root);
@@ -182,6 +190,15 @@ final class RunCommand implements Callable<Integer> {
       executor
           .start(); // seconds; an engine that cannot start is one line, before the store is touched
       spec.commandLine().getErr().println("approxgp: running " + name + " on " + executor);
+    }
+    if (compressStored) {
+      // every store EXPERIMENT reads in this mode, whatever it holds; nothing computed
+      for (Experiment<?, ?> e : es.allForMode(m)) {
+        Path gz = Runner.of(executor).withResultsRoot(root).compress(e);
+        stdout.println(e.name() + ": compressed " + (gz == null ? "nothing (no rows)" : shown(gz)));
+      }
+      stdout.flush();
+      return verify == null ? 0 : verify(exp, root, executor, stdout);
     }
     long t0 = System.nanoTime();
     Results<?> run;
@@ -226,20 +243,33 @@ final class RunCommand implements Callable<Integer> {
     }
     if (compress) {
       Path gz = Runner.of(executor).withResultsRoot(root).compress(exp);
-      stdout.println(name + ": compressed "
-          + (gz == null
-              ? "nothing (no rows)"
-              : ProjectPaths.shown(gz) + " ("
-                  + String.format(Locale.ROOT, "%,d", gz.toFile().length()) + " bytes)"));
+      stdout.println(name + ": compressed " + (gz == null ? "nothing (no rows)" : shown(gz)));
       stdout.flush();
     }
-    if (verify != null) {
-      Verification v = Runner.of(executor).withResultsRoot(root).verify(exp, verify, 0);
-      stdout.println(name + ": " + v.report());
-      stdout.flush();
-      return v.passed() ? 0 : 1;
+    return verify == null ? 0 : verify(exp, root, executor, stdout);
+  }
+
+  /** {@code --verify K} on {@code exp}'s store: prints the report; exit 0 if every recomputed trial agrees, else 1. */
+  private int verify(
+      Experiment<?, ?> exp, Path root, TrialExecutor executor, java.io.PrintWriter stdout) {
+    Verification v = Runner.of(executor).withResultsRoot(root).verify(exp, verify, 0);
+    stdout.println(name + ": " + v.report());
+    stdout.flush();
+    return v.passed() ? 0 : 1;
+  }
+
+  /** "FILE (R rows, B bytes)" of a compressed store. */
+  private static String shown(Path gz) {
+    long rows;
+    try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(
+        new java.util.zip.GZIPInputStream(java.nio.file.Files.newInputStream(gz)),
+        java.nio.charset.StandardCharsets.UTF_8))) {
+      rows = in.lines().filter(l -> !l.isBlank()).count();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot read " + gz, e);
     }
-    return 0;
+    return ProjectPaths.shown(gz)
+        + String.format(Locale.ROOT, " (%,d rows, %,d bytes)", rows, gz.toFile().length());
   }
 
   private static Experiment<?, ?> select(

@@ -1,5 +1,7 @@
 package org.approxgp.inference;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.LogDensity;
 import org.approxgp.linalg.Cholesky;
@@ -30,7 +32,7 @@ import org.approxgp.linalg.NotPositiveDefiniteException;
  * different factorisation in that case, which this class does not implement.
  *
  * <p><b>Stopping rule.</b> Newton steps until the increase of Ψ over one step is below
- * {@link Options#tolerance()} (default 1e-10). GPML's {@code infLaplace} stops at 1e-6 on Ψ (the
+ * {@link LaplaceOptions#tolerance()} (default 1e-10). GPML's {@code infLaplace} stops at 1e-6 on Ψ (the
  * GPML anchors were made with that); Newton converges quadratically near the mode, so the tighter
  * default costs one or two extra steps and makes f̂ accurate to far below the anchors' 1e-5 budget.
  * Each Newton direction is safeguarded by step halving: the step is halved (up to 30 times) until Ψ
@@ -39,60 +41,20 @@ import org.approxgp.linalg.NotPositiveDefiniteException;
  */
 public final class Laplace {
 
-  /**
-   * @param tolerance stop when a Newton step increases Ψ by less than this
-   * @param maxIterations cap on Newton steps; hitting it is reported as non-convergence
-   * @param jitter Cholesky jitter policy for B (reported in the diagnostics)
-   * @param gradient whether to compute ∂ log q(y)/∂θ
-   */
-  public record Options(
-      double tolerance, int maxIterations, JitterPolicy jitter, boolean gradient) {
-
-    public Options {
-      if (!(tolerance > 0)) {
-        throw new IllegalArgumentException("tolerance must be positive, got " + tolerance);
-      }
-      if (maxIterations < 1) {
-        throw new IllegalArgumentException("maxIterations must be >= 1, got " + maxIterations);
-      }
-    }
-
-    /** Tolerance 1e-10 on Ψ, 100 Newton steps, no jitter, gradient on. */
-    public static Options defaults() {
-      return new Options(1e-10, 100, JitterPolicy.none(), true);
-    }
-
-    public Options withTolerance(double t) {
-      return new Options(t, maxIterations, jitter, gradient);
-    }
-
-    public Options withMaxIterations(int m) {
-      return new Options(tolerance, m, jitter, gradient);
-    }
-
-    public Options withJitter(JitterPolicy j) {
-      return new Options(tolerance, maxIterations, j, gradient);
-    }
-
-    public Options withGradient(boolean g) {
-      return new Options(tolerance, maxIterations, jitter, g);
-    }
-  }
-
   private static final int MAX_HALVINGS = 30;
 
   private Laplace() {}
 
   /** Laplace from f = m₀ (α = 0) with default options. */
   public static Posterior infer(Problem problem) {
-    return inferFrom(problem, Options.defaults(), null);
+    return inferFrom(problem, LaplaceOptions.defaults(), null);
   }
 
   /**
    * Laplace warm-started from the mean of the Gaussian-site posterior given by {@code warmStart}
    * (e.g. a previous run's {@link Posterior#sites()}, of any method), or from α = 0 if null.
    */
-  public static Posterior infer(Problem problem, Options options, Sites warmStart) {
+  public static Posterior infer(Problem problem, LaplaceOptions options, Sites warmStart) {
     double[] alpha0 = null;
     if (warmStart != null) {
       if (warmStart.size() != problem.size()) {
@@ -121,7 +83,7 @@ public final class Laplace {
    * @throws InferenceException on W &lt; 0 (non-log-concave likelihood), a non-finite value, or a
    *     failed factorisation of B
    */
-  public static Posterior inferFrom(Problem problem, Options options, double[] alpha0) {
+  public static Posterior inferFrom(Problem problem, LaplaceOptions options, double[] alpha0) {
     long t0 = System.nanoTime();
     int n = problem.size();
     if (alpha0 != null && alpha0.length != n) {
@@ -146,7 +108,8 @@ public final class Laplace {
   }
 
   /** Newton's method for the mode and the posterior there; numerical failures propagate to {@link #inferFrom}. */
-  private static Posterior newton(Problem problem, Options options, double[] alpha0, Run run) {
+  private static Posterior newton(
+      Problem problem, LaplaceOptions options, double[] alpha0, Run run) {
     int n = problem.size();
     double m0 = problem.priorMean();
     Matrix k = problem.kernel().matrix(problem.x());
@@ -168,117 +131,110 @@ public final class Laplace {
     }
     double change = Double.POSITIVE_INFINITY;
     boolean converged = false;
-    try {
-      while (run.iterations < options.maxIterations()) {
-        LogDensity[] d = logDensities(problem, f, run, change);
-        double[] w = negativeSecond(d, run, change);
-        double[] sw = sqrt(w);
-        Cholesky chol = factorB(k, sw, options.jitter());
-        run.noteJitter(chol.jitter());
-        // Newton step (R&W Alg. 3.1 lines 5–8, written for α with f = m₀ + Kα):
-        // b = W(f − m₀) + ∇,  α_new = (I + WK)⁻¹ b = b − W½ B⁻¹ W½ K b
-        double[] b = new double[n];
-        for (int i = 0; i < n; i++) {
-          b[i] = w[i] * (f[i] - m0) + d[i].d1();
-        }
-        double[] kb = k.mult(b);
-        for (int i = 0; i < n; i++) {
-          kb[i] *= sw[i];
-        }
-        double[] c = chol.solve(kb);
-        double[] da = new double[n];
-        for (int i = 0; i < n; i++) {
-          da[i] = b[i] - sw[i] * c[i] - a[i];
-        }
-        // step halving on Ψ along the Newton direction (K da is the Newton direction in f)
-        double[] kda = k.mult(da);
-        double step = 1.0;
-        double[] aNew = null;
-        double[] fNew = null;
-        double psiNew = Double.NEGATIVE_INFINITY;
-        for (int h = 0; h <= MAX_HALVINGS; h++) {
-          double[] at = new double[n];
-          double[] ft = new double[n];
-          for (int i = 0; i < n; i++) {
-            at[i] = a[i] + step * da[i];
-            ft[i] = f[i] + step * kda[i];
-          }
-          double p = psi(problem, at, ft);
-          // the full Newton step is accepted when Ψ does not fall by more than its roundoff: near
-          // the mode
-          // Ψ is flat to ~1e-13 and rejecting would leave f̂ at a halved step, ~√tolerance from the
-          // mode
-          double slack = h == 0 ? 1e-12 * (1 + Math.abs(psi)) : 0;
-          if (p >= psi - slack) {
-            aNew = at;
-            fNew = ft;
-            psiNew = p;
-            break;
-          }
-          step *= 0.5;
-        }
-        run.iterations++;
-        if (aNew == null) {
-          // no increase even at step 2^-30: Ψ is flat to roundoff along the Newton direction
-          change = 0;
-          run.note(change);
-          converged = true;
-          break;
-        }
-        change = psiNew - psi;
-        run.note(change);
-        a = aNew;
-        f = mean(k, m0, a); // recomputed (not accumulated) so f = m₀ + Kα holds to roundoff
-        psi = psi(problem, a, f);
-        if (!Double.isFinite(psi)) {
-          throw new InferenceException("Ψ became " + psi, run.diagnostics(false, change), null);
-        }
-        if (Math.abs(change) < options.tolerance()) {
-          converged = true;
-          break;
-        }
-      }
-      // the sites at the final mode: τ̃ = W, ν̃ = W f̂ + ∇
+    while (run.iterations < options.maxIterations()) {
       LogDensity[] d = logDensities(problem, f, run, change);
       double[] w = negativeSecond(d, run, change);
-      double[] nu = new double[n];
-      double[] d1 = new double[n];
-      double[] d3 = new double[n];
-      double sumLogLik = 0;
+      double[] sw = sqrt(w);
+      Cholesky chol = factorB(k, sw, options.jitter());
+      run.noteJitter(chol.jitter());
+      // Newton step (R&W Alg. 3.1 lines 5–8, written for α with f = m₀ + Kα):
+      // b = W(f − m₀) + ∇,  α_new = (I + WK)⁻¹ b = b − W½ B⁻¹ W½ K b
+      double[] b = new double[n];
       for (int i = 0; i < n; i++) {
-        nu[i] = w[i] * f[i] + d[i].d1();
-        d1[i] = d[i].d1();
-        d3[i] = d[i].d3();
-        sumLogLik += d[i].value();
+        b[i] = w[i] * (f[i] - m0) + d[i].d1();
       }
-      GaussianSiteApproximation approx =
-          GaussianSiteApproximation.compute(k, m0, w, nu, options.jitter(), false);
-      run.noteJitter(approx.chol.jitter());
-      // log q(y | X, θ) = −½ α̂ᵀ(f̂ − m₀) + Σ log p(yᵢ | f̂ᵢ) − Σ log Lᵢᵢ   (R&W eq. 3.32, Alg. 3.1
-      // line 10)
-      double quad = 0;
+      double[] kb = k.mult(b);
       for (int i = 0; i < n; i++) {
-        quad += a[i] * (f[i] - m0);
+        kb[i] *= sw[i];
       }
-      double logZ = -0.5 * quad + sumLogLik - 0.5 * approx.chol.logDet();
-      if (!Double.isFinite(logZ)) {
-        throw new InferenceException(
-            "log evidence is " + logZ, run.diagnostics(converged, change), null);
+      double[] c = chol.solve(kb);
+      double[] da = new double[n];
+      for (int i = 0; i < n; i++) {
+        da[i] = b[i] - sw[i] * c[i] - a[i];
       }
-      double[] grad = options.gradient() ? gradient(problem, approx, a, d1, d3) : null;
-      if (grad != null) {
-        for (double g : grad) {
-          if (!Double.isFinite(g)) {
-            throw new InferenceException(
-                "non-finite log-evidence gradient", run.diagnostics(converged, change), null);
-          }
+      // step halving on Ψ along the Newton direction (K da is the Newton direction in f)
+      double[] kda = k.mult(da);
+      double step = 1.0;
+      double[] aNew = null;
+      double[] fNew = null;
+      double psiNew = Double.NEGATIVE_INFINITY;
+      for (int h = 0; h <= MAX_HALVINGS; h++) {
+        double[] at = new double[n];
+        double[] ft = new double[n];
+        for (int i = 0; i < n; i++) {
+          at[i] = a[i] + step * da[i];
+          ft[i] = f[i] + step * kda[i];
+        }
+        double p = psi(problem, at, ft);
+        // the full Newton step is accepted when Ψ does not fall by more than its roundoff: near the
+        // mode Ψ is flat to ~1e-13 and rejecting would leave f̂ at a halved step, ~√tolerance away
+        double slack = h == 0 ? 1e-12 * (1 + Math.abs(psi)) : 0;
+        if (p >= psi - slack) {
+          aNew = at;
+          fNew = ft;
+          psiNew = p;
+          break;
+        }
+        step *= 0.5;
+      }
+      run.iterations++;
+      if (aNew == null) {
+        // no increase even at step 2^-30: Ψ is flat to roundoff along the Newton direction
+        change = 0;
+        run.note(change);
+        converged = true;
+        break;
+      }
+      change = psiNew - psi;
+      run.note(change);
+      a = aNew;
+      f = mean(k, m0, a); // recomputed (not accumulated) so f = m₀ + Kα holds to roundoff
+      psi = psi(problem, a, f);
+      if (!Double.isFinite(psi)) {
+        throw new InferenceException("Ψ became " + psi, run.diagnostics(false, change), null);
+      }
+      if (Math.abs(change) < options.tolerance()) {
+        converged = true;
+        break;
+      }
+    }
+    // the sites at the final mode: τ̃ = W, ν̃ = W f̂ + ∇
+    LogDensity[] d = logDensities(problem, f, run, change);
+    double[] w = negativeSecond(d, run, change);
+    double[] nu = new double[n];
+    double[] d1 = new double[n];
+    double[] d3 = new double[n];
+    double sumLogLik = 0;
+    for (int i = 0; i < n; i++) {
+      nu[i] = w[i] * f[i] + d[i].d1();
+      d1[i] = d[i].d1();
+      d3[i] = d[i].d3();
+      sumLogLik += d[i].value();
+    }
+    GaussianSiteApproximation approx =
+        GaussianSiteApproximation.compute(k, m0, w, nu, options.jitter(), false);
+    run.noteJitter(approx.chol.jitter());
+    // log q(y | X, θ) = −½ α̂ᵀ(f̂ − m₀) + Σ log p(yᵢ | f̂ᵢ) − Σ log Lᵢᵢ (R&W eq. 3.32, Alg. 3.1 l.
+    // 10)
+    double quad = 0;
+    for (int i = 0; i < n; i++) {
+      quad += a[i] * (f[i] - m0);
+    }
+    double logZ = -0.5 * quad + sumLogLik - 0.5 * approx.chol.logDet();
+    if (!Double.isFinite(logZ)) {
+      throw new InferenceException(
+          "log evidence is " + logZ, run.diagnostics(converged, change), null);
+    }
+    double[] grad = options.gradient() ? gradient(problem, approx, a, d1, d3) : null;
+    if (grad != null) {
+      for (double g : grad) {
+        if (!Double.isFinite(g)) {
+          throw new InferenceException(
+              "non-finite log-evidence gradient", run.diagnostics(converged, change), null);
         }
       }
-      return new Posterior(problem, approx, logZ, grad, run.diagnostics(converged, change));
-    } catch (NotPositiveDefiniteException e) {
-      throw new InferenceException(
-          "B = I + W^1/2 K W^1/2 could not be factored", run.diagnostics(false, change), e);
     }
+    return new Posterior(problem, approx, logZ, grad, run.diagnostics(converged, change));
   }
 
   /**
@@ -292,8 +248,8 @@ public final class Laplace {
    * symmetric.
    *
    * <p>Sign of s₂: log q = Ψ(f̂) − ½ log|B| and ∂Ψ/∂f̂ = 0, so ∂ log q/∂f̂ᵢ = −½ tr(Σ ∂W/∂f̂ᵢ) with
-   * ∂Wᵢᵢ/∂f̂ᵢ = −∇³ᵢ, i.e. s₂ = +½ diag(Σ) ∘ ∇³. (Our brief wrote −½, as R&amp;W's eq. 5.23 reads when
-   * ∇³ is taken of log p; GPML's infLaplace agrees with +½ — it subtracts {@code dfhat = g.*d3lp} from
+   * ∂Wᵢᵢ/∂f̂ᵢ = −∇³ᵢ, i.e. s₂ = +½ diag(Σ) ∘ ∇³. (Reading R&amp;W's eq. 5.23 with ∇³ taken of log p gives
+   * −½; GPML's infLaplace agrees with +½ — it subtracts {@code dfhat = g.*d3lp} from
    * the gradient of −log q — and so do the finite differences in {@code EvidenceGradientTest}: with −½
    * they disagree in the first digit.)
    */
@@ -324,7 +280,7 @@ public final class Laplace {
   /** Per-run counters (confined to one call). */
   private static final class Run {
     final long t0;
-    final java.util.List<Double> trace = new java.util.ArrayList<>();
+    final List<Double> trace = new ArrayList<>();
     int iterations;
     double jitter;
     double change = Double.POSITIVE_INFINITY;

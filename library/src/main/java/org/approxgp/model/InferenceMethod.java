@@ -4,6 +4,7 @@ import java.util.function.BiFunction;
 import org.approxgp.inference.Ep;
 import org.approxgp.inference.InferenceException;
 import org.approxgp.inference.Laplace;
+import org.approxgp.inference.LaplaceOptions;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Problem;
 import org.approxgp.inference.Qp;
@@ -126,7 +127,7 @@ public interface InferenceMethod {
   }
 
   /** Laplace's method (warm-started from the previous sites). */
-  static InferenceMethod laplace(Laplace.Options options) {
+  static InferenceMethod laplace(LaplaceOptions options) {
     return of("laplace", (pr, w) -> Laplace.infer(pr, options, w));
   }
 

@@ -138,11 +138,6 @@ public final class Methods {
     /** Every setting at its default. */
     public static final RepReading DEFAULT = new RepReading(null, null, null, null);
 
-    /** Whether any setting is given. */
-    public boolean isSet() {
-      return siteReading != null || relaxation != null || penaltyForm != null || search != null;
-    }
-
     /**
      * The Relaxed EP rule with penalty c (clean objective) in this reading.
      *

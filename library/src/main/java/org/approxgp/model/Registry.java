@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.approxgp.inference.Ep;
-import org.approxgp.inference.Laplace;
+import org.approxgp.inference.LaplaceOptions;
 import org.approxgp.inference.PowerEp;
 import org.approxgp.inference.Qp;
 import org.approxgp.inference.RelaxedEp;
@@ -236,7 +236,7 @@ public final class Registry {
         Methods.qp(
             Qp.options().withLoop(l -> l.withNegativeSites(negativeSites(settings, false))),
             Methods.QpGradientKind.IMPLICIT);
-      case "laplace" -> InferenceMethod.laplace(Laplace.Options.defaults());
+      case "laplace" -> InferenceMethod.laplace(LaplaceOptions.defaults());
       case "vb" -> InferenceMethod.vb(VbOptions.defaults());
       case "power-ep" ->
         Methods.powerEp(

@@ -1,8 +1,11 @@
 package org.approxgp.papers;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.approxgp.experiment.ExperimentCatalog;
 import org.approxgp.experiment.ExperimentSpec;
+import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.papers.qp.QpFigure1;
 import org.approxgp.papers.qp.QpMining;
 import org.approxgp.papers.qp.QpMiningTables;
@@ -35,7 +38,8 @@ public final class PaperExperiments implements ExperimentCatalog {
                 QpTable1.Config.class,
                 m -> QpTable1.Config.forMode(m, QP_METHODS),
                 QpTable1::experiment)
-            .withSummary((c, r) -> QpTable1Tables.summary(r.table())),
+            .withSummary((c, r) -> QpTable1Tables.summary(r.table()))
+            .withVariants(PaperExperiments::qpTable1Variants),
         ExperimentSpec.of(
                 "qp-table1-ard",
                 "QP paper Table 1 with the SE-ARD kernel (the paper's text)",
@@ -64,14 +68,16 @@ public final class PaperExperiments implements ExperimentCatalog {
                 QpMining.Config.class,
                 QpMining.Config::forMode,
                 QpMining::experiment)
-            .withSummary((c, r) -> QpMiningTables.summary(r.table(), c.methods())),
+            .withSummary((c, r) -> QpMiningTables.summary(r.table(), c.methods()))
+            .withVariants(PaperExperiments::qpMiningVariants),
         ExperimentSpec.of(
                 "rep-synthetic",
                 "REP paper Figure 4: EP / Power EP / REP on synthetic data with flipped labels",
                 RepSynthetic.Config.class,
                 m -> RepSynthetic.Config.forMode(m, "keep"),
                 RepSynthetic::experiment)
-            .withSummary((c, r) -> RepSynthetic.summary(r.table())),
+            .withSummary((c, r) -> RepSynthetic.summary(r.table()))
+            .withVariants(m -> List.of(RepSynthetic.Config.forMode(m, "clip"))),
         ExperimentSpec.of(
                 "rep-synthetic-figures",
                 "REP paper Figures 2-3: decision boundaries and R(iter) traces on synthetic data",
@@ -85,7 +91,8 @@ public final class PaperExperiments implements ExperimentCatalog {
                 RepUci.Config.class,
                 m -> RepUci.Config.forMode(m, "keep"),
                 RepUci::experiment)
-            .withSummary((c, r) -> RepUci.summary(r.table(), c)),
+            .withSummary((c, r) -> RepUci.summary(r.table(), c))
+            .withVariants(m -> List.of(RepUci.Config.forMode(m, "clip"))),
         ExperimentSpec.of(
                 "rep-readings",
                 "REP paper Figures 2-6 per reading of Relaxed EP and penalty (the rep-readings notebook's fits)",
@@ -123,5 +130,34 @@ public final class PaperExperiments implements ExperimentCatalog {
                 SvbssgpFigures::partitionings)
             .withSummary((c, r) ->
                 r.summary(List.of("method", "setting"), List.of("final_rmse", "final_mnlp"))));
+  }
+
+  /**
+   * The qp-table1 notebook's other runs of a mode: the authors' protocol, and Glass under it without the Id column
+   * (data sets, methods, seeds and folds select trials within a store, so these are the two stores).
+   */
+  static List<QpTable1.Config> qpTable1Variants(ProjectPaths.Mode m) {
+    QpTable1.Config c = QpTable1.Config.forMode(m, QP_METHODS);
+    QpTable1.Protocol authors = QpTable1.Protocol.authors();
+    return List.of(c.withProtocol(authors), c.withProtocol(authors.withGlassId(false)));
+  }
+
+  /**
+   * The qp-table1 notebook's other coal-mining runs of a mode: the authors' protocol with every method, and EP and
+   * VB under each single switch of it whose effect is computed (all but populationSd, a summary choice, and
+   * exactNtll, read from the authors' run).
+   */
+  static List<QpMining.Config> qpMiningVariants(ProjectPaths.Mode m) {
+    int seeds = QpMining.Config.forMode(m).seeds();
+    QpMining.Protocol authors = QpMining.Protocol.authors();
+    List<QpMining.Config> out = new ArrayList<>();
+    out.add(new QpMining.Config(seeds, QpMining.METHODS, authors));
+    for (Map.Entry<String, QpMining.Protocol> e :
+        QpMining.singleSwitches(authors).entrySet()) {
+      if (!e.getKey().equals("populationSd") && !e.getKey().equals("exactNtll")) {
+        out.add(new QpMining.Config(seeds, List.of("ep", "vb"), e.getValue()));
+      }
+    }
+    return out;
   }
 }

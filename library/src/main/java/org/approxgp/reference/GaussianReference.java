@@ -45,11 +45,6 @@ public record GaussianReference(double[] whitenedMean, Matrix root, String name)
     return root == null ? null : root.copy();
   }
 
-  /** Whether q is the GP prior (plain elliptical slice sampling). */
-  public boolean isPrior() {
-    return root == null;
-  }
-
   /** The GP prior N(m₀ 1, K) of {@code problem}. */
   public static GaussianReference prior(Problem problem) {
     return new GaussianReference(new double[problem.size()], null, "prior");

@@ -158,6 +158,80 @@ class RunCommandTest {
     assertTrue(read.out().contains(": 16 trials, 16 reused, 0 computed"), read.out());
   }
 
+  /**
+   * {@code --compress --stored-only}: compresses whatever rows are stored for every config the experiment runs in
+   * the mode (rep-synthetic: "keep", the CLI's own, and "clip"), computing nothing; without {@code --stored-only}
+   * an incomplete store is refused as before.
+   */
+  @Test
+  void compressStoredOnlyCompressesEveryConfigsRowsComputingNothing() throws Exception {
+    Path root = dir.resolve("results");
+    String results = root.toString();
+    Outcome keep =
+        run("run", "rep-synthetic", "--mode", "smoke", "--results", results, "--methods", "ep");
+    assertEquals(0, keep.exit(), keep.out() + keep.err());
+    var clip = org.approxgp.papers.rep.RepSynthetic.experiment(
+        org.approxgp.papers.rep.RepSynthetic.Config.forMode(
+            org.approxgp.experiment.ProjectPaths.Mode.SMOKE, "clip"));
+    org.approxgp.experiment.Runner.defaults()
+        .withThreads(1)
+        .withResultsRoot(root)
+        .run(clip.selecting("method", List.of("ep", "power-ep")));
+    Outcome refused =
+        run("run", "rep-synthetic", "--mode", "smoke", "--results", results, "--stored-only");
+    assertEquals(1, refused.exit(), refused.out() + refused.err());
+
+    Outcome packed = run(
+        "run",
+        "rep-synthetic",
+        "--mode",
+        "smoke",
+        "--results",
+        results,
+        "--compress",
+        "--stored-only");
+    assertEquals(0, packed.exit(), packed.out() + packed.err());
+    assertTrue(
+        packed.out().contains("rep-synthetic-keep: compressed ")
+            && packed.out().contains(" (1 rows, "),
+        packed.out());
+    assertTrue(
+        packed.out().contains("rep-synthetic-clip: compressed ")
+            && packed.out().contains(" (2 rows, "),
+        packed.out());
+    assertFalse(packed.out().contains("computed"), packed.out());
+    for (String store : List.of("rep-synthetic-keep", "rep-synthetic-clip")) {
+      try (var files = Files.list(root.resolve(store))) {
+        List<String> names = files.map(f -> f.getFileName().toString()).toList();
+        assertTrue(names.stream().anyMatch(n -> n.endsWith(".jsonl.gz")), store + ": " + names);
+        assertTrue(names.stream().noneMatch(n -> n.endsWith(".jsonl")), store + ": " + names);
+      }
+    }
+    // the compressed rows are read back as they were: still one of keep's three trials, nothing
+    // computed
+    Outcome reread =
+        run("run", "rep-synthetic", "--mode", "smoke", "--results", results, "--stored-only");
+    assertEquals(1, reread.exit(), reread.out() + reread.err());
+    assertTrue(reread.out().contains("2 of 3 trials are not in "), reread.out());
+    StringWriter err = new StringWriter();
+    assertEquals(
+        2,
+        Main.run(
+            new PrintWriter(err, true),
+            "run",
+            "rep-synthetic",
+            "--mode",
+            "smoke",
+            "--results",
+            results,
+            "--compress",
+            "--stored-only",
+            "--methods",
+            "ep"));
+    assertTrue(
+        err.toString().contains("it takes no --out, --methods or --datasets"), err.toString());
+  }
+
   @Test
   void sparkEngineWithoutTheModuleIsAClearError() {
     Path csv = dir.resolve("s.csv");

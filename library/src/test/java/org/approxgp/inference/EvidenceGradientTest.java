@@ -25,7 +25,7 @@ class EvidenceGradientTest {
 
   static Stream<Arguments> methods() {
     Function<Problem, Posterior> laplace =
-        p -> Laplace.infer(p, Laplace.Options.defaults().withTolerance(1e-12), null);
+        p -> Laplace.infer(p, LaplaceOptions.defaults().withTolerance(1e-12), null);
     Function<Problem, Posterior> vb =
         p -> Vb.infer(p, VbOptions.defaults().withTolerance(1e-11), null);
     Function<Problem, Posterior> ep =

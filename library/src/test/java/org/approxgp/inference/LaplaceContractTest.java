@@ -55,8 +55,8 @@ class LaplaceContractTest {
     Problem p = Problem.of(SmallProblems.ard(2), x, SmallProblems.labels(8, x), Probit.get());
     Posterior cold = Laplace.infer(p);
     assertTrue(cold.diagnostics().iterations() > 2, cold.diagnostics().toString());
-    Posterior fromSites = Laplace.infer(p, Laplace.Options.defaults(), cold.sites());
-    Posterior fromAlpha = Laplace.inferFrom(p, Laplace.Options.defaults(), cold.alpha());
+    Posterior fromSites = Laplace.infer(p, LaplaceOptions.defaults(), cold.sites());
+    Posterior fromAlpha = Laplace.inferFrom(p, LaplaceOptions.defaults(), cold.alpha());
     for (Posterior w : new Posterior[] {fromSites, fromAlpha}) {
       assertTrue(w.diagnostics().converged());
       assertEquals(1, w.diagnostics().iterations(), w.diagnostics().toString());
@@ -75,7 +75,7 @@ class LaplaceContractTest {
       bad[i] = -50 * p.y()[i];
     }
     Posterior cold = Laplace.infer(p);
-    Posterior w = Laplace.inferFrom(p, Laplace.Options.defaults(), bad);
+    Posterior w = Laplace.inferFrom(p, LaplaceOptions.defaults(), bad);
     assertEquals(cold.diagnostics().iterations(), w.diagnostics().iterations());
     assertEquals(cold.logEvidence(), w.logEvidence(), 1e-12 * Math.abs(cold.logEvidence()));
   }

@@ -46,7 +46,7 @@ class LaplaceGpmlAnchorTest {
   void gpmlToleranceMeetsBudget(Entry e) {
     GpmlIonosphere.Split train = GpmlIonosphere.train();
     Problem problem = Problem.of(e.kernelObject(), train.x(), train.y(), Probit.get());
-    Posterior post = Laplace.infer(problem, Laplace.Options.defaults().withTolerance(1e-6), null);
+    Posterior post = Laplace.infer(problem, LaplaceOptions.defaults().withTolerance(1e-6), null);
     EpGpmlAnchorTest.assertAnchor(e, post);
   }
 }

@@ -282,7 +282,7 @@ class PoissonSquareLinkTest {
    * The power-tilted moments (Power EP; {@link Likelihood#powerTilted}, this class's quadrature default) against
    * the Kummer closed form of {@code likelihood/poisson-power-tilted.py} (mpmath, 60 digits; header of the table)
    * on y ∈ {1, 4, 17, 60}, μ ∈ [−3, 8], v ∈ [1e-3, 100], u ∈ [1e-3, 1.5]: log Z to 1e-10 (absolute for |log Z| &lt;
-   * 1), the mean to 1e-9 of max(|mean|, sd), the variance to 1e-9 relative. (Issue 22: the Power EP typed
+   * 1), the mean to 1e-9 of max(|mean|, sd), the variance to 1e-9 relative. (Power EP's typed
    * failures on this likelihood are not an error in these moments; see the next test.)
    */
   @Test
@@ -317,7 +317,7 @@ class PoissonSquareLinkTest {
   }
 
   /**
-   * Issue 22's diagnosis of Power EP's typed failures on this likelihood, at the cavity where
+   * The diagnosis of Power EP's typed failures on this likelihood, at the cavity where
    * {@code ReliabilitySweep}'s poisson-square fit 0 (u = 0.8) fails (site 11, y = 4, sweep 1, old site 0 so the
    * u-cavity is the marginal N(0.0222323, 0.221796)): the power-tilted distribution ∝ |f|^{2uy} e^{−uf²} N(f | μ, v)
    * is bimodal about f ≈ 0 and its variance (1.1987, the reference table's row) exceeds Σᵢᵢ/(1 − u) = 1.109, so the

@@ -187,6 +187,10 @@ class RegistryTest {
   @Test
   void regressionModelsByName() {
     assertEquals(List.of("svbssgp", "dtc", "pic", "ssgp", "vssgp"), Registry.regressionNames());
+    assertEquals(
+        org.approxgp.sparse.SparseRegression.MODELS,
+        Registry.regressionNames(),
+        "the registry's regression names are the models the sparse package builds, in its order");
     org.approxgp.sparse.SparseRegression.Options d = Registry.regression("svbssgp");
     assertEquals(40, d.features());
     assertTrue(

@@ -67,6 +67,50 @@ class PaperExperimentsTest {
     }
   }
 
+  /**
+   * The stores each notebook reads in full mode ({@code run EXP --compress --stored-only} compresses them all): the
+   * mode's own first, every one distinct, each rebuildable from its name and config (so Spark can run it).
+   */
+  @Test
+  void everyConfigANotebookRunsIsAStoreOfItsOwn() {
+    ProjectPaths.Mode full = ProjectPaths.Mode.FULL;
+    assertEquals(
+        List.of("rep-synthetic-keep", "rep-synthetic-clip"),
+        ExperimentRegistry.find("rep-synthetic").orElseThrow().allForMode(full).stream()
+            .map(Experiment::name)
+            .toList());
+    assertEquals(
+        List.of("rep-uci-keep", "rep-uci-clip"),
+        ExperimentRegistry.find("rep-uci").orElseThrow().allForMode(full).stream()
+            .map(Experiment::name)
+            .toList());
+    assertEquals(
+        3, ExperimentRegistry.find("qp-table1").orElseThrow().allForMode(full).size());
+    assertEquals(
+        6, ExperimentRegistry.find("qp-mining").orElseThrow().allForMode(full).size());
+    for (ExperimentSpec<?, ?> s : ExperimentRegistry.all()) {
+      List<? extends Experiment<?, ?>> all = s.allForMode(full);
+      assertEquals(
+          ConfigHash.storeHash(s.forMode(full).config()),
+          ConfigHash.storeHash(all.get(0).config()),
+          s.name());
+      assertEquals(
+          all.size(),
+          all.stream()
+              .map(e -> e.name() + "/" + ConfigHash.storeHash(e.config()))
+              .distinct()
+              .count(),
+          s.name());
+      for (Experiment<?, ?> e : all) {
+        assertEquals(
+            ConfigHash.canonical(e.config()),
+            ConfigHash.canonical(
+                ExperimentRegistry.rebuild(e.name(), e.config()).config()),
+            s.name());
+      }
+    }
+  }
+
   @Test
   void rebuildOfAnUnregisteredExperimentNamesTheRegistry() {
     var config = SmokePipeline.Config.forMode(ProjectPaths.Mode.SMOKE);

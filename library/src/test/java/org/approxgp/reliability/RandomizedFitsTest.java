@@ -71,7 +71,7 @@ class RandomizedFitsTest {
   static final int SLICE = 500;
 
   /**
-   * Issue 22's CI slice: the first {@value #SLICE} fits of the full sweep ({@link ReliabilitySweep#allCells()}:
+   * The CI slice of the reliability sweep: the first {@value #SLICE} fits of the full sweep ({@link ReliabilitySweep#allCells()}:
    * every method on every likelihood with Power EP's u, Relaxed EP's c and reading and the noisy step's ε drawn,
    * and the five sparse models from extreme starting hyperparameters), i.e. fits 0 … 17 of every cell, the same
    * fits {@code bin/bench reliability} starts with. No output may be NaN or infinite and no exception other than
@@ -92,7 +92,7 @@ class RandomizedFitsTest {
     Files.createDirectories(Path.of("target"));
     Files.writeString(
         Path.of("target", "reliability-slice.md"),
-        "# Issue 22 slice (RandomizedFitsTest, " + SLICE + " fits)\n\n" + table + "\n"
+        "# Reliability slice (RandomizedFitsTest, " + SLICE + " fits)\n\n" + table + "\n"
             + r.bySetting(),
         StandardCharsets.UTF_8);
     assertEquals(SLICE, r.fits());

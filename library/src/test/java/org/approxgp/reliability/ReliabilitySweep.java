@@ -80,8 +80,8 @@ import org.approxgp.special.NumericalException;
  *       noisy step (the probit's data): ε log-uniform in [1e-6, 0.49], prior mean 0.
  * </ul>
  *
- * <p><b>Issue 22</b> ({@link #allCells()}, {@code bin/bench reliability}) adds the method settings and the sparse
- * models: Power EP's u and Relaxed EP's c, objective and site reading are drawn per (method, likelihood, k)
+ * <p><b>The full sweep</b> ({@link #allCells()}, {@code bin/bench reliability}) adds the method settings and the
+ * sparse models: Power EP's u and Relaxed EP's c, objective and site reading are drawn per (method, likelihood, k)
  * ({@link #swept}); the five sparse regressors run a few iterations from extreme starting hyperparameters on the
  * Gaussian likelihood's data ({@link #sparseSpec}, {@link #runSparse}); every fit runs on a thread of its own
  * with a wall-clock cap (default 60 s, outcome {@link Outcome#OVER_CAP}), and the report adds a summary per
@@ -1015,7 +1015,7 @@ public final class ReliabilitySweep {
   public static final double DEFAULT_CAP_SECONDS = 60;
 
   /**
-   * Issue 15's sweep: {@code perCell} fits of every (method, likelihood) of the cross product, on
+   * The cross-product sweep: {@code perCell} fits of every (method, likelihood) of the cross product, on
    * {@code threads} threads, with the default per-fit cap.
    */
   public static Report sweep(

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Max and RMS of an error measure over a table, with the point of the maximum, each checked against its
  * budget. The RMS budgets are set from the measured RMS with headroom of about 2–5× (the tables are fixed
  * and the code deterministic, so the headroom covers only platform differences in Math's last bit), and
- * never above the max budget; informational statistics have both budgets infinite.
+ * never above the max budget. Both budgets must be finite: a statistic that cannot fail is not a check.
  */
 final class ErrorStats {
   private final String name;
@@ -18,6 +18,10 @@ final class ErrorStats {
   private String worst = "";
 
   ErrorStats(String name, double budget, double rmsBudget) {
+    if (!(Double.isFinite(budget) && Double.isFinite(rmsBudget))) {
+      throw new IllegalArgumentException(
+          name + ": budgets must be finite, got " + budget + " and " + rmsBudget);
+    }
     if (!(rmsBudget <= budget)) {
       throw new IllegalArgumentException(
           name + ": RMS budget " + rmsBudget + " above the max budget " + budget);

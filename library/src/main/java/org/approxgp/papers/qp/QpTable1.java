@@ -193,10 +193,6 @@ public final class QpTable1 {
       return new Protocol(n, numpyFolds, glassId, populationSd);
     }
 
-    public Protocol withNumpyFolds(boolean v) {
-      return new Protocol(name, v, glassId, populationSd).named();
-    }
-
     public Protocol withGlassId(boolean v) {
       return new Protocol(name, numpyFolds, v, populationSd).named();
     }

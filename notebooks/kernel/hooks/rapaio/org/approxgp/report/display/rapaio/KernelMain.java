@@ -32,7 +32,7 @@ import sun.misc.Signal;
  * Entry point of the approxgp-java kernelspec: rapaio-jupyter-kernel 3.0.1's {@code MainApp.runKernel}, redone
  * here with two start-up races of that version closed, and with interrupts taken from SIGINT.
  *
- * <p><b>Start-up (issue 13).</b> rapaio binds its five ZeroMQ sockets, starting one polling thread
+ * <p><b>Start-up.</b> rapaio binds its five ZeroMQ sockets, starting one polling thread
  * ({@code LoopThread}) each for heartbeat, shell and control, and only then installs its message handlers.
  * <ul>
  *   <li>{@code LoopThread.start()} calls {@code Thread.start()} <em>before</em> it sets its {@code running} flag,
