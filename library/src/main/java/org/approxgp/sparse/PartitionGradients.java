@@ -10,7 +10,7 @@ import java.util.List;
  *
  * <p>The run ({@link SvbssgpTraining}) does every random draw itself (z, the partition indices, the minibatch
  * rows) and passes the outcome as {@link Draw}s, so a strategy is deterministic given its arguments. The default,
- * used by {@link Svbssgp#start(org.approxgp.data.RegressionData, int[], Svbssgp.Options)}, is the in-JVM loop; the
+ * used by {@link Svbssgp#start(org.approxgp.data.RegressionData, int[], SvbssgpOptions)}, is the in-JVM loop; the
  * {@code approxgp-spark} module computes the terms as a Spark job over the partitioned data.
  *
  * <p>Accumulator layout ({@code acc}, length 2 + D + d): [0] the data term of the bound Σ w (−½ v²/σ_n² − ½ log

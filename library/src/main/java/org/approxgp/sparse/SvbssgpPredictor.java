@@ -26,7 +26,7 @@ final class SvbssgpPredictor {
     int m = model.m();
     double noiseVariance = model.noiseVariance();
     double signalVariance = model.signalVariance();
-    Svbssgp.checkGamma(gamma);
+    SvbssgpOptions.checkGamma(gamma);
     if (test.d() != d) {
       throw new IllegalArgumentException("test rows have " + test.d() + " inputs, the model " + d);
     }

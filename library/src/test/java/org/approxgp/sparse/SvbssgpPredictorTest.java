@@ -99,7 +99,7 @@ class SvbssgpPredictorTest {
     Svbssgp model = Svbssgp.fit(
         train,
         labels,
-        Svbssgp.Options.defaults().withM(4).withIterations(15).withSeed(3),
+        SvbssgpOptions.defaults().withM(4).withIterations(15).withSeed(3),
         IterationListener.NONE);
     RowPartitioning parts = RowPartitioning.of(labels, p);
     for (double gamma : new double[] {0, 0.4, 1}) {
