@@ -77,7 +77,7 @@ public final class Svbssgp {
   static final double LENGTHSCALE_STEP_FACTOR = 3;
 
   private final RegressionData train;
-  private final RowPartitioning parts;
+  private final RowBlocks parts;
   private final int m;
   private final int d;
   private final int dim;

@@ -116,7 +116,7 @@ final class SvbssgpInit {
    */
   private static void initialiseWeights(
       SvbssgpTrainer t, UniformRandomProvider rng, boolean setNoise, double yVar) {
-    RowPartitioning parts = t.local;
+    RowBlocks parts = t.local;
     RegressionData train = t.grouped;
     int m = t.m;
     int d = t.d;

@@ -16,9 +16,9 @@ final class SvbssgpRows {
   /** The training rows grouped by partition. */
   final RegressionData grouped;
   /** The partitions of {@link #grouped}: position t holds row {@code parts.rows()[t]}. */
-  final RowPartitioning local;
+  final RowBlocks local;
   /** The partitions of the caller's rows (global row indices, what a {@link PartitionGradients} strategy sees). */
-  final RowPartitioning parts;
+  final RowBlocks parts;
 
   private final PartitionGradients gradients;
   private final boolean external; // a caller's strategy: its draws name global rows
@@ -44,11 +44,9 @@ final class SvbssgpRows {
       }
       p = Math.max(p, label + 1);
     }
-    this.parts = RowPartitioning.of(partitionOfRow, p);
+    this.parts = RowBlocks.of(partitionOfRow, p);
     this.grouped = train.subset(parts.rows());
-    int[] positions = new int[train.n()];
-    Arrays.setAll(positions, i -> i);
-    this.local = new RowPartitioning(positions, parts.start());
+    this.local = parts.positions();
     this.gradients = gradients != null ? gradients : new LocalGradients(grouped, local);
     this.external = gradients != null;
   }
@@ -57,7 +55,7 @@ final class SvbssgpRows {
   int largestPartition() {
     int largest = 0;
     for (int k = 0; k < parts.count(); k++) {
-      largest = Math.max(largest, parts.start()[k + 1] - parts.start()[k]);
+      largest = Math.max(largest, parts.size(k));
     }
     return largest;
   }
@@ -104,7 +102,7 @@ final class SvbssgpRows {
   }
 
   /** The default {@link PartitionGradients}: in this JVM, each draw summed on its own, added in draw order. */
-  private record LocalGradients(RegressionData train, RowPartitioning parts)
+  private record LocalGradients(RegressionData train, RowBlocks parts)
       implements PartitionGradients {
     @Override
     public void add(

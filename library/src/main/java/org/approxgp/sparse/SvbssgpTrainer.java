@@ -37,9 +37,9 @@ final class SvbssgpTrainer {
   /** The training rows grouped by partition ({@link SvbssgpRows#grouped}). */
   final RegressionData grouped;
   /** The partitions of {@link #grouped} ({@link SvbssgpRows#local}). */
-  final RowPartitioning local;
+  final RowBlocks local;
   /** The partitions of the caller's rows ({@link SvbssgpRows#parts}). */
-  final RowPartitioning parts;
+  final RowBlocks parts;
 
   private final int[]
       order; // positions 0…n−1, permuted in place within partitions to draw minibatches
