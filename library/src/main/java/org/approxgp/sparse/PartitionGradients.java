@@ -132,6 +132,21 @@ public interface PartitionGradients {
 
   static void addRows(
       Point at, double[] x, double[] y, int[] rows, int from, int to, double w, double[] acc) {
+    addRows(at, x, y, rows, from, to, w, acc, new double[at.m()], new double[at.m()]);
+  }
+
+  /** As {@link #addRows(Point, double[], double[], int[], int, int, double, double[])}, with scratch of length m. */
+  static void addRows(
+      Point at,
+      double[] x,
+      double[] y,
+      int[] rows,
+      int from,
+      int to,
+      double w,
+      double[] acc,
+      double[] cosBuf,
+      double[] sinBuf) {
     int m = at.m();
     int d = at.d();
     int md = m * d;
@@ -143,8 +158,6 @@ public interface PartitionGradients {
     double noise = at.noise();
     double logNorm = at.logNorm();
     int samples = at.samples();
-    double[] cosBuf = new double[m];
-    double[] sinBuf = new double[m];
     for (int t = from; t < to; t++) {
       int row = rows[t];
       int off = row * d;

@@ -101,9 +101,24 @@ final class SvbssgpRows {
     }
   }
 
-  /** The default {@link PartitionGradients}: in this JVM, each draw summed on its own, added in draw order. */
-  private record LocalGradients(RegressionData train, RowBlocks parts)
-      implements PartitionGradients {
+  /**
+   * The default {@link PartitionGradients}: in this JVM, each draw summed on its own, added in draw order. The
+   * arrays {@link #terms} returns, and the row scratch, are reused from call to call (the run adds each result up
+   * before it asks again), so that an iteration allocates next to nothing: fresh allocations would touch new heap
+   * pages every iteration, a page fault each once the heap has grown with n.
+   */
+  private static final class LocalGradients implements PartitionGradients {
+    private final RegressionData train;
+    private final RowBlocks parts;
+    private double[][][] out = new double[0][][];
+    private double[] cos = new double[0];
+    private double[] sin = new double[0];
+
+    LocalGradients(RegressionData train, RowBlocks parts) {
+      this.train = train;
+      this.parts = parts;
+    }
+
     @Override
     public void add(
         PartitionGradients.Point at, List<PartitionGradients.Draw> list, double[] sums) {
@@ -118,20 +133,34 @@ final class SvbssgpRows {
     @Override
     public double[][][] terms(
         List<PartitionGradients.Point> at, List<List<PartitionGradients.Draw>> list) {
-      double[][][] out = new double[at.size()][][];
+      if (out.length != at.size()) {
+        out = new double[at.size()][][];
+      }
       for (int j = 0; j < out.length; j++) {
         List<PartitionGradients.Draw> ds = list.get(j);
-        out[j] = new double[ds.size()][];
+        int length = at.get(j).accumulatorLength();
+        if (out[j] == null || out[j].length != ds.size()) {
+          out[j] = new double[ds.size()][];
+        }
         for (int k = 0; k < out[j].length; k++) {
-          double[] term = new double[at.get(j).accumulatorLength()];
+          double[] term = out[j][k];
+          if (term == null || term.length != length) {
+            term = new double[length];
+            out[j][k] = term;
+          } else {
+            Arrays.fill(term, 0);
+          }
           addDraw(at.get(j), ds.get(k), term);
-          out[j][k] = term;
         }
       }
       return out;
     }
 
     private void addDraw(PartitionGradients.Point at, PartitionGradients.Draw draw, double[] term) {
+      if (cos.length != at.m()) {
+        cos = new double[at.m()];
+        sin = new double[at.m()];
+      }
       if (draw.rows() == null) {
         int k = draw.partition();
         PartitionGradients.addRows(
@@ -142,10 +171,21 @@ final class SvbssgpRows {
             parts.start()[k],
             parts.start()[k + 1],
             draw.weight(),
-            term);
+            term,
+            cos,
+            sin);
       } else {
         PartitionGradients.addRows(
-            at, train.x(), train.y(), draw.rows(), 0, draw.rows().length, draw.weight(), term);
+            at,
+            train.x(),
+            train.y(),
+            draw.rows(),
+            0,
+            draw.rows().length,
+            draw.weight(),
+            term,
+            cos,
+            sin);
       }
     }
   }

@@ -72,6 +72,8 @@ final class SvbssgpTrainer {
   private final double[] sinBuf;
   private final double[] hyperGrad;
   private final double[] hyperUnit;
+  private final double[][] alphaScratch; // the samples α of an iteration (overwritten by the next)
+  private final double[] accScratch;
   private final List<PartitionGradients.Draw> draws = new ArrayList<>();
 
   SvbssgpTrainer(
@@ -110,6 +112,8 @@ final class SvbssgpTrainer {
     this.sinBuf = new double[m];
     this.hyperGrad = new double[hyper.length];
     this.hyperUnit = new double[hyper.length];
+    this.alphaScratch = new double[options.gradientSamples()][dim];
+    this.accScratch = new double[2 + dim + d];
     this.monitor =
         options.schedule().stopping().orElse(SvbssgpOptions.DEFAULT_STOPPING).start();
     this.rng =
@@ -184,14 +188,14 @@ final class SvbssgpTrainer {
       invEll[c] = Math.exp(-hyper[2 + c]);
     }
     double logNorm = 0.5 * Math.log(TWO_PI * noise);
-    double[][] alphas = new double[samples][];
+    double[][] alphas = alphaScratch;
     List<PartitionGradients.Point> points = new ArrayList<>(samples);
     List<List<PartitionGradients.Draw>> drawn = new ArrayList<>(samples);
     boolean anyDraw = false;
     double[] ell = invEll.clone();
     for (int j = 0; j < samples; j++) {
       // α = b + L⁻ᵀ z, z ~ N(0, I): Cov = (L Lᵀ)⁻¹ = Λ⁻¹ (Lemma 1 with M = L⁻ᵀ)
-      double[] alpha = new double[dim];
+      double[] alpha = alphas[j];
       for (int k = 0; k < dim; k++) {
         alpha[k] = gauss.sample();
       }
@@ -200,13 +204,12 @@ final class SvbssgpTrainer {
         alpha[k] += b[k];
       }
       drawPartitions(random);
-      alphas[j] = alpha;
       points.add(new PartitionGradients.Point(m, d, alpha, ell, noise, logNorm, samples));
       drawn.add(List.copyOf(draws));
       anyDraw |= !draws.isEmpty();
     }
     double[][][] terms = anyDraw ? terms(points, drawn) : null;
-    double[] acc = new double[2 + dim + d];
+    double[] acc = accScratch;
     Arrays.fill(gB, 0);
     Arrays.fill(hyperGrad, 0);
     Arrays.fill(curvature.data(), 0);
