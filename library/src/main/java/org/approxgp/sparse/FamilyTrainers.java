@@ -69,13 +69,13 @@ final class FamilyTrainers {
         OptionalInt rows = o.minibatch().isPresent()
             ? o.minibatch()
             : SparseRegression.defaultSvbssgpMinibatch(n, p);
-        Svbssgp.Options whole = Svbssgp.Options.defaults()
+        SvbssgpOptions whole = SvbssgpOptions.defaults()
             .withM(o.features() / 2)
             .withIterations(cap)
             .withGamma(o.gamma())
             .withPredictiveSamples(o.samples())
             .withSeed(seed);
-        Svbssgp.Options so = rows.isPresent() ? whole.withMinibatch(rows.getAsInt()) : whole;
+        SvbssgpOptions so = rows.isPresent() ? whole.withMinibatch(rows.getAsInt()) : whole;
         SvbssgpTraining t = Svbssgp.start(
             train,
             parts.labels(),

@@ -10,7 +10,7 @@ import java.util.List;
  *
  * <p>The run ({@link SvbssgpTraining}) does every random draw itself (z, the partition indices, the minibatch
  * rows) and passes the outcome as {@link Draw}s, so a strategy is deterministic given its arguments. The default,
- * used by {@link Svbssgp#start(org.approxgp.data.RegressionData, int[], Svbssgp.Options)}, is the in-JVM loop; the
+ * used by {@link Svbssgp#start(org.approxgp.data.RegressionData, int[], SvbssgpOptions)}, is the in-JVM loop; the
  * {@code approxgp-spark} module computes the terms as a Spark job over the partitioned data.
  *
  * <p>Accumulator layout ({@code acc}, length 2 + D + d): [0] the data term of the bound Σ w (−½ v²/σ_n² − ½ log
@@ -132,6 +132,21 @@ public interface PartitionGradients {
 
   static void addRows(
       Point at, double[] x, double[] y, int[] rows, int from, int to, double w, double[] acc) {
+    addRows(at, x, y, rows, from, to, w, acc, new double[at.m()], new double[at.m()]);
+  }
+
+  /** As {@link #addRows(Point, double[], double[], int[], int, int, double, double[])}, with scratch of length m. */
+  static void addRows(
+      Point at,
+      double[] x,
+      double[] y,
+      int[] rows,
+      int from,
+      int to,
+      double w,
+      double[] acc,
+      double[] cosBuf,
+      double[] sinBuf) {
     int m = at.m();
     int d = at.d();
     int md = m * d;
@@ -143,8 +158,6 @@ public interface PartitionGradients {
     double noise = at.noise();
     double logNorm = at.logNorm();
     int samples = at.samples();
-    double[] cosBuf = new double[m];
-    double[] sinBuf = new double[m];
     for (int t = from; t < to; t++) {
       int row = rows[t];
       int off = row * d;

@@ -4,7 +4,8 @@ import java.util.Arrays;
 
 /**
  * Row indices grouped by partition label (a counting sort: O(n) ints, no per-row objects): the blocks D₁ … D_p of
- * PIC++ ({@link Pic}).
+ * PIC++ ({@link Pic}) and the partitions X₁ … X_p of sVBSSGP ({@link Svbssgp}). Partition c's rows are
+ * {@code rows()[start()[c] … start()[c+1])}, ascending.
  */
 public final class RowBlocks {
   private final int[] start; // count + 1
@@ -35,6 +36,16 @@ public final class RowBlocks {
     return new RowBlocks(start, rows);
   }
 
+  /**
+   * The same partitions over the positions of the grouped rows: partition c holds positions
+   * {@code start()[c] … start()[c+1]} (for data reordered by {@link #rows()}).
+   */
+  RowBlocks positions() {
+    int[] positions = new int[rows.length];
+    Arrays.setAll(positions, i -> i);
+    return new RowBlocks(start, positions);
+  }
+
   /** The largest label (−1 for none), rejecting negative ones. */
   static int max(int[] labels) {
     int m = -1;
@@ -60,6 +71,16 @@ public final class RowBlocks {
   /** The row indices of partition c (a copy, ascending). */
   public int[] rows(int c) {
     return Arrays.copyOfRange(rows, start[c], start[c + 1]);
+  }
+
+  /** All row indices, partition after partition (not a copy: callers must not modify it). */
+  int[] rows() {
+    return rows;
+  }
+
+  /** Partition c's rows are {@code rows()[start()[c] … start()[c+1])} (not a copy: callers must not modify it). */
+  int[] start() {
+    return start;
   }
 
   /** The labels of the non-empty partitions, ascending. */

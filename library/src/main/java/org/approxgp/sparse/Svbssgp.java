@@ -1,9 +1,6 @@
 package org.approxgp.sparse;
 
 import java.util.Arrays;
-import java.util.Optional;
-import java.util.OptionalDouble;
-import java.util.OptionalInt;
 import org.approxgp.data.RegressionData;
 import org.approxgp.linalg.Matrix;
 
@@ -24,7 +21,7 @@ import org.approxgp.linalg.Matrix;
  * p(ε) = N(0, I) — the same prior N(0, (4π²Δ)⁻¹) on θ as eq. 1 — and q is the joint Gaussian over
  * α = vec(ε, s). The bound L is the same functional of q(θ, s) in either coordinate system (the Jacobian
  * Σ log(2π ℓ) cancels between log p and the entropy); ℓ, σ_n² and σ_s² are learned by ascending L (type-II
- * maximum likelihood, as SSGP learns ℓ) when {@link Options#learnHyperparameters()}:
+ * maximum likelihood, as SSGP learns ℓ) when {@link SvbssgpOptions#learnHyperparameters()}:
  * ∂L/∂ log ℓ_c = Σ_rows (v/σ_n²) Σ_l (−s_{2l} sin a_l + s_{2l+1} cos a_l)(−ε_lc x_c/ℓ_c) with
  * a_l = Σ_c ε_lc x_c/ℓ_c, ∂L/∂ log σ_n² = Σ_rows (½ v²/σ_n² − ½), ∂L/∂ log σ_s² = ½ sᵀs / λ − m (λ = σ_s²/m),
  * each estimated from the same partition-sampled draws as the paper's gradient (Theorem 1, eq. 22; rows of a
@@ -48,8 +45,8 @@ import org.approxgp.linalg.Matrix;
  * σ_n⁻² E[v ∇²f], which keeps Λ_q positive definite at every step (a convex combination of positive definite
  * matrices; the variational online Gauss–Newton rule of Khan et al. 2018). The fixed point in b is the bound's
  * stationary point exactly; in Λ_q it is the Gauss–Newton approximation of it. The step is the Robbins–Monro
- * ρ_t = ρ₀/(1 + τ(t − 1))^κ (the step of {@link Options#schedule()}). The hyperparameters take Adam steps (Kingma &amp; Ba
- * 2015) of size {@link Options#learningRate()} (log ℓ at 3 ×, ℓ must often move by orders of magnitude), decayed
+ * ρ_t = ρ₀/(1 + τ(t − 1))^κ (the step of {@link SvbssgpOptions#schedule()}). The hyperparameters take Adam steps (Kingma &amp; Ba
+ * 2015) of size {@link SvbssgpOptions#learningRate()} (log ℓ at 3 ×, ℓ must often move by orders of magnitude), decayed
  * by the same schedule ρ_t/ρ₀.
  *
  * <p><b>Stopping.</b> Each iteration's bound estimate goes to a {@link BoundMonitor} (Stan ADVI's rule: relative
@@ -80,7 +77,7 @@ public final class Svbssgp {
   static final double LENGTHSCALE_STEP_FACTOR = 3;
 
   private final RegressionData train;
-  private final RowPartitioning parts;
+  private final RowBlocks parts;
   private final int m;
   private final int d;
   private final int dim;
@@ -89,7 +86,7 @@ public final class Svbssgp {
   private final double noiseVariance;
   private final double signalVariance;
   private final double[] lengthscales;
-  private final Options options;
+  private final SvbssgpOptions options;
   private final int iterations;
   private final double[] boundTrace;
   private final boolean converged;
@@ -128,314 +125,6 @@ public final class Svbssgp {
   }
 
   /**
-   * Options: {@link #defaults()} and one wither per setting; defaults follow the paper's AIRLINE settings where it
-   * gives them (2m = 40, γ = 0, r = 5, §5) and are stated on each wither otherwise. An empty optional takes the
-   * value from the data (stated on each component).
-   *
-   * @param m number of spectral frequencies (2m basis functions)
-   * @param schedule the iteration cap ({@link #fit} stops earlier under the stopping rule), a = partitions drawn
-   *     (uniformly, with replacement) per iteration as its batch (empty: every partition once per iteration), the
-   *     Robbins–Monro schedule ρ_t of the natural-gradient steps of q(α) as its step, the seed of every random
-   *     draw (same seed, same fit and predictions), and the stopping rule on the smoothed bound
-   *     ({@link BoundMonitor}; empty: run to the cap)
-   * @param minibatch B, rows drawn without replacement from each drawn partition (empty: all its rows)
-   * @param gradientSamples b, samples z ~ N(0, I) per iteration (Appendix G)
-   * @param gamma γ ∈ [−1, 1] of the test conditional (Proposition 1)
-   * @param predictiveSamples r, samples of α for the predictive mean and variance (§4.2)
-   * @param learningRate Adam step size of the hyperparameters (decayed by ρ_t/ρ₀)
-   * @param learnHyperparameters whether σ_n², σ_s² and the prior length-scales ℓ are learned by the bound
-   * @param noiseVariance initial σ_n² (empty: from the data, class comment "Initialisation")
-   * @param signalVariance initial σ_s² (empty: the sample variance of y)
-   * @param lengthscales initial ℓ of the frequency prior Θ, one per input (empty: each input's standard deviation
-   *     times the median heuristic's factor, class comment)
-   */
-  public record Options(
-      int m,
-      StochasticSchedule schedule,
-      OptionalInt minibatch,
-      int gradientSamples,
-      double gamma,
-      int predictiveSamples,
-      double learningRate,
-      boolean learnHyperparameters,
-      OptionalDouble noiseVariance,
-      OptionalDouble signalVariance,
-      Optional<double[]> lengthscales) {
-
-    public Options {
-      SvbssgpInit.check(
-          m, schedule, minibatch, gradientSamples, gamma, predictiveSamples, learningRate);
-      SvbssgpInit.checkInitial(noiseVariance, signalVariance, lengthscales);
-      lengthscales = lengthscales.map(double[]::clone);
-    }
-
-    /** ℓ of the frequency prior (a copy), or empty for the default. */
-    @Override
-    public Optional<double[]> lengthscales() {
-      return lengthscales.map(double[]::clone);
-    }
-
-    /** The default natural-gradient schedule ρ_t = 0.5/(1 + 0.05(t − 1))^0.6. */
-    public static final StepSchedule DEFAULT_NATURAL_STEP = new StepSchedule(0.5, 0.05, 0.6);
-
-    /** The default stopping rule: windows of 20 iterations, tolerance 0.01 (Stan ADVI's). */
-    public static final BoundMonitor.Rule DEFAULT_STOPPING = new BoundMonitor.Rule(20, 0.01);
-
-    /**
-     * The defaults: m = 20 (the paper's 2m = 40), a = 10 partitions per iteration, all rows of each, b = 1
-     * z-sample, 1000 iterations, γ = 0, r = 5, seed 1, Adam step 0.03, hyperparameters learned from data-driven
-     * initial values, ρ_t = {@link #DEFAULT_NATURAL_STEP}, stopping by {@link #DEFAULT_STOPPING}.
-     */
-    public static Options defaults() {
-      return new Options(
-          20,
-          StochasticSchedule.of(10, 1000, DEFAULT_NATURAL_STEP, 1).withStopping(DEFAULT_STOPPING),
-          OptionalInt.empty(),
-          1,
-          0,
-          5,
-          0.03,
-          true,
-          OptionalDouble.empty(),
-          OptionalDouble.empty(),
-          Optional.empty());
-    }
-
-    /** Frequencies m (2m features); default 20 (the paper's 2m = 40). */
-    public Options withM(int v) {
-      return new Options(
-          v,
-          schedule,
-          minibatch,
-          gradientSamples,
-          gamma,
-          predictiveSamples,
-          learningRate,
-          learnHyperparameters,
-          noiseVariance,
-          signalVariance,
-          lengthscales);
-    }
-
-    /** The iterations, partitions per iteration, step schedule ρ_t, seed and stopping rule at once. */
-    public Options withSchedule(StochasticSchedule v) {
-      return new Options(
-          m,
-          v,
-          minibatch,
-          gradientSamples,
-          gamma,
-          predictiveSamples,
-          learningRate,
-          learnHyperparameters,
-          noiseVariance,
-          signalVariance,
-          lengthscales);
-    }
-
-    /** Partitions per iteration a; default 10 (the paper does not state it). */
-    public Options withPartitionsPerIteration(int v) {
-      return withSchedule(schedule.withBatch(v));
-    }
-
-    /** Every partition once per iteration (a = p, no draw of partitions). */
-    public Options withEveryPartition() {
-      return withSchedule(schedule.withFullBatch());
-    }
-
-    /** Iteration cap; default 1000 ({@link Svbssgp#fit} stops earlier when the bound has converged). */
-    public Options withIterations(int v) {
-      return withSchedule(schedule.withIterations(v));
-    }
-
-    /** The natural-gradient step schedule ρ_t of q(α); default {@link #DEFAULT_NATURAL_STEP}. */
-    public Options withNaturalStep(StepSchedule v) {
-      return withSchedule(schedule.withStep(v));
-    }
-
-    /** Seed; default 1. */
-    public Options withSeed(long v) {
-      return withSchedule(schedule.withSeed(v));
-    }
-
-    /** The stopping rule on the smoothed bound; default {@link #DEFAULT_STOPPING}. */
-    public Options withStopping(BoundMonitor.Rule v) {
-      return withSchedule(schedule.withStopping(v));
-    }
-
-    /** Run every iteration up to the cap. */
-    public Options withoutStopping() {
-      return withSchedule(schedule.withoutStopping());
-    }
-
-    /** Rows per drawn partition B (≥ 1; at least a partition's size reads all of it); default all rows. */
-    public Options withMinibatch(int v) {
-      return new Options(
-          m,
-          schedule,
-          OptionalInt.of(v),
-          gradientSamples,
-          gamma,
-          predictiveSamples,
-          learningRate,
-          learnHyperparameters,
-          noiseVariance,
-          signalVariance,
-          lengthscales);
-    }
-
-    /** All rows of each drawn partition (the paper's Theorem 1); the default. */
-    public Options withWholePartitions() {
-      return new Options(
-          m,
-          schedule,
-          OptionalInt.empty(),
-          gradientSamples,
-          gamma,
-          predictiveSamples,
-          learningRate,
-          learnHyperparameters,
-          noiseVariance,
-          signalVariance,
-          lengthscales);
-    }
-
-    /** z samples per iteration b; default 1. */
-    public Options withGradientSamples(int v) {
-      return new Options(
-          m,
-          schedule,
-          minibatch,
-          v,
-          gamma,
-          predictiveSamples,
-          learningRate,
-          learnHyperparameters,
-          noiseVariance,
-          signalVariance,
-          lengthscales);
-    }
-
-    /** γ of Proposition 1; default 0 (the paper's best, §5). */
-    public Options withGamma(double v) {
-      return new Options(
-          m,
-          schedule,
-          minibatch,
-          gradientSamples,
-          v,
-          predictiveSamples,
-          learningRate,
-          learnHyperparameters,
-          noiseVariance,
-          signalVariance,
-          lengthscales);
-    }
-
-    /** r predictive samples; default 5 (the paper's AIRLINE setting). */
-    public Options withPredictiveSamples(int v) {
-      return new Options(
-          m,
-          schedule,
-          minibatch,
-          gradientSamples,
-          gamma,
-          v,
-          learningRate,
-          learnHyperparameters,
-          noiseVariance,
-          signalVariance,
-          lengthscales);
-    }
-
-    /** Adam step size; default 0.03. */
-    public Options withLearningRate(double v) {
-      return new Options(
-          m,
-          schedule,
-          minibatch,
-          gradientSamples,
-          gamma,
-          predictiveSamples,
-          v,
-          learnHyperparameters,
-          noiseVariance,
-          signalVariance,
-          lengthscales);
-    }
-
-    /** Learn σ_n², σ_s² and ℓ by the bound; default true. */
-    public Options withLearnHyperparameters(boolean v) {
-      return new Options(
-          m,
-          schedule,
-          minibatch,
-          gradientSamples,
-          gamma,
-          predictiveSamples,
-          learningRate,
-          v,
-          noiseVariance,
-          signalVariance,
-          lengthscales);
-    }
-
-    /** Initial σ_n²; default from the data (class comment, "Initialisation"). */
-    public Options withNoiseVariance(double v) {
-      return new Options(
-          m,
-          schedule,
-          minibatch,
-          gradientSamples,
-          gamma,
-          predictiveSamples,
-          learningRate,
-          learnHyperparameters,
-          OptionalDouble.of(v),
-          signalVariance,
-          lengthscales);
-    }
-
-    /** Initial σ_s²; default var(y). */
-    public Options withSignalVariance(double v) {
-      return new Options(
-          m,
-          schedule,
-          minibatch,
-          gradientSamples,
-          gamma,
-          predictiveSamples,
-          learningRate,
-          learnHyperparameters,
-          noiseVariance,
-          OptionalDouble.of(v),
-          lengthscales);
-    }
-
-    /** Initial prior length-scales ℓ (Θ); default from the data (class comment, "Initialisation"). */
-    public Options withLengthscales(double... v) {
-      return new Options(
-          m,
-          schedule,
-          minibatch,
-          gradientSamples,
-          gamma,
-          predictiveSamples,
-          learningRate,
-          learnHyperparameters,
-          noiseVariance,
-          signalVariance,
-          Optional.of(v));
-    }
-  }
-
-  static void checkGamma(double gamma) {
-    if (!(Math.abs(gamma) <= 1)) {
-      throw new IllegalArgumentException("gamma must be in [-1, 1], got " + gamma);
-    }
-  }
-
-  /**
    * Fits q(α) by natural-gradient steps until the bound estimate has converged ({@link BoundMonitor}) or
    * {@link StochasticSchedule#iterations()} steps are done, calling {@code listener} after each with the step's estimate of
    * the bound L.
@@ -443,19 +132,22 @@ public final class Svbssgp {
    * @param partitionOfRow partition label 0…p−1 of every training row (p = largest label + 1)
    */
   public static Svbssgp fit(
-      RegressionData train, int[] partitionOfRow, Options options, IterationListener listener) {
+      RegressionData train,
+      int[] partitionOfRow,
+      SvbssgpOptions options,
+      IterationListener listener) {
     return fit(train, partitionOfRow, options, listener, null);
   }
 
   /**
-   * As {@link #fit(RegressionData, int[], Options, IterationListener)}, the data terms of each gradient (Theorem 1)
-   * summed by {@code gradients} (null: in this JVM; see {@link #start(RegressionData, int[], Options,
+   * As {@link #fit(RegressionData, int[], SvbssgpOptions, IterationListener)}, the data terms of each gradient (Theorem 1)
+   * summed by {@code gradients} (null: in this JVM; see {@link #start(RegressionData, int[], SvbssgpOptions,
    * PartitionGradients)}).
    */
   public static Svbssgp fit(
       RegressionData train,
       int[] partitionOfRow,
-      Options options,
+      SvbssgpOptions options,
       IterationListener listener,
       PartitionGradients gradients) {
     SvbssgpTraining t = start(train, partitionOfRow, options, gradients);
@@ -468,7 +160,8 @@ public final class Svbssgp {
   }
 
   /** A training run positioned before its first step, for callers that predict between steps. */
-  public static SvbssgpTraining start(RegressionData train, int[] partitionOfRow, Options options) {
+  public static SvbssgpTraining start(
+      RegressionData train, int[] partitionOfRow, SvbssgpOptions options) {
     return start(train, partitionOfRow, options, null);
   }
 
@@ -477,7 +170,10 @@ public final class Svbssgp {
    * must hold the same training rows and partition labels as {@code train} and {@code partitionOfRow}.
    */
   public static SvbssgpTraining start(
-      RegressionData train, int[] partitionOfRow, Options options, PartitionGradients gradients) {
+      RegressionData train,
+      int[] partitionOfRow,
+      SvbssgpOptions options,
+      PartitionGradients gradients) {
     return new SvbssgpTraining(new SvbssgpTrainer(train, partitionOfRow, options, gradients));
   }
 
@@ -507,7 +203,7 @@ public final class Svbssgp {
   }
 
   /** The options of the fit. */
-  public Options options() {
+  public SvbssgpOptions options() {
     return options;
   }
 
@@ -531,7 +227,7 @@ public final class Svbssgp {
     return signalVariance;
   }
 
-  /** ℓ of the frequency prior Θ (learned when {@link Options#learnHyperparameters()}). */
+  /** ℓ of the frequency prior Θ (learned when {@link SvbssgpOptions#learnHyperparameters()}). */
   public double[] priorLengthscales() {
     return lengthscales.clone();
   }

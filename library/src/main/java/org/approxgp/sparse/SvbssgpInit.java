@@ -1,9 +1,6 @@
 package org.approxgp.sparse;
 
 import java.util.Arrays;
-import java.util.Optional;
-import java.util.OptionalDouble;
-import java.util.OptionalInt;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.approxgp.data.RegressionData;
@@ -26,7 +23,7 @@ final class SvbssgpInit {
       RegressionData train,
       UniformRandomProvider rng,
       ZigguratSampler.NormalizedGaussian normal) {
-    Svbssgp.Options options = t.options;
+    SvbssgpOptions options = t.options;
     int n = train.n();
     int d = t.d;
     int m = t.m;
@@ -119,7 +116,7 @@ final class SvbssgpInit {
    */
   private static void initialiseWeights(
       SvbssgpTrainer t, UniformRandomProvider rng, boolean setNoise, double yVar) {
-    RowPartitioning parts = t.local;
+    RowBlocks parts = t.local;
     RegressionData train = t.grouped;
     int m = t.m;
     int d = t.d;
@@ -194,54 +191,6 @@ final class SvbssgpInit {
       for (int v = 0; v < two; v++) {
         lam.set(md + u, md + v, g[u * two + v] / noise + (u == v ? 1 / lambda : 0));
       }
-    }
-  }
-
-  /** The settings of {@link Svbssgp.Options} other than the initial values, validated. */
-  static void check(
-      int m,
-      StochasticSchedule schedule,
-      OptionalInt minibatch,
-      int gradientSamples,
-      double gamma,
-      int predictiveSamples,
-      double learningRate) {
-    if (schedule == null || minibatch == null) {
-      throw new IllegalArgumentException("schedule and minibatch must not be null (use empty)");
-    }
-    if (m < 1
-        || (minibatch.isPresent() && minibatch.getAsInt() < 1)
-        || gradientSamples < 1
-        || predictiveSamples < 1) {
-      throw new IllegalArgumentException(
-          "need m, minibatch, gradientSamples, predictiveSamples >= 1");
-    }
-    Svbssgp.checkGamma(gamma);
-    if (!(learningRate > 0) || !Double.isFinite(learningRate)) {
-      throw new IllegalArgumentException("learning rate must be positive, got " + learningRate);
-    }
-  }
-
-  /** The initial values of {@link Svbssgp.Options}, validated: positive and finite where given. */
-  static void checkInitial(
-      OptionalDouble noiseVariance,
-      OptionalDouble signalVariance,
-      Optional<double[]> lengthscales) {
-    if (noiseVariance == null || signalVariance == null || lengthscales == null) {
-      throw new IllegalArgumentException("the initial values must not be null (use empty)");
-    }
-    checkPositive("noise variance", noiseVariance);
-    checkPositive("signal variance", signalVariance);
-    for (double l : lengthscales.orElse(new double[0])) {
-      if (!(l > 0) || !Double.isFinite(l)) {
-        throw new IllegalArgumentException("length-scales must be positive, got " + l);
-      }
-    }
-  }
-
-  private static void checkPositive(String what, OptionalDouble v) {
-    if (v.isPresent() && !(v.getAsDouble() > 0 && Double.isFinite(v.getAsDouble()))) {
-      throw new IllegalArgumentException(what + " must be positive, got " + v.getAsDouble());
     }
   }
 }

@@ -16,7 +16,7 @@ final class SvbssgpPredictor {
   static RegressionPrediction predict(
       Svbssgp model,
       RegressionData train,
-      RowPartitioning parts,
+      RowBlocks parts,
       RegressionData test,
       int[] partitionOfTestRow,
       double gamma,
@@ -26,7 +26,7 @@ final class SvbssgpPredictor {
     int m = model.m();
     double noiseVariance = model.noiseVariance();
     double signalVariance = model.signalVariance();
-    Svbssgp.checkGamma(gamma);
+    SvbssgpOptions.checkGamma(gamma);
     if (test.d() != d) {
       throw new IllegalArgumentException("test rows have " + test.d() + " inputs, the model " + d);
     }
@@ -43,7 +43,7 @@ final class SvbssgpPredictor {
     }
     int nt = test.n();
     double[][] alphas = model.sampleAlphas(r, seed);
-    RowPartitioning testParts = RowPartitioning.of(partitionOfTestRow, p);
+    RowBlocks testParts = RowBlocks.of(partitionOfTestRow, p);
     double[] sumMu = new double[nt];
     double[] sumSq = new double[nt];
     int md = m * d;
@@ -116,7 +116,7 @@ final class SvbssgpPredictor {
    */
   static Matrix localTerms(
       RegressionData train,
-      RowPartitioning parts,
+      RowBlocks parts,
       int k,
       SpectralFeatures features,
       double ridge,

@@ -9,7 +9,6 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
 import org.approxgp.data.RegressionData;
 import org.approxgp.linalg.Cholesky;
-import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
 import org.approxgp.optimize.Adam;
 
@@ -19,8 +18,9 @@ import org.approxgp.optimize.Adam;
  * (with Λ's Cholesky factor L); the hyperparameters h = [log σ_n², log σ_s², log ℓ] by Adam.
  *
  * <p>The paper's parameter vector η = [b, M (lower triangle, log-diagonal), …] (Lemma 1, Cov = M Mᵀ) is kept as
- * a view, computed from (b, Λ) when asked for ({@link #parameters()}, {@link #stochasticGradient}): the
- * reparameterised gradient of eq. 22 with respect to η is still available and tested for unbiasedness.
+ * a view ({@link SvbssgpEta}), computed from (b, Λ) when asked for ({@link #eta()}, {@link #stochasticGradient}):
+ * the reparameterised gradient of eq. 22 with respect to η is still available and tested for unbiasedness. The
+ * rows, their grouping by partition and the strategy summing the data terms are in {@link SvbssgpRows}.
  */
 final class SvbssgpTrainer {
 
@@ -32,19 +32,18 @@ final class SvbssgpTrainer {
    */
   private static final int MAX_BLOCK = 2048;
 
-  /**
-   * The training rows grouped by partition (partition k's rows at positions {@code start[k] … start[k+1]}, in
-   * increasing row order), so that the rows an iteration reads lie together in memory whatever n.
-   */
+  /** The training rows grouped by partition, and the strategy summing their data terms. */
+  private final SvbssgpRows data;
+  /** The training rows grouped by partition ({@link SvbssgpRows#grouped}). */
   final RegressionData grouped;
-  /** The partitions of {@link #grouped}: position t holds row {@code parts.rows()[t]}. */
-  final RowPartitioning local;
-  /** The partitions of the caller's rows (global row indices, what a {@link PartitionGradients} strategy sees). */
-  final RowPartitioning parts;
+  /** The partitions of {@link #grouped} ({@link SvbssgpRows#local}). */
+  final RowBlocks local;
+  /** The partitions of the caller's rows ({@link SvbssgpRows#parts}). */
+  final RowBlocks parts;
 
   private final int[]
       order; // positions 0…n−1, permuted in place within partitions to draw minibatches
-  final Svbssgp.Options options;
+  final SvbssgpOptions options;
   final int m;
   final int d;
   final int dim;
@@ -58,8 +57,6 @@ final class SvbssgpTrainer {
   private Adam adam;
   private final UniformRandomProvider rng;
   private final ZigguratSampler.NormalizedGaussian normal;
-  private final PartitionGradients gradients;
-  private final boolean external; // a caller's strategy: its draws name global rows
   final BoundMonitor monitor;
   int iteration;
   // η view (lazily recomputed)
@@ -75,35 +72,23 @@ final class SvbssgpTrainer {
   private final double[] sinBuf;
   private final double[] hyperGrad;
   private final double[] hyperUnit;
+  private final double[][] alphaScratch; // the samples α of an iteration (overwritten by the next)
+  private final double[] accScratch;
   private final List<PartitionGradients.Draw> draws = new ArrayList<>();
 
   SvbssgpTrainer(
       RegressionData train,
       int[] partitionOfRow,
-      Svbssgp.Options options,
+      SvbssgpOptions options,
       PartitionGradients gradients) {
     Objects.requireNonNull(train, "train");
     Objects.requireNonNull(options, "options");
-    if (!train.hasTargets() || train.n() == 0) {
-      throw new IllegalArgumentException("sVBSSGP needs training rows with targets");
-    }
-    if (partitionOfRow == null || partitionOfRow.length != train.n()) {
-      throw new IllegalArgumentException(
-          "need one partition label per training row (" + train.n() + ")");
-    }
-    int p = 0;
-    for (int label : partitionOfRow) {
-      if (label < 0) {
-        throw new IllegalArgumentException("partition labels must be >= 0, got " + label);
-      }
-      p = Math.max(p, label + 1);
-    }
-    this.parts = RowPartitioning.of(partitionOfRow, p);
-    this.grouped = train.subset(parts.rows());
-    int[] positions = new int[train.n()];
-    Arrays.setAll(positions, i -> i);
-    this.local = new RowPartitioning(positions, parts.start());
-    this.order = positions.clone();
+    this.data = new SvbssgpRows(train, partitionOfRow, gradients);
+    this.grouped = data.grouped;
+    this.local = data.local;
+    this.parts = data.parts;
+    this.order = new int[train.n()];
+    Arrays.setAll(order, i -> i);
     this.options = options;
     this.m = options.m();
     this.d = train.d();
@@ -115,10 +100,7 @@ final class SvbssgpTrainer {
     this.hyper = new double[2 + d];
     this.adam = new Adam(hyper.length, Adam.Settings.of(options.learningRate()));
     this.curvature = Matrix.zeros(dim, dim);
-    int largest = 0;
-    for (int k = 0; k < p; k++) {
-      largest = Math.max(largest, parts.start()[k + 1] - parts.start()[k]);
-    }
+    int largest = data.largestPartition();
     int take = Math.min(options.minibatch().orElse(largest), largest);
     this.blockRows = (int) Math.max(1, Math.min(MAX_BLOCK, (long) partitionsPerIteration() * take));
     this.block = new double[blockRows * dim];
@@ -130,10 +112,10 @@ final class SvbssgpTrainer {
     this.sinBuf = new double[m];
     this.hyperGrad = new double[hyper.length];
     this.hyperUnit = new double[hyper.length];
+    this.alphaScratch = new double[options.gradientSamples()][dim];
+    this.accScratch = new double[2 + dim + d];
     this.monitor =
-        options.schedule().stopping().orElse(Svbssgp.Options.DEFAULT_STOPPING).start();
-    this.gradients = gradients != null ? gradients : new LocalGradients(grouped, local);
-    this.external = gradients != null;
+        options.schedule().stopping().orElse(SvbssgpOptions.DEFAULT_STOPPING).start();
     this.rng =
         RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {options.schedule().seed(), 0x5b55L});
     this.normal = ZigguratSampler.NormalizedGaussian.of(rng);
@@ -206,14 +188,14 @@ final class SvbssgpTrainer {
       invEll[c] = Math.exp(-hyper[2 + c]);
     }
     double logNorm = 0.5 * Math.log(TWO_PI * noise);
-    double[][] alphas = new double[samples][];
+    double[][] alphas = alphaScratch;
     List<PartitionGradients.Point> points = new ArrayList<>(samples);
     List<List<PartitionGradients.Draw>> drawn = new ArrayList<>(samples);
     boolean anyDraw = false;
     double[] ell = invEll.clone();
     for (int j = 0; j < samples; j++) {
       // α = b + L⁻ᵀ z, z ~ N(0, I): Cov = (L Lᵀ)⁻¹ = Λ⁻¹ (Lemma 1 with M = L⁻ᵀ)
-      double[] alpha = new double[dim];
+      double[] alpha = alphas[j];
       for (int k = 0; k < dim; k++) {
         alpha[k] = gauss.sample();
       }
@@ -222,13 +204,12 @@ final class SvbssgpTrainer {
         alpha[k] += b[k];
       }
       drawPartitions(random);
-      alphas[j] = alpha;
       points.add(new PartitionGradients.Point(m, d, alpha, ell, noise, logNorm, samples));
       drawn.add(List.copyOf(draws));
       anyDraw |= !draws.isEmpty();
     }
     double[][][] terms = anyDraw ? terms(points, drawn) : null;
-    double[] acc = new double[2 + dim + d];
+    double[] acc = accScratch;
     Arrays.fill(gB, 0);
     Arrays.fill(hyperGrad, 0);
     Arrays.fill(curvature.data(), 0);
@@ -237,7 +218,6 @@ final class SvbssgpTrainer {
       double[] alpha = alphas[j];
       Arrays.fill(acc, 0);
       if (terms != null) {
-        checkTerms(terms[j], drawn.get(j), j);
         for (double[] term : terms[j]) {
           PartitionGradients.addInOrder(term, acc);
         }
@@ -320,13 +300,6 @@ final class SvbssgpTrainer {
     }
   }
 
-  private static void checkTerms(double[][] terms, List<PartitionGradients.Draw> drawn, int j) {
-    if (terms.length != drawn.size()) {
-      throw new IllegalStateException("the gradient strategy returned " + terms.length
-          + " terms for " + drawn.size() + " draws of sample " + j);
-    }
-  }
-
   /** Draws a partitions (and minibatch rows) into {@link #draws} from {@code random} (Theorem 1, eq. 22). */
   private void drawPartitions(UniformRandomProvider random) {
     int p = parts.count();
@@ -396,31 +369,20 @@ final class SvbssgpTrainer {
 
   // ---- the η view (Lemma 1's b and M) ----
 
-  /** Index in η of M_ij (j ≤ i); for i = j it holds log M_ii. */
+  /** Index in η of M_ij ({@link SvbssgpEta#triIndex}). */
   int triIndex(int i, int j) {
-    return dim + i * (i + 1) / 2 + j;
+    return SvbssgpEta.triIndex(dim, i, j);
   }
 
+  /** Index in η of log σ_n² ({@link SvbssgpEta#iNoise}). */
   int iNoise() {
-    return dim + dim * (dim + 1) / 2;
+    return SvbssgpEta.iNoise(dim);
   }
 
   /** η = [b, M (lower, log-diagonal), log σ_n², log σ_s², log ℓ], M the lower Cholesky factor of Λ⁻¹. */
   double[] eta() {
     if (eta == null) {
-      double[] e = new double[iNoise() + 2 + d];
-      System.arraycopy(b, 0, e, 0, dim);
-      Matrix cov = Cholesky.ofFactor(chol).inverse();
-      cov.symmetrize();
-      Cholesky f = Cholesky.factor(cov, JitterPolicy.standard());
-      for (int i = 0; i < dim; i++) {
-        for (int j = 0; j < i; j++) {
-          e[triIndex(i, j)] = f.lowerAt(i, j);
-        }
-        e[triIndex(i, i)] = Math.log(f.lowerAt(i, i));
-      }
-      System.arraycopy(hyper, 0, e, iNoise(), hyper.length);
-      eta = e;
+      eta = SvbssgpEta.pack(b, chol, hyper, dim);
     }
     return eta;
   }
@@ -431,16 +393,7 @@ final class SvbssgpTrainer {
       throw new IllegalArgumentException("need " + (iNoise() + 2 + d) + " parameters");
     }
     System.arraycopy(values, 0, b, 0, dim);
-    Matrix mm = Matrix.zeros(dim, dim);
-    for (int i = 0; i < dim; i++) {
-      for (int j = 0; j < i; j++) {
-        mm.set(i, j, values[triIndex(i, j)]);
-      }
-      mm.set(i, i, Math.exp(values[triIndex(i, i)]));
-    }
-    Matrix prec = Cholesky.ofFactor(mm).inverse(); // (M Mᵀ)⁻¹
-    prec.symmetrize();
-    System.arraycopy(prec.data(), 0, lam.data(), 0, dim * dim);
+    System.arraycopy(SvbssgpEta.precision(values, dim).data(), 0, lam.data(), 0, dim * dim);
     System.arraycopy(values, iNoise(), hyper, 0, hyper.length);
     adam = new Adam(hyper.length, Adam.Settings.of(options.learningRate()));
     iteration = 0;
@@ -450,15 +403,7 @@ final class SvbssgpTrainer {
 
   /** M (lower, row-major dim × dim) with M Mᵀ = Λ⁻¹. */
   double[] unpackScale() {
-    double[] e = eta();
-    double[] s = new double[dim * dim];
-    for (int i = 0; i < dim; i++) {
-      for (int j = 0; j < i; j++) {
-        s[i * dim + j] = e[triIndex(i, j)];
-      }
-      s[i * dim + i] = Math.exp(e[triIndex(i, i)]);
-    }
-    return s;
+    return SvbssgpEta.scale(eta(), dim);
   }
 
   /**
@@ -477,79 +422,9 @@ final class SvbssgpTrainer {
     return List.copyOf(draws);
   }
 
-  /**
-   * The strategy's terms of the drawn partitions ({@link PartitionGradients#terms}); the draws hold positions in
-   * {@link #grouped}, which a caller's strategy receives as the rows they are.
-   */
+  /** The data terms of the drawn partitions, summed by the run's strategy ({@link SvbssgpRows#terms}). */
   double[][][] terms(
       List<PartitionGradients.Point> points, List<List<PartitionGradients.Draw>> drawn) {
-    if (!external) {
-      return gradients.terms(points, drawn);
-    }
-    List<List<PartitionGradients.Draw>> global = new ArrayList<>(drawn.size());
-    for (List<PartitionGradients.Draw> ds : drawn) {
-      List<PartitionGradients.Draw> g = new ArrayList<>(ds.size());
-      for (PartitionGradients.Draw draw : ds) {
-        int[] rows = null;
-        if (draw.rows() != null) {
-          rows = new int[draw.rows().length];
-          for (int i = 0; i < rows.length; i++) {
-            rows[i] = parts.rows()[draw.rows()[i]];
-          }
-        }
-        g.add(new PartitionGradients.Draw(draw.partition(), rows, draw.weight()));
-      }
-      global.add(g);
-    }
-    return gradients.terms(points, global);
-  }
-
-  /** The default {@link PartitionGradients}: in this JVM, each draw summed on its own, added in draw order. */
-  private record LocalGradients(RegressionData train, RowPartitioning parts)
-      implements PartitionGradients {
-    @Override
-    public void add(
-        PartitionGradients.Point at, List<PartitionGradients.Draw> list, double[] sums) {
-      double[] term = new double[sums.length];
-      for (PartitionGradients.Draw draw : list) {
-        Arrays.fill(term, 0);
-        addDraw(at, draw, term);
-        PartitionGradients.addInOrder(term, sums);
-      }
-    }
-
-    @Override
-    public double[][][] terms(
-        List<PartitionGradients.Point> at, List<List<PartitionGradients.Draw>> list) {
-      double[][][] out = new double[at.size()][][];
-      for (int j = 0; j < out.length; j++) {
-        List<PartitionGradients.Draw> ds = list.get(j);
-        out[j] = new double[ds.size()][];
-        for (int k = 0; k < out[j].length; k++) {
-          double[] term = new double[at.get(j).accumulatorLength()];
-          addDraw(at.get(j), ds.get(k), term);
-          out[j][k] = term;
-        }
-      }
-      return out;
-    }
-
-    private void addDraw(PartitionGradients.Point at, PartitionGradients.Draw draw, double[] term) {
-      if (draw.rows() == null) {
-        int k = draw.partition();
-        PartitionGradients.addRows(
-            at,
-            train.x(),
-            train.y(),
-            parts.rows(),
-            parts.start()[k],
-            parts.start()[k + 1],
-            draw.weight(),
-            term);
-      } else {
-        PartitionGradients.addRows(
-            at, train.x(), train.y(), draw.rows(), 0, draw.rows().length, draw.weight(), term);
-      }
-    }
+    return data.terms(points, drawn);
   }
 }

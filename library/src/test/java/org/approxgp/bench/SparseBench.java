@@ -6,6 +6,7 @@ import org.approxgp.data.RegressionDatasets;
 import org.approxgp.data.RegressionSet;
 import org.approxgp.sparse.KMeans;
 import org.approxgp.sparse.Svbssgp;
+import org.approxgp.sparse.SvbssgpOptions;
 import org.approxgp.sparse.SvbssgpTraining;
 
 /**
@@ -69,13 +70,13 @@ public final class SparseBench {
       int[] parts = km.assign(d);
       double kmSeconds = (System.nanoTime() - k0) * 1e-9;
       for (int e = 0; e < batches.length; e++) {
-        Svbssgp.Options whole = Svbssgp.Options.defaults()
+        SvbssgpOptions whole = SvbssgpOptions.defaults()
             .withM(20)
             .withPredictiveSamples(5)
             .withIterations(iterations)
             .withSeed(1);
         // batch 0: every row of each drawn partition
-        Svbssgp.Options o = batches[e] == 0 ? whole : whole.withMinibatch(batches[e]);
+        SvbssgpOptions o = batches[e] == 0 ? whole : whole.withMinibatch(batches[e]);
         long s0 = System.nanoTime();
         SvbssgpTraining t = Svbssgp.start(d, parts, o);
         double startSeconds = (System.nanoTime() - s0) * 1e-9;

@@ -19,6 +19,7 @@ import org.approxgp.sparse.KMeans;
 import org.approxgp.sparse.RegressionPrediction;
 import org.approxgp.sparse.Ssgp;
 import org.approxgp.sparse.Svbssgp;
+import org.approxgp.sparse.SvbssgpOptions;
 
 /**
  * Benchmark (not a unit test): how well sVBSSGP fits at its default settings on three real data sets, against
@@ -139,7 +140,7 @@ public final class SvbssgpFitBench {
       KMeans km = KMeans.fit(data.train(), pr.partitions(), 1, 50);
       int[] tr = km.assign(data.train());
       int[] te = km.assign(data.test());
-      Svbssgp.Options o = Svbssgp.Options.defaults().withM(20).withSeed(1);
+      SvbssgpOptions o = SvbssgpOptions.defaults().withM(20).withSeed(1);
       if (iterations != null) {
         o = o.withIterations(iterations);
       }

@@ -46,6 +46,7 @@ import org.approxgp.sparse.Ssgp;
 import org.approxgp.sparse.StepSchedule;
 import org.approxgp.sparse.StochasticSchedule;
 import org.approxgp.sparse.Svbssgp;
+import org.approxgp.sparse.SvbssgpOptions;
 import org.approxgp.sparse.SvbssgpTraining;
 import org.approxgp.sparse.Vssgp;
 import org.approxgp.special.NumericalException;
@@ -661,7 +662,7 @@ public final class ReliabilitySweep {
         case "svbssgp" -> {
           int[] labels = new int[s.train().n()];
           Arrays.setAll(labels, i -> i % 4);
-          Svbssgp.Options o = Svbssgp.Options.defaults()
+          SvbssgpOptions o = SvbssgpOptions.defaults()
               .withM(8)
               .withPartitionsPerIteration(2)
               .withIterations(SPARSE_ITERATIONS)

@@ -79,13 +79,13 @@ class PartitionGradientsTest {
   void allSamplesInOneBatchGiveTheDefaultsBits(int minibatch, int samples) {
     RegressionData train = SvbssgpTest.synthetic(300, 2, 0.1, 8);
     int[] labels = SvbssgpTest.blocksOnX1(train, 9);
-    Svbssgp.Options whole = Svbssgp.Options.defaults()
+    SvbssgpOptions whole = SvbssgpOptions.defaults()
         .withM(4)
         .withPartitionsPerIteration(4)
         .withGradientSamples(samples)
         .withSeed(5);
     // minibatch 0: every row of each drawn partition
-    Svbssgp.Options o = minibatch == 0 ? whole : whole.withMinibatch(minibatch);
+    SvbssgpOptions o = minibatch == 0 ? whole : whole.withMinibatch(minibatch);
     int[] batches = {0};
     SvbssgpTraining local = Svbssgp.start(train, labels, o);
     SvbssgpTraining other = Svbssgp.start(train, labels, o, batched(train, labels, batches));
@@ -106,13 +106,13 @@ class PartitionGradientsTest {
   void aStrategyKeepingTheContractGivesTheDefaultsBits(int minibatch, int samples) {
     RegressionData train = SvbssgpTest.synthetic(300, 2, 0.1, 8);
     int[] labels = SvbssgpTest.blocksOnX1(train, 9);
-    Svbssgp.Options whole = Svbssgp.Options.defaults()
+    SvbssgpOptions whole = SvbssgpOptions.defaults()
         .withM(4)
         .withPartitionsPerIteration(4)
         .withGradientSamples(samples)
         .withSeed(5);
     // minibatch 0: every row of each drawn partition
-    Svbssgp.Options o = minibatch == 0 ? whole : whole.withMinibatch(minibatch);
+    SvbssgpOptions o = minibatch == 0 ? whole : whole.withMinibatch(minibatch);
     int[] calls = {0};
     SvbssgpTraining local = Svbssgp.start(train, labels, o);
     SvbssgpTraining other = Svbssgp.start(train, labels, o, fromContract(train, labels, calls));

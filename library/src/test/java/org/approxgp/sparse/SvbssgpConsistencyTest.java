@@ -179,7 +179,7 @@ class SvbssgpConsistencyTest {
    */
   private static Svbssgp modelWith(
       RegressionData train, int[] labels, double[] eps, double[][] sPosterior) {
-    Svbssgp.Options o = Svbssgp.Options.defaults()
+    SvbssgpOptions o = SvbssgpOptions.defaults()
         .withM(M)
         .withLengthscales(ELL)
         .withNoiseVariance(NOISE)

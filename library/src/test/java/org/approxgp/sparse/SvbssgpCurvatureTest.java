@@ -24,7 +24,7 @@ class SvbssgpCurvatureTest {
     int m = 2;
     int d = 2;
     int dim = m * d + 2 * m;
-    Svbssgp.Options o = Svbssgp.Options.defaults()
+    SvbssgpOptions o = SvbssgpOptions.defaults()
         .withM(m)
         .withPartitionsPerIteration(2)
         .withMinibatch(8)

@@ -46,13 +46,13 @@ class SvbssgpFitTest {
   @Test
   void fitsManyInputsAtTheDefaults() {
     Svbssgp fit = Svbssgp.fit(
-        data.train(), trainParts, Svbssgp.Options.defaults().withSeed(2), IterationListener.NONE);
+        data.train(), trainParts, SvbssgpOptions.defaults().withSeed(2), IterationListener.NONE);
     double[] trace = fit.boundTrace();
     String msg = fit + " stop " + fit.stopReason() + ", bound " + mean(trace, 0, 20) + " -> "
         + mean(trace, trace.length - 20, trace.length);
     assertTrue(fit.converged(), msg);
     assertEquals(BoundMonitor.StopReason.CONVERGED, fit.stopReason(), msg);
-    assertTrue(fit.iterations() < Svbssgp.Options.defaults().schedule().iterations(), msg);
+    assertTrue(fit.iterations() < SvbssgpOptions.defaults().schedule().iterations(), msg);
     assertFalse(fit.diverging(), msg);
     assertTrue(mean(trace, trace.length - 20, trace.length) > mean(trace, 0, 20), msg);
 
@@ -87,7 +87,7 @@ class SvbssgpFitTest {
     SvbssgpTraining t = Svbssgp.start(
         data.train(),
         trainParts,
-        Svbssgp.Options.defaults().withLearnHyperparameters(false).withSeed(4));
+        SvbssgpOptions.defaults().withLearnHyperparameters(false).withSeed(4));
     int n = 250;
     double[] trace = new double[n];
     for (int it = 0; it < n; it++) {

@@ -19,7 +19,7 @@ class SvbssgpPredictorTest {
   /** Γ_k + ridge·I and Φ_k y_k one row at a time, both triangles (the reference for the four-row pass). */
   private static Matrix rowByRow(
       RegressionData train,
-      RowPartitioning parts,
+      RowBlocks parts,
       int k,
       SpectralFeatures f,
       double ridge,
@@ -62,7 +62,7 @@ class SvbssgpPredictorTest {
         labels[row++] = k;
       }
     }
-    RowPartitioning parts = RowPartitioning.of(labels, 12);
+    RowBlocks parts = RowBlocks.of(labels, 12);
     double[] theta = new double[5 * 3];
     for (int i = 0; i < theta.length; i++) {
       theta[i] = 0.37 * Math.sin(3.1 * i + 0.2) + 0.05 * i;
@@ -99,9 +99,9 @@ class SvbssgpPredictorTest {
     Svbssgp model = Svbssgp.fit(
         train,
         labels,
-        Svbssgp.Options.defaults().withM(4).withIterations(15).withSeed(3),
+        SvbssgpOptions.defaults().withM(4).withIterations(15).withSeed(3),
         IterationListener.NONE);
-    RowPartitioning parts = RowPartitioning.of(labels, p);
+    RowBlocks parts = RowBlocks.of(labels, p);
     for (double gamma : new double[] {0, 0.4, 1}) {
       int r = 3;
       long seed = 17;

@@ -94,7 +94,7 @@ class SvbssgpTest {
   private static void assertUnbiased(int zSamples, int draws) {
     RegressionData data = synthetic(200, 2, 0.1, 11);
     int[] labels = sortedBlocks(data, 5);
-    Svbssgp.Options o = Svbssgp.Options.defaults()
+    SvbssgpOptions o = SvbssgpOptions.defaults()
         .withM(3)
         .withPartitionsPerIteration(2)
         .withMinibatch(10)
@@ -184,8 +184,8 @@ class SvbssgpTest {
   void exactBoundMatchesMonteCarlo() {
     RegressionData data = synthetic(60, 2, 0.1, 5);
     int[] labels = sortedBlocks(data, 3);
-    Svbssgp.Options o =
-        Svbssgp.Options.defaults().withM(2).withLengthscales(0.5, 0.7).withSeed(9);
+    SvbssgpOptions o =
+        SvbssgpOptions.defaults().withM(2).withLengthscales(0.5, 0.7).withSeed(9);
     SvbssgpTraining t = Svbssgp.start(data, labels, o);
     double[] eta = t.parameters();
     int dim = 2 * 2 + 4;
@@ -249,7 +249,7 @@ class SvbssgpTest {
     int p = 30;
     int[] labels = blocksOnX1(train, p);
     int[] testLabels = blocksOnX1(test, p);
-    Svbssgp.Options o = Svbssgp.Options.defaults()
+    SvbssgpOptions o = SvbssgpOptions.defaults()
         .withM(10)
         .withPartitionsPerIteration(5)
         .withIterations(300)
@@ -288,7 +288,7 @@ class SvbssgpTest {
   void lengthscalesAreLearnedAndTheIrrelevantInputsGrows() {
     RegressionData train = synthetic(2000, 3, 0.1, 31);
     int[] labels = blocksOnX1(train, 20);
-    Svbssgp.Options o = Svbssgp.Options.defaults()
+    SvbssgpOptions o = SvbssgpOptions.defaults()
         .withM(10)
         .withPartitionsPerIteration(5)
         .withIterations(200)
@@ -317,7 +317,7 @@ class SvbssgpTest {
     Svbssgp model = Svbssgp.fit(
         train,
         labels,
-        Svbssgp.Options.defaults().withM(4).withIterations(20).withSeed(2),
+        SvbssgpOptions.defaults().withM(4).withIterations(20).withSeed(2),
         IterationListener.NONE);
     int r = 7;
     RegressionPrediction pred = model.predict(test, blocksOnX1(test, 4), 1.0, r, 99);
@@ -359,7 +359,7 @@ class SvbssgpTest {
     Svbssgp model = Svbssgp.fit(
         train,
         labels,
-        Svbssgp.Options.defaults().withM(5).withIterations(10).withSeed(4),
+        SvbssgpOptions.defaults().withM(5).withIterations(10).withSeed(4),
         IterationListener.NONE);
     RegressionPrediction pred = model.predict(test, testLabels, 0.0, 1, 123);
     double[] alpha = model.sampleAlphas(1, 123)[0];
@@ -411,7 +411,7 @@ class SvbssgpTest {
     Svbssgp model = Svbssgp.fit(
         train,
         labels,
-        Svbssgp.Options.defaults().withM(4).withIterations(10).withSeed(6),
+        SvbssgpOptions.defaults().withM(4).withIterations(10).withSeed(6),
         IterationListener.NONE);
     RegressionPrediction local = model.predict(test, testLabels, 0.0, 1, 321);
     RegressionPrediction degenerate = model.predict(test, testLabels, 1.0, 1, 321);
@@ -441,7 +441,7 @@ class SvbssgpTest {
     RegressionData test = synthetic(30, 3, 0.1, 52);
     int[] labels = sortedBlocks(train, 5);
     int[] testLabels = blocksOnX1(test, 5);
-    Svbssgp.Options o = Svbssgp.Options.defaults()
+    SvbssgpOptions o = SvbssgpOptions.defaults()
         .withM(4)
         .withIterations(40)
         .withMinibatch(30)
@@ -487,7 +487,7 @@ class SvbssgpTest {
       SvbssgpTraining t = Svbssgp.start(
           train,
           labels,
-          Svbssgp.Options.defaults()
+          SvbssgpOptions.defaults()
               .withM(10)
               .withPartitionsPerIteration(5)
               .withMinibatch(50)
@@ -507,9 +507,8 @@ class SvbssgpTest {
   void rejectsBadInput() {
     RegressionData train = synthetic(50, 2, 0.1, 71);
     int[] labels = blocksOnX1(train, 3);
-    Svbssgp.Options o = Svbssgp.Options.defaults().withM(2).withIterations(2);
-    assertThrows(
-        IllegalArgumentException.class, () -> Svbssgp.Options.defaults().withGamma(1.5));
+    SvbssgpOptions o = SvbssgpOptions.defaults().withM(2).withIterations(2);
+    assertThrows(IllegalArgumentException.class, () -> SvbssgpOptions.defaults().withGamma(1.5));
     assertThrows(IllegalArgumentException.class, () -> Svbssgp.start(train, new int[3], o));
     int[] negative = labels.clone();
     negative[0] = -1;

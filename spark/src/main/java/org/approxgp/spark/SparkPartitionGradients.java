@@ -15,6 +15,7 @@ import org.approxgp.data.RegressionData;
 import org.approxgp.sparse.PartitionGradients;
 import org.approxgp.sparse.PartitionGradientsProvider;
 import org.approxgp.sparse.Svbssgp;
+import org.approxgp.sparse.SvbssgpOptions;
 
 /**
  * sVBSSGP's data terms (Hoang, Hoang &amp; Low, AAAI 2017, Theorem 1 and Appendix G eq. 22) computed as a Spark job:
@@ -26,8 +27,8 @@ import org.approxgp.sparse.Svbssgp;
  * in-JVM default, so the estimate has the same bits as the single-machine one on the same JDK (Math.sin and
  * Math.cos may differ in the last bit between JVMs of a heterogeneous cluster).
  *
- * <p>Use with {@link Svbssgp#start(RegressionData, int[], Svbssgp.Options, PartitionGradients)} or
- * {@link Svbssgp#fit(RegressionData, int[], Svbssgp.Options, org.approxgp.sparse.IterationListener,
+ * <p>Use with {@link Svbssgp#start(RegressionData, int[], SvbssgpOptions, PartitionGradients)} or
+ * {@link Svbssgp#fit(RegressionData, int[], SvbssgpOptions, org.approxgp.sparse.IterationListener,
  * PartitionGradients)} with the same rows and labels. Not thread-safe (one training run at a time).
  */
 public final class SparkPartitionGradients implements PartitionGradients, AutoCloseable {

@@ -19,6 +19,7 @@ import org.approxgp.data.RegressionData;
 import org.approxgp.data.RegressionSplits;
 import org.approxgp.data.Split;
 import org.approxgp.sparse.Svbssgp;
+import org.approxgp.sparse.SvbssgpOptions;
 import org.approxgp.sparse.SvbssgpTraining;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -79,13 +80,13 @@ class SparkPartitionGradientsTest {
     int n = 700;
     RegressionData train = data(n, 3, 11);
     int[] labels = labels(n, 14, 12);
-    Svbssgp.Options whole = Svbssgp.Options.defaults()
+    SvbssgpOptions whole = SvbssgpOptions.defaults()
         .withM(6)
         .withPartitionsPerIteration(5)
         .withGradientSamples(samples)
         .withSeed(3);
     // minibatch 0: every row of each drawn partition
-    Svbssgp.Options o = minibatch == 0 ? whole : whole.withMinibatch(minibatch);
+    SvbssgpOptions o = minibatch == 0 ? whole : whole.withMinibatch(minibatch);
     try (SparkPartitionGradients spark = SparkPartitionGradients.of(sc, train, labels, 3)) {
       assertEquals(3, spark.slices());
       assertEquals(14, spark.partitions());
@@ -161,7 +162,7 @@ class SparkPartitionGradientsTest {
         assertArrayEquals(a.get(k).x(), b.get(k).x(), "inputs of partition " + k);
         assertArrayEquals(a.get(k).y(), b.get(k).y(), "targets of partition " + k);
       }
-      Svbssgp.Options o = Svbssgp.Options.defaults()
+      SvbssgpOptions o = SvbssgpOptions.defaults()
           .withM(5)
           .withPartitionsPerIteration(4)
           .withMinibatch(50)
@@ -248,7 +249,7 @@ class SparkPartitionGradientsTest {
     int[] more = labels.clone();
     more[0] = p; // the run sees p + 1 partitions, the Spark data p
     try (SparkPartitionGradients spark = SparkPartitionGradients.of(sc, train, labels, 2)) {
-      Svbssgp.Options o = Svbssgp.Options.defaults().withM(3).withPartitionsPerIteration(40);
+      SvbssgpOptions o = SvbssgpOptions.defaults().withM(3).withPartitionsPerIteration(40);
       SvbssgpTraining run = Svbssgp.start(train, more, o, spark);
       double[] g = new double[run.parameters().length];
       assertThrows(IllegalArgumentException.class, () -> run.gradientEstimate(1, g));

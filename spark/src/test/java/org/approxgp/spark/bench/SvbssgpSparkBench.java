@@ -8,6 +8,7 @@ import org.approxgp.data.RegressionData;
 import org.approxgp.spark.SparkPartitionGradients;
 import org.approxgp.spark.SparkTrialExecutor;
 import org.approxgp.sparse.Svbssgp;
+import org.approxgp.sparse.SvbssgpOptions;
 import org.approxgp.sparse.SvbssgpTraining;
 
 /**
@@ -40,8 +41,8 @@ public final class SvbssgpSparkBench {
       labels[i] = (int) ((x[i][0] + 2) / 4 * p);
     }
     RegressionData train = RegressionData.of(x, y);
-    Svbssgp.Options o =
-        Svbssgp.Options.defaults().withM(20).withPartitionsPerIteration(10).withSeed(2);
+    SvbssgpOptions o =
+        SvbssgpOptions.defaults().withM(20).withPartitionsPerIteration(10).withSeed(2);
 
     long t0 = System.nanoTime();
     JavaSparkContext sc = SparkTrialExecutor.embedded(master).context();
