@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 23 item 3: sVBSSGP fits data with many inputs at its default settings. 900 seeded rows of diamonds (26
+ * sVBSSGP fits data with many inputs at its default settings. 900 seeded rows of diamonds (26
  * inputs, log price), 600 train / 300 test, standardised on the training part, 10 k-means partitions. Before the
  * natural-gradient steps the default fit's RMSE on such data was 6–7× SSGP's (the bound estimate fell as Adam
  * spread q(α)); see {@code SvbssgpFitBench} for the 2,000-row numbers.
