@@ -152,13 +152,47 @@ public final class SquaredExponential implements Kernel {
     double[] kd = k.data();
     for (int i = 0; i < n; i++) {
       kd[i * n + i] = signalVariance;
-      for (int j = 0; j < i; j++) {
-        double v = signalVariance * Math.exp(-0.5 * sqDist(z[i], z[j]));
-        kd[i * n + j] = v;
-        kd[j * n + i] = v;
+      double[] zi = z[i];
+      int j = 0;
+      // four distances at a time: independent sums (their additions' latency overlaps), each over
+      // the
+      // coordinates in order as sqDist adds them, so the same bits
+      for (; j + 4 <= i; j += 4) {
+        double[] z0 = z[j];
+        double[] z1 = z[j + 1];
+        double[] z2 = z[j + 2];
+        double[] z3 = z[j + 3];
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        for (int c = 0; c < zi.length; c++) {
+          double zc = zi[c];
+          double t0 = zc - z0[c];
+          double t1 = zc - z1[c];
+          double t2 = zc - z2[c];
+          double t3 = zc - z3[c];
+          s0 += t0 * t0;
+          s1 += t1 * t1;
+          s2 += t2 * t2;
+          s3 += t3 * t3;
+        }
+        put(kd, n, i, j, signalVariance * Math.exp(-0.5 * s0));
+        put(kd, n, i, j + 1, signalVariance * Math.exp(-0.5 * s1));
+        put(kd, n, i, j + 2, signalVariance * Math.exp(-0.5 * s2));
+        put(kd, n, i, j + 3, signalVariance * Math.exp(-0.5 * s3));
+      }
+      for (; j < i; j++) {
+        put(kd, n, i, j, signalVariance * Math.exp(-0.5 * sqDist(zi, z[j])));
       }
     }
     return k;
+  }
+
+  /** K[i][j] = K[j][i] = v in the row-major n × n array {@code kd}. */
+  private static void put(double[] kd, int n, int i, int j, double v) {
+    kd[i * n + j] = v;
+    kd[j * n + i] = v;
   }
 
   @Override

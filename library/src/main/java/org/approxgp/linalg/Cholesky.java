@@ -208,7 +208,27 @@ public final class Cholesky {
   public double[] solveLower(double[] b) {
     Matrix.requireInner(n, b.length);
     double[] x = b.clone();
-    for (int i = 0; i < n; i++) {
+    int i = 0;
+    // rows i and i + 1 together: two independent sums over k < i (overlapping the additions'
+    // latency), then
+    // x[i], then row i + 1's last term; each row's terms are subtracted in the order of the one-row
+    // loop
+    for (; i + 2 <= n; i += 2) {
+      int o = i * n;
+      int p = o + n;
+      double s = x[i];
+      double t = x[i + 1];
+      for (int k = 0; k < i; k++) {
+        double xk = x[k];
+        s -= l[o + k] * xk;
+        t -= l[p + k] * xk;
+      }
+      double xi = s / l[o + i];
+      x[i] = xi;
+      t -= l[p + i] * xi;
+      x[i + 1] = t / l[p + i + 1];
+    }
+    for (; i < n; i++) {
       double s = x[i];
       int o = i * n;
       for (int k = 0; k < i; k++) {
