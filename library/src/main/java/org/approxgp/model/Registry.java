@@ -166,6 +166,7 @@ public final class Registry {
         minibatch,
         gamma,
         integer(settings, "samples", d.samples(), 1),
+        d.noise(),
         seed == null ? d.seed() : seed);
   }
 
