@@ -590,21 +590,15 @@ public final class Svbssgp {
         test, partitionOfTestRow, gamma, r, seed, SparseRegression.PredictiveNoise.MODEL);
   }
 
-  /**
-   * As {@link #predict(RegressionData, int[], double, int, long)}, with the local terms' noise variance chosen by
-   * {@code noise}: {@link SparseRegression.PredictiveNoise#LOCAL} replaces σ_n² in Γ_k, in σ_j² and in the variance
-   * of y* by partition k's own (the local SSGP's marginal-likelihood maximiser for sample j; see
-   * {@code SvbssgpPredictor.localNoise}), averaged over the samples.
-   */
+  /** As above; {@code noise}: the local terms' noise variance ({@link SparseRegression.PredictiveNoise}). */
   public RegressionPrediction predict(
       RegressionData test,
-      int[] partitionOfTestRow,
+      int[] labels,
       double gamma,
       int r,
       long seed,
       SparseRegression.PredictiveNoise noise) {
-    return SvbssgpPredictor.predict(
-        this, train, parts, test, partitionOfTestRow, gamma, r, seed, noise);
+    return SvbssgpPredictor.predict(this, train, parts, test, labels, gamma, r, seed, noise);
   }
 
   @Override
