@@ -31,8 +31,9 @@ vega-datasets 2.11.0 is fetched once with `npm pack` into $APPROXGP_DATA_CACHE o
 checked against its sha256 (the same package and checksum as datasets/build/flights.sh).
 
 With --seeds S1,S2,... every set is split once per seed and a last table gives, per set and model, the mean over
-the seeds of the ratios to the exact GP's and the ridge's RMSE and of the MNLP difference (test sets of 66-88 rows
-on cars, penguins and diabetes: one split's ratio moves by +-7 %).
+the seeds of the ratios to the exact GP's and the ridge's RMSE, of the MNLP difference (test sets of 66-88 rows
+on cars, penguins and diabetes: one split's ratio moves by +-7 %) and of the coverage of the central 50 % and 95 %
+Gaussian predictive intervals (calibrated: about 0.50 and 0.95).
 
 Run: bin/bench regress-defaults [--sets cars,penguins,diabetes,diamonds,volcano] [--models ...] [--seed S | --seeds S,..]
      [--json OUT]
@@ -68,11 +69,23 @@ MODELS = ["ssgp", "vssgp", "svbssgp", "dtc", "pic"]
 FEATURES = {"ssgp": 40, "vssgp": 40, "svbssgp": 40, "dtc": 250, "pic": 250}  # regress's defaults
 
 
+Z50, Z95 = 0.6744897501960817, 1.959963984540054  # standard normal quantiles 0.75 and 0.975
+
+
 def metrics(y, mean, var):
+    """(RMSE, MNLP, coverage of the central 50 % and 95 % Gaussian predictive intervals)."""
     y, mean, var = np.asarray(y), np.asarray(mean), np.asarray(var)
     rmse = float(np.sqrt(np.mean((y - mean) ** 2)))
     mnlp = float(0.5 * np.mean((y - mean) ** 2 / var + np.log(2 * math.pi * var)))
-    return rmse, mnlp
+    z = np.abs(y - mean) / np.sqrt(var)
+    return rmse, mnlp, float(np.mean(z <= Z50)), float(np.mean(z <= Z95))
+
+
+def read_predictions(path):
+    """The mean and variance columns of `approxgp regress --out`."""
+    with open(path) as f:
+        rows = list(csv.reader(f))[1:]
+    return np.array([float(r[0]) for r in rows]), np.array([float(r[1]) for r in rows])
 
 
 def vega_member(name):
@@ -240,14 +253,18 @@ def main():
                 continue
             s = json.load(open(summ))
             k = FEATURES[model]
+            own = metrics(y[te], *read_predictions(out))
             row = {"set": name, "seed": seed, "model": model, "n_train": len(tr), "n_test": len(te), "inputs": x.shape[1],
-                   "rmse": s["rmse"], "mnlp": s["mnlp"], "exact_rmse": ex[0], "exact_mnlp": ex[1],
+                   "rmse": s["rmse"], "mnlp": s["mnlp"], "cover50": own[2], "cover95": own[3],
+                   "exact_rmse": ex[0], "exact_mnlp": ex[1], "exact_cover50": ex[2], "exact_cover95": ex[3],
                    "ridge_features": k, "ridge_rmse": ridge[k][0], "ridge_mnlp": ridge[k][1],
+                   "ridge_cover50": ridge[k][2], "ridge_cover95": ridge[k][3],
                    "converged": s.get("converged"), "stop_reason": s.get("stop_reason"),
                    "iterations": s["iterations"], "seconds": wall}
             results.append(row)
             print(f"  {model:8s} RMSE {s['rmse']:.4g} ({s['rmse'] / ex[0]:.2f}x exact, "
                   f"{s['rmse'] / ridge[k][0]:.2f}x ridge-{k}), MNLP {s['mnlp']:.3f} ({s['mnlp'] - ex[1]:+.3f} vs exact), "
+                  f"50/95 % intervals cover {own[2]:.2f}/{own[3]:.2f}, "
                   f"{s.get('stop_reason')} after {s['iterations']} it, {wall:.0f} s", flush=True)
     print("\n| data | seed | model | RMSE | exact GP | RFF ridge (k) | MNLP | exact GP | ridge | stop | iters | s |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -260,8 +277,9 @@ def main():
               f"{r['ridge_mnlp']:.3f} | {r['stop_reason']} | {r['iterations']} | {r['seconds']:.0f} |")
     if len(seeds) > 1:
         print(f"\nmeans over seeds {','.join(map(str, seeds))} (failed runs left out)")
-        print("| data | model | splits | RMSE / exact GP | RMSE / ridge | MNLP - exact GP | MNLP - ridge | converged |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("| data | model | splits | RMSE / exact GP | RMSE / ridge | MNLP - exact GP | MNLP - ridge | "
+              "cover 50 % | cover 95 % | exact GP's | converged |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for name in args.sets.split(","):
             for model in args.models.split(","):
                 rs = [r for r in results if r["set"] == name and r["model"] == model and "error" not in r]
@@ -272,6 +290,8 @@ def main():
                       f"{mean(lambda r: r['rmse'] / r['ridge_rmse']):.3f} | "
                       f"{mean(lambda r: r['mnlp'] - r['exact_mnlp']):+.3f} | "
                       f"{mean(lambda r: r['mnlp'] - r['ridge_mnlp']):+.3f} | "
+                      f"{mean(lambda r: r['cover50']):.2f} | {mean(lambda r: r['cover95']):.2f} | "
+                      f"{mean(lambda r: r['exact_cover50']):.2f}/{mean(lambda r: r['exact_cover95']):.2f} | "
                       f"{sum(1 for r in rs if r['converged'])}/{len(rs)} |")
     if args.json:
         with open(args.json, "w") as f:

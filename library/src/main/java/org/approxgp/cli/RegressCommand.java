@@ -115,6 +115,15 @@ final class RegressCommand implements Callable<Integer> {
   Integer samples;
 
   @Option(
+      names = "--predictive-noise",
+      paramLabel = "local|model",
+      description =
+          "svbssgp: noise variance of the local test conditional: each partition's own, from its "
+              + "local marginal likelihood (default, local), or the model's learned σ_n² as the paper writes "
+              + "Proposition 1 (model)")
+  String predictiveNoise;
+
+  @Option(
       names = "--minibatch",
       paramLabel = "B|all",
       description =
@@ -287,6 +296,7 @@ final class RegressCommand implements Callable<Integer> {
     if ("svbssgp".equals(model)) {
       sum.put("gamma", gamma);
       sum.put("samples", samples);
+      sum.put("predictive_noise", options.noise().name().toLowerCase(java.util.Locale.ROOT));
     }
     SparseRegression.Outcome outcome = fitted.outcome();
     sum.put("converged", outcome.converged());
@@ -515,6 +525,7 @@ final class RegressCommand implements Callable<Integer> {
         .with("minibatch", minibatch)
         .with("gamma", gamma)
         .with("samples", samples)
+        .with("predictive-noise", predictiveNoise)
         .with("seed", seed);
     try {
       return Registry.regression(model, given);

@@ -72,7 +72,15 @@ public final class Registry {
   /** Each sparse regression model's name and its settings ({@link SparseRegression#MODELS}). */
   private static final Map<String, List<String>> REGRESSION = ordered(
       "svbssgp",
-          List.of("features", "partitions", "minibatch", "gamma", "samples", "iterations", "seed"),
+          List.of(
+              "features",
+              "partitions",
+              "minibatch",
+              "gamma",
+              "samples",
+              "predictive-noise",
+              "iterations",
+              "seed"),
       "dtc", List.of("inducing", "minibatch", "iterations", "seed"),
       "pic", List.of("inducing", "partitions", "iterations", "seed"),
       "ssgp", List.of("features", "iterations", "seed"),
@@ -128,6 +136,7 @@ public final class Registry {
    *   <li>{@code minibatch} rows &ge; 1 per step (vssgp, dtc) or per sampled partition (svbssgp), or "all" (full
    *       batch; whole partitions);
    *   <li>{@code gamma} γ ∈ [0, 1] and {@code samples} r &ge; 1 (svbssgp; defaults 0 and 5, the paper's);
+   *   <li>{@code predictive-noise} "local" (default) or "model" (svbssgp; {@link SparseRegression.PredictiveNoise});
    *   <li>{@code iterations} cap &ge; 1 and {@code seed} (every model).
    * </ul>
    *
@@ -166,6 +175,7 @@ public final class Registry {
         minibatch,
         gamma,
         integer(settings, "samples", d.samples(), 1),
+        predictiveNoise(settings.word("predictive-noise"), d.noise()),
         seed == null ? d.seed() : seed);
   }
 
@@ -409,6 +419,20 @@ public final class Registry {
             SiteLoop.NegativeSitePrecision.KEEP,
             "clip",
             SiteLoop.NegativeSitePrecision.CLIP));
+  }
+
+  static SparseRegression.PredictiveNoise predictiveNoise(
+      String w, SparseRegression.PredictiveNoise fallback) {
+    return w == null
+        ? fallback
+        : choice(
+            "predictive-noise",
+            w,
+            ordered(
+                "local",
+                SparseRegression.PredictiveNoise.LOCAL,
+                "model",
+                SparseRegression.PredictiveNoise.MODEL));
   }
 
   static PowerEp.Variant powerEpVariant(String w) {

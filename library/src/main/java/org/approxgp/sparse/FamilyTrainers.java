@@ -104,7 +104,8 @@ final class FamilyTrainers {
             return new SparseRegression.Fit() {
               @Override
               public RegressionPrediction predict(RegressionData test) {
-                return model.predict(test, parts.assign(test));
+                return model.predict(
+                    test, parts.assign(test), o.gamma(), o.samples(), seed, o.noise());
               }
 
               @Override

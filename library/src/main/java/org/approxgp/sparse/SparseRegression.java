@@ -108,6 +108,19 @@ public final class SparseRegression {
   public static final int KMEANS_SAMPLE = 100_000;
 
   /**
+   * The noise variance in sVBSSGP's local test conditional (Proposition 1, γ &lt; 1): {@link #MODEL} is the σ_n²
+   * the bound learned, as the paper writes it; {@link #LOCAL} is each partition's own, the maximiser of the local
+   * SSGP's marginal likelihood for each sample of the frequencies. The model's σ_n² also explains what the 2m
+   * shared weights cannot fit anywhere in the data, so where the local conditional fits its partition much better
+   * (a rough surface, many partitions) {@link #MODEL} makes every predictive interval too wide; {@link #LOCAL} is
+   * the default of {@link Options#defaults} and {@code approxgp regress}.
+   */
+  public enum PredictiveNoise {
+    MODEL,
+    LOCAL
+  }
+
+  /**
    * One run's settings; an empty optional takes the default rule on the data (set where the data are known).
    *
    * @param model one of {@link #MODELS}
@@ -119,6 +132,7 @@ public final class SparseRegression {
    *     of them; default: full batch while the data fit the work budget (vssgp, dtc), whole partitions (svbssgp)
    * @param gamma sVBSSGP's γ of the test conditional (Proposition 1), in [0, 1]
    * @param samples sVBSSGP's r samples of q(α) for the predictive (§4.2), &ge; 1
+   * @param noise sVBSSGP's noise variance in the local test conditional ({@link PredictiveNoise})
    * @param seed seed of k-means and of the model's random draws
    */
   public record Options(
@@ -130,6 +144,7 @@ public final class SparseRegression {
       OptionalInt minibatch,
       double gamma,
       int samples,
+      PredictiveNoise noise,
       long seed) {
 
     public Options {
@@ -140,6 +155,7 @@ public final class SparseRegression {
           || features % 2 != 0
           || inducing < 1
           || samples < 1
+          || noise == null
           || !(gamma >= 0 && gamma <= 1)
           || nonPositive(partitions)
           || nonPositive(iterations)
@@ -163,6 +179,7 @@ public final class SparseRegression {
           OptionalInt.empty(),
           0,
           5,
+          PredictiveNoise.LOCAL,
           0);
     }
 

@@ -282,7 +282,19 @@ public final class Svbssgp {
    */
   public RegressionPrediction predict(
       RegressionData test, int[] partitionOfTestRow, double gamma, int r, long seed) {
-    return SvbssgpPredictor.predict(this, train, parts, test, partitionOfTestRow, gamma, r, seed);
+    return predict(
+        test, partitionOfTestRow, gamma, r, seed, SparseRegression.PredictiveNoise.MODEL);
+  }
+
+  /** As above; {@code noise}: the local terms' noise variance ({@link SparseRegression.PredictiveNoise}). */
+  public RegressionPrediction predict(
+      RegressionData test,
+      int[] labels,
+      double gamma,
+      int r,
+      long seed,
+      SparseRegression.PredictiveNoise noise) {
+    return SvbssgpPredictor.predict(this, train, parts, test, labels, gamma, r, seed, noise);
   }
 
   @Override

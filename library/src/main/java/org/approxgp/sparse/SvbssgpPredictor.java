@@ -8,11 +8,19 @@ import org.approxgp.data.RegressionData;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
+import org.approxgp.optimize.Brent;
 
 /** The predictive of a fitted {@link Svbssgp} (Proposition 1 and §4.2; see {@link Svbssgp#predict}). */
 final class SvbssgpPredictor {
   private SvbssgpPredictor() {}
 
+  /** Absolute tolerance of the local noise's Brent search, in log σ_k². */
+  private static final double LOG_NOISE_TOLERANCE = 1e-4;
+
+  /**
+   * The predictive; {@code noise} says which noise variance the local terms (γ &lt; 1) use: the model's σ_n²
+   * (Proposition 1 as written) or each partition's own ({@link #localNoise}).
+   */
   static RegressionPrediction predict(
       Svbssgp model,
       RegressionData train,
@@ -21,7 +29,8 @@ final class SvbssgpPredictor {
       int[] partitionOfTestRow,
       double gamma,
       int r,
-      long seed) {
+      long seed,
+      SparseRegression.PredictiveNoise noise) {
     int d = model.d();
     int m = model.m();
     double noiseVariance = model.noiseVariance();
@@ -46,6 +55,8 @@ final class SvbssgpPredictor {
     RowBlocks testParts = RowBlocks.of(partitionOfTestRow, p);
     double[] sumMu = new double[nt];
     double[] sumSq = new double[nt];
+    boolean ownNoise = noise == SparseRegression.PredictiveNoise.LOCAL && gamma != 1;
+    double[] sumNoise = ownNoise ? new double[nt] : null;
     int md = m * d;
     SpectralFeatures[] features = new SpectralFeatures[r];
     for (int j = 0; j < r; j++) {
@@ -64,11 +75,19 @@ final class SvbssgpPredictor {
       }
       double[] phi = new double[2 * m];
       double[] rhs = new double[2 * m];
+      double yy = ownNoise ? sumOfSquares(train, parts, k) : 0;
+      int nk = parts.start()[k + 1] - parts.start()[k];
       for (int j = 0; j < r; j++) {
         double[] a = alphas[j];
         Cholesky chol = null;
         double[] weights = null;
-        if (local) {
+        double noiseK = noiseVariance;
+        if (ownNoise) {
+          Matrix gram = localTerms(train, parts, k, features[j], 0, rhs);
+          noiseK = localNoise(gram, rhs, yy, nk, lambda, noiseVariance);
+          chol = Cholesky.factor(withRidge(gram, noiseK / lambda), JitterPolicy.standard());
+          weights = chol.solve(rhs);
+        } else if (local) {
           Matrix gram = localTerms(train, parts, k, features[j], noiseVariance / lambda, rhs);
           chol = Cholesky.factor(gram, JitterPolicy.standard());
           weights = chol.solve(rhs);
@@ -91,10 +110,13 @@ final class SvbssgpPredictor {
               fw += phi[u] * weights[u];
             }
             mu += (1 - gamma) * fw;
-            var = (1 - gamma * gamma) * noiseVariance * chol.quadForm(phi);
+            var = (1 - gamma * gamma) * noiseK * chol.quadForm(phi);
           }
           sumMu[row] += mu;
           sumSq[row] += var + mu * mu;
+          if (ownNoise) {
+            sumNoise[row] += noiseK;
+          }
         }
       }
     });
@@ -102,9 +124,67 @@ final class SvbssgpPredictor {
     double[] variance = new double[nt];
     for (int i = 0; i < nt; i++) {
       mean[i] = sumMu[i] / r;
-      variance[i] = Math.max(sumSq[i] / r - mean[i] * mean[i], 0) + noiseVariance;
+      variance[i] = Math.max(sumSq[i] / r - mean[i] * mean[i], 0)
+          + (ownNoise ? sumNoise[i] / r : noiseVariance);
     }
     return new RegressionPrediction(mean, variance);
+  }
+
+  /**
+   * Partition k's own noise variance σ_k² for one sample of the frequencies: the maximiser of the local SSGP's
+   * log marginal likelihood of y_k (Lázaro-Gredilla et al. 2010, eq. 8, on partition k's rows alone, the model
+   * Remark 1 says γ = 0 reduces to), with the weights' prior variance λ = σ²/m kept at the model's. With
+   * C = σ_k² I + λ Φ_kᵀ Φ_k, Γ = Φ_k Φ_kᵀ + (σ_k²/λ) I and b = Φ_k y_k, Woodbury's identity gives
+   * y_kᵀ C⁻¹ y_k = (y_kᵀ y_k − bᵀ Γ⁻¹ b)/σ_k² and log|C| = (n_k − 2m) log σ_k² + 2m log λ + log|Γ|, so
+   * −log p(y_k) = ½[(y_kᵀ y_k − bᵀ Γ⁻¹ b)/σ_k² + (n_k − 2m) log σ_k² + log|Γ|] + const, minimised over log σ_k²
+   * by Brent's method between 10⁻⁶ and 2 times y_kᵀ y_k / n_k.
+   *
+   * <p>Why: the model's σ_n² is learned by the global bound, where one set of 2m weights s must explain every
+   * partition, so σ_n² absorbs what those shared features cannot represent; the local conditional refits the
+   * weights on partition k's rows and its residuals can be far smaller (on a rough 2-input surface, 11 times
+   * smaller in variance), so predicting with σ_n² makes every interval too wide. A partition with no more rows
+   * than basis functions (n_k &le; 2m) cannot separate noise from signal and keeps the model's σ_n².
+   *
+   * @param gram Φ_k Φ_kᵀ without a ridge (not modified)
+   * @param b Φ_k y_k
+   */
+  static double localNoise(
+      Matrix gram, double[] b, double yy, int nk, double lambda, double modelNoise) {
+    int two = b.length;
+    if (nk <= two || !(yy > 0)) {
+      return modelNoise;
+    }
+    double scale = yy / nk;
+    double[] best = Brent.minimize(
+        t -> {
+          double s2 = Math.exp(t);
+          Cholesky c = Cholesky.factor(withRidge(gram, s2 / lambda), JitterPolicy.standard());
+          return 0.5 * ((yy - c.quadForm(b)) / s2 + (nk - two) * t + c.logDet());
+        },
+        Math.log(1e-6 * scale),
+        Math.log(2 * scale),
+        LOG_NOISE_TOLERANCE);
+    return Math.exp(best[0]);
+  }
+
+  /** A copy of {@code gram} with {@code ridge} added to its diagonal. */
+  private static Matrix withRidge(Matrix gram, double ridge) {
+    int two = gram.rows();
+    Matrix out = Matrix.wrap(two, two, gram.data().clone());
+    for (int u = 0; u < two; u++) {
+      out.data()[u * two + u] += ridge;
+    }
+    return out;
+  }
+
+  /** y_kᵀ y_k over partition k's training rows. */
+  private static double sumOfSquares(RegressionData train, RowPartitioning parts, int k) {
+    double s = 0;
+    for (int t = parts.start()[k]; t < parts.start()[k + 1]; t++) {
+      double y = train.y()[parts.rows()[t]];
+      s += y * y;
+    }
+    return s;
   }
 
   /**

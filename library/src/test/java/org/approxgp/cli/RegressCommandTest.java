@@ -272,6 +272,72 @@ class RegressCommandTest {
   }
 
   /**
+   * {@code --predictive-noise model} is the paper's predictive: the same fit (same seed) as the default's local
+   * noise, the same partitions, but other variances, and the summary names the choice; an unknown word exits 2.
+   */
+  @Test
+  void predictiveNoiseChoosesTheLocalOrTheModelsNoise() throws IOException {
+    double[][][] pred = new double[2][][];
+    String[] words = {"local", "model"};
+    for (int c = 0; c < 2; c++) {
+      Path out = dir.resolve("pn-" + words[c] + ".csv");
+      Path sum = dir.resolve("pn-" + words[c] + ".json");
+      List<String> args = new ArrayList<>(List.of(
+          "regress",
+          "--model",
+          "svbssgp",
+          "--train",
+          train.toString(),
+          "--test",
+          test.toString(),
+          "--target",
+          "delay",
+          "--iterations",
+          "20",
+          "--partitions",
+          "2",
+          "--features",
+          "10",
+          "--seed",
+          "3",
+          "--out",
+          out.toString(),
+          "--summary",
+          sum.toString()));
+      if (c == 1) {
+        args.addAll(List.of("--predictive-noise", "model"));
+      }
+      FitCommandTest.Run r = FitCommandTest.run(args.toArray(String[]::new));
+      assertEquals(0, r.code(), r.err());
+      JsonNode s = new ObjectMapper().readTree(sum.toFile());
+      assertEquals(words[c], s.get("predictive_noise").asText());
+      pred[c] = readPred(out);
+    }
+    boolean differ = false;
+    for (int i = 0; i < pred[0].length; i++) {
+      differ |= pred[0][i][1] != pred[1][i][1];
+    }
+    assertTrue(differ, "local and model noise gave the same variances");
+    FitCommandTest.Run bad = FitCommandTest.run(
+        "regress",
+        "--model",
+        "svbssgp",
+        "--train",
+        train.toString(),
+        "--test",
+        test.toString(),
+        "--target",
+        "delay",
+        "--predictive-noise",
+        "global",
+        "--out",
+        dir.resolve("pn-bad.csv").toString());
+    assertEquals(2, bad.code());
+    assertTrue(bad.err().contains("predictive-noise"), bad.err());
+    assertFalse(Files.exists(dir.resolve("pn-bad.csv")));
+  }
+
+  /**
    * The rows as an approxgp column file: a, b, then the target (unless null); with {@code swapped}, b before a
    * (a reader must go by name).
    */

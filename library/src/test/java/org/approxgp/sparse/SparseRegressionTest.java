@@ -32,6 +32,7 @@ class SparseRegressionTest {
         OptionalInt.empty(),
         d.gamma(),
         d.samples(),
+        d.noise(),
         3);
   }
 

@@ -143,6 +143,9 @@ public final class SvbssgpDriver {
               : minibatch == 0 ? OptionalInt.of(Integer.MAX_VALUE) : OptionalInt.empty(),
           gamma,
           samples,
+          // the paper's predictive (Proposition 1 with the model's σ_n²), as its experiments report
+          // it
+          SparseRegression.PredictiveNoise.MODEL,
           seed);
     }
 
