@@ -178,7 +178,7 @@ final class SvbssgpPredictor {
   }
 
   /** y_kᵀ y_k over partition k's training rows. */
-  private static double sumOfSquares(RegressionData train, RowPartitioning parts, int k) {
+  private static double sumOfSquares(RegressionData train, RowBlocks parts, int k) {
     double s = 0;
     for (int t = parts.start()[k]; t < parts.start()[k + 1]; t++) {
       double y = train.y()[parts.rows()[t]];
