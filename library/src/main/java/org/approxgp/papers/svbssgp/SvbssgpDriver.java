@@ -2,10 +2,10 @@ package org.approxgp.papers.svbssgp;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.function.Supplier;
 import org.approxgp.data.RegressionData;
 import org.approxgp.data.RegressionSplits;
+import org.approxgp.model.Registry;
 import org.approxgp.sparse.KMeans;
 import org.approxgp.sparse.PartitionGradientsProvider;
 import org.approxgp.sparse.RegressionPrediction;
@@ -47,10 +47,6 @@ public final class SvbssgpDriver {
    *                     the authors' code) instead of k-means on the training inputs only
    * @param kmeansSample rows k-means is fitted on (0: all training rows; then every row is assigned)
    * @param seed         seed of k-means and of the model's random draws
-   * @param minibatch    rows per step for vssgp and dtc, rows per sampled partition for svbssgp; −1: the
-   *                     defaults (full batch within {@link #FULL_BATCH_WORK}, else min(1000, n) for vssgp and dtc; whole
-   *                     partitions for svbssgp); 0 is allowed for
-   *                     svbssgp only (whole partitions)
    */
   public record Settings(
       String method,
@@ -63,63 +59,24 @@ public final class SvbssgpDriver {
       int traceEvery,
       boolean leaky,
       int kmeansSample,
-      long seed,
-      int minibatch) {
-
-    /** Settings with the default minibatches. */
-    public Settings(
-        String method,
-        int features,
-        int partitions,
-        int inducing,
-        int iterations,
-        double gamma,
-        int samples,
-        int traceEvery,
-        boolean leaky,
-        int kmeansSample,
-        long seed) {
-      this(
-          method,
-          features,
-          partitions,
-          inducing,
-          iterations,
-          gamma,
-          samples,
-          traceEvery,
-          leaky,
-          kmeansSample,
-          seed,
-          -1);
-    }
+      long seed) {
 
     public Settings {
-      if (minibatch < -1 || (minibatch == 0 && !"svbssgp".equals(method))) {
-        throw new IllegalArgumentException(
-            "minibatch must be >= 1, or -1 for the default (0 = whole partitions, "
-                + "svbssgp only), got " + minibatch);
-      }
       if (traceEvery < 1 || kmeansSample < 0) {
         throw new IllegalArgumentException(
             "need traceEvery >= 1 and kmeansSample >= 0, got " + traceEvery + ", " + kmeansSample);
       }
       options(
-          method,
-          features,
-          partitions,
-          inducing,
-          iterations,
-          gamma,
-          samples,
-          seed,
-          minibatch); // validates
+          method, features, partitions, inducing, iterations, gamma, samples, seed); // validates
     }
 
-    /** The model's settings in the family's terms ({@link SparseRegression.Options}). */
+    /**
+     * The model's settings in the family's terms, through the one registry ({@link Registry#regression}): the
+     * settings the model takes, its minibatch at the family's default, and for sVBSSGP the paper's predictive
+     * (Proposition 1 with the model's σ_n², as its experiments report it).
+     */
     public SparseRegression.Options options() {
-      return options(
-          method, features, partitions, inducing, iterations, gamma, samples, seed, minibatch);
+      return options(method, features, partitions, inducing, iterations, gamma, samples, seed);
     }
 
     private static SparseRegression.Options options(
@@ -130,23 +87,17 @@ public final class SvbssgpDriver {
         int iterations,
         double gamma,
         int samples,
-        long seed,
-        int minibatch) {
-      return new SparseRegression.Options(
-          method,
-          features,
-          OptionalInt.of(partitions),
-          inducing,
-          OptionalInt.of(iterations),
-          minibatch > 0
-              ? OptionalInt.of(minibatch)
-              : minibatch == 0 ? OptionalInt.of(Integer.MAX_VALUE) : OptionalInt.empty(),
-          gamma,
-          samples,
-          // the paper's predictive (Proposition 1 with the model's σ_n²), as its experiments report
-          // it
-          SparseRegression.PredictiveNoise.MODEL,
-          seed);
+        long seed) {
+      org.approxgp.model.Settings all = org.approxgp.model.Settings.of(
+          "features", features,
+          "partitions", partitions,
+          "inducing", inducing,
+          "iterations", iterations,
+          "gamma", gamma,
+          "samples", samples,
+          "predictive-noise", "model",
+          "seed", seed);
+      return Registry.regression(method, all.restrictedTo(Registry.settingsOf(method)));
     }
 
     /** The partitioning: honest k-means, on a sample of {@code kmeansSample} rows if &gt; 0, or leaky. */
