@@ -210,9 +210,8 @@ public final class Cholesky {
     double[] x = b.clone();
     int i = 0;
     // rows i and i + 1 together: two independent sums over k < i (overlapping the additions'
-    // latency), then
-    // x[i], then row i + 1's last term; each row's terms are subtracted in the order of the one-row
-    // loop
+    // latency), then x[i], then row i + 1's last term; each row's terms are subtracted in the
+    // order of the one-row loop
     for (; i + 2 <= n; i += 2) {
       int o = i * n;
       int p = o + n;

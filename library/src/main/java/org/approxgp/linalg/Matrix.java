@@ -175,8 +175,7 @@ public final class Matrix {
     double[] out = new double[rows];
     int i = 0;
     // four rows at a time: four independent sums, each still added up in column order (the same
-    // roundings as
-    // one row at a time), so that the additions' latency overlaps
+    // roundings as one row at a time), so that the additions' latency overlaps
     for (; i + 4 <= rows; i += 4) {
       int o0 = i * cols;
       int o1 = o0 + cols;
