@@ -1,14 +1,9 @@
 package org.approxgp.bench;
 
-import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import org.approxgp.anchors.GpmlIonosphere;
 import org.approxgp.inference.Ep;
@@ -34,7 +29,7 @@ public final class EpCompareBench {
   private EpCompareBench() {}
 
   public static void main(String[] args) throws Exception {
-    Method old = baseline(args[0]);
+    Method old = BaselineClasses.method(args[0], EpCompareBench.class, "once", String.class);
     int reps = args.length > 1 ? Integer.parseInt(args[1]) : 40;
     String method = args.length > 2 ? args[2] : "ep";
     Method mine = EpCompareBench.class.getMethod("once", String.class);
@@ -84,18 +79,5 @@ public final class EpCompareBench {
         ? Qp.inferWithImplicitGradient(p, Qp.options(), null)
         : Ep.infer(p, Ep.Options.defaults(), null);
     return new double[] {(CPU.getCurrentThreadCpuTime() - c0) * 1e-9, post.logEvidence()};
-  }
-
-  private static Method baseline(String classes) throws Exception {
-    List<URL> urls = new ArrayList<>();
-    urls.add(new File(classes).toURI().toURL());
-    for (String p : System.getProperty("java.class.path").split(File.pathSeparator)) {
-      if (!p.endsWith("target/classes") && !p.endsWith("target/classes/")) {
-        urls.add(new File(p).toURI().toURL());
-      }
-    }
-    ClassLoader loader =
-        new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-    return loader.loadClass(EpCompareBench.class.getName()).getMethod("once", String.class);
   }
 }

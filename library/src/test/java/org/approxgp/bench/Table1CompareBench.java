@@ -1,12 +1,8 @@
 package org.approxgp.bench;
 
-import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -37,7 +33,15 @@ public final class Table1CompareBench {
   private Table1CompareBench() {}
 
   public static void main(String[] args) throws Exception {
-    Method oldTrial = baselineTrial(args[0]);
+    Method oldTrial = BaselineClasses.method(
+        args[0],
+        Table1CompareBench.class,
+        "trial",
+        String.class,
+        String.class,
+        String.class,
+        long.class,
+        int.class);
     int samples = args.length > 1 ? Integer.parseInt(args[1]) : 2;
     long seed = args.length > 2 ? Long.parseLong(args[2]) : 1;
     String which = args.length > 3 ? args[3] : "both";
@@ -157,24 +161,5 @@ public final class Table1CompareBench {
     return new double[] {
       cpu, row.getDouble("te"), row.getDouble("ntll"), row.getDouble("log_evidence")
     };
-  }
-
-  /**
-   * {@link #trial} in a class loader that reads the library's classes from {@code classes} first, then this
-   * bench's class and the dependencies from the current class path.
-   */
-  private static Method baselineTrial(String classes) throws Exception {
-    List<URL> urls = new ArrayList<>();
-    urls.add(new File(classes).toURI().toURL());
-    for (String p : System.getProperty("java.class.path").split(File.pathSeparator)) {
-      if (!p.endsWith("target/classes") && !p.endsWith("target/classes/")) {
-        urls.add(new File(p).toURI().toURL());
-      }
-    }
-    ClassLoader loader =
-        new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-    return loader
-        .loadClass(Table1CompareBench.class.getName())
-        .getMethod("trial", String.class, String.class, String.class, long.class, int.class);
   }
 }

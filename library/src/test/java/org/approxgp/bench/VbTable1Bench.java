@@ -1,12 +1,8 @@
 package org.approxgp.bench;
 
-import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -39,7 +35,16 @@ public final class VbTable1Bench {
     long seed = args.length > 2 ? Long.parseLong(args[2]) : 1;
     String which = args.length > 3 ? args[3] : "both";
     List<String> protocols = which.equals("both") ? List.of("clean", "authors") : List.of(which);
-    Method oldTrial = baseline.equals("-") ? null : baselineTrial(baseline);
+    Method oldTrial = baseline.equals("-")
+        ? null
+        : BaselineClasses.method(
+            baseline,
+            VbTable1Bench.class,
+            "trial",
+            String.class,
+            String.class,
+            long.class,
+            int.class);
     Method newTrial =
         VbTable1Bench.class.getMethod("trial", String.class, String.class, long.class, int.class);
     for (String protocol : protocols) {
@@ -126,24 +131,5 @@ public final class VbTable1Bench {
     return new double[] {
       cpu, row.getDouble("te"), row.getDouble("ntll"), row.getDouble("log_evidence")
     };
-  }
-
-  /**
-   * {@link #trial} in a class loader that reads the library's classes from {@code classes} first, then this
-   * bench's class and the dependencies from the current class path.
-   */
-  private static Method baselineTrial(String classes) throws Exception {
-    List<URL> urls = new ArrayList<>();
-    urls.add(new File(classes).toURI().toURL());
-    for (String p : System.getProperty("java.class.path").split(File.pathSeparator)) {
-      if (!p.endsWith("target/classes") && !p.endsWith("target/classes/")) {
-        urls.add(new File(p).toURI().toURL());
-      }
-    }
-    ClassLoader loader =
-        new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-    return loader
-        .loadClass(VbTable1Bench.class.getName())
-        .getMethod("trial", String.class, String.class, long.class, int.class);
   }
 }
