@@ -103,7 +103,14 @@ public final class GpModel {
             // point
             return Double.POSITIVE_INFINITY;
           }
-          Problem p = at(problem, theta, nk);
+          Problem p;
+          try {
+            p = at(problem, theta, nk);
+          } catch (IllegalArgumentException e) {
+            // finite θ whose exp overflows (or underflows) to a hyperparameter the kernel or the
+            // likelihood refuses: an extrapolated line-search trial, from which it backs off
+            return Double.POSITIVE_INFINITY;
+          }
           Posterior post;
           double[] gl = new double[nl];
           try {

@@ -90,9 +90,13 @@ final class GpyZeroMeanVb {
     Lbfgs.Result r = Lbfgs.minimize(
         (z, grad) -> {
           double[] beta = java.util.Arrays.copyOf(z, n);
-          Kernel k = k0.withLogHyperparameters(java.util.Arrays.copyOfRange(z, n, n + p));
           Eval e;
           try {
+            // inside the try: a line-search trial far out in log θ overflows exp to a length-scale
+            // or
+            // variance the kernel refuses, and the line search must back off from it like from any
+            // other failed evaluation
+            Kernel k = k0.withLogHyperparameters(java.util.Arrays.copyOfRange(z, n, n + p));
             e = evaluate(k, x, y, beta);
           } catch (RuntimeException ex) {
             return Double.POSITIVE_INFINITY;

@@ -64,4 +64,17 @@ class GpyZeroMeanVbTest {
           0.0, org.approxgp.likelihood.NegativeBinomialPredictive.of(0.0, v).mode());
     }
   }
+
+  @Test
+  void aLineSearchTrialWhoseLengthScaleOverflowsBacksOffInsteadOfEndingTheFit() {
+    // seed 135 under the authors' protocol with the paper's start (ℓ = σ_f² = 1 switched off GPy's
+    // start):
+    // L-BFGS extrapolates log ℓ past exp's range; this fit used to end in IllegalArgumentException
+    QpMining.Protocol p = QpMining.singleSwitches(QpMining.Protocol.authors()).get("gpyStart");
+    QpMining.SeedResult r = QpMining.fit(135, java.util.List.of("vb"), p);
+    QpMining.MethodResult vb = r.methods().get(0);
+    assertEquals("vb", vb.method());
+    assertTrue(Double.isFinite(vb.te()) && Double.isFinite(vb.ntll()), vb.toString());
+    assertTrue(vb.lengthscale() > 0 && Double.isFinite(vb.lengthscale()), vb.toString());
+  }
 }
