@@ -10,7 +10,8 @@ import java.util.TreeSet;
 /**
  * Stored rows held to today's code ({@link Runner#verify}): the trials recomputed, and for each that differs, how.
  *
- * <p>A recomputed row must equal its stored row in every column but the timings ({@link #isTiming}), the
+ * <p>A recomputed row must equal its stored row in every column but the timings ({@link #isTiming}; in text
+ * columns, the wall-clock "0.123 s" a diagnostic status carries: {@link #withoutWallClock}), the
  * {@value ResultRow#BACKEND} and the {@value ResultRow#CODE_VERSION}: to the bit when the stored row ran on the
  * same linear-algebra backend (every trial is deterministic given its config and key), else each number to
  * {@value #OTHER_BACKEND_RELATIVE} relative (EJML and OpenBLAS sum in different orders and agree to rounding).
@@ -50,6 +51,17 @@ public record Verification(String experiment, List<String> checked, List<String>
     return column.equals("seconds") || column.endsWith("_seconds") || column.startsWith("seconds_");
   }
 
+  private static final java.util.regex.Pattern WALL_CLOCK =
+      java.util.regex.Pattern.compile("[0-9.]+ s\\b");
+
+  /**
+   * {@code text} with each wall-clock reading ("0.123 s", as {@code Diagnostics} prints its time) replaced by
+   * "# s": what a rerun must reproduce of a status string.
+   */
+  public static String withoutWallClock(String text) {
+    return WALL_CLOCK.matcher(text).replaceAll("# s");
+  }
+
   /**
    * The columns in which {@code now} (recomputed) differs from {@code stored}, at most three, each as
    * "name: stored X, now Y"; empty when they agree.
@@ -86,6 +98,9 @@ public record Verification(String experiment, List<String> checked, List<String>
     }
     if (a instanceof Double x && b instanceof Double y) {
       return sameNumber(x, y, exact);
+    }
+    if (a instanceof String x && b instanceof String y) {
+      return withoutWallClock(x).equals(withoutWallClock(y));
     }
     return Objects.equals(a, b);
   }

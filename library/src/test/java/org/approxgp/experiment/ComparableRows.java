@@ -3,7 +3,6 @@ package org.approxgp.experiment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Results as a list that is equal for two runs exactly when they agree to the last bit: each trial's
@@ -12,8 +11,6 @@ import java.util.regex.Pattern;
  * status strings (they measure the machine, not the computation).
  */
 public final class ComparableRows {
-  private static final Pattern WALL_CLOCK = Pattern.compile("[0-9.]+ s\\b");
-
   private ComparableRows() {}
 
   public static List<Object> of(Results<?> r) {
@@ -32,7 +29,7 @@ public final class ComparableRows {
                         .mapToLong(Double::doubleToLongBits)
                         .toArray())
                 : e.getValue() instanceof String str
-                    ? WALL_CLOCK.matcher(str).replaceAll("# s")
+                    ? Verification.withoutWallClock(str)
                     : e.getValue();
         out.add(e.getKey() + "=" + v);
       }

@@ -110,6 +110,19 @@ class VerifyTest {
   }
 
   @Test
+  void aStatusStringMustAgreeInAllButItsWallClockReadings() {
+    var stored = new java.util.LinkedHashMap<String, Object>(
+        java.util.Map.of("status", "ep: 3 iterations, converged (final change 1.95e-07, 0.001 s)"));
+    var rerun = new java.util.LinkedHashMap<String, Object>(java.util.Map.of(
+        "status", "ep: 3 iterations, converged (final change 1.95e-07, 12.250 s)"));
+    assertEquals(List.of(), Verification.compare(stored, rerun), "only the time differs");
+    rerun.put("status", "ep: 4 iterations, converged (final change 1.95e-07, 0.001 s)");
+    assertEquals(1, Verification.compare(stored, rerun).size(), "the iterations differ");
+    rerun.put("status", "ep: 3 iterations, converged (final change 1.96e-07, 0.001 s)");
+    assertEquals(1, Verification.compare(stored, rerun).size(), "the final change differs");
+  }
+
+  @Test
   void aRunWithVerifyChecksItsStoreAndFailsOnAStaleRow() throws IOException {
     Results<TrialKey> r = runner().run(experiment(1.5));
     // a clean store: the run reuses every row, then verifies
