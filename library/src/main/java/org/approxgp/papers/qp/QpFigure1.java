@@ -320,7 +320,7 @@ public final class QpFigure1 {
 
   private static String aboveText(double[] c) {
     return String.format(
-        java.util.Locale.ROOT, "%.0f of %.0f above; max σ²_QP/σ²_EP %.4g", c[1], c[0], c[2]);
+        java.util.Locale.ROOT, "%.0f of %.0f above; max σ²_QP/σ²_EP %.6f", c[1], c[0], c[2]);
   }
 
   private static String excess(double[] c) {

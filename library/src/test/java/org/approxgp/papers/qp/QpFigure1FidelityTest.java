@@ -53,7 +53,7 @@ class QpFigure1FidelityTest {
     assertTrue(f.stringColumn("why not").get(1).contains("invisible on the paper's plot"));
     assertEquals("1a: all", f.stringColumn("data").get(2));
     assertEquals(
-        "1 of 6 above; max σ²_QP/σ²_EP 1.200",
+        "1 of 6 above; max σ²_QP/σ²_EP 1.200000",
         f.stringColumn("ours: QP's own θ").get(2));
   }
 
