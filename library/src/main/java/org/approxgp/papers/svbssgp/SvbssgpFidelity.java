@@ -78,7 +78,8 @@ public final class SvbssgpFidelity {
       if (mine == null) {
         verdict = NOT_RUN;
         diff.append("");
-        w.add("not run: no stored split");
+        w.add("not run: no stored split"
+            + (Double.isNaN(e.rmse()) ? " (the paper prints n/a too)" : ""));
       } else if (e.method().equals("svbssgp")) {
         diff.append("");
         List<String> others = new ArrayList<>();
@@ -90,9 +91,12 @@ public final class SvbssgpFidelity {
             others.add(verdict(paired(runs.get(o.method())[0], mine[0])));
           }
         }
-        verdict =
-            others.contains(NO) ? NO : others.isEmpty() || others.contains(WITHIN) ? WITHIN : YES;
-        if (!verdict.equals(YES)) {
+        verdict = others.isEmpty()
+            ? NOT_RUN
+            : others.contains(NO) ? NO : others.contains(WITHIN) ? WITHIN : YES;
+        if (others.isEmpty()) {
+          w.add("no other model of the paper's table run on this role: nothing to rank");
+        } else if (!verdict.equals(YES)) {
           w.add("lowest beyond our ± against "
               + others.stream().filter(YES::equals).count() + " of " + others.size()
               + " models run (see their rows)");

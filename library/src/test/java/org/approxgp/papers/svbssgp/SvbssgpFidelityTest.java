@@ -90,6 +90,7 @@ class SvbssgpFidelityTest {
     assertEquals(
         SvbssgpFidelity.NO,
         a.stringColumn("agrees: time (longer than DTC++, PIC++)").get(0));
+    assertEquals(SvbssgpFidelity.NOT_RUN, a.stringColumn("agrees: ranking").get(0));
     assertEquals(43.0, a.doubleColumn("paper s/iteration").get(0));
     assertTrue(a.stringColumn("why not").get(0).contains("US flights of 2001"));
   }
