@@ -180,12 +180,11 @@ final class ProbitExpectation {
    * <p>Range: φ(t) underflows to 0 for |t| &gt; 38.6 and every h is finite, so [−{@value #T_MAX},
    * {@value #T_MAX}] is the whole line in double precision. Initial partition: break points at 0, ±1, ±2, ±4,
    * ±8, ±16 (widths doubling away from the peak of φ, so that the peak is sampled however far away the kink
-   * is) and at the kink t₀ = −m/s where y f = 0; the pieces beyond |t| = 16 only when their bounded
-   * contribution is not below 1e-17 relative ({@link #tailsNegligible}).
+   * is) and at the kink t₀ = −m/s where y f = 0.
    *
-   * <p>Rule: on each piece the 15-point Kronrod rule gives the values and QUADPACK's QK15 estimate of their
-   * errors (Piessens et al. 1983, p. 117; see {@link #add}; the constants of
-   * {@code org.approxgp.special.Quadrature}). The piece with the largest error relative to its
+   * <p>Rule: on each piece the 15-point Kronrod rule gives the values and |K15 − G7| plus a rounding floor
+   * 50 ε ∫|g| the error estimates (QUADPACK QK15, Piessens et al. 1983, p. 117 — the constants and error
+   * estimate of {@code org.approxgp.special.Quadrature}). The piece with the largest error relative to its
    * integral is bisected until, for every integrand, the summed estimate is ≤ {@value #VE_REL_TOL} ×
    * |integral| (each integrand has one sign on the whole line, so a relative tolerance is meaningful), or
    * 2000 pieces (QUADPACK QAG's globally adaptive strategy).
@@ -200,14 +199,11 @@ final class ProbitExpectation {
     private static final double T_MAX = 40;
     /** The initial partition of [−T_MAX, T_MAX]. */
     private static final double[] BREAKS = {-T_MAX, -16, -8, -4, -2, -1, 0, 1, 2, 4, 8, 16, T_MAX};
-    /** Where the tail pieces start ({@link #tailsNegligible}). */
-    private static final double TAIL = 16;
 
     private final double y;
     private final double m;
     private final double s;
     private final double[] h = new double[3];
-    private final double[][] nodes = new double[15][3];
     // the pieces [lo, hi] with their three K15 values and error estimates
     private int count;
     private double[] lo = new double[64];
@@ -226,58 +222,19 @@ final class ProbitExpectation {
       double t0 = -m / s;
       boolean inserted = !(t0 > -T_MAX && t0 < T_MAX);
       double prev = BREAKS[0];
-      // the pieces beyond |t| = TAIL, added only if they can matter ({@link #tailsNegligible})
-      java.util.List<double[]> tails = new java.util.ArrayList<>();
       for (int i = 1; i < BREAKS.length; i++) {
         double c = BREAKS[i];
         if (!inserted && t0 <= c) {
           if (t0 > prev && t0 < c) {
-            q.piece(prev, t0, tails);
+            q.add(prev, t0);
             prev = t0;
           }
           inserted = true;
         }
-        q.piece(prev, c, tails);
+        q.add(prev, c);
         prev = c;
       }
-      if (!q.tailsNegligible()) {
-        for (double[] piece : tails) {
-          q.add(piece[0], piece[1]);
-        }
-      }
       return q.adapt();
-    }
-
-    /** Adds [l, u] now, or sets it aside in {@code tails} when it lies beyond |t| = {@value #TAIL}. */
-    private void piece(double l, double u, java.util.List<double[]> tails) {
-      if (l >= TAIL || u <= -TAIL) {
-        tails.add(new double[] {l, u});
-      } else {
-        add(l, u);
-      }
-    }
-
-    /**
-     * Whether the integrals over |t| ≥ {@value #TAIL} are below {@link ProbitExpectation#GH_CUT} relative to
-     * the sums of the pieces added so far. There φ(t) ≤ φ(T) e^{−T(|t| − T)} (as t²/2 − T²/2 ≥ T(|t| − T)),
-     * so ∫_{|t| ≥ T} φ ≤ 2 φ(T)/T, and every integrand is at most H = Z²/2 + Z + 1 in size with
-     * Z = |m| + s T_MAX (the bound of {@link #gaussHermite}'s pruning); each integrand has one sign, so a
-     * partial sum of K15 values (positive weights) has the total's sign and, on pieces that resolve it, its
-     * size. Dropping them changes each integral by at most that bound, far below {@value #VE_REL_TOL}.
-     */
-    private boolean tailsNegligible() {
-      double z = Math.abs(m) + s * T_MAX;
-      double bound = 2 * Normal.pdf(TAIL) / TAIL * (0.5 * z * z + z + 1);
-      for (int c = 0; c < 3; c++) {
-        double partial = 0;
-        for (int p = 0; p < count; p++) {
-          partial += val[p][c];
-        }
-        if (!(bound <= GH_CUT * Math.abs(partial))) {
-          return false;
-        }
-      }
-      return true;
     }
 
     private double[] adapt() {
@@ -334,13 +291,7 @@ final class ProbitExpectation {
       }
     }
 
-    /**
-     * Adds the piece [l, u] with its K15 values and QUADPACK's QK15 error estimates (Piessens et al. 1983,
-     * p. 117, routine QK15): with K and G the Kronrod and Gauss values on the piece and I_asc = ∫|h − K/(u − l)|
-     * by the Kronrod rule, err = I_asc · min(1, (200 |K − G| / I_asc)^{3/2}), floored at 50 ε ∫|h|. The raw
-     * |K − G| bounds the error of G7, not of K15, which is far smaller on a smooth piece; the 3/2 power is
-     * QUADPACK's empirical model of that gap.
-     */
+    /** Adds the piece [l, u] with its K15 values and error estimates. */
     private void add(double l, double u) {
       if (count == lo.length) {
         int n = 2 * count;
@@ -351,49 +302,39 @@ final class ProbitExpectation {
       }
       double c = 0.5 * (l + u);
       double r = 0.5 * (u - l);
-      // the integrands at the 15 nodes: [0] the centre, [2j + 1], [2j + 2] the pair c ∓ r XGK[j]
-      double[][] f = nodes;
+      double[] kr = new double[3];
+      double[] gs = new double[3];
+      double[] ab = new double[3];
       eval(c);
-      f[0][0] = h[0];
-      f[0][1] = h[1];
-      f[0][2] = h[2];
+      for (int q = 0; q < 3; q++) {
+        kr[q] = h[q] * WGK[7];
+        gs[q] = h[q] * WG[3];
+        ab[q] = Math.abs(h[q]) * WGK[7];
+      }
       for (int j = 0; j < 7; j++) {
         double dx = r * XGK[j];
         eval(c - dx);
-        f[2 * j + 1][0] = h[0];
-        f[2 * j + 1][1] = h[1];
-        f[2 * j + 1][2] = h[2];
+        double h0 = h[0];
+        double h1 = h[1];
+        double h2 = h[2];
         eval(c + dx);
-        f[2 * j + 2][0] = h[0];
-        f[2 * j + 2][1] = h[1];
-        f[2 * j + 2][2] = h[2];
+        kr[0] += WGK[j] * (h0 + h[0]);
+        kr[1] += WGK[j] * (h1 + h[1]);
+        kr[2] += WGK[j] * (h2 + h[2]);
+        ab[0] += WGK[j] * (Math.abs(h0) + Math.abs(h[0]));
+        ab[1] += WGK[j] * (Math.abs(h1) + Math.abs(h[1]));
+        ab[2] += WGK[j] * (Math.abs(h2) + Math.abs(h[2]));
+        if (j % 2 == 1) {
+          gs[0] += WG[j / 2] * (h0 + h[0]);
+          gs[1] += WG[j / 2] * (h1 + h[1]);
+          gs[2] += WG[j / 2] * (h2 + h[2]);
+        }
       }
       double[] v = new double[3];
       double[] e = new double[3];
       for (int q = 0; q < 3; q++) {
-        double kr = f[0][q] * WGK[7];
-        double gs = f[0][q] * WG[3];
-        double ab = Math.abs(f[0][q]) * WGK[7];
-        for (int j = 0; j < 7; j++) {
-          double a = f[2 * j + 1][q];
-          double b = f[2 * j + 2][q];
-          kr += WGK[j] * (a + b);
-          ab += WGK[j] * (Math.abs(a) + Math.abs(b));
-          if (j % 2 == 1) {
-            gs += WG[j / 2] * (a + b);
-          }
-        }
-        double mean = 0.5 * kr;
-        double asc = WGK[7] * Math.abs(f[0][q] - mean);
-        for (int j = 0; j < 7; j++) {
-          asc += WGK[j] * (Math.abs(f[2 * j + 1][q] - mean) + Math.abs(f[2 * j + 2][q] - mean));
-        }
-        double ar = Math.abs(r);
-        double raw = Math.abs((kr - gs) * r);
-        asc *= ar;
-        double est = asc != 0 && raw != 0 ? asc * Math.min(1, Math.pow(200 * raw / asc, 1.5)) : raw;
-        v[q] = kr * r;
-        e[q] = Math.max(est, 50.0 * EPS * ab * ar);
+        v[q] = kr[q] * r;
+        e[q] = Math.abs((kr[q] - gs[q]) * r) + 50.0 * EPS * ab[q] * Math.abs(r);
       }
       lo[count] = l;
       hi[count] = u;
