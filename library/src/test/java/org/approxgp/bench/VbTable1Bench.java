@@ -18,7 +18,8 @@ import org.approxgp.papers.qp.QpTable1;
  * build's, alternately in one JVM, so both see the same machine load. Printed per data set: the mean thread
  * CPU seconds per trial of each build and their ratio, the largest relative difference of the trial's log
  * evidence, and the trials' TE and NTLL of both builds (means over the sample); at the end the full run's VB
- * CPU hours (1000 trials per data set) of each build and the ratio.
+ * CPU hours (1000 trials per data set) of each build, the ratio, and the largest relative change of a trial's
+ * TE and NTLL over all the protocol's sampled trials.
  *
  * <p>Run: {@code java -cp CLASSPATH org.approxgp.bench.VbTable1Bench BASELINE_CLASSES [SAMPLES] [SEED]
  * [PROTOCOL]} (defaults 3, 1 and both), where BASELINE_CLASSES is the {@code target/classes} directory of the
@@ -69,6 +70,9 @@ public final class VbTable1Bench {
           "new NTLL");
       Random rng = new Random(seed);
       double oldHours = 0;
+      double maxTe = 0;
+      double maxNtll = 0;
+      int fits = 0;
       double newHours = 0;
       for (String d : full.datasets()) {
         int[] pairs = Table1Bench.distinctPairs(rng, perCell, samples);
@@ -89,6 +93,9 @@ public final class VbTable1Bench {
           sum[4] += o[2] / samples;
           sum[5] += n[2] / samples;
           maxRel = Math.max(maxRel, Math.abs(o[3] - n[3]) / Math.abs(o[3]));
+          maxTe = Math.max(maxTe, relative(o[1], n[1]));
+          maxNtll = Math.max(maxNtll, relative(o[2], n[2]));
+          fits++;
         }
         oldHours += sum[0] * perCell / 3600;
         newHours += sum[1] * perCell / 3600;
@@ -107,12 +114,21 @@ public final class VbTable1Bench {
       }
       System.out.printf(
           Locale.ROOT,
-          "%s protocol: full run's VB CPU time old %.2f h, new %.2f h, ratio %.2f%n",
+          "%s protocol: full run's VB CPU time old %.2f h, new %.2f h, ratio %.2f; over the %d fits the"
+              + " largest relative change of TE %.1e, of NTLL %.1e%n",
           protocol,
           oldHours,
           newHours,
-          oldHours / newHours);
+          oldHours / newHours,
+          fits,
+          maxTe,
+          maxNtll);
     }
+  }
+
+  /** |a − b| / |a|, 0 when both are 0 (a TE of 0 on a fold). */
+  private static double relative(double a, double b) {
+    return a == b ? 0 : Math.abs(a - b) / Math.abs(a);
   }
 
   /**
