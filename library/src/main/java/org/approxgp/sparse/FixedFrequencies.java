@@ -11,11 +11,12 @@ import org.approxgp.optimize.Lbfgs;
  * frequencies were learned.
  *
  * <p><b>Fixed frequencies.</b> Lázaro-Gredilla, Quiñonero-Candela, Rasmussen &amp; Figueiras-Vidal (JMLR 11,
- * 2010, §3 and §5) compare SSGP, whose spectral points are learned, with the same m-point model whose spectral
- * points stay at their random draw from the SE kernel's spectral density and only the hyperparameters (ℓ, σ², σₙ²)
- * maximise the marginal likelihood (their eq. 8): a Bayesian linear regression on 2m random Fourier features
- * (Rahimi &amp; Recht 2007) with evidence-chosen length-scales. It cannot overfit through the m·d frequencies, the
- * failure of SSGP they report (§6), and VSSGP (Gal &amp; Turner, ICML 2015, §1) was proposed against.
+ * 2010) compare in their experiments SSGP, whose spectral points are learned, with "SSGP fixed spectral points":
+ * the same m-point model whose spectral points stay at their random draw from the SE kernel's spectral density and
+ * only the hyperparameters (ℓ, σ², σₙ²) maximise the marginal likelihood (their eq. 8), a Bayesian linear
+ * regression on 2m random Fourier features (Rahimi &amp; Recht 2007) with evidence-chosen length-scales. It cannot
+ * overfit through the m·d frequencies, the failure of SSGP they report and VSSGP (Gal &amp; Turner, ICML 2015, §1)
+ * was proposed against.
  *
  * <p><b>Choice.</b> The same seeded fraction of the training rows that SSGP's early stopping holds out
  * ({@link SsgpHoldout}) scores both candidates, each fitted to the remaining rows: the mean negative log

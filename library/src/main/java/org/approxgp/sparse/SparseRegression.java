@@ -124,8 +124,8 @@ public final class SparseRegression {
    * SSGP's and VSSGP's frequencies. {@link #LEARNED}: the model's own fit, whatever it gives (the sVBSSGP paper's
    * experiments). {@link #HELD_OUT}: {@value Ssgp.Options#DEFAULT_HOLDOUT} of the training rows (seeded, SSGP's
    * early-stopping rows) choose between that fit and the same m-point model at a random frequency draw with only
-   * the hyperparameters fitted (Lázaro-Gredilla et al. 2010, §5; {@link FixedFrequencies}), which cannot overfit
-   * through the frequencies: SSGP at its likelihood's optimum can (their §6), and VSSGP's optimum can leave most
+   * the hyperparameters fitted (Lázaro-Gredilla et al. 2010; {@link FixedFrequencies}), which cannot overfit
+   * through the frequencies: SSGP at its likelihood's optimum can, and VSSGP's optimum can leave most
    * q(ω) at the prior with very long length-scales; the default of {@link Options#defaults} and {@code approxgp
    * regress}. VSSGP is then fitted on the remaining rows to be scored and, if chosen, again on all rows.
    */

@@ -6,7 +6,7 @@ import org.approxgp.data.RegressionData;
  * VSSGP or the fixed-frequency model, whichever predicts held-out rows better ({@link
  * SparseRegression.Frequencies#HELD_OUT}): {@value Ssgp.Options#DEFAULT_HOLDOUT} of the training rows are held out
  * (SSGP's seeded split, {@link FixedFrequencies#split}); VSSGP (Gal &amp; Turner 2015) and the fixed-frequency
- * m-point model (Lázaro-Gredilla et al. 2010, §5; {@link FixedFrequencies}) are fitted to the other rows and
+ * m-point model (Lázaro-Gredilla et al. 2010; {@link FixedFrequencies}) are fitted to the other rows and
  * scored by the held-out rows' mean negative log predictive density. The winner is refitted on all rows: VSSGP
  * from its own initialisation (the model {@link SparseRegression.Frequencies#LEARNED} gives), the fixed-frequency
  * model's hyperparameters from where they stopped.
