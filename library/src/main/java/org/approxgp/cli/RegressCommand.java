@@ -124,6 +124,14 @@ final class RegressCommand implements Callable<Integer> {
   String predictiveNoise;
 
   @Option(
+      names = "--frequencies",
+      paramLabel = "held-out|learned",
+      description =
+          "ssgp, vssgp: held-out rows choose between the learned frequencies and a random draw with fitted "
+              + "hyperparameters (default, held-out), or always the learned ones (learned)")
+  String frequencies;
+
+  @Option(
       names = "--minibatch",
       paramLabel = "B|all",
       description =
@@ -526,6 +534,7 @@ final class RegressCommand implements Callable<Integer> {
         .with("gamma", gamma)
         .with("samples", samples)
         .with("predictive-noise", predictiveNoise)
+        .with("frequencies", frequencies)
         .with("seed", seed);
     try {
       return Registry.regression(model, given);

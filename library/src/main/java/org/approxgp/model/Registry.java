@@ -83,8 +83,8 @@ public final class Registry {
               "seed"),
       "dtc", List.of("inducing", "minibatch", "iterations", "seed"),
       "pic", List.of("inducing", "partitions", "iterations", "seed"),
-      "ssgp", List.of("features", "iterations", "seed"),
-      "vssgp", List.of("features", "minibatch", "iterations", "seed"));
+      "ssgp", List.of("features", "frequencies", "iterations", "seed"),
+      "vssgp", List.of("features", "minibatch", "frequencies", "iterations", "seed"));
 
   /** Inference method names: ep, qp, laplace, vb, power-ep, rep. */
   public static List<String> inferenceNames() {
@@ -137,6 +137,7 @@ public final class Registry {
    *       batch; whole partitions);
    *   <li>{@code gamma} γ ∈ [0, 1] and {@code samples} r &ge; 1 (svbssgp; defaults 0 and 5, the paper's);
    *   <li>{@code predictive-noise} "local" (default) or "model" (svbssgp; {@link SparseRegression.PredictiveNoise});
+   *   <li>{@code frequencies} "held-out" (default) or "learned" (ssgp, vssgp; {@link SparseRegression.Frequencies});
    *   <li>{@code iterations} cap &ge; 1 and {@code seed} (every model).
    * </ul>
    *
@@ -176,7 +177,8 @@ public final class Registry {
         gamma,
         integer(settings, "samples", d.samples(), 1),
         predictiveNoise(settings.word("predictive-noise"), d.noise()),
-        seed == null ? d.seed() : seed);
+        seed == null ? d.seed() : seed,
+        frequencies(settings.word("frequencies"), d.frequencies()));
   }
 
   /** A whole number &ge; {@code min}, or {@code fallback} when unset. */
@@ -433,6 +435,19 @@ public final class Registry {
                 SparseRegression.PredictiveNoise.LOCAL,
                 "model",
                 SparseRegression.PredictiveNoise.MODEL));
+  }
+
+  static SparseRegression.Frequencies frequencies(String w, SparseRegression.Frequencies fallback) {
+    return w == null
+        ? fallback
+        : choice(
+            "frequencies",
+            w,
+            ordered(
+                "held-out",
+                SparseRegression.Frequencies.HELD_OUT,
+                "learned",
+                SparseRegression.Frequencies.LEARNED));
   }
 
   static PowerEp.Variant powerEpVariant(String w) {

@@ -43,7 +43,8 @@ final class FamilyTrainers {
     long seed = o.seed();
     switch (o.model()) {
       case "ssgp" -> {
-        Ssgp.Options so = Ssgp.Options.earlyStopped(o.features() / 2, cap, seed);
+        Ssgp.Options so = Ssgp.Options.earlyStopped(o.features() / 2, cap, seed)
+            .withFixedFallback(o.frequencies() == SparseRegression.Frequencies.HELD_OUT);
         double[] objective = {Double.NaN};
         return new Stepped<Ssgp>(
             cap,
@@ -56,6 +57,15 @@ final class FamilyTrainers {
       case "vssgp" -> {
         Vssgp.Options vo = Vssgp.Options.of(o.features() / 2, cap, b, seed);
         double[] objective = {Double.NaN};
+        if (o.frequencies() == SparseRegression.Frequencies.HELD_OUT && n >= 2) {
+          return new Stepped<VssgpChoice.Chosen>(
+              cap,
+              objective,
+              l -> VssgpChoice.fit(train, vo, (it, obj, sec) -> objective[0] = obj, l),
+              c -> c::predict,
+              c -> SparseRegression.Outcome.of(c.stopReason(), c.hyperparameters()),
+              VssgpChoice.Chosen::iterations);
+        }
         return new Stepped<Vssgp>(
             cap,
             objective,

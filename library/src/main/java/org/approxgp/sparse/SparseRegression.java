@@ -121,6 +121,20 @@ public final class SparseRegression {
   }
 
   /**
+   * SSGP's and VSSGP's frequencies. {@link #LEARNED}: the model's own fit, whatever it gives (the sVBSSGP paper's
+   * experiments). {@link #HELD_OUT}: {@value Ssgp.Options#DEFAULT_HOLDOUT} of the training rows (seeded, SSGP's
+   * early-stopping rows) choose between that fit and the same m-point model at a random frequency draw with only
+   * the hyperparameters fitted (Lázaro-Gredilla et al. 2010; {@link FixedFrequencies}), which cannot overfit
+   * through the frequencies: SSGP at its likelihood's optimum can, and VSSGP's optimum can leave most
+   * q(ω) at the prior with very long length-scales; the default of {@link Options#defaults} and {@code approxgp
+   * regress}. VSSGP is then fitted on the remaining rows to be scored and, if chosen, again on all rows.
+   */
+  public enum Frequencies {
+    LEARNED,
+    HELD_OUT
+  }
+
+  /**
    * One run's settings; an empty optional takes the default rule on the data (set where the data are known).
    *
    * @param model one of {@link #MODELS}
@@ -134,6 +148,7 @@ public final class SparseRegression {
    * @param samples sVBSSGP's r samples of q(α) for the predictive (§4.2), &ge; 1
    * @param noise sVBSSGP's noise variance in the local test conditional ({@link PredictiveNoise})
    * @param seed seed of k-means and of the model's random draws
+   * @param frequencies SSGP's and VSSGP's frequencies ({@link Frequencies})
    */
   public record Options(
       String model,
@@ -145,7 +160,8 @@ public final class SparseRegression {
       double gamma,
       int samples,
       PredictiveNoise noise,
-      long seed) {
+      long seed,
+      Frequencies frequencies) {
 
     public Options {
       if (!MODELS.contains(model)) {
@@ -156,6 +172,7 @@ public final class SparseRegression {
           || inducing < 1
           || samples < 1
           || noise == null
+          || frequencies == null
           || !(gamma >= 0 && gamma <= 1)
           || nonPositive(partitions)
           || nonPositive(iterations)
@@ -180,7 +197,8 @@ public final class SparseRegression {
           0,
           5,
           PredictiveNoise.LOCAL,
-          0);
+          0,
+          Frequencies.HELD_OUT);
     }
 
     /** Whether the model is one of the inducing-point models (dtc, pic), sized by M rather than 2m. */

@@ -2,7 +2,6 @@ package org.approxgp.sparse;
 
 import java.util.Arrays;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
@@ -115,9 +114,16 @@ public final class Ssgp {
    * @param initial initial hyperparameters; empty: {@link Hyperparameters#fromData}
    * @param holdout fraction of the training rows held out for early stopping ({@link SsgpHoldout}), in [0, 1);
    *     0: maximise the likelihood of all rows to convergence or the cap
+   * @param fixedFallback with held-out rows: let them choose between the learned frequencies and the initial
+   *     frequency draw with fitted hyperparameters ({@link FixedFrequencies}); false: always the learned ones
    */
   public record Options(
-      int m, int iterations, long seed, Optional<Hyperparameters> initial, double holdout) {
+      int m,
+      int iterations,
+      long seed,
+      Optional<Hyperparameters> initial,
+      double holdout,
+      boolean fixedFallback) {
 
     public Options {
       if (initial == null) {
@@ -133,6 +139,12 @@ public final class Ssgp {
       }
     }
 
+    /** Options without the fixed-frequency fallback. */
+    public Options(
+        int m, int iterations, long seed, Optional<Hyperparameters> initial, double holdout) {
+      this(m, iterations, seed, initial, holdout, false);
+    }
+
     /** Options with the data-driven initial hyperparameters, no held-out rows. */
     public static Options of(int m, int iterations, long seed) {
       return new Options(m, iterations, seed, Optional.empty(), 0);
@@ -140,12 +152,20 @@ public final class Ssgp {
 
     /** These options starting from {@code h} instead of the data-driven hyperparameters. */
     public Options withInitial(Hyperparameters h) {
-      return new Options(m, iterations, seed, Optional.of(h), holdout);
+      return new Options(m, iterations, seed, Optional.of(h), holdout, fixedFallback);
     }
 
     /** These options holding out {@code fraction} of the rows for early stopping (0: none). */
     public Options withHoldout(double fraction) {
-      return new Options(m, iterations, seed, initial, fraction);
+      return new Options(m, iterations, seed, initial, fraction, fixedFallback);
+    }
+
+    /**
+     * These options with the held-out rows also choosing between the learned frequencies and the initial draw
+     * with fitted hyperparameters ({@link FixedFrequencies}; needs held-out rows).
+     */
+    public Options withFixedFallback(boolean on) {
+      return new Options(m, iterations, seed, initial, holdout, on);
     }
 
     /**
@@ -221,16 +241,7 @@ public final class Ssgp {
       throw new IllegalArgumentException(
           h0.lengthscales.length + " length-scales for " + d + " inputs");
     }
-    SplittableRandom rng = new SplittableRandom(options.seed());
-    double[] p0 = new double[m * d + d + 2];
-    for (int k = 0; k < m * d; k++) {
-      p0[k] = rng.nextGaussian();
-    }
-    for (int j = 0; j < d; j++) {
-      p0[m * d + j] = Math.log(h0.lengthscales[j]);
-    }
-    p0[m * d + d] = Math.log(h0.signalVariance());
-    p0[m * d + d + 1] = Math.log(h0.noiseVariance());
+    double[] p0 = FixedFrequencies.initial(m, d, options.seed(), h0);
     if (options.iterations() == 0) {
       return of(train, m, d, p0, 0, true, NO_OPTIMISATION + " (0 iterations)");
     }
@@ -245,7 +256,14 @@ public final class Ssgp {
     };
     if (options.holdout() > 0 && train.n() >= 2) {
       SsgpHoldout.Result r = SsgpHoldout.fit(
-          train, m, p0, options.iterations(), options.holdout(), options.seed(), progress);
+          train,
+          m,
+          p0,
+          options.iterations(),
+          options.holdout(),
+          options.seed(),
+          options.fixedFallback(),
+          progress);
       // the snapshots are the model kept so far (the best held-out iterate), conditioned on all
       // rows
       Ssgp fit = of(train, m, d, r.p(), r.iterations(), r.reason().metStoppingRule(), r.status());
@@ -265,6 +283,17 @@ public final class Ssgp {
   /** The model at parameter vector {@code p} (layout of {@link #fit}) conditioned on {@code train}. */
   static Ssgp at(RegressionData train, int m, int d, double[] p) {
     return of(train, m, d, p, 0, false, ITERATE);
+  }
+
+  /**
+   * The model at parameter vector {@code p} (layout of {@link #fit}) conditioned on {@code train}, reporting
+   * {@code status} and {@code reason}.
+   */
+  static Ssgp at(
+      RegressionData train, int m, double[] p, String status, BoundMonitor.StopReason reason) {
+    Ssgp s = of(train, m, train.d(), p, 0, reason.metStoppingRule(), status);
+    s.stopReason = reason;
+    return s;
   }
 
   /** The model at parameter vector {@code p} (layout of {@link #fit}). */

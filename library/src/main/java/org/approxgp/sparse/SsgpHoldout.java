@@ -1,9 +1,6 @@
 package org.approxgp.sparse;
 
-import java.util.Arrays;
-import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
-import org.approxgp.linalg.NotPositiveDefiniteException;
 import org.approxgp.optimize.Lbfgs;
 
 /**
@@ -14,7 +11,8 @@ import org.approxgp.optimize.Lbfgs;
  * log predictive density of the held-out rows is computed at the iterate (the model conditioned on the rest). The
  * iterate with the lowest held-out density is kept; the run stops at L-BFGS's own convergence, its cap, or when
  * {@value #PATIENCE} iterations have passed without a new lowest value. The final model is conditioned on all rows
- * at the kept parameters.
+ * at the kept parameters. With the fixed-frequency fallback, the same held-out rows then choose between that
+ * model and the model at the initial frequencies with fitted hyperparameters ({@link FixedFrequencies}).
  */
 final class SsgpHoldout {
   /** Iterations without a new lowest held-out density before the run stops. */
@@ -37,7 +35,9 @@ final class SsgpHoldout {
   /**
    * Fits from p0 on all but a seeded {@code fraction} of the rows of {@code train} (at least one row on each side),
    * telling {@code progress} after every iteration the parameters kept so far (the best held-out iterate, which
-   * conditions on all rows) and the negative log likelihood of the fitted part at the iterate.
+   * conditions on all rows) and the negative log likelihood of the fitted part at the iterate; with {@code
+   * fixedFallback}, returns the fixed-frequency model at p0's frequencies instead where the held-out rows prefer
+   * it.
    */
   static Result fit(
       RegressionData train,
@@ -46,30 +46,16 @@ final class SsgpHoldout {
       int maxIterations,
       double fraction,
       long seed,
+      boolean fixedFallback,
       Lbfgs.Progress progress) {
-    int n = train.n();
-    int held = Math.max(1, Math.min(n - 1, (int) Math.round(fraction * n)));
-    int[] perm = new int[n];
-    for (int i = 0; i < n; i++) {
-      perm[i] = i;
-    }
-    SplittableRandom rng = new SplittableRandom(seed ^ 0x5DEECE66DL);
-    for (int i = n - 1; i > 0; i--) {
-      int j = rng.nextInt(i + 1);
-      int t = perm[i];
-      perm[i] = perm[j];
-      perm[j] = t;
-    }
-    int[] heldRows = Arrays.copyOfRange(perm, 0, held);
-    int[] fitRows = Arrays.copyOfRange(perm, held, n);
-    Arrays.sort(heldRows);
-    Arrays.sort(fitRows);
-    RegressionData fitPart = train.subset(fitRows);
-    RegressionData heldPart = train.subset(heldRows);
-    int d = train.d();
+    FixedFrequencies.Split split = FixedFrequencies.split(train, fraction, seed);
+    RegressionData fitPart = split.fit();
+    RegressionData heldPart = split.held();
     double[][] best = {p0.clone()};
     double[] bestScore = {
-      conditions(train, m, d, p0) ? score(fitPart, heldPart, m, d, p0) : Double.POSITIVE_INFINITY
+      FixedFrequencies.conditions(train, m, p0)
+          ? FixedFrequencies.score(fitPart, heldPart, m, p0)
+          : Double.POSITIVE_INFINITY
     };
     int[] since = {0};
     int[] iters = {0};
@@ -83,11 +69,11 @@ final class SsgpHoldout {
           new Lbfgs.Settings(maxIterations, 1e-9, 1e-5, 10),
           (it, x, fx) -> {
             iters[0] = it;
-            double s = score(fitPart, heldPart, m, d, x);
+            double s = FixedFrequencies.score(fitPart, heldPart, m, x);
             // a new best must also condition on all rows (the final model), which can fail where
             // the fitted part
             // does not (e.g. a tiny noise variance on noise-free targets)
-            boolean better = s < bestScore[0] && conditions(train, m, d, x);
+            boolean better = s < bestScore[0] && FixedFrequencies.conditions(train, m, x);
             if (better) {
               bestScore[0] = s;
               best[0] = x.clone();
@@ -101,35 +87,54 @@ final class SsgpHoldout {
             }
           });
     } catch (Stop e) {
-      return new Result(
-          best[0],
-          iters[0],
-          BoundMonitor.StopReason.EARLY_STOPPED,
-          "held-out density lowest at an earlier iterate for " + PATIENCE + " iterations");
+      return choose(
+          train,
+          split,
+          m,
+          p0,
+          fixedFallback,
+          bestScore[0],
+          new Result(
+              best[0],
+              iters[0],
+              BoundMonitor.StopReason.EARLY_STOPPED,
+              "held-out density lowest at an earlier iterate for " + PATIENCE + " iterations"));
     }
-    return new Result(best[0], r.iterations(), BoundMonitor.StopReason.of(r), r.status());
+    return choose(
+        train,
+        split,
+        m,
+        p0,
+        fixedFallback,
+        bestScore[0],
+        new Result(best[0], r.iterations(), BoundMonitor.StopReason.of(r), r.status()));
   }
 
-  /** Whether the model at p conditions on {@code rows} (its weight precision is numerically positive definite). */
-  private static boolean conditions(RegressionData rows, int m, int d, double[] p) {
-    try {
-      Ssgp.at(rows, m, d, p);
-      return true;
-    } catch (NotPositiveDefiniteException | IllegalArgumentException e) {
-      return false;
+  /**
+   * {@code learned} unless {@code fixedFallback} and the fixed-frequency candidate at p0's frequencies
+   * ({@link FixedFrequencies#candidate}) has a lower held-out density than {@code learnedScore}; then that
+   * candidate, with the learned run's iterations and stop reason.
+   */
+  private static Result choose(
+      RegressionData train,
+      FixedFrequencies.Split split,
+      int m,
+      double[] p0,
+      boolean fixedFallback,
+      double learnedScore,
+      Result learned) {
+    if (!fixedFallback) {
+      return learned;
     }
-  }
-
-  /** Mean negative log predictive density of {@code held} under the model at p conditioned on {@code fit}. */
-  private static double score(RegressionData fit, RegressionData held, int m, int d, double[] p) {
-    Ssgp model;
-    try {
-      model = Ssgp.at(fit, m, d, p);
-    } catch (NotPositiveDefiniteException
-        | IllegalArgumentException e) { // a singular or non-finite iterate
-      return Double.POSITIVE_INFINITY;
+    FixedFrequencies.Candidate c = FixedFrequencies.candidate(train, split, m, p0);
+    if (!(c.score() < learnedScore)) {
+      return learned;
     }
-    double v = model.predict(held).mnlp(held.y());
-    return Double.isNaN(v) ? Double.POSITIVE_INFINITY : v;
+    return new Result(
+        c.p(),
+        learned.iterations(),
+        learned.reason(),
+        FixedFrequencies.CHOSEN + " (held-out density " + c.score() + " against " + learnedScore
+            + " of the learned frequencies; " + learned.status() + ")");
   }
 }

@@ -223,7 +223,9 @@ class RegressCommandTest {
       ys[i] = (yTrain[i] - mu) / sd;
     }
     Ssgp fit = Ssgp.fit(
-        RegressionData.of(sx.apply(xTrain), ys), Ssgp.Options.earlyStopped(8, 40, 7), null);
+        RegressionData.of(sx.apply(xTrain), ys),
+        Ssgp.Options.earlyStopped(8, 40, 7).withFixedFallback(true),
+        null);
     RegressionPrediction p = fit.predict(RegressionData.of(sx.apply(xTest), null));
     double[][] pred = readPred(out);
     for (int j = 0; j < pred.length; j++) {

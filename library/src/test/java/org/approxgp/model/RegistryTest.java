@@ -232,6 +232,36 @@ class RegistryTest {
         () -> Registry.regression("pic", Settings.of("partitions", 2.5)));
   }
 
+  /**
+   * SSGP's and VSSGP's frequencies: held-out rows choose between learned and fixed frequencies by default; the
+   * paper's experiments ask for the learned ones by name.
+   */
+  @Test
+  void frequenciesSetting() {
+    for (String m : List.of("ssgp", "vssgp")) {
+      assertEquals(
+          org.approxgp.sparse.SparseRegression.Frequencies.HELD_OUT,
+          Registry.regression(m).frequencies(),
+          m);
+      assertEquals(
+          org.approxgp.sparse.SparseRegression.Frequencies.LEARNED,
+          Registry.regression(m, Settings.of("frequencies", "learned")).frequencies(),
+          m);
+      assertEquals(
+          org.approxgp.sparse.SparseRegression.Frequencies.HELD_OUT,
+          Registry.regression(m, Settings.of("frequencies", "held-out")).frequencies(),
+          m);
+    }
+    SettingException bad = assertThrows(
+        SettingException.class,
+        () -> Registry.regression("ssgp", Settings.of("frequencies", "fixed")));
+    assertEquals("frequencies", bad.setting(), bad.getMessage());
+    assertRefused(
+        "frequencies",
+        "applies to ssgp, vssgp only, not to dtc",
+        () -> Registry.regression("dtc", Settings.of("frequencies", "learned")));
+  }
+
   @Test
   void likelihoodsByName() {
     assertSame(Probit.get(), Registry.likelihood("probit"));

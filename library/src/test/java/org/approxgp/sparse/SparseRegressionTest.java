@@ -22,6 +22,11 @@ class SparseRegressionTest {
   private static final RegressionData TEST = DenseGp.synthetic(40, 0.1, 6);
 
   private static SparseRegression.Options options(String model, int iterations) {
+    return options(model, iterations, SparseRegression.Options.defaults(model).frequencies());
+  }
+
+  private static SparseRegression.Options options(
+      String model, int iterations, SparseRegression.Frequencies frequencies) {
     SparseRegression.Options d = SparseRegression.Options.defaults(model);
     return new SparseRegression.Options(
         model,
@@ -33,7 +38,8 @@ class SparseRegressionTest {
         d.gamma(),
         d.samples(),
         d.noise(),
-        3);
+        3,
+        frequencies);
   }
 
   @ParameterizedTest
@@ -69,15 +75,33 @@ class SparseRegressionTest {
     }
   }
 
-  /** Stepping SSGP and VSSGP through the paused worker changes nothing: the same model as the one-call fit. */
-  @Test
-  void steppedFitsEqualTheirOneCallFits() {
-    Ssgp direct = Ssgp.fit(TRAIN, Ssgp.Options.earlyStopped(6, 40, 3), IterationListener.NONE);
-    Vssgp vDirect = Vssgp.fit(TRAIN, Vssgp.Options.of(6, 40, TRAIN.n(), 3), IterationListener.NONE);
+  /**
+   * Stepping SSGP and VSSGP through the paused worker changes nothing: the same model as the one-call fit, with
+   * the learned frequencies and with the held-out choice.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"LEARNED", "HELD_OUT"})
+  void steppedFitsEqualTheirOneCallFits(String which) {
+    SparseRegression.Frequencies fr = SparseRegression.Frequencies.valueOf(which);
+    boolean held = fr == SparseRegression.Frequencies.HELD_OUT;
+    Ssgp direct = Ssgp.fit(
+        TRAIN, Ssgp.Options.earlyStopped(6, 40, 3).withFixedFallback(held), IterationListener.NONE);
+    Vssgp.Options vo = Vssgp.Options.of(6, 40, TRAIN.n(), 3);
+    RegressionPrediction vDirect;
+    int vIterations;
+    if (held) {
+      VssgpChoice.Chosen c = VssgpChoice.fit(TRAIN, vo, IterationListener.NONE, null);
+      vDirect = c.predict(TEST);
+      vIterations = c.iterations();
+    } else {
+      Vssgp f = Vssgp.fit(TRAIN, vo, IterationListener.NONE);
+      vDirect = f.predict(TEST);
+      vIterations = f.iterations();
+    }
     try (SparseRegression.Trainer s = SparseRegression.start(
-            TRAIN, options("ssgp", 40), SparseRegression.Partitioning.honest(), null);
+            TRAIN, options("ssgp", 40, fr), SparseRegression.Partitioning.honest(), null);
         SparseRegression.Trainer v = SparseRegression.start(
-            TRAIN, options("vssgp", 40), SparseRegression.Partitioning.honest(), null)) {
+            TRAIN, options("vssgp", 40, fr), SparseRegression.Partitioning.honest(), null)) {
       RegressionPrediction first = null;
       while (s.step()) {
         if (s.iteration() == 1) {
@@ -91,8 +115,9 @@ class SparseRegressionTest {
       assertArrayEquals(direct.predict(TEST).mean(), s.snapshot().predict(TEST).mean(), 0.0);
       assertArrayEquals(
           direct.predict(TEST).variance(), s.snapshot().predict(TEST).variance(), 0.0);
-      assertArrayEquals(vDirect.predict(TEST).mean(), v.snapshot().predict(TEST).mean(), 0.0);
-      assertEquals(vDirect.iterations(), v.iteration());
+      assertArrayEquals(vDirect.mean(), v.snapshot().predict(TEST).mean(), 0.0);
+      assertArrayEquals(vDirect.variance(), v.snapshot().predict(TEST).variance(), 0.0);
+      assertEquals(vIterations, v.iteration());
       assertFalse(
           java.util.Arrays.equals(first.mean(), s.snapshot().predict(TEST).mean()),
           "the first iterate's model is not the final one");

@@ -126,7 +126,8 @@ class SvbssgpLocalNoiseTest {
         d.gamma(),
         d.samples(),
         noise,
-        5);
+        5,
+        d.frequencies());
     try (SparseRegression.Trainer t =
         SparseRegression.start(train, o, SparseRegression.Partitioning.honest(), null)) {
       while (t.step()) {

@@ -72,8 +72,9 @@ public final class SvbssgpDriver {
 
     /**
      * The model's settings in the family's terms, through the one registry ({@link Registry#regression}): the
-     * settings the model takes, its minibatch at the family's default, and for sVBSSGP the paper's predictive
-     * (Proposition 1 with the model's σ_n², as its experiments report it).
+     * settings the model takes, its minibatch at the family's default, for sVBSSGP the paper's predictive
+     * (Proposition 1 with the model's σ_n², as its experiments report it), and for SSGP and VSSGP their own learned
+     * frequencies (the methods the paper compares).
      */
     public SparseRegression.Options options() {
       return options(method, features, partitions, inducing, iterations, gamma, samples, seed);
@@ -96,6 +97,7 @@ public final class SvbssgpDriver {
           "gamma", gamma,
           "samples", samples,
           "predictive-noise", "model",
+          "frequencies", "learned",
           "seed", seed);
       return Registry.regression(method, all.restrictedTo(Registry.settingsOf(method)));
     }

@@ -117,6 +117,18 @@ class SvbssgpDriverTest {
         Arrays.equals(honest, leaky), Arrays.toString(honest) + " " + Arrays.toString(leaky));
   }
 
+  /**
+   * The paper's SSGP and VSSGP are the methods it compares, with their own learned frequencies: not the held-out
+   * choice of {@code approxgp regress}'s defaults.
+   */
+  @Test
+  void ssgpAndVssgpKeepTheirLearnedFrequencies() {
+    for (String m : java.util.List.of("ssgp", "vssgp")) {
+      assertEquals(
+          SparseRegression.Frequencies.LEARNED, settings(m, false).options().frequencies(), m);
+    }
+  }
+
   @Test
   void rejectsBadSettings() {
     assertThrows(IllegalArgumentException.class, () -> settings("gp", false));

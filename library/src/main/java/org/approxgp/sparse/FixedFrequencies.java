@@ -1,0 +1,162 @@
+package org.approxgp.sparse;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.approxgp.data.RegressionData;
+import org.approxgp.linalg.NotPositiveDefiniteException;
+import org.approxgp.optimize.Lbfgs;
+
+/**
+ * The sparse-spectrum model at fixed random frequencies, and the held-out choice between it and a model whose
+ * frequencies were learned.
+ *
+ * <p><b>Fixed frequencies.</b> Lázaro-Gredilla, Quiñonero-Candela, Rasmussen &amp; Figueiras-Vidal (JMLR 11,
+ * 2010) compare in their experiments SSGP, whose spectral points are learned, with "SSGP fixed spectral points":
+ * the same m-point model whose spectral points stay at their random draw from the SE kernel's spectral density and
+ * only the hyperparameters (ℓ, σ², σₙ²) maximise the marginal likelihood (their eq. 8), a Bayesian linear
+ * regression on 2m random Fourier features (Rahimi &amp; Recht 2007) with evidence-chosen length-scales. It cannot
+ * overfit through the m·d frequencies, the failure of SSGP they report and VSSGP (Gal &amp; Turner, ICML 2015, §1)
+ * was proposed against.
+ *
+ * <p><b>Choice.</b> The same seeded fraction of the training rows that SSGP's early stopping holds out
+ * ({@link SsgpHoldout}) scores both candidates, each fitted to the remaining rows: the mean negative log
+ * predictive density of the held-out rows decides. The fixed-frequency candidate's hyperparameters are then
+ * refitted on all rows from where they stopped (d + 2 parameters; its frequencies stay the draw).
+ */
+final class FixedFrequencies {
+  /** L-BFGS iteration cap of the hyperparameter fit (d + 2 parameters). */
+  static final int ITERATIONS = 500;
+
+  /** The start of a fit's status when the fixed-frequency model was chosen. */
+  static final String CHOSEN = "fixed frequencies chosen";
+
+  /** A held-out split of the training rows: the rows fitted and the rows held out. */
+  record Split(RegressionData fit, RegressionData held) {}
+
+  private FixedFrequencies() {}
+
+  /**
+   * Holds out a seeded {@code fraction} of the rows of {@code train} (at least one row on each side; n ≥ 2), the
+   * split of {@link SsgpHoldout}.
+   */
+  static Split split(RegressionData train, double fraction, long seed) {
+    int n = train.n();
+    int held = Math.max(1, Math.min(n - 1, (int) Math.round(fraction * n)));
+    int[] perm = new int[n];
+    for (int i = 0; i < n; i++) {
+      perm[i] = i;
+    }
+    SplittableRandom rng = new SplittableRandom(seed ^ 0x5DEECE66DL);
+    for (int i = n - 1; i > 0; i--) {
+      int j = rng.nextInt(i + 1);
+      int t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+    }
+    int[] heldRows = Arrays.copyOfRange(perm, 0, held);
+    int[] fitRows = Arrays.copyOfRange(perm, held, n);
+    Arrays.sort(heldRows);
+    Arrays.sort(fitRows);
+    return new Split(train.subset(fitRows), train.subset(heldRows));
+  }
+
+  /**
+   * The initial parameter vector of SSGP's fit (layout of {@link Ssgp#fit}): ω ∼ N(0, I) (m × d, seeded) and the
+   * hyperparameters h0.
+   */
+  static double[] initial(int m, int d, long seed, Ssgp.Hyperparameters h0) {
+    SplittableRandom rng = new SplittableRandom(seed);
+    double[] p0 = new double[m * d + d + 2];
+    for (int k = 0; k < m * d; k++) {
+      p0[k] = rng.nextGaussian();
+    }
+    double[] ell = h0.lengthscales();
+    for (int j = 0; j < d; j++) {
+      p0[m * d + j] = Math.log(ell[j]);
+    }
+    p0[m * d + d] = Math.log(h0.signalVariance());
+    p0[m * d + d + 1] = Math.log(h0.noiseVariance());
+    return p0;
+  }
+
+  /**
+   * The hyperparameters (log ℓ, log σ², log σₙ²) maximising the log marginal likelihood of {@code rows} (eq. 8 of
+   * Lázaro-Gredilla et al.) at the frequencies of {@code p}, from p's hyperparameters; returns the packed vector
+   * (p's frequencies, the fitted hyperparameters) and L-BFGS's stop reason.
+   */
+  static Fitted fit(RegressionData rows, int m, double[] p) {
+    int d = rows.d();
+    int off = m * d;
+    double[] q0 = Arrays.copyOfRange(p, off, p.length);
+    double[] full = p.clone();
+    double[] g = new double[p.length];
+    Lbfgs.Result r = Lbfgs.minimize(
+        (q, gq) -> {
+          System.arraycopy(q, 0, full, off, q.length);
+          double f = SsgpObjective.negLogMarginal(rows, m, full, g);
+          System.arraycopy(g, off, gq, 0, q.length);
+          return f;
+        },
+        q0,
+        null,
+        null,
+        new Lbfgs.Settings(ITERATIONS, 1e-9, 1e-5, 10));
+    double[] out = p.clone();
+    System.arraycopy(r.x(), 0, out, off, q0.length);
+    return new Fitted(out, BoundMonitor.StopReason.of(r));
+  }
+
+  /** Packed parameters after a hyperparameter fit, and why L-BFGS stopped. */
+  record Fitted(double[] p, BoundMonitor.StopReason reason) {}
+
+  /**
+   * Mean negative log predictive density of {@code held} under the SSGP model at p conditioned on {@code fit};
+   * +∞ where the model cannot be conditioned or predicts NaN.
+   */
+  static double score(RegressionData fit, RegressionData held, int m, double[] p) {
+    Ssgp model;
+    try {
+      model = Ssgp.at(fit, m, fit.d(), p);
+    } catch (NotPositiveDefiniteException | IllegalArgumentException e) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double v = model.predict(held).mnlp(held.y());
+    return Double.isNaN(v) ? Double.POSITIVE_INFINITY : v;
+  }
+
+  /** Whether the model at p conditions on {@code rows} (its weight precision is numerically positive definite). */
+  static boolean conditions(RegressionData rows, int m, double[] p) {
+    try {
+      Ssgp.at(rows, m, rows.d(), p);
+      return true;
+    } catch (NotPositiveDefiniteException | IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /**
+   * A fixed-frequency candidate: its held-out score (+∞: unusable), its packed parameters (null: unusable) and why
+   * its last hyperparameter fit stopped.
+   */
+  record Candidate(double score, double[] p, BoundMonitor.StopReason reason) {}
+
+  /**
+   * The fixed-frequency candidate at the frequencies of {@code p0}: hyperparameters fitted on the split's fitted
+   * rows and scored on its held-out rows, then refitted on all of {@code train} from there (the fit on the fitted
+   * rows if the refit does not condition on all rows).
+   */
+  static Candidate candidate(RegressionData train, Split split, int m, double[] p0) {
+    Fitted onFit = fit(split.fit(), m, p0);
+    double s = score(split.fit(), split.held(), m, onFit.p());
+    if (!(s < Double.POSITIVE_INFINITY)) {
+      return new Candidate(Double.POSITIVE_INFINITY, null, onFit.reason());
+    }
+    Fitted onAll = fit(train, m, onFit.p());
+    if (conditions(train, m, onAll.p())) {
+      return new Candidate(s, onAll.p(), onAll.reason());
+    }
+    return conditions(train, m, onFit.p())
+        ? new Candidate(s, onFit.p(), onFit.reason())
+        : new Candidate(Double.POSITIVE_INFINITY, null, onFit.reason());
+  }
+}

@@ -1,0 +1,136 @@
+package org.approxgp.sparse;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.approxgp.data.RegressionData;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fixed-frequency model and the held-out choice between it and the learned frequencies of SSGP and VSSGP
+ * ({@link FixedFrequencies}, {@link VssgpChoice}).
+ */
+class FixedFrequenciesTest {
+
+  /**
+   * Training rows (n) and 1,000 test rows of y = sin(f x₁) + x₂/2 + noise, standard normal inputs in d
+   * dimensions.
+   */
+  private static RegressionData[] data(long seed, int n, int d, double noiseSd, double f) {
+    SplittableRandom rng = new SplittableRandom(seed);
+    RegressionData[] s = new RegressionData[2];
+    int[] sizes = {n, 1000};
+    for (int k = 0; k < 2; k++) {
+      double[] x = new double[sizes[k] * d];
+      double[] y = new double[sizes[k]];
+      for (int i = 0; i < sizes[k]; i++) {
+        for (int j = 0; j < d; j++) {
+          x[i * d + j] = rng.nextGaussian();
+        }
+        y[i] = Math.sin(f * x[i * d]) + 0.5 * x[i * d + 1] + noiseSd * rng.nextGaussian();
+      }
+      s[k] = new RegressionData(x, sizes[k], d, y);
+    }
+    return s;
+  }
+
+  /**
+   * 100 noisy rows in 5 inputs, m = 20 (100 frequency coordinates): even early-stopped, the learned frequencies
+   * predict the held-out rows worse than the initial draw with fitted hyperparameters; the fallback keeps the
+   * draw (its frequencies are SSGP's initial ω) and predicts 1,000 test rows with a lower MNLP.
+   */
+  @Test
+  void ssgpFallsBackToFixedFrequenciesWhereTheLearnedOnesOverfit() {
+    RegressionData[] s = data(5, 100, 5, 0.5, 1.0);
+    Ssgp learned = Ssgp.fit(s[0], Ssgp.Options.earlyStopped(20, 1000, 2), null);
+    Ssgp chosen =
+        Ssgp.fit(s[0], Ssgp.Options.earlyStopped(20, 1000, 2).withFixedFallback(true), null);
+    assertTrue(chosen.status().startsWith(FixedFrequencies.CHOSEN), chosen.status());
+    double[] w0 =
+        FixedFrequencies.initial(20, 5, 2, Ssgp.Hyperparameters.fromData(s[0])); // the initial draw
+    double[] r = chosen.features().frequencies();
+    double[] ell = chosen.hyperparameters().lengthscales();
+    for (int k = 0; k < 20; k++) {
+      for (int j = 0; j < 5; j++) {
+        assertEquals(
+            w0[k * 5 + j],
+            r[k * 5 + j] * 2 * Math.PI * ell[j],
+            1e-12 * (1 + Math.abs(w0[k * 5 + j])));
+      }
+    }
+    double learnedMnlp = learned.predict(s[1]).mnlp(s[1].y());
+    double chosenMnlp = chosen.predict(s[1]).mnlp(s[1].y());
+    assertTrue(chosenMnlp < learnedMnlp - 0.03, "fixed " + chosenMnlp + ", learned " + learnedMnlp);
+  }
+
+  /**
+   * 300 rows of a smooth 2-input function with little noise, m = 6: the learned frequencies win on the held-out
+   * rows, and then SSGP's and VSSGP's fits are the learned ones to the bit.
+   */
+  @Test
+  void whereTheLearnedFrequenciesWinTheFitsAreUnchanged() {
+    RegressionData[] s = data(5, 300, 2, 0.1, 1.3);
+    Ssgp learned = Ssgp.fit(s[0], Ssgp.Options.earlyStopped(6, 1000, 2), null);
+    Ssgp chosen =
+        Ssgp.fit(s[0], Ssgp.Options.earlyStopped(6, 1000, 2).withFixedFallback(true), null);
+    assertEquals(learned.status(), chosen.status());
+    assertArrayEquals(learned.predict(s[1]).mean(), chosen.predict(s[1]).mean(), 0.0);
+    assertArrayEquals(learned.predict(s[1]).variance(), chosen.predict(s[1]).variance(), 0.0);
+    Vssgp.Options vo = Vssgp.Options.of(6, 1000, 300, 2);
+    Vssgp v = Vssgp.fit(s[0], vo, null);
+    VssgpChoice.Chosen c = VssgpChoice.fit(s[0], vo, null, null);
+    assertNull(c.fixed(), "VSSGP chosen");
+    assertEquals(v.iterations(), c.iterations());
+    assertArrayEquals(v.predict(s[1]).mean(), c.predict(s[1]).mean(), 0.0);
+    assertArrayEquals(v.predict(s[1]).variance(), c.predict(s[1]).variance(), 0.0);
+  }
+
+  /**
+   * 100 rows in 5 inputs, m = 40: VSSGP's own optimum predicts held-out rows worse than the fixed draw with fitted
+   * hyperparameters, which is chosen and predicts 1,000 test rows with a lower MNLP than VSSGP on all rows.
+   */
+  @Test
+  void vssgpFallsBackToFixedFrequenciesWhereItsOptimumPredictsWorse() {
+    RegressionData[] s = data(5, 100, 5, 0.3, 2.0);
+    Vssgp.Options vo = Vssgp.Options.of(40, 1000, 100, 2);
+    Vssgp v = Vssgp.fit(s[0], vo, null);
+    VssgpChoice.Chosen c = VssgpChoice.fit(s[0], vo, null, null);
+    assertNotNull(c.fixed(), "the fixed-frequency model chosen");
+    assertTrue(c.fixed().status().startsWith(FixedFrequencies.CHOSEN), c.fixed().status());
+    double vMnlp = v.predict(s[1]).mnlp(s[1].y());
+    double cMnlp = c.predict(s[1]).mnlp(s[1].y());
+    assertTrue(cMnlp < vMnlp - 0.05, "fixed " + cMnlp + ", VSSGP " + vMnlp);
+  }
+
+  /**
+   * The hyperparameter fit at fixed frequencies leaves the frequencies alone, raises the log marginal likelihood
+   * and stops where its gradient in (log ℓ, log σ², log σₙ²) is small against the gradient at the start.
+   */
+  @Test
+  void hyperparameterFitReachesAStationaryPointAtTheDraw() {
+    RegressionData[] s = data(3, 150, 3, 0.2, 1.5);
+    int m = 10;
+    int d = 3;
+    double[] p0 = FixedFrequencies.initial(m, d, 4, Ssgp.Hyperparameters.fromData(s[0]));
+    FixedFrequencies.Fitted f = FixedFrequencies.fit(s[0], m, p0);
+    assertArrayEquals(
+        java.util.Arrays.copyOf(p0, m * d), java.util.Arrays.copyOf(f.p(), m * d), 0.0);
+    double[] g0 = new double[p0.length];
+    double[] g = new double[p0.length];
+    double before = SsgpObjective.negLogMarginal(s[0], m, p0, g0);
+    double after = SsgpObjective.negLogMarginal(s[0], m, f.p(), g);
+    assertTrue(after < before - 1, "−log p(y) " + before + " -> " + after);
+    double n0 = 0;
+    double n1 = 0;
+    for (int k = m * d; k < p0.length; k++) {
+      n0 = Math.max(n0, Math.abs(g0[k]));
+      n1 = Math.max(n1, Math.abs(g[k]));
+    }
+    assertTrue(n1 < 1e-3 * n0, "hyperparameter gradient " + n0 + " -> " + n1);
+    assertEquals(BoundMonitor.StopReason.CONVERGED, f.reason());
+  }
+}
