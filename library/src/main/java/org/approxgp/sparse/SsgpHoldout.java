@@ -59,9 +59,9 @@ final class SsgpHoldout {
     };
     int[] since = {0};
     int[] iters = {0};
-    Lbfgs.Result r;
+    Result learned;
     try {
-      r = Lbfgs.minimize(
+      Lbfgs.Result r = Lbfgs.minimize(
           (x, g) -> Ssgp.negLogMarginal(fitPart, m, x, g),
           p0,
           null,
@@ -71,8 +71,7 @@ final class SsgpHoldout {
             iters[0] = it;
             double s = FixedFrequencies.score(fitPart, heldPart, m, x);
             // a new best must also condition on all rows (the final model), which can fail where
-            // the fitted part
-            // does not (e.g. a tiny noise variance on noise-free targets)
+            // the fitted part does not (e.g. a tiny noise variance on noise-free targets)
             boolean better = s < bestScore[0] && FixedFrequencies.conditions(train, m, x);
             if (better) {
               bestScore[0] = s;
@@ -86,28 +85,15 @@ final class SsgpHoldout {
               throw new Stop();
             }
           });
+      learned = new Result(best[0], r.iterations(), BoundMonitor.StopReason.of(r), r.status());
     } catch (Stop e) {
-      return choose(
-          train,
-          split,
-          m,
-          p0,
-          fixedFallback,
-          bestScore[0],
-          new Result(
-              best[0],
-              iters[0],
-              BoundMonitor.StopReason.EARLY_STOPPED,
-              "held-out density lowest at an earlier iterate for " + PATIENCE + " iterations"));
+      learned = new Result(
+          best[0],
+          iters[0],
+          BoundMonitor.StopReason.EARLY_STOPPED,
+          "held-out density lowest at an earlier iterate for " + PATIENCE + " iterations");
     }
-    return choose(
-        train,
-        split,
-        m,
-        p0,
-        fixedFallback,
-        bestScore[0],
-        new Result(best[0], r.iterations(), BoundMonitor.StopReason.of(r), r.status()));
+    return choose(train, split, m, p0, fixedFallback, bestScore[0], learned);
   }
 
   /**
