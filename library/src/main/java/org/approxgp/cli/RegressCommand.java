@@ -127,8 +127,8 @@ final class RegressCommand implements Callable<Integer> {
       names = "--frequencies",
       paramLabel = "held-out|learned",
       description =
-          "ssgp, vssgp: held-out rows choose between the learned frequencies and a random draw with fitted "
-              + "hyperparameters (default, held-out), or always the learned ones (learned)")
+          "ssgp, vssgp: held-out rows choose between the learned frequencies and up to 6 random draws with "
+              + "fitted hyperparameters (default, held-out), or always the learned ones (learned)")
   String frequencies;
 
   @Option(

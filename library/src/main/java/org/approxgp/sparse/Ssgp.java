@@ -114,8 +114,9 @@ public final class Ssgp {
    * @param initial initial hyperparameters; empty: {@link Hyperparameters#fromData}
    * @param holdout fraction of the training rows held out for early stopping ({@link SsgpHoldout}), in [0, 1);
    *     0: maximise the likelihood of all rows to convergence or the cap
-   * @param fixedFallback with held-out rows: let them choose between the learned frequencies and the initial
-   *     frequency draw with fitted hyperparameters ({@link FixedFrequencies}); false: always the learned ones
+   * @param fixedFallback with held-out rows: let them choose between the learned frequencies and a few seeded
+   *     frequency draws (the first the initial one) with fitted hyperparameters ({@link FixedFrequencies}); false:
+   *     always the learned ones
    */
   public record Options(
       int m,
@@ -161,7 +162,7 @@ public final class Ssgp {
     }
 
     /**
-     * These options with the held-out rows also choosing between the learned frequencies and the initial draw
+     * These options with the held-out rows also choosing between the learned frequencies and a few seeded draws
      * with fitted hyperparameters ({@link FixedFrequencies}; needs held-out rows).
      */
     public Options withFixedFallback(boolean on) {

@@ -36,8 +36,8 @@ final class SsgpHoldout {
    * Fits from p0 on all but a seeded {@code fraction} of the rows of {@code train} (at least one row on each side),
    * telling {@code progress} after every iteration the parameters kept so far (the best held-out iterate, which
    * conditions on all rows) and the negative log likelihood of the fitted part at the iterate; with {@code
-   * fixedFallback}, returns the fixed-frequency model at p0's frequencies instead where the held-out rows prefer
-   * it.
+   * fixedFallback}, returns the best fixed-frequency model (p0's frequencies or another seeded draw) instead where
+   * the held-out rows prefer it.
    */
   static Result fit(
       RegressionData train,
@@ -93,12 +93,12 @@ final class SsgpHoldout {
           BoundMonitor.StopReason.EARLY_STOPPED,
           "held-out density lowest at an earlier iterate for " + PATIENCE + " iterations");
     }
-    return choose(train, split, m, p0, fixedFallback, bestScore[0], learned);
+    return choose(train, split, m, p0, seed, fixedFallback, bestScore[0], learned);
   }
 
   /**
-   * {@code learned} unless {@code fixedFallback} and the fixed-frequency candidate at p0's frequencies
-   * ({@link FixedFrequencies#candidate}) has a lower held-out density than {@code learnedScore}; then that
+   * {@code learned} unless {@code fixedFallback} and the best fixed-frequency candidate (p0's frequencies or
+   * another seeded draw: {@link FixedFrequencies#candidate}) has a lower held-out density than {@code learnedScore}; then that
    * candidate, with the learned run's iterations and stop reason.
    */
   private static Result choose(
@@ -106,13 +106,14 @@ final class SsgpHoldout {
       FixedFrequencies.Split split,
       int m,
       double[] p0,
+      long seed,
       boolean fixedFallback,
       double learnedScore,
       Result learned) {
     if (!fixedFallback) {
       return learned;
     }
-    FixedFrequencies.Candidate c = FixedFrequencies.candidate(train, split, m, p0);
+    FixedFrequencies.Candidate c = FixedFrequencies.candidate(train, split, m, p0, seed);
     if (!(c.score() < learnedScore)) {
       return learned;
     }
@@ -120,7 +121,6 @@ final class SsgpHoldout {
         c.p(),
         learned.iterations(),
         learned.reason(),
-        FixedFrequencies.CHOSEN + " (held-out density " + c.score() + " against " + learnedScore
-            + " of the learned frequencies; " + learned.status() + ")");
+        c.describe(learnedScore + " of the learned frequencies; " + learned.status()));
   }
 }

@@ -49,7 +49,7 @@ final class VssgpChoice {
         FixedFrequencies.split(train, Ssgp.Options.DEFAULT_HOLDOUT, seed);
     double[] p0 =
         FixedFrequencies.initial(m, train.d(), seed, Ssgp.Hyperparameters.fromData(split.fit()));
-    FixedFrequencies.Candidate fixed = FixedFrequencies.candidate(train, split, m, p0);
+    FixedFrequencies.Candidate fixed = FixedFrequencies.candidate(train, split, m, p0, seed);
     SnapshotListener<Vssgp> inner = snapshots == null
         ? null
         : (it, model) -> snapshots.onIteration(it, () -> new Chosen(model.get(), null, it));
@@ -57,13 +57,8 @@ final class VssgpChoice {
     double v = onFit.predict(split.held()).mnlp(split.held().y());
     double vssgpScore = Double.isNaN(v) ? Double.POSITIVE_INFINITY : v;
     if (fixed.p() != null && fixed.score() < vssgpScore) {
-      Ssgp s = Ssgp.at(
-          train,
-          m,
-          fixed.p(),
-          FixedFrequencies.CHOSEN + " (held-out density " + fixed.score() + " against VSSGP's "
-              + vssgpScore + ")",
-          fixed.reason());
+      Ssgp s =
+          Ssgp.at(train, m, fixed.p(), fixed.describe("VSSGP's " + vssgpScore), fixed.reason());
       return new Chosen(null, s, onFit.iterations());
     }
     Vssgp all = Vssgp.fit(train, options, listener, null);

@@ -50,8 +50,18 @@ class FixedFrequenciesTest {
     Ssgp chosen =
         Ssgp.fit(s[0], Ssgp.Options.earlyStopped(20, 1000, 2).withFixedFallback(true), null);
     assertTrue(chosen.status().startsWith(FixedFrequencies.CHOSEN), chosen.status());
-    double[] w0 =
-        FixedFrequencies.initial(20, 5, 2, Ssgp.Hyperparameters.fromData(s[0])); // the initial draw
+    // the chosen frequencies are the draw the status names: the initial one (draw 1) or a seeded
+    // other
+    java.util.regex.Matcher which =
+        java.util.regex.Pattern.compile("draw (\\d+) of (\\d+)").matcher(chosen.status());
+    assertTrue(which.find(), chosen.status());
+    assertEquals(FixedFrequencies.draws(100), Integer.parseInt(which.group(2)));
+    double[] w0 = FixedFrequencies.draw(
+        FixedFrequencies.initial(20, 5, 2, Ssgp.Hyperparameters.fromData(s[0])),
+        20,
+        5,
+        2,
+        Integer.parseInt(which.group(1)) - 1);
     double[] r = chosen.features().frequencies();
     double[] ell = chosen.hyperparameters().lengthscales();
     for (int k = 0; k < 20; k++) {
@@ -104,6 +114,35 @@ class FixedFrequenciesTest {
     double vMnlp = v.predict(s[1]).mnlp(s[1].y());
     double cMnlp = c.predict(s[1]).mnlp(s[1].y());
     assertTrue(cMnlp < vMnlp - 0.05, "fixed " + cMnlp + ", VSSGP " + vMnlp);
+  }
+
+  /**
+   * Six draws up to 10,000 rows, then fewer: one from 60,000 rows on. Draw 0 is p0 itself, the others keep p0's
+   * hyperparameters and replace its frequencies by a seeded standard normal draw, distinct per draw and per seed.
+   */
+  @Test
+  void theDrawsAreSeededAndTheirNumberFallsWithTheRows() {
+    assertEquals(6, FixedFrequencies.draws(100));
+    assertEquals(6, FixedFrequencies.draws(10_000));
+    assertEquals(3, FixedFrequencies.draws(20_000));
+    assertEquals(1, FixedFrequencies.draws(60_000));
+    assertEquals(1, FixedFrequencies.draws(3_000_000));
+    int m = 4;
+    int d = 2;
+    double[] p0 =
+        FixedFrequencies.initial(m, d, 7, new Ssgp.Hyperparameters(new double[] {1, 2}, 3, 0.5));
+    assertArrayEquals(p0, FixedFrequencies.draw(p0, m, d, 7, 0), 0.0);
+    double[] a = FixedFrequencies.draw(p0, m, d, 7, 1);
+    assertArrayEquals(a, FixedFrequencies.draw(p0, m, d, 7, 1), 0.0);
+    assertArrayEquals(
+        java.util.Arrays.copyOfRange(p0, m * d, p0.length),
+        java.util.Arrays.copyOfRange(a, m * d, a.length),
+        0.0);
+    double[] b = FixedFrequencies.draw(p0, m, d, 7, 2);
+    double[] c = FixedFrequencies.draw(p0, m, d, 8, 1);
+    for (double[] other : new double[][] {p0, b, c}) {
+      assertTrue(a[0] != other[0] && a[m * d - 1] != other[m * d - 1]);
+    }
   }
 
   /**
