@@ -165,7 +165,10 @@ final class FixedFrequencies {
     }
   }
 
-  /** Number of draws the held-out rows choose among for {@code n} training rows: {@link #DRAWS}, fewer above the budget. */
+  /**
+   * Number of draws the held-out rows choose among for {@code n} training rows: {@link #DRAWS}, fewer above the
+   * budget.
+   */
   static int draws(int n) {
     return (int) Math.max(1, Math.min(DRAWS, ROW_BUDGET / Math.max(1, n)));
   }
@@ -186,39 +189,35 @@ final class FixedFrequencies {
   }
 
   /**
-   * The best of {@link #draws} fixed-frequency candidates ({@link #single}) at the draws {@link #draw}{@code (p0,
-   * …, seed, k)}: the lowest held-out score, the earliest draw on a tie.
+   * The best of {@link #draws} fixed-frequency candidates at the draws {@link #draw}{@code (p0, …, seed, k)}: each
+   * draw's hyperparameters are fitted on the split's fitted rows and scored on its held-out rows; the lowest score
+   * (the earliest draw on a tie) is refitted on all of {@code train} from there, or kept as fitted if that refit
+   * does not condition on all rows, or passed over for the next if neither conditions.
    */
   static Candidate candidate(RegressionData train, Split split, int m, double[] p0, long seed) {
     int k = draws(train.n());
-    Candidate best = single(train, split, m, p0, 0, k);
-    for (int i = 1; i < k; i++) {
-      Candidate c = single(train, split, m, draw(p0, m, train.d(), seed, i), i, k);
-      if (c.score() < best.score()) {
-        best = c;
+    Fitted[] onFit = new Fitted[k];
+    Integer[] order = new Integer[k];
+    double[] score = new double[k];
+    for (int i = 0; i < k; i++) {
+      onFit[i] = fit(split.fit(), m, draw(p0, m, train.d(), seed, i));
+      score[i] = score(split.fit(), split.held(), m, onFit[i].p());
+      order[i] = i;
+    }
+    Arrays.sort(
+        order, (a, b) -> Double.compare(score[a], score[b])); // stable: earliest draw on a tie
+    for (int i : order) {
+      if (!(score[i] < Double.POSITIVE_INFINITY)) {
+        break;
+      }
+      Fitted onAll = fit(train, m, onFit[i].p());
+      if (conditions(train, m, onAll.p())) {
+        return new Candidate(score[i], onAll.p(), onAll.reason(), i, k);
+      }
+      if (conditions(train, m, onFit[i].p())) {
+        return new Candidate(score[i], onFit[i].p(), onFit[i].reason(), i, k);
       }
     }
-    return best;
-  }
-
-  /**
-   * The fixed-frequency candidate at the frequencies of {@code p0}: hyperparameters fitted on the split's fitted
-   * rows and scored on its held-out rows, then refitted on all of {@code train} from there (the fit on the fitted
-   * rows if the refit does not condition on all rows); {@code draw} of {@code draws} names it.
-   */
-  static Candidate single(
-      RegressionData train, Split split, int m, double[] p0, int draw, int draws) {
-    Fitted onFit = fit(split.fit(), m, p0);
-    double s = score(split.fit(), split.held(), m, onFit.p());
-    if (!(s < Double.POSITIVE_INFINITY)) {
-      return new Candidate(Double.POSITIVE_INFINITY, null, onFit.reason(), draw, draws);
-    }
-    Fitted onAll = fit(train, m, onFit.p());
-    if (conditions(train, m, onAll.p())) {
-      return new Candidate(s, onAll.p(), onAll.reason(), draw, draws);
-    }
-    return conditions(train, m, onFit.p())
-        ? new Candidate(s, onFit.p(), onFit.reason(), draw, draws)
-        : new Candidate(Double.POSITIVE_INFINITY, null, onFit.reason(), draw, draws);
+    return new Candidate(Double.POSITIVE_INFINITY, null, onFit[order[0]].reason(), order[0], k);
   }
 }

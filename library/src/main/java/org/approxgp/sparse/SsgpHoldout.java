@@ -98,8 +98,8 @@ final class SsgpHoldout {
 
   /**
    * {@code learned} unless {@code fixedFallback} and the best fixed-frequency candidate (p0's frequencies or
-   * another seeded draw: {@link FixedFrequencies#candidate}) has a lower held-out density than {@code learnedScore}; then that
-   * candidate, with the learned run's iterations and stop reason.
+   * another seeded draw: {@link FixedFrequencies#candidate}) has a lower held-out density than {@code
+   * learnedScore}; then that candidate, with the learned run's iterations and stop reason.
    */
   private static Result choose(
       RegressionData train,
