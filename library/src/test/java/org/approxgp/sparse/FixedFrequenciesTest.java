@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.approxgp.data.RegressionData;
 import org.junit.jupiter.api.Test;
 
@@ -50,10 +53,8 @@ class FixedFrequenciesTest {
     Ssgp chosen =
         Ssgp.fit(s[0], Ssgp.Options.earlyStopped(20, 1000, 2).withFixedFallback(true), null);
     assertTrue(chosen.status().startsWith(FixedFrequencies.CHOSEN), chosen.status());
-    // the chosen frequencies are the draw the status names: the initial one (draw 1) or a seeded
-    // other
-    java.util.regex.Matcher which =
-        java.util.regex.Pattern.compile("draw (\\d+) of (\\d+)").matcher(chosen.status());
+    // the chosen frequencies are the draw the status names (draw 1: the initial one)
+    Matcher which = Pattern.compile("draw (\\d+) of (\\d+)").matcher(chosen.status());
     assertTrue(which.find(), chosen.status());
     assertEquals(FixedFrequencies.draws(100), Integer.parseInt(which.group(2)));
     double[] w0 = FixedFrequencies.draw(
@@ -135,9 +136,7 @@ class FixedFrequenciesTest {
     double[] a = FixedFrequencies.draw(p0, m, d, 7, 1);
     assertArrayEquals(a, FixedFrequencies.draw(p0, m, d, 7, 1), 0.0);
     assertArrayEquals(
-        java.util.Arrays.copyOfRange(p0, m * d, p0.length),
-        java.util.Arrays.copyOfRange(a, m * d, a.length),
-        0.0);
+        Arrays.copyOfRange(p0, m * d, p0.length), Arrays.copyOfRange(a, m * d, a.length), 0.0);
     double[] b = FixedFrequencies.draw(p0, m, d, 7, 2);
     double[] c = FixedFrequencies.draw(p0, m, d, 8, 1);
     for (double[] other : new double[][] {p0, b, c}) {
@@ -156,8 +155,7 @@ class FixedFrequenciesTest {
     int d = 3;
     double[] p0 = FixedFrequencies.initial(m, d, 4, Ssgp.Hyperparameters.fromData(s[0]));
     FixedFrequencies.Fitted f = FixedFrequencies.fit(s[0], m, p0);
-    assertArrayEquals(
-        java.util.Arrays.copyOf(p0, m * d), java.util.Arrays.copyOf(f.p(), m * d), 0.0);
+    assertArrayEquals(Arrays.copyOf(p0, m * d), Arrays.copyOf(f.p(), m * d), 0.0);
     double[] g0 = new double[p0.length];
     double[] g = new double[p0.length];
     double before = SsgpObjective.negLogMarginal(s[0], m, p0, g0);
