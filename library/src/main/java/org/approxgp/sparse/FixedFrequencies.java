@@ -44,7 +44,8 @@ final class FixedFrequencies {
 
   /**
    * Rows × draws budget: above {@code ROW_BUDGET / DRAWS} training rows fewer draws are fitted, one from
-   * {@code ROW_BUDGET} rows on (each draw costs two hyperparameter fits of O(n m²) per evaluation).
+   * {@code ROW_BUDGET} rows on (each draw costs a hyperparameter fit of O(n m²) per evaluation on the fitted rows;
+   * only the chosen one is fitted again on all rows).
    */
   static final long ROW_BUDGET = 60_000;
 
