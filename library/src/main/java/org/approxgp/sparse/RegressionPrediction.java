@@ -16,6 +16,17 @@ public record RegressionPrediction(double[] mean, double[] variance) {
     }
   }
 
+  /** The predictions of rows {@code rows} (indices into this prediction), in that order. */
+  public RegressionPrediction subset(int[] rows) {
+    double[] m = new double[rows.length];
+    double[] v = new double[rows.length];
+    for (int i = 0; i < rows.length; i++) {
+      m[i] = mean[rows[i]];
+      v[i] = variance[rows[i]];
+    }
+    return new RegressionPrediction(m, v);
+  }
+
   /** Number of test rows. */
   public int size() {
     return mean.length;

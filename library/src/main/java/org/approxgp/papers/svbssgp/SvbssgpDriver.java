@@ -43,6 +43,10 @@ public final class SvbssgpDriver {
    * @param gamma        sVBSSGP's γ of the test conditional (Proposition 1)
    * @param samples      sVBSSGP's r samples of q(α) for the predictive (§4.2)
    * @param traceEvery   evaluate the test metrics every this many iterations (and at the last)
+   * @param traceBlocks  0: the trace's test metrics on every test row; k &gt; 0: on the test rows of k seeded
+   *                     partitions of the k-means partitions ({@link SparseRegression#testPartitions}, the same for
+   *                     every method), so that a trace point costs PIC++ k blocks instead of all p; the final
+   *                     metrics are on every test row either way
    * @param leaky        partitions by {@link KMeans#fitLeaky} (inputs and outputs of training and test rows,
    *                     the authors' code) instead of k-means on the training inputs only
    * @param kmeansSample rows k-means is fitted on (0: all training rows; then every row is assigned)
@@ -57,14 +61,20 @@ public final class SvbssgpDriver {
       double gamma,
       int samples,
       int traceEvery,
+      int traceBlocks,
       boolean leaky,
       int kmeansSample,
       long seed) {
 
     public Settings {
-      if (traceEvery < 1 || kmeansSample < 0) {
+      if (traceEvery < 1 || traceBlocks < 0 || kmeansSample < 0) {
         throw new IllegalArgumentException(
-            "need traceEvery >= 1 and kmeansSample >= 0, got " + traceEvery + ", " + kmeansSample);
+            "need traceEvery >= 1, traceBlocks >= 0 and kmeansSample >= 0, got " + traceEvery + ", "
+                + traceBlocks + ", " + kmeansSample);
+      }
+      if (traceBlocks > partitions) {
+        throw new IllegalArgumentException(
+            "traceBlocks = " + traceBlocks + " exceeds the " + partitions + " partitions");
       }
       options(
           method, features, partitions, inducing, iterations, gamma, samples, seed); // validates
@@ -109,12 +119,17 @@ public final class SvbssgpDriver {
   }
 
   /**
-   * A run's trace: at each recorded iteration, test RMSE and MNLP (target units) and training seconds so far.
+   * A run's trace: at each recorded iteration, test RMSE and MNLP (target units) on the trace's test rows and
+   * training seconds so far; and the final model's RMSE and MNLP on every test row.
    *
    * @param iterations recorded iterations, ascending, the last one = the run's iteration count
    * @param partitionSizes training rows per partition (empty for ssgp, vssgp, dtc)
    * @param setupSeconds the seconds of {@code seconds} spent before the first iteration (k-means,
    *     initialisation; {@link Fitted#setupSeconds}), NaN for ssgp and vssgp
+   * @param traceRows the test rows {@code rmse} and {@code mnlp} are on (all of them unless
+   *     {@link Settings#traceBlocks} &gt; 0)
+   * @param finalRmse RMSE of the final model on every test row
+   * @param finalMnlp MNLP of the final model on every test row
    */
   public record Trace(
       int[] iterations,
@@ -122,7 +137,10 @@ public final class SvbssgpDriver {
       double[] mnlp,
       double[] seconds,
       int[] partitionSizes,
-      double setupSeconds) {
+      double setupSeconds,
+      int traceRows,
+      double finalRmse,
+      double finalMnlp) {
     public Trace {
       iterations = iterations.clone();
       rmse = rmse.clone();
@@ -156,16 +174,6 @@ public final class SvbssgpDriver {
       return partitionSizes.clone();
     }
 
-    /** RMSE after the last iteration. */
-    public double finalRmse() {
-      return rmse[rmse.length - 1];
-    }
-
-    /** MNLP after the last iteration. */
-    public double finalMnlp() {
-      return mnlp[mnlp.length - 1];
-    }
-
     /** Training seconds of the whole run. */
     public double trainSeconds() {
       return seconds[seconds.length - 1];
@@ -181,10 +189,49 @@ public final class SvbssgpDriver {
     if (!test.hasTargets()) {
       throw new IllegalArgumentException("the test rows need targets for RMSE and MNLP");
     }
-    Recorder rec = new Recorder(data, s);
-    Fitted f = fit(data.train(), test, s, (it, objective, prediction) -> rec.maybe(it, prediction));
-    rec.last(f.iterations(), f::prediction);
-    return rec.trace(f.partitionSizes(), f.setupSeconds());
+    int[] rows = s.traceBlocks() == 0 ? null : traceRows(data.train(), test, s);
+    RegressionData traced = rows == null ? test : test.subset(rows);
+    Recorder rec = new Recorder(data, traced, s);
+    Fitted f = fit(
+        data.train(),
+        test,
+        s,
+        (it, objective, prediction) -> rec.maybe(it, prediction),
+        null,
+        traced);
+    RegressionPrediction all = f.prediction();
+    rec.last(f.iterations(), () -> rows == null ? all : all.subset(rows));
+    return rec.trace(f.partitionSizes(), f.setupSeconds(), all);
+  }
+
+  /**
+   * The test rows of {@code s.traceBlocks()} partitions drawn with the run's seed (ascending): the partitions
+   * are those sVBSSGP and PIC++ build with the same settings ({@link SparseRegression#testPartitions}), so PIC++
+   * predicts them from that many local blocks. Partitions with no test row are never drawn; if fewer than
+   * {@code traceBlocks} have test rows, all of them are.
+   */
+  static int[] traceRows(RegressionData train, RegressionData test, Settings s) {
+    int[] label = SparseRegression.testPartitions(train, test, s.options(), s.partitioning(test));
+    int p = s.partitions();
+    boolean[] occupied = new boolean[p];
+    for (int c : label) {
+      occupied[c] = true;
+    }
+    int[] ids = java.util.stream.IntStream.range(0, p).filter(c -> occupied[c]).toArray();
+    // partial Fisher–Yates shuffle of the occupied partitions with the run's seed
+    java.util.SplittableRandom rng = new java.util.SplittableRandom(s.seed() ^ 0x7ace_b10cL);
+    int k = Math.min(s.traceBlocks(), ids.length);
+    boolean[] chosen = new boolean[p];
+    for (int i = 0; i < k; i++) {
+      int j = i + rng.nextInt(ids.length - i);
+      int t = ids[i];
+      ids[i] = ids[j];
+      ids[j] = t;
+      chosen[ids[i]] = true;
+    }
+    return java.util.stream.IntStream.range(0, label.length)
+        .filter(i -> chosen[label[i]])
+        .toArray();
   }
 
   /**
@@ -249,10 +296,21 @@ public final class SvbssgpDriver {
       Settings s,
       Observer observer,
       PartitionGradientsProvider.Factory gradients) {
+    return fit(train, test, s, observer, gradients, test);
+  }
+
+  /** As above, the observer's predictions for the rows {@code traced} (the final one for all of {@code test}). */
+  private static Fitted fit(
+      RegressionData train,
+      RegressionData test,
+      Settings s,
+      Observer observer,
+      PartitionGradientsProvider.Factory gradients,
+      RegressionData traced) {
     try (SparseRegression.Trainer t =
         SparseRegression.start(train, s.options(), s.partitioning(test), gradients)) {
       while (t.step()) {
-        observer.onIteration(t.iteration(), t.objective(), () -> t.snapshot().predict(test));
+        observer.onIteration(t.iteration(), t.objective(), () -> t.snapshot().predict(traced));
       }
       SparseRegression.Fit f = t.snapshot();
       return new Fitted(
@@ -275,14 +333,20 @@ public final class SvbssgpDriver {
     private final List<Integer> its = new ArrayList<>();
     private final List<double[]> points = new ArrayList<>(); // rmse, mnlp, seconds
 
-    Recorder(RegressionSplits.Standardized data, Settings s) {
+    Recorder(RegressionSplits.Standardized data, RegressionData traced, Settings s) {
       this.data = data;
       this.s = s;
-      double[] y = data.test().y();
-      yTest = new double[y.length];
+      yTest = targets(data, traced);
+    }
+
+    /** The targets of {@code rows} in target units. */
+    private static double[] targets(RegressionSplits.Standardized data, RegressionData rows) {
+      double[] y = rows.y();
+      double[] u = new double[y.length];
       for (int j = 0; j < y.length; j++) {
-        yTest[j] = data.mean(y[j]);
+        u[j] = data.mean(y[j]);
       }
+      return u;
     }
 
     /** Records iteration {@code it} if it is a trace point (every traceEvery-th and the last). */
@@ -315,20 +379,25 @@ public final class SvbssgpDriver {
       return (System.nanoTime() - t0) * 1e-9 - predictSeconds;
     }
 
-    /** Maps the standardised prediction to target units (mean yMean + yScale·m, variance yScale²·v). */
     private void add(int it, RegressionPrediction p, double seconds) {
+      RegressionPrediction u = units(p);
+      its.add(it);
+      points.add(new double[] {u.rmse(yTest), u.mnlp(yTest), seconds});
+    }
+
+    /** Maps the standardised prediction to target units (mean yMean + yScale·m, variance yScale²·v). */
+    private RegressionPrediction units(RegressionPrediction p) {
       double[] mean = p.mean().clone();
       double[] var = p.variance().clone();
       for (int j = 0; j < mean.length; j++) {
         mean[j] = data.mean(mean[j]);
         var[j] = data.variance(var[j]);
       }
-      RegressionPrediction u = new RegressionPrediction(mean, var);
-      its.add(it);
-      points.add(new double[] {u.rmse(yTest), u.mnlp(yTest), seconds});
+      return new RegressionPrediction(mean, var);
     }
 
-    Trace trace(int[] sizes, double setupSeconds) {
+    /** The trace, with the final metrics of {@code all}, the final model's prediction for every test row. */
+    Trace trace(int[] sizes, double setupSeconds, RegressionPrediction all) {
       int k = its.size();
       int[] it = new int[k];
       double[] r = new double[k];
@@ -340,7 +409,9 @@ public final class SvbssgpDriver {
         m[i] = points.get(i)[1];
         sec[i] = points.get(i)[2];
       }
-      return new Trace(it, r, m, sec, sizes, setupSeconds);
+      RegressionPrediction u = units(all);
+      double[] y = targets(data, data.test());
+      return new Trace(it, r, m, sec, sizes, setupSeconds, yTest.length, u.rmse(y), u.mnlp(y));
     }
   }
 }

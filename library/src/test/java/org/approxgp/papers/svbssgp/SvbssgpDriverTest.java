@@ -37,7 +37,7 @@ class SvbssgpDriverTest {
   }
 
   private static SvbssgpDriver.Settings settings(String method, boolean leaky) {
-    return new SvbssgpDriver.Settings(method, 10, 8, 20, 12, 0, 5, 4, leaky, 0, 3);
+    return new SvbssgpDriver.Settings(method, 10, 8, 20, 12, 0, 5, 4, 0, leaky, 0, 3);
   }
 
   @Test
@@ -96,6 +96,60 @@ class SvbssgpDriverTest {
         1.0, data.yScale(), "the target must really be rescaled for this test to mean anything");
   }
 
+  /**
+   * traceBlocks &gt; 0: the trace is on every test row of that many k-means partitions (those PIC++ and sVBSSGP
+   * build: the same labels give the trainer's partition sizes), the final metrics on every test row and equal to
+   * the full-trace run's.
+   */
+  @Test
+  void traceBlocksTraceSomePartitionsAndScoreEveryRow() {
+    SvbssgpDriver.Settings all = settings("pic", false);
+    SvbssgpDriver.Settings few =
+        new SvbssgpDriver.Settings("pic", 10, 8, 20, 12, 0, 5, 4, 3, false, 0, 3);
+    int[] label = SparseRegression.testPartitions(
+        data.train(), data.test(), few.options(), few.partitioning(data.test()));
+    int[] rows = SvbssgpDriver.traceRows(data.train(), data.test(), few);
+    java.util.Set<Integer> chosen = new java.util.TreeSet<>();
+    for (int r : rows) {
+      chosen.add(label[r]);
+    }
+    assertEquals(3, chosen.size(), "partitions traced");
+    int members = 0;
+    for (int c : label) {
+      members += chosen.contains(c) ? 1 : 0;
+    }
+    assertEquals(members, rows.length, "every test row of the chosen partitions");
+    assertTrue(rows.length < data.test().n());
+    int[] trainLabel = SparseRegression.testPartitions(
+        data.train(), data.train(), few.options(), few.partitioning(data.test()));
+    int[] sizes = new int[8];
+    for (int c : trainLabel) {
+      sizes[c]++;
+    }
+    try (var t =
+        SparseRegression.start(data.train(), few.options(), few.partitioning(data.test()), null)) {
+      assertArrayEquals(t.partitionSizes(), sizes, "the trainer's partitions");
+    }
+
+    SvbssgpDriver.Trace a = SvbssgpDriver.run(data, all);
+    SvbssgpDriver.Trace b = SvbssgpDriver.run(data, few);
+    assertEquals(data.test().n(), a.traceRows());
+    assertEquals(rows.length, b.traceRows());
+    assertEquals(a.finalRmse(), b.finalRmse(), 0);
+    assertEquals(a.finalMnlp(), b.finalMnlp(), 0);
+    assertEquals(a.rmse()[a.rmse().length - 1], a.finalRmse(), 1e-12);
+    // the last trace point: the final model's RMSE on the traced rows, by hand
+    RegressionPrediction p =
+        SvbssgpDriver.fit(data.train(), data.test(), few, (i, o, q) -> {}).prediction();
+    double se = 0;
+    for (int r : rows) {
+      double e = data.mean(data.test().y()[r]) - data.mean(p.mean()[r]);
+      se += e * e;
+    }
+    assertEquals(Math.sqrt(se / rows.length), b.rmse()[b.rmse().length - 1], 1e-12);
+    assertNotEquals(b.finalRmse(), b.rmse()[b.rmse().length - 1]);
+  }
+
   @Test
   void leakyPartitionsDifferFromTrainInputPartitions() {
     int[] honest;
@@ -134,11 +188,17 @@ class SvbssgpDriverTest {
     assertThrows(IllegalArgumentException.class, () -> settings("gp", false));
     assertThrows(
         IllegalArgumentException.class,
-        () -> new SvbssgpDriver.Settings("svbssgp", 7, 8, 20, 12, 0, 5, 4, false, 0, 3));
+        () -> new SvbssgpDriver.Settings("svbssgp", 7, 8, 20, 12, 0, 5, 4, 0, false, 0, 3));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new SvbssgpDriver.Settings("svbssgp", 10, 8, 20, 12, 0, 5, 4, 9, false, 0, 3));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new SvbssgpDriver.Settings("svbssgp", 10, 8, 20, 12, 0, 5, 4, -1, false, 0, 3));
     assertThrows(
         IllegalArgumentException.class,
         () -> SvbssgpDriver.run(
-            data, new SvbssgpDriver.Settings("pic", 10, 1000, 20, 12, 0, 5, 4, false, 0, 3)));
+            data, new SvbssgpDriver.Settings("pic", 10, 1000, 20, 12, 0, 5, 4, 0, false, 0, 3)));
   }
 
   /**

@@ -22,9 +22,9 @@ class SvbssgpFiguresTest {
   private static SvbssgpFigures.Config tiny() {
     return new SvbssgpFigures.Config(
         List.of(
-            new SvbssgpFigures.Role("aimpeak", "diamonds-400", 10, 5, 10, 4, 5, 0),
-            new SvbssgpFigures.Role("airline", "diamonds-400", 10, 5, 10, 4, 5, 0),
-            new SvbssgpFigures.Role("blog", "diamonds-400", 10, 5, 10, 4, 5, 0)),
+            new SvbssgpFigures.Role("aimpeak", "diamonds-400", 10, 5, 10, 4, 5, 0, 0),
+            new SvbssgpFigures.Role("airline", "diamonds-400", 10, 5, 10, 4, 5, 0, 0),
+            new SvbssgpFigures.Role("blog", "diamonds-400", 10, 5, 10, 4, 5, 0, 0)),
         1,
         List.of(0.0, 0.3, 1.0),
         List.of(1, 5),
