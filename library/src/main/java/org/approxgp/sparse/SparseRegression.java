@@ -375,14 +375,17 @@ public final class SparseRegression {
 
   /**
    * The partition of each {@code test} row under the k-means partitions {@link #start} builds for sVBSSGP and
-   * PIC++ with {@code options} on {@code train} (p = {@code options.partitionsFor(n)}, the same seed, sample and
-   * iterations, so the same centroids): its nearest centroid's index, as their predictions assign test rows.
-   * Defined for any model's options (e.g. to pick the same test partitions for every model of a comparison).
+   * PIC++ on {@code train} with {@code partitions} partitions and seed {@code seed} (their options'
+   * {@code partitionsFor(n)} and {@code seed()}; the same sample and iterations, so the same centroids): its
+   * nearest centroid's index, as their predictions assign test rows. For any model (e.g. to pick the same test
+   * partitions for every model of a comparison).
    */
   public static int[] testPartitions(
-      RegressionData train, RegressionData test, Options options, Partitioning partitioning) {
-    return FamilyTrainers.partitions(
-            train, options.partitionsFor(train.n()), options.seed(), partitioning)
-        .assign(test);
+      RegressionData train,
+      RegressionData test,
+      int partitions,
+      long seed,
+      Partitioning partitioning) {
+    return FamilyTrainers.partitions(train, partitions, seed, partitioning).assign(test);
   }
 }

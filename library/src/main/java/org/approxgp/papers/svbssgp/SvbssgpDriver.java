@@ -211,7 +211,9 @@ public final class SvbssgpDriver {
    * {@code traceBlocks} have test rows, all of them are.
    */
   static int[] traceRows(RegressionData train, RegressionData test, Settings s) {
-    int[] label = SparseRegression.testPartitions(train, test, s.options(), s.partitioning(test));
+    // p and the seed as sVBSSGP and PIC++ take them (the other models' options carry no partitions)
+    int[] label = SparseRegression.testPartitions(
+        train, test, s.partitions(), s.seed(), s.partitioning(test));
     int p = s.partitions();
     boolean[] occupied = new boolean[p];
     for (int c : label) {

@@ -106,8 +106,9 @@ class SvbssgpDriverTest {
     SvbssgpDriver.Settings all = settings("pic", false);
     SvbssgpDriver.Settings few =
         new SvbssgpDriver.Settings("pic", 10, 8, 20, 12, 0, 5, 4, 3, false, 0, 3);
+    assertEquals(8, few.options().partitionsFor(data.train().n()));
     int[] label = SparseRegression.testPartitions(
-        data.train(), data.test(), few.options(), few.partitioning(data.test()));
+        data.train(), data.test(), 8, 3, few.partitioning(data.test()));
     int[] rows = SvbssgpDriver.traceRows(data.train(), data.test(), few);
     java.util.Set<Integer> chosen = new java.util.TreeSet<>();
     for (int r : rows) {
@@ -121,7 +122,7 @@ class SvbssgpDriverTest {
     assertEquals(members, rows.length, "every test row of the chosen partitions");
     assertTrue(rows.length < data.test().n());
     int[] trainLabel = SparseRegression.testPartitions(
-        data.train(), data.train(), few.options(), few.partitioning(data.test()));
+        data.train(), data.train(), 8, 3, few.partitioning(data.test()));
     int[] sizes = new int[8];
     for (int c : trainLabel) {
       sizes[c]++;
@@ -131,6 +132,15 @@ class SvbssgpDriverTest {
       assertArrayEquals(t.partitionSizes(), sizes, "the trainer's partitions");
     }
 
+    // every method traces the same rows, those models without partitions too
+    for (String m : SvbssgpDriver.METHODS) {
+      SvbssgpDriver.Settings other =
+          new SvbssgpDriver.Settings(m, 10, 8, 20, 12, 0, 5, 4, 3, false, 0, 3);
+      assertArrayEquals(rows, SvbssgpDriver.traceRows(data.train(), data.test(), other), m);
+    }
+    SvbssgpDriver.Trace d = SvbssgpDriver.run(
+        data, new SvbssgpDriver.Settings("dtc", 10, 8, 20, 12, 0, 5, 4, 3, false, 0, 3));
+    assertEquals(rows.length, d.traceRows());
     SvbssgpDriver.Trace a = SvbssgpDriver.run(data, all);
     SvbssgpDriver.Trace b = SvbssgpDriver.run(data, few);
     assertEquals(data.test().n(), a.traceRows());
