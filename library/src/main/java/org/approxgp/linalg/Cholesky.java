@@ -208,6 +208,12 @@ public final class Cholesky {
   public double[] solveLower(double[] b) {
     Matrix.requireInner(n, b.length);
     double[] x = b.clone();
+    solveLowerInPlace(x);
+    return x;
+  }
+
+  /** Overwrites x with L⁻¹x, the operations of {@link #solveLower(double[])} in the same order. */
+  private void solveLowerInPlace(double[] x) {
     int i = 0;
     // rows i and i + 1 together: two independent sums over k < i (overlapping the additions'
     // latency), then x[i], then row i + 1's last term; each row's terms are subtracted in the
@@ -235,7 +241,6 @@ public final class Cholesky {
       }
       x[i] = s / l[o + i];
     }
-    return x;
   }
 
   /** x with Lᵀ x = b (back substitution). */
@@ -301,6 +306,22 @@ public final class Cholesky {
     double[] y = solveLower(b);
     double s = 0;
     for (double v : y) {
+      s += v * v;
+    }
+    return s;
+  }
+
+  /**
+   * {@link #quadForm(double[])} without allocating: {@code scratch} (length n, overwritten) holds L⁻¹b. The same
+   * operations in the same order, so the same bits; for loops over many b (a predictor's test rows).
+   */
+  public double quadForm(double[] b, double[] scratch) {
+    Matrix.requireInner(n, b.length);
+    Matrix.requireInner(n, scratch.length);
+    System.arraycopy(b, 0, scratch, 0, n);
+    solveLowerInPlace(scratch);
+    double s = 0;
+    for (double v : scratch) {
       s += v * v;
     }
     return s;

@@ -75,6 +75,7 @@ final class SvbssgpPredictor {
       }
       double[] phi = new double[2 * m];
       double[] rhs = new double[2 * m];
+      double[] scratch = new double[2 * m];
       double yy = ownNoise ? sumOfSquares(train, parts, k) : 0;
       int nk = parts.start()[k + 1] - parts.start()[k];
       for (int j = 0; j < r; j++) {
@@ -110,7 +111,7 @@ final class SvbssgpPredictor {
               fw += phi[u] * weights[u];
             }
             mu += (1 - gamma) * fw;
-            var = (1 - gamma * gamma) * noiseK * chol.quadForm(phi);
+            var = (1 - gamma * gamma) * noiseK * chol.quadForm(phi, scratch);
           }
           sumMu[row] += mu;
           sumSq[row] += var + mu * mu;
@@ -155,11 +156,40 @@ final class SvbssgpPredictor {
       return modelNoise;
     }
     double scale = yy / nk;
+    // one factor's storage and one vector for every evaluation (thousands of partitions × r samples
+    // × Brent's
+    // evaluations allocated ~1 GB/s of garbage at 3e6 rows); a Γ that does not factor without
+    // jitter takes the
+    // allocating path with the standard jitter policy
+    Matrix work = Matrix.zeros(two, two);
+    double[] v = new double[two];
     double[] best = Brent.minimize(
         t -> {
           double s2 = Math.exp(t);
-          Cholesky c = Cholesky.factor(withRidge(gram, s2 / lambda), JitterPolicy.standard());
-          return 0.5 * ((yy - c.quadForm(b)) / s2 + (nk - two) * t + c.logDet());
+          double ridge = s2 / lambda;
+          double[] w = work.data();
+          System.arraycopy(gram.data(), 0, w, 0, w.length);
+          for (int u = 0; u < two; u++) {
+            w[u * two + u] += ridge;
+          }
+          double quad;
+          double logDet;
+          if (Cholesky.factorInPlace(work)) {
+            System.arraycopy(b, 0, v, 0, two);
+            Cholesky.solveLowerInPlace(work, v);
+            quad = 0;
+            logDet = 0;
+            for (int u = 0; u < two; u++) {
+              quad += v[u] * v[u];
+              logDet += Math.log(w[u * two + u]);
+            }
+            logDet *= 2;
+          } else {
+            Cholesky c = Cholesky.factor(withRidge(gram, ridge), JitterPolicy.standard());
+            quad = c.quadForm(b);
+            logDet = c.logDet();
+          }
+          return 0.5 * ((yy - quad) / s2 + (nk - two) * t + logDet);
         },
         Math.log(1e-6 * scale),
         Math.log(2 * scale),

@@ -34,6 +34,28 @@ class CholeskyTest {
     assertEquals(a.bilinear(x, x), c.quadForm(b), 1e-11);
   }
 
+  /** The allocation-free quadratic form gives the allocating one's bits, whatever the scratch held before. */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 7, 40})
+  void quadFormWithScratchIsBitIdentical(int n) {
+    Cholesky c = Cholesky.factor(randomSpd(n, 11 + n));
+    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(5 + n);
+    double[] scratch = new double[n];
+    for (int rep = 0; rep < 20; rep++) {
+      double[] b = new double[n];
+      for (int i = 0; i < n; i++) {
+        b[i] = rng.nextDouble() * 2 - 1;
+      }
+      double[] before = b.clone();
+      assertEquals(
+          Double.doubleToRawLongBits(c.quadForm(b)),
+          Double.doubleToRawLongBits(c.quadForm(b, scratch)));
+      assertTrue(java.util.Arrays.equals(before, b), "b must be left as it was");
+    }
+    assertThrows(
+        IllegalArgumentException.class, () -> c.quadForm(new double[n], new double[n + 1]));
+  }
+
   static Matrix randomSpd(int n, long seed) {
     UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
     Matrix g = Matrix.zeros(n, n);
