@@ -156,11 +156,9 @@ final class SvbssgpPredictor {
       return modelNoise;
     }
     double scale = yy / nk;
-    // one factor's storage and one vector for every evaluation (thousands of partitions × r samples
-    // × Brent's
-    // evaluations allocated ~1 GB/s of garbage at 3e6 rows); a Γ that does not factor without
-    // jitter takes the
-    // allocating path with the standard jitter policy
+    // One factor's storage and one vector serve every evaluation: allocating them per evaluation
+    // (partitions × r samples × Brent's evaluations) made ~1 GB/s of garbage at 3e6 rows. A Γ that
+    // does not factor without jitter takes the allocating path with the standard jitter policy.
     Matrix work = Matrix.zeros(two, two);
     double[] v = new double[two];
     double[] best = Brent.minimize(
