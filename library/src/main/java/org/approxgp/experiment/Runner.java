@@ -319,7 +319,8 @@ public final class Runner {
   /**
    * Recomputes {@code k} of {@code exp}'s stored trials with today's code and compares each with its stored row
    * ({@link Verification} says how). The trials are drawn at random, reproducibly from {@code seed}, among those
-   * of {@code exp} in its store, and run one after another in this thread; the store is read, never written.
+   * of {@code exp} in its store, and recomputed side by side on up to one thread per core (each on its own thread,
+   * as the runner computes trials); the store is read, never written.
    *
    * @throws IllegalArgumentException if k &lt; 1 or the store holds none of the experiment's trials
    * @throws ResultsLockedException if another run holds the results file
@@ -352,30 +353,46 @@ public final class Runner {
       throw new IllegalArgumentException(exp.name() + ": no stored trial to verify (run it first)");
     }
     java.util.Collections.shuffle(stored, new java.util.Random(seed));
-    List<String> checked = new ArrayList<>();
-    List<String> differences = new ArrayList<>();
-    for (K key : stored.subList(0, Math.min(k, stored.size()))) {
-      String id = TrialKeys.id(key);
-      checked.add(id);
-      ResultRow old = rows.get(id);
-      Map<String, Object> now;
-      try {
+    List<K> picks = stored.subList(0, Math.min(k, stored.size()));
+    // the picks are independent: recomputed side by side, as a run computes its trials
+    int threads = Math.min(picks.size(), Runtime.getRuntime().availableProcessors());
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(threads);
+    List<java.util.concurrent.Future<Map<String, Object>>> recomputed = new ArrayList<>();
+    try {
+      for (K key : picks) {
         // through the store's own encoding, so both sides have the types a stored row is read back
         // with
-        now = JsonRows.read(
-            JsonRows.write(withBackend(exp.trial().run(exp.config(), key)).values()));
-      } catch (Exception e) {
-        differences.add(
-            id + " (stored by " + old.get(ResultRow.CODE_VERSION) + "): the trial now fails: " + e);
-        continue;
+        recomputed.add(pool.submit(() -> JsonRows.read(
+            JsonRows.write(withBackend(exp.trial().run(exp.config(), key)).values()))));
       }
-      List<String> diff = Verification.compare(old.values(), now);
-      if (!diff.isEmpty()) {
-        differences.add(id + " (stored by " + old.get(ResultRow.CODE_VERSION) + "): "
-            + String.join("; ", diff));
+      List<String> checked = new ArrayList<>();
+      List<String> differences = new ArrayList<>();
+      for (int i = 0; i < picks.size(); i++) {
+        String id = TrialKeys.id(picks.get(i));
+        checked.add(id);
+        ResultRow old = rows.get(id);
+        Map<String, Object> now;
+        try {
+          now = recomputed.get(i).get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          differences.add(id + " (stored by " + old.get(ResultRow.CODE_VERSION)
+              + "): the trial now fails: " + e.getCause());
+          continue;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while verifying " + exp.name(), e);
+        }
+        List<String> diff = Verification.compare(old.values(), now);
+        if (!diff.isEmpty()) {
+          differences.add(id + " (stored by " + old.get(ResultRow.CODE_VERSION) + "): "
+              + String.join("; ", diff));
+        }
       }
+      return new Verification(exp.name(), checked, differences);
+    } finally {
+      pool.shutdownNow();
     }
-    return new Verification(exp.name(), checked, differences);
   }
 
   /**

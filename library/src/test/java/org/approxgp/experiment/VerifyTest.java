@@ -156,4 +156,51 @@ class VerifyTest {
     assertEquals(16, read.reused());
     assertEquals(0, read.computed());
   }
+
+  @Test
+  void aTrialThatNowThrowsIsReportedAsADifferenceNotAnError() {
+    runner().run(experiment(1.5));
+    Experiment<Cfg, TrialKey> broken =
+        Experiment.of("verify", new Cfg(1.5), Experiment.grid(List.of("a", "bb"), 4, 2), (c, k) -> {
+          if (k.method().equals("bb")) {
+            throw new ArithmeticException("no longer computable");
+          }
+          return compute(c, k);
+        });
+    Verification v = runner().verify(broken, 16, 0);
+    assertEquals(8, v.differences().size(), v.report());
+    assertTrue(v.report().startsWith("verified 8/16"), v.report());
+    assertTrue(
+        v.differences()
+            .get(0)
+            .contains(
+                "the trial now fails: java.lang.ArithmeticException:" + " no longer computable"),
+        v.report());
+    // reported in the order drawn, whatever order the picks finish in
+    List<String> ids =
+        v.checked().stream().filter(id -> id.contains("method=bb")).toList();
+    for (int i = 0; i < ids.size(); i++) {
+      assertTrue(v.differences().get(i).startsWith(ids.get(i) + " "), v.report());
+    }
+  }
+
+  @Test
+  void thePicksAreRecomputedSideBySide() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Runtime.getRuntime().availableProcessors() >= 2, "needs two cores");
+    runner().run(experiment(1.5));
+    // each recomputation waits for a second one to be under way: one after another, both time out
+    java.util.concurrent.CyclicBarrier both = new java.util.concurrent.CyclicBarrier(2);
+    Experiment<Cfg, TrialKey> paired =
+        Experiment.of("verify", new Cfg(1.5), Experiment.grid(List.of("a", "bb"), 4, 2), (c, k) -> {
+          try {
+            both.await(30, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (Exception e) {
+            throw new IllegalStateException("no second recomputation alongside", e);
+          }
+          return compute(c, k);
+        });
+    Verification v = runner().verify(paired, 2, 0);
+    assertTrue(v.passed(), v.report());
+  }
 }
