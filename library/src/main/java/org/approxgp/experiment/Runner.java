@@ -262,7 +262,7 @@ public final class Runner {
             progress.advanced(reused + fresh.size() + failures.size(), failures.size(), total);
           }
         };
-        try {
+        try (Linalg.Scope oneThread = Linalg.oneNativeThread()) {
           executor.execute(exp, exp.longestFirst(todo), callback);
         } catch (InterruptedException e) {
           // report first, with the interrupt flag clear (a kernel's socket I/O on an interrupted
@@ -359,7 +359,8 @@ public final class Runner {
     java.util.concurrent.ExecutorService pool =
         java.util.concurrent.Executors.newFixedThreadPool(threads);
     List<java.util.concurrent.Future<Map<String, Object>>> recomputed = new ArrayList<>();
-    try {
+    // one BLAS thread, as the rows were computed (Linalg.oneNativeThread)
+    try (Linalg.Scope oneThread = Linalg.oneNativeThread()) {
       for (K key : picks) {
         // through the store's own encoding, so both sides have the types a stored row is read back
         // with

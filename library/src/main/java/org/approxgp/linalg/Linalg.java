@@ -12,7 +12,10 @@ import java.util.logging.Logger;
  * log line saying why. {@code -Dapproxgp.linalg=native} on a machine where the library cannot load
  * falls back the same way (logged), so a run never fails for want of a native library.
  * {@code -Dapproxgp.linalg.threads=N} sets the OpenBLAS thread count (default 1: trials already run
- * in parallel, so more BLAS threads would oversubscribe the cores). {@code -Dapproxgp.linalg.crossover=N}
+ * in parallel, so more BLAS threads would oversubscribe the cores; a single large fit gains from N = cores,
+ * e.g. EP on Ionosphere 19.5 → 12.5 ms on 2 cores, {@code bin/bench classification}, with numbers that
+ * differ at rounding level; the experiment runner ignores it, {@link #oneNativeThread}).
+ * {@code -Dapproxgp.linalg.crossover=N}
  * sets the problem size below which the native backend hands the work to the pure-Java code (default
  * {@value #DEFAULT_CROSSOVER}, measured with {@code bin/bench linalg}: below it JNI and array copies
  * cost more than the native kernels save).
@@ -165,5 +168,44 @@ public final class Linalg {
         OVERRIDE.set(previous);
       }
     }
+  }
+
+  /** A scope that {@link #close}s without a checked exception. */
+  public interface Scope extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  private static int pinned; // scopes of oneNativeThread open now
+  private static int unpinned; // the count to restore when the last closes
+
+  /**
+   * Holds OpenBLAS at one thread until the returned scope closes, then restores the count it had (scopes
+   * nest and may overlap across threads; the count is restored when the last one closes). The experiment
+   * runner computes and verifies its trials inside one, so that a stored row never depends on the BLAS
+   * thread count ({@code -Dapproxgp.linalg.threads}): a multi-threaded BLAS splits its sums differently,
+   * and a row computed that way would not reproduce to the bit on one thread. A no-op without the native
+   * backend.
+   */
+  public static Scope oneNativeThread() {
+    if (!nativeAvailable()) {
+      return () -> {};
+    }
+    synchronized (Linalg.class) {
+      if (pinned++ == 0) {
+        unpinned = setNativeThreads(1);
+      }
+    }
+    boolean[] closed = {false};
+    return () -> {
+      synchronized (Linalg.class) {
+        if (!closed[0]) {
+          closed[0] = true;
+          if (--pinned == 0) {
+            setNativeThreads(unpinned);
+          }
+        }
+      }
+    };
   }
 }
