@@ -55,26 +55,13 @@ public final class ClassificationBench {
     double bestSequential = Double.NaN;
     for (SiteLoop.Schedule s : SiteLoop.Schedule.values()) {
       Ep.Options o = Ep.Options.defaults().withLoop(l -> l.withSchedule(s));
-      // untimed warm-up: the JIT compiles the sweep's loops over the first tens of runs
-      for (int r = 0; r < WARMUP; r++) {
-        Ep.infer(p, o, null);
-      }
-      double best = Double.POSITIVE_INFINITY;
-      double bestCpu = Double.POSITIVE_INFINITY;
-      Posterior post = null;
-      for (int r = 0; r < reps; r++) {
-        long t0 = System.nanoTime();
-        long c0 = CPU.getCurrentThreadCpuTime();
-        post = Ep.infer(p, o, null);
-        bestCpu = Math.min(bestCpu, (CPU.getCurrentThreadCpuTime() - c0) * 1e-9);
-        best = Math.min(best, (System.nanoTime() - t0) * 1e-9);
-      }
+      Timing t = time(p, o, reps, CPU::getCurrentThreadCpuTime);
       System.out.printf(
           "EP %-10s inference+gradient (se-ard, cold start): best of %d %.4f s wall, %.4f s cpu"
               + "  (%d sweeps)  GPML/ours = %.1fx%n",
-          s, reps, best, bestCpu, post.diagnostics().iterations(), GPML_EP_SECONDS / best);
+          s, reps, t.wall(), t.cpu(), t.sweeps(), GPML_EP_SECONDS / t.wall());
       if (s == SiteLoop.Schedule.SEQUENTIAL) {
-        bestSequential = best;
+        bestSequential = t.wall();
       }
     }
     double allCores = everyCore(p, reps);
@@ -230,6 +217,31 @@ public final class ClassificationBench {
         sec / best);
   }
 
+  /** Best wall and CPU seconds of an EP inference + gradient, and its sweeps. */
+  private record Timing(double wall, double cpu, int sweeps) {}
+
+  /**
+   * {@value #WARMUP} untimed inferences (the JIT compiles the sweep's loops over the first tens of runs), then
+   * the best of {@code reps} timed ones, CPU time read from {@code cpuNanos}.
+   */
+  private static Timing time(
+      Problem p, Ep.Options o, int reps, java.util.function.LongSupplier cpuNanos) {
+    for (int r = 0; r < WARMUP; r++) {
+      Ep.infer(p, o, null);
+    }
+    double best = Double.POSITIVE_INFINITY;
+    double bestCpu = Double.POSITIVE_INFINITY;
+    Posterior post = null;
+    for (int r = 0; r < reps; r++) {
+      long t0 = System.nanoTime();
+      long c0 = cpuNanos.getAsLong();
+      post = Ep.infer(p, o, null);
+      bestCpu = Math.min(bestCpu, (cpuNanos.getAsLong() - c0) * 1e-9);
+      best = Math.min(best, (System.nanoTime() - t0) * 1e-9);
+    }
+    return new Timing(best, bestCpu, post.diagnostics().iterations());
+  }
+
   /**
    * The sequential EP inference + gradient again with OpenBLAS on every core (a single fit's setting,
    * {@code -Dapproxgp.linalg.threads=N}; the experiment runner keeps 1 because its trials already run in
@@ -247,25 +259,12 @@ public final class ClassificationBench {
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     int previous = org.approxgp.linalg.Linalg.setNativeThreads(cores);
     try {
-      Ep.Options o = Ep.Options.defaults();
-      for (int r = 0; r < WARMUP; r++) {
-        Ep.infer(p, o, null);
-      }
-      double best = Double.POSITIVE_INFINITY;
-      double bestCpu = Double.POSITIVE_INFINITY;
-      Posterior post = null;
-      for (int r = 0; r < reps; r++) {
-        long t0 = System.nanoTime();
-        long c0 = os.getProcessCpuTime();
-        post = Ep.infer(p, o, null);
-        bestCpu = Math.min(bestCpu, (os.getProcessCpuTime() - c0) * 1e-9);
-        best = Math.min(best, (System.nanoTime() - t0) * 1e-9);
-      }
+      Timing t = time(p, Ep.Options.defaults(), reps, os::getProcessCpuTime);
       System.out.printf(
           "EP SEQUENTIAL inference+gradient (se-ard, cold start), BLAS on %d cores: best of %d %.4f s"
               + " wall, %.4f s process cpu  (%d sweeps)  GPML/ours = %.1fx%n",
-          cores, reps, best, bestCpu, post.diagnostics().iterations(), GPML_EP_SECONDS / best);
-      return best;
+          cores, reps, t.wall(), t.cpu(), t.sweeps(), GPML_EP_SECONDS / t.wall());
+      return t.wall();
     } finally {
       org.approxgp.linalg.Linalg.setNativeThreads(previous);
     }
