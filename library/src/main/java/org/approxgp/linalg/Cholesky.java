@@ -303,17 +303,12 @@ public final class Cholesky {
 
   /** bᵀ (L Lᵀ)⁻¹ b = ‖L⁻¹ b‖². */
   public double quadForm(double[] b) {
-    double[] y = solveLower(b);
-    double s = 0;
-    for (double v : y) {
-      s += v * v;
-    }
-    return s;
+    return quadForm(b, new double[n]);
   }
 
   /**
-   * {@link #quadForm(double[])} without allocating: {@code scratch} (length n, overwritten) holds L⁻¹b. The same
-   * operations in the same order, so the same bits; for loops over many b (a predictor's test rows).
+   * {@link #quadForm(double[])} without allocating (that method calls this one with a fresh scratch):
+   * {@code scratch} (length n, overwritten) holds L⁻¹b; for loops over many b (a predictor's test rows).
    */
   public double quadForm(double[] b, double[] scratch) {
     Matrix.requireInner(n, b.length);

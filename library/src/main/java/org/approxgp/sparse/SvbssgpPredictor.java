@@ -165,11 +165,7 @@ final class SvbssgpPredictor {
         t -> {
           double s2 = Math.exp(t);
           double ridge = s2 / lambda;
-          double[] w = work.data();
-          System.arraycopy(gram.data(), 0, w, 0, w.length);
-          for (int u = 0; u < two; u++) {
-            w[u * two + u] += ridge;
-          }
+          double[] w = withRidge(gram, ridge, work).data();
           double quad;
           double logDet;
           if (Cholesky.factorInPlace(work)) {
@@ -197,10 +193,16 @@ final class SvbssgpPredictor {
 
   /** A copy of {@code gram} with {@code ridge} added to its diagonal. */
   private static Matrix withRidge(Matrix gram, double ridge) {
+    return withRidge(gram, ridge, Matrix.zeros(gram.rows(), gram.rows()));
+  }
+
+  /** {@code gram} with {@code ridge} added to its diagonal, written into {@code out} (same shape); returns it. */
+  private static Matrix withRidge(Matrix gram, double ridge, Matrix out) {
     int two = gram.rows();
-    Matrix out = Matrix.wrap(two, two, gram.data().clone());
+    double[] o = out.data();
+    System.arraycopy(gram.data(), 0, o, 0, o.length);
     for (int u = 0; u < two; u++) {
-      out.data()[u * two + u] += ridge;
+      o[u * two + u] += ridge;
     }
     return out;
   }
