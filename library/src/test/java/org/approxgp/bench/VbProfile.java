@@ -28,15 +28,20 @@ import org.approxgp.papers.qp.QpTable1;
 
 /**
  * Benchmark (not a test): where a QP Table 1 VB trial's time goes. For each data set named on the command
- * line (default pima, ionosphere, wine1) it takes the (seed, fold) that {@code bin/bench table1 1 SEED}
- * samples for it (the same draw order), builds the trial's problem as {@code QpTable1} does (clean protocol,
- * se-iso from ℓ = 1, s² = 1, training-fold standardisation) and runs the trial's fit,
- * {@code GpModel.fit(problem, vb, optimize)}, with an instrumented VB method that records, per L-BFGS
- * evaluation, the inner iterations, the rejected steps (Anderson proposals discarded, plain steps halved)
- * and the thread CPU time. Then TE, NTLL and the log evidence as the trial computes them.
+ * line (default pima, ionosphere, wine1) it takes the SAMPLES (seed, fold) pairs that
+ * {@code bin/bench table1 SAMPLES SEED clean} samples for it (the same draws), builds the trial's problem as
+ * {@code QpTable1} does (clean protocol, se-iso from ℓ = 1, s² = 1, training-fold standardisation) and runs the
+ * trial's fit, {@code GpModel.fit(problem, vb, optimize)}, with an instrumented VB method that records, per
+ * L-BFGS evaluation, the inner iterations, the rejected steps (Anderson proposals discarded, plain steps halved)
+ * and the thread CPU time. Then TE, NTLL and the log evidence as the trial computes them, and the time spent in
+ * the probit variational expectations ({@link TimedExpectations}: the likelihood is forwarded call by call, so
+ * the fit is the trial's to the bit); the rest is the factorisations, diag Σ and θ-gradients (BLAS). The
+ * summary extrapolates both to the paper's 1000 trials per data set, as {@code bin/bench table1} does: the VB
+ * share of Table 1, and what would be left of it if the variational expectations cost nothing.
  *
- * <p>Run: {@code java -cp ... org.approxgp.bench.VbProfile [SEED] [REPEATS] [DATA,...]}; every VB inference
- * uses {@link VbOptions#defaults()} ({@code -Dvbprofile.memory=M} another Anderson memory;
+ * <p>Run: {@code java -cp ... org.approxgp.bench.VbProfile [SEED] [REPEATS] [DATA,...] [SAMPLES]} (defaults 1,
+ * 1, pima,ionosphere,wine1, 1); each fit runs REPEATS times and the last is counted (JIT warm-up). Every VB
+ * inference uses {@link VbOptions#defaults()} ({@code -Dvbprofile.memory=M} another Anderson memory;
  * {@code -Dvbprofile.trace=I} prints evaluation I's stopping-rule trace). A JFR profile: add
  * {@code -XX:StartFlightRecording=filename=vb.jfr,settings=profile} and read it with
  * {@code jfr print --events jdk.ExecutionSample vb.jfr}.
@@ -61,32 +66,67 @@ public final class VbProfile {
     List<String> wanted = args.length > 2
         ? Arrays.asList(args[2].split(","))
         : List.of("pima", "ionosphere", "wine1");
+    int samples = args.length > 3 ? Integer.parseInt(args[3]) : 1;
     QpTable1.Config full =
         QpTable1.Config.forMode(ProjectPaths.Mode.FULL, List.of("ep", "qp", "vb"));
+    int perCell = full.seeds() * full.folds();
     Random rng = new Random(seed);
     double total = 0;
+    double totalVe = 0;
+    double hours = 0;
+    double hoursVe = 0;
     for (String d : full.datasets()) {
-      // the draws of Table1Bench with one sample per data set
-      long s = rng.nextInt(full.seeds());
-      int f = rng.nextInt(full.folds());
+      // the draws of Table1Bench's clean protocol with SAMPLES pairs per data set
+      int[] pairs = Table1Bench.distinctPairs(rng, perCell, samples);
       if (!wanted.contains(d)) {
         continue;
       }
-      for (int rep = 0; rep < repeats; rep++) {
-        total += run(d, s, f, rep == repeats - 1);
+      double cpu = 0;
+      double ve = 0;
+      for (int pair : pairs) {
+        Cost c = null;
+        for (int rep = 0; rep < repeats; rep++) {
+          c = run(d, pair / full.folds(), pair % full.folds(), rep == repeats - 1);
+        }
+        cpu += c.fitCpu();
+        ve += c.expectations();
       }
+      total += cpu;
+      totalVe += ve;
+      hours += cpu / samples * perCell / 3600;
+      hoursVe += ve / samples * perCell / 3600;
     }
-    System.out.printf(Locale.ROOT, "total VB cpu s: %.3f%n", total);
+    System.out.printf(
+        Locale.ROOT,
+        "total VB cpu s: %.3f, of which variational expectations %.3f (%.1f %%; the timing's clock"
+            + " reads, %.2f µs each, excluded)%n",
+        total,
+        totalVe,
+        100 * totalVe / total,
+        TimedExpectations.CLOCK_INTERVAL * 1e-3);
+    System.out.printf(
+        Locale.ROOT,
+        "these data sets' VB trials at paper scale (%d per data set, clean protocol): %.2f CPU-h, %.2f"
+            + " of them in variational expectations; if those cost nothing: %.2f CPU-h%n",
+        perCell,
+        hours,
+        hoursVe,
+        hours - hoursVe);
   }
 
-  private static double run(String dataset, long seed, int fold, boolean verbose) {
+  /** A fit's thread CPU time and the part of it spent in variational expectations. */
+  private record Cost(double fitCpu, double expectations) {}
+
+  private static Cost run(String dataset, long seed, int fold, boolean verbose) {
     Dataset data = QpTable1.dataset(dataset);
     Split split = Splits.kFold(data.size(), 10, seed).get(fold);
     Dataset train = data.rows(split.train());
     Dataset test = data.rows(split.test());
     Standardizer st = Standardizer.fit(train.features());
     Kernel k0 = SquaredExponential.iso(1.0, 1.0);
-    Problem problem = Problem.of(k0, st.apply(train.features()), train.target(), Probit.get());
+    // Probit in every method, with the time of its variational expectations added up
+    TimedExpectations likelihood = new TimedExpectations(Probit.get());
+    Problem problem = Problem.of(k0, st.apply(train.features()), train.target(), likelihood);
     double[][] xTest = st.apply(test.features());
     double[] yTest = test.target();
     List<Eval> evals = new ArrayList<>();
@@ -120,7 +160,10 @@ public final class VbProfile {
     });
     long c0 = CPU.getCurrentThreadCpuTime();
     FittedGp fit = GpModel.fit(problem, vb, GpModel.FitOptions.optimize(k0));
-    double fitCpu = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9;
+    // two clock reads per variational expectation; the one inside each timed interval is already
+    // taken out of likelihood.seconds()
+    double clock = 2 * likelihood.calls() * TimedExpectations.CLOCK_INTERVAL * 1e-9;
+    double fitCpu = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9 - clock;
     double[] p = new double[yTest.length];
     var pred = fit.predict(xTest);
     for (int j = 0; j < p.length; j++) {
@@ -135,11 +178,13 @@ public final class VbProfile {
       iters += e.iterations();
       innerCpu += e.cpu();
     }
+    innerCpu -= clock;
     System.out.printf(
         Locale.ROOT,
         "%s seed %d fold %d n=%d: fit cpu %.3f s (VB inferences %.3f s), %d L-BFGS "
             + "iterations, %d evaluations, %d inner iterations; log evidence %.12f, TE %.6f, NTLL %.9f, "
-            + "log ℓ %.6f, log s² %.6f, converged %s%n",
+            + "log ℓ %.6f, log s² %.6f, converged %s; variational expectations %.3f s (%d, %.1f µs"
+            + " each; the timing's clock reads, %.3f s, are excluded from both)%n",
         dataset,
         seed,
         fold,
@@ -154,7 +199,11 @@ public final class VbProfile {
         ntll,
         theta[0],
         theta[1],
-        fit.converged());
+        fit.converged(),
+        likelihood.seconds(),
+        likelihood.calls(),
+        1e6 * likelihood.seconds() / Math.max(1, likelihood.calls()),
+        clock);
     if (verbose) {
       for (int i = 0; i < evals.size(); i++) {
         Eval e = evals.get(i);
@@ -172,6 +221,6 @@ public final class VbProfile {
             1e3 * e.cpu() / Math.max(1, e.iterations()));
       }
     }
-    return fitCpu;
+    return new Cost(fitCpu, likelihood.seconds());
   }
 }
