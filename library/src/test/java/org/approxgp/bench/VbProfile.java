@@ -70,6 +70,10 @@ public final class VbProfile {
     QpTable1.Config full =
         QpTable1.Config.forMode(ProjectPaths.Mode.FULL, List.of("ep", "qp", "vb"));
     int perCell = full.seeds() * full.folds();
+    if (repeats < 1 || samples < 1 || samples > perCell) {
+      throw new IllegalArgumentException(
+          "need REPEATS >= 1 and SAMPLES in 1.." + perCell + ", got " + repeats + ", " + samples);
+    }
     Random rng = new Random(seed);
     double total = 0;
     double totalVe = 0;
