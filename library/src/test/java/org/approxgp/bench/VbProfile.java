@@ -164,9 +164,7 @@ public final class VbProfile {
     });
     long c0 = CPU.getCurrentThreadCpuTime();
     FittedGp fit = GpModel.fit(problem, vb, GpModel.FitOptions.optimize(k0));
-    // two clock reads per variational expectation; the one inside each timed interval is already
-    // taken out of likelihood.seconds()
-    double clock = 2 * likelihood.calls() * TimedExpectations.CLOCK_INTERVAL * 1e-9;
+    double clock = likelihood.clockSeconds();
     double fitCpu = (CPU.getCurrentThreadCpuTime() - c0) * 1e-9 - clock;
     double[] p = new double[yTest.length];
     var pred = fit.predict(xTest);
