@@ -2,8 +2,11 @@ package org.approxgp.cli;
 
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.approxgp.experiment.ConfigHash;
 import org.approxgp.experiment.Engines;
 import org.approxgp.experiment.Experiment;
 import org.approxgp.experiment.ExperimentFailedException;
@@ -198,7 +201,7 @@ final class RunCommand implements Callable<Integer> {
         stdout.println(e.name() + ": compressed " + (gz == null ? "nothing (no rows)" : shown(gz)));
       }
       stdout.flush();
-      return verify == null ? 0 : verify(exp, root, executor, stdout);
+      return verify == null ? 0 : verifyAll(es, m, exp, root, executor, stdout);
     }
     long t0 = System.nanoTime();
     Results<?> run;
@@ -246,16 +249,35 @@ final class RunCommand implements Callable<Integer> {
       stdout.println(name + ": compressed " + (gz == null ? "nothing (no rows)" : shown(gz)));
       stdout.flush();
     }
-    return verify == null ? 0 : verify(exp, root, executor, stdout);
+    return verify == null ? 0 : verifyAll(es, m, exp, root, executor, stdout);
   }
 
-  /** {@code --verify K} on {@code exp}'s store: prints the report; exit 0 if every recomputed trial agrees, else 1. */
-  private int verify(
-      Experiment<?, ?> exp, Path root, TrialExecutor executor, java.io.PrintWriter stdout) {
-    Verification v = Runner.of(executor).withResultsRoot(root).verify(exp, verify, 0);
-    stdout.println(name + ": " + v.report());
-    stdout.flush();
-    return v.passed() ? 0 : 1;
+  /**
+   * {@code --verify K}: {@code exp}'s store, then (when no --methods/--datasets selects trials) every other store
+   * the experiment's notebook reads in this mode that exists ({@link ExperimentSpec#allForMode}), K trials each;
+   * prints one report per store; exit 0 if no recomputed trial differs, else 1.
+   */
+  private int verifyAll(ExperimentSpec<?, ?> es, ProjectPaths.Mode m, Experiment<?, ?> exp, Path root,
+      TrialExecutor executor, java.io.PrintWriter stdout) {
+    List<Experiment<?, ?>> stores = new ArrayList<>(List.of(exp));
+    if (methods == null && datasets == null) {
+      for (Experiment<?, ?> e : es.allForMode(m)) {
+        boolean same = e.name().equals(exp.name())
+            && ConfigHash.storeHash(e.config()).equals(ConfigHash.storeHash(exp.config()));
+        if (!same && Runner.of(executor).withResultsRoot(root).hasStore(e)) {
+          stores.add(e);
+        }
+      }
+    }
+    boolean passed = true;
+    for (Experiment<?, ?> e : stores) {
+      Verification v = Runner.of(executor).withResultsRoot(root).verify(e, verify);
+      String label = stores.size() == 1 ? name : name + " [" + e.name() + "/" + ConfigHash.storeHash(e.config()) + "]";
+      stdout.println(label + ": " + v.report());
+      stdout.flush();
+      passed &= v.passed();
+    }
+    return passed ? 0 : 1;
   }
 
   /** "FILE (R rows, B bytes)" of a compressed store. */

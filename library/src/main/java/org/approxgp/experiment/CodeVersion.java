@@ -20,6 +20,20 @@ public final class CodeVersion {
     return CURRENT;
   }
 
+  /**
+   * A seed drawn from the code version (the first 8 bytes of the SHA-256 of {@link #current}): what
+   * {@link Runner#verify(Experiment, int)} draws its trials with, so each commit checks other stored trials.
+   */
+  public static long seed() {
+    try {
+      byte[] d = java.security.MessageDigest.getInstance("SHA-256")
+          .digest(CURRENT.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.nio.ByteBuffer.wrap(d).getLong();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 unavailable", e);
+    }
+  }
+
   private static String read() {
     try (InputStream in = CodeVersion.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {

@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * with {@link Double#toString} (exact round trip), maps with sorted keys. Two configs with the same
  * canonical string are the same experiment. The results file is named by {@link #storeHash}, which leaves out
  * the components marked {@link Selects} (they only choose trials); any other changed value gives a different
- * hash and so a different results file.
+ * hash and so a different results file, as does a raised {@link AlgorithmVersion} of the config's class.
  */
 public final class ConfigHash {
 
@@ -38,7 +38,28 @@ public final class ConfigHash {
   public static String storeCanonical(Record config) {
     StringBuilder sb = new StringBuilder();
     appendRecord(sb, config, true);
+    int version = algorithmVersion(config);
+    if (version > 1) {
+      sb.append(" algorithm=").append(version);
+    }
     return sb.toString();
+  }
+
+  /**
+   * The {@link AlgorithmVersion} of {@code config}'s record class, 1 when it has none.
+   *
+   * @throws IllegalArgumentException if the annotation holds a version below 1
+   */
+  public static int algorithmVersion(Record config) {
+    AlgorithmVersion v = config.getClass().getAnnotation(AlgorithmVersion.class);
+    if (v == null) {
+      return 1;
+    }
+    if (v.value() < 1) {
+      throw new IllegalArgumentException(config.getClass().getName() + ": @AlgorithmVersion must be >= 1, got "
+          + v.value());
+    }
+    return v.value();
   }
 
   /** First 16 hex digits of the SHA-256 of {@link #storeCanonical}: the results file's name. */

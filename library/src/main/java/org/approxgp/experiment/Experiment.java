@@ -22,6 +22,9 @@ import java.util.regex.Pattern;
  * trial starts, never its result (each trial is deterministic given config and key), and the rows
  * still come back in trial-list order.
  *
+ * <p>Its {@link VerifyRule} ({@link #withVerifyRule}) says how {@link Runner#verify} holds a recomputed trial to
+ * its stored row: which columns within which tolerance, and which trials are sensitive to rounding.
+ *
  * @param <C> config record type
  * @param <K> trial-key record type
  */
@@ -31,7 +34,8 @@ public record Experiment<C extends Record, K extends Record>(
     Class<K> keyType,
     List<K> trials,
     Trial<C, K> trial,
-    ToDoubleFunction<? super K> cost) {
+    ToDoubleFunction<? super K> cost,
+    VerifyRule verifyRule) {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
@@ -40,6 +44,7 @@ public record Experiment<C extends Record, K extends Record>(
     Objects.requireNonNull(keyType, "keyType");
     Objects.requireNonNull(trial, "trial");
     Objects.requireNonNull(cost, "cost");
+    Objects.requireNonNull(verifyRule, "verifyRule");
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException("experiment name must match " + NAME + ": '" + name + "'");
     }
@@ -59,7 +64,7 @@ public record Experiment<C extends Record, K extends Record>(
 
   /** An experiment without a cost estimate: every trial costs the same, pending trials run in list order. */
   public Experiment(String name, C config, Class<K> keyType, List<K> trials, Trial<C, K> trial) {
-    this(name, config, keyType, trials, trial, k -> 1.0);
+    this(name, config, keyType, trials, trial, k -> 1.0, VerifyRule.DEFAULT);
   }
 
   public static <C extends Record, K extends Record> Experiment<C, K> of(
@@ -73,7 +78,12 @@ public record Experiment<C extends Record, K extends Record>(
    * not depend on it.
    */
   public Experiment<C, K> withCost(ToDoubleFunction<? super K> estimate) {
-    return new Experiment<>(name, config, keyType, trials, trial, estimate);
+    return new Experiment<>(name, config, keyType, trials, trial, estimate, verifyRule);
+  }
+
+  /** This experiment with {@code rule} deciding how {@link Runner#verify} compares its rows. */
+  public Experiment<C, K> withVerifyRule(VerifyRule rule) {
+    return new Experiment<>(name, config, keyType, trials, trial, cost, rule);
   }
 
   /**
@@ -117,7 +127,7 @@ public record Experiment<C extends Record, K extends Record>(
     List<K> kept = trials.stream()
         .filter(k -> wanted.contains(String.valueOf(TrialKeys.values(k).get(column))))
         .toList();
-    return new Experiment<>(name, config, keyType, kept, trial, cost);
+    return new Experiment<>(name, config, keyType, kept, trial, cost, verifyRule);
   }
 
   /** An experiment keyed by the ready-made {@link TrialKey} (method, seed, fold). */

@@ -206,7 +206,7 @@ public final class Runner {
   public <C extends Record, K extends Record> Results<K> run(Experiment<C, K> exp) {
     Results<K> results = runTrials(exp);
     if (verify > 0) {
-      Verification v = verify(exp, verify, 0);
+      Verification v = verify(exp, verify);
       System.err.println(exp.name() + ": " + v.report());
       if (!v.passed()) {
         throw new VerificationFailedException(v);
@@ -316,11 +316,30 @@ public final class Runner {
     return ResultStore.compress(resultsRoot, exp.name(), exp.config());
   }
 
+  /** Whether {@code exp}'s store exists under this runner's results root (plain or compressed). */
+  public boolean hasStore(Experiment<?, ?> exp) {
+    Path dir = resultsRoot.resolve(exp.name());
+    String hash = ConfigHash.storeHash(exp.config());
+    return Files.exists(dir.resolve(hash + StoreFiles.ROWS)) || Files.exists(dir.resolve(hash + StoreFiles.ROWS_GZ));
+  }
+
   /**
-   * Recomputes {@code k} of {@code exp}'s stored trials with today's code and compares each with its stored row
-   * ({@link Verification} says how). The trials are drawn at random, reproducibly from {@code seed}, among those
-   * of {@code exp} in its store, and recomputed side by side on up to one thread per core (each on its own thread,
-   * as the runner computes trials); the store is read, never written.
+   * {@link #verify(Experiment, int, long)} seeded by today's code ({@link CodeVersion#seed}): each commit draws
+   * other trials, so a store is checked further at every commit that verifies it.
+   */
+  public <C extends Record, K extends Record> Verification verify(Experiment<C, K> exp, int k) {
+    return verify(exp, k, CodeVersion.seed());
+  }
+
+  /**
+   * Recomputes {@code k} of {@code exp}'s stored trials with today's code and classifies each against its stored
+   * row by the experiment's {@link VerifyRule}: identical bits, within rounding, sensitive, or differs
+   * ({@link Verification.Kind}). The trials are drawn reproducibly from {@code seed}, spread over the code versions
+   * that stored the rows (in turn, one from each version's shuffled trials, so each stored code version is
+   * checked), and recomputed side by side on up to one thread per core on one BLAS thread, as the runner computes
+   * trials. A trial that disagrees beyond the rule's tolerance, and that the rule does not name sensitive, is
+   * recomputed once more on the other linear-algebra backend (a perturbation of rounding size) to tell a chaotic
+   * trial from a changed one. The store is read, never written.
    *
    * @throws IllegalArgumentException if k &lt; 1 or the store holds none of the experiment's trials
    * @throws ResultsLockedException if another run holds the results file
@@ -330,7 +349,6 @@ public final class Runner {
     if (k < 1) {
       throw new IllegalArgumentException("need k >= 1 trials to verify, got " + k);
     }
-    List<K> stored = new ArrayList<>();
     Map<String, ResultRow> rows;
     Path file = resultsRoot
         .resolve(exp.name())
@@ -344,71 +362,202 @@ public final class Runner {
         ResultStore.open(resultsRoot, exp.name(), exp.config(), exp.keyColumns(), false)) {
       rows = store.existing();
     }
-    for (K key : exp.trials()) {
-      if (rows.containsKey(TrialKeys.id(key))) {
-        stored.add(key);
-      }
-    }
-    if (stored.isEmpty()) {
+    List<K> picks = picks(exp, rows, k, seed);
+    if (picks.isEmpty()) {
       throw new IllegalArgumentException(exp.name() + ": no stored trial to verify (run it first)");
     }
-    java.util.Collections.shuffle(stored, new java.util.Random(seed));
-    List<K> picks = stored.subList(0, Math.min(k, stored.size()));
-    // the picks are independent: recomputed side by side, as a run computes its trials
+    VerifyRule rule = exp.verifyRule();
     int threads = Math.min(picks.size(), Runtime.getRuntime().availableProcessors());
     java.util.concurrent.ExecutorService pool =
         java.util.concurrent.Executors.newFixedThreadPool(threads);
-    List<java.util.concurrent.Future<Map<String, Object>>> recomputed = new ArrayList<>();
     // one BLAS thread, as the rows were computed (Linalg.oneNativeThread)
     try (Linalg.Scope oneThread = Linalg.oneNativeThread()) {
+      List<java.util.concurrent.Future<Map<String, Object>>> recomputed = new ArrayList<>();
       for (K key : picks) {
-        // through the store's own encoding, so both sides have the types a stored row is read back
-        // with
-        recomputed.add(pool.submit(() -> JsonRows.read(
-            JsonRows.write(withBackend(exp.trial().run(exp.config(), key)).values()))));
+        recomputed.add(pool.submit(() -> recompute(exp, key, null)));
       }
-      List<String> checked = new ArrayList<>();
-      List<String> differences = new ArrayList<>();
+      List<Verification.Outcome> outcomes = new ArrayList<>();
+      java.util.LinkedHashSet<String> environment = new java.util.LinkedHashSet<>();
+      Map<String, Object> here = RunEnvironment.current();
       for (int i = 0; i < picks.size(); i++) {
-        String id = TrialKeys.id(picks.get(i));
-        checked.add(id);
+        K key = picks.get(i);
+        String id = TrialKeys.id(key);
         ResultRow old = rows.get(id);
+        String storedBy = String.valueOf(old.get(ResultRow.CODE_VERSION));
+        environment.addAll(RunEnvironment.differences(old.values(), here));
         Map<String, Object> now;
         try {
           now = recomputed.get(i).get();
         } catch (java.util.concurrent.ExecutionException e) {
-          differences.add(id + " (stored by " + old.get(ResultRow.CODE_VERSION)
-              + "): the trial now fails: " + e.getCause());
+          outcomes.add(new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, Double.POSITIVE_INFINITY,
+              "", "the trial now fails: " + e.getCause()));
           continue;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while verifying " + exp.name(), e);
         }
-        List<String> diff = Verification.compare(old.values(), now);
-        if (!diff.isEmpty()) {
-          differences.add(id + " (stored by " + old.get(ResultRow.CODE_VERSION) + "): "
-              + String.join("; ", diff));
-        }
+        outcomes.add(classify(exp, key, id, storedBy, old.values(), now, rule, pool));
       }
-      return new Verification(exp.name(), checked, differences);
+      return new Verification(exp.name(), outcomes, List.copyOf(environment));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while verifying " + exp.name(), e);
     } finally {
       pool.shutdownNow();
     }
   }
 
   /**
-   * The row with a {@value ResultRow#CODE_VERSION} column naming the code ({@link CodeVersion}) and a
-   * {@value ResultRow#BACKEND} column naming the dense linear-algebra backend
+   * Up to {@code k} stored trials of {@code exp}, drawn from {@code seed}: the stored trials grouped by the code
+   * version that stored them (groups in name order), each group shuffled, then one from each group in turn.
+   */
+  static <K extends Record> List<K> picks(
+      Experiment<?, K> exp, Map<String, ResultRow> rows, int k, long seed) {
+    java.util.TreeMap<String, List<K>> byVersion = new java.util.TreeMap<>();
+    for (K key : exp.trials()) {
+      ResultRow r = rows.get(TrialKeys.id(key));
+      if (r != null) {
+        byVersion.computeIfAbsent(String.valueOf(r.get(ResultRow.CODE_VERSION)), v -> new ArrayList<>()).add(key);
+      }
+    }
+    java.util.Random random = new java.util.Random(seed);
+    List<java.util.Iterator<K>> turns = new ArrayList<>();
+    for (List<K> group : byVersion.values()) {
+      java.util.Collections.shuffle(group, random);
+      turns.add(group.iterator());
+    }
+    List<K> out = new ArrayList<>();
+    while (out.size() < k && !turns.isEmpty()) {
+      for (java.util.Iterator<java.util.Iterator<K>> t = turns.iterator(); t.hasNext() && out.size() < k; ) {
+        java.util.Iterator<K> group = t.next();
+        if (group.hasNext()) {
+          out.add(group.next());
+        } else {
+          t.remove();
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * One trial computed again, through the store's own encoding (so both sides have the types a stored row is
+   * read back with), on the process's backend or, with {@code backend}, on that one.
+   */
+  private static <C extends Record, K extends Record> Map<String, Object> recompute(
+      Experiment<C, K> exp, K key, String backend) throws Exception {
+    ResultRow row;
+    if (backend == null) {
+      row = exp.trial().run(exp.config(), key);
+    } else {
+      Exception[] thrown = {null};
+      row = Linalg.withBackend(backend, () -> {
+        try {
+          return exp.trial().run(exp.config(), key);
+        } catch (Exception e) {
+          thrown[0] = e;
+          return null;
+        }
+      });
+      if (thrown[0] != null) {
+        throw thrown[0];
+      }
+    }
+    return JsonRows.read(JsonRows.write(withBackend(row).values()));
+  }
+
+  private static <C extends Record, K extends Record> Verification.Outcome classify(
+      Experiment<C, K> exp,
+      K key,
+      String id,
+      String storedBy,
+      Map<String, Object> stored,
+      Map<String, Object> now,
+      VerifyRule rule,
+      java.util.concurrent.ExecutorService pool)
+      throws InterruptedException {
+    List<VerifyRule.ColumnCheck> checks = rule.compare(stored, now);
+    VerifyRule.ColumnCheck widest = null;
+    for (VerifyRule.ColumnCheck c : checks) {
+      if (c.agreement() != VerifyRule.Agreement.IDENTICAL && (widest == null || c.gap() > widest.gap())) {
+        widest = c;
+      }
+    }
+    List<VerifyRule.ColumnCheck> beyond = VerifyRule.beyond(checks);
+    double gap = widest == null ? 0 : widest.gap();
+    String gapColumn = widest == null ? "" : widest.column();
+    if (beyond.isEmpty()) {
+      Verification.Kind kind = widest == null ? Verification.Kind.IDENTICAL : Verification.Kind.ROUNDING;
+      return new Verification.Outcome(id, storedBy, kind, gap, gapColumn, "");
+    }
+    List<VerifyRule.ColumnCheck> unstable = beyond.stream()
+        .filter(c -> rule.isStable(c.column(), stored.get(c.column())))
+        .toList();
+    if (!unstable.isEmpty()) {
+      return new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, gap, gapColumn,
+          "a stable column changed: " + describe(unstable));
+    }
+    if (rule.isSensitive(stored)) {
+      return new Verification.Outcome(id, storedBy, Verification.Kind.SENSITIVE, gap, gapColumn,
+          rule.sensitiveDescription() + "; stable columns agree; " + describe(beyond));
+    }
+    String other = otherBackend();
+    if (other == null) {
+      return new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, gap, gapColumn,
+          describe(beyond) + " (no other backend to tell rounding from change)");
+    }
+    Map<String, Object> probe;
+    try {
+      probe = pool.submit(() -> recompute(exp, key, other)).get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      return new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, gap, gapColumn,
+          describe(beyond) + "; the rerun on " + other + " fails: " + e.getCause());
+    }
+    List<VerifyRule.ColumnCheck> still = beyond.stream()
+        .filter(c -> !rule.movesUnderRounding(c.column(), stored.get(c.column()), now.get(c.column()),
+            probe.get(c.column())))
+        .toList();
+    if (still.isEmpty()) {
+      return new Verification.Outcome(id, storedBy, Verification.Kind.SENSITIVE, gap, gapColumn,
+          "found by rerun: each disagreeing column moves as much on " + other + "; " + describe(beyond));
+    }
+    return new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, gap, gapColumn,
+        describe(still) + " (a rerun on " + other + " reproduces today's value: a change, not rounding)");
+  }
+
+  /** The backend to rerun a trial on to perturb its rounding: the one the process does not use; null if none. */
+  private static String otherBackend() {
+    if (Linalg.defaultBackendName().equals("native")) {
+      return "ejml";
+    }
+    return Linalg.nativeAvailable() ? "native" : null;
+  }
+
+  private static String describe(List<VerifyRule.ColumnCheck> columns) {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < Math.min(3, columns.size()); i++) {
+      VerifyRule.ColumnCheck c = columns.get(i);
+      if (i > 0) {
+        s.append("; ");
+      }
+      s.append(c.column()).append(": stored ").append(c.stored()).append(", now ").append(c.now());
+    }
+    if (columns.size() > 3) {
+      s.append("; and ").append(columns.size() - 3).append(" more columns");
+    }
+    return s.toString();
+  }
+
+  /**
+   * The row with the {@link RunEnvironment} columns: a {@value ResultRow#CODE_VERSION} column naming the code
+   * ({@link CodeVersion}), a {@value ResultRow#BACKEND} column naming the dense linear-algebra backend
    * ({@link Linalg#defaultBackendName()}: the trials run on executor threads, which use the process
-   * default), unless the trial wrote that column itself. The backend is deliberately not part of the
+   * default), the BLAS library and kernel, its thread count and the JDK, unless the trial wrote such a column
+   * itself. The backend is deliberately not part of the
    * config hash: results computed with EJML and with OpenBLAS agree to rounding, so a run with the other
    * backend resumes the same results file instead of discarding it; nor is the code version, so that
    * {@link #verify} can hold stored rows to today's code instead of silently recomputing them.
    */
   static ResultRow withBackend(ResultRow row) {
     LinkedHashMap<String, Object> m = new LinkedHashMap<>(row.values());
-    m.putIfAbsent(ResultRow.BACKEND, Linalg.defaultBackendName());
-    m.putIfAbsent(ResultRow.CODE_VERSION, CodeVersion.current());
+    RunEnvironment.current().forEach(m::putIfAbsent);
     return ResultRow.ofRaw(m);
   }
 }

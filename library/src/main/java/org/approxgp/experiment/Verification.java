@@ -1,124 +1,113 @@
 package org.approxgp.experiment;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Objects;
-import java.util.TreeSet;
 
 /**
- * Stored rows held to today's code ({@link Runner#verify}): the trials recomputed, and for each that differs, how.
- *
- * <p>A recomputed row must equal its stored row in every column but the timings ({@link #isTiming}; in text
- * columns, the wall-clock "0.123 s" a diagnostic status carries: {@link #withoutWallClock}), the
- * {@value ResultRow#BACKEND} and the {@value ResultRow#CODE_VERSION}: to the bit when the stored row ran on the
- * same linear-algebra backend (every trial is deterministic given its config and key), else each number to
- * {@value #OTHER_BACKEND_RELATIVE} relative (EJML and OpenBLAS sum in different orders and agree to rounding).
+ * Stored rows held to today's code ({@link Runner#verify}): for each recomputed trial, how it stands to its row
+ * under the experiment's {@link VerifyRule}.
  *
  * @param experiment the experiment's name
- * @param checked the trial ids recomputed
- * @param differences one line per trial that differs: its id, the code version that stored it and the first
- *     differing columns
+ * @param outcomes one per recomputed trial, in the order drawn
+ * @param environment where the stored rows' environment ({@link RunEnvironment}) differs from this process's, one
+ *     line per column and distinct value (empty when every checked row was computed in an environment like this)
  */
-public record Verification(String experiment, List<String> checked, List<String> differences) {
+public record Verification(String experiment, List<Outcome> outcomes, List<String> environment) {
 
-  /** Tolerance, relative, for a row stored on the other linear-algebra backend. */
-  public static final double OTHER_BACKEND_RELATIVE = 1e-8;
+  /** How a recomputed trial stands to its stored row. */
+  public enum Kind {
+    /** Every compared column equal to the bit. */
+    IDENTICAL("identical bits"),
+    /** Every compared column within its tolerance ({@link VerifyRule}), some not to the bit. */
+    ROUNDING("within rounding"),
+    /**
+     * A sensitive trial (named by the experiment's rule, or found by a rerun under a rounding perturbation) whose
+     * stable columns agree; its other columns move with rounding and are not held to the row.
+     */
+    SENSITIVE("sensitive"),
+    /** A column beyond its tolerance that no rounding perturbation moves: today's code computes another result. */
+    DIFFERS("differs");
+
+    private final String label;
+
+    Kind(String label) {
+      this.label = label;
+    }
+
+    /** E.g. "within rounding". */
+    public String label() {
+      return label;
+    }
+  }
+
+  /**
+   * One recomputed trial.
+   *
+   * @param trial the trial id
+   * @param storedBy the code version that stored the row
+   * @param kind how it stands
+   * @param gap the largest relative difference among its compared numbers (0 when identical)
+   * @param gapColumn the column of that difference (empty when identical)
+   * @param detail for a sensitive or differing trial, why and the first columns that disagree; else empty
+   */
+  public record Outcome(String trial, String storedBy, Kind kind, double gap, String gapColumn, String detail) {}
 
   public Verification {
-    checked = List.copyOf(checked);
-    differences = List.copyOf(differences);
+    outcomes = List.copyOf(outcomes);
+    environment = List.copyOf(environment);
   }
 
-  /** Whether every recomputed trial equals its stored row. */
+  /** The trial ids recomputed. */
+  public List<String> checked() {
+    return outcomes.stream().map(Outcome::trial).toList();
+  }
+
+  /** One line per trial that differs: its id, the code version that stored it and the first differing columns. */
+  public List<String> differences() {
+    return outcomes.stream()
+        .filter(o -> o.kind() == Kind.DIFFERS)
+        .map(o -> o.trial() + " (stored by " + o.storedBy() + "): " + o.detail())
+        .toList();
+  }
+
+  /** The number of recomputed trials of {@code kind}. */
+  public long count(Kind kind) {
+    return outcomes.stream().filter(o -> o.kind() == kind).count();
+  }
+
+  /** Whether no recomputed trial differs (identical, within rounding or sensitive with its stable columns equal). */
   public boolean passed() {
-    return differences.isEmpty();
+    return count(Kind.DIFFERS) == 0;
   }
 
-  /** "verified 3/3", or "verified 2/3" followed by the differing trials, one per line. */
+  /**
+   * "verified 5/5 (2 identical bits, 3 within rounding, largest relative difference 3.1e-14 in te; 0 sensitive)",
+   * then one line per sensitive and per differing trial, then the environment lines when the rows were computed
+   * elsewhere.
+   */
   public String report() {
-    StringBuilder s = new StringBuilder(String.format(
-        Locale.ROOT, "verified %d/%d", checked.size() - differences.size(), checked.size()));
-    for (String d : differences) {
-      s.append("\n  differs: ").append(d);
+    int n = outcomes.size();
+    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "verified %d/%d (%d identical bits, %d within"
+        + " rounding", n - count(Kind.DIFFERS), n, count(Kind.IDENTICAL), count(Kind.ROUNDING)));
+    outcomes.stream()
+        .filter(o -> o.kind() == Kind.ROUNDING)
+        .max((a, b) -> Double.compare(a.gap(), b.gap()))
+        .ifPresent(o -> s.append(String.format(
+            Locale.ROOT, ", largest relative difference %.2g in %s", o.gap(), o.gapColumn())));
+    s.append(String.format(Locale.ROOT, "; %d sensitive", count(Kind.SENSITIVE)));
+    if (count(Kind.DIFFERS) > 0) {
+      s.append(String.format(Locale.ROOT, "; %d differ", count(Kind.DIFFERS)));
+    }
+    s.append(')');
+    for (Outcome o : outcomes) {
+      if (o.kind() == Kind.SENSITIVE || o.kind() == Kind.DIFFERS) {
+        s.append("\n  ").append(o.kind().label()).append(": ").append(o.trial())
+            .append(" (stored by ").append(o.storedBy()).append("): ").append(o.detail());
+      }
+    }
+    for (String e : environment) {
+      s.append("\n  environment: ").append(e);
     }
     return s.toString();
-  }
-
-  /** Whether a column is a timing (wall or CPU seconds), which no rerun reproduces: "seconds", "*_seconds", "seconds_*". */
-  public static boolean isTiming(String column) {
-    return column.equals("seconds") || column.endsWith("_seconds") || column.startsWith("seconds_");
-  }
-
-  private static final java.util.regex.Pattern WALL_CLOCK =
-      java.util.regex.Pattern.compile("[0-9.]+ s\\b");
-
-  /**
-   * {@code text} with each wall-clock reading ("0.123 s", as {@code Diagnostics} prints its time) replaced by
-   * "# s": what a rerun must reproduce of a status string.
-   */
-  public static String withoutWallClock(String text) {
-    return WALL_CLOCK.matcher(text).replaceAll("# s");
-  }
-
-  /**
-   * The columns in which {@code now} (recomputed) differs from {@code stored}, at most three, each as
-   * "name: stored X, now Y"; empty when they agree.
-   */
-  static List<String> compare(Map<String, Object> stored, Map<String, Object> now) {
-    boolean sameBackend = Objects.equals(stored.get(ResultRow.BACKEND), now.get(ResultRow.BACKEND));
-    TreeSet<String> columns = new TreeSet<>(stored.keySet());
-    columns.addAll(now.keySet());
-    List<String> out = new ArrayList<>();
-    for (String c : columns) {
-      if (isTiming(c) || c.equals(ResultRow.BACKEND) || c.equals(ResultRow.CODE_VERSION)) {
-        continue;
-      }
-      Object a = stored.get(c);
-      Object b = now.get(c);
-      if (!same(a, b, sameBackend) && out.size() < 3) {
-        out.add(c + ": stored " + show(a) + ", now " + show(b));
-      }
-    }
-    return out;
-  }
-
-  private static boolean same(Object a, Object b, boolean exact) {
-    if (a instanceof double[] x && b instanceof double[] y) {
-      if (x.length != y.length) {
-        return false;
-      }
-      for (int i = 0; i < x.length; i++) {
-        if (!sameNumber(x[i], y[i], exact)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    if (a instanceof Double x && b instanceof Double y) {
-      return sameNumber(x, y, exact);
-    }
-    if (a instanceof String x && b instanceof String y) {
-      return withoutWallClock(x).equals(withoutWallClock(y));
-    }
-    return Objects.equals(a, b);
-  }
-
-  private static boolean sameNumber(double x, double y, boolean exact) {
-    if (Double.doubleToLongBits(x) == Double.doubleToLongBits(y)) {
-      return true;
-    }
-    return !exact
-        && Double.isFinite(x)
-        && Double.isFinite(y)
-        && Math.abs(x - y) <= OTHER_BACKEND_RELATIVE * Math.max(Math.abs(x), Math.abs(y));
-  }
-
-  private static String show(Object v) {
-    if (v instanceof double[] x) {
-      return x.length <= 4 ? java.util.Arrays.toString(x) : "[" + x.length + " numbers]";
-    }
-    return String.valueOf(v);
   }
 }

@@ -92,6 +92,47 @@ public final class Linalg {
     return Native.ERROR;
   }
 
+  /**
+   * The BLAS library behind the native backend and the kernel it runs: its version, and the core type — the one
+   * {@code OPENBLAS_CORETYPE} forces when the environment sets it (OpenBLAS's dynamic-architecture build obeys it),
+   * else "auto" with the processor OpenBLAS detects it from (model name and whether it has AVX-512, which decides
+   * between OpenBLAS's SkylakeX/Cooperlake and Haswell/Zen kernels). This library only reads the variable, never
+   * sets it. "none" when the native backend is unavailable.
+   */
+  public static String blasDescription() {
+    if (!nativeAvailable()) {
+      return "none";
+    }
+    String forced = System.getenv("OPENBLAS_CORETYPE");
+    String core = forced != null && !forced.isBlank()
+        ? "core " + forced.strip() + " (OPENBLAS_CORETYPE)"
+        : "core auto on " + Cpu.DESCRIPTION;
+    return NativeBackend.version() + ", " + core;
+  }
+
+  /** The processor, read once from {@code /proc/cpuinfo} (Linux); "unknown cpu" elsewhere. */
+  private static final class Cpu {
+    static final String DESCRIPTION = read();
+
+    private static String read() {
+      try {
+        String model = null;
+        boolean avx512 = false;
+        for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/cpuinfo"))) {
+          if (model == null && line.startsWith("model name")) {
+            model = line.substring(line.indexOf(':') + 1).strip();
+          }
+          if (line.startsWith("flags") && line.contains(" avx512f")) {
+            avx512 = true;
+          }
+        }
+        return (model == null ? "unknown cpu" : model) + (avx512 ? " (avx512f)" : " (no avx512f)");
+      } catch (java.io.IOException | RuntimeException e) {
+        return "unknown cpu";
+      }
+    }
+  }
+
   /** The number of threads OpenBLAS uses (0 when the native backend is unavailable). */
   public static int nativeThreads() {
     return nativeAvailable() ? NativeBackend.threads() : 0;

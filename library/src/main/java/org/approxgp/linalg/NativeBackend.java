@@ -54,6 +54,11 @@ final class NativeBackend implements DenseBackend {
     openblas.blas_set_num_threads(threads);
   }
 
+  /** The OpenBLAS build string ("OpenBLAS 0.3.31 ..."), as the library reports it. */
+  static String version() {
+    return openblas.OPENBLAS_VERSION.strip();
+  }
+
   /** The number of threads OpenBLAS uses. */
   static int threads() {
     return openblas.blas_get_num_threads();

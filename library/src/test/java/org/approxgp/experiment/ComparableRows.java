@@ -29,7 +29,7 @@ public final class ComparableRows {
                         .mapToLong(Double::doubleToLongBits)
                         .toArray())
                 : e.getValue() instanceof String str
-                    ? Verification.withoutWallClock(str)
+                    ? VerifyRule.withoutWallClock(str)
                     : e.getValue();
         out.add(e.getKey() + "=" + v);
       }

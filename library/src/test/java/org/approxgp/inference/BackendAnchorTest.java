@@ -10,6 +10,7 @@ import org.approxgp.anchors.GpmlIonosphere;
 import org.approxgp.anchors.GpmlIonosphere.Entry;
 import org.approxgp.likelihood.Probit;
 import org.approxgp.linalg.Linalg;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * 1e-12 relative. (The other anchor tests run on the process default backend;
  * {@code -Dapproxgp.linalg=ejml|native} on the Maven command line selects it for them.)
  */
+@Tag("rounding")
 class BackendAnchorTest {
 
   static void assumeAvailable(String backend) {

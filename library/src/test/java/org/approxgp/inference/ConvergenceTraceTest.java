@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.approxgp.likelihood.Probit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The per-sweep α trace R(iter) = ‖α_iter − α_{iter−1}‖₂ (Qi &amp; Guo Fig. 3) and the divergence verdict. */
+@Tag("rounding")
 class ConvergenceTraceTest {
 
   private static Problem probit() {

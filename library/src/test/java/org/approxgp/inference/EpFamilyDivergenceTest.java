@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.NoisyStep;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * same data (Relaxed EP does not converge on this one). About 5 s. A second case, where EP oscillates
  * and Relaxed EP converges, is {@link #epOscillatesAndRelaxedEpConverges()}.
  */
+@Tag("rounding")
 class EpFamilyDivergenceTest {
 
   private static Problem problem() {

@@ -1,5 +1,6 @@
 package org.approxgp.inference;
 
+import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** EP against GPML 4.2's infEP on the Ionosphere anchor split at fixed hyperparameters. */
+@Tag("rounding")
 class EpGpmlAnchorTest {
 
   static List<Entry> epEntries() {

@@ -1,5 +1,6 @@
 package org.approxgp.inference;
 
+import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -45,6 +46,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and μ from sweep to sweep (rank-one updates of all of Σ) and to compute the posterior from the sites only
  * after the last sweep; the same test holds them to the same values.
  */
+@Tag("rounding")
 class EpRegressionPinTest {
 
   /** The cases: Ionosphere (n = 200) with probit, small probit and Poisson-square problems. */

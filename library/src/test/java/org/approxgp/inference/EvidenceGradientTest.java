@@ -9,6 +9,7 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.approxgp.kernel.Kernel;
 import org.approxgp.likelihood.Probit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * on a small probit problem with iso and ARD kernels; plus VB's partial derivatives in α, λ and θ at a
  * point that is not the optimum (which checks the formulas themselves, not only the envelope theorem).
  */
+@Tag("rounding")
 class EvidenceGradientTest {
   static final double H = 1e-5;
 

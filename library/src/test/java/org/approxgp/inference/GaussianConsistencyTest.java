@@ -7,6 +7,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.approxgp.kernel.Kernel;
 import org.approxgp.likelihood.Gaussian;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * equal exact GP regression (R&amp;W Alg. 2.1, here with a constant prior mean m₀ ≠ 0), computed
  * independently by the shared fixture {@link ExactGpr}.
  */
+@Tag("rounding")
 class GaussianConsistencyTest {
   static final double NOISE = 0.09;
   static final double M0 = 0.4;

@@ -1,5 +1,6 @@
 package org.approxgp.inference;
 
+import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -10,6 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Laplace against GPML 4.2's infLaplace on the Ionosphere anchor split at fixed hyperparameters. */
+@Tag("rounding")
 class LaplaceGpmlAnchorTest {
 
   static List<Entry> laplaceEntries() {

@@ -11,6 +11,7 @@ import org.approxgp.likelihood.Probit;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * sites), keeps negative site precisions where CLIP clips them (noisy step), and its posterior and
  * fixed point check against a direct computation.
  */
+@Tag("rounding")
 class NegativeSitesKeepTest {
 
   private static final SiteLoopOptions CLIP = SiteLoopOptions.defaults();

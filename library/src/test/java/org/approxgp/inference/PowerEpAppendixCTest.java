@@ -8,6 +8,7 @@ import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.likelihood.Probit;
 import org.approxgp.special.Normal;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Minka's notation, the posterior from scratch by Gauss–Jordan at every site, the evidence from a dense
  * determinant) to 1e-10.
  */
+@Tag("rounding")
 class PowerEpAppendixCTest {
 
   private static final SiteLoopOptions KEEP = SiteLoopOptions.defaults()

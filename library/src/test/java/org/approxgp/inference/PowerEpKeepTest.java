@@ -11,6 +11,7 @@ import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.PoissonSquareLink;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.linalg.Matrix;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * both checked at the fixed point against a direct computation that shares nothing with the loop (a dense
  * Gaussian integral by elimination and one 1-D quadrature per site).
  */
+@Tag("rounding")
 class PowerEpKeepTest {
 
   private static final SiteLoopOptions KEEP = SiteLoopOptions.defaults()

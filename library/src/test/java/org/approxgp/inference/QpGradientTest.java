@@ -1,5 +1,6 @@
 package org.approxgp.inference;
 
+import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * both the partial derivative at fixed sites (the implicit term dropped) and R&amp;W eq. 5.27 miss by far
  * more than the tolerance, so it would fail without the implicit term.
  */
+@Tag("rounding")
 class QpGradientTest {
   static final double H = 1e-3;
   /**

@@ -10,6 +10,7 @@ import java.util.Locale;
 import org.approxgp.kernel.Linear;
 import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.likelihood.ReferenceTable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * search tolerance 1e-6 λ: b λ is compared to 1e-5, the site to 1e-5 plus 1e-6 times its slope in b λ (the
  * table's last two columns; up to about 40 where b sits near the edge of reading C's admissible range).
  */
+@Tag("rounding")
 class RelaxedEpPimaReferenceTest {
 
   @Test

@@ -8,6 +8,7 @@ import java.util.List;
 import org.approxgp.kernel.Linear;
 import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.likelihood.ReferenceTable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * The reference's b is accurate to about 1e-10 λ, ours to the search tolerance 1e-6 λ; the site follows b with a
  * slope of order 1, so both are compared to 1e-5 (absolute, the values are of order 1).
  */
+@Tag("rounding")
 class RelaxedEpReadingsReferenceTest {
 
   @Test

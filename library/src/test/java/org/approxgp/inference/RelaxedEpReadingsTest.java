@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.approxgp.likelihood.NoisyStep;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
  * with eq. 35's c|b|, bit for bit; nonnegative never chooses b &lt; 0 where the signed search does; eq. 4's penalty
  * is c|b|(|mᵢ| + ½).
  */
+@Tag("rounding")
 class RelaxedEpReadingsTest {
 
   /** A cavity of the noisy step (y = +1, cavity on the wrong side) where today's search picks b &lt; 0. */

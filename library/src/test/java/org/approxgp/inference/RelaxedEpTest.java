@@ -10,12 +10,14 @@ import org.approxgp.likelihood.LogDensity;
 import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.likelihood.Probit;
 import org.approxgp.likelihood.TiltedMoments;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@link RelaxedEp}: c → ∞ is EP; its objective pieces against direct quadrature; relaxation is recorded. */
+@Tag("rounding")
 class RelaxedEpTest {
 
   private static final SiteLoopOptions OPT = SiteLoopOptions.defaults().withTolerance(1e-9);

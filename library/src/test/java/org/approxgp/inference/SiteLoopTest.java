@@ -27,9 +27,11 @@ import org.approxgp.projection.LpProjection;
 import org.approxgp.projection.Projection;
 import org.approxgp.projection.W2Projection;
 import org.approxgp.special.NumericalException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The site loop's contract: failures, method names, per-call state, the convergence trace. */
+@Tag("rounding")
 class SiteLoopTest {
 
   static Problem probit(long seed, int n) {

@@ -1,5 +1,6 @@
 package org.approxgp.inference;
 
+import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * it is an empirical sanity check that holds on every anchor setting — an ELBO above EP's evidence
  * here would point at a KL term with a wrong sign or a missing log-determinant.
  */
+@Tag("rounding")
 class VbIonosphereTest {
 
   static List<Entry> epEntries() {

@@ -2,6 +2,7 @@ package org.approxgp.papers.rep;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,12 +21,14 @@ import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.model.InferenceMethod;
 import org.approxgp.model.Methods;
 import org.approxgp.model.SettingException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The REP experiments build EP, Power EP and Relaxed EP by name through the registry; each is the method the typed
  * constructors give in the site loop (same options, no gradient), bit for bit.
  */
+@Tag("rounding")
 class RepMethodsTest {
 
   /** Twenty noisy-step points with flipped labels: sites go negative and Relaxed EP relaxes some at small c. */
@@ -131,18 +134,29 @@ class RepMethodsTest {
    */
   @Test
   void anUndefinedEvidenceIsNotAFailedFit() {
+    // Whether one given run ends improper can turn on the last bit of a sum (a BLAS kernel chosen by
+    // OPENBLAS_CORETYPE decided it for the one sample this test once pinned), so it pins none: it takes the first
+    // of forty seeded samples whose run with the evidence required is refused as improper (reading c at c = 0.1
+    // and 10 % flips leaves about a third of them improper: 13 of 40 on an AVX-512 EPYC with the Haswell kernel),
+    // then holds the same run without that requirement to a NaN evidence and a usable posterior. Both runs compute
+    // the same sums on whatever machine runs the test.
     RepReadings.Config quick = RepReadings.Config.forMode(ProjectPaths.Mode.QUICK);
-    RepSynthetic.Sample s = RepSynthetic.generate(quick.trainPerClass(), 0.1, 0);
-    Problem p =
-        Problem.of(SquaredExponential.iso(1.0, 1.0), s.x(), s.y(), RepMethods.likelihood(0.1));
     Methods.RepReading b = RepReadings.reading("c");
     SiteLoopOptions keep = loop(SiteLoop.NegativeSitePrecision.KEEP, quick.maxSweeps());
-    InferenceException e = assertThrows(
-        InferenceException.class,
-        () -> InferenceMethod.siteLoop(b.rule(1.0), keep.withRequireEvidence(true))
-            .infer(p, null));
-    assertTrue(e.getMessage().contains("improper: the log evidence is undefined"), e.getMessage());
-    Posterior fit = RepMethods.method("rep", 1.0, "keep", quick.maxSweeps(), b).infer(p, null);
+    Problem p = null;
+    for (int seed = 0; seed < 40 && p == null; seed++) {
+      RepSynthetic.Sample s = RepSynthetic.generate(quick.trainPerClass(), 0.1, seed);
+      Problem candidate =
+          Problem.of(SquaredExponential.iso(1.0, 1.0), s.x(), s.y(), RepMethods.likelihood(0.1));
+      try {
+        InferenceMethod.siteLoop(b.rule(0.1), keep.withRequireEvidence(true)).infer(candidate, null);
+      } catch (InferenceException e) {
+        assertTrue(e.getMessage().contains("improper: the log evidence is undefined"), e.getMessage());
+        p = candidate;
+      }
+    }
+    assertNotNull(p, "none of forty runs of reading c at c = 0.1 ended improper");
+    Posterior fit = RepMethods.method("rep", 0.1, "keep", quick.maxSweeps(), b).infer(p, null);
     assertTrue(Double.isNaN(fit.logEvidence()));
     assertTrue(fit.alpha().length == p.size());
     ResultRow row = RepReadings.trial(
