@@ -510,16 +510,16 @@ public final class Runner {
       return new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, gap, gapColumn,
           describe(beyond) + "; the rerun on " + other + " fails: " + e.getCause());
     }
-    List<VerifyRule.ColumnCheck> still = beyond.stream()
-        .filter(c -> !rule.movesUnderRounding(c.column(), stored.get(c.column()), now.get(c.column()),
-            probe.get(c.column())))
-        .toList();
-    if (still.isEmpty()) {
+    List<VerifyRule.ColumnCheck> moved = VerifyRule.beyond(rule.compare(now, probe));
+    if (!moved.isEmpty()) {
       return new Verification.Outcome(id, storedBy, Verification.Kind.SENSITIVE, gap, gapColumn,
-          "found by rerun: each disagreeing column moves as much on " + other + "; " + describe(beyond));
+          "found by rerun: on " + other + " it moves beyond rounding too (" + describe(moved.subList(0, 1))
+              .replace(": stored ", ": here ").replace(", now ", ", on " + other + " ") + "); stable columns agree; "
+              + describe(beyond));
     }
     return new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, gap, gapColumn,
-        describe(still) + " (a rerun on " + other + " reproduces today's value: a change, not rounding)");
+        describe(beyond) + " (a rerun on " + other + " reproduces today's row within rounding: a change, not"
+            + " rounding)");
   }
 
   /** The backend to rerun a trial on to perturb its rounding: the one the process does not use; null if none. */

@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  *
  * <p><b>What is compared how.</b> Numbers ({@link Double}, and vectors) within the column's relative tolerance, or
  * its absolute one when declared (needed where a value is rounding noise around zero); whole numbers
- * ({@link Long}: counts, sweeps) exactly unless an absolute tolerance is declared; booleans exactly; text exactly
+ * ({@link Long}: counts, sweeps) exactly unless a tolerance is declared for the column; booleans exactly; text exactly
  * except that every number inside it (a status "final change 2.88e-07", or a vector stored as space-separated
  * numbers) is compared as a number and wall-clock readings ("0.013 s") are ignored. Timings ({@link #isTiming}) and
  * the environment columns ({@link RunEnvironment#COLUMNS}) are never compared.
@@ -37,24 +37,17 @@ import java.util.regex.Pattern;
  * <p><b>Sensitive trials.</b> Some trials are chaotic: a Relaxed EP run that oscillates until its sweep cap ends
  * wherever the last sweep left it, so a change in the last bit of one sum changes its test error. An experiment
  * names them by a rule over the stored row ({@link #sensitiveWhen}, e.g. "the run did not converge"), and such a
- * trial is verified only on its {@link #stable} columns (e.g. its status). A trial that the rule does not name but
- * that disagrees beyond the tolerance is recomputed once more under a perturbation of rounding size (the other
- * linear-algebra backend): when every disagreeing column moves under that perturbation by at least
- * {@value #PROBE_FRACTION} of the disagreement, the trial is sensitive (reported as "found by rerun"), else it
- * differs — a change of code or data, not of rounding.
+ * trial is verified only on its {@link #stable} columns (e.g. whether it failed). A trial that the rule does not
+ * name but that disagrees beyond the tolerance is recomputed once more under a perturbation of rounding size (the
+ * other linear-algebra backend): when that rerun moves any of its columns beyond the tolerance, the trial's result
+ * is not reproducible to rounding and it is sensitive (reported as "found by rerun"); when the rerun reproduces
+ * today's row within rounding, the trial is stable, and its disagreement with the stored row is a change of code or
+ * data, not of rounding: it differs.
  */
 public final class VerifyRule {
 
   /** The default relative tolerance of a continuous column; see the class comment for the bound. */
   public static final double ROUNDING = 1e-8;
-
-  /**
-   * A disagreeing column of a trial that its rule does not name sensitive counts as rounding-sensitive when the
-   * rerun under a rounding perturbation moves it by at least this fraction of the disagreement: a chaotic trial
-   * moves by as much as the disagreement, while a changed computation reproduces itself to rounding (a ratio near
-   * 1e-8).
-   */
-  public static final double PROBE_FRACTION = 0.01;
 
   /** Every continuous column to {@link #ROUNDING}, whole numbers and text exactly, no trial named sensitive. */
   public static final VerifyRule DEFAULT =
@@ -206,20 +199,6 @@ public final class VerifyRule {
     return stored instanceof Boolean || (stored instanceof String s && !NUMBER.matcher(s).find());
   }
 
-  /**
-   * Whether {@code probe} (a rerun under a rounding perturbation) moves {@code column} away from {@code now} by at
-   * least {@link #PROBE_FRACTION} of the disagreement between {@code stored} and {@code now}.
-   */
-  boolean movesUnderRounding(String column, Object stored, Object now, Object probe) {
-    double disagreement = distance(column, stored, now);
-    double moved = distance(column, now, probe);
-    if (Double.isInfinite(disagreement)) {
-      // a discrete disagreement (text, a whole number, a flag): rounding-sensitive when the rerun moves it too
-      return moved > 0;
-    }
-    return moved >= PROBE_FRACTION * disagreement;
-  }
-
   private ColumnCheck check(String column, Object a, Object b) {
     String sa = show(a);
     String sb = show(b);
@@ -238,7 +217,7 @@ public final class VerifyRule {
       return false;
     }
     boolean whole = a instanceof Long && b instanceof Long;
-    double rel = whole ? 0 : relativeTolerance(column);
+    double rel = whole ? relativeByColumn.getOrDefault(column, 0.0) : relativeTolerance(column);
     double abs = absoluteTolerance(column);
     for (int i = 0; i < x.length; i++) {
       if (!close(x[i], y[i], rel, abs)) {
@@ -277,34 +256,6 @@ public final class VerifyRule {
       gap = Math.max(gap, Math.abs(x[i] - y[i]) / Math.max(Math.abs(x[i]), Math.abs(y[i])));
     }
     return gap;
-  }
-
-  /**
-   * How far apart two values of a column are, in the column's units: the largest absolute difference of their
-   * numbers; infinite for values that differ in kind (text, type, length, finiteness) or are whole numbers (counts)
-   * that differ.
-   */
-  private static double distance(String column, Object a, Object b) {
-    if (identical(a, b)) {
-      return 0;
-    }
-    double[] x = numbers(a);
-    double[] y = numbers(b);
-    if (x == null || y == null || x.length != y.length || !sameSkeleton(a, b)
-        || (a instanceof Long && b instanceof Long)) {
-      return Double.POSITIVE_INFINITY;
-    }
-    double d = 0;
-    for (int i = 0; i < x.length; i++) {
-      if (Double.doubleToLongBits(x[i]) == Double.doubleToLongBits(y[i])) {
-        continue;
-      }
-      if (!Double.isFinite(x[i]) || !Double.isFinite(y[i])) {
-        return Double.POSITIVE_INFINITY;
-      }
-      d = Math.max(d, Math.abs(x[i] - y[i]));
-    }
-    return d;
   }
 
   private static final Pattern NUMBER = Pattern.compile(

@@ -215,7 +215,7 @@ class VerifyTest {
   void aRerunOnTheOtherBackendTellsAChaoticTrialFromAChangedOne() throws IOException {
     org.junit.jupiter.api.Assumptions.assumeTrue(
         org.approxgp.linalg.Linalg.nativeAvailable(), "needs both backends");
-    // chaotic: the other backend moves the value by 0.2, four times the 0.05 by which the stored row disagrees
+    // chaotic: the other backend moves the value (by 0.2), so the 0.05 by which the stored row disagrees is rounding
     Results<TrialKey> r = runner().run(chaoticExperiment(VerifyRule.DEFAULT));
     shiftStoredValues(r.file());
     Verification v = runner().verify(chaoticExperiment(VerifyRule.DEFAULT), 8, 0);
@@ -227,7 +227,7 @@ class VerifyTest {
     shiftStoredValues(s.file());
     Verification w = runner().withResultsRoot(dir.resolve("stable")).verify(experiment(1.5), 16, 0);
     assertEquals(16, w.count(Verification.Kind.DIFFERS), w.report());
-    assertTrue(w.report().contains("reproduces today's value: a change, not rounding"), w.report());
+    assertTrue(w.report().contains("reproduces today's row within rounding: a change, not rounding"), w.report());
   }
 
   @Test

@@ -15,6 +15,7 @@ import org.approxgp.experiment.ResultRow;
 import org.approxgp.experiment.Results;
 import org.approxgp.experiment.Selects;
 import org.approxgp.experiment.Summaries;
+import org.approxgp.experiment.VerifyRule;
 import org.approxgp.inference.Ep;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Prediction;
@@ -56,6 +57,17 @@ import org.approxgp.projection.W2Projection;
  */
 public final class QpMining {
   public static final String NAME = "qp-mining";
+
+  /**
+   * How a recomputed trial is held to its row: every result to rounding ({@link VerifyRule#ROUNDING}); the counts
+   * of clipped site updates and of site updates within 25 % relative. Those two count events over the whole fit,
+   * line-search evaluations included, and a site whose update lands within rounding of τ̃ = 0 is clipped or not
+   * by the last bit of a sum (a stored 18 became 20 under another BLAS kernel while every result agreed to
+   * 2e-12); they are diagnostics of the path, and a change of the code that moves them moves the results, which
+   * are held to rounding.
+   */
+  static final VerifyRule VERIFY = VerifyRule.DEFAULT.within(
+      0.25, "clipped_ep", "clipped_qp", "clipped_vb", "site_updates_ep", "site_updates_qp", "site_updates_vb");
   public static final double INITIAL_LENGTHSCALE = 10.0;
   public static final double INITIAL_SIGNAL_VARIANCE = 0.1;
   public static final double PRIOR_MEAN = 1.0;
@@ -343,7 +355,7 @@ public final class QpMining {
     for (int s = 0; s < c.seeds(); s++) {
       keys.add(new Key(s));
     }
-    return Experiment.of(NAME, c, Key.class, keys, QpMining::trial);
+    return Experiment.of(NAME, c, Key.class, keys, QpMining::trial).withVerifyRule(VERIFY);
   }
 
   static ResultRow trial(Config c, Key key) {

@@ -183,6 +183,7 @@ public final class RepReadings {
       }
     }
     return Experiment.of(NAME, c, Key.class, keys, RepReadings::trial)
+        .withVerifyRule(RepPaper.VERIFY)
         .withCost(k -> k.dataset().equals("synthetic")
             ? Math.pow(2.0 * c.trainPerClass(), 3)
             : Math.pow(RepUci.PROTOCOLS.get(k.dataset()).nTrain(), 3));

@@ -241,7 +241,8 @@ public final class RepSynthetic {
         }
       }
     }
-    return Experiment.of(NAME + "-" + c.negativeSites(), c, Key.class, keys, RepSynthetic::trial);
+    return Experiment.of(NAME + "-" + c.negativeSites(), c, Key.class, keys, RepSynthetic::trial)
+        .withVerifyRule(RepPaper.VERIFY);
   }
 
   /** Figures 2–3's trials: every flip rate × method, repetition 0. */
@@ -257,7 +258,7 @@ public final class RepSynthetic {
         c,
         FigureKey.class,
         keys,
-        RepSynthetic::figureTrial);
+        RepSynthetic::figureTrial).withVerifyRule(RepPaper.VERIFY);
   }
 
   static ResultRow trial(Config c, Key key) {

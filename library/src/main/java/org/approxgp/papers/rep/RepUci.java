@@ -276,7 +276,8 @@ public final class RepUci {
         }
       }
     }
-    return Experiment.of(NAME + "-" + c.negativeSites(), c, Key.class, keys, RepUci::trial);
+    return Experiment.of(NAME + "-" + c.negativeSites(), c, Key.class, keys, RepUci::trial)
+        .withVerifyRule(RepPaper.VERIFY);
   }
 
   static ResultRow trial(Config c, Key key) {
