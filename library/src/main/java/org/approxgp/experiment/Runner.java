@@ -338,8 +338,8 @@ public final class Runner {
    * that stored the rows (in turn, one from each version's shuffled trials, so each stored code version is
    * checked), and recomputed side by side on up to one thread per core on one BLAS thread, as the runner computes
    * trials. A trial that disagrees beyond the rule's tolerance, and that the rule does not name sensitive, is
-   * recomputed once more on the other linear-algebra backend (a perturbation of rounding size) to tell a chaotic
-   * trial from a changed one. The store is read, never written.
+   * recomputed under two perturbations of rounding size (one ulp on every Cholesky input, and the other
+   * linear-algebra backend) to tell a chaotic trial from a changed one. The store is read, never written.
    *
    * @throws IllegalArgumentException if k &lt; 1 or the store holds none of the experiment's trials
    * @throws ResultsLockedException if another run holds the results file
@@ -439,29 +439,37 @@ public final class Runner {
 
   /**
    * One trial computed again, through the store's own encoding (so both sides have the types a stored row is
-   * read back with), on the process's backend or, with {@code backend}, on that one.
+   * read back with), as it is ({@code probe} null) or under a rounding perturbation: {@code "ulp"} (every Cholesky
+   * input moved by one ulp per diagonal entry, {@link Linalg#withUlpPerturbation}, seeded by the trial id) or a
+   * backend's name (the other backend's order of summation).
    */
   private static <C extends Record, K extends Record> Map<String, Object> recompute(
-      Experiment<C, K> exp, K key, String backend) throws Exception {
+      Experiment<C, K> exp, K key, String probe) throws Exception {
     ResultRow row;
-    if (backend == null) {
+    if (probe == null) {
       row = exp.trial().run(exp.config(), key);
     } else {
       Exception[] thrown = {null};
-      row = Linalg.withBackend(backend, () -> {
+      java.util.function.Supplier<ResultRow> body = () -> {
         try {
           return exp.trial().run(exp.config(), key);
         } catch (Exception e) {
           thrown[0] = e;
           return null;
         }
-      });
+      };
+      row = probe.equals(ULP)
+          ? Linalg.withUlpPerturbation(TrialKeys.id(key).hashCode(), body)
+          : Linalg.withBackend(probe, body);
       if (thrown[0] != null) {
         throw thrown[0];
       }
     }
     return JsonRows.read(JsonRows.write(withBackend(row).values()));
   }
+
+  /** The probe that perturbs every Cholesky input by one ulp ({@link #recompute}). */
+  private static final String ULP = "ulp";
 
   private static <C extends Record, K extends Record> Verification.Outcome classify(
       Experiment<C, K> exp,
@@ -498,28 +506,36 @@ public final class Runner {
       return new Verification.Outcome(id, storedBy, Verification.Kind.SENSITIVE, gap, gapColumn,
           rule.sensitiveDescription() + "; stable columns agree; " + describe(beyond));
     }
+    // two perturbations of rounding size: one ulp on every Cholesky input, and the other backend's summation order
+    List<String> probes = new ArrayList<>(List.of(ULP));
     String other = otherBackend();
-    if (other == null) {
-      return new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, gap, gapColumn,
-          describe(beyond) + " (no other backend to tell rounding from change)");
+    if (other != null) {
+      probes.add(other);
     }
-    Map<String, Object> probe;
-    try {
-      probe = pool.submit(() -> recompute(exp, key, other)).get();
-    } catch (java.util.concurrent.ExecutionException e) {
-      return new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, gap, gapColumn,
-          describe(beyond) + "; the rerun on " + other + " fails: " + e.getCause());
+    List<java.util.concurrent.Future<Map<String, Object>>> reruns = new ArrayList<>();
+    for (String probe : probes) {
+      reruns.add(pool.submit(() -> recompute(exp, key, probe)));
     }
-    List<VerifyRule.ColumnCheck> moved = VerifyRule.beyond(rule.compare(now, probe));
-    if (!moved.isEmpty()) {
-      return new Verification.Outcome(id, storedBy, Verification.Kind.SENSITIVE, gap, gapColumn,
-          "found by rerun: on " + other + " it moves beyond rounding too (" + describe(moved.subList(0, 1))
-              .replace(": stored ", ": here ").replace(", now ", ", on " + other + " ") + "); stable columns agree; "
-              + describe(beyond));
+    for (int i = 0; i < probes.size(); i++) {
+      String label = probes.get(i).equals(ULP) ? "a one-ulp perturbation" : probes.get(i);
+      Map<String, Object> probe;
+      try {
+        probe = reruns.get(i).get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        return new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, gap, gapColumn,
+            describe(beyond) + "; the rerun under " + label + " fails: " + e.getCause());
+      }
+      List<VerifyRule.ColumnCheck> moved = VerifyRule.beyond(rule.compare(now, probe));
+      if (!moved.isEmpty()) {
+        VerifyRule.ColumnCheck m = moved.get(0);
+        return new Verification.Outcome(id, storedBy, Verification.Kind.SENSITIVE, gap, gapColumn,
+            "found by rerun: under " + label + " its " + m.column() + " moves beyond rounding too (here "
+                + m.stored() + ", rerun " + m.now() + "); stable columns agree; " + describe(beyond));
+      }
     }
     return new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, gap, gapColumn,
-        describe(beyond) + " (a rerun on " + other + " reproduces today's row within rounding: a change, not"
-            + " rounding)");
+        describe(beyond) + " (reruns under " + String.join(" and ", probes).replace(ULP, "a one-ulp perturbation")
+            + " reproduce today's row within rounding: a change, not rounding)");
   }
 
   /** The backend to rerun a trial on to perturb its rounding: the one the process does not use; null if none. */

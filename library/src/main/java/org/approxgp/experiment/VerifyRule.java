@@ -38,10 +38,10 @@ import java.util.regex.Pattern;
  * wherever the last sweep left it, so a change in the last bit of one sum changes its test error. An experiment
  * names them by a rule over the stored row ({@link #sensitiveWhen}, e.g. "the run did not converge"), and such a
  * trial is verified only on its {@link #stable} columns (e.g. whether it failed). A trial that the rule does not
- * name but that disagrees beyond the tolerance is recomputed once more under a perturbation of rounding size (the
- * other linear-algebra backend): when that rerun moves any of its columns beyond the tolerance, the trial's result
- * is not reproducible to rounding and it is sensitive (reported as "found by rerun"); when the rerun reproduces
- * today's row within rounding, the trial is stable, and its disagreement with the stored row is a change of code or
+ * name but that disagrees beyond the tolerance is recomputed under perturbations of rounding size (one ulp on every
+ * Cholesky input, {@code Linalg.withUlpPerturbation}, and the other linear-algebra backend): when a rerun moves any
+ * of its columns beyond the tolerance, the trial's result is not reproducible to rounding and it is sensitive
+ * (reported as "found by rerun"); when the reruns reproduce today's row within rounding, the trial is stable, and its disagreement with the stored row is a change of code or
  * data, not of rounding: it differs.
  */
 public final class VerifyRule {

@@ -197,6 +197,17 @@ public final class Linalg {
     return with(byName(name), body);
   }
 
+  /**
+   * Runs {@code body} on the calling thread with the backend it would use, except that every Cholesky
+   * factorisation's input is first moved by one ulp per diagonal entry, up or down by a coin seeded with
+   * {@code seed} ({@link UlpPerturbedBackend}): a perturbation of rounding size, which leaves a stable computation
+   * within rounding of its unperturbed result and sends a chaotic one elsewhere. The experiment verifier uses it to
+   * tell a trial that is sensitive to rounding from one whose code changed.
+   */
+  public static <T> T withUlpPerturbation(long seed, Supplier<T> body) {
+    return with(new UlpPerturbedBackend(current(), seed), body);
+  }
+
   static <T> T with(DenseBackend backend, Supplier<T> body) {
     DenseBackend previous = OVERRIDE.get();
     OVERRIDE.set(backend);

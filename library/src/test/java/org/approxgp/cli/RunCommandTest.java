@@ -100,7 +100,7 @@ class RunCommandTest {
         run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--verify", "3");
     assertEquals(0, v.exit(), v.err());
     assertTrue(v.out().contains(": 16 trials, 16 reused, 0 computed"), v.out());
-    assertTrue(v.out().trim().endsWith("smoke-pipeline: verified 3/3"), v.out());
+    assertTrue(v.out().contains("smoke-pipeline: verified 3/3 (3 identical bits, 0 within rounding; 0 sensitive)"), v.out());
     Outcome packed = run(
         "run",
         "smoke-pipeline",
@@ -116,7 +116,7 @@ class RunCommandTest {
         packed.out().contains("smoke-pipeline: compressed ")
             && packed.out().contains(".jsonl.gz ("),
         packed.out());
-    assertTrue(packed.out().trim().endsWith("smoke-pipeline: verified 2/2"), packed.out());
+    assertTrue(packed.out().contains("smoke-pipeline: verified 2/2 (2 identical bits"), packed.out());
     Outcome reread = run("run", "smoke-pipeline", "--mode", "smoke", "--results", results);
     assertTrue(reread.out().contains(": 16 trials, 16 reused, 0 computed"), reread.out());
     StringWriter err = new StringWriter();

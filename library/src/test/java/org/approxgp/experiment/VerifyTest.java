@@ -227,7 +227,7 @@ class VerifyTest {
     shiftStoredValues(s.file());
     Verification w = runner().withResultsRoot(dir.resolve("stable")).verify(experiment(1.5), 16, 0);
     assertEquals(16, w.count(Verification.Kind.DIFFERS), w.report());
-    assertTrue(w.report().contains("reproduces today's row within rounding: a change, not rounding"), w.report());
+    assertTrue(w.report().contains("reproduce today's row within rounding: a change, not rounding"), w.report());
   }
 
   @Test

@@ -34,6 +34,15 @@ public final class QpPaper {
 
   private QpPaper() {}
 
+  /**
+   * The units the paper's ± of Table 1 is over: "the average and the standard deviation of the above metrics over
+   * the 100 rounds" (§6, Experiment Settings), each round a random split into 10 folds.
+   */
+  public static final int TABLE1_ROUNDS = 100;
+
+  /** The units of the Mining row's ±: 200 pairs of training and test sequences, seeds 0–199 (§6.2). */
+  public static final int MINING_SEEDS = 200;
+
   /** A published mean ± standard deviation. */
   public record Stat(double mean, double sd) {}
 

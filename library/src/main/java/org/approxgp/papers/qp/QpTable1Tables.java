@@ -1,9 +1,13 @@
 package org.approxgp.papers.qp;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.approxgp.experiment.Summaries;
+import org.approxgp.papers.Verdict;
+import org.approxgp.papers.Verdicts;
 import org.approxgp.papers.qp.QpTable1.Protocol;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.StringColumn;
@@ -145,17 +149,16 @@ public final class QpTable1Tables {
   }
 
   /**
-   * Where ours agrees with the paper: for each row of a {@link #summary} table with paper numbers, the
-   * difference ours − paper for TE and NTLL and whether it lies within two combined standard
-   * deviations, 2·√(sd_paper² + sd_ours²) (sd_ours taken as 0 when only one seed ran).
+   * The claims of Table 1 tested on a summary: for each (data set, method) entry the paper has, and for TE and
+   * NTLL, whether our mean reproduces the paper's by {@link Verdicts#sameMean} — one rule for every entry, over
+   * seeds (each the mean over its folds) on our side and the paper's 100 rounds ({@link QpPaper#TABLE1_ROUNDS};
+   * Mining: its 200 seeds). {@code summary} is a {@link #summary} or a Mining summary
+   * ({@link QpMiningTables#summary}, whose rows are one per method over {@code miningSeeds} seeds); {@code label}
+   * names the protocol in each claim.
    */
-  public static Table agreement(Table summary) {
-    StringColumn ds = StringColumn.create("data");
-    StringColumn ms = StringColumn.create("method");
-    DoubleColumn dte = DoubleColumn.create("TE diff ×1e-2");
-    StringColumn ate = StringColumn.create("TE agrees");
-    DoubleColumn dnt = DoubleColumn.create("NTLL diff ×1e-3");
-    StringColumn ant = StringColumn.create("NTLL agrees");
+  public static List<Verdict> verdicts(Table summary, String label, int miningSeeds) {
+    List<Verdict> out = new ArrayList<>();
+    boolean mining = !summary.containsColumn("data");
     for (int i = 0; i < summary.rowCount(); i++) {
       String d = dataOf(summary, i);
       String m = summary.stringColumn("method").get(i);
@@ -163,98 +166,39 @@ public final class QpTable1Tables {
       if (entry.isEmpty()) {
         continue;
       }
-      QpPaper.Stat pte = entry.get().te();
-      QpPaper.Stat pnt = entry.get().ntll();
-      double te = summary.doubleColumn("TE ×1e-2").getDouble(i);
-      double teSd = summary.doubleColumn("TE sd").getDouble(i);
-      double nt = summary.doubleColumn("NTLL ×1e-3").getDouble(i);
-      double ntSd = summary.doubleColumn("NTLL sd").getDouble(i);
-      ds.append(d);
-      ms.append(m);
-      dte.append(te - pte.mean());
-      dnt.append(nt - pnt.mean());
-      ate.append(
-          Math.abs(te - pte.mean()) <= 2 * Math.hypot(pte.sd(), Double.isNaN(teSd) ? 0 : teSd)
-              ? "yes"
-              : "no");
-      ant.append(
-          Math.abs(nt - pnt.mean()) <= 2 * Math.hypot(pnt.sd(), Double.isNaN(ntSd) ? 0 : ntSd)
-              ? "yes"
-              : "no");
+      int n = mining ? miningSeeds : (int) summary.doubleColumn("seeds").getDouble(i);
+      int paperN = mining ? QpPaper.MINING_SEEDS : QpPaper.TABLE1_ROUNDS;
+      String unit = mining ? "seed (one training/test pair)" : "seed (mean over its folds)";
+      String what = d + ", " + m + ", ";
+      out.add(Verdicts.sameMean(what + "TE ×1e-2 (" + label + ")", unit,
+          summary.doubleColumn("TE ×1e-2").getDouble(i), summary.doubleColumn("TE sd").getDouble(i), n,
+          entry.get().te().mean(), entry.get().te().sd(), paperN));
+      out.add(Verdicts.sameMean(what + "NTLL ×1e-3 (" + label + ")", unit,
+          summary.doubleColumn("NTLL ×1e-3").getDouble(i), summary.doubleColumn("NTLL sd").getDouble(i), n,
+          entry.get().ntll().mean(), entry.get().ntll().sd(), paperN));
     }
-    return Table.create(
-        "agreement with the paper (within 2 combined sd)", ds, ms, dte, ate, dnt, ant);
+    return out;
   }
 
   /**
-   * The fidelity table: per data set and method of the paper's Table 1, the paper's mean ± sd beside ours under
-   * the authors' protocol and under the clean one, for TE and NTLL; whether each of ours lies within the paper's ±
-   * (|ours − paper| ≤ sd_paper: "both", "authors' only", "clean only" or "neither"); and, where the authors'
-   * protocol does not agree, why not as far as the numbers tell: the distance ours − paper in units of the
-   * paper's sd, and whether it lies within the paper's and our sd over seeds together (seed-to-seed noise) or
-   * beyond both.
-   * Rows are those of {@code authors} (a {@link #summary} or the Mining summary) that the paper has; {@code clean}
-   * is matched by data set and method.
+   * On which side of the paper a method's contradicted entries fall: "VB: 7 of 9 contradicted entries are below
+   * the paper's mean (lower TE or NTLL: a better fit than printed), 2 above", from {@link #verdicts}.
    */
-  public static Table fidelity(Table authors, Table clean) {
-    StringColumn ds = StringColumn.create("data");
-    StringColumn ms = StringColumn.create("method");
-    StringColumn pte = StringColumn.create("paper TE");
-    DoubleColumn ate = DoubleColumn.create("TE authors'");
-    DoubleColumn cte = DoubleColumn.create("TE clean");
-    StringColumn wte = StringColumn.create("TE within paper's ±");
-    StringColumn pnt = StringColumn.create("paper NTLL");
-    DoubleColumn ant = DoubleColumn.create("NTLL authors'");
-    DoubleColumn cnt = DoubleColumn.create("NTLL clean");
-    StringColumn wnt = StringColumn.create("NTLL within paper's ±");
-    StringColumn why = StringColumn.create("why not");
-    for (int i = 0; i < authors.rowCount(); i++) {
-      String d = dataOf(authors, i);
-      String m = authors.stringColumn("method").get(i);
-      var entry = QpPaper.table1(d, m);
-      if (entry.isEmpty()) {
-        continue;
+  public static String missesBySide(List<Verdict> verdicts, String method) {
+    long below = 0;
+    long above = 0;
+    for (Verdict v : verdicts) {
+      if (v.claim().contains(", " + method + ", ") && v.outcome() == Verdict.Outcome.CONTRADICTS) {
+        if (v.estimate() < 0) {
+          below++;
+        } else {
+          above++;
+        }
       }
-      int j = rowOf(clean, d, m);
-      double[] te = {
-        authors.doubleColumn("TE ×1e-2").getDouble(i),
-        j < 0 ? Double.NaN : clean.doubleColumn("TE ×1e-2").getDouble(j),
-        authors.doubleColumn("TE sd").getDouble(i)
-      };
-      double[] nt = {
-        authors.doubleColumn("NTLL ×1e-3").getDouble(i),
-        j < 0 ? Double.NaN : clean.doubleColumn("NTLL ×1e-3").getDouble(j),
-        authors.doubleColumn("NTLL sd").getDouble(i)
-      };
-      QpPaper.Stat p = entry.get().te();
-      QpPaper.Stat q = entry.get().ntll();
-      ds.append(d);
-      ms.append(m);
-      pte.append(pm(p));
-      ate.append(te[0]);
-      cte.append(te[1]);
-      wte.append(within(p, te[0], te[1]));
-      pnt.append(pm(q));
-      ant.append(nt[0]);
-      cnt.append(nt[1]);
-      wnt.append(within(q, nt[0], nt[1]));
-      String a = whyNot("TE", p, te[0], te[2]);
-      String b = whyNot("NTLL", q, nt[0], nt[2]);
-      why.append(a.isEmpty() ? b : b.isEmpty() ? a : a + "; " + b);
     }
-    return Table.create(
-        "fidelity: the paper beside ours under both protocols",
-        ds,
-        ms,
-        pte,
-        ate,
-        cte,
-        wte,
-        pnt,
-        ant,
-        cnt,
-        wnt,
-        why);
+    return String.format(java.util.Locale.ROOT,
+        "%s: %d of %d contradicted entries are below the paper's mean (lower TE or NTLL: better than printed), %d"
+            + " above", method.toUpperCase(java.util.Locale.ROOT), below, below + above, above);
   }
 
   private static String dataOf(Table t, int i) {
@@ -268,42 +212,5 @@ public final class QpTable1Tables {
       }
     }
     return -1;
-  }
-
-  private static String pm(QpPaper.Stat s) {
-    return String.format(java.util.Locale.ROOT, "%.2f ± %.2f", s.mean(), s.sd());
-  }
-
-  private static boolean inside(QpPaper.Stat s, double ours) {
-    return Math.abs(ours - s.mean()) <= s.sd();
-  }
-
-  private static String within(QpPaper.Stat s, double authors, double clean) {
-    boolean a = inside(s, authors);
-    boolean c = !Double.isNaN(clean) && inside(s, clean);
-    return a && c ? "both" : a ? "authors' only" : c ? "clean only" : "neither";
-  }
-
-  /** Empty when the authors' protocol agrees; else the distance in the paper's sd and our sd over seeds. */
-  private static String whyNot(String what, QpPaper.Stat s, double ours, double oursSd) {
-    if (inside(s, ours)) {
-      return "";
-    }
-    if (s.sd() == 0) {
-      return String.format(
-          java.util.Locale.ROOT,
-          "%s %+.2f from the paper's %.2f, whose sd is 0",
-          what,
-          ours - s.mean(),
-          s.mean());
-    }
-    double k = (ours - s.mean()) / s.sd();
-    String noise = Double.isNaN(oursSd)
-        ? "our sd unknown (one seed): noise and difference cannot be told apart"
-        : Math.abs(ours - s.mean()) <= oursSd + s.sd()
-            ? "within both spreads together (our sd "
-                + String.format(java.util.Locale.ROOT, "%.2f", oursSd) + "): seed-to-seed noise"
-            : "beyond both spreads: not seed noise, and not explained here";
-    return String.format(java.util.Locale.ROOT, "%s %+.1f paper sd, %s", what, k, noise);
   }
 }
