@@ -410,7 +410,12 @@ final class ResultStore implements AutoCloseable {
     return existing;
   }
 
-  /** Appends one complete line (trial id, key columns, results) and flushes it to the OS before returning. Thread-safe. */
+  /**
+   * Appends one complete line (trial id, key columns, results) and flushes it to the OS before returning.
+   * Thread-safe.
+   *
+   * @throws IllegalStateException if the store is read-only, or its lock was released because the JVM is stopping
+   */
   synchronized void append(String trialId, Map<String, Object> keyValues, ResultRow row) {
     if (out == null) {
       throw new IllegalStateException("results " + file + " were opened read-only");
@@ -421,8 +426,10 @@ final class ResultStore implements AutoCloseable {
     m.putAll(row.values());
     byte[] line = (JsonRows.write(m) + "\n").getBytes(StandardCharsets.UTF_8);
     try {
-      out.write(line);
-      out.flush();
+      lock.whileHeld(() -> {
+        out.write(line);
+        out.flush();
+      });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot append to " + file, e);
     }
