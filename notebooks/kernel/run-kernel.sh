@@ -10,7 +10,15 @@
 #
 # The start-up races of rapaio-jupyter-kernel 3.0.1 that made about half the kernel starts hang are
 # closed in KernelMain; this launcher no longer watches the kernel's stderr for a dead shell thread.
+#
+# With APPROXGP_KERNEL_PIDS set to a directory (bin/reproduce does), the launcher first records its process id
+# there, which the exec'd JVM keeps: Jupyter starts kernels in sessions of their own, out of reach of a signal to
+# bin/reproduce's process group, and a SIGTERM'd nbconvert does not shut its kernel down, so bin/reproduce stops
+# the kernels it finds there when it is stopped.
 set -euo pipefail
+if [[ -n "${APPROXGP_KERNEL_PIDS:-}" && -d "$APPROXGP_KERNEL_PIDS" ]]; then
+  echo $$ >"$APPROXGP_KERNEL_PIDS/$$"
+fi
 if env --default-signal=INT true 2>/dev/null; then
   exec env --default-signal=INT "$@"
 elif command -v python3 >/dev/null; then

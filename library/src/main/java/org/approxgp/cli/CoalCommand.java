@@ -153,8 +153,14 @@ final class CoalCommand implements Callable<Integer> {
     Results<QpMining.Key> run;
     ExperimentFailedException failed = null;
     Path root = ResultsRoots.prepare(results);
+    Runner runner;
     try {
-      run = Runner.defaults()
+      runner = Runner.defaults(); // APPROXGP_STORED_ONLY, APPROXGP_VERIFY as in a notebook
+    } catch (IllegalArgumentException e) {
+      throw CliException.badInput(e.getMessage());
+    }
+    try {
+      run = runner
           .withThreads(t)
           .withResultsRoot(root)
           .withRepair(repair)

@@ -70,6 +70,11 @@ public final class Main implements Runnable {
         cmd.getErr().println("approxgp: " + oneLine(ex.getMessage()));
         return ex instanceof org.approxgp.experiment.ResultsLockedException ? 1 : 2;
       }
+      if (ex instanceof org.approxgp.experiment.MissingTrialsException) {
+        // a stored-only run (APPROXGP_STORED_ONLY) whose store lacks trials: the results are incomplete
+        cmd.getErr().println("approxgp: " + oneLine(ex.getMessage()));
+        return 1;
+      }
       if (ex instanceof java.io.UncheckedIOException io) {
         // the file system refused (permissions, a full or read-only disk): the environment, not a
         // bug

@@ -192,6 +192,17 @@ final class RegressCommand implements Callable<Integer> {
     seed = options.seed();
     checkOptions();
     AtomicFiles.checkTrainTestOutputs(train, test, out, summary);
+    sparkAuth.apply(!"local".equalsIgnoreCase(engine.strip()));
+    PartitionGradientsProvider.Factory gradients;
+    try {
+      gradients = PartitionGradientsProvider.forEngine(engine, master);
+    } catch (IllegalArgumentException e) {
+      throw CliException.badInput("--engine " + engine + ": " + e.getMessage());
+    }
+    if (gradients != null) {
+      // an engine that cannot start (an unreachable or malformed master) is one line, before the data is read
+      gradients.start();
+    }
     long load0 = System.nanoTime();
     RegressInputs in = ColumnFile.isColumnFile(Path.of(train))
         ? RegressInputs.fromColumnFiles(train, test, target)
@@ -218,13 +229,6 @@ final class RegressCommand implements Callable<Integer> {
     final double sd = ySd;
     List<TracePoint> trace = new ArrayList<>();
     Progress progress = new Progress("regress " + model, iterations, System.console() != null);
-    sparkAuth.apply(!"local".equalsIgnoreCase(engine.strip()));
-    PartitionGradientsProvider.Factory gradients;
-    try {
-      gradients = PartitionGradientsProvider.forEngine(engine, master);
-    } catch (IllegalArgumentException e) {
-      throw CliException.badInput("--engine " + engine + ": " + e.getMessage());
-    }
     long t0 = System.nanoTime();
     double testSeconds = 0;
     double setupSeconds;

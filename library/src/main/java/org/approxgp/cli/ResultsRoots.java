@@ -10,13 +10,18 @@ import org.approxgp.experiment.ProjectPaths;
 final class ResultsRoots {
   private ResultsRoots() {}
 
+  /** {@code results} (the command's {@code --results}) or the default root, as it is: nothing is created. */
+  static Path resolve(Path results) {
+    return results == null ? ProjectPaths.resultsRoot() : results.toAbsolutePath();
+  }
+
   /**
    * {@code results} (the command's {@code --results}) or the default root, created if missing.
    *
    * @throws CliException (exit 2) if it cannot be created or is not writable
    */
   static Path prepare(Path results) {
-    Path root = results == null ? ProjectPaths.resultsRoot() : results.toAbsolutePath();
+    Path root = resolve(results);
     String what = results == null ? "results directory " : "--results ";
     try {
       Files.createDirectories(root);

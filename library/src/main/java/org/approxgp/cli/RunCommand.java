@@ -94,7 +94,7 @@ final class RunCommand implements Callable<Integer> {
       description =
           "after the run, recompute K stored trials (drawn at random, seed 0) with today's code and compare"
               + " them with their stored rows, to the bit on the same linear-algebra backend (timings aside); prints"
-              + " 'verified K/K' or the trials that differ, and exits 1 if any does")
+              + " 'verified K/K' or the trials that differ, and exits 1 if any does (default: APPROXGP_VERIFY)")
   Integer verify;
 
   @Option(
@@ -107,8 +107,9 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--stored-only",
       description =
-          "compute nothing: read the store, and fail (exit 1) naming how many trials it lacks (with"
-              + " --compress: compress what is stored)")
+          "compute nothing and change nothing: read the store, and fail (exit 1) naming how many trials it lacks"
+              + " (with --compress: compress what is stored; with --repair: repair the store first; default:"
+              + " APPROXGP_STORED_ONLY)")
   boolean storedOnly;
 
   @Option(names = "--out", paramLabel = "FILE", description = "write the summary table as CSV")
@@ -118,7 +119,8 @@ final class RunCommand implements Callable<Integer> {
       names = "--repair",
       description = "move stored lines that are not rows (hand edits, a disk error) to"
           + " <hash>.jsonl.quarantine beside the store and compute those trials again (without it such a store is"
-          + " refused)")
+          + " refused); a damaged <hash>.jsonl.gz keeps its readable rows, its bytes go to"
+          + " <hash>.jsonl.gz.quarantine")
   boolean repair;
 
   @Option(
@@ -148,10 +150,13 @@ final class RunCommand implements Callable<Integer> {
         .orElseThrow(() -> CliException.badInput("unknown experiment '" + name + "' (known: "
             + String.join(", ", ExperimentRegistry.names()) + ")"));
     ProjectPaths.Mode m = parseMode();
+    applyEnvironment();
     String eng =
         engine == null ? Engines.fromEnvironment() : engine.strip().toLowerCase(Locale.ROOT);
     if (!eng.equals(Engines.LOCAL) && !eng.equals(Engines.SPARK)) {
-      throw CliException.badInput("--engine must be local or spark, got '" + engine + "'");
+      throw CliException.badInput(engine == null
+          ? "APPROXGP_ENGINE must be local or spark, got '" + eng + "'"
+          : "--engine must be local or spark, got '" + engine + "'");
     }
     if (master != null && eng.equals(Engines.LOCAL)) {
       throw CliException.badInput("--master needs --engine spark");
@@ -173,7 +178,10 @@ final class RunCommand implements Callable<Integer> {
           "--compress --stored-only runs no trial and prints no summary; it takes no --out, --methods or"
               + " --datasets");
     }
-    Path root = ResultsRoots.prepare(results);
+    // a stored-only run that compresses nothing writes nothing: its results root is only read, never created
+    Path root = storedOnly && !compress && !repair
+        ? ResultsRoots.resolve(results)
+        : ResultsRoots.prepare(results);
     if (out != null) {
       AtomicFiles.checkWritable(out, "--out", root);
     }
@@ -212,15 +220,16 @@ final class RunCommand implements Callable<Integer> {
           .withStoredOnly(storedOnly)
           .run(exp);
     } catch (org.approxgp.experiment.MissingTrialsException e) {
-      stdout.println(e.getMessage());
-      stdout.flush();
+      spec.commandLine().getErr().println("approxgp: " + e.getMessage());
+      spec.commandLine().getErr().flush();
       return 1;
     } catch (ExperimentFailedException e) {
-      stdout.println(name + ": " + e.failures().size() + " of " + exp.trials().size()
+      var stderr = spec.commandLine().getErr();
+      stderr.println("approxgp: " + name + ": " + e.failures().size() + " of " + exp.trials().size()
           + " trials failed (" + e.partial().rows().size() + " stored in "
           + e.partial().file() + "); first failures:");
-      e.failures().stream().limit(5).forEach(f -> stdout.println("  " + f));
-      stdout.flush();
+      e.failures().stream().limit(5).forEach(f -> stderr.println("  " + f));
+      stderr.flush();
       return 1;
     }
     double secs = (System.nanoTime() - t0) * 1e-9;
@@ -278,6 +287,28 @@ final class RunCommand implements Callable<Integer> {
       passed &= v.passed();
     }
     return passed ? 0 : 1;
+  }
+
+  /**
+   * The settings a notebook's {@link Runner#defaults()} reads from the environment, where no flag gives them:
+   * {@code APPROXGP_STORED_ONLY} ({@code approxgp.storedOnly}) for {@code --stored-only} and {@code APPROXGP_VERIFY}
+   * ({@code approxgp.verify}; 0 verifies nothing) for {@code --verify}. A flag overrides its variable, which is then
+   * not read.
+   *
+   * @throws CliException (exit 2) if a variable that is read has an invalid value
+   */
+  private void applyEnvironment() {
+    try {
+      if (!storedOnly) {
+        storedOnly = Runner.storedOnlyFromEnvironment();
+      }
+      if (verify == null) {
+        int k = Runner.verifyFromEnvironment();
+        verify = k == 0 ? null : k;
+      }
+    } catch (IllegalArgumentException e) {
+      throw CliException.badInput(e.getMessage());
+    }
   }
 
   /** "FILE (R rows, B bytes)" of a compressed store. */

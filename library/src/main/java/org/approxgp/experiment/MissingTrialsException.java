@@ -15,7 +15,7 @@ public final class MissingTrialsException extends IllegalStateException {
   public MissingTrialsException(String experiment, Path store, int missing, int total) {
     super(experiment + ": " + missing + " of " + total + " trials are not in "
         + ProjectPaths.shown(store) + " (a stored-only run computes nothing; run it without"
-        + " APPROXGP_STORED_ONLY to compute them)");
+        + " --stored-only or APPROXGP_STORED_ONLY to compute them)");
     this.missing = missing;
   }
 

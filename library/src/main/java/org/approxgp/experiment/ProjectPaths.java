@@ -7,8 +7,7 @@ import java.nio.file.Path;
  * Where results and reports go. Results root: system property {@code approxgp.results}, else
  * environment variable {@code APPROXGP_RESULTS}, else {@code results/} under the project root.
  * Reports root: {@code approxgp.reports} / {@code APPROXGP_REPORTS} / {@code reports/}. The project
- * root is the nearest directory at or above the working directory holding both {@code pom.xml} and
- * {@code notebooks/}; without one, the working directory.
+ * root is where the library is installed, whatever the working directory ({@link #projectRoot()}).
  */
 public final class ProjectPaths {
 
@@ -50,14 +49,49 @@ public final class ProjectPaths {
     return path.toString();
   }
 
+  /**
+   * The project checkout: system property {@code approxgp.home} or environment variable {@code APPROXGP_HOME}
+   * ({@code bin/approxgp} sets the property to its own checkout); else the nearest directory holding both
+   * {@code pom.xml} and {@code notebooks/} at or above the library's own classes ({@code library/target/…} of the
+   * checkout that built them), so that a command started anywhere finds the checkout's results; else the same
+   * search from the working directory (a library JAR copied elsewhere); else the working directory.
+   */
   public static Path projectRoot() {
+    String home = System.getProperty("approxgp.home");
+    if (home == null || home.isBlank()) {
+      home = System.getenv("APPROXGP_HOME");
+    }
+    if (home != null && !home.isBlank()) {
+      return Path.of(home).toAbsolutePath();
+    }
+    Path installed = checkoutAbove(libraryLocation());
+    if (installed != null) {
+      return installed;
+    }
     Path cwd = Path.of("").toAbsolutePath();
-    for (Path p = cwd; p != null; p = p.getParent()) {
+    Path found = checkoutAbove(cwd);
+    return found != null ? found : cwd;
+  }
+
+  /** Where this class was loaded from (a JAR or a classes directory), or null if that is not a file. */
+  private static Path libraryLocation() {
+    try {
+      var src = ProjectPaths.class.getProtectionDomain().getCodeSource();
+      return src == null ? null : Path.of(src.getLocation().toURI()).toAbsolutePath();
+    } catch (java.net.URISyntaxException | IllegalArgumentException | SecurityException
+        | java.nio.file.FileSystemNotFoundException e) {
+      return null;
+    }
+  }
+
+  /** The nearest directory at or above {@code start} holding {@code pom.xml} and {@code notebooks/}, or null. */
+  private static Path checkoutAbove(Path start) {
+    for (Path p = start; p != null; p = p.getParent()) {
       if (Files.isRegularFile(p.resolve("pom.xml")) && Files.isDirectory(p.resolve("notebooks"))) {
         return p;
       }
     }
-    return cwd;
+    return null;
   }
 
   private static Path configured(String property, String env, String defaultDir) {

@@ -28,7 +28,11 @@ import java.util.Map;
  *
  * <p>A shipped store keeps its rows gzip-compressed in {@code <hash>.jsonl.gz} ({@link #compress}); they are read
  * first, then {@code <hash>.jsonl}, whose rows (appended since) win for a trial in both. The compressed file is
- * never appended to or repaired: a line in it that is not a row is a {@link StoreCorruptException}.
+ * never appended to: a line in it that is not a row, or a file that is not complete gzip (truncated in transit),
+ * is a {@link StoreCorruptException}, and a repairing open keeps its readable rows (see {@link #open}).
+ *
+ * <p>{@link #openReadOnly} reads a store without changing anything on disk: no lock, no directory, no sidecar,
+ * and a torn last line is skipped rather than cut off (a stored-only run, a verification).
  */
 final class ResultStore implements AutoCloseable {
 
@@ -59,7 +63,8 @@ final class ResultStore implements AutoCloseable {
    * As {@link #open(Path, String, Record, List)}.
    *
    * @param repair move complete lines that are not stored rows to the quarantine file beside the store (and
-   *               recompute those trials) instead of refusing
+   *               recompute those trials) instead of refusing; a damaged {@code <hash>.jsonl.gz} has its bytes
+   *               appended to {@code <hash>.jsonl.gz.quarantine} and is rewritten with the rows still readable
    * @throws StoreCorruptException if the file holds such a line and {@code repair} is false
    */
   static ResultStore open(
@@ -79,17 +84,13 @@ final class ResultStore implements AutoCloseable {
               + "class: " + config.getClass().getName() + "\n"
               + "config: " + canonical + "\n";
       if (Files.exists(sidecar)) {
-        String old = Files.readString(sidecar, StandardCharsets.UTF_8);
-        if (!old.contains("config: " + canonical + "\n")) {
-          throw new IllegalStateException("hash collision or edited sidecar: " + sidecar
-              + " does not hold config " + canonical);
-        }
+        checkSidecar(sidecar, canonical);
       } else {
         Files.writeString(sidecar, header, StandardCharsets.UTF_8);
       }
       Map<String, ResultRow> rows =
-          readCompressed(dir.resolve(hash + StoreFiles.ROWS_GZ), keyColumns);
-      rows.putAll(read(file, keyColumns, repair));
+          readCompressed(dir.resolve(hash + StoreFiles.ROWS_GZ), keyColumns, repair);
+      rows.putAll(read(file, keyColumns, repair, false));
       OutputStream os =
           Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
       return new ResultStore(file, rows, os, lock);
@@ -101,6 +102,41 @@ final class ResultStore implements AutoCloseable {
         throw new UncheckedIOException("cannot open results " + file + ": " + reason(io), io);
       }
       throw (RuntimeException) e;
+    }
+  }
+
+  /**
+   * The rows stored for {@code config}, read without changing anything: no lock is taken and nothing is created,
+   * cut or rewritten, so a missing store (or results root) reads as empty. A torn last line is skipped; a
+   * complete line that is not a row is refused as by {@link #open}. The store returned cannot be appended to,
+   * and its {@link #close} does nothing. Without the lock it may miss rows a concurrent run appends meanwhile.
+   *
+   * @throws StoreCorruptException if a stored line is not a row, or the compressed file is damaged
+   */
+  static ResultStore openReadOnly(Path root, String experiment, Record config, List<String> keyColumns) {
+    String hash = ConfigHash.storeHash(config);
+    Path dir = root.resolve(experiment);
+    Path file = dir.resolve(hash + StoreFiles.ROWS);
+    Path sidecar = dir.resolve(hash + StoreFiles.SIDECAR);
+    try {
+      if (Files.exists(sidecar)) {
+        checkSidecar(sidecar, ConfigHash.storeCanonical(config));
+      }
+      Map<String, ResultRow> rows =
+          readCompressed(dir.resolve(hash + StoreFiles.ROWS_GZ), keyColumns, false);
+      rows.putAll(read(file, keyColumns, false, true));
+      return new ResultStore(file, rows, null, null);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read results " + file + ": " + reason(e), e);
+    }
+  }
+
+  /** Refuses a sidecar that does not name {@code canonical}. */
+  private static void checkSidecar(Path sidecar, String canonical) throws IOException {
+    String old = Files.readString(sidecar, StandardCharsets.UTF_8);
+    if (!old.contains("config: " + canonical + "\n")) {
+      throw new IllegalStateException("hash collision or edited sidecar: " + sidecar
+          + " does not hold config " + canonical);
     }
   }
 
@@ -119,10 +155,11 @@ final class ResultStore implements AutoCloseable {
    * Reads the stored rows. A torn last line (no newline: the process was killed mid-write) is cut off. Every
    * complete line must be a row with a trial id: otherwise the store is refused, or with {@code repair} such
    * lines are first appended to the quarantine file (flushed to disk) and the store is rewritten without them
-   * through a temporary sibling and an atomic rename, so no line exists nowhere at any moment.
+   * through a temporary sibling and an atomic rename, so no line exists nowhere at any moment. With
+   * {@code readOnly} the file is left as it is: the torn tail is skipped, not cut off.
    */
-  private static Map<String, ResultRow> read(Path file, List<String> keyColumns, boolean repair)
-      throws IOException {
+  private static Map<String, ResultRow> read(
+      Path file, List<String> keyColumns, boolean repair, boolean readOnly) throws IOException {
     Map<String, ResultRow> rows = new LinkedHashMap<>();
     if (!Files.exists(file)) {
       return rows;
@@ -180,7 +217,7 @@ final class ResultStore implements AutoCloseable {
       } finally {
         Files.deleteIfExists(tmp);
       }
-    } else if (end < bytes.length) {
+    } else if (end < bytes.length && !readOnly) {
       try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
         ch.truncate(end);
       }
@@ -188,27 +225,103 @@ final class ResultStore implements AutoCloseable {
     return rows;
   }
 
-  /** The rows of a compressed store file (none if it does not exist); every line must be a row. */
-  private static Map<String, ResultRow> readCompressed(Path gz, List<String> keyColumns)
-      throws IOException {
+  /**
+   * The rows of a compressed store file (none if it does not exist); every line must be a row and the file complete
+   * gzip. With {@code repair}, a damaged file (a truncated or corrupted stream, or lines that are not rows) keeps
+   * its readable rows: its bytes are first appended to {@code <hash>.jsonl.gz.quarantine} (flushed to disk), then
+   * it is rewritten with those rows alone through a temporary sibling and an atomic rename (removed if none is
+   * left), so that the lost trials are computed again and appended to {@code <hash>.jsonl}.
+   *
+   * @throws StoreCorruptException if the file is damaged and {@code repair} is false
+   */
+  private static Map<String, ResultRow> readCompressed(
+      Path gz, List<String> keyColumns, boolean repair) throws IOException {
     Map<String, ResultRow> rows = new LinkedHashMap<>();
     if (!Files.exists(gz)) {
       return rows;
     }
-    try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
-        new java.util.zip.GZIPInputStream(Files.newInputStream(gz)), StandardCharsets.UTF_8))) {
-      int lineNo = 0;
-      for (String line; (line = in.readLine()) != null; ) {
-        lineNo++;
-        String problem = line.isBlank() ? null : parse(line, keyColumns, rows);
-        if (problem != null) {
-          throw new StoreCorruptException(gz, lineNo, 1, problem);
-        }
+    // inflated in one piece, so that what precedes a damaged part of the stream is kept whatever a reader buffers
+    java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+    String streamProblem = null;
+    try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(gz))) {
+      byte[] buf = new byte[1 << 16];
+      for (int n; (n = in.read(buf)) >= 0; ) {
+        text.write(buf, 0, n);
       }
     } catch (java.util.zip.ZipException | java.io.EOFException e) {
-      throw new StoreCorruptException(gz, 0, 1, "not a complete gzip file: " + e.getMessage());
+      streamProblem = "not a complete gzip file: " + e.getMessage();
+    }
+    List<String> kept = new java.util.ArrayList<>();
+    int lineNo = 0;
+    int firstBad = 0;
+    int badCount = 0;
+    String firstReason = null;
+    List<String> lines = text.toString(StandardCharsets.UTF_8).lines().toList();
+    // a stream cut short ends in a partial line, which is part of what was lost
+    int complete = streamProblem == null ? lines.size() : Math.max(0, lines.size() - 1);
+    for (String line : lines.subList(0, complete)) {
+      lineNo++;
+      String problem = line.isBlank() ? null : parse(line, keyColumns, rows);
+      if (problem == null) {
+        kept.add(line);
+      } else if (badCount++ == 0) {
+        firstBad = lineNo;
+        firstReason = problem;
+      }
+    }
+    if (streamProblem != null && badCount++ == 0) {
+      firstBad = lineNo + 1;
+      firstReason = streamProblem;
+    }
+    if (badCount == 0) {
+      return rows;
+    }
+    if (!repair) {
+      throw StoreCorruptException.compressed(gz, firstBad, firstReason);
+    }
+    try (FileChannel q = FileChannel.open(
+        StoreFiles.quarantineOf(gz),
+        StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE,
+        StandardOpenOption.APPEND)) {
+      q.write(java.nio.ByteBuffer.wrap(Files.readAllBytes(gz)));
+      q.force(true);
+    }
+    if (kept.isEmpty()) {
+      Files.delete(gz);
+    } else {
+      writeGzip(gz, kept);
     }
     return rows;
+  }
+
+  /** A reader of the text lines in gzip file {@code gz}. */
+  private static java.io.BufferedReader gzipReader(Path gz) throws IOException {
+    return new java.io.BufferedReader(new java.io.InputStreamReader(
+        new java.util.zip.GZIPInputStream(Files.newInputStream(gz)), StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Writes {@code lines} (each followed by a newline) to {@code gz} as gzip without a timestamp (the same lines give
+   * the same bytes), through a temporary sibling and an atomic rename.
+   */
+  private static void writeGzip(Path gz, java.util.Collection<String> lines) throws IOException {
+    Path tmp = Files.createTempFile(gz.getParent(), "." + gz.getFileName(), ".tmp");
+    try {
+      try (java.io.OutputStream out =
+          new java.util.zip.GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16) {
+            {
+              def.setLevel(java.util.zip.Deflater.BEST_COMPRESSION);
+            }
+          }) {
+        for (String line : lines) {
+          out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      Files.move(tmp, gz, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
   }
 
   /**
@@ -235,9 +348,13 @@ final class ResultStore implements AutoCloseable {
       Map<String, ResultRow> scratch = new LinkedHashMap<>();
       List<String> all = new java.util.ArrayList<>();
       if (Files.exists(gz)) {
-        try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
-            new java.util.zip.GZIPInputStream(Files.newInputStream(gz)), StandardCharsets.UTF_8))) {
-          in.lines().forEach(all::add);
+        try (java.io.BufferedReader in = gzipReader(gz)) {
+          for (String line; (line = in.readLine()) != null; ) {
+            all.add(line);
+          }
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+          throw StoreCorruptException.compressed(
+              gz, all.size() + 1, "not a complete gzip file: " + e.getMessage());
         }
       }
       if (Files.exists(file)) {
@@ -259,22 +376,7 @@ final class ResultStore implements AutoCloseable {
       if (lines.isEmpty()) {
         return null;
       }
-      Path tmp = Files.createTempFile(dir, "." + gz.getFileName(), ".tmp");
-      try {
-        try (java.io.OutputStream out =
-            new java.util.zip.GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16) {
-              {
-                def.setLevel(java.util.zip.Deflater.BEST_COMPRESSION);
-              }
-            }) {
-          for (String line : lines.values()) {
-            out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-          }
-        }
-        Files.move(tmp, gz, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
+      writeGzip(gz, lines.values());
       Files.deleteIfExists(file);
       return gz;
     } catch (IOException e) {
@@ -308,16 +410,26 @@ final class ResultStore implements AutoCloseable {
     return existing;
   }
 
-  /** Appends one complete line (trial id, key columns, results) and flushes it to the OS before returning. Thread-safe. */
+  /**
+   * Appends one complete line (trial id, key columns, results) and flushes it to the OS before returning.
+   * Thread-safe.
+   *
+   * @throws IllegalStateException if the store is read-only, or its lock was released because the JVM is stopping
+   */
   synchronized void append(String trialId, Map<String, Object> keyValues, ResultRow row) {
+    if (out == null) {
+      throw new IllegalStateException("results " + file + " were opened read-only");
+    }
     LinkedHashMap<String, Object> m = new LinkedHashMap<>();
     m.put(TrialKeys.TRIAL, trialId);
     m.putAll(keyValues);
     m.putAll(row.values());
     byte[] line = (JsonRows.write(m) + "\n").getBytes(StandardCharsets.UTF_8);
     try {
-      out.write(line);
-      out.flush();
+      lock.whileHeld(() -> {
+        out.write(line);
+        out.flush();
+      });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot append to " + file, e);
     }
@@ -325,6 +437,9 @@ final class ResultStore implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    if (out == null) {
+      return; // read-only: nothing held
+    }
     try {
       out.close();
     } catch (IOException e) {

@@ -80,7 +80,7 @@ public final class Runner {
   }
 
   /** {@code approxgp.verify} / {@code APPROXGP_VERIFY}: trials to verify after each run, default 0. */
-  static int verifyFromEnvironment() {
+  public static int verifyFromEnvironment() {
     String v = Engines.setting("approxgp.verify", "APPROXGP_VERIFY");
     if (v == null || v.isBlank()) {
       return 0;
@@ -98,7 +98,7 @@ public final class Runner {
   }
 
   /** {@code approxgp.storedOnly} / {@code APPROXGP_STORED_ONLY}: true or false, default false. */
-  static boolean storedOnlyFromEnvironment() {
+  public static boolean storedOnlyFromEnvironment() {
     String v = Engines.setting("approxgp.storedOnly", "APPROXGP_STORED_ONLY");
     if (v == null || v.isBlank()) {
       return false;
@@ -177,7 +177,9 @@ public final class Runner {
 
   /**
    * With {@code storedOnly}, a {@link #run} whose store lacks any of its trials computes nothing and throws
-   * {@link MissingTrialsException}: a run that must read shipped results, never recompute them.
+   * {@link MissingTrialsException}: a run that must read shipped results, never recompute them. It changes nothing
+   * on disk either (no lock, directory or empty store is created, a torn last line is skipped, not cut), unless
+   * {@link #withRepair} asks it to repair the store.
    */
   public Runner withStoredOnly(boolean storedOnly) {
     return new Runner(executor, resultsRoot, progress, repair, verify, storedOnly);
@@ -218,8 +220,10 @@ public final class Runner {
   private <C extends Record, K extends Record> Results<K> runTrials(Experiment<C, K> exp) {
     List<String> keyColumns = exp.keyColumns();
     executor.start();
-    try (ResultStore store =
-        ResultStore.open(resultsRoot, exp.name(), exp.config(), keyColumns, repair)) {
+    // stored-only reads and changes nothing (unless asked to repair); any other run holds the store's lock
+    try (ResultStore store = storedOnly && !repair
+        ? ResultStore.openReadOnly(resultsRoot, exp.name(), exp.config(), keyColumns)
+        : ResultStore.open(resultsRoot, exp.name(), exp.config(), keyColumns, repair)) {
       Map<String, ResultRow> done = store.existing();
       List<K> todo = new ArrayList<>();
       for (K k : exp.trials()) {
@@ -343,7 +347,6 @@ public final class Runner {
    * changed one. The store is read, never written.
    *
    * @throws IllegalArgumentException if k &lt; 1 or the store holds none of the experiment's trials
-   * @throws ResultsLockedException if another run holds the results file
    */
   public <C extends Record, K extends Record> Verification verify(
       Experiment<C, K> exp, int k, long seed) {
@@ -360,7 +363,7 @@ public final class Runner {
           exp.name() + ": no stored trial to verify (no results file " + file + "; run it first)");
     }
     try (ResultStore store =
-        ResultStore.open(resultsRoot, exp.name(), exp.config(), exp.keyColumns(), false)) {
+        ResultStore.openReadOnly(resultsRoot, exp.name(), exp.config(), exp.keyColumns())) {
       rows = store.existing();
     }
     List<K> picks = picks(exp, rows, k, seed);

@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * The files of a results store and the test that keeps every other output off them. A store of experiment
  * {@code E} and config hash {@code H} is {@code <root>/E/H.jsonl} (the rows), {@code H.config.txt} (the sidecar
- * naming the config), {@code H.lock} (the run lock) and, after a repair, {@code H.jsonl.quarantine}.
+ * naming the config), {@code H.lock} (the run lock) and, after a repair, {@code H.jsonl.quarantine} (or
+ * {@code H.jsonl.gz.quarantine} for the compressed {@code H.jsonl.gz}).
  */
 public final class StoreFiles {
 
@@ -21,11 +22,13 @@ public final class StoreFiles {
   static final String SIDECAR = ".config.txt";
   static final String LOCK = ".lock";
   static final String QUARANTINE = ".jsonl.quarantine";
+  /** The bytes of a damaged {@link #ROWS_GZ} file, kept by a repair. */
+  static final String QUARANTINE_GZ = ".jsonl.gz.quarantine";
   /** The first line of every sidecar. */
   static final String SIDECAR_HEADER = "# approxgp results:";
 
   /** Longest first, so that {@code H.jsonl.quarantine} is not read as {@code H.jsonl} + a suffix. */
-  private static final List<String> SUFFIXES = List.of(QUARANTINE, ROWS_GZ, SIDECAR, ROWS, LOCK);
+  private static final List<String> SUFFIXES = List.of(QUARANTINE_GZ, QUARANTINE, ROWS_GZ, SIDECAR, ROWS, LOCK);
 
   private StoreFiles() {}
 
@@ -64,6 +67,7 @@ public final class StoreFiles {
           case ROWS_GZ -> "the compressed rows";
           case SIDECAR -> "the config sidecar";
           case LOCK -> "the lock";
+          case QUARANTINE_GZ -> "the compressed rows' quarantine";
           default -> "the quarantine";
         };
         return Optional.of(

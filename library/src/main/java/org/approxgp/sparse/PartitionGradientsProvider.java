@@ -20,10 +20,24 @@ public interface PartitionGradientsProvider {
    */
   PartitionGradients create(RegressionData train, int[] partitionOfRow, String master);
 
+  /**
+   * Starts the engine on {@code master} now (null: its default), so that one that cannot start fails in one line
+   * before any data is read or work done, rather than when the first gradient is asked for. By default nothing.
+   *
+   * @throws org.approxgp.experiment.Engines.EngineUnavailableException naming the master and the reason
+   */
+  default void start(String master) {}
+
   /** Builds the strategy for a training set and its partition labels (null strategy: in this JVM). */
   @FunctionalInterface
   interface Factory {
     PartitionGradients create(RegressionData train, int[] partitionOfRow);
+
+    /**
+     * Starts the engine behind this factory now (see {@link PartitionGradientsProvider#start}); by default
+     * nothing.
+     */
+    default void start() {}
   }
 
   /**
@@ -46,7 +60,17 @@ public interface PartitionGradientsProvider {
         PartitionGradientsProvider.class,
         cl == null ? PartitionGradientsProvider.class.getClassLoader() : cl)) {
       if (p.engine().equals(e)) {
-        return (train, labels) -> p.create(train, labels, master);
+        return new Factory() {
+          @Override
+          public PartitionGradients create(RegressionData train, int[] partitionOfRow) {
+            return p.create(train, partitionOfRow, master);
+          }
+
+          @Override
+          public void start() {
+            p.start(master);
+          }
+        };
       }
     }
     throw new IllegalArgumentException(

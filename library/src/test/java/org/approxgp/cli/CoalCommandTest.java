@@ -155,4 +155,34 @@ class CoalCommandTest {
             dir.toString()));
     assertTrue(err.toString().contains("--methods: unknown 'laplace'"), err.toString());
   }
+
+  /**
+   * coal reads the runner's environment settings as a notebook does (here through their system properties): a
+   * stored-only run that lacks its seeds, or an invalid value, is one line on stderr, not an internal error.
+   */
+  @Test
+  void storedOnlyAndInvalidSettingsAreOneLine() {
+    String[][] cases = {{"approxgp.storedOnly", "true", "1", "1 of 1 trials are not in "},
+        {"approxgp.storedOnly", "maybe", "2", "APPROXGP_STORED_ONLY must be true or false"}};
+    for (String[] c : cases) {
+      System.setProperty(c[0], c[1]);
+      try {
+        StringWriter err = new StringWriter();
+        int code = Main.run(
+            new PrintWriter(err, true),
+            "coal",
+            "--seeds",
+            "1",
+            "--methods",
+            "ep",
+            "--results",
+            dir.resolve("r").toString());
+        assertEquals(Integer.parseInt(c[2]), code, err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), err.toString());
+        assertTrue(err.toString().contains(c[3]), err.toString());
+      } finally {
+        System.clearProperty(c[0]);
+      }
+    }
+  }
 }

@@ -142,14 +142,10 @@ class RunCommandTest {
     Outcome missing =
         run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--stored-only");
     assertEquals(1, missing.exit(), missing.out() + missing.err());
-    assertTrue(missing.out().contains("16 of 16 trials are not in "), missing.out());
-    try (var files = Files.list(dir.resolve("results").resolve("smoke-pipeline"))) {
-      assertTrue(
-          files
-              .filter(f -> f.toString().endsWith(".jsonl"))
-              .allMatch(f -> f.toFile().length() == 0),
-          "no rows written");
-    }
+    assertTrue(missing.err().contains("16 of 16 trials are not in "), missing.err());
+    assertEquals(1, missing.err().strip().lines().count(), "one line on stderr: " + missing.err());
+    assertEquals("", missing.out(), "an error goes to stderr");
+    assertFalse(Files.exists(dir.resolve("results")), "a stored-only run creates no results root, store or lock");
     assertEquals(
         0, run("run", "smoke-pipeline", "--mode", "smoke", "--results", results).exit());
     Outcome read =
@@ -212,7 +208,7 @@ class RunCommandTest {
     Outcome reread =
         run("run", "rep-synthetic", "--mode", "smoke", "--results", results, "--stored-only");
     assertEquals(1, reread.exit(), reread.out() + reread.err());
-    assertTrue(reread.out().contains("2 of 3 trials are not in "), reread.out());
+    assertTrue(reread.err().contains("2 of 3 trials are not in "), reread.err());
     StringWriter err = new StringWriter();
     assertEquals(
         2,
@@ -256,6 +252,105 @@ class RunCommandTest {
                 "engine 'spark' is not on the class path: the approxgp-spark module is needed"),
         err.toString());
     assertFalse(Files.exists(csv));
+  }
+
+  /**
+   * A damaged shipped store (its .jsonl.gz cut short): refused in one line that recommends --repair, by a run and
+   * by --compress --stored-only alike (no raw exception), and --repair then keeps its readable rows and recomputes
+   * the rest.
+   */
+  @Test
+  void aDamagedCompressedStoreIsRepairedByRepair() throws Exception {
+    String results = dir.resolve("results").toString();
+    assertEquals(0, run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--compress").exit());
+    Path gz;
+    try (var files = Files.list(dir.resolve("results").resolve("smoke-pipeline"))) {
+      gz = files.filter(f -> f.toString().endsWith(".jsonl.gz")).findFirst().orElseThrow();
+    }
+    byte[] b = Files.readAllBytes(gz);
+    Files.write(gz, java.util.Arrays.copyOf(b, b.length * 3 / 4));
+    for (String[] args : List.of(
+        new String[] {"run", "smoke-pipeline", "--mode", "smoke", "--results", results},
+        new String[] {"run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--stored-only"},
+        new String[] {
+          "run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--stored-only", "--compress"
+        })) {
+      StringWriter err = new StringWriter();
+      assertEquals(2, Main.run(new PrintWriter(err, true), args), String.join(" ", args));
+      assertEquals(1, err.toString().strip().lines().count(), err.toString());
+      assertTrue(err.toString().contains("rerun with --repair"), err.toString());
+      assertFalse(err.toString().contains("internal error"), err.toString());
+    }
+    Outcome repaired = run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--repair");
+    assertEquals(0, repaired.exit(), repaired.err());
+    assertTrue(repaired.out().matches("(?s).*: 16 trials, [1-9][0-9]* reused, [0-9]+ computed.*"), repaired.out());
+    assertTrue(Files.exists(gz.resolveSibling(gz.getFileName() + ".quarantine")));
+    Outcome read = run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--stored-only");
+    assertEquals(0, read.exit(), read.err());
+  }
+
+  /**
+   * {@code run} reads APPROXGP_STORED_ONLY, APPROXGP_VERIFY and APPROXGP_ENGINE as a notebook's runner does (here
+   * through their system properties, which the same lookup reads first); flags override them, and an invalid value
+   * is one line naming the variable, exit 2.
+   */
+  @Test
+  void theEnvironmentSettingsOfTheRunnerApplyUnlessAFlagOverridesThem() throws Exception {
+    String results = dir.resolve("results").toString();
+    String[] smoke = {"run", "smoke-pipeline", "--mode", "smoke", "--results", results};
+    withProperty("approxgp.storedOnly", "true", () -> {
+      Outcome o = run(smoke);
+      assertEquals(1, o.exit(), o.out() + o.err());
+      assertTrue(o.err().contains("16 of 16 trials are not in "), o.err());
+      assertFalse(Files.exists(dir.resolve("results")), "nothing computed or created");
+    });
+    assertEquals(0, run(smoke).exit());
+    withProperty("approxgp.verify", "2", () -> {
+      Outcome o = run(smoke);
+      assertEquals(0, o.exit(), o.err());
+      assertTrue(o.out().contains("verified 2/2"), o.out());
+      Outcome flag = run(concat(smoke, "--verify", "1"));
+      assertTrue(flag.out().contains("verified 1/1"), "the flag wins: " + flag.out());
+    });
+    for (String[] bad : List.of(
+        new String[] {"approxgp.storedOnly", "maybe", "APPROXGP_STORED_ONLY must be true or false, got 'maybe'"},
+        new String[] {"approxgp.verify", "-3", "APPROXGP_VERIFY must be a whole number >= 0"},
+        new String[] {"approxgp.engine", "bogus", "APPROXGP_ENGINE must be local or spark, got 'bogus'"})) {
+      withProperty(bad[0], bad[1], () -> {
+        StringWriter err = new StringWriter();
+        assertEquals(2, Main.run(new PrintWriter(err, true), smoke), bad[0]);
+        assertEquals(1, err.toString().strip().lines().count(), err.toString());
+        assertTrue(err.toString().contains(bad[2]), err.toString());
+      });
+    }
+    withProperty("approxgp.engine", "bogus", () -> {
+      Outcome o = run(concat(smoke, "--engine", "local"));
+      assertEquals(0, o.exit(), "--engine overrides APPROXGP_ENGINE: " + o.err());
+    });
+  }
+
+  private interface Body {
+    void run() throws Exception;
+  }
+
+  private static void withProperty(String key, String value, Body body) throws Exception {
+    String old = System.getProperty(key);
+    System.setProperty(key, value);
+    try {
+      body.run();
+    } finally {
+      if (old == null) {
+        System.clearProperty(key);
+      } else {
+        System.setProperty(key, old);
+      }
+    }
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
   }
 
   @Test

@@ -144,4 +144,62 @@ class StoreLockTest {
       child.waitFor();
     }
   }
+
+  private static Path lockOf(Path resultsFile) {
+    String name = resultsFile.getFileName().toString();
+    return resultsFile.resolveSibling(name.substring(0, name.length() - ".jsonl".length()) + ".lock");
+  }
+
+  @Test
+  void closingTheStoreRemovesItsLockFileAndAStaleOneIsTakenOver() throws IOException {
+    Path file;
+    try (ResultStore s = ResultStore.open(
+        dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class))) {
+      file = s.file();
+      assertTrue(Files.exists(lockOf(file)), "held: the lock file exists");
+    }
+    assertFalse(Files.exists(lockOf(file)), "released: no lock file left");
+    // a process killed outright leaves its (unlocked) file: the next run takes it and removes it
+    Files.createFile(lockOf(file));
+    try (ResultStore s = ResultStore.open(
+        dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class))) {
+      assertEquals(file, s.file());
+    }
+    assertFalse(Files.exists(lockOf(file)));
+  }
+
+  /** SIGTERM (Process.destroy on Linux) stops the holder through its shutdown hooks, which release the lock. */
+  @Test
+  void aProcessStoppedBySigtermRemovesItsLock() throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process child = new ProcessBuilder(
+            java.toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            StoreLockHolder.class.getName(),
+            dir.toString())
+        .redirectErrorStream(true)
+        .start();
+    try {
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+      String line;
+      while ((line = out.readLine()) != null && !line.startsWith(StoreLockHolder.READY)) {
+        // start-up output
+      }
+      assertTrue(line != null, "child did not open the store");
+      Path file = Path.of(line.substring(StoreLockHolder.READY.length() + 1));
+      assertTrue(Files.exists(lockOf(file)), "the holder's lock file exists");
+      child.destroy(); // SIGTERM: the JVM runs its shutdown hooks
+      child.waitFor();
+      assertFalse(Files.exists(lockOf(file)), "the stopped holder removed its lock file");
+      try (ResultStore s = ResultStore.open(
+          dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class))) {
+        assertEquals(file, s.file());
+      }
+    } finally {
+      child.destroyForcibly();
+      child.waitFor();
+    }
+  }
 }

@@ -363,6 +363,15 @@ public final class SparkPartitionGradients implements PartitionGradients, AutoCl
       return "spark";
     }
 
+    /**
+     * Starts the Spark context as {@link SparkTrialExecutor#start()} does for {@code approxgp run}: a
+     * {@code spark://} master is probed first, and any failure to start is one line.
+     */
+    @Override
+    public void start(String master) {
+      SparkTrialExecutor.embedded(master).start();
+    }
+
     @Override
     public PartitionGradients create(RegressionData train, int[] partitionOfRow, String master) {
       return SparkTrialExecutor.inModuleLoader(() -> of(

@@ -93,9 +93,9 @@ public final class SparkTrialExecutor implements TrialExecutor {
 
   /**
    * Starts the Spark context now (see {@link #context()}), so that a master that cannot be reached fails the run
-   * before its results store is opened. A {@code spark://} master is first probed over TCP (every host of a
-   * high-availability list, 5 s each): Spark itself would retry an unreachable master for a minute and log
-   * each attempt. Any failure to start is one line.
+   * before its results store is opened. A URL of no form Spark knows is refused first ({@link #checkForm}), and a
+   * {@code spark://} master is probed over TCP (every host of a high-availability list, 5 s each): Spark itself
+   * would retry an unreachable master for a minute and log each attempt. Any failure to start is one line.
    *
    * @throws Engines.EngineUnavailableException naming the master and the reason
    */
@@ -105,12 +105,15 @@ public final class SparkTrialExecutor implements TrialExecutor {
       return;
     }
     String m = master != null ? master : new SparkConf().get("spark.master", null);
+    if (m != null) {
+      checkForm(m);
+    }
     if (m != null && m.startsWith("spark://")) {
       probe(m);
     }
     try {
       context();
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // Scala code throws checked exceptions undeclared (SparkException)
       Throwable root = e;
       while (root.getCause() != null && root.getCause() != root) {
         root = root.getCause();
@@ -121,6 +124,23 @@ public final class SparkTrialExecutor implements TrialExecutor {
           .orElse(root.getClass().getSimpleName());
       throw new Engines.EngineUnavailableException(
           "Spark could not start" + (m == null ? "" : " on master " + m) + ": " + why);
+    }
+  }
+
+  /** The master URLs Spark 4 starts a context on (its {@code SparkMasterRegex}, plus YARN and Kubernetes). */
+  private static final java.util.regex.Pattern MASTER_FORMS = java.util.regex.Pattern.compile(
+      "local|local\\[([0-9]+|\\*)(\\s*,\\s*[0-9]+)?\\]|local-cluster\\[.*\\]|spark://.+|yarn|k8s://.+");
+
+  /**
+   * Refuses a master URL of no form Spark knows, before Spark is asked: Spark would log its failure to start with
+   * a stack trace.
+   *
+   * @throws Engines.EngineUnavailableException naming the URL and the forms
+   */
+  static void checkForm(String url) {
+    if (!MASTER_FORMS.matcher(url.strip()).matches()) {
+      throw new Engines.EngineUnavailableException("Spark master '" + url + "' is not a master URL"
+          + " (local, local[N], local[*], spark://HOST:PORT[,HOST:PORT…], yarn or k8s://…)");
     }
   }
 

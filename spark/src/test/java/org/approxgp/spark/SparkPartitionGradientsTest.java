@@ -2,7 +2,9 @@ package org.approxgp.spark;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -238,6 +240,50 @@ class SparkPartitionGradientsTest {
       files[e] = Files.readString(out);
     }
     assertEquals(files[0], files[1]);
+  }
+
+  /**
+   * {@code regress --engine spark} with a master nothing listens on, or a URL of no form Spark knows, fails as
+   * {@code run} does: one line naming the master, exit 2, before any data is read, and no output file (both are
+   * checked before Spark is asked, so this class's active context does not hide them).
+   */
+  @Test
+  void regressWithAnUnreachableOrMalformedMasterFailsInOneLine(@TempDir Path dir) throws IOException {
+    Path train = dir.resolve("train.csv");
+    Path test = dir.resolve("test.csv");
+    writeCsv(train, data(400, 2, 21));
+    writeCsv(test, data(50, 2, 22));
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort(); // closed again: nothing listens there
+    }
+    for (String url : java.util.List.of("spark://127.0.0.1:" + port, "bogus://x")) {
+      Path out = dir.resolve("pred.csv");
+      StringWriter err = new StringWriter();
+      int code = Main.run(
+          new PrintWriter(err),
+          "regress",
+          "--model",
+          "svbssgp",
+          "--train",
+          train.toString(),
+          "--test",
+          test.toString(),
+          "--target",
+          "y",
+          "--iterations",
+          "6",
+          "--engine",
+          "spark",
+          "--master",
+          url,
+          "--out",
+          out.toString());
+      assertEquals(2, code, url + ": " + err);
+      assertEquals(1, err.toString().strip().lines().count(), err.toString());
+      assertTrue(err.toString().contains(url), err.toString());
+      assertFalse(Files.exists(out));
+    }
   }
 
   @Test

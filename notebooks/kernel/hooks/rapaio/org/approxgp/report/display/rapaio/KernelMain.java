@@ -76,6 +76,9 @@ import sun.misc.Signal;
  * On SIGINT this class only cancels the running cell's task ({@code RapaioExecutionControl.interrupt()}, which
  * interrupts the cell's thread); the cell ends with "Execution interrupted" and the kernel stays usable. The
  * execution control is reached through two private fields of {@code JavaEngine} (there is no accessor).
+ *
+ * <p><b>Stopping.</b> The kernel ends when the process that started it ends ({@link #exitWithParent}); SIGTERM ends
+ * it through the JVM's shutdown hooks, which release the results stores' locks.
  */
 public final class KernelMain {
 
@@ -95,6 +98,7 @@ public final class KernelMain {
       t.setDaemon(true);
       t.start();
     });
+    exitWithParent();
     Channels channels;
     try {
       channels = start(Path.of(args[0]));
@@ -106,6 +110,29 @@ public final class KernelMain {
       return;
     }
     channels.joinUntilClose();
+  }
+
+  /**
+   * Ends the kernel when the process that started it is gone ({@code JPY_PARENT_PID}, which jupyter_client sets for
+   * a kernel it owns): nbconvert or a Jupyter server killed outright cannot shut its kernels down, and Jupyter starts
+   * each kernel in a session of its own, which a signal to the parent's process group does not reach. The exit runs
+   * the JVM's shutdown hooks, which release the locks of the results stores a cell holds.
+   */
+  static void exitWithParent() {
+    String v = System.getenv("JPY_PARENT_PID");
+    long pid;
+    try {
+      pid = v == null ? -1 : Long.parseLong(v.strip());
+    } catch (NumberFormatException e) {
+      return; // not a process id (a Windows handle): nothing to watch
+    }
+    if (pid <= 1) {
+      return;
+    }
+    ProcessHandle.of(pid).ifPresent(parent -> parent.onExit().thenRun(() -> {
+      System.err.println("approxgp: the kernel's parent process " + pid + " has ended; the kernel stops");
+      System.exit(0);
+    }));
   }
 
   /**
