@@ -270,8 +270,9 @@ public final class QpTable1Tables {
     return -1;
   }
 
+  /** The paper's entry as it printed it (7.9 ± 0.5), not reformatted. */
   private static String pm(QpPaper.Stat s) {
-    return String.format(java.util.Locale.ROOT, "%.2f ± %.2f", s.mean(), s.sd());
+    return org.approxgp.report.PaperTables.qpPrinted(s);
   }
 
   private static boolean inside(QpPaper.Stat s, double ours) {
