@@ -10,7 +10,8 @@ exported HTML report itself, so notebooks need no extra output file:
   1. a printed line starting with "Agreement:" (the convention; a notebook that wants to choose its
      headline prints one), else
   2. the output of the last code cell whose source mentions "agree": when several of its lines carry a
-     verdict ("agrees" / "DISAGREES" / "DIFFERS"), "k of n checks agree", else its first printed line.
+     verdict ("agrees" / "DISAGREES" / "DIFFERS"), "k of n checks agree", else its printed lines joined
+     by "; " when there are at most 4, else its first.
 
 Paper and description come from notebook metadata "approxgp": {"paper": ..., "reproduces": ...} when
 present, else from the notebook's title ("QP paper, Table 1: ..." -> paper "QP paper", "Table 1: ...").
@@ -61,7 +62,8 @@ def headline(cells):
             ok = sum(v == "agrees" for v in verdicts)
             return f"{ok} of {len(verdicts)} checks agree" + ("" if ok == len(verdicts) else " (see the report)")
         if lines:
-            return lines[0]
+            # a few lines are one verdict each (e.g. one per reading of the method): all of them
+            return "; ".join(lines) if len(lines) <= 4 else lines[0]
     return ""
 
 

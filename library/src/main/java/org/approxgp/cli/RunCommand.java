@@ -246,7 +246,8 @@ final class RunCommand implements Callable<Integer> {
         executor,
         secs,
         run.file()));
-    stdout.println(summary.printAll());
+    // printed by the display rule (4 significant digits); the --out CSV keeps every digit
+    stdout.println(org.approxgp.report.Tables.rounded(summary).printAll());
     stdout.flush();
     if (out != null) {
       StringWriter csv = new StringWriter();

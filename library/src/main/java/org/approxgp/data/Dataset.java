@@ -187,6 +187,6 @@ public final class Dataset {
 
   @Override
   public String toString() {
-    return "Dataset[" + name + ": " + size() + " × " + dimension() + ", target " + targetName + "]";
+    return name + ": " + size() + " rows × " + dimension() + " inputs, target " + targetName;
   }
 }

@@ -108,8 +108,7 @@ public final class PaperTables {
           cols.get(c++)
               .append(paper
                   .map(p -> k == 0 ? p.te() : p.ntll())
-                  .map(st -> printed(st.mean(), QP_PRINTED_DECIMALS) + " ± "
-                      + printed(st.sd(), QP_PRINTED_DECIMALS))
+                  .map(PaperTables::qpPrinted)
                   .orElse(""));
           for (Source s : sources) {
             double[] v = ours.get(s.label());
@@ -191,6 +190,11 @@ public final class PaperTables {
     return Double.isNaN(sd)
         ? ValueViews.number(mean)
         : ValueViews.number(mean) + " ± " + ValueViews.number(sd);
+  }
+
+  /** A QP Table 1 entry "mean ± sd" as the paper printed it: 7.9 ± 0.5, 1606.8 ± 116.3. */
+  public static String qpPrinted(QpPaper.Stat s) {
+    return printed(s.mean(), QP_PRINTED_DECIMALS) + " ± " + printed(s.sd(), QP_PRINTED_DECIMALS);
   }
 
   /** A paper's number as it printed it: {@code decimals} digits after the point. */

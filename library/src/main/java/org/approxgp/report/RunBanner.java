@@ -46,24 +46,63 @@ public record RunBanner(ProjectPaths.Mode mode, int trials, List<String> scales,
     return new RunBanner(mode, trials, scales, date);
   }
 
-  /** " (5 dataset × 2 method × …)" from the distinct values of each key column with more than one value. */
-  private static String scale(Experiment<?, ?> e) {
+  /**
+   * The trial list's shape, computed from its keys: " (5 dataset × 2 method × …)" when the trials are every
+   * combination of their key columns' values (columns with one value left out). Otherwise the columns that do
+   * combine with all the rest are factored out and the others counted together, e.g. " (3 seed × 40 combinations
+   * of figure, dataset, method)" — the numbers always multiply to the trial count.
+   */
+  static String scale(List<Map<String, Object>> keys) {
     Map<String, Set<Object>> distinct = new LinkedHashMap<>();
-    for (String c : e.keyColumns()) {
-      distinct.put(c, new LinkedHashSet<>());
+    for (Map<String, Object> k : keys) {
+      k.forEach((c, v) -> distinct.computeIfAbsent(c, x -> new LinkedHashSet<>()).add(v));
     }
-    for (Record k : e.trials()) {
-      TrialKeys.values(k)
-          .forEach(
-              (c, v) -> distinct.computeIfAbsent(c, x -> new LinkedHashSet<>()).add(v));
-    }
-    List<String> parts = new ArrayList<>();
+    List<String> rest = new ArrayList<>();
     distinct.forEach((c, v) -> {
       if (v.size() > 1) {
-        parts.add(v.size() + " " + c);
+        rest.add(c);
       }
     });
+    List<String> parts = new ArrayList<>();
+    boolean factored = true;
+    while (factored && !rest.isEmpty()) {
+      factored = false;
+      for (String c : rest) {
+        List<String> others = new ArrayList<>(rest);
+        others.remove(c);
+        if (combinations(keys, rest) == combinations(keys, others) * distinct.get(c).size()) {
+          parts.add(distinct.get(c).size() + " " + c);
+          rest.remove(c);
+          factored = true;
+          break;
+        }
+      }
+    }
+    if (!rest.isEmpty()) {
+      parts.add(combinations(keys, rest) + " combinations of " + String.join(", ", rest));
+    }
     return parts.isEmpty() ? "" : " (" + String.join(" × ", parts) + ")";
+  }
+
+  private static String scale(Experiment<?, ?> e) {
+    List<Map<String, Object>> keys = new ArrayList<>();
+    for (Record k : e.trials()) {
+      keys.add(TrialKeys.values(k));
+    }
+    return scale(keys);
+  }
+
+  /** Distinct value tuples of {@code columns} among {@code keys}. */
+  private static int combinations(List<Map<String, Object>> keys, List<String> columns) {
+    Set<List<Object>> seen = new java.util.HashSet<>();
+    for (Map<String, Object> k : keys) {
+      List<Object> t = new ArrayList<>(columns.size());
+      for (String c : columns) {
+        t.add(k.get(c));
+      }
+      seen.add(t);
+    }
+    return seen.size();
   }
 
   /**

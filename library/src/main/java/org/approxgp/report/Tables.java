@@ -46,10 +46,18 @@ public final class Tables {
    * sanitiser and kept everywhere else. One literal {@code <tbody>} per table remains in a sanitised export: the
    * sanitiser's parser (html5lib) inserts the implicit tbody of every table and then escapes it.
    */
-  static final java.util.Set<String> TAGS = java.util.Set.of("table", "tr", "td", "b");
+  static final java.util.Set<String> TAGS = java.util.Set.of("div", "table", "tr", "td", "b");
 
   /**
-   * The whole table as an HTML {@code <table>}, text escaped: a first row of bold column names (preceded by a row
+   * The box around every table: a table wider than the page scrolls sideways inside its cell instead of being cut
+   * off at the page's edge (nbconvert's output cell is a {@code display: table-cell}, which grows with its content
+   * and scrolls nothing, and the page hides what overflows). The width leaves room for the output prompt.
+   */
+  static final String SCROLL_BOX =
+      "<div class=\"approxgp-scroll\" style=\"overflow-x: auto; max-width: calc(100vw - 10em)\">";
+
+  /**
+   * The whole table as an HTML {@code <table>} in a {@link #SCROLL_BOX}, text escaped: a first row of bold column names (preceded by a row
    * of group names when a column's name has a {@link #GROUP}), then the rows.
    * Text columns are left-aligned; number columns are right-aligned with tabular digits and padded on the right
    * with figure spaces (U+2007, a digit's width) and a punctuation space (U+2008, a point's width) so that their
@@ -58,7 +66,7 @@ public final class Tables {
    * nbconvert's and JupyterLab's style sheets (which right-align every cell); only {@link #TAGS}.
    */
   public static String toHtml(Table table) {
-    StringBuilder sb = new StringBuilder("<table class=\"approxgp\">\n");
+    StringBuilder sb = new StringBuilder(SCROLL_BOX).append("<table class=\"approxgp\">\n");
     List<Column<?>> cols = table.columns();
     boolean grouped = cols.stream().anyMatch(c -> c.name().contains(GROUP));
     boolean[] numeric = new boolean[cols.size()];
@@ -114,7 +122,7 @@ public final class Tables {
       }
       sb.append("</tr>\n");
     }
-    return sb.append("</table>").toString();
+    return sb.append("</table></div>").toString();
   }
 
   /**

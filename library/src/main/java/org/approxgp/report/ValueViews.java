@@ -28,7 +28,7 @@ public final class ValueViews {
   /**
    * The project's display rounding, the one rule for every number a notebook or report shows: {@value #DIGITS}
    * significant digits, trailing zeros after the point dropped (a paper's 7.9 shows as 7.9, 14.0 as 14), plain
-   * notation for 1e-4 ≤ |x| &lt; 1e6, else {@code 1.235e-07}. Stored results and CSV files keep every digit.
+   * notation for 1e-4 ≤ |x| &lt; 1e6, else {@code 1.235e-07}; NaN (no value) as "n/a". Stored results and CSV files keep every digit.
    */
   public static String number(double x) {
     return number(x, DIGITS);
@@ -37,7 +37,7 @@ public final class ValueViews {
   /** {@link #number} with {@code digits} significant digits (the rule's digits; other counts for tests only). */
   static String number(double x, int digits) {
     if (x == 0 || !Double.isFinite(x)) {
-      return x == 0 ? "0" : Double.toString(x);
+      return x == 0 ? "0" : Double.isNaN(x) ? "n/a" : Double.toString(x);
     }
     double a = Math.abs(x);
     if (a >= 1e-4 && a < 1e6) {

@@ -71,6 +71,18 @@ class RunCommandTest {
     List<String> lines = Files.readAllLines(csv);
     assertEquals(
         "method,n,count,estimate mean,estimate sd,abs error mean,abs error sd", lines.get(0));
+    // the printed table by the display rule (4 significant digits), the CSV with every digit
+    String table = first.out().substring(first.out().indexOf('\n') + 1);
+    var decimals = java.util.regex.Pattern.compile("-?[0-9]+\\.[0-9]+(e[-+][0-9]+)?").matcher(table);
+    int seen = 0;
+    while (decimals.find()) {
+      String digits = decimals.group().replaceFirst("e.*", "").replace("-", "").replace(".", "")
+          .replaceFirst("^0+", "");
+      assertTrue(digits.length() <= 4, decimals.group() + " in the printed table:\n" + table);
+      seen++;
+    }
+    assertTrue(seen > 0, table);
+    assertTrue(lines.get(1).matches(".*[0-9]\\.[0-9]{6,}.*"), "the CSV keeps every digit: " + lines.get(1));
     assertEquals(5, lines.size(), lines.toString()); // 2 methods × 2 sample sizes
     assertTrue(lines.get(1).startsWith("plain,100,4,"), lines.get(1)); // 4 seeds per group
     Outcome second = run(

@@ -64,4 +64,40 @@ class RunBannerTest {
     assertEquals(html, m.get(MimeBundles.HTML));
     assertEquals(b.text(), m.get(MimeBundles.TEXT));
   }
+
+  private static Map<String, Object> key(Object... kv) {
+    Map<String, Object> m = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+
+  @Test
+  void aTrialListThatIsNotAGridCountsItsCombinationsSoTheNumbersMultiplyToTheTrials() {
+    // figure 1 runs on two data sets, figure 2 on three; every (figure, dataset) pair with 2 methods × 4 seeds
+    List<Map<String, Object>> keys = new ArrayList<>();
+    String[][] datasets = {{"a", "b"}, {"a", "c", "d"}};
+    for (int f = 0; f < 2; f++) {
+      for (String d : datasets[f]) {
+        for (String m : List.of("ep", "qp")) {
+          for (int s = 0; s < 4; s++) {
+            keys.add(key("figure", f, "dataset", d, "method", m, "seed", s, "fold", 0));
+          }
+        }
+      }
+    }
+    assertEquals(40, keys.size());
+    assertEquals(" (2 method × 4 seed × 5 combinations of figure, dataset)", RunBanner.scale(keys));
+  }
+
+  @Test
+  void aGridIsItsDistinctValuesAndNothingFactorsOutOfAnIrregularList() {
+    assertEquals(" (2 method × 3 fold)", RunBanner.scale(List.of(
+        key("method", "ep", "fold", 0), key("method", "ep", "fold", 1), key("method", "ep", "fold", 2),
+        key("method", "qp", "fold", 0), key("method", "qp", "fold", 1), key("method", "qp", "fold", 2))));
+    assertEquals(" (3 combinations of method, fold)", RunBanner.scale(List.of(
+        key("method", "ep", "fold", 0), key("method", "ep", "fold", 1), key("method", "qp", "fold", 0))));
+    assertEquals("", RunBanner.scale(List.of(key("method", "ep"))));
+  }
 }

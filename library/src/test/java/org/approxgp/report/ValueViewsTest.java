@@ -23,7 +23,7 @@ class ValueViewsTest {
     assertEquals("2.5e+08", ValueViews.number(2.5e8));
     assertEquals("-66.28", ValueViews.number(-66.281651));
     assertEquals("0", ValueViews.number(0));
-    assertEquals("NaN", ValueViews.number(Double.NaN));
+    assertEquals("n/a", ValueViews.number(Double.NaN));
   }
 
   record Cfg(List<Double> powers, int seeds, String name, double[] grid) {}

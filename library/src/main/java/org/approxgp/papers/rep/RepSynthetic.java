@@ -595,6 +595,7 @@ public final class RepSynthetic {
     for (int i = 0; i < v.length; i++) {
       o[i] = v[i];
     }
-    return String.format(java.util.Locale.ROOT, f, o);
+    // a spread of one run is undefined: "n/a", as the tables print a missing value, never "NaN"
+    return String.format(java.util.Locale.ROOT, f, o).replace("NaN", "n/a");
   }
 }

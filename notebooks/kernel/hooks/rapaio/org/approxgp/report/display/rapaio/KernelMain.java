@@ -1,6 +1,9 @@
 package org.approxgp.report.display.rapaio;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -18,6 +21,7 @@ import org.rapaio.jupyter.kernel.channels.Channels;
 import org.rapaio.jupyter.kernel.channels.LoopThread;
 import org.rapaio.jupyter.kernel.channels.MessageHandler;
 import org.rapaio.jupyter.kernel.core.ConnectionProperties;
+import org.rapaio.jupyter.kernel.core.RapaioKernel;
 import org.rapaio.jupyter.kernel.core.Transform;
 import org.rapaio.jupyter.kernel.core.java.JavaEngine;
 import org.rapaio.jupyter.kernel.core.java.RapaioExecutionControl;
@@ -79,6 +83,9 @@ import sun.misc.Signal;
  *
  * <p><b>Stopping.</b> The kernel ends when the process that started it ends ({@link #exitWithParent}); SIGTERM ends
  * it through the JVM's shutdown hooks, which release the results stores' locks.
+ *
+ * <p><b>Printed text.</b> {@link CellStreams} sends a cell's printing as one stream message per burst, in order
+ * with its displays (rapaio sent one message per fragment of every {@code printf}).
  */
 public final class KernelMain {
 
@@ -143,8 +150,17 @@ public final class KernelMain {
     LogManager.getLogManager().readConfiguration(MainApp.class.getClassLoader()
         .getResourceAsStream("logging.properties"));
     ConnectionProperties props = Transform.fromJson(Files.readString(connectionFile), ConnectionProperties.class);
-    // The kernel (JShell) is built by MainApp's class initialisation; do it before any socket is bound.
-    var kernel = MainApp.kernel;
+    // The kernel (JShell) is built by MainApp's class initialisation; do it before any socket is bound. Building
+    // it prints two lines per class-path entry ("Parsing classpath: …", "Add … to classpath") to stdout, which
+    // is nbconvert's terminal: those are dropped (about 70 lines, none of them the user's).
+    PrintStream stdout = System.out;
+    RapaioKernel kernel;
+    System.setOut(new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8));
+    try {
+      kernel = MainApp.kernel;
+    } finally {
+      System.setOut(stdout);
+    }
     Channels channels = new Channels(props);
     Object shell = field(channels, "shell");
     Object control = field(channels, "control");
@@ -159,6 +175,7 @@ public final class KernelMain {
     synchronized (shell) {
       synchronized (control) {
         channels.connect(kernel);
+        CellStreams.install(kernel, (AbstractChannel) field(channels, "iopub"));
         Object real = field(channels, "handlers");
         if (!(real instanceof Map) || ((Map<?, ?>) real).get(MessageType.SHELL_KERNEL_INFO_REQUEST) == null) {
           throw new IllegalStateException("Channels.connect installed no kernel_info handler");
