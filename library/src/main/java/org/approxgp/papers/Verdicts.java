@@ -48,6 +48,39 @@ public final class Verdicts {
     return new Verdict(claim, unit, "ours − paper", d, se, SAME_MEAN_RULE, o);
   }
 
+  /** The rule of {@link #pairedPositive}, as printed beside each verdict. */
+  public static final String PAIRED_POSITIVE_RULE =
+      "mean paired difference d̄ over units, se = sd/√n: d̄ − 2 se > 0 reproduces; d̄ + 2 se < 0 contradicts; else"
+          + " undecided";
+
+  /**
+   * Whether paired differences over units (e.g. per split, RMSE of the claimed-worse setting minus the
+   * claimed-better one) are positive as claimed: their mean d̄ and its standard error se = sd/√n; d̄ − 2·se &gt; 0
+   * reproduces, d̄ + 2·se &lt; 0 contradicts (the opposite is significant), anything between is undecided (equal
+   * settings included). Fewer than two units: undecided.
+   */
+  public static Verdict pairedPositive(String claim, String unit, String statistic, double[] differences) {
+    int n = differences.length;
+    double mean = n == 0 ? Double.NaN : java.util.Arrays.stream(differences).sum() / n;
+    double se = Double.NaN;
+    if (n >= 2) {
+      double ss = 0;
+      for (double d : differences) {
+        ss += (d - mean) * (d - mean);
+      }
+      se = Math.sqrt(ss / (n - 1) / n);
+    }
+    Verdict.Outcome o = Verdict.Outcome.UNDECIDED;
+    if (Double.isFinite(mean) && Double.isFinite(se)) {
+      if (mean - 2 * se > 0) {
+        o = Verdict.Outcome.REPRODUCES;
+      } else if (mean + 2 * se < 0) {
+        o = Verdict.Outcome.CONTRADICTS;
+      }
+    }
+    return new Verdict(claim, unit, statistic, mean, se, PAIRED_POSITIVE_RULE, o);
+  }
+
   /** The verdicts as a table: claim, unit, statistic, estimate, noise, outcome (the rule is in the headline). */
   public static Table table(String name, List<Verdict> verdicts) {
     StringColumn claim = StringColumn.create("claim");

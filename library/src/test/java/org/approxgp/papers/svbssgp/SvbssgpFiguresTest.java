@@ -103,6 +103,40 @@ class SvbssgpFiguresTest {
         SvbssgpFigures.traces(again).doubleColumn("rmse").asList());
   }
 
+  /** Rows of the samples experiment: per split, the final RMSE at r = 1, 5, 20 from {@code rmse}. */
+  private static Table samplesRows(String role, double[][] rmse) {
+    tech.tablesaw.api.StringColumn roles = tech.tablesaw.api.StringColumn.create("role");
+    tech.tablesaw.api.StringColumn settings = tech.tablesaw.api.StringColumn.create("setting");
+    tech.tablesaw.api.LongColumn splits = tech.tablesaw.api.LongColumn.create("split");
+    tech.tablesaw.api.DoubleColumn values = tech.tablesaw.api.DoubleColumn.create("final_rmse");
+    int[] rs = {1, 5, 20};
+    for (int s = 0; s < rmse.length; s++) {
+      for (int j = 0; j < rs.length; j++) {
+        roles.append(role);
+        settings.append("r:" + rs[j]);
+        splits.append(s);
+        values.append(rmse[s][j]);
+      }
+    }
+    return Table.create("samples", roles, settings, splits, values);
+  }
+
+  @Test
+  void figure3IsDecidedByPairedDifferencesOverSplitsNotByMonotoneMeans() {
+    // the case: r = 1, 5, 20 at one RMSE is no evidence that r = 1 is poorest
+    Table equal = samplesRows("aimpeak", new double[][] {{30.74, 30.74, 30.74}, {31.0, 31.0, 31.0}});
+    assertEquals(org.approxgp.papers.Verdict.Outcome.UNDECIDED,
+        SvbssgpAgreement.fewestMinusMostSamples(equal, "aimpeak").outcome());
+    Table worse = samplesRows("blog",
+        new double[][] {{0.122, 0.121, 0.119}, {0.123, 0.120, 0.120}, {0.116, 0.114, 0.114}, {0.125, 0.121, 0.122}});
+    assertEquals(org.approxgp.papers.Verdict.Outcome.REPRODUCES,
+        SvbssgpAgreement.fewestMinusMostSamples(worse, "blog").outcome());
+    Table better = samplesRows("blog",
+        new double[][] {{0.110, 0.121, 0.119}, {0.111, 0.120, 0.120}, {0.109, 0.114, 0.114}, {0.112, 0.121, 0.122}});
+    assertEquals(org.approxgp.papers.Verdict.Outcome.CONTRADICTS,
+        SvbssgpAgreement.fewestMinusMostSamples(better, "blog").outcome());
+  }
+
   @Test
   void linearR2() {
     assertEquals(
