@@ -71,7 +71,8 @@ public final class Main implements Runnable {
         return ex instanceof org.approxgp.experiment.ResultsLockedException ? 1 : 2;
       }
       if (ex instanceof org.approxgp.experiment.MissingTrialsException) {
-        // a stored-only run (APPROXGP_STORED_ONLY) whose store lacks trials: the results are incomplete
+        // a stored-only run (APPROXGP_STORED_ONLY) whose store lacks trials: the results are
+        // incomplete
         cmd.getErr().println("approxgp: " + oneLine(ex.getMessage()));
         return 1;
       }

@@ -200,7 +200,8 @@ final class RegressCommand implements Callable<Integer> {
       throw CliException.badInput("--engine " + engine + ": " + e.getMessage());
     }
     if (gradients != null) {
-      // an engine that cannot start (an unreachable or malformed master) is one line, before the data is read
+      // an engine that cannot start (an unreachable or malformed master) is one line, before the
+      // data is read
       gradients.start();
     }
     long load0 = System.nanoTime();

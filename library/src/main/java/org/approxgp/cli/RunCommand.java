@@ -154,9 +154,10 @@ final class RunCommand implements Callable<Integer> {
     String eng =
         engine == null ? Engines.fromEnvironment() : engine.strip().toLowerCase(Locale.ROOT);
     if (!eng.equals(Engines.LOCAL) && !eng.equals(Engines.SPARK)) {
-      throw CliException.badInput(engine == null
-          ? "APPROXGP_ENGINE must be local or spark, got '" + eng + "'"
-          : "--engine must be local or spark, got '" + engine + "'");
+      throw CliException.badInput(
+          engine == null
+              ? "APPROXGP_ENGINE must be local or spark, got '" + eng + "'"
+              : "--engine must be local or spark, got '" + engine + "'");
     }
     if (master != null && eng.equals(Engines.LOCAL)) {
       throw CliException.badInput("--master needs --engine spark");
@@ -178,7 +179,8 @@ final class RunCommand implements Callable<Integer> {
           "--compress --stored-only runs no trial and prints no summary; it takes no --out, --methods or"
               + " --datasets");
     }
-    // a stored-only run that compresses nothing writes nothing: its results root is only read, never created
+    // a stored-only run that compresses nothing writes nothing: its results root is only read,
+    // never created
     Path root = storedOnly && !compress && !repair
         ? ResultsRoots.resolve(results)
         : ResultsRoots.prepare(results);
@@ -225,7 +227,8 @@ final class RunCommand implements Callable<Integer> {
       return 1;
     } catch (ExperimentFailedException e) {
       var stderr = spec.commandLine().getErr();
-      stderr.println("approxgp: " + name + ": " + e.failures().size() + " of " + exp.trials().size()
+      stderr.println("approxgp: " + name + ": " + e.failures().size() + " of "
+          + exp.trials().size()
           + " trials failed (" + e.partial().rows().size() + " stored in "
           + e.partial().file() + "); first failures:");
       e.failures().stream().limit(5).forEach(f -> stderr.println("  " + f));
@@ -267,8 +270,13 @@ final class RunCommand implements Callable<Integer> {
    * the experiment's notebook reads in this mode that exists ({@link ExperimentSpec#allForMode}), K trials each;
    * prints one report per store; exit 0 if no recomputed trial differs, else 1.
    */
-  private int verifyAll(ExperimentSpec<?, ?> es, ProjectPaths.Mode m, Experiment<?, ?> exp, Path root,
-      TrialExecutor executor, java.io.PrintWriter stdout) {
+  private int verifyAll(
+      ExperimentSpec<?, ?> es,
+      ProjectPaths.Mode m,
+      Experiment<?, ?> exp,
+      Path root,
+      TrialExecutor executor,
+      java.io.PrintWriter stdout) {
     List<Experiment<?, ?>> stores = new ArrayList<>(List.of(exp));
     if (methods == null && datasets == null) {
       for (Experiment<?, ?> e : es.allForMode(m)) {
@@ -282,7 +290,9 @@ final class RunCommand implements Callable<Integer> {
     boolean passed = true;
     for (Experiment<?, ?> e : stores) {
       Verification v = Runner.of(executor).withResultsRoot(root).verify(e, verify);
-      String label = stores.size() == 1 ? name : name + " [" + e.name() + "/" + ConfigHash.storeHash(e.config()) + "]";
+      String label = stores.size() == 1
+          ? name
+          : name + " [" + e.name() + "/" + ConfigHash.storeHash(e.config()) + "]";
       stdout.println(label + ": " + v.report());
       stdout.flush();
       passed &= v.passed();

@@ -56,8 +56,8 @@ public final class ConfigHash {
       return 1;
     }
     if (v.value() < 1) {
-      throw new IllegalArgumentException(config.getClass().getName() + ": @AlgorithmVersion must be >= 1, got "
-          + v.value());
+      throw new IllegalArgumentException(
+          config.getClass().getName() + ": @AlgorithmVersion must be >= 1, got " + v.value());
     }
     return v.value();
   }

@@ -78,7 +78,9 @@ public final class ProjectPaths {
     try {
       var src = ProjectPaths.class.getProtectionDomain().getCodeSource();
       return src == null ? null : Path.of(src.getLocation().toURI()).toAbsolutePath();
-    } catch (java.net.URISyntaxException | IllegalArgumentException | SecurityException
+    } catch (java.net.URISyntaxException
+        | IllegalArgumentException
+        | SecurityException
         | java.nio.file.FileSystemNotFoundException e) {
       return null;
     }

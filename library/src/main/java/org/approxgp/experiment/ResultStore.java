@@ -113,7 +113,8 @@ final class ResultStore implements AutoCloseable {
    *
    * @throws StoreCorruptException if a stored line is not a row, or the compressed file is damaged
    */
-  static ResultStore openReadOnly(Path root, String experiment, Record config, List<String> keyColumns) {
+  static ResultStore openReadOnly(
+      Path root, String experiment, Record config, List<String> keyColumns) {
     String hash = ConfigHash.storeHash(config);
     Path dir = root.resolve(experiment);
     Path file = dir.resolve(hash + StoreFiles.ROWS);
@@ -135,8 +136,8 @@ final class ResultStore implements AutoCloseable {
   private static void checkSidecar(Path sidecar, String canonical) throws IOException {
     String old = Files.readString(sidecar, StandardCharsets.UTF_8);
     if (!old.contains("config: " + canonical + "\n")) {
-      throw new IllegalStateException("hash collision or edited sidecar: " + sidecar
-          + " does not hold config " + canonical);
+      throw new IllegalStateException(
+          "hash collision or edited sidecar: " + sidecar + " does not hold config " + canonical);
     }
   }
 
@@ -240,7 +241,8 @@ final class ResultStore implements AutoCloseable {
     if (!Files.exists(gz)) {
       return rows;
     }
-    // inflated in one piece, so that what precedes a damaged part of the stream is kept whatever a reader buffers
+    // inflated in one piece, so that what precedes a damaged part of the stream is kept whatever a
+    // reader buffers
     java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
     String streamProblem = null;
     try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(gz))) {

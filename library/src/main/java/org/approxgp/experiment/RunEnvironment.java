@@ -43,8 +43,10 @@ public final class RunEnvironment {
     m.put(ResultRow.CODE_VERSION, CodeVersion.current());
     m.put(BLAS, Linalg.blasDescription());
     m.put(BLAS_THREADS, (long) Linalg.nativeThreads());
-    m.put(JDK, System.getProperty("java.runtime.version", System.getProperty("java.version"))
-        + " (" + System.getProperty("java.vendor", "unknown vendor") + ")");
+    m.put(
+        JDK,
+        System.getProperty("java.runtime.version", System.getProperty("java.version")) + " ("
+            + System.getProperty("java.vendor", "unknown vendor") + ")");
     return m;
   }
 
@@ -61,7 +63,8 @@ public final class RunEnvironment {
       Object a = stored.get(c);
       Object b = now.get(c);
       if (!Objects.equals(a, b)) {
-        out.add(c + ": stored " + (a == null ? "not recorded" : a) + ", now " + (b == null ? "not recorded" : b));
+        out.add(c + ": stored " + (a == null ? "not recorded" : a) + ", now "
+            + (b == null ? "not recorded" : b));
       }
     }
     return out;

@@ -220,7 +220,8 @@ public final class Runner {
   private <C extends Record, K extends Record> Results<K> runTrials(Experiment<C, K> exp) {
     List<String> keyColumns = exp.keyColumns();
     executor.start();
-    // stored-only reads and changes nothing (unless asked to repair); any other run holds the store's lock
+    // stored-only reads and changes nothing (unless asked to repair); any other run holds the
+    // store's lock
     try (ResultStore store = storedOnly && !repair
         ? ResultStore.openReadOnly(resultsRoot, exp.name(), exp.config(), keyColumns)
         : ResultStore.open(resultsRoot, exp.name(), exp.config(), keyColumns, repair)) {
@@ -324,7 +325,8 @@ public final class Runner {
   public boolean hasStore(Experiment<?, ?> exp) {
     Path dir = resultsRoot.resolve(exp.name());
     String hash = ConfigHash.storeHash(exp.config());
-    return Files.exists(dir.resolve(hash + StoreFiles.ROWS)) || Files.exists(dir.resolve(hash + StoreFiles.ROWS_GZ));
+    return Files.exists(dir.resolve(hash + StoreFiles.ROWS))
+        || Files.exists(dir.resolve(hash + StoreFiles.ROWS_GZ));
   }
 
   /**
@@ -393,8 +395,13 @@ public final class Runner {
         try {
           now = recomputed.get(i).get();
         } catch (java.util.concurrent.ExecutionException e) {
-          outcomes.add(new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, Double.POSITIVE_INFINITY,
-              "", "the trial now fails: " + e.getCause()));
+          outcomes.add(new Verification.Outcome(
+              id,
+              storedBy,
+              Verification.Kind.DIFFERS,
+              Double.POSITIVE_INFINITY,
+              "",
+              "the trial now fails: " + e.getCause()));
           continue;
         }
         outcomes.add(classify(exp, key, id, storedBy, old.values(), now, rule, pool));
@@ -418,7 +425,9 @@ public final class Runner {
     for (K key : exp.trials()) {
       ResultRow r = rows.get(TrialKeys.id(key));
       if (r != null) {
-        byVersion.computeIfAbsent(String.valueOf(r.get(ResultRow.CODE_VERSION)), v -> new ArrayList<>()).add(key);
+        byVersion
+            .computeIfAbsent(String.valueOf(r.get(ResultRow.CODE_VERSION)), v -> new ArrayList<>())
+            .add(key);
       }
     }
     java.util.Random random = new java.util.Random(seed);
@@ -429,7 +438,8 @@ public final class Runner {
     }
     List<K> out = new ArrayList<>();
     while (out.size() < k && !turns.isEmpty()) {
-      for (java.util.Iterator<java.util.Iterator<K>> t = turns.iterator(); t.hasNext() && out.size() < k; ) {
+      for (java.util.Iterator<java.util.Iterator<K>> t = turns.iterator();
+          t.hasNext() && out.size() < k; ) {
         java.util.Iterator<K> group = t.next();
         if (group.hasNext()) {
           out.add(group.next());
@@ -465,7 +475,8 @@ public final class Runner {
       };
       row = probe.startsWith(ULP)
           ? Linalg.withUlpPerturbation(
-              31L * TrialKeys.id(key).hashCode() + Integer.parseInt(probe.substring(ULP.length())), body)
+              31L * TrialKeys.id(key).hashCode() + Integer.parseInt(probe.substring(ULP.length())),
+              body)
           : Linalg.withBackend(probe, body);
       if (thrown[0] != null) {
         throw thrown[0];
@@ -496,7 +507,8 @@ public final class Runner {
     List<VerifyRule.ColumnCheck> checks = rule.compare(stored, now);
     VerifyRule.ColumnCheck widest = null;
     for (VerifyRule.ColumnCheck c : checks) {
-      if (c.agreement() != VerifyRule.Agreement.IDENTICAL && (widest == null || c.gap() > widest.gap())) {
+      if (c.agreement() != VerifyRule.Agreement.IDENTICAL
+          && (widest == null || c.gap() > widest.gap())) {
         widest = c;
       }
     }
@@ -504,22 +516,35 @@ public final class Runner {
     double gap = widest == null ? 0 : widest.gap();
     String gapColumn = widest == null ? "" : widest.column();
     if (beyond.isEmpty()) {
-      Verification.Kind kind = widest == null ? Verification.Kind.IDENTICAL : Verification.Kind.ROUNDING;
+      Verification.Kind kind =
+          widest == null ? Verification.Kind.IDENTICAL : Verification.Kind.ROUNDING;
       return new Verification.Outcome(id, storedBy, kind, gap, gapColumn, "");
     }
     List<VerifyRule.ColumnCheck> unstable = beyond.stream()
         .filter(c -> rule.isStable(c.column(), stored.get(c.column())))
         .toList();
     if (!unstable.isEmpty()) {
-      return new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, gap, gapColumn,
+      return new Verification.Outcome(
+          id,
+          storedBy,
+          Verification.Kind.DIFFERS,
+          gap,
+          gapColumn,
           "a stable column changed: " + describe(unstable));
     }
     if (rule.isSensitive(stored)) {
-      return new Verification.Outcome(id, storedBy, Verification.Kind.SENSITIVE, gap, gapColumn,
+      return new Verification.Outcome(
+          id,
+          storedBy,
+          Verification.Kind.SENSITIVE,
+          gap,
+          gapColumn,
           rule.sensitiveDescription() + "; stable columns agree; " + describe(beyond));
     }
-    // perturbations of rounding size, one after another until one moves the trial: one ulp on every Cholesky input
-    // under ULP_PROBES seeds (a discrete choice on a knife edge, e.g. a cross-validated penalty between two tied
+    // perturbations of rounding size, one after another until one moves the trial: one ulp on every
+    // Cholesky input
+    // under ULP_PROBES seeds (a discrete choice on a knife edge, e.g. a cross-validated penalty
+    // between two tied
     // errors, flips under about half of them), then the other backend's summation order
     List<String> probes = new ArrayList<>();
     for (int i = 0; i < ULP_PROBES; i++) {
@@ -530,26 +555,44 @@ public final class Runner {
       probes.add(other);
     }
     for (String probe : probes) {
-      String label = probe.startsWith(ULP) ? "a one-ulp perturbation (seed " + probe.substring(ULP.length()) + ")"
+      String label = probe.startsWith(ULP)
+          ? "a one-ulp perturbation (seed " + probe.substring(ULP.length()) + ")"
           : probe;
       Map<String, Object> rerun;
       try {
         rerun = pool.submit(() -> recompute(exp, key, probe)).get();
       } catch (java.util.concurrent.ExecutionException e) {
-        return new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, gap, gapColumn,
+        return new Verification.Outcome(
+            id,
+            storedBy,
+            Verification.Kind.DIFFERS,
+            gap,
+            gapColumn,
             describe(beyond) + "; the rerun under " + label + " fails: " + e.getCause());
       }
       List<VerifyRule.ColumnCheck> moved = VerifyRule.beyond(rule.compare(now, rerun));
       if (!moved.isEmpty()) {
         VerifyRule.ColumnCheck m = moved.get(0);
-        return new Verification.Outcome(id, storedBy, Verification.Kind.SENSITIVE, gap, gapColumn,
-            "found by rerun: under " + label + " its " + m.column() + " moves beyond rounding too (here "
-                + m.stored() + ", rerun " + m.now() + "); stable columns agree; " + describe(beyond));
+        return new Verification.Outcome(
+            id,
+            storedBy,
+            Verification.Kind.SENSITIVE,
+            gap,
+            gapColumn,
+            "found by rerun: under " + label + " its " + m.column()
+                + " moves beyond rounding too (here " + m.stored() + ", rerun " + m.now()
+                + "); stable columns agree; " + describe(beyond));
       }
     }
-    return new Verification.Outcome(id, storedBy, Verification.Kind.DIFFERS, gap, gapColumn,
-        describe(beyond) + " (reruns under " + ULP_PROBES + " one-ulp perturbations" + (other == null ? "" : " and "
-            + other) + " reproduce today's row within rounding: a change, not rounding)");
+    return new Verification.Outcome(
+        id,
+        storedBy,
+        Verification.Kind.DIFFERS,
+        gap,
+        gapColumn,
+        describe(beyond) + " (reruns under " + ULP_PROBES + " one-ulp perturbations"
+            + (other == null ? "" : " and " + other)
+            + " reproduce today's row within rounding: a change, not rounding)");
   }
 
   /** The backend to rerun a trial on to perturb its rounding: the one the process does not use; null if none. */
@@ -567,7 +610,11 @@ public final class Runner {
       if (i > 0) {
         s.append("; ");
       }
-      s.append(c.column()).append(": stored ").append(c.stored()).append(", now ").append(c.now());
+      s.append(c.column())
+          .append(": stored ")
+          .append(c.stored())
+          .append(", now ")
+          .append(c.now());
     }
     if (columns.size() > 3) {
       s.append("; and ").append(columns.size() - 3).append(" more columns");

@@ -15,15 +15,18 @@ public final class StoreCorruptException extends IllegalStateException {
   private final int line;
 
   StoreCorruptException(Path resultsFile, int line, int count, String reason) {
-    this(resultsFile, line, "results file " + resultsFile + ": line " + line + " is not a stored row ("
-        + (reason.length() > 160 ? reason.substring(0, 157) + "..." : reason) + ")"
-        + (count > 1
-            ? " and " + (count - 1) + " more line" + (count > 2 ? "s are" : " is") + " not"
-            : "")
-        + "; nothing was changed; rerun with --repair (Runner.withRepair(true)) to move "
-        + (count > 1 ? "them" : "it") + " to "
-        + StoreFiles.quarantineOf(resultsFile).getFileName()
-        + " and recompute those trials");
+    this(
+        resultsFile,
+        line,
+        "results file " + resultsFile + ": line " + line + " is not a stored row ("
+            + (reason.length() > 160 ? reason.substring(0, 157) + "..." : reason) + ")"
+            + (count > 1
+                ? " and " + (count - 1) + " more line" + (count > 2 ? "s are" : " is") + " not"
+                : "")
+            + "; nothing was changed; rerun with --repair (Runner.withRepair(true)) to move "
+            + (count > 1 ? "them" : "it") + " to "
+            + StoreFiles.quarantineOf(resultsFile).getFileName()
+            + " and recompute those trials");
   }
 
   private StoreCorruptException(Path resultsFile, int line, String message) {
@@ -37,11 +40,16 @@ public final class StoreCorruptException extends IllegalStateException {
    * stream ends early or is corrupt.
    */
   static StoreCorruptException compressed(Path gz, int line, String reason) {
-    return new StoreCorruptException(gz, line, "compressed results file " + gz + " is damaged from line " + line
-        + " (" + (reason.length() > 160 ? reason.substring(0, 157) + "..." : reason) + "); nothing was changed;"
-        + " rerun with --repair (Runner.withRepair(true)) to keep its readable rows, move its bytes to "
-        + StoreFiles.quarantineOf(gz).getFileName() + " and recompute the rest (a shipped store can also be"
-        + " restored with git checkout)");
+    return new StoreCorruptException(
+        gz,
+        line,
+        "compressed results file " + gz + " is damaged from line " + line
+            + " (" + (reason.length() > 160 ? reason.substring(0, 157) + "..." : reason)
+            + "); nothing was changed;"
+            + " rerun with --repair (Runner.withRepair(true)) to keep its readable rows, move its bytes to "
+            + StoreFiles.quarantineOf(gz).getFileName()
+            + " and recompute the rest (a shipped store can also be"
+            + " restored with git checkout)");
   }
 
   /** The results file. */

@@ -28,7 +28,8 @@ public final class StoreFiles {
   static final String SIDECAR_HEADER = "# approxgp results:";
 
   /** Longest first, so that {@code H.jsonl.quarantine} is not read as {@code H.jsonl} + a suffix. */
-  private static final List<String> SUFFIXES = List.of(QUARANTINE_GZ, QUARANTINE, ROWS_GZ, SIDECAR, ROWS, LOCK);
+  private static final List<String> SUFFIXES =
+      List.of(QUARANTINE_GZ, QUARANTINE, ROWS_GZ, SIDECAR, ROWS, LOCK);
 
   private StoreFiles() {}
 

@@ -47,7 +47,8 @@ final class StoreLock implements AutoCloseable {
     try {
       Runtime.getRuntime().addShutdownHook(SHUTDOWN);
     } catch (IllegalStateException e) {
-      // first used while the JVM is already stopping: acquire cannot be reached by a new run then anyway
+      // first used while the JVM is already stopping: acquire cannot be reached by a new run then
+      // anyway
     }
   }
 
@@ -83,7 +84,8 @@ final class StoreLock implements AutoCloseable {
           return l;
         }
       }
-      throw new ResultsLockedException(resultsFile, lockFile); // replaced under us every time: in busy use
+      throw new ResultsLockedException(
+          resultsFile, lockFile); // replaced under us every time: in busy use
     } catch (IOException | RuntimeException e) {
       HELD_IN_THIS_JVM.remove(key);
       if (e instanceof IOException io) {
@@ -98,7 +100,8 @@ final class StoreLock implements AutoCloseable {
 
   /** One attempt: the lock, null if another process holds it, or {@link #RETRY}. */
   private static StoreLock tryAcquire(Path lockFile) throws IOException {
-    FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileChannel ch =
+        FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     boolean kept = false;
     try {
       Object opened = fileKey(lockFile);
@@ -141,7 +144,8 @@ final class StoreLock implements AutoCloseable {
    */
   synchronized void whileHeld(IoAction write) throws IOException {
     if (released) {
-      throw new IllegalStateException("the lock " + lockFile + " was released (the JVM is stopping)");
+      throw new IllegalStateException(
+          "the lock " + lockFile + " was released (the JVM is stopping)");
     }
     write.run();
   }

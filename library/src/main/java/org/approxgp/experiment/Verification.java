@@ -50,7 +50,8 @@ public record Verification(String experiment, List<Outcome> outcomes, List<Strin
    * @param gapColumn the column of that difference (empty when identical)
    * @param detail for a sensitive or differing trial, why and the first columns that disagree; else empty
    */
-  public record Outcome(String trial, String storedBy, Kind kind, double gap, String gapColumn, String detail) {}
+  public record Outcome(
+      String trial, String storedBy, Kind kind, double gap, String gapColumn, String detail) {}
 
   public Verification {
     outcomes = List.copyOf(outcomes);
@@ -87,8 +88,13 @@ public record Verification(String experiment, List<Outcome> outcomes, List<Strin
    */
   public String report() {
     int n = outcomes.size();
-    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "verified %d/%d (%d identical bits, %d within"
-        + " rounding", n - count(Kind.DIFFERS), n, count(Kind.IDENTICAL), count(Kind.ROUNDING)));
+    StringBuilder s = new StringBuilder(String.format(
+        Locale.ROOT,
+        "verified %d/%d (%d identical bits, %d within" + " rounding",
+        n - count(Kind.DIFFERS),
+        n,
+        count(Kind.IDENTICAL),
+        count(Kind.ROUNDING)));
     outcomes.stream()
         .filter(o -> o.kind() == Kind.ROUNDING)
         .max((a, b) -> Double.compare(a.gap(), b.gap()))
@@ -101,8 +107,14 @@ public record Verification(String experiment, List<Outcome> outcomes, List<Strin
     s.append(')');
     for (Outcome o : outcomes) {
       if (o.kind() == Kind.SENSITIVE || o.kind() == Kind.DIFFERS) {
-        s.append("\n  ").append(o.kind().label()).append(": ").append(o.trial())
-            .append(" (stored by ").append(o.storedBy()).append("): ").append(o.detail());
+        s.append("\n  ")
+            .append(o.kind().label())
+            .append(": ")
+            .append(o.trial())
+            .append(" (stored by ")
+            .append(o.storedBy())
+            .append("): ")
+            .append(o.detail());
       }
     }
     for (String e : environment) {

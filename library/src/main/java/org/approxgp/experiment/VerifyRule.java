@@ -104,8 +104,13 @@ public final class VerifyRule {
    * e.g. "did not converge"): they are verified on their {@link #stable} columns only.
    */
   public VerifyRule sensitiveWhen(String description, Predicate<Map<String, Object>> rule) {
-    return new VerifyRule(relative, relativeByColumn, absoluteByColumn, stable,
-        Objects.requireNonNull(rule, "rule"), Objects.requireNonNull(description, "description"));
+    return new VerifyRule(
+        relative,
+        relativeByColumn,
+        absoluteByColumn,
+        stable,
+        Objects.requireNonNull(rule, "rule"),
+        Objects.requireNonNull(description, "description"));
   }
 
   /**
@@ -113,8 +118,13 @@ public final class VerifyRule {
    * not numbers: the statuses).
    */
   public VerifyRule stable(String... columns) {
-    return new VerifyRule(relative, relativeByColumn, absoluteByColumn, new LinkedHashSet<>(List.of(columns)),
-        sensitive, sensitiveText);
+    return new VerifyRule(
+        relative,
+        relativeByColumn,
+        absoluteByColumn,
+        new LinkedHashSet<>(List.of(columns)),
+        sensitive,
+        sensitiveText);
   }
 
   /** Whether the experiment names this stored row's trial sensitive. */
@@ -173,7 +183,8 @@ public final class VerifyRule {
    * @param stored the stored value, as printed
    * @param now the recomputed value, as printed
    */
-  public record ColumnCheck(String column, Agreement agreement, double gap, String stored, String now) {}
+  public record ColumnCheck(
+      String column, Agreement agreement, double gap, String stored, String now) {}
 
   /** Every compared column of {@code stored} and {@code now}, in name order. */
   public List<ColumnCheck> compare(Map<String, Object> stored, Map<String, Object> now) {
@@ -196,7 +207,8 @@ public final class VerifyRule {
     if (stable != null) {
       return stable.contains(column);
     }
-    return stored instanceof Boolean || (stored instanceof String s && !NUMBER.matcher(s).find());
+    return stored instanceof Boolean
+        || (stored instanceof String s && !NUMBER.matcher(s).find());
   }
 
   private ColumnCheck check(String column, Object a, Object b) {

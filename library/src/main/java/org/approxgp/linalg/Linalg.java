@@ -118,7 +118,8 @@ public final class Linalg {
       try {
         String model = null;
         boolean avx512 = false;
-        for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/cpuinfo"))) {
+        for (String line :
+            java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/cpuinfo"))) {
           if (model == null && line.startsWith("model name")) {
             model = line.substring(line.indexOf(':') + 1).strip();
           }

@@ -18,7 +18,13 @@ import java.util.Objects;
  * @param outcome the rule's outcome
  */
 public record Verdict(
-    String claim, String unit, String statistic, double estimate, double noise, String rule, Outcome outcome) {
+    String claim,
+    String unit,
+    String statistic,
+    double estimate,
+    double noise,
+    String rule,
+    Outcome outcome) {
 
   /** The outcome of a claim's test. */
   public enum Outcome {
@@ -51,7 +57,14 @@ public record Verdict(
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "%s: %s (%s = %.4g, noise %.4g; %s)", claim, outcome.label(), statistic,
-        estimate, noise, rule);
+    return String.format(
+        Locale.ROOT,
+        "%s: %s (%s = %.4g, noise %.4g; %s)",
+        claim,
+        outcome.label(),
+        statistic,
+        estimate,
+        noise,
+        rule);
   }
 }

@@ -33,8 +33,15 @@ public final class Verdicts {
    * @param paperSd the paper's sd over its units
    * @param paperN the paper's number of units
    */
-  public static Verdict sameMean(String claim, String unit, double ours, double oursSd, int oursN, double paper,
-      double paperSd, int paperN) {
+  public static Verdict sameMean(
+      String claim,
+      String unit,
+      double ours,
+      double oursSd,
+      int oursN,
+      double paper,
+      double paperSd,
+      int paperN) {
     double d = ours - paper;
     double se = oursN >= 2 && paperN >= 1 && Double.isFinite(oursSd) && Double.isFinite(paperSd)
         ? Math.sqrt(oursSd * oursSd / oursN + paperSd * paperSd / paperN)
@@ -59,7 +66,8 @@ public final class Verdicts {
    * reproduces, d̄ + 2·se &lt; 0 contradicts (the opposite is significant), anything between is undecided (equal
    * settings included). Fewer than two units: undecided.
    */
-  public static Verdict pairedPositive(String claim, String unit, String statistic, double[] differences) {
+  public static Verdict pairedPositive(
+      String claim, String unit, String statistic, double[] differences) {
     int n = differences.length;
     double mean = n == 0 ? Double.NaN : java.util.Arrays.stream(differences).sum() / n;
     double se = Double.NaN;
@@ -111,11 +119,20 @@ public final class Verdicts {
 
   /** "R of N claims reproduce, C contradict, U undecided (rule: …)": {@link #headline} without its label. */
   public static String counts(List<Verdict> verdicts) {
-    long r = verdicts.stream().filter(v -> v.outcome() == Verdict.Outcome.REPRODUCES).count();
-    long c = verdicts.stream().filter(v -> v.outcome() == Verdict.Outcome.CONTRADICTS).count();
+    long r =
+        verdicts.stream().filter(v -> v.outcome() == Verdict.Outcome.REPRODUCES).count();
+    long c = verdicts.stream()
+        .filter(v -> v.outcome() == Verdict.Outcome.CONTRADICTS)
+        .count();
     long u = verdicts.size() - r - c;
     List<String> rules = verdicts.stream().map(Verdict::rule).distinct().toList();
-    return String.format(Locale.ROOT, "%d of %d claims reproduce, %d contradict, %d undecided%s", r,
-        verdicts.size(), c, u, rules.size() == 1 ? " (rule: " + rules.get(0) + ")" : "");
+    return String.format(
+        Locale.ROOT,
+        "%d of %d claims reproduce, %d contradict, %d undecided%s",
+        r,
+        verdicts.size(),
+        c,
+        u,
+        rules.size() == 1 ? " (rule: " + rules.get(0) + ")" : "");
   }
 }

@@ -55,7 +55,8 @@ public record RunBanner(ProjectPaths.Mode mode, int trials, List<String> scales,
   static String scale(List<Map<String, Object>> keys) {
     Map<String, Set<Object>> distinct = new LinkedHashMap<>();
     for (Map<String, Object> k : keys) {
-      k.forEach((c, v) -> distinct.computeIfAbsent(c, x -> new LinkedHashSet<>()).add(v));
+      k.forEach(
+          (c, v) -> distinct.computeIfAbsent(c, x -> new LinkedHashSet<>()).add(v));
     }
     List<String> rest = new ArrayList<>();
     distinct.forEach((c, v) -> {
@@ -70,7 +71,8 @@ public record RunBanner(ProjectPaths.Mode mode, int trials, List<String> scales,
       for (String c : rest) {
         List<String> others = new ArrayList<>(rest);
         others.remove(c);
-        if (combinations(keys, rest) == combinations(keys, others) * distinct.get(c).size()) {
+        if (combinations(keys, rest)
+            == combinations(keys, others) * distinct.get(c).size()) {
           parts.add(distinct.get(c).size() + " " + c);
           rest.remove(c);
           factored = true;

@@ -162,8 +162,10 @@ class CoalCommandTest {
    */
   @Test
   void storedOnlyAndInvalidSettingsAreOneLine() {
-    String[][] cases = {{"approxgp.storedOnly", "true", "1", "1 of 1 trials are not in "},
-        {"approxgp.storedOnly", "maybe", "2", "APPROXGP_STORED_ONLY must be true or false"}};
+    String[][] cases = {
+      {"approxgp.storedOnly", "true", "1", "1 of 1 trials are not in "},
+      {"approxgp.storedOnly", "maybe", "2", "APPROXGP_STORED_ONLY must be true or false"}
+    };
     for (String[] c : cases) {
       System.setProperty(c[0], c[1]);
       try {

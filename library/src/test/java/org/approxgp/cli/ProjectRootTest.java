@@ -31,8 +31,13 @@ class ProjectRootTest {
         List.of(java, "-cp", System.getProperty("java.class.path"), Main.class.getName()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
-    for (String v : List.of("APPROXGP_RESULTS", "APPROXGP_HOME", "APPROXGP_MODE", "APPROXGP_STORED_ONLY",
-        "APPROXGP_VERIFY", "APPROXGP_ENGINE")) {
+    for (String v : List.of(
+        "APPROXGP_RESULTS",
+        "APPROXGP_HOME",
+        "APPROXGP_MODE",
+        "APPROXGP_STORED_ONLY",
+        "APPROXGP_VERIFY",
+        "APPROXGP_ENGINE")) {
       pb.environment().remove(v);
     }
     Path out = Files.createTempFile("approxgp-out", ".txt");
@@ -41,7 +46,9 @@ class ProjectRootTest {
       pb.redirectOutput(out.toFile()).redirectError(err.toFile());
       int code = pb.start().waitFor();
       return new Outcome(
-          code, Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+          code,
+          Files.readString(out, StandardCharsets.UTF_8),
+          Files.readString(err, StandardCharsets.UTF_8));
     } finally {
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
@@ -53,7 +60,8 @@ class ProjectRootTest {
     Outcome o = cli(elsewhere, "run", "qp-mining", "--mode", "full", "--stored-only");
     assertEquals(0, o.exit(), o.out() + o.err());
     assertTrue(o.out().matches("(?s).*: (\\d+) trials, \\1 reused, 0 computed.*"), o.out());
-    Path stores = org.approxgp.experiment.ProjectPaths.projectRoot().resolve("results").resolve("qp-mining");
+    Path stores =
+        org.approxgp.experiment.ProjectPaths.projectRoot().resolve("results").resolve("qp-mining");
     assertTrue(o.out().contains("results in " + stores), "the checkout's store: " + o.out());
     assertFalse(Files.exists(elsewhere.resolve("results")), "no results/ in the working directory");
   }

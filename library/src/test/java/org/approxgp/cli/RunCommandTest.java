@@ -73,16 +73,23 @@ class RunCommandTest {
         "method,n,count,estimate mean,estimate sd,abs error mean,abs error sd", lines.get(0));
     // the printed table by the display rule (4 significant digits), the CSV with every digit
     String table = first.out().substring(first.out().indexOf('\n') + 1);
-    var decimals = java.util.regex.Pattern.compile("-?[0-9]+\\.[0-9]+(e[-+][0-9]+)?").matcher(table);
+    var decimals =
+        java.util.regex.Pattern.compile("-?[0-9]+\\.[0-9]+(e[-+][0-9]+)?").matcher(table);
     int seen = 0;
     while (decimals.find()) {
-      String digits = decimals.group().replaceFirst("e.*", "").replace("-", "").replace(".", "")
+      String digits = decimals
+          .group()
+          .replaceFirst("e.*", "")
+          .replace("-", "")
+          .replace(".", "")
           .replaceFirst("^0+", "");
       assertTrue(digits.length() <= 4, decimals.group() + " in the printed table:\n" + table);
       seen++;
     }
     assertTrue(seen > 0, table);
-    assertTrue(lines.get(1).matches(".*[0-9]\\.[0-9]{6,}.*"), "the CSV keeps every digit: " + lines.get(1));
+    assertTrue(
+        lines.get(1).matches(".*[0-9]\\.[0-9]{6,}.*"),
+        "the CSV keeps every digit: " + lines.get(1));
     assertEquals(5, lines.size(), lines.toString()); // 2 methods × 2 sample sizes
     assertTrue(lines.get(1).startsWith("plain,100,4,"), lines.get(1)); // 4 seeds per group
     Outcome second = run(
@@ -112,7 +119,11 @@ class RunCommandTest {
         run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--verify", "3");
     assertEquals(0, v.exit(), v.err());
     assertTrue(v.out().contains(": 16 trials, 16 reused, 0 computed"), v.out());
-    assertTrue(v.out().contains("smoke-pipeline: verified 3/3 (3 identical bits, 0 within rounding; 0 sensitive)"), v.out());
+    assertTrue(
+        v.out()
+            .contains(
+                "smoke-pipeline: verified 3/3 (3 identical bits, 0 within rounding; 0 sensitive)"),
+        v.out());
     Outcome packed = run(
         "run",
         "smoke-pipeline",
@@ -128,7 +139,8 @@ class RunCommandTest {
         packed.out().contains("smoke-pipeline: compressed ")
             && packed.out().contains(".jsonl.gz ("),
         packed.out());
-    assertTrue(packed.out().contains("smoke-pipeline: verified 2/2 (2 identical bits"), packed.out());
+    assertTrue(
+        packed.out().contains("smoke-pipeline: verified 2/2 (2 identical bits"), packed.out());
     Outcome reread = run("run", "smoke-pipeline", "--mode", "smoke", "--results", results);
     assertTrue(reread.out().contains(": 16 trials, 16 reused, 0 computed"), reread.out());
     StringWriter err = new StringWriter();
@@ -157,7 +169,9 @@ class RunCommandTest {
     assertTrue(missing.err().contains("16 of 16 trials are not in "), missing.err());
     assertEquals(1, missing.err().strip().lines().count(), "one line on stderr: " + missing.err());
     assertEquals("", missing.out(), "an error goes to stderr");
-    assertFalse(Files.exists(dir.resolve("results")), "a stored-only run creates no results root, store or lock");
+    assertFalse(
+        Files.exists(dir.resolve("results")),
+        "a stored-only run creates no results root, store or lock");
     assertEquals(
         0, run("run", "smoke-pipeline", "--mode", "smoke", "--results", results).exit());
     Outcome read =
@@ -274,7 +288,10 @@ class RunCommandTest {
   @Test
   void aDamagedCompressedStoreIsRepairedByRepair() throws Exception {
     String results = dir.resolve("results").toString();
-    assertEquals(0, run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--compress").exit());
+    assertEquals(
+        0,
+        run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--compress")
+            .exit());
     Path gz;
     try (var files = Files.list(dir.resolve("results").resolve("smoke-pipeline"))) {
       gz = files.filter(f -> f.toString().endsWith(".jsonl.gz")).findFirst().orElseThrow();
@@ -283,9 +300,18 @@ class RunCommandTest {
     Files.write(gz, java.util.Arrays.copyOf(b, b.length * 3 / 4));
     for (String[] args : List.of(
         new String[] {"run", "smoke-pipeline", "--mode", "smoke", "--results", results},
-        new String[] {"run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--stored-only"},
         new String[] {
-          "run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--stored-only", "--compress"
+          "run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--stored-only"
+        },
+        new String[] {
+          "run",
+          "smoke-pipeline",
+          "--mode",
+          "smoke",
+          "--results",
+          results,
+          "--stored-only",
+          "--compress"
         })) {
       StringWriter err = new StringWriter();
       assertEquals(2, Main.run(new PrintWriter(err, true), args), String.join(" ", args));
@@ -293,11 +319,15 @@ class RunCommandTest {
       assertTrue(err.toString().contains("rerun with --repair"), err.toString());
       assertFalse(err.toString().contains("internal error"), err.toString());
     }
-    Outcome repaired = run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--repair");
+    Outcome repaired =
+        run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--repair");
     assertEquals(0, repaired.exit(), repaired.err());
-    assertTrue(repaired.out().matches("(?s).*: 16 trials, [1-9][0-9]* reused, [0-9]+ computed.*"), repaired.out());
+    assertTrue(
+        repaired.out().matches("(?s).*: 16 trials, [1-9][0-9]* reused, [0-9]+ computed.*"),
+        repaired.out());
     assertTrue(Files.exists(gz.resolveSibling(gz.getFileName() + ".quarantine")));
-    Outcome read = run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--stored-only");
+    Outcome read =
+        run("run", "smoke-pipeline", "--mode", "smoke", "--results", results, "--stored-only");
     assertEquals(0, read.exit(), read.err());
   }
 
@@ -325,9 +355,13 @@ class RunCommandTest {
       assertTrue(flag.out().contains("verified 1/1"), "the flag wins: " + flag.out());
     });
     for (String[] bad : List.of(
-        new String[] {"approxgp.storedOnly", "maybe", "APPROXGP_STORED_ONLY must be true or false, got 'maybe'"},
+        new String[] {
+          "approxgp.storedOnly", "maybe", "APPROXGP_STORED_ONLY must be true or false, got 'maybe'"
+        },
         new String[] {"approxgp.verify", "-3", "APPROXGP_VERIFY must be a whole number >= 0"},
-        new String[] {"approxgp.engine", "bogus", "APPROXGP_ENGINE must be local or spark, got 'bogus'"})) {
+        new String[] {
+          "approxgp.engine", "bogus", "APPROXGP_ENGINE must be local or spark, got 'bogus'"
+        })) {
       withProperty(bad[0], bad[1], () -> {
         StringWriter err = new StringWriter();
         assertEquals(2, Main.run(new PrintWriter(err, true), smoke), bad[0]);

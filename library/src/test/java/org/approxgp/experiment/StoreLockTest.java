@@ -147,14 +147,18 @@ class StoreLockTest {
 
   private static Path lockOf(Path resultsFile) {
     String name = resultsFile.getFileName().toString();
-    return resultsFile.resolveSibling(name.substring(0, name.length() - ".jsonl".length()) + ".lock");
+    return resultsFile.resolveSibling(
+        name.substring(0, name.length() - ".jsonl".length()) + ".lock");
   }
 
   @Test
   void closingTheStoreRemovesItsLockFileAndAStaleOneIsTakenOver() throws IOException {
     Path file;
     try (ResultStore s = ResultStore.open(
-        dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class))) {
+        dir,
+        StoreLockHolder.EXPERIMENT,
+        StoreLockHolder.CONFIG,
+        TrialKeys.columns(TrialKey.class))) {
       file = s.file();
       assertTrue(Files.exists(lockOf(file)), "held: the lock file exists");
     }
@@ -162,7 +166,10 @@ class StoreLockTest {
     // a process killed outright leaves its (unlocked) file: the next run takes it and removes it
     Files.createFile(lockOf(file));
     try (ResultStore s = ResultStore.open(
-        dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class))) {
+        dir,
+        StoreLockHolder.EXPERIMENT,
+        StoreLockHolder.CONFIG,
+        TrialKeys.columns(TrialKey.class))) {
       assertEquals(file, s.file());
     }
     assertFalse(Files.exists(lockOf(file)));
@@ -194,7 +201,10 @@ class StoreLockTest {
       child.waitFor();
       assertFalse(Files.exists(lockOf(file)), "the stopped holder removed its lock file");
       try (ResultStore s = ResultStore.open(
-          dir, StoreLockHolder.EXPERIMENT, StoreLockHolder.CONFIG, TrialKeys.columns(TrialKey.class))) {
+          dir,
+          StoreLockHolder.EXPERIMENT,
+          StoreLockHolder.CONFIG,
+          TrialKeys.columns(TrialKey.class))) {
         assertEquals(file, s.file());
       }
     } finally {

@@ -31,14 +31,20 @@ class StoreReadOnlyTest {
   private final AtomicInteger calls = new AtomicInteger();
 
   private Experiment<Cfg, TrialKey> experiment() {
-    return Experiment.of("readonly", new Cfg(2.0), Experiment.grid(List.of("a", "bb"), 4, 2), (c, k) -> {
-      calls.incrementAndGet();
-      return ResultRow.builder().put("value", c.scale() * (k.seed() + 0.5 * k.fold())).build();
-    });
+    return Experiment.of(
+        "readonly", new Cfg(2.0), Experiment.grid(List.of("a", "bb"), 4, 2), (c, k) -> {
+          calls.incrementAndGet();
+          return ResultRow.builder()
+              .put("value", c.scale() * (k.seed() + 0.5 * k.fold()))
+              .build();
+        });
   }
 
   private Runner runner(Path root) {
-    return Runner.defaults().withResultsRoot(root).withThreads(2).withProgress(ProgressListener.none());
+    return Runner.defaults()
+        .withResultsRoot(root)
+        .withThreads(2)
+        .withProgress(ProgressListener.none());
   }
 
   /** Every file under {@code root} (relative path) with its bytes; empty directories as paths ending in "/". */
@@ -63,10 +69,11 @@ class StoreReadOnlyTest {
   @Test
   void aStoredOnlyRunOfAMissingRootCreatesNothing() {
     Path root = dir.resolve("no-such-root");
-    MissingTrialsException e =
-        assertThrows(MissingTrialsException.class, () -> runner(root).withStoredOnly(true).run(experiment()));
+    MissingTrialsException e = assertThrows(
+        MissingTrialsException.class, () -> runner(root).withStoredOnly(true).run(experiment()));
     assertEquals(16, e.missing());
-    assertFalse(Files.exists(root), "no results root, experiment directory, store or lock was created");
+    assertFalse(
+        Files.exists(root), "no results root, experiment directory, store or lock was created");
     assertEquals(0, calls.get());
   }
 
@@ -79,20 +86,23 @@ class StoreReadOnlyTest {
         file,
         "{\"trial\":\"a/9/0\",\"val".getBytes(StandardCharsets.UTF_8),
         java.nio.file.StandardOpenOption.APPEND);
-    Files.deleteIfExists(file.resolveSibling(file.getFileName().toString().replace(".jsonl", ".lock")));
+    Files.deleteIfExists(
+        file.resolveSibling(file.getFileName().toString().replace(".jsonl", ".lock")));
     Map<String, String> before = snapshot(dir);
     calls.set(0);
     Results<TrialKey> read = runner(dir).withStoredOnly(true).run(experiment());
     assertEquals(16, read.reused());
     assertEquals(0, calls.get());
-    assertEquals(before, snapshot(dir), "the store is byte for byte as it was, and no lock file appeared");
+    assertEquals(
+        before, snapshot(dir), "the store is byte for byte as it was, and no lock file appeared");
   }
 
   @Test
   void verifyingACompressedStoreCreatesNoPlainFileAndNoLock() throws IOException {
     runner(dir).run(experiment());
     Path gz = runner(dir).compress(experiment());
-    Files.deleteIfExists(gz.resolveSibling(gz.getFileName().toString().replace(".jsonl.gz", ".lock")));
+    Files.deleteIfExists(
+        gz.resolveSibling(gz.getFileName().toString().replace(".jsonl.gz", ".lock")));
     Map<String, String> before = snapshot(dir);
     assertTrue(runner(dir).verify(experiment(), 3, 0).passed());
     assertEquals(before, snapshot(dir), "verify read the store and wrote nothing");
@@ -112,7 +122,8 @@ class StoreReadOnlyTest {
     assertArrayEquals(truncated, Files.readAllBytes(gz), "refused: nothing changed");
     StoreCorruptException compressing =
         assertThrows(StoreCorruptException.class, () -> runner(dir).compress(experiment()));
-    assertTrue(compressing.getMessage().contains("not a complete gzip file"), compressing.getMessage());
+    assertTrue(
+        compressing.getMessage().contains("not a complete gzip file"), compressing.getMessage());
 
     calls.set(0);
     Results<TrialKey> repaired = runner(dir).withRepair(true).run(experiment());
@@ -120,11 +131,14 @@ class StoreReadOnlyTest {
     assertTrue(repaired.reused() > 0, "rows read before the cut are kept: " + repaired.reused());
     assertEquals(16 - repaired.reused(), calls.get(), "only the lost trials are computed again");
     Path quarantine = gz.resolveSibling(gz.getFileName() + ".quarantine");
-    assertArrayEquals(truncated, Files.readAllBytes(quarantine), "the damaged file's bytes are kept");
-    assertTrue(StoreFiles.damageIfWritten(quarantine, dir).isPresent(), "the quarantine is a store file");
+    assertArrayEquals(
+        truncated, Files.readAllBytes(quarantine), "the damaged file's bytes are kept");
+    assertTrue(
+        StoreFiles.damageIfWritten(quarantine, dir).isPresent(), "the quarantine is a store file");
 
     calls.set(0);
-    assertEquals(16, runner(dir).run(experiment()).reused(), "the repaired store reads without complaint");
+    assertEquals(
+        16, runner(dir).run(experiment()).reused(), "the repaired store reads without complaint");
     assertEquals(0, calls.get());
     assertTrue(runner(dir).verify(experiment(), 16, 0).passed());
   }

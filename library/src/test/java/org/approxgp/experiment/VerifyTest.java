@@ -53,7 +53,9 @@ class VerifyTest {
     Results<TrialKey> r = runner().run(experiment(1.5));
     Verification v = runner().verify(experiment(1.5), 5, 0);
     assertTrue(v.passed(), v.report());
-    assertTrue(v.report().startsWith("verified 5/5 (5 identical bits, 0 within rounding; 0 sensitive)"), v.report());
+    assertTrue(
+        v.report().startsWith("verified 5/5 (5 identical bits, 0 within rounding; 0 sensitive)"),
+        v.report());
     assertEquals(5, v.checked().size());
     assertEquals(5, new java.util.HashSet<>(v.checked()).size(), "five different trials");
     // the same seed draws the same trials, another seed others
@@ -114,51 +116,105 @@ class VerifyTest {
         && !VerifyRule.isTiming("second_moment"));
     VerifyRule r = VerifyRule.DEFAULT;
     var a = row("x", 1.0, "n", 7L, "ok", true, "backend", "ejml", "blas", "none", "seconds", 3.0);
-    assertEquals(List.of(VerifyRule.Agreement.IDENTICAL, VerifyRule.Agreement.IDENTICAL,
-        VerifyRule.Agreement.IDENTICAL),
-        agreements(r, a, row("x", 1.0, "n", 7L, "ok", true, "backend", "native", "blas", "x", "seconds", 9.0)),
+    assertEquals(
+        List.of(
+            VerifyRule.Agreement.IDENTICAL,
+            VerifyRule.Agreement.IDENTICAL,
+            VerifyRule.Agreement.IDENTICAL),
+        agreements(
+            r,
+            a,
+            row("x", 1.0, "n", 7L, "ok", true, "backend", "native", "blas", "x", "seconds", 9.0)),
         "backend, BLAS and timing are not compared");
-    assertEquals(VerifyRule.Agreement.WITHIN,
-        r.compare(row("x", 1.0), row("x", Math.nextUp(1.0))).get(0).agreement(), "one ulp is rounding");
-    assertEquals(VerifyRule.Agreement.WITHIN,
-        r.compare(row("x", 1.0), row("x", 1.0 + 0.9 * VerifyRule.ROUNDING)).get(0).agreement());
-    assertEquals(VerifyRule.Agreement.BEYOND,
-        r.compare(row("x", 1.0), row("x", 1.0 + 1e-6)).get(0).agreement(), "1e-6 relative is a change");
-    assertEquals(VerifyRule.Agreement.BEYOND, r.compare(row("n", 7L), row("n", 8L)).get(0).agreement());
-    assertEquals(VerifyRule.Agreement.WITHIN,
-        r.absolute(1, "n").compare(row("n", 7L), row("n", 8L)).get(0).agreement(), "declared: one sweep");
-    assertEquals(VerifyRule.Agreement.BEYOND, r.compare(row("ok", true), row("ok", false)).get(0).agreement());
-    assertEquals(VerifyRule.Agreement.BEYOND,
-        r.compare(row("x", 1.0), row("x", Double.NaN)).get(0).agreement(), "NaN is not rounding");
-    assertEquals(VerifyRule.Agreement.WITHIN,
-        r.within(1e-3, "x").compare(row("x", 1.0), row("x", 1.0005)).get(0).agreement(), "declared tolerance");
-    assertEquals(VerifyRule.Agreement.WITHIN,
-        r.compare(row("v", new double[] {1, 2}), row("v", new double[] {1, Math.nextDown(2.0)})).get(0)
+    assertEquals(
+        VerifyRule.Agreement.WITHIN,
+        r.compare(row("x", 1.0), row("x", Math.nextUp(1.0))).get(0).agreement(),
+        "one ulp is rounding");
+    assertEquals(
+        VerifyRule.Agreement.WITHIN,
+        r.compare(row("x", 1.0), row("x", 1.0 + 0.9 * VerifyRule.ROUNDING))
+            .get(0)
             .agreement());
-    assertEquals(VerifyRule.Agreement.BEYOND,
-        r.compare(row("v", new double[] {1, 2}), row("v", new double[] {1})).get(0).agreement(), "length");
-    assertEquals(VerifyRule.Agreement.BEYOND, r.compare(row("x", 1.0), row()).get(0).agreement(), "missing");
+    assertEquals(
+        VerifyRule.Agreement.BEYOND,
+        r.compare(row("x", 1.0), row("x", 1.0 + 1e-6)).get(0).agreement(),
+        "1e-6 relative is a change");
+    assertEquals(
+        VerifyRule.Agreement.BEYOND,
+        r.compare(row("n", 7L), row("n", 8L)).get(0).agreement());
+    assertEquals(
+        VerifyRule.Agreement.WITHIN,
+        r.absolute(1, "n").compare(row("n", 7L), row("n", 8L)).get(0).agreement(),
+        "declared: one sweep");
+    assertEquals(
+        VerifyRule.Agreement.BEYOND,
+        r.compare(row("ok", true), row("ok", false)).get(0).agreement());
+    assertEquals(
+        VerifyRule.Agreement.BEYOND,
+        r.compare(row("x", 1.0), row("x", Double.NaN)).get(0).agreement(),
+        "NaN is not rounding");
+    assertEquals(
+        VerifyRule.Agreement.WITHIN,
+        r.within(1e-3, "x").compare(row("x", 1.0), row("x", 1.0005)).get(0).agreement(),
+        "declared tolerance");
+    assertEquals(
+        VerifyRule.Agreement.WITHIN,
+        r.compare(row("v", new double[] {1, 2}), row("v", new double[] {1, Math.nextDown(2.0)}))
+            .get(0)
+            .agreement());
+    assertEquals(
+        VerifyRule.Agreement.BEYOND,
+        r.compare(row("v", new double[] {1, 2}), row("v", new double[] {1}))
+            .get(0)
+            .agreement(),
+        "length");
+    assertEquals(
+        VerifyRule.Agreement.BEYOND, r.compare(row("x", 1.0), row()).get(0).agreement(), "missing");
   }
 
   @Test
   void aStatusStringMustAgreeInItsWordsAndToRoundingInItsNumbersWallClockAside() {
     VerifyRule r = VerifyRule.DEFAULT;
     var stored = row("status", "ep: 3 iterations, converged (final change 1.95e-07, 0.001 s)");
-    assertEquals(VerifyRule.Agreement.IDENTICAL, r.compare(stored,
-        row("status", "ep: 3 iterations, converged (final change 1.95e-07, 12.250 s)")).get(0).agreement(),
+    assertEquals(
+        VerifyRule.Agreement.IDENTICAL,
+        r.compare(
+                stored,
+                row("status", "ep: 3 iterations, converged (final change 1.95e-07, 12.250 s)"))
+            .get(0)
+            .agreement(),
         "only the time differs");
-    assertEquals(VerifyRule.Agreement.BEYOND, r.compare(stored,
-        row("status", "ep: 4 iterations, converged (final change 1.95e-07, 0.001 s)")).get(0).agreement(),
+    assertEquals(
+        VerifyRule.Agreement.BEYOND,
+        r.compare(
+                stored,
+                row("status", "ep: 4 iterations, converged (final change 1.95e-07, 0.001 s)"))
+            .get(0)
+            .agreement(),
         "the iterations differ");
-    assertEquals(VerifyRule.Agreement.BEYOND, r.compare(stored,
-        row("status", "ep: 3 iterations, converged (final change 1.96e-07, 0.001 s)")).get(0).agreement(),
+    assertEquals(
+        VerifyRule.Agreement.BEYOND,
+        r.compare(
+                stored,
+                row("status", "ep: 3 iterations, converged (final change 1.96e-07, 0.001 s)"))
+            .get(0)
+            .agreement(),
         "the final change differs");
-    assertEquals(VerifyRule.Agreement.BEYOND, r.compare(stored,
-        row("status", "ep: 3 iterations, stopped (final change 1.95e-07, 0.001 s)")).get(0).agreement(),
+    assertEquals(
+        VerifyRule.Agreement.BEYOND,
+        r.compare(
+                stored, row("status", "ep: 3 iterations, stopped (final change 1.95e-07, 0.001 s)"))
+            .get(0)
+            .agreement(),
         "a word differs");
     // a vector stored as space-separated numbers
-    assertEquals(VerifyRule.Agreement.WITHIN, r.compare(row("var", "0.3677227271161561 32.258035183343964"),
-        row("var", "0.36772272711615614 32.25803518334397")).get(0).agreement());
+    assertEquals(
+        VerifyRule.Agreement.WITHIN,
+        r.compare(
+                row("var", "0.3677227271161561 32.258035183343964"),
+                row("var", "0.36772272711615614 32.25803518334397"))
+            .get(0)
+            .agreement());
   }
 
   /** Deterministic per backend but chaotic across backends: a different number on each. */
@@ -172,8 +228,9 @@ class VerifyTest {
   }
 
   private Experiment<Cfg, TrialKey> chaoticExperiment(VerifyRule rule) {
-    return Experiment.of("verify", new Cfg(1.0), Experiment.grid(List.of("a", "bb"), 4, 1),
-        VerifyTest::chaotic).withVerifyRule(rule);
+    return Experiment.of(
+            "verify", new Cfg(1.0), Experiment.grid(List.of("a", "bb"), 4, 1), VerifyTest::chaotic)
+        .withVerifyRule(rule);
   }
 
   /** Every stored "value" moved by 0.05, as a row computed on another kernel of a chaotic trial would be. */
@@ -189,15 +246,22 @@ class VerifyTest {
 
   @Test
   void aTrialNamedSensitiveIsVerifiedOnItsStableColumnsOnly() throws IOException {
-    VerifyRule rule = VerifyRule.DEFAULT.sensitiveWhen("did not converge", m -> m.get("converged") == Boolean.FALSE);
+    VerifyRule rule = VerifyRule.DEFAULT.sensitiveWhen(
+        "did not converge", m -> m.get("converged") == Boolean.FALSE);
     Results<TrialKey> r = runner().run(chaoticExperiment(rule));
     shiftStoredValues(r.file());
     Verification v = runner().verify(chaoticExperiment(rule), 8, 0);
-    // the four unconverged ("bb") trials are sensitive; the converged ones are checked in full: their values moved
-    // by 0.05, and a rerun on the other backend moves them too (to +0.3), so they count as sensitive found by
+    // the four unconverged ("bb") trials are sensitive; the converged ones are checked in full:
+    // their values moved
+    // by 0.05, and a rerun on the other backend moves them too (to +0.3), so they count as
+    // sensitive found by
     // rerun only where a second backend exists
-    assertEquals(4, v.outcomes().stream()
-        .filter(o -> o.trial().contains("method=bb") && o.kind() == Verification.Kind.SENSITIVE).count(), v.report());
+    assertEquals(
+        4,
+        v.outcomes().stream()
+            .filter(o -> o.trial().contains("method=bb") && o.kind() == Verification.Kind.SENSITIVE)
+            .count(),
+        v.report());
     assertTrue(v.report().contains("did not converge; stable columns agree"), v.report());
     // a stable column that changes is a difference even for a sensitive trial
     List<String> lines = Files.readAllLines(r.file(), StandardCharsets.UTF_8);
@@ -207,7 +271,8 @@ class VerifyTest {
     Files.write(r.file(), lines, StandardCharsets.UTF_8);
     Verification changed = runner().verify(chaoticExperiment(rule), 8, 0);
     assertEquals(4, changed.count(Verification.Kind.DIFFERS), changed.report());
-    assertTrue(changed.report().contains("a stable column changed: label: stored m-old, now m-bb"),
+    assertTrue(
+        changed.report().contains("a stable column changed: label: stored m-old, now m-bb"),
         changed.report());
   }
 
@@ -215,7 +280,8 @@ class VerifyTest {
   void aRerunOnTheOtherBackendTellsAChaoticTrialFromAChangedOne() throws IOException {
     org.junit.jupiter.api.Assumptions.assumeTrue(
         org.approxgp.linalg.Linalg.nativeAvailable(), "needs both backends");
-    // chaotic: the other backend moves the value (by 0.2), so the 0.05 by which the stored row disagrees is rounding
+    // chaotic: the other backend moves the value (by 0.2), so the 0.05 by which the stored row
+    // disagrees is rounding
     Results<TrialKey> r = runner().run(chaoticExperiment(VerifyRule.DEFAULT));
     shiftStoredValues(r.file());
     Verification v = runner().verify(chaoticExperiment(VerifyRule.DEFAULT), 8, 0);
@@ -227,7 +293,9 @@ class VerifyTest {
     shiftStoredValues(s.file());
     Verification w = runner().withResultsRoot(dir.resolve("stable")).verify(experiment(1.5), 16, 0);
     assertEquals(16, w.count(Verification.Kind.DIFFERS), w.report());
-    assertTrue(w.report().contains("reproduce today's row within rounding: a change, not rounding"), w.report());
+    assertTrue(
+        w.report().contains("reproduce today's row within rounding: a change, not rounding"),
+        w.report());
   }
 
   @Test
@@ -236,35 +304,47 @@ class VerifyTest {
     List<String> lines = Files.readAllLines(r.file(), StandardCharsets.UTF_8);
     // the last two rows as if an older commit had stored them
     for (int i = lines.size() - 2; i < lines.size(); i++) {
-      lines.set(i, lines.get(i).replaceFirst("\"code_version\":\"[^\"]*\"", "\"code_version\":\"0ld\""));
+      lines.set(
+          i, lines.get(i).replaceFirst("\"code_version\":\"[^\"]*\"", "\"code_version\":\"0ld\""));
     }
     Files.write(r.file(), lines, StandardCharsets.UTF_8);
     for (long seed = 0; seed < 5; seed++) {
       Verification v = runner().verify(experiment(1.5), 2, seed);
-      assertEquals(1, v.outcomes().stream().filter(o -> o.storedBy().equals("0ld")).count(), v.report());
+      assertEquals(
+          1, v.outcomes().stream().filter(o -> o.storedBy().equals("0ld")).count(), v.report());
     }
-    assertEquals(runner().verify(experiment(1.5), 3).checked(),
-        runner().verify(experiment(1.5), 3, CodeVersion.seed()).checked(), "seeded by the code version");
+    assertEquals(
+        runner().verify(experiment(1.5), 3).checked(),
+        runner().verify(experiment(1.5), 3, CodeVersion.seed()).checked(),
+        "seeded by the code version");
   }
 
   @Test
   void rowsSayWhereTheyWereComputedAndVerificationSaysWhenThatDiffers() throws IOException {
     Results<TrialKey> r = runner().run(experiment(1.5));
-    var stored = JsonRows.read(Files.readAllLines(r.file(), StandardCharsets.UTF_8).get(0));
+    var stored =
+        JsonRows.read(Files.readAllLines(r.file(), StandardCharsets.UTF_8).get(0));
     for (String c : RunEnvironment.COLUMNS) {
       assertTrue(stored.containsKey(c), c + " in " + stored);
     }
-    assertTrue(((String) stored.get(RunEnvironment.JDK)).startsWith(System.getProperty("java.version")),
+    assertTrue(
+        ((String) stored.get(RunEnvironment.JDK)).startsWith(System.getProperty("java.version")),
         stored.toString());
     assertEquals(List.of(), runner().verify(experiment(1.5), 4, 0).environment());
     List<String> lines = Files.readAllLines(r.file(), StandardCharsets.UTF_8);
     for (int i = 0; i < lines.size(); i++) {
-      lines.set(i, lines.get(i).replaceFirst("\"blas\":\"[^\"]*\"", "\"blas\":\"OpenBLAS 0.0, core Elsewhere\""));
+      lines.set(
+          i,
+          lines
+              .get(i)
+              .replaceFirst("\"blas\":\"[^\"]*\"", "\"blas\":\"OpenBLAS 0.0, core Elsewhere\""));
     }
     Files.write(r.file(), lines, StandardCharsets.UTF_8);
     Verification v = runner().verify(experiment(1.5), 4, 0);
     assertTrue(v.passed(), v.report());
-    assertTrue(v.report().contains("environment: blas: stored OpenBLAS 0.0, core Elsewhere, now "), v.report());
+    assertTrue(
+        v.report().contains("environment: blas: stored OpenBLAS 0.0, core Elsewhere, now "),
+        v.report());
   }
 
   @Test

@@ -1,6 +1,5 @@
 package org.approxgp.inference;
 
-import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +7,7 @@ import java.util.List;
 import org.approxgp.anchors.GpmlIonosphere;
 import org.approxgp.anchors.GpmlIonosphere.Entry;
 import org.approxgp.likelihood.Probit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

@@ -1,6 +1,5 @@
 package org.approxgp.inference;
 
-import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -25,6 +24,7 @@ import org.approxgp.likelihood.Probit;
 import org.approxgp.linalg.Linalg;
 import org.approxgp.projection.LpProjection;
 import org.approxgp.projection.W2Projection;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

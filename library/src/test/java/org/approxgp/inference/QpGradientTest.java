@@ -1,6 +1,5 @@
 package org.approxgp.inference;
 
-import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +11,7 @@ import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.PoissonSquareLink;
 import org.approxgp.likelihood.Probit;
 import org.approxgp.projection.W2Projection;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

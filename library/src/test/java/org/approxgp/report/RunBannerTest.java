@@ -75,7 +75,8 @@ class RunBannerTest {
 
   @Test
   void aTrialListThatIsNotAGridCountsItsCombinationsSoTheNumbersMultiplyToTheTrials() {
-    // figure 1 runs on two data sets, figure 2 on three; every (figure, dataset) pair with 2 methods × 4 seeds
+    // figure 1 runs on two data sets, figure 2 on three; every (figure, dataset) pair with 2
+    // methods × 4 seeds
     List<Map<String, Object>> keys = new ArrayList<>();
     String[][] datasets = {{"a", "b"}, {"a", "c", "d"}};
     for (int f = 0; f < 2; f++) {
@@ -93,11 +94,21 @@ class RunBannerTest {
 
   @Test
   void aGridIsItsDistinctValuesAndNothingFactorsOutOfAnIrregularList() {
-    assertEquals(" (2 method × 3 fold)", RunBanner.scale(List.of(
-        key("method", "ep", "fold", 0), key("method", "ep", "fold", 1), key("method", "ep", "fold", 2),
-        key("method", "qp", "fold", 0), key("method", "qp", "fold", 1), key("method", "qp", "fold", 2))));
-    assertEquals(" (3 combinations of method, fold)", RunBanner.scale(List.of(
-        key("method", "ep", "fold", 0), key("method", "ep", "fold", 1), key("method", "qp", "fold", 0))));
+    assertEquals(
+        " (2 method × 3 fold)",
+        RunBanner.scale(List.of(
+            key("method", "ep", "fold", 0),
+            key("method", "ep", "fold", 1),
+            key("method", "ep", "fold", 2),
+            key("method", "qp", "fold", 0),
+            key("method", "qp", "fold", 1),
+            key("method", "qp", "fold", 2))));
+    assertEquals(
+        " (3 combinations of method, fold)",
+        RunBanner.scale(List.of(
+            key("method", "ep", "fold", 0),
+            key("method", "ep", "fold", 1),
+            key("method", "qp", "fold", 0))));
     assertEquals("", RunBanner.scale(List.of(key("method", "ep"))));
   }
 }

@@ -248,7 +248,8 @@ class SparkPartitionGradientsTest {
    * checked before Spark is asked, so this class's active context does not hide them).
    */
   @Test
-  void regressWithAnUnreachableOrMalformedMasterFailsInOneLine(@TempDir Path dir) throws IOException {
+  void regressWithAnUnreachableOrMalformedMasterFailsInOneLine(@TempDir Path dir)
+      throws IOException {
     Path train = dir.resolve("train.csv");
     Path test = dir.resolve("test.csv");
     writeCsv(train, data(400, 2, 21));

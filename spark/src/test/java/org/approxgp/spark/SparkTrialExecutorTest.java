@@ -108,13 +108,23 @@ class SparkTrialExecutorTest {
   /** Every master form Spark starts a context on passes the form check; anything else is one line, exit 2. */
   @Test
   void aMasterUrlOfNoFormSparkKnowsIsRefusedBeforeSparkIsAsked() {
-    for (String ok : java.util.List.of("local", "local[2]", "local[*]", "local[4, 3]", "local-cluster[2,1,1024]",
-        "spark://h:7077", "spark://a:7077,b:7077", "yarn", "k8s://https://host:6443")) {
+    for (String ok : java.util.List.of(
+        "local",
+        "local[2]",
+        "local[*]",
+        "local[4, 3]",
+        "local-cluster[2,1,1024]",
+        "spark://h:7077",
+        "spark://a:7077,b:7077",
+        "yarn",
+        "k8s://https://host:6443")) {
       SparkTrialExecutor.checkForm(ok);
     }
     for (String bad : java.util.List.of("bogus://x", "local[two]", "spark:/h:7077", "")) {
       Engines.EngineUnavailableException e = assertThrows(
-          Engines.EngineUnavailableException.class, () -> SparkTrialExecutor.embedded(bad).start(), bad);
+          Engines.EngineUnavailableException.class,
+          () -> SparkTrialExecutor.embedded(bad).start(),
+          bad);
       assertTrue(e.getMessage().contains("'" + bad + "' is not a master URL"), e.getMessage());
       assertFalse(e.getMessage().contains("\n"), e.getMessage());
     }

@@ -67,7 +67,14 @@ public final class QpMining {
    * are held to rounding.
    */
   static final VerifyRule VERIFY = VerifyRule.DEFAULT.within(
-      0.25, "clipped_ep", "clipped_qp", "clipped_vb", "site_updates_ep", "site_updates_qp", "site_updates_vb");
+      0.25,
+      "clipped_ep",
+      "clipped_qp",
+      "clipped_vb",
+      "site_updates_ep",
+      "site_updates_qp",
+      "site_updates_vb");
+
   public static final double INITIAL_LENGTHSCALE = 10.0;
   public static final double INITIAL_SIGNAL_VARIANCE = 0.1;
   public static final double PRIOR_MEAN = 1.0;

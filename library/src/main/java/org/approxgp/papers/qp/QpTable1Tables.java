@@ -170,12 +170,24 @@ public final class QpTable1Tables {
       int paperN = mining ? QpPaper.MINING_SEEDS : QpPaper.TABLE1_ROUNDS;
       String unit = mining ? "seed (one training/test pair)" : "seed (mean over its folds)";
       String what = d + ", " + m + ", ";
-      out.add(Verdicts.sameMean(what + "TE ×1e-2 (" + label + ")", unit,
-          summary.doubleColumn("TE ×1e-2").getDouble(i), summary.doubleColumn("TE sd").getDouble(i), n,
-          entry.get().te().mean(), entry.get().te().sd(), paperN));
-      out.add(Verdicts.sameMean(what + "NTLL ×1e-3 (" + label + ")", unit,
-          summary.doubleColumn("NTLL ×1e-3").getDouble(i), summary.doubleColumn("NTLL sd").getDouble(i), n,
-          entry.get().ntll().mean(), entry.get().ntll().sd(), paperN));
+      out.add(Verdicts.sameMean(
+          what + "TE ×1e-2 (" + label + ")",
+          unit,
+          summary.doubleColumn("TE ×1e-2").getDouble(i),
+          summary.doubleColumn("TE sd").getDouble(i),
+          n,
+          entry.get().te().mean(),
+          entry.get().te().sd(),
+          paperN));
+      out.add(Verdicts.sameMean(
+          what + "NTLL ×1e-3 (" + label + ")",
+          unit,
+          summary.doubleColumn("NTLL ×1e-3").getDouble(i),
+          summary.doubleColumn("NTLL sd").getDouble(i),
+          n,
+          entry.get().ntll().mean(),
+          entry.get().ntll().sd(),
+          paperN));
     }
     return out;
   }
@@ -196,9 +208,14 @@ public final class QpTable1Tables {
         }
       }
     }
-    return String.format(java.util.Locale.ROOT,
+    return String.format(
+        java.util.Locale.ROOT,
         "%s: %d of %d contradicted entries are below the paper's mean (lower TE or NTLL: better than printed), %d"
-            + " above", method.toUpperCase(java.util.Locale.ROOT), below, below + above, above);
+            + " above",
+        method.toUpperCase(java.util.Locale.ROOT),
+        below,
+        below + above,
+        above);
   }
 
   private static String dataOf(Table t, int i) {

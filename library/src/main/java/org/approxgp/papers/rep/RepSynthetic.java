@@ -254,11 +254,12 @@ public final class RepSynthetic {
       }
     }
     return Experiment.of(
-        FIGURES_NAME + "-" + c.negativeSites(),
-        c,
-        FigureKey.class,
-        keys,
-        RepSynthetic::figureTrial).withVerifyRule(RepPaper.VERIFY);
+            FIGURES_NAME + "-" + c.negativeSites(),
+            c,
+            FigureKey.class,
+            keys,
+            RepSynthetic::figureTrial)
+        .withVerifyRule(RepPaper.VERIFY);
   }
 
   static ResultRow trial(Config c, Key key) {

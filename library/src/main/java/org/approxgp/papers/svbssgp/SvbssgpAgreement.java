@@ -36,10 +36,17 @@ public final class SvbssgpAgreement {
 
   /** "Agreement: R of N claims reproduce, C contradict, U undecided", counted from {@code checks}. */
   public static String headline(List<Check> checks) {
-    long r = checks.stream().filter(c -> c.outcome() == Verdict.Outcome.REPRODUCES).count();
-    long c = checks.stream().filter(x -> x.outcome() == Verdict.Outcome.CONTRADICTS).count();
-    return String.format(Locale.ROOT, "Agreement: %d of %d claims reproduce, %d contradict, %d undecided", r,
-        checks.size(), c, checks.size() - r - c);
+    long r =
+        checks.stream().filter(c -> c.outcome() == Verdict.Outcome.REPRODUCES).count();
+    long c =
+        checks.stream().filter(x -> x.outcome() == Verdict.Outcome.CONTRADICTS).count();
+    return String.format(
+        Locale.ROOT,
+        "Agreement: %d of %d claims reproduce, %d contradict, %d undecided",
+        r,
+        checks.size(),
+        c,
+        checks.size() - r - c);
   }
 
   /**
@@ -151,17 +158,26 @@ public final class SvbssgpAgreement {
       Table r = SvbssgpFigures.forRole(sm, role);
       sr.append(role).append(':');
       for (int i = 0; i < r.rowCount(); i++) {
-        sr.append(String.format(Locale.ROOT, " %s %.4g", r.stringColumn("setting").get(i),
+        sr.append(String.format(
+            Locale.ROOT,
+            " %s %.4g",
+            r.stringColumn("setting").get(i),
             r.doubleColumn("final_rmse mean").get(i)));
       }
       Verdict v = fewestMinusMostSamples(st, role);
       perRole.add(v.outcome());
-      sr.append(String.format(Locale.ROOT, "; RMSE(fewest r) − RMSE(most r) = %.3g ± %.2g (se over splits): %s; ",
-          v.estimate(), v.noise(), v.outcome().label()));
+      sr.append(String.format(
+          Locale.ROOT,
+          "; RMSE(fewest r) − RMSE(most r) = %.3g ± %.2g (se over splits): %s; ",
+          v.estimate(),
+          v.noise(),
+          v.outcome().label()));
     }
-    Verdict.Outcome fig3 = perRole.contains(Verdict.Outcome.CONTRADICTS) ? Verdict.Outcome.CONTRADICTS
-        : perRole.stream().allMatch(o -> o == Verdict.Outcome.REPRODUCES) ? Verdict.Outcome.REPRODUCES
-        : Verdict.Outcome.UNDECIDED;
+    Verdict.Outcome fig3 = perRole.contains(Verdict.Outcome.CONTRADICTS)
+        ? Verdict.Outcome.CONTRADICTS
+        : perRole.stream().allMatch(o -> o == Verdict.Outcome.REPRODUCES)
+            ? Verdict.Outcome.REPRODUCES
+            : Verdict.Outcome.UNDECIDED;
     out.add(new Check(SvbssgpPaper.CLAIMS.get(4), sr.toString().trim(), fig3));
     out.add(new Check(SvbssgpPaper.CLAIMS.get(5), mn.toString().trim(), mnlpOk));
     return out;
@@ -180,17 +196,24 @@ public final class SvbssgpAgreement {
       String setting = rows.stringColumn("setting").get(i);
       int r = Integer.parseInt(setting.substring(setting.indexOf(':') + 1));
       byR.computeIfAbsent(r, x -> new java.util.TreeMap<>())
-          .put(((Number) rows.column("split").get(i)).longValue(), rows.doubleColumn("final_rmse").get(i));
+          .put(
+              ((Number) rows.column("split").get(i)).longValue(),
+              rows.doubleColumn("final_rmse").get(i));
     }
     double[] d = new double[0];
     if (byR.size() >= 2) {
       java.util.Map<Long, Double> fewest = byR.firstEntry().getValue();
       java.util.Map<Long, Double> most = byR.lastEntry().getValue();
-      d = fewest.keySet().stream().filter(most::containsKey)
-          .mapToDouble(s -> fewest.get(s) - most.get(s)).toArray();
+      d = fewest.keySet().stream()
+          .filter(most::containsKey)
+          .mapToDouble(s -> fewest.get(s) - most.get(s))
+          .toArray();
     }
-    return Verdicts.pairedPositive("Fig. 3, " + role + ": fewest samples r poorest", "split",
-        "RMSE(fewest r) − RMSE(most r)", d);
+    return Verdicts.pairedPositive(
+        "Fig. 3, " + role + ": fewest samples r poorest",
+        "split",
+        "RMSE(fewest r) − RMSE(most r)",
+        d);
   }
 
   /** The {@link #agreement} checks as a table. */

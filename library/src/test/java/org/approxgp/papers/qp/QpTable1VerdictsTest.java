@@ -34,17 +34,28 @@ class QpTable1VerdictsTest {
     double seTe = te.sd() * Math.sqrt(0.02);
     double seNt = nt.sd() * Math.sqrt(0.02);
     List<Verdict> v = QpTable1Tables.verdicts(
-        summary("ionosphere", "ep", 100, te.mean() + 1.9 * seTe, te.sd(), nt.mean() - 2.1 * seNt, nt.sd()),
-        "authors'", 0);
+        summary(
+            "ionosphere",
+            "ep",
+            100,
+            te.mean() + 1.9 * seTe,
+            te.sd(),
+            nt.mean() - 2.1 * seNt,
+            nt.sd()),
+        "authors'",
+        0);
     assertEquals(2, v.size());
     assertEquals(Verdict.Outcome.REPRODUCES, v.get(0).outcome(), v.get(0).toString());
     assertEquals(Verdict.Outcome.CONTRADICTS, v.get(1).outcome(), v.get(1).toString());
     assertEquals(seTe, v.get(0).noise(), 1e-12 * seTe);
     assertTrue(v.get(0).claim().startsWith("ionosphere, ep, TE"), v.get(0).claim());
-    // the same difference within the paper's ± (one sd) still contradicts when the means are this well known: the
+    // the same difference within the paper's ± (one sd) still contradicts when the means are this
+    // well known: the
     // rule compares means, not single runs
     List<Verdict> w = QpTable1Tables.verdicts(
-        summary("ionosphere", "ep", 100, te.mean() + 0.9 * te.sd(), te.sd(), nt.mean(), nt.sd()), "clean", 0);
+        summary("ionosphere", "ep", 100, te.mean() + 0.9 * te.sd(), te.sd(), nt.mean(), nt.sd()),
+        "clean",
+        0);
     assertEquals(Verdict.Outcome.CONTRADICTS, w.get(0).outcome());
     assertEquals(Verdict.Outcome.REPRODUCES, w.get(1).outcome());
   }
@@ -64,19 +75,28 @@ class QpTable1VerdictsTest {
     QpPaper.Stat nt = QpPaper.table1("sonar", "vb").orElseThrow().ntll();
     List<Verdict> v = QpTable1Tables.verdicts(
         summary("sonar", "vb", 100, te.mean() - 10, 1.0, nt.mean() + 10, 1.0), "clean", 0);
-    assertEquals("Agreement: 0 of 2 claims reproduce, 2 contradict, 0 undecided (rule: " + Verdicts.SAME_MEAN_RULE
-        + ")", Verdicts.headline(v));
-    assertEquals("VB: 1 of 2 contradicted entries are below the paper's mean (lower TE or NTLL: better than"
-        + " printed), 1 above", QpTable1Tables.missesBySide(v, "vb"));
+    assertEquals(
+        "Agreement: 0 of 2 claims reproduce, 2 contradict, 0 undecided (rule: "
+            + Verdicts.SAME_MEAN_RULE + ")",
+        Verdicts.headline(v));
+    assertEquals(
+        "VB: 1 of 2 contradicted entries are below the paper's mean (lower TE or NTLL: better than"
+            + " printed), 1 above",
+        QpTable1Tables.missesBySide(v, "vb"));
   }
 
   @Test
   void miningUsesItsSeedCountsOnBothSides() {
-    Table mining = Table.create("m", StringColumn.create("method", "ep"),
-        DoubleColumn.create("TE ×1e-2", 1.0), DoubleColumn.create("TE sd", 2.0),
-        DoubleColumn.create("NTLL ×1e-3", 1.0), DoubleColumn.create("NTLL sd", 2.0));
+    Table mining = Table.create(
+        "m",
+        StringColumn.create("method", "ep"),
+        DoubleColumn.create("TE ×1e-2", 1.0),
+        DoubleColumn.create("TE sd", 2.0),
+        DoubleColumn.create("NTLL ×1e-3", 1.0),
+        DoubleColumn.create("NTLL sd", 2.0));
     QpPaper.Stat te = QpPaper.table1("mining", "ep").orElseThrow().te();
     List<Verdict> v = QpTable1Tables.verdicts(mining, "clean", 50);
-    assertEquals(Math.sqrt(4.0 / 50 + te.sd() * te.sd() / QpPaper.MINING_SEEDS), v.get(0).noise(), 1e-12);
+    assertEquals(
+        Math.sqrt(4.0 / 50 + te.sd() * te.sd() / QpPaper.MINING_SEEDS), v.get(0).noise(), 1e-12);
   }
 }

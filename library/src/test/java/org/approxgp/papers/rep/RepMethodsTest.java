@@ -134,11 +134,16 @@ class RepMethodsTest {
    */
   @Test
   void anUndefinedEvidenceIsNotAFailedFit() {
-    // Whether one given run ends improper can turn on the last bit of a sum (a BLAS kernel chosen by
-    // OPENBLAS_CORETYPE decided it for the one sample this test once pinned), so it pins none: it takes the first
-    // of forty seeded samples whose run with the evidence required is refused as improper (reading c at c = 0.1
-    // and 10 % flips leaves about a third of them improper: 13 of 40 on an AVX-512 EPYC with the Haswell kernel),
-    // then holds the same run without that requirement to a NaN evidence and a usable posterior. Both runs compute
+    // Whether one given run ends improper can turn on the last bit of a sum (a BLAS kernel chosen
+    // by
+    // OPENBLAS_CORETYPE decided it for the one sample this test once pinned), so it pins none: it
+    // takes the first
+    // of forty seeded samples whose run with the evidence required is refused as improper (reading
+    // c at c = 0.1
+    // and 10 % flips leaves about a third of them improper: 13 of 40 on an AVX-512 EPYC with the
+    // Haswell kernel),
+    // then holds the same run without that requirement to a NaN evidence and a usable posterior.
+    // Both runs compute
     // the same sums on whatever machine runs the test.
     RepReadings.Config quick = RepReadings.Config.forMode(ProjectPaths.Mode.QUICK);
     Methods.RepReading b = RepReadings.reading("c");
@@ -149,9 +154,11 @@ class RepMethodsTest {
       Problem candidate =
           Problem.of(SquaredExponential.iso(1.0, 1.0), s.x(), s.y(), RepMethods.likelihood(0.1));
       try {
-        InferenceMethod.siteLoop(b.rule(0.1), keep.withRequireEvidence(true)).infer(candidate, null);
+        InferenceMethod.siteLoop(b.rule(0.1), keep.withRequireEvidence(true))
+            .infer(candidate, null);
       } catch (InferenceException e) {
-        assertTrue(e.getMessage().contains("improper: the log evidence is undefined"), e.getMessage());
+        assertTrue(
+            e.getMessage().contains("improper: the log evidence is undefined"), e.getMessage());
         p = candidate;
       }
     }

@@ -124,16 +124,22 @@ class SvbssgpFiguresTest {
   @Test
   void figure3IsDecidedByPairedDifferencesOverSplitsNotByMonotoneMeans() {
     // the case: r = 1, 5, 20 at one RMSE is no evidence that r = 1 is poorest
-    Table equal = samplesRows("aimpeak", new double[][] {{30.74, 30.74, 30.74}, {31.0, 31.0, 31.0}});
-    assertEquals(org.approxgp.papers.Verdict.Outcome.UNDECIDED,
+    Table equal =
+        samplesRows("aimpeak", new double[][] {{30.74, 30.74, 30.74}, {31.0, 31.0, 31.0}});
+    assertEquals(
+        org.approxgp.papers.Verdict.Outcome.UNDECIDED,
         SvbssgpAgreement.fewestMinusMostSamples(equal, "aimpeak").outcome());
-    Table worse = samplesRows("blog",
-        new double[][] {{0.122, 0.121, 0.119}, {0.123, 0.120, 0.120}, {0.116, 0.114, 0.114}, {0.125, 0.121, 0.122}});
-    assertEquals(org.approxgp.papers.Verdict.Outcome.REPRODUCES,
+    Table worse = samplesRows("blog", new double[][] {
+      {0.122, 0.121, 0.119}, {0.123, 0.120, 0.120}, {0.116, 0.114, 0.114}, {0.125, 0.121, 0.122}
+    });
+    assertEquals(
+        org.approxgp.papers.Verdict.Outcome.REPRODUCES,
         SvbssgpAgreement.fewestMinusMostSamples(worse, "blog").outcome());
-    Table better = samplesRows("blog",
-        new double[][] {{0.110, 0.121, 0.119}, {0.111, 0.120, 0.120}, {0.109, 0.114, 0.114}, {0.112, 0.121, 0.122}});
-    assertEquals(org.approxgp.papers.Verdict.Outcome.CONTRADICTS,
+    Table better = samplesRows("blog", new double[][] {
+      {0.110, 0.121, 0.119}, {0.111, 0.120, 0.120}, {0.109, 0.114, 0.114}, {0.112, 0.121, 0.122}
+    });
+    assertEquals(
+        org.approxgp.papers.Verdict.Outcome.CONTRADICTS,
         SvbssgpAgreement.fewestMinusMostSamples(better, "blog").outcome());
   }
 
