@@ -115,7 +115,7 @@ public final class VerifyRule {
 
   /**
    * The columns a sensitive trial must reproduce (by default every boolean and every text column whose words are
-   * not numbers: the statuses).
+   * not numbers: the statuses); none ({@code stable()}) holds a sensitive trial only to running to its end.
    */
   public VerifyRule stable(String... columns) {
     return new VerifyRule(

@@ -274,6 +274,14 @@ class VerifyTest {
     assertTrue(
         changed.report().contains("a stable column changed: label: stored m-old, now m-bb"),
         changed.report());
+    // with no stable column, the same trials are sensitive: held only to running to their end
+    Verification none = runner().verify(chaoticExperiment(rule.stable()), 8, 0);
+    assertEquals(
+        4,
+        none.outcomes().stream()
+            .filter(o -> o.trial().contains("method=bb") && o.kind() == Verification.Kind.SENSITIVE)
+            .count(),
+        none.report());
   }
 
   @Test
