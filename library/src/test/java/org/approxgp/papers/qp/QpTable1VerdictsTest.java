@@ -99,4 +99,21 @@ class QpTable1VerdictsTest {
     assertEquals(
         Math.sqrt(4.0 / 50 + te.sd() * te.sd() / QpPaper.MINING_SEEDS), v.get(0).noise(), 1e-12);
   }
+
+  @Test
+  void theDuplicateEffectIsTheDifferenceOfPimaAndItsDistinctRowsPerKernel() {
+    Table iso = summary("pima", "ep", 100, 21.8, 4.0, 460, 20)
+        .append(summary("pima-dedup", "ep", 100, 22.6, 5.0, 470, 25));
+    Table ard = summary("pima", "ep", 100, 12.7, 3.0, 330, 30)
+        .append(summary("pima-dedup", "ep", 4, 23.0, 6.0, 480, 40));
+    Table onlyOne = summary("pima", "qp", 100, 1, 1, 1, 1);
+    Table e = QpTable1Tables.duplicateEffect(new java.util.LinkedHashMap<>(
+        java.util.Map.of("se-iso", iso, "se-ard", ard, "none", onlyOne)));
+    assertEquals(2, e.rowCount(), "a kernel without both Pima rows is left out");
+    int a = e.stringColumn("kernel").indexOf("se-ard");
+    assertEquals(12.7 - 23.0, e.doubleColumn("TE difference").getDouble(a), 1e-12);
+    assertEquals(Math.sqrt(9.0 / 100 + 36.0 / 4), e.doubleColumn("TE se").getDouble(a), 1e-12);
+    int i = e.stringColumn("kernel").indexOf("se-iso");
+    assertEquals(460 - 470, e.doubleColumn("NTLL difference").getDouble(i), 1e-12);
+  }
 }
