@@ -61,6 +61,13 @@ public final class QpTable1 {
       List.of("ionosphere", "cancer", "pima", "crabs", "sonar", "glass", "wine1", "wine2", "wine3");
 
   /**
+   * The SE-ARD table's data sets in full mode: {@link #DATASETS} and the de-duplicated Pima, since ARD can memorise
+   * the 200 rows the paper's Pima holds twice ({@link QpTable1Tables#duplicateEffect}).
+   */
+  public static final List<String> ARD_DATASETS =
+      List.of("ionosphere", "cancer", "pima", "pima-dedup", "crabs", "sonar", "glass", "wine1", "wine2", "wine3");
+
+  /**
    * One trial: fold {@code fold} of seed {@code seed}'s 10-fold split of {@code dataset}, fitted by
    * {@code method}.
    */
@@ -137,7 +144,7 @@ public final class QpTable1 {
         case SMOKE -> new Config(List.of("wine2"), methods, "se-ard", 1, 1, false);
         case QUICK ->
           new Config(List.of("crabs", "wine1", "wine2", "wine3"), methods, "se-ard", 1, 1, false);
-        case FULL -> new Config(DATASETS, methods, "se-ard", 10, 10, false);
+        case FULL -> new Config(ARD_DATASETS, methods, "se-ard", 10, 10, false);
       };
     }
   }
