@@ -77,10 +77,20 @@ public final class QpTruth {
         methods.stream().map(m -> "variance_rmse " + m).toList());
   }
 
-  static ResultRow trial(Config c, TrialKey k) {
-    QpTable1.FoldProblem fp = QpTable1.foldProblem(k.method(), "se-iso", k.seed(), 0);
+  /**
+   * A trial's problem: fold 0 of {@code dataset}'s seeded split cut to {@code maxRows} rows, at the SE-iso
+   * hyperparameters EP's evidence learns, with EP's fit there.
+   *
+   * @param problem the problem at EP's hyperparameters
+   * @param ep EP's fit
+   */
+  public record Setup(Problem problem, FittedGp ep) {}
+
+  /** The {@link Setup} of data set {@code dataset}, seed {@code seed}, at most {@code maxRows} training rows. */
+  public static Setup setup(String dataset, long seed, int maxRows) {
+    QpTable1.FoldProblem fp = QpTable1.foldProblem(dataset, "se-iso", seed, 0);
     Problem p0 = fp.problem();
-    int n = Math.min(c.maxRows(), p0.size());
+    int n = Math.min(maxRows, p0.size());
     Problem p = new Problem(
         p0.kernel(),
         Arrays.copyOf(p0.x(), n),
@@ -88,7 +98,14 @@ public final class QpTruth {
         p0.likelihood(),
         p0.priorMean());
     FittedGp ep = GpModel.fit(p, Registry.inference("ep"), GpModel.FitOptions.optimize(p.kernel()));
-    Problem at = p.withKernel(ep.kernel());
+    return new Setup(p.withKernel(ep.kernel()), ep);
+  }
+
+  static ResultRow trial(Config c, TrialKey k) {
+    Setup setup = setup(k.method(), k.seed(), c.maxRows());
+    Problem at = setup.problem();
+    FittedGp ep = setup.ep();
+    int n = at.size();
     GaussianReference q = GaussianReference.fromSites(at, ep.posterior().sites(), "EP's Gaussian");
     SampledPosterior truth = SampledPosterior.sample(
         at,
