@@ -348,8 +348,21 @@ public record SampledPosterior(
         String pending = null;
         SampledPosterior r = null;
         if (met || last) {
-          r = summarise(pool, draws, kept, n, tr, rhat, ess, m, done, false, null, moves,
-              evaluations, (System.nanoTime() - t0) * 1e-9);
+          r = summarise(
+              pool,
+              draws,
+              kept,
+              n,
+              tr,
+              rhat,
+              ess,
+              m,
+              done,
+              false,
+              null,
+              moves,
+              evaluations,
+              (System.nanoTime() - t0) * 1e-9);
           pending = decision.pending(r);
         }
         if (met && pending == null) {
@@ -357,8 +370,21 @@ public record SampledPosterior(
           return r;
         }
         if (last) {
-          r = summarise(pool, draws, kept, n, tr, rhat, ess, m, done, true, pending, moves,
-              evaluations, (System.nanoTime() - t0) * 1e-9);
+          r = summarise(
+              pool,
+              draws,
+              kept,
+              n,
+              tr,
+              rhat,
+              ess,
+              m,
+              done,
+              true,
+              pending,
+              moves,
+              evaluations,
+              (System.nanoTime() - t0) * 1e-9);
           rounds.accept(r.toString());
           return r;
         }

@@ -260,7 +260,8 @@ final class SliceTransition {
    */
   void sweep(State s) {
     if (precision == null) {
-      throw new IllegalStateException("site sweeps need the precision matrix (construct with sites)");
+      throw new IllegalStateException(
+          "site sweeps need the precision matrix (construct with sites)");
     }
     double[] f = s.g;
     double[] w = s.w;

@@ -27,8 +27,8 @@ public final class CompareSamplerBench {
     long newT = args.length > 3 ? Long.parseLong(args[3]) : 8_000;
     int threads = args.length > 4 ? Integer.parseInt(args[4]) : 2;
     QpTruth.Setup s = QpTruth.setup(data, 0, rows);
-    GaussianReference q = GaussianReference.fromSites(
-        s.problem(), s.ep().posterior().sites(), "EP's Gaussian");
+    GaussianReference q =
+        GaussianReference.fromSites(s.problem(), s.ep().posterior().sites(), "EP's Gaussian");
     System.out.printf(
         Locale.ROOT,
         "compare sampler on %s: %d rows, log-hyperparameters %s, ellipses from EP's Gaussian%n",

@@ -87,8 +87,10 @@ class SampledPosteriorTest {
       assertEquals(
           var[i], v[i], Z * var[i] * Math.sqrt(2 / ess[i]), what + ": variance of latent " + i);
       assertEquals(
-          var[i], v[i], Z * s.varianceStdError()[i], what + ": variance of latent " + i
-              + " within its own Monte-Carlo standard error");
+          var[i],
+          v[i],
+          Z * s.varianceStdError()[i],
+          what + ": variance of latent " + i + " within its own Monte-Carlo standard error");
     }
   }
 
