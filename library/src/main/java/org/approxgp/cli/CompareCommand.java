@@ -178,6 +178,14 @@ final class CompareCommand implements Callable<Integer> {
   @Option(names = "--summary", paramLabel = "SUMMARY.csv", description = "one row per method")
   Path summary;
 
+  @Option(
+      names = "--marginals",
+      paramLabel = "MARGINALS.csv",
+      description =
+          "one row per training point: the truth's mean and variance with their Monte-Carlo standard errors,"
+              + " then each method's mean and variance (for checking the scores independently)")
+  Path marginalsOut;
+
   @Override
   public Integer call() {
     java.io.PrintWriter err = spec.commandLine().getErr();
@@ -379,6 +387,9 @@ final class CompareCommand implements Callable<Integer> {
     if (summary != null) {
       files.put(summary, Comparison.csv(rows, truth));
     }
+    if (marginalsOut != null) {
+      files.put(marginalsOut, marginalsCsv(truth, marginals));
+    }
     AtomicFiles.writeAll(files);
     for (Ranking.Score score : Ranking.Score.values()) {
       err.println("compare: " + ranking.verdict(score).text());
@@ -426,6 +437,36 @@ final class CompareCommand implements Callable<Integer> {
     }
   }
 
+  /** The --marginals CSV (full precision). */
+  static String marginalsCsv(SampledPosterior truth, List<Ranking.Marginals> methods) {
+    StringBuilder sb =
+        new StringBuilder("i,truth_mean,truth_mean_se,truth_variance,truth_variance_se");
+    for (Ranking.Marginals q : methods) {
+      sb.append(',').append(q.method()).append("_mean,").append(q.method()).append("_variance");
+    }
+    sb.append('\n');
+    double[] m = truth.mean();
+    double[] em = truth.meanStdError();
+    double[] v = truth.variance();
+    double[] ev = truth.varianceStdError();
+    for (int i = 0; i < m.length; i++) {
+      sb.append(i)
+          .append(',')
+          .append(m[i])
+          .append(',')
+          .append(em[i])
+          .append(',')
+          .append(v[i])
+          .append(',')
+          .append(ev[i]);
+      for (Ranking.Marginals q : methods) {
+        sb.append(',').append(q.mean()[i]).append(',').append(q.variance()[i]);
+      }
+      sb.append('\n');
+    }
+    return sb.toString();
+  }
+
   private void checkOutputs() {
     AtomicFiles.checkWritable(out, "--out");
     Map<String, String> inputs = new LinkedHashMap<>();
@@ -434,10 +475,15 @@ final class CompareCommand implements Callable<Integer> {
       inputs.put("--test", test);
     }
     AtomicFiles.checkDistinct(out, "--out", inputs);
+    inputs.put("--out", out.toString());
     if (summary != null) {
       AtomicFiles.checkWritable(summary, "--summary");
-      inputs.put("--out", out.toString());
       AtomicFiles.checkDistinct(summary, "--summary", inputs);
+      inputs.put("--summary", summary.toString());
+    }
+    if (marginalsOut != null) {
+      AtomicFiles.checkWritable(marginalsOut, "--marginals");
+      AtomicFiles.checkDistinct(marginalsOut, "--marginals", inputs);
     }
   }
 

@@ -120,6 +120,40 @@ class CompareCommandTest {
   }
 
   @Test
+  void theMarginalsFileReproducesTheSummarysScores() throws IOException {
+    Path out = dir.resolve("m.html");
+    Path sum = dir.resolve("m-s.csv");
+    Path marg = dir.resolve("m-m.csv");
+    List<String> args = common(labels, out, sum);
+    args.addAll(List.of("--marginals", marg.toString()));
+    Run r = run(args.toArray(String[]::new));
+    assertEquals(0, r.code(), r.err());
+    List<String> rows = Files.readAllLines(marg);
+    assertEquals(
+        "i,truth_mean,truth_mean_se,truth_variance,truth_variance_se,ep_mean,ep_variance,"
+            + "laplace_mean,laplace_variance",
+        rows.get(0));
+    assertEquals(17, rows.size(), "a header and one row per training point");
+    String[] ep = Files.readAllLines(sum).get(1).split(",", -1);
+    // mean_rmse = √max(0, mean((μ − m)² − ε²)), mean_rmse_floor = √mean ε², from the marginals
+    double se = 0;
+    double floor = 0;
+    double max = 0;
+    for (String row : rows.subList(1, rows.size())) {
+      String[] c = row.split(",");
+      double d = Double.parseDouble(c[5]) - Double.parseDouble(c[1]);
+      double e = Double.parseDouble(c[2]);
+      se += d * d - e * e;
+      floor += e * e;
+      max = Math.max(max, Math.abs(d));
+    }
+    int n = rows.size() - 1;
+    assertEquals(Math.sqrt(Math.max(0, se / n)), Double.parseDouble(ep[1]), 1e-12, "mean_rmse");
+    assertEquals(Math.sqrt(floor / n), Double.parseDouble(ep[2]), 1e-12, "mean_rmse_floor");
+    assertEquals(max, Double.parseDouble(ep[3]), 1e-12, "mean_max_error");
+  }
+
+  @Test
   void relaxedEpEqualToEpIsSaidSo() throws IOException {
     Path out = dir.resolve("rep.html");
     Path sum = dir.resolve("rep.csv");
