@@ -123,7 +123,7 @@ def ess_chains(k, y, mu, sigma, chains, warmup, draws, seed):
         while pending.any():
             idx = np.nonzero(pending)[0]
             c, s = np.cos(theta[idx])[:, None], np.sin(theta[idx])[:, None]
-            prop = mu + (f[idx] - mu) * c + (nu[idx] - mu) * s
+            prop = mu + (f[idx] - mu) * c + nu[idx] * s  # nu ~ N(0, Sigma): the ellipse through f
             lp = loglik(prop)
             ok = lp > logh[idx]
             acc = idx[ok]
