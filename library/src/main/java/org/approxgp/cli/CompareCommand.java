@@ -247,10 +247,11 @@ final class CompareCommand implements Callable<Integer> {
               + "' is a feature, and there is none)");
     }
     double n = tr.size();
-    // K, its factor, q's root, the method's n-by-n work, and the kept draws (2,500 per chain)
+    // K, its factor, its inverse (site sweeps), q's root, the method's n-by-n work, and the kept
+    // draws (2,500 per chain)
     Memory.require(
         String.format(Locale.ROOT, "a GP on %,d training rows", tr.size()),
-        8 * (8 * n * n + 2500.0 * chains * n),
+        8 * (9 * n * n + 2500.0 * chains * n),
         n * n);
     FitCommand.checkTargets(lik, train, label, tr.target());
     if (te != null) {
