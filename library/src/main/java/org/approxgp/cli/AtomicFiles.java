@@ -132,8 +132,50 @@ final class AtomicFiles {
       commit(tmp, p);
     } catch (IOException e) {
       deleteQuietly(tmp);
-      throw new CliException("cannot write " + p + ": " + e.getMessage(), 1);
+      throw new CliException("cannot write " + p + ": " + reason(e), 1);
     }
+  }
+
+  /**
+   * Writes every file of {@code contents} (in order) nearly all-or-nothing: every temporary sibling is written
+   * first, and only when all are complete are they renamed over their targets, so a failure while writing any of
+   * them (a full disk, say) leaves every target as it was. Only a failing rename, after the others, could leave
+   * some replaced.
+   */
+  static void writeAll(java.util.Map<Path, String> contents) {
+    java.util.Map<Path, Path> tmps = new java.util.LinkedHashMap<>();
+    Path current = null;
+    try {
+      for (java.util.Map.Entry<Path, String> e : contents.entrySet()) {
+        current = e.getKey();
+        Path tmp = tempSibling(current);
+        tmps.put(current, tmp);
+        Files.writeString(tmp, e.getValue(), StandardCharsets.UTF_8);
+      }
+      for (java.util.Map.Entry<Path, Path> e : tmps.entrySet()) {
+        current = e.getKey();
+        commit(e.getValue(), current);
+      }
+    } catch (IOException e) {
+      tmps.values().forEach(AtomicFiles::deleteQuietly);
+      throw new CliException("cannot write " + current + ": " + reason(e), 1);
+    }
+  }
+
+  /** What went wrong, without the temporary file's name that a file-system exception puts first. */
+  static String reason(IOException e) {
+    if (e instanceof java.nio.file.FileSystemException f) {
+      String r = f.getReason();
+      if (r != null) {
+        return r;
+      }
+      return f.getClass()
+          .getSimpleName()
+          .replace("Exception", "")
+          .replaceAll("([a-z])([A-Z])", "$1 $2")
+          .toLowerCase(java.util.Locale.ROOT);
+    }
+    return e.getMessage();
   }
 
   /** A new empty temporary file beside {@code p} (same directory, so the final rename is atomic). */

@@ -76,7 +76,8 @@ final class MethodOptions {
       paramLabel = "exact|numerical|none",
       description =
           "ep: exact (default; R&W eq. 5.27) or none; power-ep, rep: numerical (default; central"
-              + " differences) or none. none fits at fixed hyperparameters (needs --no-optimize)")
+              + " differences) or none. none computes no gradient, so the hyperparameters must stay fixed (not"
+              + " optimised)")
   String gradient;
 
   @Option(

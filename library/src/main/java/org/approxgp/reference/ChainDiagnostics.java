@@ -38,6 +38,31 @@ public final class ChainDiagnostics {
    * @throws IllegalArgumentException for fewer chains or draws, or ragged or non-finite chains
    */
   public static Result of(double[][] chains) {
+    check(chains);
+    double[][] split = split(chains);
+    double[][] z = rankNormalise(split);
+    double[][] folded = new double[split.length][];
+    double median = median(split);
+    for (int c = 0; c < split.length; c++) {
+      folded[c] = new double[split[c].length];
+      for (int t = 0; t < split[c].length; t++) {
+        folded[c][t] = Math.abs(split[c][t] - median);
+      }
+    }
+    double rhat = Math.max(rhat(z), rhat(rankNormalise(folded)));
+    return new Result(rhat, ess(z));
+  }
+
+  /**
+   * The ESS of the draws themselves (split chains, no rank normalisation: V21 eq. 10–11 on the raw values), the one
+   * that sets the Monte-Carlo standard error of their mean, √(var/ESS) (V21 §4.4). Same checks as {@link #of}.
+   */
+  public static double meanEss(double[][] chains) {
+    check(chains);
+    return ess(split(chains));
+  }
+
+  private static void check(double[][] chains) {
     int m = chains.length;
     if (m < 2) {
       throw new IllegalArgumentException("need at least 2 chains, got " + m);
@@ -57,18 +82,6 @@ public final class ChainDiagnostics {
         }
       }
     }
-    double[][] split = split(chains);
-    double[][] z = rankNormalise(split);
-    double[][] folded = new double[split.length][];
-    double median = median(split);
-    for (int c = 0; c < split.length; c++) {
-      folded[c] = new double[split[c].length];
-      for (int t = 0; t < split[c].length; t++) {
-        folded[c][t] = Math.abs(split[c][t] - median);
-      }
-    }
-    double rhat = Math.max(rhat(z), rhat(rankNormalise(folded)));
-    return new Result(rhat, ess(z));
   }
 
   /** 2M chains of ⌊N/2⌋ draws: each chain's first and second half (the middle draw of an odd N is dropped). */

@@ -27,6 +27,21 @@ import org.approxgp.linalg.Matrix;
  * per point tried on the ellipse. With q the prior, A = I, u = v and ℓ is the log likelihood (plain elliptical
  * slice sampling). K's Cholesky factor uses {@link JitterPolicy#standard()} (the jitter is reported); it enters
  * the prior and q alike. Immutable after construction; each chain brings its own {@link State}.
+ *
+ * <p>Site sweeps ({@link #sweep}). The ellipse moves every latent at once, and when the posterior differs from q in
+ * each of n coordinates (a product of n skewed marginals, as probit with a large signal variance gives) ℓ is a sum
+ * of n terms that vary independently: the acceptable arc shrinks like 1/√n and the chain random-walks with small
+ * steps. A sweep updates one latent at a time from its exact conditional,
+ * <pre>
+ *   p(fᵢ | f₋ᵢ, y) ∝ N(fᵢ | cᵢ, sᵢ²) p(yᵢ | fᵢ),  sᵢ² = 1/Pᵢᵢ,  cᵢ = fᵢ − (P (f − m₀))ᵢ / Pᵢᵢ,  P = K⁻¹
+ * </pre>
+ * (the Gaussian conditional of the prior in precision form, Rasmussen &amp; Williams 2006, eq. A.6), by a
+ * one-dimensional elliptical slice transition whose "prior" is N(cᵢ, sᵢ²) and "likelihood" p(yᵢ | fᵢ): only one
+ * likelihood term changes per point tried. Each update leaves the posterior invariant, so a sweep in a fixed order
+ * does, and so does its composition with the ellipse move. P (f − m₀) is kept up to date by one column per accepted
+ * update and recomputed at the start of every sweep, so rounding does not accumulate. After a sweep the ellipse
+ * coordinates are recomputed from f (A v = L_K⁻¹ (f − μ_q), then v, by two triangular solves). Sweeps cost O(n²) like
+ * an ellipse transition; P is formed once (O(n³)) and only when asked for.
  */
 final class SliceTransition {
   private final int n;
@@ -39,8 +54,15 @@ final class SliceTransition {
   private final double[] y;
   private final Likelihood likelihood;
   private final double jitter;
+  private final double priorMean;
+  private final double[] precision; // P = (K + jitter I)⁻¹, row-major, or null without site sweeps
 
   SliceTransition(Problem problem, GaussianReference q) {
+    this(problem, q, false);
+  }
+
+  /** With {@code sites}, also forms P = K⁻¹ for {@link #sweep}. */
+  SliceTransition(Problem problem, GaussianReference q, boolean sites) {
     this.n = problem.size();
     if (q.whitenedMean().length != n) {
       throw new IllegalArgumentException(
@@ -48,6 +70,8 @@ final class SliceTransition {
     }
     Cholesky chol = Cholesky.factor(problem.kernel().matrix(problem.x()), JitterPolicy.standard());
     this.jitter = chol.jitter();
+    this.priorMean = problem.priorMean();
+    this.precision = sites ? chol.inverse().data().clone() : null;
     Matrix l = chol.lower();
     this.lk = new double[n * (n + 1) / 2];
     int k = 0;
@@ -118,6 +142,8 @@ final class SliceTransition {
     final double[] tv;
     final double[] tud;
     final double[] tfd;
+    final double[] g;
+    final double[] w;
     double residual;
     long evaluations;
 
@@ -134,6 +160,8 @@ final class SliceTransition {
       tv = new double[n];
       tud = new double[n];
       tfd = new double[n];
+      g = new double[n];
+      w = new double[n];
     }
   }
 
@@ -224,6 +252,97 @@ final class SliceTransition {
   /** The residual ℓ at the state (log p* − log q, constants included). */
   double residual(State s) {
     return s.residual;
+  }
+
+  /**
+   * One sweep of single-site updates of the posterior (β = 1) over i = 0 … n − 1 from {@code s} (updated in place).
+   * Needs the constructor's {@code sites}.
+   */
+  void sweep(State s) {
+    if (precision == null) {
+      throw new IllegalStateException(
+          "site sweeps need the precision matrix (construct with sites)");
+    }
+    double[] f = s.g;
+    double[] w = s.w;
+    latent(s, f);
+    // w = P (f − m₀), afresh each sweep
+    for (int i = 0; i < n; i++) {
+      double acc = 0;
+      int row = i * n;
+      for (int j = 0; j < n; j++) {
+        acc += precision[row + j] * (f[j] - priorMean);
+      }
+      w[i] = acc;
+    }
+    for (int i = 0; i < n; i++) {
+      double pii = precision[i * n + i];
+      double c = f[i] - w[i] / pii;
+      double sd = 1 / Math.sqrt(pii);
+      double x0 = f[i] - c;
+      double nu = sd * s.gauss.sample();
+      double logH = likelihood.logDensityValue(y[i], f[i]) + Math.log(s.rng.nextDouble());
+      double theta = 2 * Math.PI * s.rng.nextDouble();
+      double lo = theta - 2 * Math.PI;
+      double hi = theta;
+      double next = f[i];
+      while (true) {
+        double t = c + x0 * Math.cos(theta) + nu * Math.sin(theta);
+        s.evaluations++;
+        if (likelihood.logDensityValue(y[i], t) > logH) {
+          next = t;
+          break;
+        }
+        if (theta < 0) {
+          lo = theta;
+        } else {
+          hi = theta;
+        }
+        if (!(hi - lo > 1e-300)) {
+          break; // collapsed onto the current value (rounding only): stay
+        }
+        theta = lo + (hi - lo) * s.rng.nextDouble();
+      }
+      double d = next - f[i];
+      if (d != 0) {
+        f[i] = next;
+        int row = i * n; // P is symmetric: column i is row i
+        for (int j = 0; j < n; j++) {
+          w[j] += d * precision[row + j];
+        }
+      }
+    }
+    // back to the ellipse's coordinates: fd = f − μ_q, ud = L_K⁻¹ fd, v = A⁻¹ ud
+    for (int i = 0; i < n; i++) {
+      s.fd[i] = f[i] - muQ[i];
+    }
+    solveLower(s.fd, s.ud);
+    if (a == null) {
+      System.arraycopy(s.ud, 0, s.v, 0, n);
+    } else {
+      solveUpperA(s.ud, s.v);
+    }
+    s.residual = residual(s.v, s.ud, s.fd, s.f);
+  }
+
+  /** out = L_K⁻¹ b (forward substitution on the packed rows). */
+  private void solveLower(double[] b, double[] out) {
+    int p = 0;
+    for (int i = 0; i < n; i++) {
+      double acc = b[i] - dot(lk, p, out, 0, i);
+      out[i] = acc / lk[p + i];
+      p += i + 1;
+    }
+  }
+
+  /** out = A⁻¹ b (back substitution on A's packed upper rows). */
+  private void solveUpperA(double[] b, double[] out) {
+    int p = a.length;
+    for (int i = n - 1; i >= 0; i--) {
+      p -= n - i; // row i starts at its diagonal
+      double acc = b[i] - dot(a, p + 1, out, i + 1, n - i - 1);
+      out[i] = acc / a[p];
+    }
   }
 
   /** One transition of π_β from {@code s} (updated in place). */

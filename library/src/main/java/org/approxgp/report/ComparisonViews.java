@@ -23,19 +23,7 @@ public final class ComparisonViews {
     }
     for (Comparison c : rows) {
       method.append(c.method());
-      double[] v = {
-        c.meanRmse(),
-        c.meanMaxError(),
-        c.varianceRmse(),
-        c.klMean(),
-        c.w2Mean(),
-        c.logEvidenceError(),
-        c.testNll(),
-        c.testError(),
-        c.seconds(),
-        truth.rhatMax(),
-        truth.essMin()
-      };
+      double[] v = c.values(truth);
       for (int j = 0; j < cols.length; j++) {
         cols[j].append(v[j]);
       }

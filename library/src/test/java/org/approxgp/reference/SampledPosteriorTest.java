@@ -28,6 +28,10 @@ class SampledPosteriorTest {
   private static final double Z = 5;
 
   private static Problem gaussianProblem(int n, double noise, long seed) {
+    return gaussianProblem(n, noise, seed, 0.8);
+  }
+
+  private static Problem gaussianProblem(int n, double noise, long seed, double lengthscale) {
     UniformRandomProvider rng = Streams.of(seed, 99);
     double[][] x = new double[n][1];
     double[] y = new double[n];
@@ -35,7 +39,7 @@ class SampledPosteriorTest {
       x[i][0] = 6 * rng.nextDouble() - 3;
       y[i] = Math.sin(2 * x[i][0]) + Math.sqrt(noise) * (rng.nextDouble() - 0.5) * 3;
     }
-    return new Problem(SquaredExponential.iso(0.8, 1.5), x, y, Gaussian.of(noise), 0.2);
+    return new Problem(SquaredExponential.iso(lengthscale, 1.5), x, y, Gaussian.of(noise), 0.2);
   }
 
   /** Exact posterior mean, marginal variances and log marginal likelihood of a Gaussian-likelihood problem. */
@@ -82,6 +86,11 @@ class SampledPosteriorTest {
       assertEquals(mean[i], m[i], Z * se[i], what + ": mean of latent " + i);
       assertEquals(
           var[i], v[i], Z * var[i] * Math.sqrt(2 / ess[i]), what + ": variance of latent " + i);
+      assertEquals(
+          var[i],
+          v[i],
+          Z * s.varianceStdError()[i],
+          what + ": variance of latent " + i + " within its own Monte-Carlo standard error");
     }
   }
 
@@ -99,6 +108,58 @@ class SampledPosteriorTest {
     assertFalse(s.capped(), s.toString());
     assertTrue(s.rhatMax() <= 1.01 && s.essMin() >= 1000, s.toString());
     assertMatches(e[0], e[1], s, "prior ellipses");
+  }
+
+  @Test
+  void siteSweepsAloneMatchTheExactGaussianPosterior() {
+    // a short length-scale: site updates alone mix slowly when the prior correlates the latents
+    // strongly (that is what the ellipse step is for), and this test is about their target
+    double noise = 0.3;
+    Problem p = gaussianProblem(25, noise, 6, 0.2);
+    double[][] e = exact(p, noise);
+    SampledPosterior s = SampledPosterior.sample(
+        p,
+        GaussianReference.prior(p),
+        options(31).withMoves(SampledPosterior.Moves.SITES),
+        line -> {});
+    assertFalse(s.capped(), s.toString());
+    assertMatches(e[0], e[1], s, "site sweeps");
+  }
+
+  @Test
+  void ellipseStepsAloneMatchTheExactGaussianPosterior() {
+    double noise = 0.3;
+    Problem p = gaussianProblem(25, noise, 7);
+    double[][] e = exact(p, noise);
+    SampledPosterior s = SampledPosterior.sample(
+        p,
+        GaussianReference.prior(p),
+        options(32).withMoves(SampledPosterior.Moves.ELLIPSE),
+        line -> {});
+    assertFalse(s.capped(), s.toString());
+    assertMatches(e[0], e[1], s, "ellipse steps alone");
+  }
+
+  @Test
+  void samplingGoesOnUntilTheDecisionIsMade() {
+    Problem p = gaussianProblem(12, 0.5, 8);
+    SampledPosterior s = SampledPosterior.sample(
+        p,
+        GaussianReference.prior(p),
+        options(33).withMaxTransitions(64_000),
+        current -> current.transitionsPerChain() < 16_000 ? "too few transitions" : null,
+        line -> {});
+    assertFalse(s.capped(), s.toString());
+    assertEquals(16_000, s.transitionsPerChain(), s.toString());
+    SampledPosterior never = SampledPosterior.sample(
+        p,
+        GaussianReference.prior(p),
+        options(33).withMaxTransitions(8_000),
+        current -> "never precise enough",
+        line -> {});
+    assertTrue(never.capped(), never.toString());
+    assertEquals("never precise enough", never.pending());
+    assertTrue(never.toString().contains("never precise enough"), never.toString());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package org.approxgp.papers.qp;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.approxgp.experiment.Experiment;
@@ -14,6 +15,7 @@ import org.approxgp.model.Registry;
 import org.approxgp.reference.AnnealedImportanceSampling;
 import org.approxgp.reference.Comparison;
 import org.approxgp.reference.GaussianReference;
+import org.approxgp.reference.Ranking;
 import org.approxgp.reference.SampledPosterior;
 
 /**
@@ -52,15 +54,20 @@ public final class QpTruth {
     }
   }
 
-  /** Smoke: 40 crabs rows, one seed, a capped sampler; quick: crabs and sonar, 120 rows, 3 seeds; full: 5 seeds. */
+  /**
+   * Smoke: 40 crabs rows, one seed, a 4,000-transition budget; quick: crabs and sonar, the first 120 training rows,
+   * 2 seeds, a budget of 16,000 transitions per chain, AIS with 500 temperatures; full: every training row, 5
+   * seeds, 64,000 transitions, 2,000 temperatures. Within its budget the sampler runs until the R̂/ESS targets
+   * hold and the truth's noise is small beside every difference it ranks ({@link Ranking#decision}).
+   */
   public static Config config(ProjectPaths.Mode mode) {
     return new Config(
         mode.pick(List.of("crabs"), List.of("crabs", "sonar"), List.of("crabs", "sonar")),
-        mode.pick(1, 3, 5),
+        mode.pick(1, 2, 5),
         mode.pick(40, 120, 1000),
-        mode.pick(4000L, 1_024_000L, 1_024_000L),
-        mode.pick(100, 1000, 2000),
-        List.of("ep", "qp", "laplace", "vb"));
+        mode.pick(4000L, 16_000L, 64_000L),
+        mode.pick(100, 500, 2000),
+        List.of("ep", "qp", "laplace", "vb", "power-ep"));
   }
 
   /** The experiment "compare": one trial per data set and seed (the key's method column holds the data set). */
@@ -77,10 +84,20 @@ public final class QpTruth {
         methods.stream().map(m -> "variance_rmse " + m).toList());
   }
 
-  static ResultRow trial(Config c, TrialKey k) {
-    QpTable1.FoldProblem fp = QpTable1.foldProblem(k.method(), "se-iso", k.seed(), 0);
+  /**
+   * A trial's problem: fold 0 of {@code dataset}'s seeded split cut to {@code maxRows} rows, at the SE-iso
+   * hyperparameters EP's evidence learns, with EP's fit there.
+   *
+   * @param problem the problem at EP's hyperparameters
+   * @param ep EP's fit
+   */
+  public record Setup(Problem problem, FittedGp ep) {}
+
+  /** The {@link Setup} of data set {@code dataset}, seed {@code seed}, at most {@code maxRows} training rows. */
+  public static Setup setup(String dataset, long seed, int maxRows) {
+    QpTable1.FoldProblem fp = QpTable1.foldProblem(dataset, "se-iso", seed, 0);
     Problem p0 = fp.problem();
-    int n = Math.min(c.maxRows(), p0.size());
+    int n = Math.min(maxRows, p0.size());
     Problem p = new Problem(
         p0.kernel(),
         Arrays.copyOf(p0.x(), n),
@@ -88,7 +105,26 @@ public final class QpTruth {
         p0.likelihood(),
         p0.priorMean());
     FittedGp ep = GpModel.fit(p, Registry.inference("ep"), GpModel.FitOptions.optimize(p.kernel()));
-    Problem at = p.withKernel(ep.kernel());
+    return new Setup(p.withKernel(ep.kernel()), ep);
+  }
+
+  static ResultRow trial(Config c, TrialKey k) {
+    Setup setup = setup(k.method(), k.seed(), c.maxRows());
+    Problem at = setup.problem();
+    FittedGp ep = setup.ep();
+    int n = at.size();
+    // every method first: the sampler runs until it can rank them (or its budget)
+    List<Posterior> posts = new ArrayList<>();
+    List<Ranking.Marginals> marginals = new ArrayList<>();
+    double[] seconds = new double[c.methods().size()];
+    for (int j = 0; j < c.methods().size(); j++) {
+      String m = c.methods().get(j);
+      long t0 = System.nanoTime();
+      Posterior post = Registry.inference(m).infer(at, null);
+      seconds[j] = (System.nanoTime() - t0) * 1e-9;
+      posts.add(post);
+      marginals.add(new Ranking.Marginals(m, post.mean(), post.variance()));
+    }
     GaussianReference q = GaussianReference.fromSites(at, ep.posterior().sites(), "EP's Gaussian");
     SampledPosterior truth = SampledPosterior.sample(
         at,
@@ -97,23 +133,27 @@ public final class QpTruth {
             .withSeed(k.seed())
             .withThreads(1)
             .withMaxTransitions(c.maxTransitions()),
+        Ranking.decision(marginals),
         line -> {});
     AnnealedImportanceSampling ais =
         AnnealedImportanceSampling.estimate(at, q, 16, c.aisTemperatures(), k.seed(), 1);
+    Ranking ranking = new Ranking(truth, marginals);
     ResultRow.Builder row = ResultRow.builder()
         .put("n", (long) n)
         .put("log_lengthscale", ep.kernel().logHyperparameters()[0])
         .put("log_signal_variance", ep.kernel().logHyperparameters()[1])
+        .put("active_bounds", String.join(" ", ep.activeBounds()))
         .put("rhat_max", truth.rhatMax())
         .put("ess_min", truth.essMin())
         .put("capped", truth.capped())
+        .put("transitions", truth.transitionsPerChain())
         .put("sampler_seconds", truth.seconds())
         .put("ais_log_z", ais.logEvidence())
         .put("ais_se", ais.standardError())
         .put("mc_noise", Comparison.meanNoiseFloor(truth));
-    for (String m : c.methods()) {
-      long t0 = System.nanoTime();
-      Posterior post = Registry.inference(m).infer(at, null);
+    for (int j = 0; j < c.methods().size(); j++) {
+      String m = c.methods().get(j);
+      Posterior post = posts.get(j);
       Comparison s = Comparison.of(
           m,
           post.mean(),
@@ -123,12 +163,22 @@ public final class QpTruth {
           ais,
           Double.NaN,
           Double.NaN,
-          (System.nanoTime() - t0) * 1e-9);
+          seconds[j]);
+      if (j == 0) {
+        row.put("mean_rmse_floor", s.meanRmseFloor())
+            .put("variance_rmse_floor", s.varianceRmseFloor());
+      }
       row.put("variance_rmse " + m, s.varianceRmse())
           .put("mean_rmse " + m, s.meanRmse())
           .put("kl " + m, s.klMean())
           .put("w2 " + m, s.w2Mean())
           .put("log_evidence_error " + m, s.logEvidenceError());
+    }
+    for (Ranking.Score score : Ranking.Score.values()) {
+      Ranking.Verdict v = ranking.verdict(score);
+      row.put(
+          "closest " + score.name().toLowerCase(java.util.Locale.ROOT),
+          v.decided() ? v.closest().get(0) : "undecided: " + String.join(" ", v.closest()));
     }
     return row.build();
   }
