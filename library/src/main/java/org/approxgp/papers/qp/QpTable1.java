@@ -64,8 +64,17 @@ public final class QpTable1 {
    * The SE-ARD table's data sets in full mode: {@link #DATASETS} and the de-duplicated Pima, since ARD can memorise
    * the 200 rows the paper's Pima holds twice ({@link QpTable1Tables#duplicateEffect}).
    */
-  public static final List<String> ARD_DATASETS =
-      List.of("ionosphere", "cancer", "pima", "pima-dedup", "crabs", "sonar", "glass", "wine1", "wine2", "wine3");
+  public static final List<String> ARD_DATASETS = List.of(
+      "ionosphere",
+      "cancer",
+      "pima",
+      "pima-dedup",
+      "crabs",
+      "sonar",
+      "glass",
+      "wine1",
+      "wine2",
+      "wine3");
 
   /**
    * One trial: fold {@code fold} of seed {@code seed}'s 10-fold split of {@code dataset}, fitted by
