@@ -63,6 +63,21 @@ public final class RepMethods {
       String negativeSites,
       int maxSweeps,
       Methods.RepReading reading) {
+    return method(name, parameter, negativeSites, maxSweeps, reading, null);
+  }
+
+  /**
+   * {@link #method(String, double, String, int, Methods.RepReading)} with Relaxed EP's line-search objective
+   * {@code objective} ("clean", "unnormalised" — eq. 4/5's KL of unnormalised densities — or "eq36", appendix B's
+   * eq. 36 as printed; null: clean; the registry's setting {@code objective}).
+   */
+  static InferenceMethod method(
+      String name,
+      double parameter,
+      String negativeSites,
+      int maxSweeps,
+      Methods.RepReading reading,
+      String objective) {
     if (!METHODS.contains(name) && !name.equals(POWER_EP_APPENDIX_C)) {
       throw new IllegalArgumentException("unknown method '" + name + "'; known: " + METHODS);
     }
@@ -92,7 +107,8 @@ public final class RepMethods {
                 .with("site-reading", reading.siteReading())
                 .with("relaxation", reading.relaxation())
                 .with("penalty-form", reading.penaltyForm())
-                .with("relaxation-search", reading.search()));
+                .with("relaxation-search", reading.search())
+                .with("objective", objective));
     };
   }
 

@@ -9,7 +9,9 @@ import org.approxgp.data.Standardizer;
 import org.approxgp.experiment.Experiment;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.ResultRow;
+import org.approxgp.experiment.Selects;
 import org.approxgp.inference.Posterior;
+import org.approxgp.inference.RelaxedEp;
 import org.approxgp.model.Methods;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.StringColumn;
@@ -50,6 +52,12 @@ public final class RepReadings {
    * @param spamFlipPercents Figure 6's extra flip rates (empty: no Spam)
    * @param powers           Figure 1b–c's u grid
    * @param maxSweeps        sweep cap (not converged by then: diverged)
+   * @param objectiveReadings readings whose line search minimises another objective than the clean one, labelled
+   *                         "b/eq36" (appendix B's eq. 36 as printed, the paper's own objective) or
+   *                         "c/global/unnormalised" (eq. 4/5's KL of unnormalised densities); run over the same
+   *                         penalties and units as {@code variants}. It only selects trials: the store is kept.
+   * @param powerEpAppendixC whether Power EP also runs in Qi &amp; Guo's appendix C variant (eq. 41–42, the variant
+   *                         the paper ran) beside Minka's; it only selects trials: the store is kept
    */
   public record Config(
       List<String> variants,
@@ -62,7 +70,9 @@ public final class RepReadings {
       int uciSplits,
       List<Integer> spamFlipPercents,
       List<Double> powers,
-      int maxSweeps) {
+      int maxSweeps,
+      @Selects List<String> objectiveReadings,
+      @Selects boolean powerEpAppendixC) {
     public Config {
       variants = List.copyOf(variants);
       scaledPenalties = List.copyOf(scaledPenalties);
@@ -70,7 +80,26 @@ public final class RepReadings {
       uciSets = List.copyOf(uciSets);
       spamFlipPercents = List.copyOf(spamFlipPercents);
       powers = List.copyOf(powers);
+      objectiveReadings = List.copyOf(objectiveReadings);
       variants.forEach(RepReadings::reading);
+      for (String v : variants) {
+        if (objective(v) != null) {
+          throw new IllegalArgumentException("reading '" + v + "' names an objective: list it in objectiveReadings");
+        }
+      }
+      for (String v : objectiveReadings) {
+        reading(v);
+        if (objective(v) == null) {
+          throw new IllegalArgumentException("objective reading '" + v + "' names no objective (eq36, unnormalised)");
+        }
+      }
+    }
+
+    /** Every reading run: {@code variants}, then {@code objectiveReadings}. */
+    public List<String> allReadings() {
+      List<String> all = new ArrayList<>(variants);
+      all.addAll(objectiveReadings);
+      return List.copyOf(all);
     }
 
     /**
@@ -79,12 +108,16 @@ public final class RepReadings {
      * 60 + 60 at 10 and 20 %, Heart and Haberman with 4 splits, Spam at 10 % with 4, 60 sweeps; full: as quick with
      * 6 seeds of 80 + 80, every Figure 5 data set with 4 splits, Spam at 0, 10, 20 % with 4, 100 sweeps (not the
      * paper's sizes: the grid of readings × penalties multiplies every fit by 32; the full notebook measured 5.0
-     * minutes, 1,280 fits on two quiet cores; quick 3 minutes, smoke 32 s).
+     * minutes, 1,280 fits on two quiet cores; quick 3 minutes, smoke 32 s). Every mode also runs Power EP's appendix
+     * C variant and readings under the paper's eq. 36 and the unnormalised KL: smoke b/eq36 and b/unnormalised;
+     * quick and full a, b, c (local search) under each.
      */
     public static Config forMode(ProjectPaths.Mode mode) {
       List<String> local = List.of("a", "b", "c");
       List<String> both = List.of("a", "b", "c", "a/global", "b/global", "c/global");
       List<Double> grid = List.of(0.01, 0.1, 1.0, 10.0, 100.0);
+      List<String> objectives =
+          List.of("a/eq36", "b/eq36", "c/eq36", "a/unnormalised", "b/unnormalised", "c/unnormalised");
       return switch (mode) {
         case SMOKE ->
           new Config(
@@ -98,7 +131,9 @@ public final class RepReadings {
               2,
               List.of(),
               List.of(0.5, 0.8),
-              40);
+              40,
+              List.of("b/eq36", "b/unnormalised"),
+              true);
         case QUICK ->
           new Config(
               both,
@@ -111,7 +146,9 @@ public final class RepReadings {
               4,
               List.of(10),
               List.of(0.2, 0.4, 0.6, 0.8, 0.9),
-              60);
+              60,
+              objectives,
+              true);
         case FULL ->
           new Config(
               both,
@@ -124,7 +161,9 @@ public final class RepReadings {
               4,
               List.of(0, 10, 20),
               List.of(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
-              100);
+              100,
+              objectives,
+              true);
       };
     }
   }
@@ -136,7 +175,7 @@ public final class RepReadings {
    * @param dataset data set ("synthetic" for the synthetic data)
    * @param flip    flip rate in percent
    * @param unit    seed or split
-   * @param method  "ep", "power-ep" or "rep"
+   * @param method  "ep", "power-ep" (Minka), "power-ep-c" (appendix C) or "rep"
    * @param variant the reading's label ("-" for EP and Power EP)
    * @param c       the penalty as {@link Double#toString} writes it ("-" for EP and Power EP)
    */
@@ -145,16 +184,30 @@ public final class RepReadings {
 
   private RepReadings() {}
 
-  /** The reading behind a label: "b" = site reading b, local search; "b/global" = the global search. */
+  /** The objectives a reading's label may end with ({@link RelaxedEp}'s objectives but the default, clean). */
+  public static final List<String> OBJECTIVES = List.of("eq36", "unnormalised");
+
+  /**
+   * The reading behind a label: "b" = site reading b, local search; "b/global" = the global search; a last part
+   * "eq36" or "unnormalised" names the line search's objective ({@link #objective}), which is not part of the
+   * reading.
+   */
   public static Methods.RepReading reading(String label) {
     String[] p = label.split("/");
-    if (p.length > 2
+    int n = p.length > 1 && OBJECTIVES.contains(p[p.length - 1]) ? p.length - 1 : p.length;
+    if (n > 2
         || !List.of("a", "b", "c").contains(p[0])
-        || (p.length == 2 && !p[1].equals("global"))) {
+        || (n == 2 && !p[1].equals("global"))) {
       throw new IllegalArgumentException(
-          "unknown reading label '" + label + "' (a, b, c, a/global, …)");
+          "unknown reading label '" + label + "' (a, b, c, a/global, b/eq36, c/global/unnormalised, …)");
     }
-    return new Methods.RepReading(p[0], "nonnegative", "eq35", p.length == 2 ? "global" : "local");
+    return new Methods.RepReading(p[0], "nonnegative", "eq35", n == 2 ? "global" : "local");
+  }
+
+  /** The objective a reading's label names ("eq36", "unnormalised"), or null for the clean one (the default). */
+  public static String objective(String label) {
+    String last = label.substring(label.lastIndexOf('/') + 1);
+    return OBJECTIVES.contains(last) ? last : null;
   }
 
   /** The penalties run for a figure whose paper's c is {@code paperC}: the scaled grid (σ_f² = 1) and paperC. */
@@ -193,7 +246,10 @@ public final class RepReadings {
       List<Key> keys, Config c, String figure, String dataset, int flip, int unit) {
     keys.add(new Key(figure, dataset, flip, unit, "ep", "-", "-"));
     keys.add(new Key(figure, dataset, flip, unit, "power-ep", "-", "-"));
-    for (String v : c.variants()) {
+    if (c.powerEpAppendixC()) {
+      keys.add(new Key(figure, dataset, flip, unit, RepMethods.POWER_EP_APPENDIX_C, "-", "-"));
+    }
+    for (String v : c.allReadings()) {
       for (double pen : penalties(c, PAPER_C)) {
         keys.add(new Key(figure, dataset, flip, unit, "rep", v, Double.toString(pen)));
       }
@@ -234,8 +290,9 @@ public final class RepReadings {
     Methods.RepReading reading =
         k.method().equals("rep") ? reading(k.variant()) : Methods.RepReading.DEFAULT;
     long t0 = System.nanoTime();
+    String objective = k.method().equals("rep") ? objective(k.variant()) : null;
     Posterior p = RepCv.fit(
-        xTrain, yTrain, lengthscale, k.method(), par, eps, "keep", c.maxSweeps(), reading);
+        xTrain, yTrain, lengthscale, k.method(), par, eps, "keep", c.maxSweeps(), reading, objective);
     ResultRow.Builder b = ResultRow.builder().put("failed", p == null);
     if (p == null) {
       return b.put("diverged", true)

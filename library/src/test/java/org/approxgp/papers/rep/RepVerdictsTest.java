@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.approxgp.experiment.ConfigHash;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.model.Methods;
 import org.junit.jupiter.api.Test;
@@ -84,6 +85,25 @@ class RepVerdictsTest {
     assertTrue(text.contains("No reading reproduces, at any c of the grid: none."), text);
   }
 
+  /**
+   * The objective readings and Power EP's appendix C variant only add trials: the store of the config without them
+   * is the store of the config with them (the full store shipped before they existed is read, not replaced).
+   */
+  @Test
+  void addedReadingsAndPowerEpVariantKeepTheStore() {
+    RepReadings.Config full = RepReadings.Config.forMode(ProjectPaths.Mode.FULL);
+    RepReadings.Config before = new RepReadings.Config(full.variants(), full.scaledPenalties(), full.seeds(),
+        full.trainPerClass(), full.testPerClass(), full.flipPercents(), full.uciSets(), full.uciSplits(),
+        full.spamFlipPercents(), full.powers(), full.maxSweeps(), List.of(), false);
+    assertEquals(ConfigHash.storeHash(before), ConfigHash.storeHash(full));
+    int units = 2 * 6 + 4 * 4 + 3 * 4;
+    assertEquals(units * 32, RepReadings.experiment(before).trials().size());
+    // + appendix C Power EP on every unit, + 6 objective readings × 5 penalties on every unit
+    assertEquals(units * (32 + 1 + 30), RepReadings.experiment(full).trials().size());
+    assertTrue(RepReadings.experiment(full).trials().contains(
+        new RepReadings.Key("spam", "spam", 20, 3, RepMethods.POWER_EP_APPENDIX_C, "-", "-")));
+  }
+
   @Test
   void labelsAndGrid() {
     assertEquals(
@@ -93,7 +113,19 @@ class RepVerdictsTest {
         new Methods.RepReading("a", "nonnegative", "eq35", "local"), RepReadings.reading("a"));
     assertThrows(IllegalArgumentException.class, () -> RepReadings.reading("d"));
     assertThrows(IllegalArgumentException.class, () -> RepReadings.reading("b/local/x"));
+    assertEquals(
+        new Methods.RepReading("c", "nonnegative", "eq35", "global"),
+        RepReadings.reading("c/global/unnormalised"));
+    assertEquals("unnormalised", RepReadings.objective("c/global/unnormalised"));
+    assertEquals("eq36", RepReadings.objective("b/eq36"));
+    assertEquals(null, RepReadings.objective("b/global"));
+    assertThrows(IllegalArgumentException.class, () -> RepReadings.reading("b/eq36/global"));
     RepReadings.Config c = RepReadings.Config.forMode(ProjectPaths.Mode.QUICK);
+    // an objective belongs in objectiveReadings, and a reading there must name one
+    assertThrows(IllegalArgumentException.class, () -> new RepReadings.Config(List.of("b/eq36"),
+        c.scaledPenalties(), 1, 10, 10, List.of(10), List.of(), 1, List.of(), List.of(0.5), 10, List.of(), false));
+    assertThrows(IllegalArgumentException.class, () -> new RepReadings.Config(List.of("b"),
+        c.scaledPenalties(), 1, 10, 10, List.of(10), List.of(), 1, List.of(), List.of(0.5), 10, List.of("b"), false));
     assertEquals(
         List.of(0.01, 0.1, 1.0, 10.0, 20.0, 100.0),
         RepReadings.penalties(c, RepReadings.PAPER_C_FIGURE1));
