@@ -18,18 +18,20 @@ import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
- * Which reading of Relaxed EP, if any, reproduces which claim of the REP paper (Figures 1–6): every claim of
- * {@link RepPaper#CLAIMS}, for each reading ({@link Methods.RepReading}: site reading a, b or c — eq. 16 as printed,
- * eq. 5/7, t̃_{i,b}/rᵢ — with the local or the global search for bᵢ, nonnegative bᵢ, eq. 35's penalty) and each
- * penalty of a grid scaled to the kernel amplitude (c·σ_f² from 0.01 to 100, plus the paper's c: 20 in Figure 1,
- * 10 elsewhere), judged by {@link RepVerdicts}.
+ * Which reading of Relaxed EP, if any, reproduces which claim of the REP paper (Figures 1–6, §3.2, §6.1): every
+ * claim of {@link RepPaper#CLAIMS} and the paper's untested sentences, for each reading ({@link Methods.RepReading}:
+ * site reading a, b or c — eq. 16 as printed, eq. 5/7, t̃_{i,b}/rᵢ — with the local or the global search for bᵢ,
+ * nonnegative bᵢ, eq. 35's penalty; and the line search's objective: the clean KL derived from eq. 5, eq. 36 as printed
+ * or eq. 4/5's unnormalised KL, {@link #objective}) and each penalty of a grid scaled to the kernel amplitude (c·σ_f²
+ * from 0.01 to 100, plus the paper's c: 20 in Figure 1, 10 elsewhere), decided by {@link RepClaims}.
  *
  * <p><b>Fixed settings</b> (to isolate the reading and c): negative site precisions kept (Minka's EP); Power EP with
- * u = 0.8 (Figures 1a–6, the paper's) in Minka's variant, and Qi &amp; Guo's appendix C variant over a u grid for
- * Figure 1b–c; no cross-validation: one length-scale per data set shared by every method (ℓ = 1 on the synthetic
- * data, √d on standardised UCI features), signal variance σ_f² = 1 (the noisy step sees f only through its sign, so
- * c on σ_f² K is c/σ_f² on K: the grid is c·σ_f²). The synthetic data, splits and flips are those of
- * {@link RepSynthetic} and {@link RepUci}; Haberman is its rotterdam stand-in.
+ * u = 0.8 (Figures 1a–6, the paper's) in Qi &amp; Guo's appendix C variant (eq. 41–42, the one the paper ran,
+ * {@link RepMethods#POWER_EP_APPENDIX_C}) and, beside it and labelled, Minka's; both over a u grid for Figure 1b–c;
+ * no cross-validation: one length-scale per data set shared by every method (ℓ = 1 on the synthetic data, √d on
+ * standardised UCI features), signal variance σ_f² = 1 (the noisy step sees f only through its sign, so c on σ_f² K
+ * is c/σ_f² on K: the grid is c·σ_f²). The synthetic data, splits and flips are those of {@link RepSynthetic} and
+ * {@link RepUci}; Haberman is its rotterdam stand-in.
  */
 public final class RepReadings {
   public static final String NAME = "rep-readings";
@@ -217,7 +219,7 @@ public final class RepReadings {
     return List.copyOf(s);
   }
 
-  /** Every fit of Figures 2–6 (Figure 1 is computed directly, {@link RepVerdicts#figure1}). */
+  /** Every fit of Figures 2–6 (Figure 1 is computed directly, {@link RepClaims#evaluate}). */
   public static Experiment<Config, Key> experiment(Config c) {
     List<Key> keys = new ArrayList<>();
     for (int f : c.flipPercents()) {
@@ -318,7 +320,7 @@ public final class RepReadings {
   }
 
   /**
-   * Figure 1 with the exact posterior: for EP, Power EP (u = 0.8, Minka and appendix C) and each reading's REP at
+   * Figure 1 with the exact posterior: for EP, Power EP (u = 0.8, appendix C and Minka's) and each reading's REP at
    * the paper's c = 20, q(w)'s mean and covariance beside the exact ones, with their squared distances.
    */
   public static Table exactFigure1(Config c) {
@@ -335,15 +337,15 @@ public final class RepReadings {
       DoubleColumn.create("cov sq. dist")
     };
     List<String> names = new ArrayList<>(
-        List.of("exact", "ep", "power-ep (minka, u = 0.8)", "power-ep (appendix C, u = 0.8)"));
+        List.of("exact", "ep", "power-ep (appendix C, the paper's; u = 0.8)", "power-ep (Minka's, u = 0.8)"));
     List<RepFigure1.WeightPosterior> posts = new ArrayList<>(List.of(
         ex,
         orNull(RepFigure1.fit(f1, "ep", Double.NaN, "keep")),
-        orNull(RepFigure1.fit(f1, "power-ep", POWER, "keep")),
-        orNull(RepFigure1.fit(f1, RepMethods.POWER_EP_APPENDIX_C, POWER, "keep"))));
-    for (String var : c.variants()) {
+        orNull(RepFigure1.fit(f1, RepMethods.POWER_EP_APPENDIX_C, POWER, "keep")),
+        orNull(RepFigure1.fit(f1, "power-ep", POWER, "keep"))));
+    for (String var : c.allReadings()) {
       names.add("rep " + var + " (c = 20)");
-      posts.add(orNull(RepFigure1.fit(f1, "rep", PAPER_C_FIGURE1, "keep", reading(var))));
+      posts.add(orNull(RepFigure1.fit(f1, "rep", PAPER_C_FIGURE1, "keep", reading(var), objective(var))));
     }
     for (int i = 0; i < names.size(); i++) {
       RepFigure1.WeightPosterior w = posts.get(i);
@@ -386,10 +388,10 @@ public final class RepReadings {
     DoubleColumn dm = DoubleColumn.create("mean sq. dist");
     DoubleColumn dc = DoubleColumn.create("cov sq. dist");
     StringColumn series = StringColumn.create("series");
-    for (String v : c.variants()) {
+    for (String v : c.allReadings()) {
       for (double x : penalties(c, PAPER_C_FIGURE1)) {
         RepFigure1.WeightPosterior w =
-            RepFigure1.fit(f1, "rep", x, "keep", reading(v)).posterior();
+            RepFigure1.fit(f1, "rep", x, "keep", reading(v), objective(v)).posterior();
         pen.append(x);
         dm.append(w == null ? Double.NaN : w.meanDistance(ex));
         dc.append(w == null ? Double.NaN : w.covarianceDistance(ex));
@@ -406,11 +408,11 @@ public final class RepReadings {
   }
 
   /**
-   * The fraction of runs that failed (the fit threw: no stored posterior) and that diverged (R never below 10⁻³) per
-   * figure and method, REP per reading at the paper's c (c = 10) and over the whole c grid, from the trial table. A
-   * failed run is almost always one whose EP-form log evidence at the final posterior is undefined (an improper EP
-   * cavity with kept negative sites; 129 of the 130 failures of the quick mode, 269 of 271 in full mode) although its
-   * site loop ran to the end; a posterior that could not be formed (B not positive definite) is rare (1 and 2 runs).
+   * The fraction of runs that failed (the fit threw: no posterior, so no test error) and that diverged (R never below
+   * 10⁻³) per figure and method, REP per reading at the paper's c (c = 10) and over the whole c grid, from the trial
+   * table. The fits run with the evidence optional ({@link RepMethods#method}), so a proper posterior whose EP-form
+   * log evidence is undefined is a fit; a failed run is one whose posterior could not be formed (the site loop
+   * threw, e.g. B = I + S^{1/2} K S^{1/2} not positive definite under kept negative sites).
    */
   public static Table failures(Table trials) {
     Table t = trials.copy();

@@ -9,11 +9,8 @@ import org.approxgp.experiment.ConfigHash;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.model.Methods;
 import org.junit.jupiter.api.Test;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.StringColumn;
-import tech.tablesaw.api.Table;
 
-/** {@link RepVerdicts}' rule, matrix and conclusion on hand-made numbers; {@link RepReadings}' labels and grid. */
+/** {@link RepVerdicts}' rule on hand-made numbers; {@link RepReadings}' labels, grid and store. */
 class RepVerdictsTest {
 
   @Test
@@ -37,52 +34,6 @@ class RepVerdictsTest {
     RepVerdicts.Diff none = RepVerdicts.diff(new double[] {Double.NaN}, new double[] {0.2});
     assertEquals(0, none.n());
     assertEquals(RepVerdicts.UNDECIDED, RepVerdicts.lower(List.of(none)));
-  }
-
-  @Test
-  void matrixTakesThePapersPenaltyAndTheConclusionFollowsIt() {
-    RepReadings.Config c = RepReadings.Config.forMode(ProjectPaths.Mode.SMOKE);
-    Table v = Table.create(
-        "v",
-        StringColumn.create("figure"),
-        StringColumn.create("claim"),
-        StringColumn.create("reading"),
-        DoubleColumn.create("c·σ_f²"),
-        StringColumn.create("verdict"),
-        StringColumn.create("ours"));
-    for (String r : c.variants()) {
-      for (double pen : RepReadings.penalties(c, RepReadings.PAPER_C)) {
-        v.stringColumn("figure").append("4c");
-        v.stringColumn("claim").append(RepVerdicts.claim("4c"));
-        v.stringColumn("reading").append(r);
-        v.doubleColumn("c·σ_f²").append(pen);
-        // reading b reproduces at c = 10 only, reading a at c = 0.01 only, c nowhere
-        boolean yes = (r.equals("b") && pen == 10) || (r.equals("a") && pen == 0.01);
-        v.stringColumn("verdict").append(yes ? RepVerdicts.REPRODUCES : RepVerdicts.CONTRADICTS);
-        v.stringColumn("ours").append("");
-      }
-    }
-    Table m = RepVerdicts.matrix(v, c);
-    assertEquals(1, m.rowCount());
-    assertEquals(
-        "contradicts (reproduces at c·σ_f² = 0.0100)",
-        m.stringColumn("reading a").get(0));
-    assertEquals(
-        "reproduces (reproduces at c·σ_f² = 10.0)", m.stringColumn("reading b").get(0));
-    assertEquals("contradicts", m.stringColumn("reading c").get(0));
-    String text = RepVerdicts.conclusion(m);
-    assertTrue(text.startsWith("At the paper's penalties some reading reproduces Fig. 4c."), text);
-    assertTrue(
-        text.contains(
-            "reading a: reproduces at the paper's c none; reproduces only at another c Fig. 4c;"
-                + " contradicted at the paper's c: Fig. 4c."),
-        text);
-    assertTrue(
-        text.contains(
-            "reading b: reproduces at the paper's c Fig. 4c; reproduces only at another c none;"
-                + " contradicted at the paper's c: none."),
-        text);
-    assertTrue(text.contains("No reading reproduces, at any c of the grid: none."), text);
   }
 
   /**
