@@ -112,7 +112,7 @@ public final class RepReadings {
      * paper's sizes: the grid of readings × penalties multiplies every fit by 32; the full notebook measured 5.0
      * minutes, 1,280 fits on two quiet cores; quick 3 minutes, smoke 32 s). Every mode also runs Power EP's appendix
      * C variant and readings under the paper's eq. 36 and the unnormalised KL: smoke b/eq36 and b/unnormalised;
-     * quick and full a, b, c (local search) under each.
+     * quick a, b, c (local search) under each; full a, b, c with the local and the global search under each.
      */
     public static Config forMode(ProjectPaths.Mode mode) {
       List<String> local = List.of("a", "b", "c");
@@ -120,6 +120,10 @@ public final class RepReadings {
       List<Double> grid = List.of(0.01, 0.1, 1.0, 10.0, 100.0);
       List<String> objectives =
           List.of("a/eq36", "b/eq36", "c/eq36", "a/unnormalised", "b/unnormalised", "c/unnormalised");
+      List<String> allObjectives = new ArrayList<>(objectives);
+      for (String o : objectives) {
+        allObjectives.add(o.replace("/", "/global/"));
+      }
       return switch (mode) {
         case SMOKE ->
           new Config(
@@ -164,7 +168,7 @@ public final class RepReadings {
               List.of(0, 10, 20),
               List.of(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
               100,
-              objectives,
+              allObjectives,
               true);
       };
     }

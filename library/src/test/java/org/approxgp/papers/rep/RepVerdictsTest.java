@@ -49,8 +49,8 @@ class RepVerdictsTest {
     assertEquals(ConfigHash.storeHash(before), ConfigHash.storeHash(full));
     int units = 2 * 6 + 4 * 4 + 3 * 4;
     assertEquals(units * 32, RepReadings.experiment(before).trials().size());
-    // + appendix C Power EP on every unit, + 6 objective readings × 5 penalties on every unit
-    assertEquals(units * (32 + 1 + 30), RepReadings.experiment(full).trials().size());
+    // + appendix C Power EP on every unit, + 12 objective readings × 5 penalties on every unit
+    assertEquals(units * (32 + 1 + 60), RepReadings.experiment(full).trials().size());
     assertTrue(RepReadings.experiment(full).trials().contains(
         new RepReadings.Key("spam", "spam", 20, 3, RepMethods.POWER_EP_APPENDIX_C, "-", "-")));
   }
