@@ -390,6 +390,13 @@ public final class RepClaims {
             "‖Σ−Σ*‖²_F, " + label + " − EP", wc - ep.covarianceDistance(ex), tol(wc, ep.covarianceDistance(ex))));
       }
     }
+    for (String variant : List.of(RepMethods.POWER_EP_APPENDIX_C, "power-ep")) {
+      RepFigure1.WeightPosterior pep = RepFigure1.fit(f1, variant, RepReadings.POWER, "keep").posterior();
+      String label = variant.equals("power-ep") ? "Minka's PEP" : "PEP";
+      (variant.equals("power-ep") ? minka : counted).add(closer("Fig. 1a: " + label + "'s mean closer to the exact"
+          + " one than EP's (u = 0.8)", "the five points", "‖μ−μ*‖², EP − " + label, ep.meanDistance(ex),
+          dist(pep, ex, true)));
+    }
     List<Double> grid = RepReadings.penalties(c, RepReadings.PAPER_C_FIGURE1);
     for (String r : c.allReadings()) {
       String who = "REP " + r;
