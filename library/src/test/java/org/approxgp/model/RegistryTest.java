@@ -95,8 +95,8 @@ class RegistryTest {
         "eq36", RelaxedEp.Objective.EQ36);
     java.util.Map<String, double[]> tau = new java.util.TreeMap<>();
     names.forEach((word, objective) -> {
-      Posterior viaName =
-          Registry.inference("rep", Settings.of("penalty", 0.05, "objective", word)).infer(p, null);
+      Posterior viaName = Registry.inference("rep", Settings.of("penalty", 0.05, "objective", word))
+          .infer(p, null);
       Posterior direct = Methods.relaxedEp(
               RelaxedEp.of(0.05, objective, RelaxedEp.SiteReading.B), Methods.keepOptions())
           .infer(p, null);

@@ -76,10 +76,12 @@ public final class RepClaims {
    */
   public static final double NEGLIGIBLE_RATIO = 1.25;
   /** The rule of the overhead claim. */
-  public static final String OVERHEAD_RULE = String.format(Locale.ROOT,
+  public static final String OVERHEAD_RULE = String.format(
+      Locale.ROOT,
       "mean log(REP seconds / EP seconds) over units m, se = sd/√n: exp(m + 2 se) ≤ %.2f reproduces;"
           + " exp(m − 2 se) > %.2f contradicts; else undecided (wall times on a shared machine, not verified)",
-      NEGLIGIBLE_RATIO, NEGLIGIBLE_RATIO);
+      NEGLIGIBLE_RATIO,
+      NEGLIGIBLE_RATIO);
 
   /** The labelling-error rates of §6.1's "with various values of ε (e.g., 0.1 and 0.25)". */
   public static final List<Double> SECTION61_EPSILONS = List.of(0.1, 0.25);
@@ -120,20 +122,26 @@ public final class RepClaims {
   static Map<String, Map<String, Run>> index(Table trials, int maxSweeps) {
     Map<String, Map<String, Run>> out = new LinkedHashMap<>();
     for (int i = 0; i < trials.rowCount(); i++) {
-      String unit = trials.column("figure").getString(i) + "|" + trials.column("dataset").getString(i) + "|"
-          + (int) num(trials, "flip", i) + "|" + (int) num(trials, "unit", i);
+      String unit =
+          trials.column("figure").getString(i) + "|" + trials.column("dataset").getString(i) + "|"
+              + (int) num(trials, "flip", i) + "|" + (int) num(trials, "unit", i);
       String m = trials.column("method").getString(i);
       String run = m.equals("rep")
-          ? "rep|" + trials.column("variant").getString(i) + "|" + trials.column("c").getString(i)
+          ? "rep|" + trials.column("variant").getString(i) + "|"
+              + trials.column("c").getString(i)
           : m;
       boolean diverged = flag(trials, "diverged", i);
-      out.computeIfAbsent(unit, k -> new LinkedHashMap<>()).put(run, new Run(
-          diverged,
-          // a run that never reached R < 1e-3 counts as the cap + 1, wherever the loop stopped it
-          diverged ? maxSweeps + 1 : num(trials, "sweeps_to_R", i),
-          num(trials, "increases", i),
-          num(trials, "test_error", i),
-          num(trials, "seconds", i)));
+      out.computeIfAbsent(unit, k -> new LinkedHashMap<>())
+          .put(
+              run,
+              new Run(
+                  diverged,
+                  // a run that never reached R < 1e-3 counts as the cap + 1, wherever the loop
+                  // stopped it
+                  diverged ? maxSweeps + 1 : num(trials, "sweeps_to_R", i),
+                  num(trials, "increases", i),
+                  num(trials, "test_error", i),
+                  num(trials, "seconds", i)));
     }
     return out;
   }
@@ -143,7 +151,9 @@ public final class RepClaims {
   }
 
   private static boolean flag(Table t, String col, int i) {
-    return t.column(col) instanceof tech.tablesaw.api.BooleanColumn b ? b.get(i) : num(t, col, i) != 0;
+    return t.column(col) instanceof tech.tablesaw.api.BooleanColumn b
+        ? b.get(i)
+        : num(t, col, i) != 0;
   }
 
   /** The run key of a reading at penalty c. */
@@ -155,8 +165,15 @@ public final class RepClaims {
    * The paired verdict "REP lower than X" on the units of {@code unitPrefix}: d = X − REP of {@code value} per unit
    * where both are finite ({@link Verdicts#pairedPositive}); and the same on the units where neither run diverged.
    */
-  static Paired lower(Map<String, Map<String, Run>> runs, String unitPrefix, String claim, String unit,
-      String statistic, String rep, String other, ToDoubleFunction<Run> value) {
+  static Paired lower(
+      Map<String, Map<String, Run>> runs,
+      String unitPrefix,
+      String claim,
+      String unit,
+      String statistic,
+      String rep,
+      String other,
+      ToDoubleFunction<Run> value) {
     List<Double> all = new ArrayList<>();
     List<Double> stable = new ArrayList<>();
     runs.forEach((u, r) -> {
@@ -170,18 +187,24 @@ public final class RepClaims {
         }
       }
     });
-    Verdict a = Verdicts.pairedPositive(claim, unit, statistic, all.stream().mapToDouble(x -> x).toArray());
-    Verdict s = Verdicts.pairedPositive(claim, unit + ", sensitive runs left out", statistic,
+    Verdict a = Verdicts.pairedPositive(
+        claim, unit, statistic, all.stream().mapToDouble(x -> x).toArray());
+    Verdict s = Verdicts.pairedPositive(
+        claim,
+        unit + ", sensitive runs left out",
+        statistic,
         stable.stream().mapToDouble(x -> x).toArray());
     return new Paired(a, all.size(), s, stable.size());
   }
 
   /** {@link #DETERMINISTIC_RULE} on d (positive as claimed) with tolerance {@code tol}. */
-  public static Verdict deterministic(String claim, String unit, String statistic, double d, double tol) {
-    Verdict.Outcome o = !Double.isFinite(d) ? Verdict.Outcome.UNDECIDED
-        : d > tol ? Verdict.Outcome.REPRODUCES
-        : d < -tol ? Verdict.Outcome.CONTRADICTS
-        : Verdict.Outcome.UNDECIDED;
+  public static Verdict deterministic(
+      String claim, String unit, String statistic, double d, double tol) {
+    Verdict.Outcome o = !Double.isFinite(d)
+        ? Verdict.Outcome.UNDECIDED
+        : d > tol
+            ? Verdict.Outcome.REPRODUCES
+            : d < -tol ? Verdict.Outcome.CONTRADICTS : Verdict.Outcome.UNDECIDED;
     return new Verdict(claim, unit, statistic, d, tol, DETERMINISTIC_RULE, o);
   }
 
@@ -192,21 +215,35 @@ public final class RepClaims {
 
   /** {@link #NEVER_RULE}: runs diverged of REP, of EP and of PEP. */
   public static Verdict never(String claim, String unit, int rep, int ep, int pep, int n) {
-    Verdict.Outcome o = n == 0 ? Verdict.Outcome.UNDECIDED
-        : rep > 0 ? Verdict.Outcome.CONTRADICTS
-        : ep + pep > 0 ? Verdict.Outcome.REPRODUCES
-        : Verdict.Outcome.UNDECIDED;
-    return new Verdict(claim, unit, String.format(Locale.ROOT,
-        "REP runs diverged of %d (EP %d, PEP %d)", n, ep, pep), rep, Double.NaN, NEVER_RULE, o);
+    Verdict.Outcome o = n == 0
+        ? Verdict.Outcome.UNDECIDED
+        : rep > 0
+            ? Verdict.Outcome.CONTRADICTS
+            : ep + pep > 0 ? Verdict.Outcome.REPRODUCES : Verdict.Outcome.UNDECIDED;
+    return new Verdict(
+        claim,
+        unit,
+        String.format(Locale.ROOT, "REP runs diverged of %d (EP %d, PEP %d)", n, ep, pep),
+        rep,
+        Double.NaN,
+        NEVER_RULE,
+        o);
   }
 
   /** {@link #LESS_OFTEN_RULE}: runs diverged of EP and of PEP. */
   public static Verdict lessOften(String claim, String unit, int ep, int pep, int n) {
     int d = ep - pep;
-    Verdict.Outcome o = n == 0 || d == 0 ? Verdict.Outcome.UNDECIDED
+    Verdict.Outcome o = n == 0 || d == 0
+        ? Verdict.Outcome.UNDECIDED
         : d > 0 ? Verdict.Outcome.REPRODUCES : Verdict.Outcome.CONTRADICTS;
-    return new Verdict(claim, unit, String.format(Locale.ROOT,
-        "EP − PEP runs diverged (EP %d, PEP %d of %d)", ep, pep, n), d, Double.NaN, LESS_OFTEN_RULE, o);
+    return new Verdict(
+        claim,
+        unit,
+        String.format(Locale.ROOT, "EP − PEP runs diverged (EP %d, PEP %d of %d)", ep, pep, n),
+        d,
+        Double.NaN,
+        LESS_OFTEN_RULE,
+        o);
   }
 
   /** {@link #OVERHEAD_RULE} on per-unit log ratios log(REP seconds / EP seconds). */
@@ -229,20 +266,38 @@ public final class RepClaims {
         o = Verdict.Outcome.CONTRADICTS;
       }
     }
-    return new Verdict(claim, unit, "REP / EP seconds (geometric mean over units)", Math.exp(m), se,
-        OVERHEAD_RULE, o);
+    return new Verdict(
+        claim,
+        unit,
+        "REP / EP seconds (geometric mean over units)",
+        Math.exp(m),
+        se,
+        OVERHEAD_RULE,
+        o);
   }
 
   /** {@link #ONE_RUN_RULE}. */
   static Verdict oneRun(String claim, Run ep, Run pep, Run rep) {
     double d = pep.sweeps() - rep.sweeps();
-    Verdict.Outcome o = rep.diverged() || d <= 0 ? Verdict.Outcome.CONTRADICTS
-        : ep.diverged() ? Verdict.Outcome.REPRODUCES
-        : Verdict.Outcome.UNDECIDED;
-    return new Verdict(claim, "the one data set (20 % flips, seed 0)", String.format(Locale.ROOT,
-        "PEP − REP sweeps to R < 1e-3 (EP %.0f%s, PEP %.0f%s, REP %.0f%s; not converged = cap + 1)",
-        ep.sweeps(), ep.diverged() ? " diverged" : "", pep.sweeps(), pep.diverged() ? " diverged" : "",
-        rep.sweeps(), rep.diverged() ? " diverged" : ""), d, Double.NaN, ONE_RUN_RULE, o);
+    Verdict.Outcome o = rep.diverged() || d <= 0
+        ? Verdict.Outcome.CONTRADICTS
+        : ep.diverged() ? Verdict.Outcome.REPRODUCES : Verdict.Outcome.UNDECIDED;
+    return new Verdict(
+        claim,
+        "the one data set (20 % flips, seed 0)",
+        String.format(
+            Locale.ROOT,
+            "PEP − REP sweeps to R < 1e-3 (EP %.0f%s, PEP %.0f%s, REP %.0f%s; not converged = cap + 1)",
+            ep.sweeps(),
+            ep.diverged() ? " diverged" : "",
+            pep.sweeps(),
+            pep.diverged() ? " diverged" : "",
+            rep.sweeps(),
+            rep.diverged() ? " diverged" : ""),
+        d,
+        Double.NaN,
+        ONE_RUN_RULE,
+        o);
   }
 
   /**
@@ -263,27 +318,43 @@ public final class RepClaims {
     for (int f : c.flipPercents()) {
       String pre = "synthetic|synthetic|" + f + "|";
       peps.forEach((pep, label) -> {
-        Paired p = lower(runs, pre, String.format(Locale.ROOT, "Fig. 3, %d %% flips: %s stabler than EP", f, label),
-            "seed", "R(iter) increases, EP − " + label, pep, "ep", Run::increases);
+        Paired p = lower(
+            runs,
+            pre,
+            String.format(Locale.ROOT, "Fig. 3, %d %% flips: %s stabler than EP", f, label),
+            "seed",
+            "R(iter) increases, EP − " + label,
+            pep,
+            "ep",
+            Run::increases);
         (pep.equals("power-ep") ? minka : counted).add(p.all());
       });
     }
     peps.forEach((pep, label) -> {
       int[] n = divergedCounts(runs, "synthetic|", pep, "ep");
-      (pep.equals("power-ep") ? minka : counted).add(lessOften(
-          "Fig. 4b: " + label + " diverges less often than EP", "run (synthetic, all flip rates)", n[1], n[0],
-          n[2]));
+      (pep.equals("power-ep") ? minka : counted)
+          .add(lessOften(
+              "Fig. 4b: " + label + " diverges less often than EP",
+              "run (synthetic, all flip rates)",
+              n[1],
+              n[0],
+              n[2]));
     });
     for (String r : c.allReadings()) {
       String rep = rep(r, RepReadings.PAPER_C);
       String who = "REP " + r;
       peps.forEach((pep, label) -> {
         List<Verdict> into = pep.equals("power-ep") ? minka : counted;
-        int worst = c.flipPercents().isEmpty() ? 0 : c.flipPercents().get(c.flipPercents().size() - 1);
+        int worst = c.flipPercents().isEmpty()
+            ? 0
+            : c.flipPercents().get(c.flipPercents().size() - 1);
         Map<String, Run> u0 = runs.getOrDefault("synthetic|synthetic|" + worst + "|0", Map.of());
         if (u0.containsKey("ep") && u0.containsKey(pep) && u0.containsKey(rep)) {
-          into.add(oneRun("Fig. 2: EP diverges, " + who + " converges before " + label, u0.get("ep"),
-              u0.get(pep), u0.get(rep)));
+          into.add(oneRun(
+              "Fig. 2: EP diverges, " + who + " converges before " + label,
+              u0.get("ep"),
+              u0.get(pep),
+              u0.get(rep)));
         }
         for (int f : c.flipPercents()) {
           String pre = "synthetic|synthetic|" + f + "|";
@@ -291,34 +362,80 @@ public final class RepClaims {
           for (String o : others) {
             String ol = o.equals("ep") ? "EP" : label;
             if (o.equals("ep")) {
-              into.add(lower(runs, pre, String.format(Locale.ROOT, "Fig. 3, %d %% flips: %s stabler than EP", f,
-                  who), "seed", "R(iter) increases, EP − REP", rep, "ep", Run::increases).all());
+              into.add(lower(
+                      runs,
+                      pre,
+                      String.format(Locale.ROOT, "Fig. 3, %d %% flips: %s stabler than EP", f, who),
+                      "seed",
+                      "R(iter) increases, EP − REP",
+                      rep,
+                      "ep",
+                      Run::increases)
+                  .all());
             }
-            into.add(lower(runs, pre, String.format(Locale.ROOT, "Fig. 4a, %d %% flips: %s fewer sweeps than %s",
-                f, who, ol), "seed", "sweeps to R < 1e-3, " + ol + " − REP (not converged: cap + 1)", rep, o,
-                Run::sweeps).all());
-            Paired p = lower(runs, pre, String.format(Locale.ROOT, "Fig. 4c, %d %% flips: %s lower test error than"
-                + " %s", f, who, ol), "seed", "test error, " + ol + " − REP", rep, o, Run::error);
+            into.add(lower(
+                    runs,
+                    pre,
+                    String.format(
+                        Locale.ROOT, "Fig. 4a, %d %% flips: %s fewer sweeps than %s", f, who, ol),
+                    "seed",
+                    "sweeps to R < 1e-3, " + ol + " − REP (not converged: cap + 1)",
+                    rep,
+                    o,
+                    Run::sweeps)
+                .all());
+            Paired p = lower(
+                runs,
+                pre,
+                String.format(
+                    Locale.ROOT,
+                    "Fig. 4c, %d %% flips: %s lower test error than" + " %s",
+                    f,
+                    who,
+                    ol),
+                "seed",
+                "test error, " + ol + " − REP",
+                rep,
+                o,
+                Run::error);
             into.add(p.all());
             paired.add(p);
           }
         }
         if (pep.equals(RepMethods.POWER_EP_APPENDIX_C)) {
           int[] n = divergedCounts(runs, "synthetic|", pep, "ep", rep);
-          into.add(never("Fig. 4b: " + who + " always converges", "run (synthetic, all flip rates)", n[2], n[1],
-              n[0], n[3]));
+          into.add(never(
+              "Fig. 4b: " + who + " always converges",
+              "run (synthetic, all flip rates)",
+              n[2],
+              n[1],
+              n[0],
+              n[3]));
           for (String fig : List.of("uci", "spam")) {
             int[] m = divergedCounts(runs, fig + "|", pep, "ep", rep);
-            into.add(never("§3.3/App. A: " + who + " never diverges (" + (fig.equals("uci") ? "Fig. 5, UCI"
-                : "Fig. 6, Spam") + ")", "run", m[2], m[1], m[0], m[3]));
+            into.add(never(
+                "§3.3/App. A: " + who + " never diverges ("
+                    + (fig.equals("uci") ? "Fig. 5, UCI" : "Fig. 6, Spam") + ")",
+                "run",
+                m[2],
+                m[1],
+                m[0],
+                m[3]));
           }
         }
         List<String> others = pep.equals("power-ep") ? List.of(pep) : List.of("ep", pep);
         for (String d : c.uciSets()) {
           for (String o : others) {
             String ol = o.equals("ep") ? "EP" : label;
-            Paired p = lower(runs, "uci|" + d + "|", "Fig. 5, " + d + ": " + who + " lower test error than " + ol,
-                "split", "test error, " + ol + " − REP", rep, o, Run::error);
+            Paired p = lower(
+                runs,
+                "uci|" + d + "|",
+                "Fig. 5, " + d + ": " + who + " lower test error than " + ol,
+                "split",
+                "test error, " + ol + " − REP",
+                rep,
+                o,
+                Run::error);
             into.add(p.all());
             paired.add(p);
           }
@@ -326,9 +443,20 @@ public final class RepClaims {
         for (int f : c.spamFlipPercents()) {
           for (String o : others) {
             String ol = o.equals("ep") ? "EP" : label;
-            Paired p = lower(runs, "spam|" + RepUci.SPAM + "|" + f + "|", String.format(Locale.ROOT,
-                "Fig. 6, Spam %d %% flips: %s lower test error than %s", f, who, ol), "split",
-                "test error, " + ol + " − REP", rep, o, Run::error);
+            Paired p = lower(
+                runs,
+                "spam|" + RepUci.SPAM + "|" + f + "|",
+                String.format(
+                    Locale.ROOT,
+                    "Fig. 6, Spam %d %% flips: %s lower test error than %s",
+                    f,
+                    who,
+                    ol),
+                "split",
+                "test error, " + ol + " − REP",
+                rep,
+                o,
+                Run::error);
             into.add(p.all());
             paired.add(p);
           }
@@ -345,8 +473,10 @@ public final class RepClaims {
           }
         });
         if (!logs.isEmpty()) {
-          counted.add(overhead("§3.2: " + who + "'s overhead over EP negligible (" + fig + ")",
-              "unit (seed or split)", logs.stream().mapToDouble(x -> x).toArray()));
+          counted.add(overhead(
+              "§3.2: " + who + "'s overhead over EP negligible (" + fig + ")",
+              "unit (seed or split)",
+              logs.stream().mapToDouble(x -> x).toArray()));
         }
       }
     }
@@ -384,56 +514,90 @@ public final class RepClaims {
         double wm = w == null ? Double.NaN : w.meanDistance(ex);
         double wc = w == null ? Double.NaN : w.covarianceDistance(ex);
         String unit = String.format(Locale.ROOT, "u = %.2g", u);
-        into.add(deterministic("Fig. 1b: " + label + "'s mean further from the exact one than EP's", unit,
-            "‖μ−μ*‖², " + label + " − EP", wm - ep.meanDistance(ex), tol(wm, ep.meanDistance(ex))));
-        into.add(deterministic("Fig. 1c: " + label + "'s covariance further from the exact one than EP's", unit,
-            "‖Σ−Σ*‖²_F, " + label + " − EP", wc - ep.covarianceDistance(ex), tol(wc, ep.covarianceDistance(ex))));
+        into.add(deterministic(
+            "Fig. 1b: " + label + "'s mean further from the exact one than EP's",
+            unit,
+            "‖μ−μ*‖², " + label + " − EP",
+            wm - ep.meanDistance(ex),
+            tol(wm, ep.meanDistance(ex))));
+        into.add(deterministic(
+            "Fig. 1c: " + label + "'s covariance further from the exact one than EP's",
+            unit,
+            "‖Σ−Σ*‖²_F, " + label + " − EP",
+            wc - ep.covarianceDistance(ex),
+            tol(wc, ep.covarianceDistance(ex))));
       }
     }
     for (String variant : List.of(RepMethods.POWER_EP_APPENDIX_C, "power-ep")) {
-      RepFigure1.WeightPosterior pep = RepFigure1.fit(f1, variant, RepReadings.POWER, "keep").posterior();
+      RepFigure1.WeightPosterior pep =
+          RepFigure1.fit(f1, variant, RepReadings.POWER, "keep").posterior();
       String label = variant.equals("power-ep") ? "Minka's PEP" : "PEP";
-      (variant.equals("power-ep") ? minka : counted).add(closer("Fig. 1a: " + label + "'s mean closer to the exact"
-          + " one than EP's (u = 0.8)", "the five points", "‖μ−μ*‖², EP − " + label, ep.meanDistance(ex),
-          dist(pep, ex, true)));
+      (variant.equals("power-ep") ? minka : counted)
+          .add(closer(
+              "Fig. 1a: " + label + "'s mean closer to the exact" + " one than EP's (u = 0.8)",
+              "the five points",
+              "‖μ−μ*‖², EP − " + label,
+              ep.meanDistance(ex),
+              dist(pep, ex, true)));
     }
     List<Double> grid = RepReadings.penalties(c, RepReadings.PAPER_C_FIGURE1);
     for (String r : c.allReadings()) {
       String who = "REP " + r;
       String objective = RepReadings.objective(r);
-      RepFigure1.WeightPosterior w = RepFigure1.fit(f1, "rep", RepReadings.PAPER_C_FIGURE1, "keep",
-          RepReadings.reading(r), objective).posterior();
+      RepFigure1.WeightPosterior w = RepFigure1.fit(
+              f1, "rep", RepReadings.PAPER_C_FIGURE1, "keep", RepReadings.reading(r), objective)
+          .posterior();
       for (String variant : List.of(RepMethods.POWER_EP_APPENDIX_C, "power-ep")) {
-        RepFigure1.WeightPosterior pep = RepFigure1.fit(f1, variant, RepReadings.POWER, "keep").posterior();
+        RepFigure1.WeightPosterior pep =
+            RepFigure1.fit(f1, variant, RepReadings.POWER, "keep").posterior();
         String label = variant.equals("power-ep") ? "Minka's PEP" : "PEP";
         List<Verdict> into = variant.equals("power-ep") ? minka : counted;
         if (variant.equals(RepMethods.POWER_EP_APPENDIX_C)) {
-          into.add(closer("Fig. 1a: " + who + "'s mean closer to the exact one than EP's (c = 20)", "the five points",
-              "‖μ−μ*‖², EP − REP", ep == null ? Double.NaN : ep.meanDistance(ex), dist(w, ex, true)));
+          into.add(closer(
+              "Fig. 1a: " + who + "'s mean closer to the exact one than EP's (c = 20)",
+              "the five points",
+              "‖μ−μ*‖², EP − REP",
+              ep == null ? Double.NaN : ep.meanDistance(ex),
+              dist(w, ex, true)));
         }
-        into.add(closer("Fig. 1a: " + who + "'s mean closer to the exact one than " + label + "'s (c = 20, u = 0.8)",
-            "the five points", "‖μ−μ*‖², " + label + " − REP", dist(pep, ex, true), dist(w, ex, true)));
+        into.add(closer(
+            "Fig. 1a: " + who + "'s mean closer to the exact one than " + label
+                + "'s (c = 20, u = 0.8)",
+            "the five points",
+            "‖μ−μ*‖², " + label + " − REP",
+            dist(pep, ex, true),
+            dist(w, ex, true)));
       }
       // 1d–e: equal to EP at the largest c; closer at a wide range of smaller c
       double largest = grid.get(grid.size() - 1);
-      RepFigure1.WeightPosterior big =
-          RepFigure1.fit(f1, "rep", largest, "keep", RepReadings.reading(r), objective).posterior();
+      RepFigure1.WeightPosterior big = RepFigure1.fit(
+              f1, "rep", largest, "keep", RepReadings.reading(r), objective)
+          .posterior();
       double dm = dist(big, ex, true) - ep.meanDistance(ex);
       double dc = dist(big, ex, false) - ep.covarianceDistance(ex);
-      double t = Math.max(tol(dist(big, ex, true), ep.meanDistance(ex)),
+      double t = Math.max(
+          tol(dist(big, ex, true), ep.meanDistance(ex)),
           tol(dist(big, ex, false), ep.covarianceDistance(ex)));
       boolean equal = Math.abs(dm) <= tol(dist(big, ex, true), ep.meanDistance(ex))
           && Math.abs(dc) <= tol(dist(big, ex, false), ep.covarianceDistance(ex));
-      counted.add(new Verdict("Fig. 1d–e: " + who + " equals EP for large c", String.format(Locale.ROOT,
-          "c·σ_f² = %.3g (largest of the grid)", largest), String.format(Locale.ROOT,
-          "max |REP − EP| of the squared distances (mean %+.3g, cov %+.3g)", dm, dc),
-          Math.max(Math.abs(dm), Math.abs(dc)), t, EQUAL_RULE,
+      counted.add(new Verdict(
+          "Fig. 1d–e: " + who + " equals EP for large c",
+          String.format(Locale.ROOT, "c·σ_f² = %.3g (largest of the grid)", largest),
+          String.format(
+              Locale.ROOT,
+              "max |REP − EP| of the squared distances (mean %+.3g, cov %+.3g)",
+              dm,
+              dc),
+          Math.max(Math.abs(dm), Math.abs(dc)),
+          t,
+          EQUAL_RULE,
           equal ? Verdict.Outcome.REPRODUCES : Verdict.Outcome.CONTRADICTS));
       int closerBoth = 0;
       StringBuilder at = new StringBuilder();
       for (double pen : grid.subList(0, grid.size() - 1)) {
-        RepFigure1.WeightPosterior x =
-            RepFigure1.fit(f1, "rep", pen, "keep", RepReadings.reading(r), objective).posterior();
+        RepFigure1.WeightPosterior x = RepFigure1.fit(
+                f1, "rep", pen, "keep", RepReadings.reading(r), objective)
+            .posterior();
         double m = dist(x, ex, true);
         double cv = dist(x, ex, false);
         if (ep.meanDistance(ex) - m > tol(m, ep.meanDistance(ex))
@@ -443,38 +607,61 @@ public final class RepClaims {
         }
       }
       int k = grid.size() - 1;
-      counted.add(new Verdict("Fig. 1d–e: " + who + " closer than EP in mean and covariance for a wide range of"
-          + " smaller c", "c·σ_f² of the grid below the largest (" + k + ")",
-          "count of c closer in both" + (at.length() == 0 ? "" : " (at " + at + ")"), closerBoth, Double.NaN,
-          WIDE_RANGE_RULE, closerBoth >= 2 ? Verdict.Outcome.REPRODUCES
+      counted.add(new Verdict(
+          "Fig. 1d–e: " + who + " closer than EP in mean and covariance for a wide range of"
+              + " smaller c",
+          "c·σ_f² of the grid below the largest (" + k + ")",
+          "count of c closer in both" + (at.length() == 0 ? "" : " (at " + at + ")"),
+          closerBoth,
+          Double.NaN,
+          WIDE_RANGE_RULE,
+          closerBoth >= 2
+              ? Verdict.Outcome.REPRODUCES
               : closerBoth == 0 ? Verdict.Outcome.CONTRADICTS : Verdict.Outcome.UNDECIDED));
       // §6.1: other ε, REP (c = 20) more accurate than EP and PEP (u = 0.8), mean and covariance
       for (double eps : SECTION61_EPSILONS) {
-        RepFigure1.Config fe = new RepFigure1.Config(eps, f1.power(), f1.penalty(), f1.powers(), f1.penalties(),
-            f1.importanceSamples(), f1.maxSweeps());
+        RepFigure1.Config fe = new RepFigure1.Config(
+            eps,
+            f1.power(),
+            f1.penalty(),
+            f1.powers(),
+            f1.penalties(),
+            f1.importanceSamples(),
+            f1.maxSweeps());
         RepFigure1.WeightPosterior exE = RepFigure1.exact(eps);
-        RepFigure1.WeightPosterior repE =
-            RepFigure1.fit(fe, "rep", RepReadings.PAPER_C_FIGURE1, "keep", RepReadings.reading(r), objective)
-                .posterior();
+        RepFigure1.WeightPosterior repE = RepFigure1.fit(
+                fe, "rep", RepReadings.PAPER_C_FIGURE1, "keep", RepReadings.reading(r), objective)
+            .posterior();
         String unit = String.format(Locale.ROOT, "ε = %.2g (the five points)", eps);
         for (String o : List.of("ep", RepMethods.POWER_EP_APPENDIX_C, "power-ep")) {
-          RepFigure1.WeightPosterior x = RepFigure1.fit(fe, o, RepReadings.POWER, "keep").posterior();
+          RepFigure1.WeightPosterior x =
+              RepFigure1.fit(fe, o, RepReadings.POWER, "keep").posterior();
           String ol = o.equals("ep") ? "EP" : o.equals("power-ep") ? "Minka's PEP" : "PEP";
           List<Verdict> into = o.equals("power-ep") ? minka : counted;
-          into.add(closer("§6.1: " + who + "'s mean more accurate than " + ol + "'s", unit,
-              "‖μ−μ*‖², " + ol + " − REP", dist(x, exE, true), dist(repE, exE, true)));
-          into.add(closer("§6.1: " + who + "'s covariance more accurate than " + ol + "'s", unit,
-              "‖Σ−Σ*‖²_F, " + ol + " − REP", dist(x, exE, false), dist(repE, exE, false)));
+          into.add(closer(
+              "§6.1: " + who + "'s mean more accurate than " + ol + "'s",
+              unit,
+              "‖μ−μ*‖², " + ol + " − REP",
+              dist(x, exE, true),
+              dist(repE, exE, true)));
+          into.add(closer(
+              "§6.1: " + who + "'s covariance more accurate than " + ol + "'s",
+              unit,
+              "‖Σ−Σ*‖²_F, " + ol + " − REP",
+              dist(x, exE, false),
+              dist(repE, exE, false)));
         }
       }
     }
   }
 
-  private static Verdict closer(String claim, String unit, String statistic, double other, double rep) {
+  private static Verdict closer(
+      String claim, String unit, String statistic, double other, double rep) {
     return deterministic(claim, unit, statistic, other - rep, tol(other, rep));
   }
 
-  private static double dist(RepFigure1.WeightPosterior w, RepFigure1.WeightPosterior ex, boolean mean) {
+  private static double dist(
+      RepFigure1.WeightPosterior w, RepFigure1.WeightPosterior ex, boolean mean) {
     return w == null ? Double.NaN : mean ? w.meanDistance(ex) : w.covarianceDistance(ex);
   }
 
@@ -483,8 +670,10 @@ public final class RepClaims {
    * Power EP, with a column "counted" saying which are in the headline. One table per rule: the rule is its title.
    */
   public static Table table(Result r, String rule) {
-    List<Verdict> counted = r.verdicts().stream().filter(v -> v.rule().equals(rule)).toList();
-    List<Verdict> minka = r.besideMinka().stream().filter(v -> v.rule().equals(rule)).toList();
+    List<Verdict> counted =
+        r.verdicts().stream().filter(v -> v.rule().equals(rule)).toList();
+    List<Verdict> minka =
+        r.besideMinka().stream().filter(v -> v.rule().equals(rule)).toList();
     List<Verdict> all = new ArrayList<>(counted);
     all.addAll(minka);
     Table t = Verdicts.table("Rule: " + rule, all);
@@ -495,8 +684,15 @@ public final class RepClaims {
   }
 
   /** The rules in the order of the class comment. */
-  public static final List<String> RULES = List.of(DETERMINISTIC_RULE, EQUAL_RULE, WIDE_RANGE_RULE, ONE_RUN_RULE,
-      Verdicts.PAIRED_POSITIVE_RULE, NEVER_RULE, LESS_OFTEN_RULE, OVERHEAD_RULE);
+  public static final List<String> RULES = List.of(
+      DETERMINISTIC_RULE,
+      EQUAL_RULE,
+      WIDE_RANGE_RULE,
+      ONE_RUN_RULE,
+      Verdicts.PAIRED_POSITIVE_RULE,
+      NEVER_RULE,
+      LESS_OFTEN_RULE,
+      OVERHEAD_RULE);
 
   /**
    * The test-error verdicts with and without the runs sensitive to rounding: claim, n, verdict, n and verdict
@@ -521,8 +717,16 @@ public final class RepClaims {
       vs.append(p.stable().outcome().label());
       ch.append(p.changes() ? "yes" : "no");
     }
-    return Table.create("Test-error verdicts with and without the runs sensitive to rounding", claim, n, est, v,
-        ns, ests, vs, ch);
+    return Table.create(
+        "Test-error verdicts with and without the runs sensitive to rounding",
+        claim,
+        n,
+        est,
+        v,
+        ns,
+        ests,
+        vs,
+        ch);
   }
 
   /**
@@ -532,8 +736,9 @@ public final class RepClaims {
   public static List<String> perReading(RepReadings.Config c, List<Verdict> verdicts) {
     List<String> out = new ArrayList<>();
     for (String r : c.allReadings()) {
-      List<Verdict> mine = verdicts.stream().filter(v -> v.claim().contains("REP " + r + " ")
-          || v.claim().contains("REP " + r + "'")).toList();
+      List<Verdict> mine = verdicts.stream()
+          .filter(v -> v.claim().contains("REP " + r + " ") || v.claim().contains("REP " + r + "'"))
+          .toList();
       out.add("reading " + r + ": " + Verdicts.counts(mine).replaceFirst(" \\(rule: .*\\)$", ""));
     }
     return out;

@@ -72,7 +72,8 @@ final class RepCv {
       String negativeSites,
       int maxSweeps,
       Methods.RepReading reading) {
-    return fit(x, y, lengthscale, method, parameter, epsilon, negativeSites, maxSweeps, reading, null);
+    return fit(
+        x, y, lengthscale, method, parameter, epsilon, negativeSites, maxSweeps, reading, null);
   }
 
   /** {@link #fit(double[][], double[], double, String, double, double, String, int)} with Relaxed EP's reading and

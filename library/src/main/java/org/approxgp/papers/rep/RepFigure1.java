@@ -299,7 +299,8 @@ public final class RepFigure1 {
         Problem.of(Linear.of(SIGNAL_VARIANCE), X, Y, RepMethods.likelihood(c.epsilon()));
     double par = method.equals("ep") ? Double.NaN : parameter;
     try {
-      Posterior p = RepMethods.method(method, parameter, negativeSites, c.maxSweeps(), reading, objective)
+      Posterior p = RepMethods.method(
+              method, parameter, negativeSites, c.maxSweeps(), reading, objective)
           .infer(problem, null);
       Sites sites = p.sites();
       int negative = (int) Arrays.stream(sites.tau()).filter(v -> v < 0).count();

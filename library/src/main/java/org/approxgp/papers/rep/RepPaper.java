@@ -61,7 +61,8 @@ public final class RepPaper {
   public static final VerifyRule VERIFY = VerifyRule.DEFAULT
       .sensitiveWhen(
           "R(iter) never fell below 1e-3 (oscillating until the sweep cap)",
-          row -> Boolean.TRUE.equals(row.get("diverged")) || Boolean.TRUE.equals(row.get("diverged_shared")))
+          row -> Boolean.TRUE.equals(row.get("diverged"))
+              || Boolean.TRUE.equals(row.get("diverged_shared")))
       .stable("failed", "failed_shared");
   /** §6.2's label-flip rates ("from 10 % to 20 %"; Figures 3–4 show 10 % and 20 %). */
   public static final List<Double> SYNTHETIC_FLIP_RATES = List.of(0.1, 0.2);
@@ -110,7 +111,8 @@ public final class RepPaper {
           "§6.1 ε",
           "with other values of ε in eq. 8 (e.g. 0.1 and 0.25), REP is consistently more accurate than EP and PEP",
           "§6.1"),
-      new Claim("§3.2", "the computational overhead of REP over EP is negligible in practice", "§3.2"),
+      new Claim(
+          "§3.2", "the computational overhead of REP over EP is negligible in practice", "§3.2"),
       new Claim(
           "§3.3",
           "while EP diverges on difficult data sets, REP does not diverge once in the experiments",
@@ -153,14 +155,19 @@ public final class RepPaper {
     tech.tablesaw.api.StringColumn method = tech.tablesaw.api.StringColumn.create("method");
     tech.tablesaw.api.IntColumn runs = tech.tablesaw.api.IntColumn.create("runs");
     tech.tablesaw.api.IntColumn sensitive = tech.tablesaw.api.IntColumn.create("sensitive");
-    tech.tablesaw.api.DoubleColumn fraction = tech.tablesaw.api.DoubleColumn.create("fraction sensitive");
+    tech.tablesaw.api.DoubleColumn fraction =
+        tech.tablesaw.api.DoubleColumn.create("fraction sensitive");
     counts.forEach((k, n) -> {
       method.append(k);
       runs.append(n[0]);
       sensitive.append(n[1]);
       fraction.append((double) n[1] / n[0]);
     });
-    return tech.tablesaw.api.Table.create("Runs sensitive to rounding (never converged), per method", method, runs,
-        sensitive, fraction);
+    return tech.tablesaw.api.Table.create(
+        "Runs sensitive to rounding (never converged), per method",
+        method,
+        runs,
+        sensitive,
+        fraction);
   }
 }

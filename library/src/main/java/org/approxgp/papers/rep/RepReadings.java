@@ -86,13 +86,15 @@ public final class RepReadings {
       variants.forEach(RepReadings::reading);
       for (String v : variants) {
         if (objective(v) != null) {
-          throw new IllegalArgumentException("reading '" + v + "' names an objective: list it in objectiveReadings");
+          throw new IllegalArgumentException(
+              "reading '" + v + "' names an objective: list it in objectiveReadings");
         }
       }
       for (String v : objectiveReadings) {
         reading(v);
         if (objective(v) == null) {
-          throw new IllegalArgumentException("objective reading '" + v + "' names no objective (eq36, unnormalised)");
+          throw new IllegalArgumentException(
+              "objective reading '" + v + "' names no objective (eq36, unnormalised)");
         }
       }
     }
@@ -118,8 +120,8 @@ public final class RepReadings {
       List<String> local = List.of("a", "b", "c");
       List<String> both = List.of("a", "b", "c", "a/global", "b/global", "c/global");
       List<Double> grid = List.of(0.01, 0.1, 1.0, 10.0, 100.0);
-      List<String> objectives =
-          List.of("a/eq36", "b/eq36", "c/eq36", "a/unnormalised", "b/unnormalised", "c/unnormalised");
+      List<String> objectives = List.of(
+          "a/eq36", "b/eq36", "c/eq36", "a/unnormalised", "b/unnormalised", "c/unnormalised");
       List<String> allObjectives = new ArrayList<>(objectives);
       for (String o : objectives) {
         allObjectives.add(o.replace("/", "/global/"));
@@ -201,11 +203,9 @@ public final class RepReadings {
   public static Methods.RepReading reading(String label) {
     String[] p = label.split("/");
     int n = p.length > 1 && OBJECTIVES.contains(p[p.length - 1]) ? p.length - 1 : p.length;
-    if (n > 2
-        || !List.of("a", "b", "c").contains(p[0])
-        || (n == 2 && !p[1].equals("global"))) {
-      throw new IllegalArgumentException(
-          "unknown reading label '" + label + "' (a, b, c, a/global, b/eq36, c/global/unnormalised, …)");
+    if (n > 2 || !List.of("a", "b", "c").contains(p[0]) || (n == 2 && !p[1].equals("global"))) {
+      throw new IllegalArgumentException("unknown reading label '" + label
+          + "' (a, b, c, a/global, b/eq36, c/global/unnormalised, …)");
     }
     return new Methods.RepReading(p[0], "nonnegative", "eq35", n == 2 ? "global" : "local");
   }
@@ -298,7 +298,16 @@ public final class RepReadings {
     long t0 = System.nanoTime();
     String objective = k.method().equals("rep") ? objective(k.variant()) : null;
     Posterior p = RepCv.fit(
-        xTrain, yTrain, lengthscale, k.method(), par, eps, "keep", c.maxSweeps(), reading, objective);
+        xTrain,
+        yTrain,
+        lengthscale,
+        k.method(),
+        par,
+        eps,
+        "keep",
+        c.maxSweeps(),
+        reading,
+        objective);
     ResultRow.Builder b = ResultRow.builder().put("failed", p == null);
     if (p == null) {
       return b.put("diverged", true)
@@ -340,8 +349,11 @@ public final class RepReadings {
       DoubleColumn.create("mean sq. dist"),
       DoubleColumn.create("cov sq. dist")
     };
-    List<String> names = new ArrayList<>(
-        List.of("exact", "ep", "power-ep (appendix C, the paper's; u = 0.8)", "power-ep (Minka's, u = 0.8)"));
+    List<String> names = new ArrayList<>(List.of(
+        "exact",
+        "ep",
+        "power-ep (appendix C, the paper's; u = 0.8)",
+        "power-ep (Minka's, u = 0.8)"));
     List<RepFigure1.WeightPosterior> posts = new ArrayList<>(List.of(
         ex,
         orNull(RepFigure1.fit(f1, "ep", Double.NaN, "keep")),
@@ -349,7 +361,8 @@ public final class RepReadings {
         orNull(RepFigure1.fit(f1, "power-ep", POWER, "keep"))));
     for (String var : c.allReadings()) {
       names.add("rep " + var + " (c = 20)");
-      posts.add(orNull(RepFigure1.fit(f1, "rep", PAPER_C_FIGURE1, "keep", reading(var), objective(var))));
+      posts.add(
+          orNull(RepFigure1.fit(f1, "rep", PAPER_C_FIGURE1, "keep", reading(var), objective(var))));
     }
     for (int i = 0; i < names.size(); i++) {
       RepFigure1.WeightPosterior w = posts.get(i);

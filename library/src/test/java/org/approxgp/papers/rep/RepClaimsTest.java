@@ -24,15 +24,36 @@ class RepClaimsTest {
 
   /** Rows with the trial table's columns. */
   private static Table rows() {
-    return Table.create("t", StringColumn.create("figure"), StringColumn.create("dataset"),
-        IntColumn.create("flip"), IntColumn.create("unit"), StringColumn.create("method"),
-        StringColumn.create("variant"), StringColumn.create("c"), BooleanColumn.create("diverged"),
-        DoubleColumn.create("sweeps_to_R"), DoubleColumn.create("increases"), DoubleColumn.create("test_error"),
+    return Table.create(
+        "t",
+        StringColumn.create("figure"),
+        StringColumn.create("dataset"),
+        IntColumn.create("flip"),
+        IntColumn.create("unit"),
+        StringColumn.create("method"),
+        StringColumn.create("variant"),
+        StringColumn.create("c"),
+        BooleanColumn.create("diverged"),
+        DoubleColumn.create("sweeps_to_R"),
+        DoubleColumn.create("increases"),
+        DoubleColumn.create("test_error"),
         DoubleColumn.create("seconds"));
   }
 
-  private static void add(Table t, String figure, String dataset, int flip, int unit, String method,
-      String variant, String c, boolean diverged, double sweeps, double increases, double error, double seconds) {
+  private static void add(
+      Table t,
+      String figure,
+      String dataset,
+      int flip,
+      int unit,
+      String method,
+      String variant,
+      String c,
+      boolean diverged,
+      double sweeps,
+      double increases,
+      double error,
+      double seconds) {
     t.stringColumn("figure").append(figure);
     t.stringColumn("dataset").append(dataset);
     t.intColumn("flip").append(flip);
@@ -62,8 +83,15 @@ class RepClaimsTest {
     Map<String, Map<String, RepClaims.Run>> runs = RepClaims.index(t, 100);
     // a diverged run counts as the cap + 1 sweeps, whatever sweeps_to_R says
     assertEquals(101, runs.get("uci|heart|0|0").get("ep").sweeps());
-    RepClaims.Paired heart = RepClaims.lower(runs, "uci|heart|", "h", "split", "EP − REP", RepClaims.rep("b", 10),
-        "ep", RepClaims.Run::error);
+    RepClaims.Paired heart = RepClaims.lower(
+        runs,
+        "uci|heart|",
+        "h",
+        "split",
+        "EP − REP",
+        RepClaims.rep("b", 10),
+        "ep",
+        RepClaims.Run::error);
     assertEquals(YES, heart.all().outcome());
     assertEquals(4, heart.n());
     assertEquals(0.05 - 0.0005 / 4, heart.all().estimate(), 1e-12);
@@ -71,12 +99,26 @@ class RepClaimsTest {
     assertEquals(2, heart.nStable());
     assertEquals(YES, heart.stable().outcome());
     assertFalse(heart.changes());
-    RepClaims.Paired pima = RepClaims.lower(runs, "uci|pima|", "p", "split", "EP − REP", RepClaims.rep("b", 10),
-        "ep", RepClaims.Run::error);
+    RepClaims.Paired pima = RepClaims.lower(
+        runs,
+        "uci|pima|",
+        "p",
+        "split",
+        "EP − REP",
+        RepClaims.rep("b", 10),
+        "ep",
+        RepClaims.Run::error);
     assertEquals(OPEN, pima.all().outcome());
     // the other sign: EP lower than REP is a contradiction
-    RepClaims.Paired reverse = RepClaims.lower(runs, "uci|heart|", "r", "split", "REP − EP", "ep",
-        RepClaims.rep("b", 10), RepClaims.Run::error);
+    RepClaims.Paired reverse = RepClaims.lower(
+        runs,
+        "uci|heart|",
+        "r",
+        "split",
+        "REP − EP",
+        "ep",
+        RepClaims.rep("b", 10),
+        RepClaims.Run::error);
     assertEquals(NO, reverse.all().outcome());
     // one stable unit left: undecided, and the table says it changed
     add(t, "spam", "spam", 10, 0, "ep", "-", "-", true, 101, 9, 0.4, 1);
@@ -85,12 +127,20 @@ class RepClaimsTest {
     add(t, "spam", "spam", 10, 1, "rep", "b", "10.0", false, 10, 0, 0.1, 1);
     add(t, "spam", "spam", 10, 2, "ep", "-", "-", false, 10, 0, 0.3, 1);
     add(t, "spam", "spam", 10, 2, "rep", "b", "10.0", false, 10, 0, 0.1, 1);
-    RepClaims.Paired spam = RepClaims.lower(RepClaims.index(t, 100), "spam|spam|10|", "s", "split", "EP − REP",
-        RepClaims.rep("b", 10), "ep", RepClaims.Run::error);
+    RepClaims.Paired spam = RepClaims.lower(
+        RepClaims.index(t, 100),
+        "spam|spam|10|",
+        "s",
+        "split",
+        "EP − REP",
+        RepClaims.rep("b", 10),
+        "ep",
+        RepClaims.Run::error);
     assertEquals(YES, spam.all().outcome());
     assertEquals(OPEN, spam.stable().outcome());
     assertTrue(spam.changes());
-    assertEquals("yes", RepClaims.sensitivity(List.of(spam)).stringColumn("changes").get(0));
+    assertEquals(
+        "yes", RepClaims.sensitivity(List.of(spam)).stringColumn("changes").get(0));
   }
 
   @Test
@@ -104,9 +154,11 @@ class RepClaimsTest {
     // REP 1.1× EP on every unit: negligible; 3× EP: not; 1.1× or 3× by turns: undecided
     double a = Math.log(1.1);
     double b = Math.log(3);
-    assertEquals(YES, RepClaims.overhead("o", "u", new double[] {a, a * 1.01, a * 0.99}).outcome());
+    assertEquals(
+        YES, RepClaims.overhead("o", "u", new double[] {a, a * 1.01, a * 0.99}).outcome());
     assertEquals(1.1, RepClaims.overhead("o", "u", new double[] {a, a}).estimate(), 1e-12);
-    assertEquals(NO, RepClaims.overhead("o", "u", new double[] {b, b * 1.01, b * 0.99}).outcome());
+    assertEquals(
+        NO, RepClaims.overhead("o", "u", new double[] {b, b * 1.01, b * 0.99}).outcome());
     assertEquals(OPEN, RepClaims.overhead("o", "u", new double[] {a, b, a, b}).outcome());
     assertEquals(OPEN, RepClaims.overhead("o", "u", new double[] {a}).outcome());
     // one exact number against the tolerance
@@ -117,11 +169,23 @@ class RepClaimsTest {
     // Figure 2: EP diverged, PEP converged later than REP: reproduces; REP not faster: contradicts
     RepClaims.Run ep = new RepClaims.Run(true, 101, 30, 0.3, 1);
     RepClaims.Run pep = new RepClaims.Run(false, 20, 3, 0.2, 1);
-    assertEquals(YES, RepClaims.oneRun("2", ep, pep, new RepClaims.Run(false, 10, 1, 0.1, 1)).outcome());
-    assertEquals(NO, RepClaims.oneRun("2", ep, pep, new RepClaims.Run(false, 20, 1, 0.1, 1)).outcome());
-    assertEquals(NO, RepClaims.oneRun("2", ep, pep, new RepClaims.Run(true, 101, 1, 0.1, 1)).outcome());
-    assertEquals(OPEN, RepClaims.oneRun("2", new RepClaims.Run(false, 30, 0, 0.1, 1), pep,
-        new RepClaims.Run(false, 10, 1, 0.1, 1)).outcome());
+    assertEquals(
+        YES,
+        RepClaims.oneRun("2", ep, pep, new RepClaims.Run(false, 10, 1, 0.1, 1)).outcome());
+    assertEquals(
+        NO,
+        RepClaims.oneRun("2", ep, pep, new RepClaims.Run(false, 20, 1, 0.1, 1)).outcome());
+    assertEquals(
+        NO,
+        RepClaims.oneRun("2", ep, pep, new RepClaims.Run(true, 101, 1, 0.1, 1)).outcome());
+    assertEquals(
+        OPEN,
+        RepClaims.oneRun(
+                "2",
+                new RepClaims.Run(false, 30, 0, 0.1, 1),
+                pep,
+                new RepClaims.Run(false, 10, 1, 0.1, 1))
+            .outcome());
   }
 
   @Test
@@ -146,35 +210,69 @@ class RepClaimsTest {
       double e = 0.01 * s;
       add(t, "uci", "heart", 0, s, "ep", "-", "-", false, 30, 2, 0.30 + e, 1.0);
       add(t, "uci", "heart", 0, s, "power-ep", "-", "-", false, 30, 2, 0.30 + e, 1.0);
-      add(t, "uci", "heart", 0, s, RepMethods.POWER_EP_APPENDIX_C, "-", "-", false, 30, 2, 0.29 + e, 1.0);
+      add(
+          t,
+          "uci",
+          "heart",
+          0,
+          s,
+          RepMethods.POWER_EP_APPENDIX_C,
+          "-",
+          "-",
+          false,
+          30,
+          2,
+          0.29 + e,
+          1.0);
       for (String r : c.allReadings()) {
-        add(t, "uci", "heart", 0, s, "rep", r, "10.0", false, 10, 1, 0.2 + e, r.equals("b") ? 1.05 : 5.0);
+        add(
+            t,
+            "uci",
+            "heart",
+            0,
+            s,
+            "rep",
+            r,
+            "10.0",
+            false,
+            10,
+            1,
+            0.2 + e,
+            r.equals("b") ? 1.05 : 5.0);
       }
     }
     RepClaims.Result res = RepClaims.evaluate(c, t);
     assertTrue(res.headline().startsWith("Agreement: "), res.headline());
     long r = res.verdicts().stream().filter(v -> v.outcome() == YES).count();
-    assertTrue(res.headline().contains(r + " of " + res.verdicts().size() + " claims reproduce"), res.headline());
+    assertTrue(
+        res.headline().contains(r + " of " + res.verdicts().size() + " claims reproduce"),
+        res.headline());
     assertTrue(res.verdicts().stream().noneMatch(v -> v.claim().contains("Minka")));
     assertTrue(res.besideMinka().stream().allMatch(v -> v.claim().contains("Minka")));
     for (String who : List.of("EP", "PEP")) {
       Verdict v = res.verdicts().stream()
           .filter(x -> x.claim().equals("Fig. 5, heart: REP b/eq36 lower test error than " + who))
-          .findFirst().orElseThrow();
+          .findFirst()
+          .orElseThrow();
       assertEquals(YES, v.outcome(), v.toString());
     }
     Verdict fast = res.verdicts().stream()
-        .filter(x -> x.claim().equals("§3.2: REP b's overhead over EP negligible (uci)")).findFirst().orElseThrow();
+        .filter(x -> x.claim().equals("§3.2: REP b's overhead over EP negligible (uci)"))
+        .findFirst()
+        .orElseThrow();
     assertEquals(YES, fast.outcome(), fast.toString());
     // every other reading is 5× slower than EP
     Verdict slow = res.verdicts().stream()
-        .filter(x -> x.claim().equals("§3.2: REP a's overhead over EP negligible (uci)")).findFirst().orElseThrow();
+        .filter(x -> x.claim().equals("§3.2: REP a's overhead over EP negligible (uci)"))
+        .findFirst()
+        .orElseThrow();
     assertEquals(NO, slow.outcome(), slow.toString());
     // every counted verdict is in its rule's table once; Minka's rows are marked not counted
     int rows = 0;
     for (String rule : RepClaims.RULES) {
       Table tab = RepClaims.table(res, rule);
-      rows += (int) tab.stringColumn("counted").asList().stream().filter("yes"::equals).count();
+      rows += (int)
+          tab.stringColumn("counted").asList().stream().filter("yes"::equals).count();
     }
     assertEquals(res.verdicts().size(), rows);
     List<String> lines = RepClaims.perReading(c, res.verdicts());

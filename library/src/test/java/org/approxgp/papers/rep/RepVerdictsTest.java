@@ -43,16 +43,29 @@ class RepVerdictsTest {
   @Test
   void addedReadingsAndPowerEpVariantKeepTheStore() {
     RepReadings.Config full = RepReadings.Config.forMode(ProjectPaths.Mode.FULL);
-    RepReadings.Config before = new RepReadings.Config(full.variants(), full.scaledPenalties(), full.seeds(),
-        full.trainPerClass(), full.testPerClass(), full.flipPercents(), full.uciSets(), full.uciSplits(),
-        full.spamFlipPercents(), full.powers(), full.maxSweeps(), List.of(), false);
+    RepReadings.Config before = new RepReadings.Config(
+        full.variants(),
+        full.scaledPenalties(),
+        full.seeds(),
+        full.trainPerClass(),
+        full.testPerClass(),
+        full.flipPercents(),
+        full.uciSets(),
+        full.uciSplits(),
+        full.spamFlipPercents(),
+        full.powers(),
+        full.maxSweeps(),
+        List.of(),
+        false);
     assertEquals(ConfigHash.storeHash(before), ConfigHash.storeHash(full));
     int units = 2 * 6 + 4 * 4 + 3 * 4;
     assertEquals(units * 32, RepReadings.experiment(before).trials().size());
     // + appendix C Power EP on every unit, + 12 objective readings × 5 penalties on every unit
     assertEquals(units * (32 + 1 + 60), RepReadings.experiment(full).trials().size());
-    assertTrue(RepReadings.experiment(full).trials().contains(
-        new RepReadings.Key("spam", "spam", 20, 3, RepMethods.POWER_EP_APPENDIX_C, "-", "-")));
+    assertTrue(RepReadings.experiment(full)
+        .trials()
+        .contains(
+            new RepReadings.Key("spam", "spam", 20, 3, RepMethods.POWER_EP_APPENDIX_C, "-", "-")));
   }
 
   @Test
@@ -73,10 +86,38 @@ class RepVerdictsTest {
     assertThrows(IllegalArgumentException.class, () -> RepReadings.reading("b/eq36/global"));
     RepReadings.Config c = RepReadings.Config.forMode(ProjectPaths.Mode.QUICK);
     // an objective belongs in objectiveReadings, and a reading there must name one
-    assertThrows(IllegalArgumentException.class, () -> new RepReadings.Config(List.of("b/eq36"),
-        c.scaledPenalties(), 1, 10, 10, List.of(10), List.of(), 1, List.of(), List.of(0.5), 10, List.of(), false));
-    assertThrows(IllegalArgumentException.class, () -> new RepReadings.Config(List.of("b"),
-        c.scaledPenalties(), 1, 10, 10, List.of(10), List.of(), 1, List.of(), List.of(0.5), 10, List.of("b"), false));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new RepReadings.Config(
+            List.of("b/eq36"),
+            c.scaledPenalties(),
+            1,
+            10,
+            10,
+            List.of(10),
+            List.of(),
+            1,
+            List.of(),
+            List.of(0.5),
+            10,
+            List.of(),
+            false));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new RepReadings.Config(
+            List.of("b"),
+            c.scaledPenalties(),
+            1,
+            10,
+            10,
+            List.of(10),
+            List.of(),
+            1,
+            List.of(),
+            List.of(0.5),
+            10,
+            List.of("b"),
+            false));
     assertEquals(
         List.of(0.01, 0.1, 1.0, 10.0, 20.0, 100.0),
         RepReadings.penalties(c, RepReadings.PAPER_C_FIGURE1));
