@@ -426,7 +426,7 @@ public final class RepReadings {
 
   /**
    * The fraction of runs that failed (the fit threw: no posterior, so no test error) and that diverged (R never below
-   * 10⁻³) per figure and method, REP per reading at the paper's c (c = 10) and over the whole c grid, from the trial
+   * 10⁻³) per figure and method (Power EP labelled by variant: appendix C, the paper's, and Minka's), REP per reading at the paper's c (c = 10) and over the whole c grid, from the trial
    * table. The fits run with the evidence optional ({@link RepMethods#method}), so a proper posterior whose EP-form
    * log evidence is undefined is a fit; a failed run is one whose posterior could not be formed (the site loop
    * threw, e.g. B = I + S^{1/2} K S^{1/2} not positive definite under kept negative sites).
@@ -446,7 +446,9 @@ public final class RepReadings {
                   + (Double.parseDouble(t.stringColumn("c").get(i)) == PAPER_C
                       ? " (c = 10)"
                       : " (other c)")
-              : m);
+              : m.equals(RepMethods.POWER_EP_APPENDIX_C)
+                  ? "power-ep (appendix C)"
+                  : m.equals("power-ep") ? "power-ep (Minka's)" : m);
     }
     t.removeColumns("method");
     t.addColumns(who, fig);
