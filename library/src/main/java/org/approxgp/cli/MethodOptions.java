@@ -51,6 +51,15 @@ final class MethodOptions {
   String relaxationSearch;
 
   @Option(
+      names = "--objective",
+      paramLabel = "clean|unnormalised|eq36",
+      description =
+          "rep: the line search's objective Q(b): clean (default; the KL of the relaxed tilted distribution from"
+              + " its projection, from eq. 5), unnormalised (eq. 4/5's KL of unnormalised densities) or eq36"
+              + " (appendix B, eq. 36 as printed)")
+  String objective;
+
+  @Option(
       names = "--penalty-form",
       paramLabel = "eq35|eq4",
       description = "rep: penalty c|b| (eq. 35, default) or c|eta|_1 = c|b|(|m| + 1/2) (eq. 4)")
@@ -109,6 +118,7 @@ final class MethodOptions {
         .with("site-reading", siteReading)
         .with("relaxation-search", relaxationSearch)
         .with("penalty-form", penaltyForm)
+        .with("objective", objective)
         .with("negative-sites", negativeSites)
         .with("max-sweeps", maxSweeps)
         .with("gradient", gradient)

@@ -144,12 +144,23 @@ public final class Methods {
      * @throws SettingException naming the setting, for an unknown value or c outside (0, ∞)
      */
     public RelaxedEp rule(double c) {
+      return rule(c, RelaxedEp.Objective.CLEAN);
+    }
+
+    /**
+     * The Relaxed EP rule with penalty c in this reading, its line search minimising {@code objective}
+     * ({@link RelaxedEp.Objective}: the clean KL derived from eq. 5, the unnormalised KL of eq. 4/5, or eq. 36 as
+     * printed). The objective is not a component of the reading, so configs that carry a reading keep their stores.
+     *
+     * @throws SettingException naming the setting, for an unknown value or c outside (0, ∞)
+     */
+    public RelaxedEp rule(double c, RelaxedEp.Objective objective) {
       if (!(c > 0 && c < Double.POSITIVE_INFINITY)) {
         throw new SettingException("penalty", "must be finite and > 0, got " + c);
       }
       return RelaxedEp.of(
           c,
-          RelaxedEp.Objective.CLEAN,
+          java.util.Objects.requireNonNull(objective, "objective"),
           Registry.siteReading(siteReading),
           Registry.relaxation(relaxation),
           Registry.penaltyForm(penaltyForm),

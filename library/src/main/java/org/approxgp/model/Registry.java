@@ -57,6 +57,7 @@ public final class Registry {
               "relaxation",
               "penalty-form",
               "relaxation-search",
+              "objective",
               NEGATIVE_SITES,
               MAX_SWEEPS,
               GRADIENT,
@@ -216,7 +217,10 @@ public final class Registry {
    *       Relaxed EP paper runs it);
    *   <li>rep — {@code penalty} c &gt; 0 (default {@value Methods#DEFAULT_PENALTY}), {@code site-reading} a|b|c,
    *       {@code relaxation} nonnegative|signed, {@code penalty-form} eq35|eq4, {@code relaxation-search}
-   *       local|global ({@link Methods.RepReading} has the equations), {@code negative-sites} (default keep);
+   *       local|global ({@link Methods.RepReading} has the equations), {@code objective} clean|unnormalised|eq36
+   *       (the line search's Q(b), {@link RelaxedEp.Objective}: default clean, the KL derived from eq. 5;
+   *       unnormalised, eq. 4/5's KL of unnormalised densities; eq36, appendix B's eq. 36 as printed),
+   *       {@code negative-sites} (default keep);
    *   <li>ep, power-ep, rep — {@code max-sweeps}, the site loop's sweep cap, a whole number &ge; 1 (default
    *       {@link SiteLoopOptions#defaults()}'s); {@code gradient}, the log-evidence gradient: ep's "exact"
    *       (R&amp;W eq. 5.27, the default), power-ep's and rep's "numerical" (central differences, the default), or
@@ -266,7 +270,7 @@ public final class Registry {
                     settings.word("relaxation"),
                     settings.word("penalty-form"),
                     settings.word("relaxation-search"))
-                .rule(penalty(settings)),
+                .rule(penalty(settings), objective(settings.word("objective"))),
             loop(
                 settings,
                 SiteLoopOptions.defaults().withNegativeSites(negativeSites(settings, true)),
@@ -485,6 +489,22 @@ public final class Registry {
                 RelaxedEp.Relaxation.NONNEGATIVE,
                 "signed",
                 RelaxedEp.Relaxation.SIGNED));
+  }
+
+  /** The line-search objective by name: clean (default), unnormalised or eq36 ({@link RelaxedEp.Objective}). */
+  static RelaxedEp.Objective objective(String w) {
+    return w == null
+        ? RelaxedEp.Objective.CLEAN
+        : choice(
+            "objective",
+            w,
+            ordered(
+                "clean",
+                RelaxedEp.Objective.CLEAN,
+                "unnormalised",
+                RelaxedEp.Objective.CLEAN_UNNORMALISED,
+                "eq36",
+                RelaxedEp.Objective.EQ36));
   }
 
   static RelaxedEp.PenaltyForm penaltyForm(String w) {

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code approxgp fit --inference rep --relaxation nonnegative|signed --penalty-form eq35|eq4 --site-reading a|b|c
- * --relaxation-search local|global}: the defaults (nonnegative, eq35, b, local) reproduce the options' absence bit for
+ * --relaxation-search local|global --objective clean|unnormalised|eq36}: the defaults (nonnegative, eq35, b, local,
+ * clean) reproduce the options' absence bit for
  * bit; each other value changes the fit on this noisy problem; every option is refused for other methods and for
  * unknown values.
  */
@@ -74,7 +75,9 @@ class FitRelaxedEpReadingsTest {
             "--site-reading",
             "b",
             "--relaxation-search",
-            "local"),
+            "local",
+            "--objective",
+            "clean"),
         sw.toString());
     String none = Files.readString(dir.resolve("none.csv"));
     assertEquals(none, Files.readString(dir.resolve("defaults.csv")));
@@ -83,7 +86,9 @@ class FitRelaxedEpReadingsTest {
       {"--penalty-form", "eq4"},
       {"--site-reading", "a"},
       {"--site-reading", "c"},
-      {"--relaxation-search", "global"}
+      {"--relaxation-search", "global"},
+      {"--objective", "eq36"},
+      {"--objective", "unnormalised"}
     }) {
       String tag = other[0].substring(2) + "-" + other[1];
       assertEquals(0, fit(tag, sw, other), sw.toString());
@@ -118,6 +123,11 @@ class FitRelaxedEpReadingsTest {
     assertNotEquals(0, fit("bad", sw2, "--relaxation", "positive"));
     assertTrue(
         sw2.toString().contains("--relaxation must be nonnegative or signed"), sw2.toString());
+    StringWriter swObjective = new StringWriter();
+    assertNotEquals(0, fit("bad-objective", swObjective, "--objective", "kl"));
+    assertTrue(
+        swObjective.toString().contains("--objective must be clean, unnormalised or eq36"),
+        swObjective.toString());
     StringWriter sw3 = new StringWriter();
     assertNotEquals(0, fit("bad2", sw3, "--penalty-form", "eq5"));
     assertTrue(sw3.toString().contains("--penalty-form must be eq35 or eq4"), sw3.toString());

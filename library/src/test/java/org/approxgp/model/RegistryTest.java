@@ -1,6 +1,8 @@
 package org.approxgp.model;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -78,6 +80,34 @@ class RegistryTest {
     Posterior typed =
         Methods.powerEp(0.6, PowerEp.Variant.MINKA, Methods.keepOptions()).infer(p, null);
     assertEquals(typed.logEvidence(), words.logEvidence(), 0.0);
+  }
+
+  /**
+   * {@code objective} builds the rule with that line-search objective (eq36 and unnormalised bit for bit as the typed
+   * rule), and the objectives are different methods: on this problem at a small c they give different sites.
+   */
+  @Test
+  void objectiveSettingSelectsTheLineSearchObjective() {
+    Problem p = problem();
+    java.util.Map<String, RelaxedEp.Objective> names = java.util.Map.of(
+        "clean", RelaxedEp.Objective.CLEAN,
+        "unnormalised", RelaxedEp.Objective.CLEAN_UNNORMALISED,
+        "eq36", RelaxedEp.Objective.EQ36);
+    java.util.Map<String, double[]> tau = new java.util.TreeMap<>();
+    names.forEach((word, objective) -> {
+      Posterior viaName = Registry.inference("rep", Settings.of("penalty", 0.05, "objective", word))
+          .infer(p, null);
+      Posterior direct = Methods.relaxedEp(
+              RelaxedEp.of(0.05, objective, RelaxedEp.SiteReading.B), Methods.keepOptions())
+          .infer(p, null);
+      assertArrayEquals(direct.sites().tau(), viaName.sites().tau(), 0.0, word);
+      tau.put(word, viaName.sites().tau());
+    });
+    assertFalse(java.util.Arrays.equals(tau.get("clean"), tau.get("eq36")), "eq36 = clean");
+    assertRefused(
+        "objective",
+        "must be clean, unnormalised or eq36, got 'kl'",
+        () -> Registry.inference("rep", Settings.of("objective", "kl")));
   }
 
   /**

@@ -72,10 +72,27 @@ final class RepCv {
       String negativeSites,
       int maxSweeps,
       Methods.RepReading reading) {
+    return fit(
+        x, y, lengthscale, method, parameter, epsilon, negativeSites, maxSweeps, reading, null);
+  }
+
+  /** {@link #fit(double[][], double[], double, String, double, double, String, int)} with Relaxed EP's reading and
+   * line-search objective ({@link RepMethods#method(String, double, String, int, Methods.RepReading, String)}). */
+  static Posterior fit(
+      double[][] x,
+      double[] y,
+      double lengthscale,
+      String method,
+      double parameter,
+      double epsilon,
+      String negativeSites,
+      int maxSweeps,
+      Methods.RepReading reading,
+      String objective) {
     Problem p =
         Problem.of(SquaredExponential.iso(lengthscale, 1.0), x, y, RepMethods.likelihood(epsilon));
     try {
-      return RepMethods.method(method, parameter, negativeSites, maxSweeps, reading)
+      return RepMethods.method(method, parameter, negativeSites, maxSweeps, reading, objective)
           .infer(p, null);
     } catch (InferenceException e) {
       return null;

@@ -283,11 +283,24 @@ public final class RepFigure1 {
       double parameter,
       String negativeSites,
       org.approxgp.model.Methods.RepReading reading) {
+    return fit(c, method, parameter, negativeSites, reading, null);
+  }
+
+  /** {@link #fit(Config, String, double, String)} with Relaxed EP in {@code reading} under the line-search
+   * {@code objective} ("clean", "unnormalised", "eq36"; null: clean). */
+  public static Fit fit(
+      Config c,
+      String method,
+      double parameter,
+      String negativeSites,
+      org.approxgp.model.Methods.RepReading reading,
+      String objective) {
     Problem problem =
         Problem.of(Linear.of(SIGNAL_VARIANCE), X, Y, RepMethods.likelihood(c.epsilon()));
     double par = method.equals("ep") ? Double.NaN : parameter;
     try {
-      Posterior p = RepMethods.method(method, parameter, negativeSites, c.maxSweeps(), reading)
+      Posterior p = RepMethods.method(
+              method, parameter, negativeSites, c.maxSweeps(), reading, objective)
           .infer(problem, null);
       Sites sites = p.sites();
       int negative = (int) Arrays.stream(sites.tau()).filter(v -> v < 0).count();

@@ -15,7 +15,9 @@ import org.approxgp.model.Settings;
  * (paper eq. 8), and the negative-site-precision policy ({@code "keep"}: Minka's EP, most likely the paper's;
  * {@code "clip"}: GPML's τ̃ ← 0).
  *
- * <p>Relaxed EP runs with the clean objective (the notes' derivation from eq. 5) in a {@link Methods.RepReading}
+ * <p>Relaxed EP runs with the clean objective (the notes' derivation from eq. 5) unless an objective is named
+ * ("eq36", "unnormalised": {@link #method(String, double, String, int, Methods.RepReading, String)}) in a
+ * {@link Methods.RepReading}
  * chosen by name (site reading a|b|c, relaxation, penalty form, search; the experiments' configs carry one, default
  * reading b, nonnegative b, eq. 35, local search); the paper's c multiplies its own eq. 36, whose scale differs,
  * and c's scale is tied to the kernel amplitude (c on s K acts as c/s on K; σ² = 1 here, the paper's is not
@@ -63,6 +65,21 @@ public final class RepMethods {
       String negativeSites,
       int maxSweeps,
       Methods.RepReading reading) {
+    return method(name, parameter, negativeSites, maxSweeps, reading, null);
+  }
+
+  /**
+   * {@link #method(String, double, String, int, Methods.RepReading)} with Relaxed EP's line-search objective
+   * {@code objective} ("clean", "unnormalised" — eq. 4/5's KL of unnormalised densities — or "eq36", appendix B's
+   * eq. 36 as printed; null: clean; the registry's setting {@code objective}).
+   */
+  static InferenceMethod method(
+      String name,
+      double parameter,
+      String negativeSites,
+      int maxSweeps,
+      Methods.RepReading reading,
+      String objective) {
     if (!METHODS.contains(name) && !name.equals(POWER_EP_APPENDIX_C)) {
       throw new IllegalArgumentException("unknown method '" + name + "'; known: " + METHODS);
     }
@@ -92,7 +109,8 @@ public final class RepMethods {
                 .with("site-reading", reading.siteReading())
                 .with("relaxation", reading.relaxation())
                 .with("penalty-form", reading.penaltyForm())
-                .with("relaxation-search", reading.search()));
+                .with("relaxation-search", reading.search())
+                .with("objective", objective));
     };
   }
 
@@ -115,7 +133,9 @@ public final class RepMethods {
 
   /**
    * The first sweep (1-based) after which R(iter) &lt; threshold, or the number of sweeps run plus one when it
-   * never was (so a mean over runs counts a non-converged run as at least the cap).
+   * never was. A run the site loop stopped early for oscillating has run fewer sweeps than the cap, so its count is
+   * below the cap + 1: a mean over runs does not count a non-converged run as the cap. {@link RepClaims} counts a
+   * non-converged run as the cap + 1 (its {@code diverged} flag says which runs those are).
    */
   public static int sweepsTo(double[] trace, double threshold) {
     for (int i = 0; i < trace.length; i++) {

@@ -9,25 +9,29 @@ import org.approxgp.data.Standardizer;
 import org.approxgp.experiment.Experiment;
 import org.approxgp.experiment.ProjectPaths;
 import org.approxgp.experiment.ResultRow;
+import org.approxgp.experiment.Selects;
 import org.approxgp.inference.Posterior;
+import org.approxgp.inference.RelaxedEp;
 import org.approxgp.model.Methods;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
- * Which reading of Relaxed EP, if any, reproduces which claim of the REP paper (Figures 1–6): every claim of
- * {@link RepPaper#CLAIMS}, for each reading ({@link Methods.RepReading}: site reading a, b or c — eq. 16 as printed,
- * eq. 5/7, t̃_{i,b}/rᵢ — with the local or the global search for bᵢ, nonnegative bᵢ, eq. 35's penalty) and each
- * penalty of a grid scaled to the kernel amplitude (c·σ_f² from 0.01 to 100, plus the paper's c: 20 in Figure 1,
- * 10 elsewhere), judged by {@link RepVerdicts}.
+ * Which reading of Relaxed EP, if any, reproduces which claim of the REP paper (Figures 1–6, §3.2, §6.1): every
+ * claim of {@link RepPaper#CLAIMS} and the paper's untested sentences, for each reading ({@link Methods.RepReading}:
+ * site reading a, b or c — eq. 16 as printed, eq. 5/7, t̃_{i,b}/rᵢ — with the local or the global search for bᵢ,
+ * nonnegative bᵢ, eq. 35's penalty; and the line search's objective: the clean KL derived from eq. 5, eq. 36 as printed
+ * or eq. 4/5's unnormalised KL, {@link #objective}) and each penalty of a grid scaled to the kernel amplitude (c·σ_f²
+ * from 0.01 to 100, plus the paper's c: 20 in Figure 1, 10 elsewhere), decided by {@link RepClaims}.
  *
  * <p><b>Fixed settings</b> (to isolate the reading and c): negative site precisions kept (Minka's EP); Power EP with
- * u = 0.8 (Figures 1a–6, the paper's) in Minka's variant, and Qi &amp; Guo's appendix C variant over a u grid for
- * Figure 1b–c; no cross-validation: one length-scale per data set shared by every method (ℓ = 1 on the synthetic
- * data, √d on standardised UCI features), signal variance σ_f² = 1 (the noisy step sees f only through its sign, so
- * c on σ_f² K is c/σ_f² on K: the grid is c·σ_f²). The synthetic data, splits and flips are those of
- * {@link RepSynthetic} and {@link RepUci}; Haberman is its rotterdam stand-in.
+ * u = 0.8 (Figures 1a–6, the paper's) in Qi &amp; Guo's appendix C variant (eq. 41–42, the one the paper ran,
+ * {@link RepMethods#POWER_EP_APPENDIX_C}) and, beside it and labelled, Minka's; both over a u grid for Figure 1b–c;
+ * no cross-validation: one length-scale per data set shared by every method (ℓ = 1 on the synthetic data, √d on
+ * standardised UCI features), signal variance σ_f² = 1 (the noisy step sees f only through its sign, so c on σ_f² K
+ * is c/σ_f² on K: the grid is c·σ_f²). The synthetic data, splits and flips are those of {@link RepSynthetic} and
+ * {@link RepUci}; Haberman is its rotterdam stand-in.
  */
 public final class RepReadings {
   public static final String NAME = "rep-readings";
@@ -50,6 +54,12 @@ public final class RepReadings {
    * @param spamFlipPercents Figure 6's extra flip rates (empty: no Spam)
    * @param powers           Figure 1b–c's u grid
    * @param maxSweeps        sweep cap (not converged by then: diverged)
+   * @param objectiveReadings readings whose line search minimises another objective than the clean one, labelled
+   *                         "b/eq36" (appendix B's eq. 36 as printed, the paper's own objective) or
+   *                         "c/global/unnormalised" (eq. 4/5's KL of unnormalised densities); run over the same
+   *                         penalties and units as {@code variants}. It only selects trials: the store is kept.
+   * @param powerEpAppendixC whether Power EP also runs in Qi &amp; Guo's appendix C variant (eq. 41–42, the variant
+   *                         the paper ran) beside Minka's; it only selects trials: the store is kept
    */
   public record Config(
       List<String> variants,
@@ -62,7 +72,9 @@ public final class RepReadings {
       int uciSplits,
       List<Integer> spamFlipPercents,
       List<Double> powers,
-      int maxSweeps) {
+      int maxSweeps,
+      @Selects List<String> objectiveReadings,
+      @Selects boolean powerEpAppendixC) {
     public Config {
       variants = List.copyOf(variants);
       scaledPenalties = List.copyOf(scaledPenalties);
@@ -70,7 +82,28 @@ public final class RepReadings {
       uciSets = List.copyOf(uciSets);
       spamFlipPercents = List.copyOf(spamFlipPercents);
       powers = List.copyOf(powers);
+      objectiveReadings = List.copyOf(objectiveReadings);
       variants.forEach(RepReadings::reading);
+      for (String v : variants) {
+        if (objective(v) != null) {
+          throw new IllegalArgumentException(
+              "reading '" + v + "' names an objective: list it in objectiveReadings");
+        }
+      }
+      for (String v : objectiveReadings) {
+        reading(v);
+        if (objective(v) == null) {
+          throw new IllegalArgumentException(
+              "objective reading '" + v + "' names no objective (eq36, unnormalised)");
+        }
+      }
+    }
+
+    /** Every reading run: {@code variants}, then {@code objectiveReadings}. */
+    public List<String> allReadings() {
+      List<String> all = new ArrayList<>(variants);
+      all.addAll(objectiveReadings);
+      return List.copyOf(all);
     }
 
     /**
@@ -78,13 +111,23 @@ public final class RepReadings {
      * splits, no Spam, 40 sweeps; quick: a, b, c local and global, c·σ_f² ∈ {0.01, 0.1, 1, 10, 100}, 4 seeds of
      * 60 + 60 at 10 and 20 %, Heart and Haberman with 4 splits, Spam at 10 % with 4, 60 sweeps; full: as quick with
      * 6 seeds of 80 + 80, every Figure 5 data set with 4 splits, Spam at 0, 10, 20 % with 4, 100 sweeps (not the
-     * paper's sizes: the grid of readings × penalties multiplies every fit by 32; the full notebook measured 5.0
-     * minutes, 1,280 fits on two quiet cores; quick 3 minutes, smoke 32 s).
+     * paper's sizes). Every mode also runs Power EP's appendix C variant and readings under the paper's eq. 36 and
+     * the unnormalised KL: smoke b/eq36 and b/unnormalised; quick a, b, c (local search) under each; full a, b, c
+     * with the local and the global search under each. Measured: the full store's first 1,280 fits (clean readings)
+     * 5.0 minutes on two quiet cores; its 1,240 local-objective and appendix C fits 5.3 minutes and its 1,200
+     * global-objective fits 8.9 minutes on two shared cores (3,720 fits); quick 3 minutes and smoke 32 s before the
+     * objective readings were added.
      */
     public static Config forMode(ProjectPaths.Mode mode) {
       List<String> local = List.of("a", "b", "c");
       List<String> both = List.of("a", "b", "c", "a/global", "b/global", "c/global");
       List<Double> grid = List.of(0.01, 0.1, 1.0, 10.0, 100.0);
+      List<String> objectives = List.of(
+          "a/eq36", "b/eq36", "c/eq36", "a/unnormalised", "b/unnormalised", "c/unnormalised");
+      List<String> allObjectives = new ArrayList<>(objectives);
+      for (String o : objectives) {
+        allObjectives.add(o.replace("/", "/global/"));
+      }
       return switch (mode) {
         case SMOKE ->
           new Config(
@@ -98,7 +141,9 @@ public final class RepReadings {
               2,
               List.of(),
               List.of(0.5, 0.8),
-              40);
+              40,
+              List.of("b/eq36", "b/unnormalised"),
+              true);
         case QUICK ->
           new Config(
               both,
@@ -111,7 +156,9 @@ public final class RepReadings {
               4,
               List.of(10),
               List.of(0.2, 0.4, 0.6, 0.8, 0.9),
-              60);
+              60,
+              objectives,
+              true);
         case FULL ->
           new Config(
               both,
@@ -124,7 +171,9 @@ public final class RepReadings {
               4,
               List.of(0, 10, 20),
               List.of(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
-              100);
+              100,
+              allObjectives,
+              true);
       };
     }
   }
@@ -136,7 +185,7 @@ public final class RepReadings {
    * @param dataset data set ("synthetic" for the synthetic data)
    * @param flip    flip rate in percent
    * @param unit    seed or split
-   * @param method  "ep", "power-ep" or "rep"
+   * @param method  "ep", "power-ep" (Minka), "power-ep-c" (appendix C) or "rep"
    * @param variant the reading's label ("-" for EP and Power EP)
    * @param c       the penalty as {@link Double#toString} writes it ("-" for EP and Power EP)
    */
@@ -145,16 +194,28 @@ public final class RepReadings {
 
   private RepReadings() {}
 
-  /** The reading behind a label: "b" = site reading b, local search; "b/global" = the global search. */
+  /** The objectives a reading's label may end with ({@link RelaxedEp}'s objectives but the default, clean). */
+  public static final List<String> OBJECTIVES = List.of("eq36", "unnormalised");
+
+  /**
+   * The reading behind a label: "b" = site reading b, local search; "b/global" = the global search; a last part
+   * "eq36" or "unnormalised" names the line search's objective ({@link #objective}), which is not part of the
+   * reading.
+   */
   public static Methods.RepReading reading(String label) {
     String[] p = label.split("/");
-    if (p.length > 2
-        || !List.of("a", "b", "c").contains(p[0])
-        || (p.length == 2 && !p[1].equals("global"))) {
-      throw new IllegalArgumentException(
-          "unknown reading label '" + label + "' (a, b, c, a/global, …)");
+    int n = p.length > 1 && OBJECTIVES.contains(p[p.length - 1]) ? p.length - 1 : p.length;
+    if (n > 2 || !List.of("a", "b", "c").contains(p[0]) || (n == 2 && !p[1].equals("global"))) {
+      throw new IllegalArgumentException("unknown reading label '" + label
+          + "' (a, b, c, a/global, b/eq36, c/global/unnormalised, …)");
     }
-    return new Methods.RepReading(p[0], "nonnegative", "eq35", p.length == 2 ? "global" : "local");
+    return new Methods.RepReading(p[0], "nonnegative", "eq35", n == 2 ? "global" : "local");
+  }
+
+  /** The objective a reading's label names ("eq36", "unnormalised"), or null for the clean one (the default). */
+  public static String objective(String label) {
+    String last = label.substring(label.lastIndexOf('/') + 1);
+    return OBJECTIVES.contains(last) ? last : null;
   }
 
   /** The penalties run for a figure whose paper's c is {@code paperC}: the scaled grid (σ_f² = 1) and paperC. */
@@ -164,7 +225,7 @@ public final class RepReadings {
     return List.copyOf(s);
   }
 
-  /** Every fit of Figures 2–6 (Figure 1 is computed directly, {@link RepVerdicts#figure1}). */
+  /** Every fit of Figures 2–6 (Figure 1 is computed directly, {@link RepClaims#evaluate}). */
   public static Experiment<Config, Key> experiment(Config c) {
     List<Key> keys = new ArrayList<>();
     for (int f : c.flipPercents()) {
@@ -193,7 +254,10 @@ public final class RepReadings {
       List<Key> keys, Config c, String figure, String dataset, int flip, int unit) {
     keys.add(new Key(figure, dataset, flip, unit, "ep", "-", "-"));
     keys.add(new Key(figure, dataset, flip, unit, "power-ep", "-", "-"));
-    for (String v : c.variants()) {
+    if (c.powerEpAppendixC()) {
+      keys.add(new Key(figure, dataset, flip, unit, RepMethods.POWER_EP_APPENDIX_C, "-", "-"));
+    }
+    for (String v : c.allReadings()) {
       for (double pen : penalties(c, PAPER_C)) {
         keys.add(new Key(figure, dataset, flip, unit, "rep", v, Double.toString(pen)));
       }
@@ -234,8 +298,18 @@ public final class RepReadings {
     Methods.RepReading reading =
         k.method().equals("rep") ? reading(k.variant()) : Methods.RepReading.DEFAULT;
     long t0 = System.nanoTime();
+    String objective = k.method().equals("rep") ? objective(k.variant()) : null;
     Posterior p = RepCv.fit(
-        xTrain, yTrain, lengthscale, k.method(), par, eps, "keep", c.maxSweeps(), reading);
+        xTrain,
+        yTrain,
+        lengthscale,
+        k.method(),
+        par,
+        eps,
+        "keep",
+        c.maxSweeps(),
+        reading,
+        objective);
     ResultRow.Builder b = ResultRow.builder().put("failed", p == null);
     if (p == null) {
       return b.put("diverged", true)
@@ -261,7 +335,7 @@ public final class RepReadings {
   }
 
   /**
-   * Figure 1 with the exact posterior: for EP, Power EP (u = 0.8, Minka and appendix C) and each reading's REP at
+   * Figure 1 with the exact posterior: for EP, Power EP (u = 0.8, appendix C and Minka's) and each reading's REP at
    * the paper's c = 20, q(w)'s mean and covariance beside the exact ones, with their squared distances.
    */
   public static Table exactFigure1(Config c) {
@@ -277,16 +351,20 @@ public final class RepReadings {
       DoubleColumn.create("mean sq. dist"),
       DoubleColumn.create("cov sq. dist")
     };
-    List<String> names = new ArrayList<>(
-        List.of("exact", "ep", "power-ep (minka, u = 0.8)", "power-ep (appendix C, u = 0.8)"));
+    List<String> names = new ArrayList<>(List.of(
+        "exact",
+        "ep",
+        "power-ep (appendix C, the paper's; u = 0.8)",
+        "power-ep (Minka's, u = 0.8)"));
     List<RepFigure1.WeightPosterior> posts = new ArrayList<>(List.of(
         ex,
         orNull(RepFigure1.fit(f1, "ep", Double.NaN, "keep")),
-        orNull(RepFigure1.fit(f1, "power-ep", POWER, "keep")),
-        orNull(RepFigure1.fit(f1, RepMethods.POWER_EP_APPENDIX_C, POWER, "keep"))));
-    for (String var : c.variants()) {
+        orNull(RepFigure1.fit(f1, RepMethods.POWER_EP_APPENDIX_C, POWER, "keep")),
+        orNull(RepFigure1.fit(f1, "power-ep", POWER, "keep"))));
+    for (String var : c.allReadings()) {
       names.add("rep " + var + " (c = 20)");
-      posts.add(orNull(RepFigure1.fit(f1, "rep", PAPER_C_FIGURE1, "keep", reading(var))));
+      posts.add(
+          orNull(RepFigure1.fit(f1, "rep", PAPER_C_FIGURE1, "keep", reading(var), objective(var))));
     }
     for (int i = 0; i < names.size(); i++) {
       RepFigure1.WeightPosterior w = posts.get(i);
@@ -329,10 +407,10 @@ public final class RepReadings {
     DoubleColumn dm = DoubleColumn.create("mean sq. dist");
     DoubleColumn dc = DoubleColumn.create("cov sq. dist");
     StringColumn series = StringColumn.create("series");
-    for (String v : c.variants()) {
+    for (String v : c.allReadings()) {
       for (double x : penalties(c, PAPER_C_FIGURE1)) {
         RepFigure1.WeightPosterior w =
-            RepFigure1.fit(f1, "rep", x, "keep", reading(v)).posterior();
+            RepFigure1.fit(f1, "rep", x, "keep", reading(v), objective(v)).posterior();
         pen.append(x);
         dm.append(w == null ? Double.NaN : w.meanDistance(ex));
         dc.append(w == null ? Double.NaN : w.covarianceDistance(ex));
@@ -349,11 +427,11 @@ public final class RepReadings {
   }
 
   /**
-   * The fraction of runs that failed (the fit threw: no stored posterior) and that diverged (R never below 10⁻³) per
-   * figure and method, REP per reading at the paper's c (c = 10) and over the whole c grid, from the trial table. A
-   * failed run is almost always one whose EP-form log evidence at the final posterior is undefined (an improper EP
-   * cavity with kept negative sites; 129 of the 130 failures of the quick mode, 269 of 271 in full mode) although its
-   * site loop ran to the end; a posterior that could not be formed (B not positive definite) is rare (1 and 2 runs).
+   * The fraction of runs that failed (the fit threw: no posterior, so no test error) and that diverged (R never below
+   * 10⁻³) per figure and method (Power EP labelled by variant: appendix C, the paper's, and Minka's), REP per reading at the paper's c (c = 10) and over the whole c grid, from the trial
+   * table. The fits run with the evidence optional ({@link RepMethods#method}), so a proper posterior whose EP-form
+   * log evidence is undefined is a fit; a failed run is one whose posterior could not be formed (the site loop
+   * threw, e.g. B = I + S^{1/2} K S^{1/2} not positive definite under kept negative sites).
    */
   public static Table failures(Table trials) {
     Table t = trials.copy();
@@ -370,7 +448,9 @@ public final class RepReadings {
                   + (Double.parseDouble(t.stringColumn("c").get(i)) == PAPER_C
                       ? " (c = 10)"
                       : " (other c)")
-              : m);
+              : m.equals(RepMethods.POWER_EP_APPENDIX_C)
+                  ? "power-ep (appendix C)"
+                  : m.equals("power-ep") ? "power-ep (Minka's)" : m);
     }
     t.removeColumns("method");
     t.addColumns(who, fig);
