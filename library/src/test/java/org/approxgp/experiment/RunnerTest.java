@@ -216,8 +216,8 @@ class RunnerTest {
     assertTrue(
         stored
             .get(0)
-            .endsWith(",\"backend\":\"" + here + "\",\"code_version\":\"" + CodeVersion.current()
-                + "\"}"),
+            .contains(",\"backend\":\"" + here + "\",\"code_version\":\"" + CodeVersion.current()
+                + "\",\"blas\":\""),
         stored.get(0));
     // pretend the file was written by the other backend
     Files.write(
@@ -243,7 +243,11 @@ class RunnerTest {
         .put(ResultRow.CODE_VERSION, "v1")
         .build();
     assertEquals("mine", Runner.withBackend(row).get(ResultRow.BACKEND));
-    assertEquals(row, Runner.withBackend(row));
+    assertEquals("v1", Runner.withBackend(row).get(ResultRow.CODE_VERSION));
+    assertEquals(
+        List.of("x", "backend", "code_version", "blas", "blas_threads", "jdk"),
+        List.copyOf(Runner.withBackend(row).values().keySet()),
+        "the environment columns the trial did not write are added after its own");
     ResultRow plain = ResultRow.builder().put("x", 1.0).build();
     assertEquals(CodeVersion.current(), Runner.withBackend(plain).get(ResultRow.CODE_VERSION));
   }
@@ -254,7 +258,17 @@ class RunnerTest {
     Table t = r.table();
     assertEquals(
         List.of(
-            "method", "seed", "fold", "mean", "draws", "method name", "backend", "code_version"),
+            "method",
+            "seed",
+            "fold",
+            "mean",
+            "draws",
+            "method name",
+            "backend",
+            "code_version",
+            "blas",
+            "blas_threads",
+            "jdk"),
         t.columnNames());
     assertEquals("a", t.stringColumn("method").get(0));
     assertEquals("b", t.stringColumn("method").get(19));
@@ -307,7 +321,18 @@ class RunnerTest {
     Results<PairKey> r = runner(dir, 3).run(pairExperiment(new Cfg(1, 1.0)));
     Table t = r.table();
     assertEquals(
-        List.of("dataset", "method", "seed", "variant", "warm", "value", "backend", "code_version"),
+        List.of(
+            "dataset",
+            "method",
+            "seed",
+            "variant",
+            "warm",
+            "value",
+            "backend",
+            "code_version",
+            "blas",
+            "blas_threads",
+            "jdk"),
         t.columnNames());
     assertEquals("crabs", t.stringColumn("dataset").get(6));
     assertEquals("ep", t.stringColumn("method").get(6));
