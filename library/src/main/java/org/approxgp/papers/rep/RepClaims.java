@@ -745,6 +745,38 @@ public final class RepClaims {
   }
 
   /**
+   * The counted verdicts claim by claim over the readings: the claim with its reading replaced by "*" (claims that
+   * involve no REP as they are), its unit, and how many readings' verdicts reproduce, contradict or are undecided.
+   * Computed from {@link Result#verdicts}, in their order.
+   */
+  public static Table byClaim(RepReadings.Config c, List<Verdict> verdicts) {
+    Map<String, int[]> counts = new LinkedHashMap<>();
+    for (Verdict v : verdicts) {
+      String claim = v.claim();
+      for (String r : c.allReadings()) {
+        claim = claim.replace("REP " + r + " ", "REP * ").replace("REP " + r + "'", "REP *'");
+      }
+      int[] n = counts.computeIfAbsent(claim + "\u0000" + v.unit(), k -> new int[3]);
+      n[v.outcome().ordinal()]++;
+    }
+    StringColumn claim = StringColumn.create("claim (REP * = every reading)");
+    StringColumn unit = StringColumn.create("unit");
+    IntColumn yes = IntColumn.create("reproduces");
+    IntColumn no = IntColumn.create("contradicts");
+    IntColumn open = IntColumn.create("undecided");
+    counts.forEach((k, n) -> {
+      String[] p = k.split("\u0000");
+      claim.append(p[0]);
+      unit.append(p[1]);
+      yes.append(n[Verdict.Outcome.REPRODUCES.ordinal()]);
+      no.append(n[Verdict.Outcome.CONTRADICTS.ordinal()]);
+      open.append(n[Verdict.Outcome.UNDECIDED.ordinal()]);
+    });
+    return Table.create(
+        "Counted verdicts per claim and unit, over the readings", claim, unit, yes, no, open);
+  }
+
+  /**
    * Per reading: "reading r: R of N claims reproduce, …" from the counted verdicts whose claim names "REP r"
    * (reading-independent claims are not in any reading's line).
    */

@@ -278,6 +278,17 @@ class RepClaimsTest {
           tab.stringColumn("counted").asList().stream().filter("yes"::equals).count();
     }
     assertEquals(res.verdicts().size(), rows);
+    // per claim over the readings: the counts add up to the counted verdicts, and Figure 5 on Heart
+    // against EP
+    // reproduces for every reading
+    Table by = RepClaims.byClaim(c, res.verdicts());
+    assertEquals(res.verdicts().size(), (int) (by.intColumn("reproduces").sum()
+        + by.intColumn("contradicts").sum()
+        + by.intColumn("undecided").sum()));
+    Table heart =
+        by.where(by.stringColumn(0).isEqualTo("Fig. 5, heart: REP * lower test error than EP"));
+    assertEquals(1, heart.rowCount());
+    assertEquals(c.allReadings().size(), heart.intColumn("reproduces").get(0));
     List<String> lines = RepClaims.perReading(c, res.verdicts());
     assertEquals(c.allReadings().size(), lines.size());
   }
