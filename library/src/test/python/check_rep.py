@@ -37,7 +37,10 @@ What is checked (criteria stated in advance):
      local and global search, b and the new site (tau~, nu~) are written to
      library/src/test/resources/inference/rep-readings/pima-searches.csv (--write-table), which
      RelaxedEpPimaReferenceTest compares with the Java searches. Without --write-table this script recomputes
-     the table and requires it to equal the stored one within 1e-8 (the table is reproducible).
+     the table and requires it to equal the stored one: EP's state within 1e-8, each b lam within the Java
+     search's tolerance 1e-6 (a minimiser is fixed only to the flatness of G at its minimum: another BLAS kernel
+     moved one b by 3.1e-7), each new site within what that tolerance moves it (the table's slope columns) plus
+     1e-8.
 
 Usage: python3 check_rep.py [--approxgp bin/approxgp] [--keep DIR] [--write-table]   (needs numpy and scipy)
 Exit 0 when every criterion holds, 1 otherwise; prints every number.
@@ -287,13 +290,26 @@ def main():
         with open(TABLE) as f:
             stored = [l for l in f.read().splitlines() if l and not l.startswith("#")][1:]
         fresh = [l for l in text.splitlines() if l and not l.startswith("#")][1:]
-        worst = 0.0
+        # EP's state (columns 2-6) to 1e-8: EP stops at a largest site change of 1e-10. The search's b is a minimiser,
+        # determined only to the flatness of G at its minimum (about sqrt(machine epsilon) relative: another BLAS
+        # kernel moved b = 3.90152 by 3.1e-7), so b lam is held to the Java search's tolerance 1e-6 and each new
+        # site to what that moves it (its slope column, per 1e-6 of b lam) plus 1e-8.
+        worst_state, worst_b, worst_site, bad = 0.0, 0.0, 0.0, 0
         for l1, l2 in zip(stored, fresh):
-            v1, v2 = l1.split(","), l2.split(",")
-            worst = max([worst] + [abs(float(p) - float(q)) for j, (p, q) in enumerate(zip(v1, v2)) if j not in (7, 8, 12, 13)])
-        same = len(stored) == len(fresh) and worst < 1e-8
+            v1 = [float(v) if j not in (7, 8) else 0.0 for j, v in enumerate(l1.split(","))]
+            v2 = [float(v) if j not in (7, 8) else 0.0 for j, v in enumerate(l2.split(","))]
+            state = max(abs(v1[j] - v2[j]) for j in (0, 1, 2, 3, 4, 5, 6))
+            tau_c = 1 / v1[3] - v1[4]
+            b_lam = abs(v1[9] - v2[9]) / tau_c
+            site_excess = max(abs(v1[10] - v2[10]) - abs(v1[12]) - 1e-8, abs(v1[11] - v2[11]) - abs(v1[13]) - 1e-8)
+            worst_state, worst_b = max(worst_state, state), max(worst_b, b_lam)
+            worst_site = max(worst_site, abs(v1[10] - v2[10]), abs(v1[11] - v2[11]))
+            bad += state >= 1e-8 or b_lam > 1e-6 or site_excess > 0
+        same = len(stored) == len(fresh) and bad == 0
         ok &= same
-        print(f"stored table reproduced: {len(stored)} rows, largest difference {worst:.1e} {'ok' if same else 'FAIL'}")
+        print(f"stored table reproduced: {len(stored)} rows; EP state within {worst_state:.1e} (tolerance 1e-8), "
+              f"b lam within {worst_b:.1e} (1e-6), sites within {worst_site:.1e} (slope x 1e-6 + 1e-8); "
+              f"{bad} rows beyond {'ok' if same else 'FAIL'}")
     print("check-rep:", "PASS" if ok else "FAIL")
     return 0 if ok else 1
 
