@@ -165,7 +165,7 @@ public final class Runner {
 
   /**
    * After every {@link #run} that succeeds, recompute {@code k} of its stored trials with today's code
-   * ({@link #verify}, seed 0), print the verdict to stderr, and throw {@link VerificationFailedException} if any
+   * ({@link #verify(Experiment, int)}, seeded by the commit), print its one-line summary to stdout, and throw {@link VerificationFailedException} if any
    * differs; 0 (the default) verifies nothing.
    */
   public Runner withVerify(int k) {
@@ -209,7 +209,10 @@ public final class Runner {
     Results<K> results = runTrials(exp);
     if (verify > 0) {
       Verification v = verify(exp, verify);
-      System.err.println(exp.name() + ": " + v.report());
+      // one line on standard output (a notebook shows it with the cell's other prints); the trials
+      // that are
+      // sensitive or differ, with their columns, are in the exception when verification fails
+      System.out.println(exp.name() + ": " + v.summary());
       if (!v.passed()) {
         throw new VerificationFailedException(v);
       }

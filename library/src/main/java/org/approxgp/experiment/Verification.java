@@ -82,11 +82,10 @@ public record Verification(String experiment, List<Outcome> outcomes, List<Strin
   }
 
   /**
-   * "verified 5/5 (2 identical bits, 3 within rounding, largest relative difference 3.1e-14 in te; 0 sensitive)",
-   * then one line per sensitive and per differing trial, then the environment lines when the rows were computed
-   * elsewhere.
+   * One line: "verified 5/5 (2 identical bits, 3 within rounding, largest relative difference 3.1e-14 in te; 0
+   * sensitive)", with "; N differ" when some do.
    */
-  public String report() {
+  public String summary() {
     int n = outcomes.size();
     StringBuilder s = new StringBuilder(String.format(
         Locale.ROOT,
@@ -105,6 +104,12 @@ public record Verification(String experiment, List<Outcome> outcomes, List<Strin
       s.append(String.format(Locale.ROOT, "; %d differ", count(Kind.DIFFERS)));
     }
     s.append(')');
+    return s.toString();
+  }
+
+  /** {@link #summary}, then one line per sensitive and per differing trial, then the environment lines. */
+  public String report() {
+    StringBuilder s = new StringBuilder(summary());
     for (Outcome o : outcomes) {
       if (o.kind() == Kind.SENSITIVE || o.kind() == Kind.DIFFERS) {
         s.append("\n  ")
