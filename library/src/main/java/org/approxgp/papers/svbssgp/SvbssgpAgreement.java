@@ -166,11 +166,14 @@ public final class SvbssgpAgreement {
       }
       Verdict v = fewestMinusMostSamples(st, role);
       perRole.add(v.outcome());
+      String noise = Double.isFinite(v.noise())
+          ? String.format(Locale.ROOT, " ± %.2g (se over splits)", v.noise())
+          : " (one split: no se)";
       sr.append(String.format(
           Locale.ROOT,
-          "; RMSE(fewest r) − RMSE(most r) = %.3g ± %.2g (se over splits): %s; ",
+          "; RMSE(fewest r) − RMSE(most r) = %.3g%s: %s; ",
           v.estimate(),
-          v.noise(),
+          noise,
           v.outcome().label()));
     }
     Verdict.Outcome fig3 = perRole.contains(Verdict.Outcome.CONTRADICTS)
