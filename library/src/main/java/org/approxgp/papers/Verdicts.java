@@ -68,16 +68,9 @@ public final class Verdicts {
    */
   public static Verdict pairedPositive(
       String claim, String unit, String statistic, double[] differences) {
-    int n = differences.length;
-    double mean = n == 0 ? Double.NaN : java.util.Arrays.stream(differences).sum() / n;
-    double se = Double.NaN;
-    if (n >= 2) {
-      double ss = 0;
-      for (double d : differences) {
-        ss += (d - mean) * (d - mean);
-      }
-      se = Math.sqrt(ss / (n - 1) / n);
-    }
+    double[] ms = meanAndSe(differences);
+    double mean = ms[0];
+    double se = ms[1];
     Verdict.Outcome o = Verdict.Outcome.UNDECIDED;
     if (Double.isFinite(mean) && Double.isFinite(se)) {
       if (mean - 2 * se > 0) {
@@ -87,6 +80,24 @@ public final class Verdicts {
       }
     }
     return new Verdict(claim, unit, statistic, mean, se, PAIRED_POSITIVE_RULE, o);
+  }
+
+  /**
+   * [mean, standard error of the mean] of {@code x}: the standard error is the sample sd over √n, NaN with fewer
+   * than two values; the mean is NaN for none.
+   */
+  public static double[] meanAndSe(double[] x) {
+    int n = x.length;
+    double mean = n == 0 ? Double.NaN : java.util.Arrays.stream(x).sum() / n;
+    double se = Double.NaN;
+    if (n >= 2) {
+      double ss = 0;
+      for (double v : x) {
+        ss += (v - mean) * (v - mean);
+      }
+      se = Math.sqrt(ss / (n - 1) / n);
+    }
+    return new double[] {mean, se};
   }
 
   /** The verdicts as a table: claim, unit, statistic, estimate, noise, outcome (the rule is in the headline). */

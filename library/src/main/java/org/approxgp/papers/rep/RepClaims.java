@@ -251,16 +251,9 @@ public final class RepClaims {
 
   /** {@link #OVERHEAD_RULE} on per-unit log ratios log(REP seconds / EP seconds). */
   public static Verdict overhead(String claim, String unit, double[] logRatios) {
-    int n = logRatios.length;
-    double m = n == 0 ? Double.NaN : java.util.Arrays.stream(logRatios).sum() / n;
-    double se = Double.NaN;
-    if (n >= 2) {
-      double ss = 0;
-      for (double x : logRatios) {
-        ss += (x - m) * (x - m);
-      }
-      se = Math.sqrt(ss / (n - 1) / n);
-    }
+    double[] ms = Verdicts.meanAndSe(logRatios);
+    double m = ms[0];
+    double se = ms[1];
     Verdict.Outcome o = Verdict.Outcome.UNDECIDED;
     if (Double.isFinite(m) && Double.isFinite(se)) {
       if (Math.exp(m + 2 * se) <= NEGLIGIBLE_RATIO) {
