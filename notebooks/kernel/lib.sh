@@ -1,12 +1,13 @@
 # shellcheck shell=bash
 # Shared by bin/reproduce and bin/lab: build the library, find or install Jupyter, install the
 # project's Java kernelspec. Source it with ROOT set to the project root; nothing here touches the user's
-# global Jupyter configuration: the kernelspec is staged under $ROOT/library/target/jupyter and installed into
+# global Jupyter configuration: the kernelspec is staged under $ROOT/library/cli/target/jupyter and installed into
 # the Jupyter environment in use (the project's .venv, or an active virtual/conda environment).
 
 KERNEL_GAV="${APPROXGP_KERNEL_GAV:-io.github.padreati:rapaio-jupyter-kernel:3.0.1}"
 KERNEL_NAME="approxgp-java"
-TARGET="$ROOT/library/target"
+# the cli module: its JAR and target/lib (every other module's JAR, every dependency) are the kernel's class path
+TARGET="$ROOT/library/cli/target"
 JUPYTER_DIR="$TARGET/jupyter"
 KERNEL_DIR="$JUPYTER_DIR/kernels/$KERNEL_NAME"
 HOOKS_SRC="$ROOT/notebooks/kernel/hooks"
@@ -31,25 +32,27 @@ quiet_mvn() {
   return $rc
 }
 
-# 1. Build library/target/approxgp-*.jar and library/target/lib/*.jar unless up to date.
+# 1. Build library/cli/target/approxgp-cli-*.jar and library/cli/target/lib/*.jar unless up to date.
 build_library() {
   command -v mvn >/dev/null || die "Maven (mvn) is not on PATH; install it or use environment.yml"
   command -v java >/dev/null || die "java is not on PATH; install a JDK 17+ or use environment.yml"
   local jar
   jar=$(library_jar || true)
-  if [[ -n "$jar" && -d "$TARGET/lib" ]] && [[ -z "$(find "$ROOT/pom.xml" "$ROOT/library/pom.xml" "$ROOT/library/src/main" \
-        $( [[ -d "$ROOT/datasets" ]] && echo "$ROOT/datasets" ) -newer "$jar" -type f -print -quit)" ]]; then
+  # newer than the JAR: a pom, a main source or resource of any module, a committed data set
+  if [[ -n "$jar" && -d "$TARGET/lib" ]] && [[ -z "$(find "$ROOT/pom.xml" "$ROOT/library" \
+        $( [[ -d "$ROOT/datasets" ]] && echo "$ROOT/datasets" ) -path "$ROOT/library/*/target" -prune \
+        -o -type f \( -name pom.xml -o -path '*/src/main/*' -o -path "$ROOT/datasets/*" \) -newer "$jar" -print -quit)" ]]; then
     say "library: up to date ($(basename "$jar"))"
     return
   fi
-  say "library: building with Maven (mvn -B -ntp -q -pl library package -DskipTests) ..."
-  quiet_mvn -pl library package -DskipTests || die "library build failed"
-  library_jar >/dev/null || die "build produced no library/target/approxgp-*.jar"
+  say "library: building with Maven (mvn -B -ntp -q -pl library/cli -am package -DskipTests) ..."
+  quiet_mvn -pl library/cli -am package -DskipTests || die "library build failed"
+  library_jar >/dev/null || die "build produced no library/cli/target/approxgp-cli-*.jar"
 }
 
 library_jar() {
   local j
-  for j in "$TARGET"/approxgp-*.jar; do
+  for j in "$TARGET"/approxgp-cli-*.jar; do
     [[ -f "$j" && "$j" != *-sources.jar && "$j" != *-javadoc.jar && "$j" != *-tests.jar ]] && { echo "$j"; return 0; }
   done
   return 1
@@ -123,7 +126,7 @@ install_kernel() {
   local launcher="$ROOT/notebooks/kernel/run-kernel.sh" main=org.approxgp.report.display.rapaio.KernelMain
   local imode=signal
   # The spark engine (Runner.defaults().withEngine("spark")) is not on the class path: the library loads
-  # APPROXGP_SPARK_CLASSPATH (spark/target/engine, made by 'mvn -pl spark -am package') through a class
+  # APPROXGP_SPARK_CLASSPATH (library/spark/target/engine, made by 'mvn -pl library/spark -am package') through a class
   # loader of its own only when a cell chooses it. The JVM gets Spark's --add-opens flags (permissions
   # only; they load nothing).
   local spark_flags="-XX:+IgnoreUnrecognizedVMOptions"
@@ -133,7 +136,7 @@ install_kernel() {
   done
   spark_flags+=" -Djdk.reflect.useDirectMethodHandle=false -Dio.netty.tryReflectionSetAccessible=true"
   python3 - "$KERNEL_DIR/kernel.json" "$launcher" "$java_bin" "$cp" "$rjk_cp" "$main" "$imode" \
-      "$spark_flags" "$ROOT/spark/target/engine" <<'PY'
+      "$spark_flags" "$ROOT/library/spark/target/engine" <<'PY'
 import json, sys
 path, launcher, java, cp, rjk_cp, main, imode, spark_flags, spark_cp = sys.argv[1:]
 spec = {
