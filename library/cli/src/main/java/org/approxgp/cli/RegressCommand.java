@@ -9,17 +9,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.approxgp.data.ColumnFile;
-import org.approxgp.data.DataException;
-import org.approxgp.data.Dataset;
-import org.approxgp.data.Datasets;
 import org.approxgp.data.RegressionData;
-import org.approxgp.data.Standardizer;
-import org.approxgp.data.TargetKind;
 import org.approxgp.model.Registry;
 import org.approxgp.model.SettingException;
 import org.approxgp.model.Settings;
 import org.approxgp.sparse.PartitionGradientsProvider;
 import org.approxgp.sparse.RegressionPrediction;
+import org.approxgp.sparse.SparseModel;
 import org.approxgp.sparse.SparseRegression;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -48,6 +44,9 @@ final class RegressCommand implements Callable<Integer> {
       required = true,
       description = "ssgp, vssgp, svbssgp, dtc (DTC++ = SVGP), pic (PIC++)")
   String model;
+
+  /** The model {@link #model} names, as the registry resolved it. */
+  private SparseModel chosen;
 
   @Option(
       names = "--train",
@@ -185,6 +184,7 @@ final class RegressCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     // every value validated once, by the registry; the defaults filled in here are its
     SparseRegression.Options options = options();
+    chosen = options.model();
     features = options.features();
     inducing = options.inducing();
     gamma = options.gamma();
@@ -207,7 +207,7 @@ final class RegressCommand implements Callable<Integer> {
     long load0 = System.nanoTime();
     RegressInputs in = ColumnFile.isColumnFile(Path.of(train))
         ? RegressInputs.fromColumnFiles(train, test, target)
-        : readCsv();
+        : RegressInputs.fromCsv(train, test, target);
     double loadSeconds = (System.nanoTime() - load0) * 1e-9;
     RegressionData trainData = in.train();
     RegressionData testData = in.test();
@@ -217,7 +217,7 @@ final class RegressCommand implements Callable<Integer> {
     int n = trainData.n();
     iterations = options.iterationsFor(n);
     int p = options.partitionsFor(n);
-    if ((model.equals("svbssgp") || model.equals("pic")) && p > n) {
+    if (chosen.partitioned() && p > n) {
       throw CliException.badInput("--partitions " + p + " exceeds the " + n + " training rows");
     }
     if (options.inducingPoints() && inducing > n) {
@@ -293,20 +293,20 @@ final class RegressCommand implements Callable<Integer> {
     Finite.requireRows("the predictive variance", variance, test, scaleHint);
     RegressionPrediction inUnits = new RegressionPrediction(mean, variance);
     Map<String, Object> sum = new LinkedHashMap<>();
-    sum.put("model", model);
+    sum.put("model", chosen.id());
     sum.put("n_train", n);
     sum.put("n_test", m);
     sum.put("inputs", trainData.d());
     sum.put("iterations", done);
-    if (!"dtc".equals(model)) {
-      sum.put("partitions", "ssgp".equals(model) || "vssgp".equals(model) ? null : p);
+    if (chosen != SparseModel.DTC) {
+      sum.put("partitions", chosen.partitioned() ? p : null);
     }
-    if (!"dtc".equals(model) && !"pic".equals(model)) {
+    if (!chosen.inducingPoints()) {
       sum.put("features", features);
     } else {
       sum.put("inducing", inducing);
     }
-    if ("svbssgp".equals(model)) {
+    if (chosen == SparseModel.SVBSSGP) {
       sum.put("gamma", gamma);
       sum.put("samples", samples);
       sum.put("predictive_noise", options.noise().name().toLowerCase(java.util.Locale.ROOT));
@@ -314,7 +314,7 @@ final class RegressCommand implements Callable<Integer> {
     SparseRegression.Outcome outcome = fitted.outcome();
     sum.put("converged", outcome.converged());
     sum.put("stop_reason", outcome.stopReason().label());
-    if ("svbssgp".equals(model)) {
+    if (chosen == SparseModel.SVBSSGP) {
       sum.put("diverging", fitted.svbssgp().diverging());
       sum.put("partition_sizes", java.util.Arrays.stream(partitionSizes).boxed().toList());
     }
@@ -384,58 +384,6 @@ final class RegressCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** TRAIN and TEST from CSV files, standardised on TRAIN (paper §5). */
-  private RegressInputs readCsv() {
-    Datasets.TrainTest data;
-    try {
-      data = Datasets.loadTrainTest(train, test, target, TargetKind.REAL, null);
-    } catch (DataException e) {
-      throw CliException.badInput(e.getMessage());
-    }
-    Dataset tr = data.train();
-    Dataset te = data.test();
-    if (tr.dimension() == 0) {
-      throw CliException.badInput(
-          train + ": row 1: no feature columns (every column except --target '" + target
-              + "' is a feature, and there is none)");
-    }
-    if (tr.size() < 2) {
-      throw CliException.badInput(train + ": need at least 2 training rows, got " + tr.size());
-    }
-    // standardise inputs and target on TRAIN only (paper §5)
-    Standardizer sx;
-    try {
-      sx = Standardizer.fit(tr.features());
-    } catch (IllegalArgumentException e) {
-      throw CliException.badInput(train + ": " + e.getMessage());
-    }
-    double[] yTrain = tr.target();
-    double[] yMoments = Standardizer.moments(yTrain, 1);
-    double yMean = yMoments[0];
-    double ySd = yMoments[1];
-    if (Double.isInfinite(ySd)) {
-      throw CliException.badInput(train + ": column " + DataException.quote(target)
-          + ": its standard deviation" + " overflows a double; rescale the target");
-    }
-    if (!(ySd > 0)) {
-      throw CliException.badInput(train + ": column " + DataException.quote(target)
-          + " is constant (" + yMean + "); nothing to regress");
-    }
-    double[] ys = new double[yTrain.length];
-    for (int i = 0; i < ys.length; i++) {
-      ys[i] = (yTrain[i] - yMean) / ySd;
-    }
-    RegressionData testRows = RegressionData.of(sx.apply(te.features()), null);
-    return new RegressInputs(
-        RegressionData.of(sx.apply(tr.features()), ys),
-        testRows,
-        data.testHasTarget() ? te.target() : null,
-        yMean,
-        ySd,
-        tr.featureNames(),
-        sx.scale());
-  }
-
   /**
    * The model's largest structures against the heap, before any is allocated (doubles, 8 bytes): the design
    * matrix of n rows by 2m features (ssgp, vssgp); for svbssgp, the dense precision of q(α) over its
@@ -447,16 +395,16 @@ final class RegressCommand implements Callable<Integer> {
     double rows = Math.max(n, nTest);
     Memory.require("--iterations " + iterations, 64.0 * iterations, iterations); // the bound trace
     String on = String.format(Locale.ROOT, " on %,d rows of %d inputs", n, d);
-    switch (model) {
-      case "dtc", "pic" -> {
+    switch (chosen) {
+      case DTC, PIC -> {
         double mm = (double) inducing * inducing;
-        double block = "pic".equals(model) ? rows * Math.ceil((double) n / p) : 0;
+        double block = chosen == SparseModel.PIC ? rows * Math.ceil((double) n / p) : 0;
         Memory.require(
             "--inducing " + inducing + on,
             8 * (rows * inducing + 3 * mm + block),
             Math.max(rows * inducing, Math.max(mm, block)));
       }
-      case "svbssgp" -> {
+      case SVBSSGP -> {
         double dim = features / 2.0 * d + features;
         // q(α)'s precision, its Cholesky factor, the sampled curvature and a work matrix: dim by
         // dim each
@@ -555,7 +503,7 @@ final class RegressCommand implements Callable<Integer> {
     if (traceEvery < 1) {
       throw CliException.badInput("--trace-every must be >= 1, got " + traceEvery);
     }
-    if (!"local".equalsIgnoreCase(engine.strip()) && !"svbssgp".equals(model)) {
+    if (!"local".equalsIgnoreCase(engine.strip()) && chosen != SparseModel.SVBSSGP) {
       throw CliException.badInput("--engine " + engine + " is for --model svbssgp only");
     }
     if (master != null && "local".equalsIgnoreCase(engine.strip())) {

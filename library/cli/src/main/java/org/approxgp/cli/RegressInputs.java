@@ -4,8 +4,11 @@ import java.nio.file.Path;
 import java.util.List;
 import org.approxgp.data.ColumnFile;
 import org.approxgp.data.DataException;
+import org.approxgp.data.Dataset;
+import org.approxgp.data.Datasets;
 import org.approxgp.data.RegressionData;
 import org.approxgp.data.Standardizer;
+import org.approxgp.data.TargetKind;
 
 /**
  * The rows {@code approxgp regress} fits and predicts, standardised on TRAIN (inputs column-wise, the target),
@@ -15,7 +18,7 @@ import org.approxgp.data.Standardizer;
  * @param test standardised test rows (no targets)
  * @param yTest the test targets in their units, or null when TEST has no target column
  * @param yMean the training target's mean
- * @param ySd the training target's standard deviation (divisor n − 1)
+ * @param ySd the training target's standard deviation (divisor n, as the inputs' and the notebooks' splits')
  * @param featureNames input names, in column order
  * @param xScale each input's standard deviation on TRAIN (1 for a constant column)
  */
@@ -50,31 +53,73 @@ record RegressInputs(
     }
     int n = a.n();
     int d = a.d();
-    double[] x = a.x();
-    double[] mean = new double[d];
-    double[] scale = new double[d];
-    double[] column = new double[n];
-    for (int j = 0; j < d; j++) {
-      boolean constant = true;
-      for (int i = 0; i < n; i++) {
-        column[i] = x[i * d + j];
-        constant &= column[i] == column[0];
-      }
-      // the moments Standardizer.fit takes (divisor n); a constant column is left unscaled
-      double[] ms = Standardizer.moments(column, 0);
-      if (Double.isInfinite(ms[1])) {
-        throw CliException.badInput(
-            train + ": column " + DataException.quote(tr.features().get(j))
-                + ": its standard deviation overflows a double");
-      }
-      mean[j] = ms[0];
-      scale[j] = constant || ms[1] == 0 ? 1.0 : ms[1];
-    }
-    column = null;
-    standardise(x, d, mean, scale);
-    standardise(te.data().x(), d, mean, scale);
+    Standardizer sx = fitInputs(train, a.x(), n, d, tr.features());
+    sx.applyInPlace(a.x());
+    sx.applyInPlace(te.data().x());
     double[] y = a.y();
-    double[] my = Standardizer.moments(y, 1);
+    double[] my = targetMoments(train, target, y);
+    for (int i = 0; i < n; i++) {
+      y[i] = (y[i] - my[0]) / my[1];
+    }
+    RegressionData testRows = new RegressionData(te.data().x(), te.data().n(), d, null);
+    return new RegressInputs(a, testRows, te.data().y(), my[0], my[1], tr.features(), sx.scale());
+  }
+
+  /** TRAIN and TEST from CSV files, standardised on TRAIN (the sVBSSGP paper, §5). */
+  static RegressInputs fromCsv(String train, String test, String target) {
+    Datasets.TrainTest data;
+    try {
+      data = Datasets.loadTrainTest(train, test, target, TargetKind.REAL, null);
+    } catch (DataException e) {
+      throw CliException.badInput(e.getMessage());
+    }
+    Dataset tr = data.train();
+    Dataset te = data.test();
+    if (tr.dimension() == 0) {
+      throw CliException.badInput(
+          train + ": row 1: no feature columns (every column except --target '" + target
+              + "' is a feature, and there is none)");
+    }
+    if (tr.size() < 2) {
+      throw CliException.badInput(train + ": need at least 2 training rows, got " + tr.size());
+    }
+    RegressionData rows = RegressionData.of(tr.features(), tr.target());
+    Standardizer sx = fitInputs(train, rows.x(), rows.n(), rows.d(), tr.featureNames());
+    sx.applyInPlace(rows.x());
+    double[] y = rows.y();
+    double[] my = targetMoments(train, target, y);
+    for (int i = 0; i < y.length; i++) {
+      y[i] = (y[i] - my[0]) / my[1];
+    }
+    RegressionData testRows = RegressionData.of(te.features(), null);
+    sx.applyInPlace(testRows.x());
+    return new RegressInputs(
+        rows,
+        testRows,
+        data.testHasTarget() ? te.target() : null,
+        my[0],
+        my[1],
+        tr.featureNames(),
+        sx.scale());
+  }
+
+  /**
+   * The inputs' means and scales on TRAIN ({@link Standardizer#fit(double[], int, int, List)}, divisor n, a constant
+   * column unscaled): the computation {@link org.approxgp.data.RegressionSplits#standardize} makes for the
+   * notebooks, so both standardise alike.
+   */
+  private static Standardizer fitInputs(
+      String train, double[] x, int n, int d, List<String> names) {
+    try {
+      return Standardizer.fit(x, n, d, names);
+    } catch (IllegalArgumentException e) {
+      throw CliException.badInput(train + ": " + e.getMessage());
+    }
+  }
+
+  /** The target's mean and standard deviation on TRAIN (divisor n, as the inputs'), refusing a constant target. */
+  private static double[] targetMoments(String train, String target, double[] y) {
+    double[] my = Standardizer.moments(y, 0);
     if (Double.isInfinite(my[1])) {
       throw CliException.badInput(train + ": column " + DataException.quote(target)
           + ": its standard deviation" + " overflows a double; rescale the target");
@@ -83,17 +128,6 @@ record RegressInputs(
       throw CliException.badInput(train + ": column " + DataException.quote(target)
           + " is constant (" + my[0] + "); nothing to regress");
     }
-    for (int i = 0; i < n; i++) {
-      y[i] = (y[i] - my[0]) / my[1];
-    }
-    RegressionData testRows = new RegressionData(te.data().x(), te.data().n(), d, null);
-    return new RegressInputs(a, testRows, te.data().y(), my[0], my[1], tr.features(), scale);
-  }
-
-  private static void standardise(double[] x, int d, double[] mean, double[] scale) {
-    for (int i = 0; i < x.length; i++) {
-      int j = i % d;
-      x[i] = (x[i] - mean[j]) / scale[j];
-    }
+    return my;
   }
 }

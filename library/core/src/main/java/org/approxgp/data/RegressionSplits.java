@@ -84,8 +84,9 @@ public final class RegressionSplits {
 
   /**
    * Copies the split's rows of {@code data} into a training and a test part and standardises them with the
-   * training part's statistics (see {@link Standardized}); {@code data} is not modified. Statistics are
-   * accumulated in two passes (mean, then squared deviations) for accuracy over millions of rows.
+   * training part's statistics (see {@link Standardized}); {@code data} is not modified. The statistics are
+   * {@link Standardizer#fit(double[], int, int, java.util.List)}'s and {@link Standardizer#moments}' (two passes:
+   * mean, then squared deviations), the same computation as {@code approxgp regress}'s.
    *
    * @param standardizeTarget whether to standardise the target too (it must then be known)
    */
@@ -100,68 +101,28 @@ public final class RegressionSplits {
     }
     RegressionData tr = data.subset(trainRows);
     RegressionData te = data.subset(split.test());
-    int d = data.d();
-    int n = tr.n();
-    double[] mean = new double[d];
-    double[] scale = new double[d];
-    double[] x = tr.x();
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < d; j++) {
-        mean[j] += x[i * d + j];
-      }
-    }
-    for (int j = 0; j < d; j++) {
-      mean[j] /= n;
-    }
-    boolean[] varies = new boolean[d];
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < d; j++) {
-        double e = x[i * d + j] - mean[j];
-        scale[j] += e * e;
-        varies[j] |= x[i * d + j] != x[j];
-      }
-    }
-    for (int j = 0; j < d; j++) {
-      double sd = Math.sqrt(scale[j] / n);
-      scale[j] = varies[j] && sd > 0 ? sd : 1.0;
-    }
+    Standardizer sx = Standardizer.fit(tr.x(), tr.n(), data.d(), null);
     double yMean = 0;
     double yScale = 1;
     if (standardizeTarget) {
-      double[] y = tr.y();
-      double s = 0;
-      for (double v : y) {
-        s += v;
-      }
-      yMean = s / n;
-      double ss = 0;
+      double[] ms = Standardizer.moments(tr.y(), 0);
+      yMean = ms[0];
       boolean yVaries = false;
-      for (double v : y) {
-        ss += (v - yMean) * (v - yMean);
-        yVaries |= v != y[0];
+      for (double v : tr.y()) {
+        yVaries |= v != tr.y()[0];
       }
-      double sd = Math.sqrt(ss / n);
-      yScale = yVaries && sd > 0 ? sd : 1.0;
+      yScale = yVaries && ms[1] > 0 ? ms[1] : 1.0;
     }
+    double[] mean = sx.mean();
+    double[] scale = sx.scale();
     return new Standardized(
-        apply(tr, mean, scale, yMean, yScale),
-        apply(te, mean, scale, yMean, yScale),
-        mean,
-        scale,
-        yMean,
-        yScale);
+        apply(tr, sx, yMean, yScale), apply(te, sx, yMean, yScale), mean, scale, yMean, yScale);
   }
 
   /** Standardises in place the freshly copied rows {@code r} and returns them. */
   private static RegressionData apply(
-      RegressionData r, double[] mean, double[] scale, double yMean, double yScale) {
-    double[] x = r.x();
-    int d = r.d();
-    for (int i = 0; i < r.n(); i++) {
-      for (int j = 0; j < d; j++) {
-        x[i * d + j] = (x[i * d + j] - mean[j]) / scale[j];
-      }
-    }
+      RegressionData r, Standardizer sx, double yMean, double yScale) {
+    sx.applyInPlace(r.x());
     double[] y = r.y();
     if (y != null) {
       for (int i = 0; i < y.length; i++) {

@@ -26,27 +26,52 @@ public final class Standardizer {
     }
     int n = trainX.length;
     int d = trainX[0].length;
+    double[] flat = new double[Math.multiplyExact(n, d)];
+    for (int i = 0; i < n; i++) {
+      if (trainX[i].length != d) {
+        throw new IllegalArgumentException(
+            "ragged matrix: " + trainX[i].length + " vs " + d + " columns");
+      }
+      System.arraycopy(trainX[i], 0, flat, i * d, d);
+    }
+    return fit(flat, n, d, null);
+  }
+
+  /**
+   * Fits column means and standard deviations (ddof 0) of n × d inputs stored row by row in {@code x} (the layout
+   * of {@link RegressionData}): the one computation behind every standardisation in the project — {@link
+   * #fit(double[][])}, {@link RegressionSplits#standardize} (the notebooks' splits) and {@code approxgp regress}
+   * — so the command line and the notebooks scale the same data identically, to the bit.
+   *
+   * @param names column names for messages, or null to number the columns from 0
+   * @throws IllegalArgumentException if there are no rows, a value is NaN or infinite, or a column's spread
+   *     exceeds the largest double (naming the column)
+   */
+  public static Standardizer fit(double[] x, int n, int d, java.util.List<String> names) {
+    if (n == 0) {
+      throw new IllegalArgumentException("cannot fit a standardizer on zero rows");
+    }
+    if (x.length != (long) n * d) {
+      throw new IllegalArgumentException(
+          x.length + " values for " + n + " rows of " + d + " columns");
+    }
     double[] mean = new double[d];
     double[] scale = new double[d];
     double[] column = new double[n];
-    for (double[] r : trainX) {
-      if (r.length != d) {
-        throw new IllegalArgumentException("ragged matrix: " + r.length + " vs " + d + " columns");
-      }
-    }
     for (int j = 0; j < d; j++) {
+      String name = names == null ? "column " + j : "column " + DataException.quote(names.get(j));
       boolean constant = true;
       for (int i = 0; i < n; i++) {
-        column[i] = trainX[i][j];
+        column[i] = x[i * d + j];
         if (!Double.isFinite(column[i])) {
-          throw new IllegalArgumentException("non-finite value " + column[i] + " in column " + j);
+          throw new IllegalArgumentException("non-finite value " + column[i] + " in " + name);
         }
         constant &= column[i] == column[0];
       }
       double[] ms = moments(column, 0);
       if (Double.isInfinite(ms[1])) {
         throw new IllegalArgumentException(
-            "the standard deviation of column " + j + " overflows a double");
+            "the standard deviation of " + name + " overflows a double");
       }
       mean[j] = ms[0];
       // constant column (exactly, or to rounding of the mean): leave it unscaled, as sklearn does
@@ -113,6 +138,22 @@ public final class Standardizer {
       }
     }
     return z;
+  }
+
+  /**
+   * Standardises row-major inputs in place, (x − mean) / scale column by column, as {@link #apply(double[][])}
+   * does (the same operations, the same bits).
+   */
+  public void applyInPlace(double[] x) {
+    int d = mean.length;
+    if (x.length % d != 0) {
+      throw new IllegalArgumentException(x.length + " values are not rows of " + d + " columns");
+    }
+    for (int i = 0; i < x.length; i++) {
+      int j = i % d;
+      double e = x[i] - mean[j];
+      x[i] = Double.isInfinite(e) ? x[i] / scale[j] - mean[j] / scale[j] : e / scale[j];
+    }
   }
 
   /** Column means of the training inputs (copy). */

@@ -18,6 +18,7 @@ import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.likelihood.PoissonSquareLink;
 import org.approxgp.likelihood.Probit;
+import org.approxgp.sparse.SparseModel;
 import org.approxgp.sparse.SparseRegression;
 
 /**
@@ -153,7 +154,8 @@ public final class Registry {
           "unknown '" + name + "' (known: " + String.join(", ", REGRESSION.keySet()) + ")");
     }
     check(name, settings, takes, REGRESSION);
-    SparseRegression.Options d = SparseRegression.Options.defaults(name);
+    SparseModel model = SparseModel.of(name);
+    SparseRegression.Options d = SparseRegression.Options.defaults(model);
     int features = integer(settings, "features", d.features(), 2);
     if (features % 2 != 0) {
       throw new SettingException(
@@ -169,7 +171,7 @@ public final class Registry {
         ? java.util.OptionalInt.of(Integer.MAX_VALUE)
         : optional(settings, "minibatch");
     return new SparseRegression.Options(
-        name,
+        model,
         features,
         optional(settings, "partitions"),
         integer(settings, "inducing", d.inducing(), 1),

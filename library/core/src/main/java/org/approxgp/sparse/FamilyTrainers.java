@@ -28,8 +28,7 @@ final class FamilyTrainers {
     long t0 = System.nanoTime();
     int n = train.n();
     int p = o.partitionsFor(n);
-    boolean partitioned = o.model().equals("svbssgp") || o.model().equals("pic");
-    if (partitioned && p > n) {
+    if (o.model().partitioned() && p > n) {
       throw new IllegalArgumentException(
           "p = " + p + " partitions exceed the " + n + " training rows");
     }
@@ -42,7 +41,7 @@ final class FamilyTrainers {
     int b = full ? n : o.minibatch().orElse(Math.min(1000, n));
     long seed = o.seed();
     switch (o.model()) {
-      case "ssgp" -> {
+      case SSGP -> {
         Ssgp.Options so = Ssgp.Options.earlyStopped(o.features() / 2, cap, seed)
             .withFixedFallback(o.frequencies() == SparseRegression.Frequencies.HELD_OUT);
         double[] objective = {Double.NaN};
@@ -54,7 +53,7 @@ final class FamilyTrainers {
             m -> SparseRegression.Outcome.of(m.stopReason(), m.hyperparameters()),
             Ssgp::iterations);
       }
-      case "vssgp" -> {
+      case VSSGP -> {
         Vssgp.Options vo = Vssgp.Options.of(o.features() / 2, cap, b, seed);
         double[] objective = {Double.NaN};
         if (o.frequencies() == SparseRegression.Frequencies.HELD_OUT && n >= 2) {
@@ -74,7 +73,7 @@ final class FamilyTrainers {
             m -> SparseRegression.Outcome.of(m.stopReason(), m.hyperparameters()),
             Vssgp::iterations);
       }
-      case "svbssgp" -> {
+      case SVBSSGP -> {
         Partitions parts = partitions(train, p, seed, partitioning);
         OptionalInt rows = o.minibatch().isPresent()
             ? o.minibatch()
@@ -136,7 +135,7 @@ final class FamilyTrainers {
           }
         };
       }
-      case "dtc" -> {
+      case DTC -> {
         RegressionData z =
             kmeans(train, o.inducing(), seed, partitioning.kmeansSample()).centroidInputs();
         Dtc.Trainer t = new Dtc.Trainer(
@@ -148,7 +147,7 @@ final class FamilyTrainers {
               SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance()));
         });
       }
-      case "pic" -> {
+      case PIC -> {
         Partitions parts = partitions(train, p, seed, partitioning);
         RegressionData z =
             kmeans(train, o.inducing(), seed + 1, partitioning.kmeansSample()).centroidInputs();
@@ -169,7 +168,7 @@ final class FamilyTrainers {
               SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance()));
         });
       }
-      default -> throw new IllegalStateException(o.model());
+      default -> throw new IllegalStateException("unhandled model " + o.model());
     }
   }
 

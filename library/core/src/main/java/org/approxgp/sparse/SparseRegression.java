@@ -20,8 +20,8 @@ import org.approxgp.kernel.SquaredExponential;
 public final class SparseRegression {
   private SparseRegression() {}
 
-  /** The five models, by the names {@code approxgp regress --model} and the experiments use. */
-  public static final List<String> MODELS = List.of("svbssgp", "dtc", "pic", "ssgp", "vssgp");
+  /** The five models' names ({@link SparseModel#ids()}), as {@code approxgp regress --model} and the experiments use them. */
+  public static final List<String> MODELS = SparseModel.ids();
 
   /** Basis functions 2m of the spectral models by default (the paper's m = 20). */
   public static final int DEFAULT_FEATURES = 40;
@@ -38,9 +38,9 @@ public final class SparseRegression {
    * evaluation's n·k² multiply-adds stay within {@value #FULL_BATCH_WORK} (at M = 250, 3,200 rows; at 2m = 40,
    * 125,000 rows: seconds to a few minutes on two cores); never for sVBSSGP (stochastic by design).
    */
-  public static boolean fullBatchByDefault(String model, int n, int k) {
-    return "ssgp".equals(model)
-        || (!"svbssgp".equals(model) && (double) n * k * k <= FULL_BATCH_WORK);
+  public static boolean fullBatchByDefault(SparseModel model, int n, int k) {
+    return model == SparseModel.SSGP
+        || (!model.stochasticOnly() && (double) n * k * k <= FULL_BATCH_WORK);
   }
 
   /**
@@ -74,8 +74,9 @@ public final class SparseRegression {
   }
 
   /** The default partition count of {@code model}: PIC++'s blocks of at least 20 rows, else sVBSSGP's. */
-  public static int defaultPartitions(String model, int n) {
-    return defaultPartitions(n, "pic".equals(model) ? PIC_MIN_PARTITION_ROWS : MIN_PARTITION_ROWS);
+  public static int defaultPartitions(SparseModel model, int n) {
+    return defaultPartitions(
+        n, model == SparseModel.PIC ? PIC_MIN_PARTITION_ROWS : MIN_PARTITION_ROWS);
   }
 
   private static int defaultPartitions(int n, int minRows) {
@@ -137,7 +138,7 @@ public final class SparseRegression {
   /**
    * One run's settings; an empty optional takes the default rule on the data (set where the data are known).
    *
-   * @param model one of {@link #MODELS}
+   * @param model the model
    * @param features 2m basis functions (ssgp, vssgp, svbssgp), even, &ge; 2
    * @param partitions k-means partitions p (svbssgp, pic); default from the number of rows
    * @param inducing inducing inputs M, k-means centroids (dtc, pic)
@@ -151,7 +152,7 @@ public final class SparseRegression {
    * @param frequencies SSGP's and VSSGP's frequencies ({@link Frequencies})
    */
   public record Options(
-      String model,
+      SparseModel model,
       int features,
       OptionalInt partitions,
       int inducing,
@@ -164,8 +165,8 @@ public final class SparseRegression {
       Frequencies frequencies) {
 
     public Options {
-      if (!MODELS.contains(model)) {
-        throw new IllegalArgumentException("unknown model '" + model + "'; known: " + MODELS);
+      if (model == null) {
+        throw new IllegalArgumentException("no model; known: " + MODELS);
       }
       if (features < 2
           || features % 2 != 0
@@ -186,7 +187,7 @@ public final class SparseRegression {
     }
 
     /** {@code model} with every setting at its default. */
-    public static Options defaults(String model) {
+    public static Options defaults(SparseModel model) {
       return new Options(
           model,
           DEFAULT_FEATURES,
@@ -203,7 +204,7 @@ public final class SparseRegression {
 
     /** Whether the model is one of the inducing-point models (dtc, pic), sized by M rather than 2m. */
     public boolean inducingPoints() {
-      return model.equals("dtc") || model.equals("pic");
+      return model.inducingPoints();
     }
 
     /** k: M for the inducing-point models, 2m otherwise. */
@@ -211,7 +212,7 @@ public final class SparseRegression {
       return inducingPoints() ? inducing : features;
     }
 
-    /** The partitions p on n rows: as set, else {@link #defaultPartitions(String, int)}. */
+    /** The partitions p on n rows: as set, else {@link #defaultPartitions(SparseModel, int)}. */
     public int partitionsFor(int n) {
       return partitions.orElse(defaultPartitions(model, n));
     }
@@ -219,7 +220,7 @@ public final class SparseRegression {
     /** Whether the fit on n rows is full batch: a minibatch covering all rows, else {@link #fullBatchByDefault}. */
     public boolean fullBatchFor(int n) {
       return minibatch.isPresent()
-          ? minibatch.getAsInt() >= n && !model.equals("svbssgp")
+          ? minibatch.getAsInt() >= n && !model.stochasticOnly()
           : fullBatchByDefault(model, n, size());
     }
 
@@ -233,7 +234,7 @@ public final class SparseRegression {
       if (iterations.isPresent()) {
         return iterations.getAsInt();
       }
-      return model.equals("svbssgp") || fullBatchFor(n) ? 1000 : 5000;
+      return model.stochasticOnly() || fullBatchFor(n) ? 1000 : 5000;
     }
 
     private static boolean nonPositive(OptionalInt v) {

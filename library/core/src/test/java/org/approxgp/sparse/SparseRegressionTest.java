@@ -22,14 +22,17 @@ class SparseRegressionTest {
   private static final RegressionData TEST = DenseGp.synthetic(40, 0.1, 6);
 
   private static SparseRegression.Options options(String model, int iterations) {
-    return options(model, iterations, SparseRegression.Options.defaults(model).frequencies());
+    return options(
+        model,
+        iterations,
+        SparseRegression.Options.defaults(SparseModel.of(model)).frequencies());
   }
 
   private static SparseRegression.Options options(
       String model, int iterations, SparseRegression.Frequencies frequencies) {
-    SparseRegression.Options d = SparseRegression.Options.defaults(model);
+    SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.of(model));
     return new SparseRegression.Options(
-        model,
+        SparseModel.of(model),
         12,
         OptionalInt.of(6),
         20,
@@ -130,7 +133,7 @@ class SparseRegressionTest {
     RegressionData few = DenseGp.synthetic(60, 0.1, 8);
     try (SparseRegression.Trainer t = SparseRegression.start(
         few,
-        SparseRegression.Options.defaults("ssgp"),
+        SparseRegression.Options.defaults(SparseModel.SSGP),
         SparseRegression.Partitioning.honest(),
         null)) {
       assertTrue(t.step());
@@ -139,7 +142,7 @@ class SparseRegressionTest {
         IllegalArgumentException.class,
         () -> SparseRegression.start(
             few,
-            SparseRegression.Options.defaults("dtc"),
+            SparseRegression.Options.defaults(SparseModel.DTC),
             SparseRegression.Partitioning.honest(),
             null));
   }

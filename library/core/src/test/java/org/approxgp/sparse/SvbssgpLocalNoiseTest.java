@@ -103,7 +103,7 @@ class SvbssgpLocalNoiseTest {
   void defaultIntervalsOfARoughSurfaceCoverWhatTheyClaim() {
     RegressionData train = rough(2400, 31);
     RegressionData test = rough(600, 32);
-    SparseRegression.Options d = SparseRegression.Options.defaults("svbssgp");
+    SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.SVBSSGP);
     double[] local = coverage(fitAndPredict(train, test, d.noise()), test);
     assertTrue(local[0] >= 0.40 && local[0] <= 0.62, "50 % interval covers " + local[0]);
     assertTrue(local[1] >= 0.90 && local[1] <= 0.99, "95 % interval covers " + local[1]);
@@ -115,9 +115,9 @@ class SvbssgpLocalNoiseTest {
   /** sVBSSGP at its defaults but 2m = 10 and 24 partitions, the predictive noise as given. */
   private static RegressionPrediction fitAndPredict(
       RegressionData train, RegressionData test, SparseRegression.PredictiveNoise noise) {
-    SparseRegression.Options d = SparseRegression.Options.defaults("svbssgp");
+    SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.SVBSSGP);
     SparseRegression.Options o = new SparseRegression.Options(
-        "svbssgp",
+        SparseModel.SVBSSGP,
         10,
         java.util.OptionalInt.of(24),
         d.inducing(),

@@ -12,6 +12,7 @@ import java.util.OptionalInt;
 import org.approxgp.data.RegressionSet;
 import org.approxgp.data.RegressionSplits;
 import org.approxgp.sparse.RegressionPrediction;
+import org.approxgp.sparse.SparseModel;
 import org.approxgp.sparse.SparseRegression;
 import org.approxgp.sparse.Ssgp;
 import org.junit.jupiter.api.BeforeAll;
@@ -224,11 +225,11 @@ class SvbssgpDriverTest {
       assertEquals(partitions[k], SparseRegression.defaultPartitions(small[k]), "n = " + small[k]);
       assertEquals(
           partitions[k],
-          SparseRegression.defaultPartitions("svbssgp", small[k]),
+          SparseRegression.defaultPartitions(SparseModel.SVBSSGP, small[k]),
           "n = " + small[k]);
       assertEquals(
           Math.max(1, Math.min(200, small[k] / 20)),
-          SparseRegression.defaultPartitions("pic", small[k]),
+          SparseRegression.defaultPartitions(SparseModel.PIC, small[k]),
           "pic, n = " + small[k]);
     }
     assertEquals(
