@@ -10,11 +10,11 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.approxgp.data.ColumnFile;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.model.Registry;
 import org.approxgp.model.SettingException;
 import org.approxgp.model.Settings;
 import org.approxgp.sparse.PartitionGradientsProvider;
-import org.approxgp.sparse.RegressionPrediction;
 import org.approxgp.sparse.SparseModel;
 import org.approxgp.sparse.SparseRegression;
 import picocli.CommandLine.Command;
@@ -245,7 +245,7 @@ final class RegressCommand implements Callable<Integer> {
         double rmse = Double.NaN;
         if (yTest != null && (it % traceEvery == 0 || it == iterations)) {
           long s = System.nanoTime();
-          RegressionPrediction pr = t.snapshot().predict(testData);
+          PredictiveMoments pr = t.snapshot().predict(testData);
           double sq = 0;
           for (int j = 0; j < yTest.length; j++) {
             double e = yTest[j] - (mu + sd * pr.mean()[j]);
@@ -269,7 +269,7 @@ final class RegressCommand implements Callable<Integer> {
     double seconds = (System.nanoTime() - t0) * 1e-9 - testSeconds;
     progress.done();
     long predict0 = System.nanoTime();
-    RegressionPrediction pred = fitted.predict(testData);
+    PredictiveMoments pred = fitted.predict(testData);
     double predictSeconds = (System.nanoTime() - predict0) * 1e-9;
 
     int m = testData.n();
@@ -291,7 +291,7 @@ final class RegressCommand implements Callable<Integer> {
         sd);
     Finite.requireRows("the predictive mean", mean, test, scaleHint);
     Finite.requireRows("the predictive variance", variance, test, scaleHint);
-    RegressionPrediction inUnits = new RegressionPrediction(mean, variance);
+    PredictiveMoments inUnits = new PredictiveMoments(mean, variance);
     Map<String, Object> sum = new LinkedHashMap<>();
     sum.put("model", chosen.id());
     sum.put("n_train", n);

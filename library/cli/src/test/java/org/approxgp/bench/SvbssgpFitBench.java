@@ -15,8 +15,8 @@ import org.approxgp.data.RegressionSplits;
 import org.approxgp.data.Split;
 import org.approxgp.data.Splits;
 import org.approxgp.data.TargetKind;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.sparse.KMeans;
-import org.approxgp.sparse.RegressionPrediction;
 import org.approxgp.sparse.Ssgp;
 import org.approxgp.sparse.Svbssgp;
 import org.approxgp.sparse.SvbssgpOptions;
@@ -98,7 +98,7 @@ public final class SvbssgpFitBench {
   }
 
   /** RMSE and MNLP in target units. */
-  static double[] metrics(RegressionSplits.Standardized data, RegressionPrediction p) {
+  static double[] metrics(RegressionSplits.Standardized data, PredictiveMoments p) {
     double[] y = data.test().y();
     double se = 0;
     double nlp = 0;

@@ -16,8 +16,8 @@ import java.util.SplittableRandom;
 import org.approxgp.data.ColumnFile;
 import org.approxgp.data.RegressionData;
 import org.approxgp.data.Standardizer;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.model.Registry;
-import org.approxgp.sparse.RegressionPrediction;
 import org.approxgp.sparse.Ssgp;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -226,7 +226,7 @@ class RegressCommandTest {
         RegressionData.of(sx.apply(xTrain), ys),
         Ssgp.Options.earlyStopped(8, 40, 7).withFixedFallback(true),
         null);
-    RegressionPrediction p = fit.predict(RegressionData.of(sx.apply(xTest), null));
+    PredictiveMoments p = fit.predict(RegressionData.of(sx.apply(xTest), null));
     double[][] pred = readPred(out);
     for (int j = 0; j < pred.length; j++) {
       assertEquals(mu + sd * p.mean()[j], pred[j][0], 1e-9 * Math.abs(pred[j][0]));

@@ -24,6 +24,7 @@ import org.approxgp.data.TargetKind;
 import org.approxgp.inference.InferenceException;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Prediction;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.inference.Problem;
 import org.approxgp.inference.RelaxedEp;
 import org.approxgp.inference.Sites;
@@ -41,7 +42,6 @@ import org.approxgp.sparse.Dtc;
 import org.approxgp.sparse.InducingOptions;
 import org.approxgp.sparse.KMeans;
 import org.approxgp.sparse.Pic;
-import org.approxgp.sparse.RegressionPrediction;
 import org.approxgp.sparse.Ssgp;
 import org.approxgp.sparse.StepSchedule;
 import org.approxgp.sparse.StochasticSchedule;
@@ -627,7 +627,7 @@ public final class ReliabilitySweep {
   public static FitResult runSparse(String model, SparseSpec s) {
     FitSpec spec = s.base();
     long k = spec.index();
-    RegressionPrediction pred;
+    PredictiveMoments pred;
     boolean converged = true;
     String detail = "";
     try {

@@ -1,5 +1,7 @@
 package org.approxgp.inference;
 
+import org.approxgp.data.RegressionData;
+import org.approxgp.likelihood.Predictive;
 import org.approxgp.linalg.Matrix;
 
 /**
@@ -8,7 +10,7 @@ import org.approxgp.linalg.Matrix;
  * gradient of that with respect to the kernel's log-hyperparameters (null when not computed), and
  * diagnostics.
  */
-public final class Posterior {
+public final class Posterior implements FittedModel {
   private final Problem problem;
   private final GaussianSiteApproximation approx;
   private final double logEvidence;
@@ -106,6 +108,38 @@ public final class Posterior {
       var[j] = Math.max(var[j], 0.0);
     }
     return new Prediction(mean, var);
+  }
+
+  /**
+   * Mean and variance of y* at each test row under the likelihood's predictive distribution at the latent
+   * prediction ({@link org.approxgp.likelihood.Likelihood#predictive}: for probit E[y*] = 2p − 1, for a Gaussian
+   * the latent variance plus the noise).
+   */
+  @Override
+  public PredictiveMoments predictY(RegressionData test) {
+    Prediction p = predict(rowsOf(test));
+    double[] m = new double[test.n()];
+    double[] v = new double[test.n()];
+    for (int j = 0; j < m.length; j++) {
+      Predictive q = problem.likelihood().predictive(p.latentMean()[j], p.latentVariance()[j]);
+      m[j] = q.mean();
+      v[j] = q.variance();
+    }
+    return new PredictiveMoments(m, v);
+  }
+
+  @Override
+  public double[] logPredictiveDensity(RegressionData test) {
+    FittedModel.requireTargets(test);
+    return logPredictive(rowsOf(test), test.y());
+  }
+
+  private static double[][] rowsOf(RegressionData test) {
+    double[][] rows = new double[test.n()][];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = test.row(i);
+    }
+    return rows;
   }
 
   /** log p(y*_j | D) for observed test targets under the likelihood's predictive distribution. */

@@ -1,8 +1,11 @@
 package org.approxgp.model;
 
 import java.util.List;
+import org.approxgp.data.RegressionData;
+import org.approxgp.inference.FittedModel;
 import org.approxgp.inference.Posterior;
 import org.approxgp.inference.Prediction;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.kernel.Kernel;
 import org.approxgp.likelihood.Likelihood;
 
@@ -29,7 +32,8 @@ public record FittedGp(
     boolean converged,
     String optimizerStatus,
     List<String> activeBounds,
-    double seconds) {
+    double seconds)
+    implements FittedModel {
 
   public Kernel kernel() {
     return posterior.problem().kernel();
@@ -50,5 +54,16 @@ public record FittedGp(
 
   public double[] logPredictive(double[][] xTest, double[] yTest) {
     return posterior.logPredictive(xTest, yTest);
+  }
+
+  /** The posterior's {@link Posterior#predictY}. */
+  @Override
+  public PredictiveMoments predictY(RegressionData test) {
+    return posterior.predictY(test);
+  }
+
+  @Override
+  public double[] logPredictiveDensity(RegressionData test) {
+    return posterior.logPredictiveDensity(test);
   }
 }

@@ -3,6 +3,7 @@ package org.approxgp.sparse;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
@@ -85,7 +86,7 @@ public final class Dtc {
      * Predictive mean and variance of y* (Hensman et al. 2013, §4: q(f*) = ∫ p(f* | u) q(u) du):
      * μ* = a*ᵀ m, σ*² = k** − k*ᵀK_uu⁻¹k* + a*ᵀ S a* + σ², a* = K_uu⁻¹ k*. Streams over test rows.
      */
-    public RegressionPrediction predict(RegressionData test) {
+    public PredictiveMoments predict(RegressionData test) {
       int d = inducing.d();
       DtcBound.requireDim(test, d);
       boolean ard = kernel.isArd();
@@ -118,7 +119,7 @@ public final class Dtc {
           var[from + i] = Math.max(k.signalVariance() - q, 0) + v + noiseVariance;
         }
       }
-      return new RegressionPrediction(mu, var);
+      return new PredictiveMoments(mu, var);
     }
 
     /** The bound L on the full training data at this q(u) and these hyperparameters (streams over rows). */

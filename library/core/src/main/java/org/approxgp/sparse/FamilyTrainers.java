@@ -8,6 +8,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.kernel.SquaredExponential;
 
 /**
@@ -112,7 +113,7 @@ final class FamilyTrainers {
                 model.priorLengthscales());
             return new SparseRegression.Fit() {
               @Override
-              public RegressionPrediction predict(RegressionData test) {
+              public PredictiveMoments predict(RegressionData test) {
                 return model.predict(
                     test, parts.assign(test), o.gamma(), o.samples(), seed, o.noise());
               }
@@ -173,10 +174,10 @@ final class FamilyTrainers {
   }
 
   private static SparseRegression.Fit fit(
-      Function<RegressionData, RegressionPrediction> predict, SparseRegression.Outcome outcome) {
+      Function<RegressionData, PredictiveMoments> predict, SparseRegression.Outcome outcome) {
     return new SparseRegression.Fit() {
       @Override
-      public RegressionPrediction predict(RegressionData test) {
+      public PredictiveMoments predict(RegressionData test) {
         return predict.apply(test);
       }
 
@@ -277,7 +278,7 @@ final class FamilyTrainers {
     private final int cap;
     private final double[] objective;
     private final SteppedFit<M> fit;
-    private final Function<M, Function<RegressionData, RegressionPrediction>> predictor;
+    private final Function<M, Function<RegressionData, PredictiveMoments>> predictor;
     private final Function<M, SparseRegression.Outcome> outcome;
     private final ToIntFunction<M> iterations;
     private int iteration;
@@ -286,7 +287,7 @@ final class FamilyTrainers {
         int cap,
         double[] objective,
         Function<SnapshotListener<M>, M> run,
-        Function<M, Function<RegressionData, RegressionPrediction>> predictor,
+        Function<M, Function<RegressionData, PredictiveMoments>> predictor,
         Function<M, SparseRegression.Outcome> outcome,
         ToIntFunction<M> iterations) {
       this.cap = cap;
@@ -330,7 +331,7 @@ final class FamilyTrainers {
       SparseRegression.Outcome out = outcome.apply(m);
       return new SparseRegression.Fit() {
         @Override
-        public RegressionPrediction predict(RegressionData test) {
+        public PredictiveMoments predict(RegressionData test) {
           return predictor.apply(m).apply(test);
         }
 

@@ -3,6 +3,7 @@ package org.approxgp.sparse;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
@@ -86,12 +87,12 @@ public final class Pic {
      * the test partitions; for repeated predictions on one test set (per-iteration traces) build a
      * {@link #predictor} once.
      */
-    public RegressionPrediction predict(RegressionData test, int[] testPartition) {
+    public PredictiveMoments predict(RegressionData test, int[] testPartition) {
       double[] mu = new double[test.n()];
       double[] var = new double[test.n()];
       PicPredictor.forEachBlock(
           this, test, testPartition, (rows, prep) -> prep.apply(mean, covariance, rows, mu, var));
-      return new RegressionPrediction(mu, var);
+      return new PredictiveMoments(mu, var);
     }
 
     /**

@@ -2,6 +2,7 @@ package org.approxgp.sparse;
 
 import java.util.Arrays;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
 
@@ -38,7 +39,7 @@ public final class PicPredictor {
   }
 
   /** Predictions at q(u) of {@code fit}, which must share the kernel, noise, Z and training data. */
-  public RegressionPrediction predict(Pic.Fit fit) {
+  public PredictiveMoments predict(Pic.Fit fit) {
     if (!Arrays.equals(fit.kernel().logHyperparameters(), source.kernel().logHyperparameters())
         || fit.kernel().isArd() != source.kernel().isArd()
         || fit.noiseVariance() != source.noiseVariance()
@@ -73,7 +74,7 @@ public final class PicPredictor {
       mu[t] = mean;
       var[t] = base[t] + v;
     }
-    return new RegressionPrediction(mu, var);
+    return new PredictiveMoments(mu, var);
   }
 
   /** One test partition's q-free quantities: Mᵀ (M × n_t, column per test row), H y_k, v₀. */

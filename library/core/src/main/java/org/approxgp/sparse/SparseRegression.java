@@ -3,6 +3,8 @@ package org.approxgp.sparse;
 import java.util.List;
 import java.util.OptionalInt;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.FittedModel;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.kernel.SquaredExponential;
 
 /**
@@ -310,9 +312,22 @@ public final class SparseRegression {
   }
 
   /** A model as it stands: predictions for test rows (standardised scale) and what it learned. */
-  public interface Fit {
+  public interface Fit extends FittedModel {
     /** Predictive mean and variance of y* for each test row (partitioned models assign each to a partition). */
-    RegressionPrediction predict(RegressionData test);
+    PredictiveMoments predict(RegressionData test);
+
+    /** {@link #predict}: a Gaussian predictive of y* at each test row. */
+    @Override
+    default PredictiveMoments predictY(RegressionData test) {
+      return predict(test);
+    }
+
+    /** log N(y*_i | mean_i, variance_i) of each test row's target under {@link #predict}. */
+    @Override
+    default double[] logPredictiveDensity(RegressionData test) {
+      FittedModel.requireTargets(test);
+      return predict(test).logDensities(test.y());
+    }
 
     /** Converged, why it stopped, learned hyperparameters. */
     Outcome outcome();

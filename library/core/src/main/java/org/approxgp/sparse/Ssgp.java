@@ -3,6 +3,7 @@ package org.approxgp.sparse;
 import java.util.Arrays;
 import java.util.Optional;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
 import org.approxgp.linalg.NotPositiveDefiniteException;
@@ -340,7 +341,7 @@ public final class Ssgp {
   }
 
   /** Predictive mean and variance of y* (eq. 7 of Lázaro-Gredilla et al.): φ*ᵀA⁻¹Φy and σₙ²(1 + φ*ᵀA⁻¹φ*). */
-  public RegressionPrediction predict(RegressionData test) {
+  public PredictiveMoments predict(RegressionData test) {
     if (test.d() != hyp.lengthscales.length) {
       throw new IllegalArgumentException(
           "test rows have " + test.d() + " inputs, the model " + features.d());
@@ -356,7 +357,7 @@ public final class Ssgp {
       double[] v = chol.solveLower(phi);
       var[i] = sn2 * (1 + SpectralBasis.dot(v, v));
     }
-    return new RegressionPrediction(mean, var);
+    return new PredictiveMoments(mean, var);
   }
 
   /** The fitted frequencies θ = vec(r), rᵢⱼ = ωᵢⱼ/(2πℓⱼ) (the paper's units, length-scales inside). */

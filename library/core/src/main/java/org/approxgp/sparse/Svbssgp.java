@@ -2,6 +2,7 @@ package org.approxgp.sparse;
 
 import java.util.Arrays;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.linalg.Matrix;
 
 /**
@@ -260,7 +261,7 @@ public final class Svbssgp {
   }
 
   /** Predictions with the options' γ, r and seed. */
-  public RegressionPrediction predict(RegressionData test, int[] partitionOfTestRow) {
+  public PredictiveMoments predict(RegressionData test, int[] partitionOfTestRow) {
     return predict(
         test,
         partitionOfTestRow,
@@ -280,14 +281,14 @@ public final class Svbssgp {
    *
    * @param partitionOfTestRow partition of each test row, in 0…p−1 (e.g. the nearest k-means centroid)
    */
-  public RegressionPrediction predict(
+  public PredictiveMoments predict(
       RegressionData test, int[] partitionOfTestRow, double gamma, int r, long seed) {
     return predict(
         test, partitionOfTestRow, gamma, r, seed, SparseRegression.PredictiveNoise.MODEL);
   }
 
   /** As above; {@code noise}: the local terms' noise variance ({@link SparseRegression.PredictiveNoise}). */
-  public RegressionPrediction predict(
+  public PredictiveMoments predict(
       RegressionData test,
       int[] labels,
       double gamma,

@@ -5,6 +5,7 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
@@ -21,7 +22,7 @@ final class SvbssgpPredictor {
    * The predictive; {@code noise} says which noise variance the local terms (γ &lt; 1) use: the model's σ_n²
    * (Proposition 1 as written) or each partition's own ({@link #localNoise}).
    */
-  static RegressionPrediction predict(
+  static PredictiveMoments predict(
       Svbssgp model,
       RegressionData train,
       RowBlocks parts,
@@ -128,7 +129,7 @@ final class SvbssgpPredictor {
       variance[i] = Math.max(sumSq[i] / r - mean[i] * mean[i], 0)
           + (ownNoise ? sumNoise[i] / r : noiseVariance);
     }
-    return new RegressionPrediction(mean, variance);
+    return new PredictiveMoments(mean, variance);
   }
 
   /**

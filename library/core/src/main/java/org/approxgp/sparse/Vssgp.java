@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
@@ -287,7 +288,7 @@ public final class Vssgp {
   // -------------------------------------------------------------------------------
 
   /** Predictive mean and variance of y* with the degenerate (γ = 1) test conditional (class comment). */
-  public RegressionPrediction predict(RegressionData test) {
+  public PredictiveMoments predict(RegressionData test) {
     if (test.d() != d) {
       throw new IllegalArgumentException("test rows have " + test.d() + " inputs, the model " + d);
     }
@@ -329,7 +330,7 @@ public final class Vssgp {
       }
       var[i] = v + sn2;
     }
-    return new RegressionPrediction(mean, var);
+    return new PredictiveMoments(mean, var);
   }
 
   /** The exact bound on {@code train} (one full pass). */

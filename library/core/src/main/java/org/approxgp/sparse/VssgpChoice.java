@@ -1,6 +1,7 @@
 package org.approxgp.sparse;
 
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 
 /**
  * VSSGP or the fixed-frequency model, whichever predicts held-out rows better ({@link
@@ -18,7 +19,7 @@ final class VssgpChoice {
    * VSSGP iterations run last.
    */
   record Chosen(Vssgp vssgp, Ssgp fixed, int iterations) {
-    RegressionPrediction predict(RegressionData test) {
+    PredictiveMoments predict(RegressionData test) {
       return vssgp != null ? vssgp.predict(test) : fixed.predict(test);
     }
 

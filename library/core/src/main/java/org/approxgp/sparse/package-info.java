@@ -5,7 +5,7 @@
  *
  * <p>Shared pieces: {@link org.approxgp.data.RegressionData} (row-major inputs, targets, never an n×n or
  * n×m matrix for the whole data), {@link org.approxgp.sparse.SpectralFeatures} (the trigonometric basis
- * of paper eq. 1–2), {@link org.approxgp.sparse.RegressionPrediction} (mean and variance per test row).
+ * of paper eq. 1–2), {@link org.approxgp.inference.PredictiveMoments} (mean and variance per test row).
  *
  * <p>{@link org.approxgp.sparse.Ssgp} (Lázaro-Gredilla et al. 2010) and {@link org.approxgp.sparse.Vssgp} (Gal &amp;
  * Turner 2015): the sparse-spectrum baselines. {@link org.approxgp.sparse.Svbssgp}: the paper's own method

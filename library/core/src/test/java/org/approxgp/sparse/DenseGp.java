@@ -3,6 +3,7 @@ package org.approxgp.sparse;
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
 import org.approxgp.inference.ExactGpr;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
@@ -60,7 +61,7 @@ final class DenseGp {
    * Predictive of y* for a GP whose training covariance is {@code cov} (noise included) and whose
    * cross-covariance test × train is {@code cross}: mean c C⁻¹y, variance k** − c C⁻¹cᵀ + σ².
    */
-  static RegressionPrediction predictive(
+  static PredictiveMoments predictive(
       Matrix cov, Matrix cross, double[] y, double prior, double noise) {
     Cholesky l = Cholesky.factor(cov);
     double[] alpha = l.solve(y);
@@ -71,18 +72,18 @@ final class DenseGp {
       double[] c = cross.row(t);
       var[t] = prior - l.quadForm(c) + noise;
     }
-    return new RegressionPrediction(mu, var);
+    return new PredictiveMoments(mu, var);
   }
 
   /** Exact GP predictive of y* (R&amp;W eq. 2.25–2.26 plus σ²), by the one exact-GP oracle ({@link ExactGpr}). */
-  static RegressionPrediction exactPredictive(
+  static PredictiveMoments exactPredictive(
       SquaredExponential k, double noise, RegressionData train, RegressionData test) {
     ExactGpr e = ExactGpr.of(k, rows(train), train.y(), noise, 0, rows(test));
     double[] var = e.predVar().clone();
     for (int j = 0; j < var.length; j++) {
       var[j] += noise;
     }
-    return new RegressionPrediction(e.predMean(), var);
+    return new PredictiveMoments(e.predMean(), var);
   }
 
   static double maxAbsDiff(double[] a, double[] b) {

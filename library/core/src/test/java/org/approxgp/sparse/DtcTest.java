@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
@@ -56,8 +57,8 @@ class DtcTest {
     assertTrue(fit.objective() < exact);
 
     RegressionData test = DenseGp.synthetic(15, 0.2, 2);
-    RegressionPrediction ours = fit.predict(test);
-    RegressionPrediction ref = DenseGp.exactPredictive(KERNEL, NOISE, train, test);
+    PredictiveMoments ours = fit.predict(test);
+    PredictiveMoments ref = DenseGp.exactPredictive(KERNEL, NOISE, train, test);
     assertEquals(0, DenseGp.maxAbsDiff(ref.mean(), ours.mean()), 1e-8);
     assertEquals(0, DenseGp.maxAbsDiff(ref.variance(), ours.variance()), 1e-8);
   }

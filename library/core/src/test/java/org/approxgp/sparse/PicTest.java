@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Matrix;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class PicTest {
   }
 
   /** The dense PIC predictive: Cov(f*, y_j) = K*j in the test row's block, Q*j outside it. */
-  private static RegressionPrediction densePic(
+  private static PredictiveMoments densePic(
       RegressionData train, int[] labels, RegressionData z, RegressionData test, int[] testLabels) {
     double[][] x = DenseGp.rows(train);
     double[][] xt = DenseGp.rows(test);
@@ -75,8 +76,8 @@ class PicTest {
     Pic.Fit fit = optimum(train, labels, z);
     assertEquals(DenseGp.exactLogMarginal(KERNEL, NOISE, train), fit.elbo(), 1e-8);
     RegressionData test = DenseGp.synthetic(12, 0.2, 2);
-    RegressionPrediction ours = fit.predict(test, new int[test.n()]);
-    RegressionPrediction ref = DenseGp.exactPredictive(KERNEL, NOISE, train, test);
+    PredictiveMoments ours = fit.predict(test, new int[test.n()]);
+    PredictiveMoments ref = DenseGp.exactPredictive(KERNEL, NOISE, train, test);
     assertEquals(0, DenseGp.maxAbsDiff(ref.mean(), ours.mean()), 1e-8);
     assertEquals(0, DenseGp.maxAbsDiff(ref.variance(), ours.variance()), 1e-8);
   }
@@ -107,9 +108,9 @@ class PicTest {
     RegressionData test = DenseGp.synthetic(10, 0.2, 4);
     int[] far = new int[test.n()];
     Arrays.fill(far, n + 5); // no training rows in that partition
-    RegressionPrediction ours = fit.predict(test, far);
+    PredictiveMoments ours = fit.predict(test, far);
     Matrix cross = DenseGp.nystrom(KERNEL, DenseGp.rows(test), DenseGp.rows(z), x);
-    RegressionPrediction ref =
+    PredictiveMoments ref =
         DenseGp.predictive(fitc, cross, train.y(), KERNEL.signalVariance(), NOISE);
     assertEquals(0, DenseGp.maxAbsDiff(ref.mean(), ours.mean()), 1e-8);
     assertEquals(0, DenseGp.maxAbsDiff(ref.variance(), ours.variance()), 1e-8);
@@ -127,19 +128,19 @@ class PicTest {
     assertEquals(pitcLml, fit.elbo(), 1e-8 * Math.abs(pitcLml));
     RegressionData test = DenseGp.synthetic(20, 0.2, 6);
     int[] testLabels = parts.assign(test);
-    RegressionPrediction ours = fit.predict(test, testLabels);
-    RegressionPrediction ref = densePic(train, labels, z, test, testLabels);
+    PredictiveMoments ours = fit.predict(test, testLabels);
+    PredictiveMoments ref = densePic(train, labels, z, test, testLabels);
     assertEquals(0, DenseGp.maxAbsDiff(ref.mean(), ours.mean()), 1e-8);
     assertEquals(0, DenseGp.maxAbsDiff(ref.variance(), ours.variance()), 1e-8);
     // the precomputed predictor gives the same numbers, also for another q(u) of the same trainer
     PicPredictor pre = fit.predictor(test, testLabels);
-    RegressionPrediction again = pre.predict(fit);
+    PredictiveMoments again = pre.predict(fit);
     assertEquals(0, DenseGp.maxAbsDiff(ours.mean(), again.mean()), 1e-10);
     assertEquals(0, DenseGp.maxAbsDiff(ours.variance(), again.variance()), 1e-10);
     // the local block matters: PIC differs from FITC-style prediction without it
     int[] none = new int[test.n()];
     Arrays.fill(none, 99);
-    RegressionPrediction global = fit.predict(test, none);
+    PredictiveMoments global = fit.predict(test, none);
     assertTrue(DenseGp.maxAbsDiff(global.mean(), ours.mean()) > 1e-3);
   }
 
@@ -152,8 +153,8 @@ class PicTest {
     Pic.Fit fit = optimum(train, labels, z);
     assertEquals(DenseGp.exactLogMarginal(KERNEL, NOISE, train), fit.elbo(), 1e-7);
     RegressionData test = DenseGp.synthetic(10, 0.2, 8);
-    RegressionPrediction ours = fit.predict(test, new int[test.n()]);
-    RegressionPrediction ref = DenseGp.exactPredictive(KERNEL, NOISE, train, test);
+    PredictiveMoments ours = fit.predict(test, new int[test.n()]);
+    PredictiveMoments ref = DenseGp.exactPredictive(KERNEL, NOISE, train, test);
     assertEquals(0, DenseGp.maxAbsDiff(ref.mean(), ours.mean()), 1e-7);
     assertEquals(0, DenseGp.maxAbsDiff(ref.variance(), ours.variance()), 1e-7);
   }
@@ -184,8 +185,8 @@ class PicTest {
     PicPredictor pre = last.predictor(train, labels);
     t.step();
     Pic.Fit next = t.snapshot();
-    RegressionPrediction direct = next.predict(train, labels);
-    RegressionPrediction cached = pre.predict(next);
+    PredictiveMoments direct = next.predict(train, labels);
+    PredictiveMoments cached = pre.predict(next);
     assertEquals(0, DenseGp.maxAbsDiff(direct.mean(), cached.mean()), 1e-9);
     assertEquals(0, DenseGp.maxAbsDiff(direct.variance(), cached.variance()), 1e-9);
     assertTrue(end <= opt + 1e-9, "a bound cannot exceed its maximum");

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.OptionalInt;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -64,7 +65,7 @@ class SparseRegressionTest {
       assertFalse(t.step(), "a stopped trainer stays stopped");
       assertTrue(t.iteration() >= 1 && t.iteration() <= 25, model + ": " + t.iteration());
       SparseRegression.Fit f = t.snapshot();
-      RegressionPrediction p = f.predict(TEST);
+      PredictiveMoments p = f.predict(TEST);
       assertEquals(TEST.n(), p.mean().length);
       for (int i = 0; i < TEST.n(); i++) {
         assertTrue(Double.isFinite(p.mean()[i]) && p.variance()[i] > 0, model + " row " + i);
@@ -90,7 +91,7 @@ class SparseRegressionTest {
     Ssgp direct = Ssgp.fit(
         TRAIN, Ssgp.Options.earlyStopped(6, 40, 3).withFixedFallback(held), IterationListener.NONE);
     Vssgp.Options vo = Vssgp.Options.of(6, 40, TRAIN.n(), 3);
-    RegressionPrediction vDirect;
+    PredictiveMoments vDirect;
     int vIterations;
     if (held) {
       VssgpChoice.Chosen c = VssgpChoice.fit(TRAIN, vo, IterationListener.NONE, null);
@@ -105,7 +106,7 @@ class SparseRegressionTest {
             TRAIN, options("ssgp", 40, fr), SparseRegression.Partitioning.honest(), null);
         SparseRegression.Trainer v = SparseRegression.start(
             TRAIN, options("vssgp", 40, fr), SparseRegression.Partitioning.honest(), null)) {
-      RegressionPrediction first = null;
+      PredictiveMoments first = null;
       while (s.step()) {
         if (s.iteration() == 1) {
           first = s.snapshot().predict(TEST); // the paused iterate's model

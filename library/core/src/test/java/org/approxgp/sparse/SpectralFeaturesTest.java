@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.junit.jupiter.api.Test;
 
 class SpectralFeaturesTest {
@@ -88,7 +89,7 @@ class SpectralFeaturesTest {
 
   @Test
   void rmseAndMnlp() {
-    RegressionPrediction p = new RegressionPrediction(new double[] {0, 1}, new double[] {1, 4});
+    PredictiveMoments p = new PredictiveMoments(new double[] {0, 1}, new double[] {1, 4});
     double[] y = {1, 1};
     assertEquals(Math.sqrt(0.5), p.rmse(y), 1e-15);
     double expected = 0.5 * (0.5 * (Math.log(2 * Math.PI) + 1) + 0.5 * Math.log(2 * Math.PI * 4));

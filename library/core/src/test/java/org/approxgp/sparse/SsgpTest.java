@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
 import org.junit.jupiter.api.Test;
@@ -73,7 +74,7 @@ class SsgpTest {
         SpectralFeatures.sample(6, new double[] {0.9, 1.4}, new SplittableRandom(7));
     double s2 = 1.3;
     double sn2 = 0.02;
-    RegressionPrediction p = Ssgp.condition(data, f, s2, sn2).predict(test);
+    PredictiveMoments p = Ssgp.condition(data, f, s2, sn2).predict(test);
     Cholesky c = Cholesky.factor(denseCovariance(data, f, s2, sn2));
     double[] alpha = c.solve(data.y());
     for (int t = 0; t < test.n(); t++) {
@@ -103,7 +104,7 @@ class SsgpTest {
     double[] ell = {0.9, 1.4};
     double s2 = 1.1;
     double sn2 = 0.05;
-    RegressionPrediction exact = DenseGp.exactPredictive(
+    PredictiveMoments exact = DenseGp.exactPredictive(
         org.approxgp.kernel.SquaredExponential.ard(ell, s2), sn2, data, test);
     double[] meanErr = new double[2];
     double[] varErr = new double[2];
@@ -111,7 +112,7 @@ class SsgpTest {
     for (int a = 0; a < ms.length; a++) {
       for (int seed = 0; seed < 4; seed++) {
         SpectralFeatures f = SpectralFeatures.sample(ms[a], ell, new SplittableRandom(100 + seed));
-        RegressionPrediction p = Ssgp.condition(data, f, s2, sn2).predict(test);
+        PredictiveMoments p = Ssgp.condition(data, f, s2, sn2).predict(test);
         meanErr[a] += DenseGp.maxAbsDiff(exact.mean(), p.mean()) / 4;
         varErr[a] += DenseGp.maxAbsDiff(exact.variance(), p.variance()) / 4;
       }
@@ -216,7 +217,7 @@ class SsgpTest {
     assertArrayEquals(fit.predict(s[1]).mean(), means.get(means.size() - 1), 1e-12);
     assertEquals(fit.logMarginalLikelihood(), lml.get(lml.size() - 1), 1e-9 * Math.abs(lml.get(0)));
     double first =
-        new RegressionPrediction(means.get(0), new double[means.get(0).length]).rmse(s[1].y());
+        new PredictiveMoments(means.get(0), new double[means.get(0).length]).rmse(s[1].y());
     assertTrue(first > fit.predict(s[1]).rmse(s[1].y()), "first iterate RMSE " + first);
   }
 

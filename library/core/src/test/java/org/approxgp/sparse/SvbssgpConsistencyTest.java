@@ -9,6 +9,7 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
 import org.junit.jupiter.api.Test;
@@ -56,7 +57,7 @@ class SvbssgpConsistencyTest {
     Svbssgp model = modelWith(train, labels, eps, posterior(train, local, f));
     for (double gamma : new double[] {0, 0.5, 1, -0.6}) {
       int r = 40_000;
-      RegressionPrediction pred = model.predict(test, testLabels, gamma, r, 17);
+      PredictiveMoments pred = model.predict(test, testLabels, gamma, r, 17);
       for (int i = 0; i < test.n(); i++) {
         double[] ref = localGp(train, local, f, test.row(i));
         double latent = pred.variance()[i] - NOISE;
@@ -77,7 +78,7 @@ class SvbssgpConsistencyTest {
     // γ = 1 predictive is no longer the local SSGP, by far more than the tolerance above
     Svbssgp global = modelWith(train, labels, eps, posterior(train, all, f));
     int r = 40_000;
-    RegressionPrediction wrong = global.predict(test, testLabels, 1, r, 17);
+    PredictiveMoments wrong = global.predict(test, testLabels, 1, r, 17);
     double worst = 0;
     for (int i = 0; i < test.n(); i++) {
       double[] ref = localGp(train, local, f, test.row(i));

@@ -9,6 +9,7 @@ import org.approxgp.data.RegressionData;
 import org.approxgp.data.RegressionDatasets;
 import org.approxgp.data.RegressionSplits;
 import org.approxgp.data.Splits;
+import org.approxgp.inference.PredictiveMoments;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -56,7 +57,7 @@ class SvbssgpFitTest {
     assertFalse(fit.diverging(), msg);
     assertTrue(mean(trace, trace.length - 20, trace.length) > mean(trace, 0, 20), msg);
 
-    RegressionPrediction p = fit.predict(data.test(), testParts);
+    PredictiveMoments p = fit.predict(data.test(), testParts);
     double[] y = data.test().y();
     double rmse = p.rmse(y);
     Ssgp ssgp = Ssgp.fit(data.train(), Ssgp.Options.of(20, 1000, 1), null);

@@ -8,6 +8,7 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
 import org.junit.jupiter.api.Test;
@@ -113,7 +114,7 @@ class SvbssgpLocalNoiseTest {
   }
 
   /** sVBSSGP at its defaults but 2m = 10 and 24 partitions, the predictive noise as given. */
-  private static RegressionPrediction fitAndPredict(
+  private static PredictiveMoments fitAndPredict(
       RegressionData train, RegressionData test, SparseRegression.PredictiveNoise noise) {
     SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.SVBSSGP);
     SparseRegression.Options o = new SparseRegression.Options(
@@ -138,7 +139,7 @@ class SvbssgpLocalNoiseTest {
   }
 
   /** Fractions of test rows within the central 50 % and 95 % predictive intervals. */
-  private static double[] coverage(RegressionPrediction p, RegressionData test) {
+  private static double[] coverage(PredictiveMoments p, RegressionData test) {
     int in50 = 0;
     int in95 = 0;
     for (int i = 0; i < test.n(); i++) {

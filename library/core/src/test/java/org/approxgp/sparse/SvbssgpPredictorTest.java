@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Arrays;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
@@ -105,7 +106,7 @@ class SvbssgpPredictorTest {
     for (double gamma : new double[] {0, 0.4, 1}) {
       int r = 3;
       long seed = 17;
-      RegressionPrediction got = model.predict(test, testLabels, gamma, r, seed);
+      PredictiveMoments got = model.predict(test, testLabels, gamma, r, seed);
       // the sequential reference
       int m = model.m();
       int d = model.d();

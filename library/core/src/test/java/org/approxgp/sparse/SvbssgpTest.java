@@ -14,6 +14,7 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
 import org.junit.jupiter.api.Assumptions;
@@ -320,9 +321,9 @@ class SvbssgpTest {
         SvbssgpOptions.defaults().withM(4).withIterations(20).withSeed(2),
         IterationListener.NONE);
     int r = 7;
-    RegressionPrediction pred = model.predict(test, blocksOnX1(test, 4), 1.0, r, 99);
+    PredictiveMoments pred = model.predict(test, blocksOnX1(test, 4), 1.0, r, 99);
     int[] otherLabels = new int[test.n()];
-    RegressionPrediction pred2 = model.predict(test, otherLabels, 1.0, r, 99);
+    PredictiveMoments pred2 = model.predict(test, otherLabels, 1.0, r, 99);
     assertArrayEquals(pred.mean(), pred2.mean(), 0);
     assertArrayEquals(pred.variance(), pred2.variance(), 0);
     double[][] alphas = model.sampleAlphas(r, 99);
@@ -361,7 +362,7 @@ class SvbssgpTest {
         labels,
         SvbssgpOptions.defaults().withM(5).withIterations(10).withSeed(4),
         IterationListener.NONE);
-    RegressionPrediction pred = model.predict(test, testLabels, 0.0, 1, 123);
+    PredictiveMoments pred = model.predict(test, testLabels, 0.0, 1, 123);
     double[] alpha = model.sampleAlphas(1, 123)[0];
     SpectralFeatures f = new SpectralFeatures(Arrays.copyOf(alpha, 10), 5, 2);
     double s2 = model.signalVariance();
@@ -413,11 +414,11 @@ class SvbssgpTest {
         labels,
         SvbssgpOptions.defaults().withM(4).withIterations(10).withSeed(6),
         IterationListener.NONE);
-    RegressionPrediction local = model.predict(test, testLabels, 0.0, 1, 321);
-    RegressionPrediction degenerate = model.predict(test, testLabels, 1.0, 1, 321);
+    PredictiveMoments local = model.predict(test, testLabels, 0.0, 1, 321);
+    PredictiveMoments degenerate = model.predict(test, testLabels, 1.0, 1, 321);
     double noise = model.noiseVariance();
     for (double gamma : new double[] {0.3, 0.7, -0.5}) {
-      RegressionPrediction mixed = model.predict(test, testLabels, gamma, 1, 321);
+      PredictiveMoments mixed = model.predict(test, testLabels, gamma, 1, 321);
       for (int i = 0; i < test.n(); i++) {
         double mean = gamma * degenerate.mean()[i] + (1 - gamma) * local.mean()[i];
         double latent = (1 - gamma * gamma) * (local.variance()[i] - noise);
@@ -458,8 +459,8 @@ class SvbssgpTest {
     assertArrayEquals(a.mean(), b.mean(), 0);
     assertArrayEquals(a.scale().data(), b.scale().data(), 0);
     assertEquals(a.noiseVariance(), b.noiseVariance(), 0);
-    RegressionPrediction pa = a.predict(test, testLabels);
-    RegressionPrediction pb = b.predict(test, testLabels);
+    PredictiveMoments pa = a.predict(test, testLabels);
+    PredictiveMoments pb = b.predict(test, testLabels);
     assertArrayEquals(pa.mean(), pb.mean(), 0);
     assertArrayEquals(pa.variance(), pb.variance(), 0);
     assertFalse(Arrays.equals(a.mean(), c.mean()));

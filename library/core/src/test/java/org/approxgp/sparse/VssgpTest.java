@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import org.approxgp.data.RegressionData;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.special.GaussHermite;
 import org.junit.jupiter.api.Test;
@@ -134,7 +135,7 @@ class VssgpTest {
           }
           return f * f + quad;
         }));
-    RegressionPrediction pr = fitted.predict(new RegressionData(x.clone(), 1, d, null));
+    PredictiveMoments pr = fitted.predict(new RegressionData(x.clone(), 1, d, null));
     assertEquals(mean, pr.mean()[0], 1e-12);
     assertEquals(second - mean * mean + h.noiseVariance(), pr.variance()[0], 1e-12);
   }

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.approxgp.data.RegressionData;
 import org.approxgp.data.RegressionSplits;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.model.Registry;
 import org.approxgp.sparse.KMeans;
 import org.approxgp.sparse.PartitionGradientsProvider;
-import org.approxgp.sparse.RegressionPrediction;
 import org.approxgp.sparse.SparseRegression;
 import org.approxgp.sparse.Svbssgp;
 
@@ -199,7 +199,7 @@ public final class SvbssgpDriver {
         (it, objective, prediction) -> rec.maybe(it, prediction),
         null,
         traced);
-    RegressionPrediction all = f.prediction();
+    PredictiveMoments all = f.prediction();
     rec.last(f.iterations(), () -> rows == null ? all : all.subset(rows));
     return rec.trace(f.partitionSizes(), f.setupSeconds(), all);
   }
@@ -244,7 +244,7 @@ public final class SvbssgpDriver {
    */
   @FunctionalInterface
   public interface Observer {
-    void onIteration(int iteration, double objective, Supplier<RegressionPrediction> prediction);
+    void onIteration(int iteration, double objective, Supplier<PredictiveMoments> prediction);
   }
 
   /**
@@ -262,7 +262,7 @@ public final class SvbssgpDriver {
    *     from their optimiser
    */
   public record Fitted(
-      RegressionPrediction prediction,
+      PredictiveMoments prediction,
       int iterations,
       int[] partitionSizes,
       Svbssgp svbssgp,
@@ -352,7 +352,7 @@ public final class SvbssgpDriver {
     }
 
     /** Records iteration {@code it} if it is a trace point (every traceEvery-th and the last). */
-    void maybe(int it, Supplier<RegressionPrediction> predict) {
+    void maybe(int it, Supplier<PredictiveMoments> predict) {
       if (it % s.traceEvery() == 0 || it == s.iterations()) {
         at(it, predict);
       }
@@ -362,17 +362,17 @@ public final class SvbssgpDriver {
      * Records the final model of a fit that may stop before {@code s.iterations()} (L-BFGS convergence), unless
      * that iteration is already recorded.
      */
-    void last(int it, Supplier<RegressionPrediction> predict) {
+    void last(int it, Supplier<PredictiveMoments> predict) {
       if (its.isEmpty() || its.get(its.size() - 1) != it) {
         at(Math.max(it, 1), predict);
       }
     }
 
     /** Records iteration {@code it}; the prediction's time (and building its model) is not training time. */
-    private void at(int it, Supplier<RegressionPrediction> predict) {
+    private void at(int it, Supplier<PredictiveMoments> predict) {
       double seconds = elapsed();
       long p0 = System.nanoTime();
-      RegressionPrediction p = predict.get();
+      PredictiveMoments p = predict.get();
       predictSeconds += (System.nanoTime() - p0) * 1e-9;
       add(it, p, seconds);
     }
@@ -381,25 +381,25 @@ public final class SvbssgpDriver {
       return (System.nanoTime() - t0) * 1e-9 - predictSeconds;
     }
 
-    private void add(int it, RegressionPrediction p, double seconds) {
-      RegressionPrediction u = units(p);
+    private void add(int it, PredictiveMoments p, double seconds) {
+      PredictiveMoments u = units(p);
       its.add(it);
       points.add(new double[] {u.rmse(yTest), u.mnlp(yTest), seconds});
     }
 
     /** Maps the standardised prediction to target units (mean yMean + yScale·m, variance yScale²·v). */
-    private RegressionPrediction units(RegressionPrediction p) {
+    private PredictiveMoments units(PredictiveMoments p) {
       double[] mean = p.mean().clone();
       double[] var = p.variance().clone();
       for (int j = 0; j < mean.length; j++) {
         mean[j] = data.mean(mean[j]);
         var[j] = data.variance(var[j]);
       }
-      return new RegressionPrediction(mean, var);
+      return new PredictiveMoments(mean, var);
     }
 
     /** The trace, with the final metrics of {@code all}, the final model's prediction for every test row. */
-    Trace trace(int[] sizes, double setupSeconds, RegressionPrediction all) {
+    Trace trace(int[] sizes, double setupSeconds, PredictiveMoments all) {
       int k = its.size();
       int[] it = new int[k];
       double[] r = new double[k];
@@ -411,7 +411,7 @@ public final class SvbssgpDriver {
         m[i] = points.get(i)[1];
         sec[i] = points.get(i)[2];
       }
-      RegressionPrediction u = units(all);
+      PredictiveMoments u = units(all);
       double[] y = targets(data, data.test());
       return new Trace(it, r, m, sec, sizes, setupSeconds, yTest.length, u.rmse(y), u.mnlp(y));
     }

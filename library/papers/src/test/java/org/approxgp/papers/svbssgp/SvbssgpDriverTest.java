@@ -11,7 +11,7 @@ import java.util.Arrays;
 import java.util.OptionalInt;
 import org.approxgp.data.RegressionSet;
 import org.approxgp.data.RegressionSplits;
-import org.approxgp.sparse.RegressionPrediction;
+import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.sparse.SparseModel;
 import org.approxgp.sparse.SparseRegression;
 import org.approxgp.sparse.Ssgp;
@@ -81,7 +81,7 @@ class SvbssgpDriverTest {
     // the driver's SSGP RMSE/MNLP equal those of the same fit mapped back by hand
     SvbssgpDriver.Trace t = SvbssgpDriver.run(data, settings("ssgp", false));
     Ssgp fit = Ssgp.fit(data.train(), Ssgp.Options.earlyStopped(5, 12, 3), null);
-    RegressionPrediction p = fit.predict(data.test());
+    PredictiveMoments p = fit.predict(data.test());
     double[] y = data.test().y();
     double se = 0;
     double nlp = 0;
@@ -150,7 +150,7 @@ class SvbssgpDriverTest {
     assertEquals(a.finalMnlp(), b.finalMnlp(), 0);
     assertEquals(a.rmse()[a.rmse().length - 1], a.finalRmse(), 1e-12);
     // the last trace point: the final model's RMSE on the traced rows, by hand
-    RegressionPrediction p =
+    PredictiveMoments p =
         SvbssgpDriver.fit(data.train(), data.test(), few, (i, o, q) -> {}).prediction();
     double se = 0;
     for (int r : rows) {
