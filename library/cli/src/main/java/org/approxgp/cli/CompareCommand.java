@@ -19,7 +19,6 @@ import org.approxgp.inference.Prediction;
 import org.approxgp.inference.Problem;
 import org.approxgp.kernel.Kernel;
 import org.approxgp.likelihood.Likelihood;
-import org.approxgp.likelihood.Predictive;
 import org.approxgp.metrics.Metrics;
 import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
@@ -524,12 +523,10 @@ final class CompareCommand implements Callable<Integer> {
 
   /** Misclassification rate with p(y* = +1) from the method's predictive; p = ½ counts half. */
   private static double testError(Prediction pred, Likelihood lik, double[] y) {
-    double errors = 0;
+    double[] p = new double[y.length];
     for (int j = 0; j < y.length; j++) {
-      Predictive yp = lik.predictive(pred.latentMean()[j], pred.latentVariance()[j]);
-      double p = yp.density(1);
-      errors += p == 0.5 ? 0.5 : ((p > 0.5) != (y[j] > 0) ? 1 : 0);
+      p[j] = lik.predictive(pred.latentMean()[j], pred.latentVariance()[j]).density(1);
     }
-    return errors / y.length;
+    return Metrics.testError(p, y);
   }
 }

@@ -192,7 +192,8 @@ final class FitCommand implements Callable<Integer> {
     int m = te.size();
     double[] y = te.target();
     double[] logLik = data.testHasTarget() ? new double[m] : null;
-    double errorSum = 0;
+    // the point prediction each test row is scored on: p(y* = +1), or the mode of a count
+    double[] point = new double[m];
     StringBuilder csv = new StringBuilder(
         counts
             ? "latent_mean,latent_variance,rate_mean,mode"
@@ -208,17 +209,17 @@ final class FitCommand implements Callable<Integer> {
         // σ²
         double mode = yPred.mode();
         csv.append(yPred.mean()).append(',').append((long) mode);
+        point[j] = mode;
         if (logLik != null) {
           logLik[j] = yPred.logDensity(y[j]);
-          errorSum += Math.abs(y[j] - mode);
         }
       } else {
         // probit: p(y* = +1) = Φ(μ/√(1 + σ²)) (R&W eq. 3.82); noisy-step: ε + (1 − 2ε) Φ(μ/σ)
         double p = yPred.density(1);
         csv.append(p);
+        point[j] = p;
         if (logLik != null) {
           logLik[j] = yPred.logDensity(y[j]);
-          errorSum += p == 0.5 ? 0.5 : ((p > 0.5) != (y[j] > 0) ? 1 : 0);
         }
       }
       if (logLik != null) {
@@ -233,7 +234,9 @@ final class FitCommand implements Callable<Integer> {
       Finite.requireRows("the log predictive density", logLik, test, why);
     }
     // test error: misclassification rate (probit) or mean |y* − mode| (counts, QP paper §6.2)
-    double testError = errorSum / m;
+    double testError = logLik == null
+        ? Double.NaN
+        : counts ? Metrics.meanAbsoluteError(point, y) : Metrics.testError(point, y);
     Map<String, Object> sum = new LinkedHashMap<>();
     sum.put("likelihood", likelihood);
     if (epsilon != null) {

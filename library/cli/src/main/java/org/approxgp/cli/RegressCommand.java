@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.approxgp.data.ColumnFile;
 import org.approxgp.data.RegressionData;
 import org.approxgp.inference.PredictiveMoments;
+import org.approxgp.metrics.Metrics;
 import org.approxgp.model.Registry;
 import org.approxgp.model.SettingException;
 import org.approxgp.model.Settings;
@@ -246,12 +247,11 @@ final class RegressCommand implements Callable<Integer> {
         if (yTest != null && (it % traceEvery == 0 || it == iterations)) {
           long s = System.nanoTime();
           PredictiveMoments pr = t.snapshot().predict(testData);
-          double sq = 0;
+          double[] inUnits = new double[yTest.length];
           for (int j = 0; j < yTest.length; j++) {
-            double e = yTest[j] - (mu + sd * pr.mean()[j]);
-            sq += e * e;
+            inUnits[j] = mu + sd * pr.mean()[j];
           }
-          rmse = Math.sqrt(sq / yTest.length);
+          rmse = Metrics.rmse(inUnits, yTest);
           testSeconds += (System.nanoTime() - s) * 1e-9;
         }
         trace.add(

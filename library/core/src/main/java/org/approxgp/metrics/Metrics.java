@@ -30,6 +30,19 @@ public final class Metrics {
     return e / labels.length;
   }
 
+  /**
+   * Mean absolute error (1/m) Σ |y_i − ŷ_i|: the QP paper's test error for counts, with ŷ the predictive mode
+   * (§6.2).
+   */
+  public static double meanAbsoluteError(double[] predicted, double[] observed) {
+    check(predicted.length, observed.length);
+    double s = 0;
+    for (int i = 0; i < observed.length; i++) {
+      s += Math.abs(observed[i] - predicted[i]);
+    }
+    return s / observed.length;
+  }
+
   /** Negative test log-likelihood: −(1/m) Σ log p(y*_i | D). */
   public static double negativeLogLikelihood(double[] logPredictive) {
     check(logPredictive.length, logPredictive.length);

@@ -26,6 +26,18 @@ class MetricsTest {
         Metrics.mnlp(new double[] {0}, new double[] {4}, new double[] {1}),
         1e-15);
     assertEquals(5.0, Metrics.wasserstein2Gaussian(0, 1, 3, 25), 1e-15);
+    assertEquals(1.5, Metrics.meanAbsoluteError(new double[] {2, 0}, new double[] {1, 2}), 0);
+  }
+
+  @Test
+  void rmseAndMnlpSurviveSquaresThatOverflow() {
+    // errors of 1e200: e² overflows, the answers do not
+    assertEquals(1e200, Metrics.rmse(new double[] {0, 0}, new double[] {1e200, -1e200}), 1e185);
+    double mnlp = Metrics.mnlp(new double[] {0}, new double[] {1e300}, new double[] {1e200});
+    assertEquals(0.5 * (Math.log(2 * Math.PI * 1e300) + 1e100), mnlp, 1e86);
+    double[] lp =
+        Metrics.gaussianLogDensities(new double[] {0}, new double[] {1e300}, new double[] {1e200});
+    assertEquals(-mnlp, lp[0]);
   }
 
   @Test
