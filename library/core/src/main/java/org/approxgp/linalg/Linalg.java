@@ -169,6 +169,16 @@ public final class Linalg {
     return Default.BACKEND.name();
   }
 
+  /**
+   * Whether the calling thread computes under {@link #withBackend} or {@link #withUlpPerturbation}, that is, with
+   * other rounding than the process default's. A cache of results computed under the default rounding must not
+   * serve such a computation: the experiment verifier reruns a trial under a perturbation to see whether it moves,
+   * and a cached intermediate (a cross-validation grid) handed back unperturbed could never move.
+   */
+  public static boolean overridden() {
+    return OVERRIDE.get() != null;
+  }
+
   static DenseBackend current() {
     DenseBackend b = OVERRIDE.get();
     return b != null ? b : Default.BACKEND;

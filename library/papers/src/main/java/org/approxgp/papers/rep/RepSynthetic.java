@@ -73,7 +73,12 @@ public final class RepSynthetic {
    * @param negativeSites "keep" or "clip"
    * @param figureGrid    points per axis of Figure 2's grid
    * @param reading       Relaxed EP's reading (null: the defaults)
+   *
+   * <p>Algorithm version 2: cross-validation errors within {@link RepCv#TIE} are tied and a tie keeps the earlier
+   * grid point (version 1 compared the sums to the last bit, so two equal error counts summed in different orders
+   * could pick the later point).
    */
+  @org.approxgp.experiment.AlgorithmVersion(2)
   public record Config(
       List<Integer> flipPercents,
       int repetitions,

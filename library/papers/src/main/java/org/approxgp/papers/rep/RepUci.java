@@ -90,7 +90,12 @@ public final class RepUci {
    * @param maxSweeps     sweep cap
    * @param negativeSites "keep" or "clip"
    * @param reading       Relaxed EP's reading (null: the defaults)
+   *
+   * <p>Algorithm version 2: cross-validation errors within {@link RepCv#TIE} are tied and a tie keeps the earlier
+   * grid point (version 1 compared the sums to the last bit, so two equal error counts summed in different orders
+   * could pick the later point).
    */
+  @org.approxgp.experiment.AlgorithmVersion(2)
   public record Config(
       List<String> datasets,
       int splits,
