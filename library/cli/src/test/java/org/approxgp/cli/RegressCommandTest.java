@@ -116,6 +116,11 @@ class RegressCommandTest {
         out.toString(),
         "--summary",
         sum.toString()));
+    // dtc, pic and svbssgp traced (every iteration), ssgp and vssgp at the default: no trace
+    boolean traced = !model.equals("ssgp") && !model.equals("vssgp");
+    if (traced) {
+      args.addAll(List.of("--trace-every", "1"));
+    }
     Map<String, String> own =
         Map.of("--features", "20", "--partitions", "6", "--inducing", "30", "--minibatch", "100");
     for (var e : own.entrySet()) {
@@ -178,10 +183,15 @@ class RegressCommandTest {
       assertEquals("iteration_cap", s.get("stop_reason").asText());
       assertTrue(s.get("trace").get(0).has("objective"));
     }
-    if (!model.equals("ssgp") && !model.equals("vssgp")) {
+    if (traced) {
       assertTrue(s.get("trace").get(its - 1).has("rmse"), "per-iteration RMSE trace");
       assertEquals(
           s.get("rmse").asDouble(), s.get("trace").get(its - 1).get("rmse").asDouble(), 1e-9);
+      assertTrue(s.get("trace_seconds").asDouble() > 0, "the trace's predictions are timed apart");
+    } else {
+      // the default: the objective every iteration, no test predictions, nothing spent on them
+      assertFalse(s.get("trace").get(its - 1).has("rmse"), "no RMSE trace unless asked");
+      assertEquals(0.0, s.get("trace_seconds").asDouble());
     }
   }
 
