@@ -101,19 +101,9 @@ final class CoalCommand implements Callable<Integer> {
       description = "override: +- as np.std, divisor n (true) or the sample sd, n - 1 (false)")
   Boolean populationSd;
 
-  @Option(
-      names = "--repair",
-      description = "move stored lines that are not rows (hand edits, a disk error) to"
-          + " <hash>.jsonl.quarantine beside the store and compute those trials again (without it such a store is"
-          + " refused)")
-  boolean repair;
-
-  @Option(
-      names = "--results",
-      paramLabel = "DIR",
-      description =
-          "results root (default: approxgp.results / APPROXGP_RESULTS / results/ of the project)")
-  Path results;
+  /** --results, --repair. */
+  @picocli.CommandLine.Mixin
+  StoreOptions store;
 
   @Override
   public Integer call() {
@@ -152,7 +142,7 @@ final class CoalCommand implements Callable<Integer> {
     long t0 = System.nanoTime();
     Results<QpMining.Key> run;
     ExperimentFailedException failed = null;
-    Path root = ResultsRoots.prepare(results);
+    Path root = ResultsRoots.prepare(store.results);
     Runner runner;
     try {
       runner = Runner.defaults(); // APPROXGP_STORED_ONLY, APPROXGP_VERIFY as in a notebook
@@ -163,7 +153,7 @@ final class CoalCommand implements Callable<Integer> {
       run = runner
           .withThreads(t)
           .withResultsRoot(root)
-          .withRepair(repair)
+          .withRepair(store.repair)
           .run(QpMining.experiment(config));
     } catch (ExperimentFailedException e) {
       failed = e;

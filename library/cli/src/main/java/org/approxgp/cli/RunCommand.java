@@ -115,20 +115,9 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "FILE", description = "write the summary table as CSV")
   Path out;
 
-  @Option(
-      names = "--repair",
-      description = "move stored lines that are not rows (hand edits, a disk error) to"
-          + " <hash>.jsonl.quarantine beside the store and compute those trials again (without it such a store is"
-          + " refused); a damaged <hash>.jsonl.gz keeps its readable rows, its bytes go to"
-          + " <hash>.jsonl.gz.quarantine")
-  boolean repair;
-
-  @Option(
-      names = "--results",
-      paramLabel = "DIR",
-      description =
-          "results root (default: approxgp.results / APPROXGP_RESULTS / results/ of the project)")
-  Path results;
+  /** --results, --repair. */
+  @picocli.CommandLine.Mixin
+  StoreOptions store;
 
   @Override
   public Integer call() {
@@ -181,9 +170,9 @@ final class RunCommand implements Callable<Integer> {
     }
     // a stored-only run that compresses nothing writes nothing: its results root is only read,
     // never created
-    Path root = storedOnly && !compress && !repair
-        ? ResultsRoots.resolve(results)
-        : ResultsRoots.prepare(results);
+    Path root = storedOnly && !compress && !store.repair
+        ? ResultsRoots.resolve(store.results)
+        : ResultsRoots.prepare(store.results);
     if (out != null) {
       AtomicFiles.checkWritable(out, "--out", root);
     }
@@ -218,7 +207,7 @@ final class RunCommand implements Callable<Integer> {
     try {
       run = Runner.of(executor)
           .withResultsRoot(root)
-          .withRepair(repair)
+          .withRepair(store.repair)
           .withStoredOnly(storedOnly)
           .run(exp);
     } catch (org.approxgp.experiment.MissingTrialsException e) {
