@@ -124,6 +124,54 @@ final class RegressCommand implements Callable<Integer> {
   String predictiveNoise;
 
   @Option(
+      names = "--step-initial",
+      paramLabel = "RHO0",
+      description =
+          "svbssgp: natural-gradient step of q(α), ρ_t = ρ₀/(1 + τ(t − 1))^κ: ρ₀ in (0, 1] (default 0.5)")
+  Double stepInitial;
+
+  @Option(
+      names = "--step-tau",
+      paramLabel = "TAU",
+      description = "svbssgp: τ >= 0 of the step (default 0.05)")
+  Double stepTau;
+
+  @Option(
+      names = "--step-kappa",
+      paramLabel = "KAPPA",
+      description = "svbssgp: κ >= 0 of the step (default 0.6; 0 a constant step)")
+  Double stepKappa;
+
+  @Option(
+      names = "--learning-rate",
+      paramLabel = "A",
+      description =
+          "svbssgp: Adam's step for the hyperparameters, decayed by ρ_t/ρ₀ (default 0.03)")
+  Double learningRate;
+
+  @Option(
+      names = "--stopping",
+      paramLabel = "bound|none",
+      description =
+          "svbssgp: stop when the smoothed bound has converged (default, bound) or run every iteration to "
+              + "--iterations (none); the summary's stop_reason says which ended the fit")
+  String stopping;
+
+  @Option(
+      names = "--stop-window",
+      paramLabel = "W",
+      description =
+          "svbssgp, --stopping bound: iterations per window of the smoothed bound, >= 2 (default 20)")
+  Integer stopWindow;
+
+  @Option(
+      names = "--stop-tolerance",
+      paramLabel = "T",
+      description =
+          "svbssgp, --stopping bound: relative change of the smoothed bound below which it has converged (default 0.01)")
+  Double stopTolerance;
+
+  @Option(
       names = "--frequencies",
       paramLabel = "held-out|learned",
       description =
@@ -491,6 +539,13 @@ final class RegressCommand implements Callable<Integer> {
         .with("samples", samples)
         .with("predictive-noise", predictiveNoise)
         .with("frequencies", frequencies)
+        .with("step-initial", stepInitial)
+        .with("step-tau", stepTau)
+        .with("step-kappa", stepKappa)
+        .with("learning-rate", learningRate)
+        .with("stopping", stopping)
+        .with("stop-window", stopWindow)
+        .with("stop-tolerance", stopTolerance)
         .with("seed", seed);
     try {
       return Registry.regression(model, given);

@@ -255,6 +255,63 @@ class RegressCommandTest {
   }
 
   @Test
+  void svbssgpRunsEveryIterationWithStoppingNoneAndOtherModelsRefuseItsOptimiserFlags()
+      throws IOException {
+    Path out = dir.resolve("svbssgp-none.csv");
+    Path sum = dir.resolve("svbssgp-none.json");
+    FitCommandTest.Run r = FitCommandTest.run(
+        "regress",
+        "--model",
+        "svbssgp",
+        "--train",
+        train.toString(),
+        "--test",
+        test.toString(),
+        "--target",
+        "delay",
+        "--partitions",
+        "6",
+        "--features",
+        "10",
+        "--iterations",
+        "130",
+        "--stopping",
+        "none",
+        "--step-initial",
+        "0.3",
+        "--learning-rate",
+        "0.01",
+        "--seed",
+        "2",
+        "--out",
+        out.toString(),
+        "--summary",
+        sum.toString());
+    assertEquals(0, r.code(), r.err());
+    JsonNode s = new ObjectMapper().readTree(sum.toFile());
+    // past the rule's five windows of 20, and still every iteration to the cap
+    assertEquals(130, s.get("iterations").asInt());
+    assertEquals("iteration_cap", s.get("stop_reason").asText());
+    FitCommandTest.Run refused = FitCommandTest.run(
+        "regress",
+        "--model",
+        "dtc",
+        "--train",
+        train.toString(),
+        "--test",
+        test.toString(),
+        "--target",
+        "delay",
+        "--learning-rate",
+        "0.01",
+        "--out",
+        dir.resolve("dtc-lr.csv").toString());
+    assertEquals(2, refused.code());
+    assertTrue(refused.err().contains("--learning-rate"), refused.err());
+    assertFalse(Files.exists(dir.resolve("dtc-lr.csv")));
+  }
+
+  @Test
   void withoutTestTargetsThereIsNoRmse() throws IOException {
     Path out = dir.resolve("nt.csv");
     Path sum = dir.resolve("nt.json");

@@ -18,8 +18,11 @@ import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.likelihood.PoissonSquareLink;
 import org.approxgp.likelihood.Probit;
+import org.approxgp.sparse.BoundMonitor;
 import org.approxgp.sparse.SparseModel;
 import org.approxgp.sparse.SparseRegression;
+import org.approxgp.sparse.StepSchedule;
+import org.approxgp.sparse.SvbssgpOptions;
 
 /**
  * The one place where names become objects: inference methods, likelihoods and sparse regression models by the
@@ -81,6 +84,13 @@ public final class Registry {
               "gamma",
               "samples",
               "predictive-noise",
+              "step-initial",
+              "step-tau",
+              "step-kappa",
+              "learning-rate",
+              "stopping",
+              "stop-window",
+              "stop-tolerance",
               "iterations",
               "seed"),
       "dtc", List.of("inducing", "minibatch", "iterations", "seed"),
@@ -140,6 +150,12 @@ public final class Registry {
    *   <li>{@code gamma} γ ∈ [0, 1] and {@code samples} r &ge; 1 (svbssgp; defaults 0 and 5, the paper's);
    *   <li>{@code predictive-noise} "local" (default) or "model" (svbssgp; {@link SparseRegression.PredictiveNoise});
    *   <li>{@code frequencies} "held-out" (default) or "learned" (ssgp, vssgp; {@link SparseRegression.Frequencies});
+   *   <li>sVBSSGP's stochastic optimisation ({@link SparseRegression.SvbssgpSteps}): the natural-gradient step
+   *       ρ_t = ρ₀/(1 + τ(t − 1))^κ by {@code step-initial} ρ₀ ∈ (0, 1], {@code step-tau} τ &ge; 0 and
+   *       {@code step-kappa} κ &ge; 0 (defaults 0.5, 0.05, 0.6), Adam's {@code learning-rate} &gt; 0 (0.03), and
+   *       {@code stopping} "bound" (default: stop when the smoothed bound has converged, by {@code stop-window}
+   *       iterations &ge; 2 per window and relative {@code stop-tolerance} &gt; 0; defaults 20 and 0.01) or "none"
+   *       (every iteration to the cap);
    *   <li>{@code iterations} cap &ge; 1 and {@code seed} (every model).
    * </ul>
    *
@@ -170,6 +186,7 @@ public final class Registry {
     java.util.OptionalInt minibatch = "all".equals(settings.word("minibatch"))
         ? java.util.OptionalInt.of(Integer.MAX_VALUE)
         : optional(settings, "minibatch");
+    SparseRegression.SvbssgpSteps steps = svbssgpSteps(settings, d.steps());
     return new SparseRegression.Options(
         model,
         features,
@@ -181,7 +198,54 @@ public final class Registry {
         integer(settings, "samples", d.samples(), 1),
         predictiveNoise(settings.word("predictive-noise"), d.noise()),
         seed == null ? d.seed() : seed,
-        frequencies(settings.word("frequencies"), d.frequencies()));
+        frequencies(settings.word("frequencies"), d.frequencies()),
+        steps);
+  }
+
+  /** sVBSSGP's step schedule, Adam rate and stopping rule from {@code settings}, unset ones as {@code d}'s. */
+  private static SparseRegression.SvbssgpSteps svbssgpSteps(
+      Settings settings, SparseRegression.SvbssgpSteps d) {
+    StepSchedule n = d.natural();
+    double rho = settings.has("step-initial") ? settings.number("step-initial") : n.initial();
+    if (!(rho > 0 && rho <= 1)) {
+      throw new SettingException(
+          "step-initial", "must be in (0, 1], got " + settings.word("step-initial"));
+    }
+    double tau = nonNegative(settings, "step-tau", n.tau());
+    double kappa = nonNegative(settings, "step-kappa", n.kappa());
+    double rate =
+        settings.has("learning-rate") ? settings.number("learning-rate") : d.learningRate();
+    if (!(rate > 0) || !Double.isFinite(rate)) {
+      throw new SettingException(
+          "learning-rate", "must be a positive number, got " + settings.word("learning-rate"));
+    }
+    String stop = settings.word("stopping");
+    Map<String, Boolean> rules = ordered("bound", Boolean.TRUE, "none", Boolean.FALSE);
+    boolean stops = stop == null || choice("stopping", stop, rules);
+    BoundMonitor.Rule rule = d.stopping() != null ? d.stopping() : SvbssgpOptions.DEFAULT_STOPPING;
+    if (!stops && (settings.has("stop-window") || settings.has("stop-tolerance"))) {
+      String which = settings.has("stop-window") ? "stop-window" : "stop-tolerance";
+      throw new SettingException(which, "has no effect with stopping none");
+    }
+    int window = integer(settings, "stop-window", rule.window(), 2);
+    double tolerance =
+        settings.has("stop-tolerance") ? settings.number("stop-tolerance") : rule.tolerance();
+    if (!(tolerance > 0) || !Double.isFinite(tolerance)) {
+      throw new SettingException(
+          "stop-tolerance", "must be a positive number, got " + settings.word("stop-tolerance"));
+    }
+    return new SparseRegression.SvbssgpSteps(
+        new StepSchedule(rho, tau, kappa),
+        rate,
+        stops ? new BoundMonitor.Rule(window, tolerance) : null);
+  }
+
+  private static double nonNegative(Settings s, String key, double fallback) {
+    double v = s.has(key) ? s.number(key) : fallback;
+    if (!(v >= 0) || !Double.isFinite(v)) {
+      throw new SettingException(key, "must be a number >= 0, got " + s.word(key));
+    }
+    return v;
   }
 
   /** A whole number &ge; {@code min}, or {@code fallback} when unset. */

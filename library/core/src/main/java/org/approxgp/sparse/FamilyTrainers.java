@@ -84,7 +84,12 @@ final class FamilyTrainers {
             .withIterations(cap)
             .withGamma(o.gamma())
             .withPredictiveSamples(o.samples())
-            .withSeed(seed);
+            .withSeed(seed)
+            .withNaturalStep(o.steps().natural())
+            .withLearningRate(o.steps().learningRate());
+        whole = o.steps().stopping() == null
+            ? whole.withoutStopping()
+            : whole.withStopping(o.steps().stopping());
         SvbssgpOptions so = rows.isPresent() ? whole.withMinibatch(rows.getAsInt()) : whole;
         SvbssgpTraining t = Svbssgp.start(
             train,

@@ -152,6 +152,7 @@ public final class SparseRegression {
    * @param noise sVBSSGP's noise variance in the local test conditional ({@link PredictiveNoise})
    * @param seed seed of k-means and of the model's random draws
    * @param frequencies SSGP's and VSSGP's frequencies ({@link Frequencies})
+   * @param steps sVBSSGP's stochastic optimisation: step schedule, Adam rate, stopping rule ({@link SvbssgpSteps})
    */
   public record Options(
       SparseModel model,
@@ -164,7 +165,8 @@ public final class SparseRegression {
       int samples,
       PredictiveNoise noise,
       long seed,
-      Frequencies frequencies) {
+      Frequencies frequencies,
+      SvbssgpSteps steps) {
 
     public Options {
       if (model == null) {
@@ -176,6 +178,7 @@ public final class SparseRegression {
           || samples < 1
           || noise == null
           || frequencies == null
+          || steps == null
           || !(gamma >= 0 && gamma <= 1)
           || nonPositive(partitions)
           || nonPositive(iterations)
@@ -201,7 +204,8 @@ public final class SparseRegression {
           5,
           PredictiveNoise.LOCAL,
           0,
-          Frequencies.HELD_OUT);
+          Frequencies.HELD_OUT,
+          SvbssgpSteps.defaults());
     }
 
     /** Whether the model is one of the inducing-point models (dtc, pic), sized by M rather than 2m. */
@@ -241,6 +245,32 @@ public final class SparseRegression {
 
     private static boolean nonPositive(OptionalInt v) {
       return v.isPresent() && v.getAsInt() < 1;
+    }
+  }
+
+  /**
+   * sVBSSGP's stochastic optimisation (the paper's §4): the natural-gradient step ρ_t of q(α) ({@link StepSchedule}),
+   * Adam's learning rate for the hyperparameters (decayed by ρ_t/ρ₀), and the rule that stops the run when its
+   * smoothed bound has converged ({@link BoundMonitor.Rule}; null: no early stop, run to the iteration cap).
+   *
+   * @param natural ρ_t = ρ₀ / (1 + τ (t − 1))^κ
+   * @param learningRate Adam's step, positive
+   * @param stopping the convergence rule, or null to run every iteration
+   */
+  public record SvbssgpSteps(
+      StepSchedule natural, double learningRate, BoundMonitor.Rule stopping) {
+    public SvbssgpSteps {
+      if (natural == null || !(learningRate > 0) || !Double.isFinite(learningRate)) {
+        throw new IllegalArgumentException("need a step schedule and a positive learning rate, got "
+            + natural + ", " + learningRate);
+      }
+    }
+
+    /** {@link SvbssgpOptions#defaults()}' schedule, rate and stopping rule. */
+    public static SvbssgpSteps defaults() {
+      SvbssgpOptions d = SvbssgpOptions.defaults();
+      return new SvbssgpSteps(
+          SvbssgpOptions.DEFAULT_NATURAL_STEP, d.learningRate(), SvbssgpOptions.DEFAULT_STOPPING);
     }
   }
 

@@ -32,6 +32,57 @@ class RegistryTest {
   }
 
   @Test
+  void svbssgpsStepScheduleRateAndStoppingAreSettings() {
+    var d = Registry.regression("svbssgp").steps();
+    assertEquals(org.approxgp.sparse.SparseRegression.SvbssgpSteps.defaults(), d);
+    var s = Registry.regression(
+            "svbssgp",
+            Settings.of(
+                "step-initial",
+                0.2,
+                "step-tau",
+                "0.5",
+                "step-kappa",
+                0.75,
+                "learning-rate",
+                0.01,
+                "stop-window",
+                40,
+                "stop-tolerance",
+                1e-3))
+        .steps();
+    assertEquals(new org.approxgp.sparse.StepSchedule(0.2, 0.5, 0.75), s.natural());
+    assertEquals(0.01, s.learningRate());
+    assertEquals(new org.approxgp.sparse.BoundMonitor.Rule(40, 1e-3), s.stopping());
+    assertEquals(
+        null,
+        Registry.regression("svbssgp", Settings.of("stopping", "none")).steps().stopping());
+    for (Object[] bad : new Object[][] {
+      {"step-initial", 1.5},
+      {"step-tau", -1},
+      {"step-kappa", "x"},
+      {"learning-rate", 0},
+      {"stopping", "later"},
+      {"stop-window", 1},
+      {"stop-tolerance", -0.1}
+    }) {
+      SettingException e = assertThrows(
+          SettingException.class,
+          () -> Registry.regression("svbssgp", Settings.of((String) bad[0], bad[1])),
+          bad[0] + " = " + bad[1]);
+      assertEquals(bad[0], e.setting());
+    }
+    SettingException idle = assertThrows(
+        SettingException.class,
+        () -> Registry.regression("svbssgp", Settings.of("stopping", "none", "stop-window", 10)));
+    assertEquals("stop-window", idle.setting());
+    // a setting of sVBSSGP's optimiser is refused by a model that has no such optimiser
+    assertThrows(
+        SettingException.class,
+        () -> Registry.regression("dtc", Settings.of("learning-rate", 0.1)));
+  }
+
+  @Test
   void everyNameBuildsUnderItsOwnName() {
     assertEquals(
         List.of("ep", "qp", "laplace", "vb", "power-ep", "rep"), Registry.inferenceNames());

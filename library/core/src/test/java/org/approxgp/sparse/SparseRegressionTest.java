@@ -43,7 +43,8 @@ class SparseRegressionTest {
         d.samples(),
         d.noise(),
         3,
-        frequencies);
+        frequencies,
+        d.steps());
   }
 
   @ParameterizedTest

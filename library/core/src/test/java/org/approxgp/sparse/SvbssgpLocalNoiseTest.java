@@ -128,7 +128,8 @@ class SvbssgpLocalNoiseTest {
         d.samples(),
         noise,
         5,
-        d.frequencies());
+        d.frequencies(),
+        d.steps());
     try (SparseRegression.Trainer t =
         SparseRegression.start(train, o, SparseRegression.Partitioning.honest(), null)) {
       while (t.step()) {
