@@ -105,7 +105,7 @@ final class RegressCommand implements Callable<Integer> {
       names = "--gamma",
       paramLabel = "G",
       description =
-          "svbssgp test conditional γ in [0, 1] (default 0: local data of the test point's partition)")
+          "svbssgp test conditional γ in [-1, 1], the paper's Proposition 1 (default 0: local data of the test point's partition; 1: VSSGP's global one)")
   Double gamma;
 
   @Option(

@@ -616,7 +616,7 @@ class BadInputTest {
         "regress",
         concat(replace(regress, "--model", "svbssgp"), "--gamma", "2"),
         "--gamma",
-        "[0, 1]"));
+        "[-1, 1]"));
     c.add(cli(
         "regress --gamma for ssgp",
         "regress",

@@ -214,11 +214,20 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
       Relaxation relaxation,
       PenaltyForm penaltyForm,
       Search search) {
+    return new RelaxedEp(checkPenalty(c), objective, reading, relaxation, penaltyForm, search);
+  }
+
+  /**
+   * The penalty c, checked: the one validation of c in the project (the registry and the readings call it).
+   *
+   * @throws IllegalArgumentException unless 0 &lt; c &lt; ∞
+   */
+  public static double checkPenalty(double c) {
     if (!(c > 0 && c < Double.POSITIVE_INFINITY)) {
-      throw new IllegalArgumentException("Relaxed EP needs a finite penalty c > 0, got " + c
-          + " (without the" + " penalty, eq. 5's Q(b) tends to 0 as b grows and has no minimiser)");
+      throw new IllegalArgumentException("penalty must be a finite c > 0, got " + c
+          + " (without the penalty, eq. 5's Q(b) tends to 0 as b grows and has no minimiser)");
     }
-    return new RelaxedEp(c, objective, reading, relaxation, penaltyForm, search);
+    return c;
   }
 
   public Relaxation relaxation() {

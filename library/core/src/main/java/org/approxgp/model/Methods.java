@@ -155,16 +155,22 @@ public final class Methods {
      * @throws SettingException naming the setting, for an unknown value or c outside (0, ∞)
      */
     public RelaxedEp rule(double c, RelaxedEp.Objective objective) {
-      if (!(c > 0 && c < Double.POSITIVE_INFINITY)) {
-        throw new SettingException("penalty", "must be finite and > 0, got " + c);
-      }
       return RelaxedEp.of(
-          c,
+          checkedPenalty(c),
           java.util.Objects.requireNonNull(objective, "objective"),
           Registry.siteReading(siteReading),
           Registry.relaxation(relaxation),
           Registry.penaltyForm(penaltyForm),
           Registry.search(search));
+    }
+  }
+
+  /** {@link RelaxedEp#checkPenalty}, its refusal as a {@link SettingException} naming the setting "penalty". */
+  static double checkedPenalty(double c) {
+    try {
+      return RelaxedEp.checkPenalty(c);
+    } catch (IllegalArgumentException e) {
+      throw new SettingException("penalty", e.getMessage());
     }
   }
 }

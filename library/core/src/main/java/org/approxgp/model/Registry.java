@@ -147,7 +147,7 @@ public final class Registry {
    *   <li>{@code partitions} p &ge; 1 (svbssgp, pic);
    *   <li>{@code minibatch} rows &ge; 1 per step (vssgp, dtc) or per sampled partition (svbssgp), or "all" (full
    *       batch; whole partitions);
-   *   <li>{@code gamma} γ ∈ [0, 1] and {@code samples} r &ge; 1 (svbssgp; defaults 0 and 5, the paper's);
+   *   <li>{@code gamma} γ ∈ [−1, 1] and {@code samples} r &ge; 1 (svbssgp; defaults 0 and 5, the paper's);
    *   <li>{@code predictive-noise} "local" (default) or "model" (svbssgp; {@link SparseRegression.PredictiveNoise});
    *   <li>{@code frequencies} "held-out" (default) or "learned" (ssgp, vssgp; {@link SparseRegression.Frequencies});
    *   <li>sVBSSGP's stochastic optimisation ({@link SparseRegression.SvbssgpSteps}): the natural-gradient step
@@ -178,8 +178,10 @@ public final class Registry {
           "features", "must be an even number >= 2 (2m basis functions), got " + features);
     }
     double gamma = settings.has("gamma") ? settings.number("gamma") : d.gamma();
-    if (!(gamma >= 0 && gamma <= 1)) {
-      throw new SettingException("gamma", "must be in [0, 1], got " + gamma);
+    try {
+      SvbssgpOptions.checkGamma(gamma);
+    } catch (IllegalArgumentException e) {
+      throw new SettingException("gamma", e.getMessage());
     }
     Long seed = settings.whole("seed");
     // minibatch "all": every row (full batch for vssgp and dtc, whole partitions for svbssgp)
@@ -434,13 +436,7 @@ public final class Registry {
     if (c == null) {
       return Methods.DEFAULT_PENALTY;
     }
-    if (!(c > 0 && c < Double.POSITIVE_INFINITY)) {
-      throw new SettingException(
-          "penalty",
-          "must be finite and > 0, got " + c + " (at c = 0 the relaxed KL of"
-              + " eq. 5 tends to 0 as the relaxation grows and has no minimiser)");
-    }
-    return c;
+    return Methods.checkedPenalty(c);
   }
 
   /**

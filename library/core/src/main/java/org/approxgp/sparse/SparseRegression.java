@@ -147,7 +147,7 @@ public final class SparseRegression {
    * @param iterations iteration cap; default from the model and whether it runs full batch
    * @param minibatch rows per step (vssgp, dtc) or per sampled partition (svbssgp), {@link Integer#MAX_VALUE} for all
    *     of them; default: full batch while the data fit the work budget (vssgp, dtc), whole partitions (svbssgp)
-   * @param gamma sVBSSGP's γ of the test conditional (Proposition 1), in [0, 1]
+   * @param gamma sVBSSGP's γ of the test conditional (Proposition 1), in [−1, 1]
    * @param samples sVBSSGP's r samples of q(α) for the predictive (§4.2), &ge; 1
    * @param noise sVBSSGP's noise variance in the local test conditional ({@link PredictiveNoise})
    * @param seed seed of k-means and of the model's random draws
@@ -179,7 +179,7 @@ public final class SparseRegression {
           || noise == null
           || frequencies == null
           || steps == null
-          || !(gamma >= 0 && gamma <= 1)
+          || !(Math.abs(gamma) <= 1)
           || nonPositive(partitions)
           || nonPositive(iterations)
           || nonPositive(minibatch)) {

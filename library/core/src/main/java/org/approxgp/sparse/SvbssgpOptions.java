@@ -304,11 +304,16 @@ public record SvbssgpOptions(
         Optional.of(v));
   }
 
-  /** Rejects γ outside [−1, 1] (Proposition 1). */
-  static void checkGamma(double gamma) {
+  /**
+   * Rejects γ outside [−1, 1], the range of the paper's Proposition 1 (|γ| ≤ 1): the one check of γ in the project
+   * (the registry and {@link SparseRegression.Options} call it).
+   */
+  public static double checkGamma(double gamma) {
     if (!(Math.abs(gamma) <= 1)) {
-      throw new IllegalArgumentException("gamma must be in [-1, 1], got " + gamma);
+      throw new IllegalArgumentException(
+          "must be in [-1, 1] (Proposition 1: |γ| <= 1), got " + gamma);
     }
+    return gamma;
   }
 
   /** The settings of the options other than the initial values, validated. */

@@ -305,8 +305,11 @@ class RegistryTest {
         () -> Registry.regression("svbssgp", Settings.of("minibatch", 0)));
     assertRefused(
         "gamma",
-        "must be in [0, 1], got 1.5",
+        "must be in [-1, 1] (Proposition 1: |γ| <= 1), got 1.5",
         () -> Registry.regression("svbssgp", Settings.of("gamma", 1.5)));
+    // the paper's whole range: negative γ is a test conditional of Proposition 1 too
+    assertEquals(
+        -0.5, Registry.regression("svbssgp", Settings.of("gamma", -0.5)).gamma());
     assertRefused(
         "partitions",
         "must be a whole number >= 1, got 2.5",
