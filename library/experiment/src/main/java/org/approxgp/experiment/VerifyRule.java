@@ -203,7 +203,7 @@ public final class VerifyRule {
    * Whether {@code column} of a sensitive trial must reproduce: a declared {@link #stable} column, or by default a
    * boolean or a text without numbers.
    */
-  boolean isStable(String column, Object stored) {
+  public boolean isStable(String column, Object stored) {
     if (stable != null) {
       return stable.contains(column);
     }
