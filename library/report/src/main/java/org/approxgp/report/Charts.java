@@ -277,7 +277,31 @@ public final class Charts {
       String series,
       Labels labels,
       String missingNote) {
+    return bars(t, category, value, error, series, labels, missingNote, Scale.LINEAR);
+  }
+
+  /**
+   * As {@link #bars(Table, String, String, String, String, Labels, String)}, on a linear or a logarithmic y axis
+   * ({@link Scale#LOG_Y}: values spanning orders of magnitude across categories, e.g. an error of 3 on one data
+   * set beside 1,000 on another, all visible). On a log axis a value &le; 0 has no bar (shown as missing), and
+   * {@code error} draws no error bars: XChart 4.0.3 places them wrongly on a log axis (2.6 ± 0.4 drawn from 1 to
+   * 6.5), so the spread belongs in a table beside the chart.
+   *
+   * @throws IllegalArgumentException for a log x scale (categories have none)
+   */
+  public static CategoryChart bars(
+      Table t,
+      String category,
+      String value,
+      String error,
+      String series,
+      Labels labels,
+      String missingNote,
+      Scale scale) {
     Objects.requireNonNull(missingNote, "missingNote: say what a missing bar means");
+    if (scale.logX) {
+      throw new IllegalArgumentException("a bar chart's categories have no log scale");
+    }
     CategoryChart chart = new CategoryChartBuilder()
         .width(WIDTH)
         .height(HEIGHT)
@@ -302,6 +326,8 @@ public final class Charts {
     }
     int m = bySeries.size();
     double fill = chart.getStyler().getAvailableSpaceFill();
+    double bottom = Double.POSITIVE_INFINITY; // log axis: the lowest bar
+    double top = 0; // and the highest
     List<double[]> missing = new ArrayList<>();
     int j = 0;
     for (Map.Entry<String, Map<String, double[]>> e : bySeries.entrySet()) {
@@ -309,7 +335,11 @@ public final class Charts {
       List<Double> es = new ArrayList<>();
       for (int i = 0; i < cats.size(); i++) {
         double[] v = e.getValue().get(cats.get(i));
-        boolean absent = v == null || Double.isNaN(v[0]);
+        boolean absent = v == null || Double.isNaN(v[0]) || (scale.logY && !(v[0] > 0));
+        if (!absent && scale.logY) {
+          bottom = Math.min(bottom, v[0]);
+          top = Math.max(top, v[0]);
+        }
         ys.add(absent ? null : v[0]);
         es.add(absent ? null : v[1]);
         if (absent) {
@@ -318,12 +348,25 @@ public final class Charts {
           missing.add(new double[] {i + 0.5 + (j - (m - 1) / 2.0) * fill / m});
         }
       }
-      if (error == null) {
+      if (error == null || scale.logY) {
         chart.addSeries(e.getKey(), cats, ys);
       } else {
         chart.addSeries(e.getKey(), cats, ys, es);
       }
       j++;
+    }
+    // a log axis starts at or up to half a decade below the lowest bar; a missing bar's "×" sits on
+    // it
+    double base = 0;
+    if (scale.logY) {
+      base = Double.isInfinite(bottom) ? 1 : Math.pow(10, Math.floor(Math.log10(bottom) * 2) / 2);
+      chart.getStyler().setYAxisLogarithmic(true);
+      chart.getStyler().setYAxisMin(base);
+      // fewer than two powers of ten on the axis would leave one labelled tick or none: label every
+      // tick
+      chart
+          .getStyler()
+          .setYAxisLogarithmicDecadeOnly(top == 0 || decades(new double[] {base, top}) >= 2);
     }
     if (!missing.isEmpty()) {
       var note = chart.addSeries(
@@ -333,7 +376,7 @@ public final class Charts {
       note.setFillColor(Color.WHITE);
       note.setLineColor(Color.WHITE);
       for (double[] p : missing) {
-        chart.addAnnotation(new org.knowm.xchart.AnnotationText("×", p[0], 0, false));
+        chart.addAnnotation(new org.knowm.xchart.AnnotationText("×", p[0], base, false));
       }
       chart
           .getStyler()

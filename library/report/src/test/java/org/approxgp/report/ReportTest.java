@@ -2,6 +2,7 @@ package org.approxgp.report;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -242,6 +243,57 @@ class ReportTest {
         Charts.Labels.of("title", "data set", "test error (%)"),
         "no value");
     assertEquals(1, full.getSeriesCollection().size(), "no legend entry when nothing is missing");
+    // orders of magnitude apart (an error of 3 on one data set, 1,000 on another): a log axis shows
+    // both
+    Table wide = Table.create(
+        "w",
+        StringColumn.create("data", "crabs", "crabs", "sonar", "sonar"),
+        StringColumn.create("method", "ep", "vb", "ep", "vb"),
+        DoubleColumn.create("rmse", 3.2, 5.8, 46, 1040),
+        DoubleColumn.create("sd", 0.4, 1.0, 6, Double.NaN));
+    var log = Charts.bars(
+        wide,
+        "data",
+        "rmse",
+        "sd",
+        "method",
+        Charts.Labels.of("t", "data set", "RMSE"),
+        "no value",
+        Charts.Scale.LOG_Y);
+    assertTrue(log.getStyler().isYAxisLogarithmic());
+    assertEquals(
+        Math.pow(10, 0.5), log.getStyler().getYAxisMin(), 1e-12, "up to half a decade below 3.2");
+    assertArrayEquals(PNG_MAGIC, Arrays.copyOf(Figures.png(log), 8));
+    // a value <= 0 has no bar on a log axis; an error bar reaching 0 is refused
+    Table zero = wide.copy();
+    zero.doubleColumn("rmse").set(0, 0.0);
+    var withZero = Charts.bars(
+        zero,
+        "data",
+        "rmse",
+        "sd",
+        "method",
+        Charts.Labels.of("t", "data set", "RMSE"),
+        "no value (or <= 0)",
+        Charts.Scale.LOG_Y);
+    assertTrue(withZero.getSeries("× no value (or <= 0)") != null);
+    assertArrayEquals(PNG_MAGIC, Arrays.copyOf(Figures.png(withZero), 8));
+    assertTrue(
+        log.getStyler().isYAxisLogarithmicDecadeOnly(), "10, 100, 1000 labelled: decades suffice");
+    var narrow = Charts.bars(
+        wide.where(wide.stringColumn("data").isEqualTo("crabs")),
+        "data",
+        "rmse",
+        "sd",
+        "method",
+        Charts.Labels.of("t", "data set", "RMSE"),
+        "no value",
+        Charts.Scale.LOG_Y);
+    assertFalse(
+        narrow.getStyler().isYAxisLogarithmicDecadeOnly(),
+        "within a decade every tick is labelled");
+    // XChart misplaces error bars on a log axis: none are drawn there
+    assertEquals(null, log.getSeries("ep").getExtraValues());
   }
 
   @Test
