@@ -62,7 +62,7 @@ except ImportError as e:  # pragma: no cover - reported to the caller
     print(f"bench_regress_defaults: scikit-learn/numpy not available ({e})", file=sys.stderr)
     sys.exit(2)
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", ".."))
 VEGA = "vega-datasets@2.11.0"
 VEGA_SHA256 = "d888f3d9f0a9799a2f6066e5dbe5ed40eb86f75b4568b493d9bdd55e9652050a"
 MODELS = ["ssgp", "vssgp", "svbssgp", "dtc", "pic"]

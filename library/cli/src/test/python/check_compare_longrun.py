@@ -51,7 +51,7 @@ print = functools.partial(print, flush=True)  # noqa: A001 (progress shows while
 import numpy as np
 from scipy.special import log_ndtr, ndtr
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", ".."))
 METHODS = ["ep", "qp", "vb", "laplace", "power-ep"]
 
 

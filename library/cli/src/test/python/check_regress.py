@@ -93,7 +93,7 @@ def exact_gp(x_train, y_train, x_test, seed):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--approxgp", default=os.path.join(os.path.dirname(__file__), "..", "..", "..", "..",
-                                                       "bin", "approxgp"), help="path of bin/approxgp")
+                                                       "..", "bin", "approxgp"), help="path of bin/approxgp")
     ap.add_argument("--seed", type=int, default=20240, help="seed of the split and of every fit")
     ap.add_argument("--keep", help="directory to keep the CSV and JSON files in (default: a temporary one)")
     ap.add_argument("--methods", help="comma-separated subset of " + ",".join(METHODS))

@@ -23,7 +23,7 @@ number a line: μ_ω (m·d, row-major), log s_ω (m·d), log ℓ (d), log σ², 
 of L_a row by row with the diagonal stored as its logarithm) and a data file (n rows: d inputs then the target).
 Prints the bound, its three parts and the collapsed bound, as JSON.
 
-Used by: VssgpBoundTableTest reads library/src/test/resources/org/approxgp/sparse/vssgp-bound-table.txt, made by
+Used by: VssgpBoundTableTest reads library/core/src/test/resources/org/approxgp/sparse/vssgp-bound-table.txt, made by
 `vssgp_bound_check.py --table` (this file's generate_table()), which evaluates this code at seeded random parameters
 on a seeded random data set defined here (so the Java test does not depend on Python at run time).
 """
