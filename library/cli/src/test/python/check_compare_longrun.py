@@ -2,7 +2,8 @@
 """Independent long-run check of `approxgp compare` on probit data it was not tuned on: its noise-removed errors and
 its verdicts against a numpy sampler run far longer, written here from the mathematics alone.
 
-Data: the first ROWS (default 150) rows of datasets/pima-indians-diabetes.csv (label `diabetes`, 1 -> +1), features
+Data: the first ROWS (default 150) rows of datasets/pima-indians-diabetes.csv (label `diabetes`, 1 -> +1; --data, --label
+and --positive choose another of datasets/), features
 standardised here (mean, population sd) and written to a CSV, so that Java and numpy build the same kernel matrix:
 SE-iso, length-scale 2, signal variance 4, probit likelihood, prior mean 0. `bin/approxgp compare` runs on it as a user
 would (methods ep, qp, vb, laplace, power-ep; its default budget), writing --summary and --marginals.
@@ -33,6 +34,7 @@ Criteria (stated in advance):
     long run's closest; when it says "undecided between A, B, ...", the long run's closest is among them.
 
 Usage: python3 check_compare_longrun.py [--rows 150] [--seed 0] [--draws 50000] [--keep DIR]
+                                        [--data heart-scale.csv --label label --positive 1]
 Exit 0 when every criterion holds, 1 otherwise; prints every number.
 """
 import argparse
@@ -165,12 +167,19 @@ def main():
     ap.add_argument("--warmup", type=int, default=2000)
     ap.add_argument("--draws", type=int, default=50000)
     ap.add_argument("--keep", default=None)
+    ap.add_argument("--data", default="pima-indians-diabetes.csv", help="a file of datasets/ with numeric columns")
+    ap.add_argument("--label", default="diabetes", help="its label column")
+    ap.add_argument("--positive", default="1", help="the label value that is +1 (every other value is -1)")
     args = ap.parse_args()
-    with open(os.path.join(ROOT, "datasets", "pima-indians-diabetes.csv")) as fh:
+    with open(os.path.join(ROOT, "datasets", args.data)) as fh:
         rows = list(csv.reader(fh))
-    header, data = rows[0], np.array(rows[1: 1 + args.rows], float)
-    x, y = data[:, :-1], np.where(data[:, -1] == 1, 1.0, -1.0)
-    x = (x - x.mean(0)) / x.std(0)
+    li = rows[0].index(args.label)
+    header = [h for j, h in enumerate(rows[0]) if j != li] + [args.label]
+    body = rows[1: 1 + args.rows]
+    x = np.array([[float(v) for j, v in enumerate(r) if j != li] for r in body])
+    y = np.array([1.0 if r[li].strip() == args.positive else -1.0 for r in body])
+    sd = x.std(0)
+    x = (x - x.mean(0)) / np.where(sd > 0, sd, 1.0)
     work = args.keep or tempfile.mkdtemp(prefix="check-compare-longrun-")
     os.makedirs(work, exist_ok=True)
     train = os.path.join(work, "train.csv")
@@ -179,7 +188,7 @@ def main():
         for i in range(len(y)):
             fh.write(",".join(repr(float(v)) for v in x[i]) + f",{int(y[i] > 0)}\n")
     summary, marg, report = (os.path.join(work, f) for f in ("summary.csv", "marginals.csv", "report.html"))
-    cmd = [os.path.join(ROOT, "bin", "approxgp"), "compare", "--train", train, "--label", "diabetes",
+    cmd = [os.path.join(ROOT, "bin", "approxgp"), "compare", "--train", train, "--label", args.label,
            "--kernel", "se-iso", "--lengthscale", "2", "--signal-variance", "4", "--methods", ",".join(METHODS),
            "--seed", str(args.seed), "--summary", summary, "--marginals", marg, "--out", report]
     t0 = time.time()
