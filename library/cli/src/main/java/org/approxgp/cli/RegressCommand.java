@@ -379,6 +379,15 @@ final class RegressCommand implements Callable<Integer> {
       ell.put(in.featureNames().get(j), l[j] * in.xScale()[j]);
     }
     sum.put("lengthscales", ell);
+    // inputs the fit has switched off: a length-scale far beyond the input's range on TRAIN
+    List<String> ignored =
+        RegressInputs.ignoredInputs(l, RegressInputs.ranges(trainData), in.featureNames());
+    sum.put("inputs_ignored", ignored);
+    if (!ignored.isEmpty()) {
+      err.println("note: the fit ignores " + String.join(", ", ignored) + " (length-scale over "
+          + (long) RegressInputs.IGNORED_RATIO
+          + " times the input's range on TRAIN: no effect on any prediction)");
+    }
     sum.put("seed", seed);
     if (yTest != null) {
       sum.put(

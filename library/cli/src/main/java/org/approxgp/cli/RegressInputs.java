@@ -130,4 +130,45 @@ record RegressInputs(
     }
     return my;
   }
+
+  /**
+   * A learned length-scale beyond this many times its input's range on TRAIN marks the input as ignored: across the
+   * whole range the squared-exponential correlation is then exp(−r²/(2ℓ²)) &gt; 1 − 5·10⁻⁷, so the input changes no
+   * prediction (VSSGP has reported 2e15 and 1.2e9 for such inputs; their size means nothing).
+   */
+  static final double IGNORED_RATIO = 1e3;
+
+  /** Each input's range (max − min) over the rows of {@code rows}. */
+  static double[] ranges(RegressionData rows) {
+    int d = rows.d();
+    double[] lo = new double[d];
+    double[] hi = new double[d];
+    java.util.Arrays.fill(lo, Double.POSITIVE_INFINITY);
+    java.util.Arrays.fill(hi, Double.NEGATIVE_INFINITY);
+    double[] x = rows.x();
+    for (int i = 0; i < x.length; i++) {
+      int j = i % d;
+      lo[j] = Math.min(lo[j], x[i]);
+      hi[j] = Math.max(hi[j], x[i]);
+    }
+    double[] r = new double[d];
+    for (int j = 0; j < d; j++) {
+      r[j] = hi[j] - lo[j];
+    }
+    return r;
+  }
+
+  /**
+   * The inputs whose length-scale exceeds {@link #IGNORED_RATIO} times their range (both on the same scale), in input
+   * order; a constant input (range 0) is not named, as it cannot matter whatever its length-scale.
+   */
+  static List<String> ignoredInputs(double[] lengthscales, double[] ranges, List<String> names) {
+    List<String> out = new java.util.ArrayList<>();
+    for (int j = 0; j < lengthscales.length; j++) {
+      if (ranges[j] > 0 && !(lengthscales[j] <= IGNORED_RATIO * ranges[j])) {
+        out.add(names.get(j));
+      }
+    }
+    return out;
+  }
 }
