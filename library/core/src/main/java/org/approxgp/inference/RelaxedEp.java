@@ -214,7 +214,12 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
       Relaxation relaxation,
       PenaltyForm penaltyForm,
       Search search) {
-    return new RelaxedEp(checkPenalty(c), objective, reading, relaxation, penaltyForm, search);
+    try {
+      checkPenalty(c);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Relaxed EP's penalty " + e.getMessage(), e);
+    }
+    return new RelaxedEp(c, objective, reading, relaxation, penaltyForm, search);
   }
 
   /**
@@ -224,7 +229,7 @@ public final class RelaxedEp implements SiteUpdate<RelaxedEp.State> {
    */
   public static double checkPenalty(double c) {
     if (!(c > 0 && c < Double.POSITIVE_INFINITY)) {
-      throw new IllegalArgumentException("penalty must be a finite c > 0, got " + c
+      throw new IllegalArgumentException("must be a finite c > 0, got " + c
           + " (without the penalty, eq. 5's Q(b) tends to 0 as b grows and has no minimiser)");
     }
     return c;
