@@ -92,9 +92,11 @@ final class RunCommand implements Callable<Integer> {
       names = "--verify",
       paramLabel = "K",
       description =
-          "after the run, recompute K stored trials (drawn at random, seed 0) with today's code and compare"
-              + " them with their stored rows, to the bit on the same linear-algebra backend (timings aside); prints"
-              + " 'verified K/K' or the trials that differ, and exits 1 if any does (default: APPROXGP_VERIFY)")
+          "after the run, recompute K stored trials of every store the run reads (drawn per stored code version,"
+              + " seeded by this build's commit) with today's code and hold each to its row by the experiment's"
+              + " rule: identical bits, within rounding, sensitive (moves under a rounding-size perturbation too;"
+              + " held to its stable columns) or differs; prints 'verified K/K' when none differs, else the trials"
+              + " that do, and exits 1 (default: APPROXGP_VERIFY; docs/verification.md)")
   Integer verify;
 
   @Option(

@@ -53,7 +53,7 @@ public interface InferenceMethod {
     return of(options.siteUpdate().name(), (pr, w) -> Ep.infer(pr, options, w));
   }
 
-  /** Any site rule (EP, QP, Lp, and later Power EP, Relaxed EP) in the site loop, named by the rule. */
+  /** Any site rule (EP, QP, Lp, Power EP, Relaxed EP) in the site loop, named by the rule. */
   static InferenceMethod siteLoop(SiteUpdate<?> update, SiteLoopOptions options) {
     return of(update.name(), (pr, w) -> SiteLoop.run(pr, update, options, w));
   }

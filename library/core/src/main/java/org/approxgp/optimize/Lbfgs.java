@@ -40,9 +40,9 @@ import java.util.List;
  * <ol>
  *   <li>{@link Status#CONVERGED_GRADIENT}: ‖x − P_box(x − ∇f)‖_∞ ≤ gtol · max(1, ‖x‖₂), the projected-gradient
  *   norm of L-BFGS-B (zero exactly at a KKT point of the box problem) with liblbfgs' scale max(1, ‖x‖), the
- *   one the callers' tolerances were chosen for. (Scaling with |f| instead, as one might for sums over data
- *   points, made the QP paper's gtol = 1e-5 some 30 times looser than before on a GP evidence of ≈ 90 and
- *   stopped fits short of the optimum the old optimiser reached, by 4e-8 in log evidence on coal mining.)</li>
+ *   one the callers' tolerances were chosen for. (A scale of |f|, as one might use for sums over data points,
+ *   would make the QP paper's gtol = 1e-5 about 30 times looser on a GP evidence of ≈ 90 and stop fits short of
+ *   the optimum, by 4e-8 in log evidence on coal mining.)</li>
  *   <li>{@link Status#CONVERGED_FUNCTION}: (f_{k−1} − f_k) / max(|f_{k−1}|, |f_k|) &lt; relativeFunctionTolerance on
  *   two consecutive iterations (the QP paper's 1e-9 rule; two so that one short step does not end the run). An
  *   iteration whose line search fails counts with the decrease of its lowest trial point: an objective that is
