@@ -56,8 +56,9 @@ public final class RepPaper {
    * proper (a reading-c run at c = 0.01 on Haberman was stored as a fit and now throws), even whether it dipped
    * below the threshold once (a Spam run's flag flipped under another BLAS kernel). Such a trial is named sensitive
    * and held only to running to its end; no column of it is stable. Every other trial is held to rounding in every
-   * column; a converged trial that is sensitive nonetheless (a chaotic transient, or a cross-validated penalty
-   * chosen between tied errors) is found by the verifier's reruns under rounding perturbations.
+   * column; a converged trial that is sensitive nonetheless (a chaotic transient, or a cross-validated choice whose
+   * grid fits oscillate: {@code RepCv} computes its grids afresh under the verifier's rounding perturbations, and
+   * ties within {@code RepCv.TIE} keep the earlier grid point) is found by the verifier's reruns.
    */
   public static final VerifyRule VERIFY = VerifyRule.DEFAULT
       .sensitiveWhen(
