@@ -51,18 +51,8 @@ record RegressInputs(
     if (a.n() < 2) {
       throw CliException.badInput(train + ": need at least 2 training rows, got " + a.n());
     }
-    int n = a.n();
-    int d = a.d();
-    Standardizer sx = fitInputs(train, a.x(), n, d, tr.features());
-    sx.applyInPlace(a.x());
-    sx.applyInPlace(te.data().x());
-    double[] y = a.y();
-    double[] my = targetMoments(train, target, y);
-    for (int i = 0; i < n; i++) {
-      y[i] = (y[i] - my[0]) / my[1];
-    }
-    RegressionData testRows = new RegressionData(te.data().x(), te.data().n(), d, null);
-    return new RegressInputs(a, testRows, te.data().y(), my[0], my[1], tr.features(), sx.scale());
+    RegressionData testRows = new RegressionData(te.data().x(), te.data().n(), a.d(), null);
+    return standardised(train, target, a, testRows, te.data().y(), tr.features());
   }
 
   /** TRAIN and TEST from CSV files, standardised on TRAIN (the sVBSSGP paper, §5). */
@@ -83,24 +73,32 @@ record RegressInputs(
     if (tr.size() < 2) {
       throw CliException.badInput(train + ": need at least 2 training rows, got " + tr.size());
     }
-    RegressionData rows = RegressionData.of(tr.features(), tr.target());
-    Standardizer sx = fitInputs(train, rows.x(), rows.n(), rows.d(), tr.featureNames());
-    sx.applyInPlace(rows.x());
-    double[] y = rows.y();
-    double[] my = targetMoments(train, target, y);
-    for (int i = 0; i < y.length; i++) {
-      y[i] = (y[i] - my[0]) / my[1];
-    }
-    RegressionData testRows = RegressionData.of(te.features(), null);
-    sx.applyInPlace(testRows.x());
-    return new RegressInputs(
-        rows,
-        testRows,
+    return standardised(
+        train,
+        target,
+        RegressionData.of(tr.features(), tr.target()),
+        RegressionData.of(te.features(), null),
         data.testHasTarget() ? te.target() : null,
-        my[0],
-        my[1],
-        tr.featureNames(),
-        sx.scale());
+        tr.featureNames());
+  }
+
+  /**
+   * Standardises freshly read rows in place with TRAIN's statistics (inputs column-wise, the target) and keeps what
+   * reporting in the data's units needs.
+   */
+  private static RegressInputs standardised(
+      String train,
+      String target,
+      RegressionData rows,
+      RegressionData testRows,
+      double[] yTest,
+      List<String> names) {
+    Standardizer sx = fitInputs(train, rows.x(), rows.n(), rows.d(), names);
+    sx.applyInPlace(rows.x());
+    sx.applyInPlace(testRows.x());
+    double[] my = targetMoments(train, target, rows.y());
+    Standardizer.standardizeInPlace(rows.y(), my[0], my[1]);
+    return new RegressInputs(rows, testRows, yTest, my[0], my[1], names, sx.scale());
   }
 
   /**

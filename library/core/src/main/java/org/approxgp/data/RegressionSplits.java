@@ -123,11 +123,8 @@ public final class RegressionSplits {
   private static RegressionData apply(
       RegressionData r, Standardizer sx, double yMean, double yScale) {
     sx.applyInPlace(r.x());
-    double[] y = r.y();
-    if (y != null) {
-      for (int i = 0; i < y.length; i++) {
-        y[i] = (y[i] - yMean) / yScale;
-      }
+    if (r.y() != null) {
+      Standardizer.standardizeInPlace(r.y(), yMean, yScale);
     }
     return r;
   }

@@ -59,25 +59,40 @@ public final class Standardizer {
     double[] scale = new double[d];
     double[] column = new double[n];
     for (int j = 0; j < d; j++) {
-      String name = names == null ? "column " + j : "column " + DataException.quote(names.get(j));
       boolean constant = true;
       for (int i = 0; i < n; i++) {
         column[i] = x[i * d + j];
         if (!Double.isFinite(column[i])) {
-          throw new IllegalArgumentException("non-finite value " + column[i] + " in " + name);
+          throw new IllegalArgumentException(
+              "non-finite value " + column[i] + " in " + columnName(names, j));
         }
         constant &= column[i] == column[0];
       }
       double[] ms = moments(column, 0);
       if (Double.isInfinite(ms[1])) {
         throw new IllegalArgumentException(
-            "the standard deviation of " + name + " overflows a double");
+            "the standard deviation of " + columnName(names, j) + " overflows a double");
       }
       mean[j] = ms[0];
       // constant column (exactly, or to rounding of the mean): leave it unscaled, as sklearn does
       scale[j] = constant || ms[1] == 0 ? 1.0 : ms[1];
     }
     return new Standardizer(mean, scale);
+  }
+
+  private static String columnName(java.util.List<String> names, int j) {
+    return names == null ? "column " + j : "column " + DataException.quote(names.get(j));
+  }
+
+  /**
+   * Standardises one variable in place, (v − mean) / scale, with {@link #applyInPlace}'s operations (and its bits):
+   * the target's standardisation in {@link RegressionSplits#standardize} and {@code approxgp regress}.
+   */
+  public static void standardizeInPlace(double[] v, double mean, double scale) {
+    for (int i = 0; i < v.length; i++) {
+      double e = v[i] - mean;
+      v[i] = Double.isInfinite(e) ? v[i] / scale - mean / scale : e / scale;
+    }
   }
 
   /**
