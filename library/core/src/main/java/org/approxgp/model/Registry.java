@@ -432,11 +432,9 @@ public final class Registry {
   }
 
   private static double penalty(Settings s) {
+    // checked once, where the rule is built (RepReading.rule, RelaxedEp.checkPenalty)
     Double c = s.number("penalty");
-    if (c == null) {
-      return Methods.DEFAULT_PENALTY;
-    }
-    return Methods.checkedPenalty(c);
+    return c == null ? Methods.DEFAULT_PENALTY : c;
   }
 
   /**
