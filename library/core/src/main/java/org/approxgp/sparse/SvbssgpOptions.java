@@ -59,13 +59,13 @@ public record SvbssgpOptions(
 
   /**
    * The defaults: m = 20 (the paper's 2m = 40), a = 10 partitions per iteration, all rows of each, b = 1
-   * z-sample, 1000 iterations, γ = 0, r = 5, seed 1, Adam step 0.03, hyperparameters learned from data-driven
+   * z-sample, 1000 iterations, γ = 0, r = 5, seed 0 (as every sparse model's), Adam step 0.03, hyperparameters learned from data-driven
    * initial values, ρ_t = {@link #DEFAULT_NATURAL_STEP}, stopping by {@link #DEFAULT_STOPPING}.
    */
   public static SvbssgpOptions defaults() {
     return new SvbssgpOptions(
         20,
-        StochasticSchedule.of(10, 1000, DEFAULT_NATURAL_STEP, 1).withStopping(DEFAULT_STOPPING),
+        StochasticSchedule.of(10, 1000, DEFAULT_NATURAL_STEP, 0).withStopping(DEFAULT_STOPPING),
         OptionalInt.empty(),
         1,
         0,
