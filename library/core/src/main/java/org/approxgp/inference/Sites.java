@@ -40,14 +40,6 @@ public final class Sites {
     return nu.clone();
   }
 
-  double tauAt(int i) {
-    return tau[i];
-  }
-
-  double nuAt(int i) {
-    return nu[i];
-  }
-
   /** Root-mean-square of the change in all 2n site parameters: √((‖Δτ̃‖² + ‖Δν̃‖²)/(2n)). */
   public double rmsChange(Sites other) {
     double s = 0;
