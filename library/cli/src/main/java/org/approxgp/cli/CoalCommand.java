@@ -33,7 +33,7 @@ final class CoalCommand implements Callable<Integer> {
   @Option(
       names = "--seeds",
       defaultValue = "200",
-      description = "seeds 0..N-1 (default 200, the paper's)")
+      description = "seeds 0..N-1 (default ${DEFAULT-VALUE}, the paper's)")
   int seeds;
 
   @Option(names = "--threads", description = "worker threads (default: all cores)")

@@ -90,7 +90,7 @@ final class CompareCommand implements Callable<Integer> {
       split = ",",
       defaultValue = "ep,qp,vb,laplace,power-ep,rep",
       paramLabel = "M1,M2,...",
-      description = "methods to compare (default ep,qp,vb,laplace,power-ep,rep)")
+      description = "methods to compare (default ${DEFAULT-VALUE})")
   List<String> methods;
 
   @picocli.CommandLine.Mixin
@@ -125,7 +125,10 @@ final class CompareCommand implements Callable<Integer> {
       description = "label mapped to +1 (default: 1/+1 or the larger)")
   String positive;
 
-  @Option(names = "--chains", defaultValue = "4", description = "sampler chains (>= 4, default 4)")
+  @Option(
+      names = "--chains",
+      defaultValue = "4",
+      description = "sampler chains (>= 4, default ${DEFAULT-VALUE})")
   int chains;
 
   @Option(
@@ -133,20 +136,20 @@ final class CompareCommand implements Callable<Integer> {
       defaultValue = "64000",
       paramLabel = "T",
       description =
-          "the sampler's budget: transitions per chain (default 64000); the report says when it stopped the"
+          "the sampler's budget: transitions per chain (default ${DEFAULT-VALUE}); the report says when it stopped the"
               + " run, and which rankings it left undecided")
   long maxTransitions;
 
   @Option(
       names = "--ais-runs",
       defaultValue = "16",
-      description = "independent AIS runs (default 16)")
+      description = "independent AIS runs (default ${DEFAULT-VALUE})")
   int aisRuns;
 
   @Option(
       names = "--ais-temperatures",
       defaultValue = "1000",
-      description = "temperatures per AIS run (default 1000)")
+      description = "temperatures per AIS run (default ${DEFAULT-VALUE})")
   int aisTemperatures;
 
   @Option(

@@ -83,7 +83,7 @@ final class FitCommand implements Callable<Integer> {
       defaultValue = "0",
       paramLabel = "M",
       description =
-          "constant prior mean of the latent f (default 0; the QP paper's coal runs use 1)")
+          "constant prior mean of the latent f (default ${DEFAULT-VALUE}; the QP paper's coal runs use 1)")
   double priorMean;
 
   @Option(

@@ -31,7 +31,7 @@ final class KernelOptions {
       names = "--signal-variance",
       defaultValue = "1.0",
       paramLabel = "S",
-      description = "signal variance (default 1)")
+      description = "signal variance (default ${DEFAULT-VALUE})")
   double signalVariance;
 
   /**

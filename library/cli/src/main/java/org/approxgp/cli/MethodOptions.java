@@ -1,5 +1,7 @@
 package org.approxgp.cli;
 
+import org.approxgp.inference.SiteLoopOptions;
+import org.approxgp.model.Methods;
 import org.approxgp.model.Settings;
 import picocli.CommandLine.Option;
 
@@ -11,7 +13,7 @@ final class MethodOptions {
   @Option(
       names = "--power",
       paramLabel = "U",
-      description = "power-ep: the power u in (0, 1] (default 0.8)")
+      description = "power-ep: the power u in (0, 1] (default " + Methods.DEFAULT_POWER + ")")
   Double power;
 
   @Option(
@@ -25,7 +27,7 @@ final class MethodOptions {
   @Option(
       names = "--penalty",
       paramLabel = "C",
-      description = "rep: the l1 penalty c > 0 (default 20)")
+      description = "rep: the l1 penalty c > 0 (default " + Methods.DEFAULT_PENALTY + ")")
   Double penalty;
 
   @Option(
@@ -76,8 +78,9 @@ final class MethodOptions {
   @Option(
       names = "--max-sweeps",
       paramLabel = "N",
-      description =
-          "ep, power-ep, rep: the site loop's sweep cap, a whole number >= 1 (default 1000)")
+      description = "ep, power-ep, rep: the site loop's sweep cap, a whole number >= 1 (default "
+          + SiteLoopOptions.DEFAULT_MAX_SWEEPS
+          + ")")
   Integer maxSweeps;
 
   @Option(

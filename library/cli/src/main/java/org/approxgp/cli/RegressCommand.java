@@ -76,8 +76,9 @@ final class RegressCommand implements Callable<Integer> {
   @Option(
       names = "--features",
       paramLabel = "2m",
-      description =
-          "number of basis functions 2m, even (ssgp, vssgp, svbssgp; default 40, the paper's)")
+      description = "number of basis functions 2m, even (ssgp, vssgp, svbssgp; default "
+          + SparseRegression.DEFAULT_FEATURES
+          + ", the paper's)")
   Integer features;
 
   @Option(
@@ -91,7 +92,9 @@ final class RegressCommand implements Callable<Integer> {
   @Option(
       names = "--inducing",
       paramLabel = "M",
-      description = "inducing points, k-means centroids (dtc, pic; default 250, the paper's)")
+      description = "inducing points, k-means centroids (dtc, pic; default "
+          + SparseRegression.DEFAULT_INDUCING
+          + ", the paper's)")
   Integer inducing;
 
   @Option(

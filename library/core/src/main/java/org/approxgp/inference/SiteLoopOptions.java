@@ -60,6 +60,9 @@ public record SiteLoopOptions(
   /** Default {@link #oscillationWindow()}: 50 sweeps. */
   public static final int DEFAULT_OSCILLATION_WINDOW = 50;
 
+  /** The default sweep cap. */
+  public static final int DEFAULT_MAX_SWEEPS = 1000;
+
   /**
    * Sequential, no damping, tolerance 1e-6 (QP paper §6), 1000 sweeps, no jitter, gradient on, clip,
    * oscillation window 50.
@@ -69,7 +72,7 @@ public record SiteLoopOptions(
         SiteLoop.Schedule.SEQUENTIAL,
         1.0,
         1e-6,
-        1000,
+        DEFAULT_MAX_SWEEPS,
         JitterPolicy.none(),
         true,
         SiteLoop.NegativeSitePrecision.CLIP,
