@@ -18,10 +18,10 @@ import org.approxgp.linalg.Matrix;
 /**
  * Benchmark (not a test): GFLOP/s of Cholesky (n³/3 flops), TRSM (L X = B, B n × n: n³ flops) and SYRK
  * (Aᵀ A, A n × n: n³ flops, one triangle) through the public {@code linalg} API, each backend side by side
- * in one JVM, as a fraction of this machine's peak (computed from /proc/cpuinfo and printed); then the
- * small sizes where the native call overhead matters (microseconds per call), which set
- * {@link Linalg#DEFAULT_CROSSOVER}. Run {@code JAVA_OPTS=-Dapproxgp.linalg.crossover=0 bin/bench linalg}
- * to see the raw native small-size times, and {@code -Dapproxgp.linalg.threads=2} for two BLAS threads.
+ * in one JVM, as a fraction of this machine's peak (computed from /proc/cpuinfo and printed). The small sizes
+ * where the native call overhead matters, which set {@link Linalg#DEFAULT_CROSSOVER}, are JMH's:
+ * {@code bin/bench micro SmallLinalg} ({@link org.approxgp.bench.jmh.SmallLinalg}). Run
+ * {@code JAVA_OPTS=-Dapproxgp.linalg.threads=2 bin/bench linalg} for two BLAS threads.
  *
  * <p>Run: {@code bin/bench linalg [n,n,...] [seconds per cell]}.
  */
@@ -125,36 +125,7 @@ public final class LinalgBench {
     }
     System.out.println();
     System.out.println(
-        "small sizes, microseconds per call (through Matrix/Cholesky, copies included):");
-    System.out.printf(
-        Locale.ROOT, "%-9s %4s %12s %12s %s%n", "op", "n", "ejml", "native", "native/ejml time");
-    for (int n : new int[] {8, 16, 24, 32, 48, 64, 96, 128, 192}) {
-      Matrix g = random(n, n, n);
-      Matrix a = g.multTransB(g);
-      a.addDiagonal(n);
-      Cholesky chol = Cholesky.factor(a);
-      Matrix b = random(n, n, n + 1);
-      for (String op : new String[] {"cholesky", "trsm", "syrk", "gemm"}) {
-        Supplier<Object> body = switch (op) {
-          case "cholesky" -> () -> Cholesky.factor(a);
-          case "trsm" -> () -> chol.solveLower(b);
-          case "syrk" -> g::gram;
-          default -> () -> g.mult(b);
-        };
-        double[] us = new double[backends.size()];
-        for (int i = 0; i < backends.size(); i++) {
-          us[i] = 1e6 * Linalg.withBackend(backends.get(i), () -> best(body, 0.2));
-        }
-        System.out.printf(
-            Locale.ROOT,
-            "%-9s %4d %12.2f %12s %s%n",
-            op,
-            n,
-            us[0],
-            us.length == 2 ? String.format(Locale.ROOT, "%.2f", us[1]) : "-",
-            us.length == 2 ? String.format(Locale.ROOT, "%.2f", us[1] / us[0]) : "");
-      }
-    }
+        "small sizes (microseconds per call, which set the crossover): bin/bench micro SmallLinalg (JMH)");
   }
 
   /** Runs every benchmarked operation on every backend for a while so that the JIT has compiled the Java paths. */
