@@ -92,4 +92,22 @@ public record RegressionData(double[] x, int n, int d, double[] y) {
     }
     return new RegressionData(xs, rows.length, d, ys);
   }
+
+  /** Rows {@code idx[from … to)} of these data gathered into a contiguous row-major array. */
+  public double[] gatherX(int[] idx, int from, int to) {
+    double[] out = new double[(to - from) * d];
+    for (int k = from; k < to; k++) {
+      System.arraycopy(x, idx[k] * d, out, (k - from) * d, d);
+    }
+    return out;
+  }
+
+  /** Targets {@code idx[from … to)} of these data. */
+  public double[] gatherY(int[] idx, int from, int to) {
+    double[] out = new double[to - from];
+    for (int k = from; k < to; k++) {
+      out[k - from] = y[idx[k]];
+    }
+    return out;
+  }
 }

@@ -359,4 +359,134 @@ public final class SquaredExponential implements Kernel {
     return name() + "(lengthscales=" + Arrays.toString(lengthscales) + ", signalVariance="
         + signalVariance + ")";
   }
+
+  /**
+   * This kernel's row-major evaluator over log-hyperparameters θ = (log ℓ₁ … log ℓ_L, log σ_f²) for inputs with
+   * {@code d} dimensions: θ is {@link #logHyperparameters()} (its log of each stored value, then its exp: the
+   * evaluator works in the optimiser's coordinates).
+   *
+   * @throws IllegalArgumentException when this kernel is ARD with other than {@code d} length-scales
+   */
+  public Rows rows(int d) {
+    checkDimension(d);
+    return new Rows(logHyperparameters(), d, ard);
+  }
+
+  /**
+   * Checks that this kernel applies to inputs of {@code d} dimensions.
+   *
+   * @throws IllegalArgumentException when this kernel is ARD with other than {@code d} length-scales
+   */
+  public void checkDimension(int d) {
+    if (ard && lengthscales.length != d) {
+      throw new IllegalArgumentException(
+          "ARD kernel has " + lengthscales.length + " length-scales, data " + d + " inputs");
+    }
+  }
+
+  /**
+   * The SE kernel with log-hyperparameters θ = (log ℓ₁ … log ℓ_L, log σ_f²), L = number of length-scales (ARD) or
+   * 1 (iso): ℓⱼ = exp θⱼ, σ_f² = exp θ_L.
+   *
+   * @throws IllegalArgumentException when a value is not positive and finite after exponentiation
+   */
+  public static SquaredExponential ofLog(double[] logParams, boolean ard) {
+    int nl = logParams.length - 1;
+    double[] l = new double[nl];
+    for (int j = 0; j < nl; j++) {
+      l[j] = Math.exp(logParams[j]);
+    }
+    double s = Math.exp(logParams[nl]);
+    return ard ? ard(l, s) : iso(l[0], s);
+  }
+
+  /**
+   * The SE kernel k(x, x') = σ_f² exp(−½ Σⱼ (xⱼ − x'ⱼ)²/ℓⱼ²) (R&amp;W eq. 4.9, ARD eq. 5.1) evaluated on row-major
+   * blocks of rows at unconstrained log-hyperparameters (an optimiser's iterate, which need not make a valid
+   * {@link SquaredExponential}: a length-scale may overflow to ∞), for the inducing-point regressors: cross-covariance
+   * matrices of a block against the inducing inputs and the contraction Σ_ab G_ab ∂K_ab/∂θ with θ = (log ℓ,
+   * log σ_f²), which is all a hyperparameter gradient needs (∂K/∂θ is never formed).
+   */
+  public static final class Rows {
+    private final double[] inv2; // 1/ℓⱼ² per input dimension
+    private final double sf2;
+    private final int d;
+    private final boolean ard;
+
+    /**
+     * The evaluator at log-hyperparameters {@code logParams} (L + 1 values, L = d for ARD, 1 for iso) on inputs of
+     * {@code d} dimensions.
+     */
+    public Rows(double[] logParams, int d, boolean ard) {
+      this.d = d;
+      this.ard = ard;
+      int nl = ard ? d : 1;
+      if (logParams.length != nl + 1) {
+        throw new IllegalArgumentException(
+            "expected " + (nl + 1) + " log-parameters, got " + logParams.length);
+      }
+      inv2 = new double[d];
+      for (int j = 0; j < d; j++) {
+        double l = Math.exp(logParams[ard ? j : 0]);
+        inv2[j] = 1.0 / (l * l);
+      }
+      sf2 = Math.exp(logParams[nl]);
+    }
+
+    /** σ_f². */
+    public double signalVariance() {
+      return sf2;
+    }
+
+    /** K(a, b) for row-major a (na × d) and b (nb × d), as an na × nb matrix. */
+    public Matrix cross(double[] a, int na, double[] b, int nb) {
+      double[] out = new double[na * nb];
+      for (int i = 0; i < na; i++) {
+        int oa = i * d;
+        for (int j = 0; j < nb; j++) {
+          int ob = j * d;
+          double q = 0;
+          for (int t = 0; t < d; t++) {
+            double u = a[oa + t] - b[ob + t];
+            q += u * u * inv2[t];
+          }
+          out[i * nb + j] = sf2 * Math.exp(-0.5 * q);
+        }
+      }
+      return Matrix.wrap(na, nb, out);
+    }
+
+    /**
+     * g = Σ_ab G_ab ∂K_ab/∂θ for K = K(a, b) given as {@code kab}: ∂K_ab/∂log ℓⱼ = K_ab (a_j − b_j)²/ℓⱼ² and
+     * ∂K_ab/∂log σ_f² = K_ab. Added into {@code g} (length L + 1).
+     */
+    public void accumulateGradient(Matrix g, Matrix kab, double[] a, double[] b, double[] out) {
+      int na = kab.rows();
+      int nb = kab.cols();
+      double[] gd = g.data();
+      double[] kd = kab.data();
+      int nl = ard ? d : 1;
+      double[] acc = new double[d];
+      double accS = 0;
+      for (int i = 0; i < na; i++) {
+        int oa = i * d;
+        for (int j = 0; j < nb; j++) {
+          double w = gd[i * nb + j] * kd[i * nb + j];
+          if (w == 0) {
+            continue;
+          }
+          accS += w;
+          int ob = j * d;
+          for (int t = 0; t < d; t++) {
+            double u = a[oa + t] - b[ob + t];
+            acc[t] += w * u * u;
+          }
+        }
+      }
+      for (int t = 0; t < d; t++) {
+        out[ard ? t : 0] += acc[t] * inv2[t];
+      }
+      out[nl] += accS;
+    }
+  }
 }

@@ -90,7 +90,7 @@ public final class Dtc {
       int d = inducing.d();
       DtcBound.requireDim(test, d);
       boolean ard = kernel.isArd();
-      SeArd k = new SeArd(SeArd.logParams(kernel, d), d, ard);
+      SquaredExponential.Rows k = kernel.rows(d);
       int mM = inducing.n();
       Cholesky kuu = InducingPosterior.kuu(k, inducing, inducingJitter);
       double[] mu = new double[test.n()];
@@ -215,7 +215,7 @@ public final class Dtc {
       this.adam = new Adam(params.length, Adam.Settings.of(options.hyperStep().initial()));
       this.monitor =
           options.schedule().stopping().orElse(InducingOptions.DEFAULT_STOPPING).start();
-      SeArd k = DtcBound.kernelOf(params, train.d(), ard);
+      SquaredExponential.Rows k = DtcBound.kernelOf(params, train.d(), ard);
       this.fullBatch = options.learnHyperparameters() && options.schedule().fullBatchFor(train.n());
       this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
       this.q = InducingPosterior.prior(InducingPosterior.kuu(k, inducing, jitter));
@@ -248,13 +248,13 @@ public final class Dtc {
       position += b;
       iteration++;
       int d = train.d();
-      SeArd k = DtcBound.kernelOf(params, d, ard);
+      SquaredExponential.Rows k = DtcBound.kernelOf(params, d, ard);
       Cholesky kuu = InducingPosterior.kuu(k, inducing, jitter);
       Matrix kinv = kuu.inverse();
       double scale = (double) n / b;
       DtcBound.Terms terms = new DtcBound.Terms(inducing.n(), params.length);
-      double[] xb = SeArd.gatherX(train, perm, from, from + b);
-      double[] yb = SeArd.gatherY(train, perm, from, from + b);
+      double[] xb = train.gatherX(perm, from, from + b);
+      double[] yb = train.gatherY(perm, from, from + b);
       DtcBound.accumulate(
           k, params, inducing, kuu, kinv, q.mean(), q.covariance(), xb, yb, b, terms);
       if (iteration == 1 && options.learnHyperparameters()) {
@@ -347,7 +347,7 @@ public final class Dtc {
     public Fit snapshot() {
       double[] kp = Arrays.copyOf(params, params.length - 1);
       return new Fit(
-          SeArd.kernel(kp, ard),
+          SquaredExponential.ofLog(kp, ard),
           Math.exp(params[params.length - 1]),
           inducing,
           q.mean().clone(),

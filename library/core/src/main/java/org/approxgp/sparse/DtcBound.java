@@ -16,14 +16,15 @@ final class DtcBound {
 
   /** (log ℓ…, log σ_f², log σ²) of a kernel and noise. */
   static double[] params(SquaredExponential kernel, double noiseVariance, int d) {
-    double[] kp = SeArd.logParams(kernel, d);
+    kernel.checkDimension(d);
+    double[] kp = kernel.logHyperparameters();
     double[] p = Arrays.copyOf(kp, kp.length + 1);
     p[kp.length] = Math.log(noiseVariance);
     return p;
   }
 
-  static SeArd kernelOf(double[] params, int d, boolean ard) {
-    return new SeArd(Arrays.copyOf(params, params.length - 1), d, ard);
+  static SquaredExponential.Rows kernelOf(double[] params, int d, boolean ard) {
+    return new SquaredExponential.Rows(Arrays.copyOf(params, params.length - 1), d, ard);
   }
 
   /**
@@ -34,7 +35,7 @@ final class DtcBound {
       RegressionData train, RegressionData z, double[] params, boolean ard) {
     int d = train.d();
     int mM = z.n();
-    SeArd k = kernelOf(params, d, ard);
+    SquaredExponential.Rows k = kernelOf(params, d, ard);
     Cholesky kuu = InducingPosterior.kuu(k, z, 0);
     double beta = Math.exp(-params[params.length - 1]);
     Matrix target = kuu.inverse();
@@ -97,7 +98,7 @@ final class DtcBound {
       double[] grad,
       double jitter) {
     int d = train.d();
-    SeArd k = kernelOf(params, d, ard);
+    SquaredExponential.Rows k = kernelOf(params, d, ard);
     Cholesky kuu = InducingPosterior.kuu(k, z, jitter);
     Matrix kinv = kuu.inverse();
     Terms terms = new Terms(z.n(), params.length);
@@ -135,7 +136,7 @@ final class DtcBound {
    * ∂D/∂K_uB = σ⁻²(ν rᵀ + A − K_uu⁻¹ S A); that matrix is contracted here with ∂K_uB/∂θ.
    */
   static void accumulate(
-      SeArd k,
+      SquaredExponential.Rows k,
       double[] params,
       RegressionData z,
       Cholesky kuu,
@@ -201,7 +202,7 @@ final class DtcBound {
   }
 
   static double finish(
-      SeArd k,
+      SquaredExponential.Rows k,
       double[] params,
       RegressionData z,
       Cholesky kuu,
@@ -225,7 +226,7 @@ final class DtcBound {
    * </ul>
    */
   static double finishWith(
-      SeArd k,
+      SquaredExponential.Rows k,
       double[] params,
       RegressionData z,
       Cholesky kuu,

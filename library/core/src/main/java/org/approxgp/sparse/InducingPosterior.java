@@ -1,6 +1,7 @@
 package org.approxgp.sparse;
 
 import org.approxgp.data.RegressionData;
+import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
@@ -109,7 +110,7 @@ final class InducingPosterior {
   static final double KUU_JITTER = 1e-6;
 
   /** The Cholesky factor of K_uu + εI at the inducing inputs (ε: 0 or {@link #KUU_JITTER}). */
-  static Cholesky kuu(SeArd k, RegressionData z, double jitter) {
+  static Cholesky kuu(SquaredExponential.Rows k, RegressionData z, double jitter) {
     Matrix c = k.cross(z.x(), z.n(), z.x(), z.n());
     double[] cd = c.data();
     for (int a = 0; a < z.n(); a++) {

@@ -245,7 +245,7 @@ public final class Pic {
         double[] unit = new double[params.length];
         Arrays.fill(unit, options.hyperStep().decay(iteration));
         adam.ascend(params, grad, unit);
-        kernel = SeArd.kernel(Arrays.copyOf(params, params.length - 1), ard);
+        kernel = SquaredExponential.ofLog(Arrays.copyOf(params, params.length - 1), ard);
       }
       last = e.value();
       monitor.add(last);
@@ -282,7 +282,7 @@ public final class Pic {
       iteration++;
       if (t < lbfgs.size()) {
         params = lbfgs.iterate(t);
-        kernel = SeArd.kernel(Arrays.copyOf(params, params.length - 1), ard);
+        kernel = SquaredExponential.ofLog(Arrays.copyOf(params, params.length - 1), ard);
         q = optimalPosterior(PicBound.Sample.all(train, blocks, inducing, ard, 0), params);
         last = lbfgs.value(t);
       }

@@ -1,6 +1,7 @@
 package org.approxgp.sparse;
 
 import org.approxgp.data.RegressionData;
+import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
@@ -33,10 +34,15 @@ final class PicBlock {
   }
 
   static PicBlock of(
-      SeArd k, double noise, RegressionData z, Cholesky kuu, RegressionData train, int[] rows) {
+      SquaredExponential.Rows k,
+      double noise,
+      RegressionData z,
+      Cholesky kuu,
+      RegressionData train,
+      int[] rows) {
     int nb = rows.length;
-    double[] x = SeArd.gatherX(train, rows, 0, nb);
-    double[] y = SeArd.gatherY(train, rows, 0, nb);
+    double[] x = train.gatherX(rows, 0, nb);
+    double[] y = train.gatherY(rows, 0, nb);
     Matrix kub = k.cross(z.x(), z.n(), x, nb);
     Matrix v = kuu.solveLower(kub); // V = L⁻¹K_uk, Q_kk = VᵀV
     Matrix a = kuu.solveUpper(v);
@@ -87,7 +93,7 @@ final class PicBlock {
    * ∂f/∂log σ² = σ² tr(G_Γ). (With Γ = σ²I these are DTC's terms without the trace term of Titsias.)
    */
   void gradient(
-      SeArd k,
+      SquaredExponential.Rows k,
       RegressionData z,
       double noise,
       double[] m,

@@ -1,6 +1,7 @@
 package org.approxgp.sparse;
 
 import org.approxgp.data.RegressionData;
+import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
@@ -64,7 +65,7 @@ final class PicBound {
     double scale = sample.scale();
     int d = train.d();
     int mM = z.n();
-    SeArd k = DtcBound.kernelOf(params, d, sample.ard());
+    SquaredExponential.Rows k = DtcBound.kernelOf(params, d, sample.ard());
     Cholesky kuu = InducingPosterior.kuu(k, z, sample.jitter());
     Matrix kinv = kuu.inverse();
     double noise = Math.exp(params[params.length - 1]);

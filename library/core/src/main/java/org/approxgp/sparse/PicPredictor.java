@@ -3,6 +3,7 @@ package org.approxgp.sparse;
 import java.util.Arrays;
 import org.approxgp.data.RegressionData;
 import org.approxgp.inference.PredictiveMoments;
+import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
 
@@ -110,7 +111,7 @@ public final class PicPredictor {
       throw new IllegalArgumentException(
           testPartition.length + " labels for " + test.n() + " test rows");
     }
-    SeArd k = new SeArd(SeArd.logParams(fit.kernel(), d), d, fit.kernel().isArd());
+    SquaredExponential.Rows k = fit.kernel().rows(d);
     Cholesky kuu = InducingPosterior.kuu(k, fit.inducing(), fit.inducingJitter());
     RowBlocks blocks = fit.blocks();
     RowBlocks testBlocks =
@@ -120,7 +121,7 @@ public final class PicPredictor {
       if (rows.length == 0) {
         continue;
       }
-      double[] xt = SeArd.gatherX(test, rows, 0, rows.length);
+      double[] xt = test.gatherX(rows, 0, rows.length);
       PicBlock local = c < blocks.count() && blocks.size(c) > 0
           ? PicBlock.of(k, fit.noiseVariance(), fit.inducing(), kuu, train, blocks.rows(c))
           : null;
@@ -134,7 +135,13 @@ public final class PicPredictor {
    * offset = H y_k, v₀ = k** − Q** − (H J_k*)** + σ² (no local block: H = 0).
    */
   private static Prepared prepare(
-      SeArd k, Cholesky kuu, RegressionData z, double noise, PicBlock local, double[] xt, int nt) {
+      SquaredExponential.Rows k,
+      Cholesky kuu,
+      RegressionData z,
+      double noise,
+      PicBlock local,
+      double[] xt,
+      int nt) {
     int mM = z.n();
     Matrix kut = k.cross(z.x(), mM, xt, nt);
     Matrix at = kuu.solve(kut);
