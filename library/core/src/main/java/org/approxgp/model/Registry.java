@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.approxgp.inference.Ep;
 import org.approxgp.inference.LaplaceOptions;
@@ -46,33 +47,47 @@ public final class Registry {
   private static final String GRADIENT = "gradient";
   private static final String EVIDENCE = "evidence";
 
-  /** Each inference method's name and the settings it takes, in the order the help lists them. */
-  private static final Map<String, List<String>> INFERENCE = ordered(
-      "ep", List.of(NEGATIVE_SITES, MAX_SWEEPS, GRADIENT, EVIDENCE),
-      "qp", List.of(NEGATIVE_SITES),
-      "laplace", List.of(),
-      "vb", List.of(),
-      "power-ep",
-          List.of("power", "power-ep-variant", NEGATIVE_SITES, MAX_SWEEPS, GRADIENT, EVIDENCE),
-      "rep",
-          List.of(
-              "penalty",
-              "site-reading",
-              "relaxation",
-              "penalty-form",
-              "relaxation-search",
-              "objective",
-              NEGATIVE_SITES,
-              MAX_SWEEPS,
-              GRADIENT,
-              EVIDENCE));
+  /**
+   * A name's entry: the settings it takes, in the order the help lists them, and the factory that builds the object
+   * from settings already checked to be among them (each factory validates each value once, naming the setting).
+   */
+  private record Entry<T>(List<String> settings, Function<Settings, T> factory) {}
 
-  /** Each likelihood's name and its settings (required, for the two that have one). */
-  private static final Map<String, List<String>> LIKELIHOOD = ordered(
-      "probit", List.of(),
-      "poisson-square", List.of(),
-      "noisy-step", List.of("epsilon"),
-      "gaussian", List.of("noise-variance"));
+  private static <T> Entry<T> entry(List<String> settings, Function<Settings, T> factory) {
+    return new Entry<>(settings, factory);
+  }
+
+  /** Each inference method's name, its settings and its factory. */
+  private static final Map<String, Entry<InferenceMethod>> INFERENCE = ordered(
+      "ep", entry(List.of(NEGATIVE_SITES, MAX_SWEEPS, GRADIENT, EVIDENCE), Registry::ep),
+      "qp", entry(List.of(NEGATIVE_SITES), Registry::qp),
+      "laplace", entry(List.of(), s -> InferenceMethod.laplace(LaplaceOptions.defaults())),
+      "vb", entry(List.of(), s -> InferenceMethod.vb(VbOptions.defaults())),
+      "power-ep",
+          entry(
+              List.of("power", "power-ep-variant", NEGATIVE_SITES, MAX_SWEEPS, GRADIENT, EVIDENCE),
+              Registry::powerEp),
+      "rep",
+          entry(
+              List.of(
+                  "penalty",
+                  "site-reading",
+                  "relaxation",
+                  "penalty-form",
+                  "relaxation-search",
+                  "objective",
+                  NEGATIVE_SITES,
+                  MAX_SWEEPS,
+                  GRADIENT,
+                  EVIDENCE),
+              Registry::relaxedEp));
+
+  /** Each likelihood's name, its settings (required, for the two that have one) and its factory. */
+  private static final Map<String, Entry<Likelihood>> LIKELIHOOD = ordered(
+      "probit", entry(List.of(), s -> Probit.get()),
+      "poisson-square", entry(List.of(), s -> PoissonSquareLink.get()),
+      "noisy-step", entry(List.of("epsilon"), Registry::noisyStep),
+      "gaussian", entry(List.of("noise-variance"), Registry::gaussian));
 
   /** Each sparse regression model's name and its settings ({@link SparseRegression#MODELS}). */
   private static final Map<String, List<String>> REGRESSION = ordered(
@@ -120,8 +135,8 @@ public final class Registry {
    */
   public static List<String> settingsOf(String name) {
     List<String> s = INFERENCE.containsKey(name)
-        ? INFERENCE.get(name)
-        : LIKELIHOOD.containsKey(name) ? LIKELIHOOD.get(name) : REGRESSION.get(name);
+        ? INFERENCE.get(name).settings()
+        : LIKELIHOOD.containsKey(name) ? LIKELIHOOD.get(name).settings() : REGRESSION.get(name);
     if (s == null) {
       throw new SettingException(
           "name",
@@ -303,49 +318,52 @@ public final class Registry {
    *     value out of range
    */
   public static InferenceMethod inference(String name, Settings settings) {
-    List<String> takes = INFERENCE.get(name);
-    if (takes == null) {
+    Entry<InferenceMethod> e = INFERENCE.get(name);
+    if (e == null) {
       throw new SettingException(
           "inference",
           "unknown '" + name + "' (known: " + String.join(", ", INFERENCE.keySet()) + ")");
     }
-    check(name, settings, takes, INFERENCE);
-    return switch (name) {
-      case "ep" -> {
-        Ep.Options o = Ep.Options.defaults()
-            .withLoop(l -> l.withNegativeSites(negativeSites(settings, false)));
-        yield InferenceMethod.ep(o.withLoop(loop(settings, o.loop(), "exact")));
-      }
-      case "qp" ->
-        Methods.qp(
-            Qp.options().withLoop(l -> l.withNegativeSites(negativeSites(settings, false))),
-            Methods.QpGradientKind.IMPLICIT);
-      case "laplace" -> InferenceMethod.laplace(LaplaceOptions.defaults());
-      case "vb" -> InferenceMethod.vb(VbOptions.defaults());
-      case "power-ep" ->
-        Methods.powerEp(
-            power(settings),
-            powerEpVariant(settings.word("power-ep-variant")),
-            loop(
-                settings,
-                SiteLoopOptions.defaults().withNegativeSites(negativeSites(settings, true)),
-                "numerical"),
-            numericalGradient(settings));
-      case "rep" ->
-        Methods.relaxedEp(
-            new Methods.RepReading(
-                    settings.word("site-reading"),
-                    settings.word("relaxation"),
-                    settings.word("penalty-form"),
-                    settings.word("relaxation-search"))
-                .rule(penalty(settings), objective(settings.word("objective"))),
-            loop(
-                settings,
-                SiteLoopOptions.defaults().withNegativeSites(negativeSites(settings, true)),
-                "numerical"),
-            numericalGradient(settings));
-      default -> throw new IllegalStateException(name);
-    };
+    check(name, settings, e.settings(), settingsOf(INFERENCE));
+    return e.factory().apply(settings);
+  }
+
+  private static InferenceMethod ep(Settings settings) {
+    Ep.Options o =
+        Ep.Options.defaults().withLoop(l -> l.withNegativeSites(negativeSites(settings, false)));
+    return InferenceMethod.ep(o.withLoop(loop(settings, o.loop(), "exact")));
+  }
+
+  private static InferenceMethod qp(Settings settings) {
+    return Methods.qp(
+        Qp.options().withLoop(l -> l.withNegativeSites(negativeSites(settings, false))),
+        Methods.QpGradientKind.IMPLICIT);
+  }
+
+  private static InferenceMethod powerEp(Settings settings) {
+    return Methods.powerEp(
+        power(settings),
+        powerEpVariant(settings.word("power-ep-variant")),
+        loop(
+            settings,
+            SiteLoopOptions.defaults().withNegativeSites(negativeSites(settings, true)),
+            "numerical"),
+        numericalGradient(settings));
+  }
+
+  private static InferenceMethod relaxedEp(Settings settings) {
+    return Methods.relaxedEp(
+        new Methods.RepReading(
+                settings.word("site-reading"),
+                settings.word("relaxation"),
+                settings.word("penalty-form"),
+                settings.word("relaxation-search"))
+            .rule(penalty(settings), objective(settings.word("objective"))),
+        loop(
+            settings,
+            SiteLoopOptions.defaults().withNegativeSites(negativeSites(settings, true)),
+            "numerical"),
+        numericalGradient(settings));
   }
 
   /** {@link #likelihood(String, Settings)} without settings (probit, poisson-square). */
@@ -362,32 +380,38 @@ public final class Registry {
    *     required one or a value out of range
    */
   public static Likelihood likelihood(String name, Settings settings) {
-    List<String> takes = LIKELIHOOD.get(name);
-    if (takes == null) {
+    Entry<Likelihood> e = LIKELIHOOD.get(name);
+    if (e == null) {
       throw new SettingException(
           "likelihood",
           "unknown '" + name + "' (known: " + String.join(", ", LIKELIHOOD.keySet()) + ")");
     }
-    check(name, settings, takes, LIKELIHOOD);
-    return switch (name) {
-      case "probit" -> Probit.get();
-      case "poisson-square" -> PoissonSquareLink.get();
-      case "noisy-step" -> {
-        double e = required(settings, "epsilon", name, "the label-flip probability, in (0, 0.5)");
-        if (!(e > 0 && e < 0.5)) {
-          throw new SettingException("epsilon", "must be in (0, 0.5), got " + e);
-        }
-        yield NoisyStep.of(e);
-      }
-      case "gaussian" -> {
-        double s2 = required(settings, "noise-variance", name, "the noise variance, > 0");
-        if (!(s2 > 0 && s2 < Double.POSITIVE_INFINITY)) {
-          throw new SettingException("noise-variance", "must be positive and finite, got " + s2);
-        }
-        yield Gaussian.of(s2);
-      }
-      default -> throw new IllegalStateException(name);
-    };
+    check(name, settings, e.settings(), settingsOf(LIKELIHOOD));
+    return e.factory().apply(settings);
+  }
+
+  private static Likelihood noisyStep(Settings settings) {
+    double e =
+        required(settings, "epsilon", "noisy-step", "the label-flip probability, in (0, 0.5)");
+    if (!(e > 0 && e < 0.5)) {
+      throw new SettingException("epsilon", "must be in (0, 0.5), got " + e);
+    }
+    return NoisyStep.of(e);
+  }
+
+  private static Likelihood gaussian(Settings settings) {
+    double s2 = required(settings, "noise-variance", "gaussian", "the noise variance, > 0");
+    if (!(s2 > 0 && s2 < Double.POSITIVE_INFINITY)) {
+      throw new SettingException("noise-variance", "must be positive and finite, got " + s2);
+    }
+    return Gaussian.of(s2);
+  }
+
+  /** Each entry's settings, by name. */
+  private static Map<String, List<String>> settingsOf(Map<String, ? extends Entry<?>> entries) {
+    Map<String, List<String>> m = new LinkedHashMap<>();
+    entries.forEach((k, v) -> m.put(k, v.settings()));
+    return m;
   }
 
   /** Refuses a setting {@code name} does not take, saying which entries take it. */
