@@ -22,11 +22,19 @@ import tech.tablesaw.api.Table;
  * adds that class path to JShell's class loader and then loads extensions through a child of that
  * loader, so this class and the cells see one copy of {@code Table} etc.; the renderer, which looks
  * render functions up by {@code Class} and its supertypes, therefore matches the objects cells produce.
+ *
+ * <p>It also makes a cell's printing arrive as one stream output per burst ({@link JJavaStreams}).
  */
 public final class JJavaDisplayExtension implements Extension {
 
   @Override
   public void install(BaseKernel kernel) {
+    quietSlf4j();
+    try {
+      JJavaStreams.install(kernel);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("approxgp: cannot coalesce JJava's print streams: " + e, e);
+    }
     Renderer r = kernel.getRenderer();
     for (Class<?> type : new Class<?>[] {Table.class, FittedGp.class, Posterior.class, Kernel.class, Record.class,
         double[].class, int[].class, long[].class}) {
@@ -40,7 +48,23 @@ public final class JJavaDisplayExtension implements Extension {
         .register((o, ctx) -> put(o, ctx.getOutputContainer()));
   }
 
+  /**
+   * Binds SLF4J now, while stderr is still the kernel's own: slf4j-api is on the library's class path without a
+   * provider, and its one-time "No SLF4J providers were found" warning would otherwise land in the output of the first
+   * cell that logs (the rapaio kernel brings a provider; JJava's is shaded away).
+   */
+  private static void quietSlf4j() {
+    try {
+      Class.forName("org.slf4j.LoggerFactory", true, JJavaDisplayExtension.class.getClassLoader())
+          .getMethod("getILoggerFactory")
+          .invoke(null);
+    } catch (ReflectiveOperationException | LinkageError e) {
+      // no SLF4J on the class path: nothing to quiet
+    }
+  }
+
   private static void put(Object o, DisplayData out) {
+    JJavaStreams.release();
     Map<String, String> bundle = MimeBundles.of(o).orElse(Map.of(MimeBundles.TEXT, String.valueOf(o)));
     bundle.forEach(out::putData);
   }
