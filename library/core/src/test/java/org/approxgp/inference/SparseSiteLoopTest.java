@@ -1,0 +1,150 @@
+package org.approxgp.inference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import org.approxgp.kernel.Kernel;
+import org.approxgp.likelihood.Gaussian;
+import org.approxgp.likelihood.Probit;
+import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.JitterPolicy;
+import org.approxgp.linalg.Matrix;
+import org.approxgp.projection.W2Projection;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link SparseSiteLoop}: with the inducing inputs at the training inputs each sparse method is its exact method; with
+ * a Gaussian likelihood its evidence is Bui et al.'s collapsed Power-EP bound for every α (FITC at α = 1).
+ */
+class SparseSiteLoopTest {
+
+  private static final SiteLoopOptions OPT =
+      SiteLoopOptions.defaults().withTolerance(1e-11).withGradient(false);
+
+  /** The exact rule by name: "ep", "qp" (shipped W2 tables), "power-ep" (u = 0.5, Minka's cavity). */
+  private static SiteUpdate<Void> rule(String name) {
+    return switch (name) {
+      case "ep" -> MomentMatching.ep();
+      case "qp" -> MomentMatching.qp(W2Projection.shipped());
+      case "power-ep" -> PowerEp.of(0.5);
+      default -> throw new IllegalArgumentException(name);
+    };
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"ep", "qp", "power-ep"})
+  void inducingInputsAtTheTrainingInputsGiveTheExactMethod(String method) {
+    double[][] x = SmallProblems.inputs(11, 40, 2);
+    double[] y = SmallProblems.labels(12, x);
+    Problem p = Problem.of(SmallProblems.ard(2), x, y, Probit.get());
+    Posterior exact = SiteLoop.run(p, rule(method), OPT, null);
+    SparsePosterior sparse = SparseSiteLoop.run(new SparseProblem(p, x), rule(method), OPT, null);
+    assertTrue(exact.diagnostics().converged(), exact.diagnostics().toString());
+    assertTrue(sparse.diagnostics().converged(), sparse.diagnostics().toString());
+    double worstSite = 0;
+    double worstMoment = 0;
+    for (int i = 0; i < y.length; i++) {
+      worstSite =
+          Math.max(worstSite, Math.abs(exact.sites().tau()[i] - sparse.sites().tau()[i]));
+      worstSite =
+          Math.max(worstSite, Math.abs(exact.sites().nu()[i] - sparse.sites().nu()[i]));
+      worstMoment = Math.max(worstMoment, Math.abs(exact.mean()[i] - sparse.mean()[i]));
+      worstMoment = Math.max(worstMoment, Math.abs(exact.variance()[i] - sparse.variance()[i]));
+    }
+    double[][] xt = SmallProblems.inputs(13, 25, 2);
+    Prediction pe = exact.predict(xt);
+    Prediction ps = sparse.predict(xt);
+    double worstPrediction = 0;
+    for (int j = 0; j < xt.length; j++) {
+      worstPrediction =
+          Math.max(worstPrediction, Math.abs(pe.latentMean()[j] - ps.latentMean()[j]));
+      worstPrediction =
+          Math.max(worstPrediction, Math.abs(pe.latentVariance()[j] - ps.latentVariance()[j]));
+    }
+    double evidence = Math.abs(exact.logEvidence() - sparse.logEvidence());
+    System.out.printf(
+        "%s at Z = X: sites %.2e, moments %.2e, predictions %.2e, log evidence %.2e (%.10f); %s%n",
+        method,
+        worstSite,
+        worstMoment,
+        worstPrediction,
+        evidence,
+        exact.logEvidence(),
+        sparse.diagnostics());
+    assertTrue(worstSite < 1e-10, "site parameters differ by " + worstSite);
+    assertTrue(worstMoment < 1e-10, "posterior means/variances differ by " + worstMoment);
+    assertTrue(worstPrediction < 1e-10, "test predictions differ by " + worstPrediction);
+    assertTrue(
+        evidence < 1e-10 * Math.abs(exact.logEvidence()), "log evidence differs by " + evidence);
+  }
+
+  /**
+   * Gaussian likelihood N(y | f, σ²), M &lt; n: Power EP on inducing points is exact given its structure, and its
+   * energy is the collapsed bound of Bui, Yan &amp; Turner (2017, §3.4, regression):
+   * log N(y | m₀, Q + αD + σ²I) − (1 − α)/(2α) Σₙ log(1 + α dₙ/σ²), D = diag(K − Q), Q = K_fu K_uu⁻¹ K_uf;
+   * α = 1 is FITC's log marginal likelihood. The posterior mean is that of noise σ² + α dₙ.
+   */
+  @ParameterizedTest(name = "alpha={0}")
+  @ValueSource(doubles = {1.0, 0.5, 0.1})
+  void gaussianLikelihoodGivesTheCollapsedPowerEpBound(double alpha) {
+    double[][] x = SmallProblems.inputs(21, 50, 2);
+    double[] y = SmallProblems.targets(22, x);
+    double[][] z = Arrays.copyOfRange(SmallProblems.inputs(23, 12, 2), 0, 12);
+    double noise = 0.05;
+    double m0 = 0.3;
+    Kernel k = SmallProblems.ard(2);
+    Problem p = new Problem(k, x, y, Gaussian.of(noise), m0);
+    SiteUpdate<Void> rule = alpha == 1 ? MomentMatching.ep() : PowerEp.of(alpha);
+    SparsePosterior post = SparseSiteLoop.run(new SparseProblem(p, z), rule, OPT, null);
+    assertTrue(post.diagnostics().converged(), post.diagnostics().toString());
+    // the oracle, directly in n × n
+    int n = y.length;
+    Cholesky kuu = Cholesky.factor(k.matrix(z), JitterPolicy.none());
+    Matrix a = kuu.solveLower(k.cross(z, x)); // M × n
+    Matrix q = a.multTransA(a); // n × n
+    Matrix kff = k.matrix(x);
+    Matrix c = q.copy();
+    double[] dd = new double[n];
+    double penalty = 0;
+    for (int i = 0; i < n; i++) {
+      dd[i] = kff.get(i, i) - q.get(i, i);
+      c.set(i, i, q.get(i, i) + alpha * dd[i] + noise);
+      penalty += Math.log1p(alpha * dd[i] / noise);
+    }
+    Cholesky cc = Cholesky.factor(c, JitterPolicy.none());
+    double[] r = new double[n];
+    for (int i = 0; i < n; i++) {
+      r[i] = y[i] - m0;
+    }
+    double bound = -0.5 * cc.quadForm(r)
+        - 0.5 * cc.logDet()
+        - 0.5 * n * Math.log(2 * Math.PI)
+        - (1 - alpha) / (2 * alpha) * penalty;
+    // posterior mean at the training inputs: m₀ + Q (Q + αD + σ²I)⁻¹ (y − m₀)
+    double[] w = cc.solve(r);
+    double[] mean = q.mult(w);
+    double worst = 0;
+    for (int i = 0; i < n; i++) {
+      worst = Math.max(worst, Math.abs(m0 + mean[i] - post.mean()[i]));
+    }
+    System.out.printf(
+        "gaussian alpha=%s: bound %.10f, sparse PEP %.10f (diff %.2e), means %.2e; %s%n",
+        alpha, bound, post.logEvidence(), bound - post.logEvidence(), worst, post.diagnostics());
+    assertEquals(bound, post.logEvidence(), 1e-9 * Math.abs(bound), "log evidence");
+    assertTrue(worst < 1e-8, "posterior means differ by " + worst);
+  }
+
+  @Test
+  void aRuleWithoutASparseFormIsRefused() {
+    double[][] x = SmallProblems.inputs(1, 5, 1);
+    Problem p = Problem.of(SmallProblems.iso(), x, SmallProblems.labels(2, x), Probit.get());
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> SparseSiteLoop.run(
+            new SparseProblem(p, x), PowerEp.of(0.5, PowerEp.Variant.APPENDIX_C), OPT, null));
+    assertTrue(e.getMessage().contains("Minka"), e.getMessage());
+  }
+}
