@@ -137,6 +137,39 @@ class SparseSiteLoopTest {
     assertTrue(worst < 1e-8, "posterior means differ by " + worst);
   }
 
+  /**
+   * M &lt; n: the parallel schedule with damping reaches the sequential schedule's fixed point, and a warm start
+   * from the converged sites stops after one sweep with the same evidence.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"ep", "qp", "power-ep"})
+  void parallelAndWarmStartedRunsReachTheSameFixedPoint(String method) {
+    double[][] x = SmallProblems.inputs(41, 60, 2);
+    double[] y = SmallProblems.labels(42, x);
+    double[][] z = Arrays.copyOf(SmallProblems.inputs(43, 15, 2), 15);
+    SparseProblem sp = new SparseProblem(Problem.of(SmallProblems.ard(2), x, y, Probit.get()), z);
+    SparsePosterior seq = SparseSiteLoop.run(sp, rule(method), OPT, null);
+    SparsePosterior par = SparseSiteLoop.run(
+        sp, rule(method), OPT.withSchedule(SiteLoop.Schedule.PARALLEL).withDamping(0.5), null);
+    SparsePosterior warm = SparseSiteLoop.run(sp, rule(method), OPT, seq.sites());
+    assertTrue(seq.diagnostics().converged(), seq.diagnostics().toString());
+    assertTrue(par.diagnostics().converged(), par.diagnostics().toString());
+    assertEquals(1, warm.diagnostics().iterations(), warm.diagnostics().toString());
+    double worst = 0;
+    for (int i = 0; i < y.length; i++) {
+      worst = Math.max(worst, Math.abs(seq.mean()[i] - par.mean()[i]));
+      worst = Math.max(worst, Math.abs(seq.variance()[i] - par.variance()[i]));
+    }
+    System.out.printf(
+        "%s M=15: sequential %s; parallel %s; moments differ by %.2e, evidence by %.2e%n",
+        method, seq.diagnostics(), par.diagnostics(), worst, seq.logEvidence() - par.logEvidence());
+    assertTrue(worst < 1e-9, "moments differ by " + worst);
+    assertEquals(
+        seq.logEvidence(), par.logEvidence(), 1e-9 * Math.abs(seq.logEvidence()), "log evidence");
+    assertEquals(
+        seq.logEvidence(), warm.logEvidence(), 1e-12 * Math.abs(seq.logEvidence()), "warm start");
+  }
+
   @Test
   void aRuleWithoutASparseFormIsRefused() {
     double[][] x = SmallProblems.inputs(1, 5, 1);
