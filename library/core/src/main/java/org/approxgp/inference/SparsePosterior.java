@@ -24,6 +24,7 @@ public final class SparsePosterior implements FittedModel {
   private final SparseApproximation approx;
   private final double[] d;
   private final double logEvidence;
+  private final double[] gradient;
   private final double power;
   private final Diagnostics diagnostics;
 
@@ -33,6 +34,7 @@ public final class SparsePosterior implements FittedModel {
       SparseApproximation approx,
       double[] d,
       double logEvidence,
+      double[] gradient,
       double power,
       Diagnostics diagnostics) {
     this.sparse = sparse;
@@ -40,6 +42,7 @@ public final class SparsePosterior implements FittedModel {
     this.approx = approx;
     this.d = d;
     this.logEvidence = logEvidence;
+    this.gradient = gradient == null ? null : gradient.clone();
     this.power = power;
     this.diagnostics = diagnostics;
   }
@@ -98,6 +101,11 @@ public final class SparsePosterior implements FittedModel {
    */
   public double logEvidence() {
     return logEvidence;
+  }
+
+  /** ∂ logEvidence / ∂θ in the kernel's log-hyperparameters (Z fixed), or null if not computed. */
+  public double[] logEvidenceGradient() {
+    return gradient == null ? null : gradient.clone();
   }
 
   public Diagnostics diagnostics() {

@@ -4,6 +4,7 @@ import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
 import org.approxgp.linalg.NotPositiveDefiniteException;
+import org.approxgp.projection.KlProjection;
 
 /**
  * The site loop of the EP family on inducing points: inducing-point EP (FITC-EP), QP and Power EP in the Power-EP
@@ -33,8 +34,9 @@ import org.approxgp.linalg.NotPositiveDefiniteException;
  *
  * <p><b>Log evidence</b> (Bui et al. §3.3, the Power-EP energy): log Z = log ∫ p(u) Πₙ t̃ₙ(gₙ) du + Σₙ log sₙ with the
  * Gaussian part −Σ log (L_B)ᵢᵢ + ½ Σₙ (ν̃ₙ − τ̃ₙ m₀)(m_gₙ − m₀) (B = I + Σ τ̃ₙ aₙaₙᵀ) and the scales
- * {@link SparseSiteUpdate#logScale}. Its gradient is not computed yet: {@link SiteLoopOptions#gradient()} must be
- * off.
+ * {@link SparseSiteUpdate#logScale}. Its gradient in the kernel's log-hyperparameters ({@link SparseGradient}, with
+ * {@link SiteLoopOptions#gradient()}) is exact at a fixed point of EP or Power EP; for QP it is refused (its fixed
+ * point is not a stationary point of the energy, as in the exact case, {@link Qp}).
  */
 public final class SparseSiteLoop {
 
@@ -44,7 +46,7 @@ public final class SparseSiteLoop {
    * Runs the sparse site loop to convergence (or the sweep cap) at fixed hyperparameters and inducing inputs.
    *
    * @param rule the exact method's site rule: {@link MomentMatching} (EP, QP, Lp) or {@link PowerEp} (Minka's variant)
-   * @param options the loop's settings ({@link SiteLoopOptions#gradient()} must be false)
+   * @param options the loop's settings ({@link SiteLoopOptions#gradient()} only for EP and Power EP)
    * @param warmStart sites on gₙ to start from, or null for the prior
    * @throws InferenceException on a numerical failure (as {@link SiteLoop})
    * @throws IllegalArgumentException for a rule with no sparse form, a gradient request, or a warm start of the wrong
@@ -53,9 +55,14 @@ public final class SparseSiteLoop {
   public static <S> SparsePosterior run(
       SparseProblem sparse, SiteUpdate<S> rule, SiteLoopOptions options, Sites warmStart) {
     long t0 = System.nanoTime();
-    if (options.gradient()) {
+    if (options.gradient()
+        && !(rule instanceof PowerEp)
+        && !(rule instanceof MomentMatching mm && mm.projection() instanceof KlProjection)) {
       throw new IllegalArgumentException(
-          "the sparse site loop has no evidence gradient yet: run it with withGradient(false)");
+          "the sparse evidence gradient holds at a fixed point of a KL rule (EP,"
+              + " Power EP); " + rule.name()
+              + "'s fixed point is not stationary for the energy: run it with"
+              + " withGradient(false)");
     }
     Problem problem = sparse.problem();
     int n = problem.size();
@@ -76,6 +83,7 @@ public final class SparseSiteLoop {
     SparseApproximation approx;
     Cholesky kuu;
     double logZ;
+    double[] grad = null;
     try {
       JitterPolicy jp =
           options.jitter().maxTries() > 0 ? options.jitter() : JitterPolicy.standard();
@@ -139,6 +147,15 @@ public final class SparseSiteLoop {
         }
         logZ = Double.NaN;
       }
+      if (options.gradient()) {
+        grad = SparseGradient.of(problem, z, kuu, approx, d, update.power());
+        for (double g : grad) {
+          if (!Double.isFinite(g)) {
+            throw new InferenceException(
+                "non-finite log-evidence gradient", run.diagnostics(converged), null);
+          }
+        }
+      }
     } catch (InferenceException e) {
       throw e;
     } catch (NotPositiveDefiniteException e) {
@@ -153,7 +170,7 @@ public final class SparseSiteLoop {
       throw new InferenceException(e.getMessage() + run.where(), run.diagnostics(false), e);
     }
     return new SparsePosterior(
-        sparse, kuu, approx, d, logZ, update.power(), run.diagnostics(converged));
+        sparse, kuu, approx, d, logZ, grad, update.power(), run.diagnostics(converged));
   }
 
   /** aₙ = L_uu⁻¹ kᵤₙ as rows (n × M) and dₙ = kₙₙ − ‖aₙ‖² ≥ 0 into {@code d}. */

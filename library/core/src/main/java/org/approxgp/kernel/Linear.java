@@ -93,4 +93,25 @@ public final class Linear implements Kernel {
   public double[] traceGradient(double[][] x, Matrix w) {
     return new double[] {matrix(x).dot(w)};
   }
+
+  /** ∂k/∂log s = k: Σ_ab W_ab k(a_a, b_b). */
+  @Override
+  public double[] crossTraceGradient(double[][] a, double[][] b, Matrix w) {
+    if (w.rows() != a.length || w.cols() != b.length) {
+      throw new IllegalArgumentException(
+          "W must be " + a.length + " x " + b.length + ", got " + w.rows() + " x " + w.cols());
+    }
+    return new double[] {cross(a, b).dot(w)};
+  }
+
+  /** Σ_a w_a k(x_a, x_a). */
+  @Override
+  public double[] diagonalTraceGradient(double[][] x, double[] w) {
+    double[] k = diagonal(x);
+    double s = 0;
+    for (int a = 0; a < k.length; a++) {
+      s += w[a] * k[a];
+    }
+    return new double[] {s};
+  }
 }

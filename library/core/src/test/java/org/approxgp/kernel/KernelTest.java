@@ -74,6 +74,44 @@ class KernelTest {
     }
   }
 
+  /**
+   * The cross and diagonal trace gradients (inducing-point evidence gradients) against central differences of
+   * Σ W_ab k(a_a, b_b) and Σ w_a k(x_a, x_a) in θ.
+   */
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void crossAndDiagonalTraceGradientsMatchFiniteDifferences(Kernel k) {
+    double[][] a = points(4, 3, 4);
+    double[][] b = points(7, 3, 5);
+    double[][] p = points(4, 7, 6);
+    Matrix w = Matrix.of(p);
+    double[] v = points(1, 7, 7)[0];
+    double[] cg = k.crossTraceGradient(a, b, w);
+    double[] dg = k.diagonalTraceGradient(b, v);
+    double[] theta = k.logHyperparameters();
+    double h = 1e-6;
+    for (int j = 0; j < theta.length; j++) {
+      double[] tp = theta.clone();
+      double[] tm = theta.clone();
+      tp[j] += h;
+      tm[j] -= h;
+      Kernel kp = k.withLogHyperparameters(tp);
+      Kernel km = k.withLogHyperparameters(tm);
+      double fd = (kp.cross(a, b).dot(w) - km.cross(a, b).dot(w)) / (2 * h);
+      assertEquals(fd, cg[j], 1e-8 * Math.max(1, Math.abs(fd)), "cross, θ" + j);
+      double sp = 0;
+      double sm = 0;
+      double[] dp = kp.diagonal(b);
+      double[] dm = km.diagonal(b);
+      for (int i = 0; i < v.length; i++) {
+        sp += v[i] * dp[i];
+        sm += v[i] * dm[i];
+      }
+      double fdd = (sp - sm) / (2 * h);
+      assertEquals(fdd, dg[j], 1e-8 * Math.max(1, Math.abs(fdd)), "diagonal, θ" + j);
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("kernels")
   void matrixEqualsCrossAndDiagonal(Kernel k) {

@@ -1,0 +1,143 @@
+package org.approxgp.inference;
+
+import org.approxgp.likelihood.Likelihood;
+import org.approxgp.likelihood.TiltedMoments;
+import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.Matrix;
+
+/**
+ * ∂ log Z / ∂θ of {@link SparseSiteLoop}'s Power-EP energy in the kernel's log-hyperparameters, with the sites held at
+ * their converged values: at a fixed point of a KL rule (EP, Power EP) the energy is stationary in the sites (Minka
+ * 2004; Bui, Yan &amp; Turner 2017, §3.3), so this partial derivative is the total derivative; at QP's fixed point it
+ * is not, and the loop refuses to compute it. Derivation: {@code docs/derivations/sparse-power-ep.md} §5.
+ *
+ * <p>With Q = K_uu, U = K_uf, Ψ = Q + U T̃ Uᵀ, ψ = U ν̃c (ν̃c = ν̃ − τ̃ m₀), the energy is
+ * <pre>
+ * F = ½ log|Q| − ½ log|Ψ| + ½ ψᵀΨ⁻¹ψ + Σₙ ℓₙ(uₙᵀΨ⁻¹ψ, uₙᵀΨ⁻¹uₙ, kₙₙ − uₙᵀQ⁻¹uₙ),
+ * </pre>
+ * ℓₙ = log sₙ as a function of (m_gₙ − m₀, V_gₙ, dₙ) with derivatives (γ_m, γ_V, γ_d), and
+ * dF = tr(Y dQ) + tr(G_Uᵀ dU) + Σ γ_dₙ dkₙₙ with, in the whitened terms of {@link SparseApproximation}
+ * (Q = L Lᵀ, A = L⁻¹U, B = I + A T̃ Aᵀ, m = B⁻¹Aν̃c, ẽ = B⁻¹Aγ_m):
+ * <pre>
+ * X̃ = −½ (B⁻¹ + m mᵀ + ẽ mᵀ + m ẽᵀ) − B⁻¹ A Γ_V Aᵀ B⁻¹,
+ * Y = L⁻ᵀ (½ I + X̃ + A Γ_d Aᵀ) L⁻¹,
+ * G_U = L⁻ᵀ [(m + ẽ) ν̃cᵀ + 2 X̃ A T̃ + m γ_mᵀ + 2 B⁻¹ A Γ_V − 2 A Γ_d].
+ * </pre>
+ * Cost O(nM² + nMd) and O(nM) memory.
+ */
+final class SparseGradient {
+  private SparseGradient() {}
+
+  static double[] of(
+      Problem problem,
+      double[][] z,
+      Cholesky kuu,
+      SparseApproximation a,
+      double[] d,
+      double alpha) {
+    int n = a.n;
+    int m = a.m;
+    double m0 = a.priorMean;
+    double[] gm = new double[n];
+    double[] gv = new double[n];
+    double[] gd = new double[n];
+    double[] nuc = new double[n];
+    Likelihood lik = problem.likelihood();
+    for (int i = 0; i < n; i++) {
+      nuc[i] = a.nu[i] - a.tau[i] * m0;
+      double mc = a.gMean[i] - m0;
+      double v = a.gVariance[i];
+      // cavity of gₙ about m₀, and of fₙ
+      double tm = 1 / v - alpha * a.tau[i];
+      double nm = mc / v - alpha * nuc[i];
+      double c = nm / tm;
+      double s = 1 / tm;
+      double vf = s + d[i];
+      double y = problem.y()[i];
+      TiltedMoments t =
+          alpha == 1 ? lik.tilted(y, m0 + c, vf) : lik.powerTilted(y, m0 + c, vf, alpha);
+      // ∂ log Ẑ / ∂(mean, variance) of the f-cavity
+      double a1 = (t.mean() - m0 - c) / vf;
+      double a2 = 0.5 * (a1 * a1 + (t.variance() - vf) / (vf * vf));
+      // ∂(log C + log Ẑ)/∂τ₋ and ∂/∂ν₋ (class comment; the derivation note §5)
+      double lt = -0.5 * (s + c * c) - a1 * c * s - a2 * s * s;
+      double ln = c + a1 * s;
+      gm[i] = (ln / v - mc / v) / alpha;
+      gv[i] = (-lt / (v * v) - ln * mc / (v * v) - 0.5 / v + 0.5 * mc * mc / (v * v)) / alpha;
+      gd[i] = a2 / alpha;
+    }
+    Matrix rows = Matrix.wrap(n, m, a.rows); // row n: aₙᵀ
+    Matrix binv = a.b.inverse();
+    double[] e = binv.mult(rows.multTransA(gm)); // ẽ = B⁻¹ A γ_m
+    Matrix agv = rows.multTransA(scaleRows(rows, gv, m)); // A Γ_V Aᵀ
+    Matrix agd = rows.multTransA(scaleRows(rows, gd, m)); // A Γ_d Aᵀ
+    Matrix x = binv.mult(agv).mult(binv);
+    x.scale(-1);
+    Matrix half = binv.copy();
+    half.addRank1(1, a.mean);
+    double[] me = new double[m];
+    double[] em = new double[m];
+    for (int r = 0; r < m; r++) {
+      for (int col = 0; col < m; col++) {
+        half.set(r, col, half.get(r, col) + e[r] * a.mean[col] + a.mean[r] * e[col]);
+      }
+      me[r] = a.mean[r] + e[r];
+      em[r] = a.mean[r];
+    }
+    for (int r = 0; r < m; r++) {
+      for (int col = 0; col < m; col++) {
+        x.set(r, col, x.get(r, col) - 0.5 * half.get(r, col));
+      }
+    }
+    x.symmetrize();
+    // Ỹ = ½ I + X̃ + A Γ_d Aᵀ
+    Matrix yt = x.copy();
+    yt.addDiagonal(0.5);
+    for (int r = 0; r < m; r++) {
+      for (int col = 0; col < m; col++) {
+        yt.set(r, col, yt.get(r, col) + agd.get(r, col));
+      }
+    }
+    // G̃ᵀ row n = ν̃cₙ (m + ẽ) + 2 τ̃ₙ X̃ aₙ + γ_mₙ m + 2 γ_Vₙ B⁻¹aₙ − 2 γ_dₙ aₙ
+    double[] xa = rows.mult(x).data(); // row n: (X̃ aₙ)ᵀ
+    double[] ba = rows.mult(binv).data(); // row n: (B⁻¹ aₙ)ᵀ
+    double[] ad = a.rows;
+    Matrix gt = Matrix.zeros(m, n); // G̃, M × n
+    double[] gtd = gt.data();
+    for (int i = 0; i < n; i++) {
+      int o = i * m;
+      for (int r = 0; r < m; r++) {
+        gtd[r * n + i] = nuc[i] * me[r]
+            + 2 * a.tau[i] * xa[o + r]
+            + gm[i] * em[r]
+            + 2 * gv[i] * ba[o + r]
+            - 2 * gd[i] * ad[o + r];
+      }
+    }
+    // unwhiten: Y = L⁻ᵀ Ỹ L⁻¹, G_U = L⁻ᵀ G̃
+    Matrix t1 = kuu.solveUpper(yt);
+    Matrix y = kuu.solveUpper(t1.transpose()).transpose();
+    y.symmetrize();
+    Matrix gu = kuu.solveUpper(gt);
+    double[] g = problem.kernel().traceGradient(z, y);
+    double[] gc = problem.kernel().crossTraceGradient(z, problem.x(), gu);
+    double[] gdiag = problem.kernel().diagonalTraceGradient(problem.x(), gd);
+    for (int j = 0; j < g.length; j++) {
+      g[j] += gc[j] + gdiag[j];
+    }
+    return g;
+  }
+
+  /** diag(w) R for an n × M row matrix R (new). */
+  private static Matrix scaleRows(Matrix rows, double[] w, int m) {
+    double[] src = rows.data();
+    double[] out = new double[src.length];
+    for (int i = 0; i < w.length; i++) {
+      int o = i * m;
+      for (int r = 0; r < m; r++) {
+        out[o + r] = w[i] * src[o + r];
+      }
+    }
+    return Matrix.wrap(w.length, m, out);
+  }
+}
