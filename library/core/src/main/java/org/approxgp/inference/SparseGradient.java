@@ -6,7 +6,8 @@ import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
 
 /**
- * ∂ log Z / ∂θ of {@link SparseSiteLoop}'s Power-EP energy in the kernel's log-hyperparameters, with the sites held at
+ * ∂ log Z / ∂θ and ∂ log Z / ∂Z of {@link SparseSiteLoop}'s Power-EP energy (the kernel's log-hyperparameters and the
+ * inducing inputs), with the sites held at
  * their converged values: at a fixed point of a KL rule (EP, Power EP) the energy is stationary in the sites (Minka
  * 2004; Bui, Yan &amp; Turner 2017, §3.3), so this partial derivative is the total derivative; at QP's fixed point it
  * is not, and the loop refuses to compute it. Derivation: {@code docs/derivations/sparse-power-ep.md} §5.
@@ -23,12 +24,21 @@ import org.approxgp.linalg.Matrix;
  * Y = L⁻ᵀ (½ I + X̃ + A Γ_d Aᵀ) L⁻¹,
  * G_U = L⁻ᵀ [(m + ẽ) ν̃cᵀ + 2 X̃ A T̃ + m γ_mᵀ + 2 B⁻¹ A Γ_V − 2 A Γ_d].
  * </pre>
+ * In Z through the kernel's input derivatives: ∂F/∂z_a = 2 Σ_b Y_ab ∂k(z_a, z_b)/∂z_a + Σₙ (G_U)_aₙ ∂k(z_a, xₙ)/∂z_a.
  * Cost O(nM² + nMd) and O(nM) memory.
  */
 final class SparseGradient {
   private SparseGradient() {}
 
-  static double[] of(
+  /**
+   * The gradient in θ (the kernel's log-hyperparameters) and in Z.
+   *
+   * @param theta ∂F/∂θ
+   * @param inducing ∂F/∂Z (M × d)
+   */
+  record Result(double[] theta, double[][] inducing) {}
+
+  static Result of(
       Problem problem,
       double[][] z,
       Cholesky kuu,
@@ -125,7 +135,16 @@ final class SparseGradient {
     for (int j = 0; j < g.length; j++) {
       g[j] += gc[j] + gdiag[j];
     }
-    return g;
+    // ∂F/∂z_a = 2 Σ_b Y_ab ∂k(z_a, z_b)/∂z_a + Σₙ (G_U)_an ∂k(z_a, xₙ)/∂z_a  (Y symmetric, k(z_a,
+    // z_b) = k(z_b, z_a))
+    double[][] gz = problem.kernel().crossInputGradient(z, z, y);
+    double[][] gzx = problem.kernel().crossInputGradient(z, problem.x(), gu);
+    for (int r = 0; r < gz.length; r++) {
+      for (int c = 0; c < gz[r].length; c++) {
+        gz[r][c] = 2 * gz[r][c] + gzx[r][c];
+      }
+    }
+    return new Result(g, gz);
   }
 
   /** diag(w) R for an n × M row matrix R (new). */

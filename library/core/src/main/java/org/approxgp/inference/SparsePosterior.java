@@ -25,6 +25,7 @@ public final class SparsePosterior implements FittedModel {
   private final double[] d;
   private final double logEvidence;
   private final double[] gradient;
+  private final double[][] inducingGradient;
   private final double power;
   private final Diagnostics diagnostics;
 
@@ -34,7 +35,7 @@ public final class SparsePosterior implements FittedModel {
       SparseApproximation approx,
       double[] d,
       double logEvidence,
-      double[] gradient,
+      SparseGradient.Result gradient,
       double power,
       Diagnostics diagnostics) {
     this.sparse = sparse;
@@ -42,7 +43,8 @@ public final class SparsePosterior implements FittedModel {
     this.approx = approx;
     this.d = d;
     this.logEvidence = logEvidence;
-    this.gradient = gradient == null ? null : gradient.clone();
+    this.gradient = gradient == null ? null : gradient.theta().clone();
+    this.inducingGradient = gradient == null ? null : gradient.inducing();
     this.power = power;
     this.diagnostics = diagnostics;
   }
@@ -106,6 +108,18 @@ public final class SparsePosterior implements FittedModel {
   /** ∂ logEvidence / ∂θ in the kernel's log-hyperparameters (Z fixed), or null if not computed. */
   public double[] logEvidenceGradient() {
     return gradient == null ? null : gradient.clone();
+  }
+
+  /** ∂ logEvidence / ∂Z (M × d, a copy; θ fixed), or null if not computed. */
+  public double[][] inducingGradient() {
+    if (inducingGradient == null) {
+      return null;
+    }
+    double[][] g = new double[inducingGradient.length][];
+    for (int a = 0; a < g.length; a++) {
+      g[a] = inducingGradient[a].clone();
+    }
+    return g;
   }
 
   public Diagnostics diagnostics() {

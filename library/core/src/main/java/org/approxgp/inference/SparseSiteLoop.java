@@ -35,7 +35,7 @@ import org.approxgp.projection.KlProjection;
  * <p><b>Log evidence</b> (Bui et al. §3.3, the Power-EP energy): log Z = log ∫ p(u) Πₙ t̃ₙ(gₙ) du + Σₙ log sₙ with the
  * Gaussian part −Σ log (L_B)ᵢᵢ + ½ Σₙ (ν̃ₙ − τ̃ₙ m₀)(m_gₙ − m₀) (B = I + Σ τ̃ₙ aₙaₙᵀ) and the scales
  * {@link SparseSiteUpdate#logScale}. Its gradient in the kernel's log-hyperparameters ({@link SparseGradient}, with
- * {@link SiteLoopOptions#gradient()}) is exact at a fixed point of EP or Power EP; for QP it is refused (its fixed
+ * {@link SiteLoopOptions#gradient()}), and in the inducing inputs, is exact at a fixed point of EP or Power EP; for QP it is refused (its fixed
  * point is not a stationary point of the energy, as in the exact case, {@link Qp}).
  */
 public final class SparseSiteLoop {
@@ -83,7 +83,7 @@ public final class SparseSiteLoop {
     SparseApproximation approx;
     Cholesky kuu;
     double logZ;
-    double[] grad = null;
+    SparseGradient.Result grad = null;
     try {
       JitterPolicy jp =
           options.jitter().maxTries() > 0 ? options.jitter() : JitterPolicy.standard();
@@ -149,11 +149,18 @@ public final class SparseSiteLoop {
       }
       if (options.gradient()) {
         grad = SparseGradient.of(problem, z, kuu, approx, d, update.power());
-        for (double g : grad) {
-          if (!Double.isFinite(g)) {
-            throw new InferenceException(
-                "non-finite log-evidence gradient", run.diagnostics(converged), null);
+        boolean finite = true;
+        for (double g : grad.theta()) {
+          finite &= Double.isFinite(g);
+        }
+        for (double[] row : grad.inducing()) {
+          for (double g : row) {
+            finite &= Double.isFinite(g);
           }
+        }
+        if (!finite) {
+          throw new InferenceException(
+              "non-finite log-evidence gradient", run.diagnostics(converged), null);
         }
       }
     } catch (InferenceException e) {

@@ -54,6 +54,12 @@ public interface Kernel {
   /** g_j = Σ_a w_a ∂k(x_a, x_a)/∂θ_j for every j (w not modified): the diagonal terms of such a gradient. */
   double[] diagonalTraceGradient(double[][] x, double[] w);
 
+  /**
+   * G_a = Σ_b W_ab ∂k(a_a, b_b)/∂a_a for every row a_a (na × d; W na × nb, not modified): the derivative of
+   * Σ_ab W_ab k(a_a, b_b) in the first inputs, for learning inducing inputs.
+   */
+  double[][] crossInputGradient(double[][] a, double[][] b, Matrix w);
+
   /** Number of hyperparameters (length of θ). */
   default int size() {
     return logHyperparameters().length;

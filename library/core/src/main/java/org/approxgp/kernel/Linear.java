@@ -114,4 +114,24 @@ public final class Linear implements Kernel {
     }
     return new double[] {s};
   }
+
+  /** ∂k(a, b)/∂a = s b: G_a = s Σ_b W_ab b_b. */
+  @Override
+  public double[][] crossInputGradient(double[][] a, double[][] b, Matrix w) {
+    if (w.rows() != a.length || w.cols() != b.length) {
+      throw new IllegalArgumentException(
+          "W must be " + a.length + " x " + b.length + ", got " + w.rows() + " x " + w.cols());
+    }
+    int d = a.length > 0 ? a[0].length : (b.length > 0 ? b[0].length : 0);
+    double[][] g = new double[a.length][d];
+    for (int i = 0; i < a.length; i++) {
+      for (int j = 0; j < b.length; j++) {
+        double f = signalVariance * w.get(i, j);
+        for (int c = 0; c < d; c++) {
+          g[i][c] += f * b[j][c];
+        }
+      }
+    }
+    return g;
+  }
 }

@@ -72,6 +72,48 @@ class SparseGradientTest {
     assertTrue(worst < 1e-6, "gradient differs from central differences by " + worst);
   }
 
+  @ParameterizedTest(name = "kernel={0}, alpha={1}")
+  @CsvSource({"se-ard, 1.0", "se-ard, 0.5", "se-iso, 0.2"})
+  void inducingInputGradientMatchesCentralDifferences(String kernel, double alpha) {
+    double[][] x = SmallProblems.inputs(71, 50, 2);
+    double[] y = SmallProblems.labels(72, x);
+    double[][] z = Arrays.copyOf(SmallProblems.inputs(73, 8, 2), 8);
+    // (not the linear kernel: its rank is d = 2, so the energy does not depend on Z once Z spans
+    // the plane)
+    Kernel k = kernel.equals("se-ard") ? SmallProblems.ard(2) : SmallProblems.iso();
+    Problem p = new Problem(k, x, y, Probit.get(), 0.2);
+    SparsePosterior s = SparseSiteLoop.run(new SparseProblem(p, z), rule(alpha), OPT, null);
+    double[][] g = s.inducingGradient();
+    double[] theta = k.logHyperparameters();
+    double worst = 0;
+    double largest = 0;
+    for (int a = 0; a < z.length; a++) {
+      for (int c = 0; c < 2; c++) {
+        double[][] zp = copy(z);
+        double[][] zm = copy(z);
+        zp[a][c] += H;
+        zm[a][c] -= H;
+        double fd = (energy(p, zp, alpha, theta) - energy(p, zm, alpha, theta)) / (2 * H);
+        worst = Math.max(worst, Math.abs(fd - g[a][c]) / Math.max(1, Math.abs(fd)));
+        largest = Math.max(largest, Math.abs(fd));
+      }
+    }
+    System.out.printf(
+        "%s alpha=%s: dF/dZ against central differences, worst relative %.2e (largest |dF/dz| %.3f)%n",
+        kernel, alpha, worst, largest);
+    assertTrue(largest > 1e-2, "a test with a vanishing gradient cannot fail");
+    assertTrue(
+        worst < 1e-6, "inducing-input gradient differs from central differences by " + worst);
+  }
+
+  private static double[][] copy(double[][] z) {
+    double[][] c = new double[z.length][];
+    for (int a = 0; a < z.length; a++) {
+      c[a] = z[a].clone();
+    }
+    return c;
+  }
+
   @Test
   void atTheTrainingInputsTheGradientIsExactEps() {
     double[][] x = SmallProblems.inputs(61, 40, 2);

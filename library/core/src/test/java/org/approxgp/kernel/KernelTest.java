@@ -112,6 +112,31 @@ class KernelTest {
     }
   }
 
+  /** The input gradient of Σ W_ab k(a_a, b_b) against central differences in each a_ac. */
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void crossInputGradientMatchesFiniteDifferences(Kernel k) {
+    double[][] a = points(4, 3, 8);
+    double[][] b = points(7, 3, 9);
+    Matrix w = Matrix.of(points(4, 7, 10));
+    double[][] g = k.crossInputGradient(a, b, w);
+    double h = 1e-6;
+    for (int i = 0; i < a.length; i++) {
+      for (int c = 0; c < 3; c++) {
+        double[][] ap = new double[a.length][];
+        double[][] am = new double[a.length][];
+        for (int r = 0; r < a.length; r++) {
+          ap[r] = a[r].clone();
+          am[r] = a[r].clone();
+        }
+        ap[i][c] += h;
+        am[i][c] -= h;
+        double fd = (k.cross(ap, b).dot(w) - k.cross(am, b).dot(w)) / (2 * h);
+        assertEquals(fd, g[i][c], 1e-8 * Math.max(1, Math.abs(fd)), "row " + i + ", column " + c);
+      }
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("kernels")
   void matrixEqualsCrossAndDiagonal(Kernel k) {
