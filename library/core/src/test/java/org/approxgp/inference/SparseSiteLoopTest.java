@@ -4,8 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
 import org.approxgp.kernel.Kernel;
+import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.Gaussian;
+import org.approxgp.likelihood.NoisyStep;
+import org.approxgp.likelihood.PoissonSquareLink;
 import org.approxgp.likelihood.Probit;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
@@ -168,6 +173,78 @@ class SparseSiteLoopTest {
         seq.logEvidence(), par.logEvidence(), 1e-9 * Math.abs(seq.logEvidence()), "log evidence");
     assertEquals(
         seq.logEvidence(), warm.logEvidence(), 1e-12 * Math.abs(seq.logEvidence()), "warm start");
+  }
+
+  /**
+   * Kept negative site precisions at Z = X: {@code PowerEpKeepTest}'s seeded Poisson-square case (bimodal
+   * power-tilted distributions, shortened steps, EP cavities improper at the fixed point) gives the exact KEEP run's
+   * sites, moments and evidence; the noisy step (not log-concave, some labels flipped) likewise under KEEP (negative
+   * sites at the fixed point) and CLIP (clipped updates).
+   */
+  @Test
+  void keptNegativeSitesAtTheTrainingInputsGiveTheExactMethod() {
+    UniformRandomProvider r = RandomSource.SPLIT_MIX_64.create(47L);
+    int n = 6 + r.nextInt(10);
+    double[][] x = new double[n][1];
+    double[] y = new double[n];
+    for (int i = 0; i < n; i++) {
+      x[i][0] = 4 * r.nextDouble();
+      y[i] = r.nextInt(4);
+    }
+    double sf = Math.exp(2 * r.nextDouble() - 1);
+    double ell = Math.exp(2 * r.nextDouble() - 1);
+    double m0 = 1.5 * r.nextDouble();
+    double u = 0.1 + 0.8 * r.nextDouble();
+    Problem poisson =
+        new Problem(SquaredExponential.iso(sf, ell), x, y, PoissonSquareLink.get(), m0);
+    SiteLoopOptions keep = OPT.withNegativeSites(SiteLoop.NegativeSitePrecision.KEEP);
+    compareAtZEqualsX("poisson-square keep", poisson, PowerEp.of(u), keep, true);
+    // the noisy step with every seventh label flipped: negative site precisions under KEEP, clips
+    // under CLIP
+    double[][] xs = new double[30][1];
+    double[] ys = new double[30];
+    for (int i = 0; i < 30; i++) {
+      xs[i][0] = -3 + 6.0 * i / 29;
+      ys[i] = (xs[i][0] > 0) == (i % 7 != 3) ? 1 : -1;
+    }
+    Problem step = Problem.of(SquaredExponential.iso(0.5, 4.0), xs, ys, NoisyStep.of(0.05));
+    compareAtZEqualsX("noisy-step keep", step, MomentMatching.ep(), keep, false);
+    compareAtZEqualsX("noisy-step keep", step, PowerEp.of(0.7), keep, false);
+    compareAtZEqualsX("noisy-step clip", step, MomentMatching.ep(), OPT, false);
+  }
+
+  private static void compareAtZEqualsX(
+      String label, Problem p, SiteUpdate<Void> rule, SiteLoopOptions options, boolean limited) {
+    Posterior exact = SiteLoop.run(p, rule, options, null);
+    SparsePosterior sparse = SparseSiteLoop.run(new SparseProblem(p, p.x()), rule, options, null);
+    assertTrue(exact.diagnostics().converged(), exact.diagnostics().toString());
+    assertTrue(sparse.diagnostics().converged(), sparse.diagnostics().toString());
+    if (limited) {
+      assertTrue(
+          sparse.diagnostics().limitedSteps() > 0,
+          "the case shortens steps: " + sparse.diagnostics());
+    }
+    boolean kept = options.negativeSites() == SiteLoop.NegativeSitePrecision.KEEP;
+    long negative = Arrays.stream(sparse.sites().tau()).filter(t -> t < 0).count();
+    assertTrue(
+        kept ? negative > 0 : sparse.diagnostics().clippedSites() > 0,
+        label + ": the case exercises the policy: " + negative + " negative sites, "
+            + sparse.diagnostics());
+    double worst = 0;
+    for (int i = 0; i < p.size(); i++) {
+      worst = Math.max(worst, Math.abs(exact.sites().tau()[i] - sparse.sites().tau()[i]));
+      worst = Math.max(worst, Math.abs(exact.sites().nu()[i] - sparse.sites().nu()[i]));
+      worst = Math.max(worst, Math.abs(exact.mean()[i] - sparse.mean()[i]));
+      worst = Math.max(worst, Math.abs(exact.variance()[i] - sparse.variance()[i]));
+    }
+    double evidence = Math.abs(exact.logEvidence() - sparse.logEvidence());
+    System.out.printf(
+        "%s at Z = X: sites and moments %.2e, log evidence %.2e, %d negative sites; exact %s; sparse %s%n",
+        label, worst, evidence, negative, exact.diagnostics(), sparse.diagnostics());
+    assertTrue(worst < 1e-8, label + ": sites or moments differ by " + worst);
+    assertTrue(
+        evidence < 1e-8 * Math.abs(exact.logEvidence()),
+        label + ": log evidence differs by " + evidence);
   }
 
   @Test
