@@ -9,7 +9,7 @@ import org.approxgp.linalg.Matrix;
  * ∂ log Z / ∂θ and ∂ log Z / ∂Z of {@link SparseSiteLoop}'s Power-EP energy (the kernel's log-hyperparameters and the
  * inducing inputs), with the sites held at
  * their converged values: at a fixed point of a KL rule (EP, Power EP) the energy is stationary in the sites (Minka
- * 2004; Bui, Yan &amp; Turner 2017, §3.3), so this partial derivative is the total derivative; at QP's fixed point it
+ * 2004; Bui, Yan &amp; Turner 2017, §3), so this partial derivative is the total derivative; at QP's fixed point it
  * is not, and the loop refuses to compute it. Derivation: {@code docs/derivations/sparse-power-ep.md} §5.
  *
  * <p>With Q = K_uu, U = K_uf, Ψ = Q + U T̃ Uᵀ, ψ = U ν̃c (ν̃c = ν̃ − τ̃ m₀), the energy is

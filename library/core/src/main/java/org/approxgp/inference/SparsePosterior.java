@@ -7,7 +7,7 @@ import org.approxgp.linalg.Matrix;
 
 /**
  * The result of {@link SparseSiteLoop}: q(f) = p(f | u) q(u) on M inducing inputs Z, written with Gaussian sites
- * on gₙ = E[fₙ | u], its Power-EP log evidence (Bui, Yan &amp; Turner 2017, §3.3), and the loop's diagnostics.
+ * on gₙ = E[fₙ | u], its Power-EP log evidence (Bui, Yan &amp; Turner 2017, §3), and the loop's diagnostics.
  * Immutable; holds O(nM + M²) numbers.
  *
  * <p>In the whitened coordinates v = L_uu⁻¹(u − m₀), q(v) = N(m, B⁻¹) ({@link SparseApproximation}); at an input x*

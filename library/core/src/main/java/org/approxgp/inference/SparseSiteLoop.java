@@ -9,7 +9,7 @@ import org.approxgp.projection.KlProjection;
 /**
  * The site loop of the EP family on inducing points: inducing-point EP (FITC-EP), QP and Power EP in the Power-EP
  * framework of Bui, Yan &amp; Turner (JMLR 18(104), 2017, §3): q(f) ∝ p(f) Πₙ tₙ(u), u = f(Z), each site a Gaussian
- * in gₙ = E[fₙ | u]. α = 1 is FITC-EP (§3.4), α → 0 the variational (VFE/SVGP) solution and bound (§3.4), and with
+ * in gₙ = E[fₙ | u]. α = 1 is FITC-EP, α → 0 the variational (VFE/SVGP) solution and bound, and with
  * Z = X every method is its exact counterpart of {@link SiteLoop}. Each method is the exact method's own
  * {@link SiteUpdate} (EP: {@link MomentMatching#ep()}; QP: {@link MomentMatching#qp}; Power EP:
  * {@link PowerEp#of(double)}), applied to the 1-D cavity of fₙ by {@link SparseSiteUpdate}; the damping,
@@ -32,7 +32,7 @@ import org.approxgp.projection.KlProjection;
  * start of the sweep, then one recompute; damping is usually needed. Damping δ mixes old and proposed sites in
  * natural parameters, (1 − δ) old + δ proposed, as in {@link SiteLoop}.
  *
- * <p><b>Log evidence</b> (Bui et al. §3.3, the Power-EP energy): log Z = log ∫ p(u) Πₙ t̃ₙ(gₙ) du + Σₙ log sₙ with the
+ * <p><b>Log evidence</b> (Bui et al. §3, the Power-EP energy): log Z = log ∫ p(u) Πₙ t̃ₙ(gₙ) du + Σₙ log sₙ with the
  * Gaussian part −Σ log (L_B)ᵢᵢ + ½ Σₙ (ν̃ₙ − τ̃ₙ m₀)(m_gₙ − m₀) (B = I + Σ τ̃ₙ aₙaₙᵀ) and the scales
  * {@link SparseSiteUpdate#logScale}. Its gradient in the kernel's log-hyperparameters ({@link SparseGradient}, with
  * {@link SiteLoopOptions#gradient()}), and in the inducing inputs, is exact at a fixed point of EP or Power EP; for QP it is refused (its fixed

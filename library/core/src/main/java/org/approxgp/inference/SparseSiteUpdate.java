@@ -7,7 +7,7 @@ package org.approxgp.inference;
  * conditional variances dₙ = kₙₙ − kₙᵤ K_uu⁻¹ kᵤₙ. Derivation: {@code docs/derivations/sparse-power-ep.md}.
  *
  * <p><b>Cavity</b> in g: the exact rule's, from the marginal q(gₙ) = N(m_g, V_g) and the site (τ̃ₙ, ν̃ₙ):
- * τ₋ = 1/V_g − α τ̃ₙ, ν₋ = m_g/V_g − α ν̃ₙ (Bui et al. 2017, §3.1, the fractional cavity q/tₙ^α).
+ * τ₋ = 1/V_g − α τ̃ₙ, ν₋ = m_g/V_g − α ν̃ₙ (Bui et al. 2017, §3, the fractional cavity q/tₙ^α).
  *
  * <p><b>Tilted and projection.</b> The tilted distribution q^{\n}(u) p(fₙ | u) p(yₙ | fₙ)^α with p(fₙ | u) =
  * N(fₙ | gₙ, dₙ) has the fₙ-marginal N(fₙ | ν₋/τ₋, 1/τ₋ + dₙ) p(yₙ | fₙ)^α: the exact method's tilted distribution
@@ -27,7 +27,7 @@ package org.approxgp.inference;
  * <p><b>Evidence term.</b> log sₙ = (1/α)(log Cₙ(α) + log Ẑₙ(α)) as in {@link PowerEp} (Minka 2004 §3), with
  * Cₙ(α) = ∫ N(g | m_g, V_g) t̃ₙ(g)^{−α} dg in g and Ẑₙ(α) = ∫ N(f | ν₋/τ₋, 1/τ₋ + dₙ) p(yₙ | f)^α df the exact rule's
  * tilted normaliser at the inflated cavity; summed with the Gaussian part this is Bui et al.'s Power-EP energy
- * (§3.3): φ(q) − φ(p) + (1/α) Σₙ [log Ẑₙ + φ(q^{\n}) − φ(q)], φ the log-partition of a Gaussian.
+ * (§3): φ(q) − φ(p) + (1/α) Σₙ [log Ẑₙ + φ(q^{\n}) − φ(q)], φ the log-partition of a Gaussian.
  */
 final class SparseSiteUpdate<S> implements SiteUpdate<S> {
 

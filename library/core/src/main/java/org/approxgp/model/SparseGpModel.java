@@ -14,7 +14,7 @@ import org.approxgp.optimize.Lbfgs;
 /**
  * Learns the kernel's log-hyperparameters θ and, optionally, the inducing inputs Z of a sparse EP or Power EP model
  * by L-BFGS on the Power-EP energy with its analytic gradient ({@link SparsePosterior#logEvidenceGradient()},
- * {@link SparsePosterior#inducingGradient()}; Bui, Yan &amp; Turner 2017, §3.3), each evaluation warm-started from the
+ * {@link SparsePosterior#inducingGradient()}; Bui, Yan &amp; Turner 2017, §3), each evaluation warm-started from the
  * previous one's sites (an explicit argument, as in {@link GpModel}). θ is boxed by {@link Bounds#defaults(Kernel)};
  * Z is unbounded. Likelihood hyperparameters are not learned here (a likelihood that has some is refused), nor is
  * QP's energy (its fixed point is not stationary for it, so {@link SparseSiteLoop} gives it no gradient).

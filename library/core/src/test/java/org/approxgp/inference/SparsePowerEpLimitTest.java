@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The α → 0 limit of sparse Power EP for probit classification (Bui, Yan &amp; Turner 2017, §3.4): its energy tends to
+ * The α → 0 limit of sparse Power EP for probit classification (Bui, Yan &amp; Turner 2017, §3): its energy tends to
  * the variational bound at its optimum over q(u), linearly in α. The bound is computed by an independent
  * implementation ({@link SvgpProbitOracle}: L-BFGS on q(u) with Gauss–Hermite expectations, no sites); with Z = X
  * the oracle is also the exact {@link Vb}'s ELBO.

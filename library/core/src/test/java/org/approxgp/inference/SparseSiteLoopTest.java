@@ -88,7 +88,7 @@ class SparseSiteLoopTest {
 
   /**
    * Gaussian likelihood N(y | f, σ²), M &lt; n: Power EP on inducing points is exact given its structure, and its
-   * energy is the collapsed bound of Bui, Yan &amp; Turner (2017, §3.4, regression):
+   * energy is the collapsed bound of Bui, Yan &amp; Turner (2017, §3, regression):
    * log N(y | m₀, Q + αD + σ²I) − (1 − α)/(2α) Σₙ log(1 + α dₙ/σ²), D = diag(K − Q), Q = K_fu K_uu⁻¹ K_uf;
    * α = 1 is FITC's log marginal likelihood. The posterior mean is that of noise σ² + α dₙ.
    */
