@@ -66,24 +66,48 @@ final class SparseApproximation {
       double[] tau,
       double[] nu,
       JitterPolicy jitter) {
-    double[] scaled = new double[n * m];
     double[] nuc = new double[n];
     for (int i = 0; i < n; i++) {
-      double t = tau[i];
-      int o = i * m;
-      for (int a = 0; a < m; a++) {
-        scaled[o + a] = t * rows[o + a];
-      }
-      nuc[i] = nu[i] - t * priorMean;
+      nuc[i] = nu[i] - tau[i] * priorMean;
     }
-    Matrix at = Matrix.wrap(n, m, rows);
     // B = I + Aᵀ diag(τ̃) A,  rhs = Aᵀ(ν̃ − τ̃ m₀)
-    Matrix bm = at.multTransA(Matrix.wrap(n, m, scaled));
-    bm.symmetrize();
+    Matrix bm = weightedGram(rows, n, m, tau);
     bm.addDiagonal(1.0);
     Cholesky chol = Cholesky.factor(bm, jitter);
-    double[] mean = chol.solve(at.multTransA(nuc));
+    double[] mean = chol.solve(Matrix.wrap(n, m, rows).multTransA(nuc));
     return new SparseApproximation(n, m, priorMean, rows, tau.clone(), nu.clone(), chol, mean);
+  }
+
+  /** Rows per block of {@link #weightedGram}: its scratch is two blocks, O(BLOCK · M), whatever n. */
+  static final int BLOCK = 2048;
+
+  /**
+   * Σₙ wₙ aₙaₙᵀ (M × M, symmetric) over the rows aₙ of {@code rows} (n × M), by one BLAS product per block of
+   * {@value #BLOCK} rows, so no second n × M array is formed.
+   */
+  static Matrix weightedGram(double[] rows, int n, int m, double[] w) {
+    Matrix acc = Matrix.zeros(m, m);
+    double[] accd = acc.data();
+    for (int from = 0; from < n; from += BLOCK) {
+      int b = Math.min(BLOCK, n - from);
+      double[] block = new double[b * m];
+      double[] scaled = new double[b * m];
+      System.arraycopy(rows, from * m, block, 0, b * m);
+      for (int i = 0; i < b; i++) {
+        double wi = w[from + i];
+        int o = i * m;
+        for (int a = 0; a < m; a++) {
+          scaled[o + a] = wi * block[o + a];
+        }
+      }
+      double[] part =
+          Matrix.wrap(b, m, block).multTransA(Matrix.wrap(b, m, scaled)).data();
+      for (int k = 0; k < accd.length; k++) {
+        accd[k] += part[k];
+      }
+    }
+    acc.symmetrize();
+    return acc;
   }
 
   /** Fills q(gₙ) for every site (O(n M²)). */

@@ -1,5 +1,7 @@
 package org.approxgp.inference;
 
+import java.util.Arrays;
+import org.approxgp.kernel.Kernel;
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.TiltedMoments;
 import org.approxgp.linalg.Cholesky;
@@ -25,7 +27,8 @@ import org.approxgp.linalg.Matrix;
  * G_U = L⁻ᵀ [(m + ẽ) ν̃cᵀ + 2 X̃ A T̃ + m γ_mᵀ + 2 B⁻¹ A Γ_V − 2 A Γ_d].
  * </pre>
  * In Z through the kernel's input derivatives: ∂F/∂z_a = 2 Σ_b Y_ab ∂k(z_a, z_b)/∂z_a + Σₙ (G_U)_aₙ ∂k(z_a, xₙ)/∂z_a.
- * Cost O(nM² + nMd) and O(nM) memory.
+ * Cost O(nM² + nMd); beyond the loop's own arrays, O(M² + BLOCK·M) memory (the n × M terms by blocks of
+ * {@link SparseApproximation#BLOCK} training rows).
  */
 final class SparseGradient {
   private SparseGradient() {}
@@ -76,87 +79,82 @@ final class SparseGradient {
       gv[i] = (-lt / (v * v) - ln * mc / (v * v) - 0.5 / v + 0.5 * mc * mc / (v * v)) / alpha;
       gd[i] = a2 / alpha;
     }
-    Matrix rows = Matrix.wrap(n, m, a.rows); // row n: aₙᵀ
     Matrix binv = a.b.inverse();
-    double[] e = binv.mult(rows.multTransA(gm)); // ẽ = B⁻¹ A γ_m
-    Matrix agv = rows.multTransA(scaleRows(rows, gv, m)); // A Γ_V Aᵀ
-    Matrix agd = rows.multTransA(scaleRows(rows, gd, m)); // A Γ_d Aᵀ
+    double[] e = binv.mult(Matrix.wrap(n, m, a.rows).multTransA(gm)); // ẽ = B⁻¹ A γ_m
+    Matrix agv = SparseApproximation.weightedGram(a.rows, n, m, gv); // A Γ_V Aᵀ
+    Matrix agd = SparseApproximation.weightedGram(a.rows, n, m, gd); // A Γ_d Aᵀ
+    // X̃ = −½ (B⁻¹ + m mᵀ + ẽ mᵀ + m ẽᵀ) − B⁻¹ A Γ_V Aᵀ B⁻¹,  Ỹ = ½ I + X̃ + A Γ_d Aᵀ
     Matrix x = binv.mult(agv).mult(binv);
-    x.scale(-1);
-    Matrix half = binv.copy();
-    half.addRank1(1, a.mean);
-    double[] me = new double[m];
-    double[] em = new double[m];
+    double[] xd = x.data();
+    double[] bd = binv.data();
+    double[] mu = a.mean;
     for (int r = 0; r < m; r++) {
       for (int col = 0; col < m; col++) {
-        half.set(r, col, half.get(r, col) + e[r] * a.mean[col] + a.mean[r] * e[col]);
-      }
-      me[r] = a.mean[r] + e[r];
-      em[r] = a.mean[r];
-    }
-    for (int r = 0; r < m; r++) {
-      for (int col = 0; col < m; col++) {
-        x.set(r, col, x.get(r, col) - 0.5 * half.get(r, col));
+        int k = r * m + col;
+        xd[k] = -xd[k] - 0.5 * (bd[k] + mu[r] * mu[col] + e[r] * mu[col] + mu[r] * e[col]);
       }
     }
     x.symmetrize();
-    // Ỹ = ½ I + X̃ + A Γ_d Aᵀ
     Matrix yt = x.copy();
     yt.addDiagonal(0.5);
-    for (int r = 0; r < m; r++) {
-      for (int col = 0; col < m; col++) {
-        yt.set(r, col, yt.get(r, col) + agd.get(r, col));
-      }
+    double[] ytd = yt.data();
+    double[] agdd = agd.data();
+    for (int k = 0; k < ytd.length; k++) {
+      ytd[k] += agdd[k];
     }
-    // G̃ᵀ row n = ν̃cₙ (m + ẽ) + 2 τ̃ₙ X̃ aₙ + γ_mₙ m + 2 γ_Vₙ B⁻¹aₙ − 2 γ_dₙ aₙ
-    double[] xa = rows.mult(x).data(); // row n: (X̃ aₙ)ᵀ
-    double[] ba = rows.mult(binv).data(); // row n: (B⁻¹ aₙ)ᵀ
-    double[] ad = a.rows;
-    Matrix gt = Matrix.zeros(m, n); // G̃, M × n
-    double[] gtd = gt.data();
-    for (int i = 0; i < n; i++) {
-      int o = i * m;
-      for (int r = 0; r < m; r++) {
-        gtd[r * n + i] = nuc[i] * me[r]
-            + 2 * a.tau[i] * xa[o + r]
-            + gm[i] * em[r]
-            + 2 * gv[i] * ba[o + r]
-            - 2 * gd[i] * ad[o + r];
-      }
-    }
-    // unwhiten: Y = L⁻ᵀ Ỹ L⁻¹, G_U = L⁻ᵀ G̃
-    Matrix t1 = kuu.solveUpper(yt);
-    Matrix y = kuu.solveUpper(t1.transpose()).transpose();
+    // unwhiten: Y = L⁻ᵀ Ỹ L⁻¹
+    Matrix y = kuu.solveUpper(kuu.solveUpper(yt).transpose()).transpose();
     y.symmetrize();
-    Matrix gu = kuu.solveUpper(gt);
-    double[] g = problem.kernel().traceGradient(z, y);
-    double[] gc = problem.kernel().crossTraceGradient(z, problem.x(), gu);
-    double[] gdiag = problem.kernel().diagonalTraceGradient(problem.x(), gd);
+    Kernel kern = problem.kernel();
+    double[] g = kern.traceGradient(z, y);
+    double[] gdiag = kern.diagonalTraceGradient(problem.x(), gd);
     for (int j = 0; j < g.length; j++) {
-      g[j] += gc[j] + gdiag[j];
+      g[j] += gdiag[j];
     }
     // ∂F/∂z_a = 2 Σ_b Y_ab ∂k(z_a, z_b)/∂z_a + Σₙ (G_U)_an ∂k(z_a, xₙ)/∂z_a  (Y symmetric, k(z_a,
     // z_b) = k(z_b, z_a))
-    double[][] gz = problem.kernel().crossInputGradient(z, z, y);
-    double[][] gzx = problem.kernel().crossInputGradient(z, problem.x(), gu);
-    for (int r = 0; r < gz.length; r++) {
-      for (int c = 0; c < gz[r].length; c++) {
-        gz[r][c] = 2 * gz[r][c] + gzx[r][c];
+    double[][] gz = kern.crossInputGradient(z, z, y);
+    for (double[] row : gz) {
+      for (int c = 0; c < row.length; c++) {
+        row[c] *= 2;
+      }
+    }
+    // G_U = L⁻ᵀ G̃ by blocks of training rows, G̃ column n = ν̃cₙ (m + ẽ) + 2 τ̃ₙ X̃ aₙ + γ_mₙ m +
+    // 2 γ_Vₙ B⁻¹aₙ − 2 γ_dₙ aₙ
+    double[][] xs = problem.x();
+    for (int from = 0; from < n; from += SparseApproximation.BLOCK) {
+      int b = Math.min(SparseApproximation.BLOCK, n - from);
+      double[] block = new double[b * m];
+      System.arraycopy(a.rows, from * m, block, 0, b * m);
+      Matrix rows = Matrix.wrap(b, m, block);
+      double[] xa = rows.mult(x).data(); // row i: (X̃ aᵢ)ᵀ
+      double[] ba = rows.mult(binv).data(); // row i: (B⁻¹ aᵢ)ᵀ
+      Matrix gt = Matrix.zeros(m, b);
+      double[] gtd = gt.data();
+      for (int i = 0; i < b; i++) {
+        int gi = from + i;
+        int o = i * m;
+        for (int r = 0; r < m; r++) {
+          gtd[r * b + i] = nuc[gi] * (mu[r] + e[r])
+              + 2 * a.tau[gi] * xa[o + r]
+              + gm[gi] * mu[r]
+              + 2 * gv[gi] * ba[o + r]
+              - 2 * gd[gi] * block[o + r];
+        }
+      }
+      Matrix gu = kuu.solveUpper(gt);
+      double[][] xb = Arrays.copyOfRange(xs, from, from + b);
+      double[] gc = kern.crossTraceGradient(z, xb, gu);
+      for (int j = 0; j < g.length; j++) {
+        g[j] += gc[j];
+      }
+      double[][] gzx = kern.crossInputGradient(z, xb, gu);
+      for (int r = 0; r < gz.length; r++) {
+        for (int c = 0; c < gz[r].length; c++) {
+          gz[r][c] += gzx[r][c];
+        }
       }
     }
     return new Result(g, gz);
-  }
-
-  /** diag(w) R for an n × M row matrix R (new). */
-  private static Matrix scaleRows(Matrix rows, double[] w, int m) {
-    double[] src = rows.data();
-    double[] out = new double[src.length];
-    for (int i = 0; i < w.length; i++) {
-      int o = i * m;
-      for (int r = 0; r < m; r++) {
-        out[o + r] = w[i] * src[o + r];
-      }
-    }
-    return Matrix.wrap(w.length, m, out);
   }
 }

@@ -34,16 +34,18 @@ class SparseGradientTest {
     return s.logEvidence();
   }
 
-  @ParameterizedTest(name = "kernel={0}, alpha={1}, m0={2}")
+  /** n = 4500 spans three blocks of {@link SparseApproximation#BLOCK} rows. */
+  @ParameterizedTest(name = "kernel={0}, alpha={1}, m0={2}, n={3}")
   @CsvSource({
-    "se-ard, 1.0, 0.0",
-    "se-ard, 0.5, 0.0",
-    "se-ard, 0.2, 0.4",
-    "se-iso, 1.0, -0.3",
-    "linear, 0.5, 0.0"
+    "se-ard, 1.0, 0.0, 50",
+    "se-ard, 0.5, 0.0, 50",
+    "se-ard, 0.2, 0.4, 50",
+    "se-iso, 1.0, -0.3, 50",
+    "linear, 0.5, 0.0, 50",
+    "se-ard, 0.5, 0.0, 4500"
   })
-  void analyticGradientMatchesCentralDifferences(String kernel, double alpha, double m0) {
-    double[][] x = SmallProblems.inputs(51, 50, 2);
+  void analyticGradientMatchesCentralDifferences(String kernel, double alpha, double m0, int n) {
+    double[][] x = SmallProblems.inputs(51, n, 2);
     double[] y = SmallProblems.labels(52, x);
     double[][] z = Arrays.copyOf(SmallProblems.inputs(53, 12, 2), 12);
     Kernel k = switch (kernel) {
@@ -67,15 +69,15 @@ class SparseGradientTest {
       worst = Math.max(worst, Math.abs(fd[j] - g[j]) / Math.max(1, Math.abs(fd[j])));
     }
     System.out.printf(
-        "%s alpha=%s m0=%s: analytic %s, central differences %s, worst relative %.2e%n",
-        kernel, alpha, m0, Arrays.toString(g), Arrays.toString(fd), worst);
+        "%s alpha=%s m0=%s n=%d: analytic %s, central differences %s, worst relative %.2e%n",
+        kernel, alpha, m0, n, Arrays.toString(g), Arrays.toString(fd), worst);
     assertTrue(worst < 1e-6, "gradient differs from central differences by " + worst);
   }
 
-  @ParameterizedTest(name = "kernel={0}, alpha={1}")
-  @CsvSource({"se-ard, 1.0", "se-ard, 0.5", "se-iso, 0.2"})
-  void inducingInputGradientMatchesCentralDifferences(String kernel, double alpha) {
-    double[][] x = SmallProblems.inputs(71, 50, 2);
+  @ParameterizedTest(name = "kernel={0}, alpha={1}, n={2}")
+  @CsvSource({"se-ard, 1.0, 50", "se-ard, 0.5, 50", "se-iso, 0.2, 50", "se-ard, 1.0, 4500"})
+  void inducingInputGradientMatchesCentralDifferences(String kernel, double alpha, int n) {
+    double[][] x = SmallProblems.inputs(71, n, 2);
     double[] y = SmallProblems.labels(72, x);
     double[][] z = Arrays.copyOf(SmallProblems.inputs(73, 8, 2), 8);
     // (not the linear kernel: its rank is d = 2, so the energy does not depend on Z once Z spans
@@ -99,8 +101,8 @@ class SparseGradientTest {
       }
     }
     System.out.printf(
-        "%s alpha=%s: dF/dZ against central differences, worst relative %.2e (largest |dF/dz| %.3f)%n",
-        kernel, alpha, worst, largest);
+        "%s alpha=%s n=%d: dF/dZ against central differences, worst relative %.2e (largest |dF/dz| %.3f)%n",
+        kernel, alpha, n, worst, largest);
     assertTrue(largest > 1e-2, "a test with a vanishing gradient cannot fail");
     assertTrue(
         worst < 1e-6, "inducing-input gradient differs from central differences by " + worst);

@@ -247,6 +247,66 @@ class SparseSiteLoopTest {
         label + ": log evidence differs by " + evidence);
   }
 
+  /**
+   * q(u) ∝ p(u) Πₙ tₙ(u) over n = 4500 sites (three blocks of {@link SparseApproximation#BLOCK} rows): the posterior's
+   * mean and covariance of u against a direct sum in u's own coordinates,
+   * Σ_u⁻¹ = K_uu⁻¹ + Σₙ τ̃ₙ wₙwₙᵀ, Σ_u⁻¹ E[u] = K_uu⁻¹ m₀1 + Σₙ (ν̃ₙ − τ̃ₙ cₙ) wₙ, cₙ = m₀(1 − 1ᵀwₙ), wₙ = K_uu⁻¹kᵤₙ (so gₙ = cₙ + wₙᵀu).
+   */
+  @Test
+  void posteriorOfTheInducingVariablesIsThePriorTimesTheSites() {
+    double[][] x = SmallProblems.inputs(111, 4500, 2);
+    double[] y = SmallProblems.labels(112, x);
+    double[][] z = Arrays.copyOf(SmallProblems.inputs(113, 10, 2), 10);
+    Kernel k = SmallProblems.ard(2);
+    double m0 = 0.3;
+    Problem p = new Problem(k, x, y, Probit.get(), m0);
+    SparsePosterior s = SparseSiteLoop.run(new SparseProblem(p, z), PowerEp.of(0.5), OPT, null);
+    assertTrue(s.diagnostics().converged(), s.diagnostics().toString());
+    double[] tau = s.sites().tau();
+    double[] nu = s.sites().nu();
+    int m = z.length;
+    Cholesky kuu = Cholesky.factor(k.matrix(z), JitterPolicy.none());
+    Matrix w = kuu.solve(k.cross(z, x)); // M × n, columns wₙ
+    // site n in u: exp(−½ τ̃ (gₙ)² + ν̃ gₙ) with gₙ = m₀ + wₙᵀ(u − m₀1)
+    Matrix prec = kuu.inverse();
+    double[] lin = kuu.solve(constant(m, m0));
+    for (int i = 0; i < x.length; i++) {
+      double[] wi = new double[m];
+      double wsum = 0;
+      for (int a = 0; a < m; a++) {
+        wi[a] = w.get(a, i);
+        wsum += wi[a];
+      }
+      prec.addRank1(tau[i], wi);
+      // −½ τ̃ (c + wᵀu)² + ν̃ (c + wᵀu), c = m₀(1 − Σ w): linear coefficient (ν̃ − τ̃ c) w
+      double c = m0 * (1 - wsum);
+      for (int a = 0; a < m; a++) {
+        lin[a] += (nu[i] - tau[i] * c) * wi[a];
+      }
+    }
+    Cholesky pc = Cholesky.factor(prec, JitterPolicy.none());
+    double[] mean = pc.solve(lin);
+    Matrix cov = pc.inverse();
+    double[] sm = s.inducingMean();
+    Matrix sc = s.inducingCovariance();
+    double worst = 0;
+    for (int a = 0; a < m; a++) {
+      worst = Math.max(worst, Math.abs(mean[a] - sm[a]));
+      for (int b = 0; b < m; b++) {
+        worst = Math.max(worst, Math.abs(cov.get(a, b) - sc.get(a, b)));
+      }
+    }
+    System.out.printf(
+        "q(u) over n = 4500 sites against a direct sum: %.2e; %s%n", worst, s.diagnostics());
+    assertTrue(worst < 1e-9, "mean or covariance of u differs by " + worst);
+  }
+
+  private static double[] constant(int m, double v) {
+    double[] c = new double[m];
+    Arrays.fill(c, v);
+    return c;
+  }
+
   @Test
   void aRuleWithoutASparseFormIsRefused() {
     double[][] x = SmallProblems.inputs(1, 5, 1);
