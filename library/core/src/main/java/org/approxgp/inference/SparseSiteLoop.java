@@ -88,6 +88,7 @@ public final class SparseSiteLoop {
       JitterPolicy jp =
           options.jitter().maxTries() > 0 ? options.jitter() : JitterPolicy.standard();
       kuu = Cholesky.factor(problem.kernel().matrix(z), jp);
+      run.factoredK = true; // from here on a failed factorisation is B's
       run.noteJitter(kuu.jitter());
       double[] rows = rows(problem, z, kuu, d);
       S state = update.start(problem);
@@ -167,8 +168,8 @@ public final class SparseSiteLoop {
       throw e;
     } catch (NotPositiveDefiniteException e) {
       throw new InferenceException(
-          (run.sweeps == 0 && run.site < 0 && !run.factoredK
-                  ? "K_uu could not be factored"
+          (!run.factoredK
+                  ? "K_uu could not be factored even with jitter " + e.lastJitter()
                   : "B = I + A^T S A could not be factored (the posterior of u is not positive definite)")
               + run.where(),
           run.diagnostics(false),
@@ -213,7 +214,6 @@ public final class SparseSiteLoop {
       SiteLoopOptions options,
       LoopRun run) {
     SparseApproximation a = SparseApproximation.compute(n, m, m0, rows, tau, nu, options.jitter());
-    run.factoredK = true;
     run.noteJitter(a.b.jitter());
     return a;
   }

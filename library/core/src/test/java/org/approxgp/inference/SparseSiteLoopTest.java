@@ -307,6 +307,19 @@ class SparseSiteLoopTest {
     return c;
   }
 
+  /** K_uu that no jitter can factor (a linear kernel with every inducing input at 0) is a typed failure, named. */
+  @Test
+  void anUnfactorableInducingCovarianceIsAnInferenceException() {
+    double[][] x = SmallProblems.inputs(1, 8, 2);
+    Problem p =
+        Problem.of(org.approxgp.kernel.Linear.of(1.0), x, SmallProblems.labels(2, x), Probit.get());
+    InferenceException e = org.junit.jupiter.api.Assertions.assertThrows(
+        InferenceException.class,
+        () -> SparseSiteLoop.run(
+            new SparseProblem(p, new double[3][2]), MomentMatching.ep(), OPT, null));
+    assertTrue(e.getMessage().contains("K_uu could not be factored"), e.getMessage());
+  }
+
   @Test
   void aRuleWithoutASparseFormIsRefused() {
     double[][] x = SmallProblems.inputs(1, 5, 1);
