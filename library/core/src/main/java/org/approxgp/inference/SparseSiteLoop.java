@@ -34,9 +34,10 @@ import org.approxgp.projection.KlProjection;
  *
  * <p><b>Log evidence</b> (Bui et al. §3, the Power-EP energy): log Z = log ∫ p(u) Πₙ t̃ₙ(gₙ) du + Σₙ log sₙ with the
  * Gaussian part −Σ log (L_B)ᵢᵢ + ½ Σₙ (ν̃ₙ − τ̃ₙ m₀)(m_gₙ − m₀) (B = I + Σ τ̃ₙ aₙaₙᵀ) and the scales
- * {@link SparseSiteUpdate#logScale}. Its gradient in the kernel's log-hyperparameters ({@link SparseGradient}, with
- * {@link SiteLoopOptions#gradient()}), and in the inducing inputs, is exact at a fixed point of EP or Power EP; for QP it is refused (its fixed
- * point is not a stationary point of the energy, as in the exact case, {@link Qp}).
+ * {@link SparseSiteUpdate#logScale}. Its gradient in the kernel's log-hyperparameters and in the inducing inputs
+ * ({@link SparseGradient}, with {@link SiteLoopOptions#gradient()}) is exact at a fixed point of EP or Power EP where no
+ * site is clipped (as the exact loop's eq. 5.27); for QP it is refused (its fixed point is not a stationary point of
+ * the energy, as in the exact case, {@link Qp}).
  */
 public final class SparseSiteLoop {
 
