@@ -2,6 +2,7 @@ package org.approxgp.model;
 
 import java.util.Arrays;
 import org.approxgp.inference.InferenceException;
+import org.approxgp.inference.Problem;
 import org.approxgp.inference.SiteLoopOptions;
 import org.approxgp.inference.SiteUpdate;
 import org.approxgp.inference.Sites;
@@ -9,15 +10,18 @@ import org.approxgp.inference.SparsePosterior;
 import org.approxgp.inference.SparseProblem;
 import org.approxgp.inference.SparseSiteLoop;
 import org.approxgp.kernel.Kernel;
+import org.approxgp.likelihood.Likelihood;
 import org.approxgp.optimize.Lbfgs;
 
 /**
  * Learns the kernel's log-hyperparameters θ and, optionally, the inducing inputs Z of a sparse EP or Power EP model
  * by L-BFGS on the Power-EP energy with its analytic gradient ({@link SparsePosterior#logEvidenceGradient()},
  * {@link SparsePosterior#inducingGradient()}; Bui, Yan &amp; Turner 2017, §3), each evaluation warm-started from the
- * previous one's sites (an explicit argument, as in {@link GpModel}). θ is boxed by {@link Bounds#defaults(Kernel)};
- * Z is unbounded. Likelihood hyperparameters are not learned here (a likelihood that has some is refused), nor is
- * QP's energy (its fixed point is not stationary for it, so {@link SparseSiteLoop} gives it no gradient).
+ * previous one's sites (an explicit argument, as in {@link GpModel}). Likelihood log-hyperparameters (a Gaussian
+ * noise variance, a step's ε) are learned with them by central differences of the energy with step
+ * {@link GpModel#LIKELIHOOD_STEP}, each side warm-started from the centre's sites, as {@link GpModel} does. θ is boxed
+ * by {@link Bounds#defaults(Kernel, org.approxgp.likelihood.Likelihood)}; Z is unbounded. QP's energy is not fitted
+ * here (its fixed point is not stationary for it, so {@link SparseSiteLoop} gives it no gradient).
  */
 public final class SparseGpModel {
 
@@ -68,39 +72,35 @@ public final class SparseGpModel {
    *
    * @param rule EP ({@code MomentMatching.ep()}) or Power EP ({@code PowerEp.of(u)})
    * @param loop the site loop's settings (its gradient is switched on here)
-   * @throws IllegalArgumentException for a likelihood with hyperparameters or a rule without an energy gradient
+   * @throws IllegalArgumentException for a rule without an energy gradient (QP)
    * @throws InferenceException when the final run fails (a failure at a trial point makes the line search back off)
    */
   public static <S> Fit fit(
       SparseProblem start, SiteUpdate<S> rule, SiteLoopOptions loop, FitOptions options) {
     long t0 = System.nanoTime();
-    if (!start.problem().likelihood().hyperparameterNames().isEmpty()) {
-      throw new IllegalArgumentException(
-          "the sparse fit learns kernel hyperparameters and inducing inputs only; "
-              + start.problem().likelihood().name() + " has hyperparameters "
-              + start.problem().likelihood().hyperparameterNames());
-    }
     SiteLoopOptions withGradient = loop.withGradient(true);
     Kernel k0 = start.problem().kernel();
+    Likelihood l0 = start.problem().likelihood();
     int nk = k0.size();
+    int nl = l0.hyperparameterNames().size();
     double[][] z0 = start.z();
     int m = z0.length;
     int d = z0[0].length;
-    int dim = nk + (options.learnInducing() ? m * d : 0);
-    double[] x0 = new double[dim];
+    // x = (kernel log θ, likelihood log θ, Z row by row when learned)
+    Layout lay = new Layout(nk, nl, options.learnInducing() ? m : 0, d);
+    double[] x0 = new double[lay.dim()];
     System.arraycopy(k0.logHyperparameters(), 0, x0, 0, nk);
-    if (options.learnInducing()) {
-      for (int a = 0; a < m; a++) {
-        System.arraycopy(z0[a], 0, x0, nk + a * d, d);
-      }
+    System.arraycopy(l0.logHyperparameters(), 0, x0, nk, nl);
+    for (int a = 0; a < lay.m(); a++) {
+      System.arraycopy(z0[a], 0, x0, lay.z0() + a * d, d);
     }
-    Bounds kb = Bounds.defaults(k0);
-    double[] lo = new double[dim];
-    double[] hi = new double[dim];
+    Bounds box = Bounds.defaults(k0, l0);
+    double[] lo = new double[lay.dim()];
+    double[] hi = new double[lay.dim()];
     Arrays.fill(lo, Double.NEGATIVE_INFINITY);
     Arrays.fill(hi, Double.POSITIVE_INFINITY);
-    System.arraycopy(kb.lower(), 0, lo, 0, nk);
-    System.arraycopy(kb.upper(), 0, hi, 0, nk);
+    System.arraycopy(box.lower(), 0, lo, 0, nk + nl);
+    System.arraycopy(box.upper(), 0, hi, 0, nk + nl);
     Sites[] warm = {null};
     SparsePosterior[] best = {null};
     double[][] bestX = {null};
@@ -114,14 +114,19 @@ public final class SparseGpModel {
           }
           SparseProblem sp;
           try {
-            sp = at(start, x, nk, options.learnInducing(), m, d);
+            sp = at(start, x, lay);
           } catch (IllegalArgumentException e) {
-            return Double.POSITIVE_INFINITY; // an extrapolated trial the kernel refuses
+            return Double
+                .POSITIVE_INFINITY; // an extrapolated trial the kernel or likelihood refuses
           }
           SparsePosterior post;
+          double[] gl = new double[nl];
           try {
             runs[0]++;
             post = SparseSiteLoop.run(sp, rule, withGradient, warm[0]);
+            for (int j = 0; j < nl; j++) {
+              gl[j] = likelihoodDerivative(sp, rule, loop.withGradient(false), post, j, runs);
+            }
           } catch (InferenceException e) {
             return Double.POSITIVE_INFINITY;
           }
@@ -137,11 +142,14 @@ public final class SparseGpModel {
           for (int j = 0; j < nk; j++) {
             grad[j] = -g[j];
           }
-          if (options.learnInducing()) {
+          for (int j = 0; j < nl; j++) {
+            grad[nk + j] = -gl[j];
+          }
+          if (lay.m() > 0) {
             double[][] gz = post.inducingGradient();
             for (int a = 0; a < m; a++) {
               for (int c = 0; c < d; c++) {
-                grad[nk + a * d + c] = -gz[a][c];
+                grad[lay.z0() + a * d + c] = -gz[a][c];
               }
             }
           }
@@ -152,10 +160,8 @@ public final class SparseGpModel {
         hi,
         options.settings());
     boolean reuse = best[0] != null && Arrays.equals(bestX[0], r.x());
-    SparsePosterior post = reuse
-        ? best[0]
-        : SparseSiteLoop.run(
-            at(start, r.x(), nk, options.learnInducing(), m, d), rule, withGradient, warm[0]);
+    SparsePosterior post =
+        reuse ? best[0] : SparseSiteLoop.run(at(start, r.x(), lay), rule, withGradient, warm[0]);
     return new Fit(
         post,
         r.iterations(),
@@ -165,15 +171,63 @@ public final class SparseGpModel {
         (System.nanoTime() - t0) * 1e-9);
   }
 
-  private static SparseProblem at(
-      SparseProblem start, double[] x, int nk, boolean inducing, int m, int d) {
-    Kernel k = start.problem().kernel().withLogHyperparameters(Arrays.copyOf(x, nk));
-    double[][] z = start.z();
-    if (inducing) {
-      for (int a = 0; a < m; a++) {
-        System.arraycopy(x, nk + a * d, z[a], 0, d);
-      }
+  /** Where the parts of the optimiser's vector sit: nk kernel, nl likelihood, then m rows of d inducing inputs. */
+  private record Layout(int nk, int nl, int m, int d) {
+    int z0() {
+      return nk + nl;
     }
-    return new SparseProblem(start.problem().withKernel(k), z);
+
+    int dim() {
+      return nk + nl + m * d;
+    }
+  }
+
+  private static SparseProblem at(SparseProblem start, double[] x, Layout lay) {
+    Problem p = start.problem();
+    Kernel k = p.kernel().withLogHyperparameters(Arrays.copyOf(x, lay.nk()));
+    Likelihood lik = p.likelihood();
+    if (lay.nl() > 0) {
+      lik = lik.withLogHyperparameters(Arrays.copyOfRange(x, lay.nk(), lay.z0()));
+    }
+    double[][] z = start.z();
+    for (int a = 0; a < lay.m(); a++) {
+      System.arraycopy(x, lay.z0() + a * lay.d(), z[a], 0, lay.d());
+    }
+    return new SparseProblem(new Problem(k, p.x(), p.y(), lik, p.priorMean()), z);
+  }
+
+  /**
+   * ∂F/∂(j-th likelihood log-hyperparameter) by central differences with step {@link GpModel#LIKELIHOOD_STEP}, both
+   * sides warm-started from the centre's sites; a non-finite side is an {@link InferenceException}.
+   */
+  private static <S> double likelihoodDerivative(
+      SparseProblem sp,
+      SiteUpdate<S> rule,
+      SiteLoopOptions loop,
+      SparsePosterior centre,
+      int j,
+      int[] runs) {
+    Likelihood lik = sp.problem().likelihood();
+    double[] t = lik.logHyperparameters();
+    double[] side = new double[2];
+    for (int s = 0; s < 2; s++) {
+      double[] ts = t.clone();
+      ts[j] += s == 0 ? GpModel.LIKELIHOOD_STEP : -GpModel.LIKELIHOOD_STEP;
+      runs[0]++;
+      SparsePosterior q = SparseSiteLoop.run(
+          sp.withProblem(sp.problem().withLikelihood(lik.withLogHyperparameters(ts))),
+          rule,
+          loop,
+          centre.sites());
+      if (!Double.isFinite(q.logEvidence())) {
+        throw new InferenceException(
+            "likelihood gradient: the energy at " + lik.hyperparameterNames().get(j)
+                + (s == 0 ? " + h" : " - h") + " is " + q.logEvidence(),
+            centre.diagnostics(),
+            null);
+      }
+      side[s] = q.logEvidence();
+    }
+    return (side[0] - side[1]) / (2 * GpModel.LIKELIHOOD_STEP);
   }
 }
