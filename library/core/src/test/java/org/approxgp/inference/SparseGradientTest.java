@@ -34,7 +34,7 @@ class SparseGradientTest {
     return s.logEvidence();
   }
 
-  /** n = 4500 spans three blocks of {@link SparseApproximation#BLOCK} rows. */
+  /** n = 4500 spans three blocks of {@link SparseApproximation#BLOCK} rows (EP there: power-tilted moments are quadratures). */
   @ParameterizedTest(name = "kernel={0}, alpha={1}, m0={2}, n={3}")
   @CsvSource({
     "se-ard, 1.0, 0.0, 50",
@@ -42,7 +42,7 @@ class SparseGradientTest {
     "se-ard, 0.2, 0.4, 50",
     "se-iso, 1.0, -0.3, 50",
     "linear, 0.5, 0.0, 50",
-    "se-ard, 0.5, 0.0, 4500"
+    "se-ard, 1.0, 0.3, 4500"
   })
   void analyticGradientMatchesCentralDifferences(String kernel, double alpha, double m0, int n) {
     double[][] x = SmallProblems.inputs(51, n, 2);
@@ -89,7 +89,9 @@ class SparseGradientTest {
     double[] theta = k.logHyperparameters();
     double worst = 0;
     double largest = 0;
-    for (int a = 0; a < z.length; a++) {
+    // at n = 4500 (every run a few hundred ms) two of the eight inducing inputs suffice to cross
+    // the blocks
+    for (int a = 0; a < (n > 1000 ? 2 : z.length); a++) {
       for (int c = 0; c < 2; c++) {
         double[][] zp = copy(z);
         double[][] zm = copy(z);
