@@ -17,6 +17,12 @@
  *       matching") are further {@code SiteUpdate}s. Negative site precisions are clipped (GPML) or kept
  *       (Minka; a parameterisation without √τ̃), {@link org.approxgp.inference.SiteLoop.NegativeSitePrecision};
  *       every run records the α trace of Qi &amp; Guo's Fig. 3 and a divergence verdict.</li>
+ *   <li>On M inducing inputs: {@link org.approxgp.inference.SparseSiteLoop} runs the same site rules (EP, QP,
+ *       Power EP) in the Power-EP pseudo-point framework of Bui, Yan &amp; Turner (JMLR 18(104), 2017, §3), each
+ *       applied to the cavity of fₙ inflated by the FITC variance dₙ and mapped to a site on gₙ = E[fₙ | u];
+ *       {@link org.approxgp.inference.SparsePosterior} (O(nM + M²)) predicts and holds the Power-EP energy and, for
+ *       EP and Power EP, its gradient in log θ and Z. α = 1 is FITC-EP, α → 0 the SVGP bound, Z = X the exact
+ *       method ({@code docs/derivations/sparse-power-ep.md}).</li>
  *   <li>{@link org.approxgp.inference.Laplace}: Newton for the mode (R&amp;W §3.4, Alg. 3.1, eq. 3.32;
  *       gradient §5.5.1, Alg. 5.1).</li>
  *   <li>{@link org.approxgp.inference.Vb}: the variational Gaussian approximation (Opper &amp; Archambeau

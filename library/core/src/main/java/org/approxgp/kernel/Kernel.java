@@ -45,6 +45,21 @@ public interface Kernel {
     return traceGradient(x, w);
   }
 
+  /**
+   * g_j = Σ_ab W_ab ∂k(a_a, b_b)/∂θ_j for every j, W of any shape na × nb (not modified): the cross-covariance terms
+   * of an inducing-point evidence gradient (a = Z, b = X), without forming n × n matrices.
+   */
+  double[] crossTraceGradient(double[][] a, double[][] b, Matrix w);
+
+  /** g_j = Σ_a w_a ∂k(x_a, x_a)/∂θ_j for every j (w not modified): the diagonal terms of such a gradient. */
+  double[] diagonalTraceGradient(double[][] x, double[] w);
+
+  /**
+   * G_a = Σ_b W_ab ∂k(a_a, b_b)/∂a_a for every row a_a (na × d; W na × nb, not modified): the derivative of
+   * Σ_ab W_ab k(a_a, b_b) in the first inputs, for learning inducing inputs.
+   */
+  double[][] crossInputGradient(double[][] a, double[][] b, Matrix w);
+
   /** Number of hyperparameters (length of θ). */
   default int size() {
     return logHyperparameters().length;

@@ -93,4 +93,45 @@ public final class Linear implements Kernel {
   public double[] traceGradient(double[][] x, Matrix w) {
     return new double[] {matrix(x).dot(w)};
   }
+
+  /** ∂k/∂log s = k: Σ_ab W_ab k(a_a, b_b). */
+  @Override
+  public double[] crossTraceGradient(double[][] a, double[][] b, Matrix w) {
+    if (w.rows() != a.length || w.cols() != b.length) {
+      throw new IllegalArgumentException(
+          "W must be " + a.length + " x " + b.length + ", got " + w.rows() + " x " + w.cols());
+    }
+    return new double[] {cross(a, b).dot(w)};
+  }
+
+  /** Σ_a w_a k(x_a, x_a). */
+  @Override
+  public double[] diagonalTraceGradient(double[][] x, double[] w) {
+    double[] k = diagonal(x);
+    double s = 0;
+    for (int a = 0; a < k.length; a++) {
+      s += w[a] * k[a];
+    }
+    return new double[] {s};
+  }
+
+  /** ∂k(a, b)/∂a = s b: G_a = s Σ_b W_ab b_b. */
+  @Override
+  public double[][] crossInputGradient(double[][] a, double[][] b, Matrix w) {
+    if (w.rows() != a.length || w.cols() != b.length) {
+      throw new IllegalArgumentException(
+          "W must be " + a.length + " x " + b.length + ", got " + w.rows() + " x " + w.cols());
+    }
+    int d = a.length > 0 ? a[0].length : (b.length > 0 ? b[0].length : 0);
+    double[][] g = new double[a.length][d];
+    for (int i = 0; i < a.length; i++) {
+      for (int j = 0; j < b.length; j++) {
+        double f = signalVariance * w.get(i, j);
+        for (int c = 0; c < d; c++) {
+          g[i][c] += f * b[j][c];
+        }
+      }
+    }
+    return g;
+  }
 }

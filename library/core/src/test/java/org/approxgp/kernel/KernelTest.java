@@ -74,6 +74,69 @@ class KernelTest {
     }
   }
 
+  /**
+   * The cross and diagonal trace gradients (inducing-point evidence gradients) against central differences of
+   * Σ W_ab k(a_a, b_b) and Σ w_a k(x_a, x_a) in θ.
+   */
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void crossAndDiagonalTraceGradientsMatchFiniteDifferences(Kernel k) {
+    double[][] a = points(4, 3, 4);
+    double[][] b = points(7, 3, 5);
+    double[][] p = points(4, 7, 6);
+    Matrix w = Matrix.of(p);
+    double[] v = points(1, 7, 7)[0];
+    double[] cg = k.crossTraceGradient(a, b, w);
+    double[] dg = k.diagonalTraceGradient(b, v);
+    double[] theta = k.logHyperparameters();
+    double h = 1e-6;
+    for (int j = 0; j < theta.length; j++) {
+      double[] tp = theta.clone();
+      double[] tm = theta.clone();
+      tp[j] += h;
+      tm[j] -= h;
+      Kernel kp = k.withLogHyperparameters(tp);
+      Kernel km = k.withLogHyperparameters(tm);
+      double fd = (kp.cross(a, b).dot(w) - km.cross(a, b).dot(w)) / (2 * h);
+      assertEquals(fd, cg[j], 1e-8 * Math.max(1, Math.abs(fd)), "cross, θ" + j);
+      double sp = 0;
+      double sm = 0;
+      double[] dp = kp.diagonal(b);
+      double[] dm = km.diagonal(b);
+      for (int i = 0; i < v.length; i++) {
+        sp += v[i] * dp[i];
+        sm += v[i] * dm[i];
+      }
+      double fdd = (sp - sm) / (2 * h);
+      assertEquals(fdd, dg[j], 1e-8 * Math.max(1, Math.abs(fdd)), "diagonal, θ" + j);
+    }
+  }
+
+  /** The input gradient of Σ W_ab k(a_a, b_b) against central differences in each a_ac. */
+  @ParameterizedTest
+  @MethodSource("kernels")
+  void crossInputGradientMatchesFiniteDifferences(Kernel k) {
+    double[][] a = points(4, 3, 8);
+    double[][] b = points(7, 3, 9);
+    Matrix w = Matrix.of(points(4, 7, 10));
+    double[][] g = k.crossInputGradient(a, b, w);
+    double h = 1e-6;
+    for (int i = 0; i < a.length; i++) {
+      for (int c = 0; c < 3; c++) {
+        double[][] ap = new double[a.length][];
+        double[][] am = new double[a.length][];
+        for (int r = 0; r < a.length; r++) {
+          ap[r] = a[r].clone();
+          am[r] = a[r].clone();
+        }
+        ap[i][c] += h;
+        am[i][c] -= h;
+        double fd = (k.cross(ap, b).dot(w) - k.cross(am, b).dot(w)) / (2 * h);
+        assertEquals(fd, g[i][c], 1e-8 * Math.max(1, Math.abs(fd)), "row " + i + ", column " + c);
+      }
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("kernels")
   void matrixEqualsCrossAndDiagonal(Kernel k) {

@@ -1,0 +1,130 @@
+package org.approxgp.inference;
+
+import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.JitterPolicy;
+import org.approxgp.linalg.Matrix;
+
+/**
+ * q(u) from the sites on inducing points, in the whitened coordinates v = L_uu⁻¹(u − m₀) (K_uu = L_uu L_uuᵀ), where the
+ * prior is N(0, I) and site n acts on gₙ = m₀ + aₙᵀv with aₙ = L_uu⁻¹ kᵤₙ (row n of {@code rows}):
+ * <pre>
+ * q(v) = N(m, B⁻¹),  B = I + Σₙ τ̃ₙ aₙaₙᵀ = L_B L_Bᵀ,  B m = Σₙ (ν̃ₙ − τ̃ₙ m₀) aₙ,
+ * q(gₙ) = N(m₀ + aₙᵀm, ‖L_B⁻¹aₙ‖²).
+ * </pre>
+ * B ⪰ I when every τ̃ₙ ≥ 0, so its factor needs no jitter there (the stable form of R&amp;W §3.6 in M dimensions: with
+ * Z = X, aₙ is row n of L_Kᵀ and det B = det(I + S̃½ K S̃½)). Package-private and mutable only while the loop builds
+ * it; {@link SparsePosterior} holds the final one.
+ */
+final class SparseApproximation {
+
+  final int n;
+  final int m;
+  final double priorMean;
+  /** aₙ = L_uu⁻¹ kᵤₙ, row-major n × M. */
+  final double[] rows;
+
+  final double[] tau;
+  final double[] nu;
+  final Cholesky b;
+  /** The mean of v. */
+  final double[] mean;
+  /** m₀ + aₙᵀm (null until {@link #marginals}). */
+  double[] gMean;
+  /** ‖L_B⁻¹aₙ‖² (null until {@link #marginals}). */
+  double[] gVariance;
+
+  private SparseApproximation(
+      int n,
+      int m,
+      double priorMean,
+      double[] rows,
+      double[] tau,
+      double[] nu,
+      Cholesky b,
+      double[] mean) {
+    this.n = n;
+    this.m = m;
+    this.priorMean = priorMean;
+    this.rows = rows;
+    this.tau = tau;
+    this.nu = nu;
+    this.b = b;
+    this.mean = mean;
+  }
+
+  /**
+   * Factors B and solves for m from the sites (τ̃, ν̃ copied).
+   *
+   * @throws org.approxgp.linalg.NotPositiveDefiniteException when B cannot be factored under {@code jitter} (only
+   *     possible with negative site precisions)
+   */
+  static SparseApproximation compute(
+      int n,
+      int m,
+      double priorMean,
+      double[] rows,
+      double[] tau,
+      double[] nu,
+      JitterPolicy jitter) {
+    double[] nuc = new double[n];
+    for (int i = 0; i < n; i++) {
+      nuc[i] = nu[i] - tau[i] * priorMean;
+    }
+    // B = I + Aᵀ diag(τ̃) A,  rhs = Aᵀ(ν̃ − τ̃ m₀)
+    Matrix bm = weightedGram(rows, n, m, tau);
+    bm.addDiagonal(1.0);
+    Cholesky chol = Cholesky.factor(bm, jitter);
+    double[] mean = chol.solve(Matrix.wrap(n, m, rows).multTransA(nuc));
+    return new SparseApproximation(n, m, priorMean, rows, tau.clone(), nu.clone(), chol, mean);
+  }
+
+  /** Rows per block of {@link #weightedGram}: its scratch is two blocks, O(BLOCK · M), whatever n. */
+  static final int BLOCK = 2048;
+
+  /**
+   * Σₙ wₙ aₙaₙᵀ (M × M, symmetric) over the rows aₙ of {@code rows} (n × M), by one BLAS product per block of
+   * {@value #BLOCK} rows, so no second n × M array is formed.
+   */
+  static Matrix weightedGram(double[] rows, int n, int m, double[] w) {
+    Matrix acc = Matrix.zeros(m, m);
+    double[] accd = acc.data();
+    for (int from = 0; from < n; from += BLOCK) {
+      int b = Math.min(BLOCK, n - from);
+      double[] block = new double[b * m];
+      double[] scaled = new double[b * m];
+      System.arraycopy(rows, from * m, block, 0, b * m);
+      for (int i = 0; i < b; i++) {
+        double wi = w[from + i];
+        int o = i * m;
+        for (int a = 0; a < m; a++) {
+          scaled[o + a] = wi * block[o + a];
+        }
+      }
+      double[] part =
+          Matrix.wrap(b, m, block).multTransA(Matrix.wrap(b, m, scaled)).data();
+      for (int k = 0; k < accd.length; k++) {
+        accd[k] += part[k];
+      }
+    }
+    acc.symmetrize();
+    return acc;
+  }
+
+  /** Fills q(gₙ) for every site (O(n M²)). */
+  SparseApproximation marginals() {
+    gMean = new double[n];
+    gVariance = new double[n];
+    double[] a = new double[m];
+    double[] scratch = new double[m];
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(rows, i * m, a, 0, m);
+      double s = priorMean;
+      for (int k = 0; k < m; k++) {
+        s += a[k] * mean[k];
+      }
+      gMean[i] = s;
+      gVariance[i] = b.quadForm(a, scratch);
+    }
+    return this;
+  }
+}

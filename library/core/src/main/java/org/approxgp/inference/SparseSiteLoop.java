@@ -1,0 +1,340 @@
+package org.approxgp.inference;
+
+import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.JitterPolicy;
+import org.approxgp.linalg.Matrix;
+import org.approxgp.linalg.NotPositiveDefiniteException;
+import org.approxgp.projection.KlProjection;
+
+/**
+ * The site loop of the EP family on inducing points: inducing-point EP (FITC-EP), QP and Power EP in the Power-EP
+ * framework of Bui, Yan &amp; Turner (JMLR 18(104), 2017, §3): q(f) ∝ p(f) Πₙ tₙ(u), u = f(Z), each site a Gaussian
+ * in gₙ = E[fₙ | u]. α = 1 is FITC-EP, α → 0 the variational (VFE/SVGP) solution and bound, and with
+ * Z = X every method is its exact counterpart of {@link SiteLoop}. Each method is the exact method's own
+ * {@link SiteUpdate} (EP: {@link MomentMatching#ep()}; QP: {@link MomentMatching#qp}; Power EP:
+ * {@link PowerEp#of(double)}), applied to the 1-D cavity of fₙ by {@link SparseSiteUpdate}; the damping,
+ * negative-site policy and failure contract are {@link SiteLoop}'s ({@link Sweeps#siteUpdate} is shared). Derivation:
+ * {@code docs/derivations/sparse-power-ep.md}.
+ *
+ * <p><b>Representation.</b> O(nM + M²) memory: the rows aₙ = L_uu⁻¹ kᵤₙ (n × M), the FITC conditional variances
+ * dₙ = kₙₙ − ‖aₙ‖² (clamped at 0 against rounding), the sites (τ̃ₙ, ν̃ₙ), and q(v) = N(m, S) in the whitened
+ * coordinates v = L_uu⁻¹(u − m₀) ({@link SparseApproximation}). K_uu is factored once per run with the options'
+ * jitter policy, or {@link JitterPolicy#standard()} when that allows none (reported in the diagnostics' jitter).
+ *
+ * <p><b>Schedules.</b> Sequential (default): one site at a time, each from q(gₙ) = N(m₀ + aₙᵀm, aₙᵀSaₙ) after the
+ * previous update; a site change (Δτ, Δν) is the rank-one change of the M × M posterior
+ * <pre>
+ * S ← S − c s sᵀ,  m ← m + s [(Δν − Δτ m₀)/(1 + Δτ V) − c aₙᵀm],  s = S aₙ, V = aₙᵀs, c = Δτ/(1 + Δτ V)
+ * </pre>
+ * (Sherman–Morrison on S⁻¹ + Δτ aₙaₙᵀ; R&amp;W eq. 3.70 in M dimensions), O(M²) per site, O(nM²) per sweep. S and m
+ * are recomputed from the sites after every sweep (O(nM²), the cost of a sweep), as GPML's {@code infEP} does, so
+ * rounding of the rank-one updates does not accumulate over sweeps. Parallel: every site from the marginals at the
+ * start of the sweep, then one recompute; damping is usually needed. Damping δ mixes old and proposed sites in
+ * natural parameters, (1 − δ) old + δ proposed, as in {@link SiteLoop}.
+ *
+ * <p><b>Log evidence</b> (Bui et al. §3, the Power-EP energy): log Z = log ∫ p(u) Πₙ t̃ₙ(gₙ) du + Σₙ log sₙ with the
+ * Gaussian part −Σ log (L_B)ᵢᵢ + ½ Σₙ (ν̃ₙ − τ̃ₙ m₀)(m_gₙ − m₀) (B = I + Σ τ̃ₙ aₙaₙᵀ) and the scales
+ * {@link SparseSiteUpdate#logScale}. Its gradient in the kernel's log-hyperparameters and in the inducing inputs
+ * ({@link SparseGradient}, with {@link SiteLoopOptions#gradient()}) is exact at a fixed point of EP or Power EP where no
+ * site is clipped (as the exact loop's eq. 5.27); for QP it is refused (its fixed point is not a stationary point of
+ * the energy, as in the exact case, {@link Qp}).
+ */
+public final class SparseSiteLoop {
+
+  private SparseSiteLoop() {}
+
+  /**
+   * Runs the sparse site loop to convergence (or the sweep cap) at fixed hyperparameters and inducing inputs.
+   *
+   * @param rule the exact method's site rule: {@link MomentMatching} (EP, QP, Lp) or {@link PowerEp} (Minka's variant)
+   * @param options the loop's settings ({@link SiteLoopOptions#gradient()} only for EP and Power EP)
+   * @param warmStart sites on gₙ to start from, or null for the prior
+   * @throws InferenceException on a numerical failure (as {@link SiteLoop})
+   * @throws IllegalArgumentException for a rule with no sparse form, a gradient request, or a warm start of the wrong
+   *     size
+   */
+  public static <S> SparsePosterior run(
+      SparseProblem sparse, SiteUpdate<S> rule, SiteLoopOptions options, Sites warmStart) {
+    long t0 = System.nanoTime();
+    if (options.gradient()
+        && !(rule instanceof PowerEp)
+        && !(rule instanceof MomentMatching mm && mm.projection() instanceof KlProjection)) {
+      throw new IllegalArgumentException(
+          "the sparse evidence gradient holds at a fixed point of a KL rule (EP,"
+              + " Power EP); " + rule.name()
+              + "'s fixed point is not stationary for the energy: run it with"
+              + " withGradient(false)");
+    }
+    Problem problem = sparse.problem();
+    int n = problem.size();
+    int mInd = sparse.inducing();
+    if (warmStart != null && warmStart.size() != n) {
+      throw new IllegalArgumentException(
+          "warm start has " + warmStart.size() + " sites, problem has " + n);
+    }
+    double[][] z = sparse.z();
+    double[] d = new double[n];
+    SparseSiteUpdate<S> update = SparseSiteUpdate.of(rule, d);
+    LoopRun run = new LoopRun(update.name(), t0);
+    boolean keep = options.negativeSites() == SiteLoop.NegativeSitePrecision.KEEP;
+    run.keep = keep;
+    double[] tau = warmStart == null ? new double[n] : warmStart.tau();
+    double[] nu = warmStart == null ? new double[n] : warmStart.nu();
+    boolean converged = false;
+    SparseApproximation approx;
+    Cholesky kuu;
+    double logZ;
+    SparseGradient.Result grad = null;
+    try {
+      JitterPolicy jp =
+          options.jitter().maxTries() > 0 ? options.jitter() : JitterPolicy.standard();
+      kuu = Cholesky.factor(problem.kernel().matrix(z), jp);
+      run.factoredK = true; // from here on a failed factorisation is B's
+      run.noteJitter(kuu.jitter());
+      double[] rows = rows(problem, z, kuu, d);
+      S state = update.start(problem);
+      boolean seq = options.schedule() == SiteLoop.Schedule.SEQUENTIAL;
+      approx = posterior(n, mInd, problem.priorMean(), rows, tau, nu, options, run);
+      while (run.sweeps < options.maxSweeps()) {
+        Sites before = Sites.of(tau, nu);
+        int skippedBefore = run.skipped;
+        if (seq) {
+          sequential(problem, update, state, options, approx, tau, nu, run);
+        } else {
+          parallel(problem, update, state, options, approx.marginals(), tau, nu, run);
+        }
+        run.site = -1;
+        run.sweeps++;
+        run.change = before.rmsChange(Sites.of(tau, nu));
+        run.trace.add(run.change);
+        if (!Double.isFinite(run.change)) {
+          throw new InferenceException(
+              "non-finite site parameters after sweep " + run.sweeps, run.diagnostics(false), null);
+        }
+        // recompute q(v) from the sites (class comment)
+        approx = posterior(n, mInd, problem.priorMean(), rows, tau, nu, options, run);
+        if (run.change < options.tolerance()) {
+          int frozen = run.skipped - skippedBefore;
+          if (frozen > 0) {
+            run.message = "stopped: " + frozen + " site" + (frozen == 1 ? "" : "s")
+                + " frozen with an improper cavity in the last sweep, the others unchanged";
+            break;
+          }
+          converged = true;
+          break;
+        }
+        if (LoopRun.oscillating(run.trace, options.oscillationWindow())) {
+          run.message = "diverged: oscillation (no new minimum of the site change in the last "
+              + options.oscillationWindow() + " sweeps)";
+          break;
+        }
+      }
+      if (!converged && run.message.isEmpty()) {
+        run.message = "diverged: sweep cap " + options.maxSweeps() + " reached";
+      }
+      approx.marginals();
+      run.relaxed = update.relaxedSites(state);
+      try {
+        logZ = logEvidence(problem, update, state, approx, run);
+      } catch (ArithmeticException e) {
+        if (options.requireEvidence()) {
+          throw e;
+        }
+        logZ = Double.NaN;
+      }
+      run.site = -1;
+      if (!Double.isFinite(logZ)) {
+        if (options.requireEvidence()) {
+          throw new InferenceException("log evidence is " + logZ, run.diagnostics(converged), null);
+        }
+        logZ = Double.NaN;
+      }
+      if (options.gradient()) {
+        grad = SparseGradient.of(problem, z, kuu, approx, d, update.power());
+        boolean finite = true;
+        for (double g : grad.theta()) {
+          finite &= Double.isFinite(g);
+        }
+        for (double[] row : grad.inducing()) {
+          for (double g : row) {
+            finite &= Double.isFinite(g);
+          }
+        }
+        if (!finite) {
+          throw new InferenceException(
+              "non-finite log-evidence gradient", run.diagnostics(converged), null);
+        }
+      }
+    } catch (InferenceException e) {
+      throw e;
+    } catch (NotPositiveDefiniteException e) {
+      throw new InferenceException(
+          (!run.factoredK
+                  ? "K_uu could not be factored even with jitter " + e.lastJitter()
+                  : "B = I + A^T S A could not be factored (the posterior of u is not positive definite)")
+              + run.where(),
+          run.diagnostics(false),
+          e);
+    } catch (ArithmeticException e) {
+      throw new InferenceException(e.getMessage() + run.where(), run.diagnostics(false), e);
+    }
+    return new SparsePosterior(
+        sparse, kuu, approx, d, logZ, grad, update.power(), run.diagnostics(converged));
+  }
+
+  /** aₙ = L_uu⁻¹ kᵤₙ as rows (n × M) and dₙ = kₙₙ − ‖aₙ‖² ≥ 0 into {@code d}. */
+  private static double[] rows(Problem problem, double[][] z, Cholesky kuu, double[] d) {
+    int n = problem.size();
+    int m = z.length;
+    Matrix kfu = problem.kernel().cross(problem.x(), z); // n × M
+    double[] kd = problem.kernel().diagonal(problem.x());
+    double[] rows = kfu.data();
+    double[] a = new double[m];
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(rows, i * m, a, 0, m);
+      a = kuu.solveLower(a);
+      System.arraycopy(a, 0, rows, i * m, m);
+      double s = 0;
+      for (double v : a) {
+        s += v * v;
+      }
+      // kₙₙ − Qₙₙ ≥ 0 in exact arithmetic (a Schur complement); rounding leaves ±1e-16·kₙₙ at Z ∋
+      // xₙ
+      d[i] = Math.max(0.0, kd[i] - s);
+    }
+    return rows;
+  }
+
+  private static SparseApproximation posterior(
+      int n,
+      int m,
+      double m0,
+      double[] rows,
+      double[] tau,
+      double[] nu,
+      SiteLoopOptions options,
+      LoopRun run) {
+    SparseApproximation a = SparseApproximation.compute(n, m, m0, rows, tau, nu, options.jitter());
+    run.noteJitter(a.b.jitter());
+    return a;
+  }
+
+  /**
+   * One sequential sweep (class comment): S = B⁻¹ and m carried by rank-one updates from {@code start}. Modifies τ̃,
+   * ν̃.
+   */
+  private static <S> void sequential(
+      Problem problem,
+      SparseSiteUpdate<S> update,
+      S state,
+      SiteLoopOptions options,
+      SparseApproximation start,
+      double[] tau,
+      double[] nu,
+      LoopRun run) {
+    int n = start.n;
+    int m = start.m;
+    double m0 = start.priorMean;
+    double[] sig = start.b.inverse().data(); // S, M × M row-major
+    double[] mean = start.mean.clone();
+    double[] rows = start.rows;
+    double[] s = new double[m];
+    for (int i = 0; i < n; i++) {
+      int o = i * m;
+      double am = 0;
+      double v = 0;
+      for (int r = 0; r < m; r++) {
+        double acc = 0;
+        int or = r * m;
+        for (int c = 0; c < m; c++) {
+          acc += sig[or + c] * rows[o + c];
+        }
+        s[r] = acc;
+        v += rows[o + r] * acc;
+        am += rows[o + r] * mean[r];
+      }
+      SiteUpdate.Cavity cav = update.cavity(state, i, m0 + am, v, tau[i], nu[i]);
+      SiteUpdate.Site upd =
+          Sweeps.siteUpdate(problem, update, state, options, i, cav, tau[i], nu[i], run);
+      if (upd == null) {
+        continue;
+      }
+      double dtau = upd.tau() - tau[i];
+      double dnu = upd.nu() - nu[i];
+      if (dtau == 0 && dnu == 0) {
+        continue;
+      }
+      if (run.keep && !(1 + dtau * v > 0)) {
+        if (!(v > 0)) {
+          throw new InferenceException(
+              "the posterior covariance of u is not positive definite: the marginal"
+                  + " variance of g" + i + " is " + v + run.where(),
+              run.diagnostics(false),
+              null);
+        }
+        // shorten the step to Δτ V = −½ (SiteLoop's class comment, "Step limit")
+        double f = 0.5 / (-dtau * v);
+        dtau *= f;
+        dnu *= f;
+        run.limited++;
+      }
+      tau[i] += dtau;
+      nu[i] += dnu;
+      double den = 1 + dtau * v;
+      double c = dtau / den;
+      double coef = (dnu - dtau * m0) / den - c * am;
+      for (int r = 0; r < m; r++) {
+        mean[r] += coef * s[r];
+        double cs = c * s[r];
+        if (cs != 0) {
+          int or = r * m;
+          for (int col = 0; col < m; col++) {
+            sig[or + col] -= cs * s[col];
+          }
+        }
+      }
+    }
+  }
+
+  /** Every site from the marginals of {@code approx}. Modifies τ̃, ν̃. */
+  private static <S> void parallel(
+      Problem problem,
+      SparseSiteUpdate<S> update,
+      S state,
+      SiteLoopOptions options,
+      SparseApproximation approx,
+      double[] tau,
+      double[] nu,
+      LoopRun run) {
+    for (int i = 0; i < tau.length; i++) {
+      SiteUpdate.Cavity cav = update.cavity(
+          state, i, approx.gMean[i], approx.gVariance[i], approx.tau[i], approx.nu[i]);
+      SiteUpdate.Site upd =
+          Sweeps.siteUpdate(problem, update, state, options, i, cav, tau[i], nu[i], run);
+      if (upd != null) {
+        tau[i] = upd.tau();
+        nu[i] = upd.nu();
+      }
+    }
+  }
+
+  /**
+   * log Z = −Σ log (L_B)ᵢᵢ + ½ Σₙ (ν̃ₙ − τ̃ₙ m₀)(m_gₙ − m₀) + Σₙ log sₙ (class comment): the Gaussian part is
+   * log ∫ N(v | 0, I) Πₙ exp(−½ τ̃ₙ (aₙᵀv)² + (ν̃ₙ − τ̃ₙ m₀) aₙᵀv) dv = −½ log|B| + ½ bᵀB⁻¹b, b = Σ (ν̃ₙ − τ̃ₙ m₀) aₙ.
+   */
+  private static <S> double logEvidence(
+      Problem problem, SparseSiteUpdate<S> update, S state, SparseApproximation a, LoopRun run) {
+    run.evidence = true;
+    double m0 = a.priorMean;
+    double quad = 0;
+    for (int i = 0; i < a.n; i++) {
+      quad += (a.nu[i] - a.tau[i] * m0) * (a.gMean[i] - m0);
+    }
+    double s = 0.5 * quad - 0.5 * a.b.logDet();
+    for (int i = 0; i < a.n; i++) {
+      run.site = i;
+      s += update.logScale(state, problem, i, a.gMean[i], a.gVariance[i], a.tau[i], a.nu[i]);
+    }
+    return s;
+  }
+}
