@@ -29,7 +29,7 @@ import tech.tablesaw.columns.Column;
  */
 public final class RepFidelity {
   private static final String EP = "ep";
-  private static final String PEP = "power-ep";
+  private static final String PEP = RepMethods.POWER_EP_APPENDIX_C;
   private static final String REP = "rep";
 
   private RepFidelity() {}
@@ -167,7 +167,7 @@ public final class RepFidelity {
       int[] div = new int[3];
       for (Map<String, double[]> m : us) {
         for (int k = 0; k < 3; k++) {
-          double[] v = m.get(RepMethods.METHODS.get(k));
+          double[] v = m.get(RepMethods.PAPER.get(k));
           div[k] += v != null && v[3] > 0 ? 1 : 0;
         }
       }
@@ -287,7 +287,7 @@ public final class RepFidelity {
     double[][] v = new double[3][units.size()];
     for (int i = 0; i < units.size(); i++) {
       for (int k = 0; k < 3; k++) {
-        double[] x = units.get(i).get(RepMethods.METHODS.get(k));
+        double[] x = units.get(i).get(RepMethods.PAPER.get(k));
         v[k][i] = x == null ? Double.NaN : x[c] * scale;
       }
     }

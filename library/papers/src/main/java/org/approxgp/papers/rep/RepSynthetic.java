@@ -273,8 +273,9 @@ public final class RepSynthetic {
     Sample test = generate(c.testPerClass(), 0, 1_000_000L + key.repetition());
     List<Object> keys = new ArrayList<>();
     List<java.util.function.Supplier<RepCv.Grid>> computes = new ArrayList<>();
-    for (String m : RepMethods.METHODS) {
-      List<Double> pars = m.equals("power-ep") ? c.powers() : c.penalties();
+    List<String> gridMethods = RepCv.gridMethods(key.method());
+    for (String m : gridMethods) {
+      List<Double> pars = RepMethods.isPowerEp(m) ? c.powers() : c.penalties();
       keys.add(List.of(c, key.flipPercent(), key.repetition(), m));
       computes.add(() -> RepCv.grid(
           train.x(),
@@ -291,11 +292,11 @@ public final class RepSynthetic {
     }
     // each method's trial starts at its own grid, so a unit's trials on two threads compute its
     // grids side by side
-    List<RepCv.Grid> grids =
-        RepCv.memoAll(keys, computes, RepMethods.METHODS.indexOf(key.method()));
-    RepCv.Grid own = grids.get(RepMethods.METHODS.indexOf(key.method()));
+    int mine = gridMethods.indexOf(key.method());
+    List<RepCv.Grid> grids = RepCv.memoAll(keys, computes, mine);
+    RepCv.Grid own = grids.get(mine);
     RepCv.Choice ch = own.best();
-    RepCv.Choice shared = own.bestAt(RepCv.sharedLengthscale(grids));
+    RepCv.Choice shared = own.bestAt(RepCv.sharedLengthscale(RepCv.sharedGrids(grids)));
     return fitRow(c, train, test, key.method(), ch, eps, false, shared);
   }
 
@@ -304,7 +305,7 @@ public final class RepSynthetic {
     Sample train = generate(c.trainPerClass(), eps, 0);
     Sample test = generate(c.testPerClass(), 0, 1_000_000L);
     double par =
-        key.method().equals("power-ep") ? RepPaper.FIGURE2_POWER : RepPaper.FIGURE2_PENALTY;
+        RepMethods.isPowerEp(key.method()) ? RepPaper.FIGURE2_POWER : RepPaper.FIGURE2_PENALTY;
     RepCv.Choice ch = RepCv.grid(
             train.x(),
             train.y(),
@@ -485,10 +486,10 @@ public final class RepSynthetic {
    */
   public static Table summary(Table rows) {
     List<String> unit = List.of("flipPercent", "repetition");
-    Table t = RepGroups.withProtocolColumns(rows, unit, RepMethods.METHODS, "test_error");
+    Table t = RepGroups.withProtocolColumns(rows, unit, RepGroups.methodsIn(rows), "test_error");
     boolean shared = t.columnNames().contains("test_error_shared");
     if (shared) {
-      t = RepGroups.withProtocolColumns(t, unit, RepMethods.METHODS, "test_error_shared");
+      t = RepGroups.withProtocolColumns(t, unit, RepGroups.methodsIn(rows), "test_error_shared");
     }
     DoubleColumn flip = DoubleColumn.create("flip %");
     StringColumn method = StringColumn.create("method");
@@ -553,7 +554,7 @@ public final class RepSynthetic {
     for (double f : flips) {
       double[][] v = new double[3][];
       for (int r = 0; r < summary.rowCount(); r++) {
-        int k = RepMethods.METHODS.indexOf(summary.stringColumn("method").get(r));
+        int k = RepMethods.PAPER.indexOf(summary.stringColumn("method").get(r));
         if (k >= 0 && summary.doubleColumn("flip %").getDouble(r) == f) {
           v[k] = new double[] {
             summary.doubleColumn("sweeps to R<1e-3").getDouble(r),

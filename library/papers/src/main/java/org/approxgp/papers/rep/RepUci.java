@@ -302,8 +302,9 @@ public final class RepUci {
     long t0 = System.nanoTime();
     List<Object> keys = new ArrayList<>();
     List<java.util.function.Supplier<RepCv.Grid>> computes = new ArrayList<>();
-    for (String m : RepMethods.METHODS) {
-      List<Double> pars = m.equals("power-ep") ? c.powers() : c.penalties();
+    List<String> gridMethods = RepCv.gridMethods(key.method());
+    for (String m : gridMethods) {
+      List<Double> pars = RepMethods.isPowerEp(m) ? c.powers() : c.penalties();
       keys.add(List.of(c, key.dataset(), key.flipPercent(), key.split(), m));
       computes.add(() -> RepCv.grid(
           xTrain,
@@ -320,11 +321,11 @@ public final class RepUci {
     }
     // each method's trial starts at its own grid, so a unit's trials on two threads compute its
     // grids side by side
-    List<RepCv.Grid> grids =
-        RepCv.memoAll(keys, computes, RepMethods.METHODS.indexOf(key.method()));
-    RepCv.Grid own = grids.get(RepMethods.METHODS.indexOf(key.method()));
+    int mine = gridMethods.indexOf(key.method());
+    List<RepCv.Grid> grids = RepCv.memoAll(keys, computes, mine);
+    RepCv.Grid own = grids.get(mine);
     RepCv.Choice ch = own.best();
-    RepCv.Choice shared = own.bestAt(RepCv.sharedLengthscale(grids));
+    RepCv.Choice shared = own.bestAt(RepCv.sharedLengthscale(RepCv.sharedGrids(grids)));
     Posterior p = RepCv.fit(
         xTrain,
         yTrain,
@@ -373,9 +374,9 @@ public final class RepUci {
    */
   public static Table summary(Table rows, Config c) {
     List<String> unit = List.of("dataset", "flipPercent", "split");
-    Table t = RepGroups.withProtocolColumns(rows, unit, RepMethods.METHODS, "test_error");
+    Table t = RepGroups.withProtocolColumns(rows, unit, RepGroups.methodsIn(rows), "test_error");
     if (t.columnNames().contains("test_error_shared")) {
-      t = RepGroups.withProtocolColumns(t, unit, RepMethods.METHODS, "test_error_shared");
+      t = RepGroups.withProtocolColumns(t, unit, RepGroups.methodsIn(rows), "test_error_shared");
     }
     boolean shared = t.columnNames().contains("test_error_shared_common");
     StringColumn ds = StringColumn.create("data");
@@ -449,7 +450,7 @@ public final class RepUci {
   public static Table agreement(Table summary) {
     Map<String, double[]> byKey = new LinkedHashMap<>();
     for (int r = 0; r < summary.rowCount(); r++) {
-      int k = RepMethods.METHODS.indexOf(summary.stringColumn("method").get(r));
+      int k = RepMethods.PAPER.indexOf(summary.stringColumn("method").get(r));
       if (k < 0) {
         continue;
       }

@@ -42,11 +42,11 @@ class RepFidelityTest {
     for (int s = 0; s < 3; s++) {
       // heart: REP 5 points lower than both on every split, with a little noise
       uci(t, "heart", s, "ep", base[s], base[s]);
-      uci(t, "heart", s, "power-ep", base[s] + 0.01, base[s]);
+      uci(t, "heart", s, "power-ep-c", base[s] + 0.01, base[s]);
       uci(t, "heart", s, "rep", base[s] - 0.05 + 0.001 * s, base[s]);
       // the Haberman stand-in: REP identical to EP everywhere
       uci(t, "haberman", s, "ep", base[s], base[s]);
-      uci(t, "haberman", s, "power-ep", base[s] + 0.02, base[s]);
+      uci(t, "haberman", s, "power-ep-c", base[s] + 0.02, base[s]);
       uci(t, "haberman", s, "rep", base[s], base[s]);
     }
     Table f = RepFidelity.uci(t);
@@ -74,7 +74,7 @@ class RepFidelityTest {
     double[] rep = {0.10, 0.40, 0.10, Double.NaN};
     for (int s = 0; s < 4; s++) {
       uci(t, "spam", s, "ep", 0.30, 0.3);
-      uci(t, "spam", s, "power-ep", 0.30, 0.3);
+      uci(t, "spam", s, "power-ep-c", 0.30, 0.3);
       uci(t, "spam", s, "rep", rep[s], 0.3);
     }
     Table f = RepFidelity.uci(t);
@@ -109,12 +109,12 @@ class RepFidelityTest {
   void figureTwoNeedsEpToDivergeAndRepFasterThanPep() {
     Table fig = synthRows("fig");
     synth(fig, 0, "ep", 0.1, 201, true);
-    synth(fig, 0, "power-ep", 0.1, 20, false);
+    synth(fig, 0, "power-ep-c", 0.1, 20, false);
     synth(fig, 0, "rep", 0.1, 12, false);
     Table runs = synthRows("runs");
     for (int r = 0; r < 3; r++) {
       synth(runs, r, "ep", 0.10 + 0.01 * r, 201, r == 0);
-      synth(runs, r, "power-ep", 0.10 + 0.01 * r, 40 + r, false);
+      synth(runs, r, "power-ep-c", 0.10 + 0.01 * r, 40 + r, false);
       synth(runs, r, "rep", 0.08 + 0.01 * r, 30 + r, r == 2);
     }
     Table f = RepFidelity.synthetic(runs, fig);
@@ -132,7 +132,7 @@ class RepFidelityTest {
     // EP converging in Figure 2's run breaks the pattern
     Table fig2 = synthRows("fig");
     synth(fig2, 0, "ep", 0.1, 50, false);
-    synth(fig2, 0, "power-ep", 0.1, 20, false);
+    synth(fig2, 0, "power-ep-c", 0.1, 20, false);
     synth(fig2, 0, "rep", 0.1, 25, false);
     Table g = RepFidelity.synthetic(runs, fig2);
     assertEquals(RepFidelity.NO, g.stringColumn("agrees: own CV").get(0));
