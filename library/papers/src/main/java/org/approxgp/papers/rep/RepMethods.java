@@ -63,6 +63,30 @@ public final class RepMethods {
     };
   }
 
+  /** A method's name from its name or its {@link #label} ("PEP (App. C)" → "power-ep-c"). */
+  public static String name(String nameOrLabel) {
+    for (String m : METHODS) {
+      if (label(m).equals(nameOrLabel)) {
+        return m;
+      }
+    }
+    return nameOrLabel;
+  }
+
+  /** The Power EP variants a claim about "PEP" is checked against: the paper's (counted), then Minka's (beside). */
+  public static final List<String> POWER_EPS = List.of(POWER_EP_APPENDIX_C, POWER_EP_MINKA);
+
+  /**
+   * The "counted" cell of a verdict row checked with Power EP variant {@code pep}: "yes" for the paper's (appendix
+   * C), "no (PEP (Minka), beside)" for Minka's, which the paper did not run.
+   */
+  public static String counted(String pep) {
+    return pep.equals(POWER_EP_APPENDIX_C) ? COUNTED : "no (" + label(pep) + ", beside)";
+  }
+
+  /** The "counted" cell of the verdicts that decide the paper's claims. */
+  public static final String COUNTED = "yes";
+
   /** Whether {@code method} is a Power EP variant (its parameter is a power u, not a penalty c). */
   public static boolean isPowerEp(String method) {
     return method.equals(POWER_EP_APPENDIX_C) || method.equals(POWER_EP_MINKA);

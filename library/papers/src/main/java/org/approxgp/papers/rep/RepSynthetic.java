@@ -434,7 +434,7 @@ public final class RepSynthetic {
             if (nb >= 0 && (mu[here] >= 0) != (mu[nb] >= 0)) {
               x1.append(0.5 * (g[here][0] + g[nb][0]));
               x2.append(0.5 * (g[here][1] + g[nb][1]));
-              series.append("boundary " + key.method());
+              series.append("boundary " + RepMethods.label(key.method()));
             }
           }
         }
@@ -458,24 +458,64 @@ public final class RepSynthetic {
       for (int i = 0; i < t.length; i++) {
         it.append(i + 1);
         r.append(t[i]);
-        series.append(key.method());
+        series.append(RepMethods.label(key.method()));
       }
     }
     return Table.create("Figure 3: R(iter), " + flipPercent + " % flipped", it, r, series);
   }
 
-  /** Figure 2–3's per-method numbers: ℓ, sweeps, sweeps to R &lt; 10⁻³, diverged, test error. */
+  /**
+   * Figure 2–3's per-method numbers: ℓ, sweeps, sweeps to R &lt; 10⁻³, diverged, test error; methods by their
+   * {@link RepMethods#label}.
+   */
   public static Table figureSummary(Results<FigureKey> figures) {
     Table t = figures.table();
-    return t.selectColumns(
-        "flipPercent",
-        "method",
-        "lengthscale",
-        "parameter",
-        "sweeps",
-        "sweeps_to_R",
-        "diverged",
-        "test_error");
+    Table out = t.selectColumns(
+            "flipPercent",
+            "method",
+            "lengthscale",
+            "parameter",
+            "sweeps",
+            "sweeps_to_R",
+            "diverged",
+            "test_error")
+        .copy();
+    StringColumn labels = StringColumn.create("method");
+    out.stringColumn("method").forEach(m -> labels.append(RepMethods.label(m)));
+    return out.replaceColumn("method", labels);
+  }
+
+  /**
+   * Figure 2's iteration counts at flip rate {@code flipPercent}: per method (by label) our sweeps and whether the run
+   * diverged, beside the paper's iterations and divergence from its text (§6.2: EP 80 and diverged, PEP 20, REP 10),
+   * which are the appendix C Power EP's; Minka's Power EP, which the paper did not run, has none (NaN, "—").
+   */
+  public static Table figure2Iterations(Results<FigureKey> figures, int flipPercent) {
+    StringColumn method = StringColumn.create("method");
+    DoubleColumn sweeps = DoubleColumn.create("ours: sweeps (" + flipPercent + " %)");
+    StringColumn diverged = StringColumn.create("ours: diverged");
+    DoubleColumn paper = DoubleColumn.create("paper: iterations (§6.2, 20 %)");
+    StringColumn paperDiverged = StringColumn.create("paper: diverged");
+    for (int k = 0; k < figures.keys().size(); k++) {
+      FigureKey key = figures.keys().get(k);
+      if (key.flipPercent() != flipPercent) {
+        continue;
+      }
+      ResultRow row = figures.rows().get(k);
+      String m = key.method();
+      method.append(RepMethods.label(m));
+      sweeps.append(row.getDouble("sweeps"));
+      diverged.append(Boolean.TRUE.equals(row.get("diverged")) ? "yes" : "no");
+      paper.append(
+          m.equals("ep")
+              ? RepPaper.FIGURE2_EP_ITERATIONS
+              : m.equals(RepMethods.POWER_EP_APPENDIX_C)
+                  ? RepPaper.FIGURE2_PEP_ITERATIONS
+                  : m.equals("rep") ? RepPaper.FIGURE2_REP_ITERATIONS : Double.NaN);
+      paperDiverged.append(
+          m.equals("ep") ? "yes" : RepMethods.PAPER.contains(m) ? "no" : "— (not run)");
+    }
+    return Table.create("Figure 2 iterations", method, sweeps, diverged, paper, paperDiverged);
   }
 
   /**
@@ -510,7 +550,7 @@ public final class RepSynthetic {
     }
     for (RepGroups g : RepGroups.of(t, List.of("flipPercent", "method"), cols)) {
       flip.append(Double.parseDouble(g.key().get(0)));
-      method.append(g.key().get(1));
+      method.append(RepMethods.label(g.key().get(1)));
       runs.append(g.size());
       sweeps.append(g.mean(0, 1));
       failed.append(g.mean(1, 1));
@@ -542,59 +582,81 @@ public final class RepSynthetic {
    * Figure 4's claims ({@link RepPaper#CLAIMS} 4a–4c) against a {@link #summary} table, per flip rate: REP needs
    * the fewest sweeps, never diverges (and EP diverges at least as often as PEP), and has the lowest mean test
    * error; "significantly" is not tested (the paper gives no test): a lower mean is reported as lower, and the
-   * difference beside the standard deviations lets the reader judge.
+   * difference beside the standard deviations lets the reader judge. Each claim is checked with the paper's Power EP
+   * (appendix C; column "counted" = {@link RepMethods#COUNTED}) and again with Minka's in its place, beside and not
+   * counted ({@link RepMethods#counted}).
    */
   public static Table agreement(Table summary) {
     StringColumn flip = StringColumn.create("flip %");
     StringColumn fig = StringColumn.create("figure");
     StringColumn claim = StringColumn.create("paper's claim");
+    StringColumn pepColumn = StringColumn.create("PEP");
     StringColumn ours = StringColumn.create("ours (EP / PEP / REP)");
     StringColumn verdict = StringColumn.create("reproduces");
+    StringColumn counted = StringColumn.create("counted");
     List<Double> flips = summary.doubleColumn("flip %").unique().asList();
-    for (double f : flips) {
-      double[][] v = new double[3][];
-      for (int r = 0; r < summary.rowCount(); r++) {
-        int k = RepMethods.PAPER.indexOf(summary.stringColumn("method").get(r));
-        if (k >= 0 && summary.doubleColumn("flip %").getDouble(r) == f) {
-          v[k] = new double[] {
-            summary.doubleColumn("sweeps to R<1e-3").getDouble(r),
-            summary.doubleColumn("fraction diverged").getDouble(r),
-            summary.doubleColumn("test error").getDouble(r),
-            summary.doubleColumn("test error sd").getDouble(r)
-          };
+    for (String pep : RepMethods.POWER_EPS) {
+      List<String> three = List.of("ep", pep, "rep");
+      for (double f : flips) {
+        double[][] v = new double[3][];
+        for (int r = 0; r < summary.rowCount(); r++) {
+          int k = three.indexOf(RepMethods.name(summary.stringColumn("method").get(r)));
+          if (k >= 0 && summary.doubleColumn("flip %").getDouble(r) == f) {
+            v[k] = new double[] {
+              summary.doubleColumn("sweeps to R<1e-3").getDouble(r),
+              summary.doubleColumn("fraction diverged").getDouble(r),
+              summary.doubleColumn("test error").getDouble(r),
+              summary.doubleColumn("test error sd").getDouble(r)
+            };
+          }
         }
+        if (v[0] == null || v[1] == null || v[2] == null) {
+          continue;
+        }
+        String pct = String.format(java.util.Locale.ROOT, "%.0f", f);
+        for (int n = 0; n < 3; n++) {
+          flip.append(pct);
+          pepColumn.append(RepMethods.label(pep));
+          counted.append(RepMethods.counted(pep));
+        }
+        fig.append("4a");
+        claim.append("REP converges in the fewest sweeps");
+        ours.append(fmt("%.1f / %.1f / %.1f", v[0][0], v[1][0], v[2][0]));
+        verdict.append(fewest(v[0][0], v[1][0], v[2][0]));
+        fig.append("4b");
+        claim.append("REP never diverges; PEP diverges less often than EP");
+        ours.append(fmt("%.2f / %.2f / %.2f", v[0][1], v[1][1], v[2][1]));
+        verdict.append(neverDiverges(v[0][1], v[1][1], v[2][1]));
+        fig.append("4c");
+        claim.append("REP has the lowest test error");
+        ours.append(fmt(
+            "%.4f / %.4f / %.4f (sd %.4f / %.4f / %.4f)",
+            v[0][2], v[1][2], v[2][2], v[0][3], v[1][3], v[2][3]));
+        verdict.append(fewest(v[0][2], v[1][2], v[2][2]));
       }
-      if (v[0] == null || v[1] == null || v[2] == null) {
-        continue;
-      }
-      String pct = String.format(java.util.Locale.ROOT, "%.0f", f);
-      flip.append(pct);
-      fig.append("4a");
-      claim.append("REP converges in the fewest sweeps");
-      ours.append(fmt("%.1f / %.1f / %.1f", v[0][0], v[1][0], v[2][0]));
-      verdict.append(
-          v[2][0] < v[0][0] && v[2][0] < v[1][0]
-              ? "yes"
-              : v[2][0] <= Math.min(v[0][0], v[1][0]) ? "tie" : "no");
-      flip.append(pct);
-      fig.append("4b");
-      claim.append("REP never diverges; PEP diverges less often than EP");
-      ours.append(fmt("%.2f / %.2f / %.2f", v[0][1], v[1][1], v[2][1]));
-      verdict.append(
-          v[2][1] == 0 ? (v[1][1] <= v[0][1] ? "yes" : "partly (REP never diverges)") : "no");
-      flip.append(pct);
-      fig.append("4c");
-      claim.append("REP has the lowest test error");
-      ours.append(fmt(
-          "%.4f / %.4f / %.4f (sd %.4f / %.4f / %.4f)",
-          v[0][2], v[1][2], v[2][2], v[0][3], v[1][3], v[2][3]));
-      verdict.append(
-          v[2][2] < v[0][2] && v[2][2] < v[1][2]
-              ? "yes"
-              : v[2][2] <= Math.min(v[0][2], v[1][2]) ? "tie" : "no");
     }
     return Table.create(
-        "Figure 4: the paper's claims against ours", flip, fig, claim, ours, verdict);
+        "Figure 4: the paper's claims against ours",
+        flip,
+        fig,
+        claim,
+        pepColumn,
+        ours,
+        verdict,
+        counted);
+  }
+
+  /** 4a and 4c's rule: REP's value below EP's and PEP's: "yes"; no higher than both: "tie"; else "no". */
+  static String fewest(double ep, double pep, double rep) {
+    return rep < ep && rep < pep ? "yes" : rep <= Math.min(ep, pep) ? "tie" : "no";
+  }
+
+  /**
+   * 4b's rule on the fractions of runs diverged: REP never and PEP no more often than EP: "yes"; REP never but PEP
+   * more often than EP: "partly (REP never diverges)"; REP diverged: "no".
+   */
+  static String neverDiverges(double ep, double pep, double rep) {
+    return rep == 0 ? (pep <= ep ? "yes" : "partly (REP never diverges)") : "no";
   }
 
   private static String fmt(String f, double... v) {

@@ -64,7 +64,7 @@ class RepFidelityTest {
         f.stringColumn("ours: own CV (paper's protocol)")
             .get(0)
             .startsWith(
-                "test error %: EP 22.3, PEP 23.3, REP 17.4 (3 splits all fitted); REP − EP -4.90 ± 0.12 pp"),
+                "test error %: EP 22.3, PEP (App. C) 23.3, REP 17.4 (3 splits all fitted); REP − EP -4.90 ± 0.12 pp"),
         f.stringColumn("ours: own CV (paper's protocol)").get(0));
   }
 
@@ -137,6 +137,35 @@ class RepFidelityTest {
     Table g = RepFidelity.synthetic(runs, fig2);
     assertEquals(RepFidelity.NO, g.stringColumn("agrees: own CV").get(0));
     String why = g.stringColumn("why not").get(0);
-    assertTrue(why.contains("EP converged here") && why.contains("no fewer sweeps than PEP"), why);
+    assertTrue(
+        why.contains("EP converged here") && why.contains("no fewer sweeps than PEP (App. C)"),
+        why);
+  }
+
+  /**
+   * The paper's PEP is the appendix C variant: its rows decide the claim ("counted": yes); Minka's, beside it, gives
+   * its own rows, labelled and not counted, even where it would decide otherwise.
+   */
+  @Test
+  void theAppendixCVariantDecidesAndMinkasIsBesideNotCounted() {
+    Table t = uciRows();
+    double[] base = {0.20, 0.25, 0.22, 0.21};
+    for (int s = 0; s < 4; s++) {
+      uci(t, "pima", s, "ep", base[s] + 0.03, base[s]);
+      // appendix C: well above REP on every split; Minka's: below REP on every split
+      uci(t, "pima", s, "power-ep-c", base[s] + 0.04, base[s]);
+      uci(t, "pima", s, "power-ep", base[s] - 0.02, base[s]);
+      uci(t, "pima", s, "rep", base[s] + 0.001 * s, base[s]);
+    }
+    Table f = RepFidelity.uci(t);
+    assertEquals(2, f.rowCount());
+    assertEquals("PEP (App. C)", f.stringColumn("PEP").get(0));
+    assertEquals(RepMethods.COUNTED, f.stringColumn("counted").get(0));
+    assertEquals(RepFidelity.YES, f.stringColumn("agrees: own CV").get(0));
+    assertEquals("PEP (Minka)", f.stringColumn("PEP").get(1));
+    assertEquals("no (PEP (Minka), beside)", f.stringColumn("counted").get(1));
+    assertEquals(RepFidelity.NO, f.stringColumn("agrees: own CV").get(1));
+    String why = f.stringColumn("why not").get(1);
+    assertTrue(why.contains("REP not lower than PEP (Minka)"), why);
   }
 }
