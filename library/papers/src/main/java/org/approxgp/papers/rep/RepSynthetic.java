@@ -18,7 +18,8 @@ import tech.tablesaw.api.Table;
 /**
  * REP paper Figures 2–4 (§6.2): a synthetic 2-D classification problem with flipped training labels, GP
  * classification with the noisy-step likelihood (ε = the flip rate) and the isotropic SE kernel, EP against
- * Power EP and Relaxed EP.
+ * Power EP and Relaxed EP. Power EP is the paper's appendix C variant ("PEP (App. C)"), which decides the claims, with
+ * Minka's ("PEP (Minka)") beside it ({@link RepMethods#METHODS}, {@link #agreement}).
  *
  * <p><b>The generator</b> ({@link #generate}; the paper gives no means or covariances, these are ours): class +1
  * ("class 1", one Gaussian) ~ N((0, 0), [[1, 0.5], [0.5, 1]]); class −1 ("class 2", a mixture) ~
@@ -32,7 +33,7 @@ import tech.tablesaw.api.Table;
  * each method, (ℓ, u) or (ℓ, c) by k-fold CV of the held-out error on the (noisy) training labels over the
  * config's grids; the fit at the chosen values; recorded: sweeps until R(iter) &lt; 10⁻³, whether it diverged,
  * test error, and the fit at the one length-scale per repetition shared by all methods ({@link
- * RepCv#sharedLengthscale}); {@link #summary} gives failed and diverged fractions and averages over the common
+ * RepCv#sharedLengthscale}, chosen from the grids of {@link RepMethods#SHARED_LENGTHSCALE}); {@link #summary} gives failed and diverged fractions and averages over the common
  * repetitions. Figures 2–3 ({@link #figureExperiment}): repetition 0 of each flip rate, u = 0.8 and c = 10 as
  * the paper, ℓ by CV; recorded: R(iter) per sweep and the latent mean on a grid (for the decision boundary).
  * {@link RepSizes#synthetic} sets a config's sizes beside the paper's; {@link Config#paper} is the paper's protocol:

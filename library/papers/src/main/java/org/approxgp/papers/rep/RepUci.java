@@ -32,9 +32,15 @@ import tech.tablesaw.api.Table;
  * the noisy step with ε = max(0.05, flip rate), the isotropic SE kernel on features standardised on the training
  * part, and (ℓ, u) or (ℓ, c) by k-fold CV on the training part over stated grids, ℓ scaled by √d.
  *
+ * <p><b>Methods</b> ({@link RepMethods#METHODS}): EP, Power EP in the paper's appendix C variant (its "PEP"), Minka's
+ * Power EP beside it, and Relaxed EP; tables and verdicts name them by {@link RepMethods#label}, and the claims about
+ * PEP are decided with the appendix C variant ({@link #agreement}, {@link RepFidelity#uci}).
+ *
  * <p><b>Protocol</b> (beyond the paper): every trial also records the fit at one length-scale per split shared by
- * all methods ({@link RepCv#sharedLengthscale}: the ℓ with the lowest cross-validation error averaged over the
- * methods, each at its best parameter there, which is then re-chosen at that ℓ); {@link #summary} averages over the
+ * all methods ({@link RepCv#sharedLengthscale}: the ℓ with the lowest cross-validation error averaged over EP,
+ * Minka's Power EP and Relaxed EP — {@link RepMethods#SHARED_LENGTHSCALE}, the methods the protocol ran before the
+ * appendix C variant joined, so that their stored rows stay valid — each at its best parameter there; every method,
+ * the appendix C variant included, is then re-chosen at that ℓ); {@link #summary} averages over the
  * splits where every method produced a fit, beside a variant that counts a failed fit as error 1, and gives the
  * fraction of runs that failed or diverged per method.
  *
