@@ -270,6 +270,25 @@ final class RepCv {
     return best;
   }
 
+  /**
+   * The methods whose grids a trial of {@code method} needs, in order: those that choose the shared length-scale
+   * ({@link RepMethods#SHARED_LENGTHSCALE}), then {@code method} when it is not one of them. A trial of EP, Minka's
+   * Power EP or Relaxed EP needs exactly the grids it needed before the appendix C variant joined the experiments, so
+   * its row is unchanged; a trial of the appendix C variant computes its own grid besides.
+   */
+  static List<String> gridMethods(String method) {
+    List<String> out = new java.util.ArrayList<>(RepMethods.SHARED_LENGTHSCALE);
+    if (!out.contains(method)) {
+      out.add(method);
+    }
+    return List.copyOf(out);
+  }
+
+  /** The grids of {@link RepMethods#SHARED_LENGTHSCALE} among a trial's grids (ordered by {@link #gridMethods}). */
+  static List<Grid> sharedGrids(List<Grid> grids) {
+    return grids.subList(0, RepMethods.SHARED_LENGTHSCALE.size());
+  }
+
   /** Cross-validation grids already computed in this JVM, by trial-unit and method (see {@link #memoAll}). */
   private static final Map<Object, FutureTask<Grid>> GRIDS = new ConcurrentHashMap<>();
 

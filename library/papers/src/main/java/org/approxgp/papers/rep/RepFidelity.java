@@ -25,11 +25,14 @@ import tech.tablesaw.columns.Column;
  * Figure 2's iteration counts are one run of one data set each, with no ±: there "agrees" is the pattern the text
  * states (EP diverges, PEP and REP converge, REP in fewer iterations than PEP), not the counts themselves.
  *
+ * <p><b>Which Power EP.</b> The paper's "PEP" is its appendix C variant (eq. 41–42, {@link
+ * RepMethods#POWER_EP_APPENDIX_C}): its rows decide the claims (column "counted": yes). The same claims checked with
+ * Minka's Power EP in its place follow, labelled in the column "PEP" and not counted.
+ *
  * <p>No authors' protocol exists for this paper (no code was published), so the tables have no column for it.
  */
 public final class RepFidelity {
   private static final String EP = "ep";
-  private static final String PEP = "power-ep";
   private static final String REP = "rep";
 
   private RepFidelity() {}
@@ -56,19 +59,27 @@ public final class RepFidelity {
     units.forEach((u, byMethod) -> groups
         .computeIfAbsent(List.of(u.get(0), u.get(1)), k -> new ArrayList<>())
         .add(byMethod));
-    groups.forEach((g, us) -> {
+    for (String pep : variantsIn(rows)) {
+      groups.forEach((g, us) -> uciRow(t, pep, g, us));
+    }
+    return t;
+  }
+
+  private static void uciRow(Table t, String pep, List<String> g, List<Map<String, double[]>> us) {
+    {
       String data = g.get(0);
       boolean spam = data.equals(RepUci.SPAM);
       String claim = spam
           ? "REP lower test error than EP and PEP at every extra flip rate (no values printed)"
           : "REP outperforms EP and PEP significantly (no values printed)";
-      Comparison own = compare(us, 0, 100);
-      Comparison shared = compare(us, 1, 100);
+      Comparison own = compare(us, 0, 100, pep);
+      Comparison shared = compare(us, 1, 100, pep);
       List<String> why = new ArrayList<>(own.why("split", " pp"));
       int failed = 0;
       for (Map<String, double[]> m : us) {
-        for (double[] v : m.values()) {
-          failed += v[4] > 0 ? 1 : 0;
+        for (String name : List.of(EP, pep, REP)) {
+          double[] v = m.get(name);
+          failed += v != null && v[4] > 0 ? 1 : 0;
         }
       }
       if (failed > 0) {
@@ -85,13 +96,14 @@ public final class RepFidelity {
           spam ? "6" : "5",
           data + (spam ? ", +" + g.get(1) + " % flips" : ""),
           claim,
+          RepMethods.label(pep),
           own.text("test error %", " pp", "split"),
           shared.text("test error %", " pp", "split"),
           own.verdict(),
           shared.verdict(),
-          String.join("; ", why));
-    });
-    return t;
+          String.join("; ", why),
+          RepMethods.counted(pep));
+    }
   }
 
   /**
@@ -104,23 +116,38 @@ public final class RepFidelity {
    */
   public static Table synthetic(Table rows, Table figureRows) {
     Table t = create("Figures 2 and 4 fidelity: the paper's claims beside ours");
+    for (String pep : variantsIn(rows)) {
+      syntheticRows(t, rows, figureRows, pep);
+    }
+    return t;
+  }
+
+  /** The Power EP variants ({@link RepMethods#POWER_EPS}, the paper's first) with a row in {@code rows}. */
+  static List<String> variantsIn(Table rows) {
+    List<String> methods = RepGroups.methodsIn(rows);
+    return RepMethods.POWER_EPS.stream().filter(methods::contains).toList();
+  }
+
+  private static void syntheticRows(Table t, Table rows, Table figureRows, String pep) {
+    String pl = RepMethods.label(pep);
+    String counted = RepMethods.counted(pep);
     Map<List<String>, Map<String, double[]>> fig = index(figureRows, List.of("flipPercent"));
     int worst =
         fig.keySet().stream().mapToInt(k -> Integer.parseInt(k.get(0))).max().orElse(-1);
     Map<String, double[]> f2 = fig.getOrDefault(List.of(Integer.toString(worst)), Map.of());
-    if (f2.containsKey(EP) && f2.containsKey(PEP) && f2.containsKey(REP)) {
+    if (f2.containsKey(EP) && f2.containsKey(pep) && f2.containsKey(REP)) {
       double[] e = f2.get(EP);
-      double[] p = f2.get(PEP);
+      double[] p = f2.get(pep);
       double[] r = f2.get(REP);
       List<String> why = new ArrayList<>();
       if (e[3] == 0) {
         why.add("EP converged here");
       }
       if (p[3] > 0 || r[3] > 0) {
-        why.add((r[3] > 0 ? "REP" : "PEP") + " diverged here");
+        why.add((r[3] > 0 ? "REP" : pl) + " diverged here");
       }
       if (r[2] >= p[2]) {
-        why.add("REP needed no fewer sweeps than PEP");
+        why.add("REP needed no fewer sweeps than " + pl);
       }
       if (!why.isEmpty()) {
         why.add(
@@ -132,11 +159,13 @@ public final class RepFidelity {
           worst + " % flipped, one data set",
           "iterations: EP " + RepPaper.FIGURE2_EP_ITERATIONS + " (diverged), PEP "
               + RepPaper.FIGURE2_PEP_ITERATIONS + ", REP " + RepPaper.FIGURE2_REP_ITERATIONS,
+          pl,
           String.format(
               Locale.ROOT,
-              "sweeps to R<1e-3: EP %.0f%s, PEP %.0f%s, REP %.0f%s",
+              "sweeps to R<1e-3: EP %.0f%s, %s %.0f%s, REP %.0f%s",
               e[2],
               e[3] > 0 ? " (diverged)" : "",
+              pl,
               p[2],
               p[3] > 0 ? " (diverged)" : "",
               r[2],
@@ -144,7 +173,8 @@ public final class RepFidelity {
           "—",
           why.isEmpty() ? YES : NO,
           "—",
-          String.join("; ", why));
+          String.join("; ", why),
+          counted);
     }
     Map<List<String>, Map<String, double[]>> units =
         index(rows, List.of("flipPercent", "repetition"));
@@ -153,21 +183,23 @@ public final class RepFidelity {
         (u, m) -> byFlip.computeIfAbsent(u.get(0), k -> new ArrayList<>()).add(m));
     byFlip.forEach((flip, us) -> {
       String where = flip + " % flipped, " + us.size() + " repetitions";
-      Comparison sweeps = compare(us, 2, 1);
+      Comparison sweeps = compare(us, 2, 1, pep);
       add(
           t,
           "4a",
           where,
           "REP converges (R < 1e-3) in fewer iterations than PEP and EP",
+          pl,
           sweeps.text("sweeps to R<1e-3", "", "repetition"),
           "—",
           sweeps.verdict(),
           "—",
-          String.join("; ", sweeps.why("repetition", " sweeps")));
+          String.join("; ", sweeps.why("repetition", " sweeps")),
+          counted);
       int[] div = new int[3];
       for (Map<String, double[]> m : us) {
         for (int k = 0; k < 3; k++) {
-          double[] v = m.get(RepMethods.METHODS.get(k));
+          double[] v = m.get(List.of(EP, pep, REP).get(k));
           div[k] += v != null && v[3] > 0 ? 1 : 0;
         }
       }
@@ -177,10 +209,12 @@ public final class RepFidelity {
           "4b",
           where,
           "EP and PEP can diverge, PEP less often than EP; REP always converges",
+          pl,
           String.format(
               Locale.ROOT,
-              "diverged: EP %d, PEP %d, REP %d of %d",
+              "diverged: EP %d, %s %d, REP %d of %d",
               div[0],
+              pl,
               div[1],
               div[2],
               us.size()),
@@ -191,25 +225,28 @@ public final class RepFidelity {
               ? "REP diverged in " + div[2] + " runs"
               : div[0] + div[1] == 0
                   ? "no method diverged: nothing to tell apart"
-                  : div[1] > div[0] ? "PEP diverged more often than EP" : "");
-      Comparison own = compare(us, 0, 1);
-      Comparison shared = compare(us, 1, 1);
+                  : div[1] > div[0] ? pl + " diverged more often than EP" : "",
+          counted);
+      Comparison own = compare(us, 0, 1, pep);
+      Comparison shared = compare(us, 1, 1, pep);
       add(
           t,
           "4c",
           where,
           "REP significantly lower test error than EP and PEP",
+          pl,
           own.text("test error", "", "repetition"),
           shared.text("test error", "", "repetition"),
           own.verdict(),
           shared.verdict(),
-          String.join("; ", own.why("repetition", "")));
+          String.join("; ", own.why("repetition", "")),
+          counted);
     });
-    return t;
   }
 
   /** The paired comparisons of REP against EP and PEP on one value over a group's units. */
-  private record Comparison(double[] means, List<RepVerdicts.Diff> diffs, int[] equal, int units) {
+  private record Comparison(
+      double[] means, List<RepVerdicts.Diff> diffs, int[] equal, int units, String pep) {
     String verdict() {
       String v = RepVerdicts.lower(diffs);
       return v.equals(RepVerdicts.REPRODUCES)
@@ -220,15 +257,17 @@ public final class RepFidelity {
     String text(String label, String diffUnit, String unit) {
       return String.format(
           Locale.ROOT,
-          "%s: EP %s, PEP %s, REP %s (%d %ss all fitted); REP − EP %s%s, REP − PEP %s%s",
+          "%s: EP %s, %s %s, REP %s (%d %ss all fitted); REP − EP %s%s, REP − %s %s%s",
           label,
           num(means[0]),
+          RepMethods.label(pep),
           num(means[1]),
           num(means[2]),
           units,
           unit,
           pm(diffs.get(0)),
           diffUnit,
+          RepMethods.label(pep),
           pm(diffs.get(1)),
           diffUnit);
     }
@@ -239,7 +278,7 @@ public final class RepFidelity {
       if (verdict().equals(YES)) {
         return out;
       }
-      String[] names = {"EP", "PEP"};
+      String[] names = {"EP", RepMethods.label(pep)};
       for (int k = 0; k < 2; k++) {
         RepVerdicts.Diff d = diffs.get(k);
         if (d.n() == 0) {
@@ -283,11 +322,13 @@ public final class RepFidelity {
    * where all three have a finite value, paired differences over the units where both have one, and how many of
    * those pairs are exactly equal.
    */
-  private static Comparison compare(List<Map<String, double[]>> units, int c, double scale) {
+  private static Comparison compare(
+      List<Map<String, double[]>> units, int c, double scale, String pep) {
+    List<String> three = List.of(EP, pep, REP);
     double[][] v = new double[3][units.size()];
     for (int i = 0; i < units.size(); i++) {
       for (int k = 0; k < 3; k++) {
-        double[] x = units.get(i).get(RepMethods.METHODS.get(k));
+        double[] x = units.get(i).get(three.get(k));
         v[k][i] = x == null ? Double.NaN : x[c] * scale;
       }
     }
@@ -312,7 +353,11 @@ public final class RepFidelity {
       }
     }
     return new Comparison(
-        means, List.of(RepVerdicts.diff(v[2], v[0]), RepVerdicts.diff(v[2], v[1])), equal, all);
+        means,
+        List.of(RepVerdicts.diff(v[2], v[0]), RepVerdicts.diff(v[2], v[1])),
+        equal,
+        all,
+        pep);
   }
 
   /**
@@ -363,11 +408,13 @@ public final class RepFidelity {
         StringColumn.create("figure"),
         StringColumn.create("data"),
         StringColumn.create("paper (§6; no ±)"),
+        StringColumn.create("PEP"),
         StringColumn.create("ours: own CV (paper's protocol)"),
         StringColumn.create("ours: shared ℓ"),
         StringColumn.create("agrees: own CV"),
         StringColumn.create("agrees: shared ℓ"),
-        StringColumn.create("why not"));
+        StringColumn.create("why not"),
+        StringColumn.create("counted"));
   }
 
   private static void add(Table t, String... cells) {

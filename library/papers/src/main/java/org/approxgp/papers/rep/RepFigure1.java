@@ -21,7 +21,10 @@ import tech.tablesaw.api.Table;
  * REP paper Figure 1 (§6.1): linear classification of five 2-D points, one mislabelled, with the noisy-step
  * likelihood (ε = 0.2) and the linear kernel k(x, x') = xᵀx' (so f(x) = wᵀx with w ~ N(0, I₂)); the posterior
  * mean and covariance of w by EP, Power EP (u = 0.8) and Relaxed EP (c = 20) against the exact posterior
- * (Fig. 1a), and their squared distances to it as u and c vary (Fig. 1b–e).
+ * (Fig. 1a), and their squared distances to it as u and c vary (Fig. 1b–e). Power EP is the paper's, Qi &amp; Guo's
+ * appendix C variant ("PEP (App. C)", {@link RepMethods#POWER_EP_APPENDIX_C}), which decides the claims
+ * ({@link #agreement}); Minka's ("PEP (Minka)") runs beside it, labelled, and is not counted. Tables name methods by
+ * {@link RepMethods#label}.
  *
  * <p><b>The five points</b> ({@link #X}, {@link #Y}; the paper does not print them, these are chosen to look
  * like its figure): class −1 ("red x") at (−2, 1) and (−1.5, −0.5); class +1 ("blue o") at (1, 0.5) and
@@ -134,8 +137,8 @@ public final class RepFigure1 {
   /**
    * One approximate fit.
    *
-   * @param method        "ep", "power-ep", "rep"
-   * @param parameter     u (power-ep), c (rep), NaN (ep)
+   * @param method        "ep", "power-ep-c" (appendix C), "power-ep" (Minka's), "rep"
+   * @param parameter     u (Power EP), c (rep), NaN (ep)
    * @param negativeSites "keep" or "clip"
    * @param posterior     q(w), or null when the run failed
    * @param converged     whether the site loop converged
@@ -328,9 +331,9 @@ public final class RepFigure1 {
   }
 
   /**
-   * Figure 1a's numbers: the exact posterior, its importance-sampling estimate, and EP, PEP (u = {@code power})
-   * and REP (c = {@code penalty}) under each negative-site policy, with their squared distances to the exact
-   * posterior.
+   * Figure 1a's numbers: the exact posterior, its importance-sampling estimate, and EP, PEP (App. C), PEP (Minka)
+   * (u = {@code power}) and REP (c = {@code penalty}) under each negative-site policy, with their squared distances
+   * to the exact posterior.
    */
   public static Table posteriors(Config c, List<String> policies) {
     WeightPosterior ex = exact(c.epsilon());
@@ -348,13 +351,15 @@ public final class RepFigure1 {
         0,
         c.importanceSamples() + " samples, seed 1");
     for (String pol : policies) {
-      for (Fit f : List.of(
-          fit(c, "ep", Double.NaN, pol),
-          fit(c, "power-ep", c.power(), pol),
-          fit(c, "rep", c.penalty(), pol))) {
+      for (String m : RepMethods.METHODS) {
+        Fit f = fit(
+            c,
+            m,
+            m.equals("ep") ? Double.NaN : RepMethods.isPowerEp(m) ? c.power() : c.penalty(),
+            pol);
         addRow(
             t,
-            f.method(),
+            RepMethods.label(f.method()),
             pol,
             f.parameter(),
             f.posterior(),
@@ -369,23 +374,29 @@ public final class RepFigure1 {
   }
 
   /**
-   * Figure 1b–e: for {@code method} ("power-ep" over {@link Config#powers}, "rep" over {@link Config#penalties})
-   * the squared distances of q(w)'s mean and covariance to the exact ones, with EP's beside them.
+   * Figure 1b–e: for {@code method} ("power-ep-c" or "power-ep" over {@link Config#powers}, "rep" over {@link
+   * Config#penalties}) the squared distances of q(w)'s mean and covariance to the exact ones, with EP's beside them
+   * (rows alternate: the method, then EP at the same grid point; methods by {@link RepMethods#label}).
    */
   public static Table sweep(Config c, String method, String negativeSites) {
-    List<Double> grid = switch (method) {
-      case "power-ep" -> c.powers();
-      case "rep" -> c.penalties();
-      default -> throw new IllegalArgumentException("sweep is over power-ep or rep, not " + method);
-    };
+    List<Double> grid;
+    if (RepMethods.isPowerEp(method)) {
+      grid = c.powers();
+    } else if (method.equals("rep")) {
+      grid = c.penalties();
+    } else {
+      throw new IllegalArgumentException(
+          "sweep is over power-ep-c, power-ep or rep, not " + method);
+    }
     WeightPosterior ex = exact(c.epsilon());
     Fit ep = fit(c, "ep", Double.NaN, negativeSites);
-    Table t = emptyTable("Figure 1 sweep: " + method + " (" + negativeSites + ")");
+    Table t =
+        emptyTable("Figure 1 sweep: " + RepMethods.label(method) + " (" + negativeSites + ")");
     for (double v : grid) {
       Fit f = fit(c, method, v, negativeSites);
       addRow(
           t,
-          method,
+          RepMethods.label(method),
           negativeSites,
           v,
           f.posterior(),
@@ -396,7 +407,7 @@ public final class RepFigure1 {
           f.message());
       addRow(
           t,
-          "ep",
+          RepMethods.label("ep"),
           negativeSites,
           v,
           ep.posterior(),
@@ -444,64 +455,108 @@ public final class RepFigure1 {
   }
 
   /**
+   * The rows of {@link #sweep} tables for one chart: every row of the first (the method, then EP), and the method's
+   * rows of the others (their EP rows repeat the first's), e.g. PEP (App. C) and PEP (Minka) over u with EP once.
+   */
+  public static Table together(Table first, Table... others) {
+    Table t = first.copy().setName(first.name());
+    for (Table o : others) {
+      t.append(o.where(o.stringColumn("method").isNotEqualTo(RepMethods.label("ep"))));
+    }
+    return t;
+  }
+
+  /**
    * The claims of Figure 1 ({@link RepPaper#CLAIMS} 1a, 1b–c, 1d–e) against our numbers for one policy: the
-   * squared distances of Fig. 1a's three fits, the fraction of the u grid (u &lt; 1) where PEP is closer to the
-   * exact posterior than EP, the fraction of the c grid where REP is closer than EP, and whether REP equals EP
-   * (to 1e-6 in both distances) at the largest c. Each row says whether the claim reproduces.
+   * squared distances of Fig. 1a's fits, the fraction of the u grid (u &lt; 1) where PEP is further from the exact
+   * posterior than EP, the fraction of the c grid where REP is closer than EP, and whether REP equals EP (to 1e-6 in
+   * both distances) at the largest c. Each row says whether the claim reproduces. 1a and 1b–c are decided with the
+   * paper's Power EP (appendix C, {@code pepSweep}; column "counted" = {@link RepMethods#COUNTED}) and checked again
+   * with Minka's ({@code minkaSweep}), beside and not counted.
    */
   public static Table agreement(
-      Table posteriors, Table pepSweep, Table repSweep, String negativeSites) {
+      Table posteriors, Table pepSweep, Table minkaSweep, Table repSweep, String negativeSites) {
     StringColumn fig = StringColumn.create("figure");
     StringColumn claim = StringColumn.create("paper's claim");
+    StringColumn pepColumn = StringColumn.create("PEP");
     StringColumn ours = StringColumn.create("ours");
     StringColumn verdict = StringColumn.create("reproduces");
-    double[] d = new double[3];
-    double[] dc = new double[3];
-    String[] names = {"ep", "power-ep", "rep"};
-    for (int r = 0; r < posteriors.rowCount(); r++) {
-      int k = List.of(names).indexOf(posteriors.stringColumn("method").get(r));
-      if (k >= 0 && posteriors.stringColumn("negative sites").get(r).equals(negativeSites)) {
-        d[k] = posteriors.doubleColumn("mean sq. dist").getDouble(r);
-        dc[k] = posteriors.doubleColumn("cov sq. dist").getDouble(r);
+    StringColumn counted = StringColumn.create("counted");
+    for (String pep : RepMethods.POWER_EPS) {
+      Table sweep = pep.equals(RepMethods.POWER_EP_APPENDIX_C) ? pepSweep : minkaSweep;
+      double[] d = new double[3];
+      List<String> names =
+          List.of(RepMethods.label("ep"), RepMethods.label(pep), RepMethods.label("rep"));
+      for (int r = 0; r < posteriors.rowCount(); r++) {
+        int k = names.indexOf(posteriors.stringColumn("method").get(r));
+        if (k >= 0 && posteriors.stringColumn("negative sites").get(r).equals(negativeSites)) {
+          d[k] = posteriors.doubleColumn("mean sq. dist").getDouble(r);
+        }
+      }
+      String pl = RepMethods.label(pep);
+      fig.append("1a");
+      claim.append("boundary: REP overlaps the exact one, PEP closer than EP");
+      pepColumn.append(pl);
+      ours.append(String.format(
+          java.util.Locale.ROOT, "mean sq. dist EP %.3g, %s %.3g, REP %.3g", d[0], pl, d[1], d[2]));
+      verdict.append(figure1a(d[0], d[1], d[2]));
+      counted.append(RepMethods.counted(pep));
+      double[] f = fractionBetter(sweep, pep, false);
+      fig.append("1b–c");
+      claim.append("PEP's mean and covariance always further from exact than EP's");
+      pepColumn.append(pl);
+      ours.append(String.format(
+          java.util.Locale.ROOT,
+          "%s further than EP for %.0f%% (mean) / %.0f%% (cov) of u < 1",
+          pl,
+          100 * f[3],
+          100 * f[4]));
+      verdict.append(alwaysFurther(f[3], f[4]));
+      counted.append(RepMethods.counted(pep));
+      if (pep.equals(RepMethods.POWER_EP_APPENDIX_C)) {
+        double[] rep = fractionBetter(repSweep, "rep", false);
+        double[] last = fractionBetter(repSweep, "rep", true);
+        fig.append("1d–e");
+        claim.append("REP = EP for large c; REP closer than EP for a wide range of c");
+        pepColumn.append("—");
+        ours.append(String.format(
+            java.util.Locale.ROOT,
+            "REP closer for %.0f%% (mean) / %.0f%% (cov) of the c grid; "
+                + "REP = EP at the largest c: %s",
+            100 * rep[0],
+            100 * rep[1],
+            last[2] > 0 ? "yes" : "no"));
+        verdict.append(
+            last[2] > 0 && rep[0] >= 0.3 && rep[1] >= 0.3
+                ? "yes"
+                : last[2] > 0 ? "partly (REP = EP only)" : "no");
+        counted.append(RepMethods.COUNTED);
       }
     }
-    fig.append("1a");
-    claim.append("boundary: REP overlaps the exact one, PEP closer than EP");
-    ours.append(String.format(
-        java.util.Locale.ROOT, "mean sq. dist EP %.3g, PEP %.3g, REP %.3g", d[0], d[1], d[2]));
-    verdict.append(
-        d[2] < d[1] && d[1] < d[0] ? "yes" : d[2] < d[0] ? "partly (REP better than EP)" : "no");
-    double[] pep = fractionBetter(pepSweep, "power-ep", false);
-    fig.append("1b–c");
-    claim.append("PEP's mean and covariance always further from exact than EP's");
-    ours.append(String.format(
-        java.util.Locale.ROOT,
-        "PEP further than EP for %.0f%% (mean) / %.0f%% (cov) of u < 1",
-        100 * pep[3],
-        100 * pep[4]));
-    verdict.append(
-        pep[3] == 1 && pep[4] == 1 ? "yes" : pep[3] >= 0.5 && pep[4] >= 0.5 ? "mostly" : "no");
-    double[] rep = fractionBetter(repSweep, "rep", false);
-    double[] last = fractionBetter(repSweep, "rep", true);
-    fig.append("1d–e");
-    claim.append("REP = EP for large c; REP closer than EP for a wide range of c");
-    ours.append(String.format(
-        java.util.Locale.ROOT,
-        "REP closer for %.0f%% (mean) / %.0f%% (cov) of the c grid; "
-            + "REP = EP at the largest c: %s",
-        100 * rep[0],
-        100 * rep[1],
-        last[2] > 0 ? "yes" : "no"));
-    verdict.append(
-        last[2] > 0 && rep[0] >= 0.3 && rep[1] >= 0.3
-            ? "yes"
-            : last[2] > 0 ? "partly (REP = EP only)" : "no");
     return Table.create(
         "Figure 1: the paper's claims against ours (" + negativeSites + ")",
         fig,
         claim,
+        pepColumn,
         ours,
-        verdict);
+        verdict,
+        counted);
+  }
+
+  /**
+   * Figure 1a's rule on the squared distances of the means to the exact one: REP below PEP below EP: "yes"; REP
+   * below EP only: "partly (REP better than EP)"; else "no".
+   */
+  static String figure1a(double ep, double pep, double rep) {
+    return rep < pep && pep < ep ? "yes" : rep < ep ? "partly (REP better than EP)" : "no";
+  }
+
+  /**
+   * Figure 1b–c's rule on the fractions of the u grid (u &lt; 1) where PEP is strictly further than EP, in mean and
+   * in covariance: both 1: "yes"; both at least ½: "mostly"; else "no".
+   */
+  static String alwaysFurther(double mean, double cov) {
+    return mean == 1 && cov == 1 ? "yes" : mean >= 0.5 && cov >= 0.5 ? "mostly" : "no";
   }
 
   /**
@@ -519,7 +574,7 @@ public final class RepFigure1 {
     double equal = 0;
     for (int r = 0; r + 1 < sweep.rowCount(); r += 2) {
       double par = sweep.doubleColumn("parameter").getDouble(r);
-      if (method.equals("power-ep") && par >= 1) {
+      if (RepMethods.isPowerEp(method) && par >= 1) {
         continue;
       }
       double mm = sweep.doubleColumn("mean sq. dist").getDouble(r);

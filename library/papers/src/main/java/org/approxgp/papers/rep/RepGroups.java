@@ -87,6 +87,17 @@ record RepGroups(List<String> key, double[][] values) {
   }
 
   /**
+   * The methods of {@link RepMethods#METHODS} that have a row in {@code rows}, in that order: the methods whose fits
+   * make a unit "common" ({@link #withProtocolColumns}), so a table of the three methods stored before the appendix C
+   * variant joined is summarised as it was, and a table with all four asks a fit of each.
+   */
+  static List<String> methodsIn(Table rows) {
+    java.util.Set<String> seen = new java.util.HashSet<>(
+        rows.column("method").asList().stream().map(Object::toString).toList());
+    return RepMethods.METHODS.stream().filter(seen::contains).toList();
+  }
+
+  /**
    * The honest-protocol columns of a trial table (one row per unit × method, a unit being e.g. a data set, flip
    * rate and split): adds {@code <value>_common} (the value where every method of the row's unit has a finite
    * value, else NaN: averages over the common set of units) and {@code <value>_failure_as_error} (a missing value,

@@ -130,8 +130,8 @@ public final class RepPaper {
 
   /**
    * How many of a REP experiment's runs are sensitive to rounding by {@link #VERIFY}'s rule (the run, or its run at
-   * the shared θ, never reached R(iter) &lt; 10⁻³), per method (and per reading, where the rows have a
-   * {@code variant} column): runs, sensitive runs and their fraction. Their test errors are where their last sweep
+   * the shared θ, never reached R(iter) &lt; 10⁻³), per method (by {@link RepMethods#label}: EP, PEP
+   * (App. C), PEP (Minka), REP; and per reading, where the rows have a {@code variant} column): runs, sensitive runs and their fraction. Their test errors are where their last sweep
    * left them; {@code docs/verification.md} says what that means for the shipped rows.
    */
   public static tech.tablesaw.api.Table sensitiveRuns(tech.tablesaw.api.Table rows) {
@@ -142,7 +142,9 @@ public final class RepPaper {
     for (tech.tablesaw.api.Row r : rows) {
       StringBuilder k = new StringBuilder();
       for (String c : keys) {
-        k.append(k.length() == 0 ? "" : " ").append(r.getObject(c));
+        Object v = r.getObject(c);
+        k.append(k.length() == 0 ? "" : " ")
+            .append(c.equals("method") ? RepMethods.label(String.valueOf(v)) : v);
       }
       java.util.Map<String, Object> values = new java.util.HashMap<>();
       for (String c : java.util.List.of("diverged", "diverged_shared")) {

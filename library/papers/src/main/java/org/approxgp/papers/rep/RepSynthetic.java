@@ -18,7 +18,8 @@ import tech.tablesaw.api.Table;
 /**
  * REP paper Figures 2–4 (§6.2): a synthetic 2-D classification problem with flipped training labels, GP
  * classification with the noisy-step likelihood (ε = the flip rate) and the isotropic SE kernel, EP against
- * Power EP and Relaxed EP.
+ * Power EP and Relaxed EP. Power EP is the paper's appendix C variant ("PEP (App. C)"), which decides the claims, with
+ * Minka's ("PEP (Minka)") beside it ({@link RepMethods#METHODS}, {@link #agreement}).
  *
  * <p><b>The generator</b> ({@link #generate}; the paper gives no means or covariances, these are ours): class +1
  * ("class 1", one Gaussian) ~ N((0, 0), [[1, 0.5], [0.5, 1]]); class −1 ("class 2", a mixture) ~
@@ -32,7 +33,7 @@ import tech.tablesaw.api.Table;
  * each method, (ℓ, u) or (ℓ, c) by k-fold CV of the held-out error on the (noisy) training labels over the
  * config's grids; the fit at the chosen values; recorded: sweeps until R(iter) &lt; 10⁻³, whether it diverged,
  * test error, and the fit at the one length-scale per repetition shared by all methods ({@link
- * RepCv#sharedLengthscale}); {@link #summary} gives failed and diverged fractions and averages over the common
+ * RepCv#sharedLengthscale}, chosen from the grids of {@link RepMethods#SHARED_LENGTHSCALE}); {@link #summary} gives failed and diverged fractions and averages over the common
  * repetitions. Figures 2–3 ({@link #figureExperiment}): repetition 0 of each flip rate, u = 0.8 and c = 10 as
  * the paper, ℓ by CV; recorded: R(iter) per sweep and the latent mean on a grid (for the decision boundary).
  * {@link RepSizes#synthetic} sets a config's sizes beside the paper's; {@link Config#paper} is the paper's protocol:
@@ -273,8 +274,9 @@ public final class RepSynthetic {
     Sample test = generate(c.testPerClass(), 0, 1_000_000L + key.repetition());
     List<Object> keys = new ArrayList<>();
     List<java.util.function.Supplier<RepCv.Grid>> computes = new ArrayList<>();
-    for (String m : RepMethods.METHODS) {
-      List<Double> pars = m.equals("power-ep") ? c.powers() : c.penalties();
+    List<String> gridMethods = RepCv.gridMethods(key.method());
+    for (String m : gridMethods) {
+      List<Double> pars = RepMethods.isPowerEp(m) ? c.powers() : c.penalties();
       keys.add(List.of(c, key.flipPercent(), key.repetition(), m));
       computes.add(() -> RepCv.grid(
           train.x(),
@@ -291,11 +293,11 @@ public final class RepSynthetic {
     }
     // each method's trial starts at its own grid, so a unit's trials on two threads compute its
     // grids side by side
-    List<RepCv.Grid> grids =
-        RepCv.memoAll(keys, computes, RepMethods.METHODS.indexOf(key.method()));
-    RepCv.Grid own = grids.get(RepMethods.METHODS.indexOf(key.method()));
+    int mine = gridMethods.indexOf(key.method());
+    List<RepCv.Grid> grids = RepCv.memoAll(keys, computes, mine);
+    RepCv.Grid own = grids.get(mine);
     RepCv.Choice ch = own.best();
-    RepCv.Choice shared = own.bestAt(RepCv.sharedLengthscale(grids));
+    RepCv.Choice shared = own.bestAt(RepCv.sharedLengthscale(RepCv.sharedGrids(grids)));
     return fitRow(c, train, test, key.method(), ch, eps, false, shared);
   }
 
@@ -304,7 +306,7 @@ public final class RepSynthetic {
     Sample train = generate(c.trainPerClass(), eps, 0);
     Sample test = generate(c.testPerClass(), 0, 1_000_000L);
     double par =
-        key.method().equals("power-ep") ? RepPaper.FIGURE2_POWER : RepPaper.FIGURE2_PENALTY;
+        RepMethods.isPowerEp(key.method()) ? RepPaper.FIGURE2_POWER : RepPaper.FIGURE2_PENALTY;
     RepCv.Choice ch = RepCv.grid(
             train.x(),
             train.y(),
@@ -433,7 +435,7 @@ public final class RepSynthetic {
             if (nb >= 0 && (mu[here] >= 0) != (mu[nb] >= 0)) {
               x1.append(0.5 * (g[here][0] + g[nb][0]));
               x2.append(0.5 * (g[here][1] + g[nb][1]));
-              series.append("boundary " + key.method());
+              series.append("boundary " + RepMethods.label(key.method()));
             }
           }
         }
@@ -457,24 +459,64 @@ public final class RepSynthetic {
       for (int i = 0; i < t.length; i++) {
         it.append(i + 1);
         r.append(t[i]);
-        series.append(key.method());
+        series.append(RepMethods.label(key.method()));
       }
     }
     return Table.create("Figure 3: R(iter), " + flipPercent + " % flipped", it, r, series);
   }
 
-  /** Figure 2–3's per-method numbers: ℓ, sweeps, sweeps to R &lt; 10⁻³, diverged, test error. */
+  /**
+   * Figure 2–3's per-method numbers: ℓ, sweeps, sweeps to R &lt; 10⁻³, diverged, test error; methods by their
+   * {@link RepMethods#label}.
+   */
   public static Table figureSummary(Results<FigureKey> figures) {
     Table t = figures.table();
-    return t.selectColumns(
-        "flipPercent",
-        "method",
-        "lengthscale",
-        "parameter",
-        "sweeps",
-        "sweeps_to_R",
-        "diverged",
-        "test_error");
+    Table out = t.selectColumns(
+            "flipPercent",
+            "method",
+            "lengthscale",
+            "parameter",
+            "sweeps",
+            "sweeps_to_R",
+            "diverged",
+            "test_error")
+        .copy();
+    StringColumn labels = StringColumn.create("method");
+    out.stringColumn("method").forEach(m -> labels.append(RepMethods.label(m)));
+    return out.replaceColumn("method", labels);
+  }
+
+  /**
+   * Figure 2's iteration counts at flip rate {@code flipPercent}: per method (by label) our sweeps and whether the run
+   * diverged, beside the paper's iterations and divergence from its text (§6.2: EP 80 and diverged, PEP 20, REP 10),
+   * which are the appendix C Power EP's; Minka's Power EP, which the paper did not run, has none (NaN, "—").
+   */
+  public static Table figure2Iterations(Results<FigureKey> figures, int flipPercent) {
+    StringColumn method = StringColumn.create("method");
+    DoubleColumn sweeps = DoubleColumn.create("ours: sweeps (" + flipPercent + " %)");
+    StringColumn diverged = StringColumn.create("ours: diverged");
+    DoubleColumn paper = DoubleColumn.create("paper: iterations (§6.2, 20 %)");
+    StringColumn paperDiverged = StringColumn.create("paper: diverged");
+    for (int k = 0; k < figures.keys().size(); k++) {
+      FigureKey key = figures.keys().get(k);
+      if (key.flipPercent() != flipPercent) {
+        continue;
+      }
+      ResultRow row = figures.rows().get(k);
+      String m = key.method();
+      method.append(RepMethods.label(m));
+      sweeps.append(row.getDouble("sweeps"));
+      diverged.append(Boolean.TRUE.equals(row.get("diverged")) ? "yes" : "no");
+      paper.append(
+          m.equals("ep")
+              ? RepPaper.FIGURE2_EP_ITERATIONS
+              : m.equals(RepMethods.POWER_EP_APPENDIX_C)
+                  ? RepPaper.FIGURE2_PEP_ITERATIONS
+                  : m.equals("rep") ? RepPaper.FIGURE2_REP_ITERATIONS : Double.NaN);
+      paperDiverged.append(
+          m.equals("ep") ? "yes" : RepMethods.PAPER.contains(m) ? "no" : "— (not run)");
+    }
+    return Table.create("Figure 2 iterations", method, sweeps, diverged, paper, paperDiverged);
   }
 
   /**
@@ -485,10 +527,10 @@ public final class RepSynthetic {
    */
   public static Table summary(Table rows) {
     List<String> unit = List.of("flipPercent", "repetition");
-    Table t = RepGroups.withProtocolColumns(rows, unit, RepMethods.METHODS, "test_error");
+    Table t = RepGroups.withProtocolColumns(rows, unit, RepGroups.methodsIn(rows), "test_error");
     boolean shared = t.columnNames().contains("test_error_shared");
     if (shared) {
-      t = RepGroups.withProtocolColumns(t, unit, RepMethods.METHODS, "test_error_shared");
+      t = RepGroups.withProtocolColumns(t, unit, RepGroups.methodsIn(rows), "test_error_shared");
     }
     DoubleColumn flip = DoubleColumn.create("flip %");
     StringColumn method = StringColumn.create("method");
@@ -509,7 +551,7 @@ public final class RepSynthetic {
     }
     for (RepGroups g : RepGroups.of(t, List.of("flipPercent", "method"), cols)) {
       flip.append(Double.parseDouble(g.key().get(0)));
-      method.append(g.key().get(1));
+      method.append(RepMethods.label(g.key().get(1)));
       runs.append(g.size());
       sweeps.append(g.mean(0, 1));
       failed.append(g.mean(1, 1));
@@ -541,59 +583,81 @@ public final class RepSynthetic {
    * Figure 4's claims ({@link RepPaper#CLAIMS} 4a–4c) against a {@link #summary} table, per flip rate: REP needs
    * the fewest sweeps, never diverges (and EP diverges at least as often as PEP), and has the lowest mean test
    * error; "significantly" is not tested (the paper gives no test): a lower mean is reported as lower, and the
-   * difference beside the standard deviations lets the reader judge.
+   * difference beside the standard deviations lets the reader judge. Each claim is checked with the paper's Power EP
+   * (appendix C; column "counted" = {@link RepMethods#COUNTED}) and again with Minka's in its place, beside and not
+   * counted ({@link RepMethods#counted}).
    */
   public static Table agreement(Table summary) {
     StringColumn flip = StringColumn.create("flip %");
     StringColumn fig = StringColumn.create("figure");
     StringColumn claim = StringColumn.create("paper's claim");
+    StringColumn pepColumn = StringColumn.create("PEP");
     StringColumn ours = StringColumn.create("ours (EP / PEP / REP)");
     StringColumn verdict = StringColumn.create("reproduces");
+    StringColumn counted = StringColumn.create("counted");
     List<Double> flips = summary.doubleColumn("flip %").unique().asList();
-    for (double f : flips) {
-      double[][] v = new double[3][];
-      for (int r = 0; r < summary.rowCount(); r++) {
-        int k = RepMethods.METHODS.indexOf(summary.stringColumn("method").get(r));
-        if (k >= 0 && summary.doubleColumn("flip %").getDouble(r) == f) {
-          v[k] = new double[] {
-            summary.doubleColumn("sweeps to R<1e-3").getDouble(r),
-            summary.doubleColumn("fraction diverged").getDouble(r),
-            summary.doubleColumn("test error").getDouble(r),
-            summary.doubleColumn("test error sd").getDouble(r)
-          };
+    for (String pep : RepMethods.POWER_EPS) {
+      List<String> three = List.of("ep", pep, "rep");
+      for (double f : flips) {
+        double[][] v = new double[3][];
+        for (int r = 0; r < summary.rowCount(); r++) {
+          int k = three.indexOf(RepMethods.name(summary.stringColumn("method").get(r)));
+          if (k >= 0 && summary.doubleColumn("flip %").getDouble(r) == f) {
+            v[k] = new double[] {
+              summary.doubleColumn("sweeps to R<1e-3").getDouble(r),
+              summary.doubleColumn("fraction diverged").getDouble(r),
+              summary.doubleColumn("test error").getDouble(r),
+              summary.doubleColumn("test error sd").getDouble(r)
+            };
+          }
         }
+        if (v[0] == null || v[1] == null || v[2] == null) {
+          continue;
+        }
+        String pct = String.format(java.util.Locale.ROOT, "%.0f", f);
+        for (int n = 0; n < 3; n++) {
+          flip.append(pct);
+          pepColumn.append(RepMethods.label(pep));
+          counted.append(RepMethods.counted(pep));
+        }
+        fig.append("4a");
+        claim.append("REP converges in the fewest sweeps");
+        ours.append(fmt("%.1f / %.1f / %.1f", v[0][0], v[1][0], v[2][0]));
+        verdict.append(fewest(v[0][0], v[1][0], v[2][0]));
+        fig.append("4b");
+        claim.append("REP never diverges; PEP diverges less often than EP");
+        ours.append(fmt("%.2f / %.2f / %.2f", v[0][1], v[1][1], v[2][1]));
+        verdict.append(neverDiverges(v[0][1], v[1][1], v[2][1]));
+        fig.append("4c");
+        claim.append("REP has the lowest test error");
+        ours.append(fmt(
+            "%.4f / %.4f / %.4f (sd %.4f / %.4f / %.4f)",
+            v[0][2], v[1][2], v[2][2], v[0][3], v[1][3], v[2][3]));
+        verdict.append(fewest(v[0][2], v[1][2], v[2][2]));
       }
-      if (v[0] == null || v[1] == null || v[2] == null) {
-        continue;
-      }
-      String pct = String.format(java.util.Locale.ROOT, "%.0f", f);
-      flip.append(pct);
-      fig.append("4a");
-      claim.append("REP converges in the fewest sweeps");
-      ours.append(fmt("%.1f / %.1f / %.1f", v[0][0], v[1][0], v[2][0]));
-      verdict.append(
-          v[2][0] < v[0][0] && v[2][0] < v[1][0]
-              ? "yes"
-              : v[2][0] <= Math.min(v[0][0], v[1][0]) ? "tie" : "no");
-      flip.append(pct);
-      fig.append("4b");
-      claim.append("REP never diverges; PEP diverges less often than EP");
-      ours.append(fmt("%.2f / %.2f / %.2f", v[0][1], v[1][1], v[2][1]));
-      verdict.append(
-          v[2][1] == 0 ? (v[1][1] <= v[0][1] ? "yes" : "partly (REP never diverges)") : "no");
-      flip.append(pct);
-      fig.append("4c");
-      claim.append("REP has the lowest test error");
-      ours.append(fmt(
-          "%.4f / %.4f / %.4f (sd %.4f / %.4f / %.4f)",
-          v[0][2], v[1][2], v[2][2], v[0][3], v[1][3], v[2][3]));
-      verdict.append(
-          v[2][2] < v[0][2] && v[2][2] < v[1][2]
-              ? "yes"
-              : v[2][2] <= Math.min(v[0][2], v[1][2]) ? "tie" : "no");
     }
     return Table.create(
-        "Figure 4: the paper's claims against ours", flip, fig, claim, ours, verdict);
+        "Figure 4: the paper's claims against ours",
+        flip,
+        fig,
+        claim,
+        pepColumn,
+        ours,
+        verdict,
+        counted);
+  }
+
+  /** 4a and 4c's rule: REP's value below EP's and PEP's: "yes"; no higher than both: "tie"; else "no". */
+  static String fewest(double ep, double pep, double rep) {
+    return rep < ep && rep < pep ? "yes" : rep <= Math.min(ep, pep) ? "tie" : "no";
+  }
+
+  /**
+   * 4b's rule on the fractions of runs diverged: REP never and PEP no more often than EP: "yes"; REP never but PEP
+   * more often than EP: "partly (REP never diverges)"; REP diverged: "no".
+   */
+  static String neverDiverges(double ep, double pep, double rep) {
+    return rep == 0 ? (pep <= ep ? "yes" : "partly (REP never diverges)") : "no";
   }
 
   private static String fmt(String f, double... v) {

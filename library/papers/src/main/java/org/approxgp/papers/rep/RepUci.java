@@ -32,9 +32,15 @@ import tech.tablesaw.api.Table;
  * the noisy step with ε = max(0.05, flip rate), the isotropic SE kernel on features standardised on the training
  * part, and (ℓ, u) or (ℓ, c) by k-fold CV on the training part over stated grids, ℓ scaled by √d.
  *
+ * <p><b>Methods</b> ({@link RepMethods#METHODS}): EP, Power EP in the paper's appendix C variant (its "PEP"), Minka's
+ * Power EP beside it, and Relaxed EP; tables and verdicts name them by {@link RepMethods#label}, and the claims about
+ * PEP are decided with the appendix C variant ({@link #agreement}, {@link RepFidelity#uci}).
+ *
  * <p><b>Protocol</b> (beyond the paper): every trial also records the fit at one length-scale per split shared by
- * all methods ({@link RepCv#sharedLengthscale}: the ℓ with the lowest cross-validation error averaged over the
- * methods, each at its best parameter there, which is then re-chosen at that ℓ); {@link #summary} averages over the
+ * all methods ({@link RepCv#sharedLengthscale}: the ℓ with the lowest cross-validation error averaged over EP,
+ * Minka's Power EP and Relaxed EP — {@link RepMethods#SHARED_LENGTHSCALE}, the methods the protocol ran before the
+ * appendix C variant joined, so that their stored rows stay valid — each at its best parameter there; every method,
+ * the appendix C variant included, is then re-chosen at that ℓ); {@link #summary} averages over the
  * splits where every method produced a fit, beside a variant that counts a failed fit as error 1, and gives the
  * fraction of runs that failed or diverged per method.
  *
@@ -302,8 +308,9 @@ public final class RepUci {
     long t0 = System.nanoTime();
     List<Object> keys = new ArrayList<>();
     List<java.util.function.Supplier<RepCv.Grid>> computes = new ArrayList<>();
-    for (String m : RepMethods.METHODS) {
-      List<Double> pars = m.equals("power-ep") ? c.powers() : c.penalties();
+    List<String> gridMethods = RepCv.gridMethods(key.method());
+    for (String m : gridMethods) {
+      List<Double> pars = RepMethods.isPowerEp(m) ? c.powers() : c.penalties();
       keys.add(List.of(c, key.dataset(), key.flipPercent(), key.split(), m));
       computes.add(() -> RepCv.grid(
           xTrain,
@@ -320,11 +327,11 @@ public final class RepUci {
     }
     // each method's trial starts at its own grid, so a unit's trials on two threads compute its
     // grids side by side
-    List<RepCv.Grid> grids =
-        RepCv.memoAll(keys, computes, RepMethods.METHODS.indexOf(key.method()));
-    RepCv.Grid own = grids.get(RepMethods.METHODS.indexOf(key.method()));
+    int mine = gridMethods.indexOf(key.method());
+    List<RepCv.Grid> grids = RepCv.memoAll(keys, computes, mine);
+    RepCv.Grid own = grids.get(mine);
     RepCv.Choice ch = own.best();
-    RepCv.Choice shared = own.bestAt(RepCv.sharedLengthscale(grids));
+    RepCv.Choice shared = own.bestAt(RepCv.sharedLengthscale(RepCv.sharedGrids(grids)));
     Posterior p = RepCv.fit(
         xTrain,
         yTrain,
@@ -373,9 +380,9 @@ public final class RepUci {
    */
   public static Table summary(Table rows, Config c) {
     List<String> unit = List.of("dataset", "flipPercent", "split");
-    Table t = RepGroups.withProtocolColumns(rows, unit, RepMethods.METHODS, "test_error");
+    Table t = RepGroups.withProtocolColumns(rows, unit, RepGroups.methodsIn(rows), "test_error");
     if (t.columnNames().contains("test_error_shared")) {
-      t = RepGroups.withProtocolColumns(t, unit, RepMethods.METHODS, "test_error_shared");
+      t = RepGroups.withProtocolColumns(t, unit, RepGroups.methodsIn(rows), "test_error_shared");
     }
     boolean shared = t.columnNames().contains("test_error_shared_common");
     StringColumn ds = StringColumn.create("data");
@@ -405,7 +412,7 @@ public final class RepUci {
       String d = g.key().get(0);
       ds.append(d);
       flip.append(Double.parseDouble(g.key().get(1)));
-      method.append(g.key().get(2));
+      method.append(RepMethods.label(g.key().get(2)));
       splits.append(g.size());
       failed.append(g.mean(0, 1));
       div.append(g.mean(1, 1));
@@ -441,48 +448,65 @@ public final class RepUci {
         note);
   }
 
+  /** The verdict column of {@link #agreement}. */
+  public static final String LOWEST = "REP lowest (paper: yes)";
+
   /**
    * Figures 5–6's claims against a {@link #summary} table: per data set and flip rate, whether REP's mean test
    * error is below both EP's and PEP's, with the differences in percentage points beside the split-to-split sd
-   * (the paper's bar heights are not available, so only the direction can be compared).
+   * (the paper's bar heights are not available, so only the direction can be compared). Checked with the paper's
+   * Power EP (appendix C; column "counted" = {@link RepMethods#COUNTED}), then with Minka's in its place, beside and
+   * not counted ({@link RepMethods#counted}).
    */
   public static Table agreement(Table summary) {
-    Map<String, double[]> byKey = new LinkedHashMap<>();
-    for (int r = 0; r < summary.rowCount(); r++) {
-      int k = RepMethods.METHODS.indexOf(summary.stringColumn("method").get(r));
-      if (k < 0) {
-        continue;
-      }
-      String key = summary.stringColumn("data").get(r) + "|"
-          + (int) summary.doubleColumn("extra flips %").getDouble(r);
-      double[] v =
-          byKey.computeIfAbsent(key, x -> new double[] {Double.NaN, Double.NaN, Double.NaN, 0});
-      v[k] = summary.doubleColumn("test error %").getDouble(r);
-      v[3] = Math.max(v[3], summary.doubleColumn("sd").getDouble(r));
-    }
     StringColumn ds = StringColumn.create("data");
     DoubleColumn flip = DoubleColumn.create("extra flips %");
+    StringColumn pepColumn = StringColumn.create("PEP");
     DoubleColumn dEp = DoubleColumn.create("REP − EP (pp)");
     DoubleColumn dPep = DoubleColumn.create("REP − PEP (pp)");
     DoubleColumn sd = DoubleColumn.create("largest sd (pp)");
-    StringColumn verdict = StringColumn.create("REP lowest (paper: yes)");
-    byKey.forEach((k, v) -> {
-      String[] p = k.split("\\|");
-      ds.append(p[0]);
-      flip.append(Double.parseDouble(p[1]));
-      dEp.append(v[2] - v[0]);
-      dPep.append(v[2] - v[1]);
-      sd.append(v[3]);
-      verdict.append(
-          v[2] < v[0] && v[2] < v[1] ? "yes" : v[2] <= v[0] && v[2] <= v[1] ? "tie" : "no");
-    });
+    StringColumn verdict = StringColumn.create(LOWEST);
+    StringColumn counted = StringColumn.create("counted");
+    for (String pep : RepMethods.POWER_EPS) {
+      List<String> three = List.of("ep", pep, "rep");
+      Map<String, double[]> byKey = new LinkedHashMap<>();
+      for (int r = 0; r < summary.rowCount(); r++) {
+        int k = three.indexOf(RepMethods.name(summary.stringColumn("method").get(r)));
+        if (k < 0) {
+          continue;
+        }
+        String key = summary.stringColumn("data").get(r) + "|"
+            + (int) summary.doubleColumn("extra flips %").getDouble(r);
+        double[] v = byKey.computeIfAbsent(
+            key, x -> new double[] {Double.NaN, Double.NaN, Double.NaN, 0, 0});
+        v[k] = summary.doubleColumn("test error %").getDouble(r);
+        v[3] = Math.max(v[3], summary.doubleColumn("sd").getDouble(r));
+        v[4]++;
+      }
+      byKey.forEach((k, v) -> {
+        if (v[4] < 3) {
+          return;
+        }
+        String[] p = k.split("\\|");
+        ds.append(p[0]);
+        flip.append(Double.parseDouble(p[1]));
+        pepColumn.append(RepMethods.label(pep));
+        dEp.append(v[2] - v[0]);
+        dPep.append(v[2] - v[1]);
+        sd.append(v[3]);
+        verdict.append(RepSynthetic.fewest(v[0], v[1], v[2]));
+        counted.append(RepMethods.counted(pep));
+      });
+    }
     return Table.create(
         "Figures 5–6: the paper's claim (REP lowest test error) against ours",
         ds,
         flip,
+        pepColumn,
         dEp,
         dPep,
         sd,
-        verdict);
+        verdict,
+        counted);
   }
 }

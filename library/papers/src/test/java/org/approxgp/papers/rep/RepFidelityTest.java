@@ -42,11 +42,11 @@ class RepFidelityTest {
     for (int s = 0; s < 3; s++) {
       // heart: REP 5 points lower than both on every split, with a little noise
       uci(t, "heart", s, "ep", base[s], base[s]);
-      uci(t, "heart", s, "power-ep", base[s] + 0.01, base[s]);
+      uci(t, "heart", s, "power-ep-c", base[s] + 0.01, base[s]);
       uci(t, "heart", s, "rep", base[s] - 0.05 + 0.001 * s, base[s]);
       // the Haberman stand-in: REP identical to EP everywhere
       uci(t, "haberman", s, "ep", base[s], base[s]);
-      uci(t, "haberman", s, "power-ep", base[s] + 0.02, base[s]);
+      uci(t, "haberman", s, "power-ep-c", base[s] + 0.02, base[s]);
       uci(t, "haberman", s, "rep", base[s], base[s]);
     }
     Table f = RepFidelity.uci(t);
@@ -64,7 +64,7 @@ class RepFidelityTest {
         f.stringColumn("ours: own CV (paper's protocol)")
             .get(0)
             .startsWith(
-                "test error %: EP 22.3, PEP 23.3, REP 17.4 (3 splits all fitted); REP − EP -4.90 ± 0.12 pp"),
+                "test error %: EP 22.3, PEP (App. C) 23.3, REP 17.4 (3 splits all fitted); REP − EP -4.90 ± 0.12 pp"),
         f.stringColumn("ours: own CV (paper's protocol)").get(0));
   }
 
@@ -74,7 +74,7 @@ class RepFidelityTest {
     double[] rep = {0.10, 0.40, 0.10, Double.NaN};
     for (int s = 0; s < 4; s++) {
       uci(t, "spam", s, "ep", 0.30, 0.3);
-      uci(t, "spam", s, "power-ep", 0.30, 0.3);
+      uci(t, "spam", s, "power-ep-c", 0.30, 0.3);
       uci(t, "spam", s, "rep", rep[s], 0.3);
     }
     Table f = RepFidelity.uci(t);
@@ -109,12 +109,12 @@ class RepFidelityTest {
   void figureTwoNeedsEpToDivergeAndRepFasterThanPep() {
     Table fig = synthRows("fig");
     synth(fig, 0, "ep", 0.1, 201, true);
-    synth(fig, 0, "power-ep", 0.1, 20, false);
+    synth(fig, 0, "power-ep-c", 0.1, 20, false);
     synth(fig, 0, "rep", 0.1, 12, false);
     Table runs = synthRows("runs");
     for (int r = 0; r < 3; r++) {
       synth(runs, r, "ep", 0.10 + 0.01 * r, 201, r == 0);
-      synth(runs, r, "power-ep", 0.10 + 0.01 * r, 40 + r, false);
+      synth(runs, r, "power-ep-c", 0.10 + 0.01 * r, 40 + r, false);
       synth(runs, r, "rep", 0.08 + 0.01 * r, 30 + r, r == 2);
     }
     Table f = RepFidelity.synthetic(runs, fig);
@@ -132,11 +132,40 @@ class RepFidelityTest {
     // EP converging in Figure 2's run breaks the pattern
     Table fig2 = synthRows("fig");
     synth(fig2, 0, "ep", 0.1, 50, false);
-    synth(fig2, 0, "power-ep", 0.1, 20, false);
+    synth(fig2, 0, "power-ep-c", 0.1, 20, false);
     synth(fig2, 0, "rep", 0.1, 25, false);
     Table g = RepFidelity.synthetic(runs, fig2);
     assertEquals(RepFidelity.NO, g.stringColumn("agrees: own CV").get(0));
     String why = g.stringColumn("why not").get(0);
-    assertTrue(why.contains("EP converged here") && why.contains("no fewer sweeps than PEP"), why);
+    assertTrue(
+        why.contains("EP converged here") && why.contains("no fewer sweeps than PEP (App. C)"),
+        why);
+  }
+
+  /**
+   * The paper's PEP is the appendix C variant: its rows decide the claim ("counted": yes); Minka's, beside it, gives
+   * its own rows, labelled and not counted, even where it would decide otherwise.
+   */
+  @Test
+  void theAppendixCVariantDecidesAndMinkasIsBesideNotCounted() {
+    Table t = uciRows();
+    double[] base = {0.20, 0.25, 0.22, 0.21};
+    for (int s = 0; s < 4; s++) {
+      uci(t, "pima", s, "ep", base[s] + 0.03, base[s]);
+      // appendix C: well above REP on every split; Minka's: below REP on every split
+      uci(t, "pima", s, "power-ep-c", base[s] + 0.04, base[s]);
+      uci(t, "pima", s, "power-ep", base[s] - 0.02, base[s]);
+      uci(t, "pima", s, "rep", base[s] + 0.001 * s, base[s]);
+    }
+    Table f = RepFidelity.uci(t);
+    assertEquals(2, f.rowCount());
+    assertEquals("PEP (App. C)", f.stringColumn("PEP").get(0));
+    assertEquals(RepMethods.COUNTED, f.stringColumn("counted").get(0));
+    assertEquals(RepFidelity.YES, f.stringColumn("agrees: own CV").get(0));
+    assertEquals("PEP (Minka)", f.stringColumn("PEP").get(1));
+    assertEquals("no (PEP (Minka), beside)", f.stringColumn("counted").get(1));
+    assertEquals(RepFidelity.NO, f.stringColumn("agrees: own CV").get(1));
+    String why = f.stringColumn("why not").get(1);
+    assertTrue(why.contains("REP not lower than PEP (Minka)"), why);
   }
 }

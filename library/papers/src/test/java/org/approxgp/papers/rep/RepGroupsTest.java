@@ -59,7 +59,8 @@ class RepGroupsTest {
   void figure4SummaryAveragesOverTheCommonRepetitionsBesideFailureAsError() {
     Table s = RepSynthetic.summary(threeMethods());
     assertEquals(3, s.rowCount());
-    assertEquals(List.of("ep", "power-ep", "rep"), s.stringColumn("method").asList());
+    // methods by label: the table's Power EP is Minka's
+    assertEquals(List.of("EP", "PEP (Minka)", "REP"), s.stringColumn("method").asList());
     assertArrayEquals(new double[] {2, 2, 2}, s.doubleColumn("runs").asDoubleArray());
     assertEquals(40, s.doubleColumn("sweeps to R<1e-3").getDouble(0), 1e-12);
     assertArrayEquals(

@@ -90,13 +90,13 @@ class RepSyntheticTest {
     assertEquals(200, full.trainPerClass());
     assertEquals(19_800, full.testPerClass()); // 39,600 test points
     RepSynthetic.Config smoke = RepSynthetic.Config.forMode(ProjectPaths.Mode.SMOKE, "clip");
-    assertEquals(3, RepSynthetic.experiment(smoke).trials().size());
+    assertEquals(4, RepSynthetic.experiment(smoke).trials().size());
     assertEquals(
-        2 * 2 * 3,
+        2 * 2 * 4,
         RepSynthetic.experiment(RepSynthetic.Config.forMode(ProjectPaths.Mode.QUICK, "keep"))
             .trials()
             .size());
-    assertEquals(2 * 10 * 3, RepSynthetic.experiment(full).trials().size());
+    assertEquals(2 * 10 * 4, RepSynthetic.experiment(full).trials().size());
     // full keeps the paper's data and takes every other grid point of paper()'s, by 3-fold CV
     RepSynthetic.Config paper = RepSynthetic.Config.paper("keep");
     assertEquals(
@@ -132,5 +132,41 @@ class RepSyntheticTest {
     assertTrue(te >= 0 && te < 0.5, "test error " + te);
     assertTrue(row.getDouble("sweeps") >= 1);
     assertEquals(1.0, row.getDouble("lengthscale"));
+  }
+
+  /**
+   * The appendix C Power EP joined the experiments beside the three methods whose rows are stored: a trial of EP,
+   * Minka's PEP or REP needs exactly the grids it needed before (so its row is unchanged), and the appendix C trial
+   * is fitted at the same shared length-scale, chosen from those three grids.
+   */
+  @Test
+  void theAppendixCTrialJoinsWithoutChangingTheOthers() {
+    List<String> shared = List.of("ep", "power-ep", "rep");
+    assertEquals(shared, RepMethods.SHARED_LENGTHSCALE);
+    for (String m : shared) {
+      assertEquals(shared, RepCv.gridMethods(m), m);
+    }
+    assertEquals(List.of("ep", "power-ep", "rep", "power-ep-c"), RepCv.gridMethods("power-ep-c"));
+    assertEquals(List.of("ep", "power-ep-c", "power-ep", "rep"), RepMethods.METHODS);
+    assertEquals(List.of("ep", "power-ep-c", "rep"), RepMethods.PAPER);
+    RepSynthetic.Config c = new RepSynthetic.Config(
+        List.of(20),
+        1,
+        30,
+        200,
+        List.of(0.5, 1.0, 2.0),
+        List.of(0.6, 0.8),
+        List.of(1.0, 10.0),
+        2,
+        30,
+        "keep",
+        10,
+        null);
+    var ep = RepSynthetic.trial(c, new RepSynthetic.Key(20, 0, "ep"));
+    var appC = RepSynthetic.trial(c, new RepSynthetic.Key(20, 0, "power-ep-c"));
+    var minka = RepSynthetic.trial(c, new RepSynthetic.Key(20, 0, "power-ep"));
+    assertEquals(ep.getDouble("shared_lengthscale"), appC.getDouble("shared_lengthscale"));
+    assertEquals(ep.getDouble("shared_lengthscale"), minka.getDouble("shared_lengthscale"));
+    assertTrue(List.of(0.6, 0.8).contains(appC.getDouble("parameter")), "u by CV");
   }
 }

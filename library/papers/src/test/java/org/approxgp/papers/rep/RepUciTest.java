@@ -52,7 +52,7 @@ class RepUciTest {
     assertFalse(s.equals(RepUci.split("haberman", d.size(), 6)));
     RepUci.Config c = RepUci.Config.forMode(ProjectPaths.Mode.QUICK, "keep");
     assertEquals(
-        6,
+        2 * 4,
         RepUci.experiment(c).trials().stream()
             .filter(k -> k.dataset().equals("haberman"))
             .count());
@@ -80,14 +80,14 @@ class RepUciTest {
   void configsFollowTheModes() {
     RepUci.Config paper = RepUci.Config.paper("keep");
     // heart 20 + pima 20 + diabetes 100 + haberman (stand-in) 100 splits, spam 100 × 5 flip rates;
-    // three methods
+    // four methods: EP, PEP (appendix C), PEP (Minka), REP
     assertEquals(
-        3 * (20 + 20 + 100 + 100 + 100 * 5), RepUci.experiment(paper).trials().size());
+        4 * (20 + 20 + 100 + 100 + 100 * 5), RepUci.experiment(paper).trials().size());
     assertEquals(5, paper.lengthscales().size());
     assertEquals(5, paper.cvFolds());
     // full: every data set and flip rate, 20 splits of each, every other grid point of paper()'s
     RepUci.Config full = RepUci.Config.forMode(ProjectPaths.Mode.FULL, "keep");
-    assertEquals(3 * (20 * 4 + 20 * 5), RepUci.experiment(full).trials().size());
+    assertEquals(4 * (20 * 4 + 20 * 5), RepUci.experiment(full).trials().size());
     assertEquals(paper.spamFlipPercents(), full.spamFlipPercents());
     for (int k = 0; k < 3; k++) {
       assertEquals(paper.lengthscales().get(2 * k), full.lengthscales().get(k));
@@ -95,7 +95,7 @@ class RepUciTest {
       assertEquals(paper.penalties().get(2 * k), full.penalties().get(k));
     }
     RepUci.Config smoke = RepUci.Config.forMode(ProjectPaths.Mode.SMOKE, "clip");
-    assertEquals(3, RepUci.experiment(smoke).trials().size());
+    assertEquals(4, RepUci.experiment(smoke).trials().size());
     assertEquals(1, smoke.lengthscales().size());
   }
 }
