@@ -123,8 +123,8 @@ public final class BoundMonitor {
    */
   public record Rule(Test test, int window, double tolerance) {
     /**
-     * The default of every stochastic fit: {@link Test#SLOPE}, tested every {@value #DEFAULT_WINDOW} iterations,
-     * tolerance {@value #DEFAULT_TOLERANCE} nats per training row.
+     * The default of every stochastic fit: {@link Test#SLOPE}, tested every {@value BoundMonitor#DEFAULT_WINDOW}
+     * iterations, tolerance {@value BoundMonitor#DEFAULT_TOLERANCE} nats per training row.
      */
     public static final Rule DEFAULT = new Rule(Test.SLOPE, DEFAULT_WINDOW, DEFAULT_TOLERANCE);
 
