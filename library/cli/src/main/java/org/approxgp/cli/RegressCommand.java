@@ -157,9 +157,10 @@ final class RegressCommand implements Callable<Integer> {
       paramLabel = "slope|means|none",
       description =
           "stochastic fits (svbssgp; dtc, pic, vssgp when not full batch): stop when the bound has stopped "
-              + "rising by a test that accounts for its noise (slope, the default: every W iterations, the upper "
-              + "2-se limit of the OLS slope of the last half of the bound estimates, times as many iterations, "
-              + "is below T nats per training row), by Stan ADVI's relative change of windowed means (means), "
+              + "changing by a test that accounts for its noise (slope, the default: every W iterations, the "
+              + "2-se interval of the OLS slope of the last half of the bound estimates, times as many "
+              + "iterations, lies within +-T nats per training row), by Stan ADVI's relative change of windowed "
+              + "means (means), "
               + "or run every iteration to --iterations (none); the summary's stop_rule and stop_reason say "
               + "which rule ended the fit and why")
   String stopping;

@@ -15,20 +15,26 @@ import org.approxgp.optimize.Lbfgs;
  * se = s / √Σ(i − ī)² inflated for serially correlated residuals by √((1 + r₁)/(1 − r₁)), r₁ ∈ [0, {@value
  * #MAX_LAG1}] the residuals' lag-1 autocorrelation — the effective sample size R(1 − r₁)/(1 + r₁) of a trend
  * test under AR(1) noise (Santer et al., J. Geophys. Res. 105(D6), 2000, §3.3). The run has converged when the
- * upper {@value #Z}-se limit of the rise over as many iterations again is below the tolerance per training row:
+ * {@value #Z}-se confidence interval of the change over as many iterations again lies within the tolerance per
+ * training row:
  *
- * <pre>   (β̂ + {@value #Z} se) · R ≤ tolerance · n</pre>
+ * <pre>   −tolerance · n ≤ (β̂ − {@value #Z} se) · R   and   (β̂ + {@value #Z} se) · R ≤ tolerance · n</pre>
  *
- * a one-sided equivalence test (Schuirmann, J. Pharmacokin. Biopharm. 15, 1987): at about 98 % confidence,
- * continuing for another R iterations would raise the bound by less than {@code tolerance} nats per training row,
- * the unit of the test MNLP (each estimate is unbiased for a bound that sums n rows' log densities). It is
+ * Schuirmann's two one-sided tests of equivalence (J. Pharmacokin. Biopharm. 15, 1987): at about 98 % confidence
+ * each, continuing for another R iterations would change the bound by less than {@code tolerance} nats per
+ * training row, the unit of the test MNLP (each estimate is unbiased for a bound that sums n rows' log
+ * densities). The lower test keeps a bound that has just dipped, by noise or by a transient of the optimiser, from
+ * passing for settled (with the upper test alone, PIC++ on 3,791 rows of AER's CollegeDistance stopped at
+ * iteration 200 on a dip of 0.2 nats per row, 1.97 se, with a test RMSE 1.06 times the exact GP's; on another
+ * split it ran to 2,500 iterations and 1.00 times). It is
  * scale-free: the same tolerance means the same on 300 or 3 million rows, and an offset of the bound changes
  * nothing. A rise that is real and material keeps the run going however flat a moving average looks (a plateau of
  * the windowed means below a relative tolerance, the {@link Test#MEANS} rule, stopped runs that were still
  * rising); a noisy bound with no trend stops once R is long enough for se · R = s·√(12/R) to fall below the
  * tolerance (R grows with t, so it always does); a bound that rises by more than its noise never stops before the
- * cap. The fit is flagged {@link #diverging()}, and not converged, when the bound falls significantly and by more
- * than the tolerance: (β̂ + {@value #Z} se) &lt; 0 and −β̂ · R &gt; tolerance · n.
+ * cap, nor does a bound that falls by more than the tolerance. The fit is flagged {@link #diverging()} when the
+ * bound falls significantly and by more than the tolerance: (β̂ + {@value #Z} se) &lt; 0 and −β̂ · R &gt;
+ * tolerance · n.
  *
  * <p><b>{@link Test#MEANS}: the windowed means of Stan's ADVI</b> (Kucukelbir et al., JMLR 2017, §3.5: the relative
  * change of the ELBO, tolerance 0.01). The estimates are averaged over windows of W iterations (the smoothed
@@ -47,7 +53,7 @@ public final class BoundMonitor {
   /** {@link Test#MEANS}: windows done before the run may be declared converged. */
   public static final int MIN_WINDOWS = 5;
 
-  /** {@link Test#SLOPE}: standard errors above the slope of its upper confidence limit (one-sided ≈ 0.977). */
+  /** {@link Test#SLOPE}: standard errors either side of the slope to its confidence limits (one-sided ≈ 0.977). */
   public static final double Z = 2.0;
 
   /** {@link Test#SLOPE}: the largest lag-1 autocorrelation of the residuals the standard error is inflated for. */
@@ -277,7 +283,9 @@ public final class BoundMonitor {
   /** Whether the rule's test finds that the bound has stopped rising (class comment). */
   public boolean converged() {
     if (rule.test() == Test.SLOPE) {
-      return regressed > 0 && riseBound() <= rule.tolerance() && !diverging();
+      return regressed > 0
+          && riseBound() <= rule.tolerance()
+          && (slope - Z * slopeSe) * regressed / rows >= -rule.tolerance();
     }
     return windows >= MIN_WINDOWS && settled >= HISTORY;
   }

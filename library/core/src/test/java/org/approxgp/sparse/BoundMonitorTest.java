@@ -50,9 +50,9 @@ class BoundMonitorTest {
 
   @Test
   void slopeStopsOnNoiseAroundAConstantWithinABoundedNumberOfWindows() {
-    // (β̂ + 2 se)·R with se·R = sd·√(12/R) falls below the 10 nats of the tolerance once R = t/2 is
-    // long enough:
-    // stopped by 20 windows of 50 on every seed, never before the first test at 2 windows
+    // (|β̂| + 2 se)·R with se·R = sd·√(12/R) falls below the 10 nats of the tolerance once R = t/2
+    // is long
+    // enough: stopped by 20 windows of 50 on every seed, never before the first test at 2 windows
     for (long seed = 1; seed <= 20; seed++) {
       BoundMonitor mon = SLOPE.start(ROWS);
       int at = firstConverged(mon, 5000, -1000, 0, 20, seed);
@@ -160,6 +160,24 @@ class BoundMonitorTest {
       double sd = Math.sqrt((sq - sum * sum / runs) / (runs - 1));
       double ratio = sd / (se / runs);
       assertTrue(ratio > 0.8 && ratio < 1.35, "φ = " + phi + ": sd(slope) / se = " + ratio);
+    }
+  }
+
+  @Test
+  void slopeDoesNotStopOnAFallBeyondTheTolerance() {
+    // falls of 0.05-0.15 nats per iteration (beyond the 10 nats of the tolerance once R exceeds
+    // 67-200) under
+    // noise of sd 40 or 80, often too noisy to be flagged as diverging: the upper one-sided test
+    // alone stopped
+    // nearly every seed of these by t = 800; the lower test keeps them going
+    for (double[] c : new double[][] {{-0.05, 40}, {-0.1, 40}, {-0.15, 40}, {-0.1, 80}}) {
+      for (long seed = 1; seed <= 10; seed++) {
+        BoundMonitor mon = SLOPE.start(ROWS);
+        assertEquals(
+            -1,
+            firstConverged(mon, 2000, -1000, c[0], c[1], seed),
+            c[0] + ", " + c[1] + ", " + seed);
+      }
     }
   }
 
