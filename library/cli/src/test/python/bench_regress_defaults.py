@@ -27,16 +27,32 @@ then confirmed on penguins and diabetes; no other default was chosen on these da
   * volcano: vega-datasets volcano.json (Maunga Whau topography, 87 x 61 grid, 5,307 heights): height from the grid
     position (2 inputs); 4,307 / 1,000. Above the full-batch budget of the inducing-point models at M = 250, so
     dtc and pic run their stochastic fits here.
+  * txhousing: ggplot2's txhousing (Texas A&M Real Estate Center: monthly home sales of 46 Texas cities,
+    2000-2015; 7,126 complete rows of 8,602): median sale price from year, month, sales, volume, listings and
+    inventory (6 inputs); 5,000 / 2,126. Not seen by any choice of a default. Stochastic dtc and pic.
+  * college: AER's CollegeDistance (Rouse 1995, High School and Beyond survey; 4,739 students): base-year
+    composite test score from gender, ethnicity (afam, hispanic; other the baseline), father's and mother's college,
+    home ownership, urban, county unemployment, state hourly wage, distance to college, tuition, years of
+    education, family income and region (14 inputs, factors as 0/1); 3,791 / 948. Not seen by any choice of a
+    default. Stochastic dtc and pic.
 vega-datasets 2.11.0 is fetched once with `npm pack` into $APPROXGP_DATA_CACHE or <repo>/.cache/datasets and
-checked against its sha256 (the same package and checksum as datasets/build/flights.sh).
+checked against its sha256 (the same package and checksum as datasets/build/flights.sh). txhousing and college are
+read from Debian bookworm's packages of the R packages (r-cran-ggplot2 3.4.1+dfsg-1, r-cran-aer 1.2-10-1), fetched
+once with `apt-get download` (or from the Debian pool over HTTPS where apt-get is not there) into the same cache,
+checked against their sha256, and unpacked in Python: the .deb's data.tar.xz member, then the R serialisation
+(ggplot2's lazy-load database data/Rdata.rdb indexed by Rdata.rdx; AER's data/CollegeDistance.rda) read with the
+pure-Python `rdata` package (pip install rdata); no R is needed.
 
-With --seeds S1,S2,... every set is split once per seed and a last table gives, per set and model, the mean over
+Every set is split once per seed (--seeds, default 1,2,3,4,5); a table gives, per set and model, the mean over
 the seeds of the ratios to the exact GP's and the ridge's RMSE, of the MNLP difference (test sets of 66-88 rows
 on cars, penguins and diabetes: one split's ratio moves by +-7 %) and of the coverage of the central 50 % and 95 %
-Gaussian predictive intervals (calibrated: about 0.50 and 0.95).
+Gaussian predictive intervals (calibrated: about 0.50 and 0.95), the fits that converged (the summary's
+`converged`: the model's stopping rule ended the fit, not its iteration cap) and the worst split (the largest RMSE
+ratio, with its seed). A last table gives, per model, the same over every set, and the issue's done criteria per
+set: mean RMSE <= 1.10 x the exact GP's and MNLP <= exact + 0.10 nats, every fit converged within 300 s.
 
-Run: bin/bench regress-defaults [--sets cars,penguins,diabetes,diamonds,volcano] [--models ...] [--seed S | --seeds S,..]
-     [--json OUT]
+Run: bin/bench regress-defaults [--sets cars,penguins,diabetes,diamonds,volcano,txhousing,college] [--models ...]
+     [--seed S | --seeds S,..] [--json OUT (written after every fit)] [--report OUT.json (tables of a saved run)]
 """
 
 import argparse
@@ -66,6 +82,13 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..",
 VEGA = "vega-datasets@2.11.0"
 VEGA_SHA256 = "d888f3d9f0a9799a2f6066e5dbe5ed40eb86f75b4568b493d9bdd55e9652050a"
 MODELS = ["ssgp", "vssgp", "svbssgp", "dtc", "pic"]
+SETS = ["cars", "penguins", "diabetes", "diamonds", "volcano", "txhousing", "college"]
+# Debian bookworm's packages of R packages holding data sets: version and sha256 of the .deb
+DEBIAN = {
+    "r-cran-ggplot2": ("3.4.1+dfsg-1", "185d18e5ee33aff006d0e6b31aaa77efde7d39c361f991801f41d2b481408fde"),
+    "r-cran-aer": ("1.2-10-1", "c75319e132fbb7e3d002ef6c2933507046c66877bea8d5029e599757ae36c709"),
+}
+CRITERIA = {"rmse_ratio": 1.10, "mnlp_diff": 0.10, "seconds": 300}
 FEATURES = {"ssgp": 40, "vssgp": 40, "svbssgp": 40, "dtc": 250, "pic": 250}  # regress's defaults
 
 
@@ -89,7 +112,7 @@ def read_predictions(path):
 
 
 def vega_member(name):
-    cache = os.environ.get("APPROXGP_DATA_CACHE") or os.path.join(ROOT, ".cache", "datasets")
+    cache = cache_dir()
     tgz = os.path.join(cache, "vega-datasets-2.11.0.tgz")
     if not os.path.exists(tgz):
         os.makedirs(cache, exist_ok=True)
@@ -101,6 +124,68 @@ def vega_member(name):
         sys.exit(f"bench_regress_defaults: sha256 mismatch for {tgz}: {got}")
     with tarfile.open(tgz) as t:
         return t.extractfile(f"package/data/{name}").read()
+
+
+def cache_dir():
+    return os.environ.get("APPROXGP_DATA_CACHE") or os.path.join(ROOT, ".cache", "datasets")
+
+
+def debian_member(pkg, member):
+    """The bytes of `member` (a path inside the package) of Debian package `pkg` at its DEBIAN version, the .deb
+    fetched once into the cache (apt-get download, else the Debian pool over HTTPS) and checked against its sha256."""
+    ver, sha = DEBIAN[pkg]
+    cache = cache_dir()
+    deb = os.path.join(cache, f"{pkg}_{ver}_all.deb")
+    if not os.path.exists(deb):
+        os.makedirs(cache, exist_ok=True)
+        print(f"fetching {pkg} {ver} into {cache} ...", file=sys.stderr)
+        try:
+            subprocess.run(["apt-get", "download", f"{pkg}={ver}"], cwd=cache, check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except (OSError, subprocess.CalledProcessError):
+            import urllib.request
+            url = f"https://deb.debian.org/debian/pool/main/r/{pkg}/{pkg}_{ver}_all.deb"
+            with urllib.request.urlopen(url, timeout=60) as r, open(deb + ".part", "wb") as f:
+                f.write(r.read())
+            os.replace(deb + ".part", deb)
+    with open(deb, "rb") as f:
+        raw = f.read()
+    got = hashlib.sha256(raw).hexdigest()
+    if got != sha:
+        sys.exit(f"bench_regress_defaults: sha256 mismatch for {deb}: {got}")
+    # a .deb is an ar archive: "!<arch>\n", then 60-byte headers (name 16, size at 48-58) and even-padded members
+    pos = 8
+    while pos < len(raw):
+        name, size = raw[pos:pos + 16].decode().strip(), int(raw[pos + 48:pos + 58].decode())
+        body = raw[pos + 60:pos + 60 + size]
+        if name.startswith("data.tar"):
+            with tarfile.open(fileobj=io.BytesIO(body)) as t:
+                return t.extractfile("./" + member).read()
+        pos += 60 + size + (size & 1)
+    sys.exit(f"bench_regress_defaults: no data.tar in {deb}")
+
+
+def r_data(pkg, name):
+    """R data set `name` of Debian package `pkg` as a pandas data frame, read with the pure-Python rdata package."""
+    try:
+        import rdata
+    except ImportError:
+        sys.exit("bench_regress_defaults: the R data sets need the rdata package (pip install rdata)")
+    import gzip
+    import warnings
+    import zlib
+    lib = "usr/lib/R/site-library/" + {"r-cran-ggplot2": "ggplot2", "r-cran-aer": "AER"}[pkg] + "/data/"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # rdata names the R classes it maps to data.frame (tbl_df) and encodings
+        if pkg == "r-cran-ggplot2":
+            # a lazy-load database: Rdata.rdx (gzip) maps each object to (offset, length) of a 4-byte length and a
+            # zlib stream of its serialisation in Rdata.rdb
+            index = rdata.conversion.convert(rdata.parser.parse_data(gzip.decompress(
+                debian_member(pkg, lib + "Rdata.rdx"))))
+            off, length = (int(v) for v in index["variables"][name])
+            chunk = debian_member(pkg, lib + "Rdata.rdb")[off:off + length]
+            return rdata.conversion.convert(rdata.parser.parse_data(zlib.decompress(chunk[4:])))
+        return rdata.conversion.convert(rdata.parser.parse_data(debian_member(pkg, lib + name + ".rda")))[name]
 
 
 def onehot(values):
@@ -147,11 +232,26 @@ def load(name, rng):
         names = ["column", "row"]
         x = [[i % w, i // w] for i in range(w * h)]
         y = v["values"]
+    elif name == "txhousing":
+        df = r_data("r-cran-ggplot2", "txhousing")
+        names = ["year", "month", "sales", "volume", "listings", "inventory"]
+        df = df[names + ["median"]].dropna()
+        x, y = df[names].to_numpy(dtype=float), df["median"].to_numpy(dtype=float)
+    elif name == "college":
+        df = r_data("r-cran-aer", "CollegeDistance")
+        yes = {"gender": "female", "fcollege": "yes", "mcollege": "yes", "home": "yes", "urban": "yes",
+               "income": "high", "region": "west"}
+        numeric = ["unemp", "wage", "distance", "tuition", "education"]
+        names = [f"{k}_{v}" for k, v in yes.items()] + ["ethnicity_afam", "ethnicity_hispanic"] + numeric
+        cols = [(df[k].astype(str) == v).to_numpy(dtype=float) for k, v in yes.items()]
+        cols += [(df["ethnicity"].astype(str) == v).to_numpy(dtype=float) for v in ("afam", "hispanic")]
+        cols += [df[k].to_numpy(dtype=float) for k in numeric]
+        x, y = np.column_stack(cols), df["score"].to_numpy(dtype=float)
     else:
         raise SystemExit(f"unknown data set {name}")
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     perm = rng.permutation(len(y))
-    n_test = 1000 if name == "volcano" else len(y) // 5
+    n_test = {"volcano": 1000, "txhousing": len(y) - 5000, "college": len(y) - 3791}.get(name, len(y) // 5)
     return names, x, y, np.sort(perm[n_test:]), np.sort(perm[:n_test])
 
 
@@ -211,21 +311,101 @@ def write_csv(path, names, x, y):
             w.writerow([repr(float(v)) for v in row] + [repr(float(t))])
 
 
+def tables(results, sets, models, seeds):
+    """Per split, then per set and model the means over the seeds, then per model over the sets."""
+    print("\n| data | seed | model | RMSE | exact GP | RFF ridge (k) | MNLP | exact GP | ridge | stop | iters | s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        if "error" in r:
+            print(f"| {r['set']} | {r['seed']} | {r['model']} | failed | | | | | | | | |")
+            continue
+        print(f"| {r['set']} | {r['seed']} | {r['model']} | {r['rmse']:.4g} | {r['exact_rmse']:.4g} | "
+              f"{r['ridge_rmse']:.4g} ({r['ridge_features']}) | {r['mnlp']:.3f} | {r['exact_mnlp']:.3f} | "
+              f"{r['ridge_mnlp']:.3f} | {r['stop_reason']} | {r['iterations']} | {r['seconds']:.0f} |")
+    ratio = lambda r: r["rmse"] / r["exact_rmse"]  # noqa: E731
+    diff = lambda r: r["mnlp"] - r["exact_mnlp"]  # noqa: E731
+    cells = {}
+    print(f"\nmeans over seeds {','.join(map(str, seeds))}; converged: fits ended by their stopping rule; worst: "
+          "the split with the largest RMSE ratio (seed); failed runs count as not converged and are left out of "
+          "the means")
+    print("| data | model | splits | RMSE / exact GP | RMSE / ridge | MNLP - exact GP | MNLP - ridge | "
+          "cover 50 % | cover 95 % | exact GP's | converged | worst RMSE / exact (seed) | max MNLP - exact | max s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for name in sets:
+        for model in models:
+            all_runs = [r for r in results if r["set"] == name and r["model"] == model]
+            rs = [r for r in all_runs if "error" not in r]
+            if not all_runs:
+                continue
+            if not rs:
+                print(f"| {name} | {model} | 0/{len(all_runs)} | failed | | | | | | | | | | |")
+                cells[name, model] = None
+                continue
+            mean = lambda f: sum(f(r) for r in rs) / len(rs)  # noqa: E731
+            worst = max(rs, key=ratio)
+            conv = sum(1 for r in rs if r["converged"])
+            cell = {"ratio": mean(ratio), "diff": mean(diff), "converged": conv, "fits": len(all_runs),
+                    "worst": worst, "max_diff": max(map(diff, rs)), "max_s": max(r["seconds"] for r in rs)}
+            cells[name, model] = cell
+            print(f"| {name} | {model} | {len(rs)} | {cell['ratio']:.3f} | "
+                  f"{mean(lambda r: r['rmse'] / r['ridge_rmse']):.3f} | {cell['diff']:+.3f} | "
+                  f"{mean(lambda r: r['mnlp'] - r['ridge_mnlp']):+.3f} | "
+                  f"{mean(lambda r: r['cover50']):.2f} | {mean(lambda r: r['cover95']):.2f} | "
+                  f"{mean(lambda r: r['exact_cover50']):.2f}/{mean(lambda r: r['exact_cover95']):.2f} | "
+                  f"{conv}/{len(all_runs)} | {ratio(worst):.3f} ({worst['seed']}) | {cell['max_diff']:+.3f} | "
+                  f"{cell['max_s']:.0f} |")
+    c = CRITERIA
+    print(f"\nper model over the sets: done criteria per set (mean over seeds) RMSE <= {c['rmse_ratio']:.2f} x exact, "
+          f"MNLP <= exact + {c['mnlp_diff']:.2f}, every fit converged within {c['seconds']} s; sets missing them listed")
+    print("| model | sets | mean RMSE / exact GP | mean MNLP - exact GP | converged | worst split (set, seed) | "
+          "max s | misses RMSE | misses MNLP | not converged / slow |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for model in models:
+        got = [(name, cells[name, model]) for name in sets if (name, model) in cells]
+        ok = [(n, v) for n, v in got if v is not None]
+        if not got:
+            continue
+        if not ok:
+            print(f"| {model} | {len(got)} | failed | | | | | | | |")
+            continue
+        fits = sum(v["fits"] for _, v in got if v is not None) + sum(1 for _, v in got if v is None)
+        conv = sum(v["converged"] for _, v in ok)
+        wn, wv = max(ok, key=lambda nv: ratio(nv[1]["worst"]))
+        miss_r = [f"{n} {v['ratio']:.2f}" for n, v in ok if v["ratio"] > c["rmse_ratio"]]
+        miss_m = [f"{n} {v['diff']:+.2f}" for n, v in ok if v["diff"] > c["mnlp_diff"]]
+        slow = [f"{n} {v['converged']}/{v['fits']}" for n, v in ok if v["converged"] < v["fits"]]
+        slow += [f"{n} {v['max_s']:.0f} s" for n, v in ok if v["max_s"] > c["seconds"]]
+        slow += [f"{n} failed" for n, v in got if v is None]
+        print(f"| {model} | {len(got)} | {sum(v['ratio'] for _, v in ok) / len(ok):.3f} | "
+              f"{sum(v['diff'] for _, v in ok) / len(ok):+.3f} | {conv}/{fits} | "
+              f"{ratio(wv['worst']):.3f} ({wn}, {wv['worst']['seed']}) | {max(v['max_s'] for _, v in ok):.0f} | "
+              f"{', '.join(miss_r) or '-'} | {', '.join(miss_m) or '-'} | {', '.join(slow) or '-'} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--approxgp", default=os.path.join(ROOT, "bin", "approxgp"))
-    ap.add_argument("--sets", default="cars,penguins,diabetes,diamonds,volcano")
+    ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--models", default=",".join(MODELS))
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--seeds", help="comma-separated seeds (one split each, then the mean ratios); overrides --seed")
-    ap.add_argument("--json", help="write every number to this JSON file")
+    ap.add_argument("--seed", type=int, help="one split with this seed instead of --seeds")
+    ap.add_argument("--seeds", default="1,2,3,4,5", help="comma-separated seeds, one split each (default %(default)s)")
+    ap.add_argument("--json", help="write every number to this JSON file (rewritten after every fit)")
+    ap.add_argument("--report", help="print the tables of a JSON file written by --json and exit")
     ap.add_argument("--exact-rows", type=int, default=EXACT_FIT_ROWS,
                     help=f"training rows for the exact GP's ML-II (default {EXACT_FIT_ROWS})")
     args = ap.parse_args()
+    sets, models = args.sets.split(","), args.models.split(",")
+    seeds = [args.seed] if args.seed is not None else [int(v) for v in args.seeds.split(",")]
+    if args.report:
+        with open(args.report) as f:
+            results = json.load(f)
+        sets = [n for n in sets if any(r["set"] == n for r in results)]
+        seeds = sorted({r["seed"] for r in results})
+        tables(results, sets, models, seeds)
+        return 0
     results = []
     work = tempfile.mkdtemp(prefix="bench-regress-")
-    seeds = [int(v) for v in args.seeds.split(",")] if args.seeds else [args.seed]
-    for name, seed in [(n, sd) for n in args.sets.split(",") for sd in seeds]:
+    for name, seed in [(n, sd) for n in sets for sd in seeds]:
         rng = np.random.default_rng(seed)
         names, x, y, tr, te = load(name, rng)
         t0 = time.time()
@@ -240,7 +420,7 @@ def main():
         train_csv, test_csv = os.path.join(work, f"{name}-{seed}-train.csv"), os.path.join(work, f"{name}-{seed}-test.csv")
         write_csv(train_csv, names, x[tr], y[tr])
         write_csv(test_csv, names, x[te], y[te])
-        for model in args.models.split(","):
+        for model in models:
             out, summ = os.path.join(work, f"{name}-{seed}-{model}.csv"), os.path.join(work, f"{name}-{seed}-{model}.json")
             cmd = [args.approxgp, "regress", "--model", model, "--train", train_csv, "--test", test_csv, "--target",
                    "target", "--seed", str(seed), "--out", out, "--summary", summ]
@@ -249,7 +429,8 @@ def main():
             wall = time.time() - t0
             if r.returncode != 0:
                 print(f"  {model}: FAILED: {r.stderr.strip()}", flush=True)
-                results.append({"set": name, "seed": seed, "model": model, "error": r.stderr.strip()})
+                results.append({"set": name, "seed": seed, "model": model, "error": r.stderr.strip(),
+                                "seconds": wall})
                 continue
             s = json.load(open(summ))
             k = FEATURES[model]
@@ -260,39 +441,17 @@ def main():
                    "ridge_features": k, "ridge_rmse": ridge[k][0], "ridge_mnlp": ridge[k][1],
                    "ridge_cover50": ridge[k][2], "ridge_cover95": ridge[k][3],
                    "converged": s.get("converged"), "stop_reason": s.get("stop_reason"),
+                   "stop_rule": s.get("stop_rule"),
                    "iterations": s["iterations"], "seconds": wall}
             results.append(row)
             print(f"  {model:8s} RMSE {s['rmse']:.4g} ({s['rmse'] / ex[0]:.2f}x exact, "
                   f"{s['rmse'] / ridge[k][0]:.2f}x ridge-{k}), MNLP {s['mnlp']:.3f} ({s['mnlp'] - ex[1]:+.3f} vs exact), "
                   f"50/95 % intervals cover {own[2]:.2f}/{own[3]:.2f}, "
-                  f"{s.get('stop_reason')} after {s['iterations']} it, {wall:.0f} s", flush=True)
-    print("\n| data | seed | model | RMSE | exact GP | RFF ridge (k) | MNLP | exact GP | ridge | stop | iters | s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for r in results:
-        if "error" in r:
-            print(f"| {r['set']} | {r['seed']} | {r['model']} | failed | | | | | | | | |")
-            continue
-        print(f"| {r['set']} | {r['seed']} | {r['model']} | {r['rmse']:.4g} | {r['exact_rmse']:.4g} | "
-              f"{r['ridge_rmse']:.4g} ({r['ridge_features']}) | {r['mnlp']:.3f} | {r['exact_mnlp']:.3f} | "
-              f"{r['ridge_mnlp']:.3f} | {r['stop_reason']} | {r['iterations']} | {r['seconds']:.0f} |")
-    if len(seeds) > 1:
-        print(f"\nmeans over seeds {','.join(map(str, seeds))} (failed runs left out)")
-        print("| data | model | splits | RMSE / exact GP | RMSE / ridge | MNLP - exact GP | MNLP - ridge | "
-              "cover 50 % | cover 95 % | exact GP's | converged |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
-        for name in args.sets.split(","):
-            for model in args.models.split(","):
-                rs = [r for r in results if r["set"] == name and r["model"] == model and "error" not in r]
-                if not rs:
-                    continue
-                mean = lambda f: sum(f(r) for r in rs) / len(rs)  # noqa: E731
-                print(f"| {name} | {model} | {len(rs)} | {mean(lambda r: r['rmse'] / r['exact_rmse']):.3f} | "
-                      f"{mean(lambda r: r['rmse'] / r['ridge_rmse']):.3f} | "
-                      f"{mean(lambda r: r['mnlp'] - r['exact_mnlp']):+.3f} | "
-                      f"{mean(lambda r: r['mnlp'] - r['ridge_mnlp']):+.3f} | "
-                      f"{mean(lambda r: r['cover50']):.2f} | {mean(lambda r: r['cover95']):.2f} | "
-                      f"{mean(lambda r: r['exact_cover50']):.2f}/{mean(lambda r: r['exact_cover95']):.2f} | "
-                      f"{sum(1 for r in rs if r['converged'])}/{len(rs)} |")
+                  f"{s.get('stop_rule')}: {s.get('stop_reason')} after {s['iterations']} it, {wall:.0f} s", flush=True)
+            if args.json:
+                with open(args.json, "w") as f:
+                    json.dump(results, f, indent=1)
+    tables(results, sets, models, seeds)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

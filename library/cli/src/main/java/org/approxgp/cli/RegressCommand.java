@@ -15,6 +15,7 @@ import org.approxgp.metrics.Metrics;
 import org.approxgp.model.Registry;
 import org.approxgp.model.SettingException;
 import org.approxgp.model.Settings;
+import org.approxgp.sparse.BoundMonitor;
 import org.approxgp.sparse.PartitionGradientsProvider;
 import org.approxgp.sparse.SparseModel;
 import org.approxgp.sparse.SparseRegression;
@@ -102,8 +103,8 @@ final class RegressCommand implements Callable<Integer> {
       paramLabel = "T",
       description =
           "iteration cap (default 1000 for ssgp and for vssgp, dtc and pic in full batch — an L-BFGS "
-              + "that stops when converged; 5000 for their stochastic fits, and 1000 for svbssgp, which stop when "
-              + "their smoothed bound has converged)")
+              + "that stops when converged; 5000 for the stochastic fits, svbssgp's and theirs, which stop by "
+              + "--stopping)")
   Integer iterations;
 
   @Option(
@@ -156,24 +157,33 @@ final class RegressCommand implements Callable<Integer> {
 
   @Option(
       names = "--stopping",
-      paramLabel = "bound|none",
+      paramLabel = "slope|means|none",
       description =
-          "svbssgp: stop when the smoothed bound has converged (default, bound) or run every iteration to "
-              + "--iterations (none); the summary's stop_reason says which ended the fit")
+          "stochastic fits (svbssgp; dtc, pic, vssgp when not full batch): stop when the bound has stopped "
+              + "changing by a test that accounts for its noise (slope, the default: every W iterations, the "
+              + "2-se interval of the OLS slope of the last half of the bound estimates, times as many "
+              + "iterations, lies within +-T nats per training row), by Stan ADVI's relative change of windowed "
+              + "means (means), "
+              + "or run every iteration to --iterations (none); the summary's stop_rule and stop_reason say "
+              + "which rule ended the fit and why")
   String stopping;
 
   @Option(
       names = "--stop-window",
       paramLabel = "W",
       description =
-          "svbssgp, --stopping bound: iterations per window of the smoothed bound, >= 2 (default 20)")
+          "--stopping slope: iterations between tests and the shortest regression (default "
+              + BoundMonitor.DEFAULT_WINDOW
+              + "); means: iterations per window of the smoothed bound; >= 2")
   Integer stopWindow;
 
   @Option(
       names = "--stop-tolerance",
       paramLabel = "T",
       description =
-          "svbssgp, --stopping bound: relative change of the smoothed bound below which it has converged (default 0.01)")
+          "--stopping slope: the bound's rise in nats per training row below which it has converged (default "
+              + BoundMonitor.DEFAULT_TOLERANCE
+              + "); means: the relative change of the smoothed bound")
   Double stopTolerance;
 
   @Option(
@@ -369,6 +379,18 @@ final class RegressCommand implements Callable<Integer> {
     SparseRegression.Outcome outcome = fitted.outcome();
     sum.put("converged", outcome.converged());
     sum.put("stop_reason", outcome.stopReason().label());
+    // the rule that governs the fit: a stochastic fit's stopping rule (or none), else L-BFGS's own
+    // tests
+    if (options.stochasticFor(n)) {
+      BoundMonitor.Rule rule = options.stopping();
+      sum.put("stop_rule", rule == null ? "none" : rule.test().label());
+      if (rule != null) {
+        sum.put("stop_window", rule.window());
+        sum.put("stop_tolerance", rule.tolerance());
+      }
+    } else {
+      sum.put("stop_rule", chosen == SparseModel.SSGP ? "lbfgs_held_out" : "lbfgs");
+    }
     if (chosen == SparseModel.SVBSSGP) {
       sum.put("diverging", fitted.svbssgp().diverging());
       sum.put("partition_sizes", java.util.Arrays.stream(partitionSizes).boxed().toList());

@@ -18,6 +18,7 @@ import org.approxgp.data.RegressionData;
 import org.approxgp.data.Standardizer;
 import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.model.Registry;
+import org.approxgp.sparse.BoundMonitor;
 import org.approxgp.sparse.Ssgp;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -309,6 +310,88 @@ class RegressCommandTest {
     assertEquals(2, refused.code());
     assertTrue(refused.err().contains("--learning-rate"), refused.err());
     assertFalse(Files.exists(dir.resolve("dtc-lr.csv")));
+  }
+
+  /**
+   * Every stochastic fit takes the stopping rule from the command line and names it in the summary: dtc on
+   * minibatches under the windowed-means rule with its window and tolerance, svbssgp under the default slope test;
+   * a full-batch fit reports L-BFGS; ssgp, never stochastic, refuses the flag.
+   */
+  @Test
+  void theStoppingRuleIsAFlagOfEveryStochasticFitAndTheSummaryNamesIt() throws IOException {
+    JsonNode means = regressSummary(
+        "dtc-means",
+        "--model",
+        "dtc",
+        "--inducing",
+        "10",
+        "--minibatch",
+        "20",
+        "--iterations",
+        "60",
+        "--stopping",
+        "means",
+        "--stop-window",
+        "10",
+        "--stop-tolerance",
+        "0.05");
+    assertEquals("means", means.get("stop_rule").asText());
+    assertEquals(10, means.get("stop_window").asInt());
+    assertEquals(0.05, means.get("stop_tolerance").asDouble());
+    JsonNode slope = regressSummary(
+        "svbssgp-slope",
+        "--model",
+        "svbssgp",
+        "--partitions",
+        "6",
+        "--features",
+        "10",
+        "--iterations",
+        "120");
+    assertEquals("slope", slope.get("stop_rule").asText());
+    assertEquals(BoundMonitor.DEFAULT_WINDOW, slope.get("stop_window").asInt());
+    assertEquals(BoundMonitor.DEFAULT_TOLERANCE, slope.get("stop_tolerance").asDouble());
+    JsonNode full = regressSummary("dtc-full", "--model", "dtc", "--inducing", "10");
+    assertEquals("lbfgs", full.get("stop_rule").asText());
+    FitCommandTest.Run refused = FitCommandTest.run(
+        "regress",
+        "--model",
+        "ssgp",
+        "--train",
+        train.toString(),
+        "--test",
+        test.toString(),
+        "--target",
+        "delay",
+        "--stopping",
+        "slope",
+        "--out",
+        dir.resolve("ssgp-slope.csv").toString());
+    assertEquals(2, refused.code());
+    assertTrue(refused.err().contains("--stopping"), refused.err());
+  }
+
+  /** The summary of {@code regress} on the shared train and test files with {@code flags}. */
+  private static JsonNode regressSummary(String name, String... flags) throws IOException {
+    Path sum = dir.resolve(name + ".json");
+    List<String> args = new ArrayList<>(List.of(
+        "regress",
+        "--train",
+        train.toString(),
+        "--test",
+        test.toString(),
+        "--target",
+        "delay",
+        "--seed",
+        "2",
+        "--out",
+        dir.resolve(name + ".csv").toString(),
+        "--summary",
+        sum.toString()));
+    args.addAll(List.of(flags));
+    FitCommandTest.Run r = FitCommandTest.run(args.toArray(String[]::new));
+    assertEquals(0, r.code(), r.err());
+    return new ObjectMapper().readTree(sum.toFile());
   }
 
   @Test

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.approxgp.inference.Ep;
@@ -108,10 +109,35 @@ public final class Registry {
               "stop-tolerance",
               "iterations",
               "seed"),
-      "dtc", List.of("inducing", "minibatch", "iterations", "seed"),
-      "pic", List.of("inducing", "partitions", "iterations", "seed"),
+      "dtc",
+          List.of(
+              "inducing",
+              "minibatch",
+              "stopping",
+              "stop-window",
+              "stop-tolerance",
+              "iterations",
+              "seed"),
+      "pic",
+          List.of(
+              "inducing",
+              "partitions",
+              "stopping",
+              "stop-window",
+              "stop-tolerance",
+              "iterations",
+              "seed"),
       "ssgp", List.of("features", "frequencies", "iterations", "seed"),
-      "vssgp", List.of("features", "minibatch", "frequencies", "iterations", "seed"));
+      "vssgp",
+          List.of(
+              "features",
+              "minibatch",
+              "frequencies",
+              "stopping",
+              "stop-window",
+              "stop-tolerance",
+              "iterations",
+              "seed"));
 
   /** Inference method names: ep, qp, laplace, vb, power-ep, rep. */
   public static List<String> inferenceNames() {
@@ -167,10 +193,13 @@ public final class Registry {
    *   <li>{@code frequencies} "held-out" (default) or "learned" (ssgp, vssgp; {@link SparseRegression.Frequencies});
    *   <li>sVBSSGP's stochastic optimisation ({@link SparseRegression.SvbssgpSteps}): the natural-gradient step
    *       ρ_t = ρ₀/(1 + τ(t − 1))^κ by {@code step-initial} ρ₀ ∈ (0, 1], {@code step-tau} τ &ge; 0 and
-   *       {@code step-kappa} κ &ge; 0 (defaults 0.5, 0.05, 0.6), Adam's {@code learning-rate} &gt; 0 (0.03), and
-   *       {@code stopping} "bound" (default: stop when the smoothed bound has converged, by {@code stop-window}
-   *       iterations &ge; 2 per window and relative {@code stop-tolerance} &gt; 0; defaults 20 and 0.01) or "none"
-   *       (every iteration to the cap);
+   *       {@code step-kappa} κ &ge; 0 (defaults 0.5, 0.05, 0.6) and Adam's {@code learning-rate} &gt; 0 (0.03);
+   *   <li>the stopping rule of a stochastic fit (svbssgp; dtc, pic and vssgp when not full batch;
+   *       {@link BoundMonitor}): {@code stopping} "slope" (default: the bound's regression slope with its standard
+   *       error, {@link BoundMonitor.Test#SLOPE}), "means" (Stan ADVI's windowed means, {@link
+   *       BoundMonitor.Test#MEANS}) or "none" (every iteration to the cap), with {@code stop-window} W &ge; 2 and
+   *       {@code stop-tolerance} &gt; 0 (defaults {@link BoundMonitor.Rule#defaults}: 50 and 0.02 nats per
+   *       training row for slope, 20 and a relative 0.01 for means);
    *   <li>{@code iterations} cap &ge; 1 and {@code seed} (every model).
    * </ul>
    *
@@ -204,6 +233,7 @@ public final class Registry {
         ? java.util.OptionalInt.of(Integer.MAX_VALUE)
         : optional(settings, "minibatch");
     SparseRegression.SvbssgpSteps steps = svbssgpSteps(settings, d.steps());
+    BoundMonitor.Rule stopping = stopping(settings, d.stopping());
     return new SparseRegression.Options(
         model,
         features,
@@ -216,7 +246,8 @@ public final class Registry {
         predictiveNoise(settings.word("predictive-noise"), d.noise()),
         seed == null ? d.seed() : seed,
         frequencies(settings.word("frequencies"), d.frequencies()),
-        steps);
+        steps,
+        stopping);
   }
 
   /** sVBSSGP's step schedule, Adam rate and stopping rule from {@code settings}, unset ones as {@code d}'s. */
@@ -236,14 +267,30 @@ public final class Registry {
       throw new SettingException(
           "learning-rate", "must be a positive number, got " + settings.word("learning-rate"));
     }
+    return new SparseRegression.SvbssgpSteps(new StepSchedule(rho, tau, kappa), rate);
+  }
+
+  /**
+   * The stopping rule of a stochastic fit from {@code settings}: {@code stopping} slope, means or none (null),
+   * window and tolerance as set, else the test's defaults ({@link BoundMonitor.Rule#defaults}); unset, {@code d}.
+   */
+  private static BoundMonitor.Rule stopping(Settings settings, BoundMonitor.Rule d) {
     String stop = settings.word("stopping");
-    Map<String, Boolean> rules = ordered("bound", Boolean.TRUE, "none", Boolean.FALSE);
-    boolean stops = stop == null || choice("stopping", stop, rules);
-    BoundMonitor.Rule rule = d.stopping() != null ? d.stopping() : SvbssgpOptions.DEFAULT_STOPPING;
-    if (!stops && (settings.has("stop-window") || settings.has("stop-tolerance"))) {
-      String which = settings.has("stop-window") ? "stop-window" : "stop-tolerance";
-      throw new SettingException(which, "has no effect with stopping none");
+    Map<String, Optional<BoundMonitor.Test>> rules = ordered(
+        "slope", Optional.of(BoundMonitor.Test.SLOPE),
+        "means", Optional.of(BoundMonitor.Test.MEANS),
+        "none", Optional.<BoundMonitor.Test>empty());
+    Optional<BoundMonitor.Test> test = stop == null
+        ? Optional.ofNullable(d == null ? null : d.test())
+        : choice("stopping", stop, rules);
+    if (test.isEmpty()) {
+      if (settings.has("stop-window") || settings.has("stop-tolerance")) {
+        String which = settings.has("stop-window") ? "stop-window" : "stop-tolerance";
+        throw new SettingException(which, "has no effect with stopping none");
+      }
+      return null;
     }
+    BoundMonitor.Rule rule = stop == null ? d : BoundMonitor.Rule.defaults(test.get());
     int window = integer(settings, "stop-window", rule.window(), 2);
     double tolerance =
         settings.has("stop-tolerance") ? settings.number("stop-tolerance") : rule.tolerance();
@@ -251,10 +298,7 @@ public final class Registry {
       throw new SettingException(
           "stop-tolerance", "must be a positive number, got " + settings.word("stop-tolerance"));
     }
-    return new SparseRegression.SvbssgpSteps(
-        new StepSchedule(rho, tau, kappa),
-        rate,
-        stops ? new BoundMonitor.Rule(window, tolerance) : null);
+    return new BoundMonitor.Rule(test.get(), window, tolerance);
   }
 
   private static double nonNegative(Settings s, String key, double fallback) {

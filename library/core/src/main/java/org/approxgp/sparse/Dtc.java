@@ -37,7 +37,7 @@ import org.approxgp.optimize.Adam;
  * {@link InducingPosterior#KUU_JITTER}. The minibatch estimate of L before the step is reported to the
  * {@link IterationListener}. Minibatches are consecutive slices of a seeded permutation of the rows, re-shuffled
  * every epoch. With decaying steps for q(u) and θ (Robbins–Monro) the iterates settle, and a
- * {@link BoundMonitor} on the estimates ends the fit when the smoothed bound has stopped rising
+ * {@link BoundMonitor} on the estimates ends the fit when the bound has stopped rising
  * ({@link StochasticSchedule#stopping()}).
  *
  * <p><b>Full batch</b> (minibatch ≥ n, what {@code approxgp regress} uses while n·M² is small), with hyperparameters
@@ -214,7 +214,7 @@ public final class Dtc {
       shuffle();
       this.adam = new Adam(params.length, Adam.Settings.of(options.hyperStep().initial()));
       this.monitor =
-          options.schedule().stopping().orElse(InducingOptions.DEFAULT_STOPPING).start();
+          options.schedule().stopping().orElse(InducingOptions.DEFAULT_STOPPING).start(train.n());
       SquaredExponential.Rows k = DtcBound.kernelOf(params, train.d(), ard);
       this.fullBatch = options.learnHyperparameters() && options.schedule().fullBatchFor(train.n());
       this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
@@ -307,7 +307,7 @@ public final class Dtc {
 
     /**
      * Whether further steps leave the model as it is or the fit has converged: in full batch, every L-BFGS iterate
-     * has been replayed; stochastically, the smoothed bound has converged under {@link StochasticSchedule#stopping()}.
+     * has been replayed; stochastically, the bound has stopped rising under {@link StochasticSchedule#stopping()}.
      */
     public boolean stopped() {
       return CollapsedLbfgs.stopped(

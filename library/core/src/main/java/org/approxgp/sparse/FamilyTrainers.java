@@ -55,7 +55,8 @@ final class FamilyTrainers {
             Ssgp::iterations);
       }
       case VSSGP -> {
-        Vssgp.Options vo = Vssgp.Options.of(o.features() / 2, cap, b, seed);
+        Vssgp.Options base = Vssgp.Options.of(o.features() / 2, cap, b, seed);
+        Vssgp.Options vo = base.withSchedule(stopping(base.schedule(), o.stopping()));
         double[] objective = {Double.NaN};
         if (o.frequencies() == SparseRegression.Frequencies.HELD_OUT && n >= 2) {
           return new Stepped<VssgpChoice.Chosen>(
@@ -87,9 +88,7 @@ final class FamilyTrainers {
             .withSeed(seed)
             .withNaturalStep(o.steps().natural())
             .withLearningRate(o.steps().learningRate());
-        whole = o.steps().stopping() == null
-            ? whole.withoutStopping()
-            : whole.withStopping(o.steps().stopping());
+        whole = whole.withSchedule(stopping(whole.schedule(), o.stopping()));
         SvbssgpOptions so = rows.isPresent() ? whole.withMinibatch(rows.getAsInt()) : whole;
         SvbssgpTraining t = Svbssgp.start(
             train,
@@ -144,8 +143,13 @@ final class FamilyTrainers {
       case DTC -> {
         RegressionData z =
             kmeans(train, o.inducing(), seed, partitioning.kmeansSample()).centroidInputs();
+        InducingOptions io = InducingOptions.defaults(b, cap, seed);
         Dtc.Trainer t = new Dtc.Trainer(
-            train, z, initialKernel(train.d()), 0.25, InducingOptions.defaults(b, cap, seed));
+            train,
+            z,
+            initialKernel(train.d()),
+            0.25,
+            io.withSchedule(stopping(io.schedule(), o.stopping())));
         return inducing(t0, cap, new int[0], t::stopped, t::step, () -> {
           Dtc.Fit f = t.snapshot();
           return fit(
@@ -160,13 +164,14 @@ final class FamilyTrainers {
         // full batch: every partition in each iteration (L-BFGS on the collapsed bound, Pic's class
         // comment)
         int blocks = full ? p : Math.min(10, p);
+        InducingOptions io = InducingOptions.defaults(blocks, cap, seed);
         Pic.Trainer t = new Pic.Trainer(
             train,
             parts.labels(),
             z,
             initialKernel(train.d()),
             0.25,
-            InducingOptions.defaults(blocks, cap, seed));
+            io.withSchedule(stopping(io.schedule(), o.stopping())));
         return inducing(t0, cap, parts.sizes(), t::stopped, t::step, () -> {
           Pic.Fit f = t.snapshot();
           return fit(
@@ -176,6 +181,11 @@ final class FamilyTrainers {
       }
       default -> throw new IllegalStateException("unhandled model " + o.model());
     }
+  }
+
+  /** {@code s} ended by {@code rule} (null: run every iteration to the cap). */
+  private static StochasticSchedule stopping(StochasticSchedule s, BoundMonitor.Rule rule) {
+    return rule == null ? s.withoutStopping() : s.withStopping(rule);
   }
 
   private static SparseRegression.Fit fit(

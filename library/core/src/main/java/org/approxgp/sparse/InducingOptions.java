@@ -16,11 +16,10 @@ public record InducingOptions(
     StochasticSchedule schedule, StepSchedule hyperStep, boolean learnHyperparameters) {
 
   /**
-   * The stopping rule of the stochastic inducing-point fits (DTC++, PIC++): windows of 50 iterations, relative
-   * tolerance 10⁻³ — tighter than Stan ADVI's 0.01 because these bounds are sums over all n rows, so a relative
-   * change of 0.01 is many nats on large data.
+   * The stopping rule of the stochastic inducing-point fits (DTC++, PIC++) and of VSSGP on minibatches: every
+   * stochastic fit's, {@link BoundMonitor.Rule#DEFAULT} (its tolerance is per training row, so the same on any n).
    */
-  public static final BoundMonitor.Rule DEFAULT_STOPPING = new BoundMonitor.Rule(50, 1e-3);
+  public static final BoundMonitor.Rule DEFAULT_STOPPING = BoundMonitor.Rule.DEFAULT;
 
   public InducingOptions {
     if (schedule == null || hyperStep == null) {

@@ -201,7 +201,7 @@ public final class Pic {
       this.q = InducingPosterior.prior(
           InducingPosterior.kuu(DtcBound.kernelOf(params, train.d(), ard), inducing, jitter));
       this.monitor =
-          options.schedule().stopping().orElse(InducingOptions.DEFAULT_STOPPING).start();
+          options.schedule().stopping().orElse(InducingOptions.DEFAULT_STOPPING).start(train.n());
     }
 
     /**

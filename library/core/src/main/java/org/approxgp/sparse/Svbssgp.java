@@ -50,8 +50,9 @@ import org.approxgp.linalg.Matrix;
  * 2015) of size {@link SvbssgpOptions#learningRate()} (log ℓ at 3 ×, ℓ must often move by orders of magnitude), decayed
  * by the same schedule ρ_t/ρ₀.
  *
- * <p><b>Stopping.</b> Each iteration's bound estimate goes to a {@link BoundMonitor} (Stan ADVI's rule: relative
- * change of the windowed mean below a tolerance, {@link StochasticSchedule#stopping()}); {@link #fit} stops there or at
+ * <p><b>Stopping.</b> Each iteration's bound estimate goes to a {@link BoundMonitor} ({@link
+ * StochasticSchedule#stopping()}; by default the OLS slope of the estimates with its standard error, {@link
+ * BoundMonitor.Test#SLOPE}); {@link #fit} stops when it finds the bound no longer rising or at
  * the cap {@link StochasticSchedule#iterations()}, and the model reports {@link #converged()}, {@link #stopReason()},
  * {@link #diverging()} and the {@link #boundTrace()}.
  *

@@ -54,18 +54,19 @@ public record SvbssgpOptions(
   /** The default natural-gradient schedule ρ_t = 0.5/(1 + 0.05(t − 1))^0.6. */
   public static final StepSchedule DEFAULT_NATURAL_STEP = new StepSchedule(0.5, 0.05, 0.6);
 
-  /** The default stopping rule: windows of 20 iterations, tolerance 0.01 (Stan ADVI's). */
-  public static final BoundMonitor.Rule DEFAULT_STOPPING = new BoundMonitor.Rule(20, 0.01);
+  /** The default stopping rule: every stochastic fit's, {@link BoundMonitor.Rule#DEFAULT}. */
+  public static final BoundMonitor.Rule DEFAULT_STOPPING = BoundMonitor.Rule.DEFAULT;
 
   /**
    * The defaults: m = 20 (the paper's 2m = 40), a = 10 partitions per iteration, all rows of each, b = 1
-   * z-sample, 1000 iterations, γ = 0, r = 5, seed 0 (as every sparse model's), Adam step 0.03, hyperparameters learned from data-driven
-   * initial values, ρ_t = {@link #DEFAULT_NATURAL_STEP}, stopping by {@link #DEFAULT_STOPPING}.
+   * z-sample, at most 5000 iterations (the family's cap of a stochastic fit), γ = 0, r = 5, seed 0 (as every sparse
+   * model's), Adam step 0.03, hyperparameters learned from data-driven initial values, ρ_t =
+   * {@link #DEFAULT_NATURAL_STEP}, stopping by {@link #DEFAULT_STOPPING}.
    */
   public static SvbssgpOptions defaults() {
     return new SvbssgpOptions(
         20,
-        StochasticSchedule.of(10, 1000, DEFAULT_NATURAL_STEP, 0).withStopping(DEFAULT_STOPPING),
+        StochasticSchedule.of(10, 5000, DEFAULT_NATURAL_STEP, 0).withStopping(DEFAULT_STOPPING),
         OptionalInt.empty(),
         1,
         0,

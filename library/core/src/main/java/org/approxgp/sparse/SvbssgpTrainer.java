@@ -115,7 +115,7 @@ final class SvbssgpTrainer {
     this.alphaScratch = new double[options.gradientSamples()][dim];
     this.accScratch = new double[2 + dim + d];
     this.monitor =
-        options.schedule().stopping().orElse(SvbssgpOptions.DEFAULT_STOPPING).start();
+        options.schedule().stopping().orElse(SvbssgpOptions.DEFAULT_STOPPING).start(train.n());
     this.rng =
         RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {options.schedule().seed(), 0x5b55L});
     this.normal = ZigguratSampler.NormalizedGaussian.of(rng);

@@ -32,8 +32,7 @@ final class VssgpMinibatch {
     drawBatch(rows, n, rng);
     Vssgp.optimalWeights(train, rows, m, p);
     Adam adam = new Adam(nq, Adam.Settings.of(options.schedule().step().initial()));
-    BoundMonitor monitor =
-        options.schedule().stopping().map(BoundMonitor.Rule::start).orElse(null);
+    BoundMonitor monitor = options.schedule().stopping().map(r -> r.start(n)).orElse(null);
     double[] g = new double[p.length];
     double[] x = new double[nq];
     double[] gx = new double[nq];

@@ -11,7 +11,8 @@
  * Turner 2015): the sparse-spectrum baselines. {@link org.approxgp.sparse.Svbssgp}: the paper's own method
  * (joint Gaussian q over frequencies and weights, partition-sampled unbiased gradient of Theorem 1, γ-family of
  * test conditionals of Proposition 1), fitted by natural-gradient steps of q with Adam for the hyperparameters and
- * stopped by a {@link org.approxgp.sparse.BoundMonitor} on its smoothed bound.
+ * stopped by a {@link org.approxgp.sparse.BoundMonitor} when its bound has stopped rising (the regression slope of
+ * the noisy estimates with its standard error, by default; the rule of every stochastic fit of the family).
  *
  * <p>Partitions and inducing-point baselines: {@link org.approxgp.sparse.KMeans} (k-means++ and Lloyd on the
  * training inputs; a documented leaky variant as in the authors' code), {@link org.approxgp.sparse.Dtc} (DTC++ =

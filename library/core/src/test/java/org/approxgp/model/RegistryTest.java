@@ -3,6 +3,7 @@ package org.approxgp.model;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,6 +19,7 @@ import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.Gaussian;
 import org.approxgp.likelihood.NoisyStep;
 import org.approxgp.likelihood.Probit;
+import org.approxgp.sparse.BoundMonitor;
 import org.junit.jupiter.api.Test;
 
 /** The one registry: every name builds, every setting is validated once and refused with its name. */
@@ -32,39 +34,18 @@ class RegistryTest {
   }
 
   @Test
-  void svbssgpsStepScheduleRateAndStoppingAreSettings() {
+  void svbssgpsStepScheduleAndRateAreSettings() {
     var d = Registry.regression("svbssgp").steps();
     assertEquals(org.approxgp.sparse.SparseRegression.SvbssgpSteps.defaults(), d);
     var s = Registry.regression(
             "svbssgp",
             Settings.of(
-                "step-initial",
-                0.2,
-                "step-tau",
-                "0.5",
-                "step-kappa",
-                0.75,
-                "learning-rate",
-                0.01,
-                "stop-window",
-                40,
-                "stop-tolerance",
-                1e-3))
+                "step-initial", 0.2, "step-tau", "0.5", "step-kappa", 0.75, "learning-rate", 0.01))
         .steps();
     assertEquals(new org.approxgp.sparse.StepSchedule(0.2, 0.5, 0.75), s.natural());
     assertEquals(0.01, s.learningRate());
-    assertEquals(new org.approxgp.sparse.BoundMonitor.Rule(40, 1e-3), s.stopping());
-    assertEquals(
-        null,
-        Registry.regression("svbssgp", Settings.of("stopping", "none")).steps().stopping());
     for (Object[] bad : new Object[][] {
-      {"step-initial", 1.5},
-      {"step-tau", -1},
-      {"step-kappa", "x"},
-      {"learning-rate", 0},
-      {"stopping", "later"},
-      {"stop-window", 1},
-      {"stop-tolerance", -0.1}
+      {"step-initial", 1.5}, {"step-tau", -1}, {"step-kappa", "x"}, {"learning-rate", 0}
     }) {
       SettingException e = assertThrows(
           SettingException.class,
@@ -72,14 +53,51 @@ class RegistryTest {
           bad[0] + " = " + bad[1]);
       assertEquals(bad[0], e.setting());
     }
-    SettingException idle = assertThrows(
-        SettingException.class,
-        () -> Registry.regression("svbssgp", Settings.of("stopping", "none", "stop-window", 10)));
-    assertEquals("stop-window", idle.setting());
     // a setting of sVBSSGP's optimiser is refused by a model that has no such optimiser
     assertThrows(
         SettingException.class,
         () -> Registry.regression("dtc", Settings.of("learning-rate", 0.1)));
+  }
+
+  /** Every stochastic model takes the stopping rule: its test, window and tolerance; SSGP (L-BFGS only) does not. */
+  @Test
+  void everyStochasticModelsStoppingRuleIsASetting() {
+    for (String model : List.of("svbssgp", "dtc", "pic", "vssgp")) {
+      assertEquals(BoundMonitor.Rule.DEFAULT, Registry.regression(model).stopping(), model);
+      assertEquals(
+          new BoundMonitor.Rule(BoundMonitor.Test.SLOPE, 40, 1e-3),
+          Registry.regression(model, Settings.of("stop-window", 40, "stop-tolerance", 1e-3))
+              .stopping(),
+          model);
+      // choosing a test takes that test's own defaults for what is not set
+      assertEquals(
+          BoundMonitor.Rule.ADVI,
+          Registry.regression(model, Settings.of("stopping", "means")).stopping(),
+          model);
+      assertEquals(
+          new BoundMonitor.Rule(BoundMonitor.Test.MEANS, 30, 0.01),
+          Registry.regression(model, Settings.of("stopping", "means", "stop-window", 30))
+              .stopping(),
+          model);
+      assertNull(Registry.regression(model, Settings.of("stopping", "none")).stopping(), model);
+      for (Object[] bad : new Object[][] {
+        {"stopping", "later"}, {"stopping", "bound"}, {"stop-window", 1}, {"stop-tolerance", -0.1}
+      }) {
+        SettingException e = assertThrows(
+            SettingException.class,
+            () -> Registry.regression(model, Settings.of((String) bad[0], bad[1])),
+            model + ": " + bad[0] + " = " + bad[1]);
+        assertEquals(bad[0], e.setting());
+      }
+      SettingException idle = assertThrows(
+          SettingException.class,
+          () -> Registry.regression(model, Settings.of("stopping", "none", "stop-window", 10)));
+      assertEquals("stop-window", idle.setting());
+    }
+    SettingException ssgp = assertThrows(
+        SettingException.class,
+        () -> Registry.regression("ssgp", Settings.of("stopping", "slope")));
+    assertEquals("stopping", ssgp.setting());
   }
 
   @Test

@@ -1,24 +1,41 @@
 package org.approxgp.sparse;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.function.IntToDoubleFunction;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
 import org.junit.jupiter.api.Test;
 
-/** The stopping rule on the smoothed bound: settles on noise around a constant, not on a rising or falling trend. */
+/**
+ * The stopping rules on a noisy bound: the slope test (the default) stops on noise around a constant and after a
+ * rise has ended, never while the bound rises by more than its noise and the tolerance, and not at the plateau of
+ * a moving average that stopped the windowed-means test; both flag a steady fall.
+ */
 class BoundMonitorTest {
+  /** The slope test with a tolerance of 0.01 nats per row (the default's test, fixed constants). */
+  private static final BoundMonitor.Rule SLOPE =
+      new BoundMonitor.Rule(BoundMonitor.Test.SLOPE, 50, 0.01);
 
-  /** Feeds {@code n} values a + slope·t + sd·noise (seeded) and returns the first iteration at which it converged. */
+  private static final BoundMonitor.Rule MEANS = BoundMonitor.Rule.ADVI;
+
+  /** Rows of the bound's sum: a tolerance of 0.01 nats per row is 10 nats. */
+  private static final int ROWS = 1000;
+
+  /**
+   * Feeds {@code n} values trend(t) + sd·noise (seeded) to {@code mon} and returns the first iteration at which
+   * it converged, or −1.
+   */
   private static int firstConverged(
-      BoundMonitor mon, int n, double a, double slope, double sd, long seed) {
+      BoundMonitor mon, int n, IntToDoubleFunction trend, double sd, long seed) {
     ZigguratSampler.NormalizedGaussian g =
         ZigguratSampler.NormalizedGaussian.of(RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
     for (int t = 1; t <= n; t++) {
-      mon.add(a + slope * t + sd * g.sample());
+      mon.add(trend.applyAsDouble(t) + sd * g.sample());
       if (mon.converged()) {
         return t;
       }
@@ -26,10 +43,155 @@ class BoundMonitorTest {
     return -1;
   }
 
+  private static int firstConverged(
+      BoundMonitor mon, int n, double a, double slope, double sd, long seed) {
+    return firstConverged(mon, n, t -> a + slope * t, sd, seed);
+  }
+
   @Test
-  void noiseAroundAConstantConvergesAfterTheMinimumWindows() {
+  void slopeStopsOnNoiseAroundAConstantWithinABoundedNumberOfWindows() {
+    // (|β̂| + 2 se)·R with se·R = sd·√(12/R) falls below the 10 nats of the tolerance once R = t/2
+    // is long
+    // enough: stopped by 20 windows of 50 on every seed, never before the first test at 2 windows
+    for (long seed = 1; seed <= 20; seed++) {
+      BoundMonitor mon = SLOPE.start(ROWS);
+      int at = firstConverged(mon, 5000, -1000, 0, 20, seed);
+      assertTrue(at >= 2 * SLOPE.window() && at <= 20 * SLOPE.window(), "seed " + seed + ": " + at);
+      assertEquals(0, at % SLOPE.window(), "tests only at the end of a window");
+      assertTrue(mon.riseBound() <= SLOPE.tolerance());
+      assertFalse(mon.diverging());
+    }
+  }
+
+  @Test
+  void slopeIsScaleFree() {
+    // an offset of the bound changes nothing; a bound over c times the rows with c times the trend
+    // and noise
+    // (the same per row) stops at the same iteration
     for (long seed = 1; seed <= 5; seed++) {
-      BoundMonitor mon = new BoundMonitor(20, 0.01);
+      int at = firstConverged(SLOPE.start(ROWS), 5000, t -> 300 * Math.exp(-t / 150.0), 20, seed);
+      int shifted =
+          firstConverged(SLOPE.start(ROWS), 5000, t -> 1e6 + 300 * Math.exp(-t / 150.0), 20, seed);
+      int scaled = firstConverged(
+          SLOPE.start(50 * ROWS), 5000, t -> -5e4 + 50 * 300 * Math.exp(-t / 150.0), 50 * 20, seed);
+      assertTrue(at > 0, "seed " + seed);
+      assertEquals(at, shifted, "seed " + seed);
+      assertEquals(at, scaled, "seed " + seed);
+    }
+  }
+
+  @Test
+  void slopeDoesNotStopWhileTheRiseIsSignificantAndMaterial() {
+    // +0.5 nats per iteration under noise of sd 20: over the shortest regression (R = 50) the
+    // slope's se is
+    // 20·√(12/50³) ≈ 0.2, so the rise is significant, and 0.5·R ≥ 25 nats exceeds the 10 of the
+    // tolerance
+    for (long seed = 1; seed <= 5; seed++) {
+      BoundMonitor mon = SLOPE.start(ROWS);
+      assertEquals(-1, firstConverged(mon, 5000, -1000, 0.5, 20, seed), "seed " + seed);
+      assertFalse(mon.diverging());
+      assertTrue(mon.slope() - BoundMonitor.Z * mon.slopeStandardError() > 0);
+    }
+  }
+
+  @Test
+  void slopeStopsOnlyOnceTheRemainingRiseIsWithinTheTolerance() {
+    // a rise of 300 nats that decays with a time constant of 150 iterations, under noise of sd 20:
+    // the rule may
+    // stop only where the true rise over the next R = t/2 iterations is below the 10 nats of the
+    // tolerance
+    for (long seed = 1; seed <= 10; seed++) {
+      IntToDoubleFunction trend = t -> -1000 - 300 * Math.exp(-t / 150.0);
+      BoundMonitor mon = SLOPE.start(ROWS);
+      int at = firstConverged(mon, 5000, trend, 20, seed);
+      assertTrue(at > 0, "seed " + seed + " never stopped");
+      double ahead = trend.applyAsDouble(at + at / 2) - trend.applyAsDouble(at);
+      assertTrue(
+          ahead <= SLOPE.tolerance() * ROWS,
+          "seed " + seed + ": stopped at " + at + " with " + ahead
+              + " nats still to gain over the next " + at / 2 + " iterations");
+    }
+  }
+
+  @Test
+  void slopeKeepsGoingWhereTheMovingAverageHasPlateaued() {
+    // the old failure: a bound still rising as 40·log t (27.7 nats, 0.028 per row, every time t
+    // doubles) under
+    // noise of sd 20 -- the windowed means (Stan ADVI's relative change, tolerance 0.01 of |L|)
+    // settle early,
+    // while the slope over the second half of the run still projects about 27 nats > the 10 of the
+    // tolerance
+    for (long seed = 1; seed <= 5; seed++) {
+      IntToDoubleFunction trend = t -> -1000 + 40 * Math.log(t);
+      int means = firstConverged(MEANS.start(ROWS), 5000, trend, 20, seed);
+      assertTrue(means > 0 && means <= 500, "seed " + seed + ": means settled at " + means);
+      BoundMonitor slope = SLOPE.start(ROWS);
+      assertEquals(-1, firstConverged(slope, 5000, trend, 20, seed), "seed " + seed);
+      assertTrue(slope.riseBound() > SLOPE.tolerance());
+    }
+  }
+
+  @Test
+  void slopesStandardErrorIsCalibratedUnderSeriallyCorrelatedNoise() {
+    // AR(1) noise of stationary sd 20 around a constant, φ = 0, 0.5, 0.9: across 300 runs of 400
+    // iterations
+    // (the test at t = 400 regresses the last 200), the spread of the slope matches its reported
+    // standard error;
+    // the plain OLS se, ignoring the correlation, would be √((1 + φ)/(1 − φ)) = 1.7 and 4.4 times
+    // too small
+    for (double phi : new double[] {0, 0.5, 0.9}) {
+      ZigguratSampler.NormalizedGaussian g =
+          ZigguratSampler.NormalizedGaussian.of(RandomSource.XO_RO_SHI_RO_128_PP.create(11));
+      int runs = 300;
+      double sum = 0;
+      double sq = 0;
+      double se = 0;
+      for (int k = 0; k < runs; k++) {
+        BoundMonitor mon = SLOPE.start(ROWS);
+        double e = 20 * g.sample();
+        for (int t = 1; t <= 400; t++) {
+          e = phi * e + Math.sqrt(1 - phi * phi) * 20 * g.sample();
+          mon.add(-1000 + e);
+        }
+        sum += mon.slope();
+        sq += mon.slope() * mon.slope();
+        se += mon.slopeStandardError();
+      }
+      double sd = Math.sqrt((sq - sum * sum / runs) / (runs - 1));
+      double ratio = sd / (se / runs);
+      assertTrue(ratio > 0.8 && ratio < 1.35, "φ = " + phi + ": sd(slope) / se = " + ratio);
+    }
+  }
+
+  @Test
+  void slopeDoesNotStopOnAFallBeyondTheTolerance() {
+    // falls of 0.05-0.15 nats per iteration (beyond the 10 nats of the tolerance once R exceeds
+    // 67-200) under
+    // noise of sd 40 or 80, often too noisy to be flagged as diverging: the upper one-sided test
+    // alone stopped
+    // nearly every seed of these by t = 800; the lower test keeps them going
+    for (double[] c : new double[][] {{-0.05, 40}, {-0.1, 40}, {-0.15, 40}, {-0.1, 80}}) {
+      for (long seed = 1; seed <= 10; seed++) {
+        BoundMonitor mon = SLOPE.start(ROWS);
+        assertEquals(
+            -1,
+            firstConverged(mon, 2000, -1000, c[0], c[1], seed),
+            c[0] + ", " + c[1] + ", " + seed);
+      }
+    }
+  }
+
+  @Test
+  void slopeFlagsASteadyFallAndDoesNotCallItConverged() {
+    BoundMonitor mon = SLOPE.start(ROWS);
+    assertEquals(-1, firstConverged(mon, 1000, -5000, -3, 100, 8));
+    assertTrue(mon.diverging());
+  }
+
+  @Test
+  void meansSettlesOnNoiseAroundAConstantAfterTheMinimumWindows() {
+    for (long seed = 1; seed <= 5; seed++) {
+      BoundMonitor mon = MEANS.start(ROWS);
       int at = firstConverged(mon, 1000, -1000, 0, 200, seed);
       assertTrue(
           at >= BoundMonitor.MIN_WINDOWS * 20 && at <= 300,
@@ -39,30 +201,47 @@ class BoundMonitorTest {
   }
 
   @Test
-  void aSteadyRiseBeyondTheNoiseDoesNotConverge() {
+  void meansDoesNotSettleOnASteadyRiseBeyondTheNoise() {
     // +3 per iteration: +180 over the 60 iterations compared, against 2 se(Δ) ≈ 2·√2·100/√20 ≈ 63
     // and 1 % of |L|
-    BoundMonitor mon = new BoundMonitor(20, 0.01);
+    BoundMonitor mon = MEANS.start(ROWS);
     assertTrue(firstConverged(mon, 1000, -5000, 3, 100, 7) < 0);
     assertFalse(mon.diverging());
   }
 
   @Test
-  void aSteadyFallIsFlaggedAsDiverging() {
-    BoundMonitor mon = new BoundMonitor(20, 0.01);
+  void meansFlagsASteadyFall() {
+    BoundMonitor mon = MEANS.start(ROWS);
     assertTrue(firstConverged(mon, 400, -5000, -3, 100, 8) < 0);
     assertTrue(mon.diverging());
   }
 
   @Test
+  void theDefaultIsTheSlopeTest() {
+    assertEquals(BoundMonitor.Test.SLOPE, BoundMonitor.Rule.DEFAULT.test());
+    assertEquals(BoundMonitor.Rule.DEFAULT, BoundMonitor.Rule.defaults(BoundMonitor.Test.SLOPE));
+    assertEquals(BoundMonitor.Rule.ADVI, BoundMonitor.Rule.defaults(BoundMonitor.Test.MEANS));
+  }
+
+  @Test
   void keepsTheTraceAndRejectsBadSettings() {
-    BoundMonitor mon = new BoundMonitor(2, 0.1);
+    BoundMonitor mon = new BoundMonitor.Rule(BoundMonitor.Test.MEANS, 2, 0.1).start(1);
     mon.add(1);
     mon.add(2);
     mon.add(3);
     assertArrayEquals(new double[] {1, 2, 3}, mon.trace());
     assertTrue(Double.isNaN(mon.gain()));
-    assertThrows(IllegalArgumentException.class, () -> new BoundMonitor(1, 0.01));
-    assertThrows(IllegalArgumentException.class, () -> new BoundMonitor(20, 0));
+    BoundMonitor slope = SLOPE.start(ROWS);
+    slope.add(1);
+    assertTrue(Double.isNaN(slope.riseBound()));
+    assertFalse(slope.converged());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new BoundMonitor.Rule(BoundMonitor.Test.SLOPE, 1, 0.01));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new BoundMonitor.Rule(BoundMonitor.Test.SLOPE, 20, 0));
+    assertThrows(IllegalArgumentException.class, () -> new BoundMonitor.Rule(null, 20, 0.01));
+    assertThrows(IllegalArgumentException.class, () -> SLOPE.start(0));
   }
 }

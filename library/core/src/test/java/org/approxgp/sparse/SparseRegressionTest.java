@@ -44,7 +44,8 @@ class SparseRegressionTest {
         d.noise(),
         3,
         frequencies,
-        d.steps());
+        d.steps(),
+        d.stopping());
   }
 
   @ParameterizedTest

@@ -129,7 +129,8 @@ class SvbssgpLocalNoiseTest {
         noise,
         5,
         d.frequencies(),
-        d.steps());
+        d.steps(),
+        d.stopping());
     try (SparseRegression.Trainer t =
         SparseRegression.start(train, o, SparseRegression.Partitioning.honest(), null)) {
       while (t.step()) {
