@@ -146,8 +146,9 @@ final class FitCommand implements Callable<Integer> {
       names = "--learn-inducing",
       negatable = true,
       description =
-          "with --inducing and --optimize: learn the inducing inputs with the hyperparameters (default on, as"
-              + " GPflow's SVGP; --no-learn-inducing keeps them where they start)")
+          "with --inducing and --optimize: learn the inducing inputs with the hyperparameters (default off: they"
+              + " stay at the k-means centroids; GPflow's SVGP learns them by default, but for alpha > 0 the energy is"
+              + " not a bound, and learning them can overfit and is slow)")
   Boolean learnInducing;
 
   /** Lloyd iterations of the k-means that places the inducing inputs. */
@@ -258,7 +259,7 @@ final class FitCommand implements Callable<Integer> {
     try {
       if (sparse) {
         double[][] z0 = mWanted == null ? xTrain : kMeansCentroids(xTrain, mWanted, seed);
-        boolean learnZ = optimize && !Boolean.FALSE.equals(learnInducing);
+        boolean learnZ = optimize && Boolean.TRUE.equals(learnInducing);
         fit = sparseFit(new SparseProblem(problem, z0), sparseMethod, optimize, learnZ);
         sparseBlock = new LinkedHashMap<>();
         sparseBlock.put("inducing", z0.length);
