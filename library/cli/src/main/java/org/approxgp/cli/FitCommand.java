@@ -2,17 +2,23 @@ package org.approxgp.cli;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.approxgp.data.DataException;
 import org.approxgp.data.Dataset;
 import org.approxgp.data.Datasets;
+import org.approxgp.data.RegressionData;
 import org.approxgp.data.Standardizer;
 import org.approxgp.data.TargetKind;
+import org.approxgp.inference.Diagnostics;
 import org.approxgp.inference.InferenceException;
 import org.approxgp.inference.Prediction;
 import org.approxgp.inference.Problem;
+import org.approxgp.inference.SparsePosterior;
+import org.approxgp.inference.SparseProblem;
+import org.approxgp.inference.SparseSiteLoop;
 import org.approxgp.kernel.Kernel;
 import org.approxgp.kernel.Linear;
 import org.approxgp.kernel.SquaredExponential;
@@ -22,7 +28,12 @@ import org.approxgp.metrics.Metrics;
 import org.approxgp.model.FittedGp;
 import org.approxgp.model.GpModel;
 import org.approxgp.model.InferenceMethod;
+import org.approxgp.model.Registry;
+import org.approxgp.model.SettingException;
 import org.approxgp.model.Settings;
+import org.approxgp.model.SparseGpModel;
+import org.approxgp.optimize.Lbfgs;
+import org.approxgp.sparse.KMeans;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -118,8 +129,30 @@ final class FitCommand implements Callable<Integer> {
   @Option(
       names = "--seed",
       defaultValue = "0",
-      description = "random seed (recorded; the methods here are deterministic)")
+      description =
+          "random seed: of the k-means++ draws with --inducing M (the exact methods are deterministic; recorded)")
   long seed;
+
+  @Option(
+      names = "--inducing",
+      paramLabel = "M|all",
+      description =
+          "sparse GP on M inducing inputs (ep: FITC-EP, qp, power-ep; Bui, Yan & Turner 2017), initialised at the"
+              + " k-means centroids of the (standardised) training inputs, 1 <= M <= n; all: the training inputs"
+              + " themselves (M = n, the exact method's limit). Default: the exact GP")
+  String inducing;
+
+  @Option(
+      names = "--learn-inducing",
+      negatable = true,
+      description =
+          "with --inducing and --optimize: learn the inducing inputs with the hyperparameters (default off: they"
+              + " stay at the k-means centroids; GPflow's SVGP learns them by default, but for alpha > 0 the energy is"
+              + " not a bound, and learning them can overfit and is slow)")
+  Boolean learnInducing;
+
+  /** Lloyd iterations of the k-means that places the inducing inputs. */
+  static final int KMEANS_ITERATIONS = 100;
 
   /** The likelihoods of a latent GP fit by the classification methods. */
   static final java.util.List<String> FIT_LIKELIHOODS =
@@ -134,9 +167,31 @@ final class FitCommand implements Callable<Integer> {
         Settings.of("epsilon", epsilon),
         FIT_LIKELIHOODS,
         "gaussian is for approxgp compare, regression is approxgp regress");
-    InferenceMethod method = Flags.inference(inference, methodOptions.settings(), "--inference");
+    boolean sparse = inducing != null;
+    InferenceMethod method = null;
+    Registry.SparseMethod sparseMethod = null;
+    if (sparse) {
+      sparseMethod = sparseMethod(inference, methodOptions.settings());
+      if (optimize && !sparseMethod.energyGradient()) {
+        throw CliException.badInput(
+            "--inducing with --inference " + inference
+                + ": the sparse energy's gradient does not hold at QP's fixed point, so hyperparameters cannot be"
+                + " learned; give --no-optimize (fixed hyperparameters) or use --inference ep or power-ep");
+      }
+      if (Boolean.TRUE.equals(learnInducing) && !optimize) {
+        throw CliException.badInput(
+            "--learn-inducing needs --optimize (the inducing inputs are learned with the hyperparameters)");
+      }
+    } else {
+      if (learnInducing != null) {
+        throw CliException.badInput(
+            "--learn-inducing applies to a sparse fit: give --inducing M too");
+      }
+      method = Flags.inference(inference, methodOptions.settings(), "--inference");
+    }
     methodOptions.checkGradientFor(
         optimize, "--optimize (on by default; --no-optimize fits at the given ones)");
+    Integer mWanted = sparse ? inducingCount(inducing) : null;
     Datasets.TrainTest data;
     try {
       boolean counts = countTargets(lik);
@@ -159,10 +214,30 @@ final class FitCommand implements Callable<Integer> {
     // work space
     // (n by n each), and the test cross-covariance
     double n = tr.size();
-    Memory.require(
-        String.format(java.util.Locale.ROOT, "a GP on %,d training rows", tr.size()),
-        8 * (6 * n * n + 2 * n * te.size()),
-        Math.max(n * n, n * te.size()));
+    if (sparse) {
+      int mInd = mWanted == null ? tr.size() : mWanted;
+      if (mInd > tr.size()) {
+        throw CliException.badInput(
+            "--inducing " + mInd + " is more than the " + tr.size()
+                + " training rows (give 1 <= M <= n, or --inducing all for the training inputs themselves)");
+      }
+      // the sparse loop: n × M rows and gradient work space, M × M factors, the M × test
+      // cross-covariance
+      double mm = mInd;
+      Memory.require(
+          String.format(
+              java.util.Locale.ROOT,
+              "a sparse GP on %,d training rows and %,d inducing inputs",
+              tr.size(),
+              mInd),
+          8 * (4 * n * mm + 8 * mm * mm + 2 * mm * te.size()),
+          Math.max(n * mm, mm * te.size()));
+    } else {
+      Memory.require(
+          String.format(java.util.Locale.ROOT, "a GP on %,d training rows", tr.size()),
+          8 * (6 * n * n + 2 * n * te.size()),
+          Math.max(n * n, n * te.size()));
+    }
     checkTargets(lik, train, label, tr.target());
     if (data.testHasTarget()) {
       checkTargets(lik, test, label, te.target());
@@ -179,16 +254,43 @@ final class FitCommand implements Callable<Integer> {
       throw CliException.badInput("--prior-mean must be finite, got " + priorMean);
     }
     Problem problem = new Problem(k0, xTrain, tr.target(), lik, priorMean);
-    FittedGp fit;
+    Result fit;
+    Map<String, Object> sparseBlock = null;
     try {
-      fit = GpModel.fit(
-          problem, method, optimize ? GpModel.FitOptions.optimize(k0) : GpModel.FitOptions.fixed());
+      if (sparse) {
+        double[][] z0 = mWanted == null ? xTrain : kMeansCentroids(xTrain, mWanted, seed);
+        boolean learnZ = optimize && Boolean.TRUE.equals(learnInducing);
+        fit = sparseFit(new SparseProblem(problem, z0), sparseMethod, optimize, learnZ);
+        sparseBlock = new LinkedHashMap<>();
+        sparseBlock.put("inducing", z0.length);
+        sparseBlock.put("initialisation", mWanted == null ? "training-inputs" : "k-means");
+        sparseBlock.put("method", sparseMethod.name());
+        sparseBlock.put("alpha", sparseMethod.power());
+        sparseBlock.put("learned_inducing", learnZ);
+        sparseBlock.put("inducing_jitter", fit.diagnostics().jitter());
+      } else {
+        FittedGp g = GpModel.fit(
+            problem,
+            method,
+            optimize ? GpModel.FitOptions.optimize(k0) : GpModel.FitOptions.fixed());
+        fit = new Result(
+            g::predict,
+            g.posterior().problem().likelihood(),
+            g.kernel(),
+            g.logEvidence(),
+            g.iterations(),
+            g.converged(),
+            g.seconds(),
+            g.posterior().diagnostics(),
+            g.activeBounds(),
+            g.optimizerStatus());
+      }
     } catch (InferenceException e) {
       throw new CliException("inference failed: " + e.getMessage(), 1);
     }
-    Prediction pred = fit.predict(xTest);
+    Prediction pred = fit.predictor().apply(xTest);
     boolean counts = countTargets(lik);
-    Likelihood fitted = fit.posterior().problem().likelihood();
+    Likelihood fitted = fit.likelihood();
     int m = te.size();
     double[] y = te.target();
     double[] logLik = data.testHasTarget() ? new double[m] : null;
@@ -243,6 +345,9 @@ final class FitCommand implements Callable<Integer> {
       sum.put("epsilon", epsilon);
     }
     sum.put("inference", inference);
+    if (sparseBlock != null) {
+      sum.put("sparse", sparseBlock);
+    }
     sum.put("kernel", kernelOptions.kernel);
     sum.put("log_evidence", fit.logEvidence());
     Map<String, Object> hyp = new LinkedHashMap<>();
@@ -256,9 +361,9 @@ final class FitCommand implements Callable<Integer> {
     }
     sum.put("hyperparameters", hyp);
     sum.put("iterations", fit.iterations());
-    sum.put("inference_iterations", fit.posterior().diagnostics().iterations());
+    sum.put("inference_iterations", fit.diagnostics().iterations());
     sum.put("converged", fit.converged());
-    org.approxgp.inference.Diagnostics diag = fit.posterior().diagnostics();
+    Diagnostics diag = fit.diagnostics();
     sum.put("sweeps", diag.iterations());
     sum.put("diverged", diag.diverged());
     if (inference.equals("rep")) {
@@ -271,7 +376,7 @@ final class FitCommand implements Callable<Integer> {
     }
     sum.put("active_bounds", fit.activeBounds());
     sum.put("optimizer_status", fit.optimizerStatus());
-    sum.put("inference_diagnostics", fit.posterior().diagnostics().toString());
+    sum.put("inference_diagnostics", fit.diagnostics().toString());
     sum.put("prior_mean", priorMean);
     if (!counts) {
       sum.put("positive_label", data.positiveLabel());
@@ -285,7 +390,9 @@ final class FitCommand implements Callable<Integer> {
         Locale.ROOT,
         "%s/%s/%s: log evidence %.6f, %d iterations, %s, %.2f s%s%s%n",
         likelihood,
-        inference,
+        sparseBlock == null
+            ? inference
+            : sparseMethod.name() + " (M = " + sparseBlock.get("inducing") + ")",
         kernelOptions.kernel,
         fit.logEvidence(),
         fit.iterations(),
@@ -300,6 +407,93 @@ final class FitCommand implements Callable<Integer> {
             : "",
         fit.activeBounds().isEmpty() ? "" : ", bounds active: " + fit.activeBounds());
     return 0;
+  }
+
+  /** What the summary reports of a fit, exact ({@link GpModel}) or sparse ({@link SparseGpModel}). */
+  private record Result(
+      java.util.function.Function<double[][], Prediction> predictor,
+      Likelihood likelihood,
+      Kernel kernel,
+      double logEvidence,
+      int iterations,
+      boolean converged,
+      double seconds,
+      Diagnostics diagnostics,
+      List<String> activeBounds,
+      String optimizerStatus) {}
+
+  /** The sparse method by name, a refusal worded with its flag ({@code --inducing} for a method without a sparse form). */
+  static Registry.SparseMethod sparseMethod(String name, Settings settings) {
+    try {
+      return Registry.sparseInference(name, settings);
+    } catch (SettingException e) {
+      throw e.setting().equals("inference")
+          ? CliException.badInput("--inducing with --inference " + e.problem())
+          : Flags.badInput(e);
+    }
+  }
+
+  /** M from {@code --inducing}: a whole number >= 1, or null for "all" (the training inputs). */
+  static Integer inducingCount(String word) {
+    String w = word.strip();
+    if (w.equalsIgnoreCase("all")) {
+      return null;
+    }
+    int m;
+    try {
+      m = Integer.parseInt(w);
+    } catch (NumberFormatException e) {
+      throw CliException.badInput(
+          "--inducing must be a whole number M >= 1 or 'all', got '" + word + "'");
+    }
+    if (m < 1) {
+      throw CliException.badInput("--inducing must be at least 1, got " + m);
+    }
+    return m;
+  }
+
+  /** The k-means centroids (k-means++ seeded by {@code seed}, Lloyd to convergence or the cap) of the rows x. */
+  static double[][] kMeansCentroids(double[][] x, int m, long seed) {
+    KMeans km = KMeans.fit(RegressionData.of(x, new double[x.length]), m, seed, KMEANS_ITERATIONS);
+    double[][] z = new double[m][];
+    for (int c = 0; c < m; c++) {
+      z[c] = km.centroid(c);
+    }
+    return z;
+  }
+
+  /** The sparse fit: θ (and Z when learnZ) by {@link SparseGpModel#fit}, or one run of the sparse loop at fixed θ. */
+  private static Result sparseFit(
+      SparseProblem sp, Registry.SparseMethod m, boolean optimize, boolean learnZ) {
+    if (optimize) {
+      SparseGpModel.Fit f = SparseGpModel.fit(
+          sp, m.rule(), m.loop(), new SparseGpModel.FitOptions(learnZ, Lbfgs.Settings.paper()));
+      SparsePosterior post = f.posterior();
+      return new Result(
+          post::predict,
+          post.problem().problem().likelihood(),
+          post.problem().problem().kernel(),
+          post.logEvidence(),
+          f.iterations(),
+          f.converged(),
+          f.seconds(),
+          post.diagnostics(),
+          f.activeBounds(),
+          f.status());
+    }
+    long t0 = System.nanoTime();
+    SparsePosterior post = SparseSiteLoop.run(sp, m.rule(), m.loop().withGradient(false), null);
+    return new Result(
+        post::predict,
+        sp.problem().likelihood(),
+        sp.problem().kernel(),
+        post.logEvidence(),
+        0,
+        post.diagnostics().converged(),
+        (System.nanoTime() - t0) * 1e-9,
+        post.diagnostics(),
+        List.of(),
+        "");
   }
 
   /** Whether the likelihood's targets are counts (columns rate_mean, mode) rather than ±1 labels. */

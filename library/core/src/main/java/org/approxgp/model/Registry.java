@@ -372,6 +372,80 @@ public final class Registry {
     return e.factory().apply(settings);
   }
 
+  /**
+   * An inference method on inducing points ({@link org.approxgp.inference.SparseSiteLoop}, Bui, Yan &amp; Turner's
+   * Power-EP framework): the exact method's site rule and loop settings, what it is called in the sparse family and
+   * its power α.
+   *
+   * @param name the sparse method's name: fitc-ep, sparse-qp or sparse-power-ep
+   * @param rule the exact method's site rule ({@link org.approxgp.inference.MomentMatching} or {@link PowerEp})
+   * @param loop the site loop's settings (gradient on for ep and power-ep unless {@code gradient} none; off for qp)
+   * @param power α: 1 for ep and qp, u for power-ep
+   * @param energyGradient whether the sparse energy's gradient holds at the rule's fixed point (ep, power-ep), so that
+   *     hyperparameters and inducing inputs can be learned ({@link SparseGpModel#fit})
+   */
+  public record SparseMethod(
+      String name,
+      org.approxgp.inference.SiteUpdate<?> rule,
+      SiteLoopOptions loop,
+      double power,
+      boolean energyGradient) {}
+
+  /** The inference methods that have a sparse form: ep, qp, power-ep. */
+  public static List<String> sparseInferenceNames() {
+    return List.of("ep", "qp", "power-ep");
+  }
+
+  /**
+   * The inference method called {@code name} on inducing points, with the same settings as {@link #inference}
+   * except: {@code gradient} is exact|none for ep and power-ep alike (the sparse energy's gradient is analytic,
+   * {@link org.approxgp.inference.SparseGradient}), and power-ep's {@code power-ep-variant} must be minka.
+   *
+   * @throws SettingException "inference" for a method without a sparse form (laplace, vb, rep) or an unknown name;
+   *     "power-ep-variant" for appendix-c; otherwise naming the setting
+   */
+  public static SparseMethod sparseInference(String name, Settings settings) {
+    Entry<InferenceMethod> e = INFERENCE.get(name);
+    if (e == null || !sparseInferenceNames().contains(name)) {
+      throw new SettingException(
+          "inference",
+          (e == null ? "unknown '" + name + "'" : name + " has no inducing-point form here")
+              + " (with inducing points: " + String.join(", ", sparseInferenceNames()) + ")");
+    }
+    check(name, settings, e.settings(), settingsOf(INFERENCE));
+    switch (name) {
+      case "ep": {
+        SiteLoopOptions base =
+            Ep.Options.defaults().loop().withNegativeSites(negativeSites(settings, false));
+        return new SparseMethod(
+            "fitc-ep",
+            Ep.Options.defaults().siteUpdate(),
+            loop(settings, base, "exact"),
+            1.0,
+            true);
+      }
+      case "qp": {
+        Ep.Options o =
+            Qp.options().withLoop(l -> l.withNegativeSites(negativeSites(settings, false)));
+        return new SparseMethod(
+            "sparse-qp", Qp.siteUpdate(o), o.loop().withGradient(false), 1.0, false);
+      }
+      default: {
+        if (powerEpVariant(settings.word("power-ep-variant")) != PowerEp.Variant.MINKA) {
+          throw new SettingException(
+              "power-ep-variant",
+              "appendix-c has no inducing-point form (it removes the whole site; only minka's fractional"
+                  + " cavity does)");
+        }
+        double u = power(settings);
+        SiteLoopOptions base =
+            SiteLoopOptions.defaults().withNegativeSites(negativeSites(settings, true));
+        return new SparseMethod(
+            "sparse-power-ep", PowerEp.of(u), loop(settings, base, "exact"), u, true);
+      }
+    }
+  }
+
   private static InferenceMethod ep(Settings settings) {
     Ep.Options o =
         Ep.Options.defaults().withLoop(l -> l.withNegativeSites(negativeSites(settings, false)));

@@ -55,6 +55,7 @@ public final class SparseGpModel {
    * @param evaluations site-loop runs
    * @param converged L-BFGS's verdict and the final run's
    * @param status L-BFGS's status
+   * @param activeBounds names of the hyperparameters (kernel's, then likelihood's) that ended at a bound
    * @param seconds wall time
    */
   public record Fit(
@@ -63,6 +64,7 @@ public final class SparseGpModel {
       int evaluations,
       boolean converged,
       String status,
+      java.util.List<String> activeBounds,
       double seconds) {}
 
   private SparseGpModel() {}
@@ -162,12 +164,21 @@ public final class SparseGpModel {
     boolean reuse = best[0] != null && Arrays.equals(bestX[0], r.x());
     SparsePosterior post =
         reuse ? best[0] : SparseSiteLoop.run(at(start, r.x(), lay), rule, withGradient, warm[0]);
+    java.util.List<String> names = new java.util.ArrayList<>(k0.hyperparameterNames());
+    names.addAll(l0.hyperparameterNames());
+    java.util.List<String> active = new java.util.ArrayList<>();
+    for (int j : r.activeBounds()) {
+      if (j < nk + nl) {
+        active.add(names.get(j));
+      }
+    }
     return new Fit(
         post,
         r.iterations(),
         runs[0] + (reuse ? 0 : 1),
         r.converged() && post.diagnostics().converged(),
         r.status(),
+        java.util.List.copyOf(active),
         (System.nanoTime() - t0) * 1e-9);
   }
 

@@ -393,4 +393,55 @@ class RegistryTest {
     assertEquals(setting, e.setting(), e.getMessage());
     assertEquals(problem, e.problem());
   }
+
+  /**
+   * The sparse methods by name: at Z = X each runs the same rule and loop settings as the exact method of that name
+   * (means and log evidence equal); names and settings without a sparse form are refused, naming the setting.
+   */
+  @Test
+  void sparseMethodsAreTheExactMethodsRulesOnInducingPoints() {
+    Problem p = Problem.of(SquaredExponential.iso(0.9, 1.7), X, Y, Probit.get());
+    Object[][] cases = {
+      {"ep", Settings.none(), "fitc-ep", 1.0},
+      {"qp", Settings.none(), "sparse-qp", 1.0},
+      {"power-ep", Settings.of("power", 0.5), "sparse-power-ep", 0.5},
+      {"ep", Settings.of("negative-sites", "keep", "max-sweeps", 500), "fitc-ep", 1.0},
+    };
+    for (Object[] c : cases) {
+      String name = (String) c[0];
+      Settings s = (Settings) c[1];
+      Registry.SparseMethod m = Registry.sparseInference(name, s);
+      assertEquals(c[2], m.name());
+      assertEquals((double) c[3], m.power());
+      assertEquals(!name.equals("qp"), m.energyGradient());
+      Posterior exact = Registry.inference(name, s).infer(p, null);
+      org.approxgp.inference.SparsePosterior sparse = org.approxgp.inference.SparseSiteLoop.run(
+          new org.approxgp.inference.SparseProblem(p, X),
+          m.rule(),
+          m.loop().withGradient(false),
+          null);
+      for (int i = 0; i < X.length; i++) {
+        assertEquals(exact.mean()[i], sparse.mean()[i], 1e-9, name + " mean " + i);
+        assertEquals(exact.variance()[i], sparse.variance()[i], 1e-9, name + " variance " + i);
+      }
+      assertEquals(exact.logEvidence(), sparse.logEvidence(), 1e-9, name + " log evidence");
+    }
+    assertEquals(List.of("ep", "qp", "power-ep"), Registry.sparseInferenceNames());
+    for (String name : List.of("laplace", "vb", "rep", "magic")) {
+      SettingException e = assertThrows(
+          SettingException.class, () -> Registry.sparseInference(name, Settings.none()));
+      assertEquals("inference", e.setting(), e.getMessage());
+    }
+    SettingException e = assertThrows(
+        SettingException.class,
+        () -> Registry.sparseInference("power-ep", Settings.of("power-ep-variant", "appendix-c")));
+    assertEquals("power-ep-variant", e.setting());
+    e = assertThrows(
+        SettingException.class,
+        () -> Registry.sparseInference("power-ep", Settings.of("gradient", "numerical")));
+    assertEquals("gradient", e.setting());
+    e = assertThrows(
+        SettingException.class, () -> Registry.sparseInference("qp", Settings.of("power", 0.5)));
+    assertEquals("power", e.setting());
+  }
 }
