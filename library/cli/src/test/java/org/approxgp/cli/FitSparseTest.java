@@ -208,8 +208,9 @@ class FitSparseTest {
 
   /**
    * M = 20 k-means inducing inputs (fixed, the default, or learned with the hyperparameters): the fit runs, the
-   * summary's sparse block says so, and the test error is within three of the test points of the exact fit's (from
-   * the same start). The same seed gives the same predictions.
+   * summary's sparse block says so, and, with Z fixed (a converged fit), the test error is within three of the test
+   * points of the exact fit's (from the same start) with no prediction within 1e-6 of 1/2, so the count does not
+   * depend on rounding. The same seed gives the same predictions.
    */
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"ep", "power-ep", "ep --learn-inducing"})
@@ -253,12 +254,24 @@ class FitSparseTest {
         sparse.summary().get("seconds").asDouble(),
         exact.summary().get("seconds").asDouble());
     if (!learn) {
-      // with Z learned, L-BFGS reaches its 1000-iteration cap here (see the report printed above)
+      // with Z learned, L-BFGS reaches its 1000-iteration cap here (see the report printed above):
+      // where it stops
+      // depends on the path, so on rounding, and its test error is printed, not held to a bound
       assertTrue(sparse.summary().get("converged").asBoolean(), sparse.err());
+      assertTrue(
+          Math.abs(sparseError - exactError) * tests <= 3 + 1e-9,
+          "test error " + sparseError + " vs exact " + exactError + " on " + tests + " points");
+      // off the rounding edge: the count above moves only if a prediction crosses 1/2, and none is
+      // within 1e-6 of it
+      // (a converged fit moves by rounding of its optimum, far less), so another BLAS kernel counts
+      // the same
+      for (int j = 0; j < tests; j++) {
+        for (Run r : List.of(exact, sparse)) {
+          double p = r.rows().get(j)[2];
+          assertTrue(Math.abs(p - 0.5) > 1e-6, "test row " + j + " predicted p = " + p);
+        }
+      }
     }
-    assertTrue(
-        Math.abs(sparseError - exactError) * tests <= 3 + 1e-9,
-        "test error " + sparseError + " vs exact " + exactError + " on " + tests + " points");
     Run again = fit("m20-again-" + tag, args(base, sparseArgs.toArray(String[]::new)));
     assertEquals(0, again.code(), again.err());
     for (int j = 0; j < tests; j++) {
