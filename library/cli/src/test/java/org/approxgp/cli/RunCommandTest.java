@@ -229,12 +229,13 @@ class RunCommandTest {
         assertTrue(names.stream().noneMatch(n -> n.endsWith(".jsonl")), store + ": " + names);
       }
     }
-    // the compressed rows are read back as they were: still one of keep's three trials, nothing
+    // the compressed rows are read back as they were: still one of keep's four trials (EP, both
+    // Power EPs, REP), nothing
     // computed
     Outcome reread =
         run("run", "rep-synthetic", "--mode", "smoke", "--results", results, "--stored-only");
     assertEquals(1, reread.exit(), reread.out() + reread.err());
-    assertTrue(reread.err().contains("2 of 3 trials are not in "), reread.err());
+    assertTrue(reread.err().contains("3 of 4 trials are not in "), reread.err());
     StringWriter err = new StringWriter();
     assertEquals(
         2,
