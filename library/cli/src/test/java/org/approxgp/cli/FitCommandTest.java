@@ -33,14 +33,9 @@ class FitCommandTest {
 
   @BeforeAll
   static void copyAnchorSplit() throws IOException {
-    train = dir.resolve("train.csv");
-    test = dir.resolve("test.csv");
-    try (var in = FitCommandTest.class.getResourceAsStream("/anchors/gpml-ionosphere-train.csv")) {
-      Files.copy(in, train);
-    }
-    try (var in = FitCommandTest.class.getResourceAsStream("/anchors/gpml-ionosphere-test.csv")) {
-      Files.copy(in, test);
-    }
+    GpmlIonosphere.CsvFiles f = GpmlIonosphere.copyCsv(dir);
+    train = f.train();
+    test = f.test();
   }
 
   record Run(int code, String err) {}

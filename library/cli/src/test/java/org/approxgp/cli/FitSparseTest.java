@@ -36,14 +36,9 @@ class FitSparseTest {
 
   @BeforeAll
   static void copyAnchorSplit() throws IOException {
-    train = dir.resolve("train.csv");
-    test = dir.resolve("test.csv");
-    try (var in = FitSparseTest.class.getResourceAsStream("/anchors/gpml-ionosphere-train.csv")) {
-      Files.copy(in, train);
-    }
-    try (var in = FitSparseTest.class.getResourceAsStream("/anchors/gpml-ionosphere-test.csv")) {
-      Files.copy(in, test);
-    }
+    GpmlIonosphere.CsvFiles f = GpmlIonosphere.copyCsv(dir);
+    train = f.train();
+    test = f.test();
     n = Files.readAllLines(train).size() - 1;
   }
 

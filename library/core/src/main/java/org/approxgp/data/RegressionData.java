@@ -71,6 +71,15 @@ public record RegressionData(double[] x, int n, int d, double[] y) {
     return Arrays.copyOfRange(x, i * d, (i + 1) * d);
   }
 
+  /** Copies of every row's inputs (n × d). */
+  public double[][] rows() {
+    double[][] rows = new double[n][];
+    for (int i = 0; i < n; i++) {
+      rows[i] = row(i);
+    }
+    return rows;
+  }
+
   /** Whether targets are known. */
   public boolean hasTargets() {
     return y != null;

@@ -1,7 +1,6 @@
 package org.approxgp.inference;
 
 import org.approxgp.data.RegressionData;
-import org.approxgp.likelihood.Predictive;
 import org.approxgp.linalg.Matrix;
 
 /**
@@ -117,40 +116,18 @@ public final class Posterior implements FittedModel {
    */
   @Override
   public PredictiveMoments predictY(RegressionData test) {
-    Prediction p = predict(rowsOf(test));
-    double[] m = new double[test.n()];
-    double[] v = new double[test.n()];
-    for (int j = 0; j < m.length; j++) {
-      Predictive q = problem.likelihood().predictive(p.latentMean()[j], p.latentVariance()[j]);
-      m[j] = q.mean();
-      v[j] = q.variance();
-    }
-    return new PredictiveMoments(m, v);
+    return predict(test.rows()).observed(problem.likelihood());
   }
 
   @Override
   public double[] logPredictiveDensity(RegressionData test) {
     FittedModel.requireTargets(test);
-    return logPredictive(rowsOf(test), test.y());
-  }
-
-  private static double[][] rowsOf(RegressionData test) {
-    double[][] rows = new double[test.n()][];
-    for (int i = 0; i < rows.length; i++) {
-      rows[i] = test.row(i);
-    }
-    return rows;
+    return logPredictive(test.rows(), test.y());
   }
 
   /** log p(y*_j | D) for observed test targets under the likelihood's predictive distribution. */
   public double[] logPredictive(double[][] xTest, double[] yTest) {
-    Prediction p = predict(xTest);
-    double[] out = new double[yTest.length];
-    for (int j = 0; j < yTest.length; j++) {
-      out[j] =
-          problem.likelihood().logPredictive(yTest[j], p.latentMean()[j], p.latentVariance()[j]);
-    }
-    return out;
+    return predict(xTest).logPredictive(problem.likelihood(), yTest);
   }
 
   @Override

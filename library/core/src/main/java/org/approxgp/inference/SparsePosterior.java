@@ -1,7 +1,6 @@
 package org.approxgp.inference;
 
 import org.approxgp.data.RegressionData;
-import org.approxgp.likelihood.Predictive;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.Matrix;
 
@@ -157,43 +156,18 @@ public final class SparsePosterior implements FittedModel {
   /** Mean and variance of y* under the likelihood's predictive distribution (for probit E[y*] = 2p − 1). */
   @Override
   public PredictiveMoments predictY(RegressionData test) {
-    Prediction pr = predict(rowsOf(test));
-    double[] m = new double[test.n()];
-    double[] v = new double[test.n()];
-    for (int j = 0; j < m.length; j++) {
-      Predictive q =
-          sparse.problem().likelihood().predictive(pr.latentMean()[j], pr.latentVariance()[j]);
-      m[j] = q.mean();
-      v[j] = q.variance();
-    }
-    return new PredictiveMoments(m, v);
+    return predict(test.rows()).observed(sparse.problem().likelihood());
   }
 
   @Override
   public double[] logPredictiveDensity(RegressionData test) {
     FittedModel.requireTargets(test);
-    return logPredictive(rowsOf(test), test.y());
+    return logPredictive(test.rows(), test.y());
   }
 
   /** log p(y*ⱼ | D) for observed test targets under the likelihood's predictive distribution. */
   public double[] logPredictive(double[][] xTest, double[] yTest) {
-    Prediction pr = predict(xTest);
-    double[] out = new double[yTest.length];
-    for (int j = 0; j < yTest.length; j++) {
-      out[j] = sparse
-          .problem()
-          .likelihood()
-          .logPredictive(yTest[j], pr.latentMean()[j], pr.latentVariance()[j]);
-    }
-    return out;
-  }
-
-  private static double[][] rowsOf(RegressionData test) {
-    double[][] rows = new double[test.n()][];
-    for (int i = 0; i < rows.length; i++) {
-      rows[i] = test.row(i);
-    }
-    return rows;
+    return predict(xTest).logPredictive(sparse.problem().likelihood(), yTest);
   }
 
   @Override

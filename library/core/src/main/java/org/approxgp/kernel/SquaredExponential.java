@@ -287,8 +287,9 @@ public final class SquaredExponential implements Kernel {
   }
 
   /**
-   * Σ_ab W_ab ∂k(a_a, b_b)/∂θ directly: ∂k/∂log s = k, ∂k/∂log ℓ_c = k (a_c − b_c)²/ℓ_c² (ARD; iso: k r² with r the
-   * scaled distance), O(na nb d).
+   * Σ_ab W_ab ∂k(a_a, b_b)/∂θ: ∂k/∂log s = k, ∂k/∂log ℓ_c = k (a_c − b_c)²/ℓ_c² (ARD; iso: k r² with r the scaled
+   * distance), O(na nb d): the contraction {@link Rows#accumulateGradient} of the inducing-point regressors, on
+   * K(a, b) from {@link Rows#cross}.
    */
   @Override
   public double[] crossTraceGradient(double[][] a, double[][] b, Matrix w) {
@@ -297,35 +298,24 @@ public final class SquaredExponential implements Kernel {
           "W must be " + a.length + " x " + b.length + ", got " + w.rows() + " x " + w.cols());
     }
     int d = a.length > 0 ? a[0].length : dim(b);
-    double[] inv = inverseLengthscales(d);
-    double[][] za = scaled(a, inv);
-    double[][] zb = scaled(b, inv);
-    int m = lengthscales.length;
-    double[] g = new double[m + 1];
-    double[] wd = w.data();
-    for (int i = 0; i < a.length; i++) {
-      double[] zi = za[i];
-      int o = i * b.length;
-      for (int j = 0; j < b.length; j++) {
-        double wij = wd[o + j];
-        if (wij == 0) {
-          continue;
-        }
-        double[] zj = zb[j];
-        double r2 = sqDist(zi, zj);
-        double kw = wij * signalVariance * Math.exp(-0.5 * r2);
-        g[m] += kw;
-        if (ard) {
-          for (int c = 0; c < d; c++) {
-            double t = zi[c] - zj[c];
-            g[c] += kw * t * t;
-          }
-        } else {
-          g[0] += kw * r2;
-        }
-      }
-    }
+    Rows r = rows(d);
+    double[] fa = flatten(a, d);
+    double[] fb = flatten(b, d);
+    double[] g = new double[lengthscales.length + 1];
+    r.accumulateGradient(w, r.cross(fa, a.length, fb, b.length), fa, fb, g);
     return g;
+  }
+
+  private static double[] flatten(double[][] x, int d) {
+    double[] f = new double[x.length * d];
+    for (int i = 0; i < x.length; i++) {
+      if (x[i].length != d) {
+        throw new IllegalArgumentException(
+            "row " + i + " has " + x[i].length + " inputs, expected " + d);
+      }
+      System.arraycopy(x[i], 0, f, i * d, d);
+    }
+    return f;
   }
 
   /** ∂k(a, b)/∂a_c = −k(a, b) (a_c − b_c)/ℓ_c². */

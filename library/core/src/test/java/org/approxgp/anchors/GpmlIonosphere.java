@@ -6,6 +6,8 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -71,6 +73,26 @@ public final class GpmlIonosphere {
 
   public static Split test() {
     return split("gpml-ionosphere-test.csv");
+  }
+
+  /** The split's two CSV files (header {@code label,x1,...}) copied into a directory, as a command line reads them. */
+  public record CsvFiles(Path train, Path test) {}
+
+  /** Copies {@code train.csv} and {@code test.csv} of the split into {@code dir}. */
+  public static CsvFiles copyCsv(Path dir) throws IOException {
+    CsvFiles f = new CsvFiles(dir.resolve("train.csv"), dir.resolve("test.csv"));
+    copy("gpml-ionosphere-train.csv", f.train());
+    copy("gpml-ionosphere-test.csv", f.test());
+    return f;
+  }
+
+  private static void copy(String resource, Path to) throws IOException {
+    try (InputStream in = GpmlIonosphere.class.getResourceAsStream("/anchors/" + resource)) {
+      if (in == null) {
+        throw new IllegalStateException("missing test resource anchors/" + resource);
+      }
+      Files.copy(in, to);
+    }
   }
 
   private static Split split(String file) {

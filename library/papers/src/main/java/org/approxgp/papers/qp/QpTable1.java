@@ -442,14 +442,12 @@ public final class QpTable1 {
     String method = key.method();
     Prediction pred = fit.predict(xTest);
     double[] p = new double[yTest.length];
-    // log p(y*_j | D) from the same latent predictions (FittedGp.logPredictive would compute them
-    // again)
-    double[] ll = new double[yTest.length];
     for (int j = 0; j < p.length; j++) {
       p[j] = Probit.get().predictivePositive(pred.latentMean()[j], pred.latentVariance()[j]);
-      ll[j] =
-          fit.likelihood().logPredictive(yTest[j], pred.latentMean()[j], pred.latentVariance()[j]);
     }
+    // log p(y*_j | D) from the same latent predictions (FittedGp.logPredictive would compute them
+    // again)
+    double[] ll = pred.logPredictive(fit.likelihood(), yTest);
     double[] theta = fit.kernel().logHyperparameters();
     return ResultRow.builder()
         .put("te", Metrics.testError(p, yTest))
