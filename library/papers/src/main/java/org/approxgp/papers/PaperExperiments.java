@@ -6,6 +6,7 @@ import java.util.Map;
 import org.approxgp.experiment.ExperimentCatalog;
 import org.approxgp.experiment.ExperimentSpec;
 import org.approxgp.experiment.ProjectPaths;
+import org.approxgp.papers.qp.QpAtScale;
 import org.approxgp.papers.qp.QpFigure1;
 import org.approxgp.papers.qp.QpMining;
 import org.approxgp.papers.qp.QpMiningTables;
@@ -62,6 +63,13 @@ public final class PaperExperiments implements ExperimentCatalog {
                 QpTruth::config,
                 QpTruth::experiment)
             .withSummary((c, r) -> QpTruth.summary(r.table(), c.methods())),
+        ExperimentSpec.of(
+                QpAtScale.NAME,
+                "QP paper's question at scale: sparse and exact EP vs QP test error and NLL against n",
+                QpAtScale.Config.class,
+                QpAtScale.Config::forMode,
+                QpAtScale::experiment)
+            .withSummary((c, r) -> QpAtScale.summary(r.table())),
         ExperimentSpec.of(
                 "qp-mining",
                 "QP paper Table 1, coal-mining row: Poisson square link",

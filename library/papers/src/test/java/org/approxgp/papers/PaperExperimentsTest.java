@@ -32,6 +32,7 @@ class PaperExperimentsTest {
             "rep-synthetic-figures",
             "rep-uci",
             "smoke-pipeline",
+            "sparse-classification",
             "svbssgp-gamma",
             "svbssgp-methods",
             "svbssgp-partitions",

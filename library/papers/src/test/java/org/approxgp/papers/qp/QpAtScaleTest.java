@@ -1,0 +1,158 @@
+package org.approxgp.papers.qp;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.approxgp.experiment.ResultRow;
+import org.approxgp.papers.Verdict;
+import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.BooleanColumn;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.LongColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+
+/**
+ * The sparse-classification experiment ({@link QpAtScale}): nested training sets over one test set, a trial that
+ * scores its own predictions and does not depend on what the config selects, and the verdicts on hand-made rows.
+ */
+class QpAtScaleTest {
+
+  /** A tiny config: spam, 120 training rows, 10 inducing inputs. */
+  private static final QpAtScale.Config TINY = new QpAtScale.Config(
+      List.of("spam"), List.of("sparse-ep", "sparse-qp"), List.of(120), 1, 10, 120, 120);
+
+  @Test
+  void trainingSetsAreNestedOverOneTestSet() {
+    QpAtScale.Task small = QpAtScale.task("spam", 3, 100);
+    QpAtScale.Task large = QpAtScale.task("spam", 3, 200);
+    assertArrayEquals(small.yTest(), large.yTest());
+    assertEquals(1000, small.yTest().length);
+    double[] first = java.util.Arrays.copyOf(large.yTrain(), 100);
+    assertArrayEquals(small.yTrain(), first);
+    // another seed draws another test set
+    QpAtScale.Task other = QpAtScale.task("spam", 4, 100);
+    assertTrue(!java.util.Arrays.equals(small.yTest(), other.yTest())
+        || !java.util.Arrays.deepEquals(small.xTest(), other.xTest()));
+    assertThrows(IllegalArgumentException.class, () -> QpAtScale.task("spam", 0, 3602));
+  }
+
+  @Test
+  void aTrialClassifiesBetterThanTheMajorityClassAndIsReproducible() {
+    for (String method : List.of("sparse-ep", "sparse-qp")) {
+      QpAtScale.Key key = new QpAtScale.Key("spam", method, 120, 0);
+      ResultRow a = QpAtScale.trial(TINY, key);
+      ResultRow b = QpAtScale.trial(TINY, key);
+      assertEquals(false, a.get("failed"), method + ": " + a.get("status"));
+      // 39 % of spam's rows are spam: predicting the majority class errs that often
+      assertTrue(a.getDouble("te") < 0.39, method + " test error " + a.getDouble("te"));
+      assertTrue(a.getDouble("nll") < Math.log(2), method + " NLL " + a.getDouble("nll"));
+      assertEquals(withoutTimings(a), withoutTimings(b), method);
+    }
+  }
+
+  @Test
+  void aRowDoesNotDependOnWhatTheConfigSelects() {
+    QpAtScale.Config wider = new QpAtScale.Config(
+        List.of("spam"), QpAtScale.METHODS, List.of(120, 300), 3, 10, 120, 300);
+    QpAtScale.Key key = new QpAtScale.Key("spam", "sparse-qp", 120, 0);
+    assertEquals(
+        withoutTimings(QpAtScale.trial(TINY, key)), withoutTimings(QpAtScale.trial(wider, key)));
+    assertEquals(
+        4,
+        QpAtScale.experiment(new QpAtScale.Config(
+                List.of("spam"),
+                List.of("sparse-ep", "sparse-qp"),
+                List.of(120, 4000),
+                2,
+                10,
+                120,
+                120))
+            .trials()
+            .size(),
+        "2 methods × 2 seeds at n = 120 (4,000 exceeds spam's pool)");
+  }
+
+  @Test
+  void badConfigsAreRefused() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new QpAtScale.Config(
+            List.of("mnist"), QpAtScale.METHODS, List.of(100), 1, 10, 100, 100));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new QpAtScale.Config(List.of("spam"), List.of("svm"), List.of(100), 1, 10, 100, 100));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new QpAtScale.Config(List.of("spam"), QpAtScale.METHODS, List.of(100), 1, 10, 5, 100));
+  }
+
+  @Test
+  void verdictsOnHandMadeRows() {
+    StringColumn ds = StringColumn.create("dataset");
+    StringColumn method = StringColumn.create("method");
+    IntColumn n = IntColumn.create("n");
+    LongColumn seed = LongColumn.create("seed");
+    BooleanColumn failed = BooleanColumn.create("failed");
+    DoubleColumn te = DoubleColumn.create("te");
+    DoubleColumn nll = DoubleColumn.create("nll");
+    double[][] nlls = {
+      {0.50, 0.52, 0.49}, {0.40, 0.41, 0.40}, {0.45, 0.46, 0.44}, {0.46, 0.47, 0.45}
+    };
+    double[][] tes = {
+      {0.10, 0.11, 0.10}, {0.10, 0.11, 0.10}, {0.08, 0.08, 0.085}, {0.08, 0.08, 0.085}
+    };
+    String[] methods = {"sparse-ep", "sparse-qp", "exact-ep", "exact-qp"};
+    for (int m = 0; m < 4; m++) {
+      for (int s = 0; s < 3; s++) {
+        ds.append("spam");
+        method.append(methods[m]);
+        n.append(1000);
+        seed.append(s);
+        failed.append(false);
+        te.append(tes[m][s]);
+        nll.append(nlls[m][s]);
+      }
+    }
+    // a failed trial's row has no metrics and is left out
+    ds.append("spam");
+    method.append("sparse-qp");
+    n.append(3000);
+    seed.append(0);
+    failed.append(true);
+    te.appendMissing();
+    nll.appendMissing();
+    Table rows = Table.create("rows", ds, method, n, seed, failed, te, nll);
+    List<Verdict> v = QpAtScale.verdicts(rows);
+    assertEquals(3, v.size(), v.toString());
+    Map<String, Verdict.Outcome> byClaim = new HashMap<>();
+    for (Verdict x : v) {
+      byClaim.put(x.claim(), x.outcome());
+    }
+    // QP 0.1 nats below EP at every seed: reproduces
+    assertEquals(
+        Verdict.Outcome.REPRODUCES,
+        byClaim.get("spam, n = 1000: sparse QP's test NLL below sparse EP's"));
+    // exact QP 0.01 above exact EP at every seed: contradicts
+    assertEquals(
+        Verdict.Outcome.CONTRADICTS,
+        byClaim.get("spam, n = 1000: exact QP's test NLL below exact EP's"));
+    // sparse EP 2 to 2.5 points above exact EP: beyond the 1-point margin
+    assertEquals(
+        Verdict.Outcome.CONTRADICTS,
+        byClaim.get("spam, n = 1000: sparse EP's test error at most 1 point above exact EP's"));
+  }
+
+  private static Map<String, Object> withoutTimings(ResultRow r) {
+    Map<String, Object> m = new HashMap<>(r.values());
+    m.keySet().removeIf(k -> k.endsWith("seconds"));
+    return m;
+  }
+}
