@@ -80,6 +80,20 @@ class QpAtScaleTest {
   }
 
   @Test
+  void aRowIsTheSameWhetherItsFitWasMemoisedOrNot() {
+    QpAtScale.Config exact =
+        new QpAtScale.Config(List.of("spam"), QpAtScale.METHODS, List.of(120), 1, 10, 120, 120);
+    for (String method : List.of("exact-qp", "sparse-ep")) {
+      QpAtScale.Key key = new QpAtScale.Key("spam", method, 120, 1);
+      QpAtScale.forgetFits();
+      ResultRow computed = QpAtScale.trial(exact, key);
+      ResultRow memoised = QpAtScale.trial(exact, key);
+      assertEquals(false, computed.get("failed"), method + ": " + computed.get("status"));
+      assertEquals(withoutTimings(computed), withoutTimings(memoised), method);
+    }
+  }
+
+  @Test
   void badConfigsAreRefused() {
     assertThrows(
         IllegalArgumentException.class,
