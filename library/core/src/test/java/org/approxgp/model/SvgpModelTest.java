@@ -2,6 +2,8 @@ package org.approxgp.model;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.commons.rng.UniformRandomProvider;
@@ -10,6 +12,7 @@ import org.approxgp.inference.Problem;
 import org.approxgp.inference.SparseProblem;
 import org.approxgp.kernel.SquaredExponential;
 import org.approxgp.likelihood.Probit;
+import org.approxgp.sparse.BoundMonitor;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -86,5 +89,41 @@ class SvgpModelTest {
           optimum - f.posterior().elbo() < 0.5,
           "gap " + (optimum - f.posterior().elbo()));
     }
+  }
+
+  /** SVGP's settings by name ({@link Registry#svgp}): defaults, values, and refusals naming the setting. */
+  @Test
+  void registryNamesTheSvgpSettings() {
+    SvgpModel.Options d = Registry.svgp(Settings.none());
+    assertEquals(SvgpModel.Options.defaults(), d);
+    SvgpModel.Options o = Registry.svgp(Settings.of(
+        "minibatch", 64, "learning-rate", 0.05, "iterations", 300, "stopping", "means"));
+    assertEquals(64, o.minibatch());
+    assertEquals(0.05, o.learningRate());
+    assertEquals(300, o.iterations());
+    assertEquals(BoundMonitor.Rule.ADVI, o.stopping());
+    assertNull(Registry.svgp(Settings.of("stopping", "none")).stopping());
+    SvgpModel.Options full = Registry.svgp(Settings.of("minibatch", "all"));
+    assertTrue(full.isFullBatch());
+    assertNull(full.stopping());
+    Object[][] bad = {
+      {"minibatch", 0, "minibatch"},
+      {"minibatch", "half", "minibatch"},
+      {"learning-rate", 0, "learning-rate"},
+      {"iterations", 2.5, "iterations"},
+      {"stopping", "soon", "stopping"},
+      {"power", 0.5, "power"},
+      {"penalty", 3, "penalty"},
+    };
+    for (Object[] b : bad) {
+      SettingException e = assertThrows(
+          SettingException.class, () -> Registry.svgp(Settings.of((String) b[0], b[1])));
+      assertEquals(b[2], e.setting(), e.getMessage());
+    }
+    SettingException e = assertThrows(
+        SettingException.class,
+        () -> Registry.svgp(Settings.of("minibatch", "all", "stop-window", 20)));
+    assertEquals("stop-window", e.setting());
+    assertTrue(e.getMessage().contains("no effect with minibatch all"), e.getMessage());
   }
 }
