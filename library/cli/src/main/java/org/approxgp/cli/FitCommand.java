@@ -289,14 +289,32 @@ final class FitCommand implements Callable<Integer> {
       // the sparse loop: n × M rows and gradient work space, M × M factors, the M × test
       // cross-covariance
       double mm = mInd;
-      Memory.require(
-          String.format(
-              java.util.Locale.ROOT,
-              "a sparse GP on %,d training rows and %,d inducing inputs",
-              tr.size(),
-              mInd),
-          8 * (4 * n * mm + 8 * mm * mm + 2 * mm * te.size()),
-          Math.max(n * mm, mm * te.size()));
+      if (svgp) {
+        // q(u)'s M + M(M+1)/2 numbers, times L-BFGS's 2 × 20 correction pairs and work vectors
+        // (full batch) or
+        // Adam's moments, gradient and iterate; per block of rows the M × block terms; K_uu and its
+        // factor
+        double dim = mm + mm * (mm + 1) / 2;
+        double copies = "all".equals(minibatch == null ? null : minibatch.strip()) ? 46 : 6;
+        Memory.require(
+            String.format(
+                java.util.Locale.ROOT,
+                "SVGP on %,d training rows and %,d inducing inputs (%,.0f variational parameters)",
+                tr.size(),
+                mInd,
+                dim),
+            8 * (copies * dim + 6 * mm * Math.min(n, 2048) + 4 * mm * mm + 2 * mm * te.size()),
+            Math.max(dim, mm * te.size()));
+      } else {
+        Memory.require(
+            String.format(
+                java.util.Locale.ROOT,
+                "a sparse GP on %,d training rows and %,d inducing inputs",
+                tr.size(),
+                mInd),
+            8 * (4 * n * mm + 8 * mm * mm + 2 * mm * te.size()),
+            Math.max(n * mm, mm * te.size()));
+      }
     } else {
       Memory.require(
           String.format(java.util.Locale.ROOT, "a GP on %,d training rows", tr.size()),

@@ -42,6 +42,8 @@ import org.approxgp.linalg.NotPositiveDefiniteException;
  * memory O(BLOCK·M + M²) (rows by blocks of {@link SparseApproximation#BLOCK}); K_uu's factor is cached when θ and Z
  * are fixed.
  *
+ * <p>Mutable (it caches K_uu's factor and records the jitter), so one instance serves one optimisation at a time.
+ *
  * <p><b>Jitter.</b> K_uu is factored with {@link JitterPolicy#standard()} (as {@link SparseSiteLoop} does when its
  * options allow none); a jittered K_uu means u = f(Z) + ε, with dₙ from the same jittered matrix.
  */
@@ -54,10 +56,12 @@ public final class Svgp {
   private final int m;
   private final int d;
   private final int nk;
+  private final int block;
   private Cholesky fixedKuu;
   private double jitter;
 
-  private Svgp(SparseProblem start, boolean learnHyperparameters, boolean learnInducing) {
+  private Svgp(
+      SparseProblem start, boolean learnHyperparameters, boolean learnInducing, int block) {
     this.problem = start.problem();
     this.z0 = start.z();
     this.learnHyperparameters = learnHyperparameters;
@@ -66,6 +70,7 @@ public final class Svgp {
     this.m = z0.length;
     this.d = z0[0].length;
     this.nk = problem.kernel().size();
+    this.block = block;
   }
 
   /**
@@ -79,7 +84,19 @@ public final class Svgp {
     if (start == null) {
       throw new IllegalArgumentException("the sparse problem must not be null");
     }
-    return new Svgp(start, learnHyperparameters, learnInducing);
+    return of(start, learnHyperparameters, learnInducing, SparseApproximation.BLOCK);
+  }
+
+  /** As {@link #of(SparseProblem, boolean, boolean)}, summing rows by blocks of {@code block} (tests). */
+  static Svgp of(
+      SparseProblem start, boolean learnHyperparameters, boolean learnInducing, int block) {
+    if (start == null) {
+      throw new IllegalArgumentException("the sparse problem must not be null");
+    }
+    if (block < 1) {
+      throw new IllegalArgumentException("blocks of at least 1 row, got " + block);
+    }
+    return new Svgp(start, learnHyperparameters, learnInducing, block);
   }
 
   /** Length of x. */
@@ -250,8 +267,8 @@ public final class Svgp {
     double m0 = problem.priorMean();
     double[][] xs = problem.x();
     double[] ys = problem.y();
-    for (int from = 0; from < b; from += SparseApproximation.BLOCK) {
-      int nb = Math.min(SparseApproximation.BLOCK, b - from);
+    for (int from = 0; from < b; from += block) {
+      int nb = Math.min(block, b - from);
       double[][] xb = new double[nb][];
       double[] yb = new double[nb];
       for (int i = 0; i < nb; i++) {

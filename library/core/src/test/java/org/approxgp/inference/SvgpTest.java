@@ -226,6 +226,32 @@ class SvgpTest {
         which, at.length, worst);
   }
 
+  /**
+   * The rows are summed by blocks ({@link SparseApproximation#BLOCK} in use, so n ≤ 400 here is one block): with
+   * blocks of 7 rows (five blocks, the last of 2) the bound and its gradient equal the one-block sums to rounding,
+   * full batch and minibatch.
+   */
+  @Test
+  void blocksOfRowsSumToTheSameBoundAndGradient() {
+    double[][] x = SmallProblems.inputs(56, 30, 2);
+    Problem p = Problem.of(SmallProblems.ard(2), x, SmallProblems.labels(57, x), Probit.get());
+    SparseProblem sp = new SparseProblem(p, SmallProblems.inputs(58, 5, 2));
+    Svgp one = Svgp.of(sp, true, true);
+    Svgp blocks = Svgp.of(sp, true, true, 7);
+    double[] at = randomPoint(one, 59);
+    int[] batch = {4, 9, 9, 1, 28, 13, 0, 21, 17, 3};
+    for (int[] rows : new int[][] {null, batch}) {
+      double[] g1 = new double[one.dimension()];
+      double[] g2 = new double[one.dimension()];
+      double v1 = one.elbo(at, rows, g1);
+      double v2 = blocks.elbo(at, rows, g2);
+      assertEquals(v1, v2, 1e-12 * Math.abs(v1));
+      for (int j = 0; j < g1.length; j++) {
+        assertEquals(g1[j], g2[j], 1e-11 * Math.max(1, Math.abs(g1[j])), "coordinate " + j);
+      }
+    }
+  }
+
   /** Bad arguments are refused with messages that say what is wrong. */
   @Test
   void badArgumentsAreRefused() {
