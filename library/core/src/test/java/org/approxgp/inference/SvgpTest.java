@@ -154,6 +154,38 @@ class SvgpTest {
         post.inducingJitter());
     assertTrue(fit.converged(), fit.status());
     assertEquals(oracle, post.elbo(), 1e-7, "SVGP against the α → 0 oracle");
+    if (m < x.length) {
+      // sparse Power EP itself at α = 1e-3 and 1e-4, Richardson-extrapolated to α → 0
+      // (SparsePowerEpLimitTest):
+      // its energy and its q(u) against SVGP's
+      SiteLoopOptions opt = SiteLoopOptions.defaults().withTolerance(1e-11).withGradient(false);
+      double a1 = 1e-3;
+      double a2 = 1e-4;
+      SparsePosterior q1 = SparseSiteLoop.run(new SparseProblem(p, z), PowerEp.of(a1), opt, null);
+      SparsePosterior q2 = SparseSiteLoop.run(new SparseProblem(p, z), PowerEp.of(a2), opt, null);
+      double limit = (a1 * q2.logEvidence() - a2 * q1.logEvidence()) / (a1 - a2);
+      double[] u1 = q1.inducingMean();
+      double[] u2 = q2.inducingMean();
+      double[] us = post.inducingMean();
+      Matrix c1 = q1.inducingCovariance();
+      Matrix c2 = q2.inducingCovariance();
+      Matrix cs = post.inducingCovariance();
+      double du = 0;
+      double dc = 0;
+      for (int a = 0; a < m; a++) {
+        du = Math.max(du, Math.abs((a1 * u2[a] - a2 * u1[a]) / (a1 - a2) - us[a]));
+        for (int b = 0; b < m; b++) {
+          double lim = (a1 * c2.get(a, b) - a2 * c1.get(a, b)) / (a1 - a2);
+          dc = Math.max(dc, Math.abs(lim - cs.get(a, b)));
+        }
+      }
+      System.out.printf(
+          "sparse Power EP, alpha -> 0 (Richardson from 1e-3, 1e-4): energy %.12f (%.1e), E[u] %.1e, Cov[u] %.1e%n",
+          limit, limit - post.elbo(), du, dc);
+      assertEquals(limit, post.elbo(), 1e-6, "sparse Power EP's α → 0 limit");
+      assertTrue(du < 1e-5, "E[u] differs from the α → 0 limit by " + du);
+      assertTrue(dc < 1e-5, "Cov[u] differs from the α → 0 limit by " + dc);
+    }
     if (m == x.length) {
       Posterior vb =
           Vb.infer(p, VbOptions.defaults().withTolerance(1e-11).withGradient(false), null);
