@@ -19,6 +19,7 @@ import org.approxgp.inference.Problem;
 import org.approxgp.inference.SparsePosterior;
 import org.approxgp.inference.SparseProblem;
 import org.approxgp.inference.SparseSiteLoop;
+import org.approxgp.inference.SvgpPosterior;
 import org.approxgp.kernel.Kernel;
 import org.approxgp.kernel.Linear;
 import org.approxgp.kernel.SquaredExponential;
@@ -32,7 +33,9 @@ import org.approxgp.model.Registry;
 import org.approxgp.model.SettingException;
 import org.approxgp.model.Settings;
 import org.approxgp.model.SparseGpModel;
+import org.approxgp.model.SvgpModel;
 import org.approxgp.optimize.Lbfgs;
+import org.approxgp.sparse.BoundMonitor;
 import org.approxgp.sparse.KMeans;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -137,7 +140,8 @@ final class FitCommand implements Callable<Integer> {
       names = "--inducing",
       paramLabel = "M|all",
       description =
-          "sparse GP on M inducing inputs (ep: FITC-EP, qp, power-ep; Bui, Yan & Turner 2017), initialised at the"
+          "sparse GP on M inducing inputs (ep: FITC-EP, qp, power-ep; Bui, Yan & Turner 2017; vb: SVGP, Hensman,"
+              + " Matthews & Ghahramani 2015), initialised at the"
               + " k-means centroids of the (standardised) training inputs, 1 <= M <= n; all: the training inputs"
               + " themselves (M = n, the exact method's limit). Default: the exact GP")
   String inducing;
@@ -150,6 +154,55 @@ final class FitCommand implements Callable<Integer> {
               + " stay at the k-means centroids; GPflow's SVGP learns them by default, but for alpha > 0 the energy is"
               + " not a bound, and learning them can overfit and is slow)")
   Boolean learnInducing;
+
+  @Option(
+      names = "--minibatch",
+      paramLabel = "B|all",
+      description = "--inducing with --inference vb (SVGP): rows per Adam step (default "
+          + SvgpModel.DEFAULT_MINIBATCH
+          + "; B >= n: every row each step), or all: the full batch by L-BFGS (deterministic)")
+  String minibatch;
+
+  @Option(
+      names = "--learning-rate",
+      paramLabel = "A",
+      description = "SVGP: Adam's learning rate (default " + SvgpModel.DEFAULT_LEARNING_RATE + ")")
+  Double learningRate;
+
+  @Option(
+      names = "--iterations",
+      paramLabel = "T",
+      description = "SVGP: the cap on Adam steps or L-BFGS iterations (default "
+          + SvgpModel.DEFAULT_ITERATIONS
+          + ")")
+  Integer iterations;
+
+  @Option(
+      names = "--stopping",
+      paramLabel = "slope|means|none",
+      description =
+          "SVGP with minibatches: stop when the bound estimates have stopped rising by more than their noise"
+              + " (slope, default; sparse.BoundMonitor as approxgp regress), by Stan ADVI's windowed means (means),"
+              + " or at --iterations (none)")
+  String stopping;
+
+  @Option(
+      names = "--stop-window",
+      paramLabel = "W",
+      description = "SVGP, --stopping: iterations between tests (default "
+          + BoundMonitor.DEFAULT_WINDOW
+          + " for slope)")
+  Integer stopWindow;
+
+  @Option(
+      names = "--stop-tolerance",
+      paramLabel = "T",
+      description =
+          "SVGP, --stopping slope: rise in nats per training row below which the bound has"
+              + " converged (default "
+              + BoundMonitor.DEFAULT_TOLERANCE
+              + ")")
+  Double stopTolerance;
 
   /** Lloyd iterations of the k-means that places the inducing inputs. */
   static final int KMEANS_ITERATIONS = 100;
@@ -168,9 +221,21 @@ final class FitCommand implements Callable<Integer> {
         FIT_LIKELIHOODS,
         "gaussian is for approxgp compare, regression is approxgp regress");
     boolean sparse = inducing != null;
+    boolean svgp = sparse && inference.strip().equals("vb");
     InferenceMethod method = null;
     Registry.SparseMethod sparseMethod = null;
-    if (sparse) {
+    SvgpModel.Options svgpOptions = null;
+    if (!svgp && !svgpSettings().isEmpty()) {
+      throw CliException.badInput("--" + svgpSettings().names().iterator().next()
+          + " applies to SVGP only (--inducing M with --inference vb)");
+    }
+    if (svgp) {
+      svgpOptions = svgpOptions(methodOptions.settings(), svgpSettings());
+      if (Boolean.TRUE.equals(learnInducing) && !optimize) {
+        throw CliException.badInput(
+            "--learn-inducing needs --optimize (the inducing inputs are learned with the hyperparameters)");
+      }
+    } else if (sparse) {
       sparseMethod = sparseMethod(inference, methodOptions.settings());
       if (optimize && !sparseMethod.energyGradient()) {
         throw CliException.badInput(
@@ -224,14 +289,32 @@ final class FitCommand implements Callable<Integer> {
       // the sparse loop: n × M rows and gradient work space, M × M factors, the M × test
       // cross-covariance
       double mm = mInd;
-      Memory.require(
-          String.format(
-              java.util.Locale.ROOT,
-              "a sparse GP on %,d training rows and %,d inducing inputs",
-              tr.size(),
-              mInd),
-          8 * (4 * n * mm + 8 * mm * mm + 2 * mm * te.size()),
-          Math.max(n * mm, mm * te.size()));
+      if (svgp) {
+        // q(u)'s M + M(M+1)/2 numbers, times L-BFGS's 2 × 20 correction pairs and work vectors
+        // (full batch) or
+        // Adam's moments, gradient and iterate; per block of rows the M × block terms; K_uu and its
+        // factor
+        double dim = mm + mm * (mm + 1) / 2;
+        double copies = "all".equals(minibatch == null ? null : minibatch.strip()) ? 46 : 6;
+        Memory.require(
+            String.format(
+                java.util.Locale.ROOT,
+                "SVGP on %,d training rows and %,d inducing inputs (%,.0f variational parameters)",
+                tr.size(),
+                mInd,
+                dim),
+            8 * (copies * dim + 6 * mm * Math.min(n, 2048) + 4 * mm * mm + 2 * mm * te.size()),
+            Math.max(dim, mm * te.size()));
+      } else {
+        Memory.require(
+            String.format(
+                java.util.Locale.ROOT,
+                "a sparse GP on %,d training rows and %,d inducing inputs",
+                tr.size(),
+                mInd),
+            8 * (4 * n * mm + 8 * mm * mm + 2 * mm * te.size()),
+            Math.max(n * mm, mm * te.size()));
+      }
     } else {
       Memory.require(
           String.format(java.util.Locale.ROOT, "a GP on %,d training rows", tr.size()),
@@ -260,14 +343,44 @@ final class FitCommand implements Callable<Integer> {
       if (sparse) {
         double[][] z0 = mWanted == null ? xTrain : kMeansCentroids(xTrain, mWanted, seed);
         boolean learnZ = optimize && Boolean.TRUE.equals(learnInducing);
-        fit = sparseFit(new SparseProblem(problem, z0), sparseMethod, optimize, learnZ);
         sparseBlock = new LinkedHashMap<>();
-        sparseBlock.put("inducing", z0.length);
-        sparseBlock.put("initialisation", mWanted == null ? "training-inputs" : "k-means");
-        sparseBlock.put("method", sparseMethod.name());
-        sparseBlock.put("alpha", sparseMethod.power());
-        sparseBlock.put("learned_inducing", learnZ);
-        sparseBlock.put("inducing_jitter", fit.diagnostics().jitter());
+        if (svgp) {
+          SvgpModel.Options o = svgpOptions.withLearning(optimize, learnZ).withSeed(seed);
+          SvgpModel.Fit f = SvgpModel.fit(new SparseProblem(problem, z0), o);
+          fit = svgpResult(f);
+          sparseBlock.put("inducing", z0.length);
+          sparseBlock.put("initialisation", mWanted == null ? "training-inputs" : "k-means");
+          sparseBlock.put("method", "svgp");
+          sparseBlock.put("alpha", 0.0);
+          sparseBlock.put("learned_inducing", learnZ);
+          sparseBlock.put("inducing_jitter", f.posterior().inducingJitter());
+          sparseBlock.put("optimizer", o.isFullBatch() ? "lbfgs" : "adam");
+          sparseBlock.put(
+              "minibatch", o.isFullBatch() ? "all" : Math.min(o.minibatch(), tr.size()));
+          if (!o.isFullBatch()) {
+            sparseBlock.put("learning_rate", o.learningRate());
+          }
+          sparseBlock.put("iteration_cap", o.iterations());
+          sparseBlock.put(
+              "stop_rule",
+              o.isFullBatch()
+                  ? "lbfgs"
+                  : o.stopping() == null ? "none" : o.stopping().test().label());
+          if (!o.isFullBatch() && o.stopping() != null) {
+            sparseBlock.put("stop_window", o.stopping().window());
+            sparseBlock.put("stop_tolerance", o.stopping().tolerance());
+          }
+          sparseBlock.put("stop_reason", f.stopReason());
+          sparseBlock.put("elbo", f.posterior().elbo());
+        } else {
+          fit = sparseFit(new SparseProblem(problem, z0), sparseMethod, optimize, learnZ);
+          sparseBlock.put("inducing", z0.length);
+          sparseBlock.put("initialisation", mWanted == null ? "training-inputs" : "k-means");
+          sparseBlock.put("method", sparseMethod.name());
+          sparseBlock.put("alpha", sparseMethod.power());
+          sparseBlock.put("learned_inducing", learnZ);
+          sparseBlock.put("inducing_jitter", fit.diagnostics().jitter());
+        }
       } else {
         FittedGp g = GpModel.fit(
             problem,
@@ -392,7 +505,7 @@ final class FitCommand implements Callable<Integer> {
         likelihood,
         sparseBlock == null
             ? inference
-            : sparseMethod.name() + " (M = " + sparseBlock.get("inducing") + ")",
+            : sparseBlock.get("method") + " (M = " + sparseBlock.get("inducing") + ")",
         kernelOptions.kernel,
         fit.logEvidence(),
         fit.iterations(),
@@ -431,6 +544,49 @@ final class FitCommand implements Callable<Integer> {
           ? CliException.badInput("--inducing with --inference " + e.problem())
           : Flags.badInput(e);
     }
+  }
+
+  /** The SVGP flags given, as registry settings ({@code --x} = setting {@code x}). */
+  private Settings svgpSettings() {
+    return Settings.none()
+        .with("minibatch", minibatch)
+        .with("learning-rate", learningRate)
+        .with("iterations", iterations)
+        .with("stopping", stopping)
+        .with("stop-window", stopWindow)
+        .with("stop-tolerance", stopTolerance);
+  }
+
+  /**
+   * SVGP's options from its flags; a method flag (vb takes none) or a bad value is refused naming its flag.
+   */
+  static SvgpModel.Options svgpOptions(Settings method, Settings svgp) {
+    if (!method.isEmpty()) {
+      throw CliException.badInput("--" + method.names().iterator().next()
+          + " is not a setting of SVGP (--inducing with --inference vb; its settings: --"
+          + String.join(", --", Registry.SVGP_SETTINGS) + ")");
+    }
+    try {
+      return Registry.svgp(svgp);
+    } catch (SettingException e) {
+      throw Flags.badInput(e);
+    }
+  }
+
+  /** What the summary reports of an SVGP fit: the bound is its log evidence. */
+  private static Result svgpResult(SvgpModel.Fit f) {
+    SvgpPosterior post = f.posterior();
+    return new Result(
+        post::predict,
+        post.problem().problem().likelihood(),
+        post.problem().problem().kernel(),
+        post.elbo(),
+        f.iterations(),
+        f.converged(),
+        f.seconds(),
+        post.diagnostics(),
+        f.activeBounds(),
+        f.status());
   }
 
   /** M from {@code --inducing}: a whole number >= 1, or null for "all" (the training inputs). */

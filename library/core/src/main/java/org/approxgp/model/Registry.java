@@ -391,9 +391,64 @@ public final class Registry {
       double power,
       boolean energyGradient) {}
 
-  /** The inference methods that have a sparse form: ep, qp, power-ep. */
+  /** The inference methods that have a sparse form in the site loop: ep, qp, power-ep (vb's is {@link #svgp}). */
   public static List<String> sparseInferenceNames() {
     return List.of("ep", "qp", "power-ep");
+  }
+
+  /** The settings of SVGP ({@link #svgp}), in the order the help lists them. */
+  public static final List<String> SVGP_SETTINGS = List.of(
+      "minibatch", "learning-rate", "iterations", "stopping", "stop-window", "stop-tolerance");
+
+  /**
+   * vb on inducing points: SVGP classification (Hensman, Matthews &amp; Ghahramani, AISTATS 2015;
+   * {@link org.approxgp.inference.Svgp}, fitted by {@link SvgpModel}), with its optimiser's settings, unset ones at
+   * {@link SvgpModel.Options#defaults()}:
+   * <ul>
+   *   <li>{@code minibatch} B &ge; 1 rows per Adam step (default {@value SvgpModel#DEFAULT_MINIBATCH}; B &ge; n
+   *       steps on every row), or "all": the full batch by L-BFGS (deterministic);
+   *   <li>{@code learning-rate} Adam's α &gt; 0 (default {@value SvgpModel#DEFAULT_LEARNING_RATE});
+   *   <li>{@code iterations} the cap &ge; 1 (default {@value SvgpModel#DEFAULT_ITERATIONS});
+   *   <li>{@code stopping} slope|means|none, {@code stop-window}, {@code stop-tolerance}: the minibatch fit's
+   *       stopping rule ({@link BoundMonitor}; default slope, 50, 0.02 nats per row), refused with "all".
+   * </ul>
+   * Whether θ and Z are learned and the seed are the caller's ({@link SvgpModel.Options#withLearning},
+   * {@link SvgpModel.Options#withSeed}).
+   *
+   * @throws SettingException naming the setting, for a setting SVGP does not take or a value out of range
+   */
+  public static SvgpModel.Options svgp(Settings settings) {
+    Map<String, List<String>> all = new LinkedHashMap<>(settingsOf(INFERENCE));
+    all.put("svgp", SVGP_SETTINGS);
+    check("svgp", settings, SVGP_SETTINGS, all);
+    SvgpModel.Options d = SvgpModel.Options.defaults();
+    boolean full = "all".equals(settings.word("minibatch"));
+    int b = full ? SvgpModel.FULL_BATCH : integer(settings, "minibatch", d.minibatch(), 1);
+    double rate =
+        settings.has("learning-rate") ? settings.number("learning-rate") : d.learningRate();
+    if (!(rate > 0) || !Double.isFinite(rate)) {
+      throw new SettingException(
+          "learning-rate", "must be a positive number, got " + settings.word("learning-rate"));
+    }
+    if (full && settings.has("learning-rate")) {
+      throw new SettingException(
+          "learning-rate", "has no effect with minibatch all (L-BFGS on the full batch)");
+    }
+    BoundMonitor.Rule stop = stopping(settings, d.stopping());
+    if (full) {
+      for (String s : List.of("stopping", "stop-window", "stop-tolerance")) {
+        if (settings.has(s)) {
+          throw new SettingException(
+              s,
+              "has no effect with minibatch all (L-BFGS on the full batch stops by its own tests)");
+        }
+      }
+      stop = null;
+    }
+    return d.withMinibatch(b)
+        .withLearningRate(rate)
+        .withIterations(integer(settings, "iterations", d.iterations(), 1))
+        .withStopping(stop);
   }
 
   /**
@@ -409,8 +464,13 @@ public final class Registry {
     if (e == null || !sparseInferenceNames().contains(name)) {
       throw new SettingException(
           "inference",
-          (e == null ? "unknown '" + name + "'" : name + " has no inducing-point form here")
-              + " (with inducing points: " + String.join(", ", sparseInferenceNames()) + ")");
+          (e == null
+                  ? "unknown '" + name + "'"
+                  : name.equals("vb")
+                      ? "vb on inducing points is SVGP, not a site loop (Registry.svgp)"
+                      : name + " has no inducing-point form here")
+              + " (with inducing points: " + String.join(", ", sparseInferenceNames())
+              + "; vb as svgp)");
     }
     check(name, settings, e.settings(), settingsOf(INFERENCE));
     switch (name) {

@@ -1,0 +1,345 @@
+package org.approxgp.model;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.approxgp.inference.Diagnostics;
+import org.approxgp.inference.InferenceException;
+import org.approxgp.inference.SparseProblem;
+import org.approxgp.inference.Svgp;
+import org.approxgp.inference.SvgpPosterior;
+import org.approxgp.optimize.Adam;
+import org.approxgp.optimize.Lbfgs;
+import org.approxgp.sparse.BoundMonitor;
+
+/**
+ * Fits SVGP classification ({@link Svgp}; Hensman, Matthews &amp; Ghahramani, AISTATS 2015): maximises the
+ * uncollapsed bound over q(v) = N(m, CCᵀ) and, optionally, the kernel's log-hyperparameters θ and the inducing
+ * inputs Z, either
+ * <ul>
+ *   <li>by Adam (Kingma &amp; Ba 2015; {@link Adam}) on minibatches of B rows drawn without replacement from a seeded
+ *       permutation that is reshuffled when it runs out (each step's data term rescaled by n/B, Hensman et al. §3),
+ *       stopped by {@link BoundMonitor} on the minibatch estimates (the noise-aware slope test the sparse
+ *       regression family uses) or at the iteration cap; or</li>
+ *   <li>on the full batch ({@link Options#FULL_BATCH}) by L-BFGS ({@link Lbfgs}), deterministic.</li>
+ * </ul>
+ * θ is kept in {@link Bounds#defaults(org.approxgp.kernel.Kernel)} (L-BFGS's box; Adam's iterates are clipped into
+ * it). Likelihood hyperparameters are not learned here (probit has none; noisy-step's ε is fixed on the command
+ * line). The bound reported is the full-batch bound at the final parameters.
+ */
+public final class SvgpModel {
+
+  /** {@link Options#minibatch()} meaning every row, by L-BFGS. */
+  public static final int FULL_BATCH = Integer.MAX_VALUE;
+
+  /** Default minibatch (GPflow's SVGP notebooks use 100 to 256). */
+  public static final int DEFAULT_MINIBATCH = 256;
+
+  /** Default Adam learning rate (GPflow's SVGP classification notebook: 0.01). */
+  public static final double DEFAULT_LEARNING_RATE = 0.01;
+
+  /** Default iteration cap (Adam steps or L-BFGS iterations), the stochastic sparse regression fits'. */
+  public static final int DEFAULT_ITERATIONS = 5000;
+
+  /** L-BFGS's gradient tolerance on the full batch (and its relative-decrease test, 1e-12). */
+  public static final double DEFAULT_GRADIENT_TOLERANCE = 1e-6;
+
+  /**
+   * @param minibatch rows per Adam step, ≥ 1 ({@link #FULL_BATCH}: every row by L-BFGS; B ≥ n: every row by Adam)
+   * @param learningRate Adam's α &gt; 0
+   * @param iterations the cap, ≥ 1
+   * @param seed the minibatch draws
+   * @param learnHyperparameters learn θ
+   * @param learnInducing learn Z
+   * @param stopping the stochastic fit's stopping rule (null: every iteration to the cap); unused on the full batch
+   * @param gradientTolerance L-BFGS's gtol (full batch), &gt; 0
+   */
+  public record Options(
+      int minibatch,
+      double learningRate,
+      int iterations,
+      long seed,
+      boolean learnHyperparameters,
+      boolean learnInducing,
+      BoundMonitor.Rule stopping,
+      double gradientTolerance) {
+    public Options {
+      if (minibatch < 1) {
+        throw new IllegalArgumentException(
+            "the minibatch must have at least 1 row, got " + minibatch);
+      }
+      if (!(learningRate > 0) || !Double.isFinite(learningRate)) {
+        throw new IllegalArgumentException(
+            "the learning rate must be positive, got " + learningRate);
+      }
+      if (iterations < 1) {
+        throw new IllegalArgumentException("the iteration cap must be >= 1, got " + iterations);
+      }
+      if (!(gradientTolerance > 0)) {
+        throw new IllegalArgumentException(
+            "the gradient tolerance must be positive, got " + gradientTolerance);
+      }
+    }
+
+    /** Minibatches of 256, Adam 0.01, 5000 iterations, seed 0, θ learned, Z fixed, the default slope rule. */
+    public static Options defaults() {
+      return new Options(
+          DEFAULT_MINIBATCH,
+          DEFAULT_LEARNING_RATE,
+          DEFAULT_ITERATIONS,
+          0,
+          true,
+          false,
+          BoundMonitor.Rule.DEFAULT,
+          DEFAULT_GRADIENT_TOLERANCE);
+    }
+
+    /** Full batch by L-BFGS, θ and Z fixed (q(u) only), the given cap and tolerance. */
+    public static Options fullBatch(int iterations, double gradientTolerance) {
+      return new Options(
+          FULL_BATCH, DEFAULT_LEARNING_RATE, iterations, 0, false, false, null, gradientTolerance);
+    }
+
+    public boolean isFullBatch() {
+      return minibatch == FULL_BATCH;
+    }
+
+    public Options withMinibatch(int b) {
+      return new Options(
+          b,
+          learningRate,
+          iterations,
+          seed,
+          learnHyperparameters,
+          learnInducing,
+          stopping,
+          gradientTolerance);
+    }
+
+    public Options withLearning(boolean hyperparameters, boolean inducing) {
+      return new Options(
+          minibatch,
+          learningRate,
+          iterations,
+          seed,
+          hyperparameters,
+          inducing,
+          stopping,
+          gradientTolerance);
+    }
+
+    public Options withSeed(long s) {
+      return new Options(
+          minibatch,
+          learningRate,
+          iterations,
+          s,
+          learnHyperparameters,
+          learnInducing,
+          stopping,
+          gradientTolerance);
+    }
+
+    public Options withIterations(int cap) {
+      return new Options(
+          minibatch,
+          learningRate,
+          cap,
+          seed,
+          learnHyperparameters,
+          learnInducing,
+          stopping,
+          gradientTolerance);
+    }
+
+    public Options withStopping(BoundMonitor.Rule rule) {
+      return new Options(
+          minibatch,
+          learningRate,
+          iterations,
+          seed,
+          learnHyperparameters,
+          learnInducing,
+          rule,
+          gradientTolerance);
+    }
+
+    public Options withLearningRate(double rate) {
+      return new Options(
+          minibatch,
+          rate,
+          iterations,
+          seed,
+          learnHyperparameters,
+          learnInducing,
+          stopping,
+          gradientTolerance);
+    }
+  }
+
+  /**
+   * A fitted SVGP.
+   *
+   * @param posterior the model at the final parameters, with the full-batch bound
+   * @param iterations Adam steps or L-BFGS iterations
+   * @param converged the stopping rule's (or L-BFGS's) verdict
+   * @param stopReason why it stopped ({@link BoundMonitor.StopReason#label()})
+   * @param status L-BFGS's status, or the stochastic rule's description
+   * @param activeBounds names of the hyperparameters at a bound at the end
+   * @param trace the bound per iteration: minibatch estimates (Adam) or full-batch values (L-BFGS)
+   * @param seconds wall time
+   */
+  public record Fit(
+      SvgpPosterior posterior,
+      int iterations,
+      boolean converged,
+      String stopReason,
+      String status,
+      List<String> activeBounds,
+      double[] trace,
+      double seconds) {}
+
+  private SvgpModel() {}
+
+  /**
+   * Maximises the bound from the prior q(v) = N(0, I) at {@code start}'s θ and Z.
+   *
+   * @throws IllegalArgumentException for a null argument
+   * @throws InferenceException when the final bound cannot be evaluated
+   */
+  public static Fit fit(SparseProblem start, Options options) {
+    if (start == null || options == null) {
+      throw new IllegalArgumentException("the problem and the options must not be null");
+    }
+    long t0 = System.nanoTime();
+    Svgp bound = Svgp.of(start, options.learnHyperparameters(), options.learnInducing());
+    int dim = bound.dimension();
+    double[] lo = new double[dim];
+    double[] hi = new double[dim];
+    Arrays.fill(lo, Double.NEGATIVE_INFINITY);
+    Arrays.fill(hi, Double.POSITIVE_INFINITY);
+    int nk = start.problem().kernel().size();
+    if (options.learnHyperparameters()) {
+      Bounds box = Bounds.defaults(start.problem().kernel());
+      System.arraycopy(box.lower(), 0, lo, bound.thetaOffset(), nk);
+      System.arraycopy(box.upper(), 0, hi, bound.thetaOffset(), nk);
+    }
+    double[] x = bound.start();
+    List<Double> trace = new ArrayList<>();
+    int iterations;
+    boolean converged;
+    String reason;
+    String status;
+    if (options.isFullBatch()) {
+      Lbfgs.Result r = Lbfgs.minimize(
+          (p, g) -> {
+            try {
+              double v = bound.elbo(p, g);
+              for (int j = 0; j < g.length; j++) {
+                g[j] = -g[j];
+              }
+              return -v;
+            } catch (InferenceException e) {
+              return Double.POSITIVE_INFINITY;
+            }
+          },
+          x,
+          lo,
+          hi,
+          new Lbfgs.Settings(options.iterations(), 1e-12, options.gradientTolerance(), 20),
+          (it, p, v) -> trace.add(-v));
+      x = r.x();
+      iterations = r.iterations();
+      converged = r.converged();
+      reason = BoundMonitor.StopReason.of(r).label();
+      status = r.status();
+    } else {
+      int n = bound.size();
+      int b = Math.min(options.minibatch(), n);
+      Adam adam = new Adam(dim, Adam.Settings.of(options.learningRate()));
+      BoundMonitor monitor =
+          options.stopping() == null ? null : options.stopping().start(n);
+      SplittableRandom rng = new SplittableRandom(options.seed());
+      int[] perm = new int[n];
+      for (int i = 0; i < n; i++) {
+        perm[i] = i;
+      }
+      int pos = n; // shuffle before the first draw
+      int[] batch = new int[b];
+      double[] g = new double[dim];
+      iterations = 0;
+      converged = false;
+      reason = BoundMonitor.StopReason.ITERATION_CAP.label();
+      while (iterations < options.iterations()) {
+        if (b == n) {
+          for (int i = 0; i < n; i++) {
+            batch[i] = i;
+          }
+        } else {
+          for (int i = 0; i < b; i++) {
+            if (pos == n) {
+              shuffle(perm, rng);
+              pos = 0;
+            }
+            batch[i] = perm[pos++];
+          }
+        }
+        double estimate = bound.elbo(x, batch, g);
+        iterations++;
+        trace.add(estimate);
+        adam.ascend(x, g);
+        for (int j = 0; j < dim; j++) {
+          x[j] = Math.min(hi[j], Math.max(lo[j], x[j]));
+        }
+        if (monitor != null) {
+          monitor.add(estimate);
+          if (monitor.converged()) {
+            converged = true;
+            reason = BoundMonitor.StopReason.CONVERGED.label();
+            break;
+          }
+        }
+      }
+      status = "adam (minibatch " + b + ", learning rate " + options.learningRate() + "), stopping "
+          + (monitor == null ? "none" : options.stopping().describe())
+          + (monitor != null && monitor.diverging() ? ", diverging" : "");
+    }
+    double elbo = bound.elbo(x, null);
+    List<String> active = new ArrayList<>();
+    if (options.learnHyperparameters()) {
+      List<String> names = start.problem().kernel().hyperparameterNames();
+      for (int j = 0; j < nk; j++) {
+        int q = bound.thetaOffset() + j;
+        if (x[q] <= lo[q] || x[q] >= hi[q]) {
+          active.add(names.get(j));
+        }
+      }
+    }
+    double seconds = (System.nanoTime() - t0) * 1e-9;
+    Diagnostics diag = new Diagnostics(
+        "svgp",
+        iterations,
+        converged,
+        Double.NaN,
+        seconds,
+        bound.jitter(),
+        0,
+        0,
+        reason + ": " + status,
+        null);
+    SvgpPosterior post = bound.posterior(x, elbo, diag);
+    double[] tr = trace.stream().mapToDouble(Double::doubleValue).toArray();
+    return new Fit(post, iterations, converged, reason, status, List.copyOf(active), tr, seconds);
+  }
+
+  /** Fisher–Yates with the seeded generator. */
+  private static void shuffle(int[] a, SplittableRandom rng) {
+    for (int i = a.length - 1; i > 0; i--) {
+      int j = rng.nextInt(i + 1);
+      int t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+    }
+  }
+}
