@@ -45,7 +45,7 @@ class QpAtScaleTest {
 
   @Test
   void aTrialClassifiesBetterThanTheMajorityClassAndIsReproducible() {
-    for (String method : List.of("sparse-ep", "sparse-qp")) {
+    for (String method : List.of("sparse-ep", "sparse-qp", "svgp")) {
       QpAtScale.Key key = new QpAtScale.Key("spam", method, 120, 0);
       ResultRow a = QpAtScale.trial(TINY, key);
       ResultRow b = QpAtScale.trial(TINY, key);
