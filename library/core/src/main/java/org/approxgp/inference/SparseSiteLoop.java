@@ -103,34 +103,14 @@ public final class SparseSiteLoop {
         } else {
           parallel(problem, update, state, options, approx.marginals(), tau, nu, run);
         }
-        run.site = -1;
-        run.sweeps++;
-        run.change = before.rmsChange(Sites.of(tau, nu));
-        run.trace.add(run.change);
-        if (!Double.isFinite(run.change)) {
-          throw new InferenceException(
-              "non-finite site parameters after sweep " + run.sweeps, run.diagnostics(false), null);
-        }
+        run.endSweep(before, tau, nu);
         // recompute q(v) from the sites (class comment)
         approx = posterior(n, mInd, problem.priorMean(), rows, tau, nu, options, run);
-        if (run.change < options.tolerance()) {
-          int frozen = run.skipped - skippedBefore;
-          if (frozen > 0) {
-            run.message = "stopped: " + frozen + " site" + (frozen == 1 ? "" : "s")
-                + " frozen with an improper cavity in the last sweep, the others unchanged";
-            break;
-          }
-          converged = true;
+        LoopRun.Verdict verdict = run.verdict(options, skippedBefore);
+        if (verdict != LoopRun.Verdict.CONTINUE) {
+          converged = verdict == LoopRun.Verdict.CONVERGED;
           break;
         }
-        if (LoopRun.oscillating(run.trace, options.oscillationWindow())) {
-          run.message = "diverged: oscillation (no new minimum of the site change in the last "
-              + options.oscillationWindow() + " sweeps)";
-          break;
-        }
-      }
-      if (!converged && run.message.isEmpty()) {
-        run.message = "diverged: sweep cap " + options.maxSweeps() + " reached";
       }
       approx.marginals();
       run.relaxed = update.relaxedSites(state);
