@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * <pre>
  * 0 special
  * 1 linalg, data, metrics, optimize        (foundations; may use special)
- * 2 kernel, likelihood
+ * 2 kernel, likelihood, baseline
  * 3 projection
  * 4 inference
  * 5 sparse, reference
@@ -41,6 +41,7 @@ class LayeringTest {
       Map.entry("data", 1),
       Map.entry("metrics", 1),
       Map.entry("optimize", 1),
+      Map.entry("baseline", 2),
       Map.entry("kernel", 2),
       Map.entry("likelihood", 2),
       Map.entry("projection", 3),

@@ -18,7 +18,8 @@ import org.approxgp.sparse.SvbssgpTraining;
  * 43 s per iteration on AIRLINE (2M rows, Xeon); printed beside ours.
  *
  * <p>{@code bin/bench sparse scaling} runs {@link SparseScalingBench} instead ({@code approxgp regress} at its
- * defaults, set-up apart from iterations, peak RSS).
+ * defaults, set-up apart from iterations, peak RSS); {@code bin/bench sparse classification} runs
+ * {@link SparseClassificationBench} (sparse EP as a classifier at 1e6 rows beside logistic regression).
  *
  * <p>Run: {@code bin/bench sparse [ITERATIONS] [B,B,...]} (defaults 20 and 5,100; B = 0 is always run). The first run fetches
  * flights-3m (npm, ~60 MB once).
@@ -29,6 +30,14 @@ public final class SparseBench {
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("scaling")) {
       SparseScalingBench.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
+    if (args.length > 1 && args[0].equals("classification") && args[1].equals("check")) {
+      SparseClassificationCheck.main(java.util.Arrays.copyOfRange(args, 2, args.length));
+      return;
+    }
+    if (args.length > 0 && args[0].equals("classification")) {
+      SparseClassificationBench.main(java.util.Arrays.copyOfRange(args, 1, args.length));
       return;
     }
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 20;

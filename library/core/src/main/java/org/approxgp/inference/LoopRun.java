@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Mutable per-run counters and progress of one {@link SiteLoop#run} (confined to that call), and the tests on its
- * traces: the α distance of Qi &amp; Guo's Fig. 3 and the oscillation test.
+ * Mutable per-run counters and progress of one {@link SiteLoop#run} or {@link SparseSiteLoop#run} (confined to that
+ * call), the end-of-sweep bookkeeping and verdict both loops share ({@link #endSweep}, {@link #verdict},
+ * {@link #finish}), and the tests on its traces: the α distance of Qi &amp; Guo's Fig. 3 and the oscillation test.
  */
 final class LoopRun {
 
@@ -25,6 +26,16 @@ final class LoopRun {
   int skipped;
   int limited;
   double jitter;
+
+  /** What a loop does after a sweep ({@link #verdict}). */
+  enum Verdict {
+    /** Neither converged nor stopped: sweep again (the caller's sweep cap permitting). */
+    CONTINUE,
+    /** The site change fell below the tolerance with no site frozen: converged. */
+    CONVERGED,
+    /** Stopped without converging; {@link #message} says why. */
+    STOPPED
+  }
 
   LoopRun(String method, long t0) {
     this.method = method;
@@ -61,6 +72,60 @@ final class LoopRun {
         alphaTrace,
         relaxed,
         limited);
+  }
+
+  /**
+   * Records a finished sweep: counts it, sets {@link #change} to the RMS change of the sites from {@code before} to
+   * (τ̃, ν̃) and appends it to the trace; no site is current after it.
+   *
+   * @throws InferenceException when the change is not finite (non-finite site parameters)
+   */
+  void endSweep(Sites before, double[] tau, double[] nu) {
+    site = -1;
+    sweeps++;
+    change = before.rmsChange(Sites.of(tau, nu));
+    trace.add(change);
+    if (!Double.isFinite(change)) {
+      throw new InferenceException(
+          "non-finite site parameters after sweep " + sweeps, diagnostics(false), null);
+    }
+  }
+
+  /**
+   * The verdict after a sweep recorded by {@link #endSweep}, the stopping rule of both site loops: a change below
+   * {@link SiteLoopOptions#tolerance()} converges, unless sites were skipped in that sweep (frozen with an improper
+   * cavity, not at their fixed point: stopped, with a message counting them); otherwise the oscillation test of
+   * {@link SiteLoopOptions#oscillationWindow()} stops the run as diverged. Sets {@link #message} when it stops.
+   *
+   * @param skippedBefore {@link #skipped} before the sweep
+   */
+  Verdict verdict(SiteLoopOptions options, int skippedBefore) {
+    if (change < options.tolerance()) {
+      int frozen = skipped - skippedBefore;
+      if (frozen > 0) {
+        // not a fixed point: the skipped sites did not take their update (SiteLoop's class comment)
+        message = "stopped: " + frozen + " site" + (frozen == 1 ? "" : "s")
+            + " frozen with an improper cavity in the last sweep, the others unchanged";
+        return Verdict.STOPPED;
+      }
+      return Verdict.CONVERGED;
+    }
+    if (oscillating(trace, options.oscillationWindow())) {
+      message = "diverged: oscillation (no new minimum of the site change in the last "
+          + options.oscillationWindow() + " sweeps)";
+      return Verdict.STOPPED;
+    }
+    return Verdict.CONTINUE;
+  }
+
+  /**
+   * After the last sweep: a run that neither converged nor stopped with a message ran into the sweep cap (also
+   * when the cap is 0), and says so.
+   */
+  void finish(boolean converged, SiteLoopOptions options) {
+    if (!converged && message.isEmpty()) {
+      message = "diverged: sweep cap " + options.maxSweeps() + " reached";
+    }
   }
 
   /** ‖a − b‖₂. */

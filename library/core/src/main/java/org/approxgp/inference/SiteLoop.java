@@ -127,14 +127,7 @@ public final class SiteLoop {
         } else {
           Sweeps.parallel(problem, update, state, options, approx, tau, nu, run);
         }
-        run.site = -1;
-        run.sweeps++;
-        run.change = before.rmsChange(Sites.of(tau, nu));
-        run.trace.add(run.change);
-        if (!Double.isFinite(run.change)) {
-          throw new InferenceException(
-              "non-finite site parameters after sweep " + run.sweeps, run.diagnostics(false), null);
-        }
+        run.endSweep(before, tau, nu);
         double[] alpha;
         if (seq) {
           alpha = alphaOfMean(tau, nu, mu);
@@ -144,20 +137,9 @@ public final class SiteLoop {
         }
         run.alphaTrace.add(LoopRun.distance(alpha, alphaPrev));
         alphaPrev = alpha;
-        if (run.change < options.tolerance()) {
-          int frozen = run.skipped - skippedBefore;
-          if (frozen > 0) {
-            // not a fixed point: the skipped sites did not take their update (class comment)
-            run.message = "stopped: " + frozen + " site" + (frozen == 1 ? "" : "s")
-                + " frozen with an improper" + " cavity in the last sweep, the others unchanged";
-            break;
-          }
-          converged = true;
-          break;
-        }
-        if (LoopRun.oscillating(run.trace, options.oscillationWindow())) {
-          run.message = "diverged: oscillation (no new minimum of the site change in the last "
-              + options.oscillationWindow() + " sweeps)";
+        LoopRun.Verdict verdict = run.verdict(options, skippedBefore);
+        if (verdict != LoopRun.Verdict.CONTINUE) {
+          converged = verdict == LoopRun.Verdict.CONVERGED;
           break;
         }
       }
@@ -171,9 +153,7 @@ public final class SiteLoop {
         run.site = -1;
         approx = posterior(k, kChol, problem.priorMean(), tau, nu, options, false, run);
       }
-      if (!converged && run.message.isEmpty()) {
-        run.message = "diverged: sweep cap " + options.maxSweeps() + " reached";
-      }
+      run.finish(converged, options);
       run.relaxed = update.relaxedSites(state);
       try {
         logZ = logEvidence(problem, update, state, approx, run);

@@ -1,5 +1,6 @@
 package org.approxgp.inference;
 
+import java.util.Arrays;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
@@ -83,25 +84,45 @@ final class SparseApproximation {
 
   /**
    * Σₙ wₙ aₙaₙᵀ (M × M, symmetric) over the rows aₙ of {@code rows} (n × M), by one BLAS product per block of
-   * {@value #BLOCK} rows, so no second n × M array is formed.
+   * {@value #BLOCK} rows, so no second n × M array is formed: a block whose weights are all ≥ 0 (every block when
+   * no site precision is negative) is the Gram matrix of its rows scaled by √wₙ (BLAS dsyrk, half the work of a
+   * general product); a block with a negative weight is Aᵀ (diag(w) A) (dgemm).
    */
   static Matrix weightedGram(double[] rows, int n, int m, double[] w) {
     Matrix acc = Matrix.zeros(m, m);
     double[] accd = acc.data();
+    double[] scaled = new double[Math.min(BLOCK, n) * m];
     for (int from = 0; from < n; from += BLOCK) {
       int b = Math.min(BLOCK, n - from);
-      double[] block = new double[b * m];
-      double[] scaled = new double[b * m];
-      System.arraycopy(rows, from * m, block, 0, b * m);
+      boolean nonNegative = true;
       for (int i = 0; i < b; i++) {
-        double wi = w[from + i];
-        int o = i * m;
-        for (int a = 0; a < m; a++) {
-          scaled[o + a] = wi * block[o + a];
-        }
+        nonNegative &= w[from + i] >= 0;
       }
-      double[] part =
-          Matrix.wrap(b, m, block).multTransA(Matrix.wrap(b, m, scaled)).data();
+      double[] part;
+      if (nonNegative) {
+        for (int i = 0; i < b; i++) {
+          double si = Math.sqrt(w[from + i]);
+          int o = i * m;
+          int src = (from + i) * m;
+          for (int a = 0; a < m; a++) {
+            scaled[o + a] = si * rows[src + a];
+          }
+        }
+        part = Matrix.wrap(b, m, b * m == scaled.length ? scaled : Arrays.copyOf(scaled, b * m))
+            .gram()
+            .data();
+      } else {
+        double[] block = Arrays.copyOfRange(rows, from * m, (from + b) * m);
+        for (int i = 0; i < b; i++) {
+          double wi = w[from + i];
+          int o = i * m;
+          for (int a = 0; a < m; a++) {
+            scaled[o + a] = wi * block[o + a];
+          }
+        }
+        double[] sc = b * m == scaled.length ? scaled : Arrays.copyOf(scaled, b * m);
+        part = Matrix.wrap(b, m, block).multTransA(Matrix.wrap(b, m, sc)).data();
+      }
       for (int k = 0; k < accd.length; k++) {
         accd[k] += part[k];
       }
@@ -110,20 +131,39 @@ final class SparseApproximation {
     return acc;
   }
 
-  /** Fills q(gₙ) for every site (O(n M²)). */
+  /**
+   * Fills q(gₙ) for every site (O(n M²)): the means aₙᵀm + m₀ row by row, the variances ‖L_B⁻¹aₙ‖² block by block of
+   * {@value #BLOCK} rows, by one triangular solve with the block's rows as columns (BLAS dtrsm).
+   */
   SparseApproximation marginals() {
     gMean = new double[n];
     gVariance = new double[n];
-    double[] a = new double[m];
-    double[] scratch = new double[m];
     for (int i = 0; i < n; i++) {
-      System.arraycopy(rows, i * m, a, 0, m);
+      int o = i * m;
       double s = priorMean;
       for (int k = 0; k < m; k++) {
-        s += a[k] * mean[k];
+        s += rows[o + k] * mean[k];
       }
       gMean[i] = s;
-      gVariance[i] = b.quadForm(a, scratch);
+    }
+    for (int from = 0; from < n; from += BLOCK) {
+      int bl = Math.min(BLOCK, n - from);
+      double[] w = new double[m * bl]; // the block's rows as columns, M × bl
+      for (int j = 0; j < bl; j++) {
+        int o = (from + j) * m;
+        for (int r = 0; r < m; r++) {
+          w[r * bl + j] = rows[o + r];
+        }
+      }
+      b.solveLowerInPlace(Matrix.wrap(m, bl, w));
+      for (int j = 0; j < bl; j++) {
+        double s = 0;
+        for (int r = 0; r < m; r++) {
+          double v = w[r * bl + j];
+          s += v * v;
+        }
+        gVariance[from + j] = s;
+      }
     }
     return this;
   }

@@ -1,5 +1,6 @@
 package org.approxgp.inference;
 
+import java.util.Arrays;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
@@ -103,34 +104,14 @@ public final class SparseSiteLoop {
         } else {
           parallel(problem, update, state, options, approx.marginals(), tau, nu, run);
         }
-        run.site = -1;
-        run.sweeps++;
-        run.change = before.rmsChange(Sites.of(tau, nu));
-        run.trace.add(run.change);
-        if (!Double.isFinite(run.change)) {
-          throw new InferenceException(
-              "non-finite site parameters after sweep " + run.sweeps, run.diagnostics(false), null);
-        }
+        run.endSweep(before, tau, nu);
         // recompute q(v) from the sites (class comment)
         approx = posterior(n, mInd, problem.priorMean(), rows, tau, nu, options, run);
-        if (run.change < options.tolerance()) {
-          int frozen = run.skipped - skippedBefore;
-          if (frozen > 0) {
-            run.message = "stopped: " + frozen + " site" + (frozen == 1 ? "" : "s")
-                + " frozen with an improper cavity in the last sweep, the others unchanged";
-            break;
-          }
-          converged = true;
+        LoopRun.Verdict verdict = run.verdict(options, skippedBefore);
+        if (verdict != LoopRun.Verdict.CONTINUE) {
+          converged = verdict == LoopRun.Verdict.CONVERGED;
           break;
         }
-        if (LoopRun.oscillating(run.trace, options.oscillationWindow())) {
-          run.message = "diverged: oscillation (no new minimum of the site change in the last "
-              + options.oscillationWindow() + " sweeps)";
-          break;
-        }
-      }
-      if (!converged && run.message.isEmpty()) {
-        run.message = "diverged: sweep cap " + options.maxSweeps() + " reached";
       }
       approx.marginals();
       run.relaxed = update.relaxedSites(state);
@@ -182,25 +163,35 @@ public final class SparseSiteLoop {
         sparse, kuu, approx, d, logZ, grad, update.power(), run.diagnostics(converged));
   }
 
-  /** aₙ = L_uu⁻¹ kᵤₙ as rows (n × M) and dₙ = kₙₙ − ‖aₙ‖² ≥ 0 into {@code d}. */
+  /**
+   * aₙ = L_uu⁻¹ kᵤₙ as rows (n × M) and dₙ = kₙₙ − ‖aₙ‖² ≥ 0 into {@code d}. Block by block of
+   * {@link SparseApproximation#BLOCK} rows: K_u,block (M × b, the kernel's cross matrix, symmetric in its arguments)
+   * is solved in place by one triangular solve with a matrix right-hand side (BLAS dtrsm) and transposed into the
+   * rows, so the only n × M array is the result.
+   */
   private static double[] rows(Problem problem, double[][] z, Cholesky kuu, double[] d) {
-    int n = problem.size();
+    double[][] x = problem.x();
+    int n = x.length;
     int m = z.length;
-    Matrix kfu = problem.kernel().cross(problem.x(), z); // n × M
-    double[] kd = problem.kernel().diagonal(problem.x());
-    double[] rows = kfu.data();
-    double[] a = new double[m];
-    for (int i = 0; i < n; i++) {
-      System.arraycopy(rows, i * m, a, 0, m);
-      a = kuu.solveLower(a);
-      System.arraycopy(a, 0, rows, i * m, m);
-      double s = 0;
-      for (double v : a) {
-        s += v * v;
+    double[] kd = problem.kernel().diagonal(x);
+    double[] rows = new double[Math.multiplyExact(n, m)];
+    for (int from = 0; from < n; from += SparseApproximation.BLOCK) {
+      int b = Math.min(SparseApproximation.BLOCK, n - from);
+      Matrix kub = problem.kernel().cross(z, Arrays.copyOfRange(x, from, from + b)); // M × b
+      kuu.solveLowerInPlace(kub);
+      double[] w = kub.data();
+      for (int j = 0; j < b; j++) {
+        int o = (from + j) * m;
+        double s = 0;
+        for (int r = 0; r < m; r++) {
+          double v = w[r * b + j];
+          rows[o + r] = v;
+          s += v * v;
+        }
+        // kₙₙ − Qₙₙ ≥ 0 in exact arithmetic (a Schur complement); rounding leaves ±1e-16·kₙₙ at Z ∋
+        // xₙ
+        d[from + j] = Math.max(0.0, kd[from + j] - s);
       }
-      // kₙₙ − Qₙₙ ≥ 0 in exact arithmetic (a Schur complement); rounding leaves ±1e-16·kₙₙ at Z ∋
-      // xₙ
-      d[i] = Math.max(0.0, kd[i] - s);
     }
     return rows;
   }
@@ -222,6 +213,12 @@ public final class SparseSiteLoop {
   /**
    * One sequential sweep (class comment): S = B⁻¹ and m carried by rank-one updates from {@code start}. Modifies τ̃,
    * ν̃.
+   *
+   * <p>s = S aₙ is formed as Σ_c aₙ[c] S[c, :] (S symmetric), a loop over rows of S whose inner loop is an axpy the
+   * JIT vectorises (a dot product, a reduction in a fixed order, it does not). The rank-one change of S after site n
+   * and the product S aₙ₊₁ with the changed S are one pass over S: row r is updated, S[r, :] −= c s[r] s, and then
+   * added into aₙ₊₁[r] S[r, :] while it is in cache. The S and m carried past the last site are not used (the loop recomputes q(v) from
+   * the sites after every sweep), so the last site changes neither.
    */
   private static <S> void sequential(
       Problem problem,
@@ -235,33 +232,35 @@ public final class SparseSiteLoop {
     int n = start.n;
     int m = start.m;
     double m0 = start.priorMean;
-    double[] sig = start.b.inverse().data(); // S, M × M row-major
+    double[] sig = start.b.inverse().data(); // S, M × M row-major, symmetric
     double[] mean = start.mean.clone();
     double[] rows = start.rows;
-    double[] s = new double[m];
+    double[] s = new double[m]; // S aₙ for the current site n
+    double[] next = new double[m];
+    double[] row = new double[m];
+    if (n > 0) {
+      times(sig, rows, 0, m, s);
+    }
     for (int i = 0; i < n; i++) {
       int o = i * m;
       double am = 0;
       double v = 0;
       for (int r = 0; r < m; r++) {
-        double acc = 0;
-        int or = r * m;
-        for (int c = 0; c < m; c++) {
-          acc += sig[or + c] * rows[o + c];
-        }
-        s[r] = acc;
-        v += rows[o + r] * acc;
-        am += rows[o + r] * mean[r];
+        double ar = rows[o + r];
+        v += ar * s[r];
+        am += ar * mean[r];
       }
+      boolean last = i + 1 == n;
+      int on = o + m; // row n + 1
       SiteUpdate.Cavity cav = update.cavity(state, i, m0 + am, v, tau[i], nu[i]);
       SiteUpdate.Site upd =
           Sweeps.siteUpdate(problem, update, state, options, i, cav, tau[i], nu[i], run);
-      if (upd == null) {
-        continue;
-      }
-      double dtau = upd.tau() - tau[i];
-      double dnu = upd.nu() - nu[i];
+      double dtau = upd == null ? 0 : upd.tau() - tau[i];
+      double dnu = upd == null ? 0 : upd.nu() - nu[i];
       if (dtau == 0 && dnu == 0) {
+        if (!last) {
+          times(sig, rows, on, m, s);
+        }
         continue;
       }
       if (run.keep && !(1 + dtau * v > 0)) {
@@ -280,18 +279,51 @@ public final class SparseSiteLoop {
       }
       tau[i] += dtau;
       nu[i] += dnu;
+      if (last) {
+        break; // S and m are recomputed from the sites after the sweep
+      }
       double den = 1 + dtau * v;
       double c = dtau / den;
       double coef = (dnu - dtau * m0) / den - c * am;
       for (int r = 0; r < m; r++) {
         mean[r] += coef * s[r];
-        double cs = c * s[r];
-        if (cs != 0) {
-          int or = r * m;
-          for (int col = 0; col < m; col++) {
-            sig[or + col] -= cs * s[col];
-          }
+      }
+      if (c == 0) {
+        times(sig, rows, on, m, s);
+        continue;
+      }
+      // S ← S − c s sᵀ and next = S aₙ₊₁ with the new S, in one pass over S
+      Arrays.fill(next, 0.0);
+      for (int r = 0; r < m; r++) {
+        double f = c * s[r];
+        double ar = rows[on + r];
+        int or = r * m;
+        // row r in its own array: two loops over distinct arrays, which the JIT vectorises (one
+        // loop that
+        // reads and writes S and accumulates into next, it did not: 1.6 times slower, measured)
+        System.arraycopy(sig, or, row, 0, m);
+        for (int col = 0; col < m; col++) {
+          row[col] -= f * s[col];
         }
+        for (int col = 0; col < m; col++) {
+          next[col] += ar * row[col];
+        }
+        System.arraycopy(row, 0, sig, or, m);
+      }
+      double[] t = s;
+      s = next;
+      next = t;
+    }
+  }
+
+  /** out = S a for the row a of {@code rows} at {@code off}, as Σ_c a[c] S[c, :] (S symmetric, M × M). */
+  private static void times(double[] sig, double[] rows, int off, int m, double[] out) {
+    Arrays.fill(out, 0.0);
+    for (int c = 0; c < m; c++) {
+      double ac = rows[off + c];
+      int oc = c * m;
+      for (int r = 0; r < m; r++) {
+        out[r] += ac * sig[oc + r];
       }
     }
   }
