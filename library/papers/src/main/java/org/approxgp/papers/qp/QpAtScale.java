@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.PermutationSampler;
 import org.apache.commons.rng.simple.RandomSource;
+import org.approxgp.baseline.LogisticRegression;
 import org.approxgp.data.Dataset;
 import org.approxgp.data.Datasets;
 import org.approxgp.data.Flights;
@@ -66,16 +67,25 @@ public final class QpAtScale {
 
   /** The methods a trial can run. */
   public static final List<String> METHODS =
-      List.of("sparse-ep", "sparse-qp", "exact-ep", "exact-qp");
-
-  /** The data sets: spam (kernlab's, 4,601 rows, 57 inputs) and flights delayed by 15 minutes or more. */
-  public static final List<String> DATASETS = List.of("spam", "flights-delayed");
+      List.of("sparse-ep", "sparse-qp", "svgp", "exact-ep", "exact-qp", "logistic");
 
   /**
-   * A flight is delayed when it arrives 15 minutes or more after its schedule: the US Bureau of Transportation
-   * Statistics' on-time definition, on the source's arrival delay in minutes ({@link Flights#TARGET}).
+   * The floor: L2-penalised logistic regression ({@link LogisticRegression}) with λ = 1, scikit-learn's default
+   * (C = 1/λ = 1), on the same standardised rows.
    */
-  public static final double DELAY_MINUTES = 15;
+  public static final double LOGISTIC_PENALTY = 1.0;
+
+  /** The data sets: spam (kernlab's, 4,601 rows, 57 inputs) and flights that arrive late. */
+  public static final List<String> DATASETS = List.of("spam", "flights-late");
+
+  /**
+   * A flight is labelled late (+1) when it arrives after its schedule at all (arrival delay &gt; 0 minutes,
+   * {@link Flights#TARGET}), as {@code bin/bench sparse classification} labels it. The Bureau of Transportation
+   * Statistics' own definition (15 minutes or more) leaves a fifth of the rows positive, and there every classifier
+   * tried (sparse EP and logistic regression at 2·10⁴ rows) predicted "on time" for every test row, so the test
+   * error compared nothing.
+   */
+  public static final double LATE_MINUTES = 0;
 
   /**
    * @param datasets data sets ({@link #DATASETS})
@@ -191,7 +201,7 @@ public final class QpAtScale {
       RegressionData r = Flights.load().data();
       double[] y = new double[r.n()];
       for (int i = 0; i < y.length; i++) {
-        y[i] = r.y()[i] >= DELAY_MINUTES ? 1 : -1;
+        y[i] = r.y()[i] > LATE_MINUTES ? 1 : -1;
       }
       return new RegressionData(r.x(), r.n(), r.d(), y);
     });
@@ -314,12 +324,23 @@ public final class QpAtScale {
     Task t = task(key.dataset(), key.seed(), key.n());
     ResultRow.Builder b = ResultRow.builder();
     long t0 = System.nanoTime();
-    Prediction pred;
+    Prediction pred = null;
+    double[] pPositive = new double[t.yTest().length];
+    double[] logLik = new double[t.yTest().length];
     boolean converged;
     String status;
     int sweeps;
     try {
-      if (key.method().startsWith("sparse-")) {
+      if (key.method().equals("logistic")) {
+        LogisticRegression lr = LogisticRegression.fit(t.xTrain(), t.yTrain(), LOGISTIC_PENALTY);
+        for (int j = 0; j < pPositive.length; j++) {
+          pPositive[j] = lr.probability(t.xTest()[j]);
+          logLik[j] = lr.logProbability(t.xTest()[j], t.yTest()[j]);
+        }
+        converged = lr.converged();
+        status = "";
+        sweeps = lr.iterations();
+      } else if (key.method().startsWith("sparse-")) {
         Sparse h = sparseHyperparameters(c, key.dataset(), key.seed(), key.n());
         t0 = System.nanoTime();
         Registry.SparseMethod m = Registry.sparseInference(
@@ -371,17 +392,19 @@ public final class QpAtScale {
     } catch (InferenceException e) {
       return b.put("failed", true).put("status", e.getMessage()).build();
     }
-    double[] pPositive = new double[t.yTest().length];
-    for (int j = 0; j < pPositive.length; j++) {
-      pPositive[j] =
-          Probit.get().predictivePositive(pred.latentMean()[j], pred.latentVariance()[j]);
+    if (pred != null) {
+      for (int j = 0; j < pPositive.length; j++) {
+        pPositive[j] =
+            Probit.get().predictivePositive(pred.latentMean()[j], pred.latentVariance()[j]);
+      }
+      logLik = pred.logPredictive(Probit.get(), t.yTest());
     }
     return b.put("failed", false)
         .put("status", status)
         .put("converged", converged)
         .put("sweeps", sweeps)
         .put("te", Metrics.testError(pPositive, t.yTest()))
-        .put("nll", Metrics.negativeLogLikelihood(pred.logPredictive(Probit.get(), t.yTest())))
+        .put("nll", Metrics.negativeLogLikelihood(logLik))
         .put("fit_seconds", (System.nanoTime() - t0) / 1e9)
         .build();
   }
@@ -431,7 +454,8 @@ public final class QpAtScale {
   /**
    * The claims tested on the rows, per data set and n with both methods of a pair at every seed: sparse QP's test
    * NLL below sparse EP's (the QP paper's Table 1 claim, at scale), sparse EP's below SVGP's (its finding that VB
-   * does worst, with the variational method at scale), likewise exact QP's below exact EP's, and sparse
+   * does worst, with the variational method at scale), sparse EP's and QP's test error and NLL below logistic
+   * regression's (issue 47's floor), likewise exact QP's below exact EP's, and sparse
    * EP's test error at most 1 point above exact EP's (issue 47's done criterion); each by
    * {@link Verdicts#pairedPositive} over seeds.
    */
@@ -452,6 +476,25 @@ public final class QpAtScale {
             "sparse-qp",
             "nll",
             0.0);
+        for (String sparse : List.of("sparse-ep", "sparse-qp")) {
+          String name = sparse.equals("sparse-ep") ? "sparse EP" : "sparse QP";
+          paired(
+              out,
+              cell,
+              d + ", n = " + n + ": " + name + "'s test error below logistic regression's",
+              "logistic",
+              sparse,
+              "te",
+              0.0);
+          paired(
+              out,
+              cell,
+              d + ", n = " + n + ": " + name + "'s test NLL below logistic regression's",
+              "logistic",
+              sparse,
+              "nll",
+              0.0);
+        }
         paired(
             out,
             cell,

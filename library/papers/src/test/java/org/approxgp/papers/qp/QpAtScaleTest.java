@@ -45,14 +45,18 @@ class QpAtScaleTest {
 
   @Test
   void aTrialClassifiesBetterThanTheMajorityClassAndIsReproducible() {
-    for (String method : List.of("sparse-ep", "sparse-qp", "svgp")) {
+    for (String method : List.of("sparse-ep", "sparse-qp", "svgp", "logistic")) {
       QpAtScale.Key key = new QpAtScale.Key("spam", method, 120, 0);
       ResultRow a = QpAtScale.trial(TINY, key);
       ResultRow b = QpAtScale.trial(TINY, key);
       assertEquals(false, a.get("failed"), method + ": " + a.get("status"));
       // 39 % of spam's rows are spam: predicting the majority class errs that often
       assertTrue(a.getDouble("te") < 0.39, method + " test error " + a.getDouble("te"));
-      assertTrue(a.getDouble("nll") < Math.log(2), method + " NLL " + a.getDouble("nll"));
+      if (!method.equals("logistic")) {
+        // a GP's predictive probabilities beat a coin's log loss; logistic regression on 120 rows of 57
+        // heavy-tailed inputs does not (0.80 nats: confident on test rows beyond its training range)
+        assertTrue(a.getDouble("nll") < Math.log(2), method + " NLL " + a.getDouble("nll"));
+      }
       assertEquals(withoutTimings(a), withoutTimings(b), method);
     }
   }
