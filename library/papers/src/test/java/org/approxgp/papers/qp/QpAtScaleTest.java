@@ -53,8 +53,9 @@ class QpAtScaleTest {
       // 39 % of spam's rows are spam: predicting the majority class errs that often
       assertTrue(a.getDouble("te") < 0.39, method + " test error " + a.getDouble("te"));
       if (!method.equals("logistic")) {
-        // a GP's predictive probabilities beat a coin's log loss; logistic regression on 120 rows of 57
-        // heavy-tailed inputs does not (0.80 nats: confident on test rows beyond its training range)
+        // a GP's predictive probabilities beat a coin's log loss; logistic regression
+        // on 120 rows of 57 heavy-tailed inputs does not (0.80 nats: confident on
+        // test rows beyond its training range)
         assertTrue(a.getDouble("nll") < Math.log(2), method + " NLL " + a.getDouble("nll"));
       }
       assertEquals(withoutTimings(a), withoutTimings(b), method);
