@@ -170,7 +170,26 @@ final class SvbssgpTrainer {
     iteration = iter;
     eta = null;
     monitor.add(elbo);
+    if (monitor.evaluationDue()) {
+      monitor.addEvaluation(fixedEstimate());
+    }
     return elbo;
+  }
+
+  /**
+   * The estimate of L at the current state from the same draws at every call (BoundMonitor's evaluations on a
+   * fixed sample: common random numbers, the same partitions, rows and standard-normal z): a generator seeded from
+   * the fit's seed alone, restarted each time. The fit's own generator is not touched, and the row order the
+   * minibatch draws permute is restored, so the fit is the same with or without these evaluations; the scratch
+   * {@link #estimate} fills is refilled by the next step's.
+   */
+  private double fixedEstimate() {
+    int[] saved = order.clone();
+    UniformRandomProvider fixed = RandomSource.XO_RO_SHI_RO_128_PP.create(
+        new long[] {options.schedule().seed() ^ BoundMonitor.FIXED_SAMPLE_SALT, 0x5b55L});
+    double value = estimate(fixed, ZigguratSampler.NormalizedGaussian.of(fixed));
+    System.arraycopy(saved, 0, order, 0, saved.length);
+    return value;
   }
 
   /**
