@@ -283,7 +283,7 @@ public final class Dtc {
       }
       last = value;
       monitor.add(value);
-      if (monitor.evaluationDue()) {
+      if (options.schedule().stopping().isPresent() && monitor.evaluationDue()) {
         monitor.addEvaluation(fixedBound(b));
       }
       return value;

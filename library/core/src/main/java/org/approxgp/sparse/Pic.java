@@ -250,7 +250,7 @@ public final class Pic {
       }
       last = e.value();
       monitor.add(last);
-      if (monitor.evaluationDue()) {
+      if (options.schedule().stopping().isPresent() && monitor.evaluationDue()) {
         monitor.addEvaluation(fixedBound(s, scale));
       }
       return last;
