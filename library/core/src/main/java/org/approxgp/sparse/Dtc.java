@@ -182,6 +182,8 @@ public final class Dtc {
     private final boolean fullBatch;
     private CollapsedLbfgs lbfgs; // full batch: the L-BFGS iterates (computed at the first step)
     private final BoundMonitor monitor;
+    private double[] evalX; // the fixed batch of fixedBound (drawn at its first call)
+    private double[] evalY;
     private final double
         jitter; // ε on K_uu's diagonal: KUU_JITTER while θ is learned stochastically, else 0
 
@@ -281,7 +283,31 @@ public final class Dtc {
       }
       last = value;
       monitor.add(value);
+      if (options.schedule().stopping().isPresent() && monitor.evaluationDue()) {
+        monitor.addEvaluation(fixedBound(b));
+      }
       return value;
+    }
+
+    /**
+     * The minibatch estimate of the bound at the current q(u) and θ on a fixed batch of {@code b} rows, the same at
+     * every call (BoundMonitor's evaluations on a fixed sample: common random numbers, so that successive values
+     * differ by the change of q and θ alone, not by which rows were drawn).
+     */
+    private double fixedBound(int b) {
+      if (evalX == null) {
+        int[] rows = BoundMonitor.fixedSample(train.n(), b, options.schedule().seed());
+        evalX = train.gatherX(rows, 0, b);
+        evalY = train.gatherY(rows, 0, b);
+      }
+      SquaredExponential.Rows k = DtcBound.kernelOf(params, train.d(), ard);
+      Cholesky kuu = InducingPosterior.kuu(k, inducing, jitter);
+      Matrix kinv = kuu.inverse();
+      DtcBound.Terms terms = new DtcBound.Terms(inducing.n(), params.length);
+      DtcBound.accumulate(
+          k, params, inducing, kuu, kinv, q.mean(), q.covariance(), evalX, evalY, b, terms);
+      return DtcBound.finish(
+          k, params, inducing, kuu, kinv, q, (double) train.n() / b, terms, null);
     }
 
     private double stepFullBatch() {

@@ -165,6 +165,7 @@ public final class Pic {
     private final boolean fullBatch;
     private CollapsedLbfgs lbfgs; // full batch: the L-BFGS iterates (computed at the first step)
     private final BoundMonitor monitor;
+    private PicBound.Sample evalSample; // the fixed blocks of fixedBound (drawn at its first call)
     private final double jitter; // ε on K_uu's diagonal (as in Dtc.Trainer)
 
     public Trainer(
@@ -249,7 +250,27 @@ public final class Pic {
       }
       last = e.value();
       monitor.add(last);
+      if (options.schedule().stopping().isPresent() && monitor.evaluationDue()) {
+        monitor.addEvaluation(fixedBound(s, scale));
+      }
       return last;
+    }
+
+    /**
+     * The estimate of the bound at the current q(u) and θ on a fixed set of {@code s} blocks, the same at every call
+     * (BoundMonitor's evaluations on a fixed sample, as in {@link Dtc.Trainer}).
+     */
+    private double fixedBound(int s, double scale) {
+      if (evalSample == null) {
+        int[] pick =
+            BoundMonitor.fixedSample(nonEmpty.length, s, options.schedule().seed());
+        int[] pool = new int[s];
+        for (int i = 0; i < s; i++) {
+          pool[i] = nonEmpty[pick[i]];
+        }
+        evalSample = new PicBound.Sample(train, blocks, pool, s, scale, inducing, ard, jitter);
+      }
+      return PicBound.evaluate(evalSample, params, q, null, null, null).value();
     }
 
     /**

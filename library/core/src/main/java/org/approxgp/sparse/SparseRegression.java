@@ -245,7 +245,7 @@ public final class SparseRegression {
      * batch), which stop at a stationary point, and 5000 for the stochastic fits (sVBSSGP; VSSGP, DTC++, PIC++ on
      * minibatches), which stop when their bound has stopped rising ({@link #stopping()}): sVBSSGP's noisy
      * estimates need about 2,000 iterations before the default rule can resolve its tolerance on 5,000 rows of
-     * txhousing, where its bound still rose at 5,000 (0.07 ± 0.02 nats per iteration; 25 s).
+     * txhousing, where its bound still rose at 5,000 under a tolerance of 0.02 (0.07 ± 0.02 nats per iteration; 25 s).
      */
     public int iterationsFor(int n) {
       if (iterations.isPresent()) {

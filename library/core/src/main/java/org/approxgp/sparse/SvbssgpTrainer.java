@@ -58,6 +58,9 @@ final class SvbssgpTrainer {
   private final UniformRandomProvider rng;
   private final ZigguratSampler.NormalizedGaussian normal;
   final BoundMonitor monitor;
+  private int[]
+      savedOrder; // fixedEstimate's copy of order (allocated at construction when evaluations are
+  // taken)
   int iteration;
   // η view (lazily recomputed)
   private double[] eta;
@@ -116,6 +119,13 @@ final class SvbssgpTrainer {
     this.accScratch = new double[2 + dim + d];
     this.monitor =
         options.schedule().stopping().orElse(SvbssgpOptions.DEFAULT_STOPPING).start(train.n());
+    if (options
+        .schedule()
+        .stopping()
+        .map(r -> r.test() == BoundMonitor.Test.SLOPE)
+        .orElse(false)) {
+      this.savedOrder = new int[train.n()];
+    }
     this.rng =
         RandomSource.XO_RO_SHI_RO_128_PP.create(new long[] {options.schedule().seed(), 0x5b55L});
     this.normal = ZigguratSampler.NormalizedGaussian.of(rng);
@@ -170,7 +180,30 @@ final class SvbssgpTrainer {
     iteration = iter;
     eta = null;
     monitor.add(elbo);
+    if (options.schedule().stopping().isPresent() && monitor.evaluationDue()) {
+      monitor.addEvaluation(fixedEstimate());
+    }
     return elbo;
+  }
+
+  /**
+   * The estimate of L at the current state from the same draws at every call (BoundMonitor's evaluations on a
+   * fixed sample: common random numbers, the same partitions, rows and standard-normal z): a generator seeded from
+   * the fit's seed alone, restarted each time. The fit's own generator is not touched, and the row order the
+   * minibatch draws permute is restored, so the fit is the same with or without these evaluations; the scratch
+   * {@link #estimate} fills is refilled by the next step's.
+   */
+  private double fixedEstimate() {
+    if (savedOrder == null) {
+      savedOrder = new int[order.length];
+    }
+    System.arraycopy(order, 0, savedOrder, 0, order.length);
+    Arrays.setAll(order, i -> i); // the minibatch draws start from the same order every time
+    UniformRandomProvider fixed = RandomSource.XO_RO_SHI_RO_128_PP.create(
+        new long[] {options.schedule().seed() ^ BoundMonitor.FIXED_SAMPLE_SALT, 0x5b55L});
+    double value = estimate(fixed, ZigguratSampler.NormalizedGaussian.of(fixed));
+    System.arraycopy(savedOrder, 0, order, 0, order.length);
+    return value;
   }
 
   /**

@@ -188,6 +188,96 @@ class BoundMonitorTest {
     assertTrue(mon.diverging());
   }
 
+  /**
+   * Feeds {@code n} estimates trend(t) + rawSd·noise and, whenever one is due, an evaluation on the fixed sample
+   * trend(t) + evalSd·noise (seeded); returns the first iteration at which the monitor converged, or −1.
+   */
+  private static int firstConvergedEvaluated(
+      BoundMonitor mon, int n, IntToDoubleFunction trend, double rawSd, double evalSd, long seed) {
+    ZigguratSampler.NormalizedGaussian g =
+        ZigguratSampler.NormalizedGaussian.of(RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
+    for (int t = 1; t <= n; t++) {
+      mon.add(trend.applyAsDouble(t) + rawSd * g.sample());
+      if (mon.evaluationDue()) {
+        mon.addEvaluation(trend.applyAsDouble(t) + evalSd * g.sample());
+      }
+      if (mon.converged()) {
+        return t;
+      }
+    }
+    return -1;
+  }
+
+  @Test
+  void evaluationsOnAFixedSampleStopAFlatBoundWhoseEstimatesAreTooNoisy() {
+    // per-iteration estimates with sd 500 around a constant: R >= 48 (500 / 10)^2 = 120,000
+    // iterations before
+    // the slope of the estimates could resolve the 10 nats of the tolerance, so they alone never
+    // stop in 5,000;
+    // the evaluations on the fixed sample (sd 10: the fit's own wander, no draw of rows) stop every
+    // seed by 60
+    // windows: over the last half of the run, r = t / 10 evaluations 5 iterations apart give the
+    // change over R
+    // the standard error 10 sqrt(12 / r), 2 nats at t = 3,000, where (|slope| + 2 se) R <= 10 holds
+    // unless the
+    // slope is 3 standard errors off (p = 0.003)
+    for (long seed = 1; seed <= 20; seed++) {
+      assertEquals(
+          -1, firstConverged(SLOPE.start(ROWS), 5000, -1000, 0, 500, seed), "seed " + seed);
+      BoundMonitor mon = SLOPE.start(ROWS);
+      int at = firstConvergedEvaluated(mon, 5000, t -> -1000, 500, 10, seed);
+      assertTrue(at >= 2 * SLOPE.window() && at <= 60 * SLOPE.window(), "seed " + seed + ": " + at);
+      assertEquals(0, at % SLOPE.window(), "tests only at the end of a window");
+      assertEquals(at / mon.evaluationPeriod(), mon.evaluations().length);
+      assertFalse(mon.diverging());
+    }
+  }
+
+  @Test
+  void evaluationsOnAFixedSampleDoNotStopABoundThatStillRises() {
+    // +0.05 nats per iteration (25 nats over R = 500, beyond the 10 of the tolerance once R > 200)
+    // under
+    // evaluation noise of sd 20 and estimate noise of sd 500: never stops in 5,000 iterations; and
+    // a rise decaying
+    // with a time constant of 300 iterations stops only where less than the tolerance is left to
+    // gain over the
+    // next R = t/2 iterations
+    for (long seed = 1; seed <= 10; seed++) {
+      BoundMonitor mon = SLOPE.start(ROWS);
+      assertEquals(
+          -1,
+          firstConvergedEvaluated(mon, 5000, t -> -1000 + 0.05 * t, 500, 20, seed),
+          "seed " + seed);
+      assertTrue(mon.slope() - BoundMonitor.Z * mon.slopeStandardError() > 0, "seed " + seed);
+      IntToDoubleFunction trend = t -> -1000 - 600 * Math.exp(-t / 300.0);
+      int at = firstConvergedEvaluated(SLOPE.start(ROWS), 5000, trend, 500, 20, seed);
+      assertTrue(at > 0, "seed " + seed + " never stopped");
+      double ahead = trend.applyAsDouble(at + at / 2) - trend.applyAsDouble(at);
+      assertTrue(
+          ahead <= SLOPE.tolerance() * ROWS, "seed " + seed + ": stopped at " + at + ", " + ahead);
+    }
+  }
+
+  @Test
+  void anEvaluationIsTakenOnlyWhenDue() {
+    BoundMonitor mon = SLOPE.start(ROWS);
+    assertEquals(5, mon.evaluationPeriod());
+    for (int t = 1; t <= 4; t++) {
+      mon.add(-1);
+      assertFalse(mon.evaluationDue());
+    }
+    assertThrows(IllegalStateException.class, () -> mon.addEvaluation(-1));
+    mon.add(-1);
+    assertTrue(mon.evaluationDue());
+    mon.addEvaluation(-1);
+    assertThrows(IllegalStateException.class, () -> mon.addEvaluation(-1));
+    assertFalse(MEANS.start(ROWS).evaluationDue());
+    int[] a = BoundMonitor.fixedSample(100, 10, 7);
+    assertArrayEquals(a, BoundMonitor.fixedSample(100, 10, 7));
+    assertEquals(
+        10, java.util.Arrays.stream(a).distinct().filter(i -> i >= 0 && i < 100).count());
+  }
+
   @Test
   void meansSettlesOnNoiseAroundAConstantAfterTheMinimumWindows() {
     for (long seed = 1; seed <= 5; seed++) {

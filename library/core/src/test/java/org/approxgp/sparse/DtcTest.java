@@ -1,5 +1,6 @@
 package org.approxgp.sparse;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -256,6 +257,34 @@ class DtcTest {
       s += v * v;
     }
     return Math.sqrt(s);
+  }
+
+  /**
+   * The slope test's evaluations on a fixed batch use none of the fit's random numbers and change none of its
+   * state: with them (the slope rule, never converging at a tolerance of 1e-12 nats per row) and without (the
+   * windowed-means rule, which takes none), 120 stochastic iterations give the same estimates and q(u) to the bit.
+   */
+  @Test
+  void theFixedBatchEvaluationsLeaveTheFitUnchanged() {
+    RegressionData train = DenseGp.synthetic(300, 0.2, 12);
+    RegressionData z = KMeans.fit(train, 10, 3, 30).centroidInputs();
+    SquaredExponential start = SquaredExponential.ard(new double[] {1, 1}, 1);
+    double[][] means = new double[2][];
+    double[][] traces = new double[2][120];
+    BoundMonitor.Rule[] rules = {
+      new BoundMonitor.Rule(BoundMonitor.Test.SLOPE, 20, 1e-12), BoundMonitor.Rule.ADVI
+    };
+    for (int k = 0; k < 2; k++) {
+      InducingOptions o = InducingOptions.defaults(30, 120, 5);
+      o = o.withSchedule(o.schedule().withStopping(rules[k]));
+      Dtc.Trainer t = new Dtc.Trainer(train, z, start, 0.25, o);
+      for (int i = 0; i < 120; i++) {
+        traces[k][i] = t.step();
+      }
+      means[k] = t.snapshot().mean();
+    }
+    assertArrayEquals(traces[0], traces[1]);
+    assertArrayEquals(means[0], means[1]);
   }
 
   /**

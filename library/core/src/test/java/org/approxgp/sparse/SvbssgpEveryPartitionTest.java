@@ -2,6 +2,7 @@ package org.approxgp.sparse;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -88,7 +89,9 @@ class SvbssgpEveryPartitionTest {
         .withM(4)
         .withGradientSamples(2)
         .withIterations(5)
-        .withEveryPartition();
+        .withEveryPartition()
+        .withoutStopping(); // the slope rule would add its fixed-sample evaluation's draws every 5
+    // steps
     Recording rec = run(train, labels, o, 5);
     assertEquals(5 * 2, rec.samples.size());
     for (List<PartitionGradients.Draw> sample : rec.samples) {
@@ -111,7 +114,8 @@ class SvbssgpEveryPartitionTest {
         .withM(4)
         .withIterations(6)
         .withEveryPartition()
-        .withMinibatch(b);
+        .withMinibatch(b)
+        .withoutStopping(); // as above: no fixed-sample evaluations among the recorded draws
     Recording rec = run(train, labels, o, 6);
     assertEquals(6, rec.samples.size());
     for (List<PartitionGradients.Draw> sample : rec.samples) {
@@ -129,5 +133,46 @@ class SvbssgpEveryPartitionTest {
         assertEquals((double) size(labels, k) / b, draw.weight(), 0.0);
       }
     }
+  }
+
+  /**
+   * The slope rule's evaluations on a fixed sample (every W/10 = 5 steps at the default window) draw the same
+   * minibatch rows every time (common random numbers), rows the steps around them need not draw, and leave the
+   * steps' own draws as they are without the evaluations.
+   */
+  @Test
+  void fixedSampleEvaluationsDrawTheSameRowsEveryTime() {
+    RegressionData train = SvbssgpTest.synthetic(90, 2, 0.1, 4);
+    int[] labels = labels(train.n());
+    SvbssgpOptions o = SvbssgpOptions.defaults()
+        .withM(4)
+        .withIterations(10)
+        .withEveryPartition()
+        .withMinibatch(4);
+    assertEquals(5, o.schedule().stopping().orElseThrow().start(train.n()).evaluationPeriod());
+    Recording with = run(train, labels, o, 10);
+    Recording without = run(train, labels, o.withoutStopping(), 10);
+    // steps 1-5, evaluation, steps 6-10, evaluation
+    assertEquals(12, with.samples.size());
+    assertEquals(10, without.samples.size());
+    List<List<PartitionGradients.Draw>> steps = new ArrayList<>(with.samples);
+    List<PartitionGradients.Draw> first = steps.remove(5);
+    List<PartitionGradients.Draw> second = steps.remove(10);
+    assertEquals(describe(first), describe(second));
+    assertNotEquals(describe(steps.get(4)), describe(steps.get(9)));
+    for (int i = 0; i < 10; i++) {
+      assertEquals(describe(without.samples.get(i)), describe(steps.get(i)), "step " + (i + 1));
+    }
+  }
+
+  private static String describe(List<PartitionGradients.Draw> draws) {
+    StringBuilder sb = new StringBuilder();
+    for (PartitionGradients.Draw d : draws) {
+      sb.append(d.partition())
+          .append(Arrays.toString(d.rows()))
+          .append(d.weight())
+          .append(';');
+    }
+    return sb.toString();
   }
 }

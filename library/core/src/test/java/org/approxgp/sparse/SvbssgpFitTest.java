@@ -42,8 +42,10 @@ class SvbssgpFitTest {
   /**
    * At the defaults but a cap of 1000 iterations, the fit either stops by its convergence rule before the cap or
    * reaches the cap while its bound still rises significantly (the default rule's regression slope more than 2 se
-   * above 0: the slope test does not stop a rising bound; here it reached the cap of 1000, and that of 5000 too,
-   * its bound estimate still rising from 287 to 309 nats between the two), its bound estimate has risen, its test
+   * above 0: the slope test does not stop a rising bound; with a tolerance of 0.02 nats per row on the per-iteration
+   * estimates it reached the cap of 1000, and that of 5000 too, its bound estimate still rising from 287 to 309 nats
+   * between the two; with 0.05 on the fixed-sample evaluations the test passed at the last window, iteration 1000,
+   * a convergence at the cap), its bound estimate has risen, its test
    * RMSE is within 1.25× that of SSGP (L-BFGS on the full marginal likelihood, same m = 20) on the same split, and
    * its predictive variances are calibrated: the mean squared standardised test residual is near 1.
    */
@@ -59,7 +61,8 @@ class SvbssgpFitTest {
     String msg = fit + " stop " + fit.stopReason() + ", bound " + mean(trace, 0, 20) + " -> "
         + mean(trace, trace.length - 20, trace.length);
     if (fit.stopReason() == BoundMonitor.StopReason.CONVERGED) {
-      assertTrue(fit.converged() && fit.iterations() < cap, msg);
+      // the rule is tested at the end of every window, the cap's iteration included
+      assertTrue(fit.converged() && fit.iterations() <= cap, msg);
     } else {
       assertEquals(BoundMonitor.StopReason.ITERATION_CAP, fit.stopReason(), msg);
       assertEquals(cap, fit.iterations(), msg);
