@@ -198,7 +198,7 @@ public final class Registry {
    *       {@link BoundMonitor}): {@code stopping} "slope" (default: the bound's regression slope with its standard
    *       error, {@link BoundMonitor.Test#SLOPE}), "means" (Stan ADVI's windowed means, {@link
    *       BoundMonitor.Test#MEANS}) or "none" (every iteration to the cap), with {@code stop-window} W &ge; 2 and
-   *       {@code stop-tolerance} &gt; 0 (defaults {@link BoundMonitor.Rule#defaults}: 50 and 0.02 nats per
+   *       {@code stop-tolerance} &gt; 0 (defaults {@link BoundMonitor.Rule#defaults}: 50 and 0.05 nats per
    *       training row for slope, 20 and a relative 0.01 for means);
    *   <li>{@code iterations} cap &ge; 1 and {@code seed} (every model).
    * </ul>
@@ -290,7 +290,11 @@ public final class Registry {
       }
       return null;
     }
-    BoundMonitor.Rule rule = stop == null ? d : BoundMonitor.Rule.defaults(test.get());
+    // the model's own default when its test is chosen (SVGP's slope rule differs from the
+    // regressors')
+    BoundMonitor.Rule rule = stop == null || (d != null && d.test() == test.get())
+        ? d
+        : BoundMonitor.Rule.defaults(test.get());
     int window = integer(settings, "stop-window", rule.window(), 2);
     double tolerance =
         settings.has("stop-tolerance") ? settings.number("stop-tolerance") : rule.tolerance();
@@ -410,7 +414,8 @@ public final class Registry {
    *   <li>{@code learning-rate} Adam's α &gt; 0 (default {@value SvgpModel#DEFAULT_LEARNING_RATE});
    *   <li>{@code iterations} the cap &ge; 1 (default {@value SvgpModel#DEFAULT_ITERATIONS});
    *   <li>{@code stopping} slope|means|none, {@code stop-window}, {@code stop-tolerance}: the minibatch fit's
-   *       stopping rule ({@link BoundMonitor}; default slope, 50, 0.02 nats per row), refused with "all".
+   *       stopping rule ({@link BoundMonitor}; default {@link SvgpModel#DEFAULT_STOPPING}: slope, 50, 0.02 nats per row,
+   *       on the raw minibatch estimates), refused with "all".
    * </ul>
    * Whether θ and Z are learned and the seed are the caller's ({@link SvgpModel.Options#withLearning},
    * {@link SvgpModel.Options#withSeed}).
