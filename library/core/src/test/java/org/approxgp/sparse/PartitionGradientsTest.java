@@ -83,7 +83,10 @@ class PartitionGradientsTest {
         .withM(4)
         .withPartitionsPerIteration(4)
         .withGradientSamples(samples)
-        .withSeed(5);
+        .withSeed(5)
+        // the batches counted are the steps': the slope rule's fixed-sample evaluation (every 5
+        // steps) would add one
+        .withoutStopping();
     // minibatch 0: every row of each drawn partition
     SvbssgpOptions o = minibatch == 0 ? whole : whole.withMinibatch(minibatch);
     int[] batches = {0};
