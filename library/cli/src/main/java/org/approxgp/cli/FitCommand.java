@@ -200,7 +200,7 @@ final class FitCommand implements Callable<Integer> {
       description =
           "SVGP, --stopping slope: rise in nats per training row below which the bound has"
               + " converged (default "
-              + BoundMonitor.DEFAULT_TOLERANCE
+              + SvgpModel.DEFAULT_STOP_TOLERANCE
               + ")")
   Double stopTolerance;
 

@@ -49,8 +49,11 @@ public final class SvgpModel {
    * n = 200); the sparse regression family's default ({@link BoundMonitor.Rule#DEFAULT}, 0.05) is set for its
    * fixed-sample evaluations.
    */
-  public static final BoundMonitor.Rule DEFAULT_STOPPING =
-      new BoundMonitor.Rule(BoundMonitor.Test.SLOPE, BoundMonitor.DEFAULT_WINDOW, 0.02);
+  public static final BoundMonitor.Rule DEFAULT_STOPPING = new BoundMonitor.Rule(
+      BoundMonitor.Test.SLOPE, BoundMonitor.DEFAULT_WINDOW, SvgpModel.DEFAULT_STOP_TOLERANCE);
+
+  /** {@link #DEFAULT_STOPPING}'s tolerance, nats per training row. */
+  public static final double DEFAULT_STOP_TOLERANCE = 0.02;
 
   /** L-BFGS's gradient tolerance on the full batch (and its relative-decrease test, 1e-12). */
   public static final double DEFAULT_GRADIENT_TOLERANCE = 1e-6;
