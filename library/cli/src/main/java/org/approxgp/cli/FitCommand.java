@@ -9,7 +9,6 @@ import java.util.concurrent.Callable;
 import org.approxgp.data.DataException;
 import org.approxgp.data.Dataset;
 import org.approxgp.data.Datasets;
-import org.approxgp.data.RegressionData;
 import org.approxgp.data.Standardizer;
 import org.approxgp.data.TargetKind;
 import org.approxgp.inference.Diagnostics;
@@ -610,12 +609,7 @@ final class FitCommand implements Callable<Integer> {
 
   /** The k-means centroids (k-means++ seeded by {@code seed}, Lloyd to convergence or the cap) of the rows x. */
   static double[][] kMeansCentroids(double[][] x, int m, long seed) {
-    KMeans km = KMeans.fit(RegressionData.of(x, new double[x.length]), m, seed, KMEANS_ITERATIONS);
-    double[][] z = new double[m][];
-    for (int c = 0; c < m; c++) {
-      z[c] = km.centroid(c);
-    }
-    return z;
+    return KMeans.centroidRows(x, m, seed, KMEANS_ITERATIONS);
   }
 
   /** The sparse fit: θ (and Z when learnZ) by {@link SparseGpModel#fit}, or one run of the sparse loop at fixed θ. */

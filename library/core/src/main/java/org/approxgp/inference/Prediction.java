@@ -2,11 +2,42 @@ package org.approxgp.inference;
 
 import org.approxgp.likelihood.Likelihood;
 import org.approxgp.likelihood.Predictive;
+import org.approxgp.linalg.Matrix;
 
 /**
  * Gaussian predictive distribution of the latent f* at test inputs: N(mean_i, variance_i) per point.
  */
 public record Prediction(double[] latentMean, double[] latentVariance) {
+
+  /**
+   * The latent prediction of a posterior on inducing variables in whitened coordinates v = L_uu⁻¹(u − m₀), q(v) with
+   * mean {@code mean}: E[f*] = m₀ + a*ᵀmean, Var[f*] = max(0, k** − ‖a*‖²) + ‖w*‖², with a* the columns of {@code a}
+   * (M × t, L_uu⁻¹ k_u(x*)) and w* those of {@code w} (M × t, a square root of Cov[v] applied to a*: L_B⁻¹a* for
+   * {@link SparsePosterior}, Cᵀa* for {@link SvgpPosterior}); {@code kss} the prior variances k(x*, x*).
+   */
+  static Prediction whitened(double m0, double[] mean, Matrix a, Matrix w, double[] kss) {
+    int t = a.cols();
+    int m = mean.length;
+    double[] ad = a.data();
+    double[] wd = w.data();
+    double[] mu = new double[t];
+    double[] var = new double[t];
+    for (int j = 0; j < t; j++) {
+      double s = m0;
+      double qa = 0;
+      double qw = 0;
+      for (int r = 0; r < m; r++) {
+        double x = ad[r * t + j];
+        s += x * mean[r];
+        qa += x * x;
+        double v = wd[r * t + j];
+        qw += v * v;
+      }
+      mu[j] = s;
+      var[j] = Math.max(0.0, kss[j] - qa) + qw;
+    }
+    return new Prediction(mu, var);
+  }
 
   public int size() {
     return latentMean.length;

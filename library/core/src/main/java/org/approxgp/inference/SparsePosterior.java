@@ -128,29 +128,11 @@ public final class SparsePosterior implements FittedModel {
   /** Latent predictive mean and variance at test inputs (class comment). */
   public Prediction predict(double[][] xTest) {
     Problem p = sparse.problem();
-    int t = xTest.length;
     Matrix kus = p.kernel().cross(sparse.z(), xTest); // M × t
     double[] kss = p.kernel().diagonal(xTest);
     Matrix as = kuu.solveLower(kus);
     Matrix ws = approx.b.solveLower(as);
-    int m = approx.m;
-    double[] mean = new double[t];
-    double[] var = new double[t];
-    for (int j = 0; j < t; j++) {
-      double mu = approx.priorMean;
-      double qa = 0;
-      double qw = 0;
-      for (int a = 0; a < m; a++) {
-        double x = as.get(a, j);
-        double w = ws.get(a, j);
-        mu += x * approx.mean[a];
-        qa += x * x;
-        qw += w * w;
-      }
-      mean[j] = mu;
-      var[j] = Math.max(0.0, kss[j] - qa) + qw;
-    }
-    return new Prediction(mean, var);
+    return Prediction.whitened(approx.priorMean, approx.mean, as, ws, kss);
   }
 
   /** Mean and variance of y* under the likelihood's predictive distribution (for probit E[y*] = 2p − 1). */

@@ -84,30 +84,9 @@ public final class SvgpPosterior implements FittedModel {
   /** Latent predictive mean and variance at test inputs (class comment). */
   public Prediction predict(double[][] xTest) {
     Problem p = sparse.problem();
-    int t = xTest.length;
-    int m = mean.length;
     Matrix as = kuu.solveLower(p.kernel().cross(sparse.z(), xTest)); // M × t
     Matrix cs = factor.multTransA(as);
-    double[] kss = p.kernel().diagonal(xTest);
-    double[] ad = as.data();
-    double[] cd = cs.data();
-    double[] mu = new double[t];
-    double[] var = new double[t];
-    for (int j = 0; j < t; j++) {
-      double s = p.priorMean();
-      double qa = 0;
-      double qc = 0;
-      for (int a = 0; a < m; a++) {
-        double x = ad[a * t + j];
-        s += x * mean[a];
-        qa += x * x;
-        double w = cd[a * t + j];
-        qc += w * w;
-      }
-      mu[j] = s;
-      var[j] = Math.max(0.0, kss[j] - qa) + qc;
-    }
-    return new Prediction(mu, var);
+    return Prediction.whitened(p.priorMean(), mean, as, cs, p.kernel().diagonal(xTest));
   }
 
   @Override

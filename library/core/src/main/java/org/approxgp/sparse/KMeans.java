@@ -69,6 +69,19 @@ public final class KMeans {
   }
 
   /**
+   * The k centroids of rows {@code x} ({@link #fit(RegressionData, int, long, int)} on the inputs alone), one row
+   * each: the inducing inputs of the sparse classifiers.
+   */
+  public static double[][] centroidRows(double[][] x, int k, long seed, int maxIterations) {
+    KMeans km = fit(RegressionData.of(x, new double[x.length]), k, seed, maxIterations);
+    double[][] z = new double[k][];
+    for (int c = 0; c < k; c++) {
+      z[c] = km.centroid(c);
+    }
+    return z;
+  }
+
+  /**
    * k-means on the inputs of the training rows (targets, if any, are ignored).
    *
    * @param x training rows

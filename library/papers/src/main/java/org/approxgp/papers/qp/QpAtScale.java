@@ -248,13 +248,7 @@ public final class QpAtScale {
    * trial's seed, at most 100 Lloyd iterations), for every sparse method of a cell.
    */
   static double[][] inducingInputs(Task t, int m, long seed) {
-    int h = t.xTrain().length;
-    KMeans km = KMeans.fit(RegressionData.of(t.xTrain(), new double[h]), m, seed, 100);
-    double[][] z = new double[m][];
-    for (int a = 0; a < z.length; a++) {
-      z[a] = km.centroid(a);
-    }
-    return z;
+    return KMeans.centroidRows(t.xTrain(), m, seed, 100);
   }
 
   /** The sparse pair's θ and Z for one data set, seed and hyperparameter subsample. */
