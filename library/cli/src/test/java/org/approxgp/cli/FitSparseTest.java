@@ -5,17 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
-import org.approxgp.anchors.GpmlIonosphere;
+import org.approxgp.cli.AnchorFits.Run;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,64 +25,21 @@ class FitSparseTest {
   @TempDir
   static Path dir;
 
-  static Path train;
-  static Path test;
+  static AnchorFits data;
   static int n;
 
   @BeforeAll
   static void copyAnchorSplit() throws IOException {
-    GpmlIonosphere.CsvFiles f = GpmlIonosphere.copyCsv(dir);
-    train = f.train();
-    test = f.test();
-    n = Files.readAllLines(train).size() - 1;
+    data = AnchorFits.copyTo(dir);
+    n = data.n();
   }
-
-  record Run(int code, String err, List<double[]> rows, JsonNode summary) {}
 
   static Run fit(String tag, String... extra) throws IOException {
-    Path out = dir.resolve("pred-" + tag + ".csv");
-    Path sum = dir.resolve("sum-" + tag + ".json");
-    List<String> args = new ArrayList<>(List.of(
-        "fit",
-        "--train",
-        train.toString(),
-        "--test",
-        test.toString(),
-        "--label",
-        "label",
-        "--out",
-        out.toString(),
-        "--summary",
-        sum.toString()));
-    args.addAll(List.of(extra));
-    StringWriter sw = new StringWriter();
-    int code = Main.run(new PrintWriter(sw, true), args.toArray(String[]::new));
-    if (code != 0) {
-      assertFalse(Files.exists(out), "a failed run wrote " + out);
-      return new Run(code, sw.toString(), null, null);
-    }
-    List<double[]> rows = Files.readAllLines(out).stream()
-        .skip(1)
-        .map(l -> Arrays.stream(l.split(",")).mapToDouble(Double::parseDouble).toArray())
-        .toList();
-    return new Run(code, sw.toString(), rows, new ObjectMapper().readTree(sum.toFile()));
+    return data.fit(tag, List.of(extra));
   }
 
-  /** The GPML anchor's kernel flags (EP anchor 1: se-iso at GPML's hyperparameters). */
   static List<String> anchorKernel() {
-    GpmlIonosphere.Entry e = GpmlIonosphere.entries("ep").get(1);
-    List<String> a = new ArrayList<>(
-        List.of("--kernel", e.kernel(), "--signal-variance", Double.toString(e.signalVariance())));
-    if (e.kernel().equals("se-ard")) {
-      a.add("--lengthscales");
-      a.add(Arrays.stream(e.lengthscales())
-          .mapToObj(Double::toString)
-          .collect(Collectors.joining(",")));
-    } else {
-      a.add("--lengthscale");
-      a.add(Double.toString(e.lengthscales()[0]));
-    }
-    return a;
+    return AnchorFits.anchorKernel();
   }
 
   static String[] args(List<String> a, String... more) {

@@ -1,20 +1,14 @@
 package org.approxgp.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.approxgp.anchors.GpmlIonosphere;
+import org.approxgp.cli.AnchorFits.Run;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,57 +22,21 @@ class FitSvgpTest {
   @TempDir
   static Path dir;
 
-  static Path train;
-  static Path test;
+  static AnchorFits data;
   static int n;
 
   @BeforeAll
   static void copyAnchorSplit() throws IOException {
-    GpmlIonosphere.CsvFiles f = GpmlIonosphere.copyCsv(dir);
-    train = f.train();
-    test = f.test();
-    n = Files.readAllLines(train).size() - 1;
+    data = AnchorFits.copyTo(dir);
+    n = data.n();
   }
-
-  record Run(int code, String err, List<double[]> rows, JsonNode summary) {}
 
   static Run fit(String tag, List<String> extra) throws IOException {
-    Path out = dir.resolve("pred-" + tag + ".csv");
-    Path sum = dir.resolve("sum-" + tag + ".json");
-    List<String> args = new ArrayList<>(List.of(
-        "fit",
-        "--train",
-        train.toString(),
-        "--test",
-        test.toString(),
-        "--label",
-        "label",
-        "--out",
-        out.toString(),
-        "--summary",
-        sum.toString()));
-    args.addAll(extra);
-    StringWriter sw = new StringWriter();
-    int code = Main.run(new PrintWriter(sw, true), args.toArray(String[]::new));
-    if (code != 0) {
-      assertFalse(Files.exists(out), "a failed run wrote " + out);
-      return new Run(code, sw.toString(), null, null);
-    }
-    List<double[]> rows = Files.readAllLines(out).stream()
-        .skip(1)
-        .map(l -> Arrays.stream(l.split(",")).mapToDouble(Double::parseDouble).toArray())
-        .toList();
-    return new Run(code, sw.toString(), rows, new ObjectMapper().readTree(sum.toFile()));
-  }
-
-  static List<String> with(List<String> base, String... more) {
-    List<String> all = new ArrayList<>(base);
-    all.addAll(List.of(more));
-    return all;
+    return data.fit(tag, extra);
   }
 
   static double num(Run r, String key) {
-    return r.summary().get(key).asDouble();
+    return r.num(key);
   }
 
   /**
@@ -93,20 +51,11 @@ class FitSvgpTest {
    */
   @Test
   void inducingAtTheTrainingInputsComesCloseToExactVb() throws IOException {
-    GpmlIonosphere.Entry e = GpmlIonosphere.entries("ep").get(1);
-    List<String> base = List.of(
-        "--kernel",
-        e.kernel(),
-        "--signal-variance",
-        Double.toString(e.signalVariance()),
-        "--lengthscale",
-        Double.toString(e.lengthscales()[0]),
-        "--inference",
-        "vb",
-        "--no-optimize");
+    List<String> base =
+        AnchorFits.with(AnchorFits.anchorKernel(), "--inference", "vb", "--no-optimize");
     Run exact = fit("vb-exact", base);
     assertEquals(0, exact.code(), exact.err());
-    Run svgp = fit("svgp-all", with(base, "--inducing", "all", "--minibatch", "all"));
+    Run svgp = fit("svgp-all", AnchorFits.with(base, "--inducing", "all", "--minibatch", "all"));
     assertEquals(0, svgp.code(), svgp.err());
     JsonNode block = svgp.summary().get("sparse");
     assertEquals("svgp", block.get("method").asText());
@@ -146,7 +95,7 @@ class FitSvgpTest {
     // stops once the bound rises by less than 0.02 nats per training row over the next R steps, so
     // it is held to that
     // tolerance (0.02 n = 6.3 nats), from below only (a bound cannot exceed its maximum)
-    Run adam = fit("svgp-all-adam", with(base, "--inducing", "all", "--seed", "5"));
+    Run adam = fit("svgp-all-adam", AnchorFits.with(base, "--inducing", "all", "--seed", "5"));
     assertEquals(0, adam.code(), adam.err());
     double gap = num(exact, "log_evidence") - num(adam, "log_evidence");
     System.out.printf(
@@ -173,20 +122,15 @@ class FitSvgpTest {
    */
   @Test
   void twentyInducingInputsComeCloseToSparseEp() throws IOException {
-    GpmlIonosphere.Entry e = GpmlIonosphere.entries("ep").get(1);
-    List<String> base = List.of(
-        "--kernel",
-        e.kernel(),
-        "--signal-variance",
-        Double.toString(e.signalVariance()),
-        "--lengthscale",
-        Double.toString(e.lengthscales()[0]),
-        "--standardize");
-    Run ep = fit("fitc-ep-20", with(base, "--inference", "ep", "--inducing", "20", "--seed", "3"));
+    List<String> base = AnchorFits.with(AnchorFits.anchorKernel(), "--standardize");
+    Run ep = fit(
+        "fitc-ep-20",
+        AnchorFits.with(base, "--inference", "ep", "--inducing", "20", "--seed", "3"));
     assertEquals(0, ep.code(), ep.err());
-    Run vb = fit("vb-exact-std", with(base, "--inference", "vb"));
+    Run vb = fit("vb-exact-std", AnchorFits.with(base, "--inference", "vb"));
     assertEquals(0, vb.code(), vb.err());
-    List<String> args = with(base, "--inference", "vb", "--inducing", "20", "--seed", "3");
+    List<String> args =
+        AnchorFits.with(base, "--inference", "vb", "--inducing", "20", "--seed", "3");
     Run svgp = fit("svgp-20", args);
     assertEquals(0, svgp.code(), svgp.err());
     JsonNode block = svgp.summary().get("sparse");
