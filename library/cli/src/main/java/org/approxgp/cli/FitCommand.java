@@ -169,6 +169,14 @@ final class FitCommand implements Callable<Integer> {
   Double learningRate;
 
   @Option(
+      names = "--natural-step",
+      paramLabel = "G",
+      description =
+          "SVGP with minibatches: natural-gradient steps of size G in (0, 1] for q(u), Adam for the"
+              + " hyperparameters (Salimbeni et al. 2018; default 0: Adam for q(u) too)")
+  Double naturalStep;
+
+  @Option(
       names = "--iterations",
       paramLabel = "T",
       description = "SVGP: the cap on Adam steps or L-BFGS iterations (default "
@@ -358,6 +366,7 @@ final class FitCommand implements Callable<Integer> {
               "minibatch", o.isFullBatch() ? "all" : Math.min(o.minibatch(), tr.size()));
           if (!o.isFullBatch()) {
             sparseBlock.put("learning_rate", o.learningRate());
+            sparseBlock.put("natural_step", o.naturalStep());
           }
           sparseBlock.put("iteration_cap", o.iterations());
           sparseBlock.put(
@@ -552,6 +561,7 @@ final class FitCommand implements Callable<Integer> {
         .with("learning-rate", learningRate)
         .with("iterations", iterations)
         .with("stopping", stopping)
+        .with("natural-step", naturalStep)
         .with("stop-window", stopWindow)
         .with("stop-tolerance", stopTolerance);
   }

@@ -232,6 +232,72 @@ public final class Svgp {
    * @throws InferenceException when K_uu cannot be factored or an expectation is not finite
    */
   public double elbo(double[] x, int[] rows, double[] gradient) {
+    return evaluate(x, rows, gradient, null, null);
+  }
+
+  /**
+   * One natural-gradient step of q(v) with step γ ∈ (0, 1] on the minibatch {@code rows} (null: every row), from x:
+   * returns the minibatch estimate of L at x, writes ∂L/∂x at x to {@code gradient} (null: none; its θ and Z entries
+   * are what an optimiser of those takes alongside), and replaces x's m and C by the step's q(v). Salimbeni,
+   * Eleftheriadis &amp; Hensman, "Natural gradients in practice", AISTATS 2018, §2–3; Hensman, Fusi &amp; Lawrence, UAI
+   * 2013, eq. 9–10 (whitened here). In the natural parameters η₁ = S⁻¹m, η₂ = −½S⁻¹ of q(v) = N(m, S), the natural
+   * gradient is the gradient in the expectation parameters (m, S + mmᵀ); with g = s Σ γ_μₙ aₙ and G = s Σ γ_vₙ aₙaₙᵀ
+   * (the data term's derivatives in m and S) and the KL's −m and −½(I − S⁻¹), the step η ← η + γ ∂L/∂μ is
+   * <pre>
+   * Λ' = (1 − γ) S⁻¹ + γ (I − 2G),     Λ' m' = (1 − γ) S⁻¹m + γ (g − 2G m)
+   * </pre>
+   * (derivation: {@code docs/derivations/svgp.md}). With γ = 1 on the full batch of a Gaussian likelihood it is the
+   * optimum in one step (Titsias's q(u)); for a log-concave likelihood G is negative semi-definite, so Λ' stays
+   * positive definite. Cost O(|B| M² + M³).
+   *
+   * @throws IllegalArgumentException for γ outside (0, 1] or a wrong length
+   * @throws InferenceException when K_uu cannot be factored, an expectation is not finite, or Λ' is not positive
+   *     definite (a likelihood that is not log-concave, at too long a step)
+   */
+  public double naturalStep(double[] x, int[] rows, double gamma, double[] gradient) {
+    if (!(gamma > 0 && gamma <= 1)) {
+      throw new IllegalArgumentException(
+          "the natural-gradient step must be in (0, 1], got " + gamma);
+    }
+    double[] g1 = new double[m];
+    Matrix g2 = Matrix.zeros(m, m);
+    double value = evaluate(x, rows, gradient == null ? new double[dimension()] : gradient, g1, g2);
+    double[] mean = mean(x);
+    Cholesky s = Cholesky.ofFactor(factor(x));
+    Matrix lambda = s.inverse(); // S⁻¹
+    double[] eta = s.solve(mean); // S⁻¹ m
+    double[] g2m = g2.mult(mean);
+    double[] ld = lambda.data();
+    double[] gd = g2.data();
+    for (int r = 0; r < m; r++) {
+      eta[r] = (1 - gamma) * eta[r] + gamma * (g1[r] - 2 * g2m[r]);
+      for (int col = 0; col < m; col++) {
+        int q = r * m + col;
+        ld[q] = (1 - gamma) * ld[q] + gamma * ((r == col ? 1 : 0) - 2 * gd[q]);
+      }
+    }
+    lambda.symmetrize();
+    try {
+      Cholesky lf = Cholesky.factor(lambda);
+      Matrix cov = lf.inverse();
+      setFactor(x, Cholesky.factor(cov).lower());
+      System.arraycopy(lf.solve(eta), 0, x, 0, m);
+    } catch (NotPositiveDefiniteException e) {
+      throw new InferenceException(
+          "the natural-gradient step " + gamma
+              + " left q(v) without a positive-definite covariance",
+          failed("natural step"),
+          e);
+    }
+    return value;
+  }
+
+  /**
+   * {@link #elbo(double[], int[], double[])}; with a gradient and {@code gMeanOut}, {@code gVarianceOut} non-null
+   * also the data term's s Σ γ_μₙ aₙ into gMeanOut and s Σ γ_vₙ aₙaₙᵀ added to gVarianceOut.
+   */
+  private double evaluate(
+      double[] x, int[] rows, double[] gradient, double[] gMeanOut, Matrix gVarianceOut) {
     if (x.length != dimension() || (gradient != null && gradient.length != dimension())) {
       throw new IllegalArgumentException("SVGP has " + dimension() + " parameters, got " + x.length
           + (gradient == null ? "" : " and a gradient of " + gradient.length));
@@ -330,6 +396,9 @@ public final class Svgp {
       Matrix agv = scaleColumns(a, gv);
       Matrix part = agv.multTransB(cta);
       addScaled(gc, part, 2);
+      if (gVarianceOut != null) {
+        addScaled(gVarianceOut, agv.multTransB(a), 1);
+      }
       if (kernelTerms) {
         // Tₙ = γ_μₙ m + 2 γ_vₙ (S − I) aₙ, (S − I)A = C(CᵀA) − A
         Matrix sa = c.mult(cta);
@@ -377,6 +446,9 @@ public final class Svgp {
     }
     if (gradient == null) {
       return value;
+    }
+    if (gMeanOut != null) {
+      System.arraycopy(gm, 0, gMeanOut, 0, m);
     }
     Arrays.fill(gradient, 0);
     double[] gcd = gc.data();

@@ -402,7 +402,13 @@ public final class Registry {
 
   /** The settings of SVGP ({@link #svgp}), in the order the help lists them. */
   public static final List<String> SVGP_SETTINGS = List.of(
-      "minibatch", "learning-rate", "iterations", "stopping", "stop-window", "stop-tolerance");
+      "minibatch",
+      "learning-rate",
+      "natural-step",
+      "iterations",
+      "stopping",
+      "stop-window",
+      "stop-tolerance");
 
   /**
    * vb on inducing points: SVGP classification (Hensman, Matthews &amp; Ghahramani, AISTATS 2015;
@@ -412,10 +418,14 @@ public final class Registry {
    *   <li>{@code minibatch} B &ge; 1 rows per Adam step (default {@value SvgpModel#DEFAULT_MINIBATCH}; B &ge; n
    *       steps on every row), or "all": the full batch by L-BFGS (deterministic);
    *   <li>{@code learning-rate} Adam's α &gt; 0 (default {@value SvgpModel#DEFAULT_LEARNING_RATE});
+   *   <li>{@code natural-step} γ ∈ [0, 1]: natural-gradient steps for q(u), Adam for θ and Z (default {@value
+   *       SvgpModel#DEFAULT_NATURAL_STEP}: Adam for q(u) too; {@link org.approxgp.inference.Svgp#naturalStep}),
+   *       refused with "all";
    *   <li>{@code iterations} the cap &ge; 1 (default {@value SvgpModel#DEFAULT_ITERATIONS});
    *   <li>{@code stopping} slope|means|none, {@code stop-window}, {@code stop-tolerance}: the minibatch fit's
-   *       stopping rule ({@link BoundMonitor}; default {@link SvgpModel#DEFAULT_STOPPING}: slope, 50, 0.02 nats per row,
-   *       on the raw minibatch estimates), refused with "all".
+   *       stopping rule ({@link BoundMonitor}; default {@link SvgpModel#DEFAULT_STOPPING}: slope, 50, {@value
+   *       SvgpModel#DEFAULT_STOP_TOLERANCE} nats per row, on evaluations on a fixed sample of rows), refused with
+   *       "all".
    * </ul>
    * Whether θ and Z are learned and the seed are the caller's ({@link SvgpModel.Options#withLearning},
    * {@link SvgpModel.Options#withSeed}).
@@ -439,9 +449,16 @@ public final class Registry {
       throw new SettingException(
           "learning-rate", "has no effect with minibatch all (L-BFGS on the full batch)");
     }
+    double natural =
+        settings.has("natural-step") ? settings.number("natural-step") : d.naturalStep();
+    if (!(natural >= 0 && natural <= 1)) {
+      throw new SettingException(
+          "natural-step",
+          "must be in [0, 1] (0: Adam for q(u) too), got " + settings.word("natural-step"));
+    }
     BoundMonitor.Rule stop = stopping(settings, d.stopping());
     if (full) {
-      for (String s : List.of("stopping", "stop-window", "stop-tolerance")) {
+      for (String s : List.of("natural-step", "stopping", "stop-window", "stop-tolerance")) {
         if (settings.has(s)) {
           throw new SettingException(
               s,
@@ -452,6 +469,7 @@ public final class Registry {
     }
     return d.withMinibatch(b)
         .withLearningRate(rate)
+        .withNaturalStep(full ? 0 : natural)
         .withIterations(integer(settings, "iterations", d.iterations(), 1))
         .withStopping(stop);
   }

@@ -1,5 +1,6 @@
 package org.approxgp.inference;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -126,6 +127,83 @@ class SvgpTest {
     assertTrue(post.elbo() <= t.bound() + 1e-10, "no q beats the optimum");
     assertTrue(dm < 1e-6, "mean differs by " + dm);
     assertTrue(ds < 1e-6, "covariance differs by " + ds);
+  }
+
+  /**
+   * The natural-gradient step ({@link Svgp#naturalStep}) with γ = 1 on the full batch of a Gaussian likelihood lands
+   * on Titsias' optimum from the prior in one step (the step is exact for a conjugate likelihood), returns the bound
+   * at the point it started from, and writes the same gradient there as {@link Svgp#elbo}.
+   */
+  @Test
+  void naturalStepOfOneIsTitsiasOnAGaussianLikelihood() {
+    double[][] x = SmallProblems.inputs(41, 60, 2);
+    double[] y = SmallProblems.targets(42, x);
+    double[][] z = SmallProblems.inputs(43, 8, 2);
+    double s2 = 0.05;
+    Kernel k = SmallProblems.ard(2);
+    Titsias t = titsias(k, x, y, z, s2, 0.3);
+    Svgp bound =
+        Svgp.of(new SparseProblem(new Problem(k, x, y, Gaussian.of(s2), 0.3), z), true, false);
+    double[] x0 = bound.start();
+    double[] g0 = new double[bound.dimension()];
+    double atStart = bound.elbo(x0, g0);
+    double[] xs = x0.clone();
+    double[] g = new double[bound.dimension()];
+    double value = bound.naturalStep(xs, null, 1.0, g);
+    double dm = 0;
+    for (int r = 0; r < 8; r++) {
+      dm = Math.max(dm, Math.abs(xs[r] - t.mean()[r]));
+    }
+    Matrix c = bound.factor(xs);
+    double ds = c.multTransB(c).maxAbsDiff(t.cov());
+    System.out.printf(
+        "natural step 1, Gaussian, M = 8: mean %.1e, covariance %.1e from Titsias'; bound after %.12f (Titsias %.12f)%n",
+        dm, ds, bound.elbo(xs, null), t.bound());
+    assertEquals(atStart, value, 0.0, "the step returns the bound where it started");
+    assertArrayEquals(g0, g, 0.0, "and the gradient there");
+    assertTrue(dm < 1e-10, "mean differs by " + dm);
+    assertTrue(ds < 1e-10, "covariance differs by " + ds);
+    assertEquals(t.bound(), bound.elbo(xs, null), 1e-9, "the bound after one step");
+  }
+
+  /**
+   * Probit, n = 40, M = 10, θ and Z fixed: natural-gradient steps of γ = 0.5 on the full batch converge to the
+   * maximised bound of L-BFGS (their fixed point is where ∂L/∂(m, S) = 0), and a step there changes nothing beyond
+   * rounding; a step of γ outside (0, 1] is refused.
+   */
+  @Test
+  void naturalStepsReachTheProbitOptimum() {
+    double[][] x = SmallProblems.inputs(31, 40, 2);
+    double[] y = SmallProblems.labels(32, x);
+    Problem p = Problem.of(SmallProblems.ard(2), x, y, Probit.get());
+    double[][] z = SmallProblems.inputs(33, 10, 2);
+    SvgpPosterior best = SvgpModel.fit(new SparseProblem(p, z), TIGHT).posterior();
+    Svgp bound = Svgp.of(new SparseProblem(p, z), false, false);
+    double[] xs = bound.start();
+    int steps = 0;
+    double before = Double.NEGATIVE_INFINITY;
+    double[] last = xs.clone();
+    while (steps < 500) {
+      last = xs.clone();
+      before = bound.naturalStep(xs, null, 0.5, null);
+      steps++;
+      double change = 0;
+      for (int j = 0; j < xs.length; j++) {
+        change = Math.max(change, Math.abs(xs[j] - last[j]));
+      }
+      if (change < 1e-12) {
+        break;
+      }
+    }
+    double after = bound.elbo(xs, null);
+    System.out.printf(
+        "natural steps 0.5, probit, M = 10: %d steps, bound %.12f, L-BFGS %.12f (%.1e)%n",
+        steps, after, best.elbo(), after - best.elbo());
+    assertTrue(steps < 500, "the steps did not settle");
+    assertEquals(best.elbo(), after, 1e-9, "natural steps against L-BFGS");
+    assertTrue(after >= before - 1e-12, "the last step lowered the bound");
+    assertThrows(IllegalArgumentException.class, () -> bound.naturalStep(xs, null, 0, null));
+    assertThrows(IllegalArgumentException.class, () -> bound.naturalStep(xs, null, 1.5, null));
   }
 
   /**
