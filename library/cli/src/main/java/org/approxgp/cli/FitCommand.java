@@ -231,7 +231,8 @@ final class FitCommand implements Callable<Integer> {
       defaultValue = "local",
       paramLabel = "local|spark",
       description =
-          "--inducing with ep, qp or power-ep and --no-optimize: where the parallel schedule's blocks of rows run:"
+          "--inducing with ep, qp or power-ep: where the parallel schedule's blocks of rows (and the evidence"
+              + " gradient's terms, with --optimize) run:"
               + " this JVM (default) or Spark (bin/approxgp adds the spark module; implies --schedule parallel;"
               + " same predictions, bit for bit, as --schedule parallel here, on one JDK)")
   String engine;
@@ -735,11 +736,6 @@ final class FitCommand implements Callable<Integer> {
       throw CliException.badInput("--engine " + engine
           + " runs the sparse site loop (--inference ep, qp or power-ep), not --inference " + inf);
     }
-    if (optimize) {
-      throw CliException.badInput("--engine " + engine
-          + " fits at fixed hyperparameters: give --no-optimize (the evidence gradient for learning them is"
-          + " computed in this JVM only)");
-    }
     return true;
   }
 
@@ -766,7 +762,7 @@ final class FitCommand implements Callable<Integer> {
       SiteBlocks blocks) {
     if (optimize) {
       SparseGpModel.Fit f = SparseGpModel.fit(
-          sp, rule, loop, new SparseGpModel.FitOptions(learnZ, Lbfgs.Settings.paper()));
+          sp, rule, loop, new SparseGpModel.FitOptions(learnZ, Lbfgs.Settings.paper()), blocks);
       SparsePosterior post = f.posterior();
       return new Result(
           post::predict,

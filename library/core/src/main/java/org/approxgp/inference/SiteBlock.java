@@ -125,7 +125,14 @@ public final class SiteBlock {
     /** Marginals from q(v), every site of the block updated, and the terms of the new sites. */
     SWEEP,
     /** Marginals from q(v) and the block's terms of the log evidence at the given sites. */
-    EVIDENCE
+    EVIDENCE,
+    /**
+     * The block's sums of the evidence gradient ({@link SparseGradient}): Aᵀγ_m, A Γ_V Aᵀ, A Γ_d Aᵀ and the ∂θ
+     * terms through kₙₙ, Σ γ_dₙ ∂kₙₙ/∂θ.
+     */
+    GRADIENT_SUMS,
+    /** The block's ∂θ and ∂Z terms through K_uf, given X̃, B⁻¹ and ẽ ({@link SparseGradient#blockTerms}). */
+    GRADIENT_TERMS
   }
 
   /**
@@ -134,16 +141,31 @@ public final class SiteBlock {
    * messages).
    */
   public record Step(
-      Kind kind, double[] mean, double[] bLower, double[] tau, double[] nu, int sweep)
+      Kind kind,
+      double[] mean,
+      double[] bLower,
+      double[] tau,
+      double[] nu,
+      int sweep,
+      double[] xTilde,
+      double[] bInverse,
+      double[] e)
       implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    /** A request without the gradient's M × M terms (X̃, B⁻¹, ẽ: {@link Kind#GRADIENT_TERMS} only). */
+    public Step(Kind kind, double[] mean, double[] bLower, double[] tau, double[] nu, int sweep) {
+      this(kind, mean, bLower, tau, nu, sweep, null, null, null);
+    }
   }
 
   /**
    * A block's answer: its index, its (new) sites, its terms of q(v) (gram: Σ τ̃ₙ aₙaₙᵀ, M × M, not symmetrised;
    * rhs: Σ (ν̃ₙ − τ̃ₙ m₀) aₙ), the sites it skipped (improper cavity) and clipped, its evidence terms (quad:
    * Σ (ν̃ₙ − τ̃ₙ m₀)(m_gₙ − m₀); logScale: Σ log sₙ) with its marginals and dₙ ({@link Kind#EVIDENCE}), or a
-   * failure: the message of the numerical failure that stopped the block (null when none).
+   * failure: the message of the numerical failure that stopped the block (null when none). For
+   * {@link Kind#GRADIENT_SUMS}: rhs Aᵀγ_m, gram A Γ_V Aᵀ, gram2 A Γ_d Aᵀ, theta Σ γ_dₙ ∂kₙₙ/∂θ; for
+   * {@link Kind#GRADIENT_TERMS}: theta and inducing, the block's ∂θ and ∂Z through K_uf.
    */
   public record Result(
       int index,
@@ -158,7 +180,10 @@ public final class SiteBlock {
       double[] gMean,
       double[] gVariance,
       double[] d,
-      String failure)
+      String failure,
+      double[] gram2,
+      double[] theta,
+      double[][] inducing)
       implements Serializable {
     private static final long serialVersionUID = 1L;
   }
@@ -191,6 +216,9 @@ public final class SiteBlock {
     run.keep = setup.options().negativeSites() == SiteLoop.NegativeSitePrecision.KEEP;
     String where = " [block " + data.index() + ": rows " + from + "–" + (from + b - 1)
         + "; site numbers within the block]";
+    if (step.kind() == Kind.GRADIENT_SUMS || step.kind() == Kind.GRADIENT_TERMS) {
+      return gradient(block, setup, step, tau, nu, gMean, gVar);
+    }
     if (step.kind() == Kind.EVIDENCE) {
       run.evidence = true;
       double quad = 0;
@@ -219,6 +247,9 @@ public final class SiteBlock {
           gMean,
           gVar,
           block.d().clone(),
+          null,
+          null,
+          null,
           null);
     }
     // SWEEP: every site from the marginals at the start of the sweep (SparseSiteLoop's parallel
@@ -243,10 +274,119 @@ public final class SiteBlock {
     return sums(block, m0, m, tauNew, nuNew, run.skipped, run.clipped);
   }
 
+  /** The block's part of {@link SparseGradient} at the final q(v) (see {@link Kind#GRADIENT_SUMS}). */
+  private static Result gradient(
+      Prepared block,
+      Setup setup,
+      Step step,
+      double[] tau,
+      double[] nu,
+      double[] gMean,
+      double[] gVar) {
+    int b = tau.length;
+    int m = setup.inducing();
+    double m0 = setup.priorMean();
+    double alpha = SparseSiteUpdate.powerOf(setup.rule());
+    double[] y = block.data().y();
+    double[] gm = new double[b];
+    double[] gv = new double[b];
+    double[] gd = new double[b];
+    double[] nuc = new double[b];
+    for (int j = 0; j < b; j++) {
+      nuc[j] = SparseGradient.rowTerms(
+          setup.likelihood(),
+          alpha,
+          m0,
+          y[j],
+          tau[j],
+          nu[j],
+          gMean[j],
+          gVar[j],
+          block.d()[j],
+          gm,
+          gv,
+          gd,
+          j);
+    }
+    double[] rows = block.rows();
+    if (step.kind() == Kind.GRADIENT_SUMS) {
+      double[] atgm = Matrix.wrap(b, m, rows).multTransA(gm);
+      double[] agv = SparseApproximation.blockGram(rows, 0, b, m, gv, 0);
+      double[] agd = SparseApproximation.blockGram(rows, 0, b, m, gd, 0);
+      double[] gdiag = setup.kernel().diagonalTraceGradient(block.data().x(), gd);
+      return new Result(
+          block.index(),
+          null,
+          null,
+          agv,
+          atgm,
+          0,
+          0,
+          0,
+          0,
+          null,
+          null,
+          null,
+          null,
+          agd,
+          gdiag,
+          null);
+    }
+    SparseGradient.Result part = SparseGradient.blockTerms(
+        setup.kernel(),
+        setup.z(),
+        Cholesky.ofFactor(Matrix.wrap(m, m, setup.kuuLower())),
+        rows,
+        b,
+        block.data().x(),
+        0,
+        nuc,
+        tau,
+        gm,
+        gv,
+        gd,
+        Matrix.wrap(m, m, step.xTilde()),
+        Matrix.wrap(m, m, step.bInverse()),
+        step.mean(),
+        step.e());
+    return new Result(
+        block.index(),
+        null,
+        null,
+        null,
+        null,
+        0,
+        0,
+        0,
+        0,
+        null,
+        null,
+        null,
+        null,
+        null,
+        part.theta(),
+        part.inducing());
+  }
+
   private static Result failed(
       int index, String message, double[] gMean, double[] gVar, double[] d) {
     return new Result(
-        index, null, null, null, null, 0, 0, Double.NaN, Double.NaN, gMean, gVar, d, message);
+        index,
+        null,
+        null,
+        null,
+        null,
+        0,
+        0,
+        Double.NaN,
+        Double.NaN,
+        gMean,
+        gVar,
+        d,
+        message,
+        null,
+        null,
+        null);
   }
 
   /** The block's terms of q(v) at sites (τ̃, ν̃) of the block. */
@@ -260,6 +400,21 @@ public final class SiteBlock {
     }
     double[] rhs = Matrix.wrap(b, m, block.rows()).multTransA(nuc);
     return new Result(
-        block.index(), tau, nu, gram, rhs, skipped, clipped, 0, 0, null, null, null, null);
+        block.index(),
+        tau,
+        nu,
+        gram,
+        rhs,
+        skipped,
+        clipped,
+        0,
+        0,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 }

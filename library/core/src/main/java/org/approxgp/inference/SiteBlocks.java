@@ -26,15 +26,6 @@ public interface SiteBlocks {
     /** {@link SiteBlock#apply} of {@code step} on every block, sorted by block index. */
     List<SiteBlock.Result> apply(SiteBlock.Step step);
 
-    /**
-     * The rows aₙ of all blocks as one n × M row-major array in this JVM (for the evidence gradient), or null
-     * when they are held elsewhere.
-     */
-    double[] rows();
-
-    /** Whether {@link #rows()} is available (the blocks are in this JVM). */
-    boolean rowsHere();
-
     /** Releases the prepared blocks. */
     @Override
     void close();
@@ -56,21 +47,6 @@ public interface SiteBlocks {
             out.add(SiteBlock.apply(p, setup, step));
           }
           return out;
-        }
-
-        @Override
-        public double[] rows() {
-          int m = setup.z().length;
-          double[] all = new double[Math.multiplyExact(problem.size(), m)];
-          for (SiteBlock.Prepared p : prepared) {
-            System.arraycopy(p.rows(), 0, all, p.data().from() * m, p.rows().length);
-          }
-          return all;
-        }
-
-        @Override
-        public boolean rowsHere() {
-          return true;
         }
 
         @Override

@@ -101,14 +101,6 @@ final class SparseApproximation {
     return new SparseApproximation(n, m, priorMean, rows, tau.clone(), nu.clone(), chol, mean);
   }
 
-  /** This q(v) and its marginals with the rows aₙ given (when the loop's blocks formed them elsewhere). */
-  SparseApproximation withRows(double[] allRows) {
-    SparseApproximation a = new SparseApproximation(n, m, priorMean, allRows, tau, nu, b, mean);
-    a.gMean = gMean;
-    a.gVariance = gVariance;
-    return a;
-  }
-
   /** Rows per block of {@link #weightedGram}: its scratch is two blocks, O(BLOCK · M), whatever n. */
   static final int BLOCK = 2048;
 

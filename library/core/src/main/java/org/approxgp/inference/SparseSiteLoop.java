@@ -39,7 +39,8 @@ import org.approxgp.projection.KlProjection;
  * given q(v) = N(m, B⁻¹), computes its marginals, updates its sites and returns its terms Σ τ̃ₙ aₙaₙᵀ and
  * Σ (ν̃ₙ − τ̃ₙ m₀) aₙ of the next q(v); the loop adds the terms in block order and factors B = I + Σ. The log
  * evidence's sums are formed the same way. Where the blocks live ({@link SiteBlocks}: this JVM, or Spark) does not
- * change a bit of the result.
+ * change a bit of the result. The evidence gradient ({@link SparseGradient}) comes the same way: the blocks' sums
+ * Aᵀγ_m, A Γ_V Aᵀ, A Γ_d Aᵀ and their ∂θ through kₙₙ, then, given X̃, their terms through K_uf.
  *
  * <p><b>Log evidence</b> (Bui et al. §3, the Power-EP energy): log Z = log ∫ p(u) Πₙ t̃ₙ(gₙ) du + Σₙ log sₙ with the
  * Gaussian part −Σ log (L_B)ᵢᵢ + ½ Σₙ (ν̃ₙ − τ̃ₙ m₀)(m_gₙ − m₀) (B = I + Σ τ̃ₙ aₙaₙᵀ) and the scales
@@ -75,7 +76,7 @@ public final class SparseSiteLoop {
    * @param blocks where the parallel schedule's blocks run; null: {@link SiteBlocks#local()} (and the only value for
    *     the sequential schedule)
    * @throws IllegalArgumentException also for blocks with the sequential schedule (blocks run only the parallel
-   *     one), or a gradient asked of blocks that hold their rows elsewhere
+   *     one)
    */
   public static <S> SparsePosterior run(
       SparseProblem sparse,
@@ -138,6 +139,7 @@ public final class SparseSiteLoop {
         approx = out.approx;
         converged = out.converged;
         logZ = out.logZ;
+        grad = out.grad;
         System.arraycopy(out.d, 0, d, 0, n);
       } else {
         double[] rows = rows(problem, z, kuu, d);
@@ -175,7 +177,9 @@ public final class SparseSiteLoop {
         logZ = Double.NaN;
       }
       if (options.gradient()) {
-        grad = SparseGradient.of(problem, z, kuu, approx, d, update.power());
+        if (seq) {
+          grad = SparseGradient.of(problem, z, kuu, approx, d, update.power());
+        }
         boolean finite = true;
         for (double g : grad.theta()) {
           finite &= Double.isFinite(g);
@@ -373,7 +377,12 @@ public final class SparseSiteLoop {
   }
 
   /** What {@link #blocked} returns: the final q(v) with its marginals, the verdict, log Z and the dₙ. */
-  private record Blocked(SparseApproximation approx, boolean converged, double logZ, double[] d) {}
+  private record Blocked(
+      SparseApproximation approx,
+      boolean converged,
+      double logZ,
+      double[] d,
+      SparseGradient.Result grad) {}
 
   /**
    * The parallel schedule in block form (class comment, "Block-parallel form"): every sweep is one request to
@@ -400,11 +409,6 @@ public final class SparseSiteLoop {
     double[] nu = nu0.clone();
     boolean converged = false;
     try (SiteBlocks.Run blockRun = blocks.open(problem, setup)) {
-      if (options.gradient() && !blockRun.rowsHere()) {
-        throw new IllegalArgumentException(
-            "the evidence gradient needs the rows a_n in this JVM; these site blocks hold them elsewhere: run"
-                + " with withGradient(false)");
-      }
       List<SiteBlock.Result> res =
           blockRun.apply(new SiteBlock.Step(SiteBlock.Kind.SUMS, null, null, tau, nu, 0));
       SparseApproximation approx = folded(n, m, m0, tau, nu, res, options, run);
@@ -466,11 +470,89 @@ public final class SparseSiteLoop {
           logZ += r.logScale();
         }
       }
-      if (options.gradient()) {
-        approx = approx.withRows(blockRun.rows());
+      SparseGradient.Result grad = null;
+      if (options.gradient() && failure == null) {
+        grad = blockedGradient(problem, z, kuu, approx, tau, nu, blockRun, run);
       }
-      return new Blocked(approx, converged, logZ, d);
+      return new Blocked(approx, converged, logZ, d, grad);
     }
+  }
+
+  /**
+   * {@link SparseGradient} in block form: two requests, the blocks' sums (Aᵀγ_m, A Γ_V Aᵀ, A Γ_d Aᵀ, the ∂θ terms
+   * through kₙₙ) added in block order, then the M × M part here ({@link SparseGradient#middle}), then the blocks'
+   * terms through K_uf added in block order, as {@link SparseGradient#of} adds its blocks.
+   */
+  private static SparseGradient.Result blockedGradient(
+      Problem problem,
+      double[][] z,
+      Cholesky kuu,
+      SparseApproximation approx,
+      double[] tau,
+      double[] nu,
+      SiteBlocks.Run blockRun,
+      LoopRun run) {
+    int m = z.length;
+    double[] bLower = approx.b.lower().data();
+    List<SiteBlock.Result> res = blockRun.apply(
+        new SiteBlock.Step(SiteBlock.Kind.GRADIENT_SUMS, approx.mean, bLower, tau, nu, run.sweeps));
+    Matrix agv = Matrix.zeros(m, m);
+    Matrix agd = Matrix.zeros(m, m);
+    double[] atgm = new double[m];
+    double[] gdiag = null;
+    for (SiteBlock.Result r : res) {
+      double[] v = agv.data();
+      double[] pv = r.gram();
+      double[] dd = agd.data();
+      double[] pd = r.gram2();
+      for (int k = 0; k < v.length; k++) {
+        v[k] += pv[k];
+        dd[k] += pd[k];
+      }
+      for (int k = 0; k < m; k++) {
+        atgm[k] += r.rhs()[k];
+      }
+      if (gdiag == null) {
+        gdiag = new double[r.theta().length];
+      }
+      for (int j = 0; j < gdiag.length; j++) {
+        gdiag[j] += r.theta()[j];
+      }
+    }
+    agv.symmetrize();
+    agd.symmetrize();
+    Matrix binv = approx.b.inverse();
+    double[] e = binv.mult(atgm); // ẽ = B⁻¹ A γ_m
+    SparseGradient.Middle mid =
+        SparseGradient.middle(problem.kernel(), z, kuu, binv, approx.mean, e, agv, agd);
+    double[] g = mid.g();
+    for (int j = 0; j < g.length; j++) {
+      g[j] += gdiag[j];
+    }
+    double[][] gz = mid.gz();
+    res = blockRun.apply(new SiteBlock.Step(
+        SiteBlock.Kind.GRADIENT_TERMS,
+        approx.mean,
+        bLower,
+        tau,
+        nu,
+        run.sweeps,
+        mid.x().data(),
+        binv.data(),
+        e));
+    for (SiteBlock.Result r : res) {
+      double[] gc = r.theta();
+      for (int j = 0; j < g.length; j++) {
+        g[j] += gc[j];
+      }
+      double[][] gzx = r.inducing();
+      for (int a = 0; a < gz.length; a++) {
+        for (int c = 0; c < gz[a].length; c++) {
+          gz[a][c] += gzx[a][c];
+        }
+      }
+    }
+    return new SparseGradient.Result(g, gz);
   }
 
   /** q(v) from the blocks' terms, added in block order (each computed from zero). */

@@ -25,8 +25,10 @@ import org.approxgp.inference.SiteBlocksProvider;
  * single-machine one on the same JDK and BLAS (as {@link SparkPartitionGradients} argues for sVBSSGP; Math.exp and
  * the like may differ in the last bit between JVMs of a heterogeneous cluster).
  *
- * <p>Not thread-safe (one run at a time). The rows stay on the executors, so the run cannot give the evidence
- * gradient ({@link SiteBlocks.Run#rowsHere()} is false).
+ * <p>The evidence gradient ({@link org.approxgp.inference.SiteLoopOptions#gradient()}, for learning θ and Z by
+ * {@link org.approxgp.model.SparseGpModel}) is two more requests of the same kind. A run at new hyperparameters
+ * keeps the distributed training rows (the same {@link Problem#x()} and {@link Problem#y()} arrays) and forms its
+ * rows aₙ anew. Not thread-safe (one run at a time).
  */
 public final class SparkSiteBlocks implements SiteBlocks, AutoCloseable {
 
@@ -94,16 +96,6 @@ public final class SparkSiteBlocks implements SiteBlocks, AutoCloseable {
         }
         out.sort(Comparator.comparingInt(SiteBlock.Result::index));
         return out;
-      }
-
-      @Override
-      public double[] rows() {
-        return null;
-      }
-
-      @Override
-      public boolean rowsHere() {
-        return false;
       }
 
       @Override

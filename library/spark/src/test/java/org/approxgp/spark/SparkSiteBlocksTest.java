@@ -156,8 +156,6 @@ class SparkSiteBlocksTest {
         dir.resolve("test.csv").toString(),
         "--label",
         "y",
-        "--inducing",
-        "25",
         "--out",
         dir.resolve(name + ".csv").toString(),
         "--summary",
@@ -165,6 +163,9 @@ class SparkSiteBlocksTest {
     args.addAll(List.of(extra));
     if (!args.contains("--optimize")) {
       args.add("--no-optimize");
+    }
+    if (!args.contains("--inducing")) {
+      args.addAll(List.of("--inducing", "25"));
     }
     StringWriter err = new StringWriter();
     int code = Main.run(new PrintWriter(err), args.toArray(String[]::new));
@@ -199,6 +200,40 @@ class SparkSiteBlocksTest {
     assertTrue(ls.contains("\"engine\": \"local\"") || ls.contains("\"engine\":\"local\""), ls);
   }
 
+  /**
+   * {@code fit --engine spark} learning the hyperparameters (L-BFGS on the sparse EP evidence, its gradient's
+   * per-row terms summed in the blocks on Spark) writes the predictions and log evidence of {@code fit --schedule
+   * parallel} in this JVM, byte for byte, with the same learned hyperparameters.
+   */
+  @Test
+  void fitOnSparkLearnsTheLocalHyperparameters(@TempDir Path dir) throws IOException {
+    double[][] x = inputs(SiteBlock.ROWS + 150, 11);
+    writeCsv(dir.resolve("train.csv"), x, labels(x, 12));
+    double[][] xt = inputs(200, 13);
+    writeCsv(dir.resolve("test.csv"), xt, labels(xt, 14));
+    long t0 = System.nanoTime();
+    String[] local = fit(dir, "local", "--optimize", "--inducing", "10", "--schedule", "parallel");
+    long t1 = System.nanoTime();
+    assertEquals("0", local[0], local[1]);
+    String[] spark = fit(dir, "spark", "--optimize", "--inducing", "10", "--engine", "spark");
+    long t2 = System.nanoTime();
+    assertEquals("0", spark[0], spark[1]);
+    System.out.printf(
+        "fit --optimize, n = %d, M = 10: local parallel %.1f s, spark %.1f s; %s%n",
+        x.length, (t1 - t0) * 1e-9, (t2 - t1) * 1e-9, local[1].strip());
+    assertEquals(
+        Files.readString(dir.resolve("local.csv")), Files.readString(dir.resolve("spark.csv")));
+    String ls = Files.readString(dir.resolve("local.json"));
+    String ss = Files.readString(dir.resolve("spark.json"));
+    assertEquals(field(ls, "\"log_evidence\""), field(ss, "\"log_evidence\""));
+    assertEquals(field(ls, "\"iterations\""), field(ss, "\"iterations\""));
+    int h = ls.indexOf("\"hyperparameters\"");
+    assertEquals(
+        ls.substring(h, ls.indexOf('}', h)),
+        ss.substring(
+            ss.indexOf("\"hyperparameters\""), ss.indexOf('}', ss.indexOf("\"hyperparameters\""))));
+  }
+
   /** The text of a JSON number field, up to the next comma or line end. */
   private static String field(String json, String key) {
     int i = json.indexOf(key);
@@ -219,7 +254,6 @@ class SparkSiteBlocksTest {
     writeCsv(dir.resolve("test.csv"), x, labels(x, 10));
     // the flags given, then a word the one-line refusal must contain
     String[][] cases = {
-      {"--engine", "spark", "--optimize", "--no-optimize"},
       {"--engine", "spark", "--inference", "vb", "--inference vb"},
       {"--engine", "spark", "--inference", "laplace", "--inference laplace"},
       {"--engine", "spark", "--inference", "rep", "--inference rep"},
