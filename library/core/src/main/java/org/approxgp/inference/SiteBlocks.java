@@ -8,7 +8,8 @@ import java.util.List;
  * ({@link #local()}, one block after the other) or elsewhere (the Spark engine of the {@code approxgp-spark} module,
  * a cached RDD of blocks). Every implementation answers each request with {@link SiteBlock#apply} on every block
  * and returns the answers sorted by block index; the loop adds them in that order, so every implementation gives
- * the same bits on the same JDK and BLAS.
+ * the same bits on the same JDK and BLAS (one BLAS thread, as by default: a multi-threaded BLAS may sum a block's
+ * products in another order on another machine).
  */
 public interface SiteBlocks {
 

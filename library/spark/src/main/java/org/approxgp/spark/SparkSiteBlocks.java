@@ -53,7 +53,10 @@ public final class SparkSiteBlocks implements SiteBlocks, AutoCloseable {
     this(sc, sc.defaultParallelism());
   }
 
-  /** Spark jobs run so far (one per request of the loop: the start, each sweep, the evidence; and a run's rows). */
+  /**
+   * Spark jobs run so far: one per request of the loop (the start, each sweep, the evidence, and the gradient's two
+   * when asked); a run's rows are formed within its first.
+   */
   public long jobs() {
     return jobs;
   }
