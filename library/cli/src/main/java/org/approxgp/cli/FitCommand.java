@@ -15,6 +15,11 @@ import org.approxgp.inference.Diagnostics;
 import org.approxgp.inference.InferenceException;
 import org.approxgp.inference.Prediction;
 import org.approxgp.inference.Problem;
+import org.approxgp.inference.SiteBlock;
+import org.approxgp.inference.SiteBlocks;
+import org.approxgp.inference.SiteBlocksProvider;
+import org.approxgp.inference.SiteLoop;
+import org.approxgp.inference.SiteLoopOptions;
 import org.approxgp.inference.SparsePosterior;
 import org.approxgp.inference.SparseProblem;
 import org.approxgp.inference.SparseSiteLoop;
@@ -211,6 +216,48 @@ final class FitCommand implements Callable<Integer> {
               + ")")
   Double stopTolerance;
 
+  @Option(
+      names = "--schedule",
+      paramLabel = "sequential|parallel",
+      description =
+          "--inducing with ep, qp or power-ep: the site loop's schedule: sequential (default; one site after the"
+              + " other) or parallel (every site from the marginals at the start of the sweep, by blocks of "
+              + SiteBlock.ROWS + " rows; damped, see --damping)")
+  String schedule;
+
+  @Option(
+      names = "--damping",
+      paramLabel = "D",
+      description =
+          "--inducing with ep, qp or power-ep: site damping in (0, 1] (natural parameters, (1 - D) old + D new);"
+              + " default 1 (none) for the sequential schedule, " + PARALLEL_DAMPING
+              + " for the parallel one")
+  Double damping;
+
+  @Option(
+      names = "--engine",
+      defaultValue = "local",
+      paramLabel = "local|spark",
+      description =
+          "--inducing with ep, qp or power-ep: where the parallel schedule's blocks of rows (and the evidence"
+              + " gradient's terms, with --optimize) run:"
+              + " this JVM (default) or Spark (bin/approxgp adds the spark module; implies --schedule parallel;"
+              + " same predictions, bit for bit, as --schedule parallel here, on one JDK)")
+  String engine;
+
+  @Option(
+      names = "--master",
+      paramLabel = "URL",
+      description =
+          "Spark master URL (default: spark-submit's, else embedded local[*]); --engine spark only")
+  String master;
+
+  @picocli.CommandLine.Mixin
+  SparkAuth sparkAuth = new SparkAuth();
+
+  /** The parallel schedule's default damping (the exact loop's tests damp it by 0.5 too). */
+  static final double PARALLEL_DAMPING = 0.5;
+
   /** Lloyd iterations of the k-means that places the inducing inputs. */
   static final int KMEANS_ITERATIONS = 100;
 
@@ -229,6 +276,7 @@ final class FitCommand implements Callable<Integer> {
         "gaussian is for approxgp compare, regression is approxgp regress");
     boolean sparse = inducing != null;
     boolean svgp = sparse && inference.strip().equals("vb");
+    boolean spark = checkEngine(sparse, svgp);
     InferenceMethod method = null;
     Registry.SparseMethod sparseMethod = null;
     SvgpModel.Options svgpOptions = null;
@@ -263,6 +311,20 @@ final class FitCommand implements Callable<Integer> {
     }
     methodOptions.checkGradientFor(
         optimize, "--optimize (on by default; --no-optimize fits at the given ones)");
+    SiteBlocksProvider engineProvider = null;
+    if (spark) {
+      sparkAuth.apply(true);
+      try {
+        engineProvider = SiteBlocksProvider.forEngine(engine);
+      } catch (IllegalArgumentException e) {
+        throw CliException.badInput("--engine " + engine + ": " + e.getMessage());
+      }
+      // an engine that cannot start (an unreachable or malformed master) is one line, before the
+      // data is read
+      engineProvider.start(master);
+    } else {
+      sparkAuth.apply(false);
+    }
     Integer mWanted = sparse ? inducingCount(inducing) : null;
     Datasets.TrainTest data;
     try {
@@ -381,11 +443,19 @@ final class FitCommand implements Callable<Integer> {
           sparseBlock.put("stop_reason", f.stopReason());
           sparseBlock.put("elbo", f.posterior().elbo());
         } else {
-          fit = sparseFit(new SparseProblem(problem, z0), sparseMethod, optimize, learnZ);
+          SiteLoopOptions loop = loopOptions(sparseMethod.loop(), spark);
+          SiteBlocks blocks = spark ? engineProvider.create(master) : null;
+          fit = sparseFit(
+              new SparseProblem(problem, z0), sparseMethod.rule(), loop, optimize, learnZ, blocks);
           sparseBlock.put("inducing", z0.length);
           sparseBlock.put("initialisation", mWanted == null ? "training-inputs" : "k-means");
           sparseBlock.put("method", sparseMethod.name());
           sparseBlock.put("alpha", sparseMethod.power());
+          sparseBlock.put(
+              "schedule",
+              loop.schedule() == SiteLoop.Schedule.PARALLEL ? "parallel" : "sequential");
+          sparseBlock.put("damping", loop.damping());
+          sparseBlock.put("engine", spark ? "spark" : "local");
           sparseBlock.put("learned_inducing", learnZ);
           sparseBlock.put("inducing_jitter", fit.diagnostics().jitter());
         }
@@ -622,12 +692,87 @@ final class FitCommand implements Callable<Integer> {
     return KMeans.centroidRows(x, m, seed, KMEANS_ITERATIONS);
   }
 
-  /** The sparse fit: θ (and Z when learnZ) by {@link SparseGpModel#fit}, or one run of the sparse loop at fixed θ. */
+  /**
+   * Checks {@code --schedule}, {@code --damping}, {@code --engine} and {@code --master} against the fit, each
+   * refusal one line naming its flag; whether the fit runs on Spark.
+   */
+  private boolean checkEngine(boolean sparse, boolean svgp) {
+    String e = engine.strip().toLowerCase(Locale.ROOT);
+    boolean spark = !e.equals("local");
+    if (master != null && !spark) {
+      throw CliException.badInput("--master needs --engine spark");
+    }
+    boolean loop = sparse && !svgp;
+    if (schedule != null) {
+      String sch = schedule.strip().toLowerCase(Locale.ROOT);
+      if (!sch.equals("sequential") && !sch.equals("parallel")) {
+        throw CliException.badInput(
+            "--schedule must be sequential or parallel, got '" + schedule + "'");
+      }
+      if (!loop) {
+        throw CliException.badInput("--schedule applies to the sparse site loop: --inducing M with"
+            + " --inference ep, qp or power-ep");
+      }
+      if (spark && sch.equals("sequential")) {
+        throw CliException.badInput(
+            "--engine " + engine
+                + " runs the parallel schedule (blocks of rows at once); --schedule sequential is local only");
+      }
+    }
+    if (damping != null) {
+      if (!loop) {
+        throw CliException.badInput("--damping applies to the sparse site loop: --inducing M with"
+            + " --inference ep, qp or power-ep");
+      }
+      if (!(damping > 0 && damping <= 1)) {
+        throw CliException.badInput("--damping must be in (0, 1], got " + damping);
+      }
+    }
+    if (!spark) {
+      return false;
+    }
+    String inf = inference.strip();
+    if (!sparse) {
+      throw CliException.badInput("--engine " + engine
+          + " runs the sparse site loop on inducing points: give --inducing M (with --inference ep, qp or"
+          + " power-ep)");
+    }
+    if (svgp) {
+      throw CliException.badInput(
+          "--engine " + engine
+              + " runs the sparse site loop (--inference ep, qp or power-ep), not SVGP (--inference vb)");
+    }
+    if (!Registry.sparseInferenceNames().contains(inf)) {
+      throw CliException.badInput("--engine " + engine
+          + " runs the sparse site loop (--inference ep, qp or power-ep), not --inference " + inf);
+    }
+    return true;
+  }
+
+  /** The site loop's options from the method's, with {@code --schedule} and {@code --damping}. */
+  private SiteLoopOptions loopOptions(SiteLoopOptions base, boolean spark) {
+    boolean parallel = spark || (schedule != null && schedule.strip().equalsIgnoreCase("parallel"));
+    SiteLoopOptions o = parallel ? base.withSchedule(SiteLoop.Schedule.PARALLEL) : base;
+    if (damping != null) {
+      return o.withDamping(damping);
+    }
+    return parallel ? o.withDamping(PARALLEL_DAMPING) : o;
+  }
+
+  /**
+   * The sparse fit: θ (and Z when learnZ) by {@link SparseGpModel#fit}, or one run of the sparse loop at fixed θ
+   * (the parallel schedule's blocks on {@code blocks}, null: this JVM).
+   */
   private static Result sparseFit(
-      SparseProblem sp, Registry.SparseMethod m, boolean optimize, boolean learnZ) {
+      SparseProblem sp,
+      org.approxgp.inference.SiteUpdate<?> rule,
+      SiteLoopOptions loop,
+      boolean optimize,
+      boolean learnZ,
+      SiteBlocks blocks) {
     if (optimize) {
       SparseGpModel.Fit f = SparseGpModel.fit(
-          sp, m.rule(), m.loop(), new SparseGpModel.FitOptions(learnZ, Lbfgs.Settings.paper()));
+          sp, rule, loop, new SparseGpModel.FitOptions(learnZ, Lbfgs.Settings.paper()), blocks);
       SparsePosterior post = f.posterior();
       return new Result(
           post::predict,
@@ -642,7 +787,7 @@ final class FitCommand implements Callable<Integer> {
           f.status());
     }
     long t0 = System.nanoTime();
-    SparsePosterior post = SparseSiteLoop.run(sp, m.rule(), m.loop().withGradient(false), null);
+    SparsePosterior post = SparseSiteLoop.run(sp, rule, loop.withGradient(false), null, blocks);
     return new Result(
         post::predict,
         sp.problem().likelihood(),

@@ -17,7 +17,9 @@ import org.approxgp.projection.W2Projection;
  * <p>The name is set by the factory that builds the rule, never derived from the projection's name:
  * {@link #ep()} is "ep", {@link #qp} is "qp", {@link #lp} is "lp(p=…)"; {@link #named} takes any name.
  */
-public final class MomentMatching implements SiteUpdate<Void> {
+public final class MomentMatching implements SiteUpdate<Void>, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private static final MomentMatching EP = new MomentMatching("ep", KlProjection.get());
 
   private final String name;

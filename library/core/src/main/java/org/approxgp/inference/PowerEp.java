@@ -45,7 +45,8 @@ import org.approxgp.likelihood.TiltedMoments;
  * sᵢ^u = Ẑᵢ(u)/Dᵢ(u) with Dᵢ(w) = ∫ N(f | EP cavity) t̃ᵢ(f)^w df, and {@link #logScale} returns
  * log sᵢ = (1/u)(log Ẑᵢ(u) − log Dᵢ(u)). For u = 1 both variants are EP.
  */
-public final class PowerEp implements SiteUpdate<Void> {
+public final class PowerEp implements SiteUpdate<Void>, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
 
   /** Which cavity the power-tilted projection starts from (class comment). */
   public enum Variant {

@@ -32,7 +32,9 @@ public record SiteLoopOptions(
     boolean gradient,
     SiteLoop.NegativeSitePrecision negativeSites,
     int oscillationWindow,
-    boolean requireEvidence) {
+    boolean requireEvidence)
+    implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
 
   public SiteLoopOptions {
     if (schedule == null || jitter == null || negativeSites == null) {

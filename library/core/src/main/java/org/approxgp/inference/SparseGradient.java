@@ -57,37 +57,133 @@ final class SparseGradient {
     double[] nuc = new double[n];
     Likelihood lik = problem.likelihood();
     for (int i = 0; i < n; i++) {
-      nuc[i] = a.nu[i] - a.tau[i] * m0;
-      double mc = a.gMean[i] - m0;
-      double v = a.gVariance[i];
-      // cavity of gₙ about m₀, and of fₙ
-      double tm = 1 / v - alpha * a.tau[i];
-      double nm = mc / v - alpha * nuc[i];
-      double c = nm / tm;
-      double s = 1 / tm;
-      double vf = s + d[i];
-      double y = problem.y()[i];
-      TiltedMoments t =
-          alpha == 1 ? lik.tilted(y, m0 + c, vf) : lik.powerTilted(y, m0 + c, vf, alpha);
-      // ∂ log Ẑ / ∂(mean, variance) of the f-cavity
-      double a1 = (t.mean() - m0 - c) / vf;
-      double a2 = 0.5 * (a1 * a1 + (t.variance() - vf) / (vf * vf));
-      // ∂(log C + log Ẑ)/∂τ₋ and ∂/∂ν₋ (class comment; the derivation note §5)
-      double lt = -0.5 * (s + c * c) - a1 * c * s - a2 * s * s;
-      double ln = c + a1 * s;
-      gm[i] = (ln / v - mc / v) / alpha;
-      gv[i] = (-lt / (v * v) - ln * mc / (v * v) - 0.5 / v + 0.5 * mc * mc / (v * v)) / alpha;
-      gd[i] = a2 / alpha;
+      nuc[i] = rowTerms(
+          lik,
+          alpha,
+          m0,
+          problem.y()[i],
+          a.tau[i],
+          a.nu[i],
+          a.gMean[i],
+          a.gVariance[i],
+          d[i],
+          gm,
+          gv,
+          gd,
+          i);
     }
     Matrix binv = a.b.inverse();
     double[] e = binv.mult(Matrix.wrap(n, m, a.rows).multTransA(gm)); // ẽ = B⁻¹ A γ_m
     Matrix agv = SparseApproximation.weightedGram(a.rows, n, m, gv); // A Γ_V Aᵀ
     Matrix agd = SparseApproximation.weightedGram(a.rows, n, m, gd); // A Γ_d Aᵀ
+    Kernel kern = problem.kernel();
+    Middle mid = middle(kern, z, kuu, binv, a.mean, e, agv, agd);
+    double[] g = mid.g();
+    double[] gdiag = kern.diagonalTraceGradient(problem.x(), gd);
+    for (int j = 0; j < g.length; j++) {
+      g[j] += gdiag[j];
+    }
+    double[][] gz = mid.gz();
+    // G_U = L⁻ᵀ G̃ by blocks of training rows
+    double[][] xs = problem.x();
+    for (int from = 0; from < n; from += SparseApproximation.BLOCK) {
+      int b = Math.min(SparseApproximation.BLOCK, n - from);
+      double[] block = new double[b * m];
+      System.arraycopy(a.rows, from * m, block, 0, b * m);
+      Result part = blockTerms(
+          kern,
+          z,
+          kuu,
+          block,
+          b,
+          Arrays.copyOfRange(xs, from, from + b),
+          from,
+          nuc,
+          a.tau,
+          gm,
+          gv,
+          gd,
+          mid.x(),
+          binv,
+          a.mean,
+          e);
+      double[] gc = part.theta();
+      for (int j = 0; j < g.length; j++) {
+        g[j] += gc[j];
+      }
+      double[][] gzx = part.inducing();
+      for (int r = 0; r < gz.length; r++) {
+        for (int c = 0; c < gz[r].length; c++) {
+          gz[r][c] += gzx[r][c];
+        }
+      }
+    }
+    return new Result(g, gz);
+  }
+
+  /**
+   * Row i's (γ_m, γ_V, γ_d) of ℓᵢ = log sᵢ (class comment) into {@code gm}, {@code gv}, {@code gd} at {@code o},
+   * from its site, marginal q(gᵢ) = N(gMean, gVar) and dᵢ; returns ν̃cᵢ = ν̃ᵢ − τ̃ᵢ m₀.
+   */
+  static double rowTerms(
+      Likelihood lik,
+      double alpha,
+      double m0,
+      double y,
+      double tau,
+      double nu,
+      double gMean,
+      double gVar,
+      double di,
+      double[] gm,
+      double[] gv,
+      double[] gd,
+      int o) {
+    double nuc = nu - tau * m0;
+    double mc = gMean - m0;
+    double v = gVar;
+    // cavity of gₙ about m₀, and of fₙ
+    double tm = 1 / v - alpha * tau;
+    double nm = mc / v - alpha * nuc;
+    double c = nm / tm;
+    double s = 1 / tm;
+    double vf = s + di;
+    TiltedMoments t =
+        alpha == 1 ? lik.tilted(y, m0 + c, vf) : lik.powerTilted(y, m0 + c, vf, alpha);
+    // ∂ log Ẑ / ∂(mean, variance) of the f-cavity
+    double a1 = (t.mean() - m0 - c) / vf;
+    double a2 = 0.5 * (a1 * a1 + (t.variance() - vf) / (vf * vf));
+    // ∂(log C + log Ẑ)/∂τ₋ and ∂/∂ν₋ (class comment; the derivation note §5)
+    double lt = -0.5 * (s + c * c) - a1 * c * s - a2 * s * s;
+    double ln = c + a1 * s;
+    gm[o] = (ln / v - mc / v) / alpha;
+    gv[o] = (-lt / (v * v) - ln * mc / (v * v) - 0.5 / v + 0.5 * mc * mc / (v * v)) / alpha;
+    gd[o] = a2 / alpha;
+    return nuc;
+  }
+
+  /**
+   * The M × M part (class comment): X̃, Y, and the gradient's terms through K_uu, tr(Y dQ): ∂θ from
+   * {@link Kernel#traceGradient} and ∂Z = 2 Σ_b Y_ab ∂k(z_a, z_b)/∂z_a.
+   *
+   * @param x X̃
+   */
+  record Middle(Matrix x, double[] g, double[][] gz) {}
+
+  static Middle middle(
+      Kernel kern,
+      double[][] z,
+      Cholesky kuu,
+      Matrix binv,
+      double[] mu,
+      double[] e,
+      Matrix agv,
+      Matrix agd) {
+    int m = mu.length;
     // X̃ = −½ (B⁻¹ + m mᵀ + ẽ mᵀ + m ẽᵀ) − B⁻¹ A Γ_V Aᵀ B⁻¹,  Ỹ = ½ I + X̃ + A Γ_d Aᵀ
     Matrix x = binv.mult(agv).mult(binv);
     double[] xd = x.data();
     double[] bd = binv.data();
-    double[] mu = a.mean;
     for (int r = 0; r < m; r++) {
       for (int col = 0; col < m; col++) {
         int k = r * m + col;
@@ -105,12 +201,7 @@ final class SparseGradient {
     // unwhiten: Y = L⁻ᵀ Ỹ L⁻¹
     Matrix y = kuu.solveUpper(kuu.solveUpper(yt).transpose()).transpose();
     y.symmetrize();
-    Kernel kern = problem.kernel();
     double[] g = kern.traceGradient(z, y);
-    double[] gdiag = kern.diagonalTraceGradient(problem.x(), gd);
-    for (int j = 0; j < g.length; j++) {
-      g[j] += gdiag[j];
-    }
     // ∂F/∂z_a = 2 Σ_b Y_ab ∂k(z_a, z_b)/∂z_a + Σₙ (G_U)_an ∂k(z_a, xₙ)/∂z_a  (Y symmetric, k(z_a,
     // z_b) = k(z_b, z_a))
     double[][] gz = kern.crossInputGradient(z, z, y);
@@ -119,42 +210,50 @@ final class SparseGradient {
         row[c] *= 2;
       }
     }
-    // G_U = L⁻ᵀ G̃ by blocks of training rows, G̃ column n = ν̃cₙ (m + ẽ) + 2 τ̃ₙ X̃ aₙ + γ_mₙ m +
-    // 2 γ_Vₙ B⁻¹aₙ − 2 γ_dₙ aₙ
-    double[][] xs = problem.x();
-    for (int from = 0; from < n; from += SparseApproximation.BLOCK) {
-      int b = Math.min(SparseApproximation.BLOCK, n - from);
-      double[] block = new double[b * m];
-      System.arraycopy(a.rows, from * m, block, 0, b * m);
-      Matrix rows = Matrix.wrap(b, m, block);
-      double[] xa = rows.mult(x).data(); // row i: (X̃ aᵢ)ᵀ
-      double[] ba = rows.mult(binv).data(); // row i: (B⁻¹ aᵢ)ᵀ
-      Matrix gt = Matrix.zeros(m, b);
-      double[] gtd = gt.data();
-      for (int i = 0; i < b; i++) {
-        int gi = from + i;
-        int o = i * m;
-        for (int r = 0; r < m; r++) {
-          gtd[r * b + i] = nuc[gi] * (mu[r] + e[r])
-              + 2 * a.tau[gi] * xa[o + r]
-              + gm[gi] * mu[r]
-              + 2 * gv[gi] * ba[o + r]
-              - 2 * gd[gi] * block[o + r];
-        }
-      }
-      Matrix gu = kuu.solveUpper(gt);
-      double[][] xb = Arrays.copyOfRange(xs, from, from + b);
-      double[] gc = kern.crossTraceGradient(z, xb, gu);
-      for (int j = 0; j < g.length; j++) {
-        g[j] += gc[j];
-      }
-      double[][] gzx = kern.crossInputGradient(z, xb, gu);
-      for (int r = 0; r < gz.length; r++) {
-        for (int c = 0; c < gz[r].length; c++) {
-          gz[r][c] += gzx[r][c];
-        }
+    return new Middle(x, g, gz);
+  }
+
+  /**
+   * One block's terms through K_uf (from zero): G_U = L⁻ᵀ G̃ for its b rows ({@code block}, b × M; inputs
+   * {@code xb}), G̃ column n = ν̃cₙ (m + ẽ) + 2 τ̃ₙ X̃ aₙ + γ_mₙ m + 2 γ_Vₙ B⁻¹aₙ − 2 γ_dₙ aₙ, and its ∂θ
+   * ({@link Kernel#crossTraceGradient}) and ∂Z ({@link Kernel#crossInputGradient}); the per-row arrays are read
+   * from {@code off}.
+   */
+  static Result blockTerms(
+      Kernel kern,
+      double[][] z,
+      Cholesky kuu,
+      double[] block,
+      int b,
+      double[][] xb,
+      int off,
+      double[] nuc,
+      double[] tau,
+      double[] gm,
+      double[] gv,
+      double[] gd,
+      Matrix x,
+      Matrix binv,
+      double[] mu,
+      double[] e) {
+    int m = mu.length;
+    Matrix rows = Matrix.wrap(b, m, block);
+    double[] xa = rows.mult(x).data(); // row i: (X̃ aᵢ)ᵀ
+    double[] ba = rows.mult(binv).data(); // row i: (B⁻¹ aᵢ)ᵀ
+    Matrix gt = Matrix.zeros(m, b);
+    double[] gtd = gt.data();
+    for (int i = 0; i < b; i++) {
+      int gi = off + i;
+      int o = i * m;
+      for (int r = 0; r < m; r++) {
+        gtd[r * b + i] = nuc[gi] * (mu[r] + e[r])
+            + 2 * tau[gi] * xa[o + r]
+            + gm[gi] * mu[r]
+            + 2 * gv[gi] * ba[o + r]
+            - 2 * gd[gi] * block[o + r];
       }
     }
-    return new Result(g, gz);
+    Matrix gu = kuu.solveUpper(gt);
+    return new Result(kern.crossTraceGradient(z, xb, gu), kern.crossInputGradient(z, xb, gu));
   }
 }

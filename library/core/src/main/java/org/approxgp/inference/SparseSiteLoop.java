@@ -1,6 +1,7 @@
 package org.approxgp.inference;
 
 import java.util.Arrays;
+import java.util.List;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
@@ -33,6 +34,14 @@ import org.approxgp.projection.KlProjection;
  * start of the sweep, then one recompute; damping is usually needed. Damping δ mixes old and proposed sites in
  * natural parameters, (1 − δ) old + δ proposed, as in {@link SiteLoop}.
  *
+ * <p><b>Block-parallel form</b> (the parallel schedule). The n rows are cut into fixed blocks of
+ * {@link SparseApproximation#BLOCK} rows ({@link SiteBlock}); each block holds its rows aₙ and dₙ, and per sweep,
+ * given q(v) = N(m, B⁻¹), computes its marginals, updates its sites and returns its terms Σ τ̃ₙ aₙaₙᵀ and
+ * Σ (ν̃ₙ − τ̃ₙ m₀) aₙ of the next q(v); the loop adds the terms in block order and factors B = I + Σ. The log
+ * evidence's sums are formed the same way. Where the blocks live ({@link SiteBlocks}: this JVM, or Spark) does not
+ * change a bit of the result. The evidence gradient ({@link SparseGradient}) comes the same way: the blocks' sums
+ * Aᵀγ_m, A Γ_V Aᵀ, A Γ_d Aᵀ and their ∂θ through kₙₙ, then, given X̃, their terms through K_uf.
+ *
  * <p><b>Log evidence</b> (Bui et al. §3, the Power-EP energy): log Z = log ∫ p(u) Πₙ t̃ₙ(gₙ) du + Σₙ log sₙ with the
  * Gaussian part −Σ log (L_B)ᵢᵢ + ½ Σₙ (ν̃ₙ − τ̃ₙ m₀)(m_gₙ − m₀) (B = I + Σ τ̃ₙ aₙaₙᵀ) and the scales
  * {@link SparseSiteUpdate#logScale}. Its gradient in the kernel's log-hyperparameters and in the inducing inputs
@@ -56,6 +65,25 @@ public final class SparseSiteLoop {
    */
   public static <S> SparsePosterior run(
       SparseProblem sparse, SiteUpdate<S> rule, SiteLoopOptions options, Sites warmStart) {
+    return run(sparse, rule, options, warmStart, null);
+  }
+
+  /**
+   * {@link #run(SparseProblem, SiteUpdate, SiteLoopOptions, Sites)} with the parallel schedule's blocks of training
+   * rows held and run by {@code blocks} ({@link SiteBlock}; class comment, "Block-parallel form"): the same bits for
+   * every {@link SiteBlocks} on the same JDK and BLAS.
+   *
+   * @param blocks where the parallel schedule's blocks run; null: {@link SiteBlocks#local()} (and the only value for
+   *     the sequential schedule)
+   * @throws IllegalArgumentException also for blocks with the sequential schedule (blocks run only the parallel
+   *     one)
+   */
+  public static <S> SparsePosterior run(
+      SparseProblem sparse,
+      SiteUpdate<S> rule,
+      SiteLoopOptions options,
+      Sites warmStart,
+      SiteBlocks blocks) {
     long t0 = System.nanoTime();
     if (options.gradient()
         && !(rule instanceof PowerEp)
@@ -65,6 +93,11 @@ public final class SparseSiteLoop {
               + " Power EP); " + rule.name()
               + "'s fixed point is not stationary for the energy: run it with"
               + " withGradient(false)");
+    }
+    boolean seq = options.schedule() == SiteLoop.Schedule.SEQUENTIAL;
+    if (seq && blocks != null) {
+      throw new IllegalArgumentException(
+          "site blocks run the parallel schedule; this run's schedule is sequential");
     }
     Problem problem = sparse.problem();
     int n = problem.size();
@@ -92,36 +125,49 @@ public final class SparseSiteLoop {
       kuu = Cholesky.factor(problem.kernel().matrix(z), jp);
       run.factoredK = true; // from here on a failed factorisation is B's
       run.noteJitter(kuu.jitter());
-      double[] rows = rows(problem, z, kuu, d);
-      S state = update.start(problem);
-      boolean seq = options.schedule() == SiteLoop.Schedule.SEQUENTIAL;
-      approx = posterior(n, mInd, problem.priorMean(), rows, tau, nu, options, run);
-      while (run.sweeps < options.maxSweeps()) {
-        Sites before = Sites.of(tau, nu);
-        int skippedBefore = run.skipped;
-        if (seq) {
-          sequential(problem, update, state, options, approx, tau, nu, run);
-        } else {
-          parallel(problem, update, state, options, approx.marginals(), tau, nu, run);
-        }
-        run.endSweep(before, tau, nu);
-        // recompute q(v) from the sites (class comment)
+      if (!seq) {
+        Blocked out = blocked(
+            problem,
+            z,
+            kuu,
+            rule,
+            options,
+            tau,
+            nu,
+            blocks == null ? SiteBlocks.local() : blocks,
+            run);
+        approx = out.approx;
+        converged = out.converged;
+        logZ = out.logZ;
+        grad = out.grad;
+        System.arraycopy(out.d, 0, d, 0, n);
+      } else {
+        double[] rows = rows(problem, z, kuu, d);
+        S state = update.start(problem);
         approx = posterior(n, mInd, problem.priorMean(), rows, tau, nu, options, run);
-        LoopRun.Verdict verdict = run.verdict(options, skippedBefore);
-        if (verdict != LoopRun.Verdict.CONTINUE) {
-          converged = verdict == LoopRun.Verdict.CONVERGED;
-          break;
+        while (run.sweeps < options.maxSweeps()) {
+          Sites before = Sites.of(tau, nu);
+          int skippedBefore = run.skipped;
+          sequential(problem, update, state, options, approx, tau, nu, run);
+          run.endSweep(before, tau, nu);
+          // recompute q(v) from the sites (class comment)
+          approx = posterior(n, mInd, problem.priorMean(), rows, tau, nu, options, run);
+          LoopRun.Verdict verdict = run.verdict(options, skippedBefore);
+          if (verdict != LoopRun.Verdict.CONTINUE) {
+            converged = verdict == LoopRun.Verdict.CONVERGED;
+            break;
+          }
         }
-      }
-      approx.marginals();
-      run.relaxed = update.relaxedSites(state);
-      try {
-        logZ = logEvidence(problem, update, state, approx, run);
-      } catch (ArithmeticException e) {
-        if (options.requireEvidence()) {
-          throw e;
+        approx.marginals();
+        run.relaxed = update.relaxedSites(state);
+        try {
+          logZ = logEvidence(problem, update, state, approx, run);
+        } catch (ArithmeticException e) {
+          if (options.requireEvidence()) {
+            throw e;
+          }
+          logZ = Double.NaN;
         }
-        logZ = Double.NaN;
       }
       run.site = -1;
       if (!Double.isFinite(logZ)) {
@@ -131,7 +177,9 @@ public final class SparseSiteLoop {
         logZ = Double.NaN;
       }
       if (options.gradient()) {
-        grad = SparseGradient.of(problem, z, kuu, approx, d, update.power());
+        if (seq) {
+          grad = SparseGradient.of(problem, z, kuu, approx, d, update.power());
+        }
         boolean finite = true;
         for (double g : grad.theta()) {
           finite &= Double.isFinite(g);
@@ -328,26 +376,213 @@ public final class SparseSiteLoop {
     }
   }
 
-  /** Every site from the marginals of {@code approx}. Modifies τ̃, ν̃. */
-  private static <S> void parallel(
+  /** What {@link #blocked} returns: the final q(v) with its marginals, the verdict, log Z and the dₙ. */
+  private record Blocked(
+      SparseApproximation approx,
+      boolean converged,
+      double logZ,
+      double[] d,
+      SparseGradient.Result grad) {}
+
+  /**
+   * The parallel schedule in block form (class comment, "Block-parallel form"): every sweep is one request to
+   * every block ({@link SiteBlock.Kind#SWEEP}), whose answers (new sites, B_block, b_block, counters) are added in
+   * block order; q(v) is refactored from the sums; the log evidence's sums come the same way at the end. The sites
+   * (O(n)) travel both ways with each request; the rows stay with the blocks.
+   */
+  private static Blocked blocked(
       Problem problem,
-      SparseSiteUpdate<S> update,
-      S state,
+      double[][] z,
+      Cholesky kuu,
+      SiteUpdate<?> rule,
       SiteLoopOptions options,
+      double[] tau0,
+      double[] nu0,
+      SiteBlocks blocks,
+      LoopRun run) {
+    int n = problem.size();
+    int m = z.length;
+    double m0 = problem.priorMean();
+    SiteBlock.Setup setup = new SiteBlock.Setup(
+        problem.kernel(), z, kuu.lower().data(), problem.likelihood(), m0, rule, options);
+    double[] tau = tau0.clone();
+    double[] nu = nu0.clone();
+    boolean converged = false;
+    try (SiteBlocks.Run blockRun = blocks.open(problem, setup)) {
+      List<SiteBlock.Result> res =
+          blockRun.apply(new SiteBlock.Step(SiteBlock.Kind.SUMS, null, null, tau, nu, 0));
+      SparseApproximation approx = folded(n, m, m0, tau, nu, res, options, run);
+      while (run.sweeps < options.maxSweeps()) {
+        Sites before = Sites.of(tau, nu);
+        int skippedBefore = run.skipped;
+        res = blockRun.apply(new SiteBlock.Step(
+            SiteBlock.Kind.SWEEP, approx.mean, approx.b.lower().data(), tau, nu, run.sweeps + 1));
+        tau = new double[n];
+        nu = new double[n];
+        int from = 0;
+        for (SiteBlock.Result r : res) {
+          if (r.failure() != null) {
+            throw new InferenceException(r.failure(), run.diagnostics(false), null);
+          }
+          System.arraycopy(r.tau(), 0, tau, from, r.tau().length);
+          System.arraycopy(r.nu(), 0, nu, from, r.nu().length);
+          from += r.tau().length;
+          run.skipped += r.skipped();
+          run.clipped += r.clipped();
+        }
+        run.endSweep(before, tau, nu);
+        approx = folded(n, m, m0, tau, nu, res, options, run);
+        LoopRun.Verdict verdict = run.verdict(options, skippedBefore);
+        if (verdict != LoopRun.Verdict.CONTINUE) {
+          converged = verdict == LoopRun.Verdict.CONVERGED;
+          break;
+        }
+      }
+      // log Z = ½ Σ quad − ½ log|B| + Σ log sₙ (logEvidence), each sum over the blocks in block
+      // order
+      run.evidence = true;
+      res = blockRun.apply(new SiteBlock.Step(
+          SiteBlock.Kind.EVIDENCE, approx.mean, approx.b.lower().data(), tau, nu, run.sweeps));
+      approx.gMean = new double[n];
+      approx.gVariance = new double[n];
+      double[] d = new double[n];
+      double quad = 0;
+      String failure = null;
+      for (SiteBlock.Result r : res) {
+        int at = r.index() * SiteBlock.ROWS;
+        System.arraycopy(r.gMean(), 0, approx.gMean, at, r.gMean().length);
+        System.arraycopy(r.gVariance(), 0, approx.gVariance, at, r.gVariance().length);
+        System.arraycopy(r.d(), 0, d, at, r.d().length);
+        if (r.failure() != null && failure == null) {
+          failure = r.failure();
+        }
+        quad += r.quad();
+      }
+      double logZ;
+      if (failure != null) {
+        if (options.requireEvidence()) {
+          throw new InferenceException(failure, run.diagnostics(converged), null);
+        }
+        logZ = Double.NaN;
+      } else {
+        logZ = 0.5 * quad - 0.5 * approx.b.logDet();
+        for (SiteBlock.Result r : res) {
+          logZ += r.logScale();
+        }
+      }
+      SparseGradient.Result grad = null;
+      if (options.gradient() && failure == null) {
+        grad = blockedGradient(problem, z, kuu, approx, tau, nu, blockRun, run);
+      }
+      return new Blocked(approx, converged, logZ, d, grad);
+    }
+  }
+
+  /**
+   * {@link SparseGradient} in block form: two requests, the blocks' sums (Aᵀγ_m, A Γ_V Aᵀ, A Γ_d Aᵀ, the ∂θ terms
+   * through kₙₙ) added in block order, then the M × M part here ({@link SparseGradient#middle}), then the blocks'
+   * terms through K_uf added in block order, as {@link SparseGradient#of} adds its blocks.
+   */
+  private static SparseGradient.Result blockedGradient(
+      Problem problem,
+      double[][] z,
+      Cholesky kuu,
       SparseApproximation approx,
       double[] tau,
       double[] nu,
+      SiteBlocks.Run blockRun,
       LoopRun run) {
-    for (int i = 0; i < tau.length; i++) {
-      SiteUpdate.Cavity cav = update.cavity(
-          state, i, approx.gMean[i], approx.gVariance[i], approx.tau[i], approx.nu[i]);
-      SiteUpdate.Site upd =
-          Sweeps.siteUpdate(problem, update, state, options, i, cav, tau[i], nu[i], run);
-      if (upd != null) {
-        tau[i] = upd.tau();
-        nu[i] = upd.nu();
+    int m = z.length;
+    double[] bLower = approx.b.lower().data();
+    List<SiteBlock.Result> res = blockRun.apply(
+        new SiteBlock.Step(SiteBlock.Kind.GRADIENT_SUMS, approx.mean, bLower, tau, nu, run.sweeps));
+    Matrix agv = Matrix.zeros(m, m);
+    Matrix agd = Matrix.zeros(m, m);
+    double[] atgm = new double[m];
+    double[] gdiag = null;
+    for (SiteBlock.Result r : res) {
+      double[] v = agv.data();
+      double[] pv = r.gram();
+      double[] dd = agd.data();
+      double[] pd = r.gram2();
+      for (int k = 0; k < v.length; k++) {
+        v[k] += pv[k];
+        dd[k] += pd[k];
+      }
+      for (int k = 0; k < m; k++) {
+        atgm[k] += r.rhs()[k];
+      }
+      if (gdiag == null) {
+        gdiag = new double[r.theta().length];
+      }
+      for (int j = 0; j < gdiag.length; j++) {
+        gdiag[j] += r.theta()[j];
       }
     }
+    agv.symmetrize();
+    agd.symmetrize();
+    Matrix binv = approx.b.inverse();
+    double[] e = binv.mult(atgm); // ẽ = B⁻¹ A γ_m
+    SparseGradient.Middle mid =
+        SparseGradient.middle(problem.kernel(), z, kuu, binv, approx.mean, e, agv, agd);
+    double[] g = mid.g();
+    for (int j = 0; j < g.length; j++) {
+      g[j] += gdiag[j];
+    }
+    double[][] gz = mid.gz();
+    res = blockRun.apply(new SiteBlock.Step(
+        SiteBlock.Kind.GRADIENT_TERMS,
+        approx.mean,
+        bLower,
+        tau,
+        nu,
+        run.sweeps,
+        mid.x().data(),
+        binv.data(),
+        e));
+    for (SiteBlock.Result r : res) {
+      double[] gc = r.theta();
+      for (int j = 0; j < g.length; j++) {
+        g[j] += gc[j];
+      }
+      double[][] gzx = r.inducing();
+      for (int a = 0; a < gz.length; a++) {
+        for (int c = 0; c < gz[a].length; c++) {
+          gz[a][c] += gzx[a][c];
+        }
+      }
+    }
+    return new SparseGradient.Result(g, gz);
+  }
+
+  /** q(v) from the blocks' terms, added in block order (each computed from zero). */
+  private static SparseApproximation folded(
+      int n,
+      int m,
+      double m0,
+      double[] tau,
+      double[] nu,
+      List<SiteBlock.Result> res,
+      SiteLoopOptions options,
+      LoopRun run) {
+    Matrix gram = Matrix.zeros(m, m);
+    double[] g = gram.data();
+    double[] rhs = new double[m];
+    for (SiteBlock.Result r : res) {
+      double[] part = r.gram();
+      for (int k = 0; k < g.length; k++) {
+        g[k] += part[k];
+      }
+      double[] pr = r.rhs();
+      for (int k = 0; k < m; k++) {
+        rhs[k] += pr[k];
+      }
+    }
+    gram.symmetrize();
+    SparseApproximation a =
+        SparseApproximation.fromSums(n, m, m0, null, tau, nu, gram, rhs, options.jitter());
+    run.noteJitter(a.b.jitter());
+    return a;
   }
 
   /**

@@ -6,7 +6,9 @@ import org.approxgp.linalg.Matrix;
 /**
  * Linear kernel k(x, x') = s · xᵀx' (R&amp;W eq. 4.29 with Σ_p = s I). θ = (log s); ∂K/∂log s = K.
  */
-public final class Linear implements Kernel {
+public final class Linear implements Kernel, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private final double signalVariance;
 
   private Linear(double signalVariance) {

@@ -12,7 +12,9 @@ import org.approxgp.linalg.Matrix;
  * <p>θ = (log ℓ_1, …, log ℓ_m, log s). Gradients: ∂K/∂log s = K; ∂K_ab/∂log ℓ_k = K_ab ·
  * (x_ak − x_bk)²/ℓ_k² (ARD) and K_ab · r²_ab (iso, r² the scaled squared distance).
  */
-public final class SquaredExponential implements Kernel {
+public final class SquaredExponential implements Kernel, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private final double[] lengthscales; // length 1 (iso) or d (ARD)
   private final double signalVariance;
   private final boolean ard;

@@ -45,7 +45,9 @@ import org.approxgp.special.Normal;
  * </pre>
  * and F = (Z F)/(Z F + Z (1 − F)), the smaller tail divided directly, so both tails keep relative accuracy.
  */
-public final class NoisyStep implements Likelihood {
+public final class NoisyStep implements Likelihood, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** Below z = −{@value}, 1 − λδ is taken from the continued fraction (as in {@link Probit}). */
   private static final double CF_SWITCH = Probit.CF_SWITCH;
 

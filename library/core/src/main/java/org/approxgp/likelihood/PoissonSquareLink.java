@@ -55,7 +55,14 @@ import org.approxgp.special.SignedLog;
  * a S₁ = 1 + Σ_{k≥1} (2k−1)!!/(2a)^k is used instead (its terms decrease until k ≈ a). Note
  * ∂E/∂v = y(1 − a S₁)/v − 1 is positive for small a and v &lt; y: log p is not concave in f.
  */
-public final class PoissonSquareLink implements Likelihood {
+public final class PoissonSquareLink implements Likelihood, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Deserialises to the one instance. */
+  private Object readResolve() {
+    return INSTANCE;
+  }
+
   private static final PoissonSquareLink INSTANCE = new PoissonSquareLink();
   private static final double LOG_PI = Math.log(Math.PI);
   /** ψ(½) = −γ − 2 log 2. */

@@ -16,7 +16,14 @@ import org.approxgp.special.OwensT;
  * x = −z, 1/R(x) = x + 1/(x + 2/(x + 3/(x + …))) where R = Φ(−x)/N(x), hence
  * d = 1/R(x) − x = 1/(x + 2/(x + 3/(x + …))) (Abramowitz &amp; Stegun 26.2.14).
  */
-public final class Probit implements Likelihood {
+public final class Probit implements Likelihood, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Deserialises to the one instance. */
+  private Object readResolve() {
+    return INSTANCE;
+  }
+
   static final double CF_SWITCH = 6.0;
   private static final Probit INSTANCE = new Probit();
   private static final GaussLaguerre LAGUERRE_24 = GaussLaguerre.of(24);

@@ -14,7 +14,9 @@ package org.approxgp.linalg;
  * @param growth factor between retries, > 1
  * @param maxTries number of retries after the plain attempt, ≥ 0
  */
-public record JitterPolicy(double initial, double growth, int maxTries) {
+public record JitterPolicy(double initial, double growth, int maxTries)
+    implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
 
   public JitterPolicy {
     if (maxTries < 0) {

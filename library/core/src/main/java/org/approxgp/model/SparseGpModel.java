@@ -3,6 +3,7 @@ package org.approxgp.model;
 import java.util.Arrays;
 import org.approxgp.inference.InferenceException;
 import org.approxgp.inference.Problem;
+import org.approxgp.inference.SiteBlocks;
 import org.approxgp.inference.SiteLoopOptions;
 import org.approxgp.inference.SiteUpdate;
 import org.approxgp.inference.Sites;
@@ -79,6 +80,22 @@ public final class SparseGpModel {
    */
   public static <S> Fit fit(
       SparseProblem start, SiteUpdate<S> rule, SiteLoopOptions loop, FitOptions options) {
+    return fit(start, rule, loop, options, null);
+  }
+
+  /**
+   * {@link #fit(SparseProblem, SiteUpdate, SiteLoopOptions, FitOptions)} with the parallel schedule's blocks of
+   * training rows, and the evidence gradient's, on {@code blocks} ({@link SiteBlocks}; null: this JVM), for
+   * {@code loop} with the parallel schedule.
+   *
+   * @throws IllegalArgumentException also for blocks with the sequential schedule
+   */
+  public static <S> Fit fit(
+      SparseProblem start,
+      SiteUpdate<S> rule,
+      SiteLoopOptions loop,
+      FitOptions options,
+      SiteBlocks blocks) {
     long t0 = System.nanoTime();
     SiteLoopOptions withGradient = loop.withGradient(true);
     Kernel k0 = start.problem().kernel();
@@ -125,9 +142,10 @@ public final class SparseGpModel {
           double[] gl = new double[nl];
           try {
             runs[0]++;
-            post = SparseSiteLoop.run(sp, rule, withGradient, warm[0]);
+            post = SparseSiteLoop.run(sp, rule, withGradient, warm[0], blocks);
             for (int j = 0; j < nl; j++) {
-              gl[j] = likelihoodDerivative(sp, rule, loop.withGradient(false), post, j, runs);
+              gl[j] =
+                  likelihoodDerivative(sp, rule, loop.withGradient(false), post, j, runs, blocks);
             }
           } catch (InferenceException e) {
             return Double.POSITIVE_INFINITY;
@@ -162,8 +180,9 @@ public final class SparseGpModel {
         hi,
         options.settings());
     boolean reuse = best[0] != null && Arrays.equals(bestX[0], r.x());
-    SparsePosterior post =
-        reuse ? best[0] : SparseSiteLoop.run(at(start, r.x(), lay), rule, withGradient, warm[0]);
+    SparsePosterior post = reuse
+        ? best[0]
+        : SparseSiteLoop.run(at(start, r.x(), lay), rule, withGradient, warm[0], blocks);
     java.util.List<String> names = new java.util.ArrayList<>(k0.hyperparameterNames());
     names.addAll(l0.hyperparameterNames());
     java.util.List<String> active = new java.util.ArrayList<>();
@@ -217,7 +236,8 @@ public final class SparseGpModel {
       SiteLoopOptions loop,
       SparsePosterior centre,
       int j,
-      int[] runs) {
+      int[] runs,
+      SiteBlocks blocks) {
     Likelihood lik = sp.problem().likelihood();
     double[] t = lik.logHyperparameters();
     double[] side = new double[2];
@@ -229,7 +249,8 @@ public final class SparseGpModel {
           sp.withProblem(sp.problem().withLikelihood(lik.withLogHyperparameters(ts))),
           rule,
           loop,
-          centre.sites());
+          centre.sites(),
+          blocks);
       if (!Double.isFinite(q.logEvidence())) {
         throw new InferenceException(
             "likelihood gradient: the energy at " + lik.hyperparameterNames().get(j)

@@ -7,7 +7,14 @@ import org.approxgp.likelihood.TiltedMoments;
  * The KL projection argmin_N KL(q̃ ‖ N): match the tilted mean and variance (EP; Minka 2001, R&amp;W
  * eq. 3.57–3.58).
  */
-public final class KlProjection implements Projection {
+public final class KlProjection implements Projection, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Deserialises to the one instance. */
+  private Object readResolve() {
+    return INSTANCE;
+  }
+
   private static final KlProjection INSTANCE = new KlProjection();
 
   private KlProjection() {}

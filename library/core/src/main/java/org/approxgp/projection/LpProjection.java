@@ -27,7 +27,9 @@ import org.approxgp.special.NumericalException;
  * narrow tilted distribution at p = 30 stopped at the EP moments, reported as converged).
  * p = 1 makes the objective non-smooth: there the rule's error is about 4e-3 (relative, mean).
  */
-public final class LpProjection implements Projection {
+public final class LpProjection implements Projection, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private static final double H = 1.0 / 16;
   private static final double TAU_MAX = 12;
   private static final int MAX_ITER = 2000;

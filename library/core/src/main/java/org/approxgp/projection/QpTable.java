@@ -29,7 +29,9 @@ import org.approxgp.likelihood.Likelihood;
  * {@code "QPT1"} (axis μ) or {@code "QPT2"} (axis z), likelihood name (UTF), order, nx, x_min, x_max, nλ, λ_min,
  * λ_max (λ = ln σ), then nx·nλ doubles, x-major (index i·nλ + j).
  */
-public final class QpTable {
+public final class QpTable implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private static final String MAGIC = "QPT1";
   private static final String MAGIC_Z = "QPT2";
 

@@ -37,7 +37,9 @@ import org.approxgp.special.NumericalException;
  * ({@link #probitTabulated()}: the shipped table, then the wide one); otherwise the integral is computed exactly
  * — never the EP variance.
  */
-public final class W2Projection implements Projection {
+public final class W2Projection implements Projection, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** Default relative tolerance of σ* in {@link #exact()}. */
   public static final double DEFAULT_REL_TOL = 1e-11;
   /** Accept a non-converged quadrature only if its error estimate is below this relative level. */
