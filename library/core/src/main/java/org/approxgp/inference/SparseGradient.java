@@ -142,22 +142,29 @@ final class SparseGradient {
     double nuc = nu - tau * m0;
     double mc = gMean - m0;
     double v = gVar;
-    // cavity of gₙ about m₀, and of fₙ
-    double tm = 1 / v - alpha * tau;
-    double nm = mc / v - alpha * nuc;
-    double c = nm / tm;
-    double s = 1 / tm;
+    // cavity of gₙ about m₀ (precision 1/v − ατ̃, natural mean mc/v − αν̃c) in a form that stays
+    // finite as
+    // v → 0, where aₙ ≈ 0 (a row far from every inducing input, its kernel values underflowed: 1/v
+    // overflowed and the gradient was NaN): with r = 1/(1 − ατ̃v), the cavity's variance is s = v r
+    // and its
+    // mean c = (mc − αν̃c v) r
+    double r = 1 / (1 - alpha * tau * v);
+    double s = v * r;
+    double c = (mc - alpha * nuc * v) * r;
     double vf = s + di;
     TiltedMoments t =
         alpha == 1 ? lik.tilted(y, m0 + c, vf) : lik.powerTilted(y, m0 + c, vf, alpha);
     // ∂ log Ẑ / ∂(mean, variance) of the f-cavity
     double a1 = (t.mean() - m0 - c) / vf;
     double a2 = 0.5 * (a1 * a1 + (t.variance() - vf) / (vf * vf));
-    // ∂(log C + log Ẑ)/∂τ₋ and ∂/∂ν₋ (class comment; the derivation note §5)
-    double lt = -0.5 * (s + c * c) - a1 * c * s - a2 * s * s;
-    double ln = c + a1 * s;
-    gm[o] = (ln / v - mc / v) / alpha;
-    gv[o] = (-lt / (v * v) - ln * mc / (v * v) - 0.5 / v + 0.5 * mc * mc / (v * v)) / alpha;
+    // ∂(log C + log Ẑ)/∂τ₋, ∂/∂ν₋ (class comment; the derivation note §5) taken to (m_g, V_g): with
+    // ln = c + a1 s and lt = −½(s + c²) − a1 c s − a2 s²,
+    //   γ_m = (ln − mc)/(αv),  γ_V = (−lt − ln mc − ½v + ½mc²)/(αv²),
+    // whose 1/v and 1/v² cancel: c − mc = v δ with δ = α(τ̃ mc − ν̃c) r, and s − v = v · ατ̃v r, so
+    //   γ_m = (δ + a1 r)/α,  γ_V = (½δ² + a1 r δ + a2 r² + ½ατ̃ r)/α
+    double delta = alpha * (tau * mc - nuc) * r;
+    gm[o] = (delta + a1 * r) / alpha;
+    gv[o] = (0.5 * delta * delta + a1 * r * delta + a2 * r * r + 0.5 * alpha * tau * r) / alpha;
     gd[o] = a2 / alpha;
     return nuc;
   }

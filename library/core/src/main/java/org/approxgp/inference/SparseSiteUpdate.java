@@ -143,10 +143,16 @@ final class SparseSiteUpdate<S> implements SiteUpdate<S> {
           + ") at the final posterior is improper: the log evidence is undefined");
     }
     double m0 = problem.priorMean();
-    double nc = c.nu() - c.tau() * m0;
     double mc = mean - m0;
-    double logC =
-        -0.5 * Math.log(variance * c.tau()) + 0.5 * nc * nc / c.tau() - 0.5 * mc * mc / variance;
+    // −½ log(V τ₋) + ½ ν₋c²/τ₋ − ½ mc²/V with ν₋c = mc/V − α ν̃c (about m₀, ν̃c = ν̃ − τ̃ m₀), τ₋ =
+    // 1/(rV),
+    // r = 1/(1 − α τ̃ V): the 1/V terms cancel, leaving ½ log r + ½ r α (τ̃ mc² − 2 ν̃c mc + α ν̃c²
+    // V), finite as
+    // V → 0 (a row far from every inducing input, where ν₋² overflowed)
+    double nuc = siteNu - siteTau * m0;
+    double r = 1 / (1 - power * siteTau * variance);
+    double logC = 0.5 * Math.log(r)
+        + 0.5 * r * power * (siteTau * mc * mc - 2 * nuc * mc + power * nuc * nuc * variance);
     Cavity f = inflated(i, c);
     double logZ = rule.logZ(state, problem, i, f.mean(), f.variance(), 0, 0);
     return (logC + logZ) / power;
