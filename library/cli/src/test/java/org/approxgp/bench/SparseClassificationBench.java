@@ -18,7 +18,6 @@ import org.approxgp.data.RegressionData;
 import org.approxgp.data.RegressionDatasets;
 import org.approxgp.data.RegressionSet;
 import org.approxgp.data.Standardizer;
-import org.approxgp.inference.Prediction;
 import org.approxgp.inference.Problem;
 import org.approxgp.inference.SiteUpdate;
 import org.approxgp.inference.SparsePosterior;
@@ -222,27 +221,14 @@ public final class SparseClassificationBench {
         runSeconds / Math.max(1, post.diagnostics().iterations()),
         post.logEvidence());
     long tPred = System.nanoTime();
-    Prediction pr = post.predict(xTest);
-    int err = 0;
-    double nll = 0;
-    for (int j = 0; j < TEST_ROWS; j++) {
-      double p =
-          Probit.get().predictive(pr.latentMean()[j], pr.latentVariance()[j]).density(1);
-      err += (p > 0.5 ? 1 : -1) != yTest[j] ? 1 : 0;
-      nll -= Probit.get().logPredictive(yTest[j], pr.latentMean()[j], pr.latentVariance()[j]);
-    }
+    ClassifierScore sparse = ClassifierScore.of(post.predict(xTest), yTest);
     double predictSeconds = (System.nanoTime() - tPred) * 1e-9;
     post = null;
 
     long tLr = System.nanoTime();
     LogisticRegression lr = LogisticRegression.fit(x, y, 1.0);
     double lrSeconds = (System.nanoTime() - tLr) * 1e-9;
-    int errLr = 0;
-    double nllLr = 0;
-    for (int j = 0; j < TEST_ROWS; j++) {
-      errLr += (lr.probability(xTest[j]) > 0.5 ? 1 : -1) != yTest[j] ? 1 : 0;
-      nllLr -= lr.logProbability(xTest[j], yTest[j]);
-    }
+    ClassifierScore floor = ClassifierScore.of(lr, xTest, yTest);
     double rss = peakRssMb();
     System.out.printf(
         Locale.ROOT,
@@ -257,11 +243,11 @@ public final class SparseClassificationBench {
         "test (%,d rows): sparse EP error %.4f, NLL %.4f per row (prediction %.1f s); logistic regression error"
             + " %.4f, NLL %.4f per row%n",
         TEST_ROWS,
-        (double) err / TEST_ROWS,
-        nll / TEST_ROWS,
+        sparse.testError(),
+        sparse.nll(),
         predictSeconds,
-        (double) errLr / TEST_ROWS,
-        nllLr / TEST_ROWS);
+        floor.testError(),
+        floor.nll());
     System.out.printf(
         Locale.ROOT,
         "fit = k-means %.1f s + hyperparameters %.1f s + sparse EP on all rows %.1f s; load average at end: %s%n",
@@ -276,8 +262,8 @@ public final class SparseClassificationBench {
         label(n),
         fitSeconds,
         rss,
-        (double) err / TEST_ROWS,
-        (double) errLr / TEST_ROWS);
+        sparse.testError(),
+        floor.testError());
   }
 
   private static String fmt(double[] v) {

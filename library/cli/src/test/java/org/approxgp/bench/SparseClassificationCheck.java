@@ -127,18 +127,13 @@ public final class SparseClassificationCheck {
         Registry.inference("ep", Settings.none().with("gradient", "none")).infer(p, null);
     report("exact EP", exact::predict, xTest, yTest, t3, exact.diagnostics().toString());
     LogisticRegression lr = LogisticRegression.fit(x, y, 1.0);
-    int err = 0;
-    double nll = 0;
-    for (int j = 0; j < t; j++) {
-      err += (lr.probability(xTest[j]) > 0.5 ? 1 : -1) != yTest[j] ? 1 : 0;
-      nll -= lr.logProbability(xTest[j], yTest[j]);
-    }
+    ClassifierScore floor = ClassifierScore.of(lr, xTest, yTest);
     System.out.printf(
         Locale.ROOT,
         "%-45s test error %.4f, NLL %.4f per row%n",
         "logistic regression (lambda = 1)",
-        (double) err / t,
-        nll / t);
+        floor.testError(),
+        floor.nll());
   }
 
   /**
@@ -172,26 +167,22 @@ public final class SparseClassificationCheck {
       double[] yTest,
       long t0,
       String diag) {
-    int err = 0;
-    double nll = 0;
-    Prediction pr = null;
-    int from = 0;
-    for (int j = 0; j < yTest.length; j++) {
-      if (j % 2000 == 0) {
-        from = j;
-        pr = predict.apply(Arrays.copyOfRange(xTest, j, Math.min(yTest.length, j + 2000)));
-      }
-      double m = pr.latentMean()[j - from];
-      double v = pr.latentVariance()[j - from];
-      err += (Probit.get().predictive(m, v).density(1) > 0.5 ? 1 : -1) != yTest[j] ? 1 : 0;
-      nll -= Probit.get().logPredictive(yTest[j], m, v);
+    // predictions 2,000 rows at a time, scored as one
+    int t = yTest.length;
+    double[] mean = new double[t];
+    double[] variance = new double[t];
+    for (int from = 0; from < t; from += 2000) {
+      Prediction pr = predict.apply(Arrays.copyOfRange(xTest, from, Math.min(t, from + 2000)));
+      System.arraycopy(pr.latentMean(), 0, mean, from, pr.latentMean().length);
+      System.arraycopy(pr.latentVariance(), 0, variance, from, pr.latentVariance().length);
     }
+    ClassifierScore score = ClassifierScore.of(new Prediction(mean, variance), yTest);
     System.out.printf(
         Locale.ROOT,
         "%-45s test error %.4f, NLL %.4f per row (%.1f s; %s)%n",
         name,
-        (double) err / yTest.length,
-        nll / yTest.length,
+        score.testError(),
+        score.nll(),
         (System.nanoTime() - t0) * 1e-9,
         diag);
   }
