@@ -159,8 +159,7 @@ final class RegressCommand implements Callable<Integer> {
       names = "--stopping",
       paramLabel = "slope|means|none",
       description =
-          "stochastic fits (svbssgp; dtc, pic, vssgp when not full batch) and vssgp's full-batch L-BFGS: stop "
-              + "when the bound has stopped "
+          "stochastic fits (svbssgp; dtc, pic, vssgp when not full batch): stop when the bound has stopped "
               + "changing by a test that accounts for its noise (slope, the default: every W iterations, the "
               + "2-se interval of the OLS slope of the last half of the bound estimates, times as many "
               + "iterations, lies within +-T nats per training row), by Stan ADVI's relative change of windowed "

@@ -178,9 +178,8 @@ public final class SparseRegression {
    * @param frequencies SSGP's and VSSGP's frequencies ({@link Frequencies})
    * @param steps sVBSSGP's stochastic optimisation: step schedule and Adam rate ({@link SvbssgpSteps})
    * @param stopping the rule that ends a stochastic fit (sVBSSGP always; VSSGP, DTC++ and PIC++ on minibatches)
-   *     and VSSGP's full-batch L-BFGS (on its exact bounds; {@code VssgpFullBatch.fit}) when its bound has stopped
-   *     rising ({@link BoundMonitor.Rule}), or null to run every iteration to the cap or L-BFGS's own tests;
-   *     DTC++'s and PIC++'s full-batch L-BFGS fits and SSGP stop by their own tests
+   *     when its bound has stopped rising ({@link BoundMonitor.Rule}), or null to run every iteration to the cap;
+   *     full-batch L-BFGS fits and SSGP stop by their own tests
    */
   public record Options(
       SparseModel model,

@@ -22,21 +22,12 @@ final class VssgpFullBatch {
    * s₀ = 1 a flat fit at −408; on scikit-learn's diabetes data (354 rows, d = 10, m = 100) s₀ = 0.01 ends with
    * the signal switched off (σ² → 0, −501.8) and s₀ = 1 at −442.1 to −442.5 (four seeds of μ_ω). Choosing by the
    * bound uses only the training data.
-   *
-   * <p>With a {@code stopping} rule (not null), each run also ends, converged, as soon as that rule finds its
-   * trace of exact bounds L*ₜ no longer rising ({@link BoundMonitor}; the default {@link BoundMonitor.Rule#DEFAULT}:
-   * continuing for as many iterations again would raise the bound by less than 0.05 nats per training row — the
-   * unit of the test MNLP — the convergence the stochastic fits of the family are held to). L-BFGS's relative
-   * decrease of 1e-9 asks for far less: on the 4,000-5,000 rows of ggplot2's txhousing the bound still rose by
-   * 11-13 nats per 100 iterations (0.002-0.003 nats per row) at the 1,000-iteration cap, and on 2,000 rows of
-   * diamonds by 2·10⁻⁸ to 7·10⁻⁸ of |L*| per iteration, above the tolerance, for hundreds of iterations.
    */
   static Vssgp fit(
       RegressionData train,
       int m,
       double[] p,
       int maxIterations,
-      BoundMonitor.Rule stopping,
       IterationListener l,
       SnapshotListener<Vssgp> snapshots) {
     int d = train.d();
@@ -56,7 +47,7 @@ final class VssgpFullBatch {
     }
     Run best = null;
     for (double[] start : starts) {
-      Run r = lbfgs(train, m, start, maxIterations, stopping);
+      Run r = lbfgs(train, m, start, maxIterations);
       if (best == null || r.bound > best.bound) {
         best = r;
       }
@@ -85,60 +76,13 @@ final class VssgpFullBatch {
     BoundMonitor.StopReason reason;
   }
 
-  /** Thrown from L-BFGS's progress callback once the stopping rule finds the bound no longer rising. */
-  private static final class Settled extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    Settled() {
-      super(null, null, false, false);
-    }
-  }
-
-  private static Run lbfgs(
-      RegressionData train, int m, double[] p, int maxIterations, BoundMonitor.Rule stopping) {
+  private static Run lbfgs(RegressionData train, int m, double[] p, int maxIterations) {
     int nq = VssgpParameters.offMuA(m, train.d());
     double[] scratch = p.clone();
     double[] g = new double[p.length];
     Run run = new Run();
-    BoundMonitor monitor = stopping == null ? null : stopping.start(train.n());
     long t0 = System.nanoTime();
-    Lbfgs.Result r;
-    try {
-      r = minimize(train, m, p, maxIterations, nq, scratch, g, run, monitor, t0);
-    } catch (Settled e) {
-      int last = run.iterates.size() - 1;
-      run.x = run.iterates.get(last).clone();
-      run.bound = run.values.get(last);
-      run.reason = BoundMonitor.StopReason.CONVERGED;
-      return run;
-    }
-    run.x = r.x();
-    run.bound = -r.value();
-    run.reason = BoundMonitor.StopReason.of(r);
-    // the reported iterates end at the returned point (a run that ends before its first iteration
-    // reports
-    // none)
-    if (run.iterates.isEmpty()
-        || !Arrays.equals(run.iterates.get(run.iterates.size() - 1), run.x)) {
-      run.iterates.add(run.x.clone());
-      run.values.add(run.bound);
-      run.seconds.add((System.nanoTime() - t0) * 1e-9);
-    }
-    return run;
-  }
-
-  private static Lbfgs.Result minimize(
-      RegressionData train,
-      int m,
-      double[] p,
-      int maxIterations,
-      int nq,
-      double[] scratch,
-      double[] g,
-      Run run,
-      BoundMonitor monitor,
-      long t0) {
-    return Lbfgs.minimize(
+    Lbfgs.Result r = Lbfgs.minimize(
         (x, grad) -> {
           System.arraycopy(x, 0, scratch, 0, nq);
           if (!finiteScales(
@@ -169,13 +113,20 @@ final class VssgpFullBatch {
           run.iterates.add(Arrays.copyOf(x, nq));
           run.values.add(-fx);
           run.seconds.add((System.nanoTime() - t0) * 1e-9);
-          if (monitor != null) {
-            monitor.add(-fx);
-            if (monitor.converged()) {
-              throw new Settled();
-            }
-          }
         });
+    run.x = r.x();
+    run.bound = -r.value();
+    run.reason = BoundMonitor.StopReason.of(r);
+    // the reported iterates end at the returned point (a run that ends before its first iteration
+    // reports
+    // none)
+    if (run.iterates.isEmpty()
+        || !Arrays.equals(run.iterates.get(run.iterates.size() - 1), run.x)) {
+      run.iterates.add(run.x.clone());
+      run.values.add(run.bound);
+      run.seconds.add((System.nanoTime() - t0) * 1e-9);
+    }
+    return run;
   }
 
   /**

@@ -274,41 +274,6 @@ class VssgpTest {
     assertTrue(rmse < 1.15 * SsgpTest.SINE_NOISE, "RMSE " + rmse + ", " + fit);
   }
 
-  /**
-   * Full batch with a stopping rule: the run is the rule-free run's up to the first iteration at which a {@link
-   * BoundMonitor} fed that run's exact bounds finds them no longer rising, and ends there, converged, with that
-   * iterate's model; the rule-free run went on past it.
-   */
-  @Test
-  void fullBatchStopsWhereTheRuleFindsTheBoundSettled() {
-    RegressionData[] s = SsgpTest.sine(11);
-    int m = 10;
-    StochasticSchedule free = StochasticSchedule.fullBatch(2000, StepSchedule.constant(0.01), 13);
-    BoundMonitor.Rule rule = new BoundMonitor.Rule(BoundMonitor.Test.SLOPE, 10, 0.05);
-    List<Double> all = new ArrayList<>();
-    Vssgp.fit(
-        s[0], new Vssgp.Options(m, free, Optional.empty(), 0.01), (it, obj, sec) -> all.add(obj));
-    BoundMonitor replay = rule.start(s[0].n());
-    int settled = 0;
-    for (int t = 0; t < all.size() && settled == 0; t++) {
-      replay.add(all.get(t));
-      settled = replay.converged() ? t + 1 : 0;
-    }
-    assertTrue(settled > 0 && settled < all.size(), "settled at " + settled + " of " + all.size());
-    List<Double> trace = new ArrayList<>();
-    List<double[]> means = new ArrayList<>();
-    Vssgp ruled = Vssgp.fit(
-        s[0],
-        new Vssgp.Options(m, free.withStopping(rule), Optional.empty(), 0.01),
-        (it, obj, sec) -> trace.add(obj),
-        (it, model) -> means.add(model.get().predict(s[1]).mean()));
-    assertEquals(BoundMonitor.StopReason.CONVERGED, ruled.stopReason());
-    assertEquals(settled, ruled.iterations());
-    assertEquals(all.subList(0, settled), trace, "the same iterates up to the stop");
-    assertArrayEquals(means.get(settled - 1), ruled.predict(s[1]).mean(), 1e-12);
-    assertEquals(ruled.bound(s[0]).value(), trace.get(settled - 1), 1e-9 * Math.abs(trace.get(0)));
-  }
-
   private static double norm(double[] g, int k) {
     double s = 0;
     for (int t = 0; t < k; t++) {
