@@ -79,7 +79,7 @@ final class RegressCommand implements Callable<Integer> {
       paramLabel = "2m",
       description = "number of basis functions 2m, even (ssgp, vssgp, svbssgp; default "
           + SparseRegression.DEFAULT_FEATURES
-          + ", the paper's)")
+          + ", the paper's; for ssgp 2·max(20, ⌈√n⌉) while n·(2m)² <= 2e8, never below 40)")
   Integer features;
 
   @Option(
@@ -251,7 +251,7 @@ final class RegressCommand implements Callable<Integer> {
     // every value validated once, by the registry; the defaults filled in here are its
     SparseRegression.Options options = options();
     chosen = options.model();
-    features = options.features();
+    // 2m is chosen on the rows (SparseRegression.defaultFeatures) unless given; set once n is known
     inducing = options.inducing();
     gamma = options.gamma();
     samples = options.samples();
@@ -281,6 +281,7 @@ final class RegressCommand implements Callable<Integer> {
     double yMean = in.yMean();
     double ySd = in.ySd();
     int n = trainData.n();
+    features = options.featuresFor(n);
     iterations = options.iterationsFor(n);
     int p = options.partitionsFor(n);
     if (chosen.partitioned() && p > n) {

@@ -182,8 +182,9 @@ public final class Registry {
    * The sparse regression model called {@code name} with {@code settings} (unset ones at their defaults; those
    * that depend on the data — partitions, iterations, minibatch — are chosen where the data are known):
    * <ul>
-   *   <li>{@code features} 2m, even, &ge; 2 (ssgp, vssgp, svbssgp; default
-   *       {@value SparseRegression#DEFAULT_FEATURES});
+   *   <li>{@code features} 2m, even, &ge; 2 (ssgp, vssgp, svbssgp; default {@value
+   *       SparseRegression#DEFAULT_FEATURES}, for ssgp growing with the rows: {@link
+   *       SparseRegression#defaultFeatures});
    *   <li>{@code inducing} M &ge; 1 (dtc, pic; default {@value SparseRegression#DEFAULT_INDUCING});
    *   <li>{@code partitions} p &ge; 1 (svbssgp, pic);
    *   <li>{@code minibatch} rows &ge; 1 per step (vssgp, dtc) or per sampled partition (svbssgp), or "all" (full
@@ -216,10 +217,13 @@ public final class Registry {
     check(name, settings, takes, REGRESSION);
     SparseModel model = SparseModel.of(name);
     SparseRegression.Options d = SparseRegression.Options.defaults(model);
-    int features = integer(settings, "features", d.features(), 2);
-    if (features % 2 != 0) {
+    java.util.OptionalInt features = settings.has("features")
+        ? java.util.OptionalInt.of(integer(settings, "features", 0, 2))
+        : d.features();
+    if (features.isPresent() && features.getAsInt() % 2 != 0) {
       throw new SettingException(
-          "features", "must be an even number >= 2 (2m basis functions), got " + features);
+          "features",
+          "must be an even number >= 2 (2m basis functions), got " + features.getAsInt());
     }
     double gamma = settings.has("gamma") ? settings.number("gamma") : d.gamma();
     try {

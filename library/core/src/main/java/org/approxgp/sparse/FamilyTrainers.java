@@ -43,7 +43,7 @@ final class FamilyTrainers {
     long seed = o.seed();
     switch (o.model()) {
       case SSGP -> {
-        Ssgp.Options so = Ssgp.Options.earlyStopped(o.features() / 2, cap, seed)
+        Ssgp.Options so = Ssgp.Options.earlyStopped(o.featuresFor(n) / 2, cap, seed)
             .withFixedFallback(o.frequencies() == SparseRegression.Frequencies.HELD_OUT);
         double[] objective = {Double.NaN};
         return new Stepped<Ssgp>(
@@ -55,7 +55,7 @@ final class FamilyTrainers {
             Ssgp::iterations);
       }
       case VSSGP -> {
-        Vssgp.Options base = Vssgp.Options.of(o.features() / 2, cap, b, seed);
+        Vssgp.Options base = Vssgp.Options.of(o.featuresFor(n) / 2, cap, b, seed);
         Vssgp.Options vo = base.withSchedule(stopping(base.schedule(), o.stopping()));
         double[] objective = {Double.NaN};
         if (o.frequencies() == SparseRegression.Frequencies.HELD_OUT && n >= 2) {
@@ -81,7 +81,7 @@ final class FamilyTrainers {
             ? o.minibatch()
             : SparseRegression.defaultSvbssgpMinibatch(n, p);
         SvbssgpOptions whole = SvbssgpOptions.defaults()
-            .withM(o.features() / 2)
+            .withM(o.featuresFor(n) / 2)
             .withIterations(cap)
             .withGamma(o.gamma())
             .withPredictiveSamples(o.samples())

@@ -25,8 +25,38 @@ public final class SparseRegression {
   /** The five models' names ({@link SparseModel#ids()}), as {@code approxgp regress --model} and the experiments use them. */
   public static final List<String> MODELS = SparseModel.ids();
 
-  /** Basis functions 2m of the spectral models by default (the paper's m = 20). */
+  /**
+   * Basis functions 2m of the spectral models by default (the paper's m = 20): VSSGP's and sVBSSGP's, and SSGP's
+   * least ({@link #defaultFeatures}).
+   */
   public static final int DEFAULT_FEATURES = 40;
+
+  /**
+   * The default 2m of {@code model} on n training rows: {@value #DEFAULT_FEATURES} for VSSGP and sVBSSGP; for SSGP
+   * m = max(20, ⌈√n⌉) frequencies while an evaluation's n·(2m)² multiply-adds stay within {@value
+   * #FULL_BATCH_WORK}, else the most that do (never below 2m = {@value #DEFAULT_FEATURES}). Random-feature
+   * regression attains the exact kernel method's learning rate with O(√n log n) features (Rudi &amp; Rosasco,
+   * "Generalization properties of learning with random features", NIPS 2017, Theorem 1); a fixed m stops tracking
+   * a surface once the rows resolve more of it than m frequencies can. At the fixed 2m = 40 SSGP's test RMSE was
+   * 2.79 times the exact GP's on the 4,307 rows of volcano (2 inputs); at 2m = 100, 1.43; at 200, 1.24 ({@code
+   * bin/bench regress-defaults} splits of seed 1, the seed this rule was measured on). m = 20 up to 400 rows, so
+   * cars, penguins and diabetes keep the paper's m; 2m = 132 on volcano, 142 on 5,000 rows, back to 40 at 125,000
+   * rows. VSSGP keeps 40: its fit costs about four of SSGP's (two starts, and the held-out choice fits it twice).
+   * Not tuned on, seed 2: volcano 2.76 → 1.34 times the exact GP's RMSE (MNLP +1.01 → +0.29 nats), diamonds
+   * 1.32 → 1.12 (+0.34 → +0.10), college 1.00 → 1.00, txhousing 1.14 → 1.28 (+0.21 → +0.16: a few wild
+   * predictions in the sparse tails of sales and volume carry 30 % of its squared error). Off the training range
+   * (the 5 % largest rows of one input held out, seed 1) more frequencies are no cure: txhousing by volume 21.1 →
+   * 6.9 times the exact GP's RMSE (+345 → +4.9 nats), volcano by column 2.60 → 2.46 times but MNLP +3.9 → +16.5
+   * nats (overconfident extrapolation).
+   */
+  public static int defaultFeatures(SparseModel model, int n) {
+    if (model != SparseModel.SSGP) {
+      return DEFAULT_FEATURES;
+    }
+    int m = Math.max(DEFAULT_FEATURES / 2, (int) Math.ceil(Math.sqrt(n)));
+    int budget = (int) Math.floor(Math.sqrt(FULL_BATCH_WORK / Math.max(1, n)) / 2);
+    return 2 * Math.max(DEFAULT_FEATURES / 2, Math.min(m, budget));
+  }
 
   /** Inducing inputs of DTC++ and PIC++ by default (the paper's 250 on AIMPEAK). */
   public static final int DEFAULT_INDUCING = 250;
@@ -141,7 +171,7 @@ public final class SparseRegression {
    * One run's settings; an empty optional takes the default rule on the data (set where the data are known).
    *
    * @param model the model
-   * @param features 2m basis functions (ssgp, vssgp, svbssgp), even, &ge; 2
+   * @param features 2m basis functions (ssgp, vssgp, svbssgp), even, &ge; 2; default {@link #defaultFeatures}
    * @param partitions k-means partitions p (svbssgp, pic); default from the number of rows
    * @param inducing inducing inputs M, k-means centroids (dtc, pic)
    * @param iterations iteration cap; default from the model and whether it runs full batch
@@ -159,7 +189,7 @@ public final class SparseRegression {
    */
   public record Options(
       SparseModel model,
-      int features,
+      OptionalInt features,
       OptionalInt partitions,
       int inducing,
       OptionalInt iterations,
@@ -176,8 +206,8 @@ public final class SparseRegression {
       if (model == null) {
         throw new IllegalArgumentException("no model; known: " + MODELS);
       }
-      if (features < 2
-          || features % 2 != 0
+      if (features == null
+          || features.isPresent() && (features.getAsInt() < 2 || features.getAsInt() % 2 != 0)
           || inducing < 1
           || samples < 1
           || noise == null
@@ -199,7 +229,7 @@ public final class SparseRegression {
     public static Options defaults(SparseModel model) {
       return new Options(
           model,
-          DEFAULT_FEATURES,
+          OptionalInt.empty(),
           OptionalInt.empty(),
           DEFAULT_INDUCING,
           OptionalInt.empty(),
@@ -218,9 +248,14 @@ public final class SparseRegression {
       return model.inducingPoints();
     }
 
-    /** k: M for the inducing-point models, 2m otherwise. */
-    public int size() {
-      return inducingPoints() ? inducing : features;
+    /** 2m on n rows: as set, else {@link #defaultFeatures(SparseModel, int)}. */
+    public int featuresFor(int n) {
+      return features.orElse(defaultFeatures(model, n));
+    }
+
+    /** k on n rows: M for the inducing-point models, 2m ({@link #featuresFor}) otherwise. */
+    public int sizeFor(int n) {
+      return inducingPoints() ? inducing : featuresFor(n);
     }
 
     /** The partitions p on n rows: as set, else {@link #defaultPartitions(SparseModel, int)}. */
@@ -237,7 +272,7 @@ public final class SparseRegression {
     public boolean fullBatchFor(int n) {
       return minibatch.isPresent()
           ? minibatch.getAsInt() >= n && !model.stochasticOnly()
-          : fullBatchByDefault(model, n, size());
+          : fullBatchByDefault(model, n, sizeFor(n));
     }
 
     /**

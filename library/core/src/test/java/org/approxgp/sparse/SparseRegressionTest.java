@@ -34,7 +34,7 @@ class SparseRegressionTest {
     SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.of(model));
     return new SparseRegression.Options(
         SparseModel.of(model),
-        12,
+        OptionalInt.of(12),
         OptionalInt.of(6),
         20,
         OptionalInt.of(iterations),
@@ -128,6 +128,35 @@ class SparseRegressionTest {
           java.util.Arrays.equals(first.mean(), s.snapshot().predict(TEST).mean()),
           "the first iterate's model is not the final one");
     }
+  }
+
+  /**
+   * SSGP's default 2m grows as 2⌈√n⌉ from the paper's 40 (below 400 rows) until n·(2m)² reaches the full-batch
+   * budget, then falls back towards 40; the other spectral models keep 40, and a 2m that is set is kept.
+   */
+  @Test
+  void ssgpsDefaultFeaturesGrowWithTheRowsWithinTheWorkBudget() {
+    SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.SSGP);
+    assertTrue(d.features().isEmpty());
+    assertEquals(40, d.featuresFor(60));
+    assertEquals(40, d.featuresFor(400));
+    assertEquals(42, d.featuresFor(401), "m = ⌈√401⌉ = 21");
+    assertEquals(132, d.featuresFor(4307), "volcano's training rows: m = ⌈65.6⌉");
+    assertEquals(142, d.featuresFor(5000));
+    assertEquals(
+        140, d.featuresFor(10_000), "√(2e8 / 10,000) = 141.4: m = 70 within the budget, not 100");
+    assertEquals(40, d.featuresFor(125_000));
+    assertEquals(40, d.featuresFor(3_000_000), "never below the paper's 40");
+    for (int n = 1; n <= 200_000; n += 97) {
+      int k = d.featuresFor(n);
+      assertTrue(k % 2 == 0 && k >= 40, "2m = " + k + " at n = " + n);
+      assertTrue(k == 40 || (double) n * k * k <= SparseRegression.FULL_BATCH_WORK, "n = " + n);
+    }
+    for (SparseModel other : new SparseModel[] {SparseModel.VSSGP, SparseModel.SVBSSGP}) {
+      assertEquals(
+          40, SparseRegression.Options.defaults(other).featuresFor(5000), other.toString());
+    }
+    assertEquals(12, options("ssgp", 5).featuresFor(5000), "a 2m that is set is kept");
   }
 
   /** A model is checked only against its own sizes: SSGP on fewer rows than DTC++'s default M = 250 runs. */

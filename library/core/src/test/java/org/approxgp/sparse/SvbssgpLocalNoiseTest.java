@@ -119,7 +119,7 @@ class SvbssgpLocalNoiseTest {
     SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.SVBSSGP);
     SparseRegression.Options o = new SparseRegression.Options(
         SparseModel.SVBSSGP,
-        10,
+        java.util.OptionalInt.of(10),
         java.util.OptionalInt.of(24),
         d.inducing(),
         d.iterations(),
