@@ -1,20 +1,15 @@
 package org.approxgp.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.approxgp.anchors.GpmlIonosphere;
+import org.approxgp.cli.AnchorFits.Run;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,45 +24,15 @@ class FitScheduleTest {
   @TempDir
   static Path dir;
 
-  static Path train;
-  static Path test;
+  static AnchorFits data;
 
   @BeforeAll
   static void copyAnchorSplit() throws IOException {
-    GpmlIonosphere.CsvFiles f = GpmlIonosphere.copyCsv(dir);
-    train = f.train();
-    test = f.test();
+    data = AnchorFits.copyTo(dir);
   }
 
-  record Run(int code, String err, List<double[]> rows, JsonNode summary) {}
-
   static Run fit(String tag, String... extra) throws IOException {
-    Path out = dir.resolve("pred-" + tag + ".csv");
-    Path sum = dir.resolve("sum-" + tag + ".json");
-    List<String> args = new ArrayList<>(List.of(
-        "fit",
-        "--train",
-        train.toString(),
-        "--test",
-        test.toString(),
-        "--label",
-        "label",
-        "--out",
-        out.toString(),
-        "--summary",
-        sum.toString()));
-    args.addAll(List.of(extra));
-    StringWriter sw = new StringWriter();
-    int code = Main.run(new PrintWriter(sw, true), args.toArray(String[]::new));
-    if (code != 0) {
-      assertFalse(Files.exists(out), "a failed run wrote " + out);
-      return new Run(code, sw.toString(), null, null);
-    }
-    List<double[]> rows = Files.readAllLines(out).stream()
-        .skip(1)
-        .map(l -> Arrays.stream(l.split(",")).mapToDouble(Double::parseDouble).toArray())
-        .toList();
-    return new Run(code, sw.toString(), rows, new ObjectMapper().readTree(sum.toFile()));
+    return data.fit(tag, List.of(extra));
   }
 
   @Test
