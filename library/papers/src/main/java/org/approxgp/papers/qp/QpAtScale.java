@@ -95,6 +95,8 @@ public final class QpAtScale {
    * @param methods methods ({@link #METHODS})
    * @param sizes training-set sizes n (a size larger than a data set's pool is skipped for it)
    * @param seeds seeds 0..seeds−1 (test set, permutation, k-means)
+   * @param exactSeeds seeds 0..exactSeeds−1 at the sizes the exact pair runs (n ≤ exactMaxRows), at least {@code
+   *     seeds}: at small n the spread over seeds is widest, and those cells are the cheap ones
    * @param inducing M, the inducing inputs of the sparse methods
    * @param hyperRows training rows on which the sparse and the exact θ are learned (the first min(n, hyperRows), in
    *     the standardisation of all n)
@@ -105,6 +107,7 @@ public final class QpAtScale {
       @Selects List<String> methods,
       @Selects List<Integer> sizes,
       @Selects int seeds,
+      @Selects int exactSeeds,
       int inducing,
       int hyperRows,
       @Selects int exactMaxRows) {
@@ -123,16 +126,33 @@ public final class QpAtScale {
           throw new IllegalArgumentException("unknown method '" + m + "' (known: " + METHODS + ")");
         }
       }
-      if (inducing < 1 || hyperRows < inducing || seeds < 1) {
+      if (inducing < 1 || hyperRows < inducing || seeds < 1 || exactSeeds < seeds) {
         throw new IllegalArgumentException(
-            "need inducing >= 1, hyperRows >= inducing and seeds >= 1, got " + inducing + ", "
-                + hyperRows + ", " + seeds);
+            "need inducing >= 1, hyperRows >= inducing, seeds >= 1 and exactSeeds >= seeds, got "
+                + inducing + ", " + hyperRows + ", " + seeds + ", " + exactSeeds);
       }
+    }
+
+    /** The same seeds at every size (exactSeeds = seeds). */
+    public Config(
+        List<String> datasets,
+        List<String> methods,
+        List<Integer> sizes,
+        int seeds,
+        int inducing,
+        int hyperRows,
+        int exactMaxRows) {
+      this(datasets, methods, sizes, seeds, seeds, inducing, hyperRows, exactMaxRows);
+    }
+
+    /** The seeds of the cells at size n: exactSeeds where the exact pair runs, else seeds. */
+    public int seedsAt(int n) {
+      return n <= exactMaxRows ? exactSeeds : seeds;
     }
 
     /**
      * smoke: spam at n = 300, M = 20 (seconds); quick: spam at 1,000 and 3,000, M = 100, two seeds; full: spam as
-     * quick and flights at 10³ … 10⁶, three seeds.
+     * quick and flights at 10³ … 10⁶, three seeds, ten where the exact pair runs (n ≤ 3,000).
      */
     public static Config forMode(ProjectPaths.Mode mode) {
       return switch (mode) {
@@ -144,6 +164,7 @@ public final class QpAtScale {
               METHODS,
               List.of(1000, 3000, 10_000, 100_000, 1_000_000),
               3,
+              10,
               100,
               2000,
               3000);
@@ -164,7 +185,7 @@ public final class QpAtScale {
         if (n > pool(d)) {
           continue;
         }
-        for (int s = 0; s < c.seeds(); s++) {
+        for (int s = 0; s < c.seedsAt(n); s++) {
           for (String m : c.methods()) {
             if (m.startsWith("exact-") && n > c.exactMaxRows()) {
               continue;

@@ -85,6 +85,31 @@ class QpAtScaleTest {
   }
 
   @Test
+  void theExactPairsSizesRunMoreSeedsInTheSameStore() {
+    // exactSeeds = 3 at n <= 120 (where the exact pair runs), seeds = 2 above
+    QpAtScale.Config more = new QpAtScale.Config(
+        List.of("spam"), List.of("sparse-ep", "logistic"), List.of(120, 300), 2, 3, 10, 120, 120);
+    QpAtScale.Config same = new QpAtScale.Config(
+        List.of("spam"), List.of("sparse-ep", "logistic"), List.of(120, 300), 2, 10, 120, 120);
+    Map<Integer, Long> seedsPerSize = new java.util.TreeMap<>();
+    for (QpAtScale.Key k : QpAtScale.experiment(more).trials()) {
+      if (k.method().equals("logistic")) {
+        seedsPerSize.merge(k.n(), 1L, Long::sum);
+      }
+    }
+    assertEquals(Map.of(120, 3L, 300, 2L), seedsPerSize);
+    assertEquals(10, QpAtScale.experiment(more).trials().size(), "2 methods × (3 + 2) seeds");
+    // the extra seeds only select trials: one store holds both configs' rows
+    assertEquals(
+        org.approxgp.experiment.ConfigHash.storeHash(same),
+        org.approxgp.experiment.ConfigHash.storeHash(more));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new QpAtScale.Config(
+            List.of("spam"), QpAtScale.METHODS, List.of(100), 3, 2, 10, 100, 100));
+  }
+
+  @Test
   void aRowIsTheSameWhetherItsFitWasMemoisedOrNot() {
     QpAtScale.Config exact =
         new QpAtScale.Config(List.of("spam"), QpAtScale.METHODS, List.of(120), 1, 10, 120, 120);
