@@ -293,6 +293,10 @@ class RegressCommandTest {
     // past the rule's five windows of 20, and still every iteration to the cap
     assertEquals(130, s.get("iterations").asInt());
     assertEquals("iteration_cap", s.get("stop_reason").asText());
+    // no rule, no slope test
+    assertEquals("none", s.get("stop_rule").asText());
+    assertFalse(s.has("stop_slope"), s.toString());
+    assertFalse(s.has("stop_slope_se"), s.toString());
     FitCommandTest.Run refused = FitCommandTest.run(
         "regress",
         "--model",
@@ -351,8 +355,20 @@ class RegressCommandTest {
     assertEquals("slope", slope.get("stop_rule").asText());
     assertEquals(BoundMonitor.DEFAULT_WINDOW, slope.get("stop_window").asInt());
     assertEquals(BoundMonitor.DEFAULT_TOLERANCE, slope.get("stop_tolerance").asDouble());
+    // the slope test's evidence: its first test ran at iteration 100 (two windows of 50)
+    for (String key : new String[] {"stop_slope", "stop_slope_se"}) {
+      assertTrue(
+          slope.get(key).isNumber() && Double.isFinite(slope.get(key).asDouble()),
+          key + " " + slope.get(key));
+    }
+    assertTrue(slope.get("stop_slope_se").asDouble() >= 0, slope.toString());
+    assertTrue(slope.get("stop_slope_iterations").asInt() >= BoundMonitor.DEFAULT_WINDOW);
+    // no slope test under the windowed-means rule
+    assertFalse(means.has("stop_slope"), means.toString());
+    assertFalse(means.has("stop_slope_se"), means.toString());
     JsonNode full = regressSummary("dtc-full", "--model", "dtc", "--inducing", "10");
     assertEquals("lbfgs", full.get("stop_rule").asText());
+    assertFalse(full.has("stop_slope"), full.toString());
     FitCommandTest.Run refused = FitCommandTest.run(
         "regress",
         "--model",
