@@ -388,6 +388,14 @@ final class RegressCommand implements Callable<Integer> {
       if (rule != null) {
         sum.put("stop_window", rule.window());
         sum.put("stop_tolerance", rule.tolerance());
+        if (rule.test() == BoundMonitor.Test.SLOPE) {
+          // the last slope test's evidence, in nats per training row per iteration over its
+          // regression's iterations (null before the first test)
+          BoundMonitor.SlopeTest last = outcome.lastSlopeTest();
+          sum.put("stop_slope", last == null ? null : last.slope());
+          sum.put("stop_slope_se", last == null ? null : last.standardError());
+          sum.put("stop_slope_iterations", last == null ? null : last.iterations());
+        }
       }
     } else {
       sum.put("stop_rule", chosen == SparseModel.SSGP ? "lbfgs_held_out" : "lbfgs");

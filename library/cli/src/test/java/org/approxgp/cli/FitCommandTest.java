@@ -5,17 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.approxgp.anchors.GpmlIonosphere;
 import org.approxgp.anchors.GpmlIonosphere.Entry;
+import org.approxgp.cli.AnchorFits.Run;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,22 +26,15 @@ class FitCommandTest {
   @TempDir
   static Path dir;
 
+  static AnchorFits data;
   static Path train;
   static Path test;
 
   @BeforeAll
   static void copyAnchorSplit() throws IOException {
-    GpmlIonosphere.CsvFiles f = GpmlIonosphere.copyCsv(dir);
-    train = f.train();
-    test = f.test();
-  }
-
-  record Run(int code, String err) {}
-
-  static Run run(String... args) {
-    StringWriter sw = new StringWriter();
-    int code = Main.run(new PrintWriter(sw, true), args);
-    return new Run(code, sw.toString());
+    data = AnchorFits.copyTo(dir);
+    train = data.train();
+    test = data.test();
   }
 
   static List<Entry> anchorEntries() {
@@ -56,56 +47,28 @@ class FitCommandTest {
   @MethodSource("anchorEntries")
   void fixedHyperparametersReproduceGpml(Entry e) throws IOException {
     String tag = e.kernel() + "-" + e.setting() + "-" + e.inference();
-    Path out = dir.resolve("pred-" + tag + ".csv");
-    Path sum = dir.resolve("sum-" + tag + ".json");
-    List<String> args = new ArrayList<>(List.of(
-        "fit",
-        "--train",
-        train.toString(),
-        "--test",
-        test.toString(),
-        "--label",
-        "label",
-        "--likelihood",
-        "probit",
-        "--inference",
-        e.inference(),
-        "--kernel",
-        e.kernel(),
-        "--signal-variance",
-        Double.toString(e.signalVariance()),
-        "--no-optimize",
-        "--out",
-        out.toString(),
-        "--summary",
-        sum.toString()));
-    if (e.kernel().equals("se-ard")) {
-      args.add("--lengthscales");
-      args.add(Arrays.stream(e.lengthscales())
-          .mapToObj(Double::toString)
-          .collect(Collectors.joining(",")));
-    } else {
-      args.add("--lengthscale");
-      args.add(Double.toString(e.lengthscales()[0]));
-    }
-    Run r = run(args.toArray(String[]::new));
+    Run r = data.fit(
+        tag,
+        AnchorFits.with(
+            AnchorFits.anchorKernel(e),
+            "--likelihood",
+            "probit",
+            "--inference",
+            e.inference(),
+            "--no-optimize"));
     assertEquals(0, r.code(), r.err());
-    List<String> lines = Files.readAllLines(out);
-    assertEquals("latent_mean,latent_variance,p_positive,log_lik", lines.get(0));
-    assertEquals(e.latentMean().length + 1, lines.size());
+    assertEquals("latent_mean,latent_variance,p_positive,log_lik", r.header());
+    assertEquals(e.latentMean().length, r.rows().size());
     for (int j = 0; j < e.latentMean().length; j++) {
-      double[] v = Arrays.stream(lines.get(j + 1).split(","))
-          .mapToDouble(Double::parseDouble)
-          .toArray();
+      double[] v = r.rows().get(j);
       assertEquals(e.latentMean()[j], v[0], 1e-5);
       assertEquals(e.latentVariance()[j], v[1], 1e-5);
       assertEquals(e.logLik()[j], v[3], 1e-5);
     }
-    String json = Files.readString(sum);
-    double logEv =
-        Double.parseDouble(json.replaceAll("(?s).*\"log_evidence\": ([-0-9.eE]+).*", "$1"));
+    double logEv = r.num("log_evidence");
     assertEquals(e.logEvidence(), logEv, 1e-6 * Math.abs(e.logEvidence()));
-    assertTrue(json.contains("\"test_error\"") && json.contains("\"nll\""), json);
+    assertTrue(
+        r.summary().has("test_error") && r.summary().has("nll"), r.summary().toString());
   }
 
   @Test
@@ -115,7 +78,7 @@ class FitCommandTest {
     Files.write(unl, l.stream().map(s -> s.substring(0, s.lastIndexOf(','))).toList());
     Path out = dir.resolve("pred-unl.csv");
     Path sum = dir.resolve("sum-unl.json");
-    Run r = run(
+    Run r = AnchorFits.run(
         "fit",
         "--train",
         train.toString(),
@@ -158,7 +121,7 @@ class FitCommandTest {
     }
     Path out = dir.resolve("out-" + name.replace(' ', '-') + ".csv");
     Path sum = dir.resolve("sum-" + name.replace(' ', '-') + ".json");
-    Run r = run(
+    Run r = AnchorFits.run(
         "fit",
         "--train",
         bad.toString(),
@@ -200,7 +163,7 @@ class FitCommandTest {
     Files.writeString(te, b);
     Path out = dir.resolve("counts-pred.csv");
     Path sum = dir.resolve("counts-sum.json");
-    Run r = run(
+    Run r = AnchorFits.run(
         "fit",
         "--train",
         tr.toString(),
@@ -244,7 +207,7 @@ class FitCommandTest {
     // counts must be non-negative integers
     Path bad = dir.resolve("counts-bad.csv");
     Files.writeString(bad, "year,count\n0,1\n1,2.5\n");
-    Run r2 = run(
+    Run r2 = AnchorFits.run(
         "fit",
         "--train",
         bad.toString(),
@@ -268,7 +231,7 @@ class FitCommandTest {
     List<String> l = Files.readAllLines(test);
     Files.write(bad, l.stream().map(s -> s.substring(s.indexOf(',') + 1)).toList());
     Path out = dir.resolve("out-missing-col.csv");
-    Run r = run(
+    Run r = AnchorFits.run(
         "fit",
         "--train",
         train.toString(),
@@ -307,11 +270,11 @@ class FitCommandTest {
           "--out",
           out.toString()));
       args.addAll(List.of(c));
-      Run r = run(args.toArray(String[]::new));
+      Run r = AnchorFits.run(args.toArray(String[]::new));
       assertEquals(2, r.code(), Arrays.toString(c) + ": " + r.err());
       assertFalse(Files.exists(out));
     }
-    Run r = run(
+    Run r = AnchorFits.run(
         "fit",
         "--train",
         train.toString(),
@@ -331,36 +294,23 @@ class FitCommandTest {
   @ParameterizedTest(name = "{0}")
   @org.junit.jupiter.params.provider.ValueSource(strings = {"ep", "qp"})
   void noisyStepFitWritesProbabilitiesWithTheStepPredictive(String inference) throws IOException {
-    Path out = dir.resolve("noisy-pred-" + inference + ".csv");
-    Path sum = dir.resolve("noisy-sum-" + inference + ".json");
-    Run r = run(
-        "fit",
-        "--train",
-        train.toString(),
-        "--test",
-        test.toString(),
-        "--label",
-        "label",
-        "--likelihood",
-        "noisy-step",
-        "--epsilon",
-        "0.1",
-        "--inference",
-        inference,
-        "--lengthscale",
-        "2",
-        "--no-optimize",
-        "--out",
-        out.toString(),
-        "--summary",
-        sum.toString());
+    Run r = data.fit(
+        "noisy-" + inference,
+        List.of(
+            "--likelihood",
+            "noisy-step",
+            "--epsilon",
+            "0.1",
+            "--inference",
+            inference,
+            "--lengthscale",
+            "2",
+            "--no-optimize"));
     assertEquals(0, r.code(), r.err());
-    List<String> lines = Files.readAllLines(out);
-    assertEquals("latent_mean,latent_variance,p_positive,log_lik", lines.get(0));
+    assertEquals("latent_mean,latent_variance,p_positive,log_lik", r.header());
     var lik = org.approxgp.likelihood.NoisyStep.of(0.1);
-    for (String line : lines.subList(1, lines.size())) {
-      double[] v =
-          Arrays.stream(line.split(",")).mapToDouble(Double::parseDouble).toArray();
+    for (double[] v : r.rows()) {
+      String line = Arrays.toString(v);
       assertTrue(v[1] > 0 && Double.isFinite(v[0]), line);
       double p = 0.1 + 0.8 * org.approxgp.special.Normal.cdf(v[0] / Math.sqrt(v[1]));
       assertEquals(p, v[2], 1e-15, line);
@@ -371,9 +321,9 @@ class FitCommandTest {
       double label = Math.abs(ll - Math.log(p)) < Math.abs(ll - Math.log(1 - p)) ? 1 : -1;
       assertEquals(lik.logPredictive(label, v[0], v[1]), ll, 1e-12, line);
     }
-    String json = Files.readString(sum);
     assertTrue(
-        json.contains("\"likelihood\": \"noisy-step\"") && json.contains("\"epsilon\": 0.1"), json);
+        r.summary().get("likelihood").asText().equals("noisy-step") && r.num("epsilon") == 0.1,
+        r.summary().toString());
     System.out.println("noisy-step " + inference + " fit: " + r.err().strip());
   }
 }

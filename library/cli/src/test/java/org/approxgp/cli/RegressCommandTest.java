@@ -132,7 +132,7 @@ class RegressCommandTest {
         args.add(e.getValue());
       }
     }
-    FitCommandTest.Run r = FitCommandTest.run(args.toArray(String[]::new));
+    AnchorFits.Run r = AnchorFits.run(args.toArray(String[]::new));
     assertEquals(0, r.code(), r.err());
     double[][] pred = readPred(out);
     assertEquals(xTest.length, pred.length);
@@ -199,7 +199,7 @@ class RegressCommandTest {
   @Test
   void ssgpIsTheLibraryFitOnStandardisedDataInTargetUnits() throws IOException {
     Path out = dir.resolve("ssgp-lib.csv");
-    FitCommandTest.Run r = FitCommandTest.run(
+    AnchorFits.Run r = AnchorFits.run(
         "regress",
         "--model",
         "ssgp",
@@ -260,7 +260,7 @@ class RegressCommandTest {
       throws IOException {
     Path out = dir.resolve("svbssgp-none.csv");
     Path sum = dir.resolve("svbssgp-none.json");
-    FitCommandTest.Run r = FitCommandTest.run(
+    AnchorFits.Run r = AnchorFits.run(
         "regress",
         "--model",
         "svbssgp",
@@ -293,7 +293,11 @@ class RegressCommandTest {
     // past the rule's five windows of 20, and still every iteration to the cap
     assertEquals(130, s.get("iterations").asInt());
     assertEquals("iteration_cap", s.get("stop_reason").asText());
-    FitCommandTest.Run refused = FitCommandTest.run(
+    // no rule, no slope test
+    assertEquals("none", s.get("stop_rule").asText());
+    assertFalse(s.has("stop_slope"), s.toString());
+    assertFalse(s.has("stop_slope_se"), s.toString());
+    AnchorFits.Run refused = AnchorFits.run(
         "regress",
         "--model",
         "dtc",
@@ -351,9 +355,21 @@ class RegressCommandTest {
     assertEquals("slope", slope.get("stop_rule").asText());
     assertEquals(BoundMonitor.DEFAULT_WINDOW, slope.get("stop_window").asInt());
     assertEquals(BoundMonitor.DEFAULT_TOLERANCE, slope.get("stop_tolerance").asDouble());
+    // the slope test's evidence: its first test ran at iteration 100 (two windows of 50)
+    for (String key : new String[] {"stop_slope", "stop_slope_se"}) {
+      assertTrue(
+          slope.get(key).isNumber() && Double.isFinite(slope.get(key).asDouble()),
+          key + " " + slope.get(key));
+    }
+    assertTrue(slope.get("stop_slope_se").asDouble() >= 0, slope.toString());
+    assertTrue(slope.get("stop_slope_iterations").asInt() >= BoundMonitor.DEFAULT_WINDOW);
+    // no slope test under the windowed-means rule
+    assertFalse(means.has("stop_slope"), means.toString());
+    assertFalse(means.has("stop_slope_se"), means.toString());
     JsonNode full = regressSummary("dtc-full", "--model", "dtc", "--inducing", "10");
     assertEquals("lbfgs", full.get("stop_rule").asText());
-    FitCommandTest.Run refused = FitCommandTest.run(
+    assertFalse(full.has("stop_slope"), full.toString());
+    AnchorFits.Run refused = AnchorFits.run(
         "regress",
         "--model",
         "ssgp",
@@ -389,7 +405,7 @@ class RegressCommandTest {
         "--summary",
         sum.toString()));
     args.addAll(List.of(flags));
-    FitCommandTest.Run r = FitCommandTest.run(args.toArray(String[]::new));
+    AnchorFits.Run r = AnchorFits.run(args.toArray(String[]::new));
     assertEquals(0, r.code(), r.err());
     return new ObjectMapper().readTree(sum.toFile());
   }
@@ -398,7 +414,7 @@ class RegressCommandTest {
   void withoutTestTargetsThereIsNoRmse() throws IOException {
     Path out = dir.resolve("nt.csv");
     Path sum = dir.resolve("nt.json");
-    FitCommandTest.Run r = FitCommandTest.run(
+    AnchorFits.Run r = AnchorFits.run(
         "regress",
         "--model",
         "dtc",
@@ -459,7 +475,7 @@ class RegressCommandTest {
       if (c == 1) {
         args.addAll(List.of("--predictive-noise", "model"));
       }
-      FitCommandTest.Run r = FitCommandTest.run(args.toArray(String[]::new));
+      AnchorFits.Run r = AnchorFits.run(args.toArray(String[]::new));
       assertEquals(0, r.code(), r.err());
       JsonNode s = new ObjectMapper().readTree(sum.toFile());
       assertEquals(words[c], s.get("predictive_noise").asText());
@@ -470,7 +486,7 @@ class RegressCommandTest {
       differ |= pred[0][i][1] != pred[1][i][1];
     }
     assertTrue(differ, "local and model noise gave the same variances");
-    FitCommandTest.Run bad = FitCommandTest.run(
+    AnchorFits.Run bad = AnchorFits.run(
         "regress",
         "--model",
         "svbssgp",
@@ -531,7 +547,7 @@ class RegressCommandTest {
       "--seed",
       "2"
     };
-    FitCommandTest.Run a = FitCommandTest.run(concat(
+    AnchorFits.Run a = AnchorFits.run(concat(
         common,
         "--train",
         train.toString(),
@@ -540,7 +556,7 @@ class RegressCommandTest {
         "--out",
         outCsv.toString()));
     assertEquals(0, a.code(), a.err());
-    FitCommandTest.Run b = FitCommandTest.run(concat(
+    AnchorFits.Run b = AnchorFits.run(concat(
         common,
         "--train",
         trainCols.toString(),
@@ -562,7 +578,7 @@ class RegressCommandTest {
             2, List.of(ColumnFile.Column.ofDoubles("a", new double[] {1, 2})), java.util.Map.of())
         .write(bad);
     Path outBad = dir.resolve("bad-out.csv");
-    FitCommandTest.Run c = FitCommandTest.run(concat(
+    AnchorFits.Run c = AnchorFits.run(concat(
         common,
         "--train",
         trainCols.toString(),

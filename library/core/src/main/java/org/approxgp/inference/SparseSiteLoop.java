@@ -2,6 +2,8 @@ package org.approxgp.inference;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import org.approxgp.linalg.Cholesky;
 import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
@@ -446,7 +448,6 @@ public final class SparseSiteLoop {
       approx.gMean = new double[n];
       approx.gVariance = new double[n];
       double[] d = new double[n];
-      double quad = 0;
       String failure = null;
       for (SiteBlock.Result r : res) {
         int at = r.index() * SiteBlock.ROWS;
@@ -456,7 +457,6 @@ public final class SparseSiteLoop {
         if (r.failure() != null && failure == null) {
           failure = r.failure();
         }
-        quad += r.quad();
       }
       double logZ;
       if (failure != null) {
@@ -465,10 +465,8 @@ public final class SparseSiteLoop {
         }
         logZ = Double.NaN;
       } else {
-        logZ = 0.5 * quad - 0.5 * approx.b.logDet();
-        for (SiteBlock.Result r : res) {
-          logZ += r.logScale();
-        }
+        double quad = addBlocks(0, res, SiteBlock.Result::quad);
+        logZ = addBlocks(0.5 * quad - 0.5 * approx.b.logDet(), res, SiteBlock.Result::logScale);
       }
       SparseGradient.Result grad = null;
       if (options.gradient() && failure == null) {
@@ -496,29 +494,10 @@ public final class SparseSiteLoop {
     double[] bLower = approx.b.lower().data();
     List<SiteBlock.Result> res = blockRun.apply(
         new SiteBlock.Step(SiteBlock.Kind.GRADIENT_SUMS, approx.mean, bLower, tau, nu, run.sweeps));
-    Matrix agv = Matrix.zeros(m, m);
-    Matrix agd = Matrix.zeros(m, m);
-    double[] atgm = new double[m];
-    double[] gdiag = null;
-    for (SiteBlock.Result r : res) {
-      double[] v = agv.data();
-      double[] pv = r.gram();
-      double[] dd = agd.data();
-      double[] pd = r.gram2();
-      for (int k = 0; k < v.length; k++) {
-        v[k] += pv[k];
-        dd[k] += pd[k];
-      }
-      for (int k = 0; k < m; k++) {
-        atgm[k] += r.rhs()[k];
-      }
-      if (gdiag == null) {
-        gdiag = new double[r.theta().length];
-      }
-      for (int j = 0; j < gdiag.length; j++) {
-        gdiag[j] += r.theta()[j];
-      }
-    }
+    Matrix agv = Matrix.wrap(m, m, addBlocks(new double[m * m], res, SiteBlock.Result::gram));
+    Matrix agd = Matrix.wrap(m, m, addBlocks(new double[m * m], res, SiteBlock.Result::gram2));
+    double[] atgm = addBlocks(new double[m], res, SiteBlock.Result::rhs);
+    double[] gdiag = addBlocks(new double[res.get(0).theta().length], res, SiteBlock.Result::theta);
     agv.symmetrize();
     agd.symmetrize();
     Matrix binv = approx.b.inverse();
@@ -540,17 +519,10 @@ public final class SparseSiteLoop {
         mid.x().data(),
         binv.data(),
         e));
-    for (SiteBlock.Result r : res) {
-      double[] gc = r.theta();
-      for (int j = 0; j < g.length; j++) {
-        g[j] += gc[j];
-      }
-      double[][] gzx = r.inducing();
-      for (int a = 0; a < gz.length; a++) {
-        for (int c = 0; c < gz[a].length; c++) {
-          gz[a][c] += gzx[a][c];
-        }
-      }
+    addBlocks(g, res, SiteBlock.Result::theta);
+    for (int a = 0; a < gz.length; a++) {
+      int row = a;
+      addBlocks(gz[a], res, r -> r.inducing()[row]);
     }
     return new SparseGradient.Result(g, gz);
   }
@@ -565,24 +537,41 @@ public final class SparseSiteLoop {
       List<SiteBlock.Result> res,
       SiteLoopOptions options,
       LoopRun run) {
-    Matrix gram = Matrix.zeros(m, m);
-    double[] g = gram.data();
-    double[] rhs = new double[m];
-    for (SiteBlock.Result r : res) {
-      double[] part = r.gram();
-      for (int k = 0; k < g.length; k++) {
-        g[k] += part[k];
-      }
-      double[] pr = r.rhs();
-      for (int k = 0; k < m; k++) {
-        rhs[k] += pr[k];
-      }
-    }
+    Matrix gram = Matrix.wrap(m, m, addBlocks(new double[m * m], res, SiteBlock.Result::gram));
+    double[] rhs = addBlocks(new double[m], res, SiteBlock.Result::rhs);
     gram.symmetrize();
     SparseApproximation a =
         SparseApproximation.fromSums(n, m, m0, null, tau, nu, gram, rhs, options.jitter());
     run.noteJitter(a.b.jitter());
     return a;
+  }
+
+  /**
+   * Adds every block's {@code part} to {@code sum}, element by element, one block after the other in the order of
+   * {@code res} (block order): the fold of every blocked sum here, so that each element is (…(sum + part₀) +
+   * part₁) + … whichever engine ran the blocks. Only the first {@code sum.length} elements of a part are read.
+   *
+   * @return {@code sum}
+   */
+  private static double[] addBlocks(
+      double[] sum, List<SiteBlock.Result> res, Function<SiteBlock.Result, double[]> part) {
+    for (SiteBlock.Result r : res) {
+      double[] p = part.apply(r);
+      for (int k = 0; k < sum.length; k++) {
+        sum[k] += p[k];
+      }
+    }
+    return sum;
+  }
+
+  /** {@code start} plus every block's {@code part}, added one after the other in block order. */
+  private static double addBlocks(
+      double start, List<SiteBlock.Result> res, ToDoubleFunction<SiteBlock.Result> part) {
+    double sum = start;
+    for (SiteBlock.Result r : res) {
+      sum += part.applyAsDouble(r);
+    }
+    return sum;
   }
 
   /**

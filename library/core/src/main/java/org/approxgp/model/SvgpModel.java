@@ -155,95 +155,76 @@ public final class SvgpModel {
     }
 
     public Options withMinibatch(int b) {
-      return new Options(
-          b,
-          learningRate,
-          iterations,
-          seed,
-          learnHyperparameters,
-          learnInducing,
-          stopping,
-          gradientTolerance,
-          naturalStep);
+      return copy(f -> f.minibatch = b);
     }
 
     public Options withLearning(boolean hyperparameters, boolean inducing) {
-      return new Options(
-          minibatch,
-          learningRate,
-          iterations,
-          seed,
-          hyperparameters,
-          inducing,
-          stopping,
-          gradientTolerance,
-          naturalStep);
+      return copy(f -> {
+        f.learnHyperparameters = hyperparameters;
+        f.learnInducing = inducing;
+      });
     }
 
     public Options withSeed(long s) {
-      return new Options(
-          minibatch,
-          learningRate,
-          iterations,
-          s,
-          learnHyperparameters,
-          learnInducing,
-          stopping,
-          gradientTolerance,
-          naturalStep);
+      return copy(f -> f.seed = s);
     }
 
     public Options withIterations(int cap) {
-      return new Options(
-          minibatch,
-          learningRate,
-          cap,
-          seed,
-          learnHyperparameters,
-          learnInducing,
-          stopping,
-          gradientTolerance,
-          naturalStep);
+      return copy(f -> f.iterations = cap);
     }
 
     public Options withStopping(BoundMonitor.Rule rule) {
-      return new Options(
-          minibatch,
-          learningRate,
-          iterations,
-          seed,
-          learnHyperparameters,
-          learnInducing,
-          rule,
-          gradientTolerance,
-          naturalStep);
+      return copy(f -> f.stopping = rule);
     }
 
     /** The natural-gradient step γ of q(u) (0: Adam on q(u) with θ and Z). */
     public Options withNaturalStep(double gamma) {
-      return new Options(
-          minibatch,
-          learningRate,
-          iterations,
-          seed,
-          learnHyperparameters,
-          learnInducing,
-          stopping,
-          gradientTolerance,
-          gamma);
+      return copy(f -> f.naturalStep = gamma);
     }
 
     public Options withLearningRate(double rate) {
+      return copy(f -> f.learningRate = rate);
+    }
+
+    /** These options with the components {@code change} sets (validated as any {@code Options}). */
+    private Options copy(java.util.function.Consumer<Components> change) {
+      Components f = new Components(this);
+      change.accept(f);
       return new Options(
-          minibatch,
-          rate,
-          iterations,
-          seed,
-          learnHyperparameters,
-          learnInducing,
-          stopping,
-          gradientTolerance,
-          naturalStep);
+          f.minibatch,
+          f.learningRate,
+          f.iterations,
+          f.seed,
+          f.learnHyperparameters,
+          f.learnInducing,
+          f.stopping,
+          f.gradientTolerance,
+          f.naturalStep);
+    }
+
+    /** An {@code Options}' components, settable: the one place the {@code with*} copies restate them. */
+    private static final class Components {
+      int minibatch;
+      double learningRate;
+      int iterations;
+      long seed;
+      boolean learnHyperparameters;
+      boolean learnInducing;
+      BoundMonitor.Rule stopping;
+      double gradientTolerance;
+      double naturalStep;
+
+      Components(Options o) {
+        minibatch = o.minibatch;
+        learningRate = o.learningRate;
+        iterations = o.iterations;
+        seed = o.seed;
+        learnHyperparameters = o.learnHyperparameters;
+        learnInducing = o.learnInducing;
+        stopping = o.stopping;
+        gradientTolerance = o.gradientTolerance;
+        naturalStep = o.naturalStep;
+      }
     }
   }
 

@@ -335,6 +335,25 @@ public final class BoundMonitor {
     return slopeSe;
   }
 
+  /**
+   * The evidence of a {@link Test#SLOPE} rule's last test, per training row: the slope β̂ / n and its standard
+   * error se / n in nats per training row per iteration, and the regression's length R in iterations. The test
+   * passed when −tolerance ≤ (slope − {@value #Z} standardError) · iterations and (slope + {@value #Z}
+   * standardError) · iterations ≤ tolerance (class comment).
+   *
+   * @param slope β̂ / n, nats per training row per iteration
+   * @param standardError se / n, in the same unit
+   * @param iterations R, the iterations the regression spans
+   */
+  public record SlopeTest(double slope, double standardError, int iterations) {}
+
+  /** The last {@link Test#SLOPE} test's evidence; null before the first test and for {@link Test#MEANS}. */
+  public SlopeTest lastSlopeTest() {
+    return rule.test() == Test.SLOPE && regressed > 0
+        ? new SlopeTest(slope / rows, slopeSe / rows, regressed)
+        : null;
+  }
+
   /** {@link Test#MEANS}: the gain Δ of the smoothed bound over the last HISTORY windows (NaN before). */
   public double gain() {
     return windows > HISTORY ? means[0] - means[HISTORY] : Double.NaN;

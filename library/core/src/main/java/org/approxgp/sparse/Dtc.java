@@ -364,6 +364,14 @@ public final class Dtc {
       return !fullBatch && monitor.diverging();
     }
 
+    /**
+     * A stochastic fit's last {@link BoundMonitor.Test#SLOPE} test ({@link BoundMonitor#lastSlopeTest()}); null in
+     * full batch, without a stopping rule, under another rule, or before the first test.
+     */
+    public BoundMonitor.SlopeTest lastSlopeTest() {
+      return fullBatch || options.schedule().stopping().isEmpty() ? null : monitor.lastSlopeTest();
+    }
+
     /** Iterations run so far. */
     public int iteration() {
       return iteration;

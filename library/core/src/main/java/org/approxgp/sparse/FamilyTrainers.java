@@ -51,7 +51,7 @@ final class FamilyTrainers {
             objective,
             l -> Ssgp.fit(train, so, (it, obj, sec) -> objective[0] = obj, l),
             m -> m::predict,
-            m -> SparseRegression.Outcome.of(m.stopReason(), m.hyperparameters()),
+            m -> SparseRegression.Outcome.of(m.stopReason(), null, m.hyperparameters()),
             Ssgp::iterations);
       }
       case VSSGP -> {
@@ -64,7 +64,8 @@ final class FamilyTrainers {
               objective,
               l -> VssgpChoice.fit(train, vo, (it, obj, sec) -> objective[0] = obj, l),
               c -> c::predict,
-              c -> SparseRegression.Outcome.of(c.stopReason(), c.hyperparameters()),
+              c -> SparseRegression.Outcome.of(
+                  c.stopReason(), c.lastSlopeTest(), c.hyperparameters()),
               VssgpChoice.Chosen::iterations);
         }
         return new Stepped<Vssgp>(
@@ -72,7 +73,8 @@ final class FamilyTrainers {
             objective,
             l -> Vssgp.fit(train, vo, (it, obj, sec) -> objective[0] = obj, l),
             m -> m::predict,
-            m -> SparseRegression.Outcome.of(m.stopReason(), m.hyperparameters()),
+            m ->
+                SparseRegression.Outcome.of(m.stopReason(), m.lastSlopeTest(), m.hyperparameters()),
             Vssgp::iterations);
       }
       case SVBSSGP -> {
@@ -114,7 +116,8 @@ final class FamilyTrainers {
                 model.stopReason(),
                 model.noiseVariance(),
                 model.signalVariance(),
-                model.priorLengthscales());
+                model.priorLengthscales(),
+                model.lastSlopeTest());
             return new SparseRegression.Fit() {
               @Override
               public PredictiveMoments predict(RegressionData test) {
@@ -154,7 +157,8 @@ final class FamilyTrainers {
           Dtc.Fit f = t.snapshot();
           return fit(
               f::predict,
-              SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance()));
+              SparseRegression.Outcome.of(
+                  t.stopReason(), t.lastSlopeTest(), f.kernel(), f.noiseVariance()));
         });
       }
       case PIC -> {
@@ -176,7 +180,8 @@ final class FamilyTrainers {
           Pic.Fit f = t.snapshot();
           return fit(
               test -> f.predict(test, parts.assign(test)),
-              SparseRegression.Outcome.of(t.stopReason(), f.kernel(), f.noiseVariance()));
+              SparseRegression.Outcome.of(
+                  t.stopReason(), t.lastSlopeTest(), f.kernel(), f.noiseVariance()));
         });
       }
       default -> throw new IllegalStateException("unhandled model " + o.model());

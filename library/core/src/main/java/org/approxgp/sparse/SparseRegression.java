@@ -353,13 +353,16 @@ public final class SparseRegression {
    * @param noiseVariance σₙ²
    * @param signalVariance σ² (the SE kernel's; SSGP's and VSSGP's prior scale of the weights times m)
    * @param lengthscales ℓ, one per input
+   * @param lastSlopeTest the last test of a stochastic fit's {@link BoundMonitor.Test#SLOPE} stopping rule (null
+   *     when the fit has no such rule or no test ran)
    */
   public record Outcome(
       boolean converged,
       BoundMonitor.StopReason stopReason,
       double noiseVariance,
       double signalVariance,
-      double[] lengthscales) {
+      double[] lengthscales,
+      BoundMonitor.SlopeTest lastSlopeTest) {
     public Outcome {
       lengthscales = lengthscales.clone();
     }
@@ -369,18 +372,24 @@ public final class SparseRegression {
       return lengthscales.clone();
     }
 
-    static Outcome of(BoundMonitor.StopReason reason, Ssgp.Hyperparameters h) {
+    static Outcome of(
+        BoundMonitor.StopReason reason, BoundMonitor.SlopeTest test, Ssgp.Hyperparameters h) {
       return new Outcome(
           reason.metStoppingRule(),
           reason,
           h.noiseVariance(),
           h.signalVariance(),
-          h.lengthscales());
+          h.lengthscales(),
+          test);
     }
 
-    static Outcome of(BoundMonitor.StopReason reason, SquaredExponential k, double noise) {
+    static Outcome of(
+        BoundMonitor.StopReason reason,
+        BoundMonitor.SlopeTest test,
+        SquaredExponential k,
+        double noise) {
       return new Outcome(
-          reason.metStoppingRule(), reason, noise, k.signalVariance(), k.lengthscales());
+          reason.metStoppingRule(), reason, noise, k.signalVariance(), k.lengthscales(), test);
     }
   }
 

@@ -94,6 +94,7 @@ public final class Svbssgp {
   private final boolean converged;
   private final boolean diverging;
   private final BoundMonitor.StopReason stopReason;
+  private final BoundMonitor.SlopeTest lastSlopeTest;
 
   Svbssgp(SvbssgpTrainer t, BoundMonitor.StopReason reason) {
     this.train = t.grouped;
@@ -124,6 +125,8 @@ public final class Svbssgp {
     this.converged = t.monitor.converged();
     this.diverging = t.monitor.diverging();
     this.stopReason = reason;
+    this.lastSlopeTest =
+        t.options.schedule().stopping().isPresent() ? t.monitor.lastSlopeTest() : null;
   }
 
   /**
@@ -242,6 +245,14 @@ public final class Svbssgp {
   /** Why the fit stopped. */
   public BoundMonitor.StopReason stopReason() {
     return stopReason;
+  }
+
+  /**
+   * The last {@link BoundMonitor.Test#SLOPE} test of the fit's stopping rule ({@link BoundMonitor#lastSlopeTest()});
+   * null without a stopping rule, under another rule, or before the first test.
+   */
+  public BoundMonitor.SlopeTest lastSlopeTest() {
+    return lastSlopeTest;
   }
 
   /** Whether the smoothed bound was falling over the last windows of the fit. */

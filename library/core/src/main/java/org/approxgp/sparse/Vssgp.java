@@ -147,19 +147,38 @@ public final class Vssgp {
   private final Ssgp.Hyperparameters hyp;
   private final int iterations;
   private final BoundMonitor.StopReason stopReason;
+  private final BoundMonitor.SlopeTest lastSlopeTest;
 
-  private Vssgp(int m, int d, double[] p, int iterations, BoundMonitor.StopReason stopReason) {
+  private Vssgp(
+      int m,
+      int d,
+      double[] p,
+      int iterations,
+      BoundMonitor.StopReason stopReason,
+      BoundMonitor.SlopeTest lastSlopeTest) {
     this.m = m;
     this.d = d;
     this.p = p;
     this.hyp = VssgpParameters.unpackHyperparameters(p, m, d);
     this.iterations = iterations;
     this.stopReason = stopReason;
+    this.lastSlopeTest = lastSlopeTest;
   }
 
   /** The model at packed parameters p (owned), after {@code iterations} iterations that stopped for {@code reason}. */
   static Vssgp of(int m, int d, double[] p, int iterations, BoundMonitor.StopReason reason) {
-    return new Vssgp(m, d, p, iterations, reason);
+    return of(m, d, p, iterations, reason, null);
+  }
+
+  /** As {@link #of(int, int, double[], int, BoundMonitor.StopReason)}, with the stopping rule's last slope test. */
+  static Vssgp of(
+      int m,
+      int d,
+      double[] p,
+      int iterations,
+      BoundMonitor.StopReason reason,
+      BoundMonitor.SlopeTest lastSlopeTest) {
+    return new Vssgp(m, d, p, iterations, reason, lastSlopeTest);
   }
 
   // ---- fitting
@@ -371,6 +390,15 @@ public final class Vssgp {
     return stopReason;
   }
 
+  /**
+   * With minibatches, the last {@link BoundMonitor.Test#SLOPE} test of the stopping rule ({@link
+   * BoundMonitor#lastSlopeTest()}); null in full batch, without a stopping rule, under another rule, or before the
+   * first test.
+   */
+  public BoundMonitor.SlopeTest lastSlopeTest() {
+    return lastSlopeTest;
+  }
+
   /** Whether the fit converged ({@link #stopReason()} is {@code CONVERGED}). */
   public boolean converged() {
     return stopReason == BoundMonitor.StopReason.CONVERGED;
@@ -382,7 +410,7 @@ public final class Vssgp {
       throw new IllegalArgumentException(
           p.length + " parameters, expected " + VssgpParameters.size(m, d));
     }
-    return new Vssgp(m, d, p.clone(), 0, BoundMonitor.StopReason.NOT_STOPPED);
+    return new Vssgp(m, d, p.clone(), 0, BoundMonitor.StopReason.NOT_STOPPED, null);
   }
 
   /** The packed parameter vector (copy). */

@@ -27,6 +27,10 @@ final class VssgpChoice {
       return vssgp != null ? vssgp.stopReason() : fixed.stopReason();
     }
 
+    BoundMonitor.SlopeTest lastSlopeTest() {
+      return vssgp != null ? vssgp.lastSlopeTest() : null;
+    }
+
     Ssgp.Hyperparameters hyperparameters() {
       return vssgp != null ? vssgp.hyperparameters() : fixed.hyperparameters();
     }

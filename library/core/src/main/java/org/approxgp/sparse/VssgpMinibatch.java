@@ -66,7 +66,7 @@ final class VssgpMinibatch {
     BoundMonitor.StopReason reason = monitor != null && monitor.converged()
         ? BoundMonitor.StopReason.CONVERGED
         : BoundMonitor.StopReason.ITERATION_CAP;
-    return Vssgp.of(m, d, p, it, reason);
+    return Vssgp.of(m, d, p, it, reason, monitor == null ? null : monitor.lastSlopeTest());
   }
 
   private static void drawBatch(int[] rows, int n, SplittableRandom rng) {

@@ -81,6 +81,31 @@ class BoundMonitorTest {
   }
 
   @Test
+  void lastSlopeTestIsTheSlopeAndItsStandardErrorPerRow() {
+    BoundMonitor mon = SLOPE.start(ROWS);
+    ZigguratSampler.NormalizedGaussian g =
+        ZigguratSampler.NormalizedGaussian.of(RandomSource.XO_RO_SHI_RO_128_PP.create(3));
+    for (int t = 1; t < 2 * SLOPE.window(); t++) {
+      mon.add(-1000 + 0.5 * t + 20 * g.sample());
+    }
+    assertEquals(null, mon.lastSlopeTest(), "no test before two windows");
+    mon.add(-1000 + 0.5 * 2 * SLOPE.window() + 20 * g.sample());
+    BoundMonitor.SlopeTest last = mon.lastSlopeTest();
+    assertEquals(mon.slope() / ROWS, last.slope());
+    assertEquals(mon.slopeStandardError() / ROWS, last.standardError());
+    assertEquals(SLOPE.window(), last.iterations());
+    assertEquals(
+        mon.riseBound(),
+        (last.slope() + BoundMonitor.Z * last.standardError()) * last.iterations(),
+        1e-12 * Math.abs(mon.riseBound()));
+    BoundMonitor means = MEANS.start(ROWS);
+    for (int t = 1; t <= 400; t++) {
+      means.add(-1000 + 20 * g.sample());
+    }
+    assertEquals(null, means.lastSlopeTest(), "the windowed-means rule runs no slope test");
+  }
+
+  @Test
   void slopeDoesNotStopWhileTheRiseIsSignificantAndMaterial() {
     // +0.5 nats per iteration under noise of sd 20: over the shortest regression (R = 50) the
     // slope's se is
