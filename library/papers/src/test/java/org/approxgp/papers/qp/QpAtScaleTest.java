@@ -165,6 +165,19 @@ class QpAtScaleTest {
         nll.append(nlls[m][s]);
       }
     }
+    // logistic regression: test error 0.09 (exact EP's 0.08-0.085 is below it at every seed), NLL
+    // either
+    // side of exact EP's
+    double[] lrNll = {0.47, 0.44, 0.45};
+    for (int s = 0; s < 3; s++) {
+      ds.append("spam");
+      method.append("logistic");
+      n.append(1000);
+      seed.append(s);
+      failed.append(false);
+      te.append(0.09);
+      nll.append(lrNll[s]);
+    }
     // a failed trial's row has no metrics and is left out
     ds.append("spam");
     method.append("sparse-qp");
@@ -175,7 +188,9 @@ class QpAtScaleTest {
     nll.appendMissing();
     Table rows = Table.create("rows", ds, method, n, seed, failed, te, nll);
     List<Verdict> v = QpAtScale.verdicts(rows);
-    assertEquals(3, v.size(), v.toString());
+    // 3 claims among the GPs; 6 against logistic regression (sparse EP, sparse QP, exact EP; error
+    // and NLL)
+    assertEquals(9, v.size(), v.toString());
     Map<String, Verdict.Outcome> byClaim = new HashMap<>();
     for (Verdict x : v) {
       byClaim.put(x.claim(), x.outcome());
@@ -188,6 +203,13 @@ class QpAtScaleTest {
     assertEquals(
         Verdict.Outcome.CONTRADICTS,
         byClaim.get("spam, n = 1000: exact QP's test NLL below exact EP's"));
+    assertEquals(
+        Verdict.Outcome.REPRODUCES,
+        byClaim.get("spam, n = 1000: exact EP's test error below logistic regression's"));
+    // NLL differences +0.02, -0.02, +0.01: mean +0.003, se 0.012
+    assertEquals(
+        Verdict.Outcome.UNDECIDED,
+        byClaim.get("spam, n = 1000: exact EP's test NLL below logistic regression's"));
     // sparse EP 2 to 2.5 points above exact EP: beyond the 1-point margin
     assertEquals(
         Verdict.Outcome.CONTRADICTS,
