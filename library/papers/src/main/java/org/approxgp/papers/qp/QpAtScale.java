@@ -449,15 +449,23 @@ public final class QpAtScale {
         .build();
   }
 
-  /** Mean test error and NLL per data set, n and method (failed trials counted apart). */
+  /**
+   * Mean test error and NLL per data set, n and method, with the number of trials and how many of them converged
+   * (failed trials left out).
+   */
   public static Table summary(Table rows) {
-    return rows.where(rows.booleanColumn("failed").isFalse())
-        .summarize(
+    Table ok = rows.where(rows.booleanColumn("failed").isFalse());
+    Table means = ok.summarize(
             "te",
             "nll",
             tech.tablesaw.aggregate.AggregateFunctions.mean,
             tech.tablesaw.aggregate.AggregateFunctions.count)
         .by("dataset", "n", "method");
+    // how many of those fits converged (SVGP: its stopping rule ended it, not the step cap)
+    Table converged = ok.summarize(
+            "converged", tech.tablesaw.aggregate.AggregateFunctions.countTrue)
+        .by("dataset", "n", "method");
+    return means.joinOn("dataset", "n", "method").inner(converged);
   }
 
   /**

@@ -139,6 +139,46 @@ class QpAtScaleTest {
   }
 
   @Test
+  void theSummaryCountsTheFitsThatConverged() {
+    StringColumn ds = StringColumn.create("dataset");
+    StringColumn method = StringColumn.create("method");
+    IntColumn n = IntColumn.create("n");
+    BooleanColumn failed = BooleanColumn.create("failed");
+    BooleanColumn converged = BooleanColumn.create("converged");
+    DoubleColumn te = DoubleColumn.create("te");
+    DoubleColumn nll = DoubleColumn.create("nll");
+    boolean[][] conv = {{true, false, false}, {true, true, true}};
+    String[] methods = {"svgp", "sparse-ep"};
+    for (int m = 0; m < 2; m++) {
+      for (int s = 0; s < 3; s++) {
+        ds.append("spam");
+        method.append(methods[m]);
+        n.append(1000);
+        failed.append(false);
+        converged.append(conv[m][s]);
+        te.append(0.1 * (m + 1));
+        nll.append(0.3);
+      }
+    }
+    ds.append("spam");
+    method.append("svgp");
+    n.append(1000);
+    failed.append(true);
+    converged.appendMissing();
+    te.appendMissing();
+    nll.appendMissing();
+    Table sum = QpAtScale.summary(Table.create("rows", ds, method, n, failed, converged, te, nll));
+    assertEquals(2, sum.rowCount(), sum.print());
+    for (int i = 0; i < 2; i++) {
+      boolean svgp = sum.stringColumn("method").get(i).equals("svgp");
+      assertEquals(3, sum.numberColumn("Count [te]").getDouble(i), sum.print());
+      assertEquals(
+          svgp ? 1 : 3, sum.numberColumn("Number True [converged]").getDouble(i), sum.print());
+      assertEquals(svgp ? 0.1 : 0.2, sum.numberColumn("Mean [te]").getDouble(i), 1e-12);
+    }
+  }
+
+  @Test
   void verdictsOnHandMadeRows() {
     StringColumn ds = StringColumn.create("dataset");
     StringColumn method = StringColumn.create("method");
