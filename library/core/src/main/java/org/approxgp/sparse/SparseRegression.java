@@ -26,37 +26,57 @@ public final class SparseRegression {
   public static final List<String> MODELS = SparseModel.ids();
 
   /**
-   * Basis functions 2m of the spectral models by default (the paper's m = 20): VSSGP's and sVBSSGP's, and SSGP's
+   * Basis functions 2m of the spectral models by default (the paper's m = 20): sVBSSGP's, and SSGP's and VSSGP's
    * least ({@link #defaultFeatures}).
    */
   public static final int DEFAULT_FEATURES = 40;
 
   /**
-   * The default 2m of {@code model} on n training rows: {@value #DEFAULT_FEATURES} for VSSGP and sVBSSGP; for SSGP
-   * m = max(20, ⌈√n⌉) frequencies while an evaluation's n·(2m)² multiply-adds stay within {@value
-   * #FULL_BATCH_WORK}, else the most that do (never below 2m = {@value #DEFAULT_FEATURES}). Random-feature
-   * regression attains the exact kernel method's learning rate with O(√n log n) features (Rudi &amp; Rosasco,
-   * "Generalization properties of learning with random features", NIPS 2017, Theorem 1); a fixed m stops tracking
-   * a surface once the rows resolve more of it than m frequencies can. At the fixed 2m = 40 SSGP's test RMSE was
-   * 2.79 times the exact GP's on the 4,307 rows of volcano (2 inputs); at 2m = 100, 1.43; at 200, 1.24 ({@code
-   * bin/bench regress-defaults} splits of seed 1, the seed this rule was measured on). m = 20 up to 400 rows, so
-   * cars, penguins and diabetes keep the paper's m; 2m = 132 on volcano, 142 on 5,000 rows, back to 40 at 125,000
-   * rows. VSSGP keeps 40: its fit costs about four of SSGP's (two starts, and the held-out choice fits it twice).
-   * Not tuned on, seed 2: volcano 2.76 → 1.34 times the exact GP's RMSE (MNLP +1.01 → +0.29 nats), diamonds
-   * 1.32 → 1.12 (+0.34 → +0.10), college 1.00 → 1.00, txhousing 1.14 → 1.28 (+0.21 → +0.16: a few wild
-   * predictions in the sparse tails of sales and volume carry 30 % of its squared error). Off the training range
-   * (the 5 % largest rows of one input held out, seed 1) more frequencies are no cure: txhousing by volume 21.1 →
-   * 6.9 times the exact GP's RMSE (+345 → +4.9 nats), volcano by column 2.60 → 2.46 times but MNLP +3.9 → +16.5
-   * nats (overconfident extrapolation).
+   * The default 2m of {@code model} on n training rows. SSGP and VSSGP take m = max(20, ⌈√n⌉) frequencies within
+   * their own work budgets (below), never below 2m = {@value #DEFAULT_FEATURES}; sVBSSGP keeps {@value
+   * #DEFAULT_FEATURES}. Random-feature regression attains the exact kernel method's learning rate with O(√n log n)
+   * features (Rudi &amp; Rosasco, "Generalization properties of learning with random features", NIPS 2017, Theorem
+   * 1); a fixed m stops tracking a surface once the rows resolve more of it than m frequencies can. m = 20 up to
+   * 400 rows, so cars, penguins and diabetes keep the paper's m.
+   *
+   * <p><b>SSGP</b>: while an evaluation's n·(2m)² multiply-adds stay within {@value #FULL_BATCH_WORK}, else the
+   * most that do. At the fixed 2m = 40 SSGP's test RMSE was 2.79 times the exact GP's on the 4,307 rows of volcano
+   * (2 inputs); at 2m = 100, 1.43; at 200, 1.24 ({@code bin/bench regress-defaults} splits of seed 1, the seed this
+   * rule was measured on). 2m = 132 on volcano, 142 on 5,000 rows, back to 40 at 125,000 rows. Not tuned on, seed
+   * 2: volcano 2.76 → 1.34 times the exact GP's RMSE (MNLP +1.01 → +0.29 nats), diamonds 1.32 → 1.12 (+0.34 →
+   * +0.10), college 1.00 → 1.00, txhousing 1.14 → 1.28 (+0.21 → +0.16: a few wild predictions in the sparse tails
+   * of sales and volume carry 30 % of its squared error). Off the training range (the 5 % largest rows of one
+   * input held out, seed 1) more frequencies are no cure: txhousing by volume 21.1 → 6.9 times the exact GP's
+   * RMSE (+345 → +4.9 nats), volcano by column 2.60 → 2.46 times but MNLP +3.9 → +16.5 nats (overconfident
+   * extrapolation).
+   *
+   * <p><b>VSSGP</b>: while n·(2m)² stays within {@value #FULL_BATCH_WORK} / {@value #VSSGP_WORK_SHARE}. An
+   * evaluation of VSSGP's bound costs about 1.5·n·(2m)² multiply-adds (Σ Ψᵢ, and each row's 2m × 2m product
+   * E·φ̄ᵢ for the gradient, {@code VssgpBound}) and a default fit makes four L-BFGS runs (two starts, on the
+   * held-out choice's fitted rows and again on all rows, {@code VssgpChoice}) to SSGP's one, so its budget is
+   * SSGP's over {@value #VSSGP_WORK_SHARE}: 2m = 90 on 2,000 rows, 106 on volcano's 4,307, 100 on 5,000, back to
+   * 40 at 31,250. VSSGP_MEASURED
+   *
+   * <p><b>sVBSSGP</b> keeps the paper's 40: more frequencies made it worse where the fixed 40 misses (seeded
+   * splits 1 and 2 of {@code bin/bench regress-defaults}). SVBSSGP_MEASURED
    */
   public static int defaultFeatures(SparseModel model, int n) {
-    if (model != SparseModel.SSGP) {
+    int least = DEFAULT_FEATURES / 2;
+    double work;
+    if (model == SparseModel.SSGP) {
+      work = FULL_BATCH_WORK;
+    } else if (model == SparseModel.VSSGP) {
+      work = FULL_BATCH_WORK / VSSGP_WORK_SHARE;
+    } else {
       return DEFAULT_FEATURES;
     }
-    int m = Math.max(DEFAULT_FEATURES / 2, (int) Math.ceil(Math.sqrt(n)));
-    int budget = (int) Math.floor(Math.sqrt(FULL_BATCH_WORK / Math.max(1, n)) / 2);
-    return 2 * Math.max(DEFAULT_FEATURES / 2, Math.min(m, budget));
+    int m = Math.max(least, (int) Math.ceil(Math.sqrt(n)));
+    int budget = (int) Math.floor(Math.sqrt(work / Math.max(1, n)) / 2);
+    return 2 * Math.max(least, Math.min(m, budget));
   }
+
+  /** VSSGP's default fit costs about this many of SSGP's at the same n and 2m: see {@link #defaultFeatures}. */
+  public static final int VSSGP_WORK_SHARE = 4;
 
   /** Inducing inputs of DTC++ and PIC++ by default (the paper's 250 on AIMPEAK). */
   public static final int DEFAULT_INDUCING = 250;

@@ -152,11 +152,40 @@ class SparseRegressionTest {
       assertTrue(k % 2 == 0 && k >= 40, "2m = " + k + " at n = " + n);
       assertTrue(k == 40 || (double) n * k * k <= SparseRegression.FULL_BATCH_WORK, "n = " + n);
     }
-    for (SparseModel other : new SparseModel[] {SparseModel.VSSGP, SparseModel.SVBSSGP}) {
-      assertEquals(
-          40, SparseRegression.Options.defaults(other).featuresFor(5000), other.toString());
-    }
+    assertEquals(
+        40,
+        SparseRegression.Options.defaults(SparseModel.SVBSSGP).featuresFor(5000),
+        "sVBSSGP keeps the paper's 2m");
     assertEquals(12, options("ssgp", 5).featuresFor(5000), "a 2m that is set is kept");
+  }
+
+  /**
+   * VSSGP's 2m: m = max(20, ⌈√n⌉) within SSGP's work budget over VSSGP_WORK_SHARE (its fit makes about four of
+   * SSGP's L-BFGS runs), never below 40; its fit stays full batch wherever SSGP's budget allowed 2m = 40.
+   */
+  @Test
+  void vssgpsDefaultFeaturesGrowWithTheRowsWithinItsShareOfTheWorkBudget() {
+    SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.VSSGP);
+    assertTrue(d.features().isEmpty());
+    assertEquals(40, d.featuresFor(60));
+    assertEquals(40, d.featuresFor(400), "cars, penguins, diabetes keep the paper's m = 20");
+    assertEquals(42, d.featuresFor(401), "m = ⌈√401⌉ = 21");
+    assertEquals(90, d.featuresFor(2000), "diamonds' training rows: m = ⌈44.7⌉, within the budget");
+    assertEquals(114, d.featuresFor(3791), "college's: √(5e7 / 3,791) = 114.8, m = 57 not 62");
+    assertEquals(106, d.featuresFor(4307), "volcano's: √(5e7 / 4,307) = 107.7, m = 53 not 66");
+    assertEquals(100, d.featuresFor(5000), "txhousing's: √(5e7 / 5,000) = 100");
+    assertEquals(40, d.featuresFor(31_250), "back to the paper's 40");
+    assertEquals(40, d.featuresFor(3_000_000), "never below the paper's 40");
+    double budget = SparseRegression.FULL_BATCH_WORK / SparseRegression.VSSGP_WORK_SHARE;
+    for (int n = 1; n <= 200_000; n += 97) {
+      int k = d.featuresFor(n);
+      assertTrue(k % 2 == 0 && k >= 40, "2m = " + k + " at n = " + n);
+      assertTrue(k == 40 || (double) n * k * k <= budget, "n = " + n);
+      assertTrue(k <= 2 * Math.max(20, Math.ceil(Math.sqrt(n))), "n = " + n);
+      assertTrue(k <= SparseRegression.defaultFeatures(SparseModel.SSGP, n), "n = " + n);
+      assertEquals(n <= 125_000, d.fullBatchFor(n), "n = " + n);
+    }
+    assertEquals(12, options("vssgp", 5).featuresFor(5000), "a 2m that is set is kept");
   }
 
   /** A model is checked only against its own sizes: SSGP on fewer rows than DTC++'s default M = 250 runs. */
