@@ -50,15 +50,24 @@ public final class SparseRegression {
    * RMSE (+345 → +4.9 nats), volcano by column 2.60 → 2.46 times but MNLP +3.9 → +16.5 nats (overconfident
    * extrapolation).
    *
-   * <p><b>VSSGP</b>: while n·(2m)² stays within {@value #FULL_BATCH_WORK} / {@value #VSSGP_WORK_SHARE}. An
-   * evaluation of VSSGP's bound costs about 1.5·n·(2m)² multiply-adds (Σ Ψᵢ, and each row's 2m × 2m product
-   * E·φ̄ᵢ for the gradient, {@code VssgpBound}) and a default fit makes four L-BFGS runs (two starts, on the
-   * held-out choice's fitted rows and again on all rows, {@code VssgpChoice}) to SSGP's one, so its budget is
-   * SSGP's over {@value #VSSGP_WORK_SHARE}: 2m = 90 on 2,000 rows, 106 on volcano's 4,307, 100 on 5,000, back to
-   * 40 at 31,250. VSSGP_MEASURED
+   * <p><b>VSSGP</b>: while n·(2m)² stays within {@value #VSSGP_WORK}, the time budget: 5 minutes on 5,000 rows
+   * on two cores. An evaluation of VSSGP's bound costs about 1.5·n·(2m)² multiply-adds (Σ Ψᵢ, and each row's 2m ×
+   * 2m product E·φ̄ᵢ for the gradient, {@code VssgpBound}) plus n·m·d cosines, sines and exponentials, and a
+   * default fit makes four L-BFGS runs (two starts, on the held-out choice's fitted rows and again on all rows,
+   * {@code VssgpChoice}) that reach the 1,000-iteration cap where the data are rough. At 2m = 40 such a fit on
+   * 5,000 rows of txhousing took 120–136 s and 92 CPU-seconds; at 2m = 100 it took more than three times the CPU
+   * (see VSSGP_MEASURED), over the budget. 5,000 · 56² ≈ 1.6e7 keeps it to about 1.5 times: 2m = 88 on 2,000 rows,
+   * 64 on 3,791, 60 on volcano's 4,307, 56 on 5,000, back to 40 at 10,000. VSSGP_MEASURED
    *
-   * <p><b>sVBSSGP</b> keeps the paper's 40: more frequencies made it worse where the fixed 40 misses (seeded
-   * splits 1 and 2 of {@code bin/bench regress-defaults}). SVBSSGP_MEASURED
+   * <p><b>sVBSSGP</b> keeps the paper's 40. The same rule within its own step budget (a default step's r·D² + D³
+   * multiply-adds, r = 500 rows and D = m(d + 2) the dimension of q(α), within {@value #FULL_BATCH_WORK}: 2m = 132
+   * on volcano, 114 on txhousing, 56 on college, 40 on diamonds) made it worse where the fixed 40 misses, on the
+   * {@code bin/bench regress-defaults} splits of seeds 1 and 2: volcano 1.52 → 2.73 and 1.52 → 2.70 times the
+   * exact GP's RMSE (MNLP +0.12 → +1.40 and +0.15 → +1.46 nats), txhousing 1.02 → 1.19 and 1.13 → 1.10 (+0.08 →
+   * +0.28 and +0.10 → +0.14), college 1.02 → 1.02 and 1.00 → 1.00. Fixed sizes between did not help either:
+   * 2m = 80 on volcano 1.92 (seed 1); 2m = 60 on volcano 1.43 and 1.29 (+0.07, +0.03) but on txhousing 1.18
+   * (+0.20, seed 1). Its stochastic fit of the larger q(α) reached the 5,000-iteration cap on 4 of those 10 fits
+   * (none at 40).
    */
   public static int defaultFeatures(SparseModel model, int n) {
     int least = DEFAULT_FEATURES / 2;
@@ -66,7 +75,7 @@ public final class SparseRegression {
     if (model == SparseModel.SSGP) {
       work = FULL_BATCH_WORK;
     } else if (model == SparseModel.VSSGP) {
-      work = FULL_BATCH_WORK / VSSGP_WORK_SHARE;
+      work = VSSGP_WORK;
     } else {
       return DEFAULT_FEATURES;
     }
@@ -75,8 +84,8 @@ public final class SparseRegression {
     return 2 * Math.max(least, Math.min(m, budget));
   }
 
-  /** VSSGP's default fit costs about this many of SSGP's at the same n and 2m: see {@link #defaultFeatures}. */
-  public static final int VSSGP_WORK_SHARE = 4;
+  /** VSSGP's work budget n·(2m)² for its default 2m, within the time budget: see {@link #defaultFeatures}. */
+  public static final double VSSGP_WORK = 1.6e7;
 
   /** Inducing inputs of DTC++ and PIC++ by default (the paper's 250 on AIMPEAK). */
   public static final int DEFAULT_INDUCING = 250;

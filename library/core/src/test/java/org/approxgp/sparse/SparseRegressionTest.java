@@ -160,8 +160,8 @@ class SparseRegressionTest {
   }
 
   /**
-   * VSSGP's 2m: m = max(20, ⌈√n⌉) within SSGP's work budget over VSSGP_WORK_SHARE (its fit makes about four of
-   * SSGP's L-BFGS runs), never below 40; its fit stays full batch wherever SSGP's budget allowed 2m = 40.
+   * VSSGP's 2m: m = max(20, ⌈√n⌉) within its own work budget n·(2m)² ≤ VSSGP_WORK (its time budget), never below
+   * 40; its fit stays full batch wherever it did at 2m = 40.
    */
   @Test
   void vssgpsDefaultFeaturesGrowWithTheRowsWithinItsShareOfTheWorkBudget() {
@@ -170,13 +170,14 @@ class SparseRegressionTest {
     assertEquals(40, d.featuresFor(60));
     assertEquals(40, d.featuresFor(400), "cars, penguins, diabetes keep the paper's m = 20");
     assertEquals(42, d.featuresFor(401), "m = ⌈√401⌉ = 21");
-    assertEquals(90, d.featuresFor(2000), "diamonds' training rows: m = ⌈44.7⌉, within the budget");
-    assertEquals(114, d.featuresFor(3791), "college's: √(5e7 / 3,791) = 114.8, m = 57 not 62");
-    assertEquals(106, d.featuresFor(4307), "volcano's: √(5e7 / 4,307) = 107.7, m = 53 not 66");
-    assertEquals(100, d.featuresFor(5000), "txhousing's: √(5e7 / 5,000) = 100");
-    assertEquals(40, d.featuresFor(31_250), "back to the paper's 40");
+    assertEquals(
+        88, d.featuresFor(2000), "diamonds' training rows: √(1.6e7 / 2,000) = 89.4, m = 44 not 45");
+    assertEquals(64, d.featuresFor(3791), "college's: √(1.6e7 / 3,791) = 65.0, m = 32 not 62");
+    assertEquals(60, d.featuresFor(4307), "volcano's: √(1.6e7 / 4,307) = 60.9, m = 30 not 66");
+    assertEquals(56, d.featuresFor(5000), "txhousing's: √(1.6e7 / 5,000) = 56.6");
+    assertEquals(40, d.featuresFor(10_000), "back to the paper's 40");
     assertEquals(40, d.featuresFor(3_000_000), "never below the paper's 40");
-    double budget = SparseRegression.FULL_BATCH_WORK / SparseRegression.VSSGP_WORK_SHARE;
+    double budget = SparseRegression.VSSGP_WORK;
     for (int n = 1; n <= 200_000; n += 97) {
       int k = d.featuresFor(n);
       assertTrue(k % 2 == 0 && k >= 40, "2m = " + k + " at n = " + n);
