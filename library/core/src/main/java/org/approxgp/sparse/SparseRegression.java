@@ -55,9 +55,16 @@ public final class SparseRegression {
    * 2m product E·φ̄ᵢ for the gradient, {@code VssgpBound}) plus n·m·d cosines, sines and exponentials, and a
    * default fit makes four L-BFGS runs (two starts, on the held-out choice's fitted rows and again on all rows,
    * {@code VssgpChoice}) that reach the 1,000-iteration cap where the data are rough. At 2m = 40 such a fit on
-   * 5,000 rows of txhousing took 120–136 s and 92 CPU-seconds; at 2m = 100 it took more than three times the CPU
-   * (see VSSGP_MEASURED), over the budget. 5,000 · 56² ≈ 1.6e7 keeps it to about 1.5 times: 2m = 88 on 2,000 rows,
-   * 64 on 3,791, 60 on volcano's 4,307, 56 on 5,000, back to 40 at 10,000. VSSGP_MEASURED
+   * 5,000 rows of txhousing took 120–136 s in an earlier bench run (92 CPU-seconds on seed 1's split); at
+   * 2m = 100, 326 CPU-seconds on seed 2's, over the budget. 5,000 · 56² ≈ 1.6e7 keeps it to about 1.5 times (134
+   * CPU-seconds on seed 1's): 2m = 88 on 2,000 rows, 64 on 3,791, 60 on volcano's 4,307, 56 on 5,000, back to 40
+   * at 10,000. On the {@code bin/bench regress-defaults} splits this was chosen on (seeds 1, 2), test RMSE over the
+   * exact GP's, 2m = 40 → the rule: volcano 2.78 → 1.84 and 3.13 → 2.51 (MNLP +1.01 → +0.60 and +1.14 → +0.92
+   * nats), txhousing 1.16 → 1.02 and 1.13 → 1.16 (+0.25 → +0.13 and +0.18 → +0.19); 2m = 100–106 was worse than
+   * the rule on three of those four (volcano 2.29, txhousing 1.13, 1.09). Not tuned on, seeds 3 and 4: volcano
+   * 3.29 → 2.83 and 3.13 → 2.65 (+1.19 → +1.04, +1.13 → +0.97), txhousing 0.99 → 0.94 and 1.23 → 1.11 (+0.20 →
+   * +0.14, +0.35 → +0.24). Volcano stays far from the exact GP: its fits end at the 1,000-iteration cap at every 2m
+   * tried, and SSGP at its 2m = 132 reaches 1.3–1.5 there.
    *
    * <p><b>sVBSSGP</b> keeps the paper's 40. The same rule within its own step budget (a default step's r·D² + D³
    * multiply-adds, r = 500 rows and D = m(d + 2) the dimension of q(α), within {@value #FULL_BATCH_WORK}: 2m = 132
