@@ -21,7 +21,8 @@ within a work budget, from Rudi & Rosasco 2017, not fitted to these data) was me
 volcano, diamonds, txhousing and college (with 2m = 40, 100, 200 on volcano) before it was adopted, then on seed 2.
 VSSGP's default 2m (the same rule within its own budget n*(2m)^2 <= 1.6e7, chosen for time: 2m = 100 on txhousing
 took over three times the CPU of 40) was measured on the seed-1 and seed-2 splits of volcano and txhousing (2m = 40,
-100 or 106, and the adopted 56 or 60) and confirmed on seeds 3 and 4 of the same sets. Growing sVBSSGP's 2m (132 on
+100 or 106, and the adopted 56 or 60) and checked, not tuned on, on seeds 3, 4 and 5 of the same sets and at its
+2m on diamonds (88) and college (64), seeds 1 and 2 (diamonds 1.48 -> 0.88 and 1.03 -> 1.11 times the exact GP). Growing sVBSSGP's 2m (132 on
 volcano, 114 on txhousing, 56 on college; 60 and 80 on volcano, 60 on txhousing) was measured on seeds 1 and 2 and
 rejected: it raised the RMSE on volcano and txhousing. No other default was chosen on these data.
   * cars: vega-datasets cars.json (auto-mpg, 392 complete rows): Miles_per_Gallon from cylinders, displacement,

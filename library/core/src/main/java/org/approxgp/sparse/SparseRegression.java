@@ -63,7 +63,9 @@ public final class SparseRegression {
    * nats), txhousing 1.16 → 1.02 and 1.13 → 1.16 (+0.25 → +0.13 and +0.18 → +0.19); 2m = 100–106 was worse than
    * the rule on three of those four (volcano 2.29, txhousing 1.13, 1.09). Not tuned on, seeds 3 and 4: volcano
    * 3.29 → 2.83 and 3.13 → 2.65 (+1.19 → +1.04, +1.13 → +0.97), txhousing 0.99 → 0.94 and 1.23 → 1.11 (+0.20 →
-   * +0.14, +0.35 → +0.24). Volcano stays far from the exact GP: its fits end at the 1,000-iteration cap at every 2m
+   * +0.14, +0.35 → +0.24); seed 5: volcano 2.75 → 2.21 (+1.01 → +0.79), txhousing 1.19 → 1.16 (+0.22 → +0.19).
+   * Diamonds at 2m = 88, seeds 1 and 2: 1.48 → 0.88 (+0.08 → +0.05) but 1.03 → 1.11 (+0.10 → +0.15, iteration
+   * cap); college at 64: 1.00 → 1.01 and 1.00 → 1.00. Volcano stays far from the exact GP: its fits end at the 1,000-iteration cap at every 2m
    * tried, and SSGP at its 2m = 132 reaches 1.3–1.5 there.
    *
    * <p><b>sVBSSGP</b> keeps the paper's 40. The same rule within its own step budget (a default step's r·D² + D³
