@@ -152,11 +152,41 @@ class SparseRegressionTest {
       assertTrue(k % 2 == 0 && k >= 40, "2m = " + k + " at n = " + n);
       assertTrue(k == 40 || (double) n * k * k <= SparseRegression.FULL_BATCH_WORK, "n = " + n);
     }
-    for (SparseModel other : new SparseModel[] {SparseModel.VSSGP, SparseModel.SVBSSGP}) {
-      assertEquals(
-          40, SparseRegression.Options.defaults(other).featuresFor(5000), other.toString());
-    }
+    assertEquals(
+        40,
+        SparseRegression.Options.defaults(SparseModel.SVBSSGP).featuresFor(5000),
+        "sVBSSGP keeps the paper's 2m");
     assertEquals(12, options("ssgp", 5).featuresFor(5000), "a 2m that is set is kept");
+  }
+
+  /**
+   * VSSGP's 2m: m = max(20, ⌈√n⌉) within its own work budget n·(2m)² ≤ VSSGP_WORK (its time budget), never below
+   * 40; its fit stays full batch wherever it did at 2m = 40.
+   */
+  @Test
+  void vssgpsDefaultFeaturesGrowWithTheRowsWithinItsShareOfTheWorkBudget() {
+    SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.VSSGP);
+    assertTrue(d.features().isEmpty());
+    assertEquals(40, d.featuresFor(60));
+    assertEquals(40, d.featuresFor(400), "cars, penguins, diabetes keep the paper's m = 20");
+    assertEquals(42, d.featuresFor(401), "m = ⌈√401⌉ = 21");
+    assertEquals(
+        88, d.featuresFor(2000), "diamonds' training rows: √(1.6e7 / 2,000) = 89.4, m = 44 not 45");
+    assertEquals(64, d.featuresFor(3791), "college's: √(1.6e7 / 3,791) = 65.0, m = 32 not 62");
+    assertEquals(60, d.featuresFor(4307), "volcano's: √(1.6e7 / 4,307) = 60.9, m = 30 not 66");
+    assertEquals(56, d.featuresFor(5000), "txhousing's: √(1.6e7 / 5,000) = 56.6");
+    assertEquals(40, d.featuresFor(10_000), "back to the paper's 40");
+    assertEquals(40, d.featuresFor(3_000_000), "never below the paper's 40");
+    double budget = SparseRegression.VSSGP_WORK;
+    for (int n = 1; n <= 200_000; n += 97) {
+      int k = d.featuresFor(n);
+      assertTrue(k % 2 == 0 && k >= 40, "2m = " + k + " at n = " + n);
+      assertTrue(k == 40 || (double) n * k * k <= budget, "n = " + n);
+      assertTrue(k <= 2 * Math.max(20, Math.ceil(Math.sqrt(n))), "n = " + n);
+      assertTrue(k <= SparseRegression.defaultFeatures(SparseModel.SSGP, n), "n = " + n);
+      assertEquals(n <= 125_000, d.fullBatchFor(n), "n = " + n);
+    }
+    assertEquals(12, options("vssgp", 5).featuresFor(5000), "a 2m that is set is kept");
   }
 
   /** A model is checked only against its own sizes: SSGP on fewer rows than DTC++'s default M = 250 runs. */
