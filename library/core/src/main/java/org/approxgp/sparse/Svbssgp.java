@@ -122,7 +122,7 @@ public final class Svbssgp {
     this.options = t.options;
     this.iterations = t.iteration;
     this.boundTrace = t.monitor.trace();
-    this.converged = t.monitor.converged();
+    this.converged = t.stopped();
     this.diverging = t.monitor.diverging();
     this.stopReason = reason;
     this.lastSlopeTest =
@@ -237,7 +237,10 @@ public final class Svbssgp {
     return lengthscales.clone();
   }
 
-  /** Whether the fit's smoothed bound converged ({@link BoundMonitor}). */
+  /**
+   * Whether the fit's stopping rule found the bound converged ({@link BoundMonitor#converged()}); false for a fit
+   * without a stopping rule, which runs to the cap.
+   */
   public boolean converged() {
     return converged;
   }

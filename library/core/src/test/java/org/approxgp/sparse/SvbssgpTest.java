@@ -436,6 +436,27 @@ class SvbssgpTest {
   }
 
   /** Test (4): the same seed gives bit-identical fits and predictions; another seed does not. */
+  /**
+   * Without a stopping rule the fit runs to its cap and reports no convergence and no slope test, although the
+   * default rule, watching the same estimates, would have stopped it (it stops the same fit with the rule).
+   */
+  @Test
+  void withoutAStoppingRuleTheFitNeitherStopsNorReportsConvergence() {
+    RegressionData train = synthetic(400, 2, 0.1, 3);
+    int[] labels = new int[train.n()];
+    Arrays.setAll(labels, i -> i % 8);
+    SvbssgpOptions o = SvbssgpOptions.defaults().withM(6).withIterations(1500);
+    Svbssgp ruled = Svbssgp.fit(train, labels, o, (it, b, s) -> {});
+    assertEquals(BoundMonitor.StopReason.CONVERGED, ruled.stopReason());
+    assertTrue(ruled.converged() && ruled.iterations() < 1500 && ruled.lastSlopeTest() != null);
+    Svbssgp none = Svbssgp.fit(train, labels, o.withoutStopping(), (it, b, s) -> {});
+    assertEquals(BoundMonitor.StopReason.ITERATION_CAP, none.stopReason());
+    assertEquals(1500, none.iterations());
+    assertEquals(1500, none.boundTrace().length);
+    assertFalse(none.converged());
+    assertEquals(null, none.lastSlopeTest());
+  }
+
   @Test
   void deterministicForASeed() {
     RegressionData train = synthetic(500, 3, 0.1, 51);
