@@ -1,6 +1,7 @@
 package org.approxgp.sparse;
 
 import java.util.Arrays;
+import java.util.Optional;
 import org.approxgp.optimize.Lbfgs;
 
 /**
@@ -53,6 +54,15 @@ import org.approxgp.optimize.Lbfgs;
  * consecutive windows and at least {@value #MIN_WINDOWS} windows are done; diverging when Δ &lt; −(tolerance ·
  * |L̄_k| + 2 se(Δ)). Kept for comparison: it stops at the first plateau of the smoothed bound, and its relative
  * tolerance is not scale-free (a bound near 0 never settles, one of −10⁶ settles while it gains thousands of nats).
+ *
+ * <p><b>Deciding and watching.</b> A monitor {@link Rule#start started} from the fit's stopping rule
+ * {@link #decides()}: it applies the rule as above. A fit without a stopping rule (every iteration to the cap) still
+ * records its estimates under a rule it only {@link Rule#watch watches} (the family's default): such a monitor keeps
+ * the same {@link #trace()} and the same regressions or windowed means of the estimates, and answers {@link
+ * #diverging()} exactly as a deciding one fed the same estimates, but it decides nothing: {@link #converged()} is
+ * always false, {@link #evaluationDue()} always false (it takes no evaluations on a fixed sample) and {@link
+ * #lastSlopeTest()} always null. {@link #of} gives the one or the other from a fit's optional rule, so that
+ * trainers need not ask whether there is one.
  *
  * <p>Mutable, single-threaded.
  */
@@ -168,9 +178,21 @@ public final class BoundMonitor {
       }
     }
 
-    /** A monitor with these constants for a bound over {@code rows} training rows, no estimate recorded yet. */
+    /**
+     * A monitor that {@link BoundMonitor#decides() decides} by this rule, for a bound over {@code rows} training
+     * rows, no estimate recorded yet.
+     */
     public BoundMonitor start(int rows) {
-      return new BoundMonitor(this, rows);
+      return new BoundMonitor(this, rows, true);
+    }
+
+    /**
+     * A monitor that only watches a bound over {@code rows} training rows under this rule (class comment,
+     * "Deciding and watching"): the same trace and {@link BoundMonitor#diverging()}, but never converged, never
+     * due an evaluation and no slope test.
+     */
+    public BoundMonitor watch(int rows) {
+      return new BoundMonitor(this, rows, false);
     }
 
     /** E.g. {@code slope (window 50, tolerance 0.01)}. */
@@ -184,6 +206,7 @@ public final class BoundMonitor {
 
   private final Rule rule;
   private final int rows;
+  private final boolean decides;
   private double[] trace = new double[64];
   private int count;
   // MEANS
@@ -203,12 +226,30 @@ public final class BoundMonitor {
   private double slopeSe = Double.NaN;
   private int regressed;
 
-  private BoundMonitor(Rule rule, int rows) {
+  private BoundMonitor(Rule rule, int rows, boolean decides) {
     if (rule == null || rows < 1) {
       throw new IllegalArgumentException("need a rule and rows >= 1, got " + rule + ", " + rows);
     }
     this.rule = rule;
     this.rows = rows;
+    this.decides = decides;
+  }
+
+  /**
+   * The monitor of a fit over {@code rows} training rows: deciding by {@code stopping} when present ({@link
+   * Rule#start}), else watching under {@code watched} ({@link Rule#watch}; class comment, "Deciding and
+   * watching").
+   */
+  public static BoundMonitor of(Optional<Rule> stopping, Rule watched, int rows) {
+    return stopping.isPresent() ? stopping.get().start(rows) : watched.watch(rows);
+  }
+
+  /**
+   * Whether this monitor decides: it was {@link Rule#start started} from the fit's stopping rule, rather than
+   * {@link Rule#watch watching} a bound that runs to the cap (class comment, "Deciding and watching").
+   */
+  public boolean decides() {
+    return decides;
   }
 
   /** Records one iteration's bound estimate. */
@@ -244,10 +285,19 @@ public final class BoundMonitor {
 
   /**
    * Whether the trainer should now evaluate the bound on its fixed sample and pass it to {@link #addEvaluation}:
-   * under {@link Test#SLOPE}, after every {@link #evaluationPeriod()}-th estimate (class comment).
+   * when this monitor {@link #takesEvaluations() takes evaluations}, after every {@link #evaluationPeriod()}-th
+   * estimate (class comment); never for a watching monitor.
    */
   public boolean evaluationDue() {
-    return rule.test() == Test.SLOPE && count > 0 && count % evaluationPeriod() == 0;
+    return takesEvaluations() && count > 0 && count % evaluationPeriod() == 0;
+  }
+
+  /**
+   * Whether this monitor ever asks for evaluations on a fixed sample ({@link #evaluationDue()}): it {@link
+   * #decides()} by a {@link Test#SLOPE} rule.
+   */
+  public boolean takesEvaluations() {
+    return decides && rule.test() == Test.SLOPE;
   }
 
   /** Iterations between two evaluations on the fixed sample: max(1, ⌊W / {@value #EVALUATIONS_PER_WINDOW}⌋). */
@@ -260,7 +310,8 @@ public final class BoundMonitor {
    * same rows, partitions and standard-normal draws at every evaluation); from the first one on, the slope test
    * regresses these evaluations instead of the per-iteration estimates (class comment).
    *
-   * @throws IllegalStateException unless an evaluation is {@link #evaluationDue() due} and not yet recorded
+   * @throws IllegalStateException unless an evaluation is {@link #evaluationDue() due} and not yet recorded (so
+   *     always for a watching monitor)
    */
   public void addEvaluation(double bound) {
     int period = evaluationPeriod();
@@ -347,9 +398,12 @@ public final class BoundMonitor {
    */
   public record SlopeTest(double slope, double standardError, int iterations) {}
 
-  /** The last {@link Test#SLOPE} test's evidence; null before the first test and for {@link Test#MEANS}. */
+  /**
+   * The last {@link Test#SLOPE} test's evidence; null before the first test, for {@link Test#MEANS} and for a
+   * monitor that does not {@link #decides() decide}.
+   */
   public SlopeTest lastSlopeTest() {
-    return rule.test() == Test.SLOPE && regressed > 0
+    return decides && rule.test() == Test.SLOPE && regressed > 0
         ? new SlopeTest(slope / rows, slopeSe / rows, regressed)
         : null;
   }
@@ -366,8 +420,14 @@ public final class BoundMonitor {
         : Double.NaN;
   }
 
-  /** Whether the rule's test finds that the bound has stopped rising (class comment). */
+  /**
+   * Whether the rule's test finds that the bound has stopped rising (class comment); always false for a monitor
+   * that does not {@link #decides() decide}.
+   */
   public boolean converged() {
+    if (!decides) {
+      return false;
+    }
     if (rule.test() == Test.SLOPE) {
       return regressed > 0
           && riseBound() <= rule.tolerance()
@@ -376,7 +436,10 @@ public final class BoundMonitor {
     return windows >= MIN_WINDOWS && settled >= HISTORY;
   }
 
-  /** Whether the bound is falling by more than the tolerance and its noise (class comment). */
+  /**
+   * Whether the bound is falling by more than the tolerance and its noise (class comment); the same whether or
+   * not this monitor {@link #decides() decides}.
+   */
   public boolean diverging() {
     if (rule.test() == Test.SLOPE) {
       return regressed > 0
@@ -417,7 +480,7 @@ public final class BoundMonitor {
     return Arrays.copyOf(trace, count);
   }
 
-  /** The rule this monitor applies. */
+  /** The rule this monitor applies ({@link #decides()}) or watches. */
   public Rule rule() {
     return rule;
   }

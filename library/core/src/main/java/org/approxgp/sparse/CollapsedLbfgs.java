@@ -98,15 +98,12 @@ final class CollapsedLbfgs {
   /**
    * Whether a DTC++ or PIC++ trainer has stopped after {@code iteration} steps: in full batch, every L-BFGS iterate
    * has been replayed ({@code lbfgs} is null before the first step); stochastically, the smoothed bound has
-   * converged under a stopping rule ({@code stopping}).
+   * converged under the fit's stopping rule ({@link BoundMonitor#converged()}: never when the monitor only
+   * watches, the fit having no rule).
    */
   static boolean stopped(
-      boolean fullBatch,
-      CollapsedLbfgs lbfgs,
-      BoundMonitor monitor,
-      boolean stopping,
-      int iteration) {
-    return fullBatch ? lbfgs != null && iteration >= lbfgs.size() : stopping && monitor.converged();
+      boolean fullBatch, CollapsedLbfgs lbfgs, BoundMonitor monitor, int iteration) {
+    return fullBatch ? lbfgs != null && iteration >= lbfgs.size() : monitor.converged();
   }
 
   /**
@@ -114,13 +111,8 @@ final class CollapsedLbfgs {
    * ITERATION_CAP at {@code cap} steps, else NOT_STOPPED.
    */
   static BoundMonitor.StopReason verdict(
-      boolean fullBatch,
-      CollapsedLbfgs lbfgs,
-      BoundMonitor monitor,
-      boolean stopping,
-      int iteration,
-      int cap) {
-    if (stopped(fullBatch, lbfgs, monitor, stopping, iteration)) {
+      boolean fullBatch, CollapsedLbfgs lbfgs, BoundMonitor monitor, int iteration, int cap) {
+    if (stopped(fullBatch, lbfgs, monitor, iteration)) {
       return fullBatch ? lbfgs.stopReason() : BoundMonitor.StopReason.CONVERGED;
     }
     return iteration >= cap

@@ -215,8 +215,8 @@ public final class Dtc {
       this.rng = new SplittableRandom(options.schedule().seed());
       shuffle();
       this.adam = new Adam(params.length, Adam.Settings.of(options.hyperStep().initial()));
-      this.monitor =
-          options.schedule().stopping().orElse(InducingOptions.DEFAULT_STOPPING).start(train.n());
+      this.monitor = BoundMonitor.of(
+          options.schedule().stopping(), InducingOptions.DEFAULT_STOPPING, train.n());
       SquaredExponential.Rows k = DtcBound.kernelOf(params, train.d(), ard);
       this.fullBatch = options.learnHyperparameters() && options.schedule().fullBatchFor(train.n());
       this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
@@ -283,7 +283,7 @@ public final class Dtc {
       }
       last = value;
       monitor.add(value);
-      if (options.schedule().stopping().isPresent() && monitor.evaluationDue()) {
+      if (monitor.evaluationDue()) {
         monitor.addEvaluation(fixedBound(b));
       }
       return value;
@@ -336,8 +336,7 @@ public final class Dtc {
      * has been replayed; stochastically, the bound has stopped rising under {@link StochasticSchedule#stopping()}.
      */
     public boolean stopped() {
-      return CollapsedLbfgs.stopped(
-          fullBatch, lbfgs, monitor, options.schedule().stopping().isPresent(), iteration);
+      return CollapsedLbfgs.stopped(fullBatch, lbfgs, monitor, iteration);
     }
 
     /**
@@ -346,12 +345,7 @@ public final class Dtc {
      */
     public BoundMonitor.StopReason stopReason() {
       return CollapsedLbfgs.verdict(
-          fullBatch,
-          lbfgs,
-          monitor,
-          options.schedule().stopping().isPresent(),
-          iteration,
-          options.schedule().iterations());
+          fullBatch, lbfgs, monitor, iteration, options.schedule().iterations());
     }
 
     /** Whether the fit has converged ({@link #stopReason()} is {@code CONVERGED}). */
@@ -369,7 +363,7 @@ public final class Dtc {
      * full batch, without a stopping rule, under another rule, or before the first test.
      */
     public BoundMonitor.SlopeTest lastSlopeTest() {
-      return fullBatch || options.schedule().stopping().isEmpty() ? null : monitor.lastSlopeTest();
+      return fullBatch ? null : monitor.lastSlopeTest();
     }
 
     /** Iterations run so far. */

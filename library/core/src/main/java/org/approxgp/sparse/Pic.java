@@ -201,8 +201,8 @@ public final class Pic {
       this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
       this.q = InducingPosterior.prior(
           InducingPosterior.kuu(DtcBound.kernelOf(params, train.d(), ard), inducing, jitter));
-      this.monitor =
-          options.schedule().stopping().orElse(InducingOptions.DEFAULT_STOPPING).start(train.n());
+      this.monitor = BoundMonitor.of(
+          options.schedule().stopping(), InducingOptions.DEFAULT_STOPPING, train.n());
     }
 
     /**
@@ -250,7 +250,7 @@ public final class Pic {
       }
       last = e.value();
       monitor.add(last);
-      if (options.schedule().stopping().isPresent() && monitor.evaluationDue()) {
+      if (monitor.evaluationDue()) {
         monitor.addEvaluation(fixedBound(s, scale));
       }
       return last;
@@ -327,19 +327,13 @@ public final class Pic {
 
     /** Whether further steps leave the model as it is or the fit has converged (as {@link Dtc.Trainer#stopped}). */
     public boolean stopped() {
-      return CollapsedLbfgs.stopped(
-          fullBatch, lbfgs, monitor, options.schedule().stopping().isPresent(), iteration);
+      return CollapsedLbfgs.stopped(fullBatch, lbfgs, monitor, iteration);
     }
 
     /** Why the fit stands where it is (as {@link Dtc.Trainer#stopReason}). */
     public BoundMonitor.StopReason stopReason() {
       return CollapsedLbfgs.verdict(
-          fullBatch,
-          lbfgs,
-          monitor,
-          options.schedule().stopping().isPresent(),
-          iteration,
-          options.schedule().iterations());
+          fullBatch, lbfgs, monitor, iteration, options.schedule().iterations());
     }
 
     /** Whether the fit has converged ({@link #stopReason()} is {@code CONVERGED}). */
@@ -357,7 +351,7 @@ public final class Pic {
      * full batch, without a stopping rule, under another rule, or before the first test.
      */
     public BoundMonitor.SlopeTest lastSlopeTest() {
-      return fullBatch || options.schedule().stopping().isEmpty() ? null : monitor.lastSlopeTest();
+      return fullBatch ? null : monitor.lastSlopeTest();
     }
 
     public int iteration() {

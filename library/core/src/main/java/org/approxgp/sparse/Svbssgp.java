@@ -125,8 +125,7 @@ public final class Svbssgp {
     this.converged = t.stopped();
     this.diverging = t.monitor.diverging();
     this.stopReason = reason;
-    this.lastSlopeTest =
-        t.options.schedule().stopping().isPresent() ? t.monitor.lastSlopeTest() : null;
+    this.lastSlopeTest = t.monitor.lastSlopeTest();
   }
 
   /**

@@ -118,12 +118,8 @@ final class SvbssgpTrainer {
     this.alphaScratch = new double[options.gradientSamples()][dim];
     this.accScratch = new double[2 + dim + d];
     this.monitor =
-        options.schedule().stopping().orElse(SvbssgpOptions.DEFAULT_STOPPING).start(train.n());
-    if (options
-        .schedule()
-        .stopping()
-        .map(r -> r.test() == BoundMonitor.Test.SLOPE)
-        .orElse(false)) {
+        BoundMonitor.of(options.schedule().stopping(), SvbssgpOptions.DEFAULT_STOPPING, train.n());
+    if (monitor.takesEvaluations()) {
       this.savedOrder = new int[train.n()];
     }
     this.rng =
@@ -140,9 +136,9 @@ final class SvbssgpTrainer {
     return options.schedule().batch().orElse(parts.count());
   }
 
-  /** Whether the stopping rule has fired (never without one). */
+  /** Whether the stopping rule has fired (never without one: the monitor then only watches). */
   boolean stopped() {
-    return options.schedule().stopping().isPresent() && monitor.converged();
+    return monitor.converged();
   }
 
   /** Λ (both triangles are kept equal). */
@@ -180,7 +176,7 @@ final class SvbssgpTrainer {
     iteration = iter;
     eta = null;
     monitor.add(elbo);
-    if (options.schedule().stopping().isPresent() && monitor.evaluationDue()) {
+    if (monitor.evaluationDue()) {
       monitor.addEvaluation(fixedEstimate());
     }
     return elbo;

@@ -32,14 +32,15 @@ final class VssgpMinibatch {
     drawBatch(rows, n, rng);
     Vssgp.optimalWeights(train, rows, m, p);
     Adam adam = new Adam(nq, Adam.Settings.of(options.schedule().step().initial()));
-    BoundMonitor monitor = options.schedule().stopping().map(r -> r.start(n)).orElse(null);
+    BoundMonitor monitor =
+        BoundMonitor.of(options.schedule().stopping(), InducingOptions.DEFAULT_STOPPING, n);
     double[] g = new double[p.length];
     double[] x = new double[nq];
     double[] gx = new double[nq];
     double[] unit = new double[nq];
     long t0 = System.nanoTime();
     int it = 0;
-    while (it < options.schedule().iterations() && (monitor == null || !monitor.converged())) {
+    while (it < options.schedule().iterations() && !monitor.converged()) {
       it++;
       if (it > 1) {
         drawBatch(rows, n, rng);
@@ -53,9 +54,7 @@ final class VssgpMinibatch {
       Arrays.fill(unit, options.schedule().step().decay(it));
       adam.step(x, gx, unit);
       System.arraycopy(x, 0, p, 0, nq);
-      if (monitor != null) {
-        monitor.add(b.value());
-      }
+      monitor.add(b.value());
       l.onIteration(it, b.value(), (System.nanoTime() - t0) * 1e-9);
       if (snapshots != null) {
         int iteration = it;
@@ -63,10 +62,10 @@ final class VssgpMinibatch {
             it, () -> Vssgp.of(m, d, p.clone(), iteration, BoundMonitor.StopReason.NOT_STOPPED));
       }
     }
-    BoundMonitor.StopReason reason = monitor != null && monitor.converged()
+    BoundMonitor.StopReason reason = monitor.converged()
         ? BoundMonitor.StopReason.CONVERGED
         : BoundMonitor.StopReason.ITERATION_CAP;
-    return Vssgp.of(m, d, p, it, reason, monitor == null ? null : monitor.lastSlopeTest());
+    return Vssgp.of(m, d, p, it, reason, monitor.lastSlopeTest());
   }
 
   private static void drawBatch(int[] rows, int n, SplittableRandom rng) {

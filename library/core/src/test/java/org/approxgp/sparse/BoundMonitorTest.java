@@ -3,9 +3,12 @@ package org.approxgp.sparse;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Optional;
 import java.util.function.IntToDoubleFunction;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
@@ -329,6 +332,55 @@ class BoundMonitorTest {
     BoundMonitor mon = MEANS.start(ROWS);
     assertTrue(firstConverged(mon, 400, -5000, -3, 100, 8) < 0);
     assertTrue(mon.diverging());
+  }
+
+  @Test
+  void aWatchingMonitorTracesAndFlagsDivergenceButDecidesNothing() {
+    for (BoundMonitor.Rule rule : new BoundMonitor.Rule[] {SLOPE, MEANS}) {
+      BoundMonitor deciding = rule.start(ROWS);
+      BoundMonitor watching = rule.watch(ROWS);
+      assertTrue(deciding.decides());
+      assertFalse(watching.decides());
+      assertEquals(rule, watching.rule());
+      ZigguratSampler.NormalizedGaussian g =
+          ZigguratSampler.NormalizedGaussian.of(RandomSource.XO_RO_SHI_RO_128_PP.create(11));
+      boolean converged = false;
+      boolean due = false;
+      boolean diverged = false;
+      // noise around a constant (the deciding monitor converges), then a steady fall (both flag it)
+      for (int t = 1; t <= 1600; t++) {
+        double bound = (t <= 1000 ? -1000 : -1000 - 3.0 * (t - 1000)) + 20 * g.sample();
+        deciding.add(bound);
+        watching.add(bound);
+        assertEquals(deciding.diverging(), watching.diverging(), rule.describe() + " at " + t);
+        assertFalse(watching.converged(), rule.describe() + " at " + t);
+        assertFalse(watching.evaluationDue(), rule.describe() + " at " + t);
+        assertNull(watching.lastSlopeTest(), rule.describe() + " at " + t);
+        assertThrows(IllegalStateException.class, () -> watching.addEvaluation(bound));
+        converged |= deciding.converged();
+        due |= deciding.evaluationDue();
+        diverged |= watching.diverging();
+      }
+      assertArrayEquals(deciding.trace(), watching.trace());
+      assertArrayEquals(new double[0], watching.evaluations());
+      assertTrue(converged, rule.describe());
+      assertTrue(diverged && watching.diverging(), rule.describe());
+      assertEquals(rule.test() == BoundMonitor.Test.SLOPE, due, rule.describe());
+      assertEquals(rule.test() == BoundMonitor.Test.SLOPE, deciding.takesEvaluations());
+      assertFalse(watching.takesEvaluations());
+      if (rule.test() == BoundMonitor.Test.SLOPE) {
+        assertNotNull(deciding.lastSlopeTest());
+        assertEquals(deciding.slope(), watching.slope());
+        assertEquals(deciding.slopeStandardError(), watching.slopeStandardError());
+      } else {
+        assertEquals(deciding.gain(), watching.gain());
+      }
+    }
+    assertTrue(BoundMonitor.of(Optional.of(MEANS), SLOPE, ROWS).decides());
+    assertEquals(MEANS, BoundMonitor.of(Optional.of(MEANS), SLOPE, ROWS).rule());
+    BoundMonitor none = BoundMonitor.of(Optional.empty(), SLOPE, ROWS);
+    assertFalse(none.decides());
+    assertEquals(SLOPE, none.rule());
   }
 
   @Test
