@@ -22,7 +22,10 @@ import org.approxgp.kernel.SquaredExponential;
 public final class SparseRegression {
   private SparseRegression() {}
 
-  /** The five models' names ({@link SparseModel#ids()}), as {@code approxgp regress --model} and the experiments use them. */
+  /**
+   * The five models' names ({@link SparseModel#ids()}), as {@code approxgp regress --model} and the experiments use
+   * them.
+   */
   public static final List<String> MODELS = SparseModel.ids();
 
   /**
@@ -50,33 +53,32 @@ public final class SparseRegression {
    * RMSE (+345 → +4.9 nats), volcano by column 2.60 → 2.46 times but MNLP +3.9 → +16.5 nats (overconfident
    * extrapolation).
    *
-   * <p><b>VSSGP</b>: while n·(2m)² stays within {@value #VSSGP_WORK}, the time budget: 5 minutes on 5,000 rows
-   * on two cores. An evaluation of VSSGP's bound costs about 1.5·n·(2m)² multiply-adds (Σ Ψᵢ, and each row's 2m ×
-   * 2m product E·φ̄ᵢ for the gradient, {@code VssgpBound}) plus n·m·d cosines, sines and exponentials, and a
-   * default fit makes four L-BFGS runs (two starts, on the held-out choice's fitted rows and again on all rows,
-   * {@code VssgpChoice}) that reach the 1,000-iteration cap where the data are rough. At 2m = 40 such a fit on
-   * 5,000 rows of txhousing took 120–136 s in an earlier bench run (92 CPU-seconds on seed 1's split); at
-   * 2m = 100, 326 CPU-seconds on seed 2's, over the budget. 5,000 · 56² ≈ 1.6e7 keeps it to about 1.5 times (134
-   * CPU-seconds on seed 1's): 2m = 88 on 2,000 rows, 64 on 3,791, 60 on volcano's 4,307, 56 on 5,000, back to 40
-   * at 10,000. On the {@code bin/bench regress-defaults} splits this was chosen on (seeds 1, 2), test RMSE over the
-   * exact GP's, 2m = 40 → the rule: volcano 2.78 → 1.84 and 3.13 → 2.51 (MNLP +1.01 → +0.60 and +1.14 → +0.92
-   * nats), txhousing 1.16 → 1.02 and 1.13 → 1.16 (+0.25 → +0.13 and +0.18 → +0.19); 2m = 100–106 was worse than
-   * the rule on three of those four (volcano 2.29, txhousing 1.13, 1.09). Not tuned on, seeds 3 and 4: volcano
-   * 3.29 → 2.83 and 3.13 → 2.65 (+1.19 → +1.04, +1.13 → +0.97), txhousing 0.99 → 0.94 and 1.23 → 1.11 (+0.20 →
-   * +0.14, +0.35 → +0.24); seed 5: volcano 2.75 → 2.21 (+1.01 → +0.79), txhousing 1.19 → 1.16 (+0.22 → +0.19).
-   * Diamonds at 2m = 88, seeds 1 and 2: 1.48 → 0.88 (+0.08 → +0.05) but 1.03 → 1.11 (+0.10 → +0.15, iteration
-   * cap); college at 64: 1.00 → 1.01 and 1.00 → 1.00. Volcano stays far from the exact GP: its fits end at the 1,000-iteration cap at every 2m
-   * tried, and SSGP at its 2m = 132 reaches 1.3–1.5 there.
+   * <p><b>VSSGP</b>: while n·(2m)² stays within {@value #VSSGP_WORK}, the time budget: 5 minutes on 5,000 rows on two
+   * cores. An evaluation of VSSGP's bound costs about 1.5·n·(2m)² multiply-adds (Σ Ψᵢ, and each row's 2m × 2m
+   * product E·φ̄ᵢ for the gradient, {@code VssgpBound}) plus n·m·d cosines, sines and exponentials, and a
+   * default fit makes four L-BFGS runs (two starts, on the held-out choice's fitted rows and again on all rows, {@code
+   * VssgpChoice}) that reach the 1,000-iteration cap where the data are rough. At 2m = 40 such a fit on 5,000 rows of
+   * txhousing took 120–136 s in an earlier bench run (92 CPU-seconds on seed 1's split); at 2m = 100, 326 CPU-seconds
+   * on seed 2's, over the budget. 5,000 · 56² ≈ 1.6e7 keeps it to about 1.5 times (134 CPU-seconds on seed 1's): 2m
+   * = 88 on 2,000 rows, 64 on 3,791, 60 on volcano's 4,307, 56 on 5,000, back to 40 at 10,000. On the {@code bin/bench
+   * regress-defaults} splits this was chosen on (seeds 1, 2), test RMSE over the exact GP's, 2m = 40 → the rule:
+   * volcano 2.78 → 1.84 and 3.13 → 2.51 (MNLP +1.01 → +0.60 and +1.14 → +0.92 nats), txhousing 1.16 → 1.02
+   * and 1.13 → 1.16 (+0.25 → +0.13 and +0.18 → +0.19); 2m = 100–106 was worse than the rule on three of those
+   * four (volcano 2.29, txhousing 1.13, 1.09). Not tuned on, seeds 3 and 4: volcano 3.29 → 2.83 and 3.13 → 2.65
+   * (+1.19 → +1.04, +1.13 → +0.97), txhousing 0.99 → 0.94 and 1.23 → 1.11 (+0.20 → +0.14, +0.35 → +0.24);
+   * seed 5: volcano 2.75 → 2.21 (+1.01 → +0.79), txhousing 1.19 → 1.16 (+0.22 → +0.19). Diamonds at 2m = 88,
+   * seeds 1 and 2: 1.48 → 0.88 (+0.08 → +0.05) but 1.03 → 1.11 (+0.10 → +0.15, iteration cap); college at 64:
+   * 1.00 → 1.01 and 1.00 → 1.00. Volcano stays far from the exact GP: its fits end at the 1,000-iteration cap at
+   * every 2m tried, and SSGP at its 2m = 132 reaches 1.3–1.5 there.
    *
    * <p><b>sVBSSGP</b> keeps the paper's 40. The same rule within its own step budget (a default step's r·D² + D³
-   * multiply-adds, r = 500 rows and D = m(d + 2) the dimension of q(α), within {@value #FULL_BATCH_WORK}: 2m = 132
-   * on volcano, 114 on txhousing, 56 on college, 40 on diamonds) made it worse where the fixed 40 misses, on the
-   * {@code bin/bench regress-defaults} splits of seeds 1 and 2: volcano 1.52 → 2.73 and 1.52 → 2.70 times the
-   * exact GP's RMSE (MNLP +0.12 → +1.40 and +0.15 → +1.46 nats), txhousing 1.02 → 1.19 and 1.13 → 1.10 (+0.08 →
-   * +0.28 and +0.10 → +0.14), college 1.02 → 1.02 and 1.00 → 1.00. Fixed sizes between did not help either:
-   * 2m = 80 on volcano 1.92 (seed 1); 2m = 60 on volcano 1.43 and 1.29 (+0.07, +0.03) but on txhousing 1.18
-   * (+0.20, seed 1). Its stochastic fit of the larger q(α) reached the 5,000-iteration cap on 4 of those 10 fits
-   * (none at 40).
+   * multiply-adds, r = 500 rows and D = m(d + 2) the dimension of q(α), within {@value #FULL_BATCH_WORK}: 2m = 132 on
+   * volcano, 114 on txhousing, 56 on college, 40 on diamonds) made it worse where the fixed 40 misses, on the {@code
+   * bin/bench regress-defaults} splits of seeds 1 and 2: volcano 1.52 → 2.73 and 1.52 → 2.70 times the exact GP's
+   * RMSE (MNLP +0.12 → +1.40 and +0.15 → +1.46 nats), txhousing 1.02 → 1.19 and 1.13 → 1.10 (+0.08 → +0.28
+   * and +0.10 → +0.14), college 1.02 → 1.02 and 1.00 → 1.00. Fixed sizes between did not help either: 2m = 80 on
+   * volcano 1.92 (seed 1); 2m = 60 on volcano 1.43 and 1.29 (+0.07, +0.03) but on txhousing 1.18 (+0.20, seed 1). Its
+   * stochastic fit of the larger q(α) reached the 5,000-iteration cap on 4 of those 10 fits (none at 40).
    */
   public static int defaultFeatures(SparseModel model, int n) {
     int least = DEFAULT_FEATURES / 2;
