@@ -140,34 +140,16 @@ class QpAtScaleTest {
 
   @Test
   void theSummaryCountsTheFitsThatConverged() {
-    StringColumn ds = StringColumn.create("dataset");
-    StringColumn method = StringColumn.create("method");
-    IntColumn n = IntColumn.create("n");
-    BooleanColumn failed = BooleanColumn.create("failed");
-    BooleanColumn converged = BooleanColumn.create("converged");
-    DoubleColumn te = DoubleColumn.create("te");
-    DoubleColumn nll = DoubleColumn.create("nll");
+    Rows rows = new Rows();
     boolean[][] conv = {{true, false, false}, {true, true, true}};
     String[] methods = {"svgp", "sparse-ep"};
     for (int m = 0; m < 2; m++) {
       for (int s = 0; s < 3; s++) {
-        ds.append("spam");
-        method.append(methods[m]);
-        n.append(1000);
-        failed.append(false);
-        converged.append(conv[m][s]);
-        te.append(0.1 * (m + 1));
-        nll.append(0.3);
+        rows.add(methods[m], 1000, s, conv[m][s], 0.1 * (m + 1), 0.3);
       }
     }
-    ds.append("spam");
-    method.append("svgp");
-    n.append(1000);
-    failed.append(true);
-    converged.appendMissing();
-    te.appendMissing();
-    nll.appendMissing();
-    Table sum = QpAtScale.summary(Table.create("rows", ds, method, n, failed, converged, te, nll));
+    rows.addFailed("svgp", 1000, 3);
+    Table sum = QpAtScale.summary(rows.table());
     assertEquals(2, sum.rowCount(), sum.print());
     for (int i = 0; i < 2; i++) {
       boolean svgp = sum.stringColumn("method").get(i).equals("svgp");
@@ -180,13 +162,7 @@ class QpAtScaleTest {
 
   @Test
   void verdictsOnHandMadeRows() {
-    StringColumn ds = StringColumn.create("dataset");
-    StringColumn method = StringColumn.create("method");
-    IntColumn n = IntColumn.create("n");
-    LongColumn seed = LongColumn.create("seed");
-    BooleanColumn failed = BooleanColumn.create("failed");
-    DoubleColumn te = DoubleColumn.create("te");
-    DoubleColumn nll = DoubleColumn.create("nll");
+    Rows rows = new Rows();
     double[][] nlls = {
       {0.50, 0.52, 0.49}, {0.40, 0.41, 0.40}, {0.45, 0.46, 0.44}, {0.46, 0.47, 0.45}
     };
@@ -196,38 +172,18 @@ class QpAtScaleTest {
     String[] methods = {"sparse-ep", "sparse-qp", "exact-ep", "exact-qp"};
     for (int m = 0; m < 4; m++) {
       for (int s = 0; s < 3; s++) {
-        ds.append("spam");
-        method.append(methods[m]);
-        n.append(1000);
-        seed.append(s);
-        failed.append(false);
-        te.append(tes[m][s]);
-        nll.append(nlls[m][s]);
+        rows.add(methods[m], 1000, s, true, tes[m][s], nlls[m][s]);
       }
     }
     // logistic regression: test error 0.09 (exact EP's 0.08-0.085 is below it at every seed), NLL
-    // either
-    // side of exact EP's
+    // either side of exact EP's
     double[] lrNll = {0.47, 0.44, 0.45};
     for (int s = 0; s < 3; s++) {
-      ds.append("spam");
-      method.append("logistic");
-      n.append(1000);
-      seed.append(s);
-      failed.append(false);
-      te.append(0.09);
-      nll.append(lrNll[s]);
+      rows.add("logistic", 1000, s, true, 0.09, lrNll[s]);
     }
     // a failed trial's row has no metrics and is left out
-    ds.append("spam");
-    method.append("sparse-qp");
-    n.append(3000);
-    seed.append(0);
-    failed.append(true);
-    te.appendMissing();
-    nll.appendMissing();
-    Table rows = Table.create("rows", ds, method, n, seed, failed, te, nll);
-    List<Verdict> v = QpAtScale.verdicts(rows);
+    rows.addFailed("sparse-qp", 3000, 0);
+    List<Verdict> v = QpAtScale.verdicts(rows.table());
     // 3 claims among the GPs; 6 against logistic regression (sparse EP, sparse QP, exact EP; error
     // and NLL)
     assertEquals(9, v.size(), v.toString());
@@ -254,6 +210,48 @@ class QpAtScaleTest {
     assertEquals(
         Verdict.Outcome.CONTRADICTS,
         byClaim.get("spam, n = 1000: sparse EP's test error at most 1 point above exact EP's"));
+  }
+
+  /**
+   * Hand-made rows of spam trials, with the columns {@link QpAtScale#summary} and {@link QpAtScale#verdicts} read.
+   */
+  private static final class Rows {
+    private final StringColumn dataset = StringColumn.create("dataset");
+    private final StringColumn method = StringColumn.create("method");
+    private final IntColumn n = IntColumn.create("n");
+    private final LongColumn seed = LongColumn.create("seed");
+    private final BooleanColumn failed = BooleanColumn.create("failed");
+    private final BooleanColumn converged = BooleanColumn.create("converged");
+    private final DoubleColumn te = DoubleColumn.create("te");
+    private final DoubleColumn nll = DoubleColumn.create("nll");
+
+    private void key(String m, int rows, long s) {
+      dataset.append("spam");
+      method.append(m);
+      n.append(rows);
+      seed.append(s);
+    }
+
+    void add(String m, int rows, long s, boolean conv, double testError, double testNll) {
+      key(m, rows, s);
+      failed.append(false);
+      converged.append(conv);
+      te.append(testError);
+      nll.append(testNll);
+    }
+
+    /** A failed trial: no metrics. */
+    void addFailed(String m, int rows, long s) {
+      key(m, rows, s);
+      failed.append(true);
+      converged.appendMissing();
+      te.appendMissing();
+      nll.appendMissing();
+    }
+
+    Table table() {
+      return Table.create("rows", dataset, method, n, seed, failed, converged, te, nll);
+    }
   }
 
   private static Map<String, Object> withoutTimings(ResultRow r) {
