@@ -19,6 +19,7 @@ import org.approxgp.sparse.BoundMonitor;
 import org.approxgp.sparse.PartitionGradientsProvider;
 import org.approxgp.sparse.SparseModel;
 import org.approxgp.sparse.SparseRegression;
+import org.approxgp.sparse.TrainingRange;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -194,6 +195,16 @@ final class RegressCommand implements Callable<Integer> {
           "ssgp, vssgp: held-out rows choose between the learned frequencies and up to 6 random draws with "
               + "fitted hyperparameters (default, held-out), or always the learned ones (learned)")
   String frequencies;
+
+  @Option(
+      names = "--extrapolation",
+      paramLabel = "revert|clamp|free",
+      description =
+          "ssgp, vssgp: at a TEST row outside the training rows' range, the prediction at the range's edge carried "
+              + "to the row by the model's SE prior, towards the prior mean (default, revert; their sinusoids are "
+              + "periodic, so past the data the mean turns back or runs away), the edge's prediction itself "
+              + "(clamp), or the prediction at the row as given (free)")
+  String extrapolation;
 
   @Option(
       names = "--minibatch",
@@ -372,6 +383,11 @@ final class RegressCommand implements Callable<Integer> {
       sum.put("features", features);
     } else {
       sum.put("inducing", inducing);
+    }
+    if (chosen == SparseModel.SSGP || chosen == SparseModel.VSSGP) {
+      // how many test rows lie outside the training range, where the extrapolation rule applies
+      sum.put("extrapolation", options.extrapolation().name().toLowerCase(java.util.Locale.ROOT));
+      sum.put("test_rows_outside", TrainingRange.of(trainData).rowsOutside(testData));
     }
     if (chosen == SparseModel.SVBSSGP) {
       sum.put("gamma", gamma);
@@ -585,6 +601,7 @@ final class RegressCommand implements Callable<Integer> {
         .with("samples", samples)
         .with("predictive-noise", predictiveNoise)
         .with("frequencies", frequencies)
+        .with("extrapolation", extrapolation)
         .with("step-initial", stepInitial)
         .with("step-tau", stepTau)
         .with("step-kappa", stepKappa)

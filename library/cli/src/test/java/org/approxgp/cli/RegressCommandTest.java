@@ -1,5 +1,6 @@
 package org.approxgp.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,6 +21,7 @@ import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.model.Registry;
 import org.approxgp.sparse.BoundMonitor;
 import org.approxgp.sparse.Ssgp;
+import org.approxgp.sparse.TrainingRange;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -237,7 +239,17 @@ class RegressCommandTest {
         RegressionData.of(sx.apply(xTrain), ys),
         Ssgp.Options.earlyStopped(8, 40, 7).withFixedFallback(true),
         null);
-    PredictiveMoments p = fit.predict(RegressionData.of(sx.apply(xTest), null));
+    // rows outside the training range from its edge, by the model's SE prior (the default
+    // --extrapolation revert)
+    TrainingRange range = TrainingRange.of(RegressionData.of(sx.apply(xTrain), ys));
+    RegressionData testRows = RegressionData.of(sx.apply(xTest), null);
+    Ssgp.Hyperparameters h = fit.hyperparameters();
+    PredictiveMoments p = range.revert(
+        testRows,
+        fit.predict(range.clamp(testRows)),
+        h.lengthscales(),
+        h.signalVariance(),
+        h.noiseVariance());
     double[][] pred = readPred(out);
     for (int j = 0; j < pred.length; j++) {
       assertEquals(mu + sd * p.mean()[j], pred[j][0], 1e-9 * Math.abs(pred[j][0]));
@@ -245,6 +257,106 @@ class RegressCommandTest {
     }
     // and it fits: the noise sd is 0.5
     assertTrue(p.rmse(standardise(yTest, mu, sd)) * sd < 0.7);
+  }
+
+  /**
+   * SSGP and VSSGP predict a test row outside the training range from its edge: by default carried towards the
+   * prior ({@code --extrapolation revert}), at the edge itself ({@code clamp}), or at the row as given ({@code free});
+   * rows at the edge get the same predictions under every rule, the summary counts the rows outside and names the
+   * rule, and a model without the setting refuses it.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"ssgp", "vssgp"})
+  void spectralModelsPredictTestRowsOutsideTheTrainingRangeFromItsEdge(String model)
+      throws IOException {
+    // the test rows, then two beyond the training range (a = 9, b = -8) and their copies at its
+    // edge
+    double aMax = Double.NEGATIVE_INFINITY;
+    double bMin = Double.POSITIVE_INFINITY;
+    double yMean = 0;
+    for (int i = 0; i < xTrain.length; i++) {
+      aMax = Math.max(aMax, xTrain[i][0]);
+      bMin = Math.min(bMin, xTrain[i][1]);
+      yMean += yTrain[i] / yTrain.length;
+    }
+    double[][] x = java.util.Arrays.copyOf(xTest, xTest.length + 4);
+    x[xTest.length] = new double[] {9, 0.5};
+    x[xTest.length + 1] = new double[] {-1, -8};
+    x[xTest.length + 2] = new double[] {aMax, 0.5};
+    x[xTest.length + 3] = new double[] {-1, bMin};
+    Path wide = dir.resolve(model + "-wide.csv");
+    write(wide, x, null);
+    int inTestOutside = TrainingRange.of(RegressionData.of(xTrain, yTrain))
+        .rowsOutside(RegressionData.of(xTest, null));
+    String[] rules = {"revert", "clamp", "free"};
+    double[][][] pred = new double[rules.length][][];
+    for (int k = 0; k < rules.length; k++) {
+      Path out = dir.resolve(model + "-" + rules[k] + ".csv");
+      Path sum = dir.resolve(model + "-" + rules[k] + ".json");
+      List<String> args = new java.util.ArrayList<>(List.of(
+          "regress",
+          "--model",
+          model,
+          "--train",
+          train.toString(),
+          "--test",
+          wide.toString(),
+          "--target",
+          "delay",
+          "--iterations",
+          "30",
+          "--features",
+          "12",
+          "--seed",
+          "3",
+          "--out",
+          out.toString(),
+          "--summary",
+          sum.toString()));
+      if (k > 0) {
+        args.addAll(List.of("--extrapolation", rules[k]));
+      }
+      AnchorFits.Run r = AnchorFits.run(args.toArray(String[]::new));
+      assertEquals(0, r.code(), r.err());
+      JsonNode s = new ObjectMapper().readTree(sum.toFile());
+      assertEquals(rules[k], s.get("extrapolation").asText());
+      assertEquals(inTestOutside + 2, s.get("test_rows_outside").asInt());
+      pred[k] = readPred(out);
+    }
+    int n = xTest.length;
+    double[][] revert = pred[0];
+    double[][] clamp = pred[1];
+    double[][] free = pred[2];
+    // clamp: a row beyond the range is predicted as its copy at the edge
+    assertArrayEquals(clamp[n + 2], clamp[n], 0.0);
+    assertArrayEquals(clamp[n + 3], clamp[n + 1], 0.0);
+    for (int i = n; i < n + 2; i++) {
+      // free: not so
+      assertTrue(free[i][0] != free[i + 2][0], model);
+      // revert: nearer the prior (the training mean) than the edge, and less sure
+      assertTrue(
+          Math.abs(revert[i][0] - yMean) < Math.abs(clamp[i][0] - yMean), model + " row " + i);
+      assertTrue(revert[i][1] > clamp[i][1], model + " row " + i);
+      // at the edge every rule predicts alike
+      assertArrayEquals(clamp[i + 2], free[i + 2], 0.0);
+      assertArrayEquals(clamp[i + 2], revert[i + 2], 0.0);
+    }
+    AnchorFits.Run refused = AnchorFits.run(
+        "regress",
+        "--model",
+        "dtc",
+        "--train",
+        train.toString(),
+        "--test",
+        wide.toString(),
+        "--target",
+        "delay",
+        "--extrapolation",
+        "free",
+        "--out",
+        dir.resolve("dtc-x.csv").toString());
+    assertEquals(2, refused.code());
+    assertTrue(refused.err().contains("--extrapolation"), refused.err());
   }
 
   private static double[] standardise(double[] y, double mu, double sd) {

@@ -127,12 +127,13 @@ public final class Registry {
               "stop-tolerance",
               "iterations",
               "seed"),
-      "ssgp", List.of("features", "frequencies", "iterations", "seed"),
+      "ssgp", List.of("features", "frequencies", "extrapolation", "iterations", "seed"),
       "vssgp",
           List.of(
               "features",
               "minibatch",
               "frequencies",
+              "extrapolation",
               "stopping",
               "stop-window",
               "stop-tolerance",
@@ -192,6 +193,8 @@ public final class Registry {
    *   <li>{@code gamma} γ ∈ [−1, 1] and {@code samples} r &ge; 1 (svbssgp; defaults 0 and 5, the paper's);
    *   <li>{@code predictive-noise} "local" (default) or "model" (svbssgp; {@link SparseRegression.PredictiveNoise});
    *   <li>{@code frequencies} "held-out" (default) or "learned" (ssgp, vssgp; {@link SparseRegression.Frequencies});
+   *   <li>{@code extrapolation} "revert" (default), "clamp" or "free" (ssgp, vssgp; {@link
+   *       SparseRegression.Extrapolation});
    *   <li>sVBSSGP's stochastic optimisation ({@link SparseRegression.SvbssgpSteps}): the natural-gradient step
    *       ρ_t = ρ₀/(1 + τ(t − 1))^κ by {@code step-initial} ρ₀ ∈ (0, 1], {@code step-tau} τ &ge; 0 and
    *       {@code step-kappa} κ &ge; 0 (defaults 0.5, 0.05, 0.6) and Adam's {@code learning-rate} &gt; 0 (0.03);
@@ -251,7 +254,8 @@ public final class Registry {
         seed == null ? d.seed() : seed,
         frequencies(settings.word("frequencies"), d.frequencies()),
         steps,
-        stopping);
+        stopping,
+        extrapolation(settings.word("extrapolation"), d.extrapolation()));
   }
 
   /** sVBSSGP's step schedule, Adam rate and stopping rule from {@code settings}, unset ones as {@code d}'s. */
@@ -741,6 +745,22 @@ public final class Registry {
                 SparseRegression.Frequencies.HELD_OUT,
                 "learned",
                 SparseRegression.Frequencies.LEARNED));
+  }
+
+  static SparseRegression.Extrapolation extrapolation(
+      String w, SparseRegression.Extrapolation fallback) {
+    return w == null
+        ? fallback
+        : choice(
+            "extrapolation",
+            w,
+            ordered(
+                "revert",
+                SparseRegression.Extrapolation.REVERT,
+                "clamp",
+                SparseRegression.Extrapolation.CLAMP,
+                "free",
+                SparseRegression.Extrapolation.FREE));
   }
 
   static PowerEp.Variant powerEpVariant(String w) {

@@ -43,6 +43,7 @@ final class FamilyTrainers {
     long seed = o.seed();
     switch (o.model()) {
       case SSGP -> {
+        TrainingRange range = TrainingRange.of(train);
         Ssgp.Options so = Ssgp.Options.earlyStopped(o.featuresFor(n) / 2, cap, seed)
             .withFixedFallback(o.frequencies() == SparseRegression.Frequencies.HELD_OUT);
         double[] objective = {Double.NaN};
@@ -50,11 +51,12 @@ final class FamilyTrainers {
             cap,
             objective,
             l -> Ssgp.fit(train, so, (it, obj, sec) -> objective[0] = obj, l),
-            m -> m::predict,
+            m -> extrapolating(o, range, m::predict, m.hyperparameters()),
             m -> SparseRegression.Outcome.of(m.stopReason(), null, m.hyperparameters()),
             Ssgp::iterations);
       }
       case VSSGP -> {
+        TrainingRange range = TrainingRange.of(train);
         Vssgp.Options base = Vssgp.Options.of(o.featuresFor(n) / 2, cap, b, seed);
         Vssgp.Options vo = base.withSchedule(stopping(base.schedule(), o.stopping()));
         double[] objective = {Double.NaN};
@@ -63,7 +65,7 @@ final class FamilyTrainers {
               cap,
               objective,
               l -> VssgpChoice.fit(train, vo, (it, obj, sec) -> objective[0] = obj, l),
-              c -> c::predict,
+              c -> extrapolating(o, range, c::predict, c.hyperparameters()),
               c -> SparseRegression.Outcome.of(
                   c.stopReason(), c.lastSlopeTest(), c.hyperparameters()),
               VssgpChoice.Chosen::iterations);
@@ -72,7 +74,7 @@ final class FamilyTrainers {
             cap,
             objective,
             l -> Vssgp.fit(train, vo, (it, obj, sec) -> objective[0] = obj, l),
-            m -> m::predict,
+            m -> extrapolating(o, range, m::predict, m.hyperparameters()),
             m ->
                 SparseRegression.Outcome.of(m.stopReason(), m.lastSlopeTest(), m.hyperparameters()),
             Vssgp::iterations);
@@ -186,6 +188,29 @@ final class FamilyTrainers {
       }
       default -> throw new IllegalStateException("unhandled model " + o.model());
     }
+  }
+
+  /**
+   * SSGP's or VSSGP's {@code predict} under {@code o}'s {@link SparseRegression.Extrapolation}, for test rows outside
+   * the training rows' {@code range}: at the edge and carried to the row by the model's SE prior ({@code h}; {@code
+   * REVERT}), at the edge ({@code CLAMP}), or at the rows as given ({@code FREE}).
+   */
+  private static Function<RegressionData, PredictiveMoments> extrapolating(
+      SparseRegression.Options o,
+      TrainingRange range,
+      Function<RegressionData, PredictiveMoments> predict,
+      Ssgp.Hyperparameters h) {
+    return switch (o.extrapolation()) {
+      case FREE -> predict;
+      case CLAMP -> test -> predict.apply(range.clamp(test));
+      case REVERT ->
+        test -> range.revert(
+            test,
+            predict.apply(range.clamp(test)),
+            h.lengthscales(),
+            h.signalVariance(),
+            h.noiseVariance());
+    };
   }
 
   /** {@code s} ended by {@code rule} (null: run every iteration to the cap). */

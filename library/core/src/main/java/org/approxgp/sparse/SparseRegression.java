@@ -208,6 +208,22 @@ public final class SparseRegression {
   }
 
   /**
+   * How SSGP and VSSGP predict at a test row with an input outside the training rows' range ({@link TrainingRange}).
+   * Their sums of sinusoids are periodic, so past the data a mean that fell towards the edge rises again, or runs
+   * away. {@link #REVERT}: the model's prediction at the row held at the range's edge, carried from there to the row
+   * by the SE prior with the model's length-scales, towards the prior as the exact GP's prediction goes ({@link
+   * TrainingRange#revert}); the default of {@link Options#defaults} and {@code approxgp regress}. {@link #CLAMP}: the
+   * prediction at the edge itself (its variance too: over-confident where a trend goes on past the data). {@link
+   * #FREE}: at the row as given (the sVBSSGP paper's experiments). The other models predict at the row as given
+   * either way: sVBSSGP's local conditionals and DTC++'s and PIC++'s SE kernel revert to the prior past the data.
+   */
+  public enum Extrapolation {
+    REVERT,
+    CLAMP,
+    FREE
+  }
+
+  /**
    * One run's settings; an empty optional takes the default rule on the data (set where the data are known).
    *
    * @param model the model
@@ -226,6 +242,7 @@ public final class SparseRegression {
    * @param stopping the rule that ends a stochastic fit (sVBSSGP always; VSSGP, DTC++ and PIC++ on minibatches)
    *     when its bound has stopped rising ({@link BoundMonitor.Rule}), or null to run every iteration to the cap;
    *     full-batch L-BFGS fits and SSGP stop by their own tests
+   * @param extrapolation SSGP's and VSSGP's prediction at rows outside the training range ({@link Extrapolation})
    */
   public record Options(
       SparseModel model,
@@ -240,7 +257,8 @@ public final class SparseRegression {
       long seed,
       Frequencies frequencies,
       SvbssgpSteps steps,
-      BoundMonitor.Rule stopping) {
+      BoundMonitor.Rule stopping,
+      Extrapolation extrapolation) {
 
     public Options {
       if (model == null) {
@@ -253,6 +271,7 @@ public final class SparseRegression {
           || noise == null
           || frequencies == null
           || steps == null
+          || extrapolation == null
           || !(Math.abs(gamma) <= 1)
           || nonPositive(partitions)
           || nonPositive(iterations)
@@ -280,7 +299,8 @@ public final class SparseRegression {
           0,
           Frequencies.HELD_OUT,
           SvbssgpSteps.defaults(),
-          BoundMonitor.Rule.DEFAULT);
+          BoundMonitor.Rule.DEFAULT,
+          Extrapolation.REVERT);
     }
 
     /** Whether the model is one of the inducing-point models (dtc, pic), sized by M rather than 2m. */

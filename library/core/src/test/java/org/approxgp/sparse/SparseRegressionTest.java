@@ -31,6 +31,18 @@ class SparseRegressionTest {
 
   private static SparseRegression.Options options(
       String model, int iterations, SparseRegression.Frequencies frequencies) {
+    return options(
+        model,
+        iterations,
+        frequencies,
+        SparseRegression.Options.defaults(SparseModel.of(model)).extrapolation());
+  }
+
+  private static SparseRegression.Options options(
+      String model,
+      int iterations,
+      SparseRegression.Frequencies frequencies,
+      SparseRegression.Extrapolation extrapolation) {
     SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.of(model));
     return new SparseRegression.Options(
         SparseModel.of(model),
@@ -45,7 +57,8 @@ class SparseRegressionTest {
         3,
         frequencies,
         d.steps(),
-        d.stopping());
+        d.stopping(),
+        extrapolation);
   }
 
   @ParameterizedTest
@@ -104,10 +117,13 @@ class SparseRegressionTest {
       vDirect = f.predict(TEST);
       vIterations = f.iterations();
     }
+    // at the test rows as given (some lie just outside the training rows' range), as the one-call
+    // fits predict
+    SparseRegression.Extrapolation free = SparseRegression.Extrapolation.FREE;
     try (SparseRegression.Trainer s = SparseRegression.start(
-            TRAIN, options("ssgp", 40, fr), SparseRegression.Partitioning.honest(), null);
+            TRAIN, options("ssgp", 40, fr, free), SparseRegression.Partitioning.honest(), null);
         SparseRegression.Trainer v = SparseRegression.start(
-            TRAIN, options("vssgp", 40, fr), SparseRegression.Partitioning.honest(), null)) {
+            TRAIN, options("vssgp", 40, fr, free), SparseRegression.Partitioning.honest(), null)) {
       PredictiveMoments first = null;
       while (s.step()) {
         if (s.iteration() == 1) {
@@ -127,6 +143,79 @@ class SparseRegressionTest {
       assertFalse(
           java.util.Arrays.equals(first.mean(), s.snapshot().predict(TEST).mean()),
           "the first iterate's model is not the final one");
+    }
+  }
+
+  /**
+   * SSGP and VSSGP at a row outside the training range: under {@code CLAMP} exactly what they predict at that row held
+   * at the range's edge; under the default {@code REVERT} that prediction carried to the row by the model's own SE
+   * prior ({@link TrainingRange#revert} with the fit's hyperparameters); under {@code FREE} at the row as given. Inside
+   * the range all three predict the same.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"ssgp", "vssgp"})
+  void spectralModelsPredictOutsideTheTrainingRangeFromItsEdge(String model) {
+    assertEquals(
+        SparseRegression.Extrapolation.REVERT,
+        SparseRegression.Options.defaults(SparseModel.of(model)).extrapolation());
+    TrainingRange range = TrainingRange.of(TRAIN);
+    double[][] outside = {{6, 0.5}, {-7, 2}, {0.3, 9}, {3.5, -3.4}};
+    double[][] inside = {{0.1, -0.2}, {1.5, 2.5}};
+    double[][] rows = new double[outside.length + inside.length][];
+    System.arraycopy(outside, 0, rows, 0, outside.length);
+    System.arraycopy(inside, 0, rows, outside.length, inside.length);
+    RegressionData test = RegressionData.of(rows, null);
+    RegressionData atEdge = range.clamp(test);
+    assertEquals(outside.length, range.rowsOutside(test));
+    assertEquals(0, range.rowsOutside(atEdge));
+    SparseRegression.Frequencies fr = SparseRegression.Frequencies.LEARNED;
+    SparseRegression.Extrapolation[] rules = SparseRegression.Extrapolation.values();
+    PredictiveMoments[] p = new PredictiveMoments[rules.length];
+    PredictiveMoments edge = null;
+    SparseRegression.Outcome fitted = null;
+    for (int k = 0; k < rules.length; k++) {
+      try (SparseRegression.Trainer t = SparseRegression.start(
+          TRAIN, options(model, 40, fr, rules[k]), SparseRegression.Partitioning.honest(), null)) {
+        while (t.step()) {
+          // to the end
+        }
+        p[k] = t.snapshot().predict(test);
+        if (rules[k] == SparseRegression.Extrapolation.FREE) {
+          edge = t.snapshot().predict(atEdge);
+          fitted = t.snapshot().outcome();
+        }
+      }
+    }
+    PredictiveMoments revert = p[SparseRegression.Extrapolation.REVERT.ordinal()];
+    PredictiveMoments clamp = p[SparseRegression.Extrapolation.CLAMP.ordinal()];
+    PredictiveMoments free = p[SparseRegression.Extrapolation.FREE.ordinal()];
+    assertArrayEquals(edge.mean(), clamp.mean(), 0.0);
+    assertArrayEquals(edge.variance(), clamp.variance(), 0.0);
+    double[] ell = fitted.lengthscales();
+    for (int i = 0; i < rows.length; i++) {
+      if (i < outside.length) {
+        assertNotEquals(free.mean()[i], clamp.mean()[i], model + " row " + i);
+        double q = 0;
+        for (int j = 0; j < 2; j++) {
+          double delta = rows[i][j] - atEdge.x(i, j);
+          q += delta * delta / (ell[j] * ell[j]);
+        }
+        double rho = Math.exp(-0.5 * q);
+        double sn2 = fitted.noiseVariance();
+        assertEquals(rho * edge.mean()[i], revert.mean()[i], 1e-12, model + " row " + i);
+        assertEquals(
+            rho * rho * (edge.variance()[i] - sn2)
+                + fitted.signalVariance() * (1 - rho * rho)
+                + sn2,
+            revert.variance()[i],
+            1e-12,
+            model + " row " + i);
+      } else {
+        for (PredictiveMoments other : new PredictiveMoments[] {revert, clamp}) {
+          assertEquals(free.mean()[i], other.mean()[i], 0.0, model + " row " + i);
+          assertEquals(free.variance()[i], other.variance()[i], 0.0, model + " row " + i);
+        }
+      }
     }
   }
 

@@ -130,7 +130,8 @@ class SvbssgpLocalNoiseTest {
         5,
         d.frequencies(),
         d.steps(),
-        d.stopping());
+        d.stopping(),
+        d.extrapolation());
     try (SparseRegression.Trainer t =
         SparseRegression.start(train, o, SparseRegression.Partitioning.honest(), null)) {
       while (t.step()) {

@@ -84,7 +84,7 @@ public final class SvbssgpDriver {
      * The model's settings in the family's terms, through the one registry ({@link Registry#regression}): the
      * settings the model takes, its minibatch at the family's default, for sVBSSGP the paper's predictive
      * (Proposition 1 with the model's σ_n², as its experiments report it), and for SSGP and VSSGP their own learned
-     * frequencies (the methods the paper compares).
+     * frequencies, predicting at the test rows as given (the methods the paper compares).
      */
     public SparseRegression.Options options() {
       return options(method, features, partitions, inducing, iterations, gamma, samples, seed);
@@ -108,6 +108,7 @@ public final class SvbssgpDriver {
           "samples", samples,
           "predictive-noise", "model",
           "frequencies", "learned",
+          "extrapolation", "free",
           "seed", seed);
       // the stochastic fits stop by the rule the shipped stores were computed with, Stan ADVI's
       // windowed means
