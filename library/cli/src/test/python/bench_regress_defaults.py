@@ -72,7 +72,7 @@ random split has. The exact GP and the ridge see the same rows. The done criteri
 edge split measures how far each model's predictions and intervals hold just outside the data.
 
 Run: bin/bench regress-defaults [--sets cars,penguins,diabetes,diamonds,volcano,txhousing,college] [--models ...]
-     [--seed S | --seeds S,..] [--split random|edge] [--json OUT (written after every fit)]
+     [--seed S | --seeds S,..] [--split random|edge] [--json OUT (written after every fit) [--resume]]
      [--report OUT.json (tables of a saved run)]
 """
 
@@ -436,6 +436,9 @@ def main():
     ap.add_argument("--seed", type=int, help="one split with this seed instead of --seeds")
     ap.add_argument("--seeds", default="1,2,3,4,5", help="comma-separated seeds, one split each (default %(default)s)")
     ap.add_argument("--json", help="write every number to this JSON file (rewritten after every fit)")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the fits already in --json (same set, seed, split and model, not failed) and run only "
+                         "the others: a long run stopped part-way goes on where it stopped")
     ap.add_argument("--report", help="print the tables of a JSON file written by --json and exit")
     ap.add_argument("--split", choices=("random", "edge"), default="random",
                     help="random: the seeded random split (default); edge: test rows outside the training range of one "
@@ -453,8 +456,19 @@ def main():
         tables(results, sets, models, seeds)
         return 0
     results = []
+    if args.resume:
+        if not args.json:
+            ap.error("--resume needs --json, the file of the run to go on with")
+        if os.path.exists(args.json):
+            with open(args.json) as f:
+                results = [r for r in json.load(f) if "error" not in r]
+            print(f"resuming: {len(results)} fits kept from {args.json}", flush=True)
+    done = {(r["set"], r["seed"], r.get("split", "random"), r["model"]) for r in results}
     work = tempfile.mkdtemp(prefix="bench-regress-")
     for name, seed in [(n, sd) for n in sets for sd in seeds]:
+        todo = [m for m in models if (name, seed, args.split, m) not in done]
+        if not todo:
+            continue
         rng = np.random.default_rng(seed)
         names, x, y, tr, te = load(name, rng)
         if args.split == "edge":
@@ -473,7 +487,7 @@ def main():
         train_csv, test_csv = os.path.join(work, f"{tag}-train.csv"), os.path.join(work, f"{tag}-test.csv")
         write_csv(train_csv, names, x[tr], y[tr])
         write_csv(test_csv, names, x[te], y[te])
-        for model in models:
+        for model in todo:
             out, summ = os.path.join(work, f"{tag}-{model}.csv"), os.path.join(work, f"{tag}-{model}.json")
             cmd = [args.approxgp, "regress", "--model", model, "--train", train_csv, "--test", test_csv, "--target",
                    "target", "--seed", str(seed), "--out", out, "--summary", summ]
