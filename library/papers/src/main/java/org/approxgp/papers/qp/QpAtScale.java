@@ -152,7 +152,7 @@ public final class QpAtScale {
 
     /**
      * smoke: spam at n = 300, M = 20 (seconds); quick: spam at 1,000 and 3,000, M = 100, two seeds; full: spam as
-     * quick and flights at 10³ … 10⁶, three seeds, ten where the exact pair runs (n ≤ 3,000).
+     * quick and flights at 10³ … 10⁶, three seeds, twenty where the exact pair runs (n ≤ 3,000).
      */
     public static Config forMode(ProjectPaths.Mode mode) {
       return switch (mode) {
@@ -164,7 +164,7 @@ public final class QpAtScale {
               METHODS,
               List.of(1000, 3000, 10_000, 100_000, 1_000_000),
               3,
-              10,
+              20,
               100,
               2000,
               3000);
