@@ -438,7 +438,8 @@ def main():
     ap.add_argument("--json", help="write every number to this JSON file (rewritten after every fit)")
     ap.add_argument("--resume", action="store_true",
                     help="keep the fits already in --json (same set, seed, split and model, not failed) and run only "
-                         "the others: a long run stopped part-way goes on where it stopped")
+                         "the others, with the exact GP and ridges of a split taken from its kept fits: a long run "
+                         "stopped part-way goes on where it stopped")
     ap.add_argument("--report", help="print the tables of a JSON file written by --json and exit")
     ap.add_argument("--split", choices=("random", "edge"), default="random",
                     help="random: the seeded random split (default); edge: test rows outside the training range of one "
@@ -474,13 +475,23 @@ def main():
         if args.split == "edge":
             tr, te = edge_split(name, names, x, tr, te, rng)
         t0 = time.time()
-        ex_mean, ex_var = exact_gp(x[tr], x[te], y[tr], seed, args.exact_rows)
-        ex = metrics(y[te], ex_mean, ex_var)
+        # the same split's exact GP and ridges from kept fits (--resume): deterministic given the split and seed
+        kept = [r for r in results if (r["set"], r["seed"], r.get("split", "random")) == (name, seed, args.split)
+                and r.get("exact_rows") == args.exact_rows and r.get("n_train") == len(tr)]
+        if kept:
+            ex = tuple(kept[0][f"exact_{v}"] for v in ("rmse", "mnlp", "cover50", "cover95"))
+            ridge = {r["ridge_features"]: tuple(r[f"ridge_{v}"] for v in ("rmse", "mnlp", "cover50", "cover95"))
+                     for r in kept}
+            source = "kept from --json"
+        else:
+            ex_mean, ex_var = exact_gp(x[tr], x[te], y[tr], seed, args.exact_rows)
+            ex = metrics(y[te], ex_mean, ex_var)
+            ridge = {}
+            source = f"{time.time() - t0:.0f} s"
         where = f", test rows {EDGE[name]} >= {x[te, names.index(EDGE[name])].min():.4g}" if args.split == "edge" else ""
         print(f"{name} (seed {seed}): {len(tr)} train / {len(te)} test rows{where}, {x.shape[1]} inputs; exact GP RMSE {ex[0]:.4g}, "
-              f"MNLP {ex[1]:.4f} ({time.time() - t0:.0f} s)", flush=True)
-        ridge = {}
-        for k in sorted(set(FEATURES.values())):
+              f"MNLP {ex[1]:.4f} ({source})", flush=True)
+        for k in sorted(set(FEATURES.values()) - set(ridge)):
             rm, rv = rff_ridge(x[tr], x[te], y[tr], k, seed)
             ridge[k] = metrics(y[te], rm, rv)
         tag = f"{name}-{args.split}-{seed}"
@@ -506,6 +517,7 @@ def main():
                 ridge[k] = metrics(y[te], rm, rv)
             own = metrics(y[te], *read_predictions(out))
             row = {"set": name, "seed": seed, "model": model, "split": args.split, "n_train": len(tr), "n_test": len(te), "inputs": x.shape[1],
+                   "exact_rows": args.exact_rows,
                    "rmse": s["rmse"], "mnlp": s["mnlp"], "cover50": own[2], "cover95": own[3],
                    "exact_rmse": ex[0], "exact_mnlp": ex[1], "exact_cover50": ex[2], "exact_cover95": ex[3],
                    "ridge_features": k, "ridge_rmse": ridge[k][0], "ridge_mnlp": ridge[k][1],
