@@ -48,7 +48,8 @@ public record Verification(String experiment, List<Outcome> outcomes, List<Strin
    * @param kind how it stands
    * @param gap the largest relative difference among its compared numbers (0 when identical)
    * @param gapColumn the column of that difference (empty when identical)
-   * @param detail for a sensitive or differing trial, why and the first columns that disagree; else empty
+   * @param detail for a sensitive or differing trial, why and the first columns that disagree; for a trial within
+   *     rounding only by its measured spread ({@link Runner#verify}), that spread; else empty
    */
   public record Outcome(
       String trial, String storedBy, Kind kind, double gap, String gapColumn, String detail) {}
@@ -111,7 +112,7 @@ public record Verification(String experiment, List<Outcome> outcomes, List<Strin
   public String report() {
     StringBuilder s = new StringBuilder(summary());
     for (Outcome o : outcomes) {
-      if (o.kind() == Kind.SENSITIVE || o.kind() == Kind.DIFFERS) {
+      if (o.kind() == Kind.SENSITIVE || o.kind() == Kind.DIFFERS || !o.detail().isEmpty()) {
         s.append("\n  ")
             .append(o.kind().label())
             .append(": ")

@@ -302,8 +302,73 @@ class VerifyTest {
     Verification w = runner().withResultsRoot(dir.resolve("stable")).verify(experiment(1.5), 16, 0);
     assertEquals(16, w.count(Verification.Kind.DIFFERS), w.report());
     assertTrue(
-        w.report().contains("reproduce today's row within rounding: a change, not rounding"),
+        w.report()
+            .contains(
+                "reproduce today's row within rounding, the row lies beyond 10x their spread"),
         w.report());
+  }
+
+  /**
+   * A trial that amplifies rounding as an optimiser's end point does: the last diagonal element of the Cholesky
+   * factor of the nearly singular [[1, 1−ε], [1−ε, 1]], squared and divided by its exact value 2ε − ε². A one-ulp
+   * move of the diagonal entries (what {@code Linalg.withUlpPerturbation} does) moves L₁₁² by a few units of
+   * 1.1e-16 (measured: two to five), each unit {@value #AMPLIFIED_UNIT} relative here: far beyond 1e-16, inside the
+   * value column's tolerance 1e-6.
+   */
+  private static ResultRow amplified(Cfg c, TrialKey k) {
+    double e = 1.1e-16 / AMPLIFIED_UNIT / 2;
+    org.approxgp.linalg.Matrix a =
+        org.approxgp.linalg.Matrix.of(new double[][] {{1, 1 - e}, {1 - e, 1}});
+    double l11 = org.approxgp.linalg.Cholesky.factor(a).lower().get(1, 1);
+    return ResultRow.builder().put("value", l11 * l11 / (2 * e - e * e)).build();
+  }
+
+  private static final double AMPLIFIED_UNIT = 1.5e-7;
+
+  private Experiment<Cfg, TrialKey> amplifiedExperiment() {
+    return Experiment.of(
+            "verify",
+            new Cfg(1.0),
+            Experiment.grid(List.of("a", "bb"), 4, 1),
+            VerifyTest::amplified)
+        .withVerifyRule(VerifyRule.DEFAULT.within(1e-6, "value"));
+  }
+
+  /** Every stored "value" moved by {@code relative} of itself. */
+  private void scaleStoredValues(Path file, double relative) throws IOException {
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    for (int i = 0; i < lines.size(); i++) {
+      var m = JsonRows.read(lines.get(i));
+      m.put("value", (Double) m.get("value") * (1 + relative));
+      lines.set(i, JsonRows.write(m));
+    }
+    Files.write(file, lines, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aRowBeyondTheToleranceButWithinTheTrialsMeasuredRoundingSpreadIsRounding()
+      throws IOException {
+    // the reruns move each trial by two to five units of 1.5e-7 (within the tolerance 1e-6, so not
+    // sensitive); a row 1.2e-6 away, as another kernel could leave an amplifying trial, lies within
+    // 10x that
+    Results<TrialKey> r = runner().run(amplifiedExperiment());
+    scaleStoredValues(r.file(), 1.2e-6);
+    Verification v = runner().verify(amplifiedExperiment(), 8, 0);
+    assertTrue(v.passed(), v.report());
+    assertEquals(8, v.count(Verification.Kind.ROUNDING), v.report());
+    assertTrue(
+        v.report()
+            .contains("within 10x of what reruns under rounding perturbations move it: value"),
+        v.report());
+    // a row 1e-4 away is beyond any rounding this trial shows: a change
+    Results<TrialKey> s =
+        runner().withResultsRoot(dir.resolve("changed")).run(amplifiedExperiment());
+    scaleStoredValues(s.file(), 1e-4);
+    Verification w =
+        runner().withResultsRoot(dir.resolve("changed")).verify(amplifiedExperiment(), 8, 0);
+    assertEquals(8, w.count(Verification.Kind.DIFFERS), w.report());
+    assertTrue(
+        w.report().contains("beyond 10x their spread (value 1.0e-04 from the row"), w.report());
   }
 
   @Test
