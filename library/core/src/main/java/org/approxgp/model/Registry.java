@@ -186,7 +186,8 @@ public final class Registry {
    *   <li>{@code features} 2m, even, &ge; 2 (ssgp, vssgp, svbssgp; default {@value
    *       SparseRegression#DEFAULT_FEATURES}, for ssgp growing with the rows: {@link
    *       SparseRegression#defaultFeatures});
-   *   <li>{@code inducing} M &ge; 1 (dtc, pic; default {@value SparseRegression#DEFAULT_INDUCING});
+   *   <li>{@code inducing} M &ge; 1 (dtc, pic; default {@link SparseRegression#defaultInducing}: for pic {@value
+   *       SparseRegression#DEFAULT_INDUCING}, for dtc growing with the data within a work budget);
    *   <li>{@code partitions} p &ge; 1 (svbssgp, pic);
    *   <li>{@code minibatch} rows &ge; 1 per step (vssgp, dtc) or per sampled partition (svbssgp), or "all" (full
    *       batch; whole partitions);
@@ -245,7 +246,7 @@ public final class Registry {
         model,
         features,
         optional(settings, "partitions"),
-        integer(settings, "inducing", d.inducing(), 1),
+        optional(settings, "inducing"),
         optional(settings, "iterations"),
         minibatch,
         gamma,

@@ -49,7 +49,8 @@ import org.approxgp.optimize.Adam;
  * earlier full-batch path) ended with the bound still rising by 1.2 nats per 25 steps and every length-scale
  * between 1.9 and 3.7, against 2.8 to 1.5·10⁴ for the exact GP's ML-II fit. The first {@link Trainer#step} runs
  * the L-BFGS; each step then moves to the next L-BFGS iterate (q(u) optimal there) and reports L* there; after
- * the last iterate the model stays put.
+ * the last iterate the model stays put. K_uu carries the fixed jitter {@link InducingPosterior#KUU_JITTER} here too,
+ * so that L* is a smooth function of θ for the line search.
  *
  * <p>Cost per iteration O(|B| M² + M³); memory O(M² + |B| M) plus one int per training row (the permutation).
  * No n × M matrix is formed: prediction and full-data bounds stream over rows in chunks.
@@ -184,8 +185,7 @@ public final class Dtc {
     private final BoundMonitor monitor;
     private double[] evalX; // the fixed batch of fixedBound (drawn at its first call)
     private double[] evalY;
-    private final double
-        jitter; // ε on K_uu's diagonal: KUU_JITTER while θ is learned stochastically, else 0
+    private final double jitter; // ε on K_uu's diagonal: KUU_JITTER while θ is learned, else 0
 
     public Trainer(
         RegressionData train,
@@ -219,7 +219,7 @@ public final class Dtc {
           options.schedule().stopping(), InducingOptions.DEFAULT_STOPPING, train.n());
       SquaredExponential.Rows k = DtcBound.kernelOf(params, train.d(), ard);
       this.fullBatch = options.learnHyperparameters() && options.schedule().fullBatchFor(train.n());
-      this.jitter = options.learnHyperparameters() && !fullBatch ? InducingPosterior.KUU_JITTER : 0;
+      this.jitter = options.learnHyperparameters() ? InducingPosterior.KUU_JITTER : 0;
       this.q = InducingPosterior.prior(InducingPosterior.kuu(k, inducing, jitter));
     }
 
@@ -314,8 +314,9 @@ public final class Dtc {
       if (lbfgs == null) {
         lbfgs = new CollapsedLbfgs(
             (x, g) -> {
-              InducingPosterior opt = DtcBound.optimalPosterior(train, inducing, x, ard);
-              return DtcBound.objective(train, inducing, x, ard, opt.mean(), opt.covariance(), g);
+              InducingPosterior opt = DtcBound.optimalPosterior(train, inducing, x, ard, jitter);
+              return DtcBound.objective(
+                  train, inducing, x, ard, opt.mean(), opt.covariance(), g, jitter);
             },
             params,
             options.schedule().iterations());
@@ -326,7 +327,7 @@ public final class Dtc {
         return last;
       }
       params = lbfgs.iterate(t);
-      q = DtcBound.optimalPosterior(train, inducing, params, ard);
+      q = DtcBound.optimalPosterior(train, inducing, params, ard, jitter);
       last = lbfgs.value(t);
       return last;
     }

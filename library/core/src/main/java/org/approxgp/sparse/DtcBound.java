@@ -33,10 +33,17 @@ final class DtcBound {
    */
   static InducingPosterior optimalPosterior(
       RegressionData train, RegressionData z, double[] params, boolean ard) {
+    return optimalPosterior(train, z, params, ard, 0);
+  }
+
+  /** As {@link #optimalPosterior(RegressionData, RegressionData, double[], boolean)} with K_uu + εI, ε = {@code
+   * jitter}. */
+  static InducingPosterior optimalPosterior(
+      RegressionData train, RegressionData z, double[] params, boolean ard, double jitter) {
     int d = train.d();
     int mM = z.n();
     SquaredExponential.Rows k = kernelOf(params, d, ard);
-    Cholesky kuu = InducingPosterior.kuu(k, z, 0);
+    Cholesky kuu = InducingPosterior.kuu(k, z, jitter);
     double beta = Math.exp(-params[params.length - 1]);
     Matrix target = kuu.inverse();
     double[] td = target.data();

@@ -33,12 +33,14 @@ final class FamilyTrainers {
       throw new IllegalArgumentException(
           "p = " + p + " partitions exceed the " + n + " training rows");
     }
-    if (o.inducingPoints() && o.inducing() > n) {
+    int d = train.d();
+    int mInducing = o.inducingFor(n, d);
+    if (o.inducingPoints() && mInducing > n) {
       throw new IllegalArgumentException(
-          "M = " + o.inducing() + " inducing inputs exceed the " + n + " training rows");
+          "M = " + mInducing + " inducing inputs exceed the " + n + " training rows");
     }
-    int cap = o.iterationsFor(n);
-    boolean full = o.fullBatchFor(n);
+    int cap = o.iterationsFor(n, d);
+    boolean full = o.fullBatchFor(n, d);
     int b = full ? n : o.minibatch().orElse(Math.min(1000, n));
     long seed = o.seed();
     switch (o.model()) {
@@ -147,7 +149,7 @@ final class FamilyTrainers {
       }
       case DTC -> {
         RegressionData z =
-            kmeans(train, o.inducing(), seed, partitioning.kmeansSample()).centroidInputs();
+            kmeans(train, mInducing, seed, partitioning.kmeansSample()).centroidInputs();
         InducingOptions io = InducingOptions.defaults(b, cap, seed);
         Dtc.Trainer t = new Dtc.Trainer(
             train,
@@ -166,7 +168,7 @@ final class FamilyTrainers {
       case PIC -> {
         Partitions parts = partitions(train, p, seed, partitioning);
         RegressionData z =
-            kmeans(train, o.inducing(), seed + 1, partitioning.kmeansSample()).centroidInputs();
+            kmeans(train, mInducing, seed + 1, partitioning.kmeansSample()).centroidInputs();
         // full batch: every partition in each iteration (L-BFGS on the collapsed bound, Pic's class
         // comment)
         int blocks = full ? p : Math.min(10, p);

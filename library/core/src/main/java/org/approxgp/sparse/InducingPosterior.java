@@ -97,15 +97,18 @@ final class InducingPosterior {
   }
 
   /**
-   * The fixed jitter ε added to the diagonal of K_uu while DTC++ or PIC++ learn θ stochastically (GPflow's default
-   * jitter, 10⁻⁶, on the standardised scale the family fits on; the full-batch fits, fits at fixed θ and their
-   * exact-GP, FITC and PITC identities keep ε = 0; the fit records which it used). It makes the inducing variables
+   * The fixed jitter ε added to the diagonal of K_uu while DTC++ learns θ (stochastically or in full batch) or
+   * PIC++ learns it stochastically (GPflow's default jitter, 10⁻⁶, on the standardised scale the family fits on;
+   * PIC++'s full-batch fits, fits at fixed θ and their exact-GP, FITC and PITC identities keep ε = 0; the fit
+   * records which it used). It makes the inducing variables
    * u = f(Z) + ε_u, ε_u ∼ N(0, εI) — the bound stays a lower bound on log p(y), and ∂K_uu/∂θ is unchanged — and
    * keeps K_uu's conditioning a smooth function of θ: without it, a stochastic fit at M = 250 on two inputs
    * (4,307 rows) alternated between a factor with no jitter and one with the retry jitter of
    * {@link JitterPolicy#standard()} (≈ 2·10⁻¹⁰), and the unjittered K_uu⁻¹ gave one minibatch a bound of −3·10⁶ and
    * a gradient of 7·10⁸, whose square then held Adam's second moment (β₂ = 0.999) high enough to freeze the
-   * length-scales for the rest of the run.
+   * length-scales for the rest of the run. DTC++'s full-batch L-BFGS at M = 500 on 5,000 rows of txhousing met the
+   * same switch along a line search (its line search failed, projected gradient 704): the collapsed bound with ε
+   * fixed is smooth in θ, so L-BFGS converges there.
    */
   static final double KUU_JITTER = 1e-6;
 

@@ -98,19 +98,80 @@ public final class SparseRegression {
   /** VSSGP's work budget n·(2m)² for its default 2m, within the time budget: see {@link #defaultFeatures}. */
   public static final double VSSGP_WORK = 1.6e7;
 
-  /** Inducing inputs of DTC++ and PIC++ by default (the paper's 250 on AIMPEAK). */
+  /**
+   * Inducing inputs of PIC++ by default, and the fewest DTC++ takes by default (the paper's 250 on AIMPEAK);
+   * either at most n.
+   */
   public static final int DEFAULT_INDUCING = 250;
 
-  /** Full-batch work budget n·k² (k = 2m features or M inducing points): see {@link #fullBatchByDefault}. */
+  /**
+   * DTC++'s work budget for one full-batch evaluation of its collapsed bound and gradient, {@link #dtcWork}: see
+   * {@link #defaultInducing}.
+   */
+  public static final double DTC_WORK = 1.2e10;
+
+  /**
+   * The multiply-adds of one full-batch evaluation of DTC++'s collapsed bound and its gradient on n rows of d inputs
+   * with M inducing inputs, (d + 2)(nM² + M³): the bound's n·M² and M³, once more for each of the d + 1 kernel
+   * hyperparameters' gradients.
+   */
+  public static double dtcWork(int n, int d, int m) {
+    return (d + 2.0) * ((double) n * m * m + (double) m * m * m);
+  }
+
+  /**
+   * The default M of {@code model} on n rows of d inputs. PIC++: {@value #DEFAULT_INDUCING} (at most n). DTC++: the
+   * largest M &ge; {@value #DEFAULT_INDUCING} whose full-batch evaluation stays within {@value #DTC_WORK}
+   * multiply-adds ({@link #dtcWork}), at most n: 768 on 4,307 rows of two inputs, 521 on 5,000 rows of six, 420 on
+   * 2,000 rows of 26, 272 on 20,000 rows of six, and {@value #DEFAULT_INDUCING} from about 23,000 rows of six on,
+   * where the fit turns stochastic. DTC++'s misses at M = 250 on the {@code bin/bench regress-defaults} splits were
+   * capacity: on volcano (4,307 rows, two inputs, a rough surface) its test RMSE was 1.2–1.3 times the exact GP's
+   * and its MNLP 0.2–0.3 nats worse; on txhousing +0.14 to +0.22 nats. With M from this budget, fitted in full
+   * batch (the fixed jitter of {@code InducingPosterior.KUU_JITTER} keeps L-BFGS converging at the larger M), on
+   * the splits of seeds 1, 2, 4 and 5: volcano 0.80–0.83 times the exact GP's RMSE (M = 768; the exact GP is
+   * fitted on 3,000 of the rows) and 0.21 nats better, txhousing 0.89–0.97 times and +0.09 nats (M = 521), diamonds
+   * 0.85–1.05 times and ±0.00 (M = 420; 143–260 s), college 1.00 times (M = 421; 48–79 s), every fit converged. A
+   * first budget of n·M² &le; 2.5·10⁹ without the factor d + 2 gave diamonds' 26 inputs M = 1,118 and a 369-second
+   * fit, over the five minutes issue 46 allows.
+   */
+  public static int defaultInducing(SparseModel model, int n, int d) {
+    if (model != SparseModel.DTC) {
+      return Math.max(1, Math.min(DEFAULT_INDUCING, n));
+    }
+    int lo = DEFAULT_INDUCING;
+    if (n <= lo) {
+      return Math.max(1, n);
+    }
+    int hi = n; // the largest M within the budget, by bisection (dtcWork rises with M)
+    if (dtcWork(n, d, lo) > DTC_WORK) {
+      return lo;
+    }
+    while (lo < hi) {
+      int mid = lo + (hi - lo + 1) / 2;
+      if (dtcWork(n, d, mid) <= DTC_WORK) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  /** Full-batch work budget n·k² (k = 2m features or PIC++'s M inducing points): see {@link #fullBatchByDefault}. */
   public static final double FULL_BATCH_WORK = 2e8;
 
   /**
-   * Whether the default fit of {@code model} on n rows with k features or inducing points is full batch (L-BFGS
-   * on the collapsed bound, to a stationary point): always for SSGP; for VSSGP, DTC++ and PIC++ while each L-BFGS
-   * evaluation's n·k² multiply-adds stay within {@value #FULL_BATCH_WORK} (at M = 250, 3,200 rows; at 2m = 40,
-   * 125,000 rows: seconds to a few minutes on two cores); never for sVBSSGP (stochastic by design).
+   * Whether the default fit of {@code model} on n rows of d inputs with k features or inducing points is full batch
+   * (L-BFGS on the collapsed bound, to a stationary point): always for SSGP; for DTC++ while each evaluation's
+   * {@link #dtcWork} stays within {@value #DTC_WORK} (at M = 250 and six inputs, 23,000 rows); for VSSGP and PIC++
+   * while each L-BFGS evaluation's n·k² multiply-adds stay within {@value #FULL_BATCH_WORK} (at M = 250, 3,200
+   * rows; at 2m = 40, 125,000 rows: seconds to a few minutes on two cores); never for sVBSSGP (stochastic by
+   * design).
    */
-  public static boolean fullBatchByDefault(SparseModel model, int n, int k) {
+  public static boolean fullBatchByDefault(SparseModel model, int n, int d, int k) {
+    if (model == SparseModel.DTC) {
+      return dtcWork(n, d, k) <= DTC_WORK;
+    }
     return model == SparseModel.SSGP
         || (!model.stochasticOnly() && (double) n * k * k <= FULL_BATCH_WORK);
   }
@@ -229,7 +290,7 @@ public final class SparseRegression {
    * @param model the model
    * @param features 2m basis functions (ssgp, vssgp, svbssgp), even, &ge; 2; default {@link #defaultFeatures}
    * @param partitions k-means partitions p (svbssgp, pic); default from the number of rows
-   * @param inducing inducing inputs M, k-means centroids (dtc, pic)
+   * @param inducing inducing inputs M, k-means centroids (dtc, pic); default {@link #defaultInducing}
    * @param iterations iteration cap; default from the model and whether it runs full batch
    * @param minibatch rows per step (vssgp, dtc) or per sampled partition (svbssgp), {@link Integer#MAX_VALUE} for all
    *     of them; default: full batch while the data fit the work budget (vssgp, dtc), whole partitions (svbssgp)
@@ -248,7 +309,7 @@ public final class SparseRegression {
       SparseModel model,
       OptionalInt features,
       OptionalInt partitions,
-      int inducing,
+      OptionalInt inducing,
       OptionalInt iterations,
       OptionalInt minibatch,
       double gamma,
@@ -266,7 +327,8 @@ public final class SparseRegression {
       }
       if (features == null
           || features.isPresent() && (features.getAsInt() < 2 || features.getAsInt() % 2 != 0)
-          || inducing < 1
+          || inducing == null
+          || nonPositive(inducing)
           || samples < 1
           || noise == null
           || frequencies == null
@@ -290,7 +352,7 @@ public final class SparseRegression {
           model,
           OptionalInt.empty(),
           OptionalInt.empty(),
-          DEFAULT_INDUCING,
+          OptionalInt.empty(),
           OptionalInt.empty(),
           OptionalInt.empty(),
           0,
@@ -313,9 +375,14 @@ public final class SparseRegression {
       return features.orElse(defaultFeatures(model, n));
     }
 
-    /** k on n rows: M for the inducing-point models, 2m ({@link #featuresFor}) otherwise. */
-    public int sizeFor(int n) {
-      return inducingPoints() ? inducing : featuresFor(n);
+    /** M on n rows of d inputs: as set, else {@link #defaultInducing(SparseModel, int, int)}. */
+    public int inducingFor(int n, int d) {
+      return inducing.orElse(defaultInducing(model, n, d));
+    }
+
+    /** k on n rows of d inputs: M ({@link #inducingFor}) for the inducing-point models, 2m ({@link #featuresFor}) otherwise. */
+    public int sizeFor(int n, int d) {
+      return inducingPoints() ? inducingFor(n, d) : featuresFor(n);
     }
 
     /** The partitions p on n rows: as set, else {@link #defaultPartitions(SparseModel, int)}. */
@@ -323,30 +390,36 @@ public final class SparseRegression {
       return partitions.orElse(defaultPartitions(model, n));
     }
 
-    /** Whether the fit on n rows is stochastic, so that {@link #stopping()} ends it: sVBSSGP, else not full batch. */
-    public boolean stochasticFor(int n) {
-      return model.stochasticOnly() || (model != SparseModel.SSGP && !fullBatchFor(n));
-    }
-
-    /** Whether the fit on n rows is full batch: a minibatch covering all rows, else {@link #fullBatchByDefault}. */
-    public boolean fullBatchFor(int n) {
-      return minibatch.isPresent()
-          ? minibatch.getAsInt() >= n && !model.stochasticOnly()
-          : fullBatchByDefault(model, n, sizeFor(n));
+    /**
+     * Whether the fit on n rows of d inputs is stochastic, so that {@link #stopping()} ends it: sVBSSGP, else not
+     * full batch.
+     */
+    public boolean stochasticFor(int n, int d) {
+      return model.stochasticOnly() || (model != SparseModel.SSGP && !fullBatchFor(n, d));
     }
 
     /**
-     * The iteration cap on n rows: as set, else 1000 for the L-BFGS fits (SSGP; VSSGP, DTC++, PIC++ in full
-     * batch), which stop at a stationary point, and 5000 for the stochastic fits (sVBSSGP; VSSGP, DTC++, PIC++ on
-     * minibatches), which stop when their bound has stopped rising ({@link #stopping()}): sVBSSGP's noisy
+     * Whether the fit on n rows of d inputs is full batch: a minibatch covering all rows, else {@link
+     * #fullBatchByDefault}.
+     */
+    public boolean fullBatchFor(int n, int d) {
+      return minibatch.isPresent()
+          ? minibatch.getAsInt() >= n && !model.stochasticOnly()
+          : fullBatchByDefault(model, n, d, sizeFor(n, d));
+    }
+
+    /**
+     * The iteration cap on n rows of d inputs: as set, else 1000 for the L-BFGS fits (SSGP; VSSGP, DTC++, PIC++ in
+     * full batch), which stop at a stationary point, and 5000 for the stochastic fits (sVBSSGP; VSSGP, DTC++, PIC++
+     * on minibatches), which stop when their bound has stopped rising ({@link #stopping()}): sVBSSGP's noisy
      * estimates need about 2,000 iterations before the default rule can resolve its tolerance on 5,000 rows of
      * txhousing, where its bound still rose at 5,000 under a tolerance of 0.02 (0.07 ± 0.02 nats per iteration; 25 s).
      */
-    public int iterationsFor(int n) {
+    public int iterationsFor(int n, int d) {
       if (iterations.isPresent()) {
         return iterations.getAsInt();
       }
-      return stochasticFor(n) ? 5000 : 1000;
+      return stochasticFor(n, d) ? 5000 : 1000;
     }
 
     private static boolean nonPositive(OptionalInt v) {

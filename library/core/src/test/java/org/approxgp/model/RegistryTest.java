@@ -297,7 +297,8 @@ class RegistryTest {
         d.partitions().isEmpty() && d.minibatch().isEmpty() && d.iterations().isEmpty());
     org.approxgp.sparse.SparseRegression.Options o = Registry.regression(
         "pic", Settings.of("inducing", 30, "partitions", "8", "seed", 9_007_199_254_740_993L));
-    assertEquals(30, o.inducing());
+    assertEquals(30, o.inducing().getAsInt());
+    assertTrue(Registry.regression("dtc").inducing().isEmpty(), "M is chosen on the data");
     assertEquals(8, o.partitions().getAsInt());
     assertEquals(9_007_199_254_740_993L, o.seed(), "a long seed beyond 2^53 is kept exactly");
     assertEquals(

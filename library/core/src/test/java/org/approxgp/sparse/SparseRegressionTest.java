@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.OptionalInt;
 import org.approxgp.data.RegressionData;
 import org.approxgp.inference.PredictiveMoments;
@@ -48,7 +49,7 @@ class SparseRegressionTest {
         SparseModel.of(model),
         OptionalInt.of(12),
         OptionalInt.of(6),
-        20,
+        OptionalInt.of(20),
         OptionalInt.of(iterations),
         OptionalInt.empty(),
         d.gamma(),
@@ -273,12 +274,15 @@ class SparseRegressionTest {
       assertTrue(k == 40 || (double) n * k * k <= budget, "n = " + n);
       assertTrue(k <= 2 * Math.max(20, Math.ceil(Math.sqrt(n))), "n = " + n);
       assertTrue(k <= SparseRegression.defaultFeatures(SparseModel.SSGP, n), "n = " + n);
-      assertEquals(n <= 125_000, d.fullBatchFor(n), "n = " + n);
+      assertEquals(n <= 125_000, d.fullBatchFor(n, 6), "n = " + n);
     }
     assertEquals(12, options("vssgp", 5).featuresFor(5000), "a 2m that is set is kept");
   }
 
-  /** A model is checked only against its own sizes: SSGP on fewer rows than DTC++'s default M = 250 runs. */
+  /**
+   * A model is checked only against its own sizes: SSGP on fewer rows than PIC++'s default M = 250 runs, DTC++ and
+   * PIC++ at their defaults take M = n there, and an M that is set beyond n is refused.
+   */
   @Test
   void eachModelIsCheckedAgainstItsOwnSizes() {
     RegressionData few = DenseGp.synthetic(60, 0.1, 8);
@@ -289,13 +293,78 @@ class SparseRegressionTest {
         null)) {
       assertTrue(t.step());
     }
-    org.junit.jupiter.api.Assertions.assertThrows(
+    for (SparseModel m : List.of(SparseModel.DTC, SparseModel.PIC)) {
+      assertEquals(60, SparseRegression.Options.defaults(m).inducingFor(60, 1), m.toString());
+    }
+    try (SparseRegression.Trainer t = SparseRegression.start(
+        few,
+        SparseRegression.Options.defaults(SparseModel.DTC),
+        SparseRegression.Partitioning.honest(),
+        null)) {
+      assertTrue(t.step());
+    }
+    SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.DTC);
+    SparseRegression.Options set = new SparseRegression.Options(
+        d.model(),
+        d.features(),
+        d.partitions(),
+        OptionalInt.of(250),
+        d.iterations(),
+        d.minibatch(),
+        d.gamma(),
+        d.samples(),
+        d.noise(),
+        d.seed(),
+        d.frequencies(),
+        d.steps(),
+        d.stopping(),
+        d.extrapolation());
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class,
-        () -> SparseRegression.start(
-            few,
-            SparseRegression.Options.defaults(SparseModel.DTC),
-            SparseRegression.Partitioning.honest(),
-            null));
+        () -> SparseRegression.start(few, set, SparseRegression.Partitioning.honest(), null));
+    assertTrue(
+        e.getMessage().contains("M = 250 inducing inputs exceed the 60 training rows"),
+        e.getMessage());
+  }
+
+  /**
+   * DTC++'s default M is the largest from 250 on whose full-batch evaluation, (d + 2)(nM² + M³) multiply-adds, stays
+   * within {@link SparseRegression#DTC_WORK}, at most n; such a fit runs in full batch, and from about 23,000 rows
+   * of six inputs on M is 250 and the fit stochastic. PIC++ keeps 250.
+   */
+  @Test
+  void dtcDefaultInducingFillsItsFullBatchBudget() {
+    SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.DTC);
+    assertTrue(d.inducing().isEmpty());
+    assertEquals(521, d.inducingFor(5000, 6), "txhousing's training rows");
+    assertEquals(768, d.inducingFor(4307, 2), "volcano's");
+    assertEquals(420, d.inducingFor(2000, 26), "diamonds'");
+    assertEquals(1000, d.inducingFor(1000, 2), "at most n");
+    assertEquals(272, d.inducingFor(20_000, 6));
+    assertEquals(250, d.inducingFor(3_000_000, 6), "never below 250");
+    double budget = SparseRegression.DTC_WORK;
+    for (int dims : new int[] {1, 2, 6, 14, 26}) {
+      for (int n = 1; n <= 100_000; n += 173) {
+        int m = d.inducingFor(n, dims);
+        assertTrue(m >= 1 && m <= n, "M = " + m + " at n = " + n);
+        assertTrue(
+            m == Math.min(n, 250) || SparseRegression.dtcWork(n, dims, m) <= budget, "n = " + n);
+        assertTrue(
+            m == n || m == 250 || SparseRegression.dtcWork(n, dims, m + 1) > budget,
+            "the largest, n = " + n);
+        assertEquals(
+            SparseRegression.dtcWork(n, dims, m) <= budget, d.fullBatchFor(n, dims), "n = " + n);
+      }
+    }
+    assertTrue(d.fullBatchFor(23_000, 6));
+    assertFalse(d.fullBatchFor(24_000, 6));
+    assertEquals(1000, d.iterationsFor(5000, 6), "full batch: L-BFGS's cap");
+    assertEquals(5000, d.iterationsFor(24_000, 6), "stochastic");
+    SparseRegression.Options pic = SparseRegression.Options.defaults(SparseModel.PIC);
+    assertEquals(250, pic.inducingFor(5000, 6));
+    assertEquals(250, pic.inducingFor(3_000_000, 6));
+    assertFalse(pic.fullBatchFor(5000, 6), "PIC++ keeps n·M² <= 2e8");
+    assertTrue(pic.fullBatchFor(3200, 6));
   }
 
   @Test
