@@ -18,14 +18,21 @@ public record Verification(String experiment, List<Outcome> outcomes, List<Strin
   public enum Kind {
     /** Every compared column equal to the bit. */
     IDENTICAL("identical bits"),
-    /** Every compared column within its tolerance ({@link VerifyRule}), some not to the bit. */
+    /**
+     * Every compared column within its tolerance ({@link VerifyRule}), some not to the bit; or beyond it but within
+     * {@code Runner.MEASURED_ROUNDING_FACTOR} times the trial's measured rounding spread (the outcome's detail says
+     * so).
+     */
     ROUNDING("within rounding"),
     /**
      * A sensitive trial (named by the experiment's rule, or found by a rerun under a rounding perturbation) whose
      * stable columns agree; its other columns move with rounding and are not held to the row.
      */
     SENSITIVE("sensitive"),
-    /** A column beyond its tolerance that no rounding perturbation moves: today's code computes another result. */
+    /**
+     * A column beyond its tolerance and beyond {@code Runner.MEASURED_ROUNDING_FACTOR} times what rounding
+     * perturbations move it: today's code computes another result.
+     */
     DIFFERS("differs");
 
     private final String label;
