@@ -528,7 +528,8 @@ def main():
                    "ridge_cover50": ridge[k][2], "ridge_cover95": ridge[k][3],
                    "converged": s.get("converged"), "stop_reason": s.get("stop_reason"),
                    "stop_rule": s.get("stop_rule"),
-                   "iterations": s["iterations"], "seconds": wall}
+                   "iterations": s["iterations"], "seconds": wall,
+                   "code_version": s.get("code_version", "unknown")}
             results.append(row)
             print(f"  {model:8s} RMSE {s['rmse']:.4g} ({s['rmse'] / ex[0]:.2f}x exact, "
                   f"{s['rmse'] / ridge[k][0]:.2f}x ridge-{k}), MNLP {s['mnlp']:.3f} ({s['mnlp'] - ex[1]:+.3f} vs exact), "

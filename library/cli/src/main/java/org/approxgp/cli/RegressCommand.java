@@ -376,6 +376,9 @@ final class RegressCommand implements Callable<Integer> {
     PredictiveMoments inUnits = new PredictiveMoments(mean, variance);
     Map<String, Object> sum = new LinkedHashMap<>();
     sum.put("model", chosen.id());
+    // the build that fitted it, as every stored experiment row records it (a benchmark's rows name
+    // it)
+    sum.put("code_version", org.approxgp.experiment.CodeVersion.current());
     sum.put("n_train", n);
     sum.put("n_test", m);
     sum.put("inputs", trainData.d());

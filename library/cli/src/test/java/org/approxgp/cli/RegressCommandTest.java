@@ -148,6 +148,10 @@ class RegressCommandTest {
     }
     JsonNode s = new ObjectMapper().readTree(sum.toFile());
     assertEquals(model, s.get("model").asText());
+    assertEquals(
+        org.approxgp.experiment.CodeVersion.current(),
+        s.get("code_version").asText(),
+        "the build that fitted it");
     assertEquals(Math.sqrt(sq / pred.length), s.get("rmse").asDouble(), 1e-9);
     assertEquals(nlp / pred.length, s.get("mnlp").asDouble(), 1e-9);
     // a fit stops at the cap of 30 or earlier when converged (L-BFGS, the smoothed bound, SSGP's
