@@ -128,11 +128,12 @@ public final class SparseRegression {
    * capacity: on volcano (4,307 rows, two inputs, a rough surface) its test RMSE was 1.2–1.3 times the exact GP's
    * and its MNLP 0.2–0.3 nats worse; on txhousing +0.14 to +0.22 nats. With M from this budget, fitted in full
    * batch (the fixed jitter of {@code InducingPosterior.KUU_JITTER} keeps L-BFGS converging at the larger M), on
-   * the splits of seeds 1, 2, 4 and 5: volcano 0.80–0.83 times the exact GP's RMSE (M = 768; the exact GP is
-   * fitted on 3,000 of the rows) and 0.21 nats better, txhousing 0.89–0.97 times and +0.09 nats (M = 521), diamonds
-   * 0.85–1.05 times and ±0.00 (M = 420; 143–260 s), college 1.00 times (M = 421; 48–79 s), every fit converged. A
-   * first budget of n·M² &le; 2.5·10⁹ without the factor d + 2 gave diamonds' 26 inputs M = 1,118 and a 369-second
-   * fit, over the five minutes issue 46 allows.
+   * the splits of seeds 1–5: volcano 0.80–0.88 times the exact GP's RMSE (mean 0.82; M = 768; the exact GP's
+   * hyperparameters are fitted on 1,000 of the rows) and 0.13–0.22 nats better, txhousing 0.89–0.97 times and
+   * +0.06 to +0.13 nats (mean +0.098; M = 521), 81–300 s on a shared machine, every fit converged; seed 3: diamonds
+   * 0.92 times and +0.04 (M = 420, 185 s), college 1.00 times and −0.003 (M = 421). Seeds 1 and 2 of volcano and
+   * txhousing chose the rule. A first budget of n·M² &le; 2.5·10⁹ without the factor d + 2 gave diamonds' 26
+   * inputs M = 1,118 and a 369-second fit, over the five minutes issue 46 allows.
    */
   public static int defaultInducing(SparseModel model, int n, int d) {
     if (model != SparseModel.DTC) {

@@ -557,8 +557,7 @@ public final class Runner {
     if (other != null) {
       probes.add(other);
     }
-    // the largest relative move of each disagreeing column under the probes: the trial's own
-    // rounding spread
+    // the largest relative move of each column under the probes: the trial's rounding spread
     Map<String, Double> spread = new java.util.HashMap<>();
     for (String probe : probes) {
       String label = probe.startsWith(ULP)
@@ -594,11 +593,9 @@ public final class Runner {
                 + "); stable columns agree; " + describe(beyond));
       }
     }
-    // an iterative fit carries rounding to its end point with a gain no a-priori bound gives (an
-    // L-BFGS end point
-    // is fixed only to its stopping rule): a disagreement within MEASURED_ROUNDING_FACTOR of the
-    // spread the
-    // reruns show is rounding of this trial's size
+    // an iterative fit carries rounding to its end point with a gain no a-priori bound gives
+    // (an L-BFGS end point is fixed only to its stopping rule): a disagreement within
+    // MEASURED_ROUNDING_FACTOR of the spread the reruns show is rounding of this trial's size
     boolean withinSpread = true;
     StringBuilder spreads = new StringBuilder();
     for (VerifyRule.ColumnCheck c : beyond) {
