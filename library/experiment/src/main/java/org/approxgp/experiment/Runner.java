@@ -344,8 +344,9 @@ public final class Runner {
    * Recomputes {@code k} of {@code exp}'s stored trials with today's code and classifies each against its stored
    * row by the experiment's {@link VerifyRule}: identical bits, within rounding, sensitive, or differs
    * ({@link Verification.Kind}). The trials are drawn reproducibly from {@code seed}, spread over the code versions
-   * that stored the rows (in turn, one from each version's shuffled trials, so each stored code version is
-   * checked), and recomputed side by side on up to one thread per core on one BLAS thread, as the runner computes
+   * that stored the rows (in turn, one from each version's trials in a random order that favours the trials that
+   * were cheap to compute, {@link #picks}, so each stored code version is checked and the check's time stays near
+   * the harmonic mean of the stored costs), and recomputed side by side on up to one thread per core on one BLAS thread, as the runner computes
    * trials. A trial that disagrees beyond the rule's tolerance, and that the rule does not name sensitive, is
    * recomputed under perturbations of rounding size ({@value #ULP_PROBES} seeded one-ulp perturbations of every
    * Cholesky input, then the other linear-algebra backend) until one moves it, to tell a chaotic trial from a
@@ -420,23 +421,42 @@ public final class Runner {
 
   /**
    * Up to {@code k} stored trials of {@code exp}, drawn from {@code seed}: the stored trials grouped by the code
-   * version that stored them (groups in name order), each group shuffled, then one from each group in turn.
+   * version that stored them (groups in name order), each group put in a random order weighted by the inverse of each
+   * trial's stored cost ({@link #storedSeconds}), then one from each group in turn.
+   *
+   * <p>The weighting keeps a check's time bounded whatever the seed: a trial of cost c comes first in its group with
+   * probability (1/c)/Σ(1/cᵢ), so the first pick of a group costs on average the harmonic mean of its trials' costs
+   * (in svbssgp-methods 5 s, against an arithmetic mean of 62 s and a largest of 588 s), and a trial 500 times
+   * dearer than most is drawn about 500 times less often. Every trial still has a chance at every seed, so a store is
+   * checked further at every commit; weighted sampling without replacement by the keys u^{c} of Efraimidis &amp;
+   * Spirakis ("Weighted random sampling with a reservoir", Information Processing Letters 97(5), 2006, Algorithm A
+   * with weight 1/c).
    */
   static <K extends Record> List<K> picks(
       Experiment<?, K> exp, Map<String, ResultRow> rows, int k, long seed) {
     java.util.TreeMap<String, List<K>> byVersion = new java.util.TreeMap<>();
+    Map<K, Double> cost = new java.util.HashMap<>();
     for (K key : exp.trials()) {
       ResultRow r = rows.get(TrialKeys.id(key));
       if (r != null) {
         byVersion
             .computeIfAbsent(String.valueOf(r.get(ResultRow.CODE_VERSION)), v -> new ArrayList<>())
             .add(key);
+        cost.put(key, storedSeconds(r.values()));
       }
     }
-    java.util.Random random = new java.util.Random(seed);
+    // SplittableRandom mixes its seed: java.util.Random's first draw barely moves between
+    // neighbouring seeds
+    java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
     List<java.util.Iterator<K>> turns = new ArrayList<>();
     for (List<K> group : byVersion.values()) {
-      java.util.Collections.shuffle(group, random);
+      // Efraimidis-Spirakis keys u^c, in logs c·log u; the largest first (a stable sort: ties keep
+      // trial order)
+      Map<K, Double> order = new java.util.HashMap<>();
+      for (K key : group) {
+        order.put(key, cost.get(key) * Math.log(1 - random.nextDouble()));
+      }
+      group.sort(java.util.Comparator.comparingDouble((K key) -> order.get(key)).reversed());
       turns.add(group.iterator());
     }
     List<K> out = new ArrayList<>();
@@ -452,6 +472,31 @@ public final class Runner {
       }
     }
     return out;
+  }
+
+  /** The least cost a trial is weighted by in {@link #picks}: a trial that took less counts as taking this long. */
+  static final double LEAST_COST_SECONDS = 1.0;
+
+  /**
+   * A stored trial's cost in seconds, as its row recorded it: its {@code seconds} column if that is a number, else
+   * the sum of its numeric columns named {@code *_seconds} or {@code seconds_*} (svbssgp's setup and training,
+   * qp-mining's per method), never below {@value #LEAST_COST_SECONDS}; a row that recorded no time counts as
+   * {@value #LEAST_COST_SECONDS}.
+   */
+  static double storedSeconds(Map<String, Object> row) {
+    double total = 0;
+    if (row.get("seconds") instanceof Number n) {
+      total = n.doubleValue();
+    } else {
+      for (Map.Entry<String, Object> e : row.entrySet()) {
+        String name = e.getKey();
+        if ((name.endsWith("_seconds") || name.startsWith("seconds_"))
+            && e.getValue() instanceof Number n) {
+          total += n.doubleValue();
+        }
+      }
+    }
+    return Double.isFinite(total) ? Math.max(LEAST_COST_SECONDS, total) : LEAST_COST_SECONDS;
   }
 
   /**

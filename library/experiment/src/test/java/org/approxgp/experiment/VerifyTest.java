@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -390,6 +391,73 @@ class VerifyTest {
         runner().verify(experiment(1.5), 3).checked(),
         runner().verify(experiment(1.5), 3, CodeVersion.seed()).checked(),
         "seeded by the code version");
+  }
+
+  /** Stored rows of {@code experiment(1.5)}'s trials, trial i recording {@code seconds.applyAsDouble(i)}. */
+  private static Map<String, ResultRow> rowsCosting(
+      List<TrialKey> trials, java.util.function.IntToDoubleFunction seconds) {
+    Map<String, ResultRow> rows = new java.util.HashMap<>();
+    for (int i = 0; i < trials.size(); i++) {
+      rows.put(
+          TrialKeys.id(trials.get(i)),
+          ResultRow.builder()
+              .put("value", 1.0)
+              .put("seconds", seconds.applyAsDouble(i))
+              .put(ResultRow.CODE_VERSION, "v")
+              .build());
+    }
+    return rows;
+  }
+
+  @Test
+  void thePicksFavourCheapTrialsInInverseProportionToTheirStoredCost() {
+    Experiment<Cfg, TrialKey> exp = experiment(1.5);
+    List<TrialKey> trials = exp.trials();
+    // one trial 1,000 times dearer than the other fifteen: drawn about once in 15,000 draws, they
+    // about 1/15 each
+    Map<String, ResultRow> oneDear = rowsCosting(trials, i -> i == 3 ? 1000.0 : 1.0);
+    Map<TrialKey, Integer> count = new java.util.HashMap<>();
+    for (long seed = 0; seed < 3000; seed++) {
+      count.merge(Runner.picks(exp, oneDear, 1, seed).get(0), 1, Integer::sum);
+    }
+    assertTrue(count.getOrDefault(trials.get(3), 0) <= 2, count.toString());
+    for (int i = 0; i < trials.size(); i++) {
+      if (i != 3) {
+        assertTrue(count.getOrDefault(trials.get(i), 0) > 120, "trial " + i + ": " + count);
+      }
+    }
+    // half at 1 s, half at 3 s: a first pick is a cheap one with probability 8/(8 + 8/3) = 0.75
+    Map<String, ResultRow> halves = rowsCosting(trials, i -> i % 2 == 0 ? 1.0 : 3.0);
+    int cheap = 0;
+    for (long seed = 0; seed < 3000; seed++) {
+      TrialKey first = Runner.picks(exp, halves, 1, seed).get(0);
+      cheap += trials.indexOf(first) % 2 == 0 ? 1 : 0;
+    }
+    assertEquals(0.75, cheap / 3000.0, 0.03);
+    // k picks are k distinct trials, every trial once when k is all of them
+    assertEquals(
+        new java.util.HashSet<>(trials),
+        new java.util.HashSet<>(Runner.picks(exp, oneDear, trials.size(), 7)));
+  }
+
+  @Test
+  void aStoredTrialsCostIsItsSecondsColumnElseItsNamedTimingsAtLeastOneSecond() {
+    assertEquals(2.5, Runner.storedSeconds(Map.of("seconds", 2.5)));
+    assertEquals(
+        7.0,
+        Runner.storedSeconds(Map.of(
+            "seconds",
+            new double[] {1, 2},
+            "setup_seconds",
+            3.0,
+            "train_seconds",
+            4.0,
+            "rmse",
+            9.0)));
+    assertEquals(5.0, Runner.storedSeconds(Map.of("seconds_ep", 2.0, "seconds_vb", 3.0)));
+    assertEquals(1.0, Runner.storedSeconds(Map.of("seconds_ep", 0.2, "seconds_vb", 0.3)));
+    assertEquals(1.0, Runner.storedSeconds(Map.of("value", 100.0)));
+    assertEquals(1.0, Runner.storedSeconds(Map.of("seconds", Double.NaN)));
   }
 
   @Test
