@@ -40,9 +40,9 @@ final class SsgpObjective {
     double[] x = data.x();
     double[] y = data.y();
     double[] inv = SpectralBasis.inverse(ell);
-    double[] buf = new double[BLOCK * k2];
     for (int start = 0; start < n; start += BLOCK) {
       int rows = Math.min(BLOCK, n - start);
+      double[] buf = new double[rows * k2];
       for (int t = 0; t < rows; t++) {
         int i = start + t;
         SpectralBasis.features(x, i * d, d, m, w, inv, buf, t * k2);
@@ -52,11 +52,11 @@ final class SsgpObjective {
           b[p] += buf[t * k2 + p] * yi;
         }
       }
-      SpectralBasis.accumulateGram(buf, rows, k2, a);
-    }
-    for (int p = 0; p < k2; p++) {
-      for (int q = 0; q < p; q++) {
-        a[q * k2 + p] = a[p * k2 + q];
+      // the block's ΦᵀΦ by the linear-algebra backend (BLAS dsyrk on the native one), both
+      // triangles
+      double[] g = Matrix.wrap(rows, k2, buf).gram().data();
+      for (int p = 0; p < a.length; p++) {
+        a[p] += g[p];
       }
     }
     double c = m * sn2 / s2;
@@ -113,35 +113,42 @@ final class SsgpObjective {
     double[] inv = SpectralBasis.inverse(ell);
     double[] x = data.x();
     double[] y = data.y();
-    double[] phi = new double[k2];
-    double[] g = new double[k2];
+    Matrix ainvMatrix = Matrix.wrap(k2, k2, ainv);
     double[] u = new double[d];
     double[] gw = new double[md];
     double[] h = new double[m];
-    for (int i = 0; i < st.n; i++) {
-      int o = i * d;
-      for (int j = 0; j < d; j++) {
-        u[j] = x[o + j] * inv[j];
+    for (int start = 0; start < st.n; start += BLOCK) {
+      int rows = Math.min(BLOCK, st.n - start);
+      double[] phi = new double[rows * k2];
+      for (int t = 0; t < rows; t++) {
+        SpectralBasis.features(x, (start + t) * d, d, m, w, inv, phi, t * k2);
       }
-      SpectralBasis.features(x, o, d, m, w, inv, phi, 0);
-      double r = (y[i] - SpectralBasis.dot(phi, alpha)) / sn2;
-      for (int q = 0; q < k2; q++) {
-        double s = 0;
-        int oq = q * k2;
-        for (int t = 0; t < k2; t++) {
-          s += ainv[oq + t] * phi[t];
-        }
-        g[q] = s - r * alpha[q];
-      }
-      for (int k = 0; k < m; k++) {
-        // ∂/∂z of G·φ: −G_cos sin z + G_sin cos z, with φ = (cos z, sin z)
-        h[k] = -g[2 * k] * phi[2 * k + 1] + g[2 * k + 1] * phi[2 * k];
-      }
-      for (int k = 0; k < m; k++) {
-        double hk = h[k];
-        int ok = k * d;
+      // the block's rows of Φ A⁻¹ (A⁻¹ symmetric) by the backend's matrix product
+      double[] phiAinv = Matrix.wrap(rows, k2, phi).mult(ainvMatrix).data();
+      for (int t = 0; t < rows; t++) {
+        int i = start + t;
+        int o = i * d;
+        int ot = t * k2;
         for (int j = 0; j < d; j++) {
-          gw[ok + j] += hk * u[j];
+          u[j] = x[o + j] * inv[j];
+        }
+        double fa = 0;
+        for (int q = 0; q < k2; q++) {
+          fa += phi[ot + q] * alpha[q];
+        }
+        double r = (y[i] - fa) / sn2;
+        for (int k = 0; k < m; k++) {
+          // Gᵢ = A⁻¹φᵢ − rᵢα; ∂/∂z of G·φ: −G_cos sin z + G_sin cos z, with φ = (cos z, sin z)
+          double gc = phiAinv[ot + 2 * k] - r * alpha[2 * k];
+          double gs = phiAinv[ot + 2 * k + 1] - r * alpha[2 * k + 1];
+          h[k] = -gc * phi[ot + 2 * k + 1] + gs * phi[ot + 2 * k];
+        }
+        for (int k = 0; k < m; k++) {
+          double hk = h[k];
+          int ok = k * d;
+          for (int j = 0; j < d; j++) {
+            gw[ok + j] += hk * u[j];
+          }
         }
       }
     }
