@@ -35,15 +35,16 @@ public final class SparseRegression {
   public static final int DEFAULT_FEATURES = 40;
 
   /**
-   * The default 2m of {@code model} on n training rows. SSGP and VSSGP take m = max(20, ⌈√n⌉) frequencies within
-   * their own work budgets (below), never below 2m = {@value #DEFAULT_FEATURES}; sVBSSGP keeps {@value
-   * #DEFAULT_FEATURES}. Random-feature regression attains the exact kernel method's learning rate with O(√n log n)
+   * The default 2m of {@code model} on n training rows. SSGP takes ⌈√n ln n⌉ basis functions within its work budget
+   * ({@link #ssgpFeatures}); VSSGP takes m = max(20, ⌈√n⌉) frequencies within its own (below), never below 2m =
+   * {@value #DEFAULT_FEATURES}; sVBSSGP keeps {@value #DEFAULT_FEATURES}. Random-feature regression attains the exact kernel method's learning rate with O(√n log n)
    * features (Rudi &amp; Rosasco, "Generalization properties of learning with random features", NIPS 2017, Theorem
    * 1); a fixed m stops tracking a surface once the rows resolve more of it than m frequencies can. m = 20 up to
    * 400 rows, so cars, penguins and diabetes keep the paper's m.
    *
-   * <p><b>SSGP</b>: while an evaluation's n·(2m)² multiply-adds stay within {@value #FULL_BATCH_WORK}, else the
-   * most that do. At the fixed 2m = 40 SSGP's test RMSE was 2.79 times the exact GP's on the 4,307 rows of volcano
+   * <p><b>SSGP</b> ({@link #ssgpFeatures}; this paragraph is its earlier rule, m = max(20, ⌈√n⌉) while an
+   * evaluation's n·(2m)² multiply-adds stayed within {@value #FULL_BATCH_WORK}, else the most that did). At the fixed
+   * 2m = 40 SSGP's test RMSE was 2.79 times the exact GP's on the 4,307 rows of volcano
    * (2 inputs); at 2m = 100, 1.43; at 200, 1.24 ({@code bin/bench regress-defaults} splits of seed 1, the seed this
    * rule was measured on). 2m = 132 on volcano, 142 on 5,000 rows, back to 40 at 125,000 rows. Not tuned on, seed
    * 2: volcano 2.76 → 1.34 times the exact GP's RMSE (MNLP +1.01 → +0.29 nats), diamonds 1.32 → 1.12 (+0.34 →
@@ -84,7 +85,7 @@ public final class SparseRegression {
     int least = DEFAULT_FEATURES / 2;
     double work;
     if (model == SparseModel.SSGP) {
-      work = FULL_BATCH_WORK;
+      return ssgpFeatures(n);
     } else if (model == SparseModel.VSSGP) {
       work = VSSGP_WORK;
     } else {
@@ -94,6 +95,31 @@ public final class SparseRegression {
     int budget = (int) Math.floor(Math.sqrt(work / Math.max(1, n)) / 2);
     return 2 * Math.max(least, Math.min(m, budget));
   }
+
+  /**
+   * SSGP's default 2m on n rows: ⌈√n · ln n⌉ basis functions rounded up to even, the number with which random
+   * features attain the exact kernel method's learning rate (Rudi &amp; Rosasco, NIPS 2017, Theorem 1: O(√n log n)
+   * features), never below {@value #DEFAULT_FEATURES}, and the largest even 2m with n·(2m)² within {@value
+   * #SSGP_WORK} where that is fewer. 40 up to 82 rows, 92 on penguins' 267 training rows, 102 on cars' 314, 112 on
+   * diabetes' 354, 340 on diamonds' 2,000, 428 on college's 3,791 (budget), 402 on volcano's 4,307 (budget), 374 on
+   * 5,000, 264 on 10,000, 40 again from 437,500 rows on.
+   *
+   * <p>An earlier rule took m = ⌈√n⌉ frequencies, 2√n basis functions, within n·(2m)² ≤ {@value #FULL_BATCH_WORK}:
+   * 2m = 132 on volcano, where SSGP's test RMSE was 1.3–1.5 times the exact GP's ({@code bin/bench
+   * regress-defaults}). At 2m = 400 on volcano's seed-1 split it was 0.96 times (MNLP −0.04 nats), in 115 s once each
+   * evaluation's ΦᵀΦ and ΦA⁻¹ went to the linear-algebra backend (the same fit took 421 s with both in plain Java
+   * loops). The budget keeps one fit within about two minutes on an idle machine here.
+   */
+  static int ssgpFeatures(int n) {
+    double rows = Math.max(1, n);
+    int wanted = (int) Math.ceil(Math.sqrt(rows) * Math.log(rows));
+    wanted += wanted % 2;
+    int budget = 2 * (int) Math.floor(Math.sqrt(SSGP_WORK / rows) / 2);
+    return Math.max(DEFAULT_FEATURES, Math.min(wanted, budget));
+  }
+
+  /** SSGP's work budget n·(2m)² for its default 2m: see {@link #ssgpFeatures}. */
+  public static final double SSGP_WORK = 7e8;
 
   /** VSSGP's work budget n·(2m)² for its default 2m, within the time budget: see {@link #defaultFeatures}. */
   public static final double VSSGP_WORK = 1.6e7;

@@ -221,26 +221,31 @@ class SparseRegressionTest {
   }
 
   /**
-   * SSGP's default 2m grows as 2⌈√n⌉ from the paper's 40 (below 400 rows) until n·(2m)² reaches the full-batch
-   * budget, then falls back towards 40; the other spectral models keep 40, and a 2m that is set is kept.
+   * SSGP's default 2m grows as √n ln n from the paper's 40 (up to 82 rows) until n·(2m)² reaches SSGP's work
+   * budget, then falls back towards 40; sVBSSGP keeps 40, and a 2m that is set is kept.
    */
   @Test
   void ssgpsDefaultFeaturesGrowWithTheRowsWithinTheWorkBudget() {
     SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.SSGP);
     assertTrue(d.features().isEmpty());
     assertEquals(40, d.featuresFor(60));
-    assertEquals(40, d.featuresFor(400));
-    assertEquals(42, d.featuresFor(401), "m = ⌈√401⌉ = 21");
-    assertEquals(132, d.featuresFor(4307), "volcano's training rows: m = ⌈65.6⌉");
-    assertEquals(142, d.featuresFor(5000));
+    assertEquals(40, d.featuresFor(82), "√82 ln 82 = 39.9");
+    assertEquals(42, d.featuresFor(83), "√83 ln 83 = 40.3");
+    assertEquals(92, d.featuresFor(267), "penguins' training rows: 91.3");
+    assertEquals(102, d.featuresFor(314), "cars': 101.9");
+    assertEquals(340, d.featuresFor(2000), "diamonds': 339.9, within the budget (590)");
     assertEquals(
-        140, d.featuresFor(10_000), "√(2e8 / 10,000) = 141.4: m = 70 within the budget, not 100");
-    assertEquals(40, d.featuresFor(125_000));
+        428, d.featuresFor(3791), "college's: √(7e8 / 3,791) = 429.7 below √n ln n = 507.4");
+    assertEquals(402, d.featuresFor(4307), "volcano's: √(7e8 / 4,307) = 403.1");
+    assertEquals(374, d.featuresFor(5000));
+    assertEquals(264, d.featuresFor(10_000));
+    assertEquals(40, d.featuresFor(437_500), "the budget's 40");
     assertEquals(40, d.featuresFor(3_000_000), "never below the paper's 40");
-    for (int n = 1; n <= 200_000; n += 97) {
+    for (int n = 1; n <= 500_000; n += 97) {
       int k = d.featuresFor(n);
       assertTrue(k % 2 == 0 && k >= 40, "2m = " + k + " at n = " + n);
-      assertTrue(k == 40 || (double) n * k * k <= SparseRegression.FULL_BATCH_WORK, "n = " + n);
+      assertTrue(k == 40 || (double) n * k * k <= SparseRegression.SSGP_WORK, "n = " + n);
+      assertTrue(k == 40 || k <= Math.sqrt(n) * Math.log(n) + 2, "n = " + n);
     }
     assertEquals(
         40,
