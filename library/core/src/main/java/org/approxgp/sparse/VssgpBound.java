@@ -2,6 +2,7 @@ package org.approxgp.sparse;
 
 import java.util.Arrays;
 import org.approxgp.data.RegressionData;
+import org.approxgp.linalg.Matrix;
 
 /**
  * VSSGP's variational lower bound and its gradient ({@link Vssgp}'s class comment gives the bound, the
@@ -42,16 +43,36 @@ final class VssgpBound {
       double[] dvar,
       double[] trig,
       double[] u) {
+    expectations(x, xo, d, m, muW, sW, invEll, phibar, off, dvar, trig, 0, u, 0);
+  }
+
+  /** {@link #expectations} writing trig from trig[to] and u from u[uo]. */
+  static void expectations(
+      double[] x,
+      int xo,
+      int d,
+      int m,
+      double[] muW,
+      double[] sW,
+      double[] invEll,
+      double[] phibar,
+      int off,
+      double[] dvar,
+      double[] trig,
+      int to,
+      double[] u,
+      int uo) {
     for (int j = 0; j < d; j++) {
-      u[j] = x[xo + j] * invEll[j];
+      u[uo + j] = x[xo + j] * invEll[j];
     }
     for (int k = 0; k < m; k++) {
       double mk = 0;
       double vk = 0;
       int ok = k * d;
       for (int j = 0; j < d; j++) {
-        mk += muW[ok + j] * u[j];
-        vk += sW[ok + j] * u[j] * u[j];
+        double uj = u[uo + j];
+        mk += muW[ok + j] * uj;
+        vk += sW[ok + j] * uj * uj;
       }
       double rho = Math.exp(-0.5 * vk);
       double r4 = Math.exp(-2 * vk);
@@ -68,9 +89,9 @@ final class VssgpBound {
       dvar[3 * k + 1] = 0.5 * (1 - r4 * c2m) - sb * sb;
       dvar[3 * k + 2] = 0.5 * r4 * s2m - cb * sb;
       if (trig != null) {
-        trig[3 * k] = r4;
-        trig[3 * k + 1] = c2m;
-        trig[3 * k + 2] = s2m;
+        trig[to + 3 * k] = r4;
+        trig[to + 3 * k + 1] = c2m;
+        trig[to + 3 * k + 2] = s2m;
       }
     }
   }
@@ -107,17 +128,17 @@ final class VssgpBound {
     double[] b = new double[k2];
     double yy = 0;
     int block = 256;
-    double[] buf = new double[block * k2];
     double[] dvar = new double[3 * m];
-    double[] trig = e == null ? null : new double[3 * m];
-    double[] u = new double[d];
-    double[] w = new double[k2];
+    double[] trig = e == null ? null : new double[block * 3 * m];
+    double[] u = new double[block * d];
+    Matrix eMatrix = e == null ? null : Matrix.wrap(k2, k2, e);
     for (int start = 0; start < nRows; start += block) {
       int cnt = Math.min(block, nRows - start);
+      double[] buf = new double[cnt * k2];
       for (int t = 0; t < cnt; t++) {
         int i = rows == null ? start + t : rows[start + t];
         int bo = t * k2;
-        expectations(x, i * d, d, m, muW, sW, invEll, buf, bo, dvar, trig, u);
+        expectations(x, i * d, d, m, muW, sW, invEll, buf, bo, dvar, trig, 3 * m * t, u, d * t);
         double yi = y[i];
         yy += yi * yi;
         for (int a = 0; a < k2; a++) {
@@ -128,18 +149,26 @@ final class VssgpBound {
           psi[c * k2 + c] += dvar[3 * k];
           psi[(c + 1) * k2 + c + 1] += dvar[3 * k + 1];
           psi[(c + 1) * k2 + c] += dvar[3 * k + 2];
+          psi[c * k2 + c + 1] += dvar[3 * k + 2];
         }
-        if (e == null) {
-          continue;
-        }
-        for (int a = 0; a < k2; a++) {
-          double s = 0;
-          int oa = a * k2;
-          for (int q = 0; q < k2; q++) {
-            s += e[oa + q] * buf[bo + q];
-          }
-          w[a] = s;
-        }
+      }
+      // the block's φ̄ᵀφ̄ by the linear-algebra backend (BLAS dsyrk on the native one), both
+      // triangles
+      double[] gram = Matrix.wrap(cnt, k2, buf).gram().data();
+      for (int a = 0; a < psi.length; a++) {
+        psi[a] += gram[a];
+      }
+      if (e == null) {
+        continue;
+      }
+      // wᵢ = e φ̄ᵢ for the block's rows at once (e symmetric): the rows of φ̄ e
+      double[] w = Matrix.wrap(cnt, k2, buf).mult(eMatrix).data();
+      for (int t = 0; t < cnt; t++) {
+        int i = rows == null ? start + t : rows[start + t];
+        double yi = y[i];
+        int bo = t * k2;
+        int to = 3 * m * t;
+        int uo = d * t;
         for (int k = 0; k < m; k++) {
           int c = 2 * k;
           double cb = buf[bo + c];
@@ -147,25 +176,20 @@ final class VssgpBound {
           double ecc = e[c * k2 + c];
           double ess = e[(c + 1) * k2 + c + 1];
           double ecs = e[c * k2 + c + 1];
-          double dc = 2 * (w[c] - yi * muA[c] - cb * ecc - sb * ecs);
-          double ds = 2 * (w[c + 1] - yi * muA[c + 1] - sb * ess - cb * ecs);
-          double r4 = trig[3 * k];
-          double c2m = trig[3 * k + 1];
-          double s2m = trig[3 * k + 2];
+          double dc = 2 * (w[bo + c] - yi * muA[c] - cb * ecc - sb * ecs);
+          double ds = 2 * (w[bo + c + 1] - yi * muA[c + 1] - sb * ess - cb * ecs);
+          double r4 = trig[to + 3 * k];
+          double c2m = trig[to + 3 * k + 1];
+          double s2m = trig[to + 3 * k + 2];
           double dm = -sb * dc + cb * ds + r4 * (s2m * (ess - ecc) + 2 * c2m * ecs);
           double dv = -0.5 * (cb * dc + sb * ds) + r4 * (c2m * (ess - ecc) - 2 * s2m * ecs);
           int ok = k * d;
           for (int j = 0; j < d; j++) {
-            gMu[ok + j] += dm * u[j];
-            gV[ok + j] += dv * u[j] * u[j];
+            double uj = u[uo + j];
+            gMu[ok + j] += dm * uj;
+            gV[ok + j] += dv * uj * uj;
           }
         }
-      }
-      SpectralBasis.accumulateGram(buf, cnt, k2, psi);
-    }
-    for (int a = 0; a < k2; a++) {
-      for (int q = 0; q < a; q++) {
-        psi[q * k2 + a] = psi[a * k2 + q];
       }
     }
     Stats st = new Stats();
