@@ -80,8 +80,8 @@ final class RegressCommand implements Callable<Integer> {
       paramLabel = "2m",
       description = "number of basis functions 2m, even (ssgp, vssgp, svbssgp; default "
           + SparseRegression.DEFAULT_FEATURES
-          + ", the paper's, for svbssgp; for ssgp 2·max(20, ⌈√n⌉) while n·(2m)² <= 2e8, for vssgp while"
-          + " n·(2m)² <= 1.6e7, never below 40)")
+          + ", the paper's, for svbssgp; for ssgp ⌈√n·ln n⌉ while n·(2m)² <= 7e8, for vssgp 2·max(20, ⌈√n⌉)"
+          + " while n·(2m)² <= 1.6e7; never below 40)")
   Integer features;
 
   @Option(

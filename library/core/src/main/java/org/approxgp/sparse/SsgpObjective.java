@@ -25,12 +25,25 @@ final class SsgpObjective {
     double yy;
     double bAb;
     int n;
+    java.util.List<double[]> blocks; // Φ's blocks of BLOCK rows when kept, else null
   }
 
   /**
    * First pass: A = ΦΦᵀ + cI (c = mσₙ²/σ²), b = Φy, yᵀy; then L Lᵀ = A, α = A⁻¹b and −log p(y) (class comment).
    */
   static Stats stats(RegressionData data, int m, double[] w, double[] ell, double s2, double sn2) {
+    return stats(data, m, w, ell, s2, sn2, false);
+  }
+
+  /**
+   * Basis-function values n·2m up to which {@link #negLogMarginal} keeps the first pass's blocks of Φ for the
+   * gradient's pass instead of computing their cosines and sines again (8·10⁶ doubles, 64 MB).
+   */
+  static final long KEEP_FEATURES = 8_000_000L;
+
+  /** {@link #stats}; with {@code keep}, the blocks of Φ (rows × 2m each, row-major) in {@link Stats#blocks}. */
+  static Stats stats(
+      RegressionData data, int m, double[] w, double[] ell, double s2, double sn2, boolean keep) {
     int d = data.d();
     int k2 = 2 * m;
     int n = data.n();
@@ -40,9 +53,13 @@ final class SsgpObjective {
     double[] x = data.x();
     double[] y = data.y();
     double[] inv = SpectralBasis.inverse(ell);
+    java.util.List<double[]> blocks = keep ? new java.util.ArrayList<>() : null;
     for (int start = 0; start < n; start += BLOCK) {
       int rows = Math.min(BLOCK, n - start);
       double[] buf = new double[rows * k2];
+      if (keep) {
+        blocks.add(buf);
+      }
       for (int t = 0; t < rows; t++) {
         int i = start + t;
         SpectralBasis.features(x, i * d, d, m, w, inv, buf, t * k2);
@@ -64,6 +81,7 @@ final class SsgpObjective {
       a[p * k2 + p] += c;
     }
     Stats st = new Stats();
+    st.blocks = blocks;
     st.chol = Cholesky.factor(Matrix.wrap(k2, k2, a));
     double[] beta = st.chol.solveLower(b);
     st.bAb = SpectralBasis.dot(beta, beta);
@@ -100,7 +118,8 @@ final class SsgpObjective {
     double sn2 = Math.exp(p[md + d + 1]);
     Stats st;
     try {
-      st = stats(data, m, w, ell, s2, sn2);
+      st =
+          stats(data, m, w, ell, s2, sn2, grad != null && (long) data.n() * 2 * m <= KEEP_FEATURES);
     } catch (NotPositiveDefiniteException e) {
       return Double.POSITIVE_INFINITY;
     }
@@ -119,9 +138,14 @@ final class SsgpObjective {
     double[] h = new double[m];
     for (int start = 0; start < st.n; start += BLOCK) {
       int rows = Math.min(BLOCK, st.n - start);
-      double[] phi = new double[rows * k2];
-      for (int t = 0; t < rows; t++) {
-        SpectralBasis.features(x, (start + t) * d, d, m, w, inv, phi, t * k2);
+      double[] phi;
+      if (st.blocks != null) {
+        phi = st.blocks.get(start / BLOCK);
+      } else {
+        phi = new double[rows * k2];
+        for (int t = 0; t < rows; t++) {
+          SpectralBasis.features(x, (start + t) * d, d, m, w, inv, phi, t * k2);
+        }
       }
       // the block's rows of Φ A⁻¹ (A⁻¹ symmetric) by the backend's matrix product
       double[] phiAinv = Matrix.wrap(rows, k2, phi).mult(ainvMatrix).data();
