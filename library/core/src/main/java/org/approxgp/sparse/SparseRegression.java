@@ -37,10 +37,11 @@ public final class SparseRegression {
   /**
    * The default 2m of {@code model} on n training rows. SSGP takes ⌈√n ln n⌉ basis functions within its work budget
    * ({@link #ssgpFeatures}); VSSGP takes m = max(20, ⌈√n⌉) frequencies within its own (below), never below 2m =
-   * {@value #DEFAULT_FEATURES}; sVBSSGP keeps {@value #DEFAULT_FEATURES}. Random-feature regression attains the exact kernel method's learning rate with O(√n log n)
-   * features (Rudi &amp; Rosasco, "Generalization properties of learning with random features", NIPS 2017, Theorem
-   * 1); a fixed m stops tracking a surface once the rows resolve more of it than m frequencies can. m = 20 up to
-   * 400 rows, so cars, penguins and diabetes keep the paper's m.
+   * {@value #DEFAULT_FEATURES}; sVBSSGP keeps {@value #DEFAULT_FEATURES}. Random-feature regression attains the
+   * exact kernel method's learning rate with O(√n log n) features (Rudi &amp; Rosasco, "Generalization properties of
+   * learning with random features", NIPS 2017, Theorem 1); a fixed m stops tracking a surface once the rows resolve
+   * more of it than m frequencies can. VSSGP's m = 20 up to 400 rows, so on cars, penguins and diabetes it keeps
+   * the paper's m.
    *
    * <p><b>SSGP</b> ({@link #ssgpFeatures}; this paragraph is its earlier rule, m = max(20, ⌈√n⌉) while an
    * evaluation's n·(2m)² multiply-adds stayed within {@value #FULL_BATCH_WORK}, else the most that did). At the fixed

@@ -1,6 +1,7 @@
 package org.approxgp.sparse;
 
 import org.approxgp.data.RegressionData;
+import org.approxgp.linalg.Matrix;
 
 /**
  * The trigonometric basis of the m-point model in length-scale units (ωₖⱼ = 2πℓⱼrₖⱼ; {@link Ssgp}'s class comment)
@@ -32,30 +33,14 @@ final class SpectralBasis {
     }
   }
 
-  /** Lower triangle of acc += Σ_t buf_t buf_tᵀ over the first {@code rows} rows (length k) of buf. */
-  static void accumulateGram(double[] buf, int rows, int k, double[] acc) {
-    int t = 0;
-    for (; t + 2 <= rows; t += 2) {
-      int a0 = t * k;
-      int a1 = a0 + k;
-      for (int p = 0; p < k; p++) {
-        double v0 = buf[a0 + p];
-        double v1 = buf[a1 + p];
-        int op = p * k;
-        for (int q = 0; q <= p; q++) {
-          acc[op + q] += v0 * buf[a0 + q] + v1 * buf[a1 + q];
-        }
-      }
-    }
-    for (; t < rows; t++) {
-      int a0 = t * k;
-      for (int p = 0; p < k; p++) {
-        double v0 = buf[a0 + p];
-        int op = p * k;
-        for (int q = 0; q <= p; q++) {
-          acc[op + q] += v0 * buf[a0 + q];
-        }
-      }
+  /**
+   * acc += bufᵀ buf, both triangles, for the rows × k row-major block buf (length rows·k): the block's Gram by the
+   * linear-algebra backend (BLAS dsyrk on the native one).
+   */
+  static void addGram(double[] buf, int rows, int k, double[] acc) {
+    double[] g = Matrix.wrap(rows, k, buf).gram().data();
+    for (int p = 0; p < acc.length; p++) {
+      acc[p] += g[p];
     }
   }
 

@@ -69,12 +69,7 @@ final class SsgpObjective {
           b[p] += buf[t * k2 + p] * yi;
         }
       }
-      // the block's ΦᵀΦ by the linear-algebra backend (BLAS dsyrk on the native one), both
-      // triangles
-      double[] g = Matrix.wrap(rows, k2, buf).gram().data();
-      for (int p = 0; p < a.length; p++) {
-        a[p] += g[p];
-      }
+      SpectralBasis.addGram(buf, rows, k2, a);
     }
     double c = m * sn2 / s2;
     for (int p = 0; p < k2; p++) {

@@ -330,7 +330,8 @@ public final class Vssgp {
     double[] mean = new double[n];
     double[] var = new double[n];
     for (int i = 0; i < n; i++) {
-      VssgpBound.expectations(test.x(), i * d, d, m, muW, sW, invEll, phibar, 0, dvar, null, u);
+      VssgpBound.expectations(
+          test.x(), i * d, d, m, muW, sW, invEll, phibar, 0, dvar, null, 0, u, 0);
       mean[i] = SpectralBasis.dot(phibar, muA);
       double v = 0;
       for (int a = 0; a < k2; a++) {

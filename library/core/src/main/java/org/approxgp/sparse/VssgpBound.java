@@ -26,27 +26,9 @@ final class VssgpBound {
 
   /**
    * The expectations of row x (at xo) under q: φ̄ (2m, written at phibar[off…]) and the 2 × 2 block covariances
-   * dvar[3k..3k+3) =
-   * (Var cos zₖ, Var sin zₖ, Cov(cos zₖ, sin zₖ)); if trig is not null also trig[3k..3k+3) = (e^{−2v}, cos 2m,
-   * sin 2m); always u = x/ℓ.
+   * dvar[3k..3k+3) = (Var cos zₖ, Var sin zₖ, Cov(cos zₖ, sin zₖ)); if trig is not null also trig[to + 3k..to + 3k
+   * + 3) = (e^{−2v}, cos 2m, sin 2m); always u[uo…uo + d) = x/ℓ.
    */
-  static void expectations(
-      double[] x,
-      int xo,
-      int d,
-      int m,
-      double[] muW,
-      double[] sW,
-      double[] invEll,
-      double[] phibar,
-      int off,
-      double[] dvar,
-      double[] trig,
-      double[] u) {
-    expectations(x, xo, d, m, muW, sW, invEll, phibar, off, dvar, trig, 0, u, 0);
-  }
-
-  /** {@link #expectations} writing trig from trig[to] and u from u[uo]. */
   static void expectations(
       double[] x,
       int xo,
@@ -152,12 +134,7 @@ final class VssgpBound {
           psi[c * k2 + c + 1] += dvar[3 * k + 2];
         }
       }
-      // the block's φ̄ᵀφ̄ by the linear-algebra backend (BLAS dsyrk on the native one), both
-      // triangles
-      double[] gram = Matrix.wrap(cnt, k2, buf).gram().data();
-      for (int a = 0; a < psi.length; a++) {
-        psi[a] += gram[a];
-      }
+      SpectralBasis.addGram(buf, cnt, k2, psi);
       if (e == null) {
         continue;
       }

@@ -346,8 +346,8 @@ public final class Runner {
    * ({@link Verification.Kind}). The trials are drawn reproducibly from {@code seed}, spread over the code versions
    * that stored the rows (in turn, one from each version's trials in a random order that favours the trials that
    * were cheap to compute, {@link #picks}, so each stored code version is checked and the check's time stays near
-   * the harmonic mean of the stored costs), and recomputed side by side on up to one thread per core on one BLAS thread, as the runner computes
-   * trials. A trial that disagrees beyond the rule's tolerance, and that the rule does not name sensitive, is
+   * the harmonic mean of the stored costs), and recomputed side by side on up to one thread per core on one BLAS
+   * thread, as the runner computes trials. A trial that disagrees beyond the rule's tolerance, and that the rule does not name sensitive, is
    * recomputed under perturbations of rounding size ({@value #ULP_PROBES} seeded one-ulp perturbations of every
    * Cholesky input, then the other linear-algebra backend) until one moves it, to tell a chaotic trial from a
    * changed one. The store is read, never written.
@@ -421,8 +421,8 @@ public final class Runner {
 
   /**
    * Up to {@code k} stored trials of {@code exp}, drawn from {@code seed}: the stored trials grouped by the code
-   * version that stored them (groups in name order), each group put in a random order weighted by the inverse of each
-   * trial's stored cost ({@link #storedSeconds}), then one from each group in turn.
+   * version that stored them (groups in name order), each group put in a random order weighted by the inverse of
+   * each trial's stored cost ({@link #storedSeconds}), then one from each group in turn.
    *
    * <p>The weighting keeps a check's time bounded whatever the seed: a trial of cost c comes first in its group with
    * probability (1/c)/Σ(1/cᵢ), so the first pick of a group costs on average the harmonic mean of its trials' costs
