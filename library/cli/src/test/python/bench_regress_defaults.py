@@ -314,6 +314,28 @@ def standardise(xtr, xte, ytr):
 EXACT_FIT_ROWS = 1000  # ML-II of the exact GP on at most this many training rows (sklearn's gradient is O(n^2 d))
 
 
+WARP_RATIO, WARP_UPPER, WARP_OFFSET = 10.0, 0.99, 0.01  # regress --warp auto's rule (InputWarp), restated here
+
+
+def warp(names, xtr, xte):
+    """regress --warp auto's input warping, written here from its stated rule (not from its code): an input never
+    negative on TRAIN whose 99th percentile there (numpy's default linear quantile) is at least 10 times its positive
+    median becomes log(x + c), c the 1st percentile of its positive TRAIN values, below 0 its tangent log c + x / c.
+    Returns the warped copies and {name: c}."""
+    xtr, xte, offsets = np.array(xtr, dtype=float), np.array(xte, dtype=float), {}
+    for j, name in enumerate(names):
+        col = xtr[:, j]
+        med = np.quantile(col, 0.5)
+        if col.min() < 0 or not med > 0 or not np.quantile(col, WARP_UPPER) >= WARP_RATIO * med:
+            continue
+        c = float(np.quantile(col[col > 0], WARP_OFFSET))
+        offsets[name] = c
+        for a in (xtr, xte):
+            v = a[:, j]
+            a[:, j] = np.where(v >= 0, np.log(np.maximum(v, 0) + c), math.log(c) + v / c)
+    return xtr, xte, offsets
+
+
 def exact_gp(xtr, xte, ytr, seed, fit_rows=EXACT_FIT_ROWS):
     """ML-II hyperparameters (2 restarts) on at most EXACT_FIT_ROWS seeded training rows, then the exact posterior
     on all training rows at those hyperparameters."""
@@ -484,6 +506,13 @@ def main():
         # the same split's exact GP and ridges from kept fits (--resume): deterministic given the split and seed
         kept = [r for r in results if (r["set"], r["seed"], r.get("split", "random")) == (name, seed, args.split)
                 and r.get("exact_rows") == args.exact_rows and r.get("n_train") == len(tr)]
+        wtr, wte, offsets = warp(names, x[tr], x[te])
+        if kept and all("exact_warped_rmse" in r for r in kept):
+            exw = tuple(kept[0][f"exact_warped_{v}"] for v in ("rmse", "mnlp"))
+        elif offsets:
+            exw = metrics(y[te], *exact_gp(wtr, wte, y[tr], seed, args.exact_rows))[:2]
+        else:
+            exw = None  # nothing warped: the exact GP's own numbers
         if kept:
             ex = tuple(kept[0][f"exact_{v}"] for v in ("rmse", "mnlp", "cover50", "cover95"))
             ridge = {r["ridge_features"]: tuple(r[f"ridge_{v}"] for v in ("rmse", "mnlp", "cover50", "cover95"))
@@ -495,8 +524,11 @@ def main():
             ridge = {}
             source = f"{time.time() - t0:.0f} s"
         where = f", test rows {EDGE[name]} >= {x[te, names.index(EDGE[name])].min():.4g}" if args.split == "edge" else ""
+        if exw is None:
+            exw = ex[:2]
         print(f"{name} (seed {seed}): {len(tr)} train / {len(te)} test rows{where}, {x.shape[1]} inputs; exact GP RMSE {ex[0]:.4g}, "
-              f"MNLP {ex[1]:.4f} ({source})", flush=True)
+              f"MNLP {ex[1]:.4f} ({source})" + (f"; on log(x + c) of {', '.join(offsets)}: RMSE {exw[0]:.4g}, MNLP "
+              f"{exw[1]:.4f}" if offsets else ""), flush=True)
         for k in sorted(set(FEATURES.values()) - set(ridge)):
             rm, rv = rff_ridge(x[tr], x[te], y[tr], k, seed)
             ridge[k] = metrics(y[te], rm, rv)
@@ -517,6 +549,10 @@ def main():
                                 "seconds": wall})
                 continue
             s = json.load(open(summ))
+            got = s.get("warped_inputs", {})
+            if set(got) != set(offsets) or any(abs(got[k] - offsets[k]) > 1e-12 * abs(offsets[k]) for k in got):
+                sys.exit(f"bench_regress_defaults: {name} seed {seed} {model}: regress warped {got}, the stated rule "
+                         f"gives {offsets}")
             k = s.get("inducing") or s.get("features") or FEATURES[model]  # the size the model ran at
             if k not in ridge:
                 rm, rv = rff_ridge(x[tr], x[te], y[tr], k, seed)
@@ -526,6 +562,7 @@ def main():
                    "exact_rows": args.exact_rows,
                    "rmse": s["rmse"], "mnlp": s["mnlp"], "cover50": own[2], "cover95": own[3],
                    "exact_rmse": ex[0], "exact_mnlp": ex[1], "exact_cover50": ex[2], "exact_cover95": ex[3],
+                   "warped_inputs": sorted(offsets), "exact_warped_rmse": exw[0], "exact_warped_mnlp": exw[1],
                    "ridge_features": k, "ridge_rmse": ridge[k][0], "ridge_mnlp": ridge[k][1],
                    "ridge_cover50": ridge[k][2], "ridge_cover95": ridge[k][3],
                    "converged": s.get("converged"), "stop_reason": s.get("stop_reason"),

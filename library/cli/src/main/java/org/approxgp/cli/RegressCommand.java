@@ -36,7 +36,11 @@ import picocli.CommandLine.Option;
         "Sparse GP regression on TRAIN (Gaussian noise), predictions for TEST. Every column except "
             + "--target is a feature. Inputs and target are standardised with TRAIN's means and standard "
             + "deviations (divisor n; a constant input is left unscaled) before the fit, as the notebooks do; "
-            + "predictions, RMSE, MNLP and the learned hyperparameters are reported in the data's units.")
+            + "first, unless --warp none, each input that is never negative on TRAIN and whose 99th percentile "
+            + "there is at least 10 times its median is replaced by log(x + c), c the 1st percentile of its "
+            + "positive TRAIN values (named in the summary's warped_inputs and on stderr). Predictions, RMSE, MNLP, "
+            + "the noise and signal variances are reported in the data's units; a warped input's length-scale in "
+            + "units of log(x + c).")
 final class RegressCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   SparkAuth sparkAuth = new SparkAuth();
@@ -228,6 +232,16 @@ final class RegressCommand implements Callable<Integer> {
               + "prediction of the whole test set, timed apart as trace_seconds, not in train_seconds)")
   int traceEvery;
 
+  @Option(
+      names = "--warp",
+      defaultValue = "auto",
+      paramLabel = "auto|none",
+      description =
+          "log-warp heavy-tailed inputs (default auto: each input never negative on TRAIN whose 99th percentile "
+              + "is at least 10 times its median becomes log(x + c), c the 1st percentile of its positive TRAIN "
+              + "values, and below 0 its tangent there), or leave every input as it is (none)")
+  String warp;
+
   @Option(names = "--seed", description = "random seed (default 0)")
   Long seed;
 
@@ -271,6 +285,7 @@ final class RegressCommand implements Callable<Integer> {
     samples = options.samples();
     seed = options.seed();
     checkOptions();
+    boolean warpInputs = "auto".equalsIgnoreCase(warp.strip());
     AtomicFiles.checkTrainTestOutputs(train, test, out, summary);
     sparkAuth.apply(!"local".equalsIgnoreCase(engine.strip()));
     PartitionGradientsProvider.Factory gradients;
@@ -286,9 +301,21 @@ final class RegressCommand implements Callable<Integer> {
     }
     long load0 = System.nanoTime();
     RegressInputs in = ColumnFile.isColumnFile(Path.of(train))
-        ? RegressInputs.fromColumnFiles(train, test, target)
-        : RegressInputs.fromCsv(train, test, target);
+        ? RegressInputs.fromColumnFiles(train, test, target, warpInputs)
+        : RegressInputs.fromCsv(train, test, target, warpInputs);
     double loadSeconds = (System.nanoTime() - load0) * 1e-9;
+    if (!in.warp().isEmpty()) {
+      List<String> named = new ArrayList<>();
+      int[] wc = in.warp().columns();
+      double[] wo = in.warp().offsets();
+      for (int k = 0; k < wc.length; k++) {
+        named.add(String.format(Locale.ROOT, "%s (c = %.4g)", in.featureNames().get(wc[k]), wo[k]));
+      }
+      err.println("note: fitting log(x + c) of " + String.join(", ", named)
+          + ": on TRAIN each is never negative and its 99th percentile is at least "
+          + (long) org.approxgp.data.InputWarp.TAIL_RATIO
+          + " times its median (--warp none keeps them as given)");
+    }
     RegressionData trainData = in.train();
     RegressionData testData = in.test();
     double[] yTest = in.yTest();
@@ -382,6 +409,16 @@ final class RegressCommand implements Callable<Integer> {
     sum.put("n_train", n);
     sum.put("n_test", m);
     sum.put("inputs", trainData.d());
+    // the inputs fitted on the log scale (InputWarp's rule), each with its offset c in the input's
+    // units
+    sum.put("warp", warpInputs ? "auto" : "none");
+    Map<String, Object> warped = new LinkedHashMap<>();
+    int[] wc = in.warp().columns();
+    double[] wo = in.warp().offsets();
+    for (int k = 0; k < wc.length; k++) {
+      warped.put(in.featureNames().get(wc[k]), wo[k]);
+    }
+    sum.put("warped_inputs", warped);
     sum.put("iterations", done);
     if (chosen != SparseModel.DTC) {
       sum.put("partitions", chosen.partitioned() ? p : null);
@@ -631,6 +668,9 @@ final class RegressCommand implements Callable<Integer> {
     if (traceEvery < 0) {
       throw CliException.badInput(
           "--trace-every must be >= 0 (0: no test RMSE trace), got " + traceEvery);
+    }
+    if (!"auto".equalsIgnoreCase(warp.strip()) && !"none".equalsIgnoreCase(warp.strip())) {
+      throw CliException.badInput("--warp must be auto or none, got '" + warp + "'");
     }
     if (!"local".equalsIgnoreCase(engine.strip()) && chosen != SparseModel.SVBSSGP) {
       throw CliException.badInput("--engine " + engine + " is for --model svbssgp only");

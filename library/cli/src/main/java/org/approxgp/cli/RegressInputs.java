@@ -6,6 +6,7 @@ import org.approxgp.data.ColumnFile;
 import org.approxgp.data.DataException;
 import org.approxgp.data.Dataset;
 import org.approxgp.data.Datasets;
+import org.approxgp.data.InputWarp;
 import org.approxgp.data.RegressionData;
 import org.approxgp.data.Standardizer;
 import org.approxgp.data.TargetKind;
@@ -20,7 +21,8 @@ import org.approxgp.data.TargetKind;
  * @param yMean the training target's mean
  * @param ySd the training target's standard deviation (divisor n, as the inputs' and the notebooks' splits')
  * @param featureNames input names, in column order
- * @param xScale each input's standard deviation on TRAIN (1 for a constant column)
+ * @param xScale each input's standard deviation on TRAIN, after its warp (1 for a constant column)
+ * @param warp the log warp applied to the inputs before the standardisation ({@link InputWarp#none()} when none)
  */
 record RegressInputs(
     RegressionData train,
@@ -29,13 +31,14 @@ record RegressInputs(
     double yMean,
     double ySd,
     List<String> featureNames,
-    double[] xScale) {
+    double[] xScale,
+    InputWarp warp) {
 
   /**
    * Reads TRAIN and TEST from approxgp column files ({@link ColumnFile#readRows}): one n × d array per file,
    * standardised in place, so millions of rows cost their doubles and no more (CSV cells are first held as text).
    */
-  static RegressInputs fromColumnFiles(String train, String test, String target) {
+  static RegressInputs fromColumnFiles(String train, String test, String target, boolean warp) {
     ColumnFile.Rows tr;
     ColumnFile.Rows te;
     try {
@@ -52,11 +55,11 @@ record RegressInputs(
       throw CliException.badInput(train + ": need at least 2 training rows, got " + a.n());
     }
     RegressionData testRows = new RegressionData(te.data().x(), te.data().n(), a.d(), null);
-    return standardised(train, target, a, testRows, te.data().y(), tr.features());
+    return standardised(train, target, a, testRows, te.data().y(), tr.features(), warp);
   }
 
   /** TRAIN and TEST from CSV files, standardised on TRAIN (the sVBSSGP paper, §5). */
-  static RegressInputs fromCsv(String train, String test, String target) {
+  static RegressInputs fromCsv(String train, String test, String target, boolean warp) {
     Datasets.TrainTest data;
     try {
       data = Datasets.loadTrainTest(train, test, target, TargetKind.REAL, null);
@@ -79,12 +82,14 @@ record RegressInputs(
         RegressionData.of(tr.features(), tr.target()),
         RegressionData.of(te.features(), null),
         data.testHasTarget() ? te.target() : null,
-        tr.featureNames());
+        tr.featureNames(),
+        warp);
   }
 
   /**
-   * Standardises freshly read rows in place with TRAIN's statistics (inputs column-wise, the target) and keeps what
-   * reporting in the data's units needs.
+   * Warps (when {@code warp}, by {@link InputWarp#fit}'s rule on TRAIN) and then standardises freshly read rows in
+   * place with TRAIN's statistics (inputs column-wise, the target), and keeps what reporting in the data's units
+   * needs.
    */
   private static RegressInputs standardised(
       String train,
@@ -92,13 +97,17 @@ record RegressInputs(
       RegressionData rows,
       RegressionData testRows,
       double[] yTest,
-      List<String> names) {
+      List<String> names,
+      boolean warp) {
+    InputWarp w = warp ? InputWarp.fit(rows.x(), rows.n(), rows.d()) : InputWarp.none();
+    w.applyInPlace(rows.x(), rows.d());
+    w.applyInPlace(testRows.x(), rows.d());
     Standardizer sx = fitInputs(train, rows.x(), rows.n(), rows.d(), names);
     sx.applyInPlace(rows.x());
     sx.applyInPlace(testRows.x());
     double[] my = targetMoments(train, target, rows.y());
     Standardizer.standardizeInPlace(rows.y(), my[0], my[1]);
-    return new RegressInputs(rows, testRows, yTest, my[0], my[1], names, sx.scale());
+    return new RegressInputs(rows, testRows, yTest, my[0], my[1], names, sx.scale(), w);
   }
 
   /**

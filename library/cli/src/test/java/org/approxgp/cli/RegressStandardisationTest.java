@@ -87,9 +87,9 @@ class RegressStandardisationTest {
         true);
 
     RegressInputs fromCsv = RegressInputs.fromCsv(
-        csv("train.csv", train).toString(), csv("test.csv", test).toString(), "y");
+        csv("train.csv", train).toString(), csv("test.csv", test).toString(), "y", false);
     RegressInputs fromColumns = RegressInputs.fromColumnFiles(
-        columns("train.apxc", train).toString(), columns("test.apxc", test).toString(), "y");
+        columns("train.apxc", train).toString(), columns("test.apxc", test).toString(), "y", false);
     for (RegressInputs in : List.of(fromCsv, fromColumns)) {
       assertArrayEquals(s.train().x(), in.train().x());
       assertArrayEquals(s.train().y(), in.train().y());
