@@ -285,7 +285,7 @@ final class RegressCommand implements Callable<Integer> {
     samples = options.samples();
     seed = options.seed();
     checkOptions();
-    boolean warpInputs = "auto".equalsIgnoreCase(warp.strip());
+    boolean warpInputs = warpInputs();
     AtomicFiles.checkTrainTestOutputs(train, test, out, summary);
     sparkAuth.apply(!"local".equalsIgnoreCase(engine.strip()));
     PartitionGradientsProvider.Factory gradients;
@@ -304,13 +304,10 @@ final class RegressCommand implements Callable<Integer> {
         ? RegressInputs.fromColumnFiles(train, test, target, warpInputs)
         : RegressInputs.fromCsv(train, test, target, warpInputs);
     double loadSeconds = (System.nanoTime() - load0) * 1e-9;
-    if (!in.warp().isEmpty()) {
+    Map<String, Double> warped = in.warpedInputs();
+    if (!warped.isEmpty()) {
       List<String> named = new ArrayList<>();
-      int[] wc = in.warp().columns();
-      double[] wo = in.warp().offsets();
-      for (int k = 0; k < wc.length; k++) {
-        named.add(String.format(Locale.ROOT, "%s (c = %.4g)", in.featureNames().get(wc[k]), wo[k]));
-      }
+      warped.forEach((name, c) -> named.add(String.format(Locale.ROOT, "%s (c = %.4g)", name, c)));
       err.println("note: fitting log(x + c) of " + String.join(", ", named)
           + ": on TRAIN each is never negative and its 99th percentile is at least "
           + (long) org.approxgp.data.InputWarp.TAIL_RATIO
@@ -412,12 +409,6 @@ final class RegressCommand implements Callable<Integer> {
     // the inputs fitted on the log scale (InputWarp's rule), each with its offset c in the input's
     // units
     sum.put("warp", warpInputs ? "auto" : "none");
-    Map<String, Object> warped = new LinkedHashMap<>();
-    int[] wc = in.warp().columns();
-    double[] wo = in.warp().offsets();
-    for (int k = 0; k < wc.length; k++) {
-      warped.put(in.featureNames().get(wc[k]), wo[k]);
-    }
     sum.put("warped_inputs", warped);
     sum.put("iterations", done);
     if (chosen != SparseModel.DTC) {
@@ -663,14 +654,20 @@ final class RegressCommand implements Callable<Integer> {
     }
   }
 
+  /** Whether {@code --warp} asks for the warp (auto) or not (none); any other value is refused. */
+  private boolean warpInputs() {
+    String w = warp.strip();
+    if (!"auto".equalsIgnoreCase(w) && !"none".equalsIgnoreCase(w)) {
+      throw CliException.badInput("--warp must be auto or none, got '" + warp + "'");
+    }
+    return "auto".equalsIgnoreCase(w);
+  }
+
   /** The command line's own flags (not model settings). */
   private void checkOptions() {
     if (traceEvery < 0) {
       throw CliException.badInput(
           "--trace-every must be >= 0 (0: no test RMSE trace), got " + traceEvery);
-    }
-    if (!"auto".equalsIgnoreCase(warp.strip()) && !"none".equalsIgnoreCase(warp.strip())) {
-      throw CliException.badInput("--warp must be auto or none, got '" + warp + "'");
     }
     if (!"local".equalsIgnoreCase(engine.strip()) && chosen != SparseModel.SVBSSGP) {
       throw CliException.badInput("--engine " + engine + " is for --model svbssgp only");

@@ -138,6 +138,17 @@ record RegressInputs(
     return my;
   }
 
+  /** The warped inputs by name, in input order, each with its offset c (empty when none is warped). */
+  java.util.Map<String, Double> warpedInputs() {
+    java.util.Map<String, Double> out = new java.util.LinkedHashMap<>();
+    int[] columns = warp.columns();
+    double[] offsets = warp.offsets();
+    for (int k = 0; k < columns.length; k++) {
+      out.put(featureNames.get(columns[k]), offsets[k]);
+    }
+    return out;
+  }
+
   /**
    * A learned length-scale beyond this many times its input's range on TRAIN marks the input as ignored: across the
    * whole range the squared-exponential correlation is then exp(−r²/(2ℓ²)) &gt; 1 − 5·10⁻⁷, so the input changes no
