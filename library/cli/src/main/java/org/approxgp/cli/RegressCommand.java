@@ -112,8 +112,10 @@ final class RegressCommand implements Callable<Integer> {
       paramLabel = "T",
       description =
           "iteration cap (default 1000 for ssgp and for vssgp, dtc and pic in full batch — an L-BFGS "
-              + "that stops when converged; 5000 for the stochastic fits, svbssgp's and theirs, which stop by "
-              + "--stopping)")
+              + "that stops when converged; for the stochastic fits, which stop by --stopping, 5000 for theirs "
+              + "and "
+              + SparseRegression.SVBSSGP_ITERATIONS
+              + " for svbssgp's)")
   Integer iterations;
 
   @Option(
@@ -154,7 +156,8 @@ final class RegressCommand implements Callable<Integer> {
   @Option(
       names = "--step-kappa",
       paramLabel = "KAPPA",
-      description = "svbssgp: κ >= 0 of the step (default 0.6; 0 a constant step)")
+      description =
+          "svbssgp: κ >= 0 of the step (default 0.4; the paper experiments' 0.6; 0 a constant step)")
   Double stepKappa;
 
   @Option(

@@ -198,7 +198,8 @@ public final class Registry {
    *       SparseRegression.Extrapolation});
    *   <li>sVBSSGP's stochastic optimisation ({@link SparseRegression.SvbssgpSteps}): the natural-gradient step
    *       ρ_t = ρ₀/(1 + τ(t − 1))^κ by {@code step-initial} ρ₀ ∈ (0, 1], {@code step-tau} τ &ge; 0 and
-   *       {@code step-kappa} κ &ge; 0 (defaults 0.5, 0.05, 0.6) and Adam's {@code learning-rate} &gt; 0 (0.03);
+   *       {@code step-kappa} κ &ge; 0 (defaults 0.5, 0.05, 0.4: {@link SparseRegression.SvbssgpSteps#NATURAL_STEP})
+   *       and Adam's {@code learning-rate} &gt; 0 (0.03);
    *   <li>the stopping rule of a stochastic fit (svbssgp; dtc, pic and vssgp when not full batch;
    *       {@link BoundMonitor}): {@code stopping} "slope" (default: the bound's regression slope with its standard
    *       error, {@link BoundMonitor.Test#SLOPE}), "means" (Stan ADVI's windowed means, {@link

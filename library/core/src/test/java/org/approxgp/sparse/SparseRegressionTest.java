@@ -370,6 +370,11 @@ class SparseRegressionTest {
     assertEquals(250, pic.inducingFor(3_000_000, 6));
     assertFalse(pic.fullBatchFor(5000, 6), "PIC++ keeps n·M² <= 2e8");
     assertTrue(pic.fullBatchFor(3200, 6));
+    SparseRegression.Options svb = SparseRegression.Options.defaults(SparseModel.SVBSSGP);
+    assertEquals(SparseRegression.SVBSSGP_ITERATIONS, svb.iterationsFor(300, 9), "sVBSSGP's cap");
+    assertEquals(SparseRegression.SVBSSGP_ITERATIONS, svb.iterationsFor(3_000_000, 3));
+    assertEquals(20_000, SparseRegression.SVBSSGP_ITERATIONS);
+    assertEquals(new StepSchedule(0.5, 0.05, 0.4), svb.steps().natural(), "regress's step");
   }
 
   @Test

@@ -194,6 +194,24 @@ class SvbssgpDriverTest {
     }
   }
 
+  /**
+   * The paper runs step sVBSSGP by the library's schedule and Adam rate, which the shipped stores were computed
+   * with, whatever {@code approxgp regress}'s default (a more slowly decaying step, {@link
+   * SparseRegression.SvbssgpSteps#NATURAL_STEP}).
+   */
+  @Test
+  void svbssgpKeepsTheLibrarysStepSchedule() {
+    SparseRegression.SvbssgpSteps steps = settings("svbssgp", false).options().steps();
+    assertEquals(org.approxgp.sparse.SvbssgpOptions.DEFAULT_NATURAL_STEP, steps.natural());
+    assertEquals(
+        org.approxgp.sparse.SvbssgpOptions.defaults().learningRate(), steps.learningRate());
+    assertEquals(0.6, steps.natural().kappa());
+    org.junit.jupiter.api.Assertions.assertNotEquals(
+        SparseRegression.SvbssgpSteps.NATURAL_STEP,
+        steps.natural(),
+        "regress's default differs from the paper runs', so this test can tell them apart");
+  }
+
   @Test
   void rejectsBadSettings() {
     assertThrows(IllegalArgumentException.class, () -> settings("gp", false));
