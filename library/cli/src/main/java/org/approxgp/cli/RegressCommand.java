@@ -220,8 +220,9 @@ final class RegressCommand implements Callable<Integer> {
       names = "--minibatch",
       paramLabel = "B|all",
       description =
-          "rows per step: vssgp and dtc (default: all rows — full batch — while n·k² <= 2e8 for k = --features "
-              + "or pic's --inducing, also for pic, and for dtc while (d + 2)(nM² + M³) <= 1.2e10, else 1000); svbssgp rows per sampled partition (default: "
+          "rows per step: vssgp and dtc (default: all rows — full batch — for vssgp while n·k² <= 2e8 for k = "
+              + "--features, for dtc while (d + 2)(nM² + M³) <= 1.2e10, and for pic, which takes no --minibatch, "
+              + "while (d + 2)(nM² + M³) <= 4.5e9; else 1000); svbssgp rows per sampled partition (default: "
               + "whole partitions, the paper's Theorem 1, while partitions average at most 50 rows, else 50); 'all': every "
               + "row (full batch; whole partitions)")
   String minibatch;

@@ -199,20 +199,38 @@ public final class SparseRegression {
     return lo;
   }
 
-  /** Full-batch work budget n·k² (k = 2m features or PIC++'s M inducing points): see {@link #fullBatchByDefault}. */
+  /** VSSGP's full-batch work budget n·k² (k = 2m features): see {@link #fullBatchByDefault}. */
   public static final double FULL_BATCH_WORK = 2e8;
+
+  /**
+   * PIC++'s work budget for one full-batch evaluation of its collapsed bound and gradient, {@link #dtcWork} (the
+   * n·M² and M³ terms it shares with DTC++ dominate: its blocks of about 20 rows add Σ n_i²(n_i + M), under a tenth
+   * of n·M² at M = 250). Under the earlier rule, VSSGP's n·M² &le; {@value #FULL_BATCH_WORK}, PIC++ fitted
+   * volcano's 4,307 rows (2 inputs, 1.1e9 here) and college's 3,791 (14 inputs, 4.0e9) by stochastic steps: on
+   * volcano's seed-2 split of {@code bin/bench regress-defaults} the bound rose until about iteration 3,000 and the
+   * fit ran to the 5,000-iteration cap in 299 s, where full batch at M = 215 (the largest the old rule allowed) took
+   * 16 L-BFGS iterations and 19 s; on college's seed-1 split full batch at M = 250 took 96 iterations and 137 s with
+   * test RMSE 1.00 times the exact GP's (stochastic: 1.05 times), and on txhousing's (5,000 rows of 6 inputs,
+   * 2.6e9) 36 iterations and 59 s against 85 s, RMSE 7,898 against 7,935. This budget keeps diamonds' 2,000 rows of
+   * 26 inputs (3.9e9) in full batch as before and takes up to about 17,700 rows of two inputs, 8,700 of six and
+   * 2,300 of 26 at M = 250.
+   */
+  public static final double PIC_WORK = 4.5e9;
 
   /**
    * Whether the default fit of {@code model} on n rows of d inputs with k features or inducing points is full batch
    * (L-BFGS on the collapsed bound, to a stationary point): always for SSGP; for DTC++ while each evaluation's
-   * {@link #dtcWork} stays within {@value #DTC_WORK} (at M = 250 and six inputs, 23,000 rows); for VSSGP and PIC++
-   * while each L-BFGS evaluation's n·k² multiply-adds stay within {@value #FULL_BATCH_WORK} (at M = 250, 3,200
-   * rows; at 2m = 40, 125,000 rows: seconds to a few minutes on two cores); never for sVBSSGP (stochastic by
-   * design).
+   * {@link #dtcWork} stays within {@value #DTC_WORK} (at M = 250 and six inputs, 23,000 rows); for PIC++ while it
+   * stays within {@value #PIC_WORK} (8,700 rows there); for VSSGP while each L-BFGS evaluation's n·k²
+   * multiply-adds stay within {@value #FULL_BATCH_WORK} (at 2m = 40, 125,000 rows: seconds to a few minutes on two
+   * cores); never for sVBSSGP (stochastic by design).
    */
   public static boolean fullBatchByDefault(SparseModel model, int n, int d, int k) {
     if (model == SparseModel.DTC) {
       return dtcWork(n, d, k) <= DTC_WORK;
+    }
+    if (model == SparseModel.PIC) {
+      return dtcWork(n, d, k) <= PIC_WORK;
     }
     return model == SparseModel.SSGP
         || (!model.stochasticOnly() && (double) n * k * k <= FULL_BATCH_WORK);

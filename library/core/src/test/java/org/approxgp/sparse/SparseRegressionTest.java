@@ -368,8 +368,21 @@ class SparseRegressionTest {
     SparseRegression.Options pic = SparseRegression.Options.defaults(SparseModel.PIC);
     assertEquals(250, pic.inducingFor(5000, 6));
     assertEquals(250, pic.inducingFor(3_000_000, 6));
-    assertFalse(pic.fullBatchFor(5000, 6), "PIC++ keeps n·M² <= 2e8");
-    assertTrue(pic.fullBatchFor(3200, 6));
+    assertTrue(pic.fullBatchFor(5000, 6), "PIC++: (d + 2)(nM² + M³) <= 4.5e9");
+    assertTrue(pic.fullBatchFor(4307, 2), "volcano");
+    assertTrue(pic.fullBatchFor(3791, 14), "college");
+    assertTrue(pic.fullBatchFor(2000, 26), "diamonds");
+    assertFalse(pic.fullBatchFor(9000, 6));
+    assertTrue(pic.fullBatchFor(2300, 26));
+    assertFalse(pic.fullBatchFor(2400, 26));
+    for (int dims : new int[] {1, 2, 6, 14, 26}) {
+      for (int n = 250; n <= 40_000; n += 137) {
+        assertEquals(
+            SparseRegression.dtcWork(n, dims, 250) <= SparseRegression.PIC_WORK,
+            pic.fullBatchFor(n, dims),
+            "n = " + n + ", d = " + dims);
+      }
+    }
     SparseRegression.Options svb = SparseRegression.Options.defaults(SparseModel.SVBSSGP);
     assertEquals(SparseRegression.SVBSSGP_ITERATIONS, svb.iterationsFor(300, 9), "sVBSSGP's cap");
     assertEquals(SparseRegression.SVBSSGP_ITERATIONS, svb.iterationsFor(3_000_000, 3));
