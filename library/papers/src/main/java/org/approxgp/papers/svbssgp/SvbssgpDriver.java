@@ -119,11 +119,9 @@ public final class SvbssgpDriver {
       all = all.with("stopping", "means")
           .with("stop-window", svb ? 20 : 50)
           .with("stop-tolerance", svb ? 0.01 : 1e-3);
-      // and sVBSSGP steps by the library's schedule and Adam rate (SvbssgpOptions.defaults(), which
-      // the stores
-      // were computed with), not the regress family's more slowly decaying default
-      // (SvbssgpSteps.NATURAL_STEP);
-      // the other methods do not take these settings and drop them below
+      // sVBSSGP steps by the library's schedule and Adam rate (SvbssgpOptions.defaults()),
+      // which the stores were computed with, not regress's more slowly decaying default
+      // (SvbssgpSteps.NATURAL_STEP); the other methods do not take these settings: dropped below
       org.approxgp.sparse.StepSchedule step =
           org.approxgp.sparse.SvbssgpOptions.DEFAULT_NATURAL_STEP;
       all = all.with("step-initial", step.initial())
