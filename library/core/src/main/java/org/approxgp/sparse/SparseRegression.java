@@ -472,9 +472,9 @@ public final class SparseRegression {
      * The iteration cap on n rows of d inputs: as set, else 1000 for the L-BFGS fits (SSGP; VSSGP, DTC++, PIC++ in
      * full batch), which stop at a stationary point, 5000 for VSSGP, DTC++ and PIC++ on minibatches and {@link
      * SparseRegression#SVBSSGP_ITERATIONS} for sVBSSGP, the stochastic fits, which stop when their bound has stopped
-     * rising ({@link #stopping()}): sVBSSGP's noisy estimates need about 2,000 iterations before the default rule can resolve its
-     * tolerance on 5,000 rows of txhousing, and its default step ({@link SvbssgpSteps#NATURAL_STEP}) takes up to
-     * 15,000 on volcano; its iterations cost O(a B D² + D³) whatever n (2 ms there).
+     * rising ({@link #stopping()}): sVBSSGP's noisy estimates need about 2,000 iterations before the default rule can
+     * resolve its tolerance on 5,000 rows of txhousing, and its default step ({@link SvbssgpSteps#NATURAL_STEP})
+     * takes up to 15,000 on volcano; its iterations cost O(a B D² + D³) whatever n (2 ms there).
      */
     public int iterationsFor(int n, int d) {
       if (iterations.isPresent()) {
@@ -524,8 +524,10 @@ public final class SparseRegression {
      * noise, and the five splits of {@code bin/bench regress-defaults} stopped at 2,500–5,000 iterations with test
      * RMSEs 1.19–1.67 times the exact GP's (seed 4, run on to 20,000 iterations: RMSE 1.42 → 1.13). At κ = 0.4 the
      * same splits came to 1.11 times on average (each stopped by its rule, after at most 15,100 of the {@link
-     * SparseRegression#SVBSSGP_ITERATIONS} allowed, in at most 35 s). κ = 0.3 and 0.35 gave 1.08 and 1.12 there and 1.10 and 1.08 on cars (0.4:
-     * 1.08; differences within the splits' spread); slowing only Adam's decay did not help (volcano seed 4: 1.43).
+     * SparseRegression#SVBSSGP_ITERATIONS} allowed, in at most 35 s), and seeds 6–10, not used to choose κ, from 1.44
+     * to 1.25 times: better, not yet within the 1.10 the family aims at. κ = 0.3 and 0.35 gave 1.08 and 1.12 on
+     * seeds 1–5 and 1.10 and 1.08 on cars (0.4: 1.08; differences within the splits' spread); slowing only Adam's
+     * decay did not help (volcano seed 4: 1.43).
      * κ below 0.5 gives up the Robbins–Monro condition Σ ρ_t² &lt; ∞: the fit is stopped by its bound's slope test
      * ({@link Options#stopping()}), not run to the limit. docs/command-line.md, "Known limits", has the rest.
      */
