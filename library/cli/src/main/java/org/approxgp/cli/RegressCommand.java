@@ -103,7 +103,7 @@ final class RegressCommand implements Callable<Integer> {
           + SparseRegression.DEFAULT_INDUCING
           + ", the paper's, at most n; for dtc the largest M >= "
           + SparseRegression.DEFAULT_INDUCING
-          + " whose full-batch evaluation, (d + 2)(nM² + M³) multiply-adds, stays within 1.2e10, at most n: "
+          + " whose full-batch fit's work (d + 2)(nM² + M³) stays within 1.2e10, at most n: "
           + "521 on 5,000 rows of 6 inputs)")
   Integer inducing;
 

@@ -43,17 +43,19 @@ import org.approxgp.optimize.Adam;
  * <p><b>Full batch</b> (minibatch ≥ n, what {@code approxgp regress} uses while n·M² is small), with hyperparameters
  * learned: the optimum q(u) at given θ is Titsias' (2009), the natural step with ρ = 1 on all rows, and the
  * gradient of the collapsed bound L*(θ) = max_q L(θ, q) is ∂L/∂θ at that q held fixed (q is a stationary point:
- * envelope theorem). So θ is fitted by L-BFGS ({@link CollapsedLbfgs}: relative decrease 1e-9, gradient
+ * envelope theorem), which {@link DtcBound#collapsed} evaluates in Titsias' closed form without forming q. So θ is
+ * fitted by L-BFGS ({@link CollapsedLbfgs}: relative decrease 1e-9, gradient
  * tolerance 1e-6, at most {@code iterations} iterations) on L*, deterministic and converging, instead of Adam steps against a q(u)
  * that lags behind them. On scikit-learn's diabetes data (354 rows, M = 200) 300 Adam steps at rate 0.01 (the
  * earlier full-batch path) ended with the bound still rising by 1.2 nats per 25 steps and every length-scale
  * between 1.9 and 3.7, against 2.8 to 1.5·10⁴ for the exact GP's ML-II fit. The first {@link Trainer#step} runs
- * the L-BFGS; each step then moves to the next L-BFGS iterate (q(u) optimal there) and reports L* there; after
- * the last iterate the model stays put. K_uu carries the fixed jitter {@link InducingPosterior#KUU_JITTER} here too,
+ * the L-BFGS; each step then moves to the next L-BFGS iterate (q(u) optimal there, formed when a snapshot asks for
+ * it) and reports L* there; after the last iterate the model stays put. K_uu carries the fixed jitter {@link InducingPosterior#KUU_JITTER} here too,
  * so that L* is a smooth function of θ for the line search.
  *
  * <p>Cost per iteration O(|B| M² + M³); memory O(M² + |B| M) plus one int per training row (the permutation).
- * No n × M matrix is formed: prediction and full-data bounds stream over rows in chunks.
+ * Prediction and full-data bounds stream over rows in chunks; the full-batch fit keeps K(X, Z), n × M, between the
+ * two passes of an evaluation while it has at most {@link DtcBound#KEEP_CROSS} entries.
  */
 public final class Dtc {
   static final int CHUNK = 2048;
@@ -313,11 +315,7 @@ public final class Dtc {
     private double stepFullBatch() {
       if (lbfgs == null) {
         lbfgs = new CollapsedLbfgs(
-            (x, g) -> {
-              InducingPosterior opt = DtcBound.optimalPosterior(train, inducing, x, ard, jitter);
-              return DtcBound.objective(
-                  train, inducing, x, ard, opt.mean(), opt.covariance(), g, jitter);
-            },
+            (x, g) -> DtcBound.collapsed(train, inducing, x, ard, jitter, g),
             params,
             options.schedule().iterations());
       }
@@ -327,7 +325,7 @@ public final class Dtc {
         return last;
       }
       params = lbfgs.iterate(t);
-      q = DtcBound.optimalPosterior(train, inducing, params, ard, jitter);
+      q = null; // the optimal q(u) at these θ, computed when a snapshot asks for it
       last = lbfgs.value(t);
       return last;
     }
@@ -374,6 +372,9 @@ public final class Dtc {
 
     /** The current model (copies of m and S). */
     public Fit snapshot() {
+      if (q == null) {
+        q = DtcBound.optimalPosterior(train, inducing, params, ard, jitter);
+      }
       double[] kp = Arrays.copyOf(params, params.length - 1);
       return new Fit(
           SquaredExponential.ofLog(kp, ard),

@@ -145,25 +145,25 @@ public final class SparseRegression {
    */
   public static final int DEFAULT_INDUCING = 250;
 
-  /**
-   * DTC++'s work budget for one full-batch evaluation of its collapsed bound and gradient, {@link #dtcWork}: see
-   * {@link #defaultInducing}.
-   */
+  /** DTC++'s budget of {@link #inducingWork}: see {@link #defaultInducing}. */
   public static final double DTC_WORK = 1.2e10;
 
   /**
-   * The multiply-adds of one full-batch evaluation of DTC++'s collapsed bound and its gradient on n rows of d inputs
-   * with M inducing inputs, (d + 2)(nM² + M³): the bound's n·M² and M³, once more for each of the d + 1 kernel
-   * hyperparameters' gradients.
+   * The work of a full-batch fit of DTC++ or PIC++ on n rows of d inputs with M inducing inputs, up to a constant,
+   * (d + 2)(nM² + M³): an evaluation of the collapsed bound and its gradient costs O(nM² + M³) (n·M·d more for the
+   * kernel rows and their derivatives), and L-BFGS takes more iterations the more hyperparameters (d + 2) it fits:
+   * DTC++'s fits of the {@code bin/bench regress-defaults} splits ended after 16–17 iterations on two inputs, 26–35 on
+   * six, 91–202 on 14 and 133–393 on 26. (The factor was first read as one n·M² per hyperparameter's gradient; the
+   * gradient is contracted with the kernel's derivatives in O(n·M·d), {@code DtcBound}.)
    */
-  public static double dtcWork(int n, int d, int m) {
+  public static double inducingWork(int n, int d, int m) {
     return (d + 2.0) * ((double) n * m * m + (double) m * m * m);
   }
 
   /**
    * The default M of {@code model} on n rows of d inputs. PIC++: {@value #DEFAULT_INDUCING} (at most n). DTC++: the
-   * largest M &ge; {@value #DEFAULT_INDUCING} whose full-batch evaluation stays within {@value #DTC_WORK}
-   * multiply-adds ({@link #dtcWork}), at most n: 768 on 4,307 rows of two inputs, 521 on 5,000 rows of six, 420 on
+   * largest M &ge; {@value #DEFAULT_INDUCING} whose full-batch fit's {@link #inducingWork} stays within {@value
+   * #DTC_WORK}, at most n: 768 on 4,307 rows of two inputs, 521 on 5,000 rows of six, 420 on
    * 2,000 rows of 26, 272 on 20,000 rows of six, and {@value #DEFAULT_INDUCING} from about 23,000 rows of six on,
    * where the fit turns stochastic. DTC++'s misses at M = 250 on the {@code bin/bench regress-defaults} splits were
    * capacity: on volcano (4,307 rows, two inputs, a rough surface) its test RMSE was 1.2–1.3 times the exact GP's
@@ -184,13 +184,13 @@ public final class SparseRegression {
     if (n <= lo) {
       return Math.max(1, n);
     }
-    int hi = n; // the largest M within the budget, by bisection (dtcWork rises with M)
-    if (dtcWork(n, d, lo) > DTC_WORK) {
+    int hi = n; // the largest M within the budget, by bisection (inducingWork rises with M)
+    if (inducingWork(n, d, lo) > DTC_WORK) {
       return lo;
     }
     while (lo < hi) {
       int mid = lo + (hi - lo + 1) / 2;
-      if (dtcWork(n, d, mid) <= DTC_WORK) {
+      if (inducingWork(n, d, mid) <= DTC_WORK) {
         lo = mid;
       } else {
         hi = mid - 1;
@@ -203,7 +203,7 @@ public final class SparseRegression {
   public static final double FULL_BATCH_WORK = 2e8;
 
   /**
-   * PIC++'s work budget for one full-batch evaluation of its collapsed bound and gradient, {@link #dtcWork} (the
+   * PIC++'s budget of a full-batch fit's {@link #inducingWork} (the
    * n·M² and M³ terms it shares with DTC++ dominate: its blocks of about 20 rows add Σ n_i²(n_i + M), under a tenth
    * of n·M² at M = 250). Under the earlier rule, VSSGP's n·M² &le; {@value #FULL_BATCH_WORK}, PIC++ fitted
    * volcano's 4,307 rows (2 inputs, 1.1e9 here) and college's 3,791 (14 inputs, 4.0e9) by stochastic steps: on
@@ -220,17 +220,17 @@ public final class SparseRegression {
   /**
    * Whether the default fit of {@code model} on n rows of d inputs with k features or inducing points is full batch
    * (L-BFGS on the collapsed bound, to a stationary point): always for SSGP; for DTC++ while each evaluation's
-   * {@link #dtcWork} stays within {@value #DTC_WORK} (at M = 250 and six inputs, 23,000 rows); for PIC++ while it
+   * {@link #inducingWork} stays within {@value #DTC_WORK} (at M = 250 and six inputs, 23,000 rows); for PIC++ while it
    * stays within {@value #PIC_WORK} (8,700 rows there); for VSSGP while each L-BFGS evaluation's n·k²
    * multiply-adds stay within {@value #FULL_BATCH_WORK} (at 2m = 40, 125,000 rows: seconds to a few minutes on two
    * cores); never for sVBSSGP (stochastic by design).
    */
   public static boolean fullBatchByDefault(SparseModel model, int n, int d, int k) {
     if (model == SparseModel.DTC) {
-      return dtcWork(n, d, k) <= DTC_WORK;
+      return inducingWork(n, d, k) <= DTC_WORK;
     }
     if (model == SparseModel.PIC) {
-      return dtcWork(n, d, k) <= PIC_WORK;
+      return inducingWork(n, d, k) <= PIC_WORK;
     }
     return model == SparseModel.SSGP
         || (!model.stochasticOnly() && (double) n * k * k <= FULL_BATCH_WORK);

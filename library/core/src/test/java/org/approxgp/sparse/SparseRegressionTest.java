@@ -353,12 +353,15 @@ class SparseRegressionTest {
         int m = d.inducingFor(n, dims);
         assertTrue(m >= 1 && m <= n, "M = " + m + " at n = " + n);
         assertTrue(
-            m == Math.min(n, 250) || SparseRegression.dtcWork(n, dims, m) <= budget, "n = " + n);
+            m == Math.min(n, 250) || SparseRegression.inducingWork(n, dims, m) <= budget,
+            "n = " + n);
         assertTrue(
-            m == n || m == 250 || SparseRegression.dtcWork(n, dims, m + 1) > budget,
+            m == n || m == 250 || SparseRegression.inducingWork(n, dims, m + 1) > budget,
             "the largest, n = " + n);
         assertEquals(
-            SparseRegression.dtcWork(n, dims, m) <= budget, d.fullBatchFor(n, dims), "n = " + n);
+            SparseRegression.inducingWork(n, dims, m) <= budget,
+            d.fullBatchFor(n, dims),
+            "n = " + n);
       }
     }
     assertTrue(d.fullBatchFor(23_000, 6));
@@ -378,7 +381,7 @@ class SparseRegressionTest {
     for (int dims : new int[] {1, 2, 6, 14, 26}) {
       for (int n = 250; n <= 40_000; n += 137) {
         assertEquals(
-            SparseRegression.dtcWork(n, dims, 250) <= SparseRegression.PIC_WORK,
+            SparseRegression.inducingWork(n, dims, 250) <= SparseRegression.PIC_WORK,
             pic.fullBatchFor(n, dims),
             "n = " + n + ", d = " + dims);
       }
