@@ -304,7 +304,7 @@ public final class Pic {
       if (t < lbfgs.size()) {
         params = lbfgs.iterate(t);
         kernel = SquaredExponential.ofLog(Arrays.copyOf(params, params.length - 1), ard);
-        q = optimalPosterior(PicBound.Sample.all(train, blocks, inducing, ard, 0), params);
+        q = null; // the optimal q(u) at these θ, formed when a snapshot asks for it
         last = lbfgs.value(t);
       }
       return last;
@@ -360,6 +360,9 @@ public final class Pic {
 
     /** The current model (copies of m and S). */
     public Fit snapshot() {
+      if (q == null) {
+        q = optimalPosterior(PicBound.Sample.all(train, blocks, inducing, ard, 0), params);
+      }
       return new Fit(
           kernel,
           Math.exp(params[params.length - 1]),
