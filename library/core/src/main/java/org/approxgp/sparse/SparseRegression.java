@@ -174,7 +174,12 @@ public final class SparseRegression {
    * +0.06 to +0.13 nats (mean +0.098; M = 521), 81–300 s on a shared machine, every fit converged; seed 3: diamonds
    * 0.92 times and +0.04 (M = 420, 185 s), college 1.00 times and −0.003 (M = 421). Seeds 1 and 2 of volcano and
    * txhousing chose the rule. A first budget of n·M² &le; 2.5·10⁹ without the factor d + 2 gave diamonds' 26
-   * inputs M = 1,118 and a 369-second fit, over the five minutes issue 46 allows.
+   * inputs M = 1,118 and a 369-second fit, over the five minutes issue 46 allows. (Those times are of the earlier
+   * evaluation through the optimal q(u); with {@code DtcBound.collapsed} the same M fit seeds 1–5 in 27–29 s on
+   * volcano, 26–35 s on txhousing, 38–79 s on college and 42–92 s on diamonds, where the slowest had taken 325 s.
+   * On diamonds' 26 inputs the collapsed bound has several local optima and which one L-BFGS reaches depends on
+   * rounding along its path: seed 2 ended at a bound of 1,576 (1.05 times the exact GP's RMSE) through the old
+   * evaluation and at 1,470 (1.22 times) through the new; the means over seeds 1–5 are 0.94 and 0.98.)
    */
   public static int defaultInducing(SparseModel model, int n, int d) {
     if (model != SparseModel.DTC) {
