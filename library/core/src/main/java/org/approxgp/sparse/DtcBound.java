@@ -139,7 +139,7 @@ final class DtcBound {
       Matrix u = k.cross(
           z.x(), mM, Arrays.copyOfRange(train.x(), from * d, to * d), to - from); // K(Z, x_c)
       Matrix a = kuu.solveLower(u); // A_c = L⁻¹K(Z, x_c)
-      addInto(wm, a.transpose().gram());
+      SpectralBasis.addGram(a.transpose().data(), to - from, mM, wm.data()); // W += A_cA_cᵀ
       double[] yc = Arrays.copyOfRange(train.y(), from, to);
       double[] acy = a.mult(yc);
       for (int i = 0; i < mM; i++) {
@@ -223,14 +223,6 @@ final class DtcBound {
         - 0.5 * (n * sf2 - trW);
     grad[nk] = -beta * dBeta; // ∂/∂log σ² = −β ∂/∂β
     return value;
-  }
-
-  private static void addInto(Matrix acc, Matrix x) {
-    double[] a = acc.data();
-    double[] b = x.data();
-    for (int i = 0; i < a.length; i++) {
-      a[i] += b[i];
-    }
   }
 
   static void requireDim(RegressionData rows, int d) {
