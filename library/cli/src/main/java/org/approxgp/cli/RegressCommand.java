@@ -217,6 +217,15 @@ final class RegressCommand implements Callable<Integer> {
   String extrapolation;
 
   @Option(
+      names = "--initial-lengthscales",
+      paramLabel = "median|unit",
+      description =
+          "dtc, pic: where the fit's length-scales start on the standardised inputs: the median distance between "
+              + "training rows (median; default for dtc) or 1 (unit; default for pic, and the sVBSSGP paper's "
+              + "stored experiments)")
+  String initialLengthscales;
+
+  @Option(
       names = "--minibatch",
       paramLabel = "B|all",
       description =
@@ -422,6 +431,7 @@ final class RegressCommand implements Callable<Integer> {
       sum.put("features", features);
     } else {
       sum.put("inducing", inducing);
+      sum.put("initial_lengthscales", options.startFor().name().toLowerCase(java.util.Locale.ROOT));
     }
     if (chosen == SparseModel.SSGP || chosen == SparseModel.VSSGP) {
       // how many test rows lie outside the training range, where the extrapolation rule applies
@@ -641,6 +651,7 @@ final class RegressCommand implements Callable<Integer> {
         .with("predictive-noise", predictiveNoise)
         .with("frequencies", frequencies)
         .with("extrapolation", extrapolation)
+        .with("initial-lengthscales", initialLengthscales)
         .with("step-initial", stepInitial)
         .with("step-tau", stepTau)
         .with("step-kappa", stepKappa)

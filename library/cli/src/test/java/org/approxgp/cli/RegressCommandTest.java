@@ -3,6 +3,7 @@ package org.approxgp.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -148,6 +149,11 @@ class RegressCommandTest {
     }
     JsonNode s = new ObjectMapper().readTree(sum.toFile());
     assertEquals(model, s.get("model").asText());
+    // where the inducing-point models' length-scales started: each model's default
+    Map<String, String> start = Map.of("dtc", "median", "pic", "unit");
+    assertEquals(
+        start.get(model),
+        s.has("initial_lengthscales") ? s.get("initial_lengthscales").asText() : null);
     assertEquals(
         org.approxgp.experiment.CodeVersion.current(),
         s.get("code_version").asText(),
@@ -484,6 +490,10 @@ class RegressCommandTest {
     assertFalse(means.has("stop_slope_se"), means.toString());
     JsonNode full = regressSummary("dtc-full", "--model", "dtc", "--inducing", "10");
     assertEquals("lbfgs", full.get("stop_rule").asText());
+    JsonNode unit = regressSummary(
+        "dtc-unit", "--model", "dtc", "--inducing", "10", "--initial-lengthscales", "unit");
+    assertEquals("unit", unit.get("initial_lengthscales").asText());
+    assertNotEquals(full.get("rmse").asDouble(), unit.get("rmse").asDouble(), "another start");
     assertFalse(full.has("stop_slope"), full.toString());
     AnchorFits.Run refused = AnchorFits.run(
         "regress",

@@ -112,6 +112,7 @@ public final class Registry {
       "dtc",
           List.of(
               "inducing",
+              "initial-lengthscales",
               "minibatch",
               "stopping",
               "stop-window",
@@ -121,6 +122,7 @@ public final class Registry {
       "pic",
           List.of(
               "inducing",
+              "initial-lengthscales",
               "partitions",
               "stopping",
               "stop-window",
@@ -196,6 +198,8 @@ public final class Registry {
    *   <li>{@code frequencies} "held-out" (default) or "learned" (ssgp, vssgp; {@link SparseRegression.Frequencies});
    *   <li>{@code extrapolation} "revert" (default), "clamp" or "free" (ssgp, vssgp; {@link
    *       SparseRegression.Extrapolation});
+   *   <li>{@code initial-lengthscales} "median" or "unit" (dtc, pic; default median for dtc, unit for pic: {@link
+   *       SparseRegression.LengthscaleStart});
    *   <li>sVBSSGP's stochastic optimisation ({@link SparseRegression.SvbssgpSteps}): the natural-gradient step
    *       ρ_t = ρ₀/(1 + τ(t − 1))^κ by {@code step-initial} ρ₀ ∈ (0, 1], {@code step-tau} τ &ge; 0 and
    *       {@code step-kappa} κ &ge; 0 (defaults 0.5, 0.05, 0.4: {@link SparseRegression.SvbssgpSteps#NATURAL_STEP})
@@ -257,7 +261,8 @@ public final class Registry {
         frequencies(settings.word("frequencies"), d.frequencies()),
         steps,
         stopping,
-        extrapolation(settings.word("extrapolation"), d.extrapolation()));
+        extrapolation(settings.word("extrapolation"), d.extrapolation()),
+        lengthscaleStart(settings.word("initial-lengthscales"), d.start()));
   }
 
   /** sVBSSGP's step schedule, Adam rate and stopping rule from {@code settings}, unset ones as {@code d}'s. */
@@ -763,6 +768,20 @@ public final class Registry {
                 SparseRegression.Extrapolation.CLAMP,
                 "free",
                 SparseRegression.Extrapolation.FREE));
+  }
+
+  static Optional<SparseRegression.LengthscaleStart> lengthscaleStart(
+      String w, Optional<SparseRegression.LengthscaleStart> fallback) {
+    return w == null
+        ? fallback
+        : Optional.of(choice(
+            "initial-lengthscales",
+            w,
+            ordered(
+                "median",
+                SparseRegression.LengthscaleStart.MEDIAN,
+                "unit",
+                SparseRegression.LengthscaleStart.UNIT)));
   }
 
   static PowerEp.Variant powerEpVariant(String w) {

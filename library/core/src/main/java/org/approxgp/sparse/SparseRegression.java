@@ -1,6 +1,7 @@
 package org.approxgp.sparse;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import org.approxgp.data.RegressionData;
 import org.approxgp.inference.FittedModel;
@@ -350,6 +351,17 @@ public final class SparseRegression {
   }
 
   /**
+   * Where DTC++'s and PIC++'s length-scales start (on the standardised inputs; signal variance 1, noise 0.25):
+   * {@link #MEDIAN}, every ℓⱼ the median distance between seeded pairs of training rows in input j's standard
+   * deviations (the median heuristic; DTC++'s default), or {@link #UNIT}, every ℓⱼ = 1 (PIC++'s default, and the start
+   * of the sVBSSGP paper's stored experiments).
+   */
+  public enum LengthscaleStart {
+    MEDIAN,
+    UNIT
+  }
+
+  /**
    * One run's settings; an empty optional takes the default rule on the data (set where the data are known).
    *
    * @param model the model
@@ -369,6 +381,8 @@ public final class SparseRegression {
    *     when its bound has stopped rising ({@link BoundMonitor.Rule}), or null to run every iteration to the cap;
    *     full-batch L-BFGS fits and SSGP stop by their own tests
    * @param extrapolation SSGP's and VSSGP's prediction at rows outside the training range ({@link Extrapolation})
+   * @param start where DTC++'s and PIC++'s length-scales start ({@link LengthscaleStart}); empty: the model's default
+   *     ({@link Options#startFor})
    */
   public record Options(
       SparseModel model,
@@ -384,7 +398,8 @@ public final class SparseRegression {
       Frequencies frequencies,
       SvbssgpSteps steps,
       BoundMonitor.Rule stopping,
-      Extrapolation extrapolation) {
+      Extrapolation extrapolation,
+      Optional<LengthscaleStart> start) {
 
     public Options {
       if (model == null) {
@@ -399,6 +414,7 @@ public final class SparseRegression {
           || frequencies == null
           || steps == null
           || extrapolation == null
+          || start == null
           || !(Math.abs(gamma) <= 1)
           || nonPositive(partitions)
           || nonPositive(iterations)
@@ -427,7 +443,14 @@ public final class SparseRegression {
           Frequencies.HELD_OUT,
           SvbssgpSteps.defaults(),
           BoundMonitor.Rule.DEFAULT,
-          Extrapolation.REVERT);
+          Extrapolation.REVERT,
+          Optional.empty());
+    }
+
+    /** Where DTC++'s and PIC++'s length-scales start: as set, else {@code MEDIAN} for DTC++ and {@code UNIT} for PIC++. */
+    public LengthscaleStart startFor() {
+      return start.orElse(
+          model == SparseModel.DTC ? LengthscaleStart.MEDIAN : LengthscaleStart.UNIT);
     }
 
     /** Whether the model is one of the inducing-point models (dtc, pic), sized by M rather than 2m. */

@@ -366,6 +366,40 @@ class RegistryTest {
         () -> Registry.regression("dtc", Settings.of("frequencies", "learned")));
   }
 
+  /**
+   * DTC++'s and PIC++'s start: the median heuristic for DTC++ and unit length-scales for PIC++ unless set; the paper's
+   * stored experiments ask for the unit start by name.
+   */
+  @Test
+  void initialLengthscalesSetting() {
+    org.approxgp.sparse.SparseRegression.LengthscaleStart median =
+        org.approxgp.sparse.SparseRegression.LengthscaleStart.MEDIAN;
+    org.approxgp.sparse.SparseRegression.LengthscaleStart unit =
+        org.approxgp.sparse.SparseRegression.LengthscaleStart.UNIT;
+    assertEquals(median, Registry.regression("dtc").startFor());
+    assertEquals(unit, Registry.regression("pic").startFor());
+    for (String m : List.of("dtc", "pic")) {
+      assertEquals(
+          unit,
+          Registry.regression(m, Settings.of("initial-lengthscales", "unit")).startFor(),
+          m);
+      assertEquals(
+          median,
+          Registry.regression(m, Settings.of("initial-lengthscales", "median")).startFor(),
+          m);
+    }
+    assertEquals(
+        "initial-lengthscales",
+        assertThrows(
+                SettingException.class,
+                () -> Registry.regression("dtc", Settings.of("initial-lengthscales", "one")))
+            .setting());
+    assertRefused(
+        "initial-lengthscales",
+        "applies to dtc, pic only, not to ssgp",
+        () -> Registry.regression("ssgp", Settings.of("initial-lengthscales", "unit")));
+  }
+
   @Test
   void likelihoodsByName() {
     assertSame(Probit.get(), Registry.likelihood("probit"));

@@ -133,7 +133,8 @@ class SvbssgpLocalNoiseTest {
         d.frequencies(),
         d.steps(),
         d.stopping(),
-        d.extrapolation());
+        d.extrapolation(),
+        d.start());
     try (SparseRegression.Trainer t =
         SparseRegression.start(train, o, SparseRegression.Partitioning.honest(), null)) {
       while (t.step()) {

@@ -109,6 +109,7 @@ public final class SvbssgpDriver {
           "predictive-noise", "model",
           "frequencies", "learned",
           "extrapolation", "free",
+          "initial-lengthscales", "unit",
           "seed", seed);
       // the stochastic fits stop by the rule the shipped stores were computed with, Stan ADVI's
       // windowed means
