@@ -2,6 +2,8 @@ package org.approxgp.sparse;
 
 import java.util.Arrays;
 import org.approxgp.data.RegressionData;
+import org.approxgp.linalg.Cholesky;
+import org.approxgp.linalg.JitterPolicy;
 import org.approxgp.linalg.Matrix;
 
 /**
@@ -175,6 +177,244 @@ final class VssgpBound {
     st.yy = yy;
     st.rows = nRows;
     return st;
+  }
+
+  /** Rows per block of the collapsed bound's passes (as {@link #accumulate}'s). */
+  private static final int BLOCK = 256;
+
+  /**
+   * Doubles of per-row expectations (φ̄ᵢ, the trigonometric terms and x/ℓ: 2m + 3m + d per row) {@link #collapsed}
+   * keeps between its two passes; above it the second pass recomputes them.
+   */
+  static final long KEEP_ROWS = 1L << 24;
+
+  /** One block of rows' expectations ({@link #expectations}): φ̄ (cnt × 2m), trig (cnt × 3m), u = x/ℓ (cnt × d). */
+  private record Block(int start, int cnt, double[] phi, double[] trig, double[] u) {}
+
+  /**
+   * The collapsed bound L* = max over q(a) of L, on all rows, and, if {@code grad} is not null, ∂L* / ∂x written into
+   * its first {@link VssgpParameters#offMuA} entries: x holds those entries of the packed parameters (q(ω) and the
+   * hyperparameters; {@link Vssgp}'s class comment). The value is L (as {@link #evaluate}) at the optimal q(a),
+   * S_a = A⁻¹, μ_a = A⁻¹b/σₙ², A = Ψ/σₙ² + I/λ (as {@link Vssgp#optimalWeights}), with log|S_a| = −log|A|; the
+   * gradient is L's at that q(a) held fixed (the envelope theorem: q(a) is stationary), the q(ω) and hyperparameter
+   * entries of {@link #evaluate}'s. One pass over the rows for Ψ, b and yᵀy and a second for the frequency
+   * gradients (which need E = S_a + μ_aμ_aᵀ, known only after the first), reusing the first pass's expectations
+   * while n(5m + d) &le; {@link #KEEP_ROWS}: half the transcendental functions of {@link Vssgp#optimalWeights}
+   * then {@link #evaluate}, and none of their O(m³) work on q(a)'s Cholesky parameters, which the collapsed fit
+   * does not optimise.
+   *
+   * @throws org.approxgp.linalg.NotPositiveDefiniteException if A cannot be factored
+   */
+  static double collapsed(RegressionData data, int m, double[] x, double[] grad) {
+    return collapsed(data, m, x, grad, KEEP_ROWS);
+  }
+
+  /** As {@link #collapsed(RegressionData, int, double[], double[])}, keeping the expectations while n(5m + d) &le; keepRows. */
+  static double collapsed(RegressionData data, int m, double[] x, double[] grad, long keepRows) {
+    int n = data.n();
+    int d = data.d();
+    int k2 = 2 * m;
+    int md = m * d;
+    double[] muW = Arrays.copyOf(x, md);
+    double[] sW = new double[md];
+    for (int t = 0; t < md; t++) {
+      sW[t] = Math.exp(x[md + t]);
+    }
+    int oe = VssgpParameters.offLogEll(m, d);
+    double[] invEll = new double[d];
+    for (int j = 0; j < d; j++) {
+      invEll[j] = Math.exp(-x[oe + j]);
+    }
+    double lam = Math.exp(x[oe + d]) / m;
+    double sn2 = Math.exp(x[oe + d + 1]);
+    double[] y = data.y();
+    boolean keep = grad != null && (long) n * (5L * m + d) <= keepRows;
+    Block[] kept = keep ? new Block[(n + BLOCK - 1) / BLOCK] : null;
+    double[] psi = new double[k2 * k2];
+    double[] b = new double[k2];
+    double[] dvar = new double[3 * m];
+    double yy = 0;
+    for (int start = 0, blk = 0; start < n; start += BLOCK, blk++) {
+      Block bl = block(data, start, m, muW, sW, invEll, dvar, psi);
+      for (int t = 0; t < bl.cnt; t++) {
+        double yi = y[start + t];
+        yy += yi * yi;
+        int bo = t * k2;
+        for (int a = 0; a < k2; a++) {
+          b[a] += yi * bl.phi[bo + a];
+        }
+      }
+      SpectralBasis.addGram(bl.phi, bl.cnt, k2, psi);
+      if (keep) {
+        kept[blk] = bl;
+      }
+    }
+    double[] amat = new double[k2 * k2];
+    for (int t = 0; t < k2 * k2; t++) {
+      amat[t] = psi[t] / sn2;
+    }
+    for (int a = 0; a < k2; a++) {
+      amat[a * k2 + a] += 1 / lam;
+    }
+    Cholesky ca = Cholesky.factor(Matrix.wrap(k2, k2, amat), JitterPolicy.standard());
+    double[] muA = ca.solve(b);
+    for (int a = 0; a < k2; a++) {
+      muA[a] /= sn2;
+    }
+    double[] e = ca.inverse().data(); // S_a, then E = S_a + μ_aμ_aᵀ
+    double trS = 0;
+    for (int a = 0; a < k2; a++) {
+      trS += e[a * k2 + a];
+      for (int c = 0; c < k2; c++) {
+        e[a * k2 + c] += muA[a] * muA[c];
+      }
+    }
+    double trPsiE = 0;
+    for (int t = 0; t < k2 * k2; t++) {
+      trPsiE += psi[t] * e[t];
+    }
+    double muMu = SpectralBasis.dot(muA, muA);
+    double sumB = yy - 2 * SpectralBasis.dot(b, muA) + trPsiE;
+    double ell = -0.5 * n * Math.log(2 * Math.PI * sn2) - sumB / (2 * sn2);
+    double klW = 0;
+    for (int t = 0; t < md; t++) {
+      klW += 0.5 * (sW[t] + x[t] * x[t] - 1 - x[md + t]);
+    }
+    double klA = 0.5 * ((trS + muMu) / lam - k2 + k2 * Math.log(lam) + ca.logDet());
+    double value = ell - klW - klA;
+    if (grad == null) {
+      return value;
+    }
+    double[] gMu = new double[md];
+    double[] gV = new double[md];
+    Matrix eMatrix = Matrix.wrap(k2, k2, e);
+    double[] eb = new double[3 * m];
+    for (int k = 0; k < m; k++) {
+      int c = 2 * k;
+      eb[3 * k] = e[c * k2 + c];
+      eb[3 * k + 1] = e[(c + 1) * k2 + c + 1];
+      eb[3 * k + 2] = e[c * k2 + c + 1];
+    }
+    for (int start = 0, blk = 0; start < n; start += BLOCK, blk++) {
+      Block bl = keep ? kept[blk] : block(data, start, m, muW, sW, invEll, dvar, null);
+      double[] w = Matrix.wrap(bl.cnt, k2, bl.phi).mult(eMatrix).data(); // rows of φ̄ E
+      frequencyGradient(bl, y, m, d, eb, muA, w, gMu, gV);
+    }
+    double coef = -1 / (2 * sn2);
+    for (int t = 0; t < md; t++) {
+      grad[t] = coef * gMu[t] - x[t];
+      grad[md + t] = sW[t] * coef * gV[t] - 0.5 * (sW[t] - 1);
+    }
+    for (int j = 0; j < d; j++) {
+      double acc = 0;
+      for (int k = 0; k < m; k++) {
+        int t = k * d + j;
+        acc += x[t] * gMu[t] + 2 * sW[t] * gV[t];
+      }
+      grad[oe + j] = -coef * acc;
+    }
+    grad[oe + d] = -0.5 * (k2 - (trS + muMu) / lam);
+    grad[oe + d + 1] = -0.5 * n + sumB / (2 * sn2);
+    return value;
+  }
+
+  /**
+   * Rows [start, start + {@value #BLOCK}) ∩ [0, n): their expectations ({@link #expectations}); if psi is not null
+   * each row's 2 × 2 covariance blocks Dᵢ are added into it (Ψ = Σ φ̄ᵢφ̄ᵢᵀ + Dᵢ).
+   */
+  private static Block block(
+      RegressionData data,
+      int start,
+      int m,
+      double[] muW,
+      double[] sW,
+      double[] invEll,
+      double[] dvar,
+      double[] psi) {
+    int d = data.d();
+    int k2 = 2 * m;
+    int cnt = Math.min(BLOCK, data.n() - start);
+    double[] x = data.x();
+    Block bl =
+        new Block(start, cnt, new double[cnt * k2], new double[cnt * 3 * m], new double[cnt * d]);
+    double[] dsum =
+        psi == null ? null : new double[3 * m]; // the block's Σ Dᵢ, (cc, ss, cs) per frequency
+    for (int t = 0; t < cnt; t++) {
+      expectations(
+          x,
+          (start + t) * d,
+          d,
+          m,
+          muW,
+          sW,
+          invEll,
+          bl.phi,
+          t * k2,
+          dvar,
+          bl.trig,
+          3 * m * t,
+          bl.u,
+          d * t);
+      if (dsum != null) {
+        for (int q = 0; q < 3 * m; q++) {
+          dsum[q] += dvar[q];
+        }
+      }
+    }
+    if (psi != null) {
+      for (int k = 0; k < m; k++) {
+        int c = 2 * k;
+        psi[c * k2 + c] += dsum[3 * k];
+        psi[(c + 1) * k2 + c + 1] += dsum[3 * k + 1];
+        psi[(c + 1) * k2 + c] += dsum[3 * k + 2];
+        psi[c * k2 + c + 1] += dsum[3 * k + 2];
+      }
+    }
+    return bl;
+  }
+
+  /**
+   * A block's terms of gMu and gV ({@link #accumulate}'s, with w = rows of φ̄E and eb the 2 × 2 diagonal blocks of E,
+   * (E_cc, E_ss, E_cs) per frequency).
+   */
+  private static void frequencyGradient(
+      Block bl,
+      double[] y,
+      int m,
+      int d,
+      double[] eb,
+      double[] muA,
+      double[] w,
+      double[] gMu,
+      double[] gV) {
+    int k2 = 2 * m;
+    for (int t = 0; t < bl.cnt; t++) {
+      double yi = y[bl.start + t];
+      int bo = t * k2;
+      int to = 3 * m * t;
+      int uo = d * t;
+      for (int k = 0; k < m; k++) {
+        int c = 2 * k;
+        double cb = bl.phi[bo + c];
+        double sb = bl.phi[bo + c + 1];
+        double ecc = eb[3 * k];
+        double ess = eb[3 * k + 1];
+        double ecs = eb[3 * k + 2];
+        double dc = 2 * (w[bo + c] - yi * muA[c] - cb * ecc - sb * ecs);
+        double ds = 2 * (w[bo + c + 1] - yi * muA[c + 1] - sb * ess - cb * ecs);
+        double r4 = bl.trig[to + 3 * k];
+        double c2m = bl.trig[to + 3 * k + 1];
+        double s2m = bl.trig[to + 3 * k + 2];
+        double dm = -sb * dc + cb * ds + r4 * (s2m * (ess - ecc) + 2 * c2m * ecs);
+        double dv = -0.5 * (cb * dc + sb * ds) + r4 * (c2m * (ess - ecc) - 2 * s2m * ecs);
+        int ok = k * d;
+        for (int j = 0; j < d; j++) {
+          double uj = bl.u[uo + j];
+          gMu[ok + j] += dm * uj;
+          gV[ok + j] += dv * uj * uj;
+        }
+      }
+    }
   }
 
   /**

@@ -78,30 +78,27 @@ final class VssgpFullBatch {
 
   private static Run lbfgs(RegressionData train, int m, double[] p, int maxIterations) {
     int nq = VssgpParameters.offMuA(m, train.d());
-    double[] scratch = p.clone();
-    double[] g = new double[p.length];
     Run run = new Run();
     long t0 = System.nanoTime();
     Lbfgs.Result r = Lbfgs.minimize(
         (x, grad) -> {
-          System.arraycopy(x, 0, scratch, 0, nq);
           if (!finiteScales(
               x, m, train.d())) { // a trial step overflowed a variance or length-scale
             return Double.POSITIVE_INFINITY;
           }
+          double v;
           try {
-            Vssgp.optimalWeights(train, null, m, scratch);
+            v = VssgpBound.collapsed(train, m, x, grad);
           } catch (
               NotPositiveDefiniteException
                   e) { // q(a)'s precision not finite at an extreme trial point
             return Double.POSITIVE_INFINITY;
           }
-          double v = Vssgp.evaluate(train, null, m, scratch, g).value();
           if (!Double.isFinite(v)) {
             return Double.POSITIVE_INFINITY;
           }
           for (int t = 0; t < nq; t++) {
-            grad[t] = -g[t];
+            grad[t] = -grad[t];
           }
           return -v;
         },

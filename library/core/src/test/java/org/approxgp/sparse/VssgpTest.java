@@ -68,6 +68,58 @@ class VssgpTest {
   }
 
   /**
+   * The collapsed bound ({@code VssgpBound.collapsed}, L-BFGS's objective in full batch) equals the bound at the
+   * optimal q(a) ({@code Vssgp.optimalWeights}, then {@code Vssgp.evaluate}), value and gradient in q(ω) and the
+   * hyperparameters, over two blocks of rows, with the first pass's expectations kept or recomputed.
+   */
+  @Test
+  void collapsedBoundEqualsTheBoundAtTheOptimalWeights() {
+    RegressionData data = SsgpTest.smallProblem(300, 2, 31);
+    int m = 4;
+    Ssgp.Hyperparameters h = new Ssgp.Hyperparameters(new double[] {0.7, 1.9}, 1.6, 0.15);
+    for (long seed : new long[] {32, 33}) {
+      double[] p = randomParameters(m, 2, h, seed);
+      Vssgp.optimalWeights(data, null, m, p);
+      double[] g = new double[p.length];
+      double want = Vssgp.evaluate(data, null, m, p, g).value();
+      int nq = VssgpParameters.offMuA(m, 2);
+      double[] x = java.util.Arrays.copyOf(p, nq);
+      for (long keep : new long[] {VssgpBound.KEEP_ROWS, 0}) {
+        double[] gc = new double[nq];
+        double got = VssgpBound.collapsed(data, m, x, gc, keep);
+        assertEquals(want, got, 1e-10 * Math.abs(want), "value, keep " + keep);
+        assertEquals(want, VssgpBound.collapsed(data, m, x, null, keep), 1e-10 * Math.abs(want));
+        for (int k = 0; k < nq; k++) {
+          assertEquals(
+              g[k], gc[k], 1e-8 * Math.max(1, Math.abs(g[k])), "param " + k + ", keep " + keep);
+        }
+      }
+    }
+  }
+
+  /** The collapsed bound's gradient against central differences of its value (which re-optimises q(a) at each). */
+  @Test
+  void collapsedGradientMatchesCentralDifferences() {
+    RegressionData data = SsgpTest.smallProblem(60, 2, 41);
+    int m = 3;
+    Ssgp.Hyperparameters h = new Ssgp.Hyperparameters(new double[] {0.9, 1.2}, 1.1, 0.3);
+    int nq = VssgpParameters.offMuA(m, 2);
+    double[] x = java.util.Arrays.copyOf(randomParameters(m, 2, h, 42), nq);
+    double[] g = new double[nq];
+    VssgpBound.collapsed(data, m, x, g);
+    double eps = 1e-5;
+    for (int k = 0; k < nq; k++) {
+      double[] a = x.clone();
+      double[] b = x.clone();
+      a[k] += eps;
+      b[k] -= eps;
+      double fd = (VssgpBound.collapsed(data, m, a, null) - VssgpBound.collapsed(data, m, b, null))
+          / (2 * eps);
+      assertEquals(fd, g[k], 1e-6 * Math.max(1, Math.abs(fd)), "param " + k);
+    }
+  }
+
+  /**
    * The expected squared residual E_q[(y − φ(x)ᵀa)²] from the closed-form feature expectations equals its
    * Gauss–Hermite quadrature over the two frequency arguments (m = 2), and so does the predictive variance
    * E_q[(φ(x)ᵀa)²] − E_q[φ(x)ᵀa]² + σₙ².
