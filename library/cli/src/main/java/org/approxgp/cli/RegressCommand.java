@@ -202,7 +202,7 @@ final class RegressCommand implements Callable<Integer> {
       names = "--frequencies",
       paramLabel = "held-out|learned",
       description =
-          "ssgp, vssgp: held-out rows choose between the learned frequencies and up to 6 random draws with "
+          "ssgp, vssgp: held-out rows choose between the learned frequencies and up to 6 random draws (fewer on large n·(2m)²) with "
               + "fitted hyperparameters (default, held-out), or always the learned ones (learned)")
   String frequencies;
 

@@ -56,7 +56,7 @@ class FixedFrequenciesTest {
     // the chosen frequencies are the draw the status names (draw 1: the initial one)
     Matcher which = Pattern.compile("draw (\\d+) of (\\d+)").matcher(chosen.status());
     assertTrue(which.find(), chosen.status());
-    assertEquals(FixedFrequencies.draws(100), Integer.parseInt(which.group(2)));
+    assertEquals(FixedFrequencies.draws(100, 20), Integer.parseInt(which.group(2)));
     double[] w0 = FixedFrequencies.draw(
         FixedFrequencies.initial(20, 5, 2, Ssgp.Hyperparameters.fromData(s[0])),
         20,
@@ -118,16 +118,23 @@ class FixedFrequenciesTest {
   }
 
   /**
-   * Six draws up to 10,000 rows, then fewer: one from 60,000 rows on. Draw 0 is p0 itself, the others keep p0's
-   * hyperparameters and replace its frequencies by a seeded standard normal draw, distinct per draw and per seed.
+   * At 2m = 40 six draws up to 10,000 rows, then fewer: one from 60,000 rows on; the budget is work, n·(2m)², so
+   * 2m = 400 fits one draw from 600 rows on. Draw 0 is p0 itself, the others keep p0's hyperparameters and replace
+   * its frequencies by a seeded standard normal draw, distinct per draw and per seed.
    */
   @Test
-  void theDrawsAreSeededAndTheirNumberFallsWithTheRows() {
-    assertEquals(6, FixedFrequencies.draws(100));
-    assertEquals(6, FixedFrequencies.draws(10_000));
-    assertEquals(3, FixedFrequencies.draws(20_000));
-    assertEquals(1, FixedFrequencies.draws(60_000));
-    assertEquals(1, FixedFrequencies.draws(3_000_000));
+  void theDrawsAreSeededAndTheirNumberFallsWithTheWork() {
+    assertEquals(6, FixedFrequencies.draws(100, 20));
+    assertEquals(6, FixedFrequencies.draws(10_000, 20));
+    assertEquals(3, FixedFrequencies.draws(20_000, 20));
+    assertEquals(1, FixedFrequencies.draws(60_000, 20));
+    assertEquals(1, FixedFrequencies.draws(3_000_000, 20));
+    assertEquals(6, FixedFrequencies.draws(100, 200));
+    assertEquals(2, FixedFrequencies.draws(300, 200));
+    assertEquals(1, FixedFrequencies.draws(600, 200));
+    assertEquals(6, FixedFrequencies.draws(354, 56), "diabetes at SSGP's default 2m = 112");
+    assertEquals(6, FixedFrequencies.draws(4307, 30), "volcano at VSSGP's default 2m = 60");
+    assertEquals(1, FixedFrequencies.draws(3791, 214), "college at SSGP's default 2m = 428");
     int m = 4;
     int d = 2;
     double[] p0 =
