@@ -116,6 +116,8 @@ final class VssgpBound {
     double[] trig = e == null ? null : new double[block * 3 * m];
     double[] u = new double[block * d];
     Matrix eMatrix = e == null ? null : Matrix.wrap(k2, k2, e);
+    double[] eb = e == null ? null : diagonalBlocks(e, m);
+    double[] yb = new double[block];
     for (int start = 0; start < nRows; start += block) {
       int cnt = Math.min(block, nRows - start);
       double[] buf = new double[cnt * k2];
@@ -143,33 +145,9 @@ final class VssgpBound {
       // wᵢ = e φ̄ᵢ for the block's rows at once (e symmetric): the rows of φ̄ e
       double[] w = Matrix.wrap(cnt, k2, buf).mult(eMatrix).data();
       for (int t = 0; t < cnt; t++) {
-        int i = rows == null ? start + t : rows[start + t];
-        double yi = y[i];
-        int bo = t * k2;
-        int to = 3 * m * t;
-        int uo = d * t;
-        for (int k = 0; k < m; k++) {
-          int c = 2 * k;
-          double cb = buf[bo + c];
-          double sb = buf[bo + c + 1];
-          double ecc = e[c * k2 + c];
-          double ess = e[(c + 1) * k2 + c + 1];
-          double ecs = e[c * k2 + c + 1];
-          double dc = 2 * (w[bo + c] - yi * muA[c] - cb * ecc - sb * ecs);
-          double ds = 2 * (w[bo + c + 1] - yi * muA[c + 1] - sb * ess - cb * ecs);
-          double r4 = trig[to + 3 * k];
-          double c2m = trig[to + 3 * k + 1];
-          double s2m = trig[to + 3 * k + 2];
-          double dm = -sb * dc + cb * ds + r4 * (s2m * (ess - ecc) + 2 * c2m * ecs);
-          double dv = -0.5 * (cb * dc + sb * ds) + r4 * (c2m * (ess - ecc) - 2 * s2m * ecs);
-          int ok = k * d;
-          for (int j = 0; j < d; j++) {
-            double uj = u[uo + j];
-            gMu[ok + j] += dm * uj;
-            gV[ok + j] += dv * uj * uj;
-          }
-        }
+        yb[t] = y[rows == null ? start + t : rows[start + t]];
       }
+      frequencyGradient(cnt, buf, trig, u, yb, m, d, eb, muA, w, gMu, gV);
     }
     Stats st = new Stats();
     st.psi = psi;
@@ -288,17 +266,12 @@ final class VssgpBound {
     double[] gMu = new double[md];
     double[] gV = new double[md];
     Matrix eMatrix = Matrix.wrap(k2, k2, e);
-    double[] eb = new double[3 * m];
-    for (int k = 0; k < m; k++) {
-      int c = 2 * k;
-      eb[3 * k] = e[c * k2 + c];
-      eb[3 * k + 1] = e[(c + 1) * k2 + c + 1];
-      eb[3 * k + 2] = e[c * k2 + c + 1];
-    }
+    double[] eb = diagonalBlocks(e, m);
     for (int start = 0, blk = 0; start < n; start += BLOCK, blk++) {
       Block bl = keep ? kept[blk] : block(data, start, m, muW, sW, invEll, dvar, null);
       double[] w = Matrix.wrap(bl.cnt, k2, bl.phi).mult(eMatrix).data(); // rows of φ̄ E
-      frequencyGradient(bl, y, m, d, eb, muA, w, gMu, gV);
+      double[] yb = Arrays.copyOfRange(y, bl.start, bl.start + bl.cnt);
+      frequencyGradient(bl.cnt, bl.phi, bl.trig, bl.u, yb, m, d, eb, muA, w, gMu, gV);
     }
     double coef = -1 / (2 * sn2);
     for (int t = 0; t < md; t++) {
@@ -373,13 +346,29 @@ final class VssgpBound {
     return bl;
   }
 
+  /** The 2 × 2 diagonal blocks of the 2m × 2m matrix e: (e_cc, e_ss, e_cs) per frequency. */
+  private static double[] diagonalBlocks(double[] e, int m) {
+    int k2 = 2 * m;
+    double[] eb = new double[3 * m];
+    for (int k = 0; k < m; k++) {
+      int c = 2 * k;
+      eb[3 * k] = e[c * k2 + c];
+      eb[3 * k + 1] = e[(c + 1) * k2 + c + 1];
+      eb[3 * k + 2] = e[c * k2 + c + 1];
+    }
+    return eb;
+  }
+
   /**
-   * A block's terms of gMu and gV ({@link #accumulate}'s, with w = rows of φ̄E and eb the 2 × 2 diagonal blocks of E,
-   * (E_cc, E_ss, E_cs) per frequency).
+   * Adds cnt rows' terms of gMu and gV ({@link #accumulate}'s formulas) from their expectations φ̄ (phi), trig and
+   * u = x/ℓ ({@link #expectations}' layouts), targets yb, w = the rows of φ̄E and eb = {@link #diagonalBlocks} of E.
    */
   private static void frequencyGradient(
-      Block bl,
-      double[] y,
+      int cnt,
+      double[] phi,
+      double[] trig,
+      double[] u,
+      double[] yb,
       int m,
       int d,
       double[] eb,
@@ -388,28 +377,28 @@ final class VssgpBound {
       double[] gMu,
       double[] gV) {
     int k2 = 2 * m;
-    for (int t = 0; t < bl.cnt; t++) {
-      double yi = y[bl.start + t];
+    for (int t = 0; t < cnt; t++) {
+      double yi = yb[t];
       int bo = t * k2;
       int to = 3 * m * t;
       int uo = d * t;
       for (int k = 0; k < m; k++) {
         int c = 2 * k;
-        double cb = bl.phi[bo + c];
-        double sb = bl.phi[bo + c + 1];
+        double cb = phi[bo + c];
+        double sb = phi[bo + c + 1];
         double ecc = eb[3 * k];
         double ess = eb[3 * k + 1];
         double ecs = eb[3 * k + 2];
         double dc = 2 * (w[bo + c] - yi * muA[c] - cb * ecc - sb * ecs);
         double ds = 2 * (w[bo + c + 1] - yi * muA[c + 1] - sb * ess - cb * ecs);
-        double r4 = bl.trig[to + 3 * k];
-        double c2m = bl.trig[to + 3 * k + 1];
-        double s2m = bl.trig[to + 3 * k + 2];
+        double r4 = trig[to + 3 * k];
+        double c2m = trig[to + 3 * k + 1];
+        double s2m = trig[to + 3 * k + 2];
         double dm = -sb * dc + cb * ds + r4 * (s2m * (ess - ecc) + 2 * c2m * ecs);
         double dv = -0.5 * (cb * dc + sb * ds) + r4 * (c2m * (ess - ecc) - 2 * s2m * ecs);
         int ok = k * d;
         for (int j = 0; j < d; j++) {
-          double uj = bl.u[uo + j];
+          double uj = u[uo + j];
           gMu[ok + j] += dm * uj;
           gV[ok + j] += dv * uj * uj;
         }
