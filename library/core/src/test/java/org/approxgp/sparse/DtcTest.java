@@ -130,17 +130,12 @@ class DtcTest {
       double[] p = DtcBound.params(kernel, NOISE * 2, 2);
       double[] g = new double[p.length];
       DtcBound.objective(train, z, p, kernel.isArd(), m, s, g);
-      double h = 1e-5;
-      for (int j = 0; j < p.length; j++) {
-        double[] pp = p.clone();
-        double[] pm = p.clone();
-        pp[j] += h;
-        pm[j] -= h;
-        double fd = (DtcBound.objective(train, z, pp, kernel.isArd(), m, s, null)
-                - DtcBound.objective(train, z, pm, kernel.isArd(), m, s, null))
-            / (2 * h);
-        assertEquals(fd, g[j], 1e-6 * Math.max(1, Math.abs(fd)), kernel.name() + " parameter " + j);
-      }
+      CentralDifferences.assertGradient(
+          q -> DtcBound.objective(train, z, q, kernel.isArd(), m, s, null),
+          p,
+          g,
+          1e-6,
+          kernel.name());
     }
   }
 
@@ -190,19 +185,12 @@ class DtcTest {
       double[] p = DtcBound.params(kernel, NOISE * 3, 2);
       double[] g = new double[p.length];
       DtcBound.collapsed(train, z, p, kernel.isArd(), InducingPosterior.KUU_JITTER, g);
-      double h = 1e-5;
-      for (int j = 0; j < p.length; j++) {
-        double[] pp = p.clone();
-        double[] pm = p.clone();
-        pp[j] += h;
-        pm[j] -= h;
-        double fd =
-            (DtcBound.collapsed(train, z, pp, kernel.isArd(), InducingPosterior.KUU_JITTER, null)
-                    - DtcBound.collapsed(
-                        train, z, pm, kernel.isArd(), InducingPosterior.KUU_JITTER, null))
-                / (2 * h);
-        assertEquals(fd, g[j], 1e-6 * Math.max(1, Math.abs(fd)), kernel.name() + " parameter " + j);
-      }
+      CentralDifferences.assertGradient(
+          q -> DtcBound.collapsed(train, z, q, kernel.isArd(), InducingPosterior.KUU_JITTER, null),
+          p,
+          g,
+          1e-6,
+          kernel.name());
     }
   }
 

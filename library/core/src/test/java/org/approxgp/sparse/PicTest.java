@@ -217,17 +217,12 @@ class PicTest {
       double[] p = DtcBound.params(kernel, 0.1, 2);
       double[] g = new double[p.length];
       PicBound.objective(train, labels, z, p, kernel.isArd(), m, s, g);
-      double h = 1e-5;
-      for (int j = 0; j < p.length; j++) {
-        double[] pp = p.clone();
-        double[] pm = p.clone();
-        pp[j] += h;
-        pm[j] -= h;
-        double fd = (PicBound.objective(train, labels, z, pp, kernel.isArd(), m, s, null)
-                - PicBound.objective(train, labels, z, pm, kernel.isArd(), m, s, null))
-            / (2 * h);
-        assertEquals(fd, g[j], 1e-6 * Math.max(1, Math.abs(fd)), kernel.name() + " parameter " + j);
-      }
+      CentralDifferences.assertGradient(
+          q -> PicBound.objective(train, labels, z, q, kernel.isArd(), m, s, null),
+          p,
+          g,
+          1e-6,
+          kernel.name());
     }
   }
 

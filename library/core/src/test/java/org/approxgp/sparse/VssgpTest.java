@@ -49,21 +49,12 @@ class VssgpTest {
     for (int[] rows : batches) {
       double[] g = new double[p.length];
       Vssgp.evaluate(data, rows, m, p, g);
-      double eps = 1e-5;
-      for (int k = 0; k < p.length; k++) {
-        double[] a = p.clone();
-        double[] b = p.clone();
-        a[k] += eps;
-        b[k] -= eps;
-        double fd = (Vssgp.evaluate(data, rows, m, a, null).value()
-                - Vssgp.evaluate(data, rows, m, b, null).value())
-            / (2 * eps);
-        assertEquals(
-            fd,
-            g[k],
-            1e-6 * Math.max(1, Math.abs(fd)),
-            (rows == null ? "full" : "batch") + " param " + k);
-      }
+      CentralDifferences.assertGradient(
+          q -> Vssgp.evaluate(data, rows, m, q, null).value(),
+          p,
+          g,
+          1e-6,
+          rows == null ? "full" : "batch");
     }
   }
 
@@ -107,16 +98,8 @@ class VssgpTest {
     double[] x = java.util.Arrays.copyOf(randomParameters(m, 2, h, 42), nq);
     double[] g = new double[nq];
     VssgpBound.collapsed(data, m, x, g);
-    double eps = 1e-5;
-    for (int k = 0; k < nq; k++) {
-      double[] a = x.clone();
-      double[] b = x.clone();
-      a[k] += eps;
-      b[k] -= eps;
-      double fd = (VssgpBound.collapsed(data, m, a, null) - VssgpBound.collapsed(data, m, b, null))
-          / (2 * eps);
-      assertEquals(fd, g[k], 1e-6 * Math.max(1, Math.abs(fd)), "param " + k);
-    }
+    CentralDifferences.assertGradient(
+        q -> VssgpBound.collapsed(data, m, q, null), x, g, 1e-6, "collapsed");
   }
 
   /**
