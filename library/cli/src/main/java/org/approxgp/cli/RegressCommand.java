@@ -210,8 +210,8 @@ final class RegressCommand implements Callable<Integer> {
       names = "--extrapolation",
       paramLabel = "revert|clamp|free",
       description =
-          "ssgp, vssgp: at a TEST row outside the training rows' range, the prediction at the range's edge carried "
-              + "to the row by the model's SE prior, towards the prior mean (default, revert; their sinusoids are "
+          "ssgp, vssgp, svbssgp: at a TEST row outside the training rows' range, the prediction at the range's edge "
+              + "carried to the row by the model's SE prior, towards the prior mean (default, revert; their sinusoids are "
               + "periodic, so past the data the mean turns back or runs away), the edge's prediction itself "
               + "(clamp), or the prediction at the row as given (free)")
   String extrapolation;
@@ -433,7 +433,7 @@ final class RegressCommand implements Callable<Integer> {
       sum.put("inducing", inducing);
       sum.put("initial_lengthscales", options.startFor().name().toLowerCase(java.util.Locale.ROOT));
     }
-    if (chosen == SparseModel.SSGP || chosen == SparseModel.VSSGP) {
+    if (!chosen.inducingPoints()) {
       // how many test rows lie outside the training range, where the extrapolation rule applies
       sum.put("extrapolation", options.extrapolation().name().toLowerCase(java.util.Locale.ROOT));
       sum.put("test_rows_outside", TrainingRange.of(trainData).rowsOutside(testData));

@@ -84,6 +84,7 @@ final class FamilyTrainers {
             Vssgp::iterations);
       }
       case SVBSSGP -> {
+        TrainingRange range = TrainingRange.of(train);
         Partitions parts = partitions(train, p, seed, partitioning);
         OptionalInt rows = o.minibatch().isPresent()
             ? o.minibatch()
@@ -125,10 +126,18 @@ final class FamilyTrainers {
                 model.priorLengthscales(),
                 model.lastSlopeTest());
             return new SparseRegression.Fit() {
+              // its global features are sinusoids, as SSGP's: the same rule off the training range
+              final Function<RegressionData, PredictiveMoments> predict = extrapolating(
+                  o,
+                  range,
+                  test -> model.predict(
+                      test, parts.assign(test), o.gamma(), o.samples(), seed, o.noise()),
+                  new Ssgp.Hyperparameters(
+                      model.priorLengthscales(), model.signalVariance(), model.noiseVariance()));
+
               @Override
               public PredictiveMoments predict(RegressionData test) {
-                return model.predict(
-                    test, parts.assign(test), o.gamma(), o.samples(), seed, o.noise());
+                return predict.apply(test);
               }
 
               @Override
@@ -195,7 +204,7 @@ final class FamilyTrainers {
   }
 
   /**
-   * SSGP's or VSSGP's {@code predict} under {@code o}'s {@link SparseRegression.Extrapolation}, for test rows outside
+   * SSGP's, VSSGP's or sVBSSGP's {@code predict} under {@code o}'s {@link SparseRegression.Extrapolation}, for test rows outside
    * the training rows' {@code range}: at the edge and carried to the row by the model's SE prior ({@code h}; {@code
    * REVERT}), at the edge ({@code CLAMP}), or at the rows as given ({@code FREE}).
    */

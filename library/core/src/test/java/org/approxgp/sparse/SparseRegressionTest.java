@@ -149,13 +149,13 @@ class SparseRegressionTest {
   }
 
   /**
-   * SSGP and VSSGP at a row outside the training range: under {@code CLAMP} exactly what they predict at that row held
+   * SSGP, VSSGP and sVBSSGP at a row outside the training range: under {@code CLAMP} exactly what they predict at that row held
    * at the range's edge; under the default {@code REVERT} that prediction carried to the row by the model's own SE
    * prior ({@link TrainingRange#revert} with the fit's hyperparameters); under {@code FREE} at the row as given. Inside
    * the range all three predict the same.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"ssgp", "vssgp"})
+  @ValueSource(strings = {"ssgp", "vssgp", "svbssgp"})
   void spectralModelsPredictOutsideTheTrainingRangeFromItsEdge(String model) {
     assertEquals(
         SparseRegression.Extrapolation.REVERT,
@@ -206,7 +206,9 @@ class SparseRegressionTest {
         double sn2 = fitted.noiseVariance();
         assertEquals(rho * edge.mean()[i], revert.mean()[i], 1e-12, model + " row " + i);
         assertEquals(
-            rho * rho * (edge.variance()[i] - sn2)
+            // sVBSSGP's local noise (PredictiveNoise.LOCAL) can be below σₙ²: the latent part is
+            // kept ≥ 0
+            rho * rho * Math.max(edge.variance()[i] - sn2, 0)
                 + fitted.signalVariance() * (1 - rho * rho)
                 + sn2,
             revert.variance()[i],
