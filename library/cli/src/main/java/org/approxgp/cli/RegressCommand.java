@@ -211,9 +211,10 @@ final class RegressCommand implements Callable<Integer> {
       paramLabel = "revert|clamp|free",
       description =
           "ssgp, vssgp, svbssgp: at a TEST row outside the training rows' range, the prediction at the range's edge "
-              + "carried to the row by the model's SE prior, towards the prior mean (default, revert; their sinusoids are "
-              + "periodic, so past the data the mean turns back or runs away), the edge's prediction itself "
-              + "(clamp), or the prediction at the row as given (free)")
+              + "carried to the row by the model's SE prior, towards the prior mean (revert; default for ssgp and vssgp, "
+              + "whose sinusoids are periodic, so past the data the mean turns back or runs away), the edge's "
+              + "prediction itself (clamp), or the prediction at the row as given (free; default for svbssgp, whose "
+              + "local conditional carries trends on)")
   String extrapolation;
 
   @Option(
