@@ -126,7 +126,8 @@ final class FamilyTrainers {
                 model.priorLengthscales(),
                 model.lastSlopeTest());
             return new SparseRegression.Fit() {
-              // its global features are sinusoids, as SSGP's: the same rule off the training range
+              // off the training range as --extrapolation says (sVBSSGP's default: free,
+              // Extrapolation)
               final Function<RegressionData, PredictiveMoments> predict = extrapolating(
                   o,
                   range,
