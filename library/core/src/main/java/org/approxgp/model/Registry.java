@@ -197,8 +197,8 @@ public final class Registry {
    *   <li>{@code gamma} γ ∈ [−1, 1] and {@code samples} r &ge; 1 (svbssgp; defaults 0 and 5, the paper's);
    *   <li>{@code predictive-noise} "local" (default) or "model" (svbssgp; {@link SparseRegression.PredictiveNoise});
    *   <li>{@code frequencies} "held-out" (default) or "learned" (ssgp, vssgp; {@link SparseRegression.Frequencies});
-   *   <li>{@code extrapolation} "revert" (default), "clamp" or "free" (ssgp, vssgp, svbssgp; {@link
-   *       SparseRegression.Extrapolation});
+   *   <li>{@code extrapolation} "revert", "clamp" or "free" (ssgp, vssgp, svbssgp; default revert for ssgp and
+   *       vssgp, free for svbssgp: {@link SparseRegression.Extrapolation});
    *   <li>{@code initial-lengthscales} "median" or "unit" (dtc, pic; default median for dtc, unit for pic: {@link
    *       SparseRegression.LengthscaleStart});
    *   <li>sVBSSGP's stochastic optimisation ({@link SparseRegression.SvbssgpSteps}): the natural-gradient step
