@@ -314,10 +314,7 @@ public final class Vssgp {
     int k2 = 2 * m;
     int md = m * d;
     double[] muW = Arrays.copyOf(p, md);
-    double[] sW = new double[md];
-    for (int t = 0; t < md; t++) {
-      sW[t] = Math.exp(p[md + t]);
-    }
+    double[] sW = VssgpParameters.frequencyVariances(p, m, d);
     double[] invEll = SpectralBasis.inverse(hyp.lengthscales());
     double[] muA = weightMean();
     double[] l = VssgpParameters.chol(p, m, d);

@@ -94,15 +94,8 @@ final class VssgpBound {
     int k2 = 2 * m;
     int md = m * d;
     double[] muW = Arrays.copyOf(p, md);
-    double[] sW = new double[md];
-    for (int t = 0; t < md; t++) {
-      sW[t] = Math.exp(p[md + t]);
-    }
-    double[] invEll = new double[d];
-    int oe = VssgpParameters.offLogEll(m, d);
-    for (int j = 0; j < d; j++) {
-      invEll[j] = Math.exp(-p[oe + j]);
-    }
+    double[] sW = VssgpParameters.frequencyVariances(p, m, d);
+    double[] invEll = VssgpParameters.inverseLengthscales(p, m, d);
     double[] muA =
         Arrays.copyOfRange(p, VssgpParameters.offMuA(m, d), VssgpParameters.offMuA(m, d) + k2);
     int nRows = rows == null ? data.n() : rows.length;
@@ -194,15 +187,9 @@ final class VssgpBound {
     int k2 = 2 * m;
     int md = m * d;
     double[] muW = Arrays.copyOf(x, md);
-    double[] sW = new double[md];
-    for (int t = 0; t < md; t++) {
-      sW[t] = Math.exp(x[md + t]);
-    }
+    double[] sW = VssgpParameters.frequencyVariances(x, m, d);
+    double[] invEll = VssgpParameters.inverseLengthscales(x, m, d);
     int oe = VssgpParameters.offLogEll(m, d);
-    double[] invEll = new double[d];
-    for (int j = 0; j < d; j++) {
-      invEll[j] = Math.exp(-x[oe + j]);
-    }
     double lam = Math.exp(x[oe + d]) / m;
     double sn2 = Math.exp(x[oe + d + 1]);
     double[] y = data.y();

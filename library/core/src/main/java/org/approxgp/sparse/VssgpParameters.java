@@ -70,6 +70,26 @@ final class VssgpParameters {
     return p;
   }
 
+  /** q(ω)'s variances s (m × d) from the log-variances in p. */
+  static double[] frequencyVariances(double[] p, int m, int d) {
+    int md = m * d;
+    double[] s = new double[md];
+    for (int t = 0; t < md; t++) {
+      s[t] = Math.exp(p[md + t]);
+    }
+    return s;
+  }
+
+  /** 1/ℓ per input from the log length-scales in p. */
+  static double[] inverseLengthscales(double[] p, int m, int d) {
+    int oe = offLogEll(m, d);
+    double[] inv = new double[d];
+    for (int j = 0; j < d; j++) {
+      inv[j] = Math.exp(-p[oe + j]);
+    }
+    return inv;
+  }
+
   static Ssgp.Hyperparameters unpackHyperparameters(double[] p, int m, int d) {
     int o = offLogEll(m, d);
     double[] ell = new double[d];
