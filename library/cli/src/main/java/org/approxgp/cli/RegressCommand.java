@@ -92,7 +92,7 @@ final class RegressCommand implements Callable<Integer> {
       names = "--partitions",
       paramLabel = "P",
       description =
-          "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/100) for svbssgp, min(200, n/20) for pic, and n/1000 "
+          "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/50) for svbssgp, min(200, n/20) for pic, and n/1000 "
               + "above 200,000 rows; k-means on a seeded sample of 100,000 rows, every row then assigned)")
   Integer partitions;
 

@@ -139,8 +139,14 @@ public final class SparseRegression {
   /** VSSGP's work budget n·(2m)² for its default 2m, within the time budget: see {@link #defaultFeatures}. */
   public static final double VSSGP_WORK = 1.6e7;
 
-  /** sVBSSGP's default iteration cap ({@link Options#iterationsFor}). */
-  public static final int SVBSSGP_ITERATIONS = 20000;
+  /**
+   * sVBSSGP's default iteration cap ({@link Options#iterationsFor}): 60,000, about two minutes at its 2 ms per
+   * iteration. With partitions of 50 rows ({@link #MIN_PARTITION_ROWS}) two of volcano's seed 1–5 fits were still
+   * rising at the earlier 20,000 (slope 1.3·10⁻⁵ nats per row per iteration, standard error 1.7·10⁻⁶, on seed 1);
+   * run on, they stopped by the rule at 50,450 and 28,950 iterations, at 0.97 and 1.08 times the exact GP's RMSE
+   * (1.02 and 1.15 at the cap).
+   */
+  public static final int SVBSSGP_ITERATIONS = 60000;
 
   /**
    * Inducing inputs of PIC++ by default, and the fewest DTC++ takes by default (the paper's 250 on AIMPEAK);
@@ -259,15 +265,20 @@ public final class SparseRegression {
    * rows, fewer than the default 2m = 40 basis functions, starve that local predictive.
    * Against partitions of n/20 rows, partitions of about 100 rows lowered sVBSSGP's test RMSE on 4 of 5 seeded
    * splits of auto-mpg (where 100 was chosen) and, not tuned on, on 4 of 5 of Palmer penguins and 5 of 5 of
-   * scikit-learn's diabetes data, and its MNLP on all ten ({@code bin/bench regress-defaults}).
+   * scikit-learn's diabetes data, and its MNLP on all ten ({@code bin/bench regress-defaults}). On volcano (4,307
+   * rows of a rough surface, two inputs) 100 rows were too many: p = 43 left sVBSSGP at 1.08–1.13 times the exact
+   * GP's test RMSE on the splits of seeds 1–5, and p = 86 (50 rows each; cap 60,000) gave 0.97–1.08 (mean 1.05, MNLP
+   * −0.12 to +0.02 nats). p = 140 (31 rows, fewer than 2m = 40) gave 0.94 times but MNLP +1.06 nats on seed 1: the
+   * local noise variance, fitted by each partition's own marginal likelihood, collapses once a partition has about
+   * as many rows as basis functions; p = 20 (215 rows) gave 1.98 times. Hence 50.
    */
-  public static final int MIN_PARTITION_ROWS = 100;
+  public static final int MIN_PARTITION_ROWS = 50;
 
   /** Training rows per PIC++ block below which its default count does not go (not measured against 100). */
   public static final int PIC_MIN_PARTITION_ROWS = 20;
 
   /**
-   * sVBSSGP's default partition count: min(200, n/100) (at least 1) up to 200,000 rows, then ⌈n / {@value
+   * sVBSSGP's default partition count: min(200, n/50) (at least 1) up to 200,000 rows, then ⌈n / {@value
    * #PARTITION_ROWS}⌉, so that partitions keep the paper's size as n grows (p = 3,000 at 3M rows).
    */
   public static int defaultPartitions(int n) {

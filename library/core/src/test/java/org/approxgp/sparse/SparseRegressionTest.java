@@ -395,7 +395,7 @@ class SparseRegressionTest {
     SparseRegression.Options svb = SparseRegression.Options.defaults(SparseModel.SVBSSGP);
     assertEquals(SparseRegression.SVBSSGP_ITERATIONS, svb.iterationsFor(300, 9), "sVBSSGP's cap");
     assertEquals(SparseRegression.SVBSSGP_ITERATIONS, svb.iterationsFor(3_000_000, 3));
-    assertEquals(20_000, SparseRegression.SVBSSGP_ITERATIONS);
+    assertEquals(60_000, SparseRegression.SVBSSGP_ITERATIONS);
     assertEquals(new StepSchedule(0.5, 0.05, 0.4), svb.steps().natural(), "regress's step");
   }
 
