@@ -113,9 +113,11 @@ final class RegressCommand implements Callable<Integer> {
       description =
           "iteration cap (default 1000 for ssgp and for vssgp, dtc and pic in full batch — an L-BFGS "
               + "that stops when converged; for the stochastic fits, which stop by --stopping, 5000 for theirs "
-              + "and "
+              + "and, for svbssgp's, "
               + SparseRegression.SVBSSGP_ITERATIONS
-              + " for svbssgp's)")
+              + " on up to two inputs, "
+              + SparseRegression.SVBSSGP_ITERATION_WORK
+              + "/(d + 2) on d)")
   Integer iterations;
 
   @Option(

@@ -140,13 +140,27 @@ public final class SparseRegression {
   public static final double VSSGP_WORK = 1.6e7;
 
   /**
-   * sVBSSGP's default iteration cap ({@link Options#iterationsFor}): 60,000, about two minutes at its 2 ms per
-   * iteration. With partitions of 50 rows ({@link #MIN_PARTITION_ROWS}) two of volcano's seed 1–5 fits were still
-   * rising at the earlier 20,000 (slope 1.3·10⁻⁵ nats per row per iteration, standard error 1.7·10⁻⁶, on seed 1);
-   * run on, they stopped by the rule at 50,450 and 28,950 iterations, at 0.97 and 1.08 times the exact GP's RMSE
-   * (1.02 and 1.15 at the cap).
+   * sVBSSGP's largest default iteration cap ({@link #svbssgpIterations}): 60,000, about two minutes at its 2 ms per
+   * iteration on two inputs. With partitions of 50 rows ({@link #MIN_PARTITION_ROWS}) two of volcano's seed 1–5 fits
+   * were still rising at the earlier cap of 20,000 (slope 1.3·10⁻⁵ nats per row per iteration, standard error
+   * 1.7·10⁻⁶, on seed 1); run on, they stopped by the rule at 50,450 and 28,950 iterations, at 0.97 and 1.08 times
+   * the exact GP's RMSE (1.02 and 1.15 at the cap).
    */
   public static final int SVBSSGP_ITERATIONS = 60000;
+
+  /** The iterations × (d + 2) that bound sVBSSGP's default cap: see {@link #svbssgpIterations}. */
+  public static final int SVBSSGP_ITERATION_WORK = 240_000;
+
+  /**
+   * sVBSSGP's default iteration cap on d inputs: {@value #SVBSSGP_ITERATIONS} iterations, fewer where each costs more,
+   * ⌊{@value #SVBSSGP_ITERATION_WORK}/(d + 2)⌋: 60,000 on two inputs, 30,000 on six, 20,000 on ten, 15,000 on 14,
+   * 8,571 on 26. An iteration's cost grows with the dimension m(d + 2) of q(α); measured on the {@code bin/bench
+   * regress-defaults} fits about 2 ms on two inputs (volcano), 6 ms on nine and ten (cars, penguins) and 24 ms on 26
+   * (diamonds), so a fit that reaches the cap ends in two to four minutes here.
+   */
+  public static int svbssgpIterations(int d) {
+    return Math.min(SVBSSGP_ITERATIONS, SVBSSGP_ITERATION_WORK / (Math.max(0, d) + 2));
+  }
 
   /**
    * Inducing inputs of PIC++ by default, and the fewest DTC++ takes by default (the paper's 250 on AIMPEAK);
@@ -517,7 +531,7 @@ public final class SparseRegression {
     /**
      * The iteration cap on n rows of d inputs: as set, else 1000 for the L-BFGS fits (SSGP; VSSGP, DTC++, PIC++ in
      * full batch), which stop at a stationary point, 5000 for VSSGP, DTC++ and PIC++ on minibatches and {@link
-     * SparseRegression#SVBSSGP_ITERATIONS} for sVBSSGP, the stochastic fits, which stop when their bound has stopped
+     * SparseRegression#svbssgpIterations} for sVBSSGP, the stochastic fits, which stop when their bound has stopped
      * rising ({@link #stopping()}): sVBSSGP's noisy estimates need about 2,000 iterations before the default rule can
      * resolve its tolerance on 5,000 rows of txhousing, and its default step ({@link SvbssgpSteps#NATURAL_STEP})
      * takes up to 15,000 on volcano; its iterations cost O(a B D² + D³) whatever n (2 ms there).
@@ -527,7 +541,7 @@ public final class SparseRegression {
         return iterations.getAsInt();
       }
       if (model == SparseModel.SVBSSGP) {
-        return SVBSSGP_ITERATIONS;
+        return svbssgpIterations(d);
       }
       return stochasticFor(n, d) ? 5000 : 1000;
     }

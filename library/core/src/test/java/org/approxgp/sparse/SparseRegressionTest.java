@@ -393,9 +393,29 @@ class SparseRegressionTest {
       }
     }
     SparseRegression.Options svb = SparseRegression.Options.defaults(SparseModel.SVBSSGP);
-    assertEquals(SparseRegression.SVBSSGP_ITERATIONS, svb.iterationsFor(300, 9), "sVBSSGP's cap");
-    assertEquals(SparseRegression.SVBSSGP_ITERATIONS, svb.iterationsFor(3_000_000, 3));
+    assertEquals(60_000, svb.iterationsFor(4307, 2), "sVBSSGP's cap on two inputs");
+    assertEquals(60_000, svb.iterationsFor(3_000_000, 1), "at most SVBSSGP_ITERATIONS");
+    assertEquals(48_000, svb.iterationsFor(3_000_000, 3), "the same at any n");
+    assertEquals(21_818, svb.iterationsFor(300, 9));
+    assertEquals(8_571, svb.iterationsFor(2000, 26));
     assertEquals(60_000, SparseRegression.SVBSSGP_ITERATIONS);
+    SparseRegression.Options capped = new SparseRegression.Options(
+        svb.model(),
+        svb.features(),
+        svb.partitions(),
+        svb.inducing(),
+        OptionalInt.of(1234),
+        svb.minibatch(),
+        svb.gamma(),
+        svb.samples(),
+        svb.noise(),
+        svb.seed(),
+        svb.frequencies(),
+        svb.steps(),
+        svb.stopping(),
+        svb.extrapolation(),
+        svb.start());
+    assertEquals(1234, capped.iterationsFor(4307, 2), "a set cap wins");
     assertEquals(new StepSchedule(0.5, 0.05, 0.4), svb.steps().natural(), "regress's step");
   }
 
