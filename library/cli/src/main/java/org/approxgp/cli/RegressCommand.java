@@ -92,7 +92,7 @@ final class RegressCommand implements Callable<Integer> {
       names = "--partitions",
       paramLabel = "P",
       description =
-          "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/100) for svbssgp, its predictive choosing on held-out rows between those and partitions of 50 rows unless set, min(200, n/20) for pic, and n/1000 "
+          "k-means partitions of the training inputs (svbssgp, pic; default min(200, n/50) for svbssgp, min(200, n/20) for pic, and n/1000 "
               + "above 200,000 rows; k-means on a seeded sample of 100,000 rows, every row then assigned)")
   Integer partitions;
 
@@ -429,11 +429,6 @@ final class RegressCommand implements Callable<Integer> {
     sum.put("iterations", done);
     if (chosen != SparseModel.DTC) {
       sum.put("partitions", chosen.partitioned() ? p : null);
-    }
-    if (chosen == SparseModel.SVBSSGP) {
-      // the partitions its local predictive read: of the default sizes, the one held-out rows chose
-      // (SparseRegression.PREDICTIVE_PARTITION_ROWS); --partitions sets both
-      sum.put("predictive_partitions", fitted.predictivePartitions().getAsInt());
     }
     if (!chosen.inducingPoints()) {
       sum.put("features", features);

@@ -126,52 +126,19 @@ final class FamilyTrainers {
                 model.priorLengthscales(),
                 model.lastSlopeTest());
             return new SparseRegression.Fit() {
-              // the partitions the local predictive reads, chosen once, when first asked
-              Partitions local;
-
               // off the training range as --extrapolation says (sVBSSGP's default: free,
               // Extrapolation)
               final Function<RegressionData, PredictiveMoments> predict = extrapolating(
                   o,
                   range,
-                  test -> {
-                    Partitions q = local();
-                    if (q == parts) {
-                      return model.predict(
-                          test, parts.assign(test), o.gamma(), o.samples(), seed, o.noise());
-                    }
-                    return SvbssgpPredictor.predict(
-                        model,
-                        train,
-                        RowBlocks.of(q.labels(), q.sizes().length),
-                        test,
-                        q.assign(test),
-                        o.gamma(),
-                        o.samples(),
-                        seed,
-                        o.noise());
-                  },
+                  test -> model.predict(
+                      test, parts.assign(test), o.gamma(), o.samples(), seed, o.noise()),
                   new Ssgp.Hyperparameters(
                       model.priorLengthscales(), model.signalVariance(), model.noiseVariance()));
-
-              private synchronized Partitions local() {
-                if (local == null) {
-                  local = o.partitions().isPresent() || partitioning.leaky()
-                      ? parts
-                      : FamilyTrainers.predictivePartitions(
-                          model, train, parts, o, seed, partitioning);
-                }
-                return local;
-              }
 
               @Override
               public PredictiveMoments predict(RegressionData test) {
                 return predict.apply(test);
-              }
-
-              @Override
-              public OptionalInt predictivePartitions() {
-                return OptionalInt.of(local().sizes().length);
               }
 
               @Override
@@ -456,55 +423,6 @@ final class FamilyTrainers {
     int[] assign(RegressionData test) {
       return kmeans.assign(test);
     }
-  }
-
-  /**
-   * The partitions sVBSSGP's local predictive (γ = 0: the local SSGP on the test row's partition, Proposition 1) reads:
-   * of the default sizes, at least {@link SparseRegression#PREDICTIVE_PARTITION_ROWS} rows each, the one whose
-   * predictive scores a seeded {@value Ssgp.Options#DEFAULT_HOLDOUT} of the training rows best (lowest mean negative
-   * log predictive density), each held-out row predicted from the partitions of the other rows, at the fitted model.
-   * The fitted model's frequencies and noise do not depend on which rows a test row's partition holds, so the
-   * choice needs no refit; the held-out rows were among the rows the bound was fitted on, a bias shared by every
-   * candidate. A tie, or a size that gives the training partitions' count, keeps the training partitions.
-   */
-  static Partitions predictivePartitions(
-      Svbssgp model,
-      RegressionData train,
-      Partitions training,
-      SparseRegression.Options o,
-      long seed,
-      SparseRegression.Partitioning partitioning) {
-    int n = train.n();
-    FixedFrequencies.Split split =
-        FixedFrequencies.split(train, Ssgp.Options.DEFAULT_HOLDOUT, seed);
-    RegressionData fit = split.fit();
-    RegressionData held = split.held();
-    int bestRows = -1;
-    double best = Double.POSITIVE_INFINITY;
-    for (int rows : SparseRegression.PREDICTIVE_PARTITION_ROWS) {
-      int q = SparseRegression.defaultPartitions(fit.n(), rows);
-      Partitions pq = partitions(fit, q, seed, partitioning);
-      double score = SvbssgpPredictor.predict(
-              model,
-              fit,
-              RowBlocks.of(pq.labels(), q),
-              held,
-              pq.assign(held),
-              o.gamma(),
-              o.samples(),
-              seed,
-              o.noise())
-          .mnlp(held.y());
-      if (score < best) {
-        best = score;
-        bestRows = rows;
-      }
-    }
-    if (bestRows < 0) {
-      return training; // every candidate's score was NaN
-    }
-    int p = SparseRegression.defaultPartitions(n, bestRows);
-    return p == training.sizes().length ? training : partitions(train, p, seed, partitioning);
   }
 
   /**

@@ -279,31 +279,20 @@ public final class SparseRegression {
    * rows, fewer than the default 2m = 40 basis functions, starve that local predictive.
    * Against partitions of n/20 rows, partitions of about 100 rows lowered sVBSSGP's test RMSE on 4 of 5 seeded
    * splits of auto-mpg (where 100 was chosen) and, not tuned on, on 4 of 5 of Palmer penguins and 5 of 5 of
-   * scikit-learn's diabetes data, and its MNLP on all ten ({@code bin/bench regress-defaults}). The fit uses these
-   * partitions; the local predictive may read smaller ones ({@link #PREDICTIVE_PARTITION_ROWS}).
+   * scikit-learn's diabetes data, and its MNLP on all ten ({@code bin/bench regress-defaults}). On volcano (4,307
+   * rows of a rough surface, two inputs) 100 rows were too many: p = 43 left sVBSSGP at 1.08–1.13 times the exact
+   * GP's test RMSE on the splits of seeds 1–5, and p = 86 (50 rows each; cap 60,000) gave 0.97–1.08 (mean 1.05, MNLP
+   * −0.12 to +0.02 nats). p = 140 (31 rows, fewer than 2m = 40) gave 0.94 times but MNLP +1.06 nats on seed 1: the
+   * local noise variance, fitted by each partition's own marginal likelihood, collapses once a partition has about
+   * as many rows as basis functions; p = 20 (215 rows) gave 1.98 times. Hence 50.
    */
-  public static final int MIN_PARTITION_ROWS = 100;
-
-  /**
-   * The least rows per partition of the partition sizes sVBSSGP's local predictive chooses among on held-out rows
-   * ({@code FamilyTrainers.predictivePartitions}) when the partitions are not set: {@value #MIN_PARTITION_ROWS}, as
-   * the fit's, and 50. The partition size sets how local the prediction is, and which suits depends on the data:
-   * on volcano (4,307 rows of a rough surface, two inputs) partitions of 50 rows, fitted and predicted, gave
-   * 0.97–1.08 times the exact GP's test RMSE on the {@code bin/bench regress-defaults} splits of seeds 1–5 against
-   * 1.08–1.13 at 100, and on seeds 6–10 a mean of 1.03 against 1.25; on the small sets they cost a little (seeds
-   * 6–10: cars 1.09 → 1.11, penguins 1.03 → 1.04, diabetes 1.00 → 1.04) and diamonds' MNLP rose from +0.074 to
-   * +0.104 nats. Fitted on partitions of 100 rows and predicted from partitions of 50, volcano's seeds 1–3 gave
-   * 0.98, 1.00 and 1.12 (50 and 50: 0.97, 1.07 and 1.08): the predictive's partitions carry the difference, and
-   * need no refit to choose. Partitions of 25 rows (fewer than the 40 basis functions) gave 1.09–1.21 and MNLP
-   * +0.8 nats: each partition's noise variance, fitted by its own marginal likelihood, collapses.
-   */
-  static final int[] PREDICTIVE_PARTITION_ROWS = {MIN_PARTITION_ROWS, 50};
+  public static final int MIN_PARTITION_ROWS = 50;
 
   /** Training rows per PIC++ block below which its default count does not go (not measured against 100). */
   public static final int PIC_MIN_PARTITION_ROWS = 20;
 
   /**
-   * sVBSSGP's default partition count: min(200, n/100) (at least 1) up to 200,000 rows, then ⌈n / {@value
+   * sVBSSGP's default partition count: min(200, n/50) (at least 1) up to 200,000 rows, then ⌈n / {@value
    * #PARTITION_ROWS}⌉, so that partitions keep the paper's size as n grows (p = 3,000 at 3M rows).
    */
   public static int defaultPartitions(int n) {
@@ -316,8 +305,7 @@ public final class SparseRegression {
         n, model == SparseModel.PIC ? PIC_MIN_PARTITION_ROWS : MIN_PARTITION_ROWS);
   }
 
-  /** The default partition count on n rows at {@code minRows} rows or more per partition (sVBSSGP's rule). */
-  static int defaultPartitions(int n, int minRows) {
+  private static int defaultPartitions(int n, int minRows) {
     int small = Math.max(1, Math.min(MIN_PARTITIONS, n / minRows));
     return Math.max(small, (int) ((n + (long) PARTITION_ROWS - 1) / PARTITION_ROWS));
   }
@@ -702,14 +690,6 @@ public final class SparseRegression {
 
     /** Converged, why it stopped, learned hyperparameters. */
     Outcome outcome();
-
-    /**
-     * The partitions sVBSSGP's local predictive reads ({@link #PREDICTIVE_PARTITION_ROWS}), or empty for the other
-     * models.
-     */
-    default OptionalInt predictivePartitions() {
-      return OptionalInt.empty();
-    }
 
     /** The fitted sVBSSGP model itself (its bound trace, divergence verdict), or null for the other models. */
     default Svbssgp svbssgp() {

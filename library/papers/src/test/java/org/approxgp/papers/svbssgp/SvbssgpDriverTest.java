@@ -231,14 +231,14 @@ class SvbssgpDriverTest {
   }
 
   /**
-   * The defaults: up to 200,000 rows min(200, n/100) partitions (at least 1), read whole while they average at
+   * The defaults: up to 200,000 rows min(200, n/50) partitions (at least 1), read whole while they average at
    * most 50 rows; beyond, partitions of about 1,000 rows (p grows with n) and 50 rows read per
    * drawn partition, so a step reads the same number of rows at 1e5 and at 3e6 rows.
    */
   @Test
   void partitionCountGrowsWithNAtFixedSize() {
     int[] small = {2, 199, 200, 442, 3999, 10_000, 19_999, 20_000, 100_000, 200_000};
-    int[] partitions = {1, 1, 2, 4, 39, 100, 199, 200, 200, 200};
+    int[] partitions = {1, 3, 4, 8, 79, 200, 200, 200, 200, 200};
     for (int k = 0; k < small.length; k++) {
       assertEquals(partitions[k], SparseRegression.defaultPartitions(small[k]), "n = " + small[k]);
       assertEquals(
@@ -254,9 +254,13 @@ class SvbssgpDriverTest {
         OptionalInt.empty(),
         SparseRegression.defaultSvbssgpMinibatch(40, SparseRegression.defaultPartitions(40)));
     assertEquals(
-        OptionalInt.of(50),
+        OptionalInt.empty(),
         SparseRegression.defaultSvbssgpMinibatch(
             10_000, SparseRegression.defaultPartitions(10_000)));
+    assertEquals(
+        OptionalInt.of(50),
+        SparseRegression.defaultSvbssgpMinibatch(
+            10_001, SparseRegression.defaultPartitions(10_001)));
     int[] big = {200_001, 1_000_000, 2_000_000, 3_000_000};
     int[] want = {201, 1000, 2000, 3000};
     for (int k = 0; k < big.length; k++) {
