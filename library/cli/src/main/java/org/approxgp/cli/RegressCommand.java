@@ -220,6 +220,14 @@ final class RegressCommand implements Callable<Integer> {
   String extrapolation;
 
   @Option(
+      names = "--frequency-variance",
+      paramLabel = "S",
+      description =
+          "vssgp: initial variance of each frequency under q(ω), in length-scale units where the prior's is 1 "
+              + "(default 0.01; in full batch a second start from 1 is also run and the higher bound kept)")
+  Double frequencyVariance;
+
+  @Option(
       names = "--initial-lengthscales",
       paramLabel = "median|unit",
       description =
@@ -432,6 +440,9 @@ final class RegressCommand implements Callable<Integer> {
     }
     if (!chosen.inducingPoints()) {
       sum.put("features", features);
+      if (chosen == SparseModel.VSSGP) {
+        sum.put("frequency_variance", options.frequencyVarianceOrDefault());
+      }
     } else {
       sum.put("inducing", inducing);
       sum.put("initial_lengthscales", options.startFor().name().toLowerCase(java.util.Locale.ROOT));
@@ -653,6 +664,7 @@ final class RegressCommand implements Callable<Integer> {
         .with("samples", samples)
         .with("predictive-noise", predictiveNoise)
         .with("frequencies", frequencies)
+        .with("frequency-variance", frequencyVariance)
         .with("extrapolation", extrapolation)
         .with("initial-lengthscales", initialLengthscales)
         .with("step-initial", stepInitial)

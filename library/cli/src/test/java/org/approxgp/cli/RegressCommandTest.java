@@ -495,6 +495,10 @@ class RegressCommandTest {
     assertEquals("unit", unit.get("initial_lengthscales").asText());
     assertNotEquals(full.get("rmse").asDouble(), unit.get("rmse").asDouble(), "another start");
     assertFalse(full.has("stop_slope"), full.toString());
+    JsonNode vssgp = regressSummary(
+        "vssgp-s0", "--model", "vssgp", "--features", "10", "--frequency-variance", "1e-6");
+    assertEquals(1e-6, vssgp.get("frequency_variance").asDouble(), 0);
+    assertFalse(unit.has("frequency_variance"), unit.toString());
     AnchorFits.Run refused = AnchorFits.run(
         "regress",
         "--model",

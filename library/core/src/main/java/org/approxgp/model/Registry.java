@@ -136,6 +136,7 @@ public final class Registry {
               "features",
               "minibatch",
               "frequencies",
+              "frequency-variance",
               "extrapolation",
               "stopping",
               "stop-window",
@@ -199,6 +200,8 @@ public final class Registry {
    *   <li>{@code frequencies} "held-out" (default) or "learned" (ssgp, vssgp; {@link SparseRegression.Frequencies});
    *   <li>{@code extrapolation} "revert", "clamp" or "free" (ssgp, vssgp, svbssgp; default revert for ssgp and
    *       vssgp, free for svbssgp: {@link SparseRegression.Extrapolation});
+   *   <li>{@code frequency-variance} s₀ &gt; 0, VSSGP's initial variance of each frequency under q(ω) in length-scale
+   *       units (vssgp; default {@value org.approxgp.sparse.Vssgp.Options#DEFAULT_FREQUENCY_VARIANCE});
    *   <li>{@code initial-lengthscales} "median" or "unit" (dtc, pic; default median for dtc, unit for pic: {@link
    *       SparseRegression.LengthscaleStart});
    *   <li>sVBSSGP's stochastic optimisation ({@link SparseRegression.SvbssgpSteps}): the natural-gradient step
@@ -263,7 +266,23 @@ public final class Registry {
         steps,
         stopping,
         extrapolation(settings.word("extrapolation"), d.extrapolation()),
-        lengthscaleStart(settings.word("initial-lengthscales"), d.start()));
+        lengthscaleStart(settings.word("initial-lengthscales"), d.start()),
+        frequencyVariance(settings, d.frequencyVariance()));
+  }
+
+  /** VSSGP's {@code frequency-variance}: a positive finite number as set, else {@code d}. */
+  private static java.util.OptionalDouble frequencyVariance(
+      Settings settings, java.util.OptionalDouble d) {
+    if (!settings.has("frequency-variance")) {
+      return d;
+    }
+    double v = settings.number("frequency-variance");
+    if (!(v > 0) || !Double.isFinite(v)) {
+      throw new SettingException(
+          "frequency-variance",
+          "must be a positive number, got " + settings.word("frequency-variance"));
+    }
+    return java.util.OptionalDouble.of(v);
   }
 
   /** sVBSSGP's step schedule, Adam rate and stopping rule from {@code settings}, unset ones as {@code d}'s. */

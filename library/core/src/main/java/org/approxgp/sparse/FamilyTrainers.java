@@ -61,7 +61,8 @@ final class FamilyTrainers {
       }
       case VSSGP -> {
         TrainingRange range = TrainingRange.of(train);
-        Vssgp.Options base = Vssgp.Options.of(o.featuresFor(n) / 2, cap, b, seed);
+        Vssgp.Options base = Vssgp.Options.of(o.featuresFor(n) / 2, cap, b, seed)
+            .withInitialFrequencyVariance(o.frequencyVarianceOrDefault());
         Vssgp.Options vo = base.withSchedule(stopping(base.schedule(), o.stopping()));
         double[] objective = {Double.NaN};
         if (o.frequencies() == SparseRegression.Frequencies.HELD_OUT && n >= 2) {

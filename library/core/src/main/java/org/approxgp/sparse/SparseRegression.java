@@ -2,6 +2,7 @@ package org.approxgp.sparse;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import org.approxgp.data.RegressionData;
 import org.approxgp.inference.FittedModel;
@@ -419,6 +420,8 @@ public final class SparseRegression {
    * @param extrapolation SSGP's and VSSGP's prediction at rows outside the training range ({@link Extrapolation})
    * @param start where DTC++'s and PIC++'s length-scales start ({@link LengthscaleStart}); empty: the model's default
    *     ({@link Options#startFor})
+   * @param frequencyVariance VSSGP's initial variance s₀ of each frequency under q(ω), in length-scale units (the
+   *     prior's is 1), positive and finite; empty: {@link Vssgp.Options#DEFAULT_FREQUENCY_VARIANCE}
    */
   public record Options(
       SparseModel model,
@@ -435,7 +438,8 @@ public final class SparseRegression {
       SvbssgpSteps steps,
       BoundMonitor.Rule stopping,
       Extrapolation extrapolation,
-      Optional<LengthscaleStart> start) {
+      Optional<LengthscaleStart> start,
+      OptionalDouble frequencyVariance) {
 
     public Options {
       if (model == null) {
@@ -451,6 +455,10 @@ public final class SparseRegression {
           || steps == null
           || extrapolation == null
           || start == null
+          || frequencyVariance == null
+          || frequencyVariance.isPresent()
+              && !(frequencyVariance.getAsDouble() > 0
+                  && Double.isFinite(frequencyVariance.getAsDouble()))
           || !(Math.abs(gamma) <= 1)
           || nonPositive(partitions)
           || nonPositive(iterations)
@@ -459,7 +467,8 @@ public final class SparseRegression {
             "bad settings for " + model + ": features " + features + ", partitions "
                 + partitions + ", inducing " + inducing + ", iterations " + iterations
                 + ", minibatch " + minibatch
-                + ", gamma " + gamma + ", samples " + samples);
+                + ", gamma " + gamma + ", samples " + samples
+                + ", frequency variance " + frequencyVariance);
       }
     }
 
@@ -480,7 +489,13 @@ public final class SparseRegression {
           SvbssgpSteps.defaults(),
           BoundMonitor.Rule.DEFAULT,
           model == SparseModel.SVBSSGP ? Extrapolation.FREE : Extrapolation.REVERT,
-          Optional.empty());
+          Optional.empty(),
+          OptionalDouble.empty());
+    }
+
+    /** VSSGP's initial frequency variance s₀: as set, else {@link Vssgp.Options#DEFAULT_FREQUENCY_VARIANCE}. */
+    public double frequencyVarianceOrDefault() {
+      return frequencyVariance.orElse(Vssgp.Options.DEFAULT_FREQUENCY_VARIANCE);
     }
 
     /** Where DTC++'s and PIC++'s length-scales start: as set, else {@code MEDIAN} for DTC++ and {@code UNIT} for PIC++. */

@@ -99,8 +99,13 @@ public final class Vssgp {
     }
 
     /**
+     * The initial variance s₀ of each frequency under q(ω) of {@link #of}, in length-scale units (the prior's is 1).
+     */
+    public static final double DEFAULT_FREQUENCY_VARIANCE = 0.01;
+
+    /**
      * {@code batch} rows per step (≥ n: full batch), data-driven initial hyperparameters, initial frequency variance
-     * 0.01; with minibatches Adam's rate α_t = 0.01/(1 + 0.01 (t − 1))^0.6 and the stopping rule of the
+     * {@value #DEFAULT_FREQUENCY_VARIANCE}; with minibatches Adam's rate α_t = 0.01/(1 + 0.01 (t − 1))^0.6 and the stopping rule of the
      * inducing-point fits ({@link InducingOptions#DEFAULT_STOPPING}).
      */
     public static Options of(int m, int iterations, int batch, long seed) {
@@ -109,7 +114,7 @@ public final class Vssgp {
           StochasticSchedule.of(batch, iterations, new StepSchedule(0.01, 0.01, 0.6), seed)
               .withStopping(InducingOptions.DEFAULT_STOPPING),
           Optional.empty(),
-          0.01);
+          DEFAULT_FREQUENCY_VARIANCE);
     }
 
     public Options withM(int v) {

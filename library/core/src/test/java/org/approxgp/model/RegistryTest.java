@@ -400,6 +400,34 @@ class RegistryTest {
         () -> Registry.regression("ssgp", Settings.of("initial-lengthscales", "unit")));
   }
 
+  /**
+   * VSSGP's initial frequency variance: {@link org.approxgp.sparse.Vssgp.Options#DEFAULT_FREQUENCY_VARIANCE} unless
+   * set; a positive finite number, for vssgp only.
+   */
+  @Test
+  void frequencyVarianceSetting() {
+    assertEquals(
+        org.approxgp.sparse.Vssgp.Options.DEFAULT_FREQUENCY_VARIANCE,
+        Registry.regression("vssgp").frequencyVarianceOrDefault());
+    assertEquals(
+        1e-6,
+        Registry.regression("vssgp", Settings.of("frequency-variance", 1e-6))
+            .frequencyVarianceOrDefault());
+    for (Object bad : List.of(0.0, -1.0, Double.POSITIVE_INFINITY, Double.NaN)) {
+      assertEquals(
+          "frequency-variance",
+          assertThrows(
+                  SettingException.class,
+                  () -> Registry.regression("vssgp", Settings.of("frequency-variance", bad)),
+                  String.valueOf(bad))
+              .setting());
+    }
+    assertRefused(
+        "frequency-variance",
+        "applies to vssgp only, not to ssgp",
+        () -> Registry.regression("ssgp", Settings.of("frequency-variance", 1e-6)));
+  }
+
   @Test
   void likelihoodsByName() {
     assertSame(Probit.get(), Registry.likelihood("probit"));

@@ -60,7 +60,8 @@ class SparseRegressionTest {
         d.steps(),
         d.stopping(),
         extrapolation,
-        d.start());
+        d.start(),
+        d.frequencyVariance());
   }
 
   @ParameterizedTest
@@ -329,7 +330,8 @@ class SparseRegressionTest {
         d.steps(),
         d.stopping(),
         d.extrapolation(),
-        d.start());
+        d.start(),
+        d.frequencyVariance());
     IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class,
         () -> SparseRegression.start(few, set, SparseRegression.Partitioning.honest(), null));
@@ -414,7 +416,8 @@ class SparseRegressionTest {
         svb.steps(),
         svb.stopping(),
         svb.extrapolation(),
-        svb.start());
+        svb.start(),
+        svb.frequencyVariance());
     assertEquals(1234, capped.iterationsFor(4307, 2), "a set cap wins");
     assertEquals(new StepSchedule(0.5, 0.05, 0.4), svb.steps().natural(), "regress's step");
   }

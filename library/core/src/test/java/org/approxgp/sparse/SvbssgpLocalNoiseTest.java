@@ -134,7 +134,8 @@ class SvbssgpLocalNoiseTest {
         d.steps(),
         d.stopping(),
         d.extrapolation(),
-        d.start());
+        d.start(),
+        d.frequencyVariance());
     try (SparseRegression.Trainer t =
         SparseRegression.start(train, o, SparseRegression.Partitioning.honest(), null)) {
       while (t.step()) {

@@ -110,6 +110,7 @@ public final class SvbssgpDriver {
           "frequencies", "learned",
           "extrapolation", "free",
           "initial-lengthscales", "unit",
+          "frequency-variance", 0.01,
           "seed", seed);
       // the stochastic fits stop by the rule the shipped stores were computed with, Stan ADVI's
       // windowed means
