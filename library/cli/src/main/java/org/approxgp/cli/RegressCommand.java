@@ -462,9 +462,16 @@ final class RegressCommand implements Callable<Integer> {
     sum.put("stop_reason", outcome.stopReason().label());
     // the rule that governs the fit: a stochastic fit's stopping rule (or none), else L-BFGS's own
     // tests
-    if (options.stochasticFor(n, d)) {
+    // full-batch VSSGP: L-BFGS's tests and, under the slope rule, the slope test on its exact bound
+    boolean vssgpSlope = chosen == SparseModel.VSSGP
+        && !options.stochasticFor(n, d)
+        && options.stopping() != null
+        && options.stopping().test() == BoundMonitor.Test.SLOPE;
+    if (options.stochasticFor(n, d) || vssgpSlope) {
       BoundMonitor.Rule rule = options.stopping();
-      sum.put("stop_rule", rule == null ? "none" : rule.test().label());
+      sum.put(
+          "stop_rule",
+          rule == null ? "none" : (vssgpSlope ? "lbfgs_" : "") + rule.test().label());
       if (rule != null) {
         sum.put("stop_window", rule.window());
         sum.put("stop_tolerance", rule.tolerance());

@@ -37,13 +37,11 @@ public final class SparseRegression {
   public static final int DEFAULT_FEATURES = 40;
 
   /**
-   * The default 2m of {@code model} on n training rows. SSGP takes ⌈√n ln n⌉ basis functions within its work budget
-   * ({@link #ssgpFeatures}); VSSGP takes m = max(20, ⌈√n⌉) frequencies within its own (below), never below 2m =
-   * {@value #DEFAULT_FEATURES}; sVBSSGP keeps {@value #DEFAULT_FEATURES}. Random-feature regression attains the
+   * The default 2m of {@code model} on n training rows. SSGP and VSSGP take ⌈√n ln n⌉ basis functions within SSGP's
+   * work budget ({@link #ssgpFeatures}); sVBSSGP keeps {@value #DEFAULT_FEATURES}. Random-feature regression attains the
    * exact kernel method's learning rate with O(√n log n) features (Rudi &amp; Rosasco, "Generalization properties of
    * learning with random features", NIPS 2017, Theorem 1); a fixed m stops tracking a surface once the rows resolve
-   * more of it than m frequencies can. VSSGP's m = 20 up to 400 rows, so on cars, penguins and diabetes it keeps
-   * the paper's m.
+   * more of it than m frequencies can.
    *
    * <p>Every measurement below was made on the inputs as given; {@code approxgp regress} now log-warps heavy-tailed
    * inputs first ({@link org.approxgp.data.InputWarp}: txhousing's sales, volume and listings, college's distance),
@@ -61,23 +59,21 @@ public final class SparseRegression {
    * RMSE (+345 → +4.9 nats), volcano by column 2.60 → 2.46 times but MNLP +3.9 → +16.5 nats (overconfident
    * extrapolation).
    *
-   * <p><b>VSSGP</b>: while n·(2m)² stays within {@value #VSSGP_WORK}, the time budget: 5 minutes on 5,000 rows on two
-   * cores. An evaluation of VSSGP's bound costs about 1.5·n·(2m)² multiply-adds (Σ Ψᵢ, and each row's 2m × 2m
-   * product E·φ̄ᵢ for the gradient, {@code VssgpBound}) plus n·m·d cosines, sines and exponentials, and a
-   * default fit makes four L-BFGS runs (two starts, on the held-out choice's fitted rows and again on all rows, {@code
-   * VssgpChoice}) that reach the 1,000-iteration cap where the data are rough. At 2m = 40 such a fit on 5,000 rows of
-   * txhousing took 120–136 s in an earlier bench run (92 CPU-seconds on seed 1's split); at 2m = 100, 326 CPU-seconds
-   * on seed 2's, over the budget. 5,000 · 56² ≈ 1.6e7 keeps it to about 1.5 times (134 CPU-seconds on seed 1's): 2m
-   * = 88 on 2,000 rows, 64 on 3,791, 60 on volcano's 4,307, 56 on 5,000, back to 40 at 10,000. On the {@code bin/bench
-   * regress-defaults} splits this was chosen on (seeds 1, 2), test RMSE over the exact GP's, 2m = 40 → the rule:
-   * volcano 2.78 → 1.84 and 3.13 → 2.51 (MNLP +1.01 → +0.60 and +1.14 → +0.92 nats), txhousing 1.16 → 1.02
-   * and 1.13 → 1.16 (+0.25 → +0.13 and +0.18 → +0.19); 2m = 100–106 was worse than the rule on three of those
-   * four (volcano 2.29, txhousing 1.13, 1.09). Not tuned on, seeds 3 and 4: volcano 3.29 → 2.83 and 3.13 → 2.65
-   * (+1.19 → +1.04, +1.13 → +0.97), txhousing 0.99 → 0.94 and 1.23 → 1.11 (+0.20 → +0.14, +0.35 → +0.24);
-   * seed 5: volcano 2.75 → 2.21 (+1.01 → +0.79), txhousing 1.19 → 1.16 (+0.22 → +0.19). Diamonds at 2m = 88,
-   * seeds 1 and 2: 1.48 → 0.88 (+0.08 → +0.05) but 1.03 → 1.11 (+0.10 → +0.15, iteration cap); college at 64:
-   * 1.00 → 1.01 and 1.00 → 1.00. Volcano stays far from the exact GP: its fits end at the 1,000-iteration cap at
-   * every 2m tried, and SSGP at its 2m = 132 reaches 1.3–1.5 there.
+   * <p><b>VSSGP</b> takes SSGP's 2m ({@link #ssgpFeatures}) and runs full batch at it ({@link #fullBatchByDefault}).
+   * Its earlier rule, m = max(20, ⌈√n⌉) within n·(2m)² ≤ 1.6e7 (2m = 60 on volcano, 56 on 5,000 rows), was
+   * capacity-bound on volcano: test RMSE 2.07–2.85 times the exact GP's on seeds 1–5 and 1.75–2.21 on seeds 6–10,
+   * every fit at the 1,000-iteration cap, and no start or size within that budget mended it (the learned fit at
+   * 2m = 200 still 2.13 times). Two things did, on volcano's seed-1 split ({@code bin/bench regress-defaults}; this
+   * is the split they were found on): q(ω) started nearly at a point, s₀ = {@value #VSSGP_FREQUENCY_VARIANCE} ({@link
+   * Options#frequencyVarianceOrDefault}), and SSGP's size. With s₀ = 0.01 the fit's features e^{−v/2} cos m,
+   * v = Σⱼ sⱼ (xⱼ/ℓⱼ)², are damped away from the origin as soon as the length-scales shrink towards volcano's
+   * (about 0.05 on the standardised inputs, so v ≈ 0.01 · 4,600 at the corners), and L-BFGS spends its iterations
+   * undoing it: at 2m = 400 the bound after 150 iterations was 4,865 (s₀ = 1e-4), 5,070 (1e-6) and 4,144 (1e-8),
+   * the test RMSE 1.21, 0.93 and 0.91 times the exact GP's. At s₀ = 1e-6 and the old 2m = 60 it was 1.89; at
+   * 2m = 200, 1.11 after 1,000 iterations; at 2m = 400, 0.93 after 150. Each evaluation then costs about n·(2m)²
+   * multiply-adds in the linear-algebra backend plus n·m exponentials, cosines and sines (0.1 s per L-BFGS
+   * iteration at 2m = 400 on volcano's 4,307 rows here), and the fit stops by the slope test on its exact bound
+   * ({@code VssgpFullBatch}) after a few hundred.
    *
    * <p><b>sVBSSGP</b> keeps the paper's 40. The same rule within its own step budget (a default step's r·D² + D³
    * multiply-adds, r = 500 rows and D = m(d + 2) the dimension of q(α), within {@value #FULL_BATCH_WORK}: 2m = 132 on
@@ -89,18 +85,10 @@ public final class SparseRegression {
    * stochastic fit of the larger q(α) reached the 5,000-iteration cap on 4 of those 10 fits (none at 40).
    */
   public static int defaultFeatures(SparseModel model, int n) {
-    int least = DEFAULT_FEATURES / 2;
-    double work;
-    if (model == SparseModel.SSGP) {
+    if (model == SparseModel.SSGP || model == SparseModel.VSSGP) {
       return ssgpFeatures(n);
-    } else if (model == SparseModel.VSSGP) {
-      work = VSSGP_WORK;
-    } else {
-      return DEFAULT_FEATURES;
     }
-    int m = Math.max(least, (int) Math.ceil(Math.sqrt(n)));
-    int budget = (int) Math.floor(Math.sqrt(work / Math.max(1, n)) / 2);
-    return 2 * Math.max(least, Math.min(m, budget));
+    return DEFAULT_FEATURES;
   }
 
   /**
@@ -136,9 +124,6 @@ public final class SparseRegression {
 
   /** SSGP's work budget n·(2m)² for its default 2m: see {@link #ssgpFeatures}. */
   public static final double SSGP_WORK = 7e8;
-
-  /** VSSGP's work budget n·(2m)² for its default 2m, within the time budget: see {@link #defaultFeatures}. */
-  public static final double VSSGP_WORK = 1.6e7;
 
   /**
    * sVBSSGP's largest default iteration cap ({@link #svbssgpIterations}): 60,000, about two minutes at its 2 ms per
@@ -228,8 +213,18 @@ public final class SparseRegression {
     return lo;
   }
 
-  /** VSSGP's full-batch work budget n·k² (k = 2m features): see {@link #fullBatchByDefault}. */
+  /**
+   * 2e8: VSSGP's full-batch budget of n·k² (k = 2m features) before it took SSGP's 2m and budget ({@link
+   * #fullBatchByDefault}); the unit some measurements recorded here name.
+   */
   public static final double FULL_BATCH_WORK = 2e8;
+
+  /**
+   * VSSGP's initial variance s₀ of each frequency under q(ω) for {@code approxgp regress} (length-scale units; the
+   * prior's is 1): see {@link #defaultFeatures} for why it is this small. The library's own default, {@link
+   * Vssgp.Options#DEFAULT_FREQUENCY_VARIANCE}, is the one the sVBSSGP paper's stored experiments ran with.
+   */
+  public static final double VSSGP_FREQUENCY_VARIANCE = 1e-6;
 
   /**
    * PIC++'s budget of a full-batch fit's {@link #inducingWork} (the
@@ -251,8 +246,8 @@ public final class SparseRegression {
    * (L-BFGS on the collapsed bound, to a stationary point): always for SSGP; for DTC++ while each evaluation's
    * {@link #inducingWork} stays within {@value #DTC_WORK} (at M = 250 and six inputs, 23,000 rows); for PIC++ while it
    * stays within {@value #PIC_WORK} (8,700 rows there); for VSSGP while each L-BFGS evaluation's n·k²
-   * multiply-adds stay within {@value #FULL_BATCH_WORK} (at 2m = 40, 125,000 rows: seconds to a few minutes on two
-   * cores); never for sVBSSGP (stochastic by design).
+   * multiply-adds stay within SSGP's {@value #SSGP_WORK}, so that its default 2m ({@link #defaultFeatures}) is fitted
+   * full batch up to 437,500 rows (at 2m = 40); never for sVBSSGP (stochastic by design).
    */
   public static boolean fullBatchByDefault(SparseModel model, int n, int d, int k) {
     if (model == SparseModel.DTC) {
@@ -262,7 +257,7 @@ public final class SparseRegression {
       return inducingWork(n, d, k) <= PIC_WORK;
     }
     return model == SparseModel.SSGP
-        || (!model.stochasticOnly() && (double) n * k * k <= FULL_BATCH_WORK);
+        || (!model.stochasticOnly() && (double) n * k * k <= SSGP_WORK);
   }
 
   /**
@@ -421,7 +416,7 @@ public final class SparseRegression {
    * @param start where DTC++'s and PIC++'s length-scales start ({@link LengthscaleStart}); empty: the model's default
    *     ({@link Options#startFor})
    * @param frequencyVariance VSSGP's initial variance s₀ of each frequency under q(ω), in length-scale units (the
-   *     prior's is 1), positive and finite; empty: {@link Vssgp.Options#DEFAULT_FREQUENCY_VARIANCE}
+   *     prior's is 1), positive and finite; empty: {@link #VSSGP_FREQUENCY_VARIANCE}
    */
   public record Options(
       SparseModel model,
@@ -493,9 +488,9 @@ public final class SparseRegression {
           OptionalDouble.empty());
     }
 
-    /** VSSGP's initial frequency variance s₀: as set, else {@link Vssgp.Options#DEFAULT_FREQUENCY_VARIANCE}. */
+    /** VSSGP's initial frequency variance s₀: as set, else {@link SparseRegression#VSSGP_FREQUENCY_VARIANCE}. */
     public double frequencyVarianceOrDefault() {
-      return frequencyVariance.orElse(Vssgp.Options.DEFAULT_FREQUENCY_VARIANCE);
+      return frequencyVariance.orElse(VSSGP_FREQUENCY_VARIANCE);
     }
 
     /** Where DTC++'s and PIC++'s length-scales start: as set, else {@code MEDIAN} for DTC++ and {@code UNIT} for PIC++. */

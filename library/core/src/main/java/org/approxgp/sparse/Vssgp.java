@@ -43,7 +43,8 @@ import org.approxgp.optimize.Adam;
  * (the Titsias (2009) construction applied to VSSGP). Its gradient with respect to (μ_ω, log s_ω, log ℓ, log σ²,
  * log σₙ²) is the gradient of L at that q(a) with q(a) held fixed (q(a) is a stationary point: envelope theorem).
  * So the full-batch fit maximises L* with L-BFGS ({@link VssgpFullBatch}, deterministic, stopping on a relative decrease
- * below 1e-9 or a small gradient; two starts, see {@code VssgpFullBatch.fit}) over those m·d + m·d + d + 2 parameters —
+ * below 1e-9 or a small gradient, or, under a slope stopping rule, when that test finds the exact bound settled; two
+ * starts, see {@code VssgpFullBatch.fit}) over those m·d + m·d + d + 2 parameters —
  * not over the 2m(2m + 1)/2 entries of
  * S_a's Cholesky factor, on which a first-order method with one step size for every coordinate (Adam) does not
  * settle: on scikit-learn's diabetes data (m = 100, 2,000 Adam steps at α = 0.01) the bound still swung by
@@ -236,7 +237,14 @@ public final class Vssgp {
     IterationListener l = listener == null ? IterationListener.NONE : listener;
     boolean full = options.schedule().fullBatchFor(n);
     if (full) {
-      return VssgpFullBatch.fit(train, m, p, options.schedule().iterations(), l, snapshots);
+      return VssgpFullBatch.fit(
+          train,
+          m,
+          p,
+          options.schedule().iterations(),
+          options.schedule().stopping().orElse(null),
+          l,
+          snapshots);
     }
     return VssgpMinibatch.fit(train, options, p, rng, l, snapshots);
   }
@@ -386,8 +394,8 @@ public final class Vssgp {
   }
 
   /**
-   * Why the fit stopped: full batch, L-BFGS's verdict (converged, its iteration cap, or a failed line search);
-   * with minibatches, the smoothed bound's convergence or the cap. NOT_STOPPED for an intermediate snapshot.
+   * Why the fit stopped: full batch, L-BFGS's verdict (converged, its iteration cap, or a failed line search) or
+   * the slope rule's (converged); with minibatches, the smoothed bound's convergence or the cap. NOT_STOPPED for an intermediate snapshot.
    */
   public BoundMonitor.StopReason stopReason() {
     return stopReason;

@@ -108,7 +108,8 @@ class SparseRegressionTest {
     boolean held = fr == SparseRegression.Frequencies.HELD_OUT;
     Ssgp direct = Ssgp.fit(
         TRAIN, Ssgp.Options.earlyStopped(6, 40, 3).withFixedFallback(held), IterationListener.NONE);
-    Vssgp.Options vo = Vssgp.Options.of(6, 40, TRAIN.n(), 3);
+    Vssgp.Options vo = Vssgp.Options.of(6, 40, TRAIN.n(), 3)
+        .withInitialFrequencyVariance(SparseRegression.VSSGP_FREQUENCY_VARIANCE);
     PredictiveMoments vDirect;
     int vIterations;
     if (held) {
@@ -261,32 +262,25 @@ class SparseRegressionTest {
   }
 
   /**
-   * VSSGP's 2m: m = max(20, ⌈√n⌉) within its own work budget n·(2m)² ≤ VSSGP_WORK (its time budget), never below
-   * 40; its fit stays full batch wherever it did at 2m = 40.
+   * VSSGP's 2m is SSGP's ({@link SparseRegression#defaultFeatures}), and its default fit runs full batch at it up to
+   * the budget n·(2m)² ≤ SSGP_WORK (437,500 rows at 2m = 40), by minibatches beyond.
    */
   @Test
-  void vssgpsDefaultFeaturesGrowWithTheRowsWithinItsShareOfTheWorkBudget() {
+  void vssgpTakesSsgpsFeaturesAndFitsThemFullBatch() {
     SparseRegression.Options d = SparseRegression.Options.defaults(SparseModel.VSSGP);
     assertTrue(d.features().isEmpty());
     assertEquals(40, d.featuresFor(60));
-    assertEquals(40, d.featuresFor(400), "cars, penguins, diabetes keep the paper's m = 20");
-    assertEquals(42, d.featuresFor(401), "m = ⌈√401⌉ = 21");
-    assertEquals(
-        88, d.featuresFor(2000), "diamonds' training rows: √(1.6e7 / 2,000) = 89.4, m = 44 not 45");
-    assertEquals(64, d.featuresFor(3791), "college's: √(1.6e7 / 3,791) = 65.0, m = 32 not 62");
-    assertEquals(60, d.featuresFor(4307), "volcano's: √(1.6e7 / 4,307) = 60.9, m = 30 not 66");
-    assertEquals(56, d.featuresFor(5000), "txhousing's: √(1.6e7 / 5,000) = 56.6");
-    assertEquals(40, d.featuresFor(10_000), "back to the paper's 40");
-    assertEquals(40, d.featuresFor(3_000_000), "never below the paper's 40");
-    double budget = SparseRegression.VSSGP_WORK;
-    for (int n = 1; n <= 200_000; n += 97) {
+    assertEquals(402, d.featuresFor(4307), "volcano's 4,307 rows: SSGP's 402");
+    assertEquals(374, d.featuresFor(5000));
+    for (int n = 1; n <= 600_000; n += 997) {
       int k = d.featuresFor(n);
-      assertTrue(k % 2 == 0 && k >= 40, "2m = " + k + " at n = " + n);
-      assertTrue(k == 40 || (double) n * k * k <= budget, "n = " + n);
-      assertTrue(k <= 2 * Math.max(20, Math.ceil(Math.sqrt(n))), "n = " + n);
-      assertTrue(k <= SparseRegression.defaultFeatures(SparseModel.SSGP, n), "n = " + n);
-      assertEquals(n <= 125_000, d.fullBatchFor(n, 6), "n = " + n);
+      assertEquals(SparseRegression.defaultFeatures(SparseModel.SSGP, n), k, "n = " + n);
+      assertEquals(
+          (double) n * k * k <= SparseRegression.SSGP_WORK, d.fullBatchFor(n, 6), "n = " + n);
+      assertEquals(n < 437_500, d.fullBatchFor(n, 6), "n = " + n);
     }
+    assertEquals(
+        SparseRegression.VSSGP_FREQUENCY_VARIANCE, d.frequencyVarianceOrDefault(), "regress's s₀");
     assertEquals(12, options("vssgp", 5).featuresFor(5000), "a 2m that is set is kept");
   }
 
