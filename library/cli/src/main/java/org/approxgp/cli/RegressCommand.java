@@ -82,10 +82,10 @@ final class RegressCommand implements Callable<Integer> {
   @Option(
       names = "--features",
       paramLabel = "2m",
-      description = "number of basis functions 2m, even (ssgp, vssgp, svbssgp; default "
-          + SparseRegression.DEFAULT_FEATURES
-          + ", the paper's, for svbssgp; for ssgp ⌈√n·ln n⌉ while n·(2m)² <= 7e8, for vssgp 2·max(20, ⌈√n⌉)"
-          + " while n·(2m)² <= 1.6e7; never below 40)")
+      description =
+          "number of basis functions 2m, even (ssgp, vssgp, svbssgp; default "
+              + SparseRegression.DEFAULT_FEATURES
+              + ", the paper's, for svbssgp; for ssgp and vssgp ⌈√n·ln n⌉ while n·(2m)² <= 7e8; never below 40)")
   Integer features;
 
   @Option(
@@ -173,7 +173,8 @@ final class RegressCommand implements Callable<Integer> {
       names = "--stopping",
       paramLabel = "slope|means|none",
       description =
-          "stochastic fits (svbssgp; dtc, pic, vssgp when not full batch): stop when the bound has stopped "
+          "stochastic fits (svbssgp; dtc, pic, vssgp when not full batch), and vssgp's full-batch L-BFGS under "
+              + "slope (on its exact bound, beside L-BFGS's own tests): stop when the bound has stopped "
               + "changing by a test that accounts for its noise (slope, the default: every W iterations, the "
               + "2-se interval of the OLS slope of the last half of the bound estimates, times as many "
               + "iterations, lies within +-T nats per training row), by Stan ADVI's relative change of windowed "
@@ -224,7 +225,8 @@ final class RegressCommand implements Callable<Integer> {
       paramLabel = "S",
       description =
           "vssgp: initial variance of each frequency under q(ω), in length-scale units where the prior's is 1 "
-              + "(default 0.01; in full batch a second start from 1 is also run and the higher bound kept)")
+              + "(default 1e-6, nearly a point; in full batch a second start from 1 is also run and the higher "
+              + "bound kept)")
   Double frequencyVariance;
 
   @Option(
@@ -240,7 +242,7 @@ final class RegressCommand implements Callable<Integer> {
       names = "--minibatch",
       paramLabel = "B|all",
       description =
-          "rows per step: vssgp and dtc (default: all rows — full batch — for vssgp while n·k² <= 2e8 for k = "
+          "rows per step: vssgp and dtc (default: all rows — full batch — for vssgp while n·k² <= 7e8 for k = "
               + "--features, for dtc while (d + 2)(nM² + M³) <= 1.2e10, and for pic, which takes no --minibatch, "
               + "while (d + 2)(nM² + M³) <= 4.5e9; else 1000); svbssgp rows per sampled partition (default: "
               + "whole partitions, the paper's Theorem 1, while partitions average at most 50 rows, else 50); 'all': every "

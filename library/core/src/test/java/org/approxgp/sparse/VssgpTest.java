@@ -309,6 +309,48 @@ class VssgpTest {
     assertTrue(rmse < 1.15 * SsgpTest.SINE_NOISE, "RMSE " + rmse + ", " + fit);
   }
 
+  /**
+   * Full batch under a slope rule: each L-BFGS run also stops when the slope test on its exact bound finds it
+   * settled. The run is the rule-free run cut short (L-BFGS is deterministic: the same iterates up to the stop), it
+   * reports converged with the test's evidence within the tolerance, and a windowed-means rule changes nothing in full
+   * batch (the sVBSSGP paper's stored full-batch runs name it). One start (s₀ = 1), so both runs keep the same.
+   */
+  @Test
+  void fullBatchStopsBySlopeTestOnItsExactBound() {
+    RegressionData[] s = SsgpTest.sine(11);
+    int m = 10;
+    StochasticSchedule free = StochasticSchedule.fullBatch(2000, StepSchedule.constant(0.01), 13);
+    List<double[]> freeMeans = new ArrayList<>();
+    Vssgp unruled = Vssgp.fit(
+        s[0],
+        new Vssgp.Options(m, free, Optional.empty(), 1.0),
+        null,
+        (it, model) -> freeMeans.add(model.get().predict(s[1]).mean()));
+    BoundMonitor.Rule slope = new BoundMonitor.Rule(BoundMonitor.Test.SLOPE, 20, 0.05);
+    Vssgp ruled = Vssgp.fit(
+        s[0], new Vssgp.Options(m, free.withStopping(slope), Optional.empty(), 1.0), null);
+    assertEquals(BoundMonitor.StopReason.CONVERGED, ruled.stopReason());
+    assertTrue(
+        ruled.iterations() >= 40 && ruled.iterations() < unruled.iterations(),
+        ruled.iterations() + " vs " + unruled.iterations() + " without the rule");
+    assertArrayEquals(
+        freeMeans.get(ruled.iterations() - 1), ruled.predict(s[1]).mean(), 0.0, "the same iterate");
+    BoundMonitor.SlopeTest t = ruled.lastSlopeTest();
+    assertTrue(t != null && t.iterations() >= 20, String.valueOf(t));
+    assertTrue(
+        (t.slope() + BoundMonitor.Z * t.standardError()) * t.iterations() <= 0.05, t.toString());
+    assertTrue(
+        (t.slope() - BoundMonitor.Z * t.standardError()) * t.iterations() >= -0.05, t.toString());
+    assertEquals(null, unruled.lastSlopeTest());
+    Vssgp means = Vssgp.fit(
+        s[0],
+        new Vssgp.Options(m, free.withStopping(BoundMonitor.Rule.ADVI), Optional.empty(), 1.0),
+        null);
+    assertEquals(unruled.iterations(), means.iterations());
+    assertEquals(unruled.stopReason(), means.stopReason());
+    assertArrayEquals(unruled.predict(s[1]).mean(), means.predict(s[1]).mean(), 0.0);
+  }
+
   private static double norm(double[] g, int k) {
     double s = 0;
     for (int t = 0; t < k; t++) {
