@@ -124,7 +124,9 @@ final class RegressCommand implements Callable<Integer> {
       names = "--gamma",
       paramLabel = "G",
       description =
-          "svbssgp test conditional γ in [-1, 1], the paper's Proposition 1 (default 0: local data of the test point's partition; 1: VSSGP's global one)")
+          "svbssgp test conditional γ in [-1, 1], the paper's Proposition 1 (0: local data of the test point's "
+              + "partition, the paper's; 1: VSSGP's global one; default: of 0, 0.1, ..., 1 the one with the lowest "
+              + "leave-one-out MNLP of the training rows, named in the summary's gamma)")
   Double gamma;
 
   @Option(
@@ -307,7 +309,7 @@ final class RegressCommand implements Callable<Integer> {
     SparseRegression.Options options = options();
     chosen = options.model();
     // 2m is chosen on the rows (SparseRegression.defaultFeatures) unless given; set once n is known
-    gamma = options.gamma();
+    gamma = options.gamma().isPresent() ? options.gamma().getAsDouble() : null;
     samples = options.samples();
     seed = options.seed();
     checkOptions();
@@ -455,7 +457,9 @@ final class RegressCommand implements Callable<Integer> {
       sum.put("test_rows_outside", TrainingRange.of(trainData).rowsOutside(testData));
     }
     if (chosen == SparseModel.SVBSSGP) {
-      sum.put("gamma", gamma);
+      // as set, else the leave-one-out choice (SparseRegression.leaveOneOutGamma)
+      sum.put("gamma", SparseRegression.leaveOneOutGamma(fitted.svbssgp(), options));
+      sum.put("gamma_rule", gamma == null ? "leave_one_out" : "set");
       sum.put("samples", samples);
       sum.put("predictive_noise", options.noise().name().toLowerCase(java.util.Locale.ROOT));
     }

@@ -195,7 +195,8 @@ public final class Registry {
    *   <li>{@code partitions} p &ge; 1 (svbssgp, pic);
    *   <li>{@code minibatch} rows &ge; 1 per step (vssgp, dtc) or per sampled partition (svbssgp), or "all" (full
    *       batch; whole partitions);
-   *   <li>{@code gamma} γ ∈ [−1, 1] and {@code samples} r &ge; 1 (svbssgp; defaults 0 and 5, the paper's);
+   *   <li>{@code gamma} γ ∈ [−1, 1] (svbssgp; default: chosen by leave-one-out, {@link
+   *       SparseRegression#leaveOneOutGamma}) and {@code samples} r &ge; 1 (svbssgp; default 5, the paper's);
    *   <li>{@code predictive-noise} "local" (default) or "model" (svbssgp; {@link SparseRegression.PredictiveNoise});
    *   <li>{@code frequencies} "held-out" (default) or "learned" (ssgp, vssgp; {@link SparseRegression.Frequencies});
    *   <li>{@code extrapolation} "revert", "clamp" or "free" (ssgp, vssgp, svbssgp; default revert for ssgp and
@@ -238,9 +239,12 @@ public final class Registry {
           "features",
           "must be an even number >= 2 (2m basis functions), got " + features.getAsInt());
     }
-    double gamma = settings.has("gamma") ? settings.number("gamma") : d.gamma();
+    java.util.OptionalDouble gamma =
+        settings.has("gamma") ? java.util.OptionalDouble.of(settings.number("gamma")) : d.gamma();
     try {
-      SvbssgpOptions.checkGamma(gamma);
+      if (gamma.isPresent()) {
+        SvbssgpOptions.checkGamma(gamma.getAsDouble());
+      }
     } catch (IllegalArgumentException e) {
       throw new SettingException("gamma", e.getMessage());
     }

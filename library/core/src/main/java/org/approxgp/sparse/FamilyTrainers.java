@@ -93,7 +93,7 @@ final class FamilyTrainers {
         SvbssgpOptions whole = SvbssgpOptions.defaults()
             .withM(o.featuresFor(n) / 2)
             .withIterations(cap)
-            .withGamma(o.gamma())
+            .withGamma(o.gamma().orElse(0))
             .withPredictiveSamples(o.samples())
             .withSeed(seed)
             .withNaturalStep(o.steps().natural())
@@ -133,7 +133,12 @@ final class FamilyTrainers {
                   o,
                   range,
                   test -> model.predict(
-                      test, parts.assign(test), o.gamma(), o.samples(), seed, o.noise()),
+                      test,
+                      parts.assign(test),
+                      SparseRegression.leaveOneOutGamma(model, o),
+                      o.samples(),
+                      seed,
+                      o.noise()),
                   new Ssgp.Hyperparameters(
                       model.priorLengthscales(), model.signalVariance(), model.noiseVariance()));
 

@@ -312,6 +312,15 @@ public final class Svbssgp {
     return SvbssgpPredictor.predict(this, train, parts, test, labels, gamma, r, seed, noise);
   }
 
+  /**
+   * The training rows' leave-one-out mean negative log predictive density at each γ of {@code gammas} with r samples
+   * and {@code seed} ({@link SvbssgpPredictor#leaveOneOutMnlp}).
+   */
+  public double[] leaveOneOutMnlp(
+      double[] gammas, int r, long seed, SparseRegression.PredictiveNoise noise) {
+    return SvbssgpPredictor.leaveOneOutMnlp(this, train, parts, gammas, r, seed, noise);
+  }
+
   @Override
   public String toString() {
     return "Svbssgp[m=" + m + ", d=" + d + ", p=" + parts.count() + ", iterations=" + iterations

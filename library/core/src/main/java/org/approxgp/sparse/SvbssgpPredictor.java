@@ -133,6 +133,138 @@ final class SvbssgpPredictor {
   }
 
   /**
+   * The leave-one-out mean negative log predictive density of the training rows at each γ of {@code gammas}, with
+   * the predictive of {@link #predict} (r samples, the same seed): for training row i of partition k and sample j,
+   * the local term is the local SSGP of partition k without row i, in closed form from the fit on all of its rows
+   * (ridge regression's leave-one-out identities: with h = φᵢᵀ Γ_k⁻¹ φᵢ, the mean (φᵢᵀ w − h yᵢ)/(1 − h) and
+   * φᵢᵀ Γ_{k,−i}⁻¹ φᵢ = h/(1 − h), Sherman–Morrison on Γ_k − φᵢφᵢᵀ), and the global term φᵢᵀ s_j is the model's.
+   * The global weights and each partition's own noise (the local noise's maximiser, {@link #localNoise}) are not
+   * refitted without row i: the 2m weights are shared by all n rows, the noise by the partition's. Rows whose
+   * leverage h exceeds 1 − 1e-9 in some sample (a partition with no more rows than basis functions) have no local
+   * leave-one-out term and are left out; returns NaN for every γ when no row is left.
+   *
+   * @return one mean negative log density per γ, in the order given
+   */
+  static double[] leaveOneOutMnlp(
+      Svbssgp model,
+      RegressionData train,
+      RowBlocks parts,
+      double[] gammas,
+      int r,
+      long seed,
+      SparseRegression.PredictiveNoise noise) {
+    int d = model.d();
+    int m = model.m();
+    int md = m * d;
+    int two = 2 * m;
+    int p = parts.count();
+    int g = gammas.length;
+    for (double gamma : gammas) {
+      SvbssgpOptions.checkGamma(gamma);
+    }
+    double noiseVariance = model.noiseVariance();
+    double lambda = model.signalVariance() / m;
+    double[][] alphas = model.sampleAlphas(r, seed);
+    SpectralFeatures[] features = new SpectralFeatures[r];
+    for (int j = 0; j < r; j++) {
+      features[j] = new SpectralFeatures(Arrays.copyOf(alphas[j], md), m, d);
+    }
+    boolean ownNoise = noise == SparseRegression.PredictiveNoise.LOCAL;
+    double[][] sums =
+        new double[p][g + 1]; // per partition: Σ −log density per γ, then the rows counted
+    java.util.stream.IntStream.range(0, p).parallel().forEach(k -> {
+      int lo = parts.start()[k];
+      int hi = parts.start()[k + 1];
+      int nk = hi - lo;
+      if (nk == 0) {
+        return;
+      }
+      double[][] global = new double[nk][r];
+      double[][] local = new double[nk][r];
+      double[][] localVar = new double[nk][r];
+      double[] noiseOf = new double[r];
+      boolean[] skip = new boolean[nk];
+      double[] phi = new double[two];
+      double[] rhs = new double[two];
+      double[] scratch = new double[two];
+      double yy = ownNoise ? sumOfSquares(train, parts, k) : 0;
+      for (int j = 0; j < r; j++) {
+        double[] a = alphas[j];
+        double noiseK = noiseVariance;
+        Cholesky chol;
+        if (ownNoise) {
+          Matrix gram = localTerms(train, parts, k, features[j], 0, rhs);
+          noiseK = localNoise(gram, rhs, yy, nk, lambda, noiseVariance);
+          chol = Cholesky.factor(withRidge(gram, noiseK / lambda), JitterPolicy.standard());
+        } else {
+          chol = Cholesky.factor(
+              localTerms(train, parts, k, features[j], noiseVariance / lambda, rhs),
+              JitterPolicy.standard());
+        }
+        noiseOf[j] = noiseK;
+        double[] w = chol.solve(rhs);
+        for (int t = lo; t < hi; t++) {
+          int row = parts.rows()[t];
+          features[j].features(train.x(), row * d, phi);
+          double fs = 0;
+          double fw = 0;
+          for (int u = 0; u < two; u++) {
+            fs += phi[u] * a[md + u];
+            fw += phi[u] * w[u];
+          }
+          double h = chol.quadForm(phi, scratch);
+          int i = t - lo;
+          if (!(h < 1 - 1e-9)) {
+            skip[i] = true;
+            continue;
+          }
+          global[i][j] = fs;
+          local[i][j] = (fw - h * train.y()[row]) / (1 - h);
+          localVar[i][j] = noiseK * h / (1 - h);
+        }
+      }
+      double meanNoise = 0;
+      for (int j = 0; j < r; j++) {
+        meanNoise += noiseOf[j] / r;
+      }
+      for (int i = 0; i < nk; i++) {
+        if (skip[i]) {
+          continue;
+        }
+        double y = train.y()[parts.rows()[lo + i]];
+        for (int c = 0; c < g; c++) {
+          double gamma = gammas[c];
+          double mean = 0;
+          double second = 0;
+          for (int j = 0; j < r; j++) {
+            double mu = gamma * global[i][j] + (1 - gamma) * local[i][j];
+            mean += mu / r;
+            second += ((1 - gamma * gamma) * localVar[i][j] + mu * mu) / r;
+          }
+          // as predict: each partition's own noise unless γ = 1, where only the model's enters
+          double obs = ownNoise && gamma != 1 ? meanNoise : noiseVariance;
+          double var = Math.max(second - mean * mean, 0) + obs;
+          double e = y - mean;
+          sums[k][c] += 0.5 * (Math.log(2 * Math.PI * var) + e * e / var);
+        }
+        sums[k][g] += 1;
+      }
+    });
+    double[] out = new double[g];
+    double rows = 0;
+    for (int k = 0; k < p; k++) { // in partition order: the same sums whatever the threads
+      for (int c = 0; c < g; c++) {
+        out[c] += sums[k][c];
+      }
+      rows += sums[k][g];
+    }
+    for (int c = 0; c < g; c++) {
+      out[c] = rows > 0 ? out[c] / rows : Double.NaN;
+    }
+    return out;
+  }
+
+  /**
    * Partition k's own noise variance σ_k² for one sample of the frequencies: the maximiser of the local SSGP's
    * log marginal likelihood of y_k (Lázaro-Gredilla et al. 2010, eq. 8, on partition k's rows alone, the model
    * Remark 1 says γ = 0 reduces to), with the weights' prior variance λ = σ²/m kept at the model's. With

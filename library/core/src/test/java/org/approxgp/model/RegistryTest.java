@@ -329,7 +329,7 @@ class RegistryTest {
         () -> Registry.regression("svbssgp", Settings.of("gamma", 1.5)));
     // the paper's whole range: negative γ is a test conditional of Proposition 1 too
     assertEquals(
-        -0.5, Registry.regression("svbssgp", Settings.of("gamma", -0.5)).gamma());
+        -0.5, Registry.regression("svbssgp", Settings.of("gamma", -0.5)).gamma().getAsDouble());
     assertRefused(
         "partitions",
         "must be a whole number >= 1, got 2.5",
@@ -401,13 +401,13 @@ class RegistryTest {
   }
 
   /**
-   * VSSGP's initial frequency variance: {@link org.approxgp.sparse.Vssgp.Options#DEFAULT_FREQUENCY_VARIANCE} unless
+   * VSSGP's initial frequency variance: {@link org.approxgp.sparse.SparseRegression#VSSGP_FREQUENCY_VARIANCE} unless
    * set; a positive finite number, for vssgp only.
    */
   @Test
   void frequencyVarianceSetting() {
     assertEquals(
-        org.approxgp.sparse.Vssgp.Options.DEFAULT_FREQUENCY_VARIANCE,
+        org.approxgp.sparse.SparseRegression.VSSGP_FREQUENCY_VARIANCE,
         Registry.regression("vssgp").frequencyVarianceOrDefault());
     assertEquals(
         1e-6,
