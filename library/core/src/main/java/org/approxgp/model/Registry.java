@@ -202,7 +202,7 @@ public final class Registry {
    *   <li>{@code extrapolation} "revert", "clamp" or "free" (ssgp, vssgp, svbssgp; default revert for ssgp and
    *       vssgp, free for svbssgp: {@link SparseRegression.Extrapolation});
    *   <li>{@code frequency-variance} s₀ &gt; 0, VSSGP's initial variance of each frequency under q(ω) in length-scale
-   *       units (vssgp; default {@value org.approxgp.sparse.Vssgp.Options#DEFAULT_FREQUENCY_VARIANCE});
+   *       units (vssgp; default {@value org.approxgp.sparse.SparseRegression#VSSGP_FREQUENCY_VARIANCE});
    *   <li>{@code initial-lengthscales} "median" or "unit" (dtc, pic; default median for dtc, unit for pic: {@link
    *       SparseRegression.LengthscaleStart});
    *   <li>sVBSSGP's stochastic optimisation ({@link SparseRegression.SvbssgpSteps}): the natural-gradient step

@@ -67,8 +67,8 @@ public final class SparseRegression {
    * is the split they were found on): q(ω) started nearly at a point, s₀ = {@value #VSSGP_FREQUENCY_VARIANCE} ({@link
    * Options#frequencyVarianceOrDefault}), and SSGP's size. With s₀ = 0.01 the fit's features e^{−v/2} cos m,
    * v = Σⱼ sⱼ (xⱼ/ℓⱼ)², are damped away from the origin as soon as the length-scales shrink towards volcano's
-   * (about 0.05 on the standardised inputs, so v ≈ 0.01 · 4,600 at the corners), and L-BFGS spends its iterations
-   * undoing it: at 2m = 400 the bound after 150 iterations was 4,865 (s₀ = 1e-4), 5,070 (1e-6) and 4,144 (1e-8),
+   * (0.13 and 0.18 on the standardised inputs, 3.3 and 3.1 grid steps, at 2m = 400: v ≈ 0.01 · 260 = 2.6 at the
+   * grid's corners, a damping of e^{−1.3} ≈ 0.27), and L-BFGS spends its iterations undoing it: at 2m = 400 the bound after 150 iterations was 4,865 (s₀ = 1e-4), 5,070 (1e-6) and 4,144 (1e-8),
    * the test RMSE 1.21, 0.93 and 0.91 times the exact GP's. At s₀ = 1e-6 and the old 2m = 60 it was 1.89; at
    * 2m = 200, 1.11 after 1,000 iterations; at 2m = 400, 0.93 after 150. Each evaluation then costs about n·(2m)²
    * multiply-adds in the linear-algebra backend plus n·m exponentials, cosines and sines (0.1 s per L-BFGS
