@@ -458,7 +458,7 @@ final class RegressCommand implements Callable<Integer> {
     }
     if (chosen == SparseModel.SVBSSGP) {
       // as set, else the leave-one-out choice (SparseRegression.leaveOneOutGamma)
-      sum.put("gamma", SparseRegression.leaveOneOutGamma(fitted.svbssgp(), options));
+      sum.put("gamma", fitted.gamma());
       sum.put("gamma_rule", gamma == null ? "leave_one_out" : "set");
       sum.put("samples", samples);
       sum.put("predictive_noise", options.noise().name().toLowerCase(java.util.Locale.ROOT));
@@ -469,15 +469,12 @@ final class RegressCommand implements Callable<Integer> {
     // the rule that governs the fit: a stochastic fit's stopping rule (or none), else L-BFGS's own
     // tests
     // full-batch VSSGP: L-BFGS's tests and, under the slope rule, the slope test on its exact bound
-    boolean vssgpSlope = chosen == SparseModel.VSSGP
-        && !options.stochasticFor(n, d)
-        && options.stopping() != null
-        && options.stopping().test() == BoundMonitor.Test.SLOPE;
-    if (options.stochasticFor(n, d) || vssgpSlope) {
-      BoundMonitor.Rule rule = options.stopping();
+    boolean stochastic = options.stochasticFor(n, d);
+    BoundMonitor.Rule rule = options.appliedStopping(n, d);
+    if (stochastic || rule != null) {
       sum.put(
           "stop_rule",
-          rule == null ? "none" : (vssgpSlope ? "lbfgs_" : "") + rule.test().label());
+          rule == null ? "none" : (stochastic ? "" : "lbfgs_") + rule.test().label());
       if (rule != null) {
         sum.put("stop_window", rule.window());
         sum.put("stop_tolerance", rule.tolerance());

@@ -21,6 +21,7 @@ import org.approxgp.data.Standardizer;
 import org.approxgp.inference.PredictiveMoments;
 import org.approxgp.model.Registry;
 import org.approxgp.sparse.BoundMonitor;
+import org.approxgp.sparse.SparseRegression;
 import org.approxgp.sparse.Ssgp;
 import org.approxgp.sparse.TrainingRange;
 import org.junit.jupiter.api.BeforeAll;
@@ -485,6 +486,27 @@ class RegressCommandTest {
     }
     assertTrue(slope.get("stop_slope_se").asDouble() >= 0, slope.toString());
     assertTrue(slope.get("stop_slope_iterations").asInt() >= BoundMonitor.DEFAULT_WINDOW);
+    // γ of the test conditional: the leave-one-out choice on the grid, else as set
+    assertEquals("leave_one_out", slope.get("gamma_rule").asText());
+    assertTrue(
+        java.util.Arrays.binarySearch(
+                SparseRegression.GAMMA_GRID, slope.get("gamma").asDouble())
+            >= 0,
+        slope.toString());
+    JsonNode setGamma = regressSummary(
+        "svbssgp-gamma",
+        "--model",
+        "svbssgp",
+        "--partitions",
+        "6",
+        "--features",
+        "10",
+        "--iterations",
+        "120",
+        "--gamma",
+        "0.25");
+    assertEquals("set", setGamma.get("gamma_rule").asText());
+    assertEquals(0.25, setGamma.get("gamma").asDouble(), 0);
     // no slope test under the windowed-means rule
     assertFalse(means.has("stop_slope"), means.toString());
     assertFalse(means.has("stop_slope_se"), means.toString());
@@ -498,6 +520,14 @@ class RegressCommandTest {
     JsonNode vssgp = regressSummary(
         "vssgp-s0", "--model", "vssgp", "--features", "10", "--frequency-variance", "1e-6");
     assertEquals(1e-6, vssgp.get("frequency_variance").asDouble(), 0);
+    // full batch: L-BFGS's tests and the slope test on the exact bound; a means rule is not applied
+    // there
+    assertEquals("lbfgs_slope", vssgp.get("stop_rule").asText());
+    assertTrue(vssgp.has("stop_slope"), vssgp.toString());
+    JsonNode vssgpMeans = regressSummary(
+        "vssgp-means", "--model", "vssgp", "--features", "10", "--stopping", "means");
+    assertEquals("lbfgs", vssgpMeans.get("stop_rule").asText());
+    assertFalse(vssgpMeans.has("stop_window"), vssgpMeans.toString());
     assertFalse(unit.has("frequency_variance"), unit.toString());
     AnchorFits.Run refused = AnchorFits.run(
         "regress",

@@ -127,18 +127,17 @@ final class FamilyTrainers {
                 model.priorLengthscales(),
                 model.lastSlopeTest());
             return new SparseRegression.Fit() {
+              // γ chosen once per snapshot (a pass over the partitions' local terms), NaN until
+              // asked
+              private double gamma = Double.NaN;
+
               // off the training range as --extrapolation says (sVBSSGP's default: free,
               // Extrapolation)
               final Function<RegressionData, PredictiveMoments> predict = extrapolating(
                   o,
                   range,
                   test -> model.predict(
-                      test,
-                      parts.assign(test),
-                      SparseRegression.leaveOneOutGamma(model, o),
-                      o.samples(),
-                      seed,
-                      o.noise()),
+                      test, parts.assign(test), gamma(), o.samples(), seed, o.noise()),
                   new Ssgp.Hyperparameters(
                       model.priorLengthscales(), model.signalVariance(), model.noiseVariance()));
 
@@ -155,6 +154,14 @@ final class FamilyTrainers {
               @Override
               public Svbssgp svbssgp() {
                 return model;
+              }
+
+              @Override
+              public synchronized double gamma() {
+                if (Double.isNaN(gamma)) {
+                  gamma = SparseRegression.leaveOneOutGamma(model, o);
+                }
+                return gamma;
               }
             };
           }

@@ -537,6 +537,18 @@ public final class SparseRegression {
     }
 
     /**
+     * The stopping rule that the fit on n rows of d inputs applies: {@link #stopping()} where it is stochastic
+     * ({@link #stochasticFor}); VSSGP's slope rule in full batch ({@link Vssgp#fullBatchStopping}); else null
+     * (L-BFGS's own tests alone, or a stochastic fit with no rule).
+     */
+    public BoundMonitor.Rule appliedStopping(int n, int d) {
+      if (stochasticFor(n, d)) {
+        return stopping;
+      }
+      return model == SparseModel.VSSGP ? Vssgp.fullBatchStopping(stopping) : null;
+    }
+
+    /**
      * Whether the fit on n rows of d inputs is full batch: a minibatch covering all rows, else {@link
      * #fullBatchByDefault}.
      */
@@ -712,6 +724,14 @@ public final class SparseRegression {
     /** The fitted sVBSSGP model itself (its bound trace, divergence verdict), or null for the other models. */
     default Svbssgp svbssgp() {
       return null;
+    }
+
+    /**
+     * sVBSSGP's γ of the test conditional that {@link #predict} uses: as set, else {@link #leaveOneOutGamma},
+     * computed once per fit; NaN for the other models.
+     */
+    default double gamma() {
+      return Double.NaN;
     }
   }
 

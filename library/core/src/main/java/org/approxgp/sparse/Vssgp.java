@@ -250,6 +250,15 @@ public final class Vssgp {
   }
 
   /**
+   * The part of a stopping rule that the full-batch fit applies ({@code VssgpFullBatch}): a {@link
+   * BoundMonitor.Test#SLOPE} rule, tested on the exact bound after every L-BFGS iteration; null for a {@link
+   * BoundMonitor.Test#MEANS} rule or none (L-BFGS's own tests alone).
+   */
+  public static BoundMonitor.Rule fullBatchStopping(BoundMonitor.Rule rule) {
+    return rule != null && rule.test() == BoundMonitor.Test.SLOPE ? rule : null;
+  }
+
+  /**
    * Sets q(a) (in p) to its optimum for the current q(ω) and hyperparameters on the given rows (null: all),
    * scaled to n: S_a = (c Σᵢ Ψᵢ/σₙ² + (m/σ²) I)⁻¹, μ_a = S_a c Σᵢ yᵢφ̄ᵢ/σₙ², c = n/|rows| (the stationary point of
    * the bound in μ_a and S_a).

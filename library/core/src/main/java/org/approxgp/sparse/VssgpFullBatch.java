@@ -50,8 +50,7 @@ final class VssgpFullBatch {
       Vssgp.optimalWeights(train, null, m, full);
       return Vssgp.of(m, d, full, 0, BoundMonitor.StopReason.NOT_STOPPED);
     }
-    BoundMonitor.Rule slope =
-        stopping != null && stopping.test() == BoundMonitor.Test.SLOPE ? stopping : null;
+    BoundMonitor.Rule slope = Vssgp.fullBatchStopping(stopping);
     double s0 = Math.exp(p[md]);
     List<double[]> starts = new ArrayList<>();
     starts.add(p);
