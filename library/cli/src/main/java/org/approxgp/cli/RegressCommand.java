@@ -178,7 +178,7 @@ final class RegressCommand implements Callable<Integer> {
           "stochastic fits (svbssgp; dtc, pic, vssgp when not full batch), and vssgp's full-batch L-BFGS under "
               + "slope (on its exact bound, beside L-BFGS's own tests): stop when the bound has stopped "
               + "changing by a test that accounts for its noise (slope, the default: every W iterations, the "
-              + "2-se interval of the OLS slope of the last half of the bound estimates, times as many "
+              + "2-se interval of the OLS slope of the last half (--stop-span) of the bound estimates, times as many "
               + "iterations, lies within +-T nats per training row), by Stan ADVI's relative change of windowed "
               + "means (means), "
               + "or run every iteration to --iterations (none); the summary's stop_rule and stop_reason say "
@@ -202,6 +202,15 @@ final class RegressCommand implements Callable<Integer> {
               + BoundMonitor.DEFAULT_TOLERANCE
               + "); means: the relative change of the smoothed bound")
   Double stopTolerance;
+
+  @Option(
+      names = "--stop-span",
+      paramLabel = "S",
+      description =
+          "--stopping slope: the fraction of the run its regression spans, in (0, 1) (default 0.5, the last "
+              + "half; svbssgp 2/3: a level stretch of the bound stops the fit once it has lasted twice as long "
+              + "as the run before it)")
+  Double stopSpan;
 
   @Option(
       names = "--frequencies",
@@ -479,6 +488,7 @@ final class RegressCommand implements Callable<Integer> {
         sum.put("stop_window", rule.window());
         sum.put("stop_tolerance", rule.tolerance());
         if (rule.test() == BoundMonitor.Test.SLOPE) {
+          sum.put("stop_span", rule.span());
           // the last slope test's evidence, in nats per training row per iteration over its
           // regression's iterations (null before the first test)
           BoundMonitor.SlopeTest last = outcome.lastSlopeTest();
@@ -684,6 +694,7 @@ final class RegressCommand implements Callable<Integer> {
         .with("stopping", stopping)
         .with("stop-window", stopWindow)
         .with("stop-tolerance", stopTolerance)
+        .with("stop-span", stopSpan)
         .with("seed", seed);
     try {
       return Registry.regression(model, given);

@@ -478,6 +478,8 @@ class RegressCommandTest {
     assertEquals("slope", slope.get("stop_rule").asText());
     assertEquals(BoundMonitor.DEFAULT_WINDOW, slope.get("stop_window").asInt());
     assertEquals(BoundMonitor.DEFAULT_TOLERANCE, slope.get("stop_tolerance").asDouble());
+    // sVBSSGP's slope test spans the last two thirds of the run (SparseRegression.SVBSSGP_STOPPING)
+    assertEquals(2.0 / 3, slope.get("stop_span").asDouble(), 0);
     // the slope test's evidence: its first test ran at iteration 100 (two windows of 50)
     for (String key : new String[] {"stop_slope", "stop_slope_se"}) {
       assertTrue(
@@ -510,6 +512,7 @@ class RegressCommandTest {
     // no slope test under the windowed-means rule
     assertFalse(means.has("stop_slope"), means.toString());
     assertFalse(means.has("stop_slope_se"), means.toString());
+    assertFalse(means.has("stop_span"), means.toString());
     JsonNode full = regressSummary("dtc-full", "--model", "dtc", "--inducing", "10");
     assertEquals("lbfgs", full.get("stop_rule").asText());
     JsonNode unit = regressSummary(
@@ -523,6 +526,7 @@ class RegressCommandTest {
     // full batch: L-BFGS's tests and the slope test on the exact bound; a means rule is not applied
     // there
     assertEquals("lbfgs_slope", vssgp.get("stop_rule").asText());
+    assertEquals(BoundMonitor.DEFAULT_SPAN, vssgp.get("stop_span").asDouble(), 0);
     assertTrue(vssgp.has("stop_slope"), vssgp.toString());
     JsonNode vssgpMeans = regressSummary(
         "vssgp-means", "--model", "vssgp", "--features", "10", "--stopping", "means");

@@ -108,6 +108,7 @@ public final class Registry {
               "stopping",
               "stop-window",
               "stop-tolerance",
+              "stop-span",
               "iterations",
               "seed"),
       "dtc",
@@ -118,6 +119,7 @@ public final class Registry {
               "stopping",
               "stop-window",
               "stop-tolerance",
+              "stop-span",
               "iterations",
               "seed"),
       "pic",
@@ -128,6 +130,7 @@ public final class Registry {
               "stopping",
               "stop-window",
               "stop-tolerance",
+              "stop-span",
               "iterations",
               "seed"),
       "ssgp", List.of("features", "frequencies", "extrapolation", "iterations", "seed"),
@@ -141,6 +144,7 @@ public final class Registry {
               "stopping",
               "stop-window",
               "stop-tolerance",
+              "stop-span",
               "iterations",
               "seed"));
 
@@ -214,7 +218,9 @@ public final class Registry {
    *       error, {@link BoundMonitor.Test#SLOPE}), "means" (Stan ADVI's windowed means, {@link
    *       BoundMonitor.Test#MEANS}) or "none" (every iteration to the cap), with {@code stop-window} W &ge; 2 and
    *       {@code stop-tolerance} &gt; 0 (defaults {@link BoundMonitor.Rule#defaults}: 50 and 0.05 nats per
-   *       training row for slope, 20 and a relative 0.01 for means);
+   *       training row for slope, 20 and a relative 0.01 for means) and, for slope, {@code stop-span} in (0, 1), the
+   *       fraction of the run its regression spans (default ½; svbssgp ⅔, {@link
+   *       SparseRegression#SVBSSGP_STOPPING});
    *   <li>{@code iterations} cap &ge; 1 and {@code seed} (every model).
    * </ul>
    *
@@ -323,11 +329,15 @@ public final class Registry {
         ? Optional.ofNullable(d == null ? null : d.test())
         : choice("stopping", stop, rules);
     if (test.isEmpty()) {
-      if (settings.has("stop-window") || settings.has("stop-tolerance")) {
-        String which = settings.has("stop-window") ? "stop-window" : "stop-tolerance";
-        throw new SettingException(which, "has no effect with stopping none");
+      for (String which : List.of("stop-window", "stop-tolerance", "stop-span")) {
+        if (settings.has(which)) {
+          throw new SettingException(which, "has no effect with stopping none");
+        }
       }
       return null;
+    }
+    if (test.get() != BoundMonitor.Test.SLOPE && settings.has("stop-span")) {
+      throw new SettingException("stop-span", "has no effect with stopping " + stop);
     }
     // the model's own default when its test is chosen (SVGP's slope rule differs from the
     // regressors')
@@ -341,7 +351,12 @@ public final class Registry {
       throw new SettingException(
           "stop-tolerance", "must be a positive number, got " + settings.word("stop-tolerance"));
     }
-    return new BoundMonitor.Rule(test.get(), window, tolerance);
+    double span = settings.has("stop-span") ? settings.number("stop-span") : rule.span();
+    if (!(span > 0 && span < 1)) {
+      throw new SettingException(
+          "stop-span", "must be a number in (0, 1), got " + settings.word("stop-span"));
+    }
+    return new BoundMonitor.Rule(test.get(), window, tolerance, span);
   }
 
   private static double nonNegative(Settings s, String key, double fallback) {

@@ -10,8 +10,9 @@ import org.approxgp.optimize.Lbfgs;
  * of two {@link Test tests}, chosen by the {@link Rule}:
  *
  * <p><b>{@link Test#SLOPE} (the default): has the bound stopped rising, by more than its noise can hide?</b> At
- * the end of every window of W iterations, once 2W are done, the last R = max(W, ⌊t/2⌋) estimates b_i (the second
- * half of the run; the first half is discarded as burn-in, as MCMC diagnostics do) are regressed on their
+ * the end of every window of W iterations, once 2W are done, the last R = max(W, ⌊s·t⌋) estimates b_i (s the rule's
+ * {@link Rule#span() span}; by default s = ½, the second half of the run, the first half discarded as burn-in, as MCMC
+ * diagnostics do) are regressed on their
  * iteration i by ordinary least squares: slope β̂, residual variance s², and the slope's standard error
  * se = s / √Σ(i − ī)² inflated for serially correlated residuals by √((1 + r₁)/(1 − r₁)), r₁ ∈ [0, {@value
  * #MAX_LAG1}] the residuals' lag-1 autocorrelation — the effective sample size R(1 − r₁)/(1 + r₁) of a trend
@@ -40,7 +41,7 @@ import org.approxgp.optimize.Lbfgs;
  * <p><b>Evaluations on a fixed sample.</b> A trainer may, every {@link #evaluationPeriod()} = W / {@value
  * #EVALUATIONS_PER_WINDOW} iterations, also evaluate its bound on a fixed sample drawn once from its seed ({@link
  * #fixedSample}; common random numbers: the same rows, blocks, partitions or normal draws every time) and pass it
- * to {@link #addEvaluation}. From the first such value on, the slope test regresses these values (the last half,
+ * to {@link #addEvaluation}. From the first such value on, the slope test regresses these values (the last span of them,
  * at least {@value #MIN_POINTS}, with their spacing) instead of the per-iteration estimates: their differences
  * carry the change of the fit but not the noise of which rows a minibatch drew, so the same tolerance is resolved
  * far sooner (PIC++ on 5,000 rows: per-iteration estimates with s/n ≈ 0.12 nats per row; the slope on fixed blocks
@@ -85,6 +86,13 @@ public final class BoundMonitor {
   /** {@link Test#SLOPE}: the fewest evaluations on the fixed sample a regression uses (twice as many are done first). */
   public static final int MIN_POINTS = 10;
 
+  /**
+   * {@link Rule#DEFAULT}'s span: the slope test regresses the second half of the run (class comment). A longer span
+   * asks the bound to have stayed level for longer before the run stops: with ½ a level stretch can stop the run
+   * once it has lasted as long as the run before it, with ⅔ once it has lasted twice as long.
+   */
+  public static final double DEFAULT_SPAN = 0.5;
+
   /** {@link Rule#DEFAULT}'s window: a test every 50 iterations, regressions over at least 50. */
   public static final int DEFAULT_WINDOW = 50;
 
@@ -101,7 +109,7 @@ public final class BoundMonitor {
 
   /** The test of a {@link Rule} (class comment). */
   public enum Test {
-    /** The regression slope of the estimates over the second half of the run, with its standard error. */
+    /** The regression slope of the estimates over the run's last {@link Rule#span() span}, with its standard error. */
     SLOPE,
     /** Stan ADVI's relative change of windowed means. */
     MEANS;
@@ -155,8 +163,10 @@ public final class BoundMonitor {
    *     of the smoothed bound ({@link Test#MEANS})
    * @param tolerance the bound's rise per training row below which the run has converged ({@link Test#SLOPE}), or
    *     the relative change of the smoothed bound ({@link Test#MEANS})
+   * @param span the fraction of the run the slope test regresses, in (0, 1) ({@link Test#SLOPE}; class comment;
+   *     {@value BoundMonitor#DEFAULT_SPAN} unless set; not used by {@link Test#MEANS})
    */
-  public record Rule(Test test, int window, double tolerance) {
+  public record Rule(Test test, int window, double tolerance, double span) {
     /**
      * The default of every stochastic fit: {@link Test#SLOPE}, tested every {@value BoundMonitor#DEFAULT_WINDOW}
      * iterations, tolerance {@value BoundMonitor#DEFAULT_TOLERANCE} nats per training row.
@@ -176,6 +186,19 @@ public final class BoundMonitor {
         throw new IllegalArgumentException("need a test, window >= 2 and a positive tolerance, got "
             + test + ", " + window + ", " + tolerance);
       }
+      if (!(span > 0 && span < 1)) {
+        throw new IllegalArgumentException("need a span in (0, 1), got " + span);
+      }
+    }
+
+    /** A rule with the default span, {@value BoundMonitor#DEFAULT_SPAN}. */
+    public Rule(Test test, int window, double tolerance) {
+      this(test, window, tolerance, DEFAULT_SPAN);
+    }
+
+    /** This rule with the slope test regressing the last {@code span} of the run. */
+    public Rule withSpan(double span) {
+      return new Rule(test, window, tolerance, span);
     }
 
     /**
@@ -195,9 +218,10 @@ public final class BoundMonitor {
       return new BoundMonitor(this, rows, false);
     }
 
-    /** E.g. {@code slope (window 50, tolerance 0.01)}. */
+    /** E.g. {@code slope (window 50, tolerance 0.01)}, with {@code , span 0.667} where the span is not the default. */
     public String describe() {
-      return test.label() + " (window " + window + ", tolerance " + tolerance + ")";
+      String spanned = test == Test.SLOPE && span != DEFAULT_SPAN ? ", span " + span : "";
+      return test.label() + " (window " + window + ", tolerance " + tolerance + spanned + ")";
     }
   }
 
@@ -263,7 +287,7 @@ public final class BoundMonitor {
       // the noisy estimates themselves, only while no evaluation on a fixed sample has been
       // recorded
       if (evaluationCount == 0 && count % window == 0 && count >= 2 * window) {
-        regress(trace, count, Math.max(window, count / 2), 1);
+        regress(trace, count, Math.max(window, spanned(count)), 1);
       }
       return;
     }
@@ -325,8 +349,13 @@ public final class BoundMonitor {
     evaluations[evaluationCount++] = bound;
     int window = rule.window();
     if (count % window == 0 && count >= 2 * window && evaluationCount >= 2 * MIN_POINTS) {
-      regress(evaluations, evaluationCount, Math.max(MIN_POINTS, evaluationCount / 2), period);
+      regress(evaluations, evaluationCount, Math.max(MIN_POINTS, spanned(evaluationCount)), period);
     }
+  }
+
+  /** ⌊span · k⌋: how many of k values the slope test regresses (k/2, rounded down, at the default span). */
+  private int spanned(int k) {
+    return (int) (rule.span() * k);
   }
 
   /**

@@ -63,11 +63,23 @@ class RegistryTest {
   @Test
   void everyStochasticModelsStoppingRuleIsASetting() {
     for (String model : List.of("svbssgp", "dtc", "pic", "vssgp")) {
-      assertEquals(BoundMonitor.Rule.DEFAULT, Registry.regression(model).stopping(), model);
+      // sVBSSGP's slope test spans the last two thirds of the run, the others' the last half
+      BoundMonitor.Rule own = model.equals("svbssgp")
+          ? org.approxgp.sparse.SparseRegression.SVBSSGP_STOPPING
+          : BoundMonitor.Rule.DEFAULT;
+      assertEquals(own, Registry.regression(model).stopping(), model);
       assertEquals(
-          new BoundMonitor.Rule(BoundMonitor.Test.SLOPE, 40, 1e-3),
+          model.equals("svbssgp") ? 2.0 / 3 : BoundMonitor.DEFAULT_SPAN,
+          Registry.regression(model).stopping().span(),
+          model);
+      assertEquals(
+          new BoundMonitor.Rule(BoundMonitor.Test.SLOPE, 40, 1e-3, own.span()),
           Registry.regression(model, Settings.of("stop-window", 40, "stop-tolerance", 1e-3))
               .stopping(),
+          model);
+      assertEquals(
+          own.withSpan(0.8),
+          Registry.regression(model, Settings.of("stop-span", 0.8)).stopping(),
           model);
       // choosing a test takes that test's own defaults for what is not set
       assertEquals(
@@ -81,7 +93,12 @@ class RegistryTest {
           model);
       assertNull(Registry.regression(model, Settings.of("stopping", "none")).stopping(), model);
       for (Object[] bad : new Object[][] {
-        {"stopping", "later"}, {"stopping", "bound"}, {"stop-window", 1}, {"stop-tolerance", -0.1}
+        {"stopping", "later"},
+        {"stopping", "bound"},
+        {"stop-window", 1},
+        {"stop-tolerance", -0.1},
+        {"stop-span", 1},
+        {"stop-span", 0}
       }) {
         SettingException e = assertThrows(
             SettingException.class,
@@ -93,6 +110,11 @@ class RegistryTest {
           SettingException.class,
           () -> Registry.regression(model, Settings.of("stopping", "none", "stop-window", 10)));
       assertEquals("stop-window", idle.setting());
+      // a span is the slope test's: refused with the windowed means
+      SettingException means = assertThrows(
+          SettingException.class,
+          () -> Registry.regression(model, Settings.of("stopping", "means", "stop-span", 0.6)));
+      assertEquals("stop-span", means.setting());
     }
     SettingException ssgp = assertThrows(
         SettingException.class,

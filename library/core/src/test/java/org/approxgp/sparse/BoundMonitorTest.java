@@ -390,6 +390,33 @@ class BoundMonitorTest {
     assertEquals(BoundMonitor.Rule.ADVI, BoundMonitor.Rule.defaults(BoundMonitor.Test.MEANS));
   }
 
+  /**
+   * The span sets how long a level stretch must last: a bound that rises by 1 nat per iteration (1,000 rows, so
+   * 0.001 per row) until iteration 1,000 and is then level stops the half-span test once the level stretch fills
+   * the second half of the run (about iteration 2,000) and the two-thirds test once it fills the last two thirds
+   * (about 3,000); a level stretch from 1,000 to 2,600 followed by a further rise stops the first on the level and
+   * not the second.
+   */
+  @Test
+  void theSpanIsHowLongALevelStretchMustLastBeforeItStopsTheRun() {
+    BoundMonitor.Rule half = SLOPE;
+    BoundMonitor.Rule twoThirds = SLOPE.withSpan(2.0 / 3);
+    assertEquals(BoundMonitor.DEFAULT_SPAN, half.span());
+    IntToDoubleFunction levels = t -> Math.min(t, 1000);
+    IntToDoubleFunction resumes = t -> t <= 1000 ? t : t <= 2600 ? 1000 : 1000 + (t - 2600);
+    for (long seed = 1; seed <= 5; seed++) {
+      int h = firstConverged(half.start(ROWS), 8000, levels, 1, seed);
+      int tt = firstConverged(twoThirds.start(ROWS), 8000, levels, 1, seed);
+      assertTrue(h >= 1800 && h <= 2200, "seed " + seed + ": half span stopped at " + h);
+      assertTrue(tt >= 2700 && tt <= 3300, "seed " + seed + ": two-thirds span stopped at " + tt);
+      int hr = firstConverged(half.start(ROWS), 8000, resumes, 1, seed);
+      assertTrue(hr >= 1800 && hr <= 2600, "seed " + seed + ": half span stopped at " + hr);
+      assertEquals(-1, firstConverged(twoThirds.start(ROWS), 8000, resumes, 1, seed));
+    }
+    assertEquals("slope (window 50, tolerance 0.01)", half.describe());
+    assertTrue(twoThirds.describe().contains("span 0.666"), twoThirds.describe());
+  }
+
   @Test
   void keepsTheTraceAndRejectsBadSettings() {
     BoundMonitor mon = new BoundMonitor.Rule(BoundMonitor.Test.MEANS, 2, 0.1).start(1);
@@ -409,6 +436,8 @@ class BoundMonitorTest {
         IllegalArgumentException.class,
         () -> new BoundMonitor.Rule(BoundMonitor.Test.SLOPE, 20, 0));
     assertThrows(IllegalArgumentException.class, () -> new BoundMonitor.Rule(null, 20, 0.01));
+    assertThrows(IllegalArgumentException.class, () -> SLOPE.withSpan(0));
+    assertThrows(IllegalArgumentException.class, () -> SLOPE.withSpan(1));
     assertThrows(IllegalArgumentException.class, () -> SLOPE.start(0));
   }
 }
