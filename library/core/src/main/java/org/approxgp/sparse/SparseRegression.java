@@ -144,10 +144,13 @@ public final class SparseRegression {
   /**
    * sVBSSGP's default iteration cap on d inputs: {@value #SVBSSGP_ITERATIONS} iterations, fewer where each costs more,
    * ⌊{@value #SVBSSGP_ITERATION_WORK}/(d + 2)⌋: 150,000 on two inputs, 75,000 on six, 50,000 on ten, 37,500 on 14,
-   * 21,428 on 26. An iteration's cost grows with the dimension m(d + 2) of q(α); on the {@code bin/bench
-   * regress-defaults} fits of commit 7753ebf (seeds 6–15, seconds over iterations, set-up included) about 0.8–1.5 ms
-   * on two inputs (volcano), 2–6 ms on nine and ten (cars, penguins, diabetes) and 10–24 ms on 26 (diamonds), so a
-   * fit that reaches the cap ends in two to four minutes here.
+   * 21,428 on 26. An iteration's cost grows with the dimension m(d + 2) of q(α); on the longest {@code bin/bench
+   * regress-defaults} fits of commit 20fb815 (seeds 6–10, seconds over iterations, set-up included) 0.8–1.4 ms on two
+   * inputs (volcano: 73,450 iterations in 101 s beside another benchmark), 2.1 ms on ten (penguins: 17,450 in 36 s),
+   * 2.4 ms on nine (cars) and 9 ms on 26 (diamonds: 5,850 in 54 s), so a fit that reaches the cap ends in about three
+   * to four minutes here. Under the two-thirds span of {@link #SVBSSGP_STOPPING} the fits of seeds 6–15 took at most
+   * 143,750 iterations on two inputs (volcano's seed 12, 165 s beside another benchmark: close to this cap), 17,450
+   * on ten and 5,850 on 26.
    */
   public static int svbssgpIterations(int d) {
     return Math.min(SVBSSGP_ITERATIONS, SVBSSGP_ITERATION_WORK / (Math.max(0, d) + 2));
