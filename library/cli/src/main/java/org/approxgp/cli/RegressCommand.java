@@ -476,8 +476,8 @@ final class RegressCommand implements Callable<Integer> {
     sum.put("converged", outcome.converged());
     sum.put("stop_reason", outcome.stopReason().label());
     // the rule that governs the fit: a stochastic fit's stopping rule (or none), else L-BFGS's own
-    // tests
-    // full-batch VSSGP: L-BFGS's tests and, under the slope rule, the slope test on its exact bound
+    // tests (full-batch VSSGP: beside them, under the slope rule, the slope test on its exact
+    // bound)
     boolean stochastic = options.stochasticFor(n, d);
     BoundMonitor.Rule rule = options.appliedStopping(n, d);
     if (stochastic || rule != null) {

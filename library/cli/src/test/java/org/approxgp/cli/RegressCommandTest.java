@@ -465,16 +465,11 @@ class RegressCommandTest {
     assertEquals("means", means.get("stop_rule").asText());
     assertEquals(10, means.get("stop_window").asInt());
     assertEquals(0.05, means.get("stop_tolerance").asDouble());
-    JsonNode slope = regressSummary(
-        "svbssgp-slope",
-        "--model",
-        "svbssgp",
-        "--partitions",
-        "6",
-        "--features",
-        "10",
-        "--iterations",
-        "120");
+    // a small sVBSSGP fit, at the default rule and γ and with a γ set
+    String[] svbssgp = {
+      "--model", "svbssgp", "--partitions", "6", "--features", "10", "--iterations", "120"
+    };
+    JsonNode slope = regressSummary("svbssgp-slope", svbssgp);
     assertEquals("slope", slope.get("stop_rule").asText());
     assertEquals(BoundMonitor.DEFAULT_WINDOW, slope.get("stop_window").asInt());
     assertEquals(BoundMonitor.DEFAULT_TOLERANCE, slope.get("stop_tolerance").asDouble());
@@ -497,16 +492,9 @@ class RegressCommandTest {
         slope.toString());
     JsonNode setGamma = regressSummary(
         "svbssgp-gamma",
-        "--model",
-        "svbssgp",
-        "--partitions",
-        "6",
-        "--features",
-        "10",
-        "--iterations",
-        "120",
-        "--gamma",
-        "0.25");
+        java.util.stream.Stream.concat(
+                java.util.Arrays.stream(svbssgp), java.util.stream.Stream.of("--gamma", "0.25"))
+            .toArray(String[]::new));
     assertEquals("set", setGamma.get("gamma_rule").asText());
     assertEquals(0.25, setGamma.get("gamma").asDouble(), 0);
     // no slope test under the windowed-means rule
