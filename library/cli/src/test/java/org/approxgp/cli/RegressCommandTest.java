@@ -508,18 +508,45 @@ class RegressCommandTest {
     assertEquals("unit", unit.get("initial_lengthscales").asText());
     assertNotEquals(full.get("rmse").asDouble(), unit.get("rmse").asDouble(), "another start");
     assertFalse(full.has("stop_slope"), full.toString());
+    // VSSGP's own fit (--frequencies learned), full batch: L-BFGS's tests and the slope test on the
+    // exact bound; a means rule is not applied there
     JsonNode vssgp = regressSummary(
-        "vssgp-s0", "--model", "vssgp", "--features", "10", "--frequency-variance", "1e-6");
+        "vssgp-s0",
+        "--model",
+        "vssgp",
+        "--features",
+        "10",
+        "--frequency-variance",
+        "1e-6",
+        "--frequencies",
+        "learned");
     assertEquals(1e-6, vssgp.get("frequency_variance").asDouble(), 0);
-    // full batch: L-BFGS's tests and the slope test on the exact bound; a means rule is not applied
-    // there
     assertEquals("lbfgs_slope", vssgp.get("stop_rule").asText());
     assertEquals(BoundMonitor.DEFAULT_SPAN, vssgp.get("stop_span").asDouble(), 0);
     assertTrue(vssgp.has("stop_slope"), vssgp.toString());
+    assertFalse(vssgp.has("candidate"), vssgp.toString());
     JsonNode vssgpMeans = regressSummary(
-        "vssgp-means", "--model", "vssgp", "--features", "10", "--stopping", "means");
+        "vssgp-means",
+        "--model",
+        "vssgp",
+        "--features",
+        "10",
+        "--stopping",
+        "means",
+        "--frequencies",
+        "learned");
     assertEquals("lbfgs", vssgpMeans.get("stop_rule").asText());
     assertFalse(vssgpMeans.has("stop_window"), vssgpMeans.toString());
+    // the held-out choice (the default) names its candidate, and the stop rule is that fit's own
+    JsonNode chosen = regressSummary("vssgp-chosen", "--model", "vssgp", "--features", "10");
+    String rule = switch (chosen.get("candidate").asText()) {
+      case "vssgp" -> "lbfgs_slope";
+      case "vssgp_from_ssgp" -> "lbfgs_held_out";
+      case "fixed_frequencies" -> "lbfgs";
+      default -> "not a candidate: " + chosen.get("candidate");
+    };
+    assertEquals(rule, chosen.get("stop_rule").asText(), chosen.toString());
+    assertEquals(rule.equals("lbfgs_slope"), chosen.has("stop_slope"), chosen.toString());
     assertFalse(unit.has("frequency_variance"), unit.toString());
     AnchorFits.Run refused = AnchorFits.run(
         "regress",

@@ -72,7 +72,8 @@ final class FamilyTrainers {
               l -> VssgpChoice.fit(train, vo, (it, obj, sec) -> objective[0] = obj, l),
               c -> extrapolating(o, range, c::predict, c.hyperparameters()),
               c -> SparseRegression.Outcome.of(
-                  c.stopReason(), c.lastSlopeTest(), c.hyperparameters()),
+                      c.stopReason(), c.lastSlopeTest(), c.hyperparameters())
+                  .withCandidate(c.candidate().label()),
               VssgpChoice.Chosen::iterations);
         }
         return new Stepped<Vssgp>(
@@ -125,7 +126,8 @@ final class FamilyTrainers {
                 model.noiseVariance(),
                 model.signalVariance(),
                 model.priorLengthscales(),
-                model.lastSlopeTest());
+                model.lastSlopeTest(),
+                null);
             return new SparseRegression.Fit() {
               // γ chosen once per snapshot (a pass over the partitions' local terms), NaN until
               // asked

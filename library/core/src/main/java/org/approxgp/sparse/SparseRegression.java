@@ -362,7 +362,8 @@ public final class SparseRegression {
    * the hyperparameters fitted (Lázaro-Gredilla et al. 2010; {@link FixedFrequencies}), which cannot overfit
    * through the frequencies: SSGP at its likelihood's optimum can, and VSSGP's optimum can leave most
    * q(ω) at the prior with very long length-scales; the default of {@link Options#defaults} and {@code approxgp
-   * regress}. VSSGP is then fitted on the remaining rows to be scored and, if chosen, again on all rows.
+   * regress}. VSSGP is then fitted on the remaining rows to be scored, and so is VSSGP started at SSGP's fit; a chosen
+   * VSSGP keeps what it learned there, its q(a) set on all rows ({@link VssgpChoice}).
    */
   public enum Frequencies {
     LEARNED,
@@ -668,6 +669,8 @@ public final class SparseRegression {
    * @param lengthscales ℓ, one per input
    * @param lastSlopeTest the last test of a stochastic fit's {@link BoundMonitor.Test#SLOPE} stopping rule (null
    *     when the fit has no such rule or no test ran)
+   * @param candidate which fit the held-out rows chose where a model chooses among several ({@link
+   *     VssgpChoice.Candidate#label}: VSSGP under {@link Frequencies#HELD_OUT}); null otherwise
    */
   public record Outcome(
       boolean converged,
@@ -675,9 +678,16 @@ public final class SparseRegression {
       double noiseVariance,
       double signalVariance,
       double[] lengthscales,
-      BoundMonitor.SlopeTest lastSlopeTest) {
+      BoundMonitor.SlopeTest lastSlopeTest,
+      String candidate) {
     public Outcome {
       lengthscales = lengthscales.clone();
+    }
+
+    /** This outcome naming the chosen candidate. */
+    Outcome withCandidate(String label) {
+      return new Outcome(
+          converged, stopReason, noiseVariance, signalVariance, lengthscales, lastSlopeTest, label);
     }
 
     @Override
@@ -693,7 +703,8 @@ public final class SparseRegression {
           h.noiseVariance(),
           h.signalVariance(),
           h.lengthscales(),
-          test);
+          test,
+          null);
     }
 
     static Outcome of(
@@ -702,7 +713,13 @@ public final class SparseRegression {
         SquaredExponential k,
         double noise) {
       return new Outcome(
-          reason.metStoppingRule(), reason, noise, k.signalVariance(), k.lengthscales(), test);
+          reason.metStoppingRule(),
+          reason,
+          noise,
+          k.signalVariance(),
+          k.lengthscales(),
+          test,
+          null);
     }
   }
 

@@ -86,6 +86,72 @@ final class VssgpFullBatch {
         best.slopeTest);
   }
 
+  /**
+   * A full-batch run kept at its best held-out iterate: the first {@link VssgpParameters#offMuA} entries {@code x}
+   * of the kept point, the held-out rows' mean negative log predictive density there, the iterations run and why
+   * the run stopped.
+   */
+  record HeldOut(double[] x, double score, int iterations, BoundMonitor.StopReason reason) {}
+
+  /**
+   * L-BFGS on −L* of {@code fit} from p (settings as {@link #fit}), kept at its best held-out iterate: after each
+   * iteration the model at the iterate (q(a) optimal for {@code fit}) scores {@code held} by its mean negative log
+   * predictive density; p itself is iteration 0; the lowest score is kept, and the run stops when {@value
+   * SsgpHoldout#PATIENCE} iterations pass without a new lowest ({@code EARLY_STOPPED}), at L-BFGS's own
+   * convergence or at {@code maxIterations} — SSGP's held-out rule ({@link SsgpHoldout}) applied to VSSGP's bound.
+   * An iterate that cannot be scored (q(a) not conditioned, NaN) scores +∞.
+   */
+  static HeldOut heldOut(
+      RegressionData fit, RegressionData held, int m, double[] p, int maxIterations) {
+    int d = fit.d();
+    int nq = VssgpParameters.offMuA(m, d);
+    double[][] best = {Arrays.copyOf(p, nq)};
+    double[] bestScore = {heldScore(fit, held, m, p, best[0])};
+    int[] since = {0};
+    int[] iters = {0};
+    try {
+      Lbfgs.Result r = Lbfgs.minimize(
+          (x, grad) -> negativeBound(fit, m, x, grad, nq),
+          Arrays.copyOf(p, nq),
+          null,
+          null,
+          new Lbfgs.Settings(maxIterations, 1e-9, 1e-6, 20),
+          (it, x, fx) -> {
+            iters[0] = it;
+            double s = heldScore(fit, held, m, p, x);
+            if (s < bestScore[0]) {
+              bestScore[0] = s;
+              best[0] = x.clone();
+              since[0] = 0;
+            } else if (++since[0] >= SsgpHoldout.PATIENCE) {
+              throw new Settled();
+            }
+          });
+      return new HeldOut(best[0], bestScore[0], r.iterations(), BoundMonitor.StopReason.of(r));
+    } catch (Settled e) {
+      return new HeldOut(best[0], bestScore[0], iters[0], BoundMonitor.StopReason.EARLY_STOPPED);
+    }
+  }
+
+  /** The mean negative log predictive density of {@code held} at q(ω) and hyperparameters x, q(a) optimal for {@code fit}; +∞ if none. */
+  private static double heldScore(
+      RegressionData fit, RegressionData held, int m, double[] template, double[] x) {
+    double v;
+    try {
+      v = Vssgp.of(
+              m,
+              fit.d(),
+              collapsedPoint(fit, m, template, x),
+              0,
+              BoundMonitor.StopReason.NOT_STOPPED)
+          .predict(held)
+          .mnlp(held.y());
+    } catch (NotPositiveDefiniteException | IllegalArgumentException e) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return Double.isNaN(v) ? Double.POSITIVE_INFINITY : v;
+  }
+
   /** One L-BFGS run's iterates (first {@link VssgpParameters#offMuA} entries), bounds and seconds, and its final point. */
   private static final class Run {
     final List<double[]> iterates = new ArrayList<>();
@@ -149,27 +215,7 @@ final class VssgpFullBatch {
       BoundMonitor monitor,
       long t0) {
     return Lbfgs.minimize(
-        (x, grad) -> {
-          if (!finiteScales(
-              x, m, train.d())) { // a trial step overflowed a variance or length-scale
-            return Double.POSITIVE_INFINITY;
-          }
-          double v;
-          try {
-            v = VssgpBound.collapsed(train, m, x, grad);
-          } catch (
-              NotPositiveDefiniteException
-                  e) { // q(a)'s precision not finite at an extreme trial point
-            return Double.POSITIVE_INFINITY;
-          }
-          if (!Double.isFinite(v)) {
-            return Double.POSITIVE_INFINITY;
-          }
-          for (int t = 0; t < nq; t++) {
-            grad[t] = -grad[t];
-          }
-          return -v;
-        },
+        (x, grad) -> negativeBound(train, m, x, grad, nq),
         Arrays.copyOf(p, nq),
         null,
         null,
@@ -188,6 +234,30 @@ final class VssgpFullBatch {
   }
 
   /**
+   * −L* of {@code train} at x (q(ω) and hyperparameters, q(a) optimal) and its gradient into {@code grad}; +∞ where a
+   * trial step overflowed a variance or length-scale, q(a)'s precision is not finite, or the bound is not finite.
+   */
+  private static double negativeBound(
+      RegressionData train, int m, double[] x, double[] grad, int nq) {
+    if (!finiteScales(x, m, train.d())) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double v;
+    try {
+      v = VssgpBound.collapsed(train, m, x, grad);
+    } catch (NotPositiveDefiniteException e) {
+      return Double.POSITIVE_INFINITY;
+    }
+    if (!Double.isFinite(v)) {
+      return Double.POSITIVE_INFINITY;
+    }
+    for (int t = 0; t < nq; t++) {
+      grad[t] = -grad[t];
+    }
+    return -v;
+  }
+
+  /**
    * Whether exp of every log-parameter (q(ω)'s variances, ℓ, σ², σₙ²) among the first {@link VssgpParameters#offMuA} entries
    * of x is positive and finite: a line search's trial point may overshoot until a length-scale overflows.
    */
@@ -202,8 +272,7 @@ final class VssgpFullBatch {
   }
 
   /** The packed parameters with q(ω) and hyperparameters x (the first {@link VssgpParameters#offMuA} entries) and q(a) optimal. */
-  private static double[] collapsedPoint(
-      RegressionData train, int m, double[] template, double[] x) {
+  static double[] collapsedPoint(RegressionData train, int m, double[] template, double[] x) {
     double[] q = template.clone();
     System.arraycopy(x, 0, q, 0, x.length);
     Vssgp.optimalWeights(train, null, m, q);
