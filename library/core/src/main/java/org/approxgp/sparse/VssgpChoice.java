@@ -23,7 +23,7 @@ import org.approxgp.inference.PredictiveMoments;
  * <p>A chosen VSSGP keeps the q(ω) and hyperparameters fitted to the other rows, and its q(a) is set optimal for all
  * rows (SSGP's rule, {@link SsgpHoldout}). Refitting VSSGP on all rows, as this choice did before, re-ran the
  * optimisation whose outcome the held-out rows had just judged, from the same start but on other rows, so it could
- * land elsewhere, and it doubled the fit's time.
+ * land elsewhere, and it took about as long again as the run it repeated.
  *
  * <p>The second candidate is there because VSSGP's bound, maximised from its own start, can leave most inputs
  * unused, and from SSGP's fit it trades held-out accuracy for a smaller KL(q(ω) ‖ p(ω)) (m·d terms beside n
@@ -31,7 +31,7 @@ import org.approxgp.inference.PredictiveMoments;
  * own start on all rows stopped with 20 of the 26 length-scales over 1000 times their input's range (carat among
  * them), test RMSE 0.220 against the exact GP's 0.108; on the fitted rows it switched the signal off (σ² → 1e-29)
  * within 24 iterations, so the fixed-frequency model was chosen: 0.136. From SSGP's fit (test RMSE 0.105) the
- * bound's L-BFGS run rose from −29,621 to −26,627 nats in 170 iterations while the test RMSE went from 0.104 to
+ * bound's L-BFGS run rose from −29,621 to −26,627 nats in 170 iterations while the test RMSE went from 0.105 to
  * 0.149; kept at its best held-out iterate, 0.105. Its held-out score favours it slightly: SSGP's iterate was
  * itself chosen on the same held-out rows. A third candidate is one more chance for few held-out rows to choose
  * by noise: on 100 rows of 5 inputs at m = 40 ({@code FixedFrequenciesTest}) it won on the 20 held-out rows and
@@ -177,8 +177,7 @@ final class VssgpChoice {
    */
   static double[] vssgpStart(double[] ssgp, int m, int d, double s0) {
     // VssgpParameters' layout: μ_ω, log s_ω, then (log ℓ, log σ², log σₙ²) as in SSGP's vector
-    // after its
-    // m·d frequencies; μ_a = 0 and S_a's Cholesky factor I (log-diagonal 0) are zeros
+    // after its m·d frequencies; μ_a = 0 and S_a's Cholesky factor I (log-diagonal 0) are zeros
     int md = m * d;
     double[] p = new double[VssgpParameters.size(m, d)];
     System.arraycopy(ssgp, 0, p, 0, md);
