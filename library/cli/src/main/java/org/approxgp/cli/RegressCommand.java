@@ -480,17 +480,15 @@ final class RegressCommand implements Callable<Integer> {
     // bound)
     boolean stochastic = options.stochasticFor(n, d);
     BoundMonitor.Rule rule = options.appliedStopping(n, d);
-    // VSSGP under --frequencies held-out: the fit the held-out rows chose (VssgpChoice.Candidate),
-    // whose own rule is the one that stopped it: VSSGP's from SSGP's fit is kept at its best
-    // held-out
-    // iterate, the fixed-frequency model's hyperparameters stop by L-BFGS's tests
-    String candidate = outcome.candidate();
-    if (candidate != null) {
-      sum.put("candidate", candidate);
+    // VSSGP under --frequencies held-out: the fit the held-out rows chose, and the rule that
+    // stopped
+    // it where that is not the configured one (VSSGP from SSGP's fit is kept at its best held-out
+    // iterate, the fixed-frequency model's hyperparameters stop by L-BFGS's tests)
+    if (outcome.candidate() != null) {
+      sum.put("candidate", outcome.candidate());
     }
-    boolean ownRule = candidate == null || candidate.equals("vssgp");
-    if (!ownRule) {
-      sum.put("stop_rule", candidate.equals("vssgp_from_ssgp") ? "lbfgs_held_out" : "lbfgs");
+    if (outcome.candidateStopRule() != null) {
+      sum.put("stop_rule", outcome.candidateStopRule());
     } else if (stochastic || rule != null) {
       sum.put(
           "stop_rule",

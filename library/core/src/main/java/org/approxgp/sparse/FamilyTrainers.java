@@ -73,7 +73,7 @@ final class FamilyTrainers {
               c -> extrapolating(o, range, c::predict, c.hyperparameters()),
               c -> SparseRegression.Outcome.of(
                       c.stopReason(), c.lastSlopeTest(), c.hyperparameters())
-                  .withCandidate(c.candidate().label()),
+                  .withCandidate(c.candidate()),
               VssgpChoice.Chosen::iterations);
         }
         return new Stepped<Vssgp>(
@@ -127,6 +127,7 @@ final class FamilyTrainers {
                 model.signalVariance(),
                 model.priorLengthscales(),
                 model.lastSlopeTest(),
+                null,
                 null);
             return new SparseRegression.Fit() {
               // γ chosen once per snapshot (a pass over the partitions' local terms), NaN until

@@ -671,6 +671,8 @@ public final class SparseRegression {
    *     when the fit has no such rule or no test ran)
    * @param candidate which fit the held-out rows chose where a model chooses among several ({@link
    *     VssgpChoice.Candidate#label}: VSSGP under {@link Frequencies#HELD_OUT}); null otherwise
+   * @param candidateStopRule the rule that stopped the chosen candidate's fit where it is not the model's
+   *     configured one ({@link VssgpChoice.Candidate#stopRule}); null otherwise
    */
   public record Outcome(
       boolean converged,
@@ -679,15 +681,23 @@ public final class SparseRegression {
       double signalVariance,
       double[] lengthscales,
       BoundMonitor.SlopeTest lastSlopeTest,
-      String candidate) {
+      String candidate,
+      String candidateStopRule) {
     public Outcome {
       lengthscales = lengthscales.clone();
     }
 
-    /** This outcome naming the chosen candidate. */
-    Outcome withCandidate(String label) {
+    /** This outcome naming the chosen candidate and the rule that stopped it. */
+    Outcome withCandidate(VssgpChoice.Candidate chosen) {
       return new Outcome(
-          converged, stopReason, noiseVariance, signalVariance, lengthscales, lastSlopeTest, label);
+          converged,
+          stopReason,
+          noiseVariance,
+          signalVariance,
+          lengthscales,
+          lastSlopeTest,
+          chosen.label(),
+          chosen.stopRule());
     }
 
     @Override
@@ -704,6 +714,7 @@ public final class SparseRegression {
           h.signalVariance(),
           h.lengthscales(),
           test,
+          null,
           null);
     }
 
@@ -719,6 +730,7 @@ public final class SparseRegression {
           k.signalVariance(),
           k.lengthscales(),
           test,
+          null,
           null);
     }
   }

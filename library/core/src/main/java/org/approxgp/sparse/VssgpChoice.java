@@ -43,21 +43,31 @@ final class VssgpChoice {
   /** The fits the held-out rows choose among. */
   enum Candidate {
     /** VSSGP from its own initialisation. */
-    VSSGP("vssgp"),
+    VSSGP("vssgp", null),
     /** VSSGP from SSGP's held-out fit, kept at its best held-out iterate ({@link VssgpFullBatch#heldOut}). */
-    VSSGP_FROM_SSGP("vssgp_from_ssgp"),
+    VSSGP_FROM_SSGP("vssgp_from_ssgp", "lbfgs_held_out"),
     /** The m-point model at a seeded frequency draw with fitted hyperparameters ({@link FixedFrequencies}). */
-    FIXED_FREQUENCIES("fixed_frequencies");
+    FIXED_FREQUENCIES("fixed_frequencies", "lbfgs");
 
     private final String label;
+    private final String stopRule;
 
-    Candidate(String label) {
+    Candidate(String label, String stopRule) {
       this.label = label;
+      this.stopRule = stopRule;
     }
 
     /** The name in {@code approxgp regress}'s summary. */
     String label() {
       return label;
+    }
+
+    /**
+     * The rule that stopped this candidate's fit, as {@code approxgp regress}'s summary names it; null for VSSGP
+     * from its own start, whose rule is the fit's configured one.
+     */
+    String stopRule() {
+      return stopRule;
     }
   }
 

@@ -115,7 +115,7 @@ final class VssgpFullBatch {
           Arrays.copyOf(p, nq),
           null,
           null,
-          new Lbfgs.Settings(maxIterations, 1e-9, 1e-6, 20),
+          settings(maxIterations),
           (it, x, fx) -> {
             iters[0] = it;
             double s = heldScore(fit, held, m, p, x);
@@ -204,6 +204,14 @@ final class VssgpFullBatch {
     return run;
   }
 
+  /**
+   * L-BFGS's tests for VSSGP's bound, in either run (its own fit, {@link #heldOut}): relative decrease 1e-9,
+   * gradient 1e-6, memory 20, at most {@code maxIterations}.
+   */
+  private static Lbfgs.Settings settings(int maxIterations) {
+    return new Lbfgs.Settings(maxIterations, 1e-9, 1e-6, 20);
+  }
+
   /** L-BFGS on −L*, recording every iterate in {@code run}; throws {@link Settled} when {@code monitor} says so. */
   private static Lbfgs.Result minimize(
       RegressionData train,
@@ -219,7 +227,7 @@ final class VssgpFullBatch {
         Arrays.copyOf(p, nq),
         null,
         null,
-        new Lbfgs.Settings(maxIterations, 1e-9, 1e-6, 20),
+        settings(maxIterations),
         (it, x, fx) -> {
           run.iterates.add(Arrays.copyOf(x, nq));
           run.values.add(-fx);
