@@ -481,9 +481,8 @@ final class RegressCommand implements Callable<Integer> {
     boolean stochastic = options.stochasticFor(n, d);
     BoundMonitor.Rule rule = options.appliedStopping(n, d);
     // VSSGP under --frequencies held-out: the fit the held-out rows chose, and the rule that
-    // stopped
-    // it where that is not the configured one (VSSGP from SSGP's fit is kept at its best held-out
-    // iterate, the fixed-frequency model's hyperparameters stop by L-BFGS's tests)
+    // stopped it where that is not the configured one (VSSGP from SSGP's fit is kept at its best
+    // held-out iterate, the fixed-frequency model's hyperparameters stop by L-BFGS's tests)
     if (outcome.candidate() != null) {
       sum.put("candidate", outcome.candidate());
     }
