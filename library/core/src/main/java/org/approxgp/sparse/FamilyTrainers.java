@@ -127,7 +127,6 @@ final class FamilyTrainers {
                 model.signalVariance(),
                 model.priorLengthscales(),
                 model.lastSlopeTest(),
-                null,
                 null);
             return new SparseRegression.Fit() {
               // γ chosen once per snapshot (a pass over the partitions' local terms), NaN until

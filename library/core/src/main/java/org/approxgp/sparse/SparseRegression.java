@@ -671,8 +671,6 @@ public final class SparseRegression {
    *     when the fit has no such rule or no test ran)
    * @param candidate which fit the held-out rows chose where a model chooses among several ({@link
    *     VssgpChoice.Candidate#label}: VSSGP under {@link Frequencies#HELD_OUT}); null otherwise
-   * @param candidateStopRule the rule that stopped the chosen candidate's fit where it is not the model's
-   *     configured one ({@link VssgpChoice.Candidate#stopRule}); null otherwise
    */
   public record Outcome(
       boolean converged,
@@ -681,13 +679,15 @@ public final class SparseRegression {
       double signalVariance,
       double[] lengthscales,
       BoundMonitor.SlopeTest lastSlopeTest,
-      String candidate,
-      String candidateStopRule) {
+      String candidate) {
     public Outcome {
       lengthscales = lengthscales.clone();
+      if (candidate != null) {
+        VssgpChoice.Candidate.ofLabel(candidate); // an unknown label fails here, not when reported
+      }
     }
 
-    /** This outcome naming the chosen candidate and the rule that stopped it. */
+    /** This outcome naming the chosen candidate. */
     Outcome withCandidate(VssgpChoice.Candidate chosen) {
       return new Outcome(
           converged,
@@ -696,8 +696,15 @@ public final class SparseRegression {
           signalVariance,
           lengthscales,
           lastSlopeTest,
-          chosen.label(),
-          chosen.stopRule());
+          chosen.label());
+    }
+
+    /**
+     * The rule that stopped the chosen candidate's fit where it is not the model's configured one ({@link
+     * VssgpChoice.Candidate#stopRule}); null without a candidate or where it is.
+     */
+    public String candidateStopRule() {
+      return candidate == null ? null : VssgpChoice.Candidate.ofLabel(candidate).stopRule();
     }
 
     @Override
@@ -714,7 +721,6 @@ public final class SparseRegression {
           h.signalVariance(),
           h.lengthscales(),
           test,
-          null,
           null);
     }
 
@@ -730,7 +736,6 @@ public final class SparseRegression {
           k.signalVariance(),
           k.lengthscales(),
           test,
-          null,
           null);
     }
   }

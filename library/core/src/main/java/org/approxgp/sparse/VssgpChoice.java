@@ -69,6 +69,16 @@ final class VssgpChoice {
     String stopRule() {
       return stopRule;
     }
+
+    /** The candidate named {@code label} in the summary. */
+    static Candidate ofLabel(String label) {
+      for (Candidate c : values()) {
+        if (c.label.equals(label)) {
+          return c;
+        }
+      }
+      throw new IllegalArgumentException("no VSSGP candidate named '" + label + "'");
+    }
   }
 
   /**
